@@ -1,0 +1,52 @@
+import {Args, Flags} from '@oclif/core'
+import {BaseCommand} from '../lib/base-command.js'
+import {describeRequest} from '../lib/dry-run.js'
+import {usageError} from '../lib/errors.js'
+import {dryRunFlag, idempotencyKeyFlag, readJsonInput} from '../lib/flags.js'
+import type {Method} from '../lib/api/client.js'
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+export default class Api extends BaseCommand<typeof Api> {
+  static override summary = 'Send a raw request to the API (escape hatch); prints the response body'
+  static override examples = [
+    '<%= config.bin %> api GET /customers --query limit=5',
+    '<%= config.bin %> api POST /customers --data \'{"customerType":"INDIVIDUAL"}\'',
+    '<%= config.bin %> api PATCH /config --data @config.json',
+  ]
+  static override args = {
+    method: Args.string({description: 'HTTP method', required: true, options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())]}),
+    path: Args.string({description: 'path under the base URL, e.g. /customers/Customer:123', required: true}),
+  }
+  static override flags = {
+    data: Flags.string({description: 'JSON body: inline, @file.json or - for stdin'}),
+    query: Flags.string({description: 'query parameter key=value (repeatable)', multiple: true}),
+    header: Flags.string({description: 'extra header "Name: value" (repeatable)', multiple: true}),
+    'idempotency-key': idempotencyKeyFlag,
+    'dry-run': dryRunFlag,
+  }
+
+  async run() {
+    const f = this.flags
+    const method = this.args.method.toUpperCase() as Method
+    if (!this.args.path.startsWith('/')) throw usageError(`PATH must start with / (got "${this.args.path}")`)
+    const path = this.args.path.split('?')[0].split('/').filter(Boolean).map(decodeURIComponent)
+    const query = Object.fromEntries((f.query ?? []).map((kv) => {
+      const i = kv.indexOf('=')
+      if (i < 1) throw usageError(`--query "${kv}" must be key=value`)
+      return [kv.slice(0, i), kv.slice(i + 1)]
+    }))
+    const headers = Object.fromEntries((f.header ?? []).map((h) => {
+      const i = h.indexOf(':')
+      if (i < 1) throw usageError(`--header "${h}" must be "Name: value"`)
+      return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()]
+    }))
+    const body = f.data === undefined ? undefined : readJsonInput(f.data)
+    const idempotencyKey = f['idempotency-key']
+    if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method, path, body, query, idempotencyKey}))
+    const res = await this.ctx.client.request({method, path, query, body, headers, idempotencyKey})
+    this.out.info(this.out.dim(`HTTP ${res.status}`))
+    if (!this.jsonEnabled()) this.out.printJson(res.body ?? null)
+    return (res.body ?? {status: res.status}) as Record<string, unknown>
+  }
+}

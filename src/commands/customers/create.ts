@@ -1,0 +1,41 @@
+import {Flags} from '@oclif/core'
+import {createCustomer} from '../../lib/api/customers.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, readJsonInput} from '../../lib/flags.js'
+import {customerFlags} from '../../lib/flags-customer.js'
+import {checkCreate, customerBody} from '../../lib/flows/customer-input.js'
+import {renderCustomer} from '../../lib/output/customer.js'
+import {canPrompt, promptSelect, requireFlags} from '../../lib/prompts.js'
+
+export default class CustomersCreate extends BaseCommand<typeof CustomersCreate> {
+  static override summary = 'Create an individual or business customer'
+  static override examples = [
+    '<%= config.bin %> customers create --type individual --full-name "Ada Lovelace" --email ada@example.com --currency USD',
+    '<%= config.bin %> customers create --type business --legal-name "Acme LLC" --country US --tax-id 12-3456789 --incorporated-on 2020-01-15',
+    '<%= config.bin %> customers create --data @customer.json --json',
+  ]
+  static override flags = {
+    type: Flags.string({description: 'INDIVIDUAL or BUSINESS', options: ['INDIVIDUAL', 'BUSINESS', 'individual', 'business']}),
+    'platform-id': Flags.string({description: "your platform's id for this customer (platformCustomerId)"}),
+    region: Flags.string({description: 'ISO 3166-1 alpha-2 region'}),
+    ...customerFlags,
+    'dry-run': dryRunFlag,
+  }
+
+  async run() {
+    const f = this.flags
+    const data = f.data ? (readJsonInput(f.data) as Record<string, unknown>) : {}
+    let body = customerBody(f, data)
+    if (!body.customerType) {
+      if (!canPrompt()) requireFlags(['type'])
+      body = {...body, customerType: await promptSelect('Customer type', ['INDIVIDUAL', 'BUSINESS'])}
+    }
+    const input = checkCreate(body)
+    if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers'], body: input}))
+    const customer = await createCustomer(this.ctx.client, input)
+    this.out.success(`Created ${customer.id}`)
+    renderCustomer(this.out, customer)
+    return customer
+  }
+}

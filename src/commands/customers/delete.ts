@@ -1,0 +1,23 @@
+import {deleteCustomer} from '../../lib/api/customers.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
+import {renderCustomer} from '../../lib/output/customer.js'
+
+export default class CustomersDelete extends BaseCommand<typeof CustomersDelete> {
+  static override summary = 'Delete a customer (asks first on a TTY; production needs --yes off a TTY)'
+  static override examples = ['<%= config.bin %> customers delete Customer:0b6f... --yes']
+  static override args = {customerId: idArg('Customer')}
+  static override flags = {yes: yesFlag, 'dry-run': dryRunFlag}
+
+  async run() {
+    const id = this.args.customerId
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['customers', id]}))
+    this.ctx.banner(`delete ${id}`)
+    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
+    const customer = await deleteCustomer(this.ctx.client, id)
+    this.out.success(`Deleted ${customer.id}`)
+    renderCustomer(this.out, customer)
+    return customer
+  }
+}

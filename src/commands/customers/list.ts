@@ -1,0 +1,42 @@
+import {Flags} from '@oclif/core'
+import {listCustomers} from '../../lib/api/customers.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {pagingFlags} from '../../lib/flags.js'
+import {renderCustomerList} from '../../lib/output/customer.js'
+import {customerListQuery} from '../../lib/schemas/customer.js'
+import {checkWith, compact} from '../../lib/validate.js'
+
+export default class CustomersList extends BaseCommand<typeof CustomersList> {
+  static override summary = 'List customers, with filters and paging'
+  static override examples = ['<%= config.bin %> customers list --type business --all --json', '<%= config.bin %> customers list --created-after 2026-01-01T00:00:00Z']
+  static override flags = {
+    type: Flags.string({description: 'INDIVIDUAL or BUSINESS', options: ['INDIVIDUAL', 'BUSINESS']}),
+    'platform-id': Flags.string({description: 'platformCustomerId'}),
+    region: Flags.string(),
+    currency: Flags.string(),
+    'created-after': Flags.string({description: 'ISO date-time, inclusive'}),
+    'created-before': Flags.string({description: 'ISO date-time, inclusive'}),
+    'updated-after': Flags.string(),
+    'updated-before': Flags.string(),
+    'include-deleted': Flags.boolean(),
+    ...pagingFlags,
+  }
+
+  async run() {
+    const f = this.flags
+    const query = checkWith(customerListQuery, compact({
+        customerType: f.type,
+        platformCustomerId: f['platform-id'],
+        region: f.region,
+        currency: f.currency,
+        createdAfter: f['created-after'],
+        createdBefore: f['created-before'],
+        updatedAfter: f['updated-after'],
+        updatedBefore: f['updated-before'],
+        isIncludingDeleted: f['include-deleted'] ? 'true' : undefined,
+      }))
+    const list = await listCustomers(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
+    await renderCustomerList(this.out, list)
+    return list
+  }
+}

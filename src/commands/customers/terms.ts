@@ -1,0 +1,41 @@
+import {Flags} from '@oclif/core'
+import {getCustomer, getEndUserTerms, updateCustomer} from '../../lib/api/customers.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {optionalIdArg} from '../../lib/flags.js'
+import {renderKeyValue} from '../../lib/output/render.js'
+import {customerSchema} from '../../lib/schemas/customer.js'
+import {checkUpdate} from '../../lib/flows/customer-input.js'
+import {usageError} from '../../lib/errors.js'
+
+export default class CustomersTerms extends BaseCommand<typeof CustomersTerms> {
+  static override summary = 'Show the current end-user terms, or record a customer\'s acceptance with --accept'
+  static override examples = [
+    '<%= config.bin %> customers terms',
+    '<%= config.bin %> customers terms Customer:0b6f... --accept --ip 203.0.113.7',
+  ]
+  static override args = {customerId: optionalIdArg('Customer', 'customer whose acceptance to record (with --accept)')}
+  static override flags = {
+    accept: Flags.boolean({description: 'record endUserTermsConsent on the customer'}),
+    ip: Flags.string({description: "the end user's IP address at acceptance", default: '127.0.0.1'}),
+    method: Flags.string({description: 'how the user accepted', options: ['CHECKBOX', 'CLICK_TO_ACCEPT'], default: 'CLICK_TO_ACCEPT'}),
+    version: Flags.string({description: 'terms version accepted (default: the current one)'}),
+  }
+
+  async run() {
+    const f = this.flags
+    if (f.accept && !this.args.customerId) throw usageError('--accept needs a customer id', 'svc customers terms <Customer:id> --accept')
+    const terms = await getEndUserTerms(this.ctx.client)
+    if (!f.accept) {
+      renderKeyValue(this.out, [['version', terms.version], ['url', terms.url]])
+      return terms
+    }
+    const id = this.args.customerId!
+    const {customerType} = await getCustomer(this.ctx.client, id)
+    const consent = {acceptedAt: new Date(this.ctx.now()).toISOString(), ipAddress: f.ip, termsVersion: f.version ?? terms.version, acceptanceMethod: f.method}
+    const body = checkUpdate({customerType, endUserTermsConsent: consent})
+    const res = await updateCustomer(this.ctx.client, id, body)
+    const customer = this.ctx.client.parse(customerSchema, res.body, 'customer')
+    this.out.success(`Recorded acceptance of terms v${consent.termsVersion} for ${id}`)
+    return customer
+  }
+}

@@ -1,0 +1,41 @@
+import {Flags} from '@oclif/core'
+import {getCustomer, updateCustomer} from '../../lib/api/customers.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg, readJsonInput} from '../../lib/flags.js'
+import {customerFlags} from '../../lib/flags-customer.js'
+import {checkUpdate, customerBody} from '../../lib/flows/customer-input.js'
+import {renderCustomer} from '../../lib/output/customer.js'
+import {customerSchema} from '../../lib/schemas/customer.js'
+import {usageError} from '../../lib/errors.js'
+
+export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate> {
+  static override summary = 'Update a customer (PATCH): only the fields you pass change'
+  static override examples = [
+    '<%= config.bin %> customers update Customer:0b6f... --address-line1 "1 Main St" --address-postal-code 94105 --address-country US',
+    '<%= config.bin %> customers update Customer:0b6f... --data @patch.json',
+  ]
+  static override args = {customerId: idArg('Customer')}
+  static override flags = {
+    type: Flags.string({description: 'INDIVIDUAL or BUSINESS (looked up when omitted)', options: ['INDIVIDUAL', 'BUSINESS']}),
+    ...customerFlags,
+    'dry-run': dryRunFlag,
+  }
+
+  async run() {
+    const f = this.flags
+    const data = f.data ? (readJsonInput(f.data) as Record<string, unknown>) : {}
+    const body = customerBody(f, data)
+    if (Object.keys(body).filter((k) => k !== 'customerType').length === 0) throw usageError('Nothing to update', 'Pass at least one field flag or --data.')
+    // customerType is the PATCH discriminator; look it up rather than make the operator repeat it.
+    body.customerType ??= f['dry-run'] ? 'INDIVIDUAL' : (await getCustomer(this.ctx.client, this.args.customerId)).customerType
+    const input = checkUpdate(body)
+    const path = ['customers', this.args.customerId]
+    if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'PATCH', path, body: input}))
+    const res = await updateCustomer(this.ctx.client, this.args.customerId, input)
+    const customer = this.ctx.client.parse(customerSchema, res.body, 'customer')
+    this.out.success(`Updated ${customer.id}`)
+    renderCustomer(this.out, customer)
+    return customer
+  }
+}

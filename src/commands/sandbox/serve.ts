@@ -1,0 +1,70 @@
+import {Flags} from '@oclif/core'
+import {BaseCommand} from '../../lib/base-command.js'
+import {SvcError, usageError} from '../../lib/errors.js'
+import {ExitCode} from '../../lib/exit-codes.js'
+import {sandboxDataDir} from '../../lib/paths.js'
+import {renderKeyValue} from '../../lib/output/render.js'
+import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
+
+export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
+  static override summary = 'Run the local sandbox: a stateful implementation of the Service sandbox on 127.0.0.1'
+  static override description =
+    'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State is journaled to --data-dir and survives restarts. ' +
+    'With --json it prints exactly one line when ready: {"url","tokenId","clientSecret","webhookPublicKey"}.'
+  static override examples = [
+    '<%= config.bin %> sandbox serve',
+    '<%= config.bin %> sandbox serve --detach',
+    'eval "$(<%= config.bin %> sandbox serve --port 0 --json | jq -r \'"export SVC_BASE_URL=\\(.url) SVC_TOKEN_ID=\\(.tokenId) SVC_CLIENT_SECRET=\\(.clientSecret)"\')"',
+  ]
+  static override flags = {
+    port: Flags.integer({description: 'port on 127.0.0.1 (0 picks a free one)', default: 4010, min: 0, max: 65535}),
+    'data-dir': Flags.string({description: 'where the journal lives (default: the user data dir)'}),
+    detach: Flags.boolean({description: 'run in the background with a pid file; stop with `svc sandbox stop`'}),
+    'decision-delay': Flags.integer({description: 'ms before KYC/KYB decisions land (new data dirs only)'}),
+  }
+
+  async run(): Promise<ReadyLine | undefined> {
+    const f = this.flags
+    const dataDir = f['data-dir'] ?? sandboxDataDir()
+    const running = runningPid(dataDir)
+    if (running && running !== process.pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `A sandbox is already running for ${dataDir} (pid ${running})`, hint: 'Stop it with `svc sandbox stop`, or use another --data-dir.'})
+    if (f.detach) {
+      const args = ['--port', String(f.port), '--data-dir', dataDir, ...(f['decision-delay'] !== undefined ? ['--decision-delay', String(f['decision-delay'])] : [])]
+      const ready = await startDetached(args, dataDir)
+      this.out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
+      this.out.info(this.out.dim('Stop it with `svc sandbox stop`.'))
+      if (!this.jsonEnabled()) renderKeyValue(this.out, [['url', ready.url], ['tokenId', ready.tokenId]])
+      return this.jsonEnabled() ? {...ready} : undefined
+    }
+    const {Emulator} = await import('../../emulator/emulator.js')
+    let emu
+    try {
+      emu = await Emulator.start({
+        dataDir,
+        port: f.port,
+        log: (line) => process.stderr.write(this.out.dim(line) + '\n'),
+        settings: f['decision-delay'] !== undefined ? {decisionDelayMs: f['decision-delay']} : undefined,
+      })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')
+      throw e
+    }
+    const ready: ReadyLine = {url: emu.url, tokenId: emu.credentials.tokenId, clientSecret: emu.credentials.clientSecret, webhookPublicKey: emu.webhookPublicKeyPem}
+    recordRunning(dataDir, ready)
+    if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
+    else {
+      this.out.info(`Local sandbox listening on ${this.out.bold(emu.url)}  (data: ${dataDir})`)
+      this.out.info(`  SVC_BASE_URL=${emu.url}\n  SVC_TOKEN_ID=${ready.tokenId}\n  SVC_CLIENT_SECRET=${ready.clientSecret}`)
+      this.out.info(`Webhook public key (X-Service-Signature, ECDSA P-256 / SHA-256):\n${ready.webhookPublicKey.trim()}`)
+      this.out.info(this.out.dim('Ctrl-C to stop.'))
+    }
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve()
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+    })
+    await emu.close()
+    clearRunning(dataDir)
+    return undefined
+  }
+}

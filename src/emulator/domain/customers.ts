@@ -1,0 +1,60 @@
+import {EU_COUNTRIES} from '../../lib/schemas/countries.js'
+import type {Emulator} from '../emulator.js'
+import {notFound} from '../http-error.js'
+
+/** The stored customer: the API object plus write-only fields that are never returned. */
+export interface StoredCustomer {
+  id: string
+  platformCustomerId: string
+  customerType: 'INDIVIDUAL' | 'BUSINESS'
+  umaAddress: string
+  kycStatus?: string
+  kybStatus?: string
+  email?: string
+  phoneNumber?: string
+  region?: string
+  currencies?: string[]
+  contactVerification?: {email?: 'PENDING' | 'VERIFIED'; phone?: 'PENDING' | 'VERIFIED'}
+  businessInfo?: Record<string, unknown> & {country?: string; registrationNumber?: string}
+  address?: {country?: string}
+  nationality?: string
+  fullName?: string
+  identifier?: string
+  isDeleted: boolean
+  createdAt: string
+  updatedAt: string
+  [key: string]: unknown
+}
+
+export const TERMS_VERSIONS = ['2025-10-01', '2025-04-01']
+export const CURRENT_TERMS_VERSION = TERMS_VERSIONS[0]
+
+/** The country that decides the provider's rules: region, else address, nationality or incorporation. */
+export function customerCountry(c: Pick<StoredCustomer, 'region' | 'address' | 'nationality' | 'businessInfo'>): string | undefined {
+  return c.region ?? c.address?.country ?? c.nationality ?? (c.businessInfo?.country as string | undefined)
+}
+
+/** Providers in EU regions verify contact channels before KYC: one entry per channel present. */
+export function contactVerificationFor(c: StoredCustomer): StoredCustomer['contactVerification'] {
+  const country = customerCountry(c)
+  if (!country || !EU_COUNTRIES.has(country)) return undefined
+  const cv: NonNullable<StoredCustomer['contactVerification']> = {}
+  if (c.email) cv.email = c.contactVerification?.email ?? 'PENDING'
+  if (c.phoneNumber) cv.phone = c.contactVerification?.phone ?? 'PENDING'
+  return Object.keys(cv).length ? cv : undefined
+}
+
+export function publicCustomer(c: StoredCustomer): Record<string, unknown> {
+  const {identifier: _hidden, ...rest} = c
+  return rest
+}
+
+export function getCustomer(emu: Emulator, id: string, opts: {includeDeleted?: boolean} = {}): StoredCustomer {
+  const c = emu.db.get<StoredCustomer>('customers', id)
+  if (!c || (c.isDeleted && !opts.includeDeleted)) throw notFound('CUSTOMER_NOT_FOUND', `Customer ${id}`)
+  return c
+}
+
+export function saveCustomer(emu: Emulator, c: StoredCustomer): StoredCustomer {
+  return emu.db.put('customers', c.id, {...c, updatedAt: emu.iso()})
+}

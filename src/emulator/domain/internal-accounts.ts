@@ -1,0 +1,81 @@
+import {createHash} from 'node:crypto'
+import {currency as lookup} from '../../lib/currencies.js'
+import type {Emulator} from '../emulator.js'
+import {newId} from '../ids.js'
+
+export interface InternalAccount {
+  id: string
+  customerId?: string
+  type: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET'
+  status: 'ACTIVE' | 'PENDING' | 'CLOSED' | 'FROZEN' | 'FAILED'
+  balance: {amount: number; currency: {code: string; name?: string; symbol?: string; decimals?: number}}
+  totalBalance: {amount: number; currency: {code: string; name?: string; symbol?: string; decimals?: number}}
+  fundingPaymentInstructions: Array<Record<string, unknown>>
+  privateEnabled?: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+const CRYPTO = new Set(['USDC', 'USDT', 'USDB', 'BTC'])
+
+export function currencyObject(code: string) {
+  const c = lookup(code)
+  return c ? {code: c.code, name: c.name, symbol: c.symbol, decimals: c.decimals} : {code, decimals: 2}
+}
+
+/** Deterministic digits from a seed, so funding details stay stable across restarts. */
+function digits(seed: string, n: number): string {
+  const hex = createHash('sha256').update(seed).digest('hex')
+  return BigInt('0x' + hex).toString().slice(0, n).padStart(n, '0')
+}
+
+function base58ish(seed: string, n: number): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+  const hex = createHash('sha256').update(seed).digest()
+  let out = ''
+  for (let i = 0; out.length < n; i++) out += alphabet[hex[i % hex.length] % 58]
+  return out
+}
+
+/** Funding instructions per currency, shaped as api-gaps 4.3 says. */
+export function fundingInstructionsFor(code: string, accountId: string): Array<Record<string, unknown>> {
+  const reference = `SVC-${digits(accountId, 8)}`
+  switch (code) {
+    case 'USD':
+      return [{instructionsNotes: 'Include the reference so the deposit is matched.', accountOrWalletInfo: {accountType: 'USD_ACCOUNT', accountNumber: digits(accountId + 'acct', 10), routingNumber: '021000021', bankName: 'Sandbox Bank, N.A.', bankAccountType: 'CHECKING', paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'], reference}}]
+    case 'MXN':
+      return [{accountOrWalletInfo: {accountType: 'MXN_ACCOUNT', clabeNumber: '002010' + digits(accountId, 12), paymentRails: ['SPEI'], reference}}]
+    case 'EUR':
+      return [{accountOrWalletInfo: {accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'COBADEFFXXX', paymentRails: ['SEPA', 'SEPA_INSTANT'], reference}}]
+    case 'GBP':
+      return [{accountOrWalletInfo: {accountType: 'GBP_ACCOUNT', sortCode: digits(accountId + 'sc', 6), accountNumber: digits(accountId + 'an', 8), paymentRails: ['FASTER_PAYMENTS'], reference}}]
+    case 'USDC':
+    case 'USDT':
+      return [{accountOrWalletInfo: {accountType: 'SOLANA_WALLET', assetType: code, address: base58ish(accountId + 'sol', 44)}}]
+    case 'BTC':
+      return [{accountOrWalletInfo: {accountType: 'BITCOIN_L1', network: 'BITCOIN', address: 'bcrt1q' + base58ish(accountId, 38).toLowerCase()}}]
+    default:
+      return []
+  }
+}
+
+/** Internal accounts are created with the customer, one per currency (spec 2.5). */
+export function createInternalAccounts(emu: Emulator, customerId: string, currencies: string[]): InternalAccount[] {
+  const now = emu.iso()
+  return [...new Set(currencies)].map((code) => {
+    const id = newId('InternalAccount')
+    const cur = currencyObject(code)
+    const account: InternalAccount = {
+      id,
+      customerId,
+      type: CRYPTO.has(code) ? 'INTERNAL_CRYPTO' : 'INTERNAL_FIAT',
+      status: 'ACTIVE',
+      balance: {amount: 0, currency: cur},
+      totalBalance: {amount: 0, currency: cur},
+      fundingPaymentInstructions: fundingInstructionsFor(code, id),
+      createdAt: now,
+      updatedAt: now,
+    }
+    return emu.db.put('internalAccounts', id, account)
+  })
+}

@@ -1,0 +1,158 @@
+import {createHash, randomBytes} from 'node:crypto'
+import {appendFileSync, existsSync, readFileSync} from 'node:fs'
+import {createServer, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {join} from 'node:path'
+import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
+import {API_VERSION} from '../lib/paths.js'
+import {Db} from './db.js'
+import {HttpError, conflict} from './http-error.js'
+import {Router, type EmuRequest, type EmuResponse} from './router.js'
+import {registerRoutes} from './routes/index.js'
+import {Scheduler} from './scheduler.js'
+import {defaultConfig, type PlatformConfig, type SandboxSettings} from './settings.js'
+import {handleHttp} from './server.js'
+import {Webhooks, loadWebhookKey} from './webhooks.js'
+
+export interface EmulatorOptions {
+  dataDir: string
+  port?: number
+  host?: string
+  now?: () => number
+  /** Where log lines go (stderr of `svc sandbox serve`); they are also appended to <dataDir>/emulator.log. */
+  log?: (line: string) => void
+  /** Settings applied when the data dir is new (tests use short delays). */
+  settings?: Partial<SandboxSettings>
+}
+
+export interface Credentials {
+  tokenId: string
+  clientSecret: string
+}
+
+/**
+ * The local sandbox: one process holding the durable state (journal-backed Db), the scheduler for
+ * asynchronous outcomes, signed webhooks, and the HTTP server under /2025-10-13.
+ */
+export class Emulator {
+  readonly db: Db
+  readonly scheduler: Scheduler
+  readonly webhooks: Webhooks
+  readonly router = new Router()
+  readonly credentials: Credentials
+  readonly webhookPublicKeyPem: string
+  readonly now: () => number
+  /** Every request seen (method and path), so tests can assert that nothing was sent. */
+  readonly requests: Array<{method: string; path: string}> = []
+  private server?: Server
+  private readonly logSink?: (line: string) => void
+  private readonly sockets = new Set<import('node:net').Socket>()
+
+  private constructor(readonly opts: EmulatorOptions) {
+    ensurePrivateDir(opts.dataDir)
+    this.now = opts.now ?? Date.now
+    this.logSink = opts.log
+    this.db = Db.open(opts.dataDir)
+    if (this.db.dropped) this.log(`journal: dropped ${this.db.dropped} torn record(s) at replay`)
+    this.credentials = loadCredentials(opts.dataDir)
+    const key = loadWebhookKey(opts.dataDir)
+    this.webhookPublicKeyPem = key.publicKeyPem
+    if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
+    this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
+    this.webhooks = new Webhooks(this, key.privateKey)
+    registerRoutes(this.router, this)
+    this.scheduler.start()
+  }
+
+  static async start(opts: EmulatorOptions): Promise<Emulator> {
+    const emu = new Emulator(opts)
+    await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1')
+    return emu
+  }
+
+  private listen(port: number, host: string): Promise<void> {
+    const server = createServer({keepAlive: true, keepAliveTimeout: 30_000}, (req, res) => void handleHttp(this, req, res))
+    server.on('connection', (s) => {
+      this.sockets.add(s)
+      s.on('close', () => this.sockets.delete(s))
+    })
+    this.server = server
+    return new Promise((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, host, () => resolve())
+    })
+  }
+
+  get port(): number {
+    return (this.server?.address() as AddressInfo).port
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/${API_VERSION}`
+  }
+
+  iso(ms = this.now()): string {
+    return new Date(ms).toISOString()
+  }
+
+  config(): PlatformConfig {
+    return this.db.get<PlatformConfig>('config', 'platform')!
+  }
+
+  settings(): SandboxSettings {
+    return this.config().sandbox
+  }
+
+  saveConfig(next: PlatformConfig): PlatformConfig {
+    return this.db.put('config', 'platform', {...next, updatedAt: this.iso()})
+  }
+
+  log(line: string): void {
+    const stamped = `${this.iso()} ${line}`
+    this.logSink?.(stamped)
+    try {
+      appendFileSync(join(this.opts.dataDir, 'emulator.log'), stamped + '\n', {mode: 0o600})
+    } catch {
+      // the log is a convenience; never fail a request over it
+    }
+  }
+
+  /**
+   * Idempotency-Key handling: the same key with the same body replays the first answer; the same
+   * key with a different body is 409 DUPLICATE_PAY_REQUEST. Only successful answers are stored.
+   */
+  async idempotent(req: EmuRequest, scope: string, run: () => EmuResponse | Promise<EmuResponse>): Promise<EmuResponse> {
+    const key = req.headers['idempotency-key']
+    if (typeof key !== 'string' || !key) return run()
+    const id = `${scope}|${key}`
+    const hash = createHash('sha256').update(req.rawBody).digest('hex')
+    const seen = this.db.get<{hash: string; response: EmuResponse}>('idempotency', id)
+    if (seen) {
+      if (seen.hash !== hash) throw conflict('DUPLICATE_PAY_REQUEST', `Idempotency-Key "${key}" was already used with a different request body`)
+      return seen.response
+    }
+    const response = await run()
+    if (response.status < 400) this.db.put('idempotency', id, {hash, response})
+    return response
+  }
+
+  async close(): Promise<void> {
+    this.scheduler.stop()
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve()
+      this.server.close(() => resolve())
+      for (const s of this.sockets) s.destroy()
+    })
+    this.db.close()
+  }
+}
+
+function loadCredentials(dataDir: string): Credentials {
+  const path = join(dataDir, 'credentials.json')
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as Credentials
+  const creds = {tokenId: `local_${randomBytes(6).toString('hex')}`, clientSecret: `sk_local_${randomBytes(24).toString('hex')}`}
+  writePrivateFileAtomic(path, JSON.stringify(creds, null, 2))
+  return creds
+}
+
+export {HttpError}

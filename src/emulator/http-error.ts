@@ -1,0 +1,35 @@
+import type {z} from 'zod'
+import {fieldErrors} from '../lib/schemas/field-errors.js'
+
+/** An error answer: `{code, reason, details}` as spec 2.12 says. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    reason: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(reason)
+  }
+
+  body() {
+    return {code: this.code, reason: this.message, ...(this.details ? {details: this.details} : {})}
+  }
+}
+
+export const notFound = (code: string, what: string) => new HttpError(404, code, `${what} not found`)
+export const conflict = (code: string, reason: string, details?: Record<string, unknown>) => new HttpError(409, code, reason, details)
+export const badRequest = (code: string, reason: string, details?: Record<string, unknown>) => new HttpError(400, code, reason, details)
+
+/** Validates with a shared schema; on failure every invalid field comes back at once. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.infer<S> {
+  const r = schema.safeParse(value)
+  if (r.success) return r.data
+  const errors = fieldErrors(r.error, prefix)
+  throw new HttpError(400, 'INVALID_INPUT', `Invalid input: ${errors.map((e) => e.field).join(', ')}`, {errors})
+}
+
+export function invalid(errors: Array<{field: string; message: string}>): HttpError {
+  return new HttpError(400, 'INVALID_INPUT', `Invalid input: ${errors.map((e) => e.field).join(', ')}`, {errors})
+}

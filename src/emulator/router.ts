@@ -1,0 +1,74 @@
+import type {IncomingHttpHeaders} from 'node:http'
+import type {Emulator} from './emulator.js'
+
+export interface EmuRequest {
+  method: string
+  path: string
+  params: Record<string, string>
+  query: URLSearchParams
+  headers: IncomingHttpHeaders
+  /** Parsed JSON body (undefined when empty or not JSON). */
+  body: unknown
+  rawBody: Buffer
+  emu: Emulator
+}
+
+export interface EmuResponse {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+  /** Raw text body (HTML pages, PEM); sent as-is with the given content type. */
+  text?: string
+}
+
+export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>
+
+interface Route {
+  method: string
+  parts: string[]
+  handler: Handler
+}
+
+/** A small path router: `/customers/:customerId/kyc-link`; segments are URL-decoded. */
+export class Router {
+  private readonly routes: Route[] = []
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({method, parts: pattern.split('/').filter(Boolean), handler})
+    return this
+  }
+
+  get(p: string, h: Handler) { return this.add('GET', p, h) }
+  post(p: string, h: Handler) { return this.add('POST', p, h) }
+  put(p: string, h: Handler) { return this.add('PUT', p, h) }
+  patch(p: string, h: Handler) { return this.add('PATCH', p, h) }
+  delete(p: string, h: Handler) { return this.add('DELETE', p, h) }
+
+  /** The handler and params for a request, `'method'` when the path exists for another method, or undefined. */
+  match(method: string, path: string): {handler: Handler; params: Record<string, string>} | 'method' | undefined {
+    let segments: string[]
+    try {
+      segments = path.split('/').filter(Boolean).map(decodeURIComponent)
+    } catch {
+      return undefined
+    }
+    let pathMatched = false
+    for (const r of this.routes) {
+      if (r.parts.length !== segments.length) continue
+      const params: Record<string, string> = {}
+      let ok = true
+      for (let i = 0; i < r.parts.length; i++) {
+        const p = r.parts[i]
+        if (p.startsWith(':')) params[p.slice(1)] = segments[i]
+        else if (p !== segments[i]) {
+          ok = false
+          break
+        }
+      }
+      if (!ok) continue
+      if (r.method === method) return {handler: r.handler, params}
+      pathMatched = true
+    }
+    return pathMatched ? 'method' : undefined
+  }
+}

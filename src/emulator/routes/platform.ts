@@ -1,0 +1,62 @@
+import {platformConfigPatch} from '../../lib/schemas/config.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, validate} from '../http-error.js'
+import type {Router} from '../router.js'
+
+/** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
+export function registerPlatform(router: Router, emu: Emulator): void {
+  router.get('/config', () => ({status: 200, body: emu.config()}))
+
+  router.patch('/config', (req) => {
+    const patch = validate(platformConfigPatch, req.body ?? {})
+    const current = emu.config()
+    const next = {
+      ...current,
+      ...(patch.webhookEndpoint !== undefined ? {webhookEndpoint: patch.webhookEndpoint} : {}),
+      ...(patch.umaDomain ? {umaDomain: patch.umaDomain} : {}),
+      ...(patch.isRegulatedFinancialInstitution !== undefined ? {isRegulatedFinancialInstitution: patch.isRegulatedFinancialInstitution} : {}),
+      embeddedWalletConfig: {...current.embeddedWalletConfig, ...patch.embeddedWalletConfig},
+      feeConfigs: mergeFees(current.feeConfigs, patch.feeConfigs ?? []),
+      sandbox: {...current.sandbox, ...patch.sandbox},
+    }
+    const saved = emu.saveConfig(next)
+    // The published API sends a TEST event whenever the endpoint is set or changed.
+    if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) emu.webhooks.emit('TEST', {})
+    return {status: 200, body: saved}
+  })
+
+  router.get('/sandbox/webhook-public-key', () => ({status: 200, text: emu.webhookPublicKeyPem, headers: {'content-type': 'application/x-pem-file'}}))
+
+  router.get('/sandbox/events', (req) => {
+    const type = req.query.get('type')
+    const events = emu.webhooks.list().filter((e) => !type || e.type === type || e.type.startsWith(type + '.'))
+    return {status: 200, body: {data: events}}
+  })
+
+  router.post('/sandbox/webhooks/test', async (req) => {
+    const given = (req.body as {url?: unknown} | undefined)?.url
+    const url = typeof given === 'string' ? given : emu.config().webhookEndpoint
+    if (!url) throw new HttpError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured (PATCH /config {webhookEndpoint})')
+    const event = {id: `Webhook:test-${Date.now()}`, type: 'TEST', timestamp: emu.iso(), data: {}}
+    try {
+      const r = await emu.webhooks.deliverNow(event, url)
+      if (r.status < 200 || r.status >= 300) throw new Error(`answered ${r.status}`)
+      return {status: 200, body: {url, response_status: r.status, response_body: r.body}}
+    } catch (e) {
+      throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Delivery to ${url} failed: ${(e as Error).message}`)
+    }
+  })
+}
+
+type Fee = ReturnType<Emulator['config']>['feeConfigs'][number]
+
+/** PATCH merges fee configs by (feeType, sourceCurrency); zeroing both fees removes one. */
+function mergeFees(current: Fee[], patch: Fee[]): Fee[] {
+  const byKey = new Map(current.map((f) => [`${f.feeType}|${f.sourceCurrency}`, f]))
+  for (const f of patch) {
+    const key = `${f.feeType}|${f.sourceCurrency}`
+    if (f.variableFeeBps === 0 && f.fixedFee.amount === 0) byKey.delete(key)
+    else byKey.set(key, f)
+  }
+  return [...byKey.values()]
+}

@@ -1,0 +1,37 @@
+import type {z} from 'zod'
+import type {sandboxSettingsPatch} from '../lib/schemas/config.js'
+
+export type SandboxSettings = Required<z.infer<typeof sandboxSettingsPatch>>
+
+export const DEFAULT_SETTINGS: SandboxSettings = {
+  skipVerificationPaperwork: false,
+  decisionDelayMs: 2000,
+  webhookRetryBaseMs: 1000,
+  legacySignatures: false,
+}
+
+export interface PlatformConfig {
+  id: string
+  umaDomain: string
+  webhookEndpoint: string | null
+  isRegulatedFinancialInstitution: boolean
+  embeddedWalletConfig: Record<string, unknown>
+  feeConfigs: Array<{feeType: string; sourceCurrency: string; variableFeeBps: number; fixedFee: {amount: number; currency: string}}>
+  sandbox: SandboxSettings
+  createdAt: string
+  updatedAt: string
+}
+
+export function defaultConfig(nowIso: string, overrides: Partial<SandboxSettings> = {}): PlatformConfig {
+  return {
+    id: 'PlatformConfig:local',
+    umaDomain: 'sandbox.uma.local',
+    webhookEndpoint: null,
+    isRegulatedFinancialInstitution: false,
+    embeddedWalletConfig: {appName: 'svc local sandbox', otpLength: 6, alphanumeric: false, expirationSeconds: 300, sendFromEmailSenderName: 'Notifications'},
+    feeConfigs: [],
+    sandbox: {...DEFAULT_SETTINGS, ...overrides},
+    createdAt: nowIso,
+    updatedAt: nowIso,
+  }
+}

@@ -1,0 +1,207 @@
+import type {z} from 'zod'
+import {ApiError, SvcError, networkError} from '../errors.js'
+import {ExitCode} from '../exit-codes.js'
+import {redact, type Secret} from '../secret.js'
+import {fieldErrors} from '../schemas/field-errors.js'
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface ClientOptions {
+  baseUrl: string
+  tokenId?: string
+  secret?: Secret
+  /** Per-request timeout in ms. */
+  timeoutMs: number
+  userAgent: string
+  /** Debug sink; every line written here is already redacted. */
+  trace?: (line: string) => void
+  sleep?: (ms: number) => Promise<void>
+  random?: () => number
+  maxRetries?: number
+  /** Called once when the first request finds nobody listening (lets the CLI explain local-sandbox start). */
+  onConnectionRefused?: (error: Error) => SvcError | undefined
+}
+
+export interface RequestOptions {
+  method: Method
+  /** Path segments are encoded one by one: ['customers', 'Customer:1'] -> /customers/Customer%3A1 */
+  path: string[]
+  query?: Record<string, string | number | boolean | undefined>
+  body?: unknown
+  /** A multipart or other raw body; content-type must be given in headers. */
+  rawBody?: Uint8Array
+  headers?: Record<string, string>
+  idempotencyKey?: string
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: T
+  /** The exact bytes of the request body, for signed retries that must resend them verbatim. */
+  sentBody?: string
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504])
+const NEVER_RETRY_CODES = new Set(['DAILY_VOLUME_LIMIT_EXCEEDED'])
+
+/**
+ * The only module that imports undici (lazily: loading it costs start-up time). HTTP Basic with the
+ * profile's token, JSON in and out, error bodies parsed to ApiError, retries with backoff for
+ * GETs and for POSTs that carry an Idempotency-Key (the same key on every attempt).
+ */
+export class ApiClient {
+  private dispatcher?: import('undici').Dispatcher
+  private undici?: typeof import('undici')
+  readonly requests: Array<{method: Method; url: string}> = []
+
+  constructor(readonly opts: ClientOptions) {}
+
+  url(path: string[], query?: RequestOptions['query']): string {
+    const encoded = path.map((s) => encodeURIComponent(s)).join('/')
+    let url = `${this.opts.baseUrl}/${encoded}`
+    const qs = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== '')
+    if (qs.length) url += '?' + new URLSearchParams(qs.map(([k, v]): [string, string] => [k, String(v)])).toString()
+    return url
+  }
+
+  async request<T = unknown>(req: RequestOptions): Promise<ApiResponse<T>> {
+    const url = this.url(req.path, req.query)
+    const bodyText = req.body === undefined ? undefined : JSON.stringify(req.body)
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent,
+      ...(bodyText !== undefined ? {'content-type': 'application/json'} : {}),
+      ...(req.idempotencyKey ? {'idempotency-key': req.idempotencyKey} : {}),
+      ...req.headers,
+    }
+    if (this.opts.tokenId && this.opts.secret) {
+      headers.authorization = 'Basic ' + Buffer.from(`${this.opts.tokenId}:${this.opts.secret.reveal()}`).toString('base64')
+    }
+    const retryable = req.method === 'GET' || Boolean(req.idempotencyKey)
+    const maxRetries = retryable ? (this.opts.maxRetries ?? 3) : 0
+    for (let attempt = 0; ; attempt++) {
+      this.trace(`> ${req.method} ${url}${attempt ? ` (retry ${attempt})` : ''}`, headers, bodyText)
+      const started = Date.now()
+      let res: ApiResponse<unknown>
+      try {
+        res = await this.send(req.method, url, headers, req.rawBody ?? bodyText)
+      } catch (error) {
+        const mapped = this.mapNetworkError(error as Error, url)
+        if (attempt < maxRetries && mapped.exitCode === ExitCode.NETWORK && !(error as {code?: string}).code?.includes('REFUSED')) {
+          await this.backoff(attempt)
+          continue
+        }
+        throw mapped
+      }
+      this.trace(`< ${res.status} (${Date.now() - started} ms)`, undefined, res.body)
+      res.sentBody = bodyText
+      if (res.status < 400) return res as ApiResponse<T>
+      const err = toApiError(res)
+      if (attempt < maxRetries && RETRYABLE_STATUS.has(res.status) && !NEVER_RETRY_CODES.has(err.code)) {
+        await this.backoff(attempt, retryAfterMs(res.headers['retry-after']))
+        continue
+      }
+      throw err
+    }
+  }
+
+  /** Validates a response body with a loose schema; a mismatch is a clear error, never a crash. */
+  parse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+    const r = schema.safeParse(body)
+    if (r.success) return r.data
+    throw new SvcError({
+      code: 'RESPONSE_INVALID',
+      message: `The API answered with an unexpected ${what}: ${fieldErrors(r.error).map((e) => `${e.field} ${e.message}`).join('; ')}`,
+      exitCode: ExitCode.FAILED,
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher?.close().catch(() => {})
+  }
+
+  private async send(method: Method, url: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<ApiResponse> {
+    this.undici ??= await import('undici')
+    this.dispatcher ??= new this.undici.Agent({keepAliveTimeout: 10_000, connections: 8})
+    this.requests.push({method, url})
+    const res = await this.undici.request(url, {
+      method,
+      headers,
+      body,
+      dispatcher: this.dispatcher,
+      headersTimeout: this.opts.timeoutMs,
+      bodyTimeout: this.opts.timeoutMs,
+    })
+    const text = await res.body.text()
+    let parsed: unknown = text
+    if (text.length && String(res.headers['content-type'] ?? '').includes('json')) {
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        throw new SvcError({code: 'RESPONSE_INVALID', message: `The API answered ${res.statusCode} with invalid JSON`, exitCode: ExitCode.FAILED})
+      }
+    } else if (!text.length) parsed = undefined
+    return {status: res.statusCode, headers: res.headers, body: parsed}
+  }
+
+  private mapNetworkError(error: Error & {code?: string}, url: string): SvcError {
+    if (error instanceof SvcError) return error
+    const code = error.code ?? ''
+    if (code === 'ECONNREFUSED' || error.message.includes('ECONNREFUSED')) {
+      return this.opts.onConnectionRefused?.(error) ?? networkError(`Nothing answers at ${new URL(url).origin}`)
+    }
+    if (code.startsWith('UND_ERR_') && code.includes('TIMEOUT')) {
+      return networkError(`No answer from ${new URL(url).origin} within ${this.opts.timeoutMs} ms`, 'Raise --timeout or check the service status.')
+    }
+    return networkError(`Cannot reach ${new URL(url).origin}: ${error.message}`)
+  }
+
+  private async backoff(attempt: number, retryAfter?: number): Promise<void> {
+    const random = this.opts.random ?? Math.random
+    const base = Math.min(250 * 2 ** attempt, 4000)
+    const ms = retryAfter ?? Math.round(base / 2 + random() * (base / 2))
+    this.opts.trace?.(`  waiting ${ms} ms before retrying`)
+    await (this.opts.sleep ?? ((t) => new Promise((r) => setTimeout(r, t))))(ms)
+  }
+
+  private trace(line: string, headers?: Record<string, string>, body?: unknown): void {
+    const sink = this.opts.trace
+    if (!sink) return
+    sink(line)
+    if (headers) {
+      for (const [k, v] of Object.entries(headers)) {
+        const hidden = /authorization|signature/i.test(k)
+        sink(`  ${k}: ${hidden ? '[REDACTED]' : v}`)
+      }
+    }
+    if (body !== undefined) sink('  ' + JSON.stringify(redact(typeof body === 'string' ? safeJson(body) : body)))
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+export function retryAfterMs(value: string | string[] | undefined): number | undefined {
+  const v = Array.isArray(value) ? value[0] : value
+  if (!v) return undefined
+  const seconds = Number(v)
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+  const date = Date.parse(v)
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined
+}
+
+export function toApiError(res: ApiResponse): ApiError {
+  const body = res.body && typeof res.body === 'object' ? (res.body as Record<string, unknown>) : {}
+  return new ApiError(res.status, {
+    code: typeof body.code === 'string' ? body.code : undefined,
+    reason: typeof body.reason === 'string' ? body.reason : undefined,
+    message: typeof body.message === 'string' ? body.message : undefined,
+    details: body.details && typeof body.details === 'object' ? (body.details as Record<string, unknown>) : undefined,
+  })
+}

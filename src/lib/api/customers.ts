@@ -1,0 +1,31 @@
+import {customerSchema, endUserTermsSchema, type CustomerCreateRequest, type CustomerUpdateRequest} from '../schemas/customer.js'
+import type {ApiClient} from './client.js'
+import {listPaged, type PageOptions} from './list.js'
+
+export async function createCustomer(client: ApiClient, body: CustomerCreateRequest) {
+  const res = await client.request({method: 'POST', path: ['customers'], body})
+  return client.parse(customerSchema, res.body, 'customer')
+}
+
+export async function getCustomer(client: ApiClient, id: string) {
+  const res = await client.request({method: 'GET', path: ['customers', id]})
+  return client.parse(customerSchema, res.body, 'customer')
+}
+
+export async function listCustomers(client: ApiClient, query: Record<string, string | number | undefined>, page: PageOptions) {
+  return listPaged(client, ['customers'], query, customerSchema, page, 'customer list')
+}
+
+export async function updateCustomer(client: ApiClient, id: string, body: CustomerUpdateRequest, headers?: Record<string, string>) {
+  return client.request({method: 'PATCH', path: ['customers', id], body, headers})
+}
+
+export async function deleteCustomer(client: ApiClient, id: string) {
+  const res = await client.request({method: 'DELETE', path: ['customers', id]})
+  return client.parse(customerSchema, res.body, 'customer')
+}
+
+export async function getEndUserTerms(client: ApiClient) {
+  const res = await client.request({method: 'GET', path: ['customers', 'end-user-terms']})
+  return client.parse(endUserTermsSchema, res.body, 'end-user terms')
+}

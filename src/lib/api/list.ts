@@ -1,0 +1,32 @@
+import type {z} from 'zod'
+import {pagedList} from '../schemas/common.js'
+import type {ApiClient} from './client.js'
+
+export interface PageOptions {
+  limit?: number
+  cursor?: string
+  all?: boolean
+}
+
+/** Fetches one page, or with `all` every page merged into one list (hasMore false). */
+export async function listPaged<S extends z.ZodType>(
+  client: ApiClient,
+  path: string[],
+  query: Record<string, string | number | boolean | undefined>,
+  item: S,
+  page: PageOptions,
+  what: string,
+) {
+  const schema = pagedList(item)
+  let cursor = page.cursor
+  const data: Array<z.infer<S>> = []
+  for (;;) {
+    const res = await client.request({method: 'GET', path, query: {...query, limit: page.limit ?? (page.all ? 100 : undefined), cursor}})
+    const body = client.parse(schema, res.body, what)
+    data.push(...(body.data as Array<z.infer<S>>))
+    if (!page.all || !body.hasMore || !body.nextCursor) {
+      return {data, hasMore: page.all ? false : body.hasMore, totalCount: body.totalCount, ...(body.nextCursor && !page.all ? {nextCursor: body.nextCursor} : {})}
+    }
+    cursor = body.nextCursor
+  }
+}

@@ -1,0 +1,103 @@
+import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
+import {Context} from './context.js'
+import {SvcError, isSvcError, type ErrorDocument} from './errors.js'
+import {ExitCode} from './exit-codes.js'
+import {parseDuration} from './duration.js'
+import {Output} from './output/output.js'
+import {durationFlag} from './flags.js'
+
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
+export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+/**
+ * Every svc command extends this: shared flags, one Context built per run, and the only place
+ * errors are printed (JSON document on stdout under --json, a readable message on stderr
+ * otherwise) and turned into exit codes.
+ */
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static override enableJsonFlag = true
+  /** Default for --timeout when a command does not say otherwise. */
+  static defaultTimeout = '30s'
+
+  static override baseFlags = {
+    profile: Flags.string({description: 'profile to use (see `svc profiles list`)', helpGroup: 'GLOBAL', env: 'SVC_PROFILE'}),
+    'base-url': Flags.string({description: 'API base URL including the version segment', helpGroup: 'GLOBAL'}),
+    timeout: durationFlag('give up after this long (30s, 10m ...)'),
+    debug: Flags.boolean({description: 'trace HTTP requests on stderr (secrets redacted)', helpGroup: 'GLOBAL'}),
+    'no-color': Flags.boolean({description: 'disable colour (also NO_COLOR)', helpGroup: 'GLOBAL'}),
+  }
+
+  protected flags!: CommandFlags<T>
+  protected args!: CommandArgs<T>
+  protected ctx!: Context
+  private output?: Output
+
+  protected get out(): Output {
+    this.output ??= makeOutput(this.jsonEnabled(), this.argv)
+    return this.output
+  }
+
+  public override async init(): Promise<void> {
+    await super.init()
+    const {args, flags} = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (this.ctor as typeof BaseCommand).baseFlags,
+      enableJsonFlag: this.ctor.enableJsonFlag,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    })
+    this.flags = flags as CommandFlags<T>
+    this.args = args as CommandArgs<T>
+    const ctor = this.ctor as typeof BaseCommand
+    this.ctx = new Context({
+      out: this.out,
+      commandId: this.id ?? '',
+      version: this.config.version,
+      flags: this.flags as Context['opts']['flags'],
+      timeoutMs: parseDuration((this.flags as {timeout?: string}).timeout ?? ctor.defaultTimeout) ?? 30_000,
+    })
+  }
+
+  protected override async catch(err: Error & {exitCode?: number}): Promise<never> {
+    if (err instanceof Errors.ExitError) throw err
+    const svc = toSvcError(err)
+    const doc: ErrorDocument = svc.toDocument()
+    if (this.jsonEnabled()) this.out.printJson({error: doc})
+    else this.out.printError(doc)
+    if (!isSvcError(err) && !(err as {oclif?: unknown}).oclif && this.ctx?.debug) this.out.info(String(err.stack))
+    throw new Errors.ExitError(svc.exitCode)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<void> {
+    await this.ctx?.close()
+    return super.finally(err)
+  }
+
+  /** --dry-run: the request goes to stdout (JSON in both modes), a note to stderr, nothing is sent. */
+  protected dryRun<D>(description: D): D {
+    if (!this.jsonEnabled()) this.out.printJson(description)
+    this.out.info('Dry run: nothing was sent.')
+    return description
+  }
+
+  /** JSON on stdout without colour codes, so pipes get clean data. */
+  public override logJson(json: unknown): void {
+    this.out.printJson(json)
+  }
+}
+
+function makeOutput(json: boolean, argv: string[]): Output {
+  const env = process.env
+  const noColor = argv.includes('--no-color') || 'NO_COLOR' in env || env.TERM === 'dumb'
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0'
+  return new Output({json, color: !noColor && (forced || Boolean(process.stderr.isTTY))})
+}
+
+/** Anything thrown becomes an SvcError: parse errors are usage (exit 2), unknown errors are bugs (exit 1). */
+export function toSvcError(err: Error & {oclif?: {exit?: number}; code?: string}): SvcError {
+  if (isSvcError(err)) return err
+  if (err.oclif || /Nonexistent flag|Unexpected argument|Missing required|Expected --|--.+ cannot also|Parsing --|at least one of|exactly one of|must also be provided/i.test(err.message)) {
+    return new SvcError({code: 'USAGE', message: err.message.split('\n')[0], exitCode: ExitCode.USAGE, hint: 'See --help for the flags and arguments.'})
+  }
+  return new SvcError({code: 'INTERNAL_CLI_ERROR', message: `Unexpected error: ${err.message}`, exitCode: ExitCode.FAILED, hint: 'This is a bug in svc; re-run with --debug and report it.'})
+}

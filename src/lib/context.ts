@@ -1,0 +1,125 @@
+import {randomUUID} from 'node:crypto'
+import {ApiClient} from './api/client.js'
+import {resolveProfile, type ResolvedProfile} from './config.js'
+import {SvcError, cancelled, networkError, usageError} from './errors.js'
+import {ExitCode} from './exit-codes.js'
+import type {Output} from './output/output.js'
+import {canPrompt, promptConfirm} from './prompts.js'
+
+export interface ContextOptions {
+  out: Output
+  commandId: string
+  version: string
+  flags: {profile?: string; 'base-url'?: string; debug?: boolean; 'idempotency-key'?: string}
+  /** Overall deadline for the command's operation (requests, waits, signed retries). */
+  timeoutMs: number
+  env?: NodeJS.ProcessEnv
+  now?: () => number
+  sleep?: (ms: number) => Promise<void>
+}
+
+/**
+ * What a command needs, built lazily once: the resolved profile, the API client, the clock and
+ * the idempotency key. Commands read from here instead of process.env or globals.
+ */
+export class Context {
+  readonly out: Output
+  readonly env: NodeJS.ProcessEnv
+  readonly now: () => number
+  readonly sleep: (ms: number) => Promise<void>
+  readonly deadline: number
+  readonly debug: boolean
+  private _profile?: ResolvedProfile
+  private _client?: ApiClient
+  private readonly baseIdempotencyKey: string
+
+  constructor(readonly opts: ContextOptions) {
+    this.out = opts.out
+    this.env = opts.env ?? process.env
+    this.now = opts.now ?? Date.now
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)))
+    this.deadline = this.now() + opts.timeoutMs
+    this.debug = Boolean(opts.flags.debug || this.env.SVC_DEBUG)
+    this.baseIdempotencyKey = opts.flags['idempotency-key'] ?? randomUUID()
+  }
+
+  get profile(): ResolvedProfile {
+    this._profile ??= resolveProfile({profile: this.opts.flags.profile, baseUrl: this.opts.flags['base-url']}, this.env)
+    return this._profile
+  }
+
+  /** Milliseconds left before --timeout. */
+  remainingMs(): number {
+    return Math.max(0, this.deadline - this.now())
+  }
+
+  get client(): ApiClient {
+    if (this._client) return this._client
+    const p = this.profile
+    if (!p.tokenId || !p.secret) {
+      throw new SvcError({
+        code: 'UNAUTHORIZED',
+        exitCode: ExitCode.AUTH,
+        message: `Profile "${p.name}" has no API credentials`,
+        hint:
+          p.environment === 'local'
+            ? 'Start the local sandbox once (`svc sandbox serve --detach`): it writes the local credentials. Or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.'
+            : `Run \`svc login --profile ${p.name}\`, or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.`,
+      })
+    }
+    this._client = new ApiClient({
+      baseUrl: p.baseUrl,
+      tokenId: p.tokenId,
+      secret: p.secret,
+      timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
+      userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
+      trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
+      sleep: this.sleep,
+      onConnectionRefused: () =>
+        p.environment === 'local'
+          ? networkError(`The local sandbox is not running at ${new URL(p.baseUrl).origin}`, 'Start it with `svc sandbox serve --detach` (or `svc sandbox serve` in another terminal).')
+          : undefined,
+    })
+    return this._client
+  }
+
+  /**
+   * One key per command, reused on every retry. A command that sends several idempotent POSTs
+   * gives each a scope, so `--idempotency-key run-42` yields run-42 and run-42:execute.
+   */
+  idempotencyKey(scope?: string): string {
+    return scope ? `${this.baseIdempotencyKey}:${scope}` : this.baseIdempotencyKey
+  }
+
+  /** Shown on stderr before anything moves money or deletes, so nobody mistakes production for a sandbox. */
+  banner(action: string): void {
+    const p = this.profile
+    const env = p.environment === 'production' ? this.out.red(this.out.bold('PRODUCTION')) : this.out.cyan(p.environment)
+    this.out.info(`${env} · profile ${p.name} · ${action}`)
+  }
+
+  /**
+   * Confirmation before moving money, deleting or revoking. Production always asks (a TTY prompt, or
+   * --yes off a TTY); elsewhere `always` asks on a TTY unless --yes.
+   */
+  async confirm(question: string, opts: {yes?: boolean; always?: boolean} = {}): Promise<void> {
+    if (opts.yes) return
+    const production = this.profile.environment === 'production'
+    if (!production && !opts.always) return
+    if (!canPrompt(this.env)) {
+      if (production) throw usageError(`Refusing to ${question.replace(/\?$/, '')} in production without confirmation`, 'Pass --yes to confirm non-interactively.')
+      return
+    }
+    if (!(await promptConfirm(question, false))) throw cancelled('Not confirmed; nothing was sent.')
+  }
+
+  refuseInProduction(what: string): void {
+    if (this.profile.environment === 'production') {
+      throw usageError(`${what} is a sandbox simulator and is refused against production`, 'Switch to a sandbox or local profile (`svc profiles use`).')
+    }
+  }
+
+  async close(): Promise<void> {
+    await this._client?.close()
+  }
+}

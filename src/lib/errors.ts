@@ -1,0 +1,109 @@
+import {ExitCode, type ExitCodeValue, exitCodeForStatus} from './exit-codes.js'
+import {exitOverrideFor, hintFor} from './error-catalog.js'
+
+export interface FieldError {
+  field: string
+  message: string
+  constraint?: Record<string, unknown>
+}
+
+/** The JSON error document printed under --json: {"error": {...}}. */
+export interface ErrorDocument {
+  status?: number
+  code: string
+  reason: string
+  details?: Record<string, unknown>
+  hint?: string
+}
+
+/**
+ * Every failure the user can act on is an SvcError: it carries the exit code, the API's code and
+ * reason, and a hint saying what to do next. Anything else that reaches the base command is a bug.
+ */
+export class SvcError extends Error {
+  readonly code: string
+  readonly exitCode: ExitCodeValue
+  readonly status?: number
+  readonly details?: Record<string, unknown>
+  readonly hint?: string
+
+  constructor(opts: {
+    code: string
+    message: string
+    exitCode: ExitCodeValue
+    status?: number
+    details?: Record<string, unknown>
+    hint?: string
+  }) {
+    super(opts.message)
+    this.name = 'SvcError'
+    this.code = opts.code
+    this.exitCode = opts.exitCode
+    this.status = opts.status
+    this.details = opts.details
+    this.hint = opts.hint ?? hintFor(opts.code)
+  }
+
+  toDocument(): ErrorDocument {
+    const doc: ErrorDocument = {code: this.code, reason: this.message}
+    if (this.status !== undefined) doc.status = this.status
+    if (this.details !== undefined) doc.details = this.details
+    if (this.hint) doc.hint = this.hint
+    return doc
+  }
+}
+
+/** Invalid input caught before any request: exit 2, every bad field named. */
+export class InputError extends SvcError {
+  readonly fieldErrors: FieldError[]
+  constructor(fieldErrors: FieldError[], message?: string, hint?: string) {
+    super({
+      code: 'INVALID_INPUT',
+      message: message ?? `Invalid input: ${fieldErrors.map((e) => e.field).join(', ')}`,
+      exitCode: ExitCode.USAGE,
+      details: {errors: fieldErrors},
+      hint: hint ?? 'Fix the fields listed above; nothing was sent.',
+    })
+    this.fieldErrors = fieldErrors
+  }
+}
+
+export function usageError(message: string, hint?: string): SvcError {
+  return new SvcError({code: 'USAGE', message, exitCode: ExitCode.USAGE, hint})
+}
+
+export function cancelled(message = 'Cancelled; nothing was sent.'): SvcError {
+  return new SvcError({code: 'CANCELLED', message, exitCode: ExitCode.CANCELLED})
+}
+
+export function stillPending(message: string, hint: string): SvcError {
+  return new SvcError({code: 'TIMEOUT', message, exitCode: ExitCode.PENDING, hint})
+}
+
+/** An error answer from the API, parsed from `{code, reason|message, details}`. */
+export class ApiError extends SvcError {
+  constructor(status: number, body: {code?: string; reason?: string; message?: string; details?: Record<string, unknown>}) {
+    const code = body.code ?? `HTTP_${status}`
+    super({
+      code,
+      status,
+      message: body.reason ?? body.message ?? `The API answered ${status}`,
+      details: body.details,
+      exitCode: (exitOverrideFor(code) as ExitCodeValue | undefined) ?? exitCodeForStatus(status, code),
+    })
+    this.name = 'ApiError'
+  }
+
+  get fieldErrors(): FieldError[] {
+    const errors = this.details?.errors
+    return Array.isArray(errors) ? (errors as FieldError[]) : []
+  }
+}
+
+export function networkError(message: string, hint?: string): SvcError {
+  return new SvcError({code: 'NETWORK_ERROR', message, exitCode: ExitCode.NETWORK, hint})
+}
+
+export function isSvcError(e: unknown): e is SvcError {
+  return e instanceof SvcError
+}

@@ -1,0 +1,26 @@
+import {Flags} from '@oclif/core'
+
+/** Typed customer flags (create and update share them). */
+export const customerFlags = {
+  'full-name': Flags.string({description: 'individual: given and family name', helpGroup: 'INDIVIDUAL'}),
+  'birth-date': Flags.string({description: 'individual: YYYY-MM-DD', helpGroup: 'INDIVIDUAL'}),
+  nationality: Flags.string({description: 'individual: ISO 3166-1 alpha-2', helpGroup: 'INDIVIDUAL'}),
+  email: Flags.string({description: 'contact email'}),
+  phone: Flags.string({description: 'contact phone, E.164 (+15551234567)'}),
+  currency: Flags.string({description: 'currency the customer transacts in (repeatable)', multiple: true}),
+  'address-line1': Flags.string({helpGroup: 'ADDRESS'}),
+  'address-line2': Flags.string({helpGroup: 'ADDRESS'}),
+  'address-city': Flags.string({helpGroup: 'ADDRESS'}),
+  'address-state': Flags.string({helpGroup: 'ADDRESS'}),
+  'address-postal-code': Flags.string({helpGroup: 'ADDRESS'}),
+  'address-country': Flags.string({description: 'ISO 3166-1 alpha-2', helpGroup: 'ADDRESS'}),
+  'legal-name': Flags.string({description: 'business: legal name', helpGroup: 'BUSINESS'}),
+  country: Flags.string({description: 'business: country of incorporation (drives the tax-id check)', helpGroup: 'BUSINESS'}),
+  'tax-id': Flags.string({description: 'business: tax id (US EIN, MX RFC, BR CNPJ ...)', helpGroup: 'BUSINESS'}),
+  'incorporated-on': Flags.string({description: 'business: YYYY-MM-DD', helpGroup: 'BUSINESS'}),
+  'registration-number': Flags.string({description: 'business: registration number', helpGroup: 'BUSINESS'}),
+  'entity-type': Flags.string({description: 'business: LLC, CORPORATION ...', helpGroup: 'BUSINESS'}),
+  'primary-contact-first-name': Flags.string({helpGroup: 'BUSINESS'}),
+  'primary-contact-last-name': Flags.string({helpGroup: 'BUSINESS'}),
+  data: Flags.string({description: 'request body as JSON: inline, @file.json, or - for stdin (typed flags override it)'}),
+}

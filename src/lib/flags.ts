@@ -1,0 +1,84 @@
+import {readFileSync} from 'node:fs'
+import {Args, Flags} from '@oclif/core'
+import {InputError, usageError} from './errors.js'
+import {parseDuration} from './duration.js'
+
+const ID_BODY = /^[A-Za-z0-9_-]{1,128}$/
+
+/** Checks a `<Type>:<id>` value; throws an exit-2 error naming the field. */
+export function checkId(value: string, types: string[], field: string): string {
+  const [prefix, ...rest] = value.split(':')
+  const body = rest.join(':')
+  if (!types.includes(prefix) || !ID_BODY.test(body)) {
+    throw new InputError([{field, message: `must be a ${types.join(' or ')} id (${types[0]}:<id>), got "${value}"`}])
+  }
+  return value
+}
+
+function idArgOptions(type: string | string[], description?: string) {
+  const types = Array.isArray(type) ? type : [type]
+  return {
+    description: description ?? `${types.join(' or ')} id (${types[0]}:<id>)`,
+    parse: async (v: string) => checkId(v, types, types[0].charAt(0).toLowerCase() + types[0].slice(1) + 'Id'),
+  }
+}
+
+/** A required `<Type>:<id>` argument, prefix-checked at parse time. */
+export function idArg(type: string | string[], description?: string) {
+  return Args.string({...idArgOptions(type, description), required: true})
+}
+
+export function optionalIdArg(type: string | string[], description?: string) {
+  return Args.string({...idArgOptions(type, description), required: false})
+}
+
+export function idFlag(type: string | string[], opts: {description?: string; required?: boolean; name?: string} = {}) {
+  const types = Array.isArray(type) ? type : [type]
+  return Flags.string({
+    description: opts.description ?? `${types.join(' or ')} id`,
+    required: opts.required,
+    parse: async (v) => checkId(v, types, opts.name ?? types[0].toLowerCase()),
+  })
+}
+
+export const yesFlag = Flags.boolean({char: 'y', description: 'confirm without prompting (needed off a TTY in production)'})
+export const dryRunFlag = Flags.boolean({description: 'print the request (secrets redacted) and send nothing'})
+export const idempotencyKeyFlag = Flags.string({description: 'Idempotency-Key to send (default: a fresh UUID per command; reuse e.g. a CI run id to re-run safely)'})
+
+export const pagingFlags = {
+  limit: Flags.integer({description: 'page size (1-100)', min: 1, max: 100}),
+  cursor: Flags.string({description: 'continue from this cursor'}),
+  all: Flags.boolean({description: 'follow every page and merge them'}),
+}
+
+/** Reads JSON from an inline string, `@file.json`, or `-` (stdin). Bad JSON is a usage error. */
+export function readJsonInput(value: string, what = '--data'): unknown {
+  let text: string
+  let source = 'inline JSON'
+  if (value === '-' || value === '@-') {
+    text = readFileSync(0, 'utf8')
+    source = 'stdin'
+  } else if (value.startsWith('@')) {
+    source = value.slice(1)
+    try {
+      text = readFileSync(source, 'utf8')
+    } catch (e) {
+      throw usageError(`${what}: cannot read ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    }
+  } else text = value
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw usageError(`${what}: ${source} is not valid JSON (${(e as Error).message})`)
+  }
+}
+
+export function durationFlag(description: string) {
+  return Flags.string({
+    description,
+    parse: async (v) => {
+      if (parseDuration(v) === undefined) throw usageError(`--timeout: "${v}" is not a duration (e.g. 30s, 10m, 1h)`)
+      return v
+    },
+  })
+}

@@ -1,0 +1,76 @@
+import {customerCreateRequest, customerUpdateRequest, type CustomerCreateRequest, type CustomerUpdateRequest} from '../schemas/customer.js'
+import {checkWith} from '../validate.js'
+
+/** Typed flags shared by `customers create` and `customers update`, mapped onto the API body. */
+export interface CustomerFlagValues {
+  type?: string
+  'full-name'?: string
+  email?: string
+  phone?: string
+  'birth-date'?: string
+  nationality?: string
+  region?: string
+  currency?: string[]
+  'platform-id'?: string
+  'address-line1'?: string
+  'address-line2'?: string
+  'address-city'?: string
+  'address-state'?: string
+  'address-postal-code'?: string
+  'address-country'?: string
+  'legal-name'?: string
+  country?: string
+  'tax-id'?: string
+  'incorporated-on'?: string
+  'registration-number'?: string
+  'entity-type'?: string
+  'primary-contact-first-name'?: string
+  'primary-contact-last-name'?: string
+}
+
+function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+/** Merges `--data` JSON with typed flags (flags win) into a request body. */
+export function customerBody(f: CustomerFlagValues, data: Record<string, unknown> = {}): Record<string, unknown> {
+  const address = defined({
+    line1: f['address-line1'],
+    line2: f['address-line2'],
+    city: f['address-city'],
+    state: f['address-state'],
+    postalCode: f['address-postal-code'],
+    country: f['address-country'],
+  })
+  const businessInfo = defined({
+    legalName: f['legal-name'],
+    country: f.country,
+    taxId: f['tax-id'],
+    incorporatedOn: f['incorporated-on'],
+    registrationNumber: f['registration-number'],
+    entityType: f['entity-type'],
+    primaryContactFirstName: f['primary-contact-first-name'],
+    primaryContactLastName: f['primary-contact-last-name'],
+  })
+  const body: Record<string, unknown> = {
+    ...data,
+    ...defined({
+      customerType: f.type?.toUpperCase(),
+      platformCustomerId: f['platform-id'],
+      fullName: f['full-name'],
+      email: f.email,
+      phoneNumber: f.phone,
+      birthDate: f['birth-date'],
+      nationality: f.nationality,
+      region: f.region,
+      currencies: f.currency?.length ? f.currency.map((c) => c.toUpperCase()) : undefined,
+    }),
+  }
+  if (Object.keys(address).length) body.address = {...(data.address as object), ...address}
+  if (Object.keys(businessInfo).length) body.businessInfo = {...(data.businessInfo as object), ...businessInfo}
+  return body
+}
+
+/** The same schemas the sandbox uses: every bad field is reported before anything is sent. */
+export const checkCreate = (body: unknown): CustomerCreateRequest => checkWith(customerCreateRequest, body)
+export const checkUpdate = (body: unknown): CustomerUpdateRequest => checkWith(customerUpdateRequest, body)

@@ -1,0 +1,32 @@
+import {currency as lookupCurrency} from '../currencies.js'
+import {fromMinor} from '../money.js'
+
+interface CurrencyLike {
+  code: string
+  decimals?: number
+}
+
+/** 125000 MXN -> "MXN 1,250.00" using the currency's decimals (from the API object when given). */
+export function formatAmount(amount: number | undefined, cur: CurrencyLike | string | undefined): string {
+  if (amount === undefined || amount === null) return '-'
+  const c = typeof cur === 'string' ? {code: cur} : cur
+  if (!c) return String(amount)
+  const decimals = c.decimals ?? lookupCurrency(c.code)?.decimals ?? 0
+  return `${c.code} ${fromMinor(amount, decimals, true)}`
+}
+
+export function formatCurrencyAmount(v: {amount: number; currency: CurrencyLike} | undefined): string {
+  return v ? formatAmount(v.amount, v.currency) : '-'
+}
+
+/** "in 1m 30s", "3m ago": relative to now, for expiries and timestamps. */
+export function relativeTime(iso: string | undefined, now = Date.now()): string {
+  if (!iso) return '-'
+  const t = Date.parse(iso)
+  if (!Number.isFinite(t)) return iso
+  const diff = Math.round((t - now) / 1000)
+  const abs = Math.abs(diff)
+  if (abs < 3) return 'just now'
+  const text = abs < 60 ? `${abs}s` : abs < 3600 ? `${Math.floor(abs / 60)}m ${abs % 60}s` : abs < 86400 ? `${Math.floor(abs / 3600)}h ${Math.floor((abs % 3600) / 60)}m` : `${Math.floor(abs / 86400)}d`
+  return diff >= 0 ? `in ${text}` : `${text} ago`
+}

@@ -1,0 +1,22 @@
+import {homedir} from 'node:os'
+import {join} from 'node:path'
+
+/** Where config, credentials and the key store live (XDG; SVC_CONFIG_DIR overrides). */
+export function configDir(env = process.env): string {
+  if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'svc')
+}
+
+/** Where the local sandbox keeps its journal by default (XDG data dir; SVC_DATA_DIR overrides). */
+export function dataDir(env = process.env): string {
+  if (env.SVC_DATA_DIR) return env.SVC_DATA_DIR
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'svc')
+}
+
+export function sandboxDataDir(env = process.env): string {
+  return env.SVC_SANDBOX_DIR || join(dataDir(env), 'sandbox')
+}
+
+export const API_VERSION = '2025-10-13'
+export const LOCAL_PORT = 4010
+export const LOCAL_BASE_URL = `http://127.0.0.1:${LOCAL_PORT}/${API_VERSION}`

@@ -1,0 +1,45 @@
+import {cancelled, usageError} from './errors.js'
+
+/** Prompts only when a person is there: stdin and stderr are TTYs, and neither CI nor SVC_NO_INPUT is set. */
+export function canPrompt(env = process.env): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY && !env.CI && !env.SVC_NO_INPUT)
+}
+
+/** Fails with exit 2 naming every missing flag, for scripts that cannot answer a prompt. */
+export function requireFlags(missing: string[]): never {
+  throw usageError(
+    `Missing ${missing.length === 1 ? 'flag' : 'flags'}: ${missing.map((f) => `--${f}`).join(', ')}`,
+    'Prompts are off (no TTY, CI or SVC_NO_INPUT); pass the values as flags.',
+  )
+}
+
+async function inquirer() {
+  return import('@inquirer/prompts')
+}
+
+const toStderr = {output: process.stderr}
+
+function mapAbort(error: unknown): never {
+  if (error instanceof Error && error.name === 'ExitPromptError') throw cancelled()
+  throw error
+}
+
+export async function promptText(message: string, opts: {default?: string} = {}): Promise<string> {
+  const {input} = await inquirer()
+  return input({message, default: opts.default}, toStderr).catch(mapAbort)
+}
+
+export async function promptSecret(message: string): Promise<string> {
+  const {password} = await inquirer()
+  return password({message, mask: true}, toStderr).catch(mapAbort)
+}
+
+export async function promptConfirm(message: string, dflt = false): Promise<boolean> {
+  const {confirm} = await inquirer()
+  return confirm({message, default: dflt}, toStderr).catch(mapAbort)
+}
+
+export async function promptSelect<T extends string>(message: string, choices: T[]): Promise<T> {
+  const {select} = await inquirer()
+  return select({message, choices: choices.map((value) => ({value}))}, toStderr).catch(mapAbort) as Promise<T>
+}

@@ -1,0 +1,93 @@
+import {spawn} from 'node:child_process'
+import {existsSync, readFileSync, rmSync, openSync, closeSync} from 'node:fs'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {SvcError} from './errors.js'
+import {ExitCode} from './exit-codes.js'
+import {writePrivateFileAtomic} from './fs-safe.js'
+
+export interface ReadyLine {
+  url: string
+  tokenId: string
+  clientSecret: string
+  webhookPublicKey: string
+}
+
+export const pidFile = (dataDir: string) => join(dataDir, 'sandbox.pid')
+export const readyFile = (dataDir: string) => join(dataDir, 'sandbox.json')
+
+export function runningPid(dataDir: string): number | undefined {
+  const path = pidFile(dataDir)
+  if (!existsSync(path)) return undefined
+  const pid = Number(readFileSync(path, 'utf8').trim())
+  if (!Number.isInteger(pid) || pid <= 0) return undefined
+  try {
+    process.kill(pid, 0)
+    return pid
+  } catch {
+    rmSync(path, {force: true})
+    return undefined
+  }
+}
+
+export function recordRunning(dataDir: string, ready: ReadyLine): void {
+  writePrivateFileAtomic(pidFile(dataDir), String(process.pid))
+  writePrivateFileAtomic(readyFile(dataDir), JSON.stringify(ready))
+}
+
+export function clearRunning(dataDir: string): void {
+  rmSync(pidFile(dataDir), {force: true})
+  rmSync(readyFile(dataDir), {force: true})
+}
+
+/** Starts `svc sandbox serve --json` in the background and resolves with its ready line. */
+export async function startDetached(args: string[], dataDir: string, timeoutMs = 15_000): Promise<ReadyLine & {pid: number}> {
+  const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+  const logFd = openSync(join(dataDir, 'sandbox.out'), 'a', 0o600)
+  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], {detached: true, stdio: ['ignore', 'pipe', logFd]})
+  closeSync(logFd)
+  return new Promise((resolve, reject) => {
+    let buf = ''
+    const timer = setTimeout(() => {
+      child.kill()
+      reject(new SvcError({code: 'SANDBOX_START_FAILED', exitCode: ExitCode.FAILED, message: `The sandbox did not start within ${timeoutMs / 1000}s`, hint: `See ${join(dataDir, 'sandbox.out')}`}))
+    }, timeoutMs)
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8')
+      const nl = buf.indexOf('\n')
+      if (nl < 0) return
+      clearTimeout(timer)
+      child.stdout!.destroy()
+      child.unref()
+      try {
+        resolve({...(JSON.parse(buf.slice(0, nl)) as ReadyLine), pid: child.pid!})
+      } catch {
+        reject(new SvcError({code: 'SANDBOX_START_FAILED', exitCode: ExitCode.FAILED, message: 'The sandbox printed an unexpected ready line'}))
+      }
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new SvcError({code: 'SANDBOX_START_FAILED', exitCode: ExitCode.FAILED, message: `The sandbox exited with code ${code} before it was ready`, hint: `See ${join(dataDir, 'sandbox.out')}`}))
+    })
+  })
+}
+
+/** Sends SIGTERM and waits for the process to go. */
+export async function stopProcess(pid: number, timeoutMs = 10_000): Promise<boolean> {
+  try {
+    process.kill(pid, 'SIGTERM')
+  } catch {
+    return false
+  }
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return true
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  process.kill(pid, 'SIGKILL')
+  return true
+}

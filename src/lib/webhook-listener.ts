@@ -1,0 +1,49 @@
+import {createServer, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
+import {verifyWebhookSignature} from './webhook-signature.js'
+
+export interface ReceivedEvent {
+  verified: boolean
+  event: {id: string; type: string; timestamp: string; data?: unknown}
+  raw: string
+}
+
+/**
+ * A local receiver: verifies each delivery's signature, answers 200 (401 when the signature is bad,
+ * 409 for a duplicate id), and hands verified events to `onEvent` in arrival order.
+ */
+export function listen(opts: {port: number; publicKeyPem: string; onEvent: (e: ReceivedEvent) => void; onRejected: (reason: string) => void}): Promise<{server: Server; url: string}> {
+  const seen = new Set<string>()
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks)
+      const header = req.headers['x-service-signature']
+      if (!verifyWebhookSignature(raw, Array.isArray(header) ? header[0] : header, opts.publicKeyPem)) {
+        opts.onRejected(`rejected a delivery with ${header ? 'an invalid' : 'no'} X-Service-Signature`)
+        res.writeHead(401).end()
+        return
+      }
+      let event: ReceivedEvent['event']
+      try {
+        event = JSON.parse(raw.toString('utf8'))
+      } catch {
+        opts.onRejected('rejected a delivery whose body is not JSON')
+        res.writeHead(400).end()
+        return
+      }
+      if (seen.has(event.id)) {
+        res.writeHead(409).end()
+        return
+      }
+      seen.add(event.id)
+      res.writeHead(200).end()
+      opts.onEvent({verified: true, event, raw: raw.toString('utf8')})
+    })
+  })
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port, '127.0.0.1', () => resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`}))
+  })
+}

@@ -1,0 +1,43 @@
+import {spawn} from 'node:child_process'
+import {fileURLToPath} from 'node:url'
+
+const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+  /** stdout parsed as JSON (throws with the raw output when it is not JSON). */
+  json<T = any>(): T
+}
+
+/** Runs the built `svc` binary as a child process, the way a user or a CI script does. */
+export function svc(args: string[], opts: {env?: Record<string, string | undefined>; input?: string; timeoutMs?: number} = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, ...opts.env}
+    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
+    const child = spawn(process.execPath, [BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({
+        code: code ?? -1,
+        stdout,
+        stderr,
+        json() {
+          try {
+            return JSON.parse(stdout)
+          } catch {
+            throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`)
+          }
+        },
+      })
+    })
+    child.stdin.end(opts.input ?? '')
+  })
+}

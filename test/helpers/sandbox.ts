@@ -1,0 +1,54 @@
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {Emulator} from '../../src/emulator/emulator.js'
+import type {SandboxSettings} from '../../src/emulator/settings.js'
+
+export interface TestSandbox {
+  emu: Emulator
+  url: string
+  dir: string
+  /** Environment pointing `svc` at this sandbox, with a private config dir and no prompts. */
+  env: Record<string, string>
+  /** Number of HTTP requests the sandbox has seen so far (to prove that nothing was sent). */
+  requestCount(): number
+  stop(): Promise<void>
+  restart(): Promise<TestSandbox>
+}
+
+/** Starts the real emulator in-process on an ephemeral loopback port with a fresh data dir. */
+export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?: string): Promise<TestSandbox> {
+  const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-sbx-'))
+  const emu = await Emulator.start({dataDir, port: 0, settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings}})
+  const home = mkdtempSync(join(tmpdir(), 'svc-home-'))
+  const env = {
+    SVC_BASE_URL: emu.url,
+    SVC_TOKEN_ID: emu.credentials.tokenId,
+    SVC_CLIENT_SECRET: emu.credentials.clientSecret,
+    SVC_CONFIG_DIR: join(home, 'config'),
+    SVC_DATA_DIR: join(home, 'data'),
+    HOME: home,
+    CI: '1',
+    SVC_NO_INPUT: '1',
+    NO_COLOR: '1',
+  }
+  const sandbox: TestSandbox = {
+    emu,
+    url: emu.url,
+    dir: dataDir,
+    env,
+    requestCount: () => emu.requests.length,
+    stop: async () => {
+      await emu.close()
+    },
+    restart: async () => {
+      await emu.close()
+      return startSandbox(settings, dataDir)
+    },
+  }
+  return sandbox
+}
+
+export function cleanup(dir: string): void {
+  rmSync(dir, {recursive: true, force: true})
+}

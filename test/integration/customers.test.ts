@@ -1,0 +1,136 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+
+let sbx: TestSandbox
+beforeAll(async () => {
+  sbx = await startSandbox()
+})
+afterAll(async () => sbx.stop())
+
+const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
+
+describe('customers, end to end against the local sandbox', () => {
+  it('creates an individual and the sandbox holds it with an internal account per currency', async () => {
+    const r = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Ada Lovelace', '--email', 'ada@example.com', '--currency', 'USD', '--currency', 'MXN', '--platform-id', 'ada-1', '--json'])
+    expect(r.code).toBe(0)
+    const c = r.json()
+    expect(c.id).toMatch(/^Customer:/)
+    expect(c).toMatchObject({customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', kycStatus: 'UNVERIFIED', platformCustomerId: 'ada-1'})
+    expect(c.contactVerification).toBeUndefined()
+    const stored = sbx.emu.db.get<{fullName: string}>('customers', c.id)
+    expect(stored?.fullName).toBe('Ada Lovelace')
+    const accounts = sbx.emu.db.all<{customerId: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === c.id)
+    expect(accounts.map((a) => a.balance.currency.code).sort()).toEqual(['MXN', 'USD'])
+  })
+
+  it('creates a business from --data @file with typed flags overriding it', async () => {
+    const file = join(sbx.dir, 'biz.json')
+    writeFileSync(file, JSON.stringify({customerType: 'BUSINESS', businessInfo: {legalName: 'Old Name', country: 'MX', taxId: 'ABC010203XY9', incorporatedOn: '2019-05-01'}}))
+    const r = await run(['customers', 'create', '--data', `@${file}`, '--legal-name', 'Acme SA de CV', '--json'])
+    expect(r.code).toBe(0)
+    expect(r.json()).toMatchObject({customerType: 'BUSINESS', kybStatus: 'UNVERIFIED', businessInfo: {legalName: 'Acme SA de CV', country: 'MX', taxId: 'ABC010203XY9'}})
+  })
+
+  it('refuses bad input before any request, naming every bad field (exit 2)', async () => {
+    const before = sbx.requestCount()
+    const r = await run(['customers', 'create', '--type', 'business', '--country', 'US', '--tax-id', '99', '--incorporated-on', '2021-02-30', '--email', 'nope', '--json'])
+    expect(r.code).toBe(2)
+    const err = r.json().error
+    expect(err.code).toBe('INVALID_INPUT')
+    expect(err.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['businessInfo.incorporatedOn', 'businessInfo.legalName', 'businessInfo.taxId', 'email'])
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it.each([
+    [['customers', 'get', 'Quote:abc'], 'customerId'],
+    [['customers', 'create', '--type', 'individual', '--nationality', 'XX'], 'nationality'],
+    [['customers', 'create', '--type', 'individual', '--birth-date', '1990-13-01'], 'birthDate'],
+    [['customers', 'list', '--created-after', 'yesterday'], 'createdAfter'],
+  ])('bad %j is refused locally (exit 2, field %s named)', async (args, field) => {
+    const before = sbx.requestCount()
+    const r = await run([...args, '--json'])
+    expect(r.code).toBe(2)
+    expect(r.json().error.details.errors.map((e: {field: string}) => e.field)).toContain(field)
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('refuses an unknown flag and a bad JSON file with exit 2 and a message on stderr', async () => {
+    const before = sbx.requestCount()
+    const unknown = await run(['customers', 'create', '--type', 'individual', '--nope'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('Nonexistent flag: --nope')
+    expect(unknown.stdout).toBe('')
+    const file = join(sbx.dir, 'bad.json')
+    writeFileSync(file, '{"customerType": ')
+    const bad = await run(['customers', 'create', '--data', `@${file}`])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/is not valid JSON/)
+    const missing = await run(['customers', 'create'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('--type')
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('the sandbox itself lists every invalid field at once and stores nothing', async () => {
+    const count = sbx.emu.db.count('customers')
+    const r = await run(['api', 'POST', '/customers', '--data', JSON.stringify({customerType: 'BUSINESS', email: 'x', businessInfo: {country: 'BR', taxId: '11.222.333/0001-00', incorporatedOn: 'soon'}}), '--json'])
+    expect(r.code).toBe(2)
+    const fields = r.json().error.details.errors.map((e: {field: string}) => e.field).sort()
+    expect(fields).toEqual(['businessInfo.incorporatedOn', 'businessInfo.legalName', 'businessInfo.taxId', 'email'])
+    expect(sbx.emu.db.count('customers')).toBe(count)
+  })
+
+  it('409 CONFLICT on a platformCustomerId collision, with a hint', async () => {
+    const r = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'ada-1'])
+    expect(r.code).toBe(6)
+    expect(r.stderr).toContain('CONFLICT')
+    expect(r.stderr).toMatch(/Hint: /)
+  })
+
+  it('gets, updates, lists with paging and --all, and deletes', async () => {
+    const created = (await run(['customers', 'create', '--type', 'individual', '--full-name', 'Grace Hopper', '--json'])).json()
+    const got = (await run(['customers', 'get', created.id, '--json'])).json()
+    expect(got.fullName).toBe('Grace Hopper')
+    const upd = await run(['customers', 'update', created.id, '--nationality', 'US', '--json'])
+    expect(upd.code).toBe(0)
+    expect(upd.json().nationality).toBe('US')
+    const page = (await run(['customers', 'list', '--limit', '1', '--json'])).json()
+    expect(page.data).toHaveLength(1)
+    expect(page.hasMore).toBe(true)
+    const all = (await run(['customers', 'list', '--all', '--limit', '1', '--json'])).json()
+    expect(all.data.length).toBe(sbx.emu.db.all<{isDeleted: boolean}>('customers').filter((c) => !c.isDeleted).length)
+    expect(all.hasMore).toBe(false)
+    const del = await run(['customers', 'delete', created.id, '--yes', '--json'])
+    expect(del.code).toBe(0)
+    expect(del.json().isDeleted).toBe(true)
+    const again = await run(['customers', 'delete', created.id, '--yes'])
+    expect(again.code).toBe(5)
+  })
+
+  it('shows the end-user terms and records acceptance; an unknown version is refused by the sandbox', async () => {
+    const created = (await run(['customers', 'create', '--type', 'individual', '--json'])).json()
+    const terms = (await run(['customers', 'terms', '--json'])).json()
+    expect(terms.version).toBe('2025-10-01')
+    const accepted = await run(['customers', 'terms', created.id, '--accept', '--ip', '203.0.113.7', '--json'])
+    expect(accepted.code).toBe(0)
+    expect(accepted.json().endUserTermsConsent).toMatchObject({termsVersion: '2025-10-01', ipAddress: '203.0.113.7', acceptanceMethod: 'CLICK_TO_ACCEPT'})
+    const unknown = await run(['customers', 'terms', created.id, '--accept', '--version', '1999-01-01', '--json'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
+  })
+
+  it('401 with a wrong secret is exit 4, and the secret never appears in --debug output', async () => {
+    const secret = sbx.env.SVC_CLIENT_SECRET
+    const ok = await svc(['customers', 'list', '--debug', '--json'], {env: sbx.env})
+    expect(ok.code).toBe(0)
+    expect(ok.stderr).toContain('authorization: [REDACTED]')
+    expect(ok.stdout + ok.stderr).not.toContain(secret)
+    expect(ok.stdout + ok.stderr).not.toContain(Buffer.from(`${sbx.env.SVC_TOKEN_ID}:${secret}`).toString('base64'))
+    const bad = await svc(['customers', 'list', '--debug'], {env: {...sbx.env, SVC_CLIENT_SECRET: 'wrong-secret-value'}})
+    expect(bad.code).toBe(4)
+    expect(bad.stdout + bad.stderr).not.toContain('wrong-secret-value')
+  })
+})

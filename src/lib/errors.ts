@@ -82,6 +82,8 @@ export function stillPending(message: string, hint: string): SvcError {
 
 /** An error answer from the API, parsed from `{code, reason|message, details}`. */
 export class ApiError extends SvcError {
+  /** From the Retry-After header of a 429/503 answer, for callers that wait themselves (signed retries). */
+  retryAfterMs?: number
   constructor(status: number, body: {code?: string; reason?: string; message?: string; details?: Record<string, unknown>}) {
     const code = body.code ?? `HTTP_${status}`
     super({

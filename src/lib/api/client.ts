@@ -98,6 +98,7 @@ export class ApiClient {
       res.sentBody = bodyText
       if (res.status < 400) return res as ApiResponse<T>
       const err = toApiError(res)
+      err.retryAfterMs = retryAfterMs(res.headers['retry-after'])
       if (attempt < maxRetries && RETRYABLE_STATUS.has(res.status) && !NEVER_RETRY_CODES.has(err.code)) {
         await this.backoff(attempt, retryAfterMs(res.headers['retry-after']))
         continue

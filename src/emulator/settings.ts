@@ -8,6 +8,14 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   decisionDelayMs: 2000,
   webhookRetryBaseMs: 1000,
   legacySignatures: false,
+  embeddedWallets: true,
+  signedChallengeTtlSeconds: 300,
+  sessionTtlSeconds: 900,
+  walletProcessingCount: 0,
+  walletProcessingRate: 0,
+  walletProcessingDelayMs: 300,
+  challengeMinIntervalMs: 2000,
+  passkeyOrigins: ['http://localhost', 'https://localhost'],
 }
 
 export interface PlatformConfig {

@@ -13,6 +13,22 @@ export const sandboxSettingsPatch = z.strictObject({
   webhookRetryBaseMs: z.number().int().min(10).max(3_600_000).optional(),
   /** Accept the legacy literal `sandbox-valid-signature` for signed wallet actions (off by default). */
   legacySignatures: z.boolean().optional(),
+  /** Embedded wallets: provision an EMBEDDED_WALLET account (+ seed, + EMAIL_OTP) with each customer. */
+  embeddedWallets: z.boolean().optional(),
+  /** Lifetime of signed-retry challenges (202 expiresAt), in seconds. */
+  signedChallengeTtlSeconds: z.number().int().min(1).max(86_400).optional(),
+  /** Lifetime of embedded-wallet sessions, in seconds. */
+  sessionTtlSeconds: z.number().int().min(1).max(30 * 86_400).optional(),
+  /** The next N signed-retry second legs answer 200 {status: PROCESSING} (counts down as used). */
+  walletProcessingCount: z.number().int().min(0).max(1000).optional(),
+  /** Probability (0..1) that a signed-retry second leg answers PROCESSING. */
+  walletProcessingRate: z.number().min(0).max(1).optional(),
+  /** How long a PROCESSING wallet operation takes to settle, in ms. */
+  walletProcessingDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Minimum gap between challenge re-issues on one credential (429 RATE_LIMITED below it), in ms. */
+  challengeMinIntervalMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** WebAuthn origins accepted in passkey clientDataJSON. */
+  passkeyOrigins: z.array(z.url({protocol: /^https?$/})).min(1).max(20).optional(),
 })
 
 const feeConfig = z.strictObject({

@@ -13,6 +13,37 @@ export const sandboxSettingsPatch = z.strictObject({
   webhookRetryBaseMs: z.number().int().min(10).max(3_600_000).optional(),
   /** Accept the legacy literal `sandbox-valid-signature` for signed wallet actions (off by default). */
   legacySignatures: z.boolean().optional(),
+  // Money movement (quotes, payouts, ledger): see emulator/domain/quotes.ts and transactions.ts.
+  /** Quote lifetime in ms (spec 8: typically 1-5 minutes). */
+  quoteTtlMs: z.number().int().min(100).max(3_600_000).optional(),
+  /** Delay before an executed or funded payment settles, in ms ("instant" in the Service sandbox). */
+  paymentCompletionDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Suffix 003 (slow payment) completes after this many ms (~6 minutes in the Service sandbox). */
+  slowPaymentDelayMs: z.number().int().min(0).max(86_400_000).optional(),
+  /** Suffix 005 on banks: completed, then returned after this many ms. */
+  paymentReturnDelayMs: z.number().int().min(0).max(86_400_000).optional(),
+  /** Suffix 005 on wallets and transfers: pending, then failed after this many ms (~30 s). */
+  paymentTimeoutFailMs: z.number().int().min(0).max(86_400_000).optional(),
+  /** LIVENESS checks finish this many ms after the user completes the hosted page. */
+  livenessDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** WALLET_SIGNATURE / LIVENESS challenge lifetime in ms. */
+  ownershipChallengeTtlMs: z.number().int().min(100).max(86_400_000).optional(),
+  /** New US bank accounts stay under validation (409 BANK_ACCOUNT_VALIDATION_PENDING) this long; 0 = instant. */
+  bankValidationMs: z.number().int().min(0).max(604_800_000).optional(),
+  /** How long a rate snapshot is reused (spec 8: about 5 minutes). */
+  rateCacheMs: z.number().int().min(0).max(86_400_000).optional(),
+  /** Units of each currency per 1 USD, as decimal strings (merged over the defaults). */
+  exchangeRates: z.record(z.string().regex(/^[A-Z]{3,5}$/), z.string().regex(/^\d+(\.\d{1,12})?$/)).optional(),
+  /** Service fee: basis points on cross-currency sends. */
+  crossCurrencyFeeBps: z.number().int().min(0).max(10000).optional(),
+  /** Service fee: fixed fee per rail in US cents (converted to the sending currency); `DEFAULT` for unnamed rails. */
+  railFeesUsdCents: z.record(z.string(), z.number().int().min(0).max(1_000_000)).optional(),
+  /** Maximum single transaction in minor units of the sending currency, by `SRC-DST` corridor or `SRC`. */
+  transactionSizeLimits: z.record(z.string().regex(/^[A-Z]{3,5}(-[A-Z]{3,5})?$/), z.number().int().min(1)).optional(),
+  /** Platform-wide executed volume per UTC day, in US cents (429 DAILY_VOLUME_LIMIT_EXCEEDED above it). */
+  dailyVolumeLimitUsdCents: z.number().int().min(0).optional(),
+  /** Destinations pending ownership verification are usable up to this many US cents. */
+  ownershipVerificationThresholdUsdCents: z.number().int().min(0).optional(),
   /** Embedded wallets: provision an EMBEDDED_WALLET account (+ seed, + EMAIL_OTP) with each customer. */
   embeddedWallets: z.boolean().optional(),
   /** Lifetime of signed-retry challenges (202 expiresAt), in seconds. */

@@ -1,0 +1,84 @@
+import {z} from 'zod'
+import {currencySchema, idOf} from './common.js'
+
+export const quoteId = idOf('Quote')
+
+export const PAYMENT_RAILS = [
+  'ACH', 'ACH_SAME_DAY', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT',
+  'PAYNOW', 'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
+] as const
+export const PURPOSES = [
+  'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT',
+  'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
+] as const
+export const CRYPTO_NETWORKS = ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'L2', 'LIGHTNING', 'BITCOIN'] as const
+
+const currencyCode = z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, MXN, USDC ...)'})
+
+export const quoteSource = z.discriminatedUnion('sourceType', [
+  z.strictObject({sourceType: z.literal('ACCOUNT'), accountId: z.union([idOf('InternalAccount'), idOf('ExternalAccount')]), customerId: idOf('Customer').optional()}),
+  z.strictObject({sourceType: z.literal('REALTIME_FUNDING'), currency: currencyCode, customerId: idOf('Customer'), cryptoNetwork: z.enum(CRYPTO_NETWORKS).optional()}),
+])
+
+export const quoteDestination = z.discriminatedUnion('destinationType', [
+  z.strictObject({destinationType: z.literal('ACCOUNT'), accountId: z.union([idOf('InternalAccount'), idOf('ExternalAccount')]), paymentRail: z.enum(PAYMENT_RAILS).optional()}),
+])
+
+export const platformFeeOverride = z.strictObject({
+  platformFixedFee: z.strictObject({amount: z.number().int().min(0).max(9e15), currency: currencyCode}),
+  platformVariableFeeBps: z.number().int().min(0).max(10000),
+})
+
+/** POST /quotes (spec 4.4, api-gaps 4.2). */
+export const quoteCreateRequest = z.strictObject({
+  source: quoteSource,
+  destination: quoteDestination,
+  lockedCurrencySide: z.enum(['SENDING', 'RECEIVING']),
+  lockedCurrencyAmount: z.number().int().min(1, {message: 'must be at least 1 (smallest units)'}).max(9e15),
+  immediatelyExecute: z.boolean().optional(),
+  description: z.string().max(500).optional(),
+  remittanceInformation: z.string().max(80).optional(),
+  purposeOfPayment: z.enum(PURPOSES).optional(),
+  platformFeeOverride: platformFeeOverride.optional(),
+})
+export type QuoteCreateRequest = z.infer<typeof quoteCreateRequest>
+
+export const quoteSchema = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  source: z.looseObject({sourceType: z.string()}),
+  destination: z.looseObject({destinationType: z.string()}),
+  sendingCurrency: currencySchema,
+  receivingCurrency: currencySchema,
+  totalSendingAmount: z.number().int(),
+  totalReceivingAmount: z.number().int(),
+  exchangeRate: z.number(),
+  feesIncluded: z.number().int(),
+  platformFeesIncluded: z.number().int().optional(),
+  paymentInstructions: z.array(z.looseObject({accountOrWalletInfo: z.looseObject({accountType: z.string()})})).optional(),
+  transactionId: z.string().optional(),
+  description: z.string().optional(),
+})
+export type Quote = z.infer<typeof quoteSchema>
+
+/** Deprecated same-currency endpoints, kept with their old shapes (api-gaps 4.5). */
+export const transferOutRequest = z.strictObject({
+  source: z.strictObject({accountId: idOf('InternalAccount')}),
+  destination: z.strictObject({accountId: idOf('ExternalAccount'), paymentRail: z.enum(PAYMENT_RAILS).optional()}),
+  amount: z.number().int().min(1).max(9e15),
+  remittanceInformation: z.string().max(80).optional(),
+  purposeOfPayment: z.enum(PURPOSES).optional(),
+})
+export const transferInRequest = z.strictObject({
+  source: z.strictObject({accountId: idOf('ExternalAccount')}),
+  destination: z.strictObject({accountId: idOf('InternalAccount')}),
+  amount: z.number().int().min(1).max(9e15),
+})
+
+export const sandboxSendRequest = z.strictObject({
+  quoteId: idOf('Quote'),
+  currencyCode: currencyCode,
+  currencyAmount: z.number().int().min(1).max(9e15).optional(),
+})

@@ -1,10 +1,16 @@
 import type {Emulator} from '../emulator.js'
 import type {Router} from '../router.js'
+import {registerBeneficialOwners} from './beneficial-owners.js'
 import {registerCustomers} from './customers.js'
+import {registerDocuments} from './documents.js'
+import {registerKyc} from './kyc.js'
 import {registerPlatform} from './platform.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
   registerPlatform(router, emu)
   registerCustomers(router, emu)
+  registerKyc(router, emu)
+  registerBeneficialOwners(router, emu)
+  registerDocuments(router, emu)
 }

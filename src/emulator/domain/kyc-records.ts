@@ -1,0 +1,91 @@
+import type {DocumentType, VerificationError} from '../../lib/schemas/kyc.js'
+import type {Emulator} from '../emulator.js'
+import {notFound} from '../http-error.js'
+import type {StoredCustomer} from './customers.js'
+
+/** Onboarding records of the local sandbox (collections beneficialOwners, documents, verifications). */
+
+export interface StoredOwner {
+  id: string
+  customerId: string
+  roles: string[]
+  ownershipPercentage: number
+  personalInfo: Record<string, unknown> & {firstName: string; lastName: string; identifier?: string}
+  kycStatus: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface StoredDocument {
+  id: string
+  documentHolder: string
+  documentType: DocumentType
+  side?: 'FRONT' | 'BACK'
+  country: string
+  documentNumber?: string
+  issuingAuthority?: string
+  fileName: string
+  mimeType: string
+  size: number
+  sha256: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface StoredVerification {
+  id: string
+  customerId: string
+  verificationStatus: 'IN_PROGRESS' | 'RESOLVE_ERRORS'
+  errors: VerificationError[]
+  createdAt: string
+  updatedAt: string
+}
+
+export function ownersOf(emu: Emulator, customerId: string): StoredOwner[] {
+  return emu.db
+    .all<StoredOwner>('beneficialOwners')
+    .filter((o) => o.customerId === customerId)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+}
+
+export function getOwner(emu: Emulator, id: string): StoredOwner {
+  const o = emu.db.get<StoredOwner>('beneficialOwners', id)
+  if (!o) throw notFound('NOT_FOUND', `Beneficial owner ${id}`)
+  return o
+}
+
+/** The identifier is write-only, as it is on customers. */
+export function publicOwner(o: StoredOwner): Record<string, unknown> {
+  const {identifier: _hidden, ...personalInfo} = o.personalInfo
+  return {...o, personalInfo}
+}
+
+export function documentsOf(emu: Emulator, holder: string): StoredDocument[] {
+  return emu.db
+    .all<StoredDocument>('documents')
+    .filter((d) => d.documentHolder === holder)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+}
+
+export function publicDocument(d: StoredDocument): Record<string, unknown> {
+  const {sha256: _s, ...rest} = d
+  return rest
+}
+
+/** The status field a customer's verification lives in. */
+export function statusKey(c: StoredCustomer): 'kycStatus' | 'kybStatus' {
+  return c.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus'
+}
+
+export function statusOf(c: StoredCustomer): string {
+  return String(c[statusKey(c)] ?? 'UNVERIFIED')
+}
+
+/** The customer that owns a document holder (itself, or the business of a beneficial owner). */
+export function holderCustomer(emu: Emulator, holder: string): StoredCustomer | undefined {
+  if (holder.startsWith('BeneficialOwner:')) {
+    const o = emu.db.get<StoredOwner>('beneficialOwners', holder)
+    return o ? emu.db.get<StoredCustomer>('customers', o.customerId) : undefined
+  }
+  return emu.db.get<StoredCustomer>('customers', holder)
+}

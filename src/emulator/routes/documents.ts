@@ -1,0 +1,73 @@
+import {documentReplaceFields, documentUploadFields} from '../../lib/schemas/kyc.js'
+import {checkUpload, fileFacts, judgePhoto, readUpload} from '../domain/kyc-documents.js'
+import {documentsOf, holderCustomer, publicDocument, statusOf, type StoredDocument} from '../domain/kyc-records.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, conflict, invalid, notFound} from '../http-error.js'
+import {newId} from '../ids.js'
+import {paginate} from '../paging.js'
+import type {Router} from '../router.js'
+
+/** Documents (spec 2.3, 4.2 rule 4; api-gaps 2.2): one per holder, type and side. */
+export function registerDocuments(router: Router, emu: Emulator): void {
+  router.post('/documents', async (req) => {
+    const {fields, file} = await readUpload(req)
+    const meta = checkUpload(documentUploadFields, fields, file, true)
+    const owner = holderCustomer(emu, meta.documentHolder)
+    if (!owner || owner.isDeleted) throw notFound('DOCUMENT_HOLDER_NOT_FOUND', `Document holder ${meta.documentHolder}`)
+    const existing = documentsOf(emu, meta.documentHolder).find((d) => d.documentType === meta.documentType && d.side === meta.side)
+    if (existing) {
+      throw conflict('DOCUMENT_ALREADY_EXISTS', `${meta.documentHolder} already has a ${meta.documentType}${meta.side ? ` ${meta.side}` : ''} (${existing.id}); replace it with PUT /documents/${existing.id}`, {documentId: existing.id})
+    }
+    judgePhoto(file!.bytes)
+    const now = emu.iso()
+    const doc: StoredDocument = {id: newId('Document'), ...meta, ...fileFacts(file!), createdAt: now, updatedAt: now}
+    emu.db.put('documents', doc.id, doc)
+    return {status: 201, body: publicDocument(doc)}
+  })
+
+  router.put('/documents/:documentId', async (req) => {
+    const doc = getDocument(emu, req.params.documentId)
+    const {fields, file} = await readUpload(req)
+    if ('documentHolder' in fields) throw invalid([{field: 'documentHolder', message: 'cannot change on replace'}])
+    const {id: _i, documentHolder, fileName: _f, mimeType: _m, size: _s, sha256: _h, createdAt: _c, updatedAt: _u, ...current} = doc
+    // Metadata not sent is kept; the merged document must still satisfy the rules.
+    const meta = checkUpload(documentReplaceFields, {...current, ...fields}, file, false)
+    refuseWhileSubmitted(emu, doc)
+    const clash = documentsOf(emu, documentHolder).find((d) => d.id !== doc.id && d.documentType === meta.documentType && d.side === meta.side)
+    if (clash) throw conflict('DOCUMENT_ALREADY_EXISTS', `${documentHolder} already has a ${meta.documentType} (${clash.id})`, {documentId: clash.id})
+    if (file) judgePhoto(file.bytes)
+    const next: StoredDocument = {...doc, side: undefined, ...meta, ...(file ? fileFacts(file) : {}), updatedAt: emu.iso()}
+    emu.db.put('documents', doc.id, next)
+    return {status: 200, body: publicDocument(next)}
+  })
+
+  router.get('/documents', (req) => {
+    const holder = req.query.get('documentHolder')
+    const rows = (holder ? documentsOf(emu, holder) : emu.db.all<StoredDocument>('documents').sort((a, b) => a.createdAt.localeCompare(b.createdAt)))
+    return {status: 200, body: paginate(rows.map(publicDocument), req.query)}
+  })
+
+  router.get('/documents/:documentId', (req) => ({status: 200, body: publicDocument(getDocument(emu, req.params.documentId))}))
+
+  router.delete('/documents/:documentId', (req) => {
+    const doc = getDocument(emu, req.params.documentId)
+    refuseWhileSubmitted(emu, doc)
+    emu.db.del('documents', doc.id)
+    return {status: 204}
+  })
+}
+
+function getDocument(emu: Emulator, id: string): StoredDocument {
+  const doc = emu.db.get<StoredDocument>('documents', id)
+  if (!doc) throw notFound('NOT_FOUND', `Document ${id}`)
+  return doc
+}
+
+/** Documents under review or decided are part of the record (api-gaps 2.2: 409 once submitted). */
+function refuseWhileSubmitted(emu: Emulator, doc: StoredDocument): void {
+  const c = holderCustomer(emu, doc.documentHolder)
+  const status = c ? statusOf(c) : 'UNVERIFIED'
+  if (status === 'PENDING' || status === 'APPROVED' || status === 'REJECTED') {
+    throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${doc.id} was submitted for verification (${c?.id} is ${status}) and cannot change`)
+  }
+}

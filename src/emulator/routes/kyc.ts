@@ -1,0 +1,117 @@
+import {randomBytes} from 'node:crypto'
+import {confirmCodeRequest, kycLinkRequest, verificationListQuery, verificationRequest} from '../../lib/schemas/kyc.js'
+import {getCustomer, publicCustomer} from '../domain/customers.js'
+import {confirmContactCode, sendContactCode, type Channel} from '../domain/kyc-contact.js'
+import {beginReview, decide, isTerminalSuffix, onCustomerCreated, suffixOf, type Outcome} from '../domain/kyc-decisions.js'
+import {statusOf, type StoredVerification} from '../domain/kyc-records.js'
+import {verificationErrors} from '../domain/kyc-rules.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, conflict, notFound, validate} from '../http-error.js'
+import {newId} from '../ids.js'
+import {paginate} from '../paging.js'
+import type {Router} from '../router.js'
+import {customerHooks} from './customers.js'
+
+const LINK_TTL_MS = 60 * 60_000
+
+interface KycLink {
+  token: string
+  customerId: string
+  redirectUri?: string
+  expiresAt: string
+  usedAt?: string
+}
+
+// Module level: the hook receives the emulator, so one registration serves every instance.
+customerHooks.created.push(onCustomerCreated)
+
+/** Hosted links, contact verification and verification submissions (spec 3, 4.2). */
+export function registerKyc(router: Router, emu: Emulator): void {
+  emu.scheduler.on('kyc.decide', (p) => decide(emu, String(p.customerId), p.outcome as Outcome))
+
+  router.post('/customers/:customerId/kyc-link', (req) =>
+    emu.idempotent(req, `kyc-link|${req.params.customerId}`, () => {
+      const input = validate(kycLinkRequest, req.body ?? {})
+      const c = getCustomer(emu, req.params.customerId)
+      const pending = Object.entries(c.contactVerification ?? {}).filter(([, s]) => s !== 'VERIFIED').map(([ch]) => ch)
+      if (pending.length) {
+        throw conflict('CONTACT_VERIFICATION_REQUIRED', `Every contact channel must be VERIFIED before a verification link is issued; pending: ${pending.join(', ')}`, {pending})
+      }
+      const token = randomBytes(18).toString('base64url')
+      const link: KycLink = {token, customerId: c.id, redirectUri: input.redirectUri, expiresAt: emu.iso(emu.now() + LINK_TTL_MS)}
+      emu.db.put('kycLinks', token, link)
+      const kycUrl = `http://${req.headers.host}/2025-10-13/sandbox/hosted/kyc/${token}`
+      return {status: 201, body: {kycUrl, expiresAt: link.expiresAt, provider: 'SUMSUB', token}}
+    }),
+  )
+
+  for (const channel of ['email', 'phone'] as Channel[]) {
+    router.post(`/customers/:customerId/verify-${channel}`, (req) => {
+      sendContactCode(emu, getCustomer(emu, req.params.customerId), channel)
+      return {status: 204}
+    })
+    router.post(`/customers/:customerId/verify-${channel}/confirm`, (req) => {
+      const {code} = validate(confirmCodeRequest, req.body)
+      const c = confirmContactCode(emu, getCustomer(emu, req.params.customerId), channel, code)
+      return {status: 200, body: publicCustomer(c)}
+    })
+  }
+
+  router.post('/verifications', (req) => {
+    const {customerId} = validate(verificationRequest, req.body)
+    const c = getCustomer(emu, customerId)
+    const status = statusOf(c)
+    if (status === 'APPROVED' || status === 'REJECTED') throw conflict('INVALID_STATE_TRANSITION', `${c.id} is already ${status}; a settled decision is final`, {status})
+    if (status === 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${c.id} is already under review (PENDING); wait for the decision`, {status})
+    const skip = emu.settings().skipVerificationPaperwork && c.customerType === 'BUSINESS' && isTerminalSuffix(suffixOf(c))
+    const errors = verificationErrors(emu, c, {paperwork: !skip})
+    const now = emu.iso()
+    const v: StoredVerification = {id: newId('Verification'), customerId: c.id, verificationStatus: errors.length ? 'RESOLVE_ERRORS' : 'IN_PROGRESS', errors, createdAt: now, updatedAt: now}
+    emu.db.put('verifications', v.id, v)
+    if (!errors.length) beginReview(emu, c, `verification ${v.id}`)
+    return {status: 200, body: v}
+  })
+
+  // Newest first, so `limit=1` is the latest submission.
+  router.get('/verifications', (req) => {
+    const q = validate(verificationListQuery, Object.fromEntries(req.query))
+    const rows = emu.db
+      .all<StoredVerification>('verifications')
+      .filter((v) => (!q.customerId || v.customerId === q.customerId) && (!q.verificationStatus || v.verificationStatus === q.verificationStatus))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
+    return {status: 200, body: paginate(rows, req.query)}
+  })
+
+  router.get('/verifications/:verificationId', (req) => {
+    const v = emu.db.get<StoredVerification>('verifications', req.params.verificationId)
+    if (!v) throw notFound('VERIFICATION_NOT_FOUND', `Verification ${req.params.verificationId}`)
+    return {status: 200, body: v}
+  })
+
+  // The hosted flow: a page the end user opens, and its completion (the provider collected everything).
+  router.get('/sandbox/hosted/kyc/:token', (req) => {
+    const link = usableLink(emu, req.params.token)
+    const html = `<!doctype html><title>Sandbox verification</title><h1>Sandbox verification for ${link.customerId}</h1>` +
+      `<p>This stands in for the provider's hosted flow.</p><form method="post"><button>Complete verification</button></form>`
+    return {status: 200, text: html, headers: {'content-type': 'text/html; charset=utf-8'}}
+  })
+
+  router.post('/sandbox/hosted/kyc/:token', (req) => {
+    const link = usableLink(emu, req.params.token)
+    const c = getCustomer(emu, link.customerId)
+    emu.db.put('kycLinks', link.token, {...link, usedAt: emu.iso()})
+    const status = statusOf(c)
+    const saved = status === 'UNVERIFIED' || status === 'HOLD' ? beginReview(emu, c, 'hosted flow completed') : c
+    if (link.redirectUri) return {status: 303, headers: {location: link.redirectUri}, text: ''}
+    return {status: 200, body: publicCustomer(saved)}
+  })
+}
+
+/** Links are single use and expire; earlier links stay valid until used (spec 4.2 rule 1). */
+function usableLink(emu: Emulator, token: string): KycLink {
+  const link = emu.db.get<KycLink>('kycLinks', token)
+  if (!link) throw notFound('NOT_FOUND', 'Verification link')
+  if (link.usedAt) throw new HttpError(410, 'LINK_USED', 'This verification link was used already; ask for a new one')
+  if (Date.parse(link.expiresAt) < emu.now()) throw new HttpError(410, 'LINK_EXPIRED', 'This verification link expired; ask for a new one')
+  return link
+}

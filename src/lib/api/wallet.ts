@@ -1,0 +1,108 @@
+import {z} from 'zod'
+import type {SignedOperation} from '../wallet/signed-retry.js'
+import type {ApiClient} from './client.js'
+
+/**
+ * Embedded-wallet endpoints (spec 4.6, api-gaps 5). Response schemas are loose on purpose: the
+ * spec leaves many fields open. Signed endpoints are described as SignedOperation values and run
+ * through the signed-retry engine.
+ */
+export const CREDENTIAL_TYPES = ['EMAIL_OTP', 'SMS_OTP', 'PASSKEY', 'OAUTH'] as const
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
+
+export const authMethodSchema = z.looseObject({
+  id: z.string(),
+  accountId: z.string(),
+  type: z.string(),
+  nickname: z.string().optional(),
+  credentialId: z.string().optional(),
+  otpEncryptionTargetBundle: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+})
+export type AuthMethod = z.infer<typeof authMethodSchema>
+
+export const passkeyChallengeSchema = authMethodSchema.extend({
+  challenge: z.string(),
+  requestId: z.string(),
+  expiresAt: z.string(),
+})
+
+export const authSessionSchema = z.looseObject({
+  id: z.string(),
+  accountId: z.string(),
+  type: z.string(),
+  credentialId: z.string().optional(),
+  nickname: z.string().optional(),
+  createdAt: z.string().optional(),
+  expiresAt: z.string(),
+  encryptedSessionSigningKey: z.string().optional(),
+})
+export type AuthSession = z.infer<typeof authSessionSchema>
+
+export const exportResponseSchema = z.looseObject({id: z.string(), encryptedWalletCredentials: z.string()})
+
+const listOf = <S extends z.ZodType>(item: S) => z.looseObject({data: z.array(item)})
+
+export async function listCredentials(client: ApiClient, accountId: string): Promise<AuthMethod[]> {
+  const res = await client.request({method: 'GET', path: ['auth', 'credentials'], query: {accountId}})
+  return client.parse(listOf(authMethodSchema), res.body, 'credential list').data
+}
+
+export async function listSessions(client: ApiClient, accountId: string): Promise<AuthSession[]> {
+  const res = await client.request({method: 'GET', path: ['auth', 'sessions'], query: {accountId}})
+  return client.parse(listOf(authSessionSchema), res.body, 'session list').data
+}
+
+/** The quorum key the local sandbox signs its bundles with (local environment only). */
+export async function fetchSandboxQuorumKey(client: ApiClient): Promise<string> {
+  const res = await client.request({method: 'GET', path: ['sandbox', 'quorum-public-key']})
+  return client.parse(z.looseObject({publicKey: z.string().regex(/^04[0-9a-fA-F]{128}$/)}), res.body, 'sandbox quorum key').publicKey
+}
+
+/** The EMBEDDED_WALLET internal accounts of a customer (no GET by id exists: api-gaps 3.1). */
+export async function embeddedWalletsOf(client: ApiClient, customerId: string): Promise<string[]> {
+  const res = await client.request({method: 'GET', path: ['customers', 'internal-accounts'], query: {customerId, type: 'EMBEDDED_WALLET'}})
+  const list = client.parse(listOf(z.looseObject({id: z.string(), type: z.string().optional()})), res.body, 'internal account list')
+  return list.data.filter((a) => a.type === undefined || a.type === 'EMBEDDED_WALLET').map((a) => a.id)
+}
+
+/** Signed operations, with the per-endpoint success rule of spec 5.4 rule 3. */
+export const walletOps = {
+  verify: (credentialId: string, body: Record<string, unknown>): SignedOperation => ({
+    method: 'POST', path: ['auth', 'credentials', credentialId, 'verify'], body, success: 'ok',
+    what: `verification of ${credentialId}`, resume: 'Run the login again; `svc wallet sessions list <InternalAccount>` shows sessions the service created meanwhile.',
+  }),
+  challenge: (credentialId: string, body?: Record<string, unknown>): SignedOperation => ({
+    method: 'POST', path: ['auth', 'credentials', credentialId, 'challenge'], body: body ?? {}, success: 'ok',
+    what: `challenge of ${credentialId}`, resume: 'Run the command again; do not ask for another OTP while one is processing.',
+  }),
+  addCredential: (body: Record<string, unknown>): SignedOperation => ({
+    method: 'POST', path: ['auth', 'credentials'], body, success: 'created',
+    what: `addition of a ${String(body.type)} credential`, resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
+  }),
+  revokeCredential: (credentialId: string, accountId: string): SignedOperation => ({
+    method: 'DELETE', path: ['auth', 'credentials', credentialId], success: 'created',
+    what: `revocation of ${credentialId}`, resume: `Check \`svc wallet credentials list ${accountId}\`: the service finishes the revocation itself.`,
+  }),
+  refreshSession: (sessionId: string, clientPublicKey: string, accountId: string): SignedOperation => ({
+    method: 'POST', path: ['auth', 'sessions', sessionId, 'refresh'], body: {clientPublicKey}, success: 'created',
+    what: `refresh of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`, or log in again.`,
+  }),
+  revokeSession: (sessionId: string, accountId: string): SignedOperation => ({
+    method: 'DELETE', path: ['auth', 'sessions', sessionId], success: 'created',
+    what: `revocation of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`: the service finishes the revocation itself.`,
+  }),
+  exportWallet: (accountId: string, clientPublicKey: string): SignedOperation => ({
+    method: 'POST', path: ['internal-accounts', accountId, 'export'], body: {clientPublicKey}, success: 'ok', restartOnLapse: true,
+    what: `export of ${accountId}`, resume: `Run \`svc wallet export ${accountId}\` again: an export is only delivered to a re-send, and a fresh one starts if the challenge lapsed.`,
+  }),
+  privacy: (accountId: string, privateEnabled: boolean): SignedOperation => ({
+    method: 'PATCH', path: ['internal-accounts', accountId], body: {privateEnabled}, success: 'ok',
+    what: `privacy update of ${accountId}`, resume: 'Run the command again to check; the update is idempotent.',
+  }),
+  updateCustomer: (customerId: string, body: Record<string, unknown>): SignedOperation => ({
+    method: 'PATCH', path: ['customers', customerId], body, success: 'ok',
+    what: `update of ${customerId}`, resume: `Check \`svc customers get ${customerId}\` before running the update again.`,
+  }),
+}

@@ -1,0 +1,103 @@
+import {type AuthMethod, authMethodSchema, authSessionSchema, type CredentialType, embeddedWalletsOf, listCredentials, walletOps} from '../api/wallet.js'
+import type {Context} from '../context.js'
+import {SvcError} from '../errors.js'
+import {ExitCode} from '../exit-codes.js'
+import {bytesToHex, generateP256KeyPair} from '../wallet/index.js'
+import {engineFor, keyStoreFor, noSession, requireSession, signerFor} from './wallet-common.js'
+import {type LoginResult, storeSession} from './wallet-login.js'
+
+/** Refresh (api-gaps 5.5): signed by the session being refreshed; a new key pair becomes its key. */
+export async function refreshSession(ctx: Context, accountId: string, sessionId: string): Promise<LoginResult> {
+  const keys = keyStoreFor(ctx)
+  const old = requireSession(keys, accountId, {sessionId})
+  const kp = generateP256KeyPair()
+  const res = await engineFor(ctx).run(walletOps.refreshSession(sessionId, bytesToHex(kp.publicKeyCompressed), accountId), signerFor(keys, old))
+  const session = ctx.client.parse(authSessionSchema, res.body, 'session')
+  const credential = {id: old.credentialId, type: old.credentialType, accountId}
+  const result = await storeSession(ctx, keys, credential, session, kp)
+  if (result.key.id !== old.id) keys.remove(old.id)
+  return result
+}
+
+/** Revoke a session: any verified session of the account may sign (itself included). */
+export async function revokeSession(ctx: Context, accountId: string, sessionId: string): Promise<{revoked: string; signedBy: string}> {
+  const keys = keyStoreFor(ctx)
+  const signer = keys.findSession({accountId, minRemainingMs: 5000, sessionId: undefined})
+  if (!signer) throw noSession(accountId, 'revoking a session is signed by a session of the same account')
+  await engineFor(ctx).run(walletOps.revokeSession(sessionId, accountId), signerFor(keys, signer))
+  for (const r of keys.list({accountId, kind: 'session'})) if (r.sessionId === sessionId) keys.remove(r.id)
+  return {revoked: sessionId, signedBy: signer.sessionId ?? signer.publicKey}
+}
+
+/** Spec 5.3 rule 5: a session of a different credential signs; the last credential is refused locally. */
+export async function revokeCredential(ctx: Context, accountId: string, credentialId: string): Promise<{revoked: string; sessionsRemoved: number}> {
+  const credentials = await listCredentials(ctx.client, accountId)
+  if (!credentials.some((c) => c.id === credentialId)) {
+    throw new SvcError({code: 'AUTH_METHOD_NOT_FOUND', message: `${credentialId} is not a credential of ${accountId}`, exitCode: ExitCode.NOT_FOUND, hint: `List them with \`svc wallet credentials list ${accountId}\`.`})
+  }
+  if (credentials.length <= 1) {
+    throw new SvcError({code: 'LAST_CREDENTIAL', message: `${credentialId} is the only credential of ${accountId}; an account keeps at least one`, exitCode: ExitCode.CONFLICT,
+      hint: 'Add another credential first (`svc wallet credentials add`), log in with it, then revoke this one.'})
+  }
+  const keys = keyStoreFor(ctx)
+  const signer = requireSession(keys, accountId, {excludeCredentialId: credentialId})
+  await engineFor(ctx).run(walletOps.revokeCredential(credentialId, accountId), signerFor(keys, signer))
+  // Its sessions are revoked with it (rule 5): drop their keys here too.
+  const stale = keys.list({accountId, kind: 'session'}).filter((r) => r.credentialId === credentialId)
+  for (const r of stale) keys.remove(r.id)
+  return {revoked: credentialId, sessionsRemoved: stale.length}
+}
+
+/** Adds a credential (signed by any session of the account); returns the new AuthMethod. */
+export async function addCredential(ctx: Context, accountId: string, type: CredentialType, fields: Record<string, unknown>): Promise<AuthMethod> {
+  const keys = keyStoreFor(ctx)
+  const signer = requireSession(keys, accountId)
+  const res = await engineFor(ctx).run(walletOps.addCredential({type, accountId, ...fields}), signerFor(keys, signer))
+  return ctx.client.parse(authMethodSchema, res.body, 'credential')
+}
+
+export async function setPrivacy(ctx: Context, accountId: string, enabled: boolean): Promise<Record<string, unknown>> {
+  const keys = keyStoreFor(ctx)
+  const res = await engineFor(ctx).run(walletOps.privacy(accountId, enabled), signerFor(keys, requireSession(keys, accountId)))
+  return res.body as Record<string, unknown>
+}
+
+/**
+ * PATCH customer through the engine: a plain 200 when nothing tied changes; a 202 when an email
+ * (or phone) is tied to a wallet credential, signed with a session of one of the customer's wallets.
+ */
+export async function updateCustomerSigned(ctx: Context, customerId: string, body: Record<string, unknown>): Promise<{status: number; body: unknown}> {
+  const keys = keyStoreFor(ctx)
+  return engineFor(ctx).run(walletOps.updateCustomer(customerId, body), async (challenge) => {
+    const wallets = await embeddedWalletsOf(ctx.client, customerId)
+    const session = keys.findSession({accountIds: wallets, minRemainingMs: 5000})
+    if (!session) throw noSession(wallets[0] ?? customerId, `${customerId}'s email or phone is tied to a wallet credential, so the change is signed by a wallet session`)
+    return signerFor(keys, session)(challenge)
+  })
+}
+
+/**
+ * Quote execute from an embedded wallet (api-gaps 4.1): the quote carries payloadToSign; the header
+ * is a stamp with a session of the source wallet. Undefined for quotes that need no signature.
+ */
+export async function signedHeadersForQuote(ctx: Context, quote: Record<string, unknown>): Promise<Record<string, string> | undefined> {
+  const payloadToSign = findPayloadToSign(quote)
+  if (payloadToSign === undefined) return undefined
+  const source = (quote.source ?? {}) as Record<string, unknown>
+  const accountId = typeof source.accountId === 'string' ? source.accountId : undefined
+  if (!accountId) throw new SvcError({code: 'RESPONSE_INVALID', message: `Quote ${String(quote.id)} asks for a wallet signature but names no source account`, exitCode: ExitCode.FAILED})
+  const keys = keyStoreFor(ctx)
+  const session = requireSession(keys, accountId)
+  return {'service-wallet-signature': await signerFor(keys, session)({payloadToSign, requestId: '', expiresAt: ''})}
+}
+
+function findPayloadToSign(quote: Record<string, unknown>): string | undefined {
+  if (typeof quote.payloadToSign === 'string') return quote.payloadToSign
+  for (const pi of Array.isArray(quote.paymentInstructions) ? quote.paymentInstructions : []) {
+    const p = pi as Record<string, unknown>
+    const info = (p.accountOrWalletInfo ?? {}) as Record<string, unknown>
+    if (typeof p.payloadToSign === 'string') return p.payloadToSign
+    if (typeof info.payloadToSign === 'string') return info.payloadToSign
+  }
+  return undefined
+}

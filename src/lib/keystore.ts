@@ -1,0 +1,187 @@
+import {createHash} from 'node:crypto'
+import {readFileSync, readdirSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
+import {SvcError} from './errors.js'
+import {ExitCode} from './exit-codes.js'
+import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
+import {openKey, sealKey, type SealedKey} from './keystore-crypto.js'
+import {configDir} from './paths.js'
+import {canPrompt, promptSecret} from './prompts.js'
+import {Secret} from './secret.js'
+
+/**
+ * The local key store: wallet session signing keys (and short-lived pending keys of a login that
+ * waits for an OIDC token or a passkey assertion), one 0600 JSON file per key in a 0700 directory.
+ * One file per key means two concurrent svc processes never read-modify-write the same file, so
+ * no update can be lost; every write is temp file + fsync + rename. Export keys never come here.
+ */
+export type KeyKind = 'session' | 'pending'
+
+export interface KeyRecord {
+  version: 1
+  kind: KeyKind
+  id: string
+  /** API base URL the key belongs to: keys of the local sandbox never sign for production. */
+  baseUrl: string
+  accountId: string
+  customerId?: string
+  credentialId: string
+  credentialType: string
+  sessionId?: string
+  /** Pending passkey login: the Request-Id the verify must carry. */
+  requestId?: string
+  /** Pending passkey login: the challenge the assertion must answer. */
+  challenge?: string
+  /** Compressed SEC1 hex of the signing key: what a stamp names. */
+  publicKey: string
+  /** The exact clientPublicKey text sent to the service (uncompressed in legacy mode). */
+  clientPublicKey?: string
+  expiresAt: string
+  createdAt: string
+  privateKey: {plain: string} | {sealed: SealedKey}
+}
+
+/** What may be shown: everything but the private key. */
+export type PublicKeyRecord = Omit<KeyRecord, 'privateKey'> & {encrypted: boolean}
+
+export interface SaveKeyInput extends Omit<KeyRecord, 'version' | 'id' | 'privateKey' | 'baseUrl' | 'createdAt'> {
+  privateKey: Secret
+}
+
+export interface KeyStoreOptions {
+  dir: string
+  baseUrl: string
+  now?: () => number
+  env?: NodeJS.ProcessEnv
+}
+
+export function keystoreDir(env = process.env): string {
+  return join(configDir(env), 'keystore')
+}
+
+function fileId(kind: KeyKind, baseUrl: string, key: string): string {
+  return `${kind}-${createHash('sha256').update(`${baseUrl}\n${key}`).digest('hex').slice(0, 32)}`
+}
+
+export function toPublic(record: KeyRecord): PublicKeyRecord {
+  const {privateKey, ...rest} = record
+  return {...rest, encrypted: 'sealed' in privateKey}
+}
+
+export class KeyStore {
+  readonly dir: string
+  readonly baseUrl: string
+  private readonly now: () => number
+  private readonly env: NodeJS.ProcessEnv
+  private passphrase?: Secret
+
+  constructor(opts: KeyStoreOptions) {
+    this.dir = opts.dir
+    this.baseUrl = opts.baseUrl
+    this.now = opts.now ?? Date.now
+    this.env = opts.env ?? process.env
+    const fromEnv = this.env.SVC_KEYSTORE_PASSPHRASE
+    if (fromEnv) this.passphrase = new Secret(fromEnv)
+  }
+
+  /** Every live record (this base URL unless `allBaseUrls`); expired ones are deleted on the way. */
+  list(filter: {accountId?: string; kind?: KeyKind; allBaseUrls?: boolean} = {}): KeyRecord[] {
+    let names: string[]
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith('.json'))
+    } catch {
+      return []
+    }
+    const out: KeyRecord[] = []
+    for (const name of names) {
+      const record = this.read(join(this.dir, name))
+      if (!record) continue
+      if (Date.parse(record.expiresAt) <= this.now()) {
+        rmSync(join(this.dir, name), {force: true})
+        continue
+      }
+      if (!filter.allBaseUrls && record.baseUrl !== this.baseUrl) continue
+      if (filter.accountId && record.accountId !== filter.accountId) continue
+      if (filter.kind && record.kind !== filter.kind) continue
+      out.push(record)
+    }
+    return out.sort((a, b) => Date.parse(b.expiresAt) - Date.parse(a.expiresAt))
+  }
+
+  save(input: SaveKeyInput): PublicKeyRecord {
+    const key = input.kind === 'session' ? (input.sessionId ?? input.publicKey) : `${input.accountId}\n${input.credentialId}`
+    const id = fileId(input.kind, this.baseUrl, key)
+    const {privateKey, ...fields} = input
+    const record: KeyRecord = {
+      version: 1,
+      ...fields,
+      id,
+      baseUrl: this.baseUrl,
+      createdAt: new Date(this.now()).toISOString(),
+      privateKey: this.passphrase ? {sealed: sealKey(privateKey, this.passphrase, aadOf(id, input.publicKey))} : {plain: privateKey.reveal()},
+    }
+    ensurePrivateDir(this.dir)
+    writePrivateFileAtomic(join(this.dir, `${id}.json`), JSON.stringify(record, null, 2) + '\n')
+    return toPublic(record)
+  }
+
+  /** The private key of a record, opened with the passphrase when it is sealed. */
+  async privateKey(record: KeyRecord): Promise<Secret> {
+    if ('plain' in record.privateKey) return new Secret(record.privateKey.plain)
+    if (!this.passphrase) {
+      if (!canPrompt(this.env)) {
+        throw new SvcError({
+          code: 'KEYSTORE_LOCKED',
+          message: `Session key ${record.publicKey} is encrypted and no passphrase is available`,
+          exitCode: ExitCode.AUTH,
+          hint: 'Set SVC_KEYSTORE_PASSPHRASE (or run on a terminal to be prompted).',
+        })
+      }
+      this.passphrase = new Secret(await promptSecret('Key store passphrase'))
+    }
+    return openKey(record.privateKey.sealed, this.passphrase, aadOf(record.id, record.publicKey))
+  }
+
+  remove(id: string): void {
+    rmSync(join(this.dir, `${id}.json`), {force: true})
+  }
+
+  /** Deletes matching records (all live and expired ones of this base URL unless filtered). */
+  purge(filter: {accountId?: string; allBaseUrls?: boolean} = {}): number {
+    const records = this.list(filter)
+    for (const r of records) this.remove(r.id)
+    return records.length
+  }
+
+  /** The freshest live session matching the signer rule of the operation. */
+  findSession(q: {accountId?: string; accountIds?: string[]; credentialId?: string; excludeCredentialId?: string; sessionId?: string; minRemainingMs?: number}): KeyRecord | undefined {
+    const minExpiry = this.now() + (q.minRemainingMs ?? 0)
+    return this.list({kind: 'session'}).find(
+      (r) =>
+        (!q.accountId || r.accountId === q.accountId) &&
+        (!q.accountIds || q.accountIds.includes(r.accountId)) &&
+        (!q.credentialId || r.credentialId === q.credentialId) &&
+        (!q.excludeCredentialId || r.credentialId !== q.excludeCredentialId) &&
+        (!q.sessionId || r.sessionId === q.sessionId) &&
+        Date.parse(r.expiresAt) > minExpiry,
+    )
+  }
+
+  findPending(accountId: string, credentialId: string): KeyRecord | undefined {
+    return this.list({kind: 'pending', accountId}).find((r) => r.credentialId === credentialId)
+  }
+
+  private read(path: string): KeyRecord | undefined {
+    try {
+      const value = JSON.parse(readFileSync(path, 'utf8')) as KeyRecord
+      return value && value.version === 1 && typeof value.expiresAt === 'string' ? value : undefined
+    } catch {
+      // A file deleted by a concurrent purge, or not ours: skip it rather than fail the command.
+      return undefined
+    }
+  }
+}
+
+function aadOf(id: string, publicKey: string): string {
+  return `svc-keystore-v1\n${id}\n${publicKey}`
+}

@@ -9,6 +9,7 @@ import {
   type StoredCustomer,
 } from '../domain/customers.js'
 import {createInternalAccounts} from '../domain/internal-accounts.js'
+import {walletContactChange} from '../domain/wallet/contact.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, badRequest, conflict, invalid, validate} from '../http-error.js'
 import {newId} from '../ids.js'
@@ -95,12 +96,15 @@ export function registerCustomers(router: Router, emu: Emulator): void {
       throw invalid([{field: 'phoneNumber', message: 'email and phoneNumber must be changed in separate requests'}])
     }
     checkTerms(patch.endUserTermsConsent?.termsVersion)
-    const next = applyPatch(existing, patch as Record<string, unknown>)
-    if (patch.email !== undefined && patch.email !== existing.email && next.contactVerification?.email) next.contactVerification.email = 'PENDING'
-    if (patch.phoneNumber !== undefined && patch.phoneNumber !== existing.phoneNumber && next.contactVerification?.phone) next.contactVerification.phone = 'PENDING'
-    const cv = contactVerificationFor(next)
-    if (cv) next.contactVerification = cv
-    return {status: 200, body: publicCustomer(saveCustomer(emu, next))}
+    // A change of an email/phone tied to a wallet credential goes through the signed retry first.
+    return walletContactChange(req, existing, patch, () => {
+      const next = applyPatch(existing, patch as Record<string, unknown>)
+      if (patch.email !== undefined && patch.email !== existing.email && next.contactVerification?.email) next.contactVerification.email = 'PENDING'
+      if (patch.phoneNumber !== undefined && patch.phoneNumber !== existing.phoneNumber && next.contactVerification?.phone) next.contactVerification.phone = 'PENDING'
+      const cv = contactVerificationFor(next)
+      if (cv) next.contactVerification = cv
+      return {status: 200, body: publicCustomer(saveCustomer(emu, next))}
+    })
   })
 
   router.delete('/customers/:customerId', (req) => {

@@ -1,10 +1,12 @@
 import type {Emulator} from '../emulator.js'
 import type {Router} from '../router.js'
 import {registerBeneficialOwners} from './beneficial-owners.js'
+import {registerAuth} from './auth.js'
 import {registerCustomers} from './customers.js'
 import {registerDocuments} from './documents.js'
 import {registerKyc} from './kyc.js'
 import {registerPlatform} from './platform.js'
+import {registerWallet} from './wallet.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -13,4 +15,6 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerKyc(router, emu)
   registerBeneficialOwners(router, emu)
   registerDocuments(router, emu)
+  registerAuth(router, emu)
+  registerWallet(router, emu)
 }

@@ -1,0 +1,96 @@
+import {sessionRefreshRequest} from '../../../lib/schemas/wallet.js'
+import {bytesToHex, compressPublicKey, encryptCredentialBundle, generateP256KeyPair} from '../../../lib/wallet/index.js'
+import type {Emulator} from '../../emulator.js'
+import {invalid, validate} from '../../http-error.js'
+import {newId} from '../../ids.js'
+import type {EmuRequest, EmuResponse} from '../../router.js'
+import {signedRetry} from './signed-retry.js'
+import {type StoredSession, accountSessions, getActiveSession, getWalletAccount, publicSession, putSession, walletSettings} from './state.js'
+
+/** The schemas check the hex shape; this checks the point is on P-256 (400 naming the field otherwise). */
+export function assertPublicKey(hex: string, field: string): void {
+  try {
+    compressPublicKey(hex)
+  } catch {
+    throw invalid([{field, message: 'is not a point on the P-256 curve'}])
+  }
+}
+
+type SessionSource = Pick<StoredSession, 'accountId' | 'type' | 'credentialId' | 'nickname'>
+
+/**
+ * A new session for a credential. A compressed `clientPublicKey` is the session key itself (the
+ * client holds it); an uncompressed one is the legacy mode: the enclave makes the session key and
+ * returns it sealed to that key as `encryptedSessionSigningKey` (api-gaps 5.3).
+ */
+export async function issueSession(emu: Emulator, source: SessionSource, clientPublicKey: string): Promise<Record<string, unknown>> {
+  let publicKey: string
+  let sealed: string | undefined
+  if (/^0[23]/.test(clientPublicKey)) {
+    publicKey = bytesToHex(compressPublicKey(clientPublicKey))
+  } else {
+    const key = generateP256KeyPair()
+    publicKey = bytesToHex(key.publicKeyCompressed)
+    sealed = await encryptCredentialBundle(key.privateKey, clientPublicKey)
+  }
+  return {...publicSession(createSession(emu, source, publicKey)), ...(sealed ? {encryptedSessionSigningKey: sealed} : {})}
+}
+
+/** OTP logins: the TEK from the OTP bundle becomes the session key; nothing is sealed back. */
+export function createSession(emu: Emulator, source: SessionSource, publicKeyHex: string): StoredSession {
+  const now = emu.now()
+  const session: StoredSession = {
+    id: newId('Session'),
+    accountId: source.accountId,
+    type: source.type,
+    credentialId: source.credentialId,
+    nickname: source.nickname,
+    publicKey: bytesToHex(compressPublicKey(publicKeyHex)),
+    revoked: false,
+    createdAt: emu.iso(now),
+    updatedAt: emu.iso(now),
+    expiresAt: emu.iso(now + walletSettings(emu).sessionTtlSeconds * 1000),
+  }
+  return putSession(emu, session)
+}
+
+export function listSessions(emu: Emulator, accountId: string): EmuResponse {
+  getWalletAccount(emu, accountId)
+  return {status: 200, body: {data: accountSessions(emu, accountId).map(publicSession)}}
+}
+
+/** DELETE /auth/sessions/{id}: any active session of the account may sign, itself included. */
+export function revokeSession(req: EmuRequest, sessionId: string): Promise<EmuResponse> {
+  const emu = req.emu
+  return signedRetry(
+    req,
+    () => {
+      const s = getActiveSession(emu, sessionId)
+      return {operation: 'session.revoke', resourceType: 'SESSION', resourceId: s.id, signer: {kind: 'account', accountIds: [s.accountId]}, challengeType: s.type}
+    },
+    () => {
+      const s = emu.db.get<StoredSession>('walletSessions', sessionId)
+      if (s && !s.revoked) putSession(emu, {...s, revoked: true, updatedAt: emu.iso()})
+      return {status: 204}
+    },
+  )
+}
+
+/** POST /auth/sessions/{id}/refresh: signed by that session; answers 201 with a new session. */
+export function refreshSession(req: EmuRequest, sessionId: string): Promise<EmuResponse> {
+  const emu = req.emu
+  const body = validate(sessionRefreshRequest, req.body)
+  assertPublicKey(body.clientPublicKey, 'clientPublicKey')
+  return signedRetry(
+    req,
+    () => {
+      const s = getActiveSession(emu, sessionId)
+      return {operation: 'session.refresh', resourceType: 'SESSION', resourceId: s.id, signer: {kind: 'session', sessionId: s.id}}
+    },
+    async () => {
+      // The signing session may have expired while the operation settled; its facts still stand.
+      const s = emu.db.get<StoredSession>('walletSessions', sessionId)!
+      return {status: 201, body: await issueSession(emu, s, body.clientPublicKey)}
+    },
+  )
+}

@@ -7,6 +7,11 @@ import {registerDocuments} from './documents.js'
 import {registerKyc} from './kyc.js'
 import {registerPlatform} from './platform.js'
 import {registerWallet} from './wallet.js'
+import {registerAccounts} from './accounts.js'
+import {registerExternalAccounts} from './external-accounts.js'
+import {registerQuotes} from './quotes.js'
+import {registerTransactions} from './transactions.js'
+import {registerSandboxMoney} from './sandbox-money.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -17,4 +22,9 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerDocuments(router, emu)
   registerAuth(router, emu)
   registerWallet(router, emu)
+  registerAccounts(router, emu)
+  registerExternalAccounts(router, emu)
+  registerQuotes(router, emu)
+  registerTransactions(router, emu)
+  registerSandboxMoney(router, emu)
 }

@@ -64,7 +64,8 @@ export const sandboxSettingsPatch = z.strictObject({
 
 const feeConfig = z.strictObject({
   feeType: z.literal('CROSS_CURRENCY_TRANSACTION'),
-  sourceCurrency: z.string().regex(/^[A-Z]{3,5}$/),
+  // Spec 4.4 / 8: platform fee settings require a USD source currency.
+  sourceCurrency: z.literal('USD', {message: 'must be USD: platform fees require a USD source currency'}),
   variableFeeBps: z.number().int().min(0).max(10000),
   fixedFee: z.strictObject({amount: z.number().int().min(0), currency: z.string().regex(/^[A-Z]{3,5}$/)}),
 })

@@ -1,0 +1,135 @@
+import {WALLET_KINDS, sameAddress} from '../../lib/account-checks.js'
+import {primaryIdentifier, type ExternalAccountCreateRequest} from '../../lib/schemas/accounts.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, badRequest, conflict, notFound} from '../http-error.js'
+import {newId} from '../ids.js'
+import {getCustomer} from './customers.js'
+import {beneficiaryStatus, suffixOf} from './payout-patterns.js'
+
+export interface StoredChallenge {
+  method: 'WALLET_SIGNATURE' | 'LIVENESS'
+  messageToSign?: string
+  token?: string
+  verificationLink?: string
+  expiresAt: string
+  /** Set once the user finished the hosted liveness page; the decision lands later. */
+  livenessSubmitted?: boolean
+}
+
+export interface StoredExternalAccount {
+  id: string
+  customerId?: string
+  status: 'PENDING' | 'ACTIVE' | 'PENDING_OWNERSHIP_VERIFICATION' | 'UNVERIFIED' | 'UNDER_REVIEW' | 'INACTIVE'
+  currency: string
+  platformAccountId?: string
+  ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY'
+  defaultUmaDepositAccount: boolean
+  beneficiaryVerificationStatus?: string
+  accountInfo: Record<string, unknown> & {accountType: string}
+  trusted: boolean
+  isDeleted: boolean
+  challenge?: StoredChallenge
+  createdAt: string
+  updatedAt: string
+}
+
+const RAILS: Record<string, string[]> = {
+  USD_ACCOUNT: ['ACH', 'ACH_SAME_DAY', 'WIRE', 'RTP', 'FEDNOW'],
+  CLABE: ['SPEI'],
+  MXN_ACCOUNT: ['SPEI'],
+  EUR_ACCOUNT: ['SEPA', 'SEPA_INSTANT'],
+  BRL_ACCOUNT: ['PIX'],
+  GBP_ACCOUNT: ['FASTER_PAYMENTS'],
+}
+
+export function railsOf(a: StoredExternalAccount): string[] {
+  return RAILS[a.accountInfo.accountType] ?? []
+}
+
+/** Self-custody crypto wallets (no VASP) are the ones whose ownership can be verified (spec 3). */
+export function isSelfCustodyWallet(a: Pick<StoredExternalAccount, 'accountInfo'>): boolean {
+  return Boolean(WALLET_KINDS[a.accountInfo.accountType]) && !a.accountInfo.vaspName
+}
+
+export function publicExternalAccount(a: StoredExternalAccount): Record<string, unknown> {
+  const {challenge: _c, isDeleted: _d, ...rest} = a
+  const rails = railsOf(a)
+  return {...rest, accountInfo: {...a.accountInfo, ...(rails.length ? {paymentRails: rails.filter((r) => r !== 'ACH_SAME_DAY')} : {})}}
+}
+
+export function getExternalAccount(emu: Emulator, id: string): StoredExternalAccount {
+  const a = emu.db.get<StoredExternalAccount>('externalAccounts', id)
+  if (!a || a.isDeleted) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
+  return a
+}
+
+const family = (t: string) => (t === 'MXN_ACCOUNT' ? 'CLABE' : t)
+
+function sameAccount(a: StoredExternalAccount, input: ExternalAccountCreateRequest): boolean {
+  const info = input.accountInfo as Record<string, unknown> & {accountType: string}
+  if (a.isDeleted || a.customerId !== input.customerId || a.currency !== input.currency) return false
+  if (family(a.accountInfo.accountType) !== family(info.accountType)) return false
+  const [x, y] = [primaryIdentifier(a.accountInfo), primaryIdentifier(info)]
+  if (!sameAddress(info.accountType, x, y)) return false
+  return info.accountType !== 'USD_ACCOUNT' || a.accountInfo.routingNumber === info.routingNumber
+}
+
+/** Creates an external account, after every rule that can refuse it (nothing is stored on refusal). */
+export function createExternalAccount(emu: Emulator, input: ExternalAccountCreateRequest): StoredExternalAccount {
+  if (input.customerId) getCustomer(emu, input.customerId)
+  const info = input.accountInfo as StoredExternalAccount['accountInfo']
+  const existing = emu.db.all<StoredExternalAccount>('externalAccounts').find((a) => sameAccount(a, input))
+  if (existing?.status === 'PENDING' && existing.accountInfo.accountType === 'USD_ACCOUNT') {
+    throw conflict('BANK_ACCOUNT_VALIDATION_PENDING', `This US bank account (${existing.id}) is still being validated (micro-entries and a return window of a few banking days)`, {
+      existingAccount: publicExternalAccount(existing),
+    })
+  }
+  if (existing) throw conflict('DUPLICATE_EXTERNAL_ACCOUNT', `An equivalent external account exists: ${existing.id}`, {existingAccount: publicExternalAccount(existing)})
+  if (suffixOf(info) === '105') throw badRequest('INVALID_BANK_ACCOUNT', 'The account failed validation (sandbox suffix 105)')
+  const selfCustody = isSelfCustodyWallet({accountInfo: info})
+  const ownershipType = input.ownershipType ?? (selfCustody ? 'FIRST_PARTY' : undefined)
+  const validating = info.accountType === 'USD_ACCOUNT' && emu.settings().bankValidationMs > 0
+  const status: StoredExternalAccount['status'] = selfCustody && ownershipType === 'FIRST_PARTY' ? 'PENDING_OWNERSHIP_VERIFICATION' : validating ? 'PENDING' : 'ACTIVE'
+  const now = emu.iso()
+  const account: StoredExternalAccount = {
+    id: newId('ExternalAccount'),
+    ...(input.customerId ? {customerId: input.customerId} : {}),
+    status,
+    currency: input.currency,
+    ...(input.platformAccountId ? {platformAccountId: input.platformAccountId} : {}),
+    ...(ownershipType ? {ownershipType} : {}),
+    defaultUmaDepositAccount: input.defaultUmaDepositAccount ?? false,
+    ...(WALLET_KINDS[info.accountType] ? {} : {beneficiaryVerificationStatus: beneficiaryStatus(info)}),
+    accountInfo: info,
+    trusted: false,
+    isDeleted: false,
+    createdAt: now,
+    updatedAt: now,
+  }
+  emu.db.put('externalAccounts', account.id, account)
+  if (validating) emu.scheduler.after(emu.settings().bankValidationMs, 'externalAccount.validated', {id: account.id})
+  return account
+}
+
+/** Saves a status change and emits EXTERNAL_ACCOUNT.STATUS_UPDATED with the account. */
+export function setStatus(emu: Emulator, a: StoredExternalAccount, status: StoredExternalAccount['status'], patch: Partial<StoredExternalAccount> = {}): StoredExternalAccount {
+  const next = emu.db.put('externalAccounts', a.id, {...a, ...patch, status, updatedAt: emu.iso()})
+  if (a.status !== status) emu.webhooks.emit('EXTERNAL_ACCOUNT.STATUS_UPDATED', publicExternalAccount(next))
+  return next
+}
+
+export function deleteExternalAccount(emu: Emulator, a: StoredExternalAccount): void {
+  if (a.trusted) throw conflict('BENEFICIARY_TRUSTED', `${a.id} is a trusted beneficiary; untrust it before deleting`)
+  emu.db.put('externalAccounts', a.id, {...a, isDeleted: true, updatedAt: emu.iso()})
+}
+
+export function registerExternalAccountJobs(emu: Emulator): void {
+  emu.scheduler.on('externalAccount.validated', (p) => {
+    const a = emu.db.get<StoredExternalAccount>('externalAccounts', String(p.id))
+    if (a && !a.isDeleted && a.status === 'PENDING') setStatus(emu, a, 'ACTIVE')
+  })
+}
+
+export function validationPending(a: StoredExternalAccount): HttpError {
+  return conflict('BANK_ACCOUNT_VALIDATION_PENDING', `${a.id} is still being validated (micro-entries, a few banking days); it cannot receive yet`)
+}

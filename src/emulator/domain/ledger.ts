@@ -1,0 +1,105 @@
+import type {Emulator} from '../emulator.js'
+import {HttpError, notFound} from '../http-error.js'
+import type {InternalAccount} from './internal-accounts.js'
+
+/**
+ * The ledger: balances live on the internal accounts (minor units); per-currency totals record what
+ * came in (funding, credits) and what left (payouts, fees), plus real-time funds in flight. The
+ * invariant, per currency:  Σ totalBalance + inTransit + paidOut == fundedIn.
+ * `balance` is spendable; `totalBalance` also holds funds debited by an executed payment that has not
+ * settled yet. Every operation here is synchronous, so a check and its debit cannot interleave.
+ */
+export interface LedgerTotals {
+  currency: string
+  fundedIn: number
+  paidOut: number
+  inTransit: number
+}
+
+export function totals(emu: Emulator, currency: string): LedgerTotals {
+  return emu.db.get<LedgerTotals>('ledger', currency) ?? {currency, fundedIn: 0, paidOut: 0, inTransit: 0}
+}
+
+function bump(emu: Emulator, currency: string, d: Partial<Omit<LedgerTotals, 'currency'>>): void {
+  const t = totals(emu, currency)
+  emu.db.put('ledger', currency, {currency, fundedIn: t.fundedIn + (d.fundedIn ?? 0), paidOut: t.paidOut + (d.paidOut ?? 0), inTransit: t.inTransit + (d.inTransit ?? 0)})
+}
+
+export function getInternalAccount(emu: Emulator, id: string): InternalAccount {
+  const a = emu.db.get<InternalAccount>('internalAccounts', id)
+  if (!a) throw notFound('ACCOUNT_NOT_FOUND', `Internal account ${id}`)
+  return a
+}
+
+function save(emu: Emulator, a: InternalAccount, dBalance: number, dTotal: number): InternalAccount {
+  const next = {
+    ...a,
+    balance: {...a.balance, amount: a.balance.amount + dBalance},
+    totalBalance: {...a.totalBalance, amount: a.totalBalance.amount + dTotal},
+    updatedAt: emu.iso(),
+  }
+  if (next.balance.amount < 0 || next.totalBalance.amount < next.balance.amount) throw new Error(`ledger invariant broken on ${a.id}`)
+  return emu.db.put('internalAccounts', a.id, next)
+}
+
+/** Money arrives from outside (sandbox fund, incoming transfer, conversion into an internal account). */
+export function credit(emu: Emulator, accountId: string, amount: number): InternalAccount {
+  const a = getInternalAccount(emu, accountId)
+  bump(emu, a.balance.currency.code, {fundedIn: amount})
+  return save(emu, a, amount, amount)
+}
+
+export function insufficientFunds(a: InternalAccount, amount: number): HttpError {
+  return new HttpError(400, 'INSUFFICIENT_FUNDS', `${a.id} holds ${a.balance.amount} ${a.balance.currency.code} (smallest units) available; ${amount} needed`, {
+    accountId: a.id,
+    available: a.balance.amount,
+    required: amount,
+  })
+}
+
+/** Execute: moves `amount` from spendable to held. Refused when the spendable balance is short. */
+export function hold(emu: Emulator, accountId: string, amount: number): InternalAccount {
+  const a = getInternalAccount(emu, accountId)
+  if (a.balance.amount < amount) throw insufficientFunds(a, amount)
+  return save(emu, a, -amount, 0)
+}
+
+/** A held payment settled: the funds leave the platform. */
+export function settleHeld(emu: Emulator, accountId: string, amount: number): void {
+  const a = getInternalAccount(emu, accountId)
+  bump(emu, a.balance.currency.code, {paidOut: amount})
+  save(emu, a, 0, -amount)
+}
+
+/** A held payment failed before settling: the hold is released back to spendable. */
+export function releaseHeld(emu: Emulator, accountId: string, amount: number): void {
+  save(emu, getInternalAccount(emu, accountId), amount, 0)
+}
+
+/** A settled payment came back (PAYOUT_RETURNED, refund): credited back to the source account. */
+export function returnToAccount(emu: Emulator, accountId: string, amount: number): void {
+  const a = getInternalAccount(emu, accountId)
+  bump(emu, a.balance.currency.code, {paidOut: -amount})
+  save(emu, a, amount, amount)
+}
+
+/** Real-time funding: the payer's money arrived and is in flight to the destination. */
+export function arriveInTransit(emu: Emulator, currency: string, amount: number): void {
+  bump(emu, currency, {fundedIn: amount, inTransit: amount})
+}
+
+/** In-flight real-time funds left: paid out to the destination, or refunded to the payer. */
+export function leaveInTransit(emu: Emulator, currency: string, amount: number): void {
+  bump(emu, currency, {inTransit: -amount, paidOut: amount})
+}
+
+/** Σ totalBalance + inTransit + paidOut − fundedIn per currency: all zeros when money is conserved. */
+export function imbalance(emu: Emulator): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const t of emu.db.all<LedgerTotals>('ledger')) out[t.currency] = t.inTransit + t.paidOut - t.fundedIn
+  for (const a of emu.db.all<InternalAccount>('internalAccounts')) {
+    const c = a.totalBalance.currency.code
+    out[c] = (out[c] ?? 0) + a.totalBalance.amount
+  }
+  return out
+}

@@ -1,0 +1,110 @@
+import type {Emulator} from '../emulator.js'
+import type {EmuRequest} from '../router.js'
+import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
+import {WALLET_KINDS} from '../../lib/account-checks.js'
+import {getExternalAccount} from './external-accounts.js'
+import {arriveInTransit, hold} from './ledger.js'
+import {quoteOutcome, type Outcome} from './payout-patterns.js'
+import {addDailyVolume, checkCustomerReady, checkDailyVolume} from './quote-rules.js'
+import {getQuote, type StoredQuote} from './quotes.js'
+import {onTransactionChange, startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
+
+/**
+ * Checks that run before a quote's funds move, by source account type. The embedded-wallet issue
+ * registers its `Service-Wallet-Signature` stamp check for `EMBEDDED_WALLET` sources here.
+ */
+export const executeChecks: Array<(ctx: {emu: Emulator; quote: StoredQuote; req?: EmuRequest}) => void> = []
+
+function expired(emu: Emulator, q: StoredQuote): HttpError {
+  if (q.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
+  return badRequest('QUOTE_EXPIRED', `${q.id} expired at ${q.expiresAt}; create a new quote`, {expiresAt: q.expiresAt})
+}
+
+function outgoing(emu: Emulator, q: StoredQuote, id: string, funding: Funding, o: {status: string; agentId?: string; source?: Record<string, unknown>; outcome?: Outcome}): StoredTransaction {
+  const dest = q._.destinationInternal ? undefined : getExternalAccount(emu, q._.destinationAccountId)
+  const wallet = dest && WALLET_KINDS[dest.accountInfo.accountType] ? dest.accountInfo.accountType : undefined
+  const network = q.source.sourceType === 'REALTIME_FUNDING' ? (q.source.cryptoNetwork as string | undefined) : undefined
+  const now = emu.iso()
+  return {
+    id,
+    status: o.status,
+    type: 'OUTGOING',
+    direction: 'DEBIT',
+    customerId: q._.customerId,
+    platformCustomerId: q._.platformCustomerId,
+    source: o.source ?? {...q.source, currency: q.sendingCurrency.code},
+    destination: {destinationType: 'ACCOUNT', accountId: q._.destinationAccountId, currency: q.receivingCurrency.code},
+    sentAmount: {amount: q.totalSendingAmount, currency: q.sendingCurrency},
+    receivedAmount: {amount: q.totalReceivingAmount, currency: q.receivingCurrency},
+    fees: {amount: q.feesIncluded, currency: q.sendingCurrency},
+    platformFees: {amount: q.platformFeesIncluded, currency: q.sendingCurrency},
+    exchangeRate: q.exchangeRate,
+    quoteId: q.id,
+    ...(q.description ? {description: q.description} : {}),
+    paymentRail: q._.rail ?? null,
+    ...(o.agentId ? {agentId: o.agentId, pendingReason: 'COMPLIANCE_REVIEW'} : {}),
+    createdAt: now,
+    updatedAt: now,
+    _: {
+      funding,
+      outcome: o.outcome ?? (dest ? quoteOutcome(dest.accountInfo) : {kind: 'complete', delay: 'normal'}),
+      ...(q._.destinationInternal ? {destinationInternal: q._.destinationAccountId} : {}),
+      ...(wallet ? {destinationWallet: wallet} : {}),
+      ...(network ? {sourceNetwork: network} : {}),
+    },
+  }
+}
+
+/**
+ * POST /quotes/{id}/execute: before expiry, debits the source at once (a hold until settlement) and
+ * starts the payment. A quote executes once; a second execute is refused and never debits again.
+ */
+export function executeQuote(emu: Emulator, quoteId: string, opts: {req?: EmuRequest; agentId?: string; outcome?: Outcome} = {}): StoredQuote {
+  const q = getQuote(emu, quoteId)
+  if (q._.sourceKind === 'REALTIME') throw conflict('INVALID_STATE_TRANSITION', `${q.id} is funded in real time: it executes when the funds arrive (sandbox: POST /sandbox/send), not through execute`)
+  if (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now())) throw expired(emu, q)
+  if (q.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already executed (status ${q.status}); it never executes twice`, {status: q.status, transactionId: q.transactionId})
+  for (const check of executeChecks) check({emu, quote: q, req: opts.req})
+  checkCustomerReady(emu, q._.customerId)
+  const cents = checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount)
+  let funding: Funding
+  if (q._.sourceKind === 'INTERNAL') {
+    hold(emu, q._.sourceAccountId!, q.totalSendingAmount)
+    funding = {kind: 'held', accountId: q._.sourceAccountId!, amount: q.totalSendingAmount, currency: q.sendingCurrency.code}
+  } else {
+    // An ACH pull: the customer's bank sends the funds, which are in flight to the destination.
+    arriveInTransit(emu, q.sendingCurrency.code, q.totalSendingAmount)
+    funding = {kind: 'transit', currency: q.sendingCurrency.code, amount: q.totalSendingAmount}
+  }
+  addDailyVolume(emu, cents)
+  const next = emu.db.put('quotes', q.id, {...q, status: 'PROCESSING' as const})
+  startOutgoing(emu, outgoing(emu, next, q.transactionId!, funding, {status: opts.agentId ? 'PENDING' : 'PROCESSING', agentId: opts.agentId, outcome: opts.outcome}))
+  return emu.db.get<StoredQuote>('quotes', q.id)!
+}
+
+/** POST /sandbox/send: simulates the payer's funds arriving for a real-time-funded quote. */
+export function sandboxSend(emu: Emulator, input: {quoteId: string; currencyCode: string; currencyAmount?: number}): StoredTransaction {
+  const q = getQuote(emu, input.quoteId)
+  if (q._.sourceKind !== 'REALTIME') throw badRequest('INVALID_INPUT', `${q.id} is not funded in real time; execute it instead`, {errors: [{field: 'quoteId', message: 'must be a real-time-funded quote'}]})
+  if (q.status === 'EXPIRED') throw expired(emu, q)
+  if (q.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already funded (status ${q.status})`)
+  if (input.currencyCode !== q.sendingCurrency.code) throw invalid([{field: 'currencyCode', message: `must be ${q.sendingCurrency.code}, the quote's funding currency`}])
+  if (input.currencyAmount !== undefined && input.currencyAmount !== q.totalSendingAmount) {
+    throw badRequest('FUNDING_AMOUNT_MISMATCH', `The quote expects exactly ${q.totalSendingAmount}; ${input.currencyAmount} was sent`, {expected: q.totalSendingAmount, received: input.currencyAmount})
+  }
+  checkCustomerReady(emu, q._.customerId)
+  const cents = checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount)
+  arriveInTransit(emu, q.sendingCurrency.code, q.totalSendingAmount)
+  addDailyVolume(emu, cents)
+  const funded = emu.db.put('quotes', q.id, {...q, status: 'PROCESSING' as const, transactionId: q.transactionId ?? `Transaction:${q.id.split(':')[1]}`})
+  const source = {sourceType: 'REALTIME_FUNDING', currency: q.sendingCurrency.code, customerId: q._.customerId}
+  return startOutgoing(emu, outgoing(emu, funded, funded.transactionId!, {kind: 'transit', currency: q.sendingCurrency.code, amount: q.totalSendingAmount}, {status: 'PROCESSING', source}))
+}
+
+// The quote follows its transaction to a terminal state.
+onTransactionChange((emu, t) => {
+  if (!t.quoteId || t.type !== 'OUTGOING') return
+  const q = emu.db.get<StoredQuote>('quotes', t.quoteId)
+  const status = t.status === 'COMPLETED' ? 'COMPLETED' : t.status === 'FAILED' ? 'FAILED' : undefined
+  if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
+})

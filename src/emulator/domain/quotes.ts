@@ -1,0 +1,186 @@
+import {createHash} from 'node:crypto'
+import {base58} from '@scure/base'
+import type {QuoteCreateRequest} from '../../lib/schemas/quotes.js'
+import {WALLET_KINDS} from '../../lib/account-checks.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, badRequest, invalid, notFound} from '../http-error.js'
+import {newId} from '../ids.js'
+import {getExternalAccount, type StoredExternalAccount} from './external-accounts.js'
+import {feesFor} from './fees.js'
+import {currencyObject, fundingInstructionsFor, type InternalAccount} from './internal-accounts.js'
+import {getInternalAccount, insufficientFunds} from './ledger.js'
+import {checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
+import {convertDown, convertUp, rateFor, rateNumber} from './rates.js'
+
+export interface StoredQuote {
+  id: string
+  status: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+  createdAt: string
+  expiresAt: string
+  source: Record<string, unknown>
+  destination: Record<string, unknown>
+  sendingCurrency: ReturnType<typeof currencyObject>
+  receivingCurrency: ReturnType<typeof currencyObject>
+  totalSendingAmount: number
+  totalReceivingAmount: number
+  exchangeRate: number
+  feesIncluded: number
+  platformFeesIncluded: number
+  paymentInstructions?: Array<Record<string, unknown>>
+  transactionId?: string
+  description?: string
+  remittanceInformation?: string
+  purposeOfPayment?: string
+  /** Internal: what execute needs. Never returned. */
+  _: {
+    customerId: string
+    platformCustomerId: string
+    sourceKind: 'INTERNAL' | 'PULL' | 'REALTIME'
+    sourceAccountType?: string
+    sourceAccountId?: string
+    destinationAccountId: string
+    destinationInternal: boolean
+    rail?: string
+    serviceFee: number
+  }
+}
+
+export function publicQuote(q: StoredQuote): Record<string, unknown> {
+  const {_: _internal, ...rest} = q
+  return rest
+}
+
+/** Reads a quote, turning a PENDING one past `expiresAt` into EXPIRED (the expiry job may not have run yet). */
+export function getQuote(emu: Emulator, id: string): StoredQuote {
+  const q = emu.db.get<StoredQuote>('quotes', id)
+  if (!q) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
+  if (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now()) return emu.db.put('quotes', id, {...q, status: 'EXPIRED'})
+  return q
+}
+
+interface ResolvedSource {
+  kind: StoredQuote['_']['sourceKind']
+  currency: string
+  customerId: string
+  account?: InternalAccount | StoredExternalAccount
+}
+
+function resolveSource(emu: Emulator, src: QuoteCreateRequest['source']): ResolvedSource {
+  if (src.sourceType === 'REALTIME_FUNDING') return {kind: 'REALTIME', currency: src.currency, customerId: src.customerId}
+  if (src.accountId.startsWith('InternalAccount:')) {
+    const a = getInternalAccount(emu, src.accountId)
+    if (!a.customerId && !src.customerId) throw invalid([{field: 'source.customerId', message: 'is required when drawing on a platform-owned account'}])
+    if (a.status !== 'ACTIVE') throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${a.id} is ${a.status}`)
+    return {kind: 'INTERNAL', currency: a.balance.currency.code, customerId: a.customerId ?? src.customerId!, account: a}
+  }
+  const e = getExternalAccount(emu, src.accountId)
+  // Only US bank accounts can be pulled from (ACH debit).
+  if (e.accountInfo.accountType !== 'USD_ACCOUNT') throw invalid([{field: 'source.accountId', message: `${e.accountInfo.accountType} accounts cannot be pulled from; use an internal account or real-time funding`}])
+  if (!e.customerId) throw invalid([{field: 'source.accountId', message: 'is a platform account; name a customer-owned account'}])
+  return {kind: 'PULL', currency: e.currency, customerId: e.customerId, account: e}
+}
+
+/** Builds and stores a PENDING quote after every quoting rule (spec 4.4); nothing is stored on refusal. */
+export function createQuote(emu: Emulator, input: QuoteCreateRequest): StoredQuote {
+  const src = resolveSource(emu, input.source)
+  const destId = input.destination.accountId
+  const destInternal = destId.startsWith('InternalAccount:')
+  const destInt = destInternal ? getInternalAccount(emu, destId) : undefined
+  const destExt = destInternal ? undefined : getExternalAccount(emu, destId)
+  if (input.source.sourceType === 'ACCOUNT' && destId === input.source.accountId) throw badRequest('SELF_PAYMENT', 'Source and destination are the same account')
+  if (destExt && destExt.customerId && destExt.customerId !== src.customerId) {
+    throw invalid([{field: 'destination.accountId', message: `belongs to ${destExt.customerId}, not to the paying customer ${src.customerId}`}])
+  }
+  const to = destInt ? destInt.balance.currency.code : destExt!.currency
+  const from = src.currency
+  if (input.platformFeeOverride && from !== 'USD') throw invalid([{field: 'platformFeeOverride', message: `requires a USD source currency (this quote sends ${from})`}])
+  if (input.platformFeeOverride && input.platformFeeOverride.platformFixedFee.currency !== 'USD') throw invalid([{field: 'platformFeeOverride.platformFixedFee.currency', message: 'must be USD'}])
+  if (input.immediatelyExecute && src.kind === 'REALTIME') throw invalid([{field: 'immediatelyExecute', message: 'is only for internal or pullable sources; real-time funded quotes execute when funds arrive'}])
+  if (input.source.sourceType === 'REALTIME_FUNDING' && ['USDC', 'USDT'].includes(from)) {
+    const network = input.source.cryptoNetwork
+    const assets = network ? WALLET_KINDS[`${network}_WALLET`]?.assets : undefined
+    if (!network) throw invalid([{field: 'source.cryptoNetwork', message: `is required to fund ${from} in real time (e.g. SOLANA)`}])
+    if (!assets?.includes(from)) throw invalid([{field: 'source.cryptoNetwork', message: `${network} does not carry ${from} here`}])
+  }
+  const rail = pickRail(destExt, input.destination.paymentRail)
+  const customer = checkCustomerReady(emu, src.customerId)
+
+  const rate = rateFor(emu, from, to)
+  const override = input.platformFeeOverride ? {fixed: input.platformFeeOverride.platformFixedFee.amount, bps: input.platformFeeOverride.platformVariableFeeBps} : undefined
+  let sending: number, receiving: number, fees: {service: number; platform: number}
+  if (input.lockedCurrencySide === 'SENDING') {
+    sending = input.lockedCurrencyAmount
+    // Fees depend on the net amount; the fixed point converges in a step or two because bps < 100%.
+    let net = sending
+    for (let i = 0; i < 5; i++) {
+      fees = feesFor(emu, {from, to, rail, net, override})
+      net = sending - fees.service - fees.platform
+    }
+    fees = feesFor(emu, {from, to, rail, net, override})
+    receiving = net > 0 ? convertDown(rate, net) : 0
+  } else {
+    receiving = input.lockedCurrencyAmount
+    const net = convertUp(rate, receiving)
+    fees = feesFor(emu, {from, to, rail, net, override})
+    sending = net + fees.service + fees.platform
+  }
+  if (receiving <= 0) throw badRequest('INVALID_AMOUNT', `After fees of ${fees!.service + fees!.platform} (smallest units of ${from}) nothing would be delivered; send more`)
+  checkSize(emu, from, to, sending, receiving, rail)
+  if (destExt) checkDestination(emu, destExt, {code: to, amount: receiving})
+  if (src.kind === 'INTERNAL' && (src.account as InternalAccount).balance.amount < sending) throw insufficientFunds(src.account as InternalAccount, sending)
+
+  const id = newId('Quote')
+  const now = emu.now()
+  const quote: StoredQuote = {
+    id,
+    status: 'PENDING',
+    createdAt: emu.iso(now),
+    expiresAt: emu.iso(now + emu.settings().quoteTtlMs),
+    source: input.source,
+    destination: {...input.destination, ...(rail ? {paymentRail: rail} : {})},
+    sendingCurrency: currencyObject(from),
+    receivingCurrency: currencyObject(to),
+    totalSendingAmount: sending,
+    totalReceivingAmount: receiving,
+    exchangeRate: rateNumber(rate),
+    feesIncluded: fees!.service + fees!.platform,
+    platformFeesIncluded: fees!.platform,
+    ...(src.kind === 'REALTIME' ? {paymentInstructions: realtimeInstructions(from, id, input.source)} : {transactionId: newId('Transaction')}),
+    ...(input.description ? {description: input.description} : {}),
+    ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
+    ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
+    _: {
+      customerId: customer.id,
+      platformCustomerId: customer.platformCustomerId,
+      sourceKind: src.kind,
+      sourceAccountType: (src.account as InternalAccount | undefined)?.type ?? (src.account as StoredExternalAccount | undefined)?.accountInfo.accountType,
+      sourceAccountId: src.account?.id,
+      destinationAccountId: destId,
+      destinationInternal: destInternal,
+      rail,
+      serviceFee: fees!.service,
+    },
+  }
+  emu.db.put('quotes', id, quote)
+  emu.scheduler.after(emu.settings().quoteTtlMs, 'quote.expire', {id})
+  return quote
+}
+
+/** Where the payer sends real-time funds: the currency's deposit details, referenced to this quote. */
+function realtimeInstructions(currency: string, quoteId: string, src: QuoteCreateRequest['source']): Array<Record<string, unknown>> {
+  const network = src.sourceType === 'REALTIME_FUNDING' ? src.cryptoNetwork : undefined
+  const note = 'Send exactly totalSendingAmount before expiresAt; the quote executes when the funds arrive.'
+  if (network && network !== 'SOLANA') {
+    const digest = createHash('sha256').update(quoteId + network).digest()
+    const address = ['ETHEREUM', 'BASE', 'POLYGON', 'PLASMA'].includes(network) ? '0x' + digest.subarray(0, 20).toString('hex') : base58.encode(Buffer.concat([Buffer.from([0x41]), digest.subarray(0, 20)]))
+    return [{instructionsNotes: note, accountOrWalletInfo: {accountType: `${network}_WALLET`, assetType: currency, address}}]
+  }
+  return fundingInstructionsFor(currency, quoteId).map((i) => ({...i, instructionsNotes: note}))
+}
+
+export function registerQuoteJobs(emu: Emulator): void {
+  emu.scheduler.on('quote.expire', (p) => {
+    const q = emu.db.get<StoredQuote>('quotes', String(p.id))
+    if (q?.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
+  })
+}

@@ -1,0 +1,92 @@
+import {createHash} from 'node:crypto'
+import {currency as lookup} from '../../lib/currencies.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError} from '../http-error.js'
+
+/** Deterministic defaults: units of each currency per 1 USD (decimal strings, never floats). */
+export const DEFAULT_RATES: Record<string, string> = {
+  USD: '1', USDC: '1', USDT: '1', USDB: '1', EUR: '0.92', MXN: '17.25', BRL: '5.45', GBP: '0.79', CAD: '1.37', INR: '83.5', DKK: '6.87', JPY: '151', BTC: '0.0000154',
+}
+
+interface Snapshot {
+  takenAt: number
+  hash: string
+  table: Record<string, string>
+}
+
+/**
+ * The rate table in use: the defaults merged with PATCH /config {sandbox: {exchangeRates}}, cached
+ * for `rateCacheMs` (spec 8: about 5 minutes). A config change takes effect at once (new hash).
+ */
+export function rateTable(emu: Emulator): Record<string, string> {
+  const s = emu.settings()
+  const table = {...DEFAULT_RATES, ...s.exchangeRates}
+  const hash = createHash('sha256').update(JSON.stringify(Object.entries(table).sort())).digest('hex')
+  const snap = emu.db.get<Snapshot>('rates', 'current')
+  if (snap && snap.hash === hash && emu.now() - snap.takenAt < s.rateCacheMs) return snap.table
+  return emu.db.put('rates', 'current', {takenAt: emu.now(), hash, table}).table
+}
+
+export function decimalsOf(code: string): number {
+  return lookup(code)?.decimals ?? 2
+}
+
+/** A decimal string as a fraction of BigInts: "17.25" -> 1725 / 100. */
+function fraction(v: string): [bigint, bigint] {
+  const [w, f = ''] = v.split('.')
+  return [BigInt(w + f), 10n ** BigInt(f.length)]
+}
+
+export interface Rate {
+  from: string
+  to: string
+  /** receiving minor units per sending minor unit = num / den, exact. */
+  num: bigint
+  den: bigint
+}
+
+export function rateFor(emu: Emulator, from: string, to: string): Rate {
+  const table = rateTable(emu)
+  if (!table[from] || !table[to]) throw new HttpError(400, 'QUOTE_RATE_UNAVAILABLE', `No ${from}→${to} rate is available in this sandbox`, {from, to})
+  const [fn, fd] = fraction(table[from])
+  const [tn, td] = fraction(table[to])
+  // (to per USD) / (from per USD) in whole units, scaled to minor units on both sides.
+  let num = tn * fd * 10n ** BigInt(decimalsOf(to))
+  let den = td * fn * 10n ** BigInt(decimalsOf(from))
+  const g = gcd(num, den)
+  num /= g
+  den /= g
+  return {from, to, num, den}
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b) [a, b] = [b, a % b]
+  return a || 1n
+}
+
+/** Receiving minor units for `amount` sending minor units (rounded down: the customer never gets more than the rate). */
+export function convertDown(rate: Rate, amount: number): number {
+  return Number((BigInt(amount) * rate.num) / rate.den)
+}
+
+/** Sending minor units needed to deliver `amount` receiving minor units (rounded up). */
+export function convertUp(rate: Rate, amount: number): number {
+  return Number((BigInt(amount) * rate.den + rate.num - 1n) / rate.num)
+}
+
+/** The `exchangeRate` number of the spec: receiving units per sending unit (smallest units). */
+export function rateNumber(rate: Rate): number {
+  return Number(((rate.num * 10n ** 12n) / rate.den).toString()) / 1e12
+}
+
+/** An amount in US cents (for limits and thresholds), rounded up. */
+export function toUsdCents(emu: Emulator, code: string, amount: number): number {
+  return code === 'USD' ? amount : convertUp(rateFor(emu, 'USD', code), amount)
+}
+
+/** US cents expressed in `code` minor units (fixed fees set in USD), rounded up. */
+export function fromUsdCents(emu: Emulator, code: string, cents: number): number {
+  if (code === 'USD' || cents === 0) return cents
+  const r = rateFor(emu, 'USD', code)
+  return Number((BigInt(cents) * r.num + r.den - 1n) / r.den)
+}

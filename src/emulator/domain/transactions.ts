@@ -1,0 +1,188 @@
+import {randomBytes} from 'node:crypto'
+import {base58} from '@scure/base'
+import {WALLET_KINDS} from '../../lib/account-checks.js'
+import type {Emulator} from '../emulator.js'
+import {conflict, notFound} from '../http-error.js'
+import {newId} from '../ids.js'
+import {credit, leaveInTransit, releaseHeld, returnToAccount, settleHeld} from './ledger.js'
+import {currencyObject} from './internal-accounts.js'
+import type {Outcome} from './payout-patterns.js'
+
+type Amount = {amount: number; currency: Record<string, unknown>}
+
+/** Where the money of an outgoing payment sits until it settles (drives the ledger moves). */
+export type Funding = {kind: 'held'; accountId: string; amount: number; currency: string} | {kind: 'transit'; currency: string; amount: number}
+
+export interface StoredTransaction {
+  id: string
+  status: string
+  type: 'OUTGOING' | 'INCOMING'
+  direction: 'DEBIT' | 'CREDIT'
+  customerId?: string
+  platformCustomerId?: string
+  source?: Record<string, unknown>
+  destination: Record<string, unknown>
+  sentAmount?: Amount
+  receivedAmount?: Amount
+  fees?: Amount
+  platformFees?: Amount
+  exchangeRate?: number
+  quoteId?: string
+  description?: string
+  paymentRail?: string | null
+  pendingReason?: string
+  failureReason?: string
+  agentId?: string
+  refund?: {reference: string; initiatedAt: string; settledAt?: string; status: string; reason: string}
+  settledAt?: string
+  createdAt: string
+  updatedAt: string
+  /** Internal: how the funds are held and what the sandbox pattern decided. Never returned. */
+  _?: {funding?: Funding; outcome?: Outcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string}
+}
+
+export function publicTransaction(t: StoredTransaction): Record<string, unknown> {
+  const {_: _internal, ...rest} = t
+  return rest
+}
+
+export function getTransaction(emu: Emulator, id: string): StoredTransaction {
+  const t = emu.db.get<StoredTransaction>('transactions', id)
+  if (!t) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`)
+  return t
+}
+
+function save(emu: Emulator, t: StoredTransaction, patch: Partial<StoredTransaction>): StoredTransaction {
+  return emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
+}
+
+/** Keeps the quote's status in step with its transaction. */
+const quoteHooks: Array<(emu: Emulator, t: StoredTransaction) => void> = []
+export function onTransactionChange(hook: (emu: Emulator, t: StoredTransaction) => void): void {
+  quoteHooks.push(hook)
+}
+
+function changed(emu: Emulator, t: StoredTransaction, event?: string): StoredTransaction {
+  for (const h of quoteHooks) h(emu, t)
+  if (event) emu.webhooks.emit(event, publicTransaction(t))
+  return t
+}
+
+/** Money in from outside (sandbox fund): a COMPLETED incoming transaction and its webhook. */
+export function recordIncoming(emu: Emulator, accountId: string, amount: number, o: {customerId?: string; platformCustomerId?: string; description: string; source?: Record<string, unknown>}): StoredTransaction {
+  const acc = credit(emu, accountId, amount)
+  const now = emu.iso()
+  const t: StoredTransaction = {
+    id: newId('Transaction'),
+    status: 'COMPLETED',
+    type: 'INCOMING',
+    direction: 'CREDIT',
+    ...(o.customerId ? {customerId: o.customerId, platformCustomerId: o.platformCustomerId} : {}),
+    ...(o.source ? {source: o.source} : {}),
+    destination: {destinationType: 'ACCOUNT', accountId, currency: acc.balance.currency.code},
+    receivedAmount: {amount, currency: currencyObject(acc.balance.currency.code)},
+    description: o.description,
+    settledAt: now,
+    createdAt: now,
+    updatedAt: now,
+  }
+  emu.db.put('transactions', t.id, t)
+  return changed(emu, t, 'INCOMING_PAYMENT.COMPLETED')
+}
+
+/** Stores a new outgoing transaction (funds already held or in transit) and starts its settlement. */
+export function startOutgoing(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  emu.db.put('transactions', t.id, t)
+  if (t.status === 'PROCESSING') scheduleSettlement(emu, t)
+  return changed(emu, t)
+}
+
+export function scheduleSettlement(emu: Emulator, t: StoredTransaction): void {
+  const s = emu.settings()
+  const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
+  const delay = o.kind === 'complete' && o.delay === 'slow' ? s.slowPaymentDelayMs : o.kind === 'fail' && o.delay === 'timeout' ? s.paymentTimeoutFailMs : s.paymentCompletionDelayMs
+  emu.scheduler.after(delay, 'payment.settle', {id: t.id})
+}
+
+function hash(network: string): string {
+  return ['ETHEREUM', 'BASE', 'POLYGON', 'PLASMA'].includes(network) ? '0x' + randomBytes(32).toString('hex') : base58.encode(randomBytes(64))
+}
+
+function releaseFunds(emu: Emulator, f: Funding | undefined, lost: boolean): void {
+  if (!f) return
+  if (f.kind === 'transit') leaveInTransit(emu, f.currency, f.amount)
+  else if (lost) settleHeld(emu, f.accountId, f.amount)
+  else releaseHeld(emu, f.accountId, f.amount)
+}
+
+export function completePayment(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  const f = t._?.funding
+  if (f?.kind === 'transit') leaveInTransit(emu, f.currency, f.amount)
+  else if (f) settleHeld(emu, f.accountId, f.amount)
+  const now = emu.iso()
+  const patch: Partial<StoredTransaction> = {status: 'COMPLETED', settledAt: now, pendingReason: undefined}
+  if (t._?.sourceNetwork) patch.source = {...t.source, onChainTransaction: {transactionHash: hash(t._.sourceNetwork), network: t._.sourceNetwork}}
+  if (t._?.destinationWallet) {
+    const network = WALLET_KINDS[t._.destinationWallet].network
+    patch.destination = {...t.destination, onChainTransaction: {transactionHash: hash(network), network}}
+  }
+  const done = changed(emu, save(emu, t, patch), 'OUTGOING_PAYMENT.COMPLETED')
+  // A conversion into an internal account is money in for that account: credit it and say so.
+  if (t._?.destinationInternal && t.receivedAmount) {
+    recordIncoming(emu, t._.destinationInternal, t.receivedAmount.amount, {customerId: t.customerId, platformCustomerId: t.platformCustomerId, description: `From ${t.id}`, source: {sourceType: 'ACCOUNT', transactionId: t.id}})
+  }
+  return done
+}
+
+export function failPayment(emu: Emulator, t: StoredTransaction, reason: string | undefined, refund?: {status: 'COMPLETED' | 'FAILED'; reason: string}): StoredTransaction {
+  releaseFunds(emu, t._?.funding, refund?.status === 'FAILED')
+  const now = emu.iso()
+  const r = refund ? {reference: `RF-${t.id.slice(-8)}`, initiatedAt: now, status: refund.status, reason: refund.reason, ...(refund.status === 'COMPLETED' ? {settledAt: now} : {})} : undefined
+  const next = changed(emu, save(emu, t, {status: 'FAILED', ...(reason ? {failureReason: reason} : {}), pendingReason: undefined, ...(r ? {refund: r} : {})}), 'OUTGOING_PAYMENT.FAILED')
+  if (r) emu.webhooks.emit(r.status === 'COMPLETED' ? 'OUTGOING_PAYMENT.REFUND_COMPLETED' : 'OUTGOING_PAYMENT.REFUND_FAILED', publicTransaction(next))
+  return next
+}
+
+/** Suffix 005: the receiving bank sends a settled payment back; the source is credited again. */
+export function returnPayment(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  const f = t._?.funding
+  if (f?.kind === 'held') returnToAccount(emu, f.accountId, f.amount)
+  // A real-time-funded payment goes back to the payer outside the platform: nothing moves here.
+  const now = emu.iso()
+  const next = changed(emu, save(emu, t, {status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {reference: `RT-${t.id.slice(-8)}`, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED'}}), 'OUTGOING_PAYMENT.FAILED')
+  emu.webhooks.emit('OUTGOING_PAYMENT.REFUND_COMPLETED', publicTransaction(next))
+  return next
+}
+
+/** Agent-initiated transactions wait in PENDING until the platform approves them. */
+export function approveTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  if (t.status !== 'PENDING' || !t.agentId) throw conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${t.id} is ${t.status}${t.agentId ? '' : ' and was not started by an agent'}; only agent-initiated transactions waiting for approval can be approved`)
+  const next = save(emu, t, {status: 'PROCESSING', pendingReason: undefined})
+  scheduleSettlement(emu, next)
+  return changed(emu, next, 'OUTGOING_PAYMENT.PROCESSING')
+}
+
+/** Cancels a payment that has not settled (PENDING, or PROCESSING before settlement); the funds come back. */
+export function cancelTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  if (t.type !== 'OUTGOING' || !['PENDING', 'PROCESSING'].includes(t.status)) {
+    throw conflict('TRANSACTION_NOT_CANCELLABLE', `${t.id} is ${t.status}; only outgoing payments that have not settled can be cancelled`)
+  }
+  return failPayment(emu, t, undefined, {status: 'COMPLETED', reason: 'USER_CANCELLATION'})
+}
+
+export function registerTransactionJobs(emu: Emulator): void {
+  emu.scheduler.on('payment.settle', (p) => {
+    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+    if (!t || t.status !== 'PROCESSING') return // cancelled or settled meanwhile
+    const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
+    if (o.kind === 'fail') failPayment(emu, t, o.reason, o.refund ? {status: o.refund, reason: o.refundReason ?? 'TRANSACTION_FAILED'} : undefined)
+    else {
+      completePayment(emu, t)
+      if (o.kind === 'return') emu.scheduler.after(emu.settings().paymentReturnDelayMs, 'payment.return', {id: t.id})
+    }
+  })
+  emu.scheduler.on('payment.return', (p) => {
+    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+    if (t?.status === 'COMPLETED') returnPayment(emu, t)
+  })
+}

@@ -1,0 +1,73 @@
+import {externalAccountListQuery, externalAccountProblems, ownershipChallengeRequest, ownershipVerifyRequest} from '../../lib/schemas/accounts.js'
+import {
+  createExternalAccount,
+  deleteExternalAccount,
+  getExternalAccount,
+  publicExternalAccount,
+  registerExternalAccountJobs,
+  type StoredExternalAccount,
+} from '../domain/external-accounts.js'
+import {issueChallenge, registerOwnershipJobs, verifySignature} from '../domain/ownership.js'
+import type {Emulator} from '../emulator.js'
+import {invalid, validate} from '../http-error.js'
+import {paginate} from '../paging.js'
+import type {EmuRequest, Router} from '../router.js'
+
+/** External accounts (beneficiaries, wallets), trust, and ownership verification (spec 3, 4.1, 4.3). */
+export function registerExternalAccounts(router: Router, emu: Emulator): void {
+  registerExternalAccountJobs(emu)
+  registerOwnershipJobs(emu)
+  const baseUrl = (req: EmuRequest) => `http://${req.headers.host ?? `127.0.0.1:${emu.port}`}/2025-10-13`
+
+  for (const scope of ['customers', 'platform'] as const) {
+    router.post(`/${scope}/external-accounts`, (req) => {
+      const body = (req.body ?? {}) as Record<string, unknown>
+      if (scope === 'platform' && body.customerId !== undefined) throw invalid([{field: 'customerId', message: 'is not allowed on platform accounts'}])
+      const {data, errors} = externalAccountProblems(body)
+      if (!data) throw invalid(errors)
+      return {status: 201, body: publicExternalAccount(createExternalAccount(emu, data))}
+    })
+
+    router.get(`/${scope}/external-accounts`, (req) => {
+      const q = validate(externalAccountListQuery, Object.fromEntries(req.query))
+      const rows = emu.db
+        .all<StoredExternalAccount>('externalAccounts')
+        .filter((a) => !a.isDeleted && (scope === 'platform' ? !a.customerId : Boolean(a.customerId)))
+        .filter((a) => !q.customerId || a.customerId === q.customerId)
+        .filter((a) => !q.currency || a.currency === q.currency)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+        .map(publicExternalAccount)
+      return {status: 200, body: paginate(rows, req.query)}
+    })
+
+    router.get(`/${scope}/external-accounts/:id`, (req) => ({status: 200, body: publicExternalAccount(getExternalAccount(emu, req.params.id))}))
+
+    router.delete(`/${scope}/external-accounts/:id`, (req) => {
+      deleteExternalAccount(emu, getExternalAccount(emu, req.params.id))
+      return {status: 204}
+    })
+
+    router.post(`/${scope}/external-accounts/:id/challenge`, (req) => {
+      const a = getExternalAccount(emu, req.params.id)
+      const {method} = validate(ownershipChallengeRequest, req.body ?? {})
+      return {status: 201, body: issueChallenge(emu, a, method, baseUrl(req))}
+    })
+
+    router.post(`/${scope}/external-accounts/:id/verify`, (req) => {
+      const a = getExternalAccount(emu, req.params.id)
+      const {signature} = validate(ownershipVerifyRequest, req.body ?? {})
+      return {status: 200, body: verifySignature(emu, a, signature)}
+    })
+  }
+
+  // Trusted beneficiaries: the sandbox needs no SCA step, so trust and untrust apply at once and
+  // answer without `scaChallenge`; the /confirm endpoints report the resulting state.
+  for (const [verb, trusted] of [['trust', true], ['untrust', false]] as const) {
+    router.post(`/customers/external-accounts/:id/${verb}`, (req) => {
+      const a = getExternalAccount(emu, req.params.id)
+      emu.db.put('externalAccounts', a.id, {...a, trusted, updatedAt: emu.iso()})
+      return {status: 200, body: {}}
+    })
+    router.post(`/customers/external-accounts/:id/${verb}/confirm`, (req) => ({status: 200, body: {trusted: getExternalAccount(emu, req.params.id).trusted}}))
+  }
+}

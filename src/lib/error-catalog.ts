@@ -132,6 +132,14 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   RATE_LIMITED: 'Too many requests; wait for Retry-After and try again.',
   SERVICE_SWITCH_ERROR: 'The Service failed upstream; retry later.',
   INTERNAL_ERROR: 'The Service failed; retry later, and report it with the request id if it persists.',
+  // onboarding (local sandbox codes and svc's own)
+  CONTACT_VERIFICATION_REQUIRED: 'Verify every contact channel first: `svc kyc verify-email|verify-phone <id>`, then `confirm-email|confirm-phone --code`.',
+  CONTACT_VERIFICATION_NOT_APPLICABLE: "This customer's provider does not require that channel, or it is VERIFIED already; see `svc kyc status`.",
+  LINK_USED: 'Verification links are single use; issue a new one with `svc kyc link <customerId>`.',
+  LINK_EXPIRED: 'Issue a new link with `svc kyc link <customerId>`.',
+  KYC_REJECTED: 'The decision is final for this customer; see `svc kyc status` and contact compliance.',
+  KYB_REJECTED: 'The decision is final for this business; see `svc kyc status` and contact compliance.',
+  VERIFICATION_INCOMPLETE: 'Work down the checklist of `svc kyc status <customerId>`, then `svc kyc submit` again.',
   // client-side codes
   USAGE: 'See `svc <command> --help`.',
   NETWORK_ERROR: 'Check the base URL and your network; for the local sandbox run `svc sandbox serve --detach`.',

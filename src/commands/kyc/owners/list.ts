@@ -1,0 +1,18 @@
+import {listBeneficialOwners} from '../../../lib/api/kyc.js'
+import {BaseCommand} from '../../../lib/base-command.js'
+import {idArg, pagingFlags} from '../../../lib/flags.js'
+import {renderOwners} from '../../../lib/output/kyc.js'
+
+export default class KycOwnersList extends BaseCommand<typeof KycOwnersList> {
+  static override summary = "List a business's beneficial owners, directors and officers"
+  static override examples = ['<%= config.bin %> kyc owners list Customer:0b6f...', '<%= config.bin %> kyc owners list Customer:0b6f... --all --json']
+  static override args = {customerId: idArg('Customer', 'the business (Customer:<id>)')}
+  static override flags = {...pagingFlags}
+
+  async run() {
+    const list = await listBeneficialOwners(this.ctx.client, this.args.customerId, this.flags)
+    await renderOwners(this.out, list.data)
+    if (list.hasMore) this.out.info(this.out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))
+    return list
+  }
+}

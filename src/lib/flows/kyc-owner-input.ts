@@ -1,0 +1,65 @@
+import {beneficialOwnerCreate, type BeneficialOwnerCreate} from '../schemas/kyc.js'
+import {checkWith} from '../validate.js'
+
+export interface OwnerFlagValues {
+  role?: string[]
+  ownership?: string
+  'first-name'?: string
+  'middle-name'?: string
+  'last-name'?: string
+  'birth-date'?: string
+  nationality?: string
+  email?: string
+  phone?: string
+  'id-type'?: string
+  identifier?: string
+  'country-of-issuance'?: string
+  'address-line1'?: string
+  'address-line2'?: string
+  'address-city'?: string
+  'address-state'?: string
+  'address-postal-code'?: string
+  'address-country'?: string
+}
+
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+}
+
+/** Typed flags over `--data` JSON (flags win), checked with the shared schema before any request. */
+export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerCreate {
+  const dataInfo = (data.personalInfo ?? {}) as Record<string, unknown>
+  const address = defined({
+    line1: f['address-line1'],
+    line2: f['address-line2'],
+    city: f['address-city'],
+    state: f['address-state'],
+    postalCode: f['address-postal-code'],
+    country: f['address-country']?.toUpperCase(),
+  })
+  const personalInfo = {
+    ...dataInfo,
+    ...defined({
+      firstName: f['first-name'],
+      middleName: f['middle-name'],
+      lastName: f['last-name'],
+      birthDate: f['birth-date'],
+      nationality: f.nationality?.toUpperCase(),
+      email: f.email,
+      phoneNumber: f.phone,
+      idType: f['id-type']?.toUpperCase(),
+      identifier: f.identifier,
+      countryOfIssuance: f['country-of-issuance']?.toUpperCase(),
+    }),
+    ...(Object.keys(address).length ? {address: {...(dataInfo.address as object), ...address}} : {}),
+  }
+  // "30" and "30%" both mean thirty percent; anything else is left for the schema to name.
+  const pct = f.ownership === undefined ? data.ownershipPercentage : /^\d+%?$/.test(f.ownership) ? Number(f.ownership.replace('%', '')) : f.ownership
+  return checkWith(beneficialOwnerCreate, {
+    ...data,
+    customerId,
+    ...(f.role?.length ? {roles: f.role.map((r) => r.toUpperCase())} : {}),
+    ...(pct !== undefined ? {ownershipPercentage: pct} : {}),
+    personalInfo,
+  })
+}

@@ -1,0 +1,85 @@
+import type {Customer} from '../schemas/customer.js'
+import type {BeneficialOwner, Document, Verification, VerificationError} from '../schemas/kyc.js'
+import {nameOf, statusOf} from './customer.js'
+import {relativeTime} from './format.js'
+import type {Output} from './output.js'
+import {renderKeyValue, renderTable} from './render.js'
+
+export interface KycStatusView {
+  customer: Customer
+  verification?: Verification
+  beneficialOwners?: BeneficialOwner[]
+}
+
+const FIELD_FIX: Record<string, (id: string) => string> = {
+  fullName: (id) => `svc customers update ${id} --full-name "Given Family"`,
+  birthDate: (id) => `svc customers update ${id} --birth-date YYYY-MM-DD`,
+  nationality: (id) => `svc customers update ${id} --nationality CC`,
+  address: (id) => `svc customers update ${id} --address-line1 ... --address-postal-code ... --address-country CC`,
+  idType: (id) => `svc customers update ${id} --data '{"idType":"SSN","identifier":"###-##-####"}'`,
+  identifier: (id) => `svc customers update ${id} --data '{"idType":"SSN","identifier":"###-##-####"}'`,
+  email: (id) => `svc customers update ${id} --email name@example.com`,
+  endUserTermsConsent: (id) => `svc customers terms ${id} --accept --ip <end user's IP>`,
+  'contactVerification.email': (id) => `svc kyc verify-email ${id}, then svc kyc confirm-email ${id} --code <code>`,
+  'contactVerification.phone': (id) => `svc kyc verify-phone ${id}, then svc kyc confirm-phone ${id} --code <code>`,
+  'businessInfo.registrationNumber': (id) => `svc customers update ${id} --registration-number ...`,
+  'businessInfo.primaryContactFirstName': (id) => `svc customers update ${id} --primary-contact-first-name ...`,
+  'businessInfo.primaryContactLastName': (id) => `svc customers update ${id} --primary-contact-last-name ...`,
+}
+
+/** The command that resolves one RESOLVE_ERRORS entry, so the checklist can be worked down. */
+export function fixFor(e: VerificationError, customerId: string): string | undefined {
+  if (e.type === 'MISSING_FIELD' && e.field) return FIELD_FIX[e.field]?.(e.resourceId)
+  if (e.acceptedDocumentTypes?.length) return `svc kyc documents upload --holder ${e.resourceId} --type ${e.acceptedDocumentTypes[0]} --file <path> --country CC${e.type === 'MISSING_IDENTITY_DOCUMENT' ? ' --number ... --issuing-authority ...' : ''}`
+  if (e.type === 'MISSING_CONTROL_PERSON') return `svc kyc owners add ${customerId} --role CONTROL_PERSON ...`
+  if (e.type === 'MISSING_BENEFICIAL_OWNER') return `svc kyc owners add ${customerId} --role UBO --ownership <percent> ...`
+  return undefined
+}
+
+function describeResource(id: string, view: KycStatusView): string {
+  if (id === view.customer.id) return `${id} (${view.customer.customerType === 'BUSINESS' ? 'the business' : 'the customer'})`
+  const o = view.beneficialOwners?.find((b) => b.id === id)
+  return o ? `${id} (${o.personalInfo.firstName} ${o.personalInfo.lastName}, ${o.roles.join('/')})` : id
+}
+
+/** "What is missing": one checkbox line per error, with what is accepted and the command that fixes it. */
+export function renderChecklist(out: Output, errors: VerificationError[], view: KycStatusView): void {
+  out.print('')
+  out.print(out.bold(`Still missing (${errors.length}) — resolve each, then run: svc kyc submit ${view.customer.id}`))
+  for (const e of errors) {
+    const what = e.field ? `field ${e.field}` : e.type.replace(/^MISSING_/, '').toLowerCase().replace(/_/g, ' ')
+    out.print(`  [ ] ${describeResource(e.resourceId, view)}: ${what}`)
+    out.print(`      ${e.reason}`)
+    if (e.acceptedDocumentTypes?.length) out.print(`      accepted: ${e.acceptedDocumentTypes.join(', ')}`)
+    const fix = fixFor(e, view.customer.id)
+    if (fix) out.print(out.dim(`      → ${fix}`))
+  }
+}
+
+export function renderKycStatus(out: Output, view: KycStatusView): void {
+  const c = view.customer
+  const status = statusOf(c)
+  const cv = c.contactVerification
+  const v = view.verification
+  renderKeyValue(out, [
+    ['customer', c.id],
+    ['type', c.customerType],
+    ['name', nameOf(c)],
+    [c.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus', status],
+    ['contactVerification', cv ? Object.entries(cv).map(([k, s]) => `${k} ${s}`).join(', ') : undefined],
+    ['verification', v ? `${v.id} ${v.verificationStatus} (submitted ${relativeTime(v.createdAt)})` : 'none submitted yet'],
+    ['owners', view.beneficialOwners ? view.beneficialOwners.map((o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName} ${o.ownershipPercentage}% ${o.kycStatus}`).join('; ') || 'none declared' : undefined],
+  ])
+  if (status === 'UNVERIFIED' && v?.verificationStatus === 'RESOLVE_ERRORS' && v.errors.length) renderChecklist(out, v.errors, view)
+  else if (status === 'PENDING') out.info(out.dim(`Under review. Wait for the decision: svc kyc wait ${c.id}`))
+  else if (status === 'HOLD') out.info(out.dim(`On HOLD: the provider needs more information. Fix the data, then: svc kyc submit ${c.id}`))
+  else if (status === 'UNVERIFIED' && !v) out.info(out.dim(`Nothing submitted yet: svc kyc submit ${c.id} (or send a hosted link: svc kyc link ${c.id})`))
+}
+
+export async function renderOwners(out: Output, owners: BeneficialOwner[]): Promise<void> {
+  await renderTable(out, ['ID', 'NAME', 'ROLES', 'OWNERSHIP', 'KYC'], owners.map((o) => [o.id, `${o.personalInfo.firstName} ${o.personalInfo.lastName}`, o.roles.join(', '), `${o.ownershipPercentage}%`, o.kycStatus]))
+}
+
+export async function renderDocuments(out: Output, docs: Document[]): Promise<void> {
+  await renderTable(out, ['ID', 'TYPE', 'SIDE', 'COUNTRY', 'FILE', 'UPLOADED'], docs.map((d) => [d.id, d.documentType, d.side ?? '', d.country, d.fileName, relativeTime(d.createdAt)]))
+}

@@ -4,6 +4,7 @@ import {describeRequest} from '../lib/dry-run.js'
 import {usageError} from '../lib/errors.js'
 import {dryRunFlag, idempotencyKeyFlag, readJsonInput} from '../lib/flags.js'
 import type {Method} from '../lib/api/client.js'
+import {signedRawRequest} from '../lib/flows/wallet-raw.js'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
@@ -13,6 +14,7 @@ export default class Api extends BaseCommand<typeof Api> {
     '<%= config.bin %> api GET /customers --query limit=5',
     '<%= config.bin %> api POST /customers --data \'{"customerType":"INDIVIDUAL"}\'',
     '<%= config.bin %> api PATCH /config --data @config.json',
+    '<%= config.bin %> api PATCH /internal-accounts/InternalAccount:0b6f... --data \'{"privateEnabled":true}\' --sign',
   ]
   static override args = {
     method: Args.string({description: 'HTTP method', required: true, options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())]}),
@@ -24,6 +26,8 @@ export default class Api extends BaseCommand<typeof Api> {
     header: Flags.string({description: 'extra header "Name: value" (repeatable)', multiple: true}),
     'idempotency-key': idempotencyKeyFlag,
     'dry-run': dryRunFlag,
+    sign: Flags.boolean({description: 'run the wallet signed-retry dance (202 -> stamp -> retry, PROCESSING re-sends) with a stored session key'}),
+    account: Flags.string({description: 'with --sign: the InternalAccount whose session signs (default: from the path or body)', dependsOn: ['sign']}),
   }
 
   async run() {
@@ -44,7 +48,9 @@ export default class Api extends BaseCommand<typeof Api> {
     const body = f.data === undefined ? undefined : readJsonInput(f.data)
     const idempotencyKey = f['idempotency-key']
     if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method, path, body, query, idempotencyKey}))
-    const res = await this.ctx.client.request({method, path, query, body, headers, idempotencyKey})
+    const res = f.sign
+      ? await signedRawRequest(this.ctx, {method, path, query, body, headers: {...headers, ...(idempotencyKey ? {'idempotency-key': idempotencyKey} : {})}, account: f.account})
+      : await this.ctx.client.request({method, path, query, body, headers, idempotencyKey})
     this.out.info(this.out.dim(`HTTP ${res.status}`))
     if (!this.jsonEnabled()) this.out.printJson(res.body ?? null)
     return (res.body ?? {status: res.status}) as Record<string, unknown>

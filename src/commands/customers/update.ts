@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
-import {getCustomer, updateCustomer} from '../../lib/api/customers.js'
+import {getCustomer} from '../../lib/api/customers.js'
+import {updateCustomerSigned} from '../../lib/flows/wallet-ops.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, readJsonInput} from '../../lib/flags.js'
@@ -32,7 +33,8 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
     const input = checkUpdate(body)
     const path = ['customers', this.args.customerId]
     if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'PATCH', path, body: input}))
-    const res = await updateCustomer(this.ctx.client, this.args.customerId, input)
+    // A tied wallet email/phone answers 202: the engine signs with a session of the customer's wallet.
+    const res = await updateCustomerSigned(this.ctx, this.args.customerId, input as Record<string, unknown>)
     const customer = this.ctx.client.parse(customerSchema, res.body, 'customer')
     this.out.success(`Updated ${customer.id}`)
     renderCustomer(this.out, customer)

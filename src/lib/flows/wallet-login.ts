@@ -8,7 +8,8 @@ import {bytesToHex, decryptCredentialBundle, encryptOtpBundle, generateP256KeyPa
 import {cryptoFailure, engineFor, envelopeTrust, keyStoreFor, memorySigner} from './wallet-common.js'
 
 export interface LoginResult {
-  session: Omit<AuthSession, 'encryptedSessionSigningKey'>
+  /** Without encryptedSessionSigningKey. */
+  session: AuthSession
   key: PublicKeyRecord
 }
 
@@ -39,7 +40,8 @@ export async function storeSession(ctx: Context, keys: KeyStore, credential: Aut
     // Legacy mode (uncompressed clientPublicKey): the session key comes sealed to our client key.
     privateKey = await decryptCredentialBundle(session.encryptedSessionSigningKey, clientKey.privateKey).catch((e) => cryptoFailure(e, 'The session key bundle could not be opened'))
   }
-  const {encryptedSessionSigningKey: _sealed, ...shown} = session
+  const shown: AuthSession = {...session}
+  delete shown.encryptedSessionSigningKey
   const key = keys.save({
     kind: 'session',
     accountId: session.accountId || credential.accountId,

@@ -1,0 +1,16 @@
+import {listCredentials} from '../../../lib/api/wallet.js'
+import {BaseCommand} from '../../../lib/base-command.js'
+import {idArg} from '../../../lib/flags.js'
+import {renderCredentials} from '../../../lib/output/wallet.js'
+
+export default class WalletCredentialsList extends BaseCommand<typeof WalletCredentialsList> {
+  static override summary = 'List the credentials (AuthMethods) of an embedded wallet'
+  static override examples = ['<%= config.bin %> wallet credentials list InternalAccount:0b6f...', '<%= config.bin %> wallet credentials list InternalAccount:0b6f... --json']
+  static override args = {accountId: idArg('InternalAccount')}
+
+  async run() {
+    const data = await listCredentials(this.ctx.client, this.args.accountId)
+    await renderCredentials(this.out, data)
+    return {data}
+  }
+}

@@ -1,0 +1,27 @@
+import {BaseCommand} from '../../../lib/base-command.js'
+import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
+import {revokeCredential} from '../../../lib/flows/wallet-ops.js'
+import {describeRequest} from '../../../lib/dry-run.js'
+
+export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCredentialsRevoke> {
+  static override summary = 'Revoke a wallet credential (signed by a session of a different credential); its sessions go with it'
+  static override examples = ['<%= config.bin %> wallet credentials revoke AuthMethod:0b6f... --account InternalAccount:9a1c...']
+  static override defaultTimeout = '5m'
+  static override args = {credentialId: idArg('AuthMethod')}
+  static override flags = {
+    account: idFlag('InternalAccount', {description: 'the wallet (internal account) holding the credential', required: true, name: 'account'}),
+    yes: yesFlag,
+    'dry-run': dryRunFlag,
+  }
+
+  async run() {
+    const {account, yes} = this.flags
+    const id = this.args.credentialId
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['auth', 'credentials', id]}))
+    this.ctx.banner(`revoke ${id}`)
+    await this.ctx.confirm(`revoke ${id} and every session it issued?`, {yes})
+    const result = await revokeCredential(this.ctx, account!, id)
+    this.out.success(`Revoked ${id}; its sessions were revoked with it${result.sessionsRemoved ? ` (${result.sessionsRemoved} local key(s) removed)` : ''}`)
+    return result
+  }
+}

@@ -1,0 +1,18 @@
+import {Flags} from '@oclif/core'
+import {BaseCommand} from '../../lib/base-command.js'
+import {idArg} from '../../lib/flags.js'
+import {setPrivacy} from '../../lib/flows/wallet-ops.js'
+
+export default class WalletPrivacy extends BaseCommand<typeof WalletPrivacy> {
+  static override summary = 'Turn wallet privacy on or off (PATCH privateEnabled, signed retry)'
+  static override examples = ['<%= config.bin %> wallet privacy InternalAccount:0b6f... --enabled true']
+  static override defaultTimeout = '5m'
+  static override args = {accountId: idArg('InternalAccount')}
+  static override flags = {enabled: Flags.string({description: 'true or false', options: ['true', 'false'], required: true})}
+
+  async run() {
+    const account = await setPrivacy(this.ctx, this.args.accountId, this.flags.enabled === 'true')
+    this.out.success(`Privacy ${this.flags.enabled === 'true' ? 'enabled' : 'disabled'} on ${this.args.accountId}`)
+    return account
+  }
+}

@@ -1,0 +1,18 @@
+import {listSessions} from '../../../lib/api/wallet.js'
+import {BaseCommand} from '../../../lib/base-command.js'
+import {idArg} from '../../../lib/flags.js'
+import {keyStoreFor} from '../../../lib/flows/wallet-common.js'
+import {renderSessions} from '../../../lib/output/wallet.js'
+
+export default class WalletSessionsList extends BaseCommand<typeof WalletSessionsList> {
+  static override summary = 'List the active sessions of an embedded wallet (and which have a local signing key)'
+  static override examples = ['<%= config.bin %> wallet sessions list InternalAccount:0b6f...']
+  static override args = {accountId: idArg('InternalAccount')}
+
+  async run() {
+    const data = await listSessions(this.ctx.client, this.args.accountId)
+    const local = new Set(keyStoreFor(this.ctx).list({accountId: this.args.accountId, kind: 'session'}).map((k) => k.sessionId ?? ''))
+    await renderSessions(this.out, data, local)
+    return {data: data.map((s) => ({...s, localKey: local.has(s.id)}))}
+  }
+}

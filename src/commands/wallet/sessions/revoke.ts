@@ -1,0 +1,19 @@
+import {BaseCommand} from '../../../lib/base-command.js'
+import {idArg, idFlag, yesFlag} from '../../../lib/flags.js'
+import {revokeSession} from '../../../lib/flows/wallet-ops.js'
+
+export default class WalletSessionsRevoke extends BaseCommand<typeof WalletSessionsRevoke> {
+  static override summary = 'Revoke a wallet session (signed by any session of the account, itself included)'
+  static override examples = ['<%= config.bin %> wallet sessions revoke Session:0b6f... --account InternalAccount:9a1c...']
+  static override defaultTimeout = '5m'
+  static override args = {sessionId: idArg('Session')}
+  static override flags = {account: idFlag('InternalAccount', {description: 'the wallet the session belongs to', required: true, name: 'account'}), yes: yesFlag}
+
+  async run() {
+    this.ctx.banner(`revoke ${this.args.sessionId}`)
+    await this.ctx.confirm(`revoke ${this.args.sessionId}?`, {yes: this.flags.yes})
+    const result = await revokeSession(this.ctx, this.flags.account!, this.args.sessionId)
+    this.out.success(`Revoked ${result.revoked}`)
+    return result
+  }
+}

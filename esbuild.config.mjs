@@ -1,0 +1,115 @@
+// Bundles the CLI into dist/svc.cjs for fast start-up (see bin/run.js). Run after `tsc` and
+// `oclif manifest`: the manifest (help, flags) still comes from the tsc output in dist/commands,
+// while commands execute from this bundle.
+//
+// - The command map is GENERATED from src/commands/**/*.ts (same id rules as oclif's pattern
+//   strategy), so new commands need no registration. Each entry is a lazy stub: the command's
+//   module (and everything only it imports: zod schemas, wallet crypto, undici ...) is evaluated
+//   only when that command runs. oclif's explicit strategy reads the map (identifier COMMANDS).
+// - CommonJS output so bin/run.js can compile it through vm.Script with a V8 code cache
+//   (Node 20 has no module.enableCompileCache).
+// - `import.meta.url` in a source file is rewritten to the URL of that file's tsc output, so
+//   relative paths (e.g. ../../bin/run.js) mean the same in both builds.
+//
+// Usage: node esbuild.config.mjs [--dev]   (--dev: a failed bundle warns and exits 0; bin/run.js
+// then falls back to the unbundled tsc output, so parallel work in progress never breaks the CLI)
+import {readdirSync, readFileSync, renameSync, rmSync, existsSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {spawnSync} from 'node:child_process'
+import {tmpdir} from 'node:os'
+import {dirname, join, relative, sep} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {build} from 'esbuild'
+
+const root = dirname(fileURLToPath(import.meta.url))
+const dev = process.argv.includes('--dev')
+const outfile = join(root, 'dist', 'svc.cjs')
+const cacheFile = outfile + '.cache'
+
+function commandFiles(dir, prefix = []) {
+  if (!existsSync(dir)) return []
+  const out = []
+  for (const entry of readdirSync(dir, {withFileTypes: true}).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.isDirectory()) out.push(...commandFiles(join(dir, entry.name), [...prefix, entry.name]))
+    else if (/\.ts$/.test(entry.name) && !/\.(d|test|spec)\.ts$/.test(entry.name)) {
+      const name = entry.name.replace(/\.ts$/, '')
+      const id = [...prefix, name === 'index' ? '' : name].filter(Boolean).join(':')
+      out.push({id, file: join(dir, entry.name)})
+    }
+  }
+  return out
+}
+
+const commands = commandFiles(join(root, 'src', 'commands'))
+const entry = `
+export {run, flush, handle, settings} from '@oclif/core'
+const lazy = (load) => {
+  const stub = {
+    async run(argv, config) {
+      const mod = await load()
+      const C = mod.default ?? Object.values(mod).find((v) => v && typeof v.run === 'function')
+      C.id = stub.id
+      C.plugin = stub.plugin
+      return C.run(argv, config)
+    },
+  }
+  return stub
+}
+export const COMMANDS = {
+${commands.map((c) => `  ${JSON.stringify(c.id)}: lazy(() => import(${JSON.stringify('./' + relative(root, c.file).split(sep).join('/'))})),`).join('\n')}
+}
+`
+
+/** import.meta.url -> URL of the file's tsc output (dist/<same path>.js). */
+const importMetaUrl = {
+  name: 'import-meta-url',
+  setup(b) {
+    b.onLoad({filter: /[\\/]src[\\/].*\.ts$/}, (args) => {
+      let contents = readFileSync(args.path, 'utf8')
+      if (contents.includes('import.meta.url')) {
+        const distRel = relative(join(root, 'src'), args.path).split(sep).join('/').replace(/\.ts$/, '.js')
+        contents = contents.replaceAll('import.meta.url', `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(distRel)})).href`)
+      }
+      return {contents, loader: 'ts'}
+    })
+  },
+}
+
+try {
+  const result = await build({
+    stdin: {contents: entry, resolveDir: root, sourcefile: 'svc-entry.js', loader: 'js'},
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile,
+    // Written below with a rename: tests and other shells may be running the CLI during a build.
+    write: false,
+    minifySyntax: true,
+    minifyWhitespace: true,
+    legalComments: 'none',
+    // oclif only needs these to run TypeScript sources in development.
+    external: ['typescript', 'ts-node', 'tsx'],
+    plugins: [importMetaUrl],
+    logLevel: 'warning',
+  })
+  const tmp = `${outfile}.${process.pid}.tmp`
+  writeFileSync(tmp, result.outputFiles[0].contents)
+  renameSync(tmp, outfile)
+} catch (error) {
+  rmSync(outfile, {force: true})
+  rmSync(cacheFile, {force: true})
+  console.error(`esbuild: bundling failed; bin/run.js will use the unbundled dist/ (slower start-up).`)
+  process.exit(dev ? 0 : 1)
+}
+rmSync(cacheFile, {force: true})
+
+// Prime the V8 code cache with a representative run (parse, config, client, error path) so the
+// first real command already starts fast. Nothing listens on port 9; failure is expected.
+const home = mkdtempSync(join(tmpdir(), 'svc-prime-'))
+spawnSync(process.execPath, [join(root, 'bin', 'run.js'), 'customers', 'get', 'Customer:prime', '--json'], {
+  env: {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'c'), SVC_DATA_DIR: join(home, 'd'), SVC_BASE_URL: 'http://127.0.0.1:9/2025-10-13', SVC_TOKEN_ID: 'prime', SVC_CLIENT_SECRET: 'prime', SVC_NO_INPUT: '1'},
+  stdio: 'ignore',
+  timeout: 30_000,
+})
+rmSync(home, {recursive: true, force: true})
+console.log(`esbuild: dist/svc.cjs (${commands.length} commands)${existsSync(cacheFile) ? ' + code cache' : ''}`)

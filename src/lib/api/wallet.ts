@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {authMethodList, authSessionList, quorumPublicKeyResponse, type AuthMethod, type AuthSession} from '../schemas/wallet.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
 import type {ApiClient} from './client.js'
 
@@ -7,57 +8,25 @@ import type {ApiClient} from './client.js'
  * spec leaves many fields open. Signed endpoints are described as SignedOperation values and run
  * through the signed-retry engine.
  */
-export const CREDENTIAL_TYPES = ['EMAIL_OTP', 'SMS_OTP', 'PASSKEY', 'OAUTH'] as const
-export type CredentialType = (typeof CREDENTIAL_TYPES)[number]
-
-export const authMethodSchema = z.looseObject({
-  id: z.string(),
-  accountId: z.string(),
-  type: z.string(),
-  nickname: z.string().optional(),
-  credentialId: z.string().optional(),
-  otpEncryptionTargetBundle: z.string().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-})
-export type AuthMethod = z.infer<typeof authMethodSchema>
-
-export const passkeyChallengeSchema = authMethodSchema.extend({
-  challenge: z.string(),
-  requestId: z.string(),
-  expiresAt: z.string(),
-})
-
-export const authSessionSchema = z.looseObject({
-  id: z.string(),
-  accountId: z.string(),
-  type: z.string(),
-  credentialId: z.string().optional(),
-  nickname: z.string().optional(),
-  createdAt: z.string().optional(),
-  expiresAt: z.string(),
-  encryptedSessionSigningKey: z.string().optional(),
-})
-export type AuthSession = z.infer<typeof authSessionSchema>
-
-export const exportResponseSchema = z.looseObject({id: z.string(), encryptedWalletCredentials: z.string()})
+export {CREDENTIAL_TYPES, type AuthMethod, type AuthSession, type CredentialType} from '../schemas/wallet.js'
+export {authMethod as authMethodSchema, authSession as authSessionSchema, passkeyAuthChallenge as passkeyChallengeSchema, walletExportResponse as exportResponseSchema} from '../schemas/wallet.js'
 
 const listOf = <S extends z.ZodType>(item: S) => z.looseObject({data: z.array(item)})
 
 export async function listCredentials(client: ApiClient, accountId: string): Promise<AuthMethod[]> {
   const res = await client.request({method: 'GET', path: ['auth', 'credentials'], query: {accountId}})
-  return client.parse(listOf(authMethodSchema), res.body, 'credential list').data
+  return client.parse(authMethodList, res.body, 'credential list').data
 }
 
 export async function listSessions(client: ApiClient, accountId: string): Promise<AuthSession[]> {
   const res = await client.request({method: 'GET', path: ['auth', 'sessions'], query: {accountId}})
-  return client.parse(listOf(authSessionSchema), res.body, 'session list').data
+  return client.parse(authSessionList, res.body, 'session list').data
 }
 
 /** The quorum key the local sandbox signs its bundles with (local environment only). */
 export async function fetchSandboxQuorumKey(client: ApiClient): Promise<string> {
   const res = await client.request({method: 'GET', path: ['sandbox', 'quorum-public-key']})
-  return client.parse(z.looseObject({publicKey: z.string().regex(/^04[0-9a-fA-F]{128}$/)}), res.body, 'sandbox quorum key').publicKey
+  return client.parse(quorumPublicKeyResponse, res.body, 'sandbox quorum key').publicKey
 }
 
 /** The EMBEDDED_WALLET internal accounts of a customer (no GET by id exists: api-gaps 3.1). */

@@ -34,7 +34,7 @@ export async function resolveCredential(ctx: Context, accountId: string, opts: {
 }
 
 /** Stores the session key and returns what may be shown (never the key). */
-export async function storeSession(ctx: Context, keys: KeyStore, credential: AuthMethod, session: AuthSession, clientKey: P256KeyPair): Promise<LoginResult> {
+export async function storeSession(ctx: Context, keys: KeyStore, credential: Pick<AuthMethod, 'id' | 'type' | 'accountId'>, session: AuthSession, clientKey: P256KeyPair): Promise<LoginResult> {
   let privateKey = clientKey.privateKey
   if (session.encryptedSessionSigningKey) {
     // Legacy mode (uncompressed clientPublicKey): the session key comes sealed to our client key.

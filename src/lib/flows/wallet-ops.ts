@@ -13,7 +13,7 @@ export async function refreshSession(ctx: Context, accountId: string, sessionId:
   const kp = generateP256KeyPair()
   const res = await engineFor(ctx).run(walletOps.refreshSession(sessionId, bytesToHex(kp.publicKeyCompressed), accountId), signerFor(keys, old))
   const session = ctx.client.parse(authSessionSchema, res.body, 'session')
-  const credential = {id: old.credentialId, type: old.credentialType, accountId}
+  const credential = {id: old.credentialId, type: old.credentialType as CredentialType, accountId}
   const result = await storeSession(ctx, keys, credential, session, kp)
   if (result.key.id !== old.id) keys.remove(old.id)
   return result

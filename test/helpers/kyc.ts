@@ -1,0 +1,95 @@
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {crc32} from 'node:zlib'
+import {svc, type CliResult} from './cli.js'
+import type {TestSandbox} from './sandbox.js'
+
+/** Document fixtures built in code: just enough of a real header for the type and quality checks. */
+export function png(width: number, height: number, colourType = 2): Buffer {
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr.set([8, colourType, 0, 0, 0], 8)
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const len = Buffer.alloc(4)
+    len.writeUInt32BE(data.length)
+    const crc = Buffer.alloc(4)
+    crc.writeUInt32BE(crc32(body))
+    return Buffer.concat([len, body, crc])
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IEND', Buffer.alloc(0))])
+}
+
+export function jpeg(width: number, height: number, components = 3): Buffer {
+  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00])
+  const sof = Buffer.alloc(10 + components * 3)
+  sof.set([0xff, 0xc0])
+  sof.writeUInt16BE(8 + components * 3, 2)
+  sof[4] = 8
+  sof.writeUInt16BE(height, 5)
+  sof.writeUInt16BE(width, 7)
+  sof[9] = components
+  for (let i = 0; i < components; i++) sof.set([i + 1, 0x11, 0], 10 + i * 3)
+  return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xd9])])
+}
+
+export function pdf(): Buffer {
+  return Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1')
+}
+
+export function fixture(dir: string, name: string, bytes: Buffer): string {
+  const path = join(dir, name)
+  writeFileSync(path, bytes)
+  return path
+}
+
+export interface Journey {
+  run(args: string[], opts?: {input?: string; timeoutMs?: number}): Promise<CliResult>
+  json<T = any>(args: string[]): Promise<T>
+}
+
+/** Runs `svc` against the sandbox; `json` adds --json and insists on exit 0. */
+export function journey(sbx: TestSandbox): Journey {
+  const run = (args: string[], opts: {input?: string; timeoutMs?: number} = {}) => svc(args, {env: sbx.env, ...opts})
+  return {
+    run,
+    async json(args) {
+      const r = await run([...args, '--json'])
+      if (r.code !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.code}\n${r.stdout}\n${r.stderr}`)
+      return r.json()
+    },
+  }
+}
+
+/**
+ * `svc webhooks listen --register --json --max-events N` as a child process; resolves with the
+ * event types it printed (after the TEST event sent on registration) once N events arrived.
+ */
+export async function listenForWebhooks(sbx: TestSandbox, maxEvents: number): Promise<() => Promise<Array<{type: string; data?: any}>>> {
+  const child = svc(['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', String(maxEvents + 1)], {env: sbx.env, timeoutMs: 25_000})
+  const deadline = Date.now() + 10_000
+  while (!sbx.emu.config().webhookEndpoint) {
+    if (Date.now() > deadline) throw new Error('the listener never registered')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return async () => {
+    const r = await child
+    if (r.code !== 0) throw new Error(`webhooks listen exited ${r.code}: ${r.stderr}`)
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    if (events[0]?.type !== 'TEST') throw new Error(`expected the TEST event first, got ${events[0]?.type}`)
+    return events.slice(1)
+  }
+}
+
+export const ADDRESS = ['--address-line1', '1 Main St', '--address-city', 'Springfield', '--address-postal-code', '94105', '--address-country', 'US']
+export const OWNER_ADDRESS = ADDRESS
+
+/** Flags for a complete individual (everything the rules ask for except documents and consent). */
+export function individualFlags(fullName: string): string[] {
+  return ['customers', 'create', '--type', 'individual', '--full-name', fullName, '--birth-date', '1990-01-15', '--nationality', 'US', ...ADDRESS, '--data', JSON.stringify({idType: 'SSN', identifier: '123-45-6789'})]
+}
+
+export function passportArgs(holder: string, file: string): string[] {
+  return ['kyc', 'documents', 'upload', '--holder', holder, '--type', 'PASSPORT', '--file', file, '--number', 'X1234567', '--issuing-authority', 'US Department of State', '--country', 'US']
+}

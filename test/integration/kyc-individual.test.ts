@@ -1,0 +1,162 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {fixture, individualFlags, journey, jpeg, listenForWebhooks, passportArgs, png, type Journey} from '../helpers/kyc.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let svc: Journey
+beforeAll(async () => {
+  sbx = await startSandbox()
+  svc = journey(sbx)
+})
+afterAll(async () => sbx.stop())
+
+const stored = (id: string) => sbx.emu.db.get<Record<string, any>>('customers', id)!
+
+describe('KYC of individuals, end to end', () => {
+  it('a complete individual is approved at its first submission, with PENDING then APPROVED webhooks', async () => {
+    const events = await listenForWebhooks(sbx, 2)
+    const c = await svc.json(individualFlags('Ada Lovelace'))
+    await svc.json(['customers', 'terms', c.id, '--accept'])
+    const passport = fixture(sbx.dir, 'ada-passport.jpg', jpeg(1200, 800))
+    const doc = await svc.json(passportArgs(c.id, passport))
+    expect(doc).toMatchObject({documentHolder: c.id, documentType: 'PASSPORT', fileName: 'ada-passport.jpg', country: 'US'})
+
+    const v = await svc.json(['kyc', 'submit', c.id])
+    expect(v).toMatchObject({customerId: c.id, verificationStatus: 'IN_PROGRESS', errors: []})
+    expect(stored(c.id).kycStatus).toBe('PENDING')
+
+    const approved = await svc.run(['kyc', 'wait', c.id, '--json'])
+    expect(approved.code).toBe(0)
+    expect(approved.json()).toMatchObject({id: c.id, kycStatus: 'APPROVED'})
+    const got = await events()
+    expect(got.map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
+    expect(got.map((e) => [e.data.id, e.data.kycStatus])).toEqual([[c.id, 'PENDING'], [c.id, 'APPROVED']])
+    expect(got[1].data.identifier).toBeUndefined()
+  })
+
+  it('goes through RESOLVE_ERRORS: the checklist names each gap, then fields and a passport get it approved', async () => {
+    const events = await listenForWebhooks(sbx, 2)
+    const c = await svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Grace'])
+    const first = await svc.json(['kyc', 'submit', c.id])
+    expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
+    expect(first.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(
+      ['MISSING_IDENTITY_DOCUMENT', 'address', 'birthDate', 'endUserTermsConsent', 'fullName', 'idType', 'identifier', 'nationality'],
+    )
+    expect(first.errors.find((e: any) => e.type === 'MISSING_IDENTITY_DOCUMENT')).toMatchObject({resourceId: c.id, acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID']})
+    expect(first.errors.find((e: any) => e.field === 'fullName').reason).toMatch(/given and a family name/)
+    expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
+
+    // The human checklist: one box per gap, with the command that resolves it.
+    const status = await svc.run(['kyc', 'status', c.id])
+    expect(status.code).toBe(0)
+    expect(status.stdout).toContain('Still missing (8)')
+    expect(status.stdout).toContain(`[ ] ${c.id} (the customer): field birthDate`)
+    expect(status.stdout).toContain(`→ svc customers update ${c.id} --birth-date YYYY-MM-DD`)
+    expect(status.stdout).toContain('accepted: PASSPORT, DRIVERS_LICENSE, NATIONAL_ID')
+    expect(status.stdout).toContain(`→ svc kyc documents upload --holder ${c.id} --type PASSPORT`)
+    const statusJson = await svc.json(['kyc', 'status', c.id])
+    expect(statusJson.customer.id).toBe(c.id)
+    expect(statusJson.verification.id).toBe(first.id)
+
+    // Waiting on an incomplete submission fails at once instead of hanging.
+    const stuck = await svc.run(['kyc', 'wait', c.id, '--json'])
+    expect(stuck.code).toBe(6)
+    expect(stuck.json().error.code).toBe('VERIFICATION_INCOMPLETE')
+
+    await svc.json(['customers', 'update', c.id, '--full-name', 'Grace Hopper', '--birth-date', '1906-12-09', '--nationality', 'US', '--address-line1', '1 Navy Way', '--address-postal-code', '20001', '--address-country', 'US', '--data', JSON.stringify({idType: 'SSN', identifier: '123-45-6789'})])
+    await svc.json(['customers', 'terms', c.id, '--accept'])
+    const front = fixture(sbx.dir, 'dl-front.png', png(1000, 640))
+    await svc.json(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'DRIVERS_LICENSE', '--side', 'FRONT', '--file', front, '--number', 'D1234', '--issuing-authority', 'CA DMV', '--country', 'US'])
+    const second = await svc.json(['kyc', 'submit', c.id])
+    expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
+    expect(second.errors).toHaveLength(1)
+    expect(second.errors[0]).toMatchObject({type: 'MISSING_IDENTITY_DOCUMENT', reason: expect.stringMatching(/DRIVERS_LICENSE has only its FRONT side; upload the BACK/)})
+
+    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'grace-passport.pdf', Buffer.from('%PDF-1.7\n%%EOF\n'))))
+    const third = await svc.json(['kyc', 'submit', c.id])
+    expect(third.verificationStatus).toBe('IN_PROGRESS')
+    const approved = await svc.json(['kyc', 'wait', c.id])
+    expect(approved.kycStatus).toBe('APPROVED')
+    expect((await events()).map((e) => `${e.type} ${e.data.id}`)).toEqual([`CUSTOMER.KYC_PENDING ${c.id}`, `CUSTOMER.KYC_APPROVED ${c.id}`])
+    const list = await svc.json(['kyc', 'documents', 'list', '--holder', c.id])
+    expect(list.data.map((d: any) => `${d.documentType}${d.side ? ' ' + d.side : ''}`)).toEqual(['DRIVERS_LICENSE FRONT', 'PASSPORT'])
+  })
+
+  it('suffix 002 is rejected once complete (exit 1), and renaming does not overwrite the settled decision', async () => {
+    const events = await listenForWebhooks(sbx, 2)
+    const c = await svc.json(individualFlags('Eve Adams 002'))
+    await svc.json(['customers', 'terms', c.id, '--accept'])
+    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'eve.png', png(900, 600))))
+    expect((await svc.json(['kyc', 'submit', c.id])).verificationStatus).toBe('IN_PROGRESS')
+    const rejected = await svc.run(['kyc', 'wait', c.id, '--json'])
+    expect(rejected.code).toBe(1)
+    expect(rejected.json().error).toMatchObject({code: 'KYC_REJECTED', details: {customerId: c.id, status: 'REJECTED'}})
+    expect((await events()).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_REJECTED'])
+
+    await svc.json(['customers', 'update', c.id, '--full-name', 'Eve Adams'])
+    expect(stored(c.id).kycStatus).toBe('REJECTED')
+    const again = await svc.run(['kyc', 'submit', c.id, '--json'])
+    expect(again.code).toBe(6)
+    expect(again.json().error.code).toBe('INVALID_STATE_TRANSITION')
+    expect(stored(c.id).kycStatus).toBe('REJECTED')
+  })
+
+  it('suffix 004 goes on HOLD (wait keeps waiting, exit 8 at --timeout); fixing and resubmitting approves', async () => {
+    const c = await svc.json(individualFlags('Hal Jordan 004'))
+    await svc.json(['customers', 'terms', c.id, '--accept'])
+    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'hal.jpg', jpeg(640, 480))))
+    await svc.json(['kyc', 'submit', c.id])
+    const deadline = Date.now() + 5000
+    while (stored(c.id).kycStatus !== 'HOLD' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(stored(c.id).kycStatus).toBe('HOLD')
+    const waiting = await svc.run(['kyc', 'wait', c.id, '--timeout', '1s', '--json'])
+    expect(waiting.code).toBe(8)
+    expect(waiting.json().error.code).toBe('TIMEOUT')
+    expect(waiting.stderr).toContain('on HOLD')
+    await svc.json(['customers', 'update', c.id, '--full-name', 'Hal Jordan'])
+    expect((await svc.json(['kyc', 'submit', c.id])).verificationStatus).toBe('IN_PROGRESS')
+    expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+  })
+
+  it('suffix 001 stays PENDING for manual review: no decision arrives', async () => {
+    const c = await svc.json(individualFlags('Manny Review 001'))
+    await svc.json(['customers', 'terms', c.id, '--accept'])
+    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'manny.jpg', jpeg(640, 480))))
+    await svc.json(['kyc', 'submit', c.id])
+    const r = await svc.run(['kyc', 'wait', c.id, '--timeout', '600ms'])
+    expect(r.code).toBe(8)
+    expect(r.stderr).toMatch(/still PENDING/)
+    expect(sbx.emu.scheduler.pending('kyc.decide').filter((j) => j.payload.customerId === c.id)).toHaveLength(0)
+  })
+})
+
+describe('the skip-paperwork sandbox option', () => {
+  let skip: TestSandbox
+  let s: Journey
+  beforeAll(async () => {
+    skip = await startSandbox()
+    s = journey(skip)
+    await s.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {skipVerificationPaperwork: true}})])
+  })
+  afterAll(async () => skip.stop())
+
+  it('resolves terminal suffixes of individuals at create, with no documents; 001 and 003 still need a packet', async () => {
+    const events = await listenForWebhooks(skip, 4)
+    const ok = await s.json(['customers', 'create', '--type', 'individual', '--full-name', 'Quick Approve'])
+    expect(ok.kycStatus).toBe('PENDING')
+    const no = await s.json(['customers', 'create', '--type', 'individual', '--full-name', 'Quick Reject 002'])
+    expect((await s.json(['kyc', 'wait', ok.id])).kycStatus).toBe('APPROVED')
+    expect((await s.run(['kyc', 'wait', no.id])).code).toBe(1)
+    const got = await events()
+    expect(got.filter((e) => e.data.id === ok.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
+    expect(got.filter((e) => e.data.id === no.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_REJECTED'])
+
+    for (const name of ['Slow Lane 001', 'Collect Me 003']) {
+      const c = await s.json(['customers', 'create', '--type', 'individual', '--full-name', name])
+      expect(c.kycStatus).toBe('UNVERIFIED')
+      const v = await s.json(['kyc', 'submit', c.id])
+      expect(v.verificationStatus).toBe('RESOLVE_ERRORS')
+      expect(v.errors.map((e: any) => e.type)).toContain('MISSING_IDENTITY_DOCUMENT')
+    }
+  })
+})

@@ -1,0 +1,164 @@
+import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {walletSeed} from '../../src/emulator/domain/wallet/state.js'
+import {svc} from '../helpers/cli.js'
+import {EnclaveClient} from '../helpers/enclave.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let api: EnclaveClient
+
+beforeAll(async () => {
+  sbx = await startSandbox({challengeMinIntervalMs: 0, walletProcessingDelayMs: 150})
+  api = new EnclaveClient(sbx)
+})
+afterAll(async () => sbx.stop())
+
+const keystore = () => join(sbx.env.SVC_CONFIG_DIR, 'keystore')
+const mode = (p: string) => statSync(p).mode & 0o777
+
+async function login(accountId: string, extra: string[] = [], env: Record<string, string> = {}) {
+  const r = await svc(['wallet', 'login', accountId, '--json', ...extra], {env: {...sbx.env, ...env}})
+  expect(r.code, r.stderr).toBe(0)
+  return r.json()
+}
+
+describe('svc wallet login (EMAIL_OTP) and export', () => {
+  it('logs in with the sandbox OTP, stores the session key 0600 in a 0700 dir, and exports the exact seed', async () => {
+    const {accountId, emailCredentialId} = await api.createCustomer()
+    const out = await login(accountId)
+    expect(out.session).toMatchObject({accountId, type: 'EMAIL_OTP', id: expect.stringMatching(/^Session:/)})
+    expect(out.session.encryptedSessionSigningKey).toBeUndefined()
+    expect(out.key.publicKey).toMatch(/^0[23][0-9a-f]{64}$/)
+    // The emulator holds that public key as the session key.
+    expect(sbx.emu.db.get<{publicKey: string}>('walletSessions', out.session.id)?.publicKey).toBe(out.key.publicKey)
+
+    expect(mode(keystore())).toBe(0o700)
+    const files = readdirSync(keystore())
+    expect(files).toHaveLength(1)
+    expect(mode(join(keystore(), files[0]))).toBe(0o600)
+    const record = JSON.parse(readFileSync(join(keystore(), files[0]), 'utf8'))
+    expect(record).toMatchObject({kind: 'session', accountId, credentialId: emailCredentialId, sessionId: out.session.id, publicKey: out.key.publicKey})
+
+    const keys = await svc(['wallet', 'keys', 'list', '--json'], {env: sbx.env})
+    expect(keys.json().data).toEqual([expect.objectContaining({publicKey: out.key.publicKey, sessionId: out.session.id, encrypted: false})])
+    expect(keys.stdout).not.toContain(record.privateKey.plain)
+
+    const file = join(sbx.env.HOME, 'seed.txt')
+    const exp = await svc(['wallet', 'export', accountId, '--out', file, '--json'], {env: sbx.env})
+    expect(exp.code, exp.stderr).toBe(0)
+    const summary = exp.json()
+    expect(summary).toMatchObject({accountId, wordCount: 12, envelope: 'pinned', out: file})
+    expect(mode(file)).toBe(0o600)
+    const mnemonic = readFileSync(file, 'utf8').trim()
+    expect(mnemonic).toBe(walletSeed(sbx.emu, accountId))
+    expect(exp.stdout + exp.stderr).not.toContain(mnemonic.split(' ').slice(0, 3).join(' '))
+
+    // No overwrite without --force, refused before any request.
+    const before = sbx.requestCount()
+    const again = await svc(['wallet', 'export', accountId, '--out', file], {env: sbx.env})
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain('exists already')
+    expect(sbx.requestCount()).toBe(before)
+    const forced = await svc(['wallet', 'export', accountId, '--out', file, '--force', '--json'], {env: sbx.env})
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(readFileSync(file, 'utf8').trim()).toBe(mnemonic)
+  })
+
+  it('--verify-only prints word count and fingerprint, never the mnemonic; off a TTY the screen path is refused', async () => {
+    const {accountId} = await api.createCustomer()
+    await login(accountId)
+    const r = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: sbx.env})
+    expect(r.code, r.stderr).toBe(0)
+    const seed = walletSeed(sbx.emu, accountId)!
+    const {createHash} = await import('node:crypto')
+    expect(r.json()).toEqual({accountId, wordCount: 12, fingerprint: createHash('sha256').update(seed).digest('hex').slice(0, 8), envelope: 'pinned'})
+    expect(r.stdout + r.stderr).not.toContain(seed.split(' ')[0] + ' ' + seed.split(' ')[1])
+    const before = sbx.requestCount()
+    const screen = await svc(['wallet', 'export', accountId], {env: sbx.env})
+    expect(screen.code).toBe(2)
+    expect(screen.stderr).toContain('only on a terminal')
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('exports under forced PROCESSING by re-sending the identical signed request', async () => {
+    const {accountId} = await api.createCustomer()
+    await login(accountId)
+    await api.setSandbox({walletProcessingCount: 1})
+    const file = join(sbx.env.HOME, `processing-${Date.now()}.txt`)
+    const r = await svc(['wallet', 'export', accountId, '--out', file, '--json'], {env: sbx.env})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain('still processing')
+    expect(readFileSync(file, 'utf8').trim()).toBe(walletSeed(sbx.emu, accountId))
+    expect(sbx.emu.settings().walletProcessingCount).toBe(0)
+    const events = sbx.emu.db.all<{event: {type: string; data: {operationType: string; resourceId: string}}}>('events').map((e) => e.event).filter((e) => e.type === 'wallet_operation.completed')
+    expect(events.some((e) => e.data.operationType === 'wallet.export' && e.data.resourceId === accountId)).toBe(true)
+  })
+
+  it('exits 8 with a resume hint when the operation is still processing at --timeout', async () => {
+    const {accountId} = await api.createCustomer()
+    await login(accountId)
+    await api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 5000})
+    try {
+      const r = await svc(['wallet', 'export', accountId, '--verify-only', '--timeout', '1s', '--json'], {env: sbx.env})
+      expect(r.code).toBe(8)
+      expect(r.json().error).toMatchObject({code: 'WALLET_OPERATION_PROCESSING', hint: expect.stringContaining(`svc wallet export ${accountId}`)})
+    } finally {
+      await api.setSandbox({walletProcessingDelayMs: 150, walletProcessingCount: 0})
+    }
+  })
+
+  it('starts a fresh export when the challenge lapses while processing (rule 4)', async () => {
+    const {accountId} = await api.createCustomer()
+    await login(accountId)
+    await api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 2500, signedChallengeTtlSeconds: 1})
+    try {
+      const r = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: sbx.env})
+      expect(r.code, r.stderr).toBe(0)
+      expect(r.stderr).toContain('lapsed')
+      expect(r.json().wordCount).toBe(12)
+    } finally {
+      await api.setSandbox({walletProcessingDelayMs: 150, signedChallengeTtlSeconds: 300})
+    }
+  })
+
+  it('refuses export without a stored session, naming the login to run', async () => {
+    const {accountId} = await api.createCustomer()
+    const before = sbx.requestCount()
+    const r = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: sbx.env})
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining(`svc wallet login ${accountId}`)})
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('encrypts stored keys with SVC_KEYSTORE_PASSPHRASE and needs it to sign', async () => {
+    const {accountId} = await api.createCustomer()
+    const env = {SVC_KEYSTORE_PASSPHRASE: 'correct horse battery'}
+    const out = await login(accountId, [], env)
+    const file = readdirSync(keystore()).map((f) => JSON.parse(readFileSync(join(keystore(), f), 'utf8'))).find((r) => r.sessionId === out.session.id)
+    expect(file.privateKey.sealed).toMatchObject({kdf: 'scrypt'})
+    expect(file.privateKey.plain).toBeUndefined()
+    const locked = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: sbx.env})
+    expect(locked.code).toBe(4)
+    expect(locked.json().error.code).toBe('KEYSTORE_LOCKED')
+    const wrong = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: {...sbx.env, SVC_KEYSTORE_PASSPHRASE: 'nope'}})
+    expect(wrong.json().error.code).toBe('KEYSTORE_PASSPHRASE_WRONG')
+    const ok = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: {...sbx.env, ...env}})
+    expect(ok.code, ok.stderr).toBe(0)
+  })
+
+  it('purges keys on request and expired keys on the way', async () => {
+    const {accountId} = await api.createCustomer()
+    const out = await login(accountId)
+    const path = readdirSync(keystore()).map((f) => join(keystore(), f)).find((p) => JSON.parse(readFileSync(p, 'utf8')).sessionId === out.session.id)!
+    const record = JSON.parse(readFileSync(path, 'utf8'))
+    writeFileSync(path, JSON.stringify({...record, expiresAt: new Date(Date.now() - 1000).toISOString()}))
+    const list = await svc(['wallet', 'keys', 'list', '--account', accountId, '--json'], {env: sbx.env})
+    expect(list.json().data).toEqual([])
+    expect(readdirSync(keystore()).includes(path.split('/').pop()!)).toBe(false)
+    await login(accountId)
+    const purge = await svc(['wallet', 'keys', 'purge', '--account', accountId, '--json'], {env: sbx.env})
+    expect(purge.json()).toEqual({removed: 1})
+  })
+})

@@ -37,7 +37,8 @@ export function fixFor(e: VerificationError, customerId: string): string | undef
 }
 
 function describeResource(id: string, view: KycStatusView): string {
-  if (id === view.customer.id) return `${id} (${view.customer.customerType === 'BUSINESS' ? 'the business' : 'the customer'})`
+  // The customer's id is in the header already; owners are named so the operator knows who to chase.
+  if (id === view.customer.id) return view.customer.customerType === 'BUSINESS' ? 'the business' : 'the customer'
   const o = view.beneficialOwners?.find((b) => b.id === id)
   return o ? `${id} (${o.personalInfo.firstName} ${o.personalInfo.lastName}, ${o.roles.join('/')})` : id
 }

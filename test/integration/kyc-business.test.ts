@@ -1,0 +1,123 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {ADDRESS, fixture, journey, listenForWebhooks, passportArgs, pdf, type Journey} from '../helpers/kyc.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let svc: Journey
+beforeAll(async () => {
+  sbx = await startSandbox()
+  svc = journey(sbx)
+})
+afterAll(async () => sbx.stop())
+
+const business = (reg: string) => ['customers', 'create', '--type', 'business', '--legal-name', `Acme ${reg}`, '--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15', '--registration-number', reg, ...ADDRESS]
+const owner = (biz: string, first: string, last: string, roles: string[], pct: number) => [
+  'kyc', 'owners', 'add', biz, ...roles.flatMap((r) => ['--role', r]), '--ownership', String(pct), '--first-name', first, '--last-name', last,
+  '--birth-date', '1980-02-03', '--nationality', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789', ...ADDRESS,
+]
+const certificate = (biz: string) => ['kyc', 'documents', 'upload', '--holder', biz, '--type', 'CERTIFICATE_OF_INCORPORATION', '--file', fixture(sbx.dir, 'cert.pdf', pdf()), '--country', 'US']
+const types = (v: {errors: Array<{type: string}>}) => v.errors.map((e) => e.type).sort()
+
+describe('KYB of businesses, end to end', () => {
+  it('suffix 003: documents, a control person and two 30% owners are collected, then the business is approved', async () => {
+    const events = await listenForWebhooks(sbx, 2)
+    const b = await svc.json(business('REG-2024-003'))
+    expect(b.kybStatus).toBe('UNVERIFIED')
+    await svc.json(['customers', 'terms', b.id, '--accept'])
+    const first = await svc.json(['kyc', 'submit', b.id])
+    expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
+    expect(types(first)).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_LEGAL_PRESENCE_DOCUMENT'])
+    expect(first.errors.find((e: any) => e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT').acceptedDocumentTypes).toContain('CERTIFICATE_OF_INCORPORATION')
+
+    await svc.json(certificate(b.id))
+    const ana = await svc.json(owner(b.id, 'Ana', 'Ruiz', ['UBO'], 30))
+    const ben = await svc.json(owner(b.id, 'Ben', 'Ortiz', ['UBO'], 30))
+    const cleo = await svc.json(owner(b.id, 'Cleo', 'Park', ['DIRECTOR', 'CONTROL_PERSON'], 0))
+    const dan = await svc.json(owner(b.id, 'Dan', 'Small', ['UBO'], 10))
+    expect(ana).toMatchObject({customerId: b.id, roles: ['UBO'], ownershipPercentage: 30, kycStatus: 'UNVERIFIED', personalInfo: {firstName: 'Ana', lastName: 'Ruiz'}})
+    expect(ana.personalInfo.identifier).toBeUndefined()
+
+    // Owners at or above 25% and the control person must be identified; Dan (10%) need not be.
+    const second = await svc.json(['kyc', 'submit', b.id])
+    expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
+    expect(second.errors.map((e: any) => `${e.type} ${e.resourceId}`).sort()).toEqual([ana.id, ben.id, cleo.id].map((id) => `MISSING_IDENTITY_DOCUMENT ${id}`).sort())
+    const status = await svc.run(['kyc', 'status', b.id])
+    expect(status.stdout).toContain(`[ ] ${ana.id} (Ana Ruiz, UBO): identity document`)
+    expect(status.stdout).toContain(`[ ] ${cleo.id} (Cleo Park, DIRECTOR/CONTROL_PERSON): identity document`)
+    expect(status.stdout).not.toContain(dan.id + ' (')
+    expect(status.stdout).toMatch(/owners\s+Ana Ruiz 30% UNVERIFIED; Ben Ortiz 30% UNVERIFIED; Cleo Park 0% UNVERIFIED; Dan Small 10% UNVERIFIED/)
+
+    for (const o of [ana, ben, cleo]) await svc.json(passportArgs(o.id, fixture(sbx.dir, `${o.personalInfo.firstName}.pdf`, pdf())))
+    const third = await svc.json(['kyc', 'submit', b.id])
+    expect(third).toMatchObject({verificationStatus: 'IN_PROGRESS', errors: []})
+    expect(sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
+
+    const approved = await svc.json(['kyc', 'wait', b.id])
+    expect(approved.kybStatus).toBe('APPROVED')
+    const got = await events()
+    expect(got.map((e) => `${e.type} ${e.data.id} ${e.data.kybStatus}`)).toEqual([`CUSTOMER.KYB_PENDING ${b.id} PENDING`, `CUSTOMER.KYB_APPROVED ${b.id} APPROVED`])
+    const owners = await svc.json(['kyc', 'owners', 'list', b.id])
+    expect(owners.data.map((o: any) => o.kycStatus)).toEqual(['APPROVED', 'APPROVED', 'APPROVED', 'APPROVED'])
+    expect(owners.totalCount).toBe(4)
+  })
+
+  it('refuses owners beyond 100% in total and owners of an individual, changing nothing', async () => {
+    const b = await svc.json(business('REG-100'))
+    await svc.json(owner(b.id, 'Max', 'Share', ['UBO'], 80))
+    const count = sbx.emu.db.count('beneficialOwners')
+    const over = await svc.run([...owner(b.id, 'Too', 'Much', ['UBO'], 30), '--json'])
+    expect(over.code).toBe(2)
+    expect(over.json().error.details.errors).toEqual([{field: 'ownershipPercentage', message: '80% is declared already; 30% more would exceed 100%'}])
+    const person = await svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Solo Trader'])
+    const wrong = await svc.run([...owner(person.id, 'No', 'Body', ['UBO'], 50), '--json'])
+    expect(wrong.code).toBe(2)
+    expect(wrong.json().error.details.errors[0].field).toBe('customerId')
+    expect(sbx.emu.db.count('beneficialOwners')).toBe(count)
+  })
+
+  it('suffix 002 reports RESOLVE_ERRORS while incomplete, then is rejected once complete', async () => {
+    const events = await listenForWebhooks(sbx, 2)
+    const b = await svc.json(business('REG-002'))
+    await svc.json(['customers', 'terms', b.id, '--accept'])
+    expect((await svc.json(['kyc', 'submit', b.id])).verificationStatus).toBe('RESOLVE_ERRORS')
+    await svc.json(certificate(b.id))
+    const boss = await svc.json(owner(b.id, 'Olga', 'Owner', ['UBO', 'CONTROL_PERSON'], 100))
+    await svc.json(passportArgs(boss.id, fixture(sbx.dir, 'olga.pdf', pdf())))
+    expect((await svc.json(['kyc', 'submit', b.id])).verificationStatus).toBe('IN_PROGRESS')
+    const r = await svc.run(['kyc', 'wait', b.id, '--json'])
+    expect(r.code).toBe(1)
+    expect(r.json().error.code).toBe('KYB_REJECTED')
+    expect((await events()).map((e) => e.type)).toEqual(['CUSTOMER.KYB_PENDING', 'CUSTOMER.KYB_REJECTED'])
+    expect(sbx.emu.db.get<any>('beneficialOwners', boss.id).kycStatus).toBe('APPROVED')
+  })
+
+  it("an owner whose lastName ends in 002 is rejected, and so is the business", async () => {
+    const b = await svc.json(business('REG-555'))
+    await svc.json(['customers', 'terms', b.id, '--accept'])
+    await svc.json(certificate(b.id))
+    const bad = await svc.json(owner(b.id, 'Gil', 'Gray 002', ['UBO', 'CONTROL_PERSON'], 60))
+    await svc.json(passportArgs(bad.id, fixture(sbx.dir, 'gil.pdf', pdf())))
+    await svc.json(['kyc', 'submit', b.id])
+    expect((await svc.run(['kyc', 'wait', b.id])).code).toBe(1)
+    expect(sbx.emu.db.get<any>('beneficialOwners', bad.id).kycStatus).toBe('REJECTED')
+  })
+})
+
+describe('KYB with the skip-paperwork option', () => {
+  it('a terminal suffix resolves at the first submission with no documents; 003 still needs the packet', async () => {
+    const skip = await startSandbox({skipVerificationPaperwork: true})
+    try {
+      const s = journey(skip)
+      const quick = await s.json(business('REG-777'))
+      await s.json(['customers', 'terms', quick.id, '--accept'])
+      expect(await s.json(['kyc', 'submit', quick.id])).toMatchObject({verificationStatus: 'IN_PROGRESS', errors: []})
+      expect((await s.json(['kyc', 'wait', quick.id])).kybStatus).toBe('APPROVED')
+      const slow = await s.json(business('REG-003'))
+      await s.json(['customers', 'terms', slow.id, '--accept'])
+      expect(types(await s.json(['kyc', 'submit', slow.id]))).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_LEGAL_PRESENCE_DOCUMENT'])
+      expect(skip.emu.db.get<any>('customers', slow.id).kybStatus).toBe('UNVERIFIED')
+    } finally {
+      await skip.stop()
+    }
+  })
+})

@@ -1,0 +1,70 @@
+import {statSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {walletSeed} from '../../src/emulator/domain/wallet/state.js'
+import {bytesToHex, decryptExportBundle, generateP256KeyPair} from '../../src/lib/wallet/index.js'
+import {EnclaveClient} from '../helpers/enclave.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let api: EnclaveClient
+
+beforeAll(async () => {
+  sbx = await startSandbox({challengeMinIntervalMs: 0})
+  api = new EnclaveClient(sbx)
+})
+afterAll(async () => sbx.stop())
+
+describe('enclave state across restarts', () => {
+  it('keeps the quorum key (0600), seeds and sessions; an export after restart still decrypts to the same seed', async () => {
+    const {accountId, emailCredentialId} = await api.createCustomer()
+    const s = await api.otpLogin(emailCredentialId!)
+    const quorum = await api.quorumKey()
+    const seed = walletSeed(sbx.emu, accountId)
+    expect(statSync(join(sbx.dir, 'quorum-key.hex')).mode & 0o777).toBe(0o600)
+    sbx = await sbx.restart()
+    api = new EnclaveClient(sbx)
+    expect(await api.quorumKey()).toBe(quorum)
+    expect(walletSeed(sbx.emu, accountId)).toBe(seed)
+    const key = generateP256KeyPair()
+    const {leg2} = await api.signed('POST', `/internal-accounts/${accountId}/export`, {clientPublicKey: bytesToHex(key.publicKeyUncompressed)}, s.key)
+    expect(leg2.status).toBe(200)
+    const out = await decryptExportBundle(leg2.body.encryptedWalletCredentials, key.privateKey, {pinnedQuorumKey: quorum})
+    expect(out.kind === 'mnemonic' && out.mnemonic).toBe(seed)
+  })
+})
+
+describe('sandbox switches', () => {
+  it('accepts the legacy literal signature only when legacySignatures is on', async () => {
+    const {accountId} = await api.createCustomer()
+    const raw = '{"privateEnabled":true}'
+    const tryLegacy = async () => {
+      const leg1 = await api.call('PATCH', `/internal-accounts/${accountId}`, {raw})
+      return api.call('PATCH', `/internal-accounts/${accountId}`, {raw, headers: {'service-wallet-signature': 'sandbox-valid-signature', 'request-id': leg1.body.requestId}})
+    }
+    expect((await tryLegacy()).status).toBe(401)
+    await api.setSandbox({legacySignatures: true})
+    try {
+      const r = await tryLegacy()
+      expect([r.status, r.body.privateEnabled]).toEqual([200, true])
+    } finally {
+      await api.setSandbox({legacySignatures: false})
+    }
+  })
+
+  it('validates the wallet knobs of PATCH /config, listing every bad one', async () => {
+    const r = await api.call('PATCH', '/config', {body: {sandbox: {walletProcessingRate: 2, walletProcessingCount: -1, passkeyOrigins: ['ftp://x'], sessionTtlSeconds: 0}}})
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['sandbox.passkeyOrigins.0', 'sandbox.sessionTtlSeconds', 'sandbox.walletProcessingCount', 'sandbox.walletProcessingRate'])
+  })
+
+  it('privacy applies to embedded wallets only', async () => {
+    const c = await api.call('POST', '/customers', {body: {customerType: 'INDIVIDUAL', fullName: 'Fiat Holder', currencies: ['USD']}})
+    const fiat = sbx.emu.db.all<{id: string; type: string; customerId: string}>('internalAccounts').find((a) => a.customerId === c.body.id && a.type !== 'EMBEDDED_WALLET')!
+    const r = await api.call('PATCH', `/internal-accounts/${fiat.id}`, {body: {privateEnabled: true}})
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors[0]).toMatchObject({field: 'privateEnabled', message: expect.stringMatching(/EMBEDDED_WALLET/)})
+    const bad = await api.call('PATCH', `/internal-accounts/${fiat.id}`, {body: {privateEnabled: 'yes', extra: 1}})
+    expect(bad.status).toBe(400)
+  })
+})

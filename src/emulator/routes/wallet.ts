@@ -1,4 +1,6 @@
 import {exportWallet, updateWalletPrivacy} from '../domain/wallet/account.js'
+import {executeChecks} from '../domain/quote-execute.js'
+import {checkWalletQuoteSignature} from '../domain/wallet/quote-signing.js'
 import {registerSettler} from '../domain/wallet/signed-retry.js'
 import {provisionEmbeddedWallet, quorumPublicKeyHex} from '../domain/wallet/state.js'
 import type {Emulator} from '../emulator.js'
@@ -7,6 +9,7 @@ import {customerHooks} from './customers.js'
 
 // Module scope: one hook per process, however many emulators a test run starts.
 customerHooks.created.push(provisionEmbeddedWallet)
+executeChecks.push(checkWalletQuoteSignature)
 
 /** The local enclave: wallet export, privacy, and the quorum key clients pin for the sandbox. */
 export function registerWallet(router: Router, emu: Emulator): void {

@@ -145,11 +145,20 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   NETWORK_ERROR: 'Check the base URL and your network; for the local sandbox run `svc sandbox serve --detach`.',
   TIMEOUT: 'Run the same command again to keep waiting.',
   RESPONSE_INVALID: 'The API answered with an unexpected shape; report it with --debug output.',
+  // money movement (issue 4)
+  USER_NOT_READY: 'The customer must be APPROVED before money moves: check `svc customers get <id>` (kycStatus/kybStatus).',
+  FUNDING_AMOUNT_MISMATCH: 'Send exactly the quote\'s totalSendingAmount (or omit the amount to use it).',
+  PAYMENT_FAILED: 'See failureReason in details; funds are returned to the source unless the refund failed too.',
+  OWNERSHIP_NOT_VERIFIED: 'Start a new ownership challenge: `svc accounts external verify-ownership <id>`.',
+  SCA_CODE_REQUIRED: 'Ask the customer for the SCA code and pass it with --code.',
 }
 
 /** Codes whose exit code differs from what their HTTP status alone gives. */
 const EXIT_OVERRIDES: Readonly<Record<string, number>> = {
   QUOTE_EXPIRED: 6,
+  USER_NOT_READY: 6,
+  // a bad wallet signature over an ownership challenge (400 in the published API) is an authentication failure
+  INVALID_SIGNATURE: 4,
   INSUFFICIENT_FUNDS: 1,
 }
 

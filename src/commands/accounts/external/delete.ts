@@ -1,0 +1,19 @@
+import {deleteExternalAccount} from '../../../lib/api/accounts.js'
+import {BaseCommand} from '../../../lib/base-command.js'
+import {idArg, yesFlag} from '../../../lib/flags.js'
+
+export default class AccountsExternalDelete extends BaseCommand<typeof AccountsExternalDelete> {
+  static override summary = 'Delete an external account (a trusted beneficiary must be untrusted first)'
+  static override examples = ['<%= config.bin %> accounts external delete ExternalAccount:… --yes']
+  static override args = {accountId: idArg('ExternalAccount')}
+  static override flags = {yes: yesFlag}
+
+  async run() {
+    const id = this.args.accountId
+    this.ctx.banner(`delete ${id}`)
+    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
+    await deleteExternalAccount(this.ctx.client, id)
+    this.out.success(`Deleted ${id}`)
+    return {id, deleted: true}
+  }
+}

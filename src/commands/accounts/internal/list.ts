@@ -1,0 +1,30 @@
+import {Flags} from '@oclif/core'
+import {listInternalAccounts} from '../../../lib/api/accounts.js'
+import {BaseCommand} from '../../../lib/base-command.js'
+import {InputError} from '../../../lib/errors.js'
+import {idFlag, pagingFlags} from '../../../lib/flags.js'
+import {renderInternalAccount, renderInternalAccountList} from '../../../lib/output/accounts.js'
+
+export default class AccountsInternalList extends BaseCommand<typeof AccountsInternalList> {
+  static override summary = 'List internal accounts: balances in real units (--details for funding instructions)'
+  static override examples = ['<%= config.bin %> accounts internal list --customer Customer:…', '<%= config.bin %> accounts internal list --customer Customer:… --currency USD --details']
+  static override flags = {
+    customer: idFlag('Customer', {name: 'customerId'}),
+    currency: Flags.string({description: 'currency code (USD, MXN, USDC ...)'}),
+    details: Flags.boolean({description: 'show each account with its funding instructions'}),
+    ...pagingFlags,
+  }
+
+  async run() {
+    const f = this.flags
+    if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`}])
+    const list = await listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, {limit: f.limit, cursor: f.cursor, all: f.all})
+    if (f.details) {
+      for (const a of list.data) {
+        renderInternalAccount(this.out, a)
+        this.out.print()
+      }
+    } else await renderInternalAccountList(this.out, list)
+    return list
+  }
+}

@@ -1,0 +1,39 @@
+import {Flags} from '@oclif/core'
+import {createQuote} from '../../lib/api/quotes.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
+import {quoteCreateFlags} from '../../lib/flags-money.js'
+import {buildQuoteRequest} from '../../lib/flows/quote-input.js'
+import {confirmAndExecute} from '../../lib/flows/quote-execute.js'
+import {renderQuote} from '../../lib/output/quote.js'
+
+export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
+  static override summary = 'Quote a transfer: rate both ways, every fee, both totals and the time left; --execute to pay'
+  static override examples = [
+    '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --send 250.00',
+    '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --receive 4500.00 --execute --wait',
+    '<%= config.bin %> quote create --realtime --customer Customer:… --currency USDC --network SOLANA --to ExternalAccount:… --send 100',
+    '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --send 250 --execute --yes --json --idempotency-key "$CI_RUN_ID"',
+  ]
+  static override defaultTimeout = '10m'
+  static override flags = {
+    ...quoteCreateFlags,
+    execute: Flags.boolean({description: 'execute after confirmation (production needs --yes off a TTY)'}),
+    wait: Flags.boolean({description: 'with --execute: follow the payment to COMPLETED or FAILED (exit 8 at --timeout)', dependsOn: ['execute']}),
+    yes: yesFlag,
+    'idempotency-key': idempotencyKeyFlag,
+    'dry-run': dryRunFlag,
+  }
+
+  async run() {
+    const f = this.flags
+    const body = await buildQuoteRequest(this.ctx.client, f)
+    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes'], body, idempotencyKey: this.ctx.idempotencyKey()}))
+    const quote = await createQuote(this.ctx.client, body, this.ctx.idempotencyKey())
+    if (f.execute) return confirmAndExecute(this.ctx, quote, {yes: f.yes, wait: f.wait, request: body})
+    renderQuote(this.out, quote, this.ctx.now())
+    if (quote.source.sourceType !== 'REALTIME_FUNDING') this.out.info(this.out.dim(`Execute before it expires: svc quote execute ${quote.id}`))
+    return quote
+  }
+}

@@ -1,0 +1,22 @@
+import {Flags} from '@oclif/core'
+import {getQuote} from '../../lib/api/quotes.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
+import {confirmAndExecute} from '../../lib/flows/quote-execute.js'
+
+export default class QuoteExecute extends BaseCommand<typeof QuoteExecute> {
+  static override summary = 'Execute a quote after confirming its summary (real-time-funded quotes execute when funds arrive)'
+  static override examples = ['<%= config.bin %> quote execute Quote:…', '<%= config.bin %> quote execute Quote:… --yes --wait --json --idempotency-key "$CI_RUN_ID"']
+  static override defaultTimeout = '10m'
+  static override args = {quoteId: idArg('Quote')}
+  static override flags = {
+    wait: Flags.boolean({description: 'follow the payment to COMPLETED or FAILED (exit 8 at --timeout)'}),
+    yes: yesFlag,
+    'idempotency-key': idempotencyKeyFlag,
+  }
+
+  async run() {
+    const quote = await getQuote(this.ctx.client, this.args.quoteId)
+    return confirmAndExecute(this.ctx, quote, {yes: this.flags.yes, wait: this.flags.wait})
+  }
+}

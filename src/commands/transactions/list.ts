@@ -1,0 +1,35 @@
+import {Flags} from '@oclif/core'
+import {listTransactions} from '../../lib/api/transactions.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {idFlag, pagingFlags} from '../../lib/flags.js'
+import {renderTransactionList} from '../../lib/output/transaction.js'
+import {TRANSACTION_STATUSES, transactionListQuery} from '../../lib/schemas/transactions.js'
+import {checkWith, compact} from '../../lib/validate.js'
+
+export default class TransactionsList extends BaseCommand<typeof TransactionsList> {
+  static override summary = 'List transactions with filters and paging'
+  static override examples = ['<%= config.bin %> transactions list --customer Customer:… --status PROCESSING', '<%= config.bin %> transactions list --type OUTGOING --since 2026-01-01T00:00:00Z --all --json']
+  static override flags = {
+    customer: idFlag('Customer', {name: 'customerId'}),
+    'platform-id': Flags.string({description: 'platformCustomerId'}),
+    account: Flags.string({description: 'an account id on either side (accountIdentifier)'}),
+    status: Flags.string({options: [...TRANSACTION_STATUSES]}),
+    type: Flags.string({options: ['INCOMING', 'OUTGOING']}),
+    reference: Flags.string(),
+    since: Flags.string({description: 'startDate, ISO date-time, inclusive'}),
+    until: Flags.string({description: 'endDate, ISO date-time, inclusive'}),
+    order: Flags.string({description: 'sortOrder', options: ['asc', 'desc']}),
+    ...pagingFlags,
+  }
+
+  async run() {
+    const f = this.flags
+    const query = checkWith(
+      transactionListQuery,
+      compact({customerId: f.customer, platformCustomerId: f['platform-id'], accountIdentifier: f.account, status: f.status, type: f.type, reference: f.reference, startDate: f.since, endDate: f.until, sortOrder: f.order}),
+    )
+    const list = await listTransactions(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
+    await renderTransactionList(this.out, list)
+    return list
+  }
+}

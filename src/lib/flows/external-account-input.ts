@@ -1,0 +1,87 @@
+import {Flags} from '@oclif/core'
+import {WALLET_KINDS} from '../account-checks.js'
+import {InputError} from '../errors.js'
+import {idFlag, readJsonInput} from '../flags.js'
+import {ACCOUNT_TYPES, FIAT_KIND_CURRENCY, externalAccountProblems, type ExternalAccountCreateRequest} from '../schemas/accounts.js'
+import {compact} from '../validate.js'
+
+/** Typed flags per account kind; anything else can come in with --data. */
+export const externalAccountFlags = {
+  customer: idFlag('Customer', {description: 'owner of the account', name: 'customerId'}),
+  type: Flags.string({description: 'account kind', options: ACCOUNT_TYPES}),
+  currency: Flags.string({description: 'currency paid out (default: the kind\'s currency; wallets: first asset)'}),
+  'platform-account-id': Flags.string({description: 'your own reference'}),
+  ownership: Flags.string({description: 'wallets: FIRST_PARTY (the customer\'s own; ownership-verified) or THIRD_PARTY', options: ['FIRST_PARTY', 'THIRD_PARTY']}),
+  clabe: Flags.string({description: 'CLABE: 18 digits with check digit', helpGroup: 'MXN'}),
+  'bank-name': Flags.string({helpGroup: 'BANK'}),
+  'account-number': Flags.string({description: 'US or GB account number', helpGroup: 'BANK'}),
+  'routing-number': Flags.string({description: 'US ABA routing number (9 digits, checksum)', helpGroup: 'USD'}),
+  'bank-account-type': Flags.string({options: ['CHECKING', 'SAVINGS'], helpGroup: 'USD'}),
+  'intermediary-bank-name': Flags.string({description: 'wire: intermediary bank', helpGroup: 'USD'}),
+  'intermediary-routing-number': Flags.string({description: 'wire: intermediary routing number', helpGroup: 'USD'}),
+  'fi-to-fi': Flags.string({description: 'wire: bank-to-bank instructions (fiToFiInformation)', helpGroup: 'USD'}),
+  iban: Flags.string({description: 'IBAN (mod-97 checked)', helpGroup: 'EUR'}),
+  swift: Flags.string({description: 'BIC (8 or 11)', helpGroup: 'EUR'}),
+  'pix-key': Flags.string({helpGroup: 'BRL'}),
+  'pix-key-type': Flags.string({options: ['CPF', 'CNPJ', 'EMAIL', 'PHONE', 'RANDOM'], helpGroup: 'BRL'}),
+  'tax-id': Flags.string({description: 'BRL: CPF or CNPJ digits', helpGroup: 'BRL'}),
+  'sort-code': Flags.string({helpGroup: 'GBP'}),
+  address: Flags.string({description: 'wallet address', helpGroup: 'WALLET'}),
+  vasp: Flags.string({description: 'custodial wallet: the VASP name (omit for self-custody)', helpGroup: 'WALLET'}),
+  'beneficiary-type': Flags.string({options: ['INDIVIDUAL', 'BUSINESS'], default: 'INDIVIDUAL', helpGroup: 'BENEFICIARY'}),
+  'beneficiary-name': Flags.string({description: 'full name (individual) or legal name (business)', helpGroup: 'BENEFICIARY'}),
+  'beneficiary-birth-date': Flags.string({helpGroup: 'BENEFICIARY'}),
+  'beneficiary-nationality': Flags.string({helpGroup: 'BENEFICIARY'}),
+  'beneficiary-country': Flags.string({description: 'country of residence', helpGroup: 'BENEFICIARY'}),
+  'beneficiary-email': Flags.string({helpGroup: 'BENEFICIARY'}),
+  'beneficiary-phone': Flags.string({helpGroup: 'BENEFICIARY'}),
+  data: Flags.string({description: 'request body as JSON: inline, @file.json or - (typed flags override it)'}),
+}
+
+type F = {[K in keyof typeof externalAccountFlags]?: string}
+
+function beneficiaryOf(f: F): Record<string, unknown> | undefined {
+  if (!f['beneficiary-name'] && !f['beneficiary-country'] && !f['beneficiary-email']) return undefined
+  const business = f['beneficiary-type'] === 'BUSINESS'
+  return compact({
+    beneficiaryType: business ? 'BUSINESS' : 'INDIVIDUAL',
+    ...(business ? {legalName: f['beneficiary-name']} : {fullName: f['beneficiary-name'], birthDate: f['beneficiary-birth-date'], nationality: f['beneficiary-nationality']}),
+    countryOfResidence: f['beneficiary-country'],
+    email: f['beneficiary-email'],
+    phoneNumber: f['beneficiary-phone'],
+  })
+}
+
+/** Flags (over --data) to the create body, then every shape and format check before any request. */
+export function externalAccountBody(f: F): ExternalAccountCreateRequest {
+  const data = (f.data ? readJsonInput(f.data) : {}) as Record<string, unknown>
+  const dataInfo = (data.accountInfo ?? {}) as Record<string, unknown>
+  const type = f.type ?? (dataInfo.accountType as string | undefined)
+  const info = compact({
+    ...dataInfo,
+    accountType: type,
+    clabeNumber: f.clabe,
+    bankName: f['bank-name'],
+    accountNumber: f['account-number'],
+    routingNumber: f['routing-number'],
+    bankAccountType: f['bank-account-type'],
+    intermediaryBankName: f['intermediary-bank-name'],
+    intermediaryRoutingNumber: f['intermediary-routing-number'],
+    fiToFiInformation: f['fi-to-fi'],
+    iban: f.iban,
+    swiftCode: f.swift,
+    pixKey: f['pix-key'],
+    pixKeyType: f['pix-key-type'],
+    taxId: f['tax-id'],
+    sortCode: f['sort-code'],
+    address: f.address,
+    vaspName: f.vasp,
+    beneficiary: beneficiaryOf(f) ?? dataInfo.beneficiary,
+  })
+  const currency = f.currency ?? (data.currency as string | undefined) ?? (type ? (FIAT_KIND_CURRENCY[type] ?? WALLET_KINDS[type]?.assets[0]) : undefined)
+  const body = compact({...data, customerId: f.customer ?? data.customerId, currency, platformAccountId: f['platform-account-id'] ?? data.platformAccountId, ownershipType: f.ownership ?? data.ownershipType, accountInfo: info})
+  const {data: valid, errors} = externalAccountProblems(body)
+  if (!valid) throw new InputError(errors)
+  if (!valid.customerId) throw new InputError([{field: 'customerId', message: 'is required (--customer)'}])
+  return valid
+}

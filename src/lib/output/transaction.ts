@@ -1,0 +1,67 @@
+import type {Transaction} from '../schemas/transactions.js'
+import {formatCurrencyAmount, relativeTime} from './format.js'
+import type {Output} from './output.js'
+import {renderKeyValue, renderTable} from './render.js'
+
+type Page<T> = {data: T[]; hasMore: boolean; totalCount?: number; nextCursor?: string}
+
+const FAILURE_TEXT: Record<string, string> = {
+  PAYOUT_RETURNED: 'the receiving bank returned the payment; the source was credited back',
+  ACCOUNT_CANNOT_RECEIVE: 'the destination cannot receive this payment',
+  ACCOUNT_INVALID: 'the destination account is closed or invalid',
+  LIMIT_EXCEEDED: 'a limit was exceeded',
+  COMPLIANCE_REJECTED: 'compliance rejected the payment',
+  QUOTE_EXPIRED: 'the quote expired before funds arrived',
+  QUOTE_EXECUTION_FAILED: 'the quote could not be executed',
+  FUNDING_AMOUNT_MISMATCH: 'the funds received did not match the quote',
+  SCA_NOT_COMPLETED: 'the SCA challenge expired before it was completed',
+}
+
+function onChain(side: unknown): string | undefined {
+  const oc = (side as {onChainTransaction?: {transactionHash?: string; network?: string}} | undefined)?.onChainTransaction
+  return oc ? `${oc.transactionHash} (${oc.network})` : undefined
+}
+
+function accountOf(side: unknown): string | undefined {
+  const s = side as {accountId?: string; sourceType?: string; currency?: string} | undefined
+  return s?.accountId ?? (s?.sourceType ? `${s.sourceType}${s.currency ? ` ${s.currency}` : ''}` : undefined)
+}
+
+export function statusText(t: Transaction): string {
+  if (t.failureReason) return `${t.status}: ${t.failureReason} (${FAILURE_TEXT[t.failureReason] ?? 'see the transaction'})`
+  if (t.pendingReason) return `${t.status}: waiting (${t.pendingReason})`
+  return t.status
+}
+
+export function renderTransaction(out: Output, t: Transaction): void {
+  const refund = t.refund as {status?: string; reason?: string} | undefined
+  renderKeyValue(out, [
+    ['id', t.id],
+    ['status', statusText(t)],
+    ['type', `${t.type}${t.direction ? ` / ${t.direction}` : ''}`],
+    ['customer', t.customerId],
+    ['from', accountOf(t.source)],
+    ['to', accountOf(t.destination)],
+    ['sent', t.sentAmount ? formatCurrencyAmount(t.sentAmount) : undefined],
+    ['received', t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : undefined],
+    ['fees', t.fees ? formatCurrencyAmount(t.fees) : undefined],
+    ['platformFees', t.platformFees ? formatCurrencyAmount(t.platformFees) : undefined],
+    ['rail', (t as {paymentRail?: string | null}).paymentRail ?? undefined],
+    ['quote', t.quoteId],
+    ['onChain (source)', onChain(t.source)],
+    ['onChain (destination)', onChain(t.destination)],
+    ['refund', refund ? `${refund.status} (${refund.reason})` : undefined],
+    ['settled', t.settledAt ? `${t.settledAt} (${relativeTime(t.settledAt)})` : undefined],
+    ['created', t.createdAt],
+    ['description', t.description],
+  ])
+}
+
+export async function renderTransactionList(out: Output, list: Page<Transaction>): Promise<void> {
+  await renderTable(
+    out,
+    ['ID', 'TYPE', 'STATUS', 'SENT', 'RECEIVED', 'CREATED'],
+    list.data.map((t) => [t.id, t.type, t.failureReason ? `${t.status} (${t.failureReason})` : t.pendingReason ? `${t.status} (${t.pendingReason})` : t.status, t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-', t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-', relativeTime(t.createdAt)]),
+  )
+  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all). ${list.totalCount ?? ''} in total.`))
+}

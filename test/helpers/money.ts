@@ -1,0 +1,56 @@
+import {clabeCheckDigit} from '../../src/lib/account-checks.js'
+import type {TestSandbox} from './sandbox.js'
+
+/** Direct HTTP to the sandbox (setup steps that are not under test). */
+export async function api(sbx: TestSandbox, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const auth = Buffer.from(`${sbx.emu.credentials.tokenId}:${sbx.emu.credentials.clientSecret}`).toString('base64')
+  const res = await fetch(sbx.url + path, {
+    method,
+    headers: {authorization: `Basic ${auth}`, ...(body !== undefined ? {'content-type': 'application/json'} : {}), ...headers},
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return {status: res.status, body: text ? JSON.parse(text) : undefined}
+}
+
+/**
+ * An APPROVED customer with terms on file and internal accounts per currency. The status is written
+ * straight into the sandbox store so these tests do not depend on the KYC state machine.
+ */
+export async function approvedCustomer(sbx: TestSandbox, currencies: string[], opts: {terms?: boolean; name?: string} = {}) {
+  const r = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: opts.name ?? 'Ada Lovelace', currencies})
+  if (r.status !== 201) throw new Error(`customer create failed: ${JSON.stringify(r.body)}`)
+  const id = r.body.id as string
+  const stored = sbx.emu.db.get<Record<string, unknown>>('customers', id)!
+  const consent = opts.terms === false ? {} : {endUserTermsConsent: {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}}
+  sbx.emu.db.put('customers', id, {...stored, kycStatus: 'APPROVED', ...consent})
+  const accounts = sbx.emu.db.all<{id: string; customerId: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === id)
+  const account = (code: string) => accounts.find((a) => a.balance.currency.code === code)!.id
+  return {id, account}
+}
+
+/** A valid CLABE ending in `suffix` (the sandbox's magic last three digits; the last is the check digit). */
+export function clabeEnding(suffix: string): string {
+  for (let i = 0; i < 1000; i++) {
+    const first = `002010${String(i).padStart(9, '0')}${suffix.slice(0, 2)}`
+    if (clabeCheckDigit(first) === Number(suffix[2])) return first + suffix[2]
+  }
+  throw new Error(`no CLABE ends in ${suffix}`)
+}
+
+export const beneficiary = {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}
+
+/** Σ totalBalance + inTransit + paidOut − fundedIn per currency (all zero when money is conserved). */
+export async function imbalance(sbx: TestSandbox): Promise<Record<string, number>> {
+  const {imbalance: compute} = await import('../../src/emulator/domain/ledger.js')
+  return compute(sbx.emu)
+}
+
+export async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const start = Date.now()
+  for (;;) {
+    const v = await fn()
+    if (ok(v) || Date.now() - start > timeoutMs) return v
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}

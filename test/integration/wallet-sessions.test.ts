@@ -1,0 +1,131 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {generateP256KeyPair, bytesToHex, verifyStamp} from '../../src/lib/wallet/index.js'
+import {svc} from '../helpers/cli.js'
+import {EnclaveClient} from '../helpers/enclave.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let api: EnclaveClient
+
+beforeAll(async () => {
+  sbx = await startSandbox({challengeMinIntervalMs: 0, walletProcessingDelayMs: 150})
+  api = new EnclaveClient(sbx)
+})
+afterAll(async () => sbx.stop())
+
+const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
+
+async function loggedIn() {
+  const {accountId, emailCredentialId, customerId} = await api.createCustomer()
+  const r = await run(['wallet', 'login', accountId, '--json'])
+  expect(r.code, r.stderr).toBe(0)
+  return {accountId, credentialId: emailCredentialId!, customerId, session: r.json().session, key: r.json().key}
+}
+
+const exportKey = () => bytesToHex(generateP256KeyPair().publicKeyUncompressed)
+
+describe('sessions and credentials', () => {
+  it('lists credentials and sessions, marking the ones with a local key', async () => {
+    const w = await loggedIn()
+    const creds = await run(['wallet', 'credentials', 'list', w.accountId, '--json'])
+    expect(creds.json().data).toEqual([expect.objectContaining({id: w.credentialId, type: 'EMAIL_OTP'})])
+    const sessions = await run(['wallet', 'sessions', 'list', w.accountId, '--json'])
+    expect(sessions.json().data).toEqual([expect.objectContaining({id: w.session.id, localKey: true})])
+    const human = await run(['wallet', 'sessions', 'list', w.accountId])
+    expect(human.stdout).toMatch(new RegExp(`${w.session.id}\\tEMAIL_OTP\\t.*\\tyes`))
+  })
+
+  it('refreshes a session: signed by it, a new key replaces the old one locally', async () => {
+    const w = await loggedIn()
+    const r = await run(['wallet', 'sessions', 'refresh', w.session.id, '--account', w.accountId, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const out = r.json()
+    expect(out.session.id).not.toBe(w.session.id)
+    expect(out.key.publicKey).not.toBe(w.key.publicKey)
+    expect(sbx.emu.db.get<{publicKey: string}>('walletSessions', out.session.id)?.publicKey).toBe(out.key.publicKey)
+    const keys = (await run(['wallet', 'keys', 'list', '--account', w.accountId, '--json'])).json().data
+    expect(keys.map((k: {sessionId: string}) => k.sessionId)).toEqual([out.session.id])
+  })
+
+  it('revokes a session with itself as signer and drops its local key', async () => {
+    const w = await loggedIn()
+    const r = await run(['wallet', 'sessions', 'revoke', w.session.id, '--account', w.accountId, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toEqual({revoked: w.session.id, signedBy: w.session.id})
+    expect(sbx.emu.db.get<{revoked: boolean}>('walletSessions', w.session.id)?.revoked).toBe(true)
+    expect((await run(['wallet', 'keys', 'list', '--account', w.accountId, '--json'])).json().data).toEqual([])
+  })
+
+  it('sends a fresh OTP with credentials challenge', async () => {
+    const w = await loggedIn()
+    const r = await run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({id: w.credentialId, type: 'EMAIL_OTP', otpEncryptionTargetBundle: expect.any(String)})
+  })
+
+  it('a challenge that lapses while a non-export operation processes: exit 8, and the service reconciles it', async () => {
+    const w = await loggedIn()
+    await api.setSandbox({signedChallengeTtlSeconds: 1, walletProcessingCount: 1, walletProcessingDelayMs: 2000})
+    try {
+      const r = await run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
+      expect(r.code).toBe(8)
+      expect(r.json().error).toMatchObject({code: 'SIGNED_CHALLENGE_EXPIRED', hint: expect.stringContaining('reconciles')})
+      await new Promise((resolve) => setTimeout(resolve, 2500))
+      expect(sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)
+    } finally {
+      await api.setSandbox({signedChallengeTtlSeconds: 300, walletProcessingDelayMs: 150})
+    }
+  })
+})
+
+describe('interop: svc wallet stamp and svc api', () => {
+  it('a hand-run signed retry succeeds once; the Request-Id cannot be reused', async () => {
+    const w = await loggedIn()
+    const path = `/internal-accounts/${w.accountId}/export`
+    const data = JSON.stringify({clientPublicKey: exportKey()})
+    const leg1 = await run(['api', 'POST', path, '--data', data, '--json'])
+    expect(leg1.code, leg1.stderr).toBe(0)
+    const ch = leg1.json()
+    expect(ch).toMatchObject({payloadToSign: expect.any(String), requestId: expect.stringMatching(/^Request:/)})
+    const st = await run(['wallet', 'stamp', w.accountId, '--payload', '-', '--json'], ch.payloadToSign)
+    expect(st.code, st.stderr).toBe(0)
+    expect(st.json()).toMatchObject({publicKey: w.key.publicKey, sessionId: w.session.id})
+    expect(verifyStamp(st.json().value, ch.payloadToSign)).toBe(true)
+    const headers = ['--header', `Service-Wallet-Signature: ${st.json().value}`, '--header', `Request-Id: ${ch.requestId}`]
+    const leg2 = await run(['api', 'POST', path, '--data', data, ...headers, '--json'])
+    expect(leg2.code, leg2.stderr).toBe(0)
+    expect(leg2.json()).toMatchObject({id: w.accountId, encryptedWalletCredentials: expect.any(String)})
+    const reuse = await run(['api', 'POST', path, '--data', data, ...headers, '--json'])
+    expect(reuse.code).toBe(4)
+    expect(reuse.json().error).toMatchObject({status: 401, code: 'UNAUTHORIZED', reason: expect.stringContaining('single use')})
+  })
+
+  it('a stamp over another body is refused with WALLET_SIGNATURE_BODY_MISMATCH', async () => {
+    const w = await loggedIn()
+    const path = `/internal-accounts/${w.accountId}/export`
+    const leg1 = (await run(['api', 'POST', path, '--data', JSON.stringify({clientPublicKey: exportKey()}), '--json'])).json()
+    const st = (await run(['wallet', 'stamp', w.accountId, '--payload', leg1.payloadToSign, '--json'])).json()
+    const other = await run(['api', 'POST', path, '--data', JSON.stringify({clientPublicKey: exportKey()}), '--header', `Service-Wallet-Signature: ${st.value}`, '--header', `Request-Id: ${leg1.requestId}`, '--json'])
+    expect(other.code).toBe(4)
+    expect(other.json().error).toMatchObject({code: 'WALLET_SIGNATURE_BODY_MISMATCH', hint: expect.stringContaining('body changed after signing')})
+  })
+
+  it('svc api --sign runs the whole dance, including PROCESSING re-sends', async () => {
+    const w = await loggedIn()
+    await api.setSandbox({walletProcessingCount: 1})
+    const r = await run(['api', 'PATCH', `/internal-accounts/${w.accountId}`, '--data', '{"privateEnabled":true}', '--sign', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({id: w.accountId, privateEnabled: true})
+    expect(r.stderr).toContain('still processing')
+    expect(sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)
+  })
+
+  it('svc wallet privacy toggles privateEnabled through the signed retry', async () => {
+    const w = await loggedIn()
+    const on = await run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
+    expect(on.code, on.stderr).toBe(0)
+    expect(sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)
+    const off = await run(['wallet', 'privacy', w.accountId, '--enabled', 'false', '--json'])
+    expect(off.json()).toMatchObject({privateEnabled: false})
+  })
+})

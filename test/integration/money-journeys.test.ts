@@ -1,0 +1,155 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {api, approvedCustomer, clabeEnding, imbalance, until} from '../helpers/money.js'
+
+let sbx: TestSandbox
+beforeAll(async () => {
+  sbx = await startSandbox({paymentCompletionDelayMs: 50, paymentReturnDelayMs: 1500, slowPaymentDelayMs: 60_000})
+})
+afterAll(async () => sbx.stop())
+
+const run = (args: string[]) => svc(args, {env: sbx.env})
+type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
+const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
+const events = (type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
+const conserved = async () => expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
+
+async function beneficiary(customerId: string, suffix = '123', extra: string[] = []) {
+  const r = await run(['accounts', 'external', 'add', '--customer', customerId, '--type', 'CLABE', '--clabe', clabeEnding(suffix), '--beneficiary-name', 'Maria Garcia', ...extra, '--json'])
+  expect(r.code, r.stderr).toBe(0)
+  return r.json().id as string
+}
+
+describe('money movement journeys through the CLI', () => {
+  it('fund -> USD to MXN quote -> execute -> COMPLETED, with both webhooks', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    const fund = await run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00', '--json'])
+    expect(fund.code, fund.stderr).toBe(0)
+    expect(fund.json().balance.amount).toBe(100_000)
+    const incoming = events('INCOMING_PAYMENT.COMPLETED').map((e) => e.data as {type: string; direction: string; receivedAmount: {amount: number}; customerId: string})
+    expect(incoming.find((d) => d.customerId === c.id)).toMatchObject({type: 'INCOMING', direction: 'CREDIT', receivedAmount: {amount: 100_000}})
+
+    const dest = await beneficiary(c.id)
+    const human = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
+    expect(human.code, human.stderr).toBe(0)
+    expect(human.stdout).toMatch(/you send\s+USD 250\.00/)
+    expect(human.stdout).toMatch(/rate\s+1 USD = 17\.2500 MXN\s+\(1 MXN = 0\.0579710 USD\)/)
+    expect(human.stdout).toMatch(/fees\s+USD 1\.25 included \(service USD 1\.25, platform USD 0\.00\)/)
+    expect(human.stdout).toMatch(/they receive\s+MXN 4,290\.93/)
+    expect(human.stdout).toMatch(/expires\s+in 1[01]\ds/)
+
+    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
+    const quote = q.json()
+    expect(quote).toMatchObject({status: 'PENDING', totalSendingAmount: 25_000, totalReceivingAmount: 429_093, feesIncluded: 125, platformFeesIncluded: 0, exchangeRate: 17.25})
+    const ex = await run(['quote', 'execute', quote.id, '--yes', '--wait', '--json'])
+    expect(ex.code, ex.stderr).toBe(0)
+    const settled = ex.json()
+    expect(settled).toMatchObject({id: quote.id, status: 'COMPLETED', transaction: {id: quote.transactionId, status: 'COMPLETED', type: 'OUTGOING', direction: 'DEBIT', quoteId: quote.id, exchangeRate: 17.25}})
+    expect(settled.transaction.settledAt).toBeTruthy()
+    expect(ex.stderr).toContain(`execute ${quote.id}`) // the environment banner before money moves
+    const out = events('OUTGOING_PAYMENT.COMPLETED').map((e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}})
+    expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({sentAmount: {amount: 25_000}, receivedAmount: {amount: 429_093}})
+    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
+    await conserved()
+
+    const again = await run(['quote', 'execute', quote.id, '--yes', '--json'])
+    expect(again.code).toBe(6)
+    expect(again.json().error.code).toBe('INVALID_STATE_TRANSITION')
+    expect(balance(c.account('USD')).balance.amount).toBe(75_000)
+  })
+
+  it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {
+    const c = await approvedCustomer(sbx, ['USD'])
+    const dest = await beneficiary(c.id)
+    const q = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USDC', '--network', 'SOLANA', '--to', dest, '--send', '100', '--json'])
+    expect(q.code, q.stderr).toBe(0)
+    const quote = q.json()
+    expect(quote).toMatchObject({status: 'PENDING', totalSendingAmount: 100_000_000, sendingCurrency: {code: 'USDC', decimals: 6}, receivingCurrency: {code: 'MXN'}})
+    expect(quote.paymentInstructions[0].accountOrWalletInfo).toMatchObject({accountType: 'SOLANA_WALLET', assetType: 'USDC'})
+    const refused = await run(['quote', 'execute', quote.id, '--yes', '--json'])
+    expect(refused.code).toBe(2)
+    expect(refused.json().error.reason).toMatch(/funded in real time/)
+    const sent = await run(['sandbox', 'send', quote.id, '--wait', '--json'])
+    expect(sent.code, sent.stderr).toBe(0)
+    expect(sent.json()).toMatchObject({status: 'COMPLETED', transaction: {status: 'COMPLETED', source: {sourceType: 'REALTIME_FUNDING', onChainTransaction: {network: 'SOLANA'}}}})
+    expect(events('OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id)).toBe(true)
+    await conserved()
+  })
+
+  it('an expired quote is refused with QUOTE_EXPIRED and nothing moves', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
+    const dest = await beneficiary(c.id)
+    expect((await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":300}}'])).code).toBe(0)
+    const quote = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '10', '--json'])).json()
+    await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":120000}}'])
+    await new Promise((r) => setTimeout(r, 400))
+    const ex = await run(['quote', 'execute', quote.id, '--yes', '--json'])
+    expect(ex.code).toBe(6)
+    expect(ex.json().error).toMatchObject({code: 'QUOTE_EXPIRED'})
+    expect(ex.json().error.hint).toMatch(/create a new quote/)
+    expect((await run(['quote', 'get', quote.id, '--json'])).json().status).toBe('EXPIRED')
+    expect(balance(c.account('USD')).balance.amount).toBe(50_000)
+  })
+
+  it('a CI re-run with the same --idempotency-key pays once; the same key with other terms is refused', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 100_000})
+    const dest = await beneficiary(c.id)
+    const args = ['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--execute', '--yes', '--json', '--idempotency-key', 'ci-run-42']
+    const first = await run(args)
+    const second = await run(args)
+    expect(first.code, first.stderr).toBe(0)
+    expect(second.code, second.stderr).toBe(0)
+    expect(second.json().id).toBe(first.json().id)
+    expect(second.json().transactionId).toBe(first.json().transactionId)
+    const outgoing = sbx.emu.db.all<{customerId: string; type: string}>('transactions').filter((t) => t.customerId === c.id && t.type === 'OUTGOING')
+    expect(outgoing).toHaveLength(1)
+    expect(balance(c.account('USD')).balance.amount).toBe(90_000)
+    const other = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '200.00', '--json', '--idempotency-key', 'ci-run-42'])
+    expect(other.code).toBe(6)
+    expect(other.json().error.code).toBe('DUPLICATE_PAY_REQUEST')
+  })
+
+  it('insufficient funds is refused at quote time and stores nothing', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 1_000})
+    const dest = await beneficiary(c.id)
+    const quotes = sbx.emu.db.count('quotes')
+    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
+    expect(r.code).toBe(1)
+    expect(r.json().error).toMatchObject({code: 'INSUFFICIENT_FUNDS', details: {available: 1_000, required: 25_000}})
+    expect(r.json().error.hint).toMatch(/sandbox fund/)
+    expect(sbx.emu.db.count('quotes')).toBe(quotes)
+  })
+
+  it('a payout to a magic failing account (suffix 004) fails and the funds come back', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
+    const dest = await beneficiary(c.id, '004')
+    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100', '--execute', '--wait', '--yes', '--json'])
+    expect(r.code).toBe(1)
+    const err = r.json().error
+    expect(err).toMatchObject({code: 'PAYMENT_FAILED', details: {transaction: {status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE'}}})
+    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 30_000}, totalBalance: {amount: 30_000}})
+    expect(events('OUTGOING_PAYMENT.FAILED').some((e) => (e.data as {id: string}).id === err.details.transaction.id)).toBe(true)
+    const shown = await run(['transactions', 'get', err.details.transaction.id])
+    expect(shown.stdout).toMatch(/status\s+FAILED: ACCOUNT_CANNOT_RECEIVE \(the destination cannot receive this payment\)/)
+    await conserved()
+  })
+
+  it('a returned payout (suffix 005) completes, then fails with PAYOUT_RETURNED and credits the source', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
+    const dest = await beneficiary(c.id, '005')
+    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100', '--execute', '--wait', '--yes', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(balance(c.account('USD')).balance.amount).toBe(20_000)
+    const txId = r.json().transaction.id
+    const t = await until(() => api(sbx, 'GET', `/transactions/${txId}`), (x) => x.body.status === 'FAILED')
+    expect(t.body).toMatchObject({status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {status: 'COMPLETED'}})
+    expect(balance(c.account('USD')).balance.amount).toBe(30_000)
+    await conserved()
+  })
+})

@@ -76,6 +76,15 @@ describe('signed-retry binding', () => {
     expect(again.body.reason).toMatch(/already used/)
   })
 
+  it('lets only one of two concurrent retries with the same Request-Id through', async () => {
+    const {accountId, s} = await loggedIn()
+    const raw = JSON.stringify({clientPublicKey: bytesToHex(generateP256KeyPair().publicKeyUncompressed)})
+    const leg1 = await api.call('POST', `/internal-accounts/${accountId}/export`, {raw})
+    const headers = {'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey), 'request-id': leg1.body.requestId}
+    const answers = await Promise.all([1, 2, 3].map(() => api.call('POST', `/internal-accounts/${accountId}/export`, {raw, headers})))
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401])
+  })
+
   it('refuses a lapsed challenge with a reason saying it expired', async () => {
     const {accountId, s} = await loggedIn()
     await api.setSandbox({signedChallengeTtlSeconds: 1})

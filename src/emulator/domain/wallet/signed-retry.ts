@@ -86,8 +86,11 @@ export async function signedRetry(req: EmuRequest, prepare: (leg: 1 | 2) => Sign
   if (leg === 1) return challenge(emu, req, op)
   if (!requestId) throw unauthorized('REQUEST_ID_MISSING', 'The signed retry carries Service-Wallet-Signature but no Request-Id header; send the requestId from the 202 answer')
   if (stampHeader === undefined) throw unauthorized('WALLET_SIGNATURE_MISSING', 'The retry carries Request-Id but no Service-Wallet-Signature header; stamp payloadToSign with an active session key')
-  if (!pending) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox; send the request without Request-Id to get a challenge`)
-  const p = structuredClone(pending)
+  // Re-read: `prepare` may have awaited, and a concurrent retry may have used the id meanwhile.
+  const current = emu.db.get<PendingRequest>(PENDING, requestId)
+  if (!current) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox; send the request without Request-Id to get a challenge`)
+  const p = structuredClone(current)
+  if (p.processing) return resend(emu, req, p, stampHeader, execute)
   if (p.method !== req.method || p.path !== req.path || p.operation !== op.operation) {
     throw unauthorized('UNAUTHORIZED', `Request ${p.id} was issued for ${p.method} ${p.path}, not ${req.method} ${req.path}`)
   }
@@ -109,8 +112,14 @@ export async function signedRetry(req: EmuRequest, prepare: (leg: 1 | 2) => Sign
     emu.scheduler.after(walletSettings(emu).walletProcessingDelayMs, SETTLE_JOB, {requestId: p.id})
     return processingAnswer()
   }
+  return runOnce(emu, p, execute)
+}
+
+/** Marks the id used before running (no await in between), so two racing retries cannot both run; a refusal frees it again. */
+async function runOnce(emu: Emulator, p: PendingRequest, execute: Execute): Promise<EmuResponse> {
+  emu.db.put(PENDING, p.id, {...p, consumed: true, delivered: true})
   const result = await run(execute, p)
-  if (result.status < 400) emu.db.put(PENDING, p.id, {...p, consumed: true, delivered: true})
+  if (result.status >= 400) emu.db.put(PENDING, p.id, p)
   return result
 }
 
@@ -155,9 +164,7 @@ async function resend(emu: Emulator, req: EmuRequest, p: PendingRequest, stampHe
   if (p.deliverOnResend && Date.parse(p.expiresAt) <= emu.now()) {
     throw unauthorized('UNAUTHORIZED', `The signed-retry challenge ${p.id} expired at ${p.expiresAt}; start a fresh export`)
   }
-  const result = await run(execute, p)
-  if (result.status < 400) emu.db.put(PENDING, p.id, {...p, consumed: true, delivered: true})
-  return result
+  return runOnce(emu, p, execute)
 }
 
 /** Registers the settle job; called once per emulator. */

@@ -102,6 +102,10 @@ describe('the sandbox judges documents itself and changes nothing on refusal', (
     expect(replaced).toMatchObject({id: first.id, fileName: 'new.png', documentType: 'PASSPORT'})
     expect(sbx.emu.db.get<any>('documents', first.id).mimeType).toBe('image/png')
     expect(docCount()).toBe(before)
+    const args = passportArgs(person.id, fixture(sbx.dir, 'third.pdf', pdf()))
+    const viaVerb = await svc.json(['kyc', 'documents', 'replace', ...args.slice(3)])
+    expect(viaVerb).toMatchObject({id: first.id, fileName: 'third.pdf'})
+    expect(docCount()).toBe(before)
 
     const front = ['kyc', 'documents', 'upload', '--holder', person.id, '--type', 'NATIONAL_ID', '--number', 'N1', '--issuing-authority', 'Gov', '--country', 'US', '--file', fixture(sbx.dir, 'id.jpg', jpeg(900, 600))]
     const nothing = await svc.run([...front, '--side', 'BACK', '--replace', '--json'])

@@ -130,6 +130,42 @@ describe('KYC of individuals, end to end', () => {
   })
 })
 
+describe('decisions are durable and the platform type matters', () => {
+  it('a decision due while the sandbox is down lands after a restart', async () => {
+    let box = await startSandbox({decisionDelayMs: 400})
+    try {
+      const s = journey(box)
+      const c = await s.json(individualFlags('Rip Van Winkle'))
+      await s.json(['customers', 'terms', c.id, '--accept'])
+      await s.json(passportArgs(c.id, fixture(box.dir, 'rip.pdf', Buffer.from('%PDF-1.4\n'))))
+      await s.json(['kyc', 'submit', c.id])
+      expect(box.emu.scheduler.pending('kyc.decide')).toHaveLength(1)
+      box = await box.restart()
+      expect(box.emu.db.get<any>('customers', c.id).kycStatus).toBe('PENDING')
+      expect((await journey(box).json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+      expect(box.emu.webhooks.list().filter((e) => (e.data as any)?.id === c.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
+    } finally {
+      await box.stop()
+    }
+  })
+
+  it('regulated platforms need no end-user terms consent on file; unregulated ones do', async () => {
+    const c = await svc.json(individualFlags('Reggie Lated'))
+    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'reggie.jpg', jpeg(800, 600))))
+    await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: true})])
+    try {
+      expect((await svc.json(['kyc', 'submit', c.id])).verificationStatus).toBe('IN_PROGRESS')
+    } finally {
+      await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: false})])
+    }
+    const d = await svc.json(individualFlags('Una Regulated'))
+    await svc.json(passportArgs(d.id, fixture(sbx.dir, 'una.jpg', jpeg(800, 600))))
+    const v = await svc.json(['kyc', 'submit', d.id])
+    expect(v.errors.map((e: any) => e.field)).toEqual(['endUserTermsConsent'])
+    await svc.json(['kyc', 'wait', c.id])
+  })
+})
+
 describe('the skip-paperwork sandbox option', () => {
   let skip: TestSandbox
   let s: Journey

@@ -6,7 +6,7 @@ export async function multipartBody(fields: Record<string, string | undefined>, 
   const {FormData, Response} = await import('undici')
   const form = new FormData()
   for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, value)
-  form.append('file', new Blob([file.bytes], {type: file.type}), file.name)
+  form.append('file', new Blob([new Uint8Array(file.bytes)], {type: file.type}), file.name)
   const encoded = new Response(form)
   return {rawBody: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? 'multipart/form-data'}
 }

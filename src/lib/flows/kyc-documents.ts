@@ -1,7 +1,7 @@
 import {readFileSync, statSync} from 'node:fs'
 import {basename} from 'node:path'
 import type {ApiClient} from '../api/client.js'
-import {listDocuments, type DocumentFile} from '../api/kyc.js'
+import {listDocuments, sendDocument, type DocumentFile} from '../api/kyc.js'
 import {InputError, SvcError, type FieldError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {MAX_DOCUMENT_BYTES, sniffMime} from '../kyc/file-sniff.js'
@@ -94,4 +94,20 @@ export async function existingDocument(client: ApiClient, f: DocumentUploadField
     })
   }
   return found
+}
+
+/**
+ * Upload (POST) or replace (PUT on the existing document of that type and side). Everything is
+ * checked before the first request; a dry run describes the request and sends nothing.
+ */
+export async function sendPrepared(client: ApiClient, prepared: ReturnType<typeof prepareUpload>, replace: boolean) {
+  const {fields, file} = prepared
+  const replaceId = replace ? (await existingDocument(client, fields)).id : undefined
+  const {documentHolder: _holder, ...meta} = fields
+  return {document: await sendDocument(client, replaceId ? meta : fields, file, replaceId), replaced: Boolean(replaceId)}
+}
+
+export function describeUpload(prepared: ReturnType<typeof prepareUpload>, replace: boolean) {
+  const {fields, file} = prepared
+  return {method: replace ? ('PUT' as const) : ('POST' as const), path: ['documents'], body: {...fields, file: `${file.name} (${file.type}, ${file.bytes.length} bytes)`}}
 }

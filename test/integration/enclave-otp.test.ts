@@ -103,6 +103,38 @@ describe('EMAIL_OTP login', () => {
     expect(leg2.body.code).toBe('WALLET_SIGNATURE_INVALID')
   })
 
+  it('an OTP past embeddedWalletConfig.expirationSeconds is refused with a reason saying to request a new one', async () => {
+    await api.call('PATCH', '/config', {body: {embeddedWalletConfig: {expirationSeconds: 1}}})
+    try {
+      const {emailCredentialId} = await api.createCustomer()
+      const ch = await api.call('POST', `/auth/credentials/${emailCredentialId}/challenge`)
+      const key = generateP256KeyPair()
+      const bundle = await encryptOtpBundle({targetBundle: ch.body.otpEncryptionTargetBundle, otpCode: '000000', publicKey: bytesToHex(key.publicKeyCompressed)})
+      await new Promise((r) => setTimeout(r, 1100))
+      const r = await api.call('POST', `/auth/credentials/${emailCredentialId}/verify`, {body: {type: 'EMAIL_OTP', encryptedOtpBundle: bundle}})
+      expect(r.status).toBe(401)
+      expect(r.body.reason).toMatch(/has expired; request a new one/)
+    } finally {
+      await api.call('PATCH', '/config', {body: {embeddedWalletConfig: {expirationSeconds: 300}}})
+    }
+  })
+
+  it('verify leg 2 may answer PROCESSING; the session appears when it settles and the re-send returns it', async () => {
+    const {accountId, emailCredentialId} = await api.createCustomer()
+    const ch = await api.call('POST', `/auth/credentials/${emailCredentialId}/challenge`)
+    const tek = generateP256KeyPair()
+    const body = {type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle({targetBundle: ch.body.otpEncryptionTargetBundle, otpCode: '000000', publicKey: bytesToHex(tek.publicKeyCompressed)})}
+    await api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 100})
+    const {leg1, leg2, raw, stampHeader} = await api.signed('POST', `/auth/credentials/${emailCredentialId}/verify`, body, tek)
+    expect(leg2.body.status).toBe('PROCESSING')
+    await new Promise((r) => setTimeout(r, 300))
+    const listed = (await api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data
+    expect(listed).toEqual([expect.objectContaining({publicKey: bytesToHex(tek.publicKeyCompressed)})])
+    const resend = await api.call('POST', `/auth/credentials/${emailCredentialId}/verify`, {raw, headers: {'service-wallet-signature': stampHeader, 'request-id': leg1.body.requestId}})
+    expect(resend.status).toBe(200)
+    expect(resend.body.id).toBe(listed[0].id)
+  })
+
   it('rate limits rapid challenge re-issues with 429 and Retry-After', async () => {
     await api.setSandbox({challengeMinIntervalMs: 5000})
     try {

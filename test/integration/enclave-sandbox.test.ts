@@ -52,6 +52,27 @@ describe('sandbox switches', () => {
     }
   })
 
+  it('accepts the legacy passkey signature literal only when legacySignatures is on', async () => {
+    const {SoftAuthenticator} = await import('../helpers/authenticator.js')
+    const {accountId, emailCredentialId} = await api.createCustomer()
+    const s = await api.otpLogin(emailCredentialId!)
+    const auth = new SoftAuthenticator()
+    const {leg2} = await api.signed('POST', '/auth/credentials', {type: 'PASSKEY', accountId, nickname: 'Key', challenge: 'bGVnYWN5', attestation: auth.register('bGVnYWN5')}, s.key)
+    const clientPublicKey = bytesToHex(generateP256KeyPair().publicKeyCompressed)
+    const attempt = async () => {
+      const ch = await api.call('POST', `/auth/credentials/${leg2.body.id}/challenge`, {body: {clientPublicKey}})
+      const assertion = {...auth.assert('not-the-challenge'), signature: 'sandbox-valid-passkey-signature'}
+      return api.call('POST', `/auth/credentials/${leg2.body.id}/verify`, {body: {type: 'PASSKEY', assertion}, headers: {'request-id': ch.body.requestId}})
+    }
+    expect((await attempt()).status).toBe(401)
+    await api.setSandbox({legacySignatures: true})
+    try {
+      expect((await attempt()).status).toBe(200)
+    } finally {
+      await api.setSandbox({legacySignatures: false})
+    }
+  })
+
   it('validates the wallet knobs of PATCH /config, listing every bad one', async () => {
     const r = await api.call('PATCH', '/config', {body: {sandbox: {walletProcessingRate: 2, walletProcessingCount: -1, passkeyOrigins: ['ftp://x'], sessionTtlSeconds: 0}}})
     expect(r.status).toBe(400)

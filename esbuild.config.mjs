@@ -81,6 +81,8 @@ const importMetaUrl = {
  * - undici's HTTP/2 client requires node:http2 (which loads http and tls) at module load just to
  *   read header-name constants; svc never speaks h2, so the constants are inlined and http2
  *   itself loads only if a connection ever asks for it (~9 ms).
+ * - oclif's theme probes the terminal (supports-color) at load; it only needs the answer when it
+ *   colours something, so the probe runs on first use (~4 ms).
  */
 const http2Constants = JSON.stringify((await import('node:http2')).constants)
 const leanDeps = {
@@ -94,6 +96,15 @@ const leanDeps = {
         const stub = Object.assign(() => noop, {enable() {}, disable() { return '' }, enabled: () => false, formatters: {}, coerce: (v) => v})
         stub.default = stub.debug = stub
         module.exports = process.env.DEBUG ? require('debug') : stub`,
+    }))
+    b.onLoad({filter: /@oclif[\\/]core[\\/]lib[\\/]ux[\\/]supports-color\.js$/}, () => ({
+      resolveDir: root,
+      contents: `let probed
+        exports.supportsColor = () => {
+          probed ??= require('supports-color')
+          return Boolean(probed.stdout) && Boolean(probed.stderr)
+        }`,
+      loader: 'js',
     }))
     b.onLoad({filter: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/}, (args) => ({
       contents: readFileSync(args.path, 'utf8').replace(

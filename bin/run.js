@@ -27,6 +27,8 @@ if (argv[0] === '--version') {
   // background thread, and Node waits for that thread before it exits: up to ~200 ms after the
   // command is done. The baseline compiler alone is plenty for one CLI's worth of responses.
   v8.setFlagsFromString('--liftoff-only')
+  // package.json engines already says >= 20.19; oclif's own check loads and runs semver each start.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'
   const bundleFile = join(root, 'dist', 'svc.cjs')
   const bundle = process.env.SVC_NO_BUNDLE ? undefined : loadBundle(bundleFile)
   if (bundle) {

@@ -1,0 +1,225 @@
+// npm run bench: start-up, throughput and memory, measured side by side in one run.
+//
+//   node test/bench/bench.mjs [--runs 21] [--seconds 3] [--concurrency 32]
+//
+// 1. Start-up: medians of `node -e 0`, `svc --version` and `svc customers get <id> --json` (against a
+//    running local sandbox), spawned round-robin so machine noise hits all three alike; ratios to
+//    the `node -e 0` floor.
+// 2. CLI peak RSS (VmHWM read at exit through a --require hook), emulator RSS.
+// 3. Emulator throughput: GET and durable POST /customers per second, keep-alive, from this process
+//    (a separate process from the emulator) on loopback, each phase bounded in time.
+// 4. test/bench/quotes.mjs and test/bench/wallet.mjs, if present, get the same sandbox.
+// Exit code 1 when a target is missed, so CI can run it as a check.
+import {spawn, spawnSync} from 'node:child_process'
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
+import {Pool} from 'undici'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
+const bin = join(root, 'bin', 'run.js')
+const opt = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? Number(process.argv[i + 1]) : dflt
+}
+const RUNS = opt('runs', 21)
+const SECONDS = opt('seconds', 3)
+const CONCURRENCY = opt('concurrency', 32)
+const TARGETS = {version: 2.0, get: 2.5, cliRssMb: 90, getPerSec: 2000, postPerSec: 500}
+
+const work = mkdtempSync(join(tmpdir(), 'svc-bench-'))
+const results = []
+let failed = false
+const check = (label, ok) => {
+  if (!ok) failed = true
+  return ok ? 'ok' : 'MISSED'
+}
+
+const sandbox = await startSandbox()
+try {
+  const auth = 'Basic ' + Buffer.from(`${sandbox.ready.tokenId}:${sandbox.ready.clientSecret}`).toString('base64')
+  const base = new URL(sandbox.ready.url)
+  const pool = new Pool(base.origin, {connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000})
+  const id = await createCustomer(pool, base.pathname, auth, 'bench-seed')
+
+  // --- start-up -----------------------------------------------------------------------------
+  const cliEnv = {
+    PATH: process.env.PATH,
+    HOME: work,
+    SVC_CONFIG_DIR: join(work, 'config'),
+    SVC_BASE_URL: sandbox.ready.url,
+    SVC_TOKEN_ID: sandbox.ready.tokenId,
+    SVC_CLIENT_SECRET: sandbox.ready.clientSecret,
+    SVC_NO_INPUT: '1',
+  }
+  const cases = [
+    {key: 'floor', label: 'node -e 0', argv: ['-e', '0']},
+    {key: 'version', label: 'svc --version', argv: [bin, '--version']},
+    {key: 'get', label: 'svc customers get <id> --json', argv: [bin, 'customers', 'get', id, '--json']},
+  ]
+  // One warm-up each (disk cache, V8 code cache written by a first run).
+  for (const c of cases) run(c.argv, cliEnv)
+  const times = Object.fromEntries(cases.map((c) => [c.key, []]))
+  for (let i = 0; i < RUNS; i++) {
+    for (const c of cases) {
+      const {ms, status} = run(c.argv, cliEnv)
+      if (status !== 0) throw new Error(`${c.label} exited ${status}`)
+      times[c.key].push(ms)
+    }
+  }
+  const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]))
+  console.log(`\nStart-up (median of ${RUNS} runs each, interleaved)`)
+  for (const c of cases) {
+    const ratio = med[c.key] / med.floor
+    const target = TARGETS[c.key]
+    const verdict = target ? `  target <= ${target.toFixed(1)}x  ${check(c.label, ratio <= target)}` : ''
+    console.log(`  ${c.label.padEnd(32)} ${fmt(med[c.key], 'ms')}  ${ratio.toFixed(2)}x${verdict}`)
+    results.push({metric: c.label, ms: round(med[c.key]), ratio: round(ratio)})
+  }
+
+  // --- CLI memory ---------------------------------------------------------------------------
+  const hook = join(work, 'rss-hook.cjs')
+  const rssFile = join(work, 'rss.txt')
+  writeFileSync(hook, `process.on('exit', () => { const m = /VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8')); require('fs').appendFileSync(${JSON.stringify(rssFile)}, (m ? m[1] : '0') + '\\n') })`)
+  let peakKb = 0
+  if (existsSync('/proc/self/status')) {
+    for (const c of cases.slice(1)) {
+      rmSync(rssFile, {force: true})
+      for (let i = 0; i < 3; i++) run(c.argv, {...cliEnv, NODE_OPTIONS: `--require ${hook}`})
+      const kb = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number))
+      peakKb = Math.max(peakKb, kb)
+    }
+    console.log(`\nMemory\n  CLI peak RSS (max of --version, customers get) ${fmt(peakKb / 1024, 'MB')}  target <= ${TARGETS.cliRssMb} MB  ${check('cli rss', peakKb / 1024 <= TARGETS.cliRssMb)}`)
+    results.push({metric: 'cli peak rss MB', value: round(peakKb / 1024)})
+  }
+
+  // --- emulator throughput --------------------------------------------------------------------
+  console.log(`\nEmulator throughput (${CONCURRENCY} keep-alive connections, ${SECONDS}s per phase)`)
+  const get = await load(pool, SECONDS, CONCURRENCY, () => ({method: 'GET', path: `${base.pathname}/customers/${encodeURIComponent(id)}`, headers: {authorization: auth}}), 200)
+  console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${get.errors ? `  (${get.errors} errors)` : ''}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
+  let n = 0
+  const post = await load(pool, SECONDS, CONCURRENCY, () => ({
+    method: 'POST',
+    path: `${base.pathname}/customers`,
+    headers: {authorization: auth, 'content-type': 'application/json'},
+    body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: `bench-${process.pid}-${n++}`, fullName: 'Bench Person', currencies: ['USD']}),
+  }), 201)
+  console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${post.errors ? `  (${post.errors} errors)` : ''}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
+  results.push({metric: 'GET req/s', value: round(get.perSec)}, {metric: 'POST req/s', value: round(post.perSec)})
+  const emuRss = procStatus(sandbox.child.pid)
+  if (emuRss) console.log(`  emulator RSS now ${fmt(emuRss.VmRSS / 1024, 'MB')}, peak ${fmt(emuRss.VmHWM / 1024, 'MB')}`)
+  await pool.close()
+
+  // --- other engineers' benches -------------------------------------------------------------
+  for (const [file, fn] of [['quotes.mjs', 'benchQuotes'], ['wallet.mjs', 'benchWallet']]) {
+    const path = join(root, 'test', 'bench', file)
+    if (!existsSync(path)) continue
+    console.log(`\n${file}`)
+    try {
+      const mod = await import(pathToFileURL(path).href)
+      const out = await mod[fn]({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env: cliEnv})
+      if (out && typeof out === 'object') for (const [k, v] of Object.entries(out)) console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+    } catch (error) {
+      failed = true
+      console.log(`  failed: ${error.message}`)
+    }
+  }
+} finally {
+  sandbox.child.kill('SIGTERM')
+  await new Promise((r) => sandbox.child.once('exit', r))
+  rmSync(work, {recursive: true, force: true})
+}
+console.log(failed ? '\nSome targets were missed.' : '\nAll targets met.')
+process.exitCode = failed ? 1 : 0
+
+// ------------------------------------------------------------------------------------------------
+
+function run(argv, env) {
+  const t = process.hrtime.bigint()
+  const r = spawnSync(process.execPath, argv, {env, stdio: ['ignore', 'ignore', 'pipe']})
+  return {ms: Number(process.hrtime.bigint() - t) / 1e6, status: r.status}
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+function percentile(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : 0
+}
+
+function fmt(v, unit, digits = 1) {
+  return `${v.toFixed(digits).padStart(8)} ${unit}`
+}
+
+function round(v) {
+  return Math.round(v * 100) / 100
+}
+
+function procStatus(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(text)?.[1] ?? 0)
+    return {VmRSS: kb('VmRSS'), VmHWM: kb('VmHWM')}
+  } catch {
+    return undefined
+  }
+}
+
+/** The real `svc sandbox serve` as a child process, like a user runs it. */
+function startSandbox() {
+  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', join(work, 'sandbox')], {
+    env: {PATH: process.env.PATH, HOME: work, SVC_CONFIG_DIR: join(work, 'config'), SVC_DATA_DIR: join(work, 'data')},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    let err = ''
+    child.stderr.on('data', (c) => (err += c))
+    child.stdout.on('data', (c) => {
+      out += c
+      const nl = out.indexOf('\n')
+      if (nl >= 0) resolve({child, ready: JSON.parse(out.slice(0, nl))})
+    })
+    child.once('exit', (code) => reject(new Error(`sandbox exited ${code} before it was ready:\n${err}`)))
+  })
+}
+
+async function createCustomer(pool, prefix, auth, platformCustomerId) {
+  const res = await pool.request({
+    method: 'POST',
+    path: `${prefix}/customers`,
+    headers: {authorization: auth, 'content-type': 'application/json'},
+    body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId, fullName: 'Bench Seed', currencies: ['USD']}),
+  })
+  const body = await res.body.json()
+  if (res.statusCode !== 201) throw new Error(`seed customer: ${res.statusCode} ${JSON.stringify(body)}`)
+  return body.id
+}
+
+/** Keeps `concurrency` requests in flight for `seconds`; counts only answers with the expected status. */
+async function load(pool, seconds, concurrency, makeRequest, expected) {
+  const until = performance.now() + seconds * 1000
+  const latencies = []
+  let errors = 0
+  const started = performance.now()
+  const worker = async () => {
+    while (performance.now() < until) {
+      const t = performance.now()
+      try {
+        const res = await pool.request(makeRequest())
+        await res.body.text()
+        if (res.statusCode === expected) latencies.push(performance.now() - t)
+        else errors++
+      } catch {
+        errors++
+      }
+    }
+  }
+  await Promise.all(Array.from({length: concurrency}, worker))
+  const elapsed = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return {perSec: latencies.length / elapsed, errors, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)}
+}

@@ -141,6 +141,13 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   KYB_REJECTED: 'The decision is final for this business; see `svc kyc status` and contact compliance.',
   VERIFICATION_INCOMPLETE: 'Work down the checklist of `svc kyc status <customerId>`, then `svc kyc submit` again.',
   // client-side codes
+  WALLET_SESSION_REQUIRED: 'Log in to the wallet first: `svc wallet login <InternalAccount>`.',
+  WALLET_OPERATION_PROCESSING: 'Run the same command again: the service keeps settling the operation.',
+  SIGNED_CHALLENGE_EXPIRED: 'Run the command again for a fresh challenge; list credentials or sessions to see what settled.',
+  LAST_CREDENTIAL: 'Add another credential first (`svc wallet credentials add`), then revoke this one.',
+  KEYSTORE_LOCKED: 'Set SVC_KEYSTORE_PASSPHRASE, or run on a terminal to be prompted.',
+  KEYSTORE_PASSPHRASE_WRONG: 'Check SVC_KEYSTORE_PASSPHRASE, or purge the key and log in again.',
+  PASSKEY_CHALLENGE_REQUIRED: 'Run `svc wallet login` without --assertion first to get a challenge.',
   USAGE: 'See `svc <command> --help`.',
   NETWORK_ERROR: 'Check the base URL and your network; for the local sandbox run `svc sandbox serve --detach`.',
   TIMEOUT: 'Run the same command again to keep waiting.',
@@ -155,6 +162,10 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
 
 /** Codes whose exit code differs from what their HTTP status alone gives. */
 const EXIT_OVERRIDES: Readonly<Record<string, number>> = {
+  // 400 by status, but a conflict with existing state for the operator (exit 6).
+  EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS: 6,
+  SMS_OTP_CREDENTIAL_ALREADY_EXISTS: 6,
+  PASSKEY_CREDENTIAL_ALREADY_EXISTS: 6,
   QUOTE_EXPIRED: 6,
   USER_NOT_READY: 6,
   // a bad wallet signature over an ownership challenge (400 in the published API) is an authentication failure

@@ -15,6 +15,9 @@ import {registerSandboxMoney} from './sandbox-money.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
+  // Before customers: /customers/internal-accounts and /customers/external-accounts would otherwise match /customers/:customerId.
+  registerAccounts(router, emu)
+  registerExternalAccounts(router, emu)
   registerPlatform(router, emu)
   registerCustomers(router, emu)
   registerKyc(router, emu)
@@ -22,8 +25,6 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerDocuments(router, emu)
   registerAuth(router, emu)
   registerWallet(router, emu)
-  registerAccounts(router, emu)
-  registerExternalAccounts(router, emu)
   registerQuotes(router, emu)
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)

@@ -1,0 +1,119 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {api, approvedCustomer} from '../helpers/money.js'
+
+let sbx: TestSandbox
+// Local checks need no real customer: nothing reaches the sandbox.
+const customer = 'Customer:44444444-4444-4444-4444-444444444444'
+beforeAll(async () => {
+  sbx = await startSandbox()
+})
+afterAll(async () => sbx.stop())
+
+const add = (...args: string[]) => ['accounts', 'external', 'add', '--customer', customer, ...args]
+const ben = ['--beneficiary-name', 'Maria Garcia']
+const Q = 'Quote:11111111-1111-1111-1111-111111111111'
+const IA = 'InternalAccount:22222222-2222-2222-2222-222222222222'
+const EA = 'ExternalAccount:33333333-3333-3333-3333-333333333333'
+
+describe('local checks refuse bad input before any request (exit 2, field named)', () => {
+  it.each([
+    ['CLABE check digit', add('--type', 'CLABE', '--clabe', '002010077777777770', ...ben), 'accountInfo.clabeNumber', /check digit/],
+    ['CLABE length', add('--type', 'CLABE', '--clabe', '00201007777777777', ...ben), 'accountInfo.clabeNumber', /18 digits/],
+    ['ABA routing checksum', add('--type', 'USD_ACCOUNT', '--account-number', '12345', '--routing-number', '021000022', ...ben), 'accountInfo.routingNumber', /checksum/],
+    ['intermediary routing checksum', add('--type', 'USD_ACCOUNT', '--account-number', '12345', '--routing-number', '021000021', '--intermediary-routing-number', '123456789', ...ben), 'accountInfo.intermediaryRoutingNumber', /checksum/],
+    ['IBAN mod-97', add('--type', 'EUR_ACCOUNT', '--iban', 'DE89370400440532013001', ...ben), 'accountInfo.iban', /mod-97/],
+    ['IBAN length per country', add('--type', 'EUR_ACCOUNT', '--iban', 'DE8937040044053201300', ...ben), 'accountInfo.iban', /22 characters/],
+    ['PIX CPF key', add('--type', 'BRL_ACCOUNT', '--pix-key', '52998224726', '--pix-key-type', 'CPF', '--tax-id', '52998224725', ...ben), 'accountInfo.pixKey', /CPF/],
+    ['PIX phone key', add('--type', 'BRL_ACCOUNT', '--pix-key', '+15551234567', '--pix-key-type', 'PHONE', '--tax-id', '52998224725', ...ben), 'accountInfo.pixKey', /\+55/],
+    ['PIX random key', add('--type', 'BRL_ACCOUNT', '--pix-key', 'not-a-uuid', '--pix-key-type', 'RANDOM', '--tax-id', '52998224725', ...ben), 'accountInfo.pixKey', /UUID/],
+    ['EVM address', add('--type', 'ETHEREUM_WALLET', '--address', '0x1234'), 'accountInfo.address', /40 hex/],
+    ['Solana address', add('--type', 'SOLANA_WALLET', '--address', '0OIl-not-base58'), 'accountInfo.address', /32 bytes/],
+    ['Tron address', add('--type', 'TRON_WALLET', '--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u'), 'accountInfo.address', /base58check/],
+    ['Plasma address', add('--type', 'PLASMA_WALLET', '--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'), 'accountInfo.address', /EVM/],
+    ['L2 address', add('--type', 'L2_WALLET', '--currency', 'BTC', '--address', 'bc1qnot'), 'accountInfo.address', /layer-2/],
+    ['currency per kind', add('--type', 'TRON_WALLET', '--currency', 'USDC', '--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'), 'currency', /USDT/],
+    ['beneficiary required', add('--type', 'CLABE', '--clabe', '002010077777777771'), 'accountInfo.beneficiary', /required/],
+    ['third-party wallet beneficiary', add('--type', 'ETHEREUM_WALLET', '--ownership', 'THIRD_PARTY', '--address', '0x' + 'ab'.repeat(20)), 'accountInfo.beneficiary', /THIRD_PARTY/],
+    ['quote amount syntax', ['quote', 'create', '--from', IA, '--to', EA, '--send', '12,5x'], 'lockedCurrencyAmount', /decimal/],
+    ['quote amount zero', ['quote', 'create', '--from', IA, '--to', EA, '--receive', '0.00'], 'lockedCurrencyAmount', /more than zero/],
+    ['quote decimals of the currency', ['quote', 'create', '--realtime', '--customer', 'Customer:abc', '--currency', 'USD', '--to', EA, '--send', '1.234'], 'lockedCurrencyAmount', /3 decimal places/],
+    ['quote minor units', ['quote', 'create', '--from', IA, '--to', EA, '--amount-minor', '-5'], 'lockedCurrencyAmount', /whole number/],
+    ['quote realtime needs customer', ['quote', 'create', '--realtime', '--currency', 'USDC', '--to', EA, '--send', '1'], 'source.customerId', /--customer/],
+    ['quote platform fee non-USD', ['quote', 'create', '--realtime', '--customer', 'Customer:abc', '--currency', 'EUR', '--to', EA, '--send', '1', '--platform-fee', '1.00'], 'platformFeeOverride', /USD/],
+    ['quote id prefix', ['quote', 'create', '--from', Q, '--to', EA, '--send', '1'], 'source.accountId', /InternalAccount or ExternalAccount/],
+    ['quote remittance length', ['quote', 'create', '--from', IA, '--to', EA, '--amount-minor', '5', '--remittance', 'x'.repeat(81)], 'remittanceInformation', /80/],
+    ['execute id prefix', ['quote', 'execute', EA], 'quoteId', /Quote/],
+    ['fund amount', ['sandbox', 'fund', IA, '--amount', 'ten'], 'amount', /decimal/],
+    ['fund minor', ['sandbox', 'fund', IA, '--amount-minor', '0'], 'amount', /positive/],
+    ['send amount', ['sandbox', 'send', Q, '--amount-minor', '1.5'], 'currencyAmount', /whole number/],
+    ['transactions since', ['transactions', 'list', '--since', 'yesterday'], 'startDate', /date/i],
+    ['transactions customer', ['transactions', 'list', '--customer', 'Customer'], 'customerId', /Customer id/],
+    ['internal currency', ['accounts', 'internal', 'list', '--currency', 'usd'], 'currency', /currency code/],
+    ['transaction id', ['transactions', 'cancel', Q, '--yes'], 'transactionId', /Transaction/],
+  ])('%s', async (_name, args, field, message) => {
+    const before = sbx.requestCount()
+    const r = await svc([...args, '--json'], {env: sbx.env})
+    expect(r.code, r.stdout + r.stderr).toBe(2)
+    const errors = r.json().error.details.errors as Array<{field: string; message: string}>
+    const hit = errors.find((e) => e.field === field)
+    expect(hit, JSON.stringify(errors)).toBeTruthy()
+    expect(hit!.message).toMatch(message)
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('names every bad field of an account at once', async () => {
+    const before = sbx.requestCount()
+    const r = await svc(add('--type', 'USD_ACCOUNT', '--account-number', 'abc', '--routing-number', '12', '--currency', 'EUR', '--json'), {env: sbx.env})
+    expect(r.code).toBe(2)
+    expect(r.json().error.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['accountInfo.accountNumber', 'accountInfo.beneficiary', 'accountInfo.routingNumber', 'currency'])
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('usage mistakes are exit 2 with nothing sent', async () => {
+    const before = sbx.requestCount()
+    for (const args of [
+      ['quote', 'create', '--to', EA, '--send', '1'],
+      ['quote', 'create', '--from', IA, '--realtime', '--customer', 'Customer:abc', '--currency', 'USD', '--to', EA, '--send', '1'],
+      ['quote', 'create', '--from', IA, '--to', EA, '--send', '1', '--receive', '2'],
+      ['quote', 'create', '--from', IA, '--to', EA, '--send', '1', '--wait'],
+      ['sandbox', 'fund', IA],
+      ['accounts', 'external', 'verify-ownership', EA, '--method', 'WALLET_SIGNATURE', '--wait'],
+      ['accounts', 'external', 'submit-signature', EA],
+    ]) {
+      const r = await svc(args, {env: sbx.env})
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2)
+      expect(r.stdout).toBe('')
+    }
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('production: simulators are refused locally, and execute needs --yes off a TTY', async () => {
+    const env = {...sbx.env, SVC_ENVIRONMENT: 'production'}
+    const before = sbx.requestCount()
+    for (const args of [['sandbox', 'fund', IA, '--amount', '10.00'], ['sandbox', 'send', Q]]) {
+      const r = await svc([...args, '--json'], {env})
+      expect(r.code).toBe(2)
+      expect(r.json().error.reason).toMatch(/refused against production/)
+    }
+    expect(sbx.requestCount()).toBe(before)
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 10_000})
+    const q = await api(sbx, 'POST', '/quotes', {source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: c.account('MXN')}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000})
+    const r = await svc(['quote', 'execute', q.body.id, '--json'], {env})
+    expect(r.code).toBe(2)
+    expect(r.json().error.hint).toMatch(/--yes/)
+    expect(r.stderr).toContain('PRODUCTION')
+    expect(sbx.emu.requests.some((x) => x.path.endsWith('/execute'))).toBe(false)
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.body.id)!.status).toBe('PENDING')
+  })
+
+  it('the sandbox itself refuses a bad account with every field listed, and stores nothing', async () => {
+    const count = sbx.emu.db.count('externalAccounts')
+    const r = await api(sbx, 'POST', '/customers/external-accounts', {customerId: customer, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: '002010077777777770'}, extra: 1})
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['accountInfo.beneficiary', 'accountInfo.clabeNumber', 'extra'])
+    expect(sbx.emu.db.count('externalAccounts')).toBe(count)
+  })
+})

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../lib/api/wallet.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idArg, idFlag, readJsonInput} from '../../lib/flags.js'
-import {finishPasskeyLogin, loginWithOauth, prepareOauth, startPasskeyLogin} from '../../lib/flows/wallet-login-extra.js'
+import {finishPasskeyLogin, loginWithOauth, precheckOidcToken, prepareOauth, startPasskeyLogin} from '../../lib/flows/wallet-login-extra.js'
 import {loginWithOtp, otpSource, resolveCredential} from '../../lib/flows/wallet-login.js'
 import {readSecretInput} from '../../lib/flows/wallet-input.js'
 import {renderKeyValue} from '../../lib/output/render.js'
@@ -35,6 +35,9 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   async run() {
     const f = this.flags
     const accountId = this.args.accountId
+    // Read and check a token before any request, so a malformed or stale one sends nothing.
+    const token = f['oidc-token-stdin'] ? await readSecretInput(this.ctx, {stdin: true, flag: 'oidc-token-stdin', prompt: ''}) : undefined
+    if (token) precheckOidcToken(this.ctx, token)
     const credential = await resolveCredential(this.ctx, accountId, {credentialId: f.credential, type: f.type as CredentialType | undefined})
     if (credential.type === 'OAUTH') {
       if (f['print-nonce']) {
@@ -43,8 +46,8 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
         this.out.info(`Mint an OIDC token with nonce ${prepared.nonce}, then within 60 s: svc wallet login ${accountId} --credential ${credential.id} --oidc-token-stdin`)
         return {credentialId: credential.id, ...prepared}
       }
-      const token = await readSecretInput(this.ctx, {stdin: f['oidc-token-stdin'], flag: 'oidc-token-stdin', prompt: 'OIDC ID token'})
-      return this.done(await loginWithOauth(this.ctx, credential, token, f['legacy-key']))
+      const oidc = token ?? (await readSecretInput(this.ctx, {stdin: false, flag: 'oidc-token-stdin', prompt: 'OIDC ID token'}))
+      return this.done(await loginWithOauth(this.ctx, credential, oidc, f['legacy-key']))
     }
     if (credential.type === 'PASSKEY') {
       if (f.assertion) return this.done(await finishPasskeyLogin(this.ctx, credential, readJsonInput(f.assertion, '--assertion')))

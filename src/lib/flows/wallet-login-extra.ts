@@ -28,6 +28,14 @@ export function prepareOauth(ctx: Context, credential: AuthMethod, legacy: boole
   return {clientPublicKey, nonce: oidcNonce(clientPublicKey), expiresAt}
 }
 
+/** Shape, identity and freshness checks that need no request: run before anything is sent. */
+export function precheckOidcToken(ctx: Context, token: Secret): void {
+  const {problems} = checkOidcToken(token.reveal(), {nowMs: ctx.now()})
+  if (problems.length) {
+    throw new InputError(problems, `The OIDC token cannot be used: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, 'Mint a fresh token (iat within 60 s); cached tokens fail. Nothing was sent.')
+  }
+}
+
 /** OAUTH (spec 5.2): local token checks, then a single verify with the (pending or fresh) client key. */
 export async function loginWithOauth(ctx: Context, credential: AuthMethod, token: Secret, legacy: boolean): Promise<LoginResult> {
   const keys = keyStoreFor(ctx)

@@ -58,7 +58,8 @@ export function checkOidcToken(token: string, opts: {nowMs: number; expectedNonc
   } else if (claims.iat - nowSeconds > 5) {
     problems.push({field: 'oidcToken.iat', message: 'lies in the future; check the clock of the machine that minted it'})
   }
-  if (typeof claims.exp === 'number' && claims.exp <= nowSeconds) problems.push({field: 'oidcToken.exp', message: 'has passed: the token expired'})
+  if (typeof claims.exp !== 'number') problems.push({field: 'oidcToken.exp', message: 'is missing (an ID token carries its expiry)'})
+  else if (claims.exp <= nowSeconds) problems.push({field: 'oidcToken.exp', message: 'has passed: the token expired'})
   if (opts.expectedNonce !== undefined && claims.nonce !== opts.expectedNonce) {
     problems.push({field: 'oidcToken.nonce', message: `must be ${opts.expectedNonce} (SHA-256 of this login's client public key; see --print-nonce)`})
   }

@@ -8,7 +8,7 @@
 import {sha256} from '@noble/hashes/sha2.js'
 import {randomBytes} from '@noble/hashes/utils.js'
 import {signP256Der} from './ecdsa.js'
-import {base64urlEncode, bytesToHex, concatBytes, hexToBytes, publicKeyFromPrivate, utf8Encode} from './encoding.js'
+import {base64urlDecode, base64urlEncode, bytesToHex, concatBytes, hexToBytes, publicKeyFromPrivate, utf8Encode} from './encoding.js'
 import {generateP256KeyPair, type RandomSource} from './stamp.js'
 
 export const DEFAULT_ORIGIN = 'http://localhost'
@@ -71,18 +71,19 @@ export interface Registration {
 }
 
 /** navigator.credentials.create equivalent; `challenge` is the platform's base64url challenge. */
-export function createPasskey(opts: {challenge: string; rpId?: string; origin?: string; now?: Date; random?: RandomSource}): {passkey: SoftwarePasskey; registration: Registration} {
+export function createPasskey(opts: {challenge: string; rpId?: string; origin?: string; now?: Date; random?: RandomSource; existing?: SoftwarePasskey}): {passkey: SoftwarePasskey; registration: Registration} {
   const random = opts.random ?? randomBytes
-  const rpId = opts.rpId ?? DEFAULT_RP_ID
-  const origin = opts.origin ?? DEFAULT_ORIGIN
-  const kp = generateP256KeyPair(random)
-  const rawId = random(16)
+  const rpId = opts.existing?.rpId ?? opts.rpId ?? DEFAULT_RP_ID
+  const origin = opts.origin ?? opts.existing?.origin ?? DEFAULT_ORIGIN
+  // `existing` re-registers a held credential (to reproduce PASSKEY_CREDENTIAL_ALREADY_EXISTS).
+  const kp = opts.existing ? generateP256KeyPair(() => hexToBytes(opts.existing!.privateKey)) : generateP256KeyPair(random)
+  const rawId = opts.existing ? base64urlDecode(opts.existing.credentialId) : random(16)
   const credentialId = base64urlEncode(rawId)
   const attested = concatBytes(new Uint8Array(16), Uint8Array.of(rawId.length >> 8, rawId.length & 0xff), rawId, coseKey(kp.publicKeyUncompressed))
   const authData = concatBytes(sha256(utf8Encode(rpId)), Uint8Array.of(FLAG_UP | FLAG_UV | FLAG_AT), counterBytes(0), attested)
   const attestationObject = cborEncode(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]))
   const clientDataJSON = JSON.stringify({type: 'webauthn.create', challenge: opts.challenge, origin, crossOrigin: false})
-  const passkey: SoftwarePasskey = {
+  const passkey: SoftwarePasskey = opts.existing ?? {
     credentialId, rpId, origin, privateKey: bytesToHex(kp.privateKey), publicKey: bytesToHex(kp.publicKeyUncompressed), counter: 0,
     createdAt: (opts.now ?? new Date()).toISOString(),
   }

@@ -89,7 +89,7 @@ describe('OIDC token local checks', () => {
     expect(checkOidcToken('not-a-jwt', {nowMs: now}).problems).toEqual([{field: 'oidcToken', message: expect.stringContaining('JWT-shaped')}])
     expect(checkOidcToken(jwt({...good, iat: now / 1000 - 61}), {nowMs: now}).problems).toEqual([{field: 'oidcToken.iat', message: expect.stringMatching(/61 s old.*cached tokens fail/)}])
     const missing = checkOidcToken(jwt({iat: now / 1000}), {nowMs: now}).problems.map((p) => p.field)
-    expect(missing).toEqual(['oidcToken.iss', 'oidcToken.aud', 'oidcToken.sub'])
+    expect(missing).toEqual(['oidcToken.iss', 'oidcToken.aud', 'oidcToken.sub', 'oidcToken.exp'])
     expect(checkOidcToken(jwt({...good, nonce: 'x'}), {nowMs: now, expectedNonce: 'y'}).problems).toEqual([{field: 'oidcToken.nonce', message: expect.stringContaining('must be y')}])
   })
 })

@@ -1,0 +1,201 @@
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {base64urlEncode, utf8Encode} from '../../src/lib/wallet/index.js'
+import {svc} from '../helpers/cli.js'
+import {EnclaveClient} from '../helpers/enclave.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let api: EnclaveClient
+
+beforeAll(async () => {
+  sbx = await startSandbox({challengeMinIntervalMs: 0, walletProcessingDelayMs: 150})
+  api = new EnclaveClient(sbx)
+})
+afterAll(async () => sbx.stop())
+
+const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
+const ok = async (args: string[], input?: string) => {
+  const r = await run([...args, '--json'], input)
+  expect(r.code, `${args.join(' ')}\n${r.stderr}\n${r.stdout}`).toBe(0)
+  return r.json()
+}
+const jwt = (claims: Record<string, unknown>) => `${base64urlEncode(utf8Encode('{"alg":"RS256","typ":"JWT"}'))}.${base64urlEncode(utf8Encode(JSON.stringify(claims)))}.c2ln`
+const now = () => Math.floor(Date.now() / 1000)
+const identity = {iss: 'https://accounts.google.com', aud: 'svc-tests', sub: 'user-7', email: 'oauth.user@example.com'}
+const credentialsOf = async (accountId: string) => (await ok(['wallet', 'credentials', 'list', accountId])).data as Array<{id: string; type: string; nickname: string}>
+
+async function wallet(fields: Record<string, unknown> = {}) {
+  const w = await api.createCustomer(fields)
+  await ok(['wallet', 'login', w.accountId])
+  return w
+}
+
+describe('SMS_OTP', () => {
+  it('adds an SMS_OTP credential (activated at once) and logs in with it', async () => {
+    const w = await wallet({phoneNumber: '+14155550123'})
+    const added = await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])
+    expect(added.credential).toMatchObject({type: 'SMS_OTP', nickname: '+14155550123'})
+    expect(added.credential.otpEncryptionTargetBundle).toBeUndefined()
+    expect(added.session.id).toMatch(/^Session:/)
+    const login = await ok(['wallet', 'login', w.accountId, '--type', 'SMS_OTP'])
+    expect(login.session).toMatchObject({type: 'SMS_OTP', credentialId: added.credential.id})
+    const again = await run(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--json'])
+    expect(again.code).toBe(6)
+    expect(again.json().error).toMatchObject({code: 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS', hint: expect.stringContaining('revoke the existing one')})
+  })
+})
+
+describe('OAUTH', () => {
+  it('adds an OAUTH credential, prints the nonce, logs in with a fresh token bound to it', async () => {
+    const w = await wallet()
+    const added = await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], jwt({...identity, iat: now(), exp: now() + 600}))
+    expect(added.credential).toMatchObject({type: 'OAUTH', nickname: 'oauth.user@example.com'})
+    expect(added.next).toContain('--print-nonce')
+    const cred = added.credential.id
+    const prepared = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    expect(prepared.nonce).toMatch(/^[0-9a-f]{64}$/)
+    const {createHash} = await import('node:crypto')
+    expect(prepared.nonce).toBe(createHash('sha256').update(prepared.clientPublicKey).digest('hex'))
+
+    const before = sbx.requestCount()
+    const wrongNonce = await run(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin', '--json'], jwt({...identity, iat: now(), exp: now() + 600, nonce: 'ab'.repeat(32)}))
+    expect(wrongNonce.code).toBe(2)
+    expect(wrongNonce.json().error.details.errors).toEqual([expect.objectContaining({field: 'oidcToken.nonce'})])
+    const stale = await run(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin', '--json'], jwt({...identity, iat: now() - 120, exp: now() + 600, nonce: prepared.nonce}))
+    expect(stale.code).toBe(2)
+    expect(stale.json().error.details.errors).toEqual([expect.objectContaining({field: 'oidcToken.iat', message: expect.stringContaining('cached tokens fail')})])
+    const malformed = await run(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin', '--json'], 'not.a-jwt')
+    expect(malformed.code).toBe(2)
+    expect(sbx.requestCount() - before).toBeLessThanOrEqual(2) // only the credential lookup of the nonce check
+
+    const login = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], jwt({...identity, iat: now(), exp: now() + 600, nonce: prepared.nonce}))
+    expect(login.session).toMatchObject({type: 'OAUTH', credentialId: cred})
+    expect(login.key.publicKey).toBe(sbx.emu.db.get<{publicKey: string}>('walletSessions', login.session.id)?.publicKey)
+  })
+
+  it('legacy mode: an uncompressed client key gets the session key sealed back, decrypted locally', async () => {
+    const w = await wallet()
+    const cred = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], jwt({...identity, sub: 'legacy-1', iat: now(), exp: now() + 600}))).credential.id
+    const prepared = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce', '--legacy-key'])
+    expect(prepared.clientPublicKey).toMatch(/^04[0-9a-f]{128}$/)
+    const login = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], jwt({...identity, sub: 'legacy-1', iat: now(), exp: now() + 600, nonce: prepared.nonce}))
+    expect(login.session.encryptedSessionSigningKey).toBeUndefined()
+    // The stored key is the decrypted session key: it signs an export the service accepts.
+    expect(login.key.publicKey).toBe(sbx.emu.db.get<{publicKey: string}>('walletSessions', login.session.id)?.publicKey)
+    const exp = await ok(['wallet', 'export', w.accountId, '--verify-only'])
+    expect(exp.wordCount).toBe(12)
+  })
+})
+
+describe('PASSKEY with the software authenticator', () => {
+  it('registers, adds, logs in through challenge -> assertion, and refuses an assertion for another challenge', async () => {
+    const w = await wallet()
+    const reg = await ok(['sandbox', 'passkey', 'create'])
+    const regFile = join(sbx.env.HOME, `reg-${reg.credentialId}.json`)
+    writeFileSync(regFile, JSON.stringify(reg))
+    const added = await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'PASSKEY', '--nickname', 'Ops laptop', '--attestation', `@${regFile}`])
+    expect(added.credential).toMatchObject({type: 'PASSKEY', nickname: 'Ops laptop', credentialId: reg.credentialId})
+    const again = await ok(['sandbox', 'passkey', 'create', '--credential-id', reg.credentialId])
+    expect(again.credentialId).toBe(reg.credentialId)
+    const dup = await run(['wallet', 'credentials', 'add', w.accountId, '--type', 'PASSKEY', '--nickname', 'Again', '--attestation', JSON.stringify(again), '--json'])
+    expect(dup.code).toBe(6)
+    expect(dup.json().error.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS')
+
+    const cred = added.credential.id
+    const started = await ok(['wallet', 'login', w.accountId, '--credential', cred])
+    expect(started).toMatchObject({step: 'PASSKEY_CHALLENGE', credentialId: reg.credentialId, requestId: expect.stringMatching(/^Request:/)})
+    const wrong = await ok(['sandbox', 'passkey', 'sign', '--credential-id', reg.credentialId, '--challenge', 'some-other-challenge'])
+    const wrongFile = join(sbx.env.HOME, 'wrong.json')
+    writeFileSync(wrongFile, JSON.stringify(wrong))
+    const before = sbx.requestCount()
+    const refused = await run(['wallet', 'login', w.accountId, '--credential', cred, '--assertion', `@${wrongFile}`, '--json'])
+    expect(refused.code).toBe(2)
+    expect(refused.json().error.details.errors[0].message).toContain('another challenge')
+    expect(sbx.requestCount() - before).toBe(1) // the credential lookup only; no verify
+
+    const assertion = await ok(['sandbox', 'passkey', 'sign', '--credential-id', reg.credentialId, '--challenge', started.challenge])
+    const login = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--assertion', '-'], JSON.stringify(assertion))
+    expect(login.session).toMatchObject({type: 'PASSKEY', credentialId: cred})
+    const keys = (await ok(['wallet', 'keys', 'list', '--account', w.accountId])).data
+    expect(keys.filter((k: {kind: string}) => k.kind === 'pending')).toEqual([])
+  })
+
+  it('says clearly when the authenticator holds no such credential', async () => {
+    const r = await run(['sandbox', 'passkey', 'sign', '--credential-id', 'bm9wZQ', '--challenge', 'x', '--json'])
+    expect(r.code).toBe(5)
+    expect(r.json().error.code).toBe('PASSKEY_NOT_FOUND')
+  })
+
+  it('keeps authenticator credentials in a 0600 file', async () => {
+    const reg = await ok(['sandbox', 'passkey', 'create'])
+    const {statSync} = await import('node:fs')
+    const file = join(sbx.env.SVC_CONFIG_DIR, 'passkeys', `${reg.credentialId}.json`)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(file, 'utf8')).privateKey).toMatch(/^[0-9a-f]{64}$/)
+  })
+})
+
+describe('revoking credentials', () => {
+  it('revokes with a session of a different credential, drops its sessions, and refuses the last one locally', async () => {
+    const w = await wallet({phoneNumber: '+14155550199'})
+    const sms = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])).credential.id
+    // Revoking EMAIL_OTP needs a session of another credential: the SMS session signs.
+    const r = await ok(['wallet', 'credentials', 'revoke', w.emailCredentialId!, '--account', w.accountId])
+    expect(r).toEqual({revoked: w.emailCredentialId, sessionsRemoved: 1})
+    expect((await credentialsOf(w.accountId)).map((c) => c.id)).toEqual([sms])
+    expect((await ok(['wallet', 'sessions', 'list', w.accountId])).data.every((s: {credentialId: string}) => s.credentialId === sms)).toBe(true)
+
+    const before = sbx.requestCount()
+    const last = await run(['wallet', 'credentials', 'revoke', sms, '--account', w.accountId, '--json'])
+    expect(last.code).toBe(6)
+    expect(last.json().error).toMatchObject({code: 'LAST_CREDENTIAL', hint: expect.stringContaining('Add another credential first')})
+    expect(sbx.requestCount() - before).toBe(1)
+    expect((await credentialsOf(w.accountId)).map((c) => c.id)).toEqual([sms])
+  })
+
+  it('refuses to revoke with only a session of the credential itself, naming the login to run', async () => {
+    const w = await api.createCustomer({phoneNumber: '+14155550111'})
+    await ok(['wallet', 'login', w.accountId])
+    await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate'])
+    const r = await run(['wallet', 'credentials', 'revoke', w.emailCredentialId!, '--account', w.accountId, '--json'])
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining('--credential')})
+    expect((await credentialsOf(w.accountId))).toHaveLength(2)
+  })
+})
+
+describe('tied email change through svc customers update', () => {
+  it('changes the customer and the EMAIL_OTP credential together, signed by the wallet session', async () => {
+    const w = await wallet()
+    const r = await ok(['customers', 'update', w.customerId, '--email', 'moved@example.com'])
+    expect(r.email).toBe('moved@example.com')
+    expect((await credentialsOf(w.accountId)).find((c) => c.type === 'EMAIL_OTP')?.nickname).toBe('moved@example.com')
+  })
+
+  it('without a wallet session the change is refused and nothing changes', async () => {
+    const w = await api.createCustomer({email: 'stay@example.com'})
+    const r = await run(['customers', 'update', w.customerId, '--email', 'elsewhere@example.com', '--json'])
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining(`svc wallet login ${w.accountId}`)})
+    expect(sbx.emu.db.get<{email: string}>('customers', w.customerId)?.email).toBe('stay@example.com')
+  })
+
+  it('409 EMAIL_OTP_CREDENTIAL_SET_CHANGED when the credential set changes after the challenge', async () => {
+    const w = await wallet({phoneNumber: '+14155550177'})
+    await api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 1500})
+    try {
+      const pending = run(['customers', 'update', w.customerId, '--email', 'raced@example.com', '--json'])
+      await new Promise((resolve) => setTimeout(resolve, 900))
+      // Meanwhile another operator adds a credential to the wallet.
+      await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate'])
+      const r = await pending
+      expect(r.code).toBe(6)
+      expect(r.json().error).toMatchObject({code: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED', status: 409, hint: expect.stringContaining('re-run')})
+      expect(sbx.emu.db.get<{email: string}>('customers', w.customerId)?.email).not.toBe('raced@example.com')
+    } finally {
+      await api.setSandbox({walletProcessingDelayMs: 150, walletProcessingCount: 0})
+    }
+  })
+})

@@ -38,6 +38,7 @@ export async function waitForDecision(ctx: Context, customerId: string, stream: 
   try {
     for (;;) {
       const c = await getCustomer(ctx.client, customerId)
+      if (c.isDeleted) throw new SvcError({code: 'CUSTOMER_DELETED', message: `${customerId} was deleted; no decision will come`, exitCode: ExitCode.NOT_FOUND})
       const status = statusOf(c)
       const kind = c.customerType === 'BUSINESS' ? 'KYB' : 'KYC'
       if (status === 'APPROVED') return c

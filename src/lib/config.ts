@@ -151,3 +151,12 @@ export async function removeProfile(name: string, env = process.env): Promise<bo
   }
   return true
 }
+
+/** Deletes the stored client secret of a profile (svc logout); the profile itself stays. */
+export function forgetSecret(name: string, env = process.env): boolean {
+  const secrets = readSecrets(env)
+  if (!(name in secrets)) return false
+  delete secrets[name]
+  writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
+  return true
+}

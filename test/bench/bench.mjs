@@ -44,8 +44,10 @@ try {
   const id = await createCustomer(pool, base.pathname, auth, 'bench-seed')
 
   // --- start-up -----------------------------------------------------------------------------
+  // The caller's environment (as a user's shell has it: e.g. NODE_EXTRA_CA_CERTS, which every
+  // node process pays for at start, floor included), pointed at the bench sandbox.
   const cliEnv = {
-    PATH: process.env.PATH,
+    ...process.env,
     HOME: work,
     SVC_CONFIG_DIR: join(work, 'config'),
     SVC_BASE_URL: sandbox.ready.url,
@@ -53,6 +55,7 @@ try {
     SVC_CLIENT_SECRET: sandbox.ready.clientSecret,
     SVC_NO_INPUT: '1',
   }
+  for (const k of ['SVC_PROFILE', 'SVC_DEBUG', 'SVC_ENVIRONMENT', 'NODE_OPTIONS', 'DEBUG']) delete cliEnv[k]
   const cases = [
     {key: 'floor', label: 'node -e 0', argv: ['-e', '0']},
     {key: 'version', label: 'svc --version', argv: [bin, '--version']},

@@ -1,0 +1,134 @@
+import {existsSync, readFileSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc, type CliResult} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let env: Record<string, string | undefined>
+let secret: string
+beforeAll(async () => {
+  sbx = await startSandbox()
+  secret = sbx.env.SVC_CLIENT_SECRET
+  // A user with no env credentials: only what `svc login` stores.
+  env = {...sbx.env, SVC_BASE_URL: undefined, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}
+})
+afterAll(async () => sbx.stop())
+
+const run = (args: string[], opts: {input?: string; extra?: Record<string, string | undefined>} = {}) => svc(args, {env: {...env, ...opts.extra}, input: opts.input})
+const configDir = () => env.SVC_CONFIG_DIR!
+const mode = (path: string) => statSync(path).mode & 0o777
+const noSecret = (r: CliResult) => {
+  expect(r.stdout).not.toContain(secret)
+  expect(r.stderr).not.toContain(secret)
+}
+
+describe('login, whoami, profiles, logout', () => {
+  it('refuses the secret as a flag value without echoing it (exit 2, nothing stored)', async () => {
+    const r = await run(['login', '--profile', 'p0', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, `--secret=${secret}`, '--json'])
+    expect(r.code).toBe(2)
+    expect(r.json().error.reason).toMatch(/never accepted as a flag/)
+    noSecret(r)
+    expect(existsSync(join(configDir(), 'credentials.json'))).toBe(false)
+  })
+
+  it('names what is missing off a TTY: the secret source, --token-id, --environment for a remote URL', async () => {
+    const noSecretGiven = await run(['login', '--profile', 'p0', '--base-url', sbx.url, '--token-id', 'tok'])
+    expect(noSecretGiven.code).toBe(2)
+    expect(noSecretGiven.stderr).toMatch(/SVC_CLIENT_SECRET.*--secret-stdin/)
+    const noToken = await run(['login', '--profile', 'p0', '--base-url', sbx.url, '--secret-stdin'], {input: secret})
+    expect(noToken.code).toBe(2)
+    expect(noToken.stderr).toContain('--token-id')
+    const remote = await run(['login', '--base-url', 'https://api.example.com', '--token-id', 'tok', '--secret-stdin'], {input: secret})
+    expect(remote.code).toBe(2)
+    expect(remote.stderr).toContain('--environment')
+  })
+
+  it('a wrong secret is checked before saving: exit 4 and nothing stored', async () => {
+    const r = await run(['login', '--profile', 'bad', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin', '--json'], {input: 'not-the-secret'})
+    expect(r.code).toBe(4)
+    expect(r.json().error.code).toBe('UNAUTHORIZED')
+    expect(existsSync(join(configDir(), 'credentials.json'))).toBe(false)
+  })
+
+  it('logs in from stdin: verified, active, secret stored 0600 in a 0700 dir and never printed', async () => {
+    const before = sbx.requestCount()
+    const r = await run(['login', '--profile', 'dev', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin', '--json'], {input: secret + '\n'})
+    expect(r.code).toBe(0)
+    noSecret(r)
+    expect(r.json()).toMatchObject({profile: 'dev', environment: 'local', tokenId: sbx.env.SVC_TOKEN_ID, verified: true, active: true})
+    expect(sbx.requestCount()).toBe(before + 1)
+    const creds = join(configDir(), 'credentials.json')
+    expect(mode(creds)).toBe(0o600)
+    expect(mode(join(configDir(), 'config.json'))).toBe(0o600)
+    expect(mode(configDir())).toBe(0o700)
+    expect(JSON.parse(readFileSync(creds, 'utf8')).profiles.dev).toBe(secret)
+    expect(readFileSync(join(configDir(), 'config.json'), 'utf8')).not.toContain(secret)
+  })
+
+  it('logs in from SVC_CLIENT_SECRET into a second profile, which becomes active', async () => {
+    const r = await run(['login', '--profile', 'other', '--environment', 'sandbox', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--json'], {extra: {SVC_CLIENT_SECRET: secret}})
+    expect(r.code).toBe(0)
+    expect(r.json()).toMatchObject({profile: 'other', environment: 'sandbox'})
+    noSecret(r)
+  })
+
+  it('whoami reports the live profile and verifies it; --profile picks another', async () => {
+    const r = await run(['whoami', '--json'])
+    expect(r.code).toBe(0)
+    expect(r.json()).toMatchObject({profile: 'other', environment: 'sandbox', baseUrl: sbx.url, tokenId: sbx.env.SVC_TOKEN_ID, credentials: 'stored', verified: true})
+    noSecret(r)
+    const human = await run(['whoami', '--profile', 'dev'])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toMatch(/profile\s+dev/)
+    expect(human.stdout).toMatch(/environment\s+local/)
+    noSecret(human)
+  })
+
+  it('profiles list shows every profile, the active one, and where secrets come from (never the secret)', async () => {
+    const r = await run(['profiles', 'list', '--json'])
+    expect(r.code).toBe(0)
+    const rows = r.json() as Array<{name: string; active: boolean; secret: string}>
+    expect(rows.map((x) => x.name)).toEqual(['dev', 'local', 'other'])
+    expect(rows.find((x) => x.active)?.name).toBe('other')
+    expect(rows.find((x) => x.name === 'dev')?.secret).toBe('stored')
+    noSecret(r)
+    const human = await run(['profiles', 'list'])
+    expect(human.stdout).toMatch(/\*\s+other/)
+  })
+
+  it('profiles use switches the active profile; an unknown name is exit 2', async () => {
+    expect((await run(['profiles', 'use', 'dev'])).code).toBe(0)
+    expect((await run(['whoami', '--no-verify', '--json'])).json().profile).toBe('dev')
+    const unknown = await run(['profiles', 'use', 'nope', '--json'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.json().error.reason).toContain('nope')
+  })
+
+  it('whoami with a wrong stored secret is exit 4', async () => {
+    const r = await run(['whoami', '--json'], {extra: {SVC_CLIENT_SECRET: 'wrong'}})
+    expect(r.code).toBe(4)
+  })
+
+  it('logout forgets the secret but keeps the profile; whoami then fails with exit 4', async () => {
+    const r = await run(['logout', '--json'])
+    expect(r.code).toBe(0)
+    expect(r.json()).toEqual({profile: 'dev', loggedOut: true})
+    expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.dev).toBeUndefined()
+    expect((await run(['profiles', 'list', '--json'])).json().map((x: {name: string}) => x.name)).toContain('dev')
+    const who = await run(['whoami', '--json'])
+    expect(who.code).toBe(4)
+    expect(who.json().error.reason).toContain('no API credentials')
+    expect((await run(['whoami', '--profile', 'other', '--json'])).code).toBe(0)
+  })
+
+  it('profiles remove deletes the profile and its secret; removing it again is exit 5', async () => {
+    const r = await run(['profiles', 'remove', 'other', '--json'])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.other).toBeUndefined()
+    expect(mode(join(configDir(), 'credentials.json'))).toBe(0o600)
+    const again = await run(['profiles', 'remove', 'other', '--json'])
+    expect(again.code).toBe(5)
+    expect(again.json().error.code).toBe('PROFILE_NOT_FOUND')
+  })
+})

@@ -29,22 +29,11 @@ export async function fetchSandboxQuorumKey(client: ApiClient): Promise<string> 
   return client.parse(quorumPublicKeyResponse, res.body, 'sandbox quorum key').publicKey
 }
 
-/**
- * The EMBEDDED_WALLET internal accounts of a customer (no GET by id exists: api-gaps 3.1). Falls
- * back to the unpaged platform list when the customer-scoped list is not served.
- */
+/** The EMBEDDED_WALLET internal accounts of a customer (no GET by id exists: api-gaps 3.1). */
 export async function embeddedWalletsOf(client: ApiClient, customerId: string): Promise<string[]> {
-  const schema = listOf(z.looseObject({id: z.string(), type: z.string().optional(), customerId: z.string().optional()}))
-  let list: z.infer<typeof schema>
-  try {
-    const res = await client.request({method: 'GET', path: ['customers', 'internal-accounts'], query: {customerId, type: 'EMBEDDED_WALLET'}})
-    list = client.parse(schema, res.body, 'internal account list')
-  } catch (error) {
-    if ((error as {status?: number}).status !== 404) throw error
-    const res = await client.request({method: 'GET', path: ['platform', 'internal-accounts'], query: {type: 'EMBEDDED_WALLET'}})
-    list = client.parse(schema, res.body, 'internal account list')
-  }
-  return list.data.filter((a) => (a.type === undefined || a.type === 'EMBEDDED_WALLET') && (a.customerId === undefined || a.customerId === customerId)).map((a) => a.id)
+  const res = await client.request({method: 'GET', path: ['customers', 'internal-accounts'], query: {customerId, type: 'EMBEDDED_WALLET', limit: 100}})
+  const list = client.parse(listOf(z.looseObject({id: z.string(), type: z.string().optional()})), res.body, 'internal account list')
+  return list.data.filter((a) => a.type === undefined || a.type === 'EMBEDDED_WALLET').map((a) => a.id)
 }
 
 /** Signed operations, with the per-endpoint success rule of spec 5.4 rule 3. */

@@ -10,8 +10,9 @@ const decimalsOf = (c: {code: string; decimals?: number}) => c.decimals ?? looku
 /** A display-only number with `sig` significant digits (money itself is never a float here). */
 function sig(n: number, digits = 6): string {
   if (!Number.isFinite(n) || n === 0) return String(n)
-  const places = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(n))))
-  return n.toFixed(Math.min(places, 12))
+  const rounded = Number(n.toPrecision(digits)) // 0.9999999999 -> 1, so the magnitude is right
+  const places = Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(rounded))))
+  return rounded.toFixed(Math.min(places, 12))
 }
 
 /** `exchangeRate` is receiving smallest units per sending smallest unit (spec 2.8); shown in real units both ways. */

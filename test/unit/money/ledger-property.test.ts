@@ -1,0 +1,119 @@
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {Emulator} from '../../../src/emulator/emulator.js'
+import {createExternalAccount} from '../../../src/emulator/domain/external-accounts.js'
+import {createInternalAccounts, type InternalAccount} from '../../../src/emulator/domain/internal-accounts.js'
+import {imbalance, totals} from '../../../src/emulator/domain/ledger.js'
+import {executeQuote, sandboxSend} from '../../../src/emulator/domain/quote-execute.js'
+import {createQuote, type StoredQuote} from '../../../src/emulator/domain/quotes.js'
+import {cancelTransaction, completePayment, failPayment, recordIncoming, returnPayment, type StoredTransaction} from '../../../src/emulator/domain/transactions.js'
+import {HttpError} from '../../../src/emulator/http-error.js'
+import {clabeEnding} from '../../helpers/money.js'
+
+/** mulberry32: a seeded PRNG so a failing sequence can be replayed from its seed. */
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+let emu: Emulator
+let dir: string
+let clock = Date.parse('2026-03-01T12:00:00Z')
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-ledger-'))
+  // Every scheduled settlement is far in the future: the test drives completion, failure and return itself.
+  const far = 86_000_000
+  emu = await Emulator.start({dataDir: dir, port: 0, now: () => clock, settings: {paymentCompletionDelayMs: far, slowPaymentDelayMs: far, paymentReturnDelayMs: far, paymentTimeoutFailMs: far, quoteTtlMs: 120_000}})
+})
+afterAll(async () => {
+  await emu.close()
+  rmSync(dir, {recursive: true, force: true})
+})
+
+function customer(n: number) {
+  const id = `Customer:prop-${n}`
+  emu.db.put('customers', id, {id, platformCustomerId: `p${n}`, customerType: 'INDIVIDUAL', kycStatus: 'APPROVED', endUserTermsConsent: {termsVersion: '2025-10-01'}, isDeleted: false, createdAt: emu.iso(), updatedAt: emu.iso()})
+  const accounts = createInternalAccounts(emu, id, ['USD', 'EUR', 'MXN'])
+  const beneficiary = {beneficiaryType: 'INDIVIDUAL' as const, fullName: 'Maria Garcia'}
+  const externals = ['123', '004', '005', '003', '006', '007'].map((s) => createExternalAccount(emu, {customerId: id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding(s), beneficiary}}).id)
+  return {id, accounts, externals}
+}
+
+describe('money is conserved', () => {
+  it.each([1, 2, 3, 4, 5, 6])('random fund/quote/execute/send/expire/settle/fail/return/cancel sequence (seed %i)', (seed) => {
+    const rand = prng(seed)
+    const pick = <T>(xs: T[]): T | undefined => (xs.length ? xs[Math.floor(rand() * xs.length)] : undefined)
+    const people = [customer(seed * 10 + 1), customer(seed * 10 + 2)]
+    const mine = (status: string, type = 'OUTGOING') => emu.db.all<StoredTransaction>('transactions').filter((t) => t.status === status && t.type === type && people.some((p) => p.id === t.customerId))
+    const quotes = (status: string) => emu.db.all<StoredQuote>('quotes').filter((q) => q.status === status && people.some((p) => p.id === q._.customerId))
+    let refused = 0
+    let moved = 0
+    for (let step = 0; step < 200; step++) {
+      const p = pick(people)!
+      const op = Math.floor(rand() * 9)
+      try {
+        if (op === 0) recordIncoming(emu, pick(p.accounts.filter((a) => a.balance.currency.code !== 'MXN'))!.id, 1 + Math.floor(rand() * 50_000), {customerId: p.id, description: 'fund'})
+        else if (op === 1 || op === 2) {
+          const realtime = rand() < 0.25
+          const from = pick(p.accounts.filter((a: InternalAccount) => a.balance.currency.code !== 'MXN'))!
+          const toInternal = rand() < 0.2
+          const to = toInternal ? pick(people.flatMap((x) => x.accounts).filter((a) => a.id !== from.id))!.id : pick(p.externals)!
+          createQuote(emu, {
+            source: realtime ? {sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: p.id} : {sourceType: 'ACCOUNT', accountId: from.id},
+            destination: {destinationType: 'ACCOUNT', accountId: to},
+            lockedCurrencySide: rand() < 0.5 ? 'SENDING' : 'RECEIVING',
+            lockedCurrencyAmount: 100 + Math.floor(rand() * 60_000),
+          })
+        } else if (op === 3) {
+          const q = pick(quotes('PENDING'))
+          if (q) q._.sourceKind === 'REALTIME' ? sandboxSend(emu, {quoteId: q.id, currencyCode: q.sendingCurrency.code}) : executeQuote(emu, q.id)
+        } else if (op === 4) clock += Math.floor(rand() * 150_000) // some quotes expire
+        else if (op === 5) {
+          const t = pick(mine('PROCESSING'))
+          if (t) completePayment(emu, t)
+        } else if (op === 6) {
+          const t = pick(mine('PROCESSING'))
+          if (t) failPayment(emu, t, 'ACCOUNT_CANNOT_RECEIVE', rand() < 0.3 ? {status: rand() < 0.5 ? 'COMPLETED' : 'FAILED', reason: 'TRANSACTION_FAILED'} : undefined)
+        } else if (op === 7) {
+          const t = pick(mine('COMPLETED'))
+          if (t) returnPayment(emu, t)
+        } else {
+          const t = pick(mine('PROCESSING'))
+          if (t) cancelTransaction(emu, t)
+        }
+        moved++
+      } catch (e) {
+        if (!(e instanceof HttpError)) throw e
+        refused++ // a refused operation must leave the ledger exactly as it was (checked below)
+      }
+      const off = Object.entries(imbalance(emu)).filter(([, v]) => v !== 0)
+      expect(off, `seed ${seed} step ${step} op ${op}`).toEqual([])
+      for (const a of emu.db.all<InternalAccount>('internalAccounts')) {
+        expect(a.balance.amount).toBeGreaterThanOrEqual(0)
+        expect(a.totalBalance.amount).toBeGreaterThanOrEqual(a.balance.amount)
+      }
+    }
+    // The sequence really exercised the ledger (not just refusals).
+    expect(moved).toBeGreaterThan(100)
+    expect(refused).toBeGreaterThan(0)
+    expect(totals(emu, 'USD').paidOut).toBeGreaterThan(0)
+  })
+
+  it('a quote executes once: a second execute neither debits nor creates a transaction', () => {
+    const p = customer(99)
+    const usd = p.accounts.find((a) => a.balance.currency.code === 'USD')!.id
+    recordIncoming(emu, usd, 10_000, {customerId: p.id, description: 'fund'})
+    const q = createQuote(emu, {source: {sourceType: 'ACCOUNT', accountId: usd}, destination: {destinationType: 'ACCOUNT', accountId: p.externals[0]}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 4_000})
+    executeQuote(emu, q.id)
+    const count = emu.db.count('transactions')
+    expect(() => executeQuote(emu, q.id)).toThrow(/already executed/)
+    expect(emu.db.count('transactions')).toBe(count)
+    expect(emu.db.get<InternalAccount>('internalAccounts', usd)!.balance.amount).toBe(6_000)
+  })
+})

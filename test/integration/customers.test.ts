@@ -22,8 +22,9 @@ describe('customers, end to end against the local sandbox', () => {
     expect(c.contactVerification).toBeUndefined()
     const stored = sbx.emu.db.get<{fullName: string}>('customers', c.id)
     expect(stored?.fullName).toBe('Ada Lovelace')
-    const accounts = sbx.emu.db.all<{customerId: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === c.id)
-    expect(accounts.map((a) => a.balance.currency.code).sort()).toEqual(['MXN', 'USD'])
+    const accounts = sbx.emu.db.all<{customerId: string; type: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === c.id)
+    // Plus the embedded wallet every customer gets (sandbox-behaviour 14), in USDB.
+    expect(accounts.map((a) => `${a.type === 'EMBEDDED_WALLET' ? 'wallet ' : ''}${a.balance.currency.code}`).sort()).toEqual(['MXN', 'USD', 'wallet USDB'])
   })
 
   it('creates a business from --data @file with typed flags overriding it', async () => {

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
-import {writePrivateFileAtomic} from './fs-safe.js'
+import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
 
 export interface ReadyLine {
   url: string
@@ -43,6 +43,7 @@ export function clearRunning(dataDir: string): void {
 /** Starts `svc sandbox serve --json` in the background and resolves with its ready line. */
 export async function startDetached(args: string[], dataDir: string, timeoutMs = 15_000): Promise<ReadyLine & {pid: number}> {
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+  ensurePrivateDir(dataDir) // a first start: the log below lives in it
   const logFd = openSync(join(dataDir, 'sandbox.out'), 'a', 0o600)
   const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], {detached: true, stdio: ['ignore', 'pipe', logFd]})
   closeSync(logFd)

@@ -1,0 +1,103 @@
+import {existsSync, mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+
+const home = mkdtempSync(join(tmpdir(), 'svc-proc-'))
+const dataDir = join(home, 'sandbox')
+// The implicit local profile, with its credentials read from the sandbox's data dir.
+const env: Record<string, string> = {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_SANDBOX_DIR: dataDir, SVC_NO_INPUT: '1', NO_COLOR: '1'}
+let pid: number | undefined
+
+afterAll(() => {
+  if (pid) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {}
+  }
+  rmSync(home, {recursive: true, force: true})
+})
+
+const alive = (p: number) => {
+  try {
+    process.kill(p, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('svc sandbox serve --detach / stop / reset', () => {
+  let url = ''
+  let customerId = ''
+
+  it('--detach starts it in the background with a pid file and returns once it is ready', async () => {
+    const r = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
+    expect(r.code).toBe(0)
+    const ready = r.json()
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/2025-10-13$/)
+    expect(ready.webhookPublicKey).toContain('BEGIN PUBLIC KEY')
+    pid = ready.pid
+    url = ready.url
+    expect(alive(pid!)).toBe(true)
+    expect(Number(readFileSync(join(dataDir, 'sandbox.pid'), 'utf8'))).toBe(pid)
+    expect(statSync(join(dataDir, 'credentials.json')).mode & 0o777).toBe(0o600)
+  })
+
+  it('the local profile finds it with no credentials configured', async () => {
+    const r = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Detached Dora', '--json'], {env: {...env, SVC_BASE_URL: url}})
+    expect(r.code).toBe(0)
+    customerId = r.json().id
+    const who = await svc(['whoami', '--json'], {env: {...env, SVC_BASE_URL: url}})
+    expect(who.json()).toMatchObject({profile: 'local', environment: 'local', credentials: 'local sandbox', verified: true})
+  })
+
+  it('refuses a second sandbox on the same data dir, and a reset under a running one (exit 6)', async () => {
+    const again = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
+    expect(again.code).toBe(6)
+    expect(again.json().error.code).toBe('SANDBOX_RUNNING')
+    const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
+    expect(reset.code).toBe(6)
+    expect(existsSync(join(dataDir, 'journal.ndjson'))).toBe(true)
+  })
+
+  it('stop ends the process and removes the pid file; stopping again is a no-op', async () => {
+    const r = await svc(['sandbox', 'stop', '--data-dir', dataDir, '--json'], {env})
+    expect(r.code).toBe(0)
+    expect(r.json()).toEqual({stopped: true, pid})
+    expect(alive(pid!)).toBe(false)
+    expect(existsSync(join(dataDir, 'sandbox.pid'))).toBe(false)
+    const again = await svc(['sandbox', 'stop', '--data-dir', dataDir, '--json'], {env})
+    expect(again.code).toBe(0)
+    expect(again.json()).toEqual({stopped: false})
+  })
+
+  it('with nothing listening, a local command says which one command to run (exit 9)', async () => {
+    const r = await svc(['customers', 'get', customerId, '--json'], {env: {...env, SVC_BASE_URL: url}})
+    expect(r.code).toBe(9)
+    expect(r.json().error.hint).toContain('svc sandbox serve --detach')
+  })
+
+  it('state survives a restart; reset wipes it but keeps the credentials', async () => {
+    const up = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
+    pid = up.json().pid
+    const e = {...env, SVC_BASE_URL: up.json().url}
+    expect((await svc(['customers', 'get', customerId, '--json'], {env: e})).json().fullName).toBe('Detached Dora')
+    const tokenBefore = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).tokenId
+    expect((await svc(['sandbox', 'stop', '--data-dir', dataDir], {env})).code).toBe(0)
+
+    const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
+    expect(reset.code).toBe(0)
+    expect(reset.json()).toEqual({reset: true, dataDir})
+    expect(existsSync(join(dataDir, 'journal.ndjson'))).toBe(false)
+
+    const fresh = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
+    pid = fresh.json().pid
+    expect(fresh.json().tokenId).toBe(tokenBefore)
+    const gone = await svc(['customers', 'get', customerId, '--json'], {env: {...env, SVC_BASE_URL: fresh.json().url}})
+    expect(gone.code).toBe(5)
+    expect((await svc(['sandbox', 'stop', '--data-dir', dataDir], {env})).code).toBe(0)
+    pid = undefined
+  })
+})

@@ -1,6 +1,7 @@
 import {type AuthMethod, authMethodSchema, authSessionSchema, type CredentialType, embeddedWalletsOf, listCredentials, walletOps} from '../api/wallet.js'
 import type {Context} from '../context.js'
-import {SvcError} from '../errors.js'
+import {ApiError, SvcError} from '../errors.js'
+import {explainWalletAuthError} from '../wallet/signed-retry-errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {bytesToHex, generateP256KeyPair} from '../wallet/index.js'
 import {engineFor, keyStoreFor, noSession, requireSession, signerFor} from './wallet-common.js'
@@ -100,4 +101,36 @@ function findPayloadToSign(quote: Record<string, unknown>): string | undefined {
     if (typeof info.payloadToSign === 'string') return info.payloadToSign
   }
   return undefined
+}
+
+/** The payload of a one-shot signature refusal (401 WALLET_SIGNATURE_MISSING carrying details.payloadToSign). */
+export function refusalPayload(error: unknown): {payloadToSign: string; accountId?: string} | undefined {
+  if (!(error instanceof ApiError) || error.status !== 401 || error.code !== 'WALLET_SIGNATURE_MISSING') return undefined
+  const {payloadToSign, accountId} = (error.details ?? {}) as Record<string, unknown>
+  return typeof payloadToSign === 'string' ? {payloadToSign, ...(typeof accountId === 'string' ? {accountId} : {})} : undefined
+}
+
+/**
+ * For `svc quote execute`: sends with the wallet signature when the quote carries its payload;
+ * when the service refuses with the payload instead (401 WALLET_SIGNATURE_MISSING), stamps it with a
+ * session of the source wallet and sends once more (same Idempotency-Key: a refused call paid nothing).
+ */
+export async function executeWithWalletSignature<T>(ctx: Context, quote: Record<string, unknown>, send: (headers?: Record<string, string>) => Promise<T>): Promise<T> {
+  const what = `execution of ${String(quote.id)}`
+  const explain = (e: unknown) => (e instanceof ApiError ? explainWalletAuthError(e, what) : e)
+  const headers = await signedHeadersForQuote(ctx, quote)
+  try {
+    return await send(headers)
+  } catch (error) {
+    const refusal = refusalPayload(error)
+    if (headers || !refusal) throw explain(error)
+    const source = (quote.source ?? {}) as Record<string, unknown>
+    const accountId = refusal.accountId ?? (typeof source.accountId === 'string' ? source.accountId : undefined)
+    if (!accountId) throw explain(error)
+    const keys = keyStoreFor(ctx)
+    const signature = await signerFor(keys, requireSession(keys, accountId))({payloadToSign: refusal.payloadToSign, requestId: '', expiresAt: ''})
+    return send({'service-wallet-signature': signature}).catch((e) => {
+      throw explain(e)
+    })
+  }
 }

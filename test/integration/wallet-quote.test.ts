@@ -1,0 +1,51 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {EnclaveClient} from '../helpers/enclave.js'
+import {beneficiary, clabeEnding, until} from '../helpers/money.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let api: EnclaveClient
+
+beforeAll(async () => {
+  sbx = await startSandbox({challengeMinIntervalMs: 0, paymentCompletionDelayMs: 30})
+  api = new EnclaveClient(sbx)
+})
+afterAll(async () => sbx.stop())
+
+/** An approved wallet holder with terms on file (KYC is not under test), a funded wallet and a quote to a CLABE account. */
+async function walletQuote() {
+  const c = await api.createCustomer()
+  const stored = sbx.emu.db.get<Record<string, unknown>>('customers', c.customerId)!
+  sbx.emu.db.put('customers', c.customerId, {...stored, kycStatus: 'APPROVED', endUserTermsConsent: {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}})
+  expect((await api.call('POST', `/sandbox/internal-accounts/${c.accountId}/fund`, {body: {amount: 100_000_000}})).status).toBe(200)
+  const ext = await api.call('POST', '/customers/external-accounts', {body: {customerId: c.customerId, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary}}})
+  expect(ext.status).toBe(201)
+  const q = await api.call('POST', '/quotes', {body: {source: {sourceType: 'ACCOUNT', accountId: c.accountId}, destination: {destinationType: 'ACCOUNT', accountId: ext.body.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 25_000_000}})
+  expect(q.status).toBe(201)
+  return {...c, quote: q.body}
+}
+
+const balance = (id: string) => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', id)!.balance.amount
+
+describe('signed execute of an embedded-wallet quote', () => {
+  it('without a session: refused, nothing debited, the error names the login to run', async () => {
+    const w = await walletQuote()
+    const r = await svc(['api', 'POST', `/quotes/${w.quote.id}/execute`, '--sign', '--json'], {env: sbx.env})
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining(`svc wallet login ${w.accountId}`)})
+    expect(balance(w.accountId)).toBe(100_000_000)
+  })
+
+  it('stamps the quote payload with the source wallet session and the payment reaches COMPLETED', async () => {
+    const w = await walletQuote()
+    const login = await svc(['wallet', 'login', w.accountId, '--json'], {env: sbx.env})
+    expect(login.code, login.stderr).toBe(0)
+    const r = await svc(['api', 'POST', `/quotes/${w.quote.id}/execute`, '--sign', '--idempotency-key', `exec-${w.quote.id}`, '--json'], {env: sbx.env})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({id: w.quote.id})
+    expect(balance(w.accountId)).toBe(75_000_000)
+    const tx = await until(() => api.call('GET', `/transactions/${w.quote.transactionId}`), (t) => t.body.status === 'COMPLETED')
+    expect(tx.body).toMatchObject({status: 'COMPLETED', quoteId: w.quote.id})
+  })
+})

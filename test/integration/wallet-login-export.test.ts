@@ -66,6 +66,14 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(mnemonic)
   })
 
+  it('two concurrent logins in two svc processes both keep their keys', async () => {
+    const a = await api.createCustomer()
+    const b = await api.createCustomer()
+    const [ra, rb] = await Promise.all([login(a.accountId), login(b.accountId)])
+    const keys = (await svc(['wallet', 'keys', 'list', '--json'], {env: sbx.env})).json().data.map((k: {sessionId: string}) => k.sessionId)
+    expect(keys).toEqual(expect.arrayContaining([ra.session.id, rb.session.id]))
+  })
+
   it('--verify-only prints word count and fingerprint, never the mnemonic; off a TTY the screen path is refused', async () => {
     const {accountId} = await api.createCustomer()
     await login(accountId)

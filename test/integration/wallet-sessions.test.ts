@@ -63,6 +63,24 @@ describe('sessions and credentials', () => {
     expect(r.json()).toMatchObject({id: w.credentialId, type: 'EMAIL_OTP', otpEncryptionTargetBundle: expect.any(String)})
   })
 
+  it('a rapid OTP re-issue is rate limited: svc waits Retry-After and gets the code', async () => {
+    const w = await loggedIn()
+    await api.setSandbox({challengeMinIntervalMs: 1500})
+    try {
+      const first = await run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'])
+      expect(first.code, first.stderr).toBe(0)
+      const started = Date.now()
+      const second = await run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'])
+      expect(second.code, second.stderr).toBe(0)
+      expect(second.stderr).toMatch(/Rate limited; waiting \d s \(Retry-After\)/)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+      const impatient = await run(['wallet', 'credentials', 'challenge', w.credentialId, '--timeout', '100ms', '--json'])
+      expect(impatient.code).toBe(7)
+    } finally {
+      await api.setSandbox({challengeMinIntervalMs: 0})
+    }
+  })
+
   it('a challenge that lapses while a non-export operation processes: exit 8, and the service reconciles it', async () => {
     const w = await loggedIn()
     await api.setSandbox({signedChallengeTtlSeconds: 1, walletProcessingCount: 1, walletProcessingDelayMs: 2000})

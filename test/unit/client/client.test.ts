@@ -1,0 +1,157 @@
+import {MockAgent} from 'undici'
+import {z} from 'zod'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {ApiClient} from '../../../src/lib/api/client.js'
+import {ApiError, SvcError} from '../../../src/lib/errors.js'
+import {ExitCode} from '../../../src/lib/exit-codes.js'
+import {Secret} from '../../../src/lib/secret.js'
+
+const ORIGIN = 'http://api.test'
+const BASE = `${ORIGIN}/2025-10-13`
+const JSON_HEADERS = {headers: {'content-type': 'application/json'}}
+
+let agent: MockAgent
+let sleeps: number[]
+let seen: Array<{method: string; path: string; headers: Record<string, string>}>
+
+function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
+  return new ApiClient({
+    baseUrl: BASE,
+    tokenId: 'tok_1',
+    secret: new Secret('sk_unit_secret'),
+    timeoutMs: 2000,
+    userAgent: 'svc-test',
+    dispatcher: agent,
+    sleep: async (ms) => {
+      sleeps.push(ms)
+    },
+    random: () => 0.5,
+    ...extra,
+  })
+}
+
+/** Queues answers for one route and records each request's headers. */
+function answer(method: string, path: string, replies: Array<{status: number; body?: unknown; headers?: Record<string, string>; raw?: string}>) {
+  const pool = agent.get(ORIGIN)
+  for (const r of replies) {
+    pool.intercept({method, path: `/2025-10-13${path}`}).reply((opts) => {
+      seen.push({method: opts.method, path: opts.path, headers: Object.fromEntries(Object.entries(opts.headers as Record<string, string>).map(([k, v]) => [k.toLowerCase(), String(v)]))})
+      return {
+        statusCode: r.status,
+        data: r.raw ?? (r.body === undefined ? '' : JSON.stringify(r.body)),
+        responseOptions: {headers: {'content-type': 'application/json', ...r.headers}},
+      }
+    })
+  }
+}
+
+beforeEach(() => {
+  agent = new MockAgent()
+  agent.disableNetConnect()
+  sleeps = []
+  seen = []
+})
+afterEach(async () => agent.close())
+
+describe('ApiClient retries and idempotency', () => {
+  it('sends Basic auth, JSON, and encodes each path segment', async () => {
+    answer('GET', '/customers/Customer%3A1%2Fx', [{status: 200, body: {id: 'Customer:1/x'}}])
+    const res = await client().request({method: 'GET', path: ['customers', 'Customer:1/x']})
+    expect(res.body).toEqual({id: 'Customer:1/x'})
+    expect(seen[0].headers.authorization).toBe('Basic ' + Buffer.from('tok_1:sk_unit_secret').toString('base64'))
+    expect(seen[0].headers.accept).toBe('application/json')
+  })
+
+  it('retries a POST with an Idempotency-Key on 503/502, with the same key and body every time', async () => {
+    answer('POST', '/quotes/Quote%3A1/execute', [{status: 503, body: {code: 'UNAVAILABLE'}}, {status: 502}, {status: 201, body: {id: 'Transaction:1'}}])
+    const res = await client().request({method: 'POST', path: ['quotes', 'Quote:1', 'execute'], body: {a: 1}, idempotencyKey: 'key-123'})
+    expect(res.status).toBe(201)
+    expect(seen).toHaveLength(3)
+    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['key-123', 'key-123', 'key-123'])
+    expect(sleeps).toHaveLength(2)
+    expect(sleeps[1]).toBeGreaterThan(sleeps[0]) // exponential backoff
+  })
+
+  it('honours Retry-After on 429 (seconds)', async () => {
+    answer('GET', '/customers', [{status: 429, body: {code: 'RATE_LIMITED'}, headers: {'retry-after': '2'}}, {status: 200, body: {data: []}}])
+    const res = await client().request({method: 'GET', path: ['customers']})
+    expect(res.status).toBe(200)
+    expect(sleeps).toEqual([2000])
+  })
+
+  it('gives up after the retry budget with exit 7 for a 429', async () => {
+    answer('GET', '/customers', Array.from({length: 4}, () => ({status: 429, body: {code: 'RATE_LIMITED', reason: 'slow down'}})))
+    const err = await client().request({method: 'GET', path: ['customers']}).catch((e) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err.exitCode).toBe(ExitCode.RATE_LIMITED)
+    expect(seen).toHaveLength(4)
+  })
+
+  it('never retries DAILY_VOLUME_LIMIT_EXCEEDED, even with a key', async () => {
+    answer('POST', '/quotes', [{status: 429, body: {code: 'DAILY_VOLUME_LIMIT_EXCEEDED', reason: 'limit'}, headers: {'retry-after': '1'}}])
+    const err = await client().request({method: 'POST', path: ['quotes'], body: {}, idempotencyKey: 'k'}).catch((e) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err.code).toBe('DAILY_VOLUME_LIMIT_EXCEEDED')
+    expect(seen).toHaveLength(1)
+    expect(sleeps).toEqual([])
+  })
+
+  it('never retries a POST without an Idempotency-Key', async () => {
+    answer('POST', '/customers', [{status: 503, body: {code: 'UNAVAILABLE'}}])
+    const err = await client().request({method: 'POST', path: ['customers'], body: {customerType: 'INDIVIDUAL'}}).catch((e) => e)
+    expect(err).toBeInstanceOf(ApiError)
+    expect(err.status).toBe(503)
+    expect(seen).toHaveLength(1)
+    expect(seen[0].headers['idempotency-key']).toBeUndefined()
+  })
+
+  it('retries a GET after a network error, then succeeds', async () => {
+    const pool = agent.get(ORIGIN)
+    pool.intercept({method: 'GET', path: '/2025-10-13/config'}).replyWithError(Object.assign(new Error('socket hang up'), {code: 'ECONNRESET'}))
+    answer('GET', '/config', [{status: 200, body: {id: 'PlatformConfig:1'}}])
+    const res = await client().request({method: 'GET', path: ['config']})
+    expect(res.body).toEqual({id: 'PlatformConfig:1'})
+    expect(sleeps).toHaveLength(1)
+  })
+
+  it('parses error bodies, accepting message as an alias of reason', async () => {
+    answer('GET', '/customers/Customer%3A9', [{status: 404, body: {code: 'CUSTOMER_NOT_FOUND', message: 'no such customer'}}])
+    const err = await client().request({method: 'GET', path: ['customers', 'Customer:9']}).catch((e) => e)
+    expect(err).toMatchObject({code: 'CUSTOMER_NOT_FOUND', message: 'no such customer', status: 404, exitCode: ExitCode.NOT_FOUND})
+    expect(err.hint).toBeTruthy()
+  })
+
+  it('an unparseable JSON answer is a clear error, not a crash', async () => {
+    answer('GET', '/config', [{status: 200, raw: '{"id": "Platf'}])
+    const err = await client().request({method: 'GET', path: ['config']}).catch((e) => e)
+    expect(err).toBeInstanceOf(SvcError)
+    expect(err.code).toBe('RESPONSE_INVALID')
+    expect(err.message).toMatch(/invalid JSON/)
+    expect(err.exitCode).toBe(ExitCode.FAILED)
+  })
+
+  it('a body that does not match the schema is a clear error naming the field', () => {
+    const schema = z.looseObject({id: z.string(), totalCount: z.number()})
+    const err = (() => {
+      try {
+        client().parse(schema, {id: 'x', totalCount: 'many'}, 'customer list')
+      } catch (e) {
+        return e as SvcError
+      }
+    })()
+    expect(err?.code).toBe('RESPONSE_INVALID')
+    expect(err?.message).toMatch(/customer list.*totalCount/)
+  })
+
+  it('redacts the Authorization header and secret fields in --debug traces', async () => {
+    const lines: string[] = []
+    answer('POST', '/auth/credentials', [{status: 200, body: {id: 'x', clientSecret: 'returned-secret'}}])
+    await client({trace: (l) => lines.push(l)}).request({method: 'POST', path: ['auth', 'credentials'], body: {password: 'hunter2'}, idempotencyKey: 'k'})
+    const text = lines.join('\n')
+    expect(text).toContain('authorization: [REDACTED]')
+    expect(text).not.toContain('sk_unit_secret')
+    expect(text).not.toContain(Buffer.from('tok_1:sk_unit_secret').toString('base64'))
+    expect(text).not.toContain('hunter2')
+    expect(text).not.toContain('returned-secret')
+  })
+})

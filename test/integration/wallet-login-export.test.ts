@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {walletSeed} from '../../src/emulator/domain/wallet/state.js'
@@ -64,6 +64,17 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     const forced = await svc(['wallet', 'export', accountId, '--out', file, '--force', '--json'], {env: sbx.env})
     expect(forced.code, forced.stderr).toBe(0)
     expect(readFileSync(file, 'utf8').trim()).toBe(mnemonic)
+  })
+
+  it('a wrong OTP is refused with exit 4 and stores nothing', async () => {
+    const {accountId} = await api.createCustomer()
+    const count = () => (existsSync(keystore()) ? readdirSync(keystore()).length : 0)
+    const before = count()
+    const r = await svc(['wallet', 'login', accountId, '--otp-stdin', '--json'], {env: sbx.env, input: '123456\n'})
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({status: 401, reason: expect.stringContaining('Invalid OTP'), hint: expect.stringContaining('Check the code')})
+    expect(r.stdout + r.stderr).not.toContain('123456')
+    expect(count()).toBe(before)
   })
 
   it('two concurrent logins in two svc processes both keep their keys', async () => {

@@ -29,7 +29,7 @@ const EXPLAINED: Record<string, {what: string; todo: string}> = {
   },
   UNAUTHORIZED: {
     what: 'the service refused the request',
-    todo: 'A Request-Id is single use and a challenge lasts about 5 minutes: re-run the command for a fresh one. If every call fails, check the profile credentials (`svc login`).',
+    todo: 'Check the code, token or assertion you supplied. A Request-Id is single use and a challenge lasts about 5 minutes: re-run the command for a fresh one. If every call fails, check the profile credentials (`svc login`).',
   },
 }
 

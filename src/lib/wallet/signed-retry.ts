@@ -94,7 +94,9 @@ export class SignedRetryEngine {
   async run<T = unknown>(op: SignedOperation, sign: ChallengeSigner): Promise<SignedResult<T>> {
     let sends = 0
     for (let fresh = 0; ; fresh++) {
-      const first = await this.send(op, undefined, op.what)
+      const first = await this.send(op, undefined, op.what).catch((error: unknown) => {
+        throw error instanceof ApiError ? explainWalletAuthError(error, op.what) : error
+      })
       if (first.status !== 202) {
         // Rule 5 (EMAIL_OTP challenge) and unsigned answers: a still-processing first leg is re-requested.
         if (isTerminal(first, 'ok')) return {status: first.status, body: first.body as T, sends}

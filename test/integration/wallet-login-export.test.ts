@@ -101,6 +101,37 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(sbx.requestCount()).toBe(before)
   })
 
+  it('shows the mnemonic on a terminal only after the warning and a confirmation', async () => {
+    const {accountId} = await api.createCustomer()
+    await login(accountId)
+    const {spawn} = await import('node:child_process')
+    const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
+    delete env.CI
+    delete env.SVC_NO_INPUT
+    const screen = (answer: string) =>
+      new Promise<string>((resolve) => {
+        // `script` gives the command a pseudo-terminal, as a person at a shell has.
+        const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} wallet export ${accountId}`, '/dev/null'], {env})
+        let out = ''
+        let answered = false
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8')
+          if (!answered && out.includes('Show the recovery phrase')) {
+            answered = true
+            child.stdin.write(answer)
+          }
+        })
+        child.on('close', () => resolve(out))
+      })
+    const seed = walletSeed(sbx.emu, accountId)!
+    const refused = await screen('n\r')
+    expect(refused).toContain('full control of this wallet')
+    expect(refused).not.toContain(seed)
+    const shown = await screen('y\r')
+    expect(shown.indexOf('full control of this wallet')).toBeLessThan(shown.indexOf(seed))
+    expect(shown).toContain(seed)
+  })
+
   it('exports under forced PROCESSING by re-sending the identical signed request', async () => {
     const {accountId} = await api.createCustomer()
     await login(accountId)

@@ -105,7 +105,8 @@ function findPayloadToSign(quote: Record<string, unknown>): string | undefined {
 
 /** The payload of a one-shot signature refusal (401 WALLET_SIGNATURE_MISSING carrying details.payloadToSign). */
 export function refusalPayload(error: unknown): {payloadToSign: string; accountId?: string} | undefined {
-  if (!(error instanceof ApiError) || error.status !== 401 || error.code !== 'WALLET_SIGNATURE_MISSING') return undefined
+  // Also after the engine explained it: the explanation keeps status, code and details.
+  if (!(error instanceof SvcError) || error.status !== 401 || error.code !== 'WALLET_SIGNATURE_MISSING') return undefined
   const {payloadToSign, accountId} = (error.details ?? {}) as Record<string, unknown>
   return typeof payloadToSign === 'string' ? {payloadToSign, ...(typeof accountId === 'string' ? {accountId} : {})} : undefined
 }

@@ -7,7 +7,7 @@ import {arriveInTransit, hold} from './ledger.js'
 import {quoteOutcome, type Outcome} from './payout-patterns.js'
 import {addDailyVolume, checkCustomerReady, checkDailyVolume} from './quote-rules.js'
 import {getQuote, type StoredQuote} from './quotes.js'
-import {onTransactionChange, startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
+import {startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
 
 /**
  * Checks that run before a quote's funds move, by source account type. The embedded-wallet issue
@@ -100,11 +100,3 @@ export function sandboxSend(emu: Emulator, input: {quoteId: string; currencyCode
   const source = {sourceType: 'REALTIME_FUNDING', currency: q.sendingCurrency.code, customerId: q._.customerId}
   return startOutgoing(emu, outgoing(emu, funded, funded.transactionId!, {kind: 'transit', currency: q.sendingCurrency.code, amount: q.totalSendingAmount}, {status: 'PROCESSING', source}))
 }
-
-// The quote follows its transaction to a terminal state.
-onTransactionChange((emu, t) => {
-  if (!t.quoteId || t.type !== 'OUTGOING') return
-  const q = emu.db.get<StoredQuote>('quotes', t.quoteId)
-  const status = t.status === 'COMPLETED' ? 'COMPLETED' : t.status === 'FAILED' ? 'FAILED' : undefined
-  if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
-})

@@ -56,14 +56,16 @@ function save(emu: Emulator, t: StoredTransaction, patch: Partial<StoredTransact
   return emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
 }
 
-/** Keeps the quote's status in step with its transaction. */
-const quoteHooks: Array<(emu: Emulator, t: StoredTransaction) => void> = []
-export function onTransactionChange(hook: (emu: Emulator, t: StoredTransaction) => void): void {
-  quoteHooks.push(hook)
+/** The quote follows its transaction to a terminal state (plain store access: no import cycle with quotes.ts). */
+function syncQuote(emu: Emulator, t: StoredTransaction): void {
+  if (!t.quoteId || t.type !== 'OUTGOING') return
+  const q = emu.db.get<{id: string; status: string}>('quotes', t.quoteId)
+  const status = t.status === 'COMPLETED' ? 'COMPLETED' : t.status === 'FAILED' ? 'FAILED' : undefined
+  if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
 }
 
 function changed(emu: Emulator, t: StoredTransaction, event?: string): StoredTransaction {
-  for (const h of quoteHooks) h(emu, t)
+  syncQuote(emu, t)
   if (event) emu.webhooks.emit(event, publicTransaction(t))
   return t
 }

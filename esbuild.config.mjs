@@ -83,6 +83,9 @@ const importMetaUrl = {
  *   itself loads only if a connection ever asks for it (~9 ms).
  * - oclif's theme probes the terminal (supports-color) at load; it only needs the answer when it
  *   colours something, so the probe runs on first use (~4 ms).
+ * - @inquirer/prompts' editor prompt pulls in an external-editor helper with every legacy text
+ *   encoding (iconv-lite, chardet: ~0.5 MB read and cached on every start); svc never opens an
+ *   editor prompt, so the helper is a stub that says so.
  */
 const http2Constants = JSON.stringify((await import('node:http2')).constants)
 const leanDeps = {
@@ -96,6 +99,12 @@ const leanDeps = {
         const stub = Object.assign(() => noop, {enable() {}, disable() { return '' }, enabled: () => false, formatters: {}, coerce: (v) => v})
         stub.default = stub.debug = stub
         module.exports = process.env.DEBUG ? require('debug') : stub`,
+    }))
+    b.onResolve({filter: /^@inquirer\/external-editor$/}, () => ({path: 'external-editor', namespace: 'svc-no-editor'}))
+    b.onLoad({filter: /.*/, namespace: 'svc-no-editor'}, () => ({
+      contents: `const no = () => { throw new Error('svc does not open an external editor') }
+        module.exports = {editAsync: no, edit: no, ExternalEditor: class { constructor() { no() } }}`,
+      loader: 'js',
     }))
     b.onLoad({filter: /@oclif[\\/]core[\\/]lib[\\/]ux[\\/]supports-color\.js$/}, () => ({
       resolveDir: root,

@@ -140,6 +140,10 @@ describe('interop: svc wallet stamp and svc api', () => {
 
   it('svc wallet privacy toggles privateEnabled through the signed retry', async () => {
     const w = await loggedIn()
+    const before = sbx.requestCount()
+    const dry = await run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--dry-run', '--json'])
+    expect(dry.json()).toMatchObject({dryRun: true, request: {method: 'PATCH', body: {privateEnabled: true}}})
+    expect(sbx.requestCount()).toBe(before)
     const on = await run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
     expect(on.code, on.stderr).toBe(0)
     expect(sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)

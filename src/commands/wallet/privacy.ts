@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg} from '../../lib/flags.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {setPrivacy} from '../../lib/flows/wallet-ops.js'
 
 export default class WalletPrivacy extends BaseCommand<typeof WalletPrivacy> {
@@ -8,9 +9,11 @@ export default class WalletPrivacy extends BaseCommand<typeof WalletPrivacy> {
   static override examples = ['<%= config.bin %> wallet privacy InternalAccount:0b6f... --enabled true']
   static override defaultTimeout = '5m'
   static override args = {accountId: idArg('InternalAccount')}
-  static override flags = {enabled: Flags.string({description: 'true or false', options: ['true', 'false'], required: true})}
+  static override flags = {enabled: Flags.string({description: 'true or false', options: ['true', 'false'], required: true}), 'dry-run': dryRunFlag}
 
   async run() {
+    const body = {privateEnabled: this.flags.enabled === 'true'}
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'PATCH', path: ['internal-accounts', this.args.accountId], body}))
     const account = await setPrivacy(this.ctx, this.args.accountId, this.flags.enabled === 'true')
     this.out.success(`Privacy ${this.flags.enabled === 'true' ? 'enabled' : 'disabled'} on ${this.args.accountId}`)
     return account

@@ -142,7 +142,7 @@ describe('interop: svc wallet stamp and svc api', () => {
     const w = await loggedIn()
     const before = sbx.requestCount()
     const dry = await run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--dry-run', '--json'])
-    expect(dry.json()).toMatchObject({dryRun: true, request: {method: 'PATCH', body: {privateEnabled: true}}})
+    expect(dry.json()).toMatchObject({dryRun: true, request: {method: 'PATCH', url: expect.stringContaining('/internal-accounts/')}})
     expect(sbx.requestCount()).toBe(before)
     const on = await run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
     expect(on.code, on.stderr).toBe(0)

@@ -19,6 +19,7 @@ export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCr
     const id = this.args.credentialId
     if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['auth', 'credentials', id]}))
     this.ctx.banner(`revoke ${id}`)
+    this.out.warn(`Revoking ${id} also revokes every session it issued.`)
     await this.ctx.confirm(`revoke ${id} and every session it issued?`, {yes})
     const result = await revokeCredential(this.ctx, account!, id)
     this.out.success(`Revoked ${id}; its sessions were revoked with it${result.sessionsRemoved ? ` (${result.sessionsRemoved} local key(s) removed)` : ''}`)

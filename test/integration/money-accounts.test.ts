@@ -166,6 +166,16 @@ describe('ownership verification', () => {
     expect(r.stderr).toMatch(/abandons/)
   })
 
+  it('challenge re-issues are rate limited (429 with Retry-After, exit 7)', async () => {
+    const c = await approvedCustomer(sbx, ['USD'])
+    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'POLYGON_WALLET', '--address', evmWallet().address, '--json'])).json().id
+    for (let i = 0; i < 10; i++) expect((await api(sbx, 'POST', `/customers/external-accounts/${id}/challenge`, {method: 'LIVENESS'})).status).toBe(201)
+    const r = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
+    expect(r.code).toBe(7)
+    expect(r.json().error).toMatchObject({code: 'RATE_LIMITED', status: 429})
+    expect(r.json().error.details.retryAfterSeconds).toBeGreaterThan(0)
+  })
+
   it('a destination pending verification is usable below the threshold and refused above it', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 500_000})

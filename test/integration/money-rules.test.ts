@@ -143,13 +143,17 @@ describe('transactions', () => {
     expect(t.body).toMatchObject({type: 'OUTGOING', status: 'PROCESSING', sentAmount: {amount: 5_000}})
     const refused = await api(sbx, 'POST', '/transfer-out', {source: {accountId: c.account('USD')}, destination: {accountId: await usBank(c.id, '12345002')}, amount: 5_000})
     expect(refused.body.code).toBe('INSUFFICIENT_FUNDS')
+    const pulled = await api(sbx, 'POST', '/transfer-in', {source: {accountId: bank}, destination: {accountId: c.account('USD')}, amount: 1_000})
+    expect(pulled.status).toBe(201)
+    expect(pulled.body).toMatchObject({type: 'OUTGOING', sentAmount: {amount: 1_000}, destination: {accountId: c.account('USD')}})
+    expect(await until(() => balance(c.account('USD')), (b) => b === 45_950)).toBe(45_950) // 1,000 pulled minus the USD 0.50 default rail fee
     const incoming = (await run(['transactions', 'list', '--customer', c.id, '--type', 'INCOMING', '--json'])).json()
-    expect(incoming.data.map((x: {receivedAmount: {amount: number}}) => x.receivedAmount.amount).sort()).toEqual([20_000, 30_000])
+    expect(incoming.data.map((x: {receivedAmount: {amount: number}}) => x.receivedAmount.amount).sort()).toEqual([20_000, 30_000, 1_000 - 50].sort())
     const all = (await run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--all', '--json'])).json()
     expect(all).toMatchObject({hasMore: false})
-    expect(all.data).toHaveLength(3)
+    expect(all.data).toHaveLength(5)
     const page = (await run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--json'])).json()
-    expect(page).toMatchObject({hasMore: true, totalCount: 3})
+    expect(page).toMatchObject({hasMore: true, totalCount: 5})
   })
 
   it('internal accounts show balances in real units and copyable funding instructions', async () => {

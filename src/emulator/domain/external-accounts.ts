@@ -29,6 +29,8 @@ export interface StoredExternalAccount {
   trusted: boolean
   isDeleted: boolean
   challenge?: StoredChallenge
+  /** When recent challenges were issued (re-issue rate limit). */
+  challengeLog?: number[]
   createdAt: string
   updatedAt: string
 }
@@ -52,7 +54,7 @@ export function isSelfCustodyWallet(a: Pick<StoredExternalAccount, 'accountInfo'
 }
 
 export function publicExternalAccount(a: StoredExternalAccount): Record<string, unknown> {
-  const {challenge: _c, isDeleted: _d, ...rest} = a
+  const {challenge: _c, challengeLog: _l, isDeleted: _d, ...rest} = a
   const rails = railsOf(a)
   return {...rest, accountInfo: {...a.accountInfo, ...(rails.length ? {paymentRails: rails.filter((r) => r !== 'ACH_SAME_DAY')} : {})}}
 }

@@ -53,14 +53,21 @@ export function issueChallenge(emu: Emulator, a: StoredExternalAccount, method: 
   if (method === 'WALLET_SIGNATURE' && !signatureVerifiable(a.accountInfo.accountType)) {
     throw invalid([{field: 'method', message: `WALLET_SIGNATURE cannot be verified for ${a.accountInfo.accountType} addresses in this sandbox (EVM and Solana only); use LIVENESS`}])
   }
+  // Re-issues are rate limited (spec 7: 429 with Retry-After): at most 10 per account per minute.
+  const recent = (a.challengeLog ?? []).filter((t) => t > emu.now() - 60_000)
+  if (recent.length >= 10) {
+    const retry = Math.ceil((recent[0] + 60_000 - emu.now()) / 1000)
+    throw new HttpError(429, 'RATE_LIMITED', `Too many ownership challenges for ${a.id}; retry in ${retry}s`, {retryAfterSeconds: retry}, {'retry-after': String(retry)})
+  }
   const expiresAt = emu.iso(emu.now() + emu.settings().ownershipChallengeTtlMs)
   const nonce = randomBytes(16).toString('hex')
   const challenge =
     method === 'WALLET_SIGNATURE'
       ? {method, expiresAt, messageToSign: `Verify ownership of ${a.accountInfo.address} for ${a.id}.\nNonce: ${nonce}\nExpires: ${expiresAt}`}
       : {method, expiresAt, token: `liv_${nonce}`, verificationLink: `${baseUrl}/sandbox/hosted/liveness/liv_${nonce}`}
-  const next = {...a, challenge, updatedAt: emu.iso()}
-  if (a.status === 'UNVERIFIED') setStatus(emu, a, 'PENDING_OWNERSHIP_VERIFICATION', {challenge})
+  const challengeLog = [...recent, emu.now()]
+  const next = {...a, challenge, challengeLog, updatedAt: emu.iso()}
+  if (a.status === 'UNVERIFIED') setStatus(emu, a, 'PENDING_OWNERSHIP_VERIFICATION', {challenge, challengeLog})
   else emu.db.put('externalAccounts', a.id, next)
   const {messageToSign, verificationLink, token} = challenge as Record<string, string | undefined>
   return {method, ...(messageToSign ? {messageToSign} : {}), ...(verificationLink ? {verificationLink, token} : {}), expiresAt}

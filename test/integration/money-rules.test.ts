@@ -112,7 +112,7 @@ describe('transactions', () => {
     const ok = await run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.json().status).toBe('PROCESSING')
-    await until(() => sbx.emu.db.get<{status: string}>('transactions', q.body.transactionId)!.status, (s) => s === 'COMPLETED')
+    expect(await until(() => sbx.emu.db.get<{status: string}>('transactions', q.body.transactionId)!.status, (s) => s === 'COMPLETED')).toBe('COMPLETED')
     const again = await run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')

@@ -89,6 +89,7 @@ describe('quoting rules', () => {
 
     await api(sbx, 'PATCH', '/config', {sandbox: {dailyVolumeLimitUsdCents: 1}})
     const quotes = sbx.emu.db.count('quotes')
+    const jobs = sbx.emu.scheduler.pending().length
     const posts = () => sbx.emu.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/quotes')).length
     const before = posts()
     const r = await run(['quote', 'send', '--from', c.account('USD'), '--to', bank, '--send', '1.00', '--yes', '--json'])
@@ -97,6 +98,7 @@ describe('quoting rules', () => {
     expect(r.json().error).toMatchObject({code: 'DAILY_VOLUME_LIMIT_EXCEEDED', status: 429})
     expect(posts() - before).toBe(1)
     expect(sbx.emu.db.count('quotes')).toBe(quotes)
+    expect(sbx.emu.scheduler.pending().length).toBe(jobs)
     expect(balance(c.account('USD'))).toBe(90_000)
   })
 })

@@ -81,7 +81,7 @@ function resolveSource(emu: Emulator, src: QuoteCreateRequest['source']): Resolv
 }
 
 /** Builds and stores a PENDING quote after every quoting rule (spec 4.4); nothing is stored on refusal. */
-export function createQuote(emu: Emulator, input: QuoteCreateRequest): StoredQuote {
+export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {beforeStore?: (q: StoredQuote) => void} = {}): StoredQuote {
   const src = resolveSource(emu, input.source)
   const destId = input.destination.accountId
   const destInternal = destId.startsWith('InternalAccount:')
@@ -161,6 +161,7 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest): StoredQuo
       serviceFee: fees!.service,
     },
   }
+  opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored
   emu.db.put('quotes', id, quote)
   emu.scheduler.after(emu.settings().quoteTtlMs, 'quote.expire', {id})
   return quote

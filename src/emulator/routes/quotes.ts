@@ -4,7 +4,7 @@ import {getInternalAccount} from '../domain/ledger.js'
 import {suffixOf, transferOutcome} from '../domain/payout-patterns.js'
 import {executeQuote} from '../domain/quote-execute.js'
 import {checkDailyVolume} from '../domain/quote-rules.js'
-import {createQuote, getQuote, publicQuote, registerQuoteJobs} from '../domain/quotes.js'
+import {createQuote, getQuote, publicQuote, registerQuoteJobs, type StoredQuote} from '../domain/quotes.js'
 import {getTransaction, publicTransaction} from '../domain/transactions.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, invalid, validate} from '../http-error.js'
@@ -19,7 +19,7 @@ export function registerQuotes(router: Router, emu: Emulator): void {
       const input = validate(quoteCreateRequest, req.body ?? {})
       if (!input.immediatelyExecute) return {status: 201, body: publicQuote(createQuote(emu, input))}
       // Checked before the quote is stored, so a refused request leaves nothing behind.
-      const q = createQuoteChecked(emu, () => createQuote(emu, input))
+      const q = createQuoteChecked(emu, (beforeStore) => createQuote(emu, input, {beforeStore}))
       return {status: 201, body: publicQuote(executeQuote(emu, q.id, {req}))}
     }),
   )
@@ -37,7 +37,7 @@ export function registerQuotes(router: Router, emu: Emulator): void {
       const dest = getExternalAccount(emu, input.destination.accountId)
       if (src.balance.currency.code !== dest.currency) throw invalid([{field: 'destination.accountId', message: `pays out ${dest.currency}; transfers are same-currency (${src.balance.currency.code})`}])
       if (suffixOf(dest.accountInfo) === '002') throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'Insufficient funds (sandbox suffix 002)')
-      const q = createQuoteChecked(emu, () =>
+      const q = createQuoteChecked(emu, (beforeStore) =>
         createQuote(emu, {
           source: {sourceType: 'ACCOUNT', accountId: src.id},
           destination: {destinationType: 'ACCOUNT', accountId: dest.id, ...(input.destination.paymentRail ? {paymentRail: input.destination.paymentRail} : {})},
@@ -45,7 +45,7 @@ export function registerQuotes(router: Router, emu: Emulator): void {
           lockedCurrencyAmount: input.amount,
           ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
           ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
-        }),
+        }, {beforeStore}),
       )
       const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(dest.accountInfo)})
       return {status: 201, body: publicTransaction(getTransaction(emu, done.transactionId!))}
@@ -59,8 +59,8 @@ export function registerQuotes(router: Router, emu: Emulator): void {
       const dest = getInternalAccount(emu, input.destination.accountId)
       if (src.currency !== dest.balance.currency.code) throw invalid([{field: 'destination.accountId', message: `holds ${dest.balance.currency.code}; transfers are same-currency (${src.currency})`}])
       if (suffixOf(src.accountInfo) === '002') throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'The source bank account has insufficient funds (sandbox suffix 002)')
-      const q = createQuoteChecked(emu, () =>
-        createQuote(emu, {source: {sourceType: 'ACCOUNT', accountId: src.id}, destination: {destinationType: 'ACCOUNT', accountId: dest.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: input.amount}),
+      const q = createQuoteChecked(emu, (beforeStore) =>
+        createQuote(emu, {source: {sourceType: 'ACCOUNT', accountId: src.id}, destination: {destinationType: 'ACCOUNT', accountId: dest.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: input.amount}, {beforeStore}),
       )
       const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(src.accountInfo)})
       return {status: 201, body: publicTransaction(getTransaction(emu, done.transactionId!))}
@@ -68,17 +68,7 @@ export function registerQuotes(router: Router, emu: Emulator): void {
   )
 }
 
-/**
- * Creates a quote that is executed in the same request: the daily volume is checked against the
- * quote's amount first, and the quote is removed again if that check refuses it.
- */
-function createQuoteChecked(emu: Emulator, create: () => ReturnType<typeof createQuote>): ReturnType<typeof createQuote> {
-  const q = create()
-  try {
-    checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount)
-  } catch (e) {
-    emu.db.del('quotes', q.id)
-    throw e
-  }
-  return q
+/** A quote executed in the same request: the daily volume is checked before the quote is stored. */
+function createQuoteChecked(emu: Emulator, create: (beforeStore: (q: StoredQuote) => void) => StoredQuote): StoredQuote {
+  return create((q) => void checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount))
 }

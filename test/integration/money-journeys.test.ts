@@ -139,6 +139,19 @@ describe('money movement journeys through the CLI', () => {
     await conserved()
   })
 
+  it('--wait gives up at --timeout with exit 8 while a slow payment (suffix 003) is still processing', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
+    const dest = await beneficiary(c.id, '003')
+    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100', '--execute', '--wait', '--yes', '--timeout', '1s', '--json'])
+    expect(r.code).toBe(8)
+    expect(r.json().error.code).toBe('TIMEOUT')
+    expect(r.json().error.hint).toMatch(/svc quote wait Quote:/)
+    const again = await run(['quote', 'wait', r.json().error.hint.match(/Quote:[\w-]+/)[0], '--timeout', '1s', '--json'])
+    expect(again.code).toBe(8)
+    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 20_000}, totalBalance: {amount: 30_000}}) // held until it settles
+  })
+
   it('a returned payout (suffix 005) completes, then fails with PAYOUT_RETURNED and credits the source', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})

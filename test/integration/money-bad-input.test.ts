@@ -89,6 +89,15 @@ describe('local checks refuse bad input before any request (exit 2, field named)
     expect(sbx.requestCount()).toBe(before)
   })
 
+  it('--dry-run prints the quote request with its Idempotency-Key and sends nothing', async () => {
+    const before = sbx.requestCount()
+    const r = await svc(['quote', 'create', '--from', IA, '--to', EA, '--amount-minor', '2500', '--rail', 'SPEI', '--idempotency-key', 'ci-7', '--dry-run', '--json'], {env: sbx.env})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({dryRun: true, request: {method: 'POST', headers: {'idempotency-key': 'ci-7', authorization: 'Basic [REDACTED]'}, body: {source: {sourceType: 'ACCOUNT', accountId: IA}, destination: {accountId: EA, paymentRail: 'SPEI'}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 2500}}})
+    expect(r.stdout).not.toContain(sbx.env.SVC_CLIENT_SECRET)
+    expect(sbx.requestCount()).toBe(before)
+  })
+
   it('production: simulators are refused locally, and execute needs --yes off a TTY', async () => {
     const env = {...sbx.env, SVC_ENVIRONMENT: 'production'}
     const before = sbx.requestCount()

@@ -62,6 +62,9 @@ describe('money movement journeys through the CLI', () => {
   it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const dest = await beneficiary(c.id)
+    const shown = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USDC', '--network', 'SOLANA', '--to', dest, '--send', '100'])
+    expect(shown.stdout).toMatch(/Pay USDC 100\.000000 to \(real-time funding\)\n\s+SOLANA_WALLET\n\s+address\s+\S+\n\s+assetType\s+USDC/)
+    expect(shown.stdout).toMatch(/from\s+real-time funding \(USDC on SOLANA\)/)
     const q = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USDC', '--network', 'SOLANA', '--to', dest, '--send', '100', '--json'])
     expect(q.code, q.stderr).toBe(0)
     const quote = q.json()

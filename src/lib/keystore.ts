@@ -108,6 +108,23 @@ export class KeyStore {
     return out.sort((a, b) => Date.parse(b.expiresAt) - Date.parse(a.expiresAt))
   }
 
+  /**
+   * Before a key is created: once the store holds a passphrase-sealed key it stays sealed, so a
+   * missing passphrase is asked for on a terminal (or refused) before anything is requested.
+   */
+  async unlockForWrite(): Promise<void> {
+    if (this.passphrase || !this.list({allBaseUrls: true}).some((r) => 'sealed' in r.privateKey)) return
+    if (!canPrompt(this.env)) {
+      throw new SvcError({
+        code: 'KEYSTORE_LOCKED',
+        message: 'The key store holds passphrase-encrypted keys, so new keys are encrypted too, and no passphrase is available',
+        exitCode: ExitCode.AUTH,
+        hint: 'Set SVC_KEYSTORE_PASSPHRASE (or run on a terminal to be prompted); `svc wallet keys purge` starts a plain store.',
+      })
+    }
+    this.passphrase = new Secret(await promptSecret('Key store passphrase'))
+  }
+
   save(input: SaveKeyInput): PublicKeyRecord {
     const key = input.kind === 'session' ? (input.sessionId ?? input.publicKey) : `${input.accountId}\n${input.credentialId}`
     const id = fileId(input.kind, this.baseUrl, key)

@@ -196,6 +196,14 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(wrong.json().error.code).toBe('KEYSTORE_PASSPHRASE_WRONG')
     const ok = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: {...sbx.env, ...env}})
     expect(ok.code, ok.stderr).toBe(0)
+    // A sealed store stays sealed: a login without the passphrase is refused before any session exists.
+    const sessions = () => sbx.emu.db.all('walletSessions').length
+    const before = sessions()
+    const plain = await svc(['wallet', 'login', accountId, '--json'], {env: sbx.env})
+    expect(plain.code).toBe(4)
+    expect(plain.json().error).toMatchObject({code: 'KEYSTORE_LOCKED', hint: expect.stringContaining('SVC_KEYSTORE_PASSPHRASE')})
+    expect(sessions()).toBe(before)
+    expect((await svc(['wallet', 'keys', 'purge', '--all-environments', '--json'], {env: sbx.env})).code).toBe(0)
   })
 
   it('purges keys on request and expired keys on the way', async () => {

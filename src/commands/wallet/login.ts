@@ -41,7 +41,7 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
     const credential = await resolveCredential(this.ctx, accountId, {credentialId: f.credential, type: f.type as CredentialType | undefined})
     if (credential.type === 'OAUTH') {
       if (f['print-nonce']) {
-        const prepared = prepareOauth(this.ctx, credential, f['legacy-key'])
+        const prepared = await prepareOauth(this.ctx, credential, f['legacy-key'])
         this.out.print(prepared.nonce)
         this.out.info(`Mint an OIDC token with nonce ${prepared.nonce}, then within 60 s: svc wallet login ${accountId} --credential ${credential.id} --oidc-token-stdin`)
         return {credentialId: credential.id, ...prepared}

@@ -12,6 +12,13 @@ export function keyStoreFor(ctx: Context): KeyStore {
   return new KeyStore({dir: keystoreDir(ctx.env), baseUrl: ctx.profile.baseUrl, now: ctx.now, env: ctx.env})
 }
 
+/** The key store of a flow that will store a key: unlocked up front, before any request. */
+export async function writableKeyStore(ctx: Context): Promise<KeyStore> {
+  const keys = keyStoreFor(ctx)
+  await keys.unlockForWrite()
+  return keys
+}
+
 export function engineFor(ctx: Context): SignedRetryEngine {
   return new SignedRetryEngine({
     client: ctx.client,

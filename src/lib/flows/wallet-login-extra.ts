@@ -6,7 +6,7 @@ import type {KeyRecord} from '../keystore.js'
 import {Secret} from '../secret.js'
 import {base64urlDecode, base64urlEncode, bytesToHex, generateP256KeyPair, hexToBytes, type P256KeyPair, publicKeyFromPrivate, utf8Decode, utf8Encode} from '../wallet/index.js'
 import {checkOidcToken, oidcNonce} from '../wallet/oidc.js'
-import {engineFor, keyStoreFor, memorySigner} from './wallet-common.js'
+import {engineFor, memorySigner, writableKeyStore} from './wallet-common.js'
 import {type LoginResult, storeSession} from './wallet-login.js'
 
 const PENDING_OAUTH_MS = 10 * 60_000
@@ -17,11 +17,11 @@ function keyPairOf(record: KeyRecord, privateKeyHex: Secret): P256KeyPair {
 }
 
 /** OAUTH step 0: a client key kept pending so the operator can mint a token whose nonce binds it. */
-export function prepareOauth(ctx: Context, credential: AuthMethod, legacy: boolean): {clientPublicKey: string; nonce: string; expiresAt: string} {
+export async function prepareOauth(ctx: Context, credential: AuthMethod, legacy: boolean): Promise<{clientPublicKey: string; nonce: string; expiresAt: string}> {
   const kp = generateP256KeyPair()
   const clientPublicKey = bytesToHex(legacy ? kp.publicKeyUncompressed : kp.publicKeyCompressed)
   const expiresAt = new Date(ctx.now() + PENDING_OAUTH_MS).toISOString()
-  keyStoreFor(ctx).save({
+  ;(await writableKeyStore(ctx)).save({
     kind: 'pending', accountId: credential.accountId, credentialId: credential.id, credentialType: 'OAUTH',
     publicKey: bytesToHex(kp.publicKeyCompressed), clientPublicKey, expiresAt, privateKey: new Secret(bytesToHex(kp.privateKey)),
   })
@@ -38,7 +38,7 @@ export function precheckOidcToken(ctx: Context, token: Secret): void {
 
 /** OAUTH (spec 5.2): local token checks, then a single verify with the (pending or fresh) client key. */
 export async function loginWithOauth(ctx: Context, credential: AuthMethod, token: Secret, legacy: boolean): Promise<LoginResult> {
-  const keys = keyStoreFor(ctx)
+  const keys = await writableKeyStore(ctx)
   const pending = keys.findPending(credential.accountId, credential.id)
   const kp = pending ? keyPairOf(pending, await keys.privateKey(pending)) : generateP256KeyPair()
   const clientPublicKey = pending?.clientPublicKey ?? bytesToHex(legacy ? kp.publicKeyUncompressed : kp.publicKeyCompressed)
@@ -55,11 +55,12 @@ export async function loginWithOauth(ctx: Context, credential: AuthMethod, token
 
 /** PASSKEY step 1: challenge bound to a new client key; the key waits in the store for the assertion. */
 export async function startPasskeyLogin(ctx: Context, credential: AuthMethod) {
+  const keys = await writableKeyStore(ctx)
   const kp = generateP256KeyPair()
   const clientPublicKey = bytesToHex(kp.publicKeyCompressed)
   const res = await engineFor(ctx).run(walletOps.challenge(credential.id, {clientPublicKey}), memorySigner(kp.privateKey))
   const ch = ctx.client.parse(passkeyChallengeSchema, res.body, 'passkey challenge')
-  keyStoreFor(ctx).save({
+  keys.save({
     kind: 'pending', accountId: credential.accountId, credentialId: credential.id, credentialType: 'PASSKEY', publicKey: clientPublicKey,
     clientPublicKey, requestId: ch.requestId, challenge: ch.challenge, expiresAt: ch.expiresAt, privateKey: new Secret(bytesToHex(kp.privateKey)),
   })
@@ -98,7 +99,7 @@ export function parseAssertion(value: unknown, expectedChallenge?: string): Reco
 
 /** PASSKEY step 2: verify the assertion with the pending Request-Id; the client key becomes the session key. */
 export async function finishPasskeyLogin(ctx: Context, credential: AuthMethod, assertionJson: unknown): Promise<LoginResult> {
-  const keys = keyStoreFor(ctx)
+  const keys = await writableKeyStore(ctx)
   const pending = keys.findPending(credential.accountId, credential.id)
   if (!pending?.requestId) {
     throw new SvcError({code: 'PASSKEY_CHALLENGE_REQUIRED', message: `No pending passkey challenge for ${credential.id} (none issued, or it expired)`, exitCode: ExitCode.USAGE,

@@ -5,7 +5,7 @@ import {ExitCode} from '../exit-codes.js'
 import type {KeyStore, PublicKeyRecord} from '../keystore.js'
 import {Secret} from '../secret.js'
 import {bytesToHex, decryptCredentialBundle, encryptOtpBundle, generateP256KeyPair, type P256KeyPair, publicKeyFromPrivate} from '../wallet/index.js'
-import {cryptoFailure, engineFor, envelopeTrust, keyStoreFor, memorySigner} from './wallet-common.js'
+import {cryptoFailure, engineFor, envelopeTrust, memorySigner, writableKeyStore} from './wallet-common.js'
 
 export interface LoginResult {
   /** Without encryptedSessionSigningKey. */
@@ -64,7 +64,7 @@ export async function loginWithOtp(
   credential: AuthMethod,
   opts: {otp: () => Promise<Secret>; targetBundle?: string; allowUnsigned?: boolean},
 ): Promise<LoginResult> {
-  const keys = keyStoreFor(ctx)
+  const keys = await writableKeyStore(ctx)
   const engine = engineFor(ctx)
   let bundle = opts.targetBundle
   if (!bundle) {

@@ -4,12 +4,12 @@ import {ApiError, SvcError} from '../errors.js'
 import {explainWalletAuthError} from '../wallet/signed-retry-errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {bytesToHex, generateP256KeyPair} from '../wallet/index.js'
-import {engineFor, keyStoreFor, noSession, requireSession, signerFor} from './wallet-common.js'
+import {engineFor, keyStoreFor, noSession, requireSession, signerFor, writableKeyStore} from './wallet-common.js'
 import {type LoginResult, storeSession} from './wallet-login.js'
 
 /** Refresh (api-gaps 5.5): signed by the session being refreshed; a new key pair becomes its key. */
 export async function refreshSession(ctx: Context, accountId: string, sessionId: string): Promise<LoginResult> {
-  const keys = keyStoreFor(ctx)
+  const keys = await writableKeyStore(ctx)
   const old = requireSession(keys, accountId, {sessionId})
   const kp = generateP256KeyPair()
   const res = await engineFor(ctx).run(walletOps.refreshSession(sessionId, bytesToHex(kp.publicKeyCompressed), accountId), signerFor(keys, old))

@@ -110,13 +110,11 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
   let sending: number, receiving: number, fees: {service: number; platform: number}
   if (input.lockedCurrencySide === 'SENDING') {
     sending = input.lockedCurrencyAmount
-    // Fees depend on the net amount; the fixed point converges in a step or two because bps < 100%.
-    let net = sending
-    for (let i = 0; i < 5; i++) {
-      fees = feesFor(emu, {from, to, rail, net, override})
-      net = sending - fees.service - fees.platform
-    }
-    fees = feesFor(emu, {from, to, rail, net, override})
+    // Fees are charged on the converted (net) amount, which depends on the fees: iterate to the fixed
+    // point (it settles in a step or two because bps < 100%). sending = net + fees holds exactly.
+    fees = feesFor(emu, {from, to, rail, net: sending, override})
+    for (let i = 0; i < 5; i++) fees = feesFor(emu, {from, to, rail, net: Math.max(0, sending - fees.service - fees.platform), override})
+    const net = sending - fees.service - fees.platform
     receiving = net > 0 ? convertDown(rate, net) : 0
   } else {
     receiving = input.lockedCurrencyAmount
@@ -124,7 +122,7 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
     fees = feesFor(emu, {from, to, rail, net, override})
     sending = net + fees.service + fees.platform
   }
-  if (receiving <= 0) throw badRequest('INVALID_AMOUNT', `After fees of ${fees!.service + fees!.platform} (smallest units of ${from}) nothing would be delivered; send more`)
+  if (receiving <= 0) throw badRequest('INVALID_AMOUNT', `After fees of ${fees.service + fees.platform} (smallest units of ${from}) nothing would be delivered; send more`)
   checkSize(emu, from, to, sending, receiving, rail)
   if (destExt) checkDestination(emu, destExt, {code: to, amount: receiving})
   if (src.kind === 'INTERNAL' && (src.account as InternalAccount).balance.amount < sending) throw insufficientFunds(src.account as InternalAccount, sending)
@@ -143,8 +141,8 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
     totalSendingAmount: sending,
     totalReceivingAmount: receiving,
     exchangeRate: rateNumber(rate),
-    feesIncluded: fees!.service + fees!.platform,
-    platformFeesIncluded: fees!.platform,
+    feesIncluded: fees.service + fees.platform,
+    platformFeesIncluded: fees.platform,
     ...(src.kind === 'REALTIME' ? {paymentInstructions: realtimeInstructions(from, id, input.source)} : {transactionId: newId('Transaction')}),
     ...(input.description ? {description: input.description} : {}),
     ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
@@ -158,7 +156,7 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
       destinationAccountId: destId,
       destinationInternal: destInternal,
       rail,
-      serviceFee: fees!.service,
+      serviceFee: fees.service,
     },
   }
   opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored

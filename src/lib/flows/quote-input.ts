@@ -75,12 +75,14 @@ function minorOf(value: string, code: string, field: string): number {
 export async function buildQuoteRequest(client: ApiClient, f: QuoteFlags, extra: {immediatelyExecute?: boolean} = {}): Promise<QuoteCreateRequest> {
   checkQuoteFlags(f)
   const side = f.receive !== undefined ? 'RECEIVING' : f.send !== undefined ? 'SENDING' : (f.lock ?? 'sending').toUpperCase()
+  let sending: Promise<string> | undefined
+  const sendingCurrency = () => (sending ??= f.realtime ? Promise.resolve(f.currency!) : currencyOf(client, f.from!, f.customer))
   let amount: number
   if (f['amount-minor'] !== undefined) amount = parseMinor(f['amount-minor'])
-  else if (side === 'SENDING') amount = minorOf(f.send!, f.realtime ? f.currency! : await currencyOf(client, f.from!, f.customer), 'lockedCurrencyAmount')
+  else if (side === 'SENDING') amount = minorOf(f.send!, await sendingCurrency(), 'lockedCurrencyAmount')
   else amount = minorOf(f.receive!, await currencyOf(client, f.to!, f.customer), 'lockedCurrencyAmount')
-  if (f['platform-fee'] !== undefined && f.from && (await currencyOf(client, f.from, f.customer)) !== 'USD') {
-    throw new InputError([{field: 'platformFeeOverride', message: 'requires a USD source currency'}])
+  if ((f['platform-fee'] !== undefined || f['platform-fee-bps'] !== undefined) && (await sendingCurrency()) !== 'USD') {
+    throw new InputError([{field: 'platformFeeOverride', message: `requires a USD source currency (this quote sends ${await sendingCurrency()})`}])
   }
   const body = {
     source: f.realtime

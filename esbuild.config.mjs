@@ -86,7 +86,49 @@ const importMetaUrl = {
  * - @inquirer/prompts' editor prompt pulls in an external-editor helper with every legacy text
  *   encoding (iconv-lite, chardet: ~0.5 MB read and cached on every start); svc never opens an
  *   editor prompt, so the helper is a stub that says so.
+ * - Modules some dependencies require at load but use only on rare paths are required on first
+ *   use instead (LAZY_REQUIRES below): child_process (oclif: Windows shell detection; on Linux it only needs is-wsl), tinyglobby
+ *   (oclif: command discovery without a manifest), node:http (undici: one instanceof check, and a
+ *   default header limit that svc passes explicitly). Each edit is checked: if a dependency update
+ *   changes the text, the build says so and keeps the original code.
  */
+const lazy = (mod) => `new Proxy({}, {get: (_, key) => require(${JSON.stringify(mod)})[key]})`
+const LAZY_REQUIRES = [
+  {
+    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
+    edits: [
+      ['require("node:child_process")', lazy('node:child_process')],
+      // wsl-utils (child_process, powershell helpers) only to ask is-wsl, which it re-exports.
+      ["(await import('wsl-utils')).isWsl ? 'wsl'", "(await import('is-wsl')).default ? 'wsl'"],
+    ],
+  },
+  {file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/, edits: [['require("tinyglobby")', lazy('tinyglobby')]]},
+  {
+    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    edits: [
+      ["const { IncomingMessage } = require('node:http')", ''],
+      ['.constructor === IncomingMessage)', ".constructor === require('node:http').IncomingMessage)"],
+    ],
+  },
+  {
+    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    edits: [
+      ["const http = require('node:http')", `const http = ${lazy('node:http')}`],
+      [
+        `const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
+        `const getDefaultNodeMaxHeaderSize = () => {
+  if (Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}`,
+      ],
+    ],
+  },
+]
 const http2Constants = JSON.stringify((await import('node:http2')).constants)
 const leanDeps = {
   name: 'lean-deps',
@@ -100,6 +142,19 @@ const leanDeps = {
         stub.default = stub.debug = stub
         module.exports = process.env.DEBUG ? require('debug') : stub`,
     }))
+    for (const {file, edits} of LAZY_REQUIRES) {
+      b.onLoad({filter: file}, (args) => {
+        let contents = readFileSync(args.path, 'utf8')
+        for (const [from, to] of edits) {
+          if (!contents.includes(from)) {
+            console.warn(`esbuild: ${relative(root, args.path)} changed; start-up edit skipped: ${from}`)
+            return undefined
+          }
+          contents = contents.replace(from, to)
+        }
+        return {contents, loader: 'js'}
+      })
+    }
     b.onResolve({filter: /^@inquirer\/external-editor$/}, () => ({path: 'external-editor', namespace: 'svc-no-editor'}))
     b.onLoad({filter: /.*/, namespace: 'svc-no-editor'}, () => ({
       contents: `const no = () => { throw new Error('svc does not open an external editor') }

@@ -45,6 +45,8 @@ export interface ApiResponse<T = unknown> {
 }
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504])
+/** Node's default limit, given explicitly so undici need not load node:http to read it. */
+const MAX_HEADER_BYTES = 16 * 1024
 const NEVER_RETRY_CODES = new Set(['DAILY_VOLUME_LIMIT_EXCEEDED'])
 
 /**
@@ -124,7 +126,7 @@ export class ApiClient {
   }
 
   private async send(method: Method, url: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<ApiResponse> {
-    this.dispatcher ??= this.opts.dispatcher ?? new (await loadAgent())({keepAliveTimeout: 10_000, connections: 8})
+    this.dispatcher ??= this.opts.dispatcher ?? new (await loadAgent())({keepAliveTimeout: 10_000, connections: 8, maxHeaderSize: MAX_HEADER_BYTES})
     this.requests.push({method, url})
     const u = new URL(url)
     const res = await this.dispatcher.request({

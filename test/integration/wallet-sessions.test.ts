@@ -37,7 +37,7 @@ describe('sessions and credentials', () => {
 
   it('refreshes a session: signed by it, a new key replaces the old one locally', async () => {
     const w = await loggedIn()
-    const r = await run(['wallet', 'sessions', 'refresh', w.session.id, '--account', w.accountId, '--json'])
+    const r = await run(['wallet', 'sessions', 'refresh', w.session.id, '--json']) // the wallet comes from the key store
     expect(r.code, r.stderr).toBe(0)
     const out = r.json()
     expect(out.session.id).not.toBe(w.session.id)

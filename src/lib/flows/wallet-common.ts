@@ -51,6 +51,14 @@ export function noSession(accountId: string, rule: string, login = `svc wallet l
   })
 }
 
+/** --account, else the wallet the key store knows this credential or session from. */
+export function accountFor(ctx: Context, given: string | undefined, ref: {credentialId?: string; sessionId?: string}): string {
+  if (given) return given
+  const known = keyStoreFor(ctx).list({kind: 'session'}).find((r) => (ref.credentialId && r.credentialId === ref.credentialId) || (ref.sessionId && r.sessionId === ref.sessionId))
+  if (known) return known.accountId
+  throw usageError(`Cannot tell which wallet ${ref.credentialId ?? ref.sessionId} belongs to`, 'Pass --account InternalAccount:<id>.')
+}
+
 /** The freshest session of the account, or a clear error naming the login to run. */
 export function requireSession(keys: KeyStore, accountId: string, opts: {excludeCredentialId?: string; credentialId?: string; sessionId?: string} = {}): KeyRecord {
   const found = keys.findSession({accountId, ...opts, minRemainingMs: 5000})

@@ -1,5 +1,6 @@
 import {BaseCommand} from '../../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
+import {accountFor} from '../../../lib/flows/wallet-common.js'
 import {revokeCredential} from '../../../lib/flows/wallet-ops.js'
 import {describeRequest} from '../../../lib/dry-run.js'
 
@@ -9,7 +10,7 @@ export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCr
   static override defaultTimeout = '5m'
   static override args = {credentialId: idArg('AuthMethod')}
   static override flags = {
-    account: idFlag('InternalAccount', {description: 'the wallet (internal account) holding the credential', required: true, name: 'account'}),
+    account: idFlag('InternalAccount', {description: 'the wallet (internal account) holding the credential (default: from the key store)', name: 'account'}),
     yes: yesFlag,
     'dry-run': dryRunFlag,
   }
@@ -21,7 +22,7 @@ export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCr
     this.ctx.banner(`revoke ${id}`)
     this.out.warn(`Revoking ${id} also revokes every session it issued.`)
     await this.ctx.confirm(`revoke ${id} and every session it issued?`, {yes})
-    const result = await revokeCredential(this.ctx, account!, id)
+    const result = await revokeCredential(this.ctx, accountFor(this.ctx, account, {credentialId: id}), id)
     this.out.success(`Revoked ${id}; its sessions were revoked with it${result.sessionsRemoved ? ` (${result.sessionsRemoved} local key(s) removed)` : ''}`)
     return result
   }

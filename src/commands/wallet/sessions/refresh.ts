@@ -1,5 +1,6 @@
 import {BaseCommand} from '../../../lib/base-command.js'
 import {idArg, idFlag} from '../../../lib/flags.js'
+import {accountFor} from '../../../lib/flows/wallet-common.js'
 import {refreshSession} from '../../../lib/flows/wallet-ops.js'
 import {renderSession} from '../../../lib/output/wallet.js'
 
@@ -8,10 +9,10 @@ export default class WalletSessionsRefresh extends BaseCommand<typeof WalletSess
   static override examples = ['<%= config.bin %> wallet sessions refresh Session:0b6f... --account InternalAccount:9a1c...']
   static override defaultTimeout = '5m'
   static override args = {sessionId: idArg('Session')}
-  static override flags = {account: idFlag('InternalAccount', {description: 'the wallet the session belongs to', required: true, name: 'account'})}
+  static override flags = {account: idFlag('InternalAccount', {description: 'the wallet the session belongs to (default: from the key store)', name: 'account'})}
 
   async run() {
-    const result = await refreshSession(this.ctx, this.flags.account!, this.args.sessionId)
+    const result = await refreshSession(this.ctx, accountFor(this.ctx, this.flags.account, {sessionId: this.args.sessionId}), this.args.sessionId)
     this.out.success(`Refreshed: ${result.session.id} now expires ${result.session.expiresAt}`)
     renderSession(this.out, result.session, result.key)
     return {session: result.session, key: {publicKey: result.key.publicKey, expiresAt: result.key.expiresAt, encrypted: result.key.encrypted}}

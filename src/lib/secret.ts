@@ -27,14 +27,24 @@ export class Secret {
 }
 
 /** Field names whose values are never printed in traces, dry runs or errors. */
-export const SECRET_KEY = /secret|password|passphrase|otp_?code|^otp$|^code$|private|mnemonic|encryptedOtpBundle|oidcToken|encryptedSessionSigningKey|encryptedWalletCredentials|^token$|authorization|wallet-signature/i
+export const SECRET_KEY = /secret|password|passphrase|otp_?code|^otp$|private(?!Enabled)|mnemonic|encryptedOtpBundle|oidcToken|encryptedSessionSigningKey|encryptedWalletCredentials|^token$|authorization|wallet-signature/i
+
+/**
+ * `code` is a one-time code in confirm bodies ("123456") but an error code in answers
+ * ("INVALID_INPUT"): only the former is hidden, so traces stay useful.
+ */
+function isSecretField(key: string, value: unknown): boolean {
+  if (value == null) return false
+  if (key === 'code') return typeof value !== 'string' || !/^[A-Z][A-Z0-9_]+$/.test(value)
+  return SECRET_KEY.test(key)
+}
 
 /** Deep copy of a JSON value with secret-named fields replaced by [REDACTED]. */
 export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact)
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v != null ? REDACTED : redact(v)
+    for (const [k, v] of Object.entries(value)) out[k] = isSecretField(k, v) ? REDACTED : redact(v)
     return out
   }
   return value

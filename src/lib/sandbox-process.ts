@@ -21,13 +21,9 @@ export function runningPid(dataDir: string): number | undefined {
   if (!existsSync(path)) return undefined
   const pid = Number(readFileSync(path, 'utf8').trim())
   if (!Number.isInteger(pid) || pid <= 0) return undefined
-  try {
-    process.kill(pid, 0)
-    return pid
-  } catch {
-    rmSync(path, {force: true})
-    return undefined
-  }
+  if (isAlive(pid)) return pid
+  rmSync(path, {force: true})
+  return undefined
 }
 
 export function recordRunning(dataDir: string, ready: ReadyLine): void {
@@ -82,13 +78,26 @@ export async function stopProcess(pid: number, timeoutMs = 10_000): Promise<bool
   }
   const until = Date.now() + timeoutMs
   while (Date.now() < until) {
-    try {
-      process.kill(pid, 0)
-    } catch {
-      return true
-    }
+    if (!isAlive(pid)) return true
     await new Promise((r) => setTimeout(r, 50))
   }
   process.kill(pid, 'SIGKILL')
   return true
+}
+
+/**
+ * A detached sandbox is re-parented when the starting shell exits; until its new parent reaps it,
+ * an exited one lingers as a zombie that `kill(pid, 0)` still finds (seconds under some inits).
+ */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'
+  } catch {
+    return true
+  }
 }

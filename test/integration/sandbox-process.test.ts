@@ -19,12 +19,17 @@ afterAll(() => {
   rmSync(home, {recursive: true, force: true})
 })
 
+/** Running, as opposed to gone or exited-but-not-yet-reaped (a zombie: the detached sandbox's parent is gone). */
 const alive = (p: number) => {
   try {
     process.kill(p, 0)
-    return true
   } catch {
     return false
+  }
+  try {
+    return readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'
+  } catch {
+    return true
   }
 }
 

@@ -48,4 +48,23 @@ describe('signed execute of an embedded-wallet quote', () => {
     const tx = await until(() => api.call('GET', `/transactions/${w.quote.transactionId}`), (t) => t.body.status === 'COMPLETED')
     expect(tx.body).toMatchObject({status: 'COMPLETED', quoteId: w.quote.id})
   })
+
+  it('the quote carries payloadToSign; `svc quote execute` stamps it with the stored session and waits for COMPLETED', async () => {
+    const w = await walletQuote()
+    const info = w.quote.paymentInstructions?.[0]?.accountOrWalletInfo
+    expect(info).toMatchObject({accountType: 'EMBEDDED_WALLET', payloadToSign: expect.stringContaining(w.quote.id)})
+    expect((await svc(['wallet', 'login', w.accountId, '--json'], {env: sbx.env})).code).toBe(0)
+    const r = await svc(['quote', 'execute', w.quote.id, '--yes', '--wait', '--timeout', '20s', '--json'], {env: sbx.env})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({id: w.quote.id, transaction: {status: 'COMPLETED', quoteId: w.quote.id}})
+    expect(balance(w.accountId)).toBe(75_000_000)
+    expect(r.stdout + r.stderr).not.toMatch(/"privateKey"|-----BEGIN/)
+  })
+
+  it('an embedded-wallet source cannot be executed immediately at quote time (it needs a stamp)', async () => {
+    const w = await walletQuote()
+    const q = await api.call('POST', '/quotes', {body: {source: {sourceType: 'ACCOUNT', accountId: w.accountId}, destination: {destinationType: 'ACCOUNT', accountId: w.quote.destination.accountId}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000_000, immediatelyExecute: true}})
+    expect(q.status).toBe(400)
+    expect(q.body.details.errors[0].field).toBe('immediatelyExecute')
+  })
 })

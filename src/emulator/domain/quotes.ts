@@ -11,6 +11,7 @@ import {currencyObject, fundingInstructionsFor, type InternalAccount} from './in
 import {getInternalAccount, insufficientFunds} from './ledger.js'
 import {checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
 import {convertDown, convertUp, rateFor, rateNumber} from './rates.js'
+import {quoteWalletPayload} from './wallet/quote-signing.js'
 
 export interface StoredQuote {
   id: string
@@ -158,6 +159,11 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
       rail,
       serviceFee: fees.service,
     },
+  }
+  if (quote._.sourceAccountType === 'EMBEDDED_WALLET') {
+    // Spec 4.4 / api-gaps 4.3: an embedded-wallet source is authorised by a stamp over this payload on execute.
+    if (input.immediatelyExecute) throw invalid([{field: 'immediatelyExecute', message: 'is not allowed for embedded-wallet sources: execute with a wallet signature'}])
+    quote.paymentInstructions = [{instructionsNotes: 'Stamp payloadToSign with an active session key of the source wallet and send it as Service-Wallet-Signature on execute.', accountOrWalletInfo: {accountType: 'EMBEDDED_WALLET', payloadToSign: quoteWalletPayload(quote)}}]
   }
   opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored
   emu.db.put('quotes', id, quote)

@@ -12,8 +12,8 @@ export async function getQuote(client: ApiClient, id: string) {
   return client.parse(quoteSchema, res.body, 'quote')
 }
 
-export async function executeQuote(client: ApiClient, id: string, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['quotes', id, 'execute'], idempotencyKey})
+export async function executeQuote(client: ApiClient, id: string, idempotencyKey: string, headers?: Record<string, string>) {
+  const res = await client.request({method: 'POST', path: ['quotes', id, 'execute'], idempotencyKey, headers})
   return client.parse(quoteSchema, res.body, 'quote')
 }
 

@@ -6,6 +6,7 @@ import {renderTransaction} from '../output/transaction.js'
 import {canPrompt, promptConfirm} from '../prompts.js'
 import type {Quote, QuoteCreateRequest} from '../schemas/quotes.js'
 import {waitForQuote, type Settled} from './quote-wait.js'
+import {executeWithWalletSignature} from './wallet-ops.js'
 
 export interface ExecuteOptions {
   yes?: boolean
@@ -41,7 +42,8 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
   if (quote.status === 'PENDING') await ctx.confirm(quoteQuestion(quote), {yes: opts.yes, always: true})
   let executed: Quote
   try {
-    executed = await executeQuote(ctx.client, quote.id, ctx.idempotencyKey('execute'))
+    // Embedded-wallet sources are authorised by a stamp over the quote's payloadToSign (no-op otherwise).
+    executed = await executeWithWalletSignature(ctx, quote, (headers) => executeQuote(ctx.client, quote.id, ctx.idempotencyKey('execute'), headers))
   } catch (e) {
     if (!(e instanceof ApiError) || e.code !== 'QUOTE_EXPIRED') throw e
     if (!canPrompt(ctx.env) || opts.yes) throw e

@@ -21,12 +21,17 @@ export async function approvedCustomer(sbx: TestSandbox, currencies: string[], o
   const r = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: opts.name ?? 'Ada Lovelace', currencies})
   if (r.status !== 201) throw new Error(`customer create failed: ${JSON.stringify(r.body)}`)
   const id = r.body.id as string
-  const stored = sbx.emu.db.get<Record<string, unknown>>('customers', id)!
-  const consent = opts.terms === false ? {} : {endUserTermsConsent: {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}}
-  sbx.emu.db.put('customers', id, {...stored, kycStatus: 'APPROVED', ...consent})
+  approveInStore(sbx, id, opts)
   const accounts = sbx.emu.db.all<{id: string; customerId: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === id)
   const account = (code: string) => accounts.find((a) => a.balance.currency.code === code)!.id
   return {id, account}
+}
+
+/** Marks a customer APPROVED (and, unless `terms: false`, with terms on file) directly in the sandbox store. */
+export function approveInStore(sbx: TestSandbox, customerId: string, opts: {terms?: boolean} = {}): void {
+  const stored = sbx.emu.db.get<Record<string, unknown>>('customers', customerId)!
+  const consent = opts.terms === false ? {} : {endUserTermsConsent: {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}}
+  sbx.emu.db.put('customers', customerId, {...stored, kycStatus: 'APPROVED', ...consent})
 }
 
 /** A valid CLABE ending in `suffix` (the sandbox's magic last three digits; the last is the check digit). */

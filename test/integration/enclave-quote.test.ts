@@ -2,7 +2,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {quoteWalletPayload} from '../../src/emulator/domain/wallet/quote-signing.js'
 import {stamp} from '../../src/lib/wallet/index.js'
 import {EnclaveClient} from '../helpers/enclave.js'
-import {beneficiary, clabeEnding, until} from '../helpers/money.js'
+import {approveInStore, beneficiary, clabeEnding, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -17,8 +17,7 @@ afterAll(async () => sbx.stop())
 /** A logged-in wallet holder, approved with terms on file (written straight into the store: KYC is not under test). */
 async function approvedHolder() {
   const c = await api.createCustomer()
-  const stored = sbx.emu.db.get<Record<string, unknown>>('customers', c.customerId)!
-  sbx.emu.db.put('customers', c.customerId, {...stored, kycStatus: 'APPROVED', endUserTermsConsent: {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}})
+  approveInStore(sbx, c.customerId)
   return {...c, s: await api.otpLogin(c.emailCredentialId!)}
 }
 

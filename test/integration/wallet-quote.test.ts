@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {EnclaveClient} from '../helpers/enclave.js'
-import {beneficiary, clabeEnding, until} from '../helpers/money.js'
+import {approveInStore, beneficiary, clabeEnding, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -16,8 +16,7 @@ afterAll(async () => sbx.stop())
 /** An approved wallet holder with terms on file (KYC is not under test), a funded wallet and a quote to a CLABE account. */
 async function walletQuote() {
   const c = await api.createCustomer()
-  const stored = sbx.emu.db.get<Record<string, unknown>>('customers', c.customerId)!
-  sbx.emu.db.put('customers', c.customerId, {...stored, kycStatus: 'APPROVED', endUserTermsConsent: {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}})
+  approveInStore(sbx, c.customerId)
   expect((await api.call('POST', `/sandbox/internal-accounts/${c.accountId}/fund`, {body: {amount: 100_000_000}})).status).toBe(200)
   const ext = await api.call('POST', '/customers/external-accounts', {body: {customerId: c.customerId, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary}}})
   expect(ext.status).toBe(201)

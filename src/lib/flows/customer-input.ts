@@ -1,5 +1,5 @@
 import {customerCreateRequest, customerUpdateRequest, type CustomerCreateRequest, type CustomerUpdateRequest} from '../schemas/customer.js'
-import {checkWith} from '../validate.js'
+import {checkWith, compact} from '../validate.js'
 
 /** Typed flags shared by `customers create` and `customers update`, mapped onto the API body. */
 export interface CustomerFlagValues {
@@ -28,13 +28,9 @@ export interface CustomerFlagValues {
   'primary-contact-last-name'?: string
 }
 
-function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
-}
-
 /** Merges `--data` JSON with typed flags (flags win) into a request body. */
 export function customerBody(f: CustomerFlagValues, data: Record<string, unknown> = {}): Record<string, unknown> {
-  const address = defined({
+  const address = compact({
     line1: f['address-line1'],
     line2: f['address-line2'],
     city: f['address-city'],
@@ -42,7 +38,7 @@ export function customerBody(f: CustomerFlagValues, data: Record<string, unknown
     postalCode: f['address-postal-code'],
     country: f['address-country'],
   })
-  const businessInfo = defined({
+  const businessInfo = compact({
     legalName: f['legal-name'],
     country: f.country,
     taxId: f['tax-id'],
@@ -54,7 +50,7 @@ export function customerBody(f: CustomerFlagValues, data: Record<string, unknown
   })
   const body: Record<string, unknown> = {
     ...data,
-    ...defined({
+    ...compact({
       customerType: f.type?.toUpperCase(),
       platformCustomerId: f['platform-id'],
       fullName: f['full-name'],

@@ -1,5 +1,5 @@
 import {beneficialOwnerCreate, type BeneficialOwnerCreate} from '../schemas/kyc.js'
-import {checkWith} from '../validate.js'
+import {checkWith, compact} from '../validate.js'
 
 export interface OwnerFlagValues {
   role?: string[]
@@ -22,14 +22,10 @@ export interface OwnerFlagValues {
   'address-country'?: string
 }
 
-function defined(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
-}
-
 /** Typed flags over `--data` JSON (flags win), checked with the shared schema before any request. */
 export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerCreate {
   const dataInfo = (data.personalInfo ?? {}) as Record<string, unknown>
-  const address = defined({
+  const address = compact({
     line1: f['address-line1'],
     line2: f['address-line2'],
     city: f['address-city'],
@@ -39,7 +35,7 @@ export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<s
   })
   const personalInfo = {
     ...dataInfo,
-    ...defined({
+    ...compact({
       firstName: f['first-name'],
       middleName: f['middle-name'],
       lastName: f['last-name'],

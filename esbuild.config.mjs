@@ -59,15 +59,29 @@ ${commands.map((c) => `  ${JSON.stringify(c.id)}: lazy(() => import(${JSON.strin
 }
 `
 
-/** import.meta.url -> URL of the file's tsc output (dist/<same path>.js). */
-const importMetaUrl = {
-  name: 'import-meta-url',
+const distUrl = (distRel) => `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(distRel)})).href`
+
+/**
+ * - import.meta.url -> URL of the file's tsc output (dist/<same path>.js).
+ * - A dynamic import of the local sandbox (src/emulator/**, only `svc sandbox serve` needs it)
+ *   loads its tsc output instead of being bundled: the emulator and what only it uses stay out of
+ *   the file every command reads and evaluates at start (a long-running server does not need a
+ *   fast start). Static imports of emulator code stay bundled (a CommonJS bundle cannot require ESM).
+ */
+const sourceRewrites = {
+  name: 'source-rewrites',
   setup(b) {
     b.onLoad({filter: /[\\/]src[\\/].*\.ts$/}, (args) => {
       let contents = readFileSync(args.path, 'utf8')
-      if (contents.includes('import.meta.url')) {
-        const distRel = relative(join(root, 'src'), args.path).split(sep).join('/').replace(/\.ts$/, '.js')
-        contents = contents.replaceAll('import.meta.url', `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(distRel)})).href`)
+      const toDist = (file) => relative(join(root, 'src'), file).split(sep).join('/').replace(/\.ts$/, '.js')
+      if (contents.includes('import.meta.url')) contents = contents.replaceAll('import.meta.url', distUrl(toDist(args.path)))
+      const emulatorDir = join(root, 'src', 'emulator') + sep
+      if (!args.path.startsWith(emulatorDir)) {
+        contents = contents.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g, (whole, _q, spec) => {
+          const target = join(dirname(args.path), spec).replace(/\.js$/, '.ts')
+          // Through bin/run.js's import(): code compiled from a V8 code cache cannot import() itself.
+          return target.startsWith(emulatorDir) ? `globalThis.__svcImport(${distUrl(toDist(target))})` : whole
+        })
       }
       return {contents, loader: 'ts'}
     })
@@ -195,7 +209,7 @@ try {
     legalComments: 'none',
     // oclif only needs these to run TypeScript sources in development.
     external: ['typescript', 'ts-node', 'tsx'],
-    plugins: [importMetaUrl, leanDeps],
+    plugins: [sourceRewrites, leanDeps],
     logLevel: 'warning',
   })
   const tmp = `${outfile}.${process.pid}.tmp`

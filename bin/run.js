@@ -31,6 +31,9 @@ if (argv[0] === '--version') {
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'
   const bundleFile = join(root, 'dist', 'svc.cjs')
   const bundle = process.env.SVC_NO_BUNDLE ? undefined : loadBundle(bundleFile)
+  // ESM that stays outside the bundle (the local sandbox) is imported from here: functions
+  // restored from a V8 code cache have no import() callback of their own.
+  globalThis.__svcImport = (url) => import(url)
   if (bundle) {
     pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
     await bundle

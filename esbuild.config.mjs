@@ -194,6 +194,18 @@ const leanDeps = {
   },
 }
 
+/**
+ * esbuild leaves some non-ASCII characters as they are (inside regular expressions). Escaping them
+ * makes the bundle pure ASCII, so bin/run.js can read it as latin1: a plain copy instead of UTF-8
+ * decoding, ~4 ms less per start. `\uXXXX` means the same in strings, templates and regular
+ * expressions (surrogate pairs included); bin/run.js relies on the check below.
+ */
+function asciiOnly(code) {
+  const out = code.replace(/[^\x00-\x7f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+  if (/[^\x00-\x7f]/.test(out)) throw new Error('bundle is not ASCII after escaping')
+  return out
+}
+
 try {
   const result = await build({
     stdin: {contents: entry, resolveDir: root, sourcefile: 'svc-entry.js', loader: 'js'},
@@ -213,7 +225,7 @@ try {
     logLevel: 'warning',
   })
   const tmp = `${outfile}.${process.pid}.tmp`
-  writeFileSync(tmp, result.outputFiles[0].contents)
+  writeFileSync(tmp, asciiOnly(result.outputFiles[0].text))
   renameSync(tmp, outfile)
 } catch (error) {
   rmSync(outfile, {force: true})

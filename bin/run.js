@@ -50,7 +50,7 @@ function loadBundle(file) {
   let src
   try {
     if (statSync(file).mtimeMs + 1 < statSync(join(root, 'oclif.manifest.json')).mtimeMs) return undefined
-    src = readFileSync(file, 'utf8')
+    src = readFileSync(file, 'latin1') // the build makes it pure ASCII: no UTF-8 decoding needed
   } catch {
     return undefined
   }

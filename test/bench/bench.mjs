@@ -80,6 +80,17 @@ try {
     console.log(`  ${c.label.padEnd(32)} ${fmt(med[c.key], 'ms')}  ${ratio.toFixed(2)}x${verdict}`)
     results.push({metric: c.label, ms: round(med[c.key]), ratio: round(ratio)})
   }
+  // The floor moves with the environment: NODE_EXTRA_CA_CERTS (set on these machines) makes every
+  // node start load a CA bundle. Report the same pair without it, so the CLI's own cost is visible.
+  if (cliEnv.NODE_EXTRA_CA_CERTS) {
+    const bare = {...cliEnv}
+    delete bare.NODE_EXTRA_CA_CERTS
+    const pair = {floor: [], get: []}
+    for (let i = 0; i < Math.min(RUNS, 11); i++) for (const c of [cases[0], cases[2]]) pair[c.key].push(run(c.argv, bare).ms)
+    const [f, g] = [median(pair.floor), median(pair.get)]
+    console.log(`  without NODE_EXTRA_CA_CERTS: node -e 0 ${fmt(f, 'ms')}, customers get ${fmt(g, 'ms')} (${(g / f).toFixed(2)}x; svc's own cost ${fmt(g - f, 'ms')}, ${fmt(med.get - med.floor, 'ms')} with it)`)
+    results.push({metric: 'customers get without NODE_EXTRA_CA_CERTS', ms: round(g), ratio: round(g / f)})
+  }
 
   // --- CLI memory ---------------------------------------------------------------------------
   const hook = join(work, 'rss-hook.cjs')

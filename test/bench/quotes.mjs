@@ -23,7 +23,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
-export async function benchQuotes({url, tokenId, clientSecret, bin}) {
+export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv}) {
   const host = new URL(url).hostname
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new Error(`benchQuotes runs against a loopback sandbox only (got ${host})`)
   const auth = 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`).toString('base64')
@@ -58,7 +58,8 @@ export async function benchQuotes({url, tokenId, clientSecret, bin}) {
 
     // CLI wall time: `svc quote create --json` against `node -e 0` (the floor of any Node CLI).
     const home = mkdtempSync(join(tmpdir(), 'svc-bench-'))
-    const env = {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_BASE_URL: url, SVC_TOKEN_ID: tokenId, SVC_CLIENT_SECRET: clientSecret, CI: '1', SVC_NO_INPUT: '1', NO_COLOR: '1'}
+    // Same environment as the floor it is compared with (bench.mjs passes the caller's).
+    const env = {...(baseEnv ?? {PATH: process.env.PATH}), HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_BASE_URL: url, SVC_TOKEN_ID: tokenId, SVC_CLIENT_SECRET: clientSecret, CI: '1', SVC_NO_INPUT: '1', NO_COLOR: '1'}
     const args = ['quote', 'create', '--from', source, '--to', dest.id, '--amount-minor', '100', '--json']
     // Asynchronous spawn: the sandbox may live in this very process and must keep answering.
     const time = (argv) =>

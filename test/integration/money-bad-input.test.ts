@@ -98,6 +98,41 @@ describe('local checks refuse bad input before any request (exit 2, field named)
     expect(sbx.requestCount()).toBe(before)
   })
 
+  it.each([
+    ['quote create --send (no currency look-up)', ['quote', 'create', '--from', IA, '--to', EA, '--send', '250.00'], null],
+    ['quote create --receive', ['quote', 'create', '--from', IA, '--to', EA, '--receive', '4500.00'], null],
+    ['quote send --send', ['quote', 'send', '--from', IA, '--to', EA, '--send', '10.00'], null],
+    ['quote create --realtime --send', ['quote', 'create', '--realtime', '--customer', 'Customer:abc', '--currency', 'USDC', '--to', EA, '--send', '100'], {method: 'POST', path: '/quotes', body: {lockedCurrencyAmount: 100_000_000}}],
+    ['quote execute', ['quote', 'execute', Q, '--idempotency-key', 'ci-9'], {method: 'POST', path: `/quotes/${Q}/execute`, headers: {'idempotency-key': 'ci-9:execute'}}],
+    ['sandbox fund --amount-minor', ['sandbox', 'fund', IA, '--amount-minor', '10000'], {method: 'POST', path: `/sandbox/internal-accounts/${IA}/fund`, body: {amount: 10_000}}],
+    ['sandbox fund --amount', ['sandbox', 'fund', IA, '--amount', '100.00'], null],
+    ['sandbox send --currency', ['sandbox', 'send', Q, '--currency', 'USDC'], {method: 'POST', path: '/sandbox/send', body: {quoteId: Q, currencyCode: 'USDC'}}],
+    ['sandbox send', ['sandbox', 'send', Q], null],
+    ['transactions approve', ['transactions', 'approve', 'Transaction:55555555-5555-5555-5555-555555555555'], {method: 'POST', path: '/transactions/Transaction:55555555-5555-5555-5555-555555555555/approve'}],
+    ['transactions cancel', ['transactions', 'cancel', 'Transaction:55555555-5555-5555-5555-555555555555', '--reason', 'typo'], {method: 'POST', path: '/transactions/Transaction:55555555-5555-5555-5555-555555555555/cancel', body: {reason: 'typo'}}],
+    ['external delete', ['accounts', 'external', 'delete', EA], {method: 'DELETE', path: `/customers/external-accounts/${EA}`}],
+    ['external untrust', ['accounts', 'external', 'untrust', EA], {method: 'POST', path: `/customers/external-accounts/${EA}/untrust`}],
+    ['verify-ownership', ['accounts', 'external', 'verify-ownership', EA, '--method', 'LIVENESS'], {method: 'POST', path: `/customers/external-accounts/${EA}/challenge`, body: {method: 'LIVENESS'}}],
+    ['submit-signature', ['accounts', 'external', 'submit-signature', EA, '--signature', '0xabc'], {method: 'POST', path: `/customers/external-accounts/${EA}/verify`, body: {signature: '0xabc'}}],
+  ] as Array<[string, string[], {method: string; path: string; body?: object; headers?: object} | null]>)('--dry-run sends nothing: %s', async (_name, args, expected) => {
+    const before = sbx.requestCount()
+    const r = await svc([...args, '--dry-run', '--json'], {env: sbx.env})
+    expect(sbx.requestCount()).toBe(before)
+    if (!expected) {
+      // Real units need the account's (or quote's) currency, which only a request could tell.
+      expect(r.code, r.stderr).toBe(2)
+      expect(r.json().error.reason).toMatch(/--dry-run sends nothing/)
+      expect(r.json().error.hint).toMatch(/--amount-minor|--currency/)
+      return
+    }
+    expect(r.code, r.stderr).toBe(0)
+    const {request} = r.json()
+    expect(request.method).toBe(expected.method)
+    expect(decodeURIComponent(new URL(request.url).pathname).replace(/^\/\d{4}-\d{2}-\d{2}/, '')).toBe(expected.path) // after the API version prefix
+    if (expected.body) expect(request.body).toMatchObject(expected.body)
+    if (expected.headers) expect(request.headers).toMatchObject(expected.headers)
+  })
+
   it('production: simulators are refused locally, and execute needs --yes off a TTY', async () => {
     const env = {...sbx.env, SVC_ENVIRONMENT: 'production'}
     const before = sbx.requestCount()

@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {getQuote} from '../../lib/api/quotes.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {confirmAndExecute} from '../../lib/flows/quote-execute.js'
 
 export default class QuoteExecute extends BaseCommand<typeof QuoteExecute> {
@@ -13,9 +14,12 @@ export default class QuoteExecute extends BaseCommand<typeof QuoteExecute> {
     wait: Flags.boolean({description: 'follow the payment to COMPLETED or FAILED (exit 8 at --timeout)'}),
     yes: yesFlag,
     'idempotency-key': idempotencyKeyFlag,
+    'dry-run': dryRunFlag,
   }
 
   async run() {
+    // The same key confirmAndExecute sends, so a dry run shows what a re-run with --idempotency-key replays.
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes', this.args.quoteId, 'execute'], idempotencyKey: this.ctx.idempotencyKey('execute')}))
     const quote = await getQuote(this.ctx.client, this.args.quoteId)
     return confirmAndExecute(this.ctx, quote, {yes: this.flags.yes, wait: this.flags.wait})
   }

@@ -2,7 +2,8 @@ import {Flags} from '@oclif/core'
 import {fundInternalAccount, getInternalAccount} from '../../lib/api/accounts.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
-import {idArg, idFlag} from '../../lib/flags.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg, idFlag} from '../../lib/flags.js'
 import {MoneyError, parseMinor, toMinor} from '../../lib/money.js'
 import {formatCurrencyAmount} from '../../lib/output/format.js'
 import {renderInternalAccount} from '../../lib/output/accounts.js'
@@ -15,6 +16,7 @@ export default class SandboxFund extends BaseCommand<typeof SandboxFund> {
     amount: Flags.string({description: 'amount in real units of the account currency (100.00)', exclusive: ['amount-minor']}),
     'amount-minor': Flags.string({description: 'amount in smallest units'}),
     customer: idFlag('Customer', {description: 'owner of the account (narrows the look-up)', name: 'customerId'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -25,6 +27,7 @@ export default class SandboxFund extends BaseCommand<typeof SandboxFund> {
     this.ctx.refuseInProduction('sandbox fund')
     let amount: number
     if (f['amount-minor'] !== undefined) amount = parseMinor(f['amount-minor'])
+    else if (f['dry-run']) throw usageError('--dry-run sends nothing, so the account\'s currency is not looked up to convert --amount', 'Give --amount-minor <smallest units> with --dry-run.')
     else {
       const account = await getInternalAccount(this.ctx.client, this.args.accountId, f.customer)
       try {
@@ -34,6 +37,7 @@ export default class SandboxFund extends BaseCommand<typeof SandboxFund> {
       }
       if (amount <= 0) throw new InputError([{field: 'amount', message: 'must be more than zero'}])
     }
+    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'internal-accounts', this.args.accountId, 'fund'], body: {amount}}))
     this.ctx.banner(`fund ${this.args.accountId}`)
     const account = await fundInternalAccount(this.ctx.client, this.args.accountId, amount)
     this.out.success(`Funded ${account.id}: balance ${formatCurrencyAmount(account.balance)}`)

@@ -1,8 +1,9 @@
 import {Flags} from '@oclif/core'
 import {getQuote, sandboxSend} from '../../lib/api/quotes.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {InputError} from '../../lib/errors.js'
-import {idArg} from '../../lib/flags.js'
+import {InputError, usageError} from '../../lib/errors.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {follow} from '../../lib/flows/quote-execute.js'
 import {parseMinor} from '../../lib/money.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
@@ -13,19 +14,25 @@ export default class SandboxSend extends BaseCommand<typeof SandboxSend> {
   static override defaultTimeout = '10m'
   static override args = {quoteId: idArg('Quote')}
   static override flags = {
+    currency: Flags.string({description: 'currency sent (default: the quote\'s sending currency, looked up)'}),
     'amount-minor': Flags.string({description: 'amount sent in smallest units (default: the quote\'s totalSendingAmount)'}),
     wait: Flags.boolean({description: 'follow the payment to COMPLETED or FAILED'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
     const f = this.flags
     if (f['amount-minor'] !== undefined && !/^[1-9]\d*$/.test(f['amount-minor'])) throw new InputError([{field: 'currencyAmount', message: `--amount-minor "${f['amount-minor']}" must be a positive whole number`}])
     this.ctx.refuseInProduction('sandbox send')
-    const quote = await getQuote(this.ctx.client, this.args.quoteId)
-    this.ctx.banner(`send funds for ${quote.id}`)
-    const tx = await sandboxSend(this.ctx.client, {quoteId: quote.id, currencyCode: quote.sendingCurrency.code, ...(f['amount-minor'] ? {currencyAmount: parseMinor(f['amount-minor'])} : {})})
-    this.out.success(`Funds sent for ${quote.id}: ${tx.id} ${tx.status}`)
-    if (f.wait) return follow(this.ctx, quote.id)
+    const quoteId = this.args.quoteId
+    if (f['dry-run'] && !f.currency) throw usageError('--dry-run sends nothing, so the quote is not looked up for its sending currency', 'Name it with --currency <code>.')
+    const currencyCode = f.currency ?? (await getQuote(this.ctx.client, quoteId)).sendingCurrency.code
+    const body = {quoteId, currencyCode, ...(f['amount-minor'] ? {currencyAmount: parseMinor(f['amount-minor'])} : {})}
+    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'send'], body}))
+    this.ctx.banner(`send funds for ${quoteId}`)
+    const tx = await sandboxSend(this.ctx.client, body)
+    this.out.success(`Funds sent for ${quoteId}: ${tx.id} ${tx.status}`)
+    if (f.wait) return follow(this.ctx, quoteId)
     renderTransaction(this.out, tx)
     return tx
   }

@@ -1,16 +1,18 @@
 import {approveTransaction} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg, yesFlag} from '../../lib/flags.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 
 export default class TransactionsApprove extends BaseCommand<typeof TransactionsApprove> {
   static override summary = 'Approve an agent-initiated transaction waiting for platform approval'
   static override examples = ['<%= config.bin %> transactions approve Transaction:… --yes']
   static override args = {transactionId: idArg('Transaction')}
-  static override flags = {yes: yesFlag}
+  static override flags = {yes: yesFlag, 'dry-run': dryRunFlag}
 
   async run() {
     const id = this.args.transactionId
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['transactions', id, 'approve'], body: {}}))
     this.ctx.banner(`approve ${id}`)
     await this.ctx.confirm(`Approve ${id} (money will move)?`, {yes: this.flags.yes})
     const t = await approveTransaction(this.ctx.client, id)

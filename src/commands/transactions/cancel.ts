@@ -1,17 +1,19 @@
 import {Flags} from '@oclif/core'
 import {cancelTransaction} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg, yesFlag} from '../../lib/flags.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 
 export default class TransactionsCancel extends BaseCommand<typeof TransactionsCancel> {
   static override summary = 'Cancel an outgoing transaction that has not settled; the funds return to the source'
   static override examples = ['<%= config.bin %> transactions cancel Transaction:… --reason "wrong beneficiary" --yes']
   static override args = {transactionId: idArg('Transaction')}
-  static override flags = {reason: Flags.string({description: 'why (kept with the transaction)'}), yes: yesFlag}
+  static override flags = {reason: Flags.string({description: 'why (kept with the transaction)'}), yes: yesFlag, 'dry-run': dryRunFlag}
 
   async run() {
     const id = this.args.transactionId
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['transactions', id, 'cancel'], body: this.flags.reason ? {reason: this.flags.reason} : {}}))
     this.ctx.banner(`cancel ${id}`)
     await this.ctx.confirm(`Cancel ${id}?`, {yes: this.flags.yes, always: true})
     const t = await cancelTransaction(this.ctx.client, id, this.flags.reason)

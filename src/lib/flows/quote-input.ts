@@ -54,7 +54,8 @@ export function checkQuoteFlags(f: QuoteFlags): void {
   if (errors.length) throw new InputError(errors)
 }
 
-async function currencyOf(client: ApiClient, accountId: string, customerId?: string): Promise<string> {
+async function currencyOf(client: ApiClient, accountId: string, customerId?: string, dryRun?: boolean): Promise<string | undefined> {
+  if (dryRun) return undefined
   if (accountId.startsWith('ExternalAccount:')) return (await getExternalAccount(client, accountId)).currency
   return (await getInternalAccount(client, accountId, customerId)).balance.currency.code
 }
@@ -68,21 +69,31 @@ function minorOf(value: string, code: string, field: string): number {
   }
 }
 
+/** --dry-run sends nothing, not even the GET that would tell an account's currency. */
+function needsLookup(flag: string, value: string, accountId: string): never {
+  throw usageError(
+    `--dry-run sends nothing, so the currency of ${accountId} is not looked up to convert --${flag} ${value} into smallest units`,
+    'Give the amount with --amount-minor <smallest units> (--lock receiving for the receiving side), or drop --dry-run.',
+  )
+}
+
 /**
  * Builds the POST /quotes body: real units are converted with the locked side's currency, which is
- * looked up from the account when the flags do not name it.
+ * looked up from the account when the flags do not name it (never under --dry-run).
  */
-export async function buildQuoteRequest(client: ApiClient, f: QuoteFlags, extra: {immediatelyExecute?: boolean} = {}): Promise<QuoteCreateRequest> {
+export async function buildQuoteRequest(client: ApiClient, f: QuoteFlags, extra: {immediatelyExecute?: boolean; dryRun?: boolean} = {}): Promise<QuoteCreateRequest> {
   checkQuoteFlags(f)
   const side = f.receive !== undefined ? 'RECEIVING' : f.send !== undefined ? 'SENDING' : (f.lock ?? 'sending').toUpperCase()
-  let sending: Promise<string> | undefined
-  const sendingCurrency = () => (sending ??= f.realtime ? Promise.resolve(f.currency!) : currencyOf(client, f.from!, f.customer))
+  let sending: Promise<string | undefined> | undefined
+  const sendingCurrency = () => (sending ??= f.realtime ? Promise.resolve(f.currency!) : currencyOf(client, f.from!, f.customer, extra.dryRun))
   let amount: number
   if (f['amount-minor'] !== undefined) amount = parseMinor(f['amount-minor'])
-  else if (side === 'SENDING') amount = minorOf(f.send!, await sendingCurrency(), 'lockedCurrencyAmount')
-  else amount = minorOf(f.receive!, await currencyOf(client, f.to!, f.customer), 'lockedCurrencyAmount')
-  if ((f['platform-fee'] !== undefined || f['platform-fee-bps'] !== undefined) && (await sendingCurrency()) !== 'USD') {
-    throw new InputError([{field: 'platformFeeOverride', message: `requires a USD source currency (this quote sends ${await sendingCurrency()})`}])
+  else if (side === 'SENDING') amount = minorOf(f.send!, (await sendingCurrency()) ?? needsLookup('send', f.send!, f.from!), 'lockedCurrencyAmount')
+  else amount = minorOf(f.receive!, (await currencyOf(client, f.to!, f.customer, extra.dryRun)) ?? needsLookup('receive', f.receive!, f.to!), 'lockedCurrencyAmount')
+  // Under --dry-run an account's currency stays unknown: the Service refuses a non-USD override itself.
+  const feeCurrency = f['platform-fee'] !== undefined || f['platform-fee-bps'] !== undefined ? await sendingCurrency() : 'USD'
+  if (feeCurrency !== undefined && feeCurrency !== 'USD') {
+    throw new InputError([{field: 'platformFeeOverride', message: `requires a USD source currency (this quote sends ${feeCurrency})`}])
   }
   const body = {
     source: f.realtime

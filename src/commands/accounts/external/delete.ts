@@ -1,15 +1,17 @@
 import {deleteExternalAccount} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {idArg, yesFlag} from '../../../lib/flags.js'
+import {describeRequest} from '../../../lib/dry-run.js'
+import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
 
 export default class AccountsExternalDelete extends BaseCommand<typeof AccountsExternalDelete> {
   static override summary = 'Delete an external account (a trusted beneficiary must be untrusted first)'
   static override examples = ['<%= config.bin %> accounts external delete ExternalAccount:… --yes']
   static override args = {accountId: idArg('ExternalAccount')}
-  static override flags = {yes: yesFlag}
+  static override flags = {yes: yesFlag, 'dry-run': dryRunFlag}
 
   async run() {
     const id = this.args.accountId
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['customers', 'external-accounts', id]}))
     this.ctx.banner(`delete ${id}`)
     await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
     await deleteExternalAccount(this.ctx.client, id)

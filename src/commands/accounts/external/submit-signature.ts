@@ -3,7 +3,8 @@ import {Flags} from '@oclif/core'
 import {submitOwnershipSignature} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
-import {idArg} from '../../../lib/flags.js'
+import {describeRequest} from '../../../lib/dry-run.js'
+import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {renderExternalAccount} from '../../../lib/output/accounts.js'
 
 export default class AccountsExternalSubmitSignature extends BaseCommand<typeof AccountsExternalSubmitSignature> {
@@ -15,12 +16,14 @@ export default class AccountsExternalSubmitSignature extends BaseCommand<typeof 
     signature: Flags.string({description: 'the signature', exclusive: ['signature-file']}),
     'signature-file': Flags.string({description: 'read the signature from this file'}),
     scheme: Flags.string({description: 'Bitcoin signature scheme', options: ['bip137', 'electrum']}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
     const f = this.flags
     const signature = (f.signature ?? (f['signature-file'] ? readFileSync(f['signature-file'], 'utf8') : '')).trim()
     if (!signature) throw usageError('Give the signature: --signature <sig> or --signature-file <path>')
+    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'external-accounts', this.args.accountId, 'verify'], body: {signature, ...(f.scheme ? {signatureScheme: f.scheme} : {})}}))
     const account = await submitOwnershipSignature(this.ctx.client, this.args.accountId, signature, f.scheme as 'bip137' | 'electrum' | undefined)
     this.out.success(`Ownership verified: ${account.id} is ${account.status}`)
     renderExternalAccount(this.out, account)

@@ -1,16 +1,19 @@
 import {Flags} from '@oclif/core'
 import {untrustExternalAccount} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {idArg, yesFlag} from '../../../lib/flags.js'
+import {describeRequest} from '../../../lib/dry-run.js'
+import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
 
 export default class AccountsExternalUntrust extends BaseCommand<typeof AccountsExternalUntrust> {
   static override summary = 'Remove trusted-beneficiary status (then the account can be deleted)'
   static override examples = ['<%= config.bin %> accounts external untrust ExternalAccount:…', '<%= config.bin %> accounts external untrust ExternalAccount:… --code 123456']
   static override args = {accountId: idArg('ExternalAccount')}
-  static override flags = {code: Flags.string({description: 'SCA code from the customer, when the provider asks for one'}), yes: yesFlag}
+  static override flags = {code: Flags.string({description: 'SCA code from the customer, when the provider asks for one'}), yes: yesFlag, 'dry-run': dryRunFlag}
 
   async run() {
     const id = this.args.accountId
+    // The first request; an SCA confirm may follow it, depending on the answer.
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'external-accounts', id, 'untrust']}))
     this.ctx.banner(`untrust ${id}`)
     await this.ctx.confirm(`Untrust ${id}?`, {yes: this.flags.yes})
     const r = await untrustExternalAccount(this.ctx.client, id, this.flags.code)

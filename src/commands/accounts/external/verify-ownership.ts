@@ -3,7 +3,8 @@ import {Flags} from '@oclif/core'
 import {createOwnershipChallenge} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
-import {idArg} from '../../../lib/flags.js'
+import {describeRequest} from '../../../lib/dry-run.js'
+import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {waitForOwnership} from '../../../lib/flows/ownership.js'
 import {renderChallenge, renderExternalAccount} from '../../../lib/output/accounts.js'
 
@@ -20,6 +21,7 @@ export default class AccountsExternalVerifyOwnership extends BaseCommand<typeof 
     method: Flags.string({description: 'how to prove ownership', options: ['WALLET_SIGNATURE', 'LIVENESS'], required: true}),
     'message-out': Flags.string({description: 'WALLET_SIGNATURE: write messageToSign to this file, byte for byte'}),
     wait: Flags.boolean({description: 'LIVENESS: wait until the check finishes (EXTERNAL_ACCOUNT.STATUS_UPDATED)'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -27,6 +29,8 @@ export default class AccountsExternalVerifyOwnership extends BaseCommand<typeof 
     if (f.wait && f.method !== 'LIVENESS') throw usageError('--wait follows a LIVENESS check; a WALLET_SIGNATURE finishes with `submit-signature`')
     if (f['message-out'] && f.method !== 'WALLET_SIGNATURE') throw usageError('--message-out applies to WALLET_SIGNATURE')
     const id = this.args.accountId
+    // A real call would abandon the challenge in flight: a dry run must not.
+    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'external-accounts', id, 'challenge'], body: {method: f.method}}))
     const challenge = await createOwnershipChallenge(this.ctx.client, id, f.method as 'WALLET_SIGNATURE' | 'LIVENESS')
     if (f['message-out']) {
       writeFileSync(f['message-out'], challenge.messageToSign ?? '', {encoding: 'utf8'})

@@ -23,6 +23,8 @@ describe('kyc documents upload: checked locally before any upload', () => {
     ['a file over 10 MB', ['--type', 'BANK_STATEMENT', '--file', 'BIG_PDF', '--country', 'US'], ['file']],
     ['an empty file', ['--type', 'UTILITY_BILL', '--file', 'EMPTY', '--country', 'US'], ['file']],
     ["a driver's licence without a side", ['--type', 'DRIVERS_LICENSE', '--file', 'GOOD_PNG', '--number', 'D1', '--issuing-authority', 'DMV', '--country', 'US'], ['side']],
+    ['a national id without a side, number or authority', ['--type', 'NATIONAL_ID', '--file', 'GOOD_PNG', '--country', 'US'], ['documentNumber', 'issuingAuthority', 'side']],
+    ['a real PNG named .jpg, over 10 MB', ['--type', 'OTHER', '--file', 'BIG_PNG', '--country', 'US'], ['file']],
     ['a side on a passport, an unknown country', ['--type', 'PASSPORT', '--file', 'GOOD_PNG', '--number', 'P1', '--issuing-authority', 'State', '--country', 'XX', '--side', 'FRONT'], ['country', 'side']],
     ['an unknown type and no country', ['--type', 'BANANA', '--file', 'GOOD_PNG'], ['country', 'documentType']],
   ])('refuses %s (exit 2, fields named, nothing sent)', async (_what, args, expected) => {
@@ -31,8 +33,10 @@ describe('kyc documents upload: checked locally before any upload', () => {
       EMPTY: fixture(sbx.dir, 'empty.pdf', Buffer.alloc(0)),
       GOOD_PNG: fixture(sbx.dir, 'good.png', png(800, 600)),
       BIG_PDF: fixture(sbx.dir, 'big.pdf', pdf()),
+      BIG_PNG: fixture(sbx.dir, 'big.jpg', png(1000, 800)),
     }
     truncateSync(paths.BIG_PDF, 10 * 1024 * 1024 + 1)
+    truncateSync(paths.BIG_PNG, 10 * 1024 * 1024 + 1)
     const before = sbx.requestCount()
     const r = await svc.run(['kyc', 'documents', 'upload', '--holder', person.id, ...args.map((a) => paths[a] ?? a), '--json'])
     expect(r.code).toBe(2)

@@ -82,9 +82,14 @@ describe('KYC of individuals, end to end', () => {
     expect(list.data.map((d: any) => `${d.documentType}${d.side ? ' ' + d.side : ''}`)).toEqual(['DRIVERS_LICENSE FRONT', 'PASSPORT'])
   })
 
-  it('suffix 002 is rejected once complete (exit 1), and renaming does not overwrite the settled decision', async () => {
+  it('suffix 002 reports RESOLVE_ERRORS first, is rejected once complete (exit 1), and renaming does not overwrite the settled decision', async () => {
     const events = await listenForWebhooks(sbx, 2)
     const c = await svc.json(individualFlags('Eve Adams 002'))
+    // Rule 8: the outcome is decided once the submission is in, so an incomplete 002 is not rejected yet.
+    const early = await svc.json(['kyc', 'submit', c.id])
+    expect(early.verificationStatus).toBe('RESOLVE_ERRORS')
+    expect(early.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(['MISSING_IDENTITY_DOCUMENT', 'endUserTermsConsent'])
+    expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
     await svc.json(['customers', 'terms', c.id, '--accept'])
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'eve.png', png(900, 600))))
     expect((await svc.json(['kyc', 'submit', c.id])).verificationStatus).toBe('IN_PROGRESS')
@@ -95,10 +100,49 @@ describe('KYC of individuals, end to end', () => {
 
     await svc.json(['customers', 'update', c.id, '--full-name', 'Eve Adams'])
     expect(stored(c.id).kycStatus).toBe('REJECTED')
+    const verifications = sbx.emu.db.count('verifications')
     const again = await svc.run(['kyc', 'submit', c.id, '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('INVALID_STATE_TRANSITION')
     expect(stored(c.id).kycStatus).toBe('REJECTED')
+    expect(sbx.emu.db.count('verifications')).toBe(verifications)
+  })
+
+  it('a settled APPROVED is not overwritten by renaming to a 002 name, and cannot be resubmitted', async () => {
+    const c = await svc.json(individualFlags('Ann Settled'))
+    await svc.json(['customers', 'terms', c.id, '--accept'])
+    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'ann.jpg', jpeg(800, 600))))
+    await svc.json(['kyc', 'submit', c.id])
+    expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+    const eventsBefore = sbx.emu.webhooks.list().length
+    const renamed = await svc.json(['customers', 'update', c.id, '--full-name', 'Ann Settled 002'])
+    expect(renamed).toMatchObject({fullName: 'Ann Settled 002', kycStatus: 'APPROVED'})
+    const verifications = sbx.emu.db.count('verifications')
+    const again = await svc.run(['kyc', 'submit', c.id, '--json'])
+    expect(again.code).toBe(6)
+    expect(again.json().error).toMatchObject({code: 'INVALID_STATE_TRANSITION', details: {status: 'APPROVED'}})
+    await new Promise((r) => setTimeout(r, 200)) // longer than the decision delay: nothing is scheduled
+    expect(stored(c.id).kycStatus).toBe('APPROVED')
+    expect(sbx.emu.db.count('verifications')).toBe(verifications)
+    expect(sbx.emu.webhooks.list().length).toBe(eventsBefore)
+    expect((await svc.run(['kyc', 'wait', c.id])).code).toBe(0)
+  })
+
+  it('END_USER_TERMS_VERSION_NOT_FOUND for an unknown terms version: nothing is recorded, the gap stays on the checklist', async () => {
+    const c = await svc.json(individualFlags('Tess Terms'))
+    const bad = await svc.run(['customers', 'terms', c.id, '--accept', '--version', '1999-01-01', '--json'])
+    expect(bad.json().error).toMatchObject({status: 400, code: 'END_USER_TERMS_VERSION_NOT_FOUND'})
+    expect(bad.code).not.toBe(0)
+    expect(stored(c.id).endUserTermsConsent).toBeUndefined()
+    const customers = sbx.emu.db.count('customers')
+    const consent = {acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '203.0.113.9', termsVersion: 'v0-unknown', acceptanceMethod: 'CHECKBOX'}
+    const atCreate = await svc.run(['customers', 'create', '--type', 'individual', '--full-name', 'Nora New', '--data', JSON.stringify({endUserTermsConsent: consent}), '--json'])
+    expect(atCreate.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
+    expect(sbx.emu.db.count('customers')).toBe(customers)
+    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'tess.jpg', jpeg(800, 600))))
+    const v = await svc.json(['kyc', 'submit', c.id])
+    expect(v.errors.map((e: any) => e.field)).toEqual(['endUserTermsConsent'])
+    expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
   })
 
   it('suffix 004 goes on HOLD (wait keeps waiting, exit 8 at --timeout); fixing and resubmitting approves', async () => {
@@ -186,6 +230,13 @@ describe('the skip-paperwork sandbox option', () => {
     const got = await events()
     expect(got.filter((e) => e.data.id === ok.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
     expect(got.filter((e) => e.data.id === no.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_REJECTED'])
+
+    // Settled by the option at create; renaming does not reopen or flip it.
+    await s.json(['customers', 'update', ok.id, '--full-name', 'Quick Approve 002'])
+    await s.json(['customers', 'update', no.id, '--full-name', 'Quick Reject'])
+    await new Promise((r) => setTimeout(r, 200))
+    expect(skip.emu.db.get<any>('customers', ok.id).kycStatus).toBe('APPROVED')
+    expect(skip.emu.db.get<any>('customers', no.id).kycStatus).toBe('REJECTED')
 
     for (const name of ['Slow Lane 001', 'Collect Me 003']) {
       const c = await s.json(['customers', 'create', '--type', 'individual', '--full-name', name])

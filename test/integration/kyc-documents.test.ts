@@ -77,6 +77,29 @@ describe('the sandbox judges documents itself and changes nothing on refusal', (
     expect(docCount()).toBe(before)
   })
 
+  it('refuses an oversized file and a bad owner by itself, listing every field, storing nothing', async () => {
+    const auth = 'Basic ' + Buffer.from(`${sbx.env.SVC_TOKEN_ID}:${sbx.env.SVC_CLIENT_SECRET}`).toString('base64')
+    const before = docCount()
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20)
+    pdf().copy(big)
+    const form = new FormData()
+    for (const [k, v] of Object.entries({documentHolder: person.id, documentType: 'PASSPORT', documentNumber: 'P1', issuingAuthority: 'State', country: 'US', side: 'FRONT'})) form.append(k, v)
+    form.append('file', new Blob([big]), 'passport.pdf')
+    const res = await fetch(`${sbx.url}/documents`, {method: 'POST', body: form, headers: {authorization: auth}})
+    expect(res.status).toBe(400)
+    const body = (await res.json()) as any
+    expect(body.code).toBe('INVALID_INPUT')
+    expect(body.details.errors.map((e: any) => e.field).sort()).toEqual(['file', 'side'])
+    expect(body.details.errors.find((e: any) => e.field === 'file').message).toMatch(/maximum is 10 MB/)
+    expect(docCount()).toBe(before)
+
+    const owners = sbx.emu.db.count('beneficialOwners')
+    const bad = await svc.run(['api', 'POST', '/beneficial-owners', '--data', JSON.stringify({customerId: person.id, roles: ['BOSS'], ownershipPercentage: 101, personalInfo: {lastName: 'X', birthDate: '1980-13-01'}}), '--json'])
+    expect(bad.code).toBe(2)
+    expect(fields(bad)).toEqual(expect.arrayContaining(['ownershipPercentage', 'personalInfo.address', 'personalInfo.birthDate', 'personalInfo.firstName', 'personalInfo.idType', 'personalInfo.identifier', 'personalInfo.nationality', 'roles.0']))
+    expect(sbx.emu.db.count('beneficialOwners')).toBe(owners)
+  })
+
   it.each([
     ['a greyscale PNG', () => png(1200, 900, 0), 'COLOUR'],
     ['a greyscale JPEG', () => jpeg(1200, 900, 1), 'COLOUR'],

@@ -1,3 +1,5 @@
+import {spawn} from 'node:child_process'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -19,6 +21,39 @@ async function beneficiary(customerId: string, suffix = '123', extra: string[] =
   const r = await run(['accounts', 'external', 'add', '--customer', customerId, '--type', 'CLABE', '--clabe', clabeEnding(suffix), '--beneficiary-name', 'Maria Garcia', ...extra, '--json'])
   expect(r.code, r.stderr).toBe(0)
   return r.json().id as string
+}
+
+
+/**
+ * Runs svc on a pseudo-terminal (`script`), as an operator at a shell does, answering each prompt
+ * that matches `prompt` with `answer`. Returns the terminal transcript and how many prompts were seen.
+ */
+function onTerminal(args: string[], prompt: RegExp, answer: string): Promise<{out: string; prompts: number; code: number | null}> {
+  const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
+  delete env.CI
+  delete env.SVC_NO_INPUT
+  const quoted = args.map((a) => `'${a}'`).join(' ')
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} ${quoted}`, '/dev/null'], {env})
+    let out = ''
+    let prompts = 0
+    let answered = 0
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8')
+      // inquirer redraws a question as it is typed; a finished one is marked ✔ with the answer.
+      prompts = out.split('✔').length - 1
+      const open = out.slice(out.lastIndexOf('✔') + 1)
+      if (answered === prompts && prompt.test(open.replace(/\r?\n/g, ' ')) && open.includes('(y/N)')) {
+        answered++
+        child.stdin.write(answer)
+      }
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), prompts: out.split('✔').length - 1, code})
+    })
+  })
 }
 
 describe('money movement journeys through the CLI', () => {
@@ -57,6 +92,39 @@ describe('money movement journeys through the CLI', () => {
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('INVALID_STATE_TRANSITION')
     expect(balance(c.account('USD')).balance.amount).toBe(75_000)
+  })
+
+  it('an operator on a terminal: fund, beneficiary, quote, one confirmation, and the settlement shown', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    const funded = await run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00'])
+    expect(funded.code, funded.stderr).toBe(0)
+    expect(funded.stderr).toMatch(/Funded InternalAccount:\S+: balance USD 1,000\.00/)
+    const added = await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('123'), '--beneficiary-name', 'Maria Garcia'])
+    expect(added.code, added.stderr).toBe(0)
+    const dest = added.stdout.match(/ExternalAccount:[\w-]+/)![0]
+    const quoted = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
+    const quoteId = quoted.stderr.match(/svc quote execute (Quote:[\w-]+)/)![1]
+
+    // Declining sends nothing.
+    const no = await onTerminal(['quote', 'execute', quoteId], /Send USD 250\.00 → MXN 4,290\.93 to/, 'n\r')
+    expect(no.prompts).toBe(1)
+    expect(no.out).toMatch(/nothing was sent/i)
+    expect(sbx.emu.db.get<{status: string}>('quotes', quoteId)!.status).toBe('PENDING')
+    expect(balance(c.account('USD')).balance.amount).toBe(100_000)
+
+    const yes = await onTerminal(['quote', 'execute', quoteId, '--wait'], /Send USD 250\.00 → MXN 4,290\.93 to/, 'y\r')
+    expect(yes.code, yes.out).toBe(0)
+    expect(yes.prompts).toBe(1) // one confirmation, asked once
+    // The summary came before the question: rate both ways, every fee, the time left.
+    const asked = yes.out.indexOf('Send USD 250.00')
+    expect(yes.out.slice(0, asked)).toMatch(/rate\s+1 USD = 17\.2500 MXN\s+\(1 MXN = 0\.0579710 USD\)/)
+    expect(yes.out.slice(0, asked)).toMatch(/fees\s+USD 1\.25 included \(service USD 1\.25, platform USD 0\.00\)/)
+    expect(yes.out.slice(0, asked)).toMatch(/expires\s+in \d+s/)
+    expect(yes.out).toMatch(new RegExp(`Executed ${quoteId}: PROCESSING`))
+    expect(yes.out).toMatch(/status\s+COMPLETED/)
+    expect(yes.out).toMatch(/settled\s+\S+/)
+    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
+    await conserved()
   })
 
   it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {

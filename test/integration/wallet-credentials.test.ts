@@ -184,16 +184,33 @@ describe('tied email change through svc customers update', () => {
 
   it('409 EMAIL_OTP_CREDENTIAL_SET_CHANGED when the credential set changes after the challenge', async () => {
     const w = await wallet({phoneNumber: '+14155550177'})
-    await api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 1500})
+    // The update's signed leg is held in PROCESSING (no timer can settle it during the test), so
+    // the order is fixed: challenge -> signed leg -> credential added -> settle -> re-send sees 409.
+    await api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 3_600_000})
     try {
-      const pending = run(['customers', 'update', w.customerId, '--email', 'raced@example.com', '--json'])
-      await new Promise((resolve) => setTimeout(resolve, 900))
-      // Meanwhile another operator adds a credential to the wallet.
-      await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate'])
+      const pending = run(['customers', 'update', w.customerId, '--email', 'raced@example.com', '--timeout', '60s', '--json'])
+      type Pending = {id: string; operation: string; resourceId: string; processing?: {settled: boolean}}
+      const held = () => sbx.emu.db.all<Pending>('walletRequests').find((p) => p.operation === 'customer.update' && p.resourceId === w.customerId && p.processing)
+      for (let waited = 0; !held(); waited += 20) {
+        if (waited > 20_000) throw new Error('the update never reached its signed leg')
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      // Meanwhile another operator adds a credential to the wallet (the trigger is spent: this one runs at once).
+      const sms = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate'])).credential.id
+      const settled = await api.call('POST', `/sandbox/wallet-requests/${encodeURIComponent(held()!.id)}/settle`)
+      expect(settled.body).toMatchObject({settled: true, operationType: 'customer.update', resultStatus: 409})
       const r = await pending
       expect(r.code).toBe(6)
       expect(r.json().error).toMatchObject({code: 'EMAIL_OTP_CREDENTIAL_SET_CHANGED', status: 409, hint: expect.stringContaining('re-run')})
+      // Nothing changed: neither the customer nor the EMAIL_OTP credential took the new address.
       expect(sbx.emu.db.get<{email: string}>('customers', w.customerId)?.email).not.toBe('raced@example.com')
+      const creds = await credentialsOf(w.accountId)
+      expect(creds.find((c) => c.type === 'EMAIL_OTP')?.nickname).not.toBe('raced@example.com')
+      expect(creds.map((c) => c.id)).toContain(sms)
+      const again = await api.call('POST', `/sandbox/wallet-requests/${encodeURIComponent(held()!.id)}/settle`)
+      expect([again.status, again.body.code]).toEqual([409, 'REQUEST_NOT_PROCESSING'])
+      const unknown = await api.call('POST', '/sandbox/wallet-requests/Request:nope/settle')
+      expect([unknown.status, unknown.body.code]).toEqual([404, 'REQUEST_NOT_FOUND'])
     } finally {
       await api.setSandbox({walletProcessingDelayMs: 150, walletProcessingCount: 0})
     }

@@ -1,7 +1,7 @@
 import {exportWallet, updateWalletPrivacy} from '../domain/wallet/account.js'
 import {executeChecks} from '../domain/quote-execute.js'
 import {checkWalletQuoteSignature} from '../domain/wallet/quote-signing.js'
-import {registerSettler} from '../domain/wallet/signed-retry.js'
+import {registerSettler, settleNow} from '../domain/wallet/signed-retry.js'
 import {provisionEmbeddedWallet, quorumPublicKeyHex} from '../domain/wallet/state.js'
 import type {Emulator} from '../emulator.js'
 import type {Router} from '../router.js'
@@ -17,4 +17,6 @@ export function registerWallet(router: Router, emu: Emulator): void {
   router.post('/internal-accounts/:id/export', (req) => exportWallet(req, req.params.id))
   router.patch('/internal-accounts/:id', (req) => updateWalletPrivacy(req, req.params.id))
   router.get('/sandbox/quorum-public-key', () => ({status: 200, body: {publicKey: quorumPublicKeyHex(emu)}}))
+  // Settle a still-processing signed retry now rather than at walletProcessingDelayMs.
+  router.post('/sandbox/wallet-requests/:requestId/settle', (req) => settleNow(emu, req.params.requestId))
 }

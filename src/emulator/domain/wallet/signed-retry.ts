@@ -170,26 +170,45 @@ async function resend(emu: Emulator, req: EmuRequest, p: PendingRequest, stampHe
 /** Registers the settle job; called once per emulator. */
 export function registerSettler(emu: Emulator): void {
   emu.scheduler.on(SETTLE_JOB, async (payload) => {
-    const stored = emu.db.get<PendingRequest>(PENDING, String(payload.requestId))
-    if (!stored?.processing || stored.processing.settled) return
-    const p = structuredClone(stored)
-    const processing = p.processing!
-    const execute = inflight.get(p.id)
-    inflight.delete(p.id)
-    if (!p.deliverOnResend && execute) processing.result = await run(execute, p)
-    processing.settled = true
-    emu.db.put(PENDING, p.id, p)
-    const failed = processing.result !== undefined && processing.result.status >= 400
-    const code = failed ? (processing.result!.body as {code?: string} | undefined)?.code : undefined
-    emu.webhooks.emit('wallet_operation.completed', {
-      operationId: processing.operationId,
-      requestId: p.id,
-      operationType: p.operation,
-      resourceType: p.resourceType,
-      resourceId: p.resourceId,
-      status: failed ? 'failed' : 'completed',
-      ...(failed ? {error: {code: code ?? 'INTERNAL_ERROR'}} : {}),
-    })
+    await settle(emu, String(payload.requestId))
+  })
+}
+
+/**
+ * Settles a still-processing request now instead of at its timer (POST
+ * /sandbox/wallet-requests/{id}/settle): lets support and tests order events around the settle
+ * point deterministically. The scheduled job later finds it settled and does nothing.
+ */
+export async function settleNow(emu: Emulator, requestId: string): Promise<EmuResponse> {
+  const stored = emu.db.get<PendingRequest>(PENDING, requestId)
+  if (!stored) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox`)
+  if (!stored.processing) throw new HttpError(409, 'REQUEST_NOT_PROCESSING', `Request ${requestId} is not a still-processing operation; only a PROCESSING retry can be settled`)
+  if (stored.processing.settled) throw new HttpError(409, 'REQUEST_NOT_PROCESSING', `Request ${requestId} has settled already`)
+  await settle(emu, requestId)
+  const p = emu.db.get<PendingRequest>(PENDING, requestId)!
+  return {status: 200, body: {requestId, operationType: p.operation, settled: true, resultStatus: p.processing?.result?.status}}
+}
+
+async function settle(emu: Emulator, requestId: string): Promise<void> {
+  const stored = emu.db.get<PendingRequest>(PENDING, requestId)
+  if (!stored?.processing || stored.processing.settled) return
+  const p = structuredClone(stored)
+  const processing = p.processing!
+  const execute = inflight.get(p.id)
+  inflight.delete(p.id)
+  if (!p.deliverOnResend && execute) processing.result = await run(execute, p)
+  processing.settled = true
+  emu.db.put(PENDING, p.id, p)
+  const failed = processing.result !== undefined && processing.result.status >= 400
+  const code = failed ? (processing.result!.body as {code?: string} | undefined)?.code : undefined
+  emu.webhooks.emit('wallet_operation.completed', {
+    operationId: processing.operationId,
+    requestId: p.id,
+    operationType: p.operation,
+    resourceType: p.resourceType,
+    resourceId: p.resourceId,
+    status: failed ? 'failed' : 'completed',
+    ...(failed ? {error: {code: code ?? 'INTERNAL_ERROR'}} : {}),
   })
 }
 

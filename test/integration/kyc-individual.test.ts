@@ -193,6 +193,24 @@ describe('decisions are durable and the platform type matters', () => {
     }
   })
 
+  it('the decision delay is a PATCH /config sandbox setting; PENDING is visible by polling until the decision lands', async () => {
+    await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 1500}})])
+    try {
+      const c = await svc.json(individualFlags('Pat Ience'))
+      await svc.json(['customers', 'terms', c.id, '--accept'])
+      await svc.json(passportArgs(c.id, fixture(sbx.dir, 'pat.jpg', jpeg(800, 600))))
+      const submitted = Date.now()
+      await svc.json(['kyc', 'submit', c.id])
+      expect((await svc.json(['kyc', 'status', c.id])).customer.kycStatus).toBe('PENDING')
+      const early = await svc.run(['kyc', 'wait', c.id, '--timeout', '200ms'])
+      expect(early.code).toBe(8)
+      expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+      expect(Date.now() - submitted).toBeGreaterThanOrEqual(1500)
+    } finally {
+      await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 50}})])
+    }
+  })
+
   it('regulated platforms need no end-user terms consent on file; unregulated ones do', async () => {
     const c = await svc.json(individualFlags('Reggie Lated'))
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'reggie.jpg', jpeg(800, 600))))

@@ -45,6 +45,9 @@ function customer(n: number) {
   return {id, accounts, externals}
 }
 
+/** Across all seeds: how often each kind of step really happened. */
+const seen: Record<string, number> = {}
+
 describe('money is conserved', () => {
   it.each([1, 2, 3, 4, 5, 6])('random fund/quote/execute/send/expire/settle/fail/return/cancel sequence (seed %i)', (seed) => {
     const rand = prng(seed)
@@ -54,12 +57,20 @@ describe('money is conserved', () => {
     const quotes = (status: string) => emu.db.all<StoredQuote>('quotes').filter((q) => q.status === status && people.some((p) => p.id === q._.customerId))
     let refused = 0
     let moved = 0
+    // What each step really did, so the property is known to cover every kind of money movement.
+    const did: Record<string, number> = {}
+    const tally = (what: string) => {
+      did[what] = (did[what] ?? 0) + 1
+      seen[what] = (seen[what] ?? 0) + 1
+    }
     for (let step = 0; step < 200; step++) {
       const p = pick(people)!
       const op = Math.floor(rand() * 9)
       try {
-        if (op === 0) recordIncoming(emu, pick(p.accounts.filter((a) => a.balance.currency.code !== 'MXN'))!.id, 1 + Math.floor(rand() * 50_000), {customerId: p.id, description: 'fund'})
-        else if (op === 1 || op === 2) {
+        if (op === 0) {
+          recordIncoming(emu, pick(p.accounts.filter((a) => a.balance.currency.code !== 'MXN'))!.id, 1 + Math.floor(rand() * 50_000), {customerId: p.id, description: 'fund'})
+          tally('fund')
+        } else if (op === 1 || op === 2) {
           const realtime = rand() < 0.25
           const from = pick(p.accounts.filter((a: InternalAccount) => a.balance.currency.code !== 'MXN'))!
           const toInternal = rand() < 0.2
@@ -70,26 +81,33 @@ describe('money is conserved', () => {
             lockedCurrencySide: rand() < 0.5 ? 'SENDING' : 'RECEIVING',
             lockedCurrencyAmount: 100 + Math.floor(rand() * 60_000),
           })
+          tally(realtime ? 'quote realtime' : 'quote')
         } else if (op === 3) {
           const q = pick(quotes('PENDING'))
           if (q) q._.sourceKind === 'REALTIME' ? sandboxSend(emu, {quoteId: q.id, currencyCode: q.sendingCurrency.code}) : executeQuote(emu, q.id)
+          if (q) tally(q._.sourceKind === 'REALTIME' ? 'send' : 'execute')
         } else if (op === 4) clock += Math.floor(rand() * 150_000) // some quotes expire
         else if (op === 5) {
           const t = pick(mine('PROCESSING'))
           if (t) completePayment(emu, t)
+          if (t) tally('complete')
         } else if (op === 6) {
           const t = pick(mine('PROCESSING'))
           if (t) failPayment(emu, t, 'ACCOUNT_CANNOT_RECEIVE', rand() < 0.3 ? {status: rand() < 0.5 ? 'COMPLETED' : 'FAILED', reason: 'TRANSACTION_FAILED'} : undefined)
+          if (t) tally('fail')
         } else if (op === 7) {
           const t = pick(mine('COMPLETED'))
           if (t) returnPayment(emu, t)
+          if (t) tally('return')
         } else {
           const t = pick(mine('PROCESSING'))
           if (t) cancelTransaction(emu, t)
+          if (t) tally('cancel')
         }
         moved++
       } catch (e) {
         if (!(e instanceof HttpError)) throw e
+        tally(`refused ${e.code}`)
         refused++ // a refused operation must leave the ledger exactly as it was (checked below)
       }
       const off = Object.entries(imbalance(emu)).filter(([, v]) => v !== 0)
@@ -103,6 +121,14 @@ describe('money is conserved', () => {
     expect(moved).toBeGreaterThan(100)
     expect(refused).toBeGreaterThan(0)
     expect(totals(emu, 'USD').paidOut).toBeGreaterThan(0)
+    for (const kind of ['fund', 'quote', 'execute', 'refused QUOTE_EXPIRED']) expect(did[kind] ?? 0, `seed ${seed}: ${kind} never happened (${JSON.stringify(did)})`).toBeGreaterThan(0)
+    expect(quotes('EXPIRED').length).toBeGreaterThan(0) // quotes really expired on the clock
+  })
+
+  it('the random sequences together covered every kind of movement and refusal', () => {
+    for (const kind of ['fund', 'quote', 'quote realtime', 'execute', 'send', 'complete', 'fail', 'return', 'cancel', 'refused QUOTE_EXPIRED', 'refused INSUFFICIENT_FUNDS']) {
+      expect(seen[kind] ?? 0, `${kind} never happened (${JSON.stringify(seen)})`).toBeGreaterThan(2)
+    }
   })
 
   it('a quote executes once: a second execute neither debits nor creates a transaction', () => {

@@ -216,3 +216,54 @@ describe('tied email change through svc customers update', () => {
     }
   })
 })
+
+describe('bad input: a clear error, the exit code of product.md, nothing changed', () => {
+  const state = () => ({
+    sessions: sbx.emu.db.all<{revoked?: boolean}>('walletSessions').filter((s) => !s.revoked).length,
+    credentials: sbx.emu.db.all('walletCredentials').length,
+  })
+
+  it('an unknown credential id: login and revoke exit 5 naming it; a malformed id exits 2 before any request', async () => {
+    const w = await wallet()
+    const unknownId = 'AuthMethod:00000000-0000-0000-0000-000000000000'
+    const before = state()
+    const login = await run(['wallet', 'login', w.accountId, '--credential', unknownId, '--json'])
+    expect(login.code).toBe(5)
+    expect(login.json().error).toMatchObject({code: 'AUTH_METHOD_NOT_FOUND', reason: expect.stringContaining(unknownId), hint: expect.stringContaining(`svc wallet credentials list ${w.accountId}`)})
+    const revoke = await run(['wallet', 'credentials', 'revoke', unknownId, '--account', w.accountId, '--json'])
+    expect(revoke.code).toBe(5)
+    expect(revoke.json().error).toMatchObject({code: 'AUTH_METHOD_NOT_FOUND', reason: expect.stringContaining(unknownId)})
+    expect(state()).toEqual(before)
+
+    const count = sbx.requestCount()
+    const malformed = await run(['wallet', 'login', w.accountId, '--credential', 'Session:abc', '--json'])
+    expect(malformed.code).toBe(2)
+    expect(malformed.stdout + malformed.stderr).toContain('AuthMethod')
+    const badRevoke = await run(['wallet', 'credentials', 'revoke', 'not-an-id', '--account', w.accountId, '--json'])
+    expect(badRevoke.code).toBe(2)
+    expect(sbx.requestCount()).toBe(count)
+    expect(state()).toEqual(before)
+  })
+
+  it('OAUTH tokens refused locally (malformed, stale iat, wrong nonce) create no session and burn no token', async () => {
+    const w = await wallet()
+    const cred = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], jwt({...identity, sub: 'bad-input-1', iat: now(), exp: now() + 600}))).credential.id
+    const {nonce} = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    const before = state()
+    const cases: Array<[string, string]> = [
+      ['not.a-jwt', 'oidcToken'],
+      [jwt({...identity, sub: 'bad-input-1', iat: now() - 120, exp: now() + 600, nonce}), 'oidcToken.iat'],
+      [jwt({...identity, sub: 'bad-input-1', iat: now(), exp: now() + 600, nonce: 'cd'.repeat(32)}), 'oidcToken.nonce'],
+    ]
+    for (const [token, field] of cases) {
+      const r = await run(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin', '--json'], token)
+      expect(r.code, token).toBe(2)
+      expect(r.json().error.details.errors.map((e: {field: string}) => e.field)).toContain(field)
+      expect(r.stdout + r.stderr).not.toContain(token.split('.')[1] ?? token)
+    }
+    expect(state()).toEqual(before)
+    // The good token afterwards still works: nothing was consumed by the refusals.
+    const good = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], jwt({...identity, sub: 'bad-input-1', iat: now(), exp: now() + 600, nonce}))
+    expect(good.session).toMatchObject({type: 'OAUTH', credentialId: cred})
+  })
+})

@@ -164,6 +164,25 @@ describe('ownership verification', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({id, status: 'ACTIVE'})
     expect(r.stderr).toMatch(/abandons/)
+    expect(statusEvents(id)).toEqual(['ACTIVE'])
+  })
+
+  it('LIVENESS: a new challenge abandons the old link; a failed check leaves UNVERIFIED, a new challenge returns it to pending (one event each)', async () => {
+    const c = await approvedCustomer(sbx, ['USD'])
+    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'POLYGON_WALLET', '--address', evmWallet().address, '--json'])).json().id
+    const first = (await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).json()
+    const second = (await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).json()
+    expect(second.token).not.toBe(first.token)
+    const stale = await fetch(`${first.verificationLink}/complete`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{"result":"PASS"}'})
+    expect(stale.status).toBe(404) // the abandoned link no longer counts
+    const failed = await fetch(`${second.verificationLink}/complete`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{"result":"FAIL"}'})
+    expect(failed.status).toBe(202)
+    const status = () => sbx.emu.db.get<{status: string}>('externalAccounts', id)!.status
+    for (let i = 0; i < 100 && status() !== 'UNVERIFIED'; i++) await new Promise((r) => setTimeout(r, 20))
+    expect((await run(['accounts', 'external', 'get', id, '--json'])).json().status).toBe('UNVERIFIED')
+    expect((await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).code).toBe(0)
+    expect(status()).toBe('PENDING_OWNERSHIP_VERIFICATION')
+    expect(statusEvents(id)).toEqual(['UNVERIFIED', 'PENDING_OWNERSHIP_VERIFICATION'])
   })
 
   it('challenge re-issues are rate limited (429 with Retry-After, exit 7)', async () => {

@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(async () => sbx.stop())
 
 const business = (reg: string) => ['customers', 'create', '--type', 'business', '--legal-name', `Acme ${reg}`, '--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15', '--registration-number', reg, ...ADDRESS]
-const owner = (biz: string, first: string, last: string, roles: string[], pct: number) => [
+const owner = (biz: string, first: string, last: string, roles: string[], pct: number | string) => [
   'kyc', 'owners', 'add', biz, ...roles.flatMap((r) => ['--role', r]), '--ownership', String(pct), '--first-name', first, '--last-name', last,
   '--birth-date', '1980-02-03', '--nationality', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789', ...ADDRESS,
 ]
@@ -72,6 +72,23 @@ describe('KYB of businesses, end to end', () => {
     const wrong = await svc.run([...owner(person.id, 'No', 'Body', ['UBO'], 50), '--json'])
     expect(wrong.code).toBe(2)
     expect(wrong.json().error.details.errors[0].field).toBe('customerId')
+    expect(sbx.emu.db.count('beneficialOwners')).toBe(count)
+  })
+
+  it('three equal partners declare 33.33/33.33/33.34 (two decimals, summed exactly); a further 0.01 is refused', async () => {
+    const b = await svc.json(business('REG-333'))
+    for (const [name, pct] of [['Ann', '33.33'], ['Bob', '33.33%'], ['Cat', '33.34']]) {
+      expect((await svc.json(owner(b.id, name, 'Partner', ['UBO'], pct))).ownershipPercentage).toBe(Number(pct.replace('%', '')))
+    }
+    const count = sbx.emu.db.count('beneficialOwners')
+    const over = await svc.run([...owner(b.id, 'Dee', 'Extra', ['UBO'], '0.01'), '--json'])
+    expect(over.code).toBe(2)
+    expect(over.json().error.details.errors).toEqual([{field: 'ownershipPercentage', message: '100% is declared already; 0.01% more would exceed 100%'}])
+    const before = sbx.requestCount()
+    const tooFine = await svc.run([...owner(b.id, 'Eve', 'Fine', ['UBO'], '0.005'), '--json'])
+    expect(tooFine.code).toBe(2)
+    expect(tooFine.json().error.details.errors.map((e: any) => e.field)).toEqual(['ownershipPercentage'])
+    expect(sbx.requestCount()).toBe(before)
     expect(sbx.emu.db.count('beneficialOwners')).toBe(count)
   })
 

@@ -49,8 +49,8 @@ export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<s
     }),
     ...(Object.keys(address).length ? {address: {...(dataInfo.address as object), ...address}} : {}),
   }
-  // "30" and "30%" both mean thirty percent; anything else is left for the schema to name.
-  const pct = f.ownership === undefined ? data.ownershipPercentage : /^\d+%?$/.test(f.ownership) ? Number(f.ownership.replace('%', '')) : f.ownership
+  // "30", "30%" and "33.33" are percentages; anything else is left for the schema to name.
+  const pct = f.ownership === undefined ? data.ownershipPercentage : /^\d+(\.\d+)?%?$/.test(f.ownership) ? Number(f.ownership.replace('%', '')) : f.ownership
   return checkWith(beneficialOwnerCreate, {
     ...data,
     customerId,

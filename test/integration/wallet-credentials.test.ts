@@ -167,6 +167,32 @@ describe('revoking credentials', () => {
 })
 
 describe('tied email change through svc customers update', () => {
+  it('EMAIL_OTP: a second one is refused; after revoking the first a new one is added and activated; a taken address is a 409', async () => {
+    const a = await wallet({phoneNumber: '+14155550166'})
+    const before = (await credentialsOf(a.accountId)).length
+    const dup = await run(['wallet', 'credentials', 'add', a.accountId, '--type', 'EMAIL_OTP', '--json'])
+    expect(dup.code).toBe(6)
+    expect(dup.json().error).toMatchObject({code: 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', hint: expect.stringContaining('revoke the existing one')})
+    expect(await credentialsOf(a.accountId)).toHaveLength(before)
+    await ok(['wallet', 'credentials', 'add', a.accountId, '--type', 'SMS_OTP'])
+    await ok(['wallet', 'credentials', 'revoke', a.emailCredentialId!, '--account', a.accountId])
+    const added = await ok(['wallet', 'credentials', 'add', a.accountId, '--type', 'EMAIL_OTP'])
+    expect(added.credential).toMatchObject({type: 'EMAIL_OTP', id: expect.not.stringMatching(a.emailCredentialId!)})
+    // Activated like the first of its type: a session of the new credential, its key stored locally.
+    expect(sbx.emu.db.get<{credentialId: string}>('walletSessions', added.session.id)).toMatchObject({credentialId: added.credential.id})
+    const keys = (await ok(['wallet', 'keys', 'list', '--account', a.accountId])).data as Array<{sessionId: string}>
+    expect(keys.map((k) => k.sessionId)).toContain(added.session.id)
+
+    const b = await wallet()
+    const taken = sbx.emu.db.get<{email: string}>('customers', b.customerId)!.email
+    const mine = sbx.emu.db.get<{email: string}>('customers', a.customerId)!.email
+    const r = await run(['customers', 'update', a.customerId, '--email', taken, '--json'])
+    expect(r.code).toBe(6)
+    expect(r.json().error).toMatchObject({code: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS', status: 409, hint: expect.stringContaining('another address')})
+    expect(sbx.emu.db.get<{email: string}>('customers', a.customerId)!.email).toBe(mine)
+    expect((await credentialsOf(a.accountId)).find((c) => c.type === 'EMAIL_OTP')?.nickname).toBe(mine)
+  })
+
   it('changes the customer and the EMAIL_OTP credential together, signed by the wallet session', async () => {
     const w = await wallet()
     const r = await ok(['customers', 'update', w.customerId, '--email', 'moved@example.com'])

@@ -60,6 +60,22 @@ describe('signed execute of an embedded-wallet quote', () => {
     expect(r.stdout + r.stderr).not.toMatch(/"privateKey"|-----BEGIN/)
   })
 
+  it('`svc quote execute` with only an expired session names the login to run; nothing is debited', async () => {
+    const w = await walletQuote()
+    const login = await svc(['wallet', 'login', w.accountId, '--json'], {env: sbx.env})
+    expect(login.code, login.stderr).toBe(0)
+    const {readdirSync, readFileSync, writeFileSync} = await import('node:fs')
+    const {join} = await import('node:path')
+    const dir = join(sbx.env.SVC_CONFIG_DIR, 'keystore')
+    const file = readdirSync(dir).map((f) => join(dir, f)).find((f) => JSON.parse(readFileSync(f, 'utf8')).sessionId === login.json().session.id)!
+    writeFileSync(file, JSON.stringify({...JSON.parse(readFileSync(file, 'utf8')), expiresAt: new Date(Date.now() - 1000).toISOString()}))
+    const r = await svc(['quote', 'execute', w.quote.id, '--yes', '--json'], {env: sbx.env})
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining(`svc wallet login ${w.accountId}`)})
+    expect(balance(w.accountId)).toBe(100_000_000)
+    expect(sbx.emu.db.get<{status: string}>('quotes', w.quote.id)?.status).toBe(w.quote.status)
+  })
+
   it('an embedded-wallet source cannot be executed immediately at quote time (it needs a stamp)', async () => {
     const w = await walletQuote()
     const q = await api.call('POST', '/quotes', {body: {source: {sourceType: 'ACCOUNT', accountId: w.accountId}, destination: {destinationType: 'ACCOUNT', accountId: w.quote.destination.accountId}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000_000, immediatelyExecute: true}})

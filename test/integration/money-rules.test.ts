@@ -31,6 +31,22 @@ describe('quoting rules', () => {
     expect(r.code).toBe(6)
     expect(r.json().error.code).toBe('END_USER_TERMS_NOT_ACCEPTED')
     expect(r.json().error.hint).toMatch(/svc customers terms/)
+
+    // A customer that stops being APPROVED (e.g. put on HOLD) can neither quote nor execute a quote made before.
+    const held = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await fund(held.account('USD'), 10_000)
+    const dest = await clabe(held.id)
+    const earlier = (await run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])).json()
+    sbx.emu.db.put('customers', held.id, {...sbx.emu.db.get<Record<string, unknown>>('customers', held.id)!, kycStatus: 'HOLD'})
+    const quotes = sbx.emu.db.count('quotes')
+    const refused = await run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])
+    expect(refused.code).toBe(6)
+    expect(refused.json().error).toMatchObject({code: 'USER_NOT_READY', status: 403, details: {status: 'HOLD'}})
+    expect(sbx.emu.db.count('quotes')).toBe(quotes)
+    const ex = await run(['quote', 'execute', earlier.id, '--yes', '--json'])
+    expect(ex.json().error.code).toBe('USER_NOT_READY')
+    expect(sbx.emu.db.get<{status: string}>('quotes', earlier.id)!.status).toBe('PENDING')
+    expect(balance(held.account('USD'))).toBe(10_000)
   })
 
   it('locks the receiving side exactly, and applies standing and per-quote platform fees (USD sources only)', async () => {
@@ -100,6 +116,25 @@ describe('quoting rules', () => {
     expect(sbx.emu.db.count('quotes')).toBe(quotes)
     expect(sbx.emu.scheduler.pending().length).toBe(jobs)
     expect(balance(c.account('USD'))).toBe(90_000)
+  })
+})
+
+describe('pullable sources', () => {
+  it('quotes from a US bank (ACH pull) into an internal account; a CLABE cannot be pulled from', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    const bank = await usBank(c.id, '44556677')
+    const r = await run(['quote', 'create', '--from', bank, '--to', c.account('USD'), '--send', '200.00', '--execute', '--yes', '--wait'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/status\s+COMPLETED/)
+    const q = sbx.emu.db.all<{id: string; source: {sourceType: string; accountId?: string}; totalReceivingAmount: number}>('quotes').find((x) => x.source.accountId === bank)!
+    expect(q.source.sourceType).toBe('ACCOUNT')
+    expect(balance(c.account('USD'))).toBe(q.totalReceivingAmount)
+    expect(q.totalReceivingAmount).toBeGreaterThan(19_000)
+    expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
+
+    const refused = await run(['quote', 'create', '--from', await clabe(c.id, '124'), '--to', c.account('MXN'), '--amount-minor', '1000', '--json'])
+    expect(refused.code).toBe(2)
+    expect(refused.json().error.details.errors[0]).toMatchObject({field: 'source.accountId'})
   })
 })
 

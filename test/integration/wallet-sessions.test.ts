@@ -97,6 +97,24 @@ describe('sessions and credentials', () => {
 })
 
 describe('interop: svc wallet stamp and svc api', () => {
+  it('a session revoked elsewhere: the 401 WALLET_SIGNATURE_INVALID says what happened and which login to run; nothing changes', async () => {
+    const w = await loggedIn()
+    const stored = sbx.emu.db.get<Record<string, unknown>>('walletSessions', w.session.id)!
+    sbx.emu.db.put('walletSessions', w.session.id, {...stored, revoked: true}) // another operator revoked it
+    const r = await run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({
+      status: 401,
+      code: 'WALLET_SIGNATURE_INVALID',
+      reason: expect.stringMatching(/does not verify with an active session key.*was revoked/),
+      hint: expect.stringContaining('svc wallet login'),
+    })
+    expect(sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).not.toBe(true)
+    const signed = await run(['api', 'PATCH', `/internal-accounts/${w.accountId}`, '--data', '{"privateEnabled":true}', '--sign', '--json'])
+    expect(signed.code).toBe(4)
+    expect(signed.json().error).toMatchObject({code: 'WALLET_SIGNATURE_INVALID', hint: expect.stringContaining('svc wallet login')})
+  })
+
   it('a hand-run signed retry succeeds once; the Request-Id cannot be reused', async () => {
     const w = await loggedIn()
     const path = `/internal-accounts/${w.accountId}/export`
@@ -116,6 +134,29 @@ describe('interop: svc wallet stamp and svc api', () => {
     const reuse = await run(['api', 'POST', path, '--data', data, ...headers, '--json'])
     expect(reuse.code).toBe(4)
     expect(reuse.json().error).toMatchObject({status: 401, code: 'UNAUTHORIZED', reason: expect.stringContaining('single use')})
+  })
+
+  it('each header 401 of spec 5.6 reaches the operator with exit 4 and a hint saying what to do', async () => {
+    const w = await loggedIn()
+    const path = `/internal-accounts/${w.accountId}`
+    const data = '{"privateEnabled":true}'
+    const leg1 = (await run(['api', 'PATCH', path, '--data', data, '--json'])).json()
+    const good = (await run(['wallet', 'stamp', w.accountId, '--payload', leg1.payloadToSign, '--json'])).json().value
+    const cases: Array<[string[], string, RegExp]> = [
+      [['--header', `Request-Id: ${leg1.requestId}`], 'WALLET_SIGNATURE_MISSING', /svc wallet login/],
+      [['--header', 'Service-Wallet-Signature: bm90LWEtc3RhbXA', '--header', `Request-Id: ${leg1.requestId}`], 'WALLET_SIGNATURE_MALFORMED', /stamp again/],
+      [['--header', `Service-Wallet-Signature: ${good}`], 'REQUEST_ID_MISSING', /Request-Id/],
+    ]
+    for (const [headers, code, hint] of cases) {
+      const r = await run(['api', 'PATCH', path, '--data', data, ...headers, '--json'])
+      expect(r.code, code).toBe(4)
+      expect(r.json().error, code).toMatchObject({status: 401, code, hint: expect.stringMatching(hint)})
+    }
+    expect(sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).not.toBe(true)
+    // The challenge survived the refusals: the correct retry still goes through once.
+    const ok = await run(['api', 'PATCH', path, '--data', data, '--header', `Service-Wallet-Signature: ${good}`, '--header', `Request-Id: ${leg1.requestId}`, '--json'])
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)
   })
 
   it('a stamp over another body is refused with WALLET_SIGNATURE_BODY_MISMATCH', async () => {

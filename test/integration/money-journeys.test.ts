@@ -43,7 +43,7 @@ function onTerminal(args: string[], prompt: RegExp, answer: string): Promise<{ou
       // inquirer redraws a question as it is typed; a finished one is marked ✔ with the answer.
       prompts = out.split('✔').length - 1
       const open = out.slice(out.lastIndexOf('✔') + 1)
-      if (answered === prompts && prompt.test(open.replace(/\r?\n/g, ' ')) && open.includes('(y/N)')) {
+      if (answered === prompts && prompt.test(open.replace(/\r?\n/g, ' ')) && /\((y\/N|Y\/n)\)/.test(open)) {
         answered++
         child.stdin.write(answer)
       }
@@ -82,6 +82,7 @@ describe('money movement journeys through the CLI', () => {
     const settled = ex.json()
     expect(settled).toMatchObject({id: quote.id, status: 'COMPLETED', transaction: {id: quote.transactionId, status: 'COMPLETED', type: 'OUTGOING', direction: 'DEBIT', quoteId: quote.id, exchangeRate: 17.25}})
     expect(settled.transaction.settledAt).toBeTruthy()
+    expect(settled.transaction.platformFees).toMatchObject({amount: 0, currency: {code: 'USD'}}) // outgoing transactions carry platformFees
     expect(ex.stderr).toContain(`execute ${quote.id}`) // the environment banner before money moves
     const out = events('OUTGOING_PAYMENT.COMPLETED').map((e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}})
     expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({sentAmount: {amount: 25_000}, receivedAmount: {amount: 429_093}})
@@ -145,6 +146,9 @@ describe('money movement journeys through the CLI', () => {
     expect(sent.code, sent.stderr).toBe(0)
     expect(sent.json()).toMatchObject({status: 'COMPLETED', transaction: {status: 'COMPLETED', source: {sourceType: 'REALTIME_FUNDING', onChainTransaction: {network: 'SOLANA'}}}})
     expect(events('OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id)).toBe(true)
+    const shownTx = await run(['transactions', 'get', sent.json().transaction.id])
+    expect(shownTx.stdout).toMatch(/onChain \(source\)\s+\S{20,} \(SOLANA\)/)
+    expect(shownTx.stdout).toMatch(/status\s+COMPLETED/)
     await conserved()
   })
 
@@ -162,6 +166,26 @@ describe('money movement journeys through the CLI', () => {
     expect(ex.json().error.hint).toMatch(/create a new quote/)
     expect((await run(['quote', 'get', quote.id, '--json'])).json().status).toBe('EXPIRED')
     expect(balance(c.account('USD')).balance.amount).toBe(50_000)
+  })
+
+  it('on a terminal, an expired quote is offered again with the same terms and paid once', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
+    const dest = await beneficiary(c.id)
+    await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 300}})
+    const old = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '20.00', '--json'])).json()
+    await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 120_000}})
+    await new Promise((r) => setTimeout(r, 400))
+    const t = await onTerminal(['quote', 'execute', old.id], /Create a new quote with the same terms|Send USD 20\.00/, 'y\r')
+    expect(t.code, t.out).toBe(0)
+    expect(t.out).toMatch(new RegExp(`${old.id} expired at`))
+    expect(t.prompts).toBe(2) // re-quote?, then the usual confirmation of the new quote
+    const fresh = t.out.match(/Executed (Quote:[\w-]+)/)![1]
+    expect(fresh).not.toBe(old.id)
+    const q = sbx.emu.db.get<{totalSendingAmount: number; source: {accountId: string}; destination: {accountId: string}}>('quotes', fresh)!
+    expect(q).toMatchObject({totalSendingAmount: 2_000, source: {accountId: c.account('USD')}, destination: {accountId: dest}})
+    expect(sbx.emu.db.get<{status: string}>('quotes', old.id)!.status).toBe('EXPIRED')
+    expect(balance(c.account('USD')).balance.amount).toBe(48_000)
   })
 
   it('a CI re-run with the same --idempotency-key pays once; the same key with other terms is refused', async () => {

@@ -37,6 +37,7 @@ describe('secrets never leak', () => {
     await json(['wallet', 'credentials', 'challenge', w.emailCredentialId!])
     await json(['wallet', 'login', w.accountId, '--otp-stdin'], '000000\n')
     const sms = await json(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])
+    await json(['wallet', 'login', w.accountId, '--type', 'SMS_OTP', '--otp-stdin'], '000000\n')
     await json(['wallet', 'sessions', 'list', w.accountId])
     const refreshed = await json(['wallet', 'sessions', 'refresh', login.session.id, '--account', w.accountId])
     await json(['wallet', 'sessions', 'revoke', refreshed.session.id, '--account', w.accountId])
@@ -76,6 +77,9 @@ describe('secrets never leak', () => {
     const sessionKeys = readdirSync(ksDir).map((f) => JSON.parse(readFileSync(join(ksDir, f), 'utf8')).privateKey.plain as string)
     const passkeyKey = JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'passkeys', `${reg.credentialId}.json`), 'utf8')).privateKey as string
     expect(sessionKeys.length).toBeGreaterThanOrEqual(3)
+    // keys purge last, once the keys it removes have been collected as secrets to look for.
+    await json(['wallet', 'keys', 'purge', '--account', w.accountId])
+    expect(readdirSync(ksDir)).toEqual([])
     const secrets = [...sessionKeys, passkeyKey, addToken, loginToken, loginToken.split('.')[1], mnemonic, mnemonic.split(' ').slice(0, 4).join(' ')]
     const emulatorLog = existsSync(join(sbx.dir, 'emulator.log')) ? readFileSync(join(sbx.dir, 'emulator.log'), 'utf8') : ''
     const printed = outputs.map((o) => o.stdout + '\n' + o.stderr).join('\n')

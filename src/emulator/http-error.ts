@@ -1,4 +1,5 @@
 import type {z} from 'zod'
+import type {FieldError} from '../lib/errors.js'
 import {fieldErrors} from '../lib/schemas/field-errors.js'
 
 /** An error answer: `{code, reason, details}` as spec 2.12 says. */
@@ -22,11 +23,15 @@ export const notFound = (code: string, what: string) => new HttpError(404, code,
 export const conflict = (code: string, reason: string, details?: Record<string, unknown>) => new HttpError(409, code, reason, details)
 export const badRequest = (code: string, reason: string, details?: Record<string, unknown>) => new HttpError(400, code, reason, details)
 
-/** Validates with a shared schema; on failure every invalid field comes back at once. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.infer<S> {
+/**
+ * Validates with a shared schema; on failure every invalid field comes back at once, together with
+ * `also` (problems found outside the schema, e.g. a cursor this sandbox never issued).
+ */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, prefix?: string, also: FieldError[] = []): z.infer<S> {
   const r = schema.safeParse(value)
-  if (r.success) return r.data
-  const errors = fieldErrors(r.error, prefix)
+  if (r.success && also.length === 0) return r.data
+  const errors = r.success ? [] : fieldErrors(r.error, prefix)
+  for (const e of also) if (!errors.some((x) => x.field === e.field)) errors.push(e)
   throw new HttpError(400, 'INVALID_INPUT', `Invalid input: ${errors.map((e) => e.field).join(', ')}`, {errors})
 }
 

@@ -7,13 +7,17 @@ export interface FieldError {
   constraint?: Record<string, unknown>
 }
 
-/** The JSON error document printed under --json: {"error": {...}}. */
+/**
+ * The JSON error document printed under --json: {"error": {status, code, reason, details, hint}}.
+ * Every key is always present (status null when no request was answered, details {} when there are
+ * none, hint null when there is nothing to add) so scripts can rely on one shape.
+ */
 export interface ErrorDocument {
-  status?: number
+  status: number | null
   code: string
   reason: string
-  details?: Record<string, unknown>
-  hint?: string
+  details: Record<string, unknown>
+  hint: string | null
 }
 
 /**
@@ -45,11 +49,7 @@ export class SvcError extends Error {
   }
 
   toDocument(): ErrorDocument {
-    const doc: ErrorDocument = {code: this.code, reason: this.message}
-    if (this.status !== undefined) doc.status = this.status
-    if (this.details !== undefined) doc.details = this.details
-    if (this.hint) doc.hint = this.hint
-    return doc
+    return {status: this.status ?? null, code: this.code, reason: this.message, details: this.details ?? {}, hint: this.hint || null}
   }
 }
 

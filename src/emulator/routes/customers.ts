@@ -13,7 +13,7 @@ import {walletContactChange} from '../domain/wallet/contact.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, badRequest, conflict, invalid, validate} from '../http-error.js'
 import {newId} from '../ids.js'
-import {paginate} from '../paging.js'
+import {paginate, pagingErrors} from '../paging.js'
 import type {Router} from '../router.js'
 
 /** Hooks other modules add to (KYC decisions at create, wallet provisioning ...). */
@@ -66,7 +66,7 @@ export function registerCustomers(router: Router, emu: Emulator): void {
   })
 
   router.get('/customers', (req) => {
-    const q = validate(customerListQuery, Object.fromEntries(req.query))
+    const q = validate(customerListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const t = (v?: string) => (v ? Date.parse(v) : undefined)
     const [ca, cb, ua, ub] = [t(q.createdAfter), t(q.createdBefore), t(q.updatedAfter), t(q.updatedBefore)]
     const rows = emu.db

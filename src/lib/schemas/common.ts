@@ -10,9 +10,10 @@ export function idOf(type: string) {
 
 export const ID_PATTERN = /^[A-Z][A-Za-z]+:[A-Za-z0-9_-]{1,128}$/
 
-export const countryCode = z
-  .string()
-  .refine((v) => COUNTRY_CODES.has(v), {message: 'must be an ISO 3166-1 alpha-2 country code (e.g. US, MX, DE)'})
+export const countryCode = z.string().refine((v) => COUNTRY_CODES.has(v), {
+  message: 'must be an ISO 3166-1 alpha-2 country code (e.g. US, MX, DE)',
+  params: {constraint: {format: 'iso-3166-1-alpha-2', pattern: '^[A-Z]{2}$'}},
+})
 
 function isRealDate(v: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v)
@@ -22,7 +23,7 @@ function isRealDate(v: string): boolean {
 }
 
 /** A calendar date `YYYY-MM-DD` that exists (2024-02-30 is refused). */
-export const isoDate = z.string().refine(isRealDate, {message: 'must be a real date in YYYY-MM-DD form'})
+export const isoDate = z.string().refine(isRealDate, {message: 'must be a real date in YYYY-MM-DD form', params: {constraint: {format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$'}}})
 
 export const dateTime = z.iso.datetime({offset: true})
 

@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {addressSchema, countryCode, dateTime, e164, email, idOf, isoDate} from './common.js'
-import {taxIdProblem} from './tax-id.js'
+import {taxIdPattern, taxIdProblem} from './tax-id.js'
 
 export const customerId = idOf('Customer')
 export const verificationStatusEnum = z.enum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'])
@@ -63,7 +63,8 @@ const businessInfoFields = {
 function checkTaxId(info: {country?: unknown; taxId?: unknown}, ctx: z.RefinementCtx) {
   if (typeof info?.country !== 'string' || typeof info.taxId !== 'string') return
   const problem = taxIdProblem(info.country, info.taxId)
-  if (problem) ctx.addIssue({code: 'custom', path: ['taxId'], message: problem})
+  const pattern = taxIdPattern(info.country)
+  if (problem) ctx.addIssue({code: 'custom', path: ['taxId'], message: problem, ...(pattern ? {params: {constraint: {pattern}}} : {})})
 }
 
 /** Run the tax-id check even when other fields failed, so every problem is reported at once. */

@@ -36,7 +36,9 @@ export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
         })
         break
       case 'invalid_format': {
-        const pattern = i.pattern instanceof RegExp ? i.pattern.source : (i.pattern as string | undefined)
+        // zod 4 reports a regex as its literal ("/^...$/"); the API wants the bare source, usable with new RegExp().
+        const raw = i.pattern instanceof RegExp ? i.pattern.source : (i.pattern as string | undefined)
+        const pattern = raw?.replace(/^\/(.*)\/[a-z]*$/s, '$1')
         out.push({
           field: base,
           constraint: {format: String(i.format), ...(pattern ? {pattern} : {})},
@@ -53,11 +55,19 @@ export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
         break
       case 'invalid_union': {
         const discriminator = (i.discriminator as string | undefined) ?? issue.path.at(-1)
-        out.push({field: base || String(discriminator ?? '(body)'), message: issue.message.startsWith('Invalid') ? 'is missing or not one of the allowed values' : issue.message})
+        const options = Array.isArray(i.options) ? (i.options as unknown[]).map(String) : undefined
+        out.push({
+          field: base || String(discriminator ?? '(body)'),
+          ...(options?.length ? {constraint: {enum: options}} : {}),
+          message: options?.length ? `must be one of ${options.join(', ')}` : issue.message.startsWith('Invalid') ? 'is missing or not one of the allowed values' : issue.message,
+        })
         break
       }
-      default:
-        out.push({field: base || '(body)', message: issue.message})
+      default: {
+        // Refinements (dates, countries, tax ids) carry their constraint in params.
+        const constraint = (i.params as {constraint?: Record<string, unknown>} | undefined)?.constraint
+        out.push({field: base || '(body)', ...(constraint ? {constraint} : {}), message: issue.message})
+      }
     }
   }
   return dedupe(out)

@@ -205,6 +205,17 @@ describe('money movement journeys through the CLI', () => {
     const other = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '200.00', '--json', '--idempotency-key', 'ci-run-42'])
     expect(other.code).toBe(6)
     expect(other.json().error.code).toBe('DUPLICATE_PAY_REQUEST')
+
+    // The two-step CI form: quote, then `quote execute --yes --json` re-run with one key.
+    const q2 = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '50.00', '--json', '--idempotency-key', 'ci-run-43'])).json()
+    const exec = ['quote', 'execute', q2.id, '--yes', '--json', '--idempotency-key', 'ci-run-43']
+    const e1 = await run(exec)
+    const e2 = await run(exec)
+    expect(e1.code, e1.stderr).toBe(0)
+    expect(e2.code, e2.stderr).toBe(0)
+    expect(e2.json()).toMatchObject({id: q2.id, transactionId: e1.json().transactionId})
+    expect(sbx.emu.db.all<{customerId: string; type: string}>('transactions').filter((t) => t.customerId === c.id && t.type === 'OUTGOING')).toHaveLength(2)
+    expect(balance(c.account('USD')).balance.amount).toBe(85_000)
   })
 
   it('insufficient funds is refused at quote time and stores nothing', async () => {

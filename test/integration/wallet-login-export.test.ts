@@ -146,6 +146,24 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(events.some((e) => e.data.operationType === 'wallet.export' && e.data.resourceId === accountId)).toBe(true)
   })
 
+  it('the random still-processing rate (here 1: every signed leg) is ridden out by login and export alike', async () => {
+    const {accountId} = await api.createCustomer()
+    await api.setSandbox({walletProcessingRate: 1})
+    try {
+      const logged = await svc(['wallet', 'login', accountId, '--json'], {env: sbx.env})
+      expect(logged.code, logged.stderr).toBe(0)
+      expect(logged.stderr).toContain('still processing')
+      const r = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: sbx.env})
+      expect(r.code, r.stderr).toBe(0)
+      expect(r.stderr).toContain('still processing')
+      expect(r.json().wordCount).toBe(12)
+      const settled = sbx.emu.db.all<{event: {type: string; data: {operationType: string; resourceId: string}}}>('events').map((e) => e.event).filter((e) => e.type === 'wallet_operation.completed' && e.data.resourceId === accountId)
+      expect(settled.map((e) => e.data.operationType)).toContain('wallet.export')
+    } finally {
+      await api.setSandbox({walletProcessingRate: 0})
+    }
+  })
+
   it('exits 8 with a resume hint when the operation is still processing at --timeout', async () => {
     const {accountId} = await api.createCustomer()
     await login(accountId)

@@ -200,6 +200,21 @@ describe('tied email change through svc customers update', () => {
     expect((await credentialsOf(w.accountId)).find((c) => c.type === 'EMAIL_OTP')?.nickname).toBe('moved@example.com')
   })
 
+  it('a tied phone change (SMS_OTP) is signed the same way; a phone another SMS_OTP uses is a 409 with nothing changed', async () => {
+    const a = await wallet({phoneNumber: '+14155550181'})
+    await ok(['wallet', 'credentials', 'add', a.accountId, '--type', 'SMS_OTP'])
+    const moved = await ok(['customers', 'update', a.customerId, '--phone', '+14155550182'])
+    expect(moved.phoneNumber).toBe('+14155550182')
+    expect((await credentialsOf(a.accountId)).find((c) => c.type === 'SMS_OTP')?.nickname).toBe('+14155550182')
+    const b = await wallet({phoneNumber: '+14155550183'})
+    await ok(['wallet', 'credentials', 'add', b.accountId, '--type', 'SMS_OTP', '--no-activate'])
+    const r = await run(['customers', 'update', a.customerId, '--phone', '+14155550183', '--json'])
+    expect(r.code).toBe(6)
+    expect(r.json().error).toMatchObject({code: 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', status: 409, hint: expect.stringContaining('phone number')})
+    expect(sbx.emu.db.get<{phoneNumber: string}>('customers', a.customerId)?.phoneNumber).toBe('+14155550182')
+    expect((await credentialsOf(a.accountId)).find((c) => c.type === 'SMS_OTP')?.nickname).toBe('+14155550182')
+  })
+
   it('without a wallet session the change is refused and nothing changes', async () => {
     const w = await api.createCustomer({email: 'stay@example.com'})
     const r = await run(['customers', 'update', w.customerId, '--email', 'elsewhere@example.com', '--json'])

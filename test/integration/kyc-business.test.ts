@@ -108,6 +108,23 @@ describe('KYB of businesses, end to end', () => {
     expect(sbx.emu.db.get<any>('beneficialOwners', boss.id).kycStatus).toBe('APPROVED')
   })
 
+  it('suffix 001 stays PENDING for manual review, and its packet is frozen: late owners are refused, nothing stored', async () => {
+    const b = await svc.json(business('REG-001'))
+    await svc.json(['customers', 'terms', b.id, '--accept'])
+    await svc.json(certificate(b.id))
+    const boss = await svc.json(owner(b.id, 'Mia', 'Manual', ['UBO', 'CONTROL_PERSON'], 60))
+    await svc.json(passportArgs(boss.id, fixture(sbx.dir, 'mia.pdf', pdf())))
+    expect((await svc.json(['kyc', 'submit', b.id])).verificationStatus).toBe('IN_PROGRESS')
+    const ownerCount = sbx.emu.db.count('beneficialOwners')
+    const late = await svc.run([...owner(b.id, 'Lou', 'Late', ['UBO'], 5), '--json'])
+    expect(late.code).toBe(6)
+    expect(late.json().error).toMatchObject({code: 'INVALID_STATE_TRANSITION', reason: expect.stringMatching(/under review \(PENDING\)/)})
+    expect(sbx.emu.db.count('beneficialOwners')).toBe(ownerCount)
+    const r = await svc.run(['kyc', 'wait', b.id, '--timeout', '500ms'])
+    expect(r.code).toBe(8)
+    expect(sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
+  })
+
   it("an owner whose lastName ends in 002 is rejected, and so is the business", async () => {
     const b = await svc.json(business('REG-555'))
     await svc.json(['customers', 'terms', b.id, '--accept'])

@@ -153,6 +153,11 @@ describe('the sandbox judges documents itself and changes nothing on refusal', (
     expect(r.code).toBe(6)
     expect(r.json().error.code).toBe('INVALID_STATE_TRANSITION')
     expect(sbx.emu.db.all<any>('documents').find((d) => d.documentHolder === c.id).fileName).toBe('l.pdf')
+    const count = docCount()
+    const added = await svc.run(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'PROOF_OF_ADDRESS', '--file', fixture(sbx.dir, 'bill.pdf', pdf()), '--country', 'US', '--json'])
+    expect(added.code).toBe(6)
+    expect(added.json().error).toMatchObject({code: 'INVALID_STATE_TRANSITION', reason: expect.stringMatching(/under review \(PENDING\); documents cannot be added/)})
+    expect(docCount()).toBe(count)
   })
 })
 

@@ -1,6 +1,6 @@
 import type {DocumentType, VerificationError} from '../../lib/schemas/kyc.js'
 import type {Emulator} from '../emulator.js'
-import {notFound} from '../http-error.js'
+import {HttpError, notFound} from '../http-error.js'
 import type {StoredCustomer} from './customers.js'
 
 /** Onboarding records of the local sandbox (collections beneficialOwners, documents, verifications). */
@@ -89,3 +89,11 @@ export function holderCustomer(emu: Emulator, holder: string): StoredCustomer | 
   }
   return emu.db.get<StoredCustomer>('customers', holder)
 }
+
+/** While a review runs its packet is frozen: new owners or documents would be decided unseen. */
+export function refuseWhileUnderReview(c: StoredCustomer, what: string): void {
+  if (statusOf(c) === 'PENDING') {
+    throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${c.id} is under review (PENDING); ${what} cannot be added until the decision`, {status: 'PENDING'})
+  }
+}
+

@@ -1,6 +1,6 @@
 import {beneficialOwnerCreate} from '../../lib/schemas/kyc.js'
 import {getCustomer} from '../domain/customers.js'
-import {getOwner, ownersOf, publicOwner, type StoredOwner} from '../domain/kyc-records.js'
+import {getOwner, ownersOf, publicOwner, refuseWhileUnderReview, type StoredOwner} from '../domain/kyc-records.js'
 import type {Emulator} from '../emulator.js'
 import {invalid, validate} from '../http-error.js'
 import {newId} from '../ids.js'
@@ -13,6 +13,7 @@ export function registerBeneficialOwners(router: Router, emu: Emulator): void {
     const input = validate(beneficialOwnerCreate, req.body)
     const c = getCustomer(emu, input.customerId)
     if (c.customerType !== 'BUSINESS') throw invalid([{field: 'customerId', message: `${c.id} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`}])
+    refuseWhileUnderReview(c, 'owners')
     // Summed in hundredths of a percent: 33.33 + 33.33 + 33.34 is exactly 100, not 100.00000000000001.
     const hundredths = (p: number) => Math.round(p * 100)
     const declared = ownersOf(emu, c.id).reduce((sum, o) => sum + hundredths(o.ownershipPercentage), 0)

@@ -1,6 +1,6 @@
 import {documentReplaceFields, documentUploadFields} from '../../lib/schemas/kyc.js'
 import {checkUpload, fileFacts, judgePhoto, readUpload} from '../domain/kyc-documents.js'
-import {documentsOf, holderCustomer, publicDocument, statusOf, type StoredDocument} from '../domain/kyc-records.js'
+import {documentsOf, holderCustomer, publicDocument, refuseWhileUnderReview, statusOf, type StoredDocument} from '../domain/kyc-records.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
@@ -14,6 +14,7 @@ export function registerDocuments(router: Router, emu: Emulator): void {
     const meta = checkUpload(documentUploadFields, fields, file, true)
     const owner = holderCustomer(emu, meta.documentHolder)
     if (!owner || owner.isDeleted) throw notFound('DOCUMENT_HOLDER_NOT_FOUND', `Document holder ${meta.documentHolder}`)
+    refuseWhileUnderReview(owner, 'documents')
     const existing = documentsOf(emu, meta.documentHolder).find((d) => d.documentType === meta.documentType && d.side === meta.side)
     if (existing) {
       throw conflict('DOCUMENT_ALREADY_EXISTS', `${meta.documentHolder} already has a ${meta.documentType}${meta.side ? ` ${meta.side}` : ''} (${existing.id}); replace it with PUT /documents/${existing.id}`, {documentId: existing.id})

@@ -53,8 +53,9 @@ describe('quoting rules', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN', 'EUR'])
     await fund(c.account('USD'), 1_000_000)
     const dest = await clabe(c.id)
-    const recv = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--receive', '4500.00', '--json'])).json()
+    const recv = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--receive', '4500.00', '--description', 'March rent', '--purpose', 'FAMILY_SUPPORT', '--remittance', 'INV-42', '--json'])).json()
     expect(recv.totalReceivingAmount).toBe(450_000)
+    expect(sbx.emu.db.get('quotes', recv.id)).toMatchObject({description: 'March rent', purposeOfPayment: 'FAMILY_SUPPORT', remittanceInformation: 'INV-42'})
     expect(recv.totalSendingAmount - recv.feesIncluded).toBe(Math.ceil(450_000 / 17.25))
 
     expect((await run(['api', 'PATCH', '/config', '--data', '{"feeConfigs":[{"feeType":"CROSS_CURRENCY_TRANSACTION","sourceCurrency":"EUR","variableFeeBps":10,"fixedFee":{"amount":1,"currency":"USD"}}]}', '--json'])).code).toBe(2)

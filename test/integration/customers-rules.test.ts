@@ -142,6 +142,35 @@ describe('--dry-run on mutating commands', () => {
   })
 })
 
+describe('list filters and a business update', () => {
+  it('filters by type, platform id, currency and deleted state, the same answer the sandbox holds', async () => {
+    const biz = (await run(['customers', 'create', '--type', 'business', '--legal-name', 'Filter GmbH', '--country', 'DE', '--tax-id', 'DE123456789', '--incorporated-on', '2015-03-01', '--currency', 'EUR', '--platform-id', 'filter-biz', '--json'])).json()
+    const stored = sbx.emu.db.all<{id: string; customerType: string; isDeleted: boolean; currencies?: string[]}>('customers')
+    const businesses = (await run(['customers', 'list', '--type', 'business', '--all', '--json'])).json()
+    expect(businesses.data.map((c: {id: string}) => c.id).sort()).toEqual(stored.filter((c) => c.customerType === 'BUSINESS' && !c.isDeleted).map((c) => c.id).sort())
+    expect(businesses.data.map((c: {id: string}) => c.id)).toContain(biz.id)
+    expect((await run(['customers', 'list', '--platform-id', 'filter-biz', '--json'])).json().data.map((c: {id: string}) => c.id)).toEqual([biz.id])
+    expect((await run(['customers', 'list', '--currency', 'EUR', '--all', '--json'])).json().data.map((c: {id: string}) => c.id)).toEqual(stored.filter((c) => c.currencies?.includes('EUR') && !c.isDeleted).map((c) => c.id))
+    const deleted = stored.filter((c) => c.isDeleted).length
+    expect(deleted).toBeGreaterThan(0)
+    const withDeleted = (await run(['customers', 'list', '--include-deleted', '--all', '--json'])).json()
+    expect(withDeleted.data).toHaveLength(stored.length)
+    expect(withDeleted.totalCount).toBe(stored.length)
+  })
+
+  it('update --dry-run of a business field sends nothing; the real update changes only that field', async () => {
+    const biz = (await run(['customers', 'create', '--type', 'business', '--legal-name', 'Old Ltd', '--country', 'GB', '--tax-id', '1234567890', '--incorporated-on', '2010-10-10', '--json'])).json()
+    const before = sbx.requestCount()
+    const dry = await run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--dry-run', '--json'])
+    expect(dry.code, dry.stdout).toBe(0)
+    expect(dry.json().request).toMatchObject({method: 'PATCH', body: {customerType: 'BUSINESS', businessInfo: {legalName: 'New Ltd'}}})
+    expect(sbx.requestCount()).toBe(before)
+    const upd = await run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--json'])
+    expect(upd.code).toBe(0)
+    expect(sbx.emu.db.get<{businessInfo: Record<string, string>}>('customers', biz.id)?.businessInfo).toMatchObject({legalName: 'New Ltd', country: 'GB', taxId: '1234567890', incorporatedOn: '2010-10-10'})
+  })
+})
+
 describe('the sandbox API surface', () => {
   it('401 UNAUTHORIZED without or with wrong credentials, with the uniform error body', async () => {
     const none = await http('GET', '/customers', undefined, null)

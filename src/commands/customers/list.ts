@@ -10,7 +10,7 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
   static override summary = 'List customers, with filters and paging'
   static override examples = ['<%= config.bin %> customers list --type business --all --json', '<%= config.bin %> customers list --created-after 2026-01-01T00:00:00Z']
   static override flags = {
-    type: Flags.string({description: 'INDIVIDUAL or BUSINESS', options: ['INDIVIDUAL', 'BUSINESS']}),
+    type: Flags.string({description: 'INDIVIDUAL or BUSINESS', options: ['INDIVIDUAL', 'BUSINESS', 'individual', 'business']}),
     'platform-id': Flags.string({description: 'platformCustomerId'}),
     region: Flags.string(),
     currency: Flags.string(),
@@ -25,7 +25,7 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
   async run() {
     const f = this.flags
     const query = checkWith(customerListQuery, compact({
-        customerType: f.type,
+        customerType: f.type?.toUpperCase(),
         platformCustomerId: f['platform-id'],
         region: f.region,
         currency: f.currency,

@@ -18,7 +18,7 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
   ]
   static override args = {customerId: idArg('Customer')}
   static override flags = {
-    type: Flags.string({description: 'INDIVIDUAL or BUSINESS (looked up when omitted)', options: ['INDIVIDUAL', 'BUSINESS']}),
+    type: Flags.string({description: 'INDIVIDUAL or BUSINESS (looked up when omitted)', options: ['INDIVIDUAL', 'BUSINESS', 'individual', 'business']}),
     ...customerFlags,
     'dry-run': dryRunFlag,
   }
@@ -28,8 +28,9 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
     const data = f.data ? (readJsonInput(f.data) as Record<string, unknown>) : {}
     const body = customerBody(f, data)
     if (Object.keys(body).filter((k) => k !== 'customerType').length === 0) throw usageError('Nothing to update', 'Pass at least one field flag or --data.')
-    // customerType is the PATCH discriminator; look it up rather than make the operator repeat it.
-    body.customerType ??= f['dry-run'] ? 'INDIVIDUAL' : (await getCustomer(this.ctx.client, this.args.customerId)).customerType
+    // customerType is the PATCH discriminator; look it up rather than make the operator repeat it
+    // (a dry run sends nothing, so it infers it from the business-only fields instead).
+    body.customerType ??= f['dry-run'] ? ('businessInfo' in body || 'kybStatus' in body ? 'BUSINESS' : 'INDIVIDUAL') : (await getCustomer(this.ctx.client, this.args.customerId)).customerType
     const input = checkUpdate(body)
     const path = ['customers', this.args.customerId]
     if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'PATCH', path, body: input}))

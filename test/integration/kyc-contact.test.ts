@@ -104,6 +104,8 @@ describe('EU contact verification before the hosted link', () => {
       [['kyc', 'link', 'Customer:abc', '--redirect-uri', 'ftp://example.com/x'], 'redirectUri'],
       [['kyc', 'link', 'Quote:abc'], 'customerId'],
       [['kyc', 'verify-email', 'customer-1'], 'customerId'],
+      [['kyc', 'link', 'Customer:abc', '--redirect-uri', 'not a url'], 'redirectUri'],
+      [['kyc', 'documents', 'upload', '--holder', 'Customer:abc', '--type', 'NATIONAL_ID', '--side', 'SIDEWAYS', '--number', 'N1', '--issuing-authority', 'Gov', '--country', 'US', '--file', '/nonexistent.png'], 'side'],
     ]
     for (const [args, field] of cases) {
       const r = await svc.run([...args, '--json'])
@@ -113,6 +115,9 @@ describe('EU contact verification before the hosted link', () => {
     const noCode = await svc.run(['kyc', 'confirm-email', 'Customer:abc'])
     expect(noCode.code).toBe(2)
     expect(noCode.stderr).toContain('Missing flag: --code')
+    const badTimeout = await svc.run(['kyc', 'wait', 'Customer:abc', '--timeout', 'banana'])
+    expect(badTimeout.code).toBe(2)
+    expect(badTimeout.stderr).toContain('"banana" is not a duration')
     expect(sbx.requestCount()).toBe(before)
   })
 })

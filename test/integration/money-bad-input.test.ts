@@ -153,6 +153,20 @@ describe('local checks refuse bad input before any request (exit 2, field named)
     expect(sbx.emu.db.get<{status: string}>('quotes', q.body.id)!.status).toBe('PENDING')
   })
 
+  it('the sandbox itself refuses a bad quote or fund with every field listed, and changes nothing', async () => {
+    const quotes = sbx.emu.db.count('quotes')
+    const q = await api(sbx, 'POST', '/quotes', {source: {sourceType: 'ACCOUNT'}, destination: {destinationType: 'ACCOUNT', accountId: EA, paymentRail: 'CARRIER_PIGEON'}, lockedCurrencySide: 'BOTH', lockedCurrencyAmount: -5, remittanceInformation: 'x'.repeat(81)})
+    expect(q.status).toBe(400)
+    const fields = q.body.details.errors.map((e: {field: string}) => e.field)
+    for (const f of ['source.accountId', 'destination.paymentRail', 'lockedCurrencySide', 'lockedCurrencyAmount', 'remittanceInformation']) expect(fields).toContain(f)
+    expect(sbx.emu.db.count('quotes')).toBe(quotes)
+    const c = await approvedCustomer(sbx, ['USD'])
+    const f = await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 1.5, extra: true})
+    expect(f.status).toBe(400)
+    expect(f.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['amount', 'extra'])
+    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', c.account('USD'))!.balance.amount).toBe(0)
+  })
+
   it('the sandbox itself refuses a bad account with every field listed, and stores nothing', async () => {
     const count = sbx.emu.db.count('externalAccounts')
     const r = await api(sbx, 'POST', '/customers/external-accounts', {customerId: customer, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: '002010077777777770'}, extra: 1})

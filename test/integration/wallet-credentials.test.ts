@@ -75,6 +75,28 @@ describe('OAUTH', () => {
     expect(login.key.publicKey).toBe(sbx.emu.db.get<{publicKey: string}>('walletSessions', login.session.id)?.publicKey)
   })
 
+  it('re-authentication after expiry: only verify with a fresh token (no new credential); the used token is not accepted twice', async () => {
+    const w = await wallet()
+    const claims = {...identity, sub: 'reauth-1'}
+    const cred = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], jwt({...claims, iat: now(), exp: now() + 600}))).credential.id
+    const first = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    const token = jwt({...claims, iat: now(), exp: now() + 600, nonce: first.nonce})
+    const s1 = (await ok(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], token)).session
+    // The session expires on the service.
+    const stored = sbx.emu.db.get<Record<string, unknown>>('walletSessions', s1.id)!
+    sbx.emu.db.put('walletSessions', s1.id, {...stored, expiresAt: new Date(Date.now() - 1000).toISOString()})
+    const credentials = (await credentialsOf(w.accountId)).length
+    const replay = await run(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin', '--json'], token)
+    // Its nonce is bound to the spent client key: refused before sending (the service also refuses replays).
+    expect(replay.code).toBe(2)
+    expect(replay.json().error.details.errors).toEqual([expect.objectContaining({field: 'oidcToken.nonce'})])
+    const again = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    const s2 = (await ok(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], jwt({...claims, iat: now(), exp: now() + 600, nonce: again.nonce}))).session
+    expect(s2).toMatchObject({type: 'OAUTH', credentialId: cred})
+    expect(s2.id).not.toBe(s1.id)
+    expect(await credentialsOf(w.accountId)).toHaveLength(credentials)
+  })
+
   it('legacy mode: an uncompressed client key gets the session key sealed back, decrypted locally', async () => {
     const w = await wallet()
     const cred = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], jwt({...identity, sub: 'legacy-1', iat: now(), exp: now() + 600}))).credential.id

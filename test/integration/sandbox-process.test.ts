@@ -40,7 +40,9 @@ describe('svc sandbox serve --detach / stop / reset', () => {
   it('--detach starts it in the background with a pid file and returns once it is ready', async () => {
     const r = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
     expect(r.code).toBe(0)
+    expect(r.stdout.trim().split('\n')).toHaveLength(1) // one line, as the foreground --json ready line
     const ready = r.json()
+    expect(Object.keys(ready)).toEqual(['url', 'tokenId', 'clientSecret', 'webhookPublicKey', 'pid'])
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/2025-10-13$/)
     expect(ready.webhookPublicKey).toContain('BEGIN PUBLIC KEY')
     pid = ready.pid

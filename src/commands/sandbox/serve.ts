@@ -33,8 +33,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       const ready = await startDetached(args, dataDir)
       this.out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
       this.out.info(this.out.dim('Stop it with `svc sandbox stop`.'))
-      if (!this.jsonEnabled()) renderKeyValue(this.out, [['url', ready.url], ['tokenId', ready.tokenId]])
-      return this.jsonEnabled() ? {...ready} : undefined
+      // Same contract as the foreground ready line: exactly one line of JSON (plus the pid).
+      if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
+      else renderKeyValue(this.out, [['url', ready.url], ['tokenId', ready.tokenId]])
+      return undefined
     }
     const {Emulator} = await import('../../emulator/emulator.js')
     let emu

@@ -171,6 +171,22 @@ describe('list filters and a business update', () => {
   })
 })
 
+describe('platformCustomerId collisions', () => {
+  it('collide only with an active customer: after a delete the id can be used again', async () => {
+    const first = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    expect(first.code).toBe(0)
+    const count = sbx.emu.db.count('customers')
+    const clash = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    expect(clash.code).toBe(6)
+    expect(errorDoc(clash)).toMatchObject({status: 409, code: 'CONFLICT'})
+    expect(sbx.emu.db.count('customers')).toBe(count)
+    expect((await run(['customers', 'delete', first.json().id, '--yes'])).code).toBe(0)
+    const again = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    expect(again.code).toBe(0)
+    expect(again.json().id).not.toBe(first.json().id)
+  })
+})
+
 describe('the sandbox API surface', () => {
   it('401 UNAUTHORIZED without or with wrong credentials, with the uniform error body', async () => {
     const none = await http('GET', '/customers', undefined, null)

@@ -14,11 +14,9 @@ export function registerBeneficialOwners(router: Router, emu: Emulator): void {
     const c = getCustomer(emu, input.customerId)
     if (c.customerType !== 'BUSINESS') throw invalid([{field: 'customerId', message: `${c.id} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`}])
     refuseWhileUnderReview(c, 'owners')
-    // Summed in hundredths of a percent: 33.33 + 33.33 + 33.34 is exactly 100, not 100.00000000000001.
-    const hundredths = (p: number) => Math.round(p * 100)
-    const declared = ownersOf(emu, c.id).reduce((sum, o) => sum + hundredths(o.ownershipPercentage), 0)
-    if (declared + hundredths(input.ownershipPercentage) > 100_00) {
-      throw invalid([{field: 'ownershipPercentage', message: `${declared / 100}% is declared already; ${input.ownershipPercentage}% more would exceed 100%`}])
+    const declared = ownersOf(emu, c.id).reduce((sum, o) => sum + o.ownershipPercentage, 0)
+    if (declared + input.ownershipPercentage > 100) {
+      throw invalid([{field: 'ownershipPercentage', message: `${declared}% is declared already; ${input.ownershipPercentage}% more would exceed 100%`}])
     }
     const now = emu.iso()
     const owner: StoredOwner = {id: newId('BeneficialOwner'), ...input, kycStatus: 'UNVERIFIED', createdAt: now, updatedAt: now}

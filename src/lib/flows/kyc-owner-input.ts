@@ -49,7 +49,7 @@ export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<s
     }),
     ...(Object.keys(address).length ? {address: {...(dataInfo.address as object), ...address}} : {}),
   }
-  // "30", "30%" and "33.33" are percentages; anything else is left for the schema to name.
+  // "30", "30%" and "33.5" are numbers (the schema then names a fraction); anything else is left for the schema to name.
   const pct = f.ownership === undefined ? data.ownershipPercentage : /^\d+(\.\d+)?%?$/.test(f.ownership) ? Number(f.ownership.replace('%', '')) : f.ownership
   return checkWith(beneficialOwnerCreate, {
     ...data,

@@ -19,7 +19,7 @@ export default class KycOwnersAdd extends BaseCommand<typeof KycOwnersAdd> {
   static override args = {customerId: idArg('Customer', 'the business (Customer:<id>)')}
   static override flags = {
     role: Flags.string({description: 'role (repeatable): UBO, DIRECTOR, COMPANY_OFFICER, CONTROL_PERSON, TRUSTEE, GENERAL_PARTNER', multiple: true}),
-    ownership: Flags.string({description: 'ownership percentage, 0-100 with at most two decimals'}),
+    ownership: Flags.string({description: 'ownership percentage, a whole number 0-100'}),
     'first-name': Flags.string({helpGroup: P}),
     'middle-name': Flags.string({helpGroup: P}),
     'last-name': Flags.string({helpGroup: P}),

@@ -154,6 +154,7 @@ describe('transactions', () => {
     const again = await run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
+    expect(again.json().error.hint).toMatch(/waiting for platform approval/)
   })
 
   it('cancels a slow payment before it settles (funds back); a settled one is not cancellable', async () => {
@@ -168,6 +169,10 @@ describe('transactions', () => {
     const twice = await run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
     expect(twice.code).toBe(6)
     expect(twice.json().error.code).toBe('TRANSACTION_NOT_CANCELLABLE')
+    const human = await run(['transactions', 'cancel', slow.transactionId, '--yes'])
+    expect(human.code).toBe(6)
+    expect(human.stderr).toMatch(/TRANSACTION_NOT_CANCELLABLE/)
+    expect(human.stderr).toMatch(/already settled or is past its cancellation window/)
     expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
   })
 

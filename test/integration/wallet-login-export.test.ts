@@ -77,6 +77,19 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(count()).toBe(before)
   })
 
+  it('a malformed OTP on stdin is bad input: exit 2 naming otp, no session, no key stored, the code not echoed', async () => {
+    const {accountId} = await api.createCustomer()
+    const count = () => (existsSync(keystore()) ? readdirSync(keystore()).length : 0)
+    const stored = count()
+    const sessions = sbx.emu.db.all('walletSessions').length
+    const r = await svc(['wallet', 'login', accountId, '--otp-stdin', '--json'], {env: sbx.env, input: 'ab!\n'})
+    expect(r.code).toBe(2)
+    expect(r.json().error.details.errors).toEqual([expect.objectContaining({field: 'otp'})])
+    expect(r.stdout + r.stderr).not.toContain('ab!')
+    expect(count()).toBe(stored)
+    expect(sbx.emu.db.all('walletSessions')).toHaveLength(sessions)
+  })
+
   it('two concurrent logins in two svc processes both keep their keys', async () => {
     const a = await api.createCustomer()
     const b = await api.createCustomer()

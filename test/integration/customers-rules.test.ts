@@ -171,6 +171,17 @@ describe('list filters and a business update', () => {
   })
 })
 
+describe('create from stdin', () => {
+  it('--data - reads the body from stdin; typed flags override it; an internal account per currency', async () => {
+    const body = JSON.stringify({customerType: 'INDIVIDUAL', fullName: 'Stdin Sam', currencies: ['EUR', 'MXN']})
+    const r = await run(['customers', 'create', '--data', '-', '--full-name', 'Stdin Samantha', '--json'], {}, body)
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({customerType: 'INDIVIDUAL', fullName: 'Stdin Samantha', kycStatus: 'UNVERIFIED'})
+    const accounts = sbx.emu.db.all<{customerId: string; type: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === r.json().id && a.type !== 'EMBEDDED_WALLET')
+    expect(accounts.map((a) => a.balance.currency.code).sort()).toEqual(['EUR', 'MXN'])
+  })
+})
+
 describe('platformCustomerId collisions', () => {
   it('collide only with an active customer: after a delete the id can be used again', async () => {
     const first = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])

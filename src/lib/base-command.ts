@@ -95,9 +95,22 @@ function makeOutput(json: boolean, argv: string[]): Output {
 
 /** Anything thrown becomes an SvcError: parse errors are usage (exit 2), unknown errors are bugs (exit 1). */
 export function toSvcError(err: Error & {oclif?: {exit?: number}; code?: string}): SvcError {
-  if (isSvcError(err)) return err
+  if (isSvcError(err)) {
+    // oclif rewrites errors thrown by a flag's parse() into "Parsing --x \n\t<message>\nSee more help ...".
+    if (err.message.startsWith('Parsing --')) err.message = parseMessage(err.message)
+    return err
+  }
   if (err.oclif || /Nonexistent flag|Unexpected argument|Missing required|Expected --|--.+ cannot also|Parsing --|at least one of|exactly one of|must also be provided/i.test(err.message)) {
-    return new SvcError({code: 'USAGE', message: err.message.split('\n')[0], exitCode: ExitCode.USAGE, hint: 'See --help for the flags and arguments.'})
+    return new SvcError({code: 'USAGE', message: parseMessage(err.message), exitCode: ExitCode.USAGE, hint: 'See --help for the flags and arguments.'})
   }
   return new SvcError({code: 'INTERNAL_CLI_ERROR', message: `Unexpected error: ${err.message}`, exitCode: ExitCode.FAILED, hint: 'This is a bug in svc; re-run with --debug and report it.'})
+}
+
+/** oclif's multi-line parse message as one line that keeps the reason ("--limit: Expected an integer ..."). */
+function parseMessage(message: string): string {
+  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l && !/^See more help/i.test(l))
+  const flag = /^Parsing (--[\w-]+)$/.exec(lines[0] ?? '')?.[1]
+  if (!flag || lines.length < 2) return lines.join(' ')
+  const rest = lines.slice(1).join(' ')
+  return rest.startsWith(`${flag}:`) ? rest : `${flag}: ${rest}`
 }

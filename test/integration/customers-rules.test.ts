@@ -53,6 +53,23 @@ describe('--json error document', () => {
   })
 })
 
+describe('flag parse errors keep their reason on one line', () => {
+  it.each([
+    [['customers', 'list', '--limit', '0'], /^--limit: Expected an integer greater than or equal to 1/],
+    [['customers', 'list', '--timeout', 'soon'], /^--timeout: "soon" is not a duration/],
+    [['customers', 'get'], /^Missing 1 required arg: customerId/],
+    [['customers', 'create', '--type', 'robot'], /^Expected --type=robot to be one of/],
+  ])('%j: exit 2, nothing sent', async (args, reason) => {
+    const before = sbx.requestCount()
+    const r = await run([...args, '--json'])
+    expect(r.code).toBe(2)
+    const err = errorDoc(r)
+    expect(err.reason).toMatch(reason)
+    expect(err.reason).not.toContain('\n')
+    expect(sbx.requestCount()).toBe(before)
+  })
+})
+
 describe('prompts never under CI or SVC_NO_INPUT', () => {
   it.each([
     [{CI: '1', SVC_NO_INPUT: undefined}],

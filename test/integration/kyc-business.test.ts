@@ -5,7 +5,8 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 let sbx: TestSandbox
 let svc: Journey
 beforeAll(async () => {
-  sbx = await startSandbox()
+  // Long enough that PENDING can be read right after a CLI call on a busy machine, short enough to keep journeys quick.
+  sbx = await startSandbox({decisionDelayMs: 500})
   svc = journey(sbx)
 })
 afterAll(async () => sbx.stop())

@@ -5,7 +5,8 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 let sbx: TestSandbox
 let svc: Journey
 beforeAll(async () => {
-  sbx = await startSandbox()
+  // Long enough that PENDING can be read right after a CLI call on a busy machine, short enough to keep journeys quick.
+  sbx = await startSandbox({decisionDelayMs: 500})
   svc = journey(sbx)
 })
 afterAll(async () => sbx.stop())
@@ -207,7 +208,7 @@ describe('decisions are durable and the platform type matters', () => {
       expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
       expect(Date.now() - submitted).toBeGreaterThanOrEqual(1500)
     } finally {
-      await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 50}})])
+      await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 500}})])
     }
   })
 

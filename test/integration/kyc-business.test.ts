@@ -132,7 +132,7 @@ describe('KYB of businesses, end to end', () => {
 })
 
 describe('KYB with the skip-paperwork option', () => {
-  it('a terminal suffix resolves at the first submission with no documents; 003 still needs the packet', async () => {
+  it('terminal suffixes (other: approved, 002: rejected) resolve at the first submission with no documents; 003 still needs the packet', async () => {
     const skip = await startSandbox({skipVerificationPaperwork: true})
     try {
       const s = journey(skip)
@@ -140,6 +140,11 @@ describe('KYB with the skip-paperwork option', () => {
       await s.json(['customers', 'terms', quick.id, '--accept'])
       expect(await s.json(['kyc', 'submit', quick.id])).toMatchObject({verificationStatus: 'IN_PROGRESS', errors: []})
       expect((await s.json(['kyc', 'wait', quick.id])).kybStatus).toBe('APPROVED')
+      const no = await s.json(business('REG-Q002'))
+      await s.json(['customers', 'terms', no.id, '--accept'])
+      expect(await s.json(['kyc', 'submit', no.id])).toMatchObject({verificationStatus: 'IN_PROGRESS', errors: []})
+      expect((await s.run(['kyc', 'wait', no.id])).code).toBe(1)
+      expect(skip.emu.db.get<any>('customers', no.id).kybStatus).toBe('REJECTED')
       const slow = await s.json(business('REG-003'))
       await s.json(['customers', 'terms', slow.id, '--accept'])
       expect(types(await s.json(['kyc', 'submit', slow.id]))).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_LEGAL_PRESENCE_DOCUMENT'])

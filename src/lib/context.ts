@@ -75,6 +75,8 @@ export class Context {
       userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
       sleep: this.sleep,
+      deadline: this.deadline,
+      now: this.now,
       onConnectionRefused: () =>
         p.environment === 'local'
           ? networkError(`The local sandbox is not running at ${new URL(p.baseUrl).origin}`, 'Start it with `svc sandbox serve --detach` (or `svc sandbox serve` in another terminal).')

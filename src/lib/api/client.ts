@@ -18,6 +18,9 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>
   random?: () => number
   maxRetries?: number
+  /** Epoch ms of the command's --timeout: no retry starts (and no request waits) past it. */
+  deadline?: number
+  now?: () => number
   /** Called once when the first request finds nobody listening (lets the CLI explain local-sandbox start). */
   onConnectionRefused?: (error: Error) => SvcError | undefined
   /** An undici dispatcher to use instead of the client's own keep-alive Agent (tests: MockAgent). */
@@ -91,10 +94,7 @@ export class ApiClient {
         res = await this.send(req.method, url, headers, req.rawBody ?? bodyText)
       } catch (error) {
         const mapped = this.mapNetworkError(error as Error, url)
-        if (attempt < maxRetries && mapped.exitCode === ExitCode.NETWORK && !(error as {code?: string}).code?.includes('REFUSED')) {
-          await this.backoff(attempt)
-          continue
-        }
+        if (attempt < maxRetries && mapped.exitCode === ExitCode.NETWORK && !(error as {code?: string}).code?.includes('REFUSED') && (await this.backoff(attempt))) continue
         throw mapped
       }
       this.trace(`< ${res.status} (${Date.now() - started} ms)`, undefined, res.body)
@@ -102,10 +102,7 @@ export class ApiClient {
       if (res.status < 400) return res as ApiResponse<T>
       const err = toApiError(res)
       err.retryAfterMs = retryAfterMs(res.headers['retry-after'])
-      if (attempt < maxRetries && RETRYABLE_STATUS.has(res.status) && !NEVER_RETRY_CODES.has(err.code)) {
-        await this.backoff(attempt, retryAfterMs(res.headers['retry-after']))
-        continue
-      }
+      if (attempt < maxRetries && RETRYABLE_STATUS.has(res.status) && !NEVER_RETRY_CODES.has(err.code) && (await this.backoff(attempt, retryAfterMs(res.headers['retry-after'])))) continue
       throw err
     }
   }
@@ -135,8 +132,8 @@ export class ApiClient {
       method,
       headers,
       body,
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
+      headersTimeout: this.requestTimeout(),
+      bodyTimeout: this.requestTimeout(),
     })
     const text = await res.body.text()
     let parsed: unknown = text
@@ -162,12 +159,27 @@ export class ApiClient {
     return networkError(`Cannot reach ${new URL(url).origin}: ${error.message}`)
   }
 
-  private async backoff(attempt: number, retryAfter?: number): Promise<void> {
+  private remaining(): number {
+    return this.opts.deadline === undefined ? Infinity : this.opts.deadline - (this.opts.now ?? Date.now)()
+  }
+
+  /** Per-request timeout, never past the command's deadline. */
+  private requestTimeout(): number {
+    return Math.max(1, Math.min(this.opts.timeoutMs, this.remaining()))
+  }
+
+  /** Waits before a retry; false (no wait) when the retry could not start before --timeout. */
+  private async backoff(attempt: number, retryAfter?: number): Promise<boolean> {
     const random = this.opts.random ?? Math.random
     const base = Math.min(250 * 2 ** attempt, 4000)
     const ms = retryAfter ?? Math.round(base / 2 + random() * (base / 2))
+    if (ms >= this.remaining()) {
+      this.opts.trace?.(`  not retrying: --timeout ends in ${Math.max(0, Math.round(this.remaining()))} ms`)
+      return false
+    }
     this.opts.trace?.(`  waiting ${ms} ms before retrying`)
     await (this.opts.sleep ?? ((t) => new Promise((r) => setTimeout(r, t))))(ms)
+    return true
   }
 
   private trace(line: string, headers?: Record<string, string>, body?: unknown): void {

@@ -154,4 +154,25 @@ describe('ApiClient retries and idempotency', () => {
     expect(text).not.toContain('hunter2')
     expect(text).not.toContain('returned-secret')
   })
+
+  it('--timeout bounds retries: no retry starts past the deadline, the last answer is the error', async () => {
+    answer('GET', '/customers', [{status: 503, body: {code: 'SERVICE_UNAVAILABLE', reason: 'down'}}, {status: 503, body: {code: 'SERVICE_UNAVAILABLE', reason: 'down'}}])
+    let now = 1_000
+    const c = client({deadline: 1_400, now: () => now, sleep: async (ms) => {
+      sleeps.push(ms)
+      now += ms
+    }})
+    await expect(c.request({method: 'GET', path: ['customers']})).rejects.toMatchObject({code: 'SERVICE_UNAVAILABLE', status: 503})
+    // The first backoff (188 ms with jitter) fits before the deadline; the next (375 ms) would not: 2 requests, 1 sleep.
+    expect(seen).toHaveLength(2)
+    expect(sleeps).toEqual([188])
+  })
+
+  it('a Retry-After longer than what is left of --timeout is not waited for', async () => {
+    answer('GET', '/customers', [{status: 429, body: {code: 'RATE_LIMITED', reason: 'slow down'}, headers: {'retry-after': '30'}}])
+    const c = client({deadline: Date.now() + 5_000})
+    await expect(c.request({method: 'GET', path: ['customers']})).rejects.toMatchObject({code: 'RATE_LIMITED', exitCode: 7})
+    expect(sleeps).toEqual([])
+    expect(seen).toHaveLength(1)
+  })
 })

@@ -39,11 +39,26 @@ if (argv[0] === '--version') {
     await bundle
       .run(argv, {root, pjson})
       .then(() => bundle.flush())
-      .catch((error) => bundle.handle(error))
+      .catch((error) => (notFound(error) ? undefined : bundle.handle(error)))
   } else {
     const {execute} = await import('@oclif/core')
     await execute({dir: import.meta.url})
   }
+}
+
+/**
+ * An unknown command is a usage error (exit 2) like any other; under --json its error document goes
+ * to stdout so a script still parses exactly one JSON document.
+ */
+function notFound(error) {
+  const m = /^command (\S+) not found/.exec(error?.message ?? '')
+  if (!m) return false
+  const reason = `"${m[1].replaceAll(':', ' ')}" is not an svc command`
+  const hint = 'Run `svc help` for the command list.'
+  if (argv.includes('--json')) process.stdout.write(JSON.stringify({error: {status: null, code: 'USAGE', reason, details: {}, hint}}, null, 2) + '\n')
+  else process.stderr.write(`Error: ${reason}\nHint: ${hint}\n`)
+  process.exitCode = 2
+  return true
 }
 
 function loadBundle(file) {

@@ -134,4 +134,14 @@ describe('customers, end to end against the local sandbox', () => {
     expect(bad.code).toBe(4)
     expect(bad.stdout + bad.stderr).not.toContain('wrong-secret-value')
   })
+
+  it('an unknown command is exit 2: a JSON error document under --json, a message on stderr otherwise', async () => {
+    const json = await run(['customers', 'nope', '--json'])
+    expect(json.code).toBe(2)
+    expect(json.json().error).toMatchObject({code: 'USAGE', reason: '"customers nope" is not an svc command'})
+    const human = await run(['nope'])
+    expect(human.code).toBe(2)
+    expect(human.stdout).toBe('')
+    expect(human.stderr).toContain('"nope" is not an svc command')
+  })
 })

@@ -1,4 +1,5 @@
 import {Flags} from '@oclif/core'
+import {addressFlags} from './flags-address.js'
 
 /** Typed customer flags (create and update share them). */
 export const customerFlags = {
@@ -8,12 +9,7 @@ export const customerFlags = {
   email: Flags.string({description: 'contact email'}),
   phone: Flags.string({description: 'contact phone, E.164 (+15551234567)'}),
   currency: Flags.string({description: 'currency the customer transacts in (repeatable)', multiple: true}),
-  'address-line1': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-line2': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-city': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-state': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-postal-code': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-country': Flags.string({description: 'ISO 3166-1 alpha-2', helpGroup: 'ADDRESS'}),
+  ...addressFlags,
   'legal-name': Flags.string({description: 'business: legal name', helpGroup: 'BUSINESS'}),
   country: Flags.string({description: 'business: country of incorporation (drives the tax-id check)', helpGroup: 'BUSINESS'}),
   'tax-id': Flags.string({description: 'business: tax id (US EIN, MX RFC, BR CNPJ ...)', helpGroup: 'BUSINESS'}),

@@ -1,8 +1,9 @@
 import {customerCreateRequest, customerUpdateRequest, type CustomerCreateRequest, type CustomerUpdateRequest} from '../schemas/customer.js'
 import {checkWith, compact} from '../validate.js'
+import {addressFromFlags, type AddressFlagValues} from '../flags-address.js'
 
 /** Typed flags shared by `customers create` and `customers update`, mapped onto the API body. */
-export interface CustomerFlagValues {
+export interface CustomerFlagValues extends AddressFlagValues {
   type?: string
   'full-name'?: string
   email?: string
@@ -12,12 +13,6 @@ export interface CustomerFlagValues {
   region?: string
   currency?: string[]
   'platform-id'?: string
-  'address-line1'?: string
-  'address-line2'?: string
-  'address-city'?: string
-  'address-state'?: string
-  'address-postal-code'?: string
-  'address-country'?: string
   'legal-name'?: string
   country?: string
   'tax-id'?: string
@@ -30,14 +25,7 @@ export interface CustomerFlagValues {
 
 /** Merges `--data` JSON with typed flags (flags win) into a request body. */
 export function customerBody(f: CustomerFlagValues, data: Record<string, unknown> = {}): Record<string, unknown> {
-  const address = compact({
-    line1: f['address-line1'],
-    line2: f['address-line2'],
-    city: f['address-city'],
-    state: f['address-state'],
-    postalCode: f['address-postal-code'],
-    country: f['address-country'],
-  })
+  const address = addressFromFlags(f)
   const businessInfo = compact({
     legalName: f['legal-name'],
     country: f.country,

@@ -1,7 +1,8 @@
 import {beneficialOwnerCreate, type BeneficialOwnerCreate} from '../schemas/kyc.js'
 import {checkWith, compact} from '../validate.js'
+import {addressFromFlags, type AddressFlagValues} from '../flags-address.js'
 
-export interface OwnerFlagValues {
+export interface OwnerFlagValues extends AddressFlagValues {
   role?: string[]
   ownership?: string
   'first-name'?: string
@@ -14,25 +15,12 @@ export interface OwnerFlagValues {
   'id-type'?: string
   identifier?: string
   'country-of-issuance'?: string
-  'address-line1'?: string
-  'address-line2'?: string
-  'address-city'?: string
-  'address-state'?: string
-  'address-postal-code'?: string
-  'address-country'?: string
 }
 
 /** Typed flags over `--data` JSON (flags win), checked with the shared schema before any request. */
 export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerCreate {
   const dataInfo = (data.personalInfo ?? {}) as Record<string, unknown>
-  const address = compact({
-    line1: f['address-line1'],
-    line2: f['address-line2'],
-    city: f['address-city'],
-    state: f['address-state'],
-    postalCode: f['address-postal-code'],
-    country: f['address-country']?.toUpperCase(),
-  })
+  const address = addressFromFlags(f)
   const personalInfo = {
     ...dataInfo,
     ...compact({

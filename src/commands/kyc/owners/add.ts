@@ -2,12 +2,12 @@ import {Flags} from '@oclif/core'
 import {addBeneficialOwner} from '../../../lib/api/kyc.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {describeRequest} from '../../../lib/dry-run.js'
+import {addressFlags} from '../../../lib/flags-address.js'
 import {dryRunFlag, idArg, readJsonInput} from '../../../lib/flags.js'
 import {ownerBody} from '../../../lib/flows/kyc-owner-input.js'
 import {renderOwners} from '../../../lib/output/kyc.js'
 
 const P = 'PERSON'
-const A = 'ADDRESS'
 
 export default class KycOwnersAdd extends BaseCommand<typeof KycOwnersAdd> {
   static override summary = 'Register a beneficial owner, director, officer or control person of a business'
@@ -30,12 +30,7 @@ export default class KycOwnersAdd extends BaseCommand<typeof KycOwnersAdd> {
     'id-type': Flags.string({description: 'SSN, ITIN, EIN or NON_US_TAX_ID', helpGroup: P}),
     identifier: Flags.string({description: 'the identification number', helpGroup: P}),
     'country-of-issuance': Flags.string({helpGroup: P}),
-    'address-line1': Flags.string({helpGroup: A}),
-    'address-line2': Flags.string({helpGroup: A}),
-    'address-city': Flags.string({helpGroup: A}),
-    'address-state': Flags.string({helpGroup: A}),
-    'address-postal-code': Flags.string({helpGroup: A}),
-    'address-country': Flags.string({helpGroup: A}),
+    ...addressFlags,
     data: Flags.string({description: 'request body as JSON: inline, @file.json or - (typed flags override it)'}),
     'dry-run': dryRunFlag,
   }

@@ -5,11 +5,12 @@ import {ExitCode} from '../../lib/exit-codes.js'
 import {sandboxDataDir} from '../../lib/paths.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
+import {asSandboxDataError} from '../../lib/sandbox-store.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static override summary = 'Run the local sandbox: a stateful implementation of the Service sandbox on 127.0.0.1'
   static override description =
-    'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State is journaled to --data-dir and survives restarts. ' +
+    'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State lives in one SQLite database in --data-dir (every request atomic and durable before it is answered) and survives restarts, kill -9 included. ' +
     'With --json it prints exactly one line when ready: {"url","tokenId","clientSecret","webhookPublicKey"}.'
   static override examples = [
     '<%= config.bin %> sandbox serve',
@@ -18,7 +19,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   ]
   static override flags = {
     port: Flags.integer({description: 'port on 127.0.0.1 (0 picks a free one)', default: 4010, min: 0, max: 65535}),
-    'data-dir': Flags.string({description: 'where the journal lives (default: the user data dir)'}),
+    'data-dir': Flags.string({description: 'where the database lives (default: the user data dir)'}),
     detach: Flags.boolean({description: 'run in the background with a pid file; stop with `svc sandbox stop`'}),
     'decision-delay': Flags.integer({description: 'ms before KYC/KYB decisions land (new data dirs only)'}),
   }
@@ -49,7 +50,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       })
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')
-      throw e
+      throw asSandboxDataError(e) ?? e
     }
     const ready: ReadyLine = {url: emu.url, tokenId: emu.credentials.tokenId, clientSecret: emu.credentials.clientSecret, webhookPublicKey: emu.webhookPublicKeyPem}
     recordRunning(dataDir, ready)

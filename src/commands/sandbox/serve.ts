@@ -7,6 +7,7 @@ import {renderKeyValue} from '../../lib/output/render.js'
 import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
+  static override handlesInterrupt = true
   static override summary = 'Run the local sandbox: a stateful implementation of the Service sandbox on 127.0.0.1'
   static override description =
     'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State is journaled to --data-dir and survives restarts. ' +

@@ -99,6 +99,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return description
   }
 
+  /** `--output json` on list commands is --json by another name (checked before parsing, like oclif's own). */
+  public override jsonEnabled(): boolean {
+    if (super.jsonEnabled()) return true
+    const end = this.argv.includes('--') ? this.argv.indexOf('--') : this.argv.length
+    const argv = this.argv.slice(0, end)
+    return argv.includes('--output=json') || argv.some((a, i) => a === '--output' && argv[i + 1] === 'json')
+  }
+
   /** JSON on stdout without colour codes, so pipes get clean data. */
   public override logJson(json: unknown): void {
     this.out.printJson(json)

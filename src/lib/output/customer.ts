@@ -1,7 +1,8 @@
 import type {Customer} from '../schemas/customer.js'
 import type {Output} from './output.js'
 import {relativeTime} from './format.js'
-import {renderKeyValue, renderTable} from './render.js'
+import {renderKeyValue} from './render.js'
+import {type Column, type ListView, renderList} from './table.js'
 
 export function statusOf(c: Customer): string {
   return (c.customerType === 'BUSINESS' ? c.kybStatus : c.kycStatus) ?? '-'
@@ -31,7 +32,15 @@ export function renderCustomer(out: Output, c: Customer): void {
   ])
 }
 
-export async function renderCustomerList(out: Output, list: {data: Customer[]; hasMore: boolean; totalCount?: number; nextCursor?: string}): Promise<void> {
-  await renderTable(out, ['ID', 'TYPE', 'NAME', 'STATUS', 'PLATFORM ID', 'CREATED'], list.data.map((c) => [c.id, c.customerType, nameOf(c), statusOf(c), c.platformCustomerId, relativeTime(c.createdAt)]))
-  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all). ${list.totalCount ?? ''} in total.`))
+export const customerColumns: Array<Column<Customer>> = [
+  {key: 'id', header: 'ID', get: (c) => c.id, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (c) => c.customerType, priority: 4},
+  {key: 'name', header: 'NAME', get: nameOf, priority: 1},
+  {key: 'status', header: 'STATUS', get: statusOf, priority: 2, noTruncate: true},
+  {key: 'platform-id', header: 'PLATFORM ID', get: (c) => c.platformCustomerId, priority: 5},
+  {key: 'created', header: 'CREATED', get: (c) => relativeTime(c.createdAt), raw: (c) => c.createdAt, priority: 3},
+]
+
+export async function renderCustomerList(out: Output, list: {data: Customer[]; hasMore: boolean; totalCount?: number; nextCursor?: string}, view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, customerColumns, list, view)
 }

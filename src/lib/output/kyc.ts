@@ -3,7 +3,8 @@ import type {BeneficialOwner, Document, Verification, VerificationError} from '.
 import {nameOf, statusOf} from './customer.js'
 import {relativeTime} from './format.js'
 import type {Output} from './output.js'
-import {renderKeyValue, renderTable} from './render.js'
+import {renderKeyValue} from './render.js'
+import {type Column, type ListView, renderList} from './table.js'
 
 export interface KycStatusView {
   customer: Customer
@@ -77,10 +78,27 @@ export function renderKycStatus(out: Output, view: KycStatusView): void {
   else if (status === 'UNVERIFIED' && !v) out.info(out.dim(`Nothing submitted yet: svc kyc submit ${c.id} (or send a hosted link: svc kyc link ${c.id})`))
 }
 
-export async function renderOwners(out: Output, owners: BeneficialOwner[]): Promise<void> {
-  await renderTable(out, ['ID', 'NAME', 'ROLES', 'OWNERSHIP', 'KYC'], owners.map((o) => [o.id, `${o.personalInfo.firstName} ${o.personalInfo.lastName}`, o.roles.join(', '), `${o.ownershipPercentage}%`, o.kycStatus]))
+export const ownerColumns: Array<Column<BeneficialOwner>> = [
+  {key: 'id', header: 'ID', get: (o) => o.id, noTruncate: true},
+  {key: 'name', header: 'NAME', get: (o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName}`, priority: 1},
+  {key: 'roles', header: 'ROLES', get: (o) => o.roles.join(', '), priority: 4},
+  {key: 'ownership', header: 'OWNERSHIP', get: (o) => `${o.ownershipPercentage}%`, raw: (o) => o.ownershipPercentage, priority: 3},
+  {key: 'kyc', header: 'KYC', get: (o) => o.kycStatus, priority: 2, noTruncate: true},
+]
+
+export async function renderOwners(out: Output, owners: BeneficialOwner[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, ownerColumns, {data: owners}, view)
 }
 
-export async function renderDocuments(out: Output, docs: Document[]): Promise<void> {
-  await renderTable(out, ['ID', 'TYPE', 'SIDE', 'COUNTRY', 'FILE', 'UPLOADED'], docs.map((d) => [d.id, d.documentType, d.side ?? '', d.country, d.fileName, relativeTime(d.createdAt)]))
+export const documentColumns: Array<Column<Document>> = [
+  {key: 'id', header: 'ID', get: (d) => d.id, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (d) => d.documentType, priority: 1},
+  {key: 'side', header: 'SIDE', get: (d) => d.side ?? '', priority: 3},
+  {key: 'country', header: 'COUNTRY', get: (d) => d.country, priority: 4},
+  {key: 'file', header: 'FILE', get: (d) => d.fileName, priority: 2},
+  {key: 'uploaded', header: 'UPLOADED', get: (d) => relativeTime(d.createdAt), raw: (d) => d.createdAt, priority: 5},
+]
+
+export async function renderDocuments(out: Output, docs: Document[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, documentColumns, {data: docs}, view)
 }

@@ -1,7 +1,7 @@
 import type {Customer} from '../schemas/customer.js'
 import type {Output} from './output.js'
 import {relativeTime} from './format.js'
-import {renderKeyValue} from './render.js'
+import {type Row, renderKeyValue} from './render.js'
 import {type Column, type ListView, renderList} from './table.js'
 
 export function statusOf(c: Customer): string {
@@ -12,9 +12,42 @@ export function nameOf(c: Customer): string {
   return c.customerType === 'BUSINESS' ? (c.businessInfo?.legalName ?? '-') : (c.fullName ?? '-')
 }
 
+/** One line per value: arrays joined, an address or other object as `key value` pairs. */
+export function describeValue(v: unknown): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined
+  if (Array.isArray(v)) return v.map((x) => describeValue(x) ?? '').join(', ')
+  if (typeof v === 'object') {
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => (describeValue(x) === undefined ? undefined : `${k} ${describeValue(x)}`))
+      .filter(Boolean)
+      .join(', ')
+  }
+  return String(v)
+}
+
+/** "1 Main St, Apt 2, Springfield, IL 62701, US": how an address is read. */
+export function describeAddress(a: unknown): string | undefined {
+  if (!a || typeof a !== 'object') return undefined
+  const x = a as Record<string, string | undefined>
+  const cityLine = [x.city, [x.state, x.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ')
+  return [x.line1, x.line2, cityLine, x.country].filter(Boolean).join(', ') || undefined
+}
+
+// Shown in the first block, or deliberately elsewhere; every other field the Service returns is
+// listed after them, so nothing that can be set is hidden (the Service never returns `identifier`).
+const SUMMARY = new Set(['id', 'customerType', 'fullName', 'kycStatus', 'kybStatus', 'platformCustomerId', 'email', 'phoneNumber', 'region', 'currencies', 'contactVerification', 'endUserTermsConsent', 'umaAddress', 'createdAt', 'updatedAt', 'isDeleted', 'businessInfo', 'address'])
+const BUSINESS_FIRST = ['legalName', 'doingBusinessAs', 'country', 'taxId', 'incorporatedOn', 'registrationNumber', 'entityType', 'primaryContactFirstName', 'primaryContactLastName']
+
+function termsLine(t: Record<string, string> | undefined): string | undefined {
+  if (!t) return undefined
+  const how = [t.acceptanceMethod, t.ipAddress ? `from ${t.ipAddress}` : undefined].filter(Boolean).join(' ')
+  return `accepted v${t.termsVersion}${t.acceptedAt ? ` at ${t.acceptedAt}` : ''}${how ? ` (${how})` : ''}`
+}
+
 export function renderCustomer(out: Output, c: Customer): void {
   const cv = c.contactVerification
-  renderKeyValue(out, [
+  const all = c as Record<string, unknown>
+  const rows: Row = [
     ['id', c.id],
     ['type', c.customerType],
     ['name', nameOf(c)],
@@ -24,12 +57,25 @@ export function renderCustomer(out: Output, c: Customer): void {
     ['phone', c.phoneNumber],
     ['region', c.region],
     ['currencies', c.currencies?.join(', ')],
+    ['address', describeAddress(all.address)],
+  ]
+  for (const [k, v] of Object.entries(all)) if (!SUMMARY.has(k)) rows.push([k, describeValue(v)])
+  rows.push(
     ['contactVerification', cv ? Object.entries(cv).map(([k, v]) => `${k} ${v}`).join(', ') : undefined],
-    ['endUserTerms', c.endUserTermsConsent ? `accepted v${c.endUserTermsConsent.termsVersion}` : undefined],
+    ['endUserTerms', termsLine(c.endUserTermsConsent as Record<string, string> | undefined)],
     ['umaAddress', c.umaAddress],
     ['created', `${c.createdAt} (${relativeTime(c.createdAt)})`],
+    ['updated', c.updatedAt && c.updatedAt !== c.createdAt ? `${c.updatedAt} (${relativeTime(c.updatedAt)})` : undefined],
     ['deleted', c.isDeleted ? 'yes' : undefined],
-  ])
+  )
+  renderKeyValue(out, rows)
+  const info = c.businessInfo as Record<string, unknown> | undefined
+  if (info) {
+    out.print('')
+    out.print(out.bold('Business'))
+    const keys = [...BUSINESS_FIRST.filter((k) => k in info), ...Object.keys(info).filter((k) => !BUSINESS_FIRST.includes(k))]
+    renderKeyValue(out, keys.map((k) => [`  ${k}`, describeValue(info[k])]))
+  }
 }
 
 export const customerColumns: Array<Column<Customer>> = [

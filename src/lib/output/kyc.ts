@@ -58,6 +58,19 @@ export function renderChecklist(out: Output, errors: VerificationError[], view: 
   }
 }
 
+/**
+ * The Service keeps a submission IN_PROGRESS after the decision (its statuses are IN_PROGRESS and
+ * RESOLVE_ERRORS only), so the line follows the customer's status and never contradicts it.
+ */
+export function verificationLine(v: Verification, status: string): string {
+  const submitted = `submitted ${relativeTime(v.createdAt)}`
+  if (v.verificationStatus === 'RESOLVE_ERRORS') return `${v.id} RESOLVE_ERRORS: ${v.errors.length} item(s) to resolve (${submitted})`
+  if (status === 'APPROVED' || status === 'REJECTED') return `${v.id} decided: ${status} (${submitted})`
+  if (status === 'HOLD') return `${v.id} on HOLD: more information needed (${submitted})`
+  if (status === 'PENDING') return `${v.id} under review (${submitted})`
+  return `${v.id} ${v.verificationStatus} (${submitted})`
+}
+
 export function renderKycStatus(out: Output, view: KycStatusView): void {
   const c = view.customer
   const status = statusOf(c)
@@ -69,7 +82,7 @@ export function renderKycStatus(out: Output, view: KycStatusView): void {
     ['name', nameOf(c)],
     [c.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus', status],
     ['contactVerification', cv ? Object.entries(cv).map(([k, s]) => `${k} ${s}`).join(', ') : undefined],
-    ['verification', v ? `${v.id} ${v.verificationStatus} (submitted ${relativeTime(v.createdAt)})` : 'none submitted yet'],
+    ['verification', v ? verificationLine(v, status) : 'none submitted yet'],
     ['owners', view.beneficialOwners ? view.beneficialOwners.map((o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName} ${o.ownershipPercentage}% ${o.kycStatus}`).join('; ') || 'none declared' : undefined],
   ])
   if (status === 'UNVERIFIED' && v?.verificationStatus === 'RESOLVE_ERRORS' && v.errors.length) renderChecklist(out, v.errors, view)

@@ -26,9 +26,10 @@ function mapAbort(error: unknown): never {
   throw error
 }
 
-export async function promptText(message: string, opts: {default?: string} = {}): Promise<string> {
+/** `validate` returns true, or the message shown under the question until the answer passes. */
+export async function promptText(message: string, opts: {default?: string; validate?: (value: string) => true | string} = {}): Promise<string> {
   const {input} = await inquirer()
-  return input({message, default: opts.default}, toStderr).catch(mapAbort)
+  return input({message, default: opts.default, validate: opts.validate}, toStderr).catch(mapAbort)
 }
 
 export async function promptSecret(message: string): Promise<string> {

@@ -7,7 +7,8 @@ import {fileURLToPath} from 'node:url'
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 
 /** tmux is present on developer machines here, not on a fresh Node-only CI runner: tests skip with this reason. */
-export const hasTmux = spawnSync('tmux', ['-V'], {stdio: 'ignore'}).status === 0
+// SVC_TEST_NO_TMUX=1 plays a fresh CI machine without tmux.
+export const hasTmux = !process.env.SVC_TEST_NO_TMUX && spawnSync('tmux', ['-V'], {stdio: 'ignore'}).status === 0
 export const NO_TMUX = 'tmux is not installed: pseudo-terminal tests skipped (apt-get install -y tmux to run them)'
 
 /**

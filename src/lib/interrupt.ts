@@ -9,7 +9,9 @@ export interface Activity {
   /** "Quote:… is being paid (transaction PROCESSING)": a sentence without the final stop. */
   doing: string
   /** The one command that resumes or inspects it: `svc quote wait Quote:…`. */
-  resume: string
+  resume?: string
+  /** Instead of "Resume or inspect it with: <resume>", when the next step takes a sentence. */
+  hint?: string
 }
 
 /** Ctrl-C during a wait, at a prompt, or anywhere else: exit 130, with what goes on and how to resume. */
@@ -19,8 +21,8 @@ export function interruptedError(activity?: Activity, atPrompt = false): SvcErro
       code: 'INTERRUPTED',
       exitCode: ExitCode.INTERRUPTED,
       message: `Interrupted. ${activity.doing}; stopping svc does not stop it`,
-      details: {resume: activity.resume},
-      hint: `Resume or inspect it with: ${activity.resume}`,
+      details: activity.resume ? {resume: activity.resume} : {},
+      hint: activity.hint ?? (activity.resume ? `Resume or inspect it with: ${activity.resume}` : undefined),
     })
   }
   return new SvcError({

@@ -23,7 +23,7 @@ export class TmuxSession {
   constructor(args: string[], opts: {env: Record<string, string | undefined>; width?: number; height?: number}) {
     this.dir = mkdtempSync(join(tmpdir(), 'svc-tmux-'))
     this.socket = join(this.dir, 'sock')
-    const env = {...opts.env, TERM: 'xterm-256color', PATH: process.env.PATH}
+    const env: Record<string, string | undefined> = {...opts.env, TERM: 'xterm-256color', PATH: process.env.PATH}
     delete env.CI
     delete env.SVC_NO_INPUT
     const exports = Object.entries(env)

@@ -8,6 +8,7 @@ import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} 
 import {asSandboxDataError} from '../../lib/sandbox-store.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
+  static override handlesInterrupt = true
   static override summary = 'Run the local sandbox: a stateful implementation of the Service sandbox on 127.0.0.1'
   static override description =
     'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State lives in one SQLite database in --data-dir (every request atomic and durable before it is answered) and survives restarts, kill -9 included. ' +

@@ -1,7 +1,7 @@
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
-import type {Emulator} from './emulator.js'
+import type {Emulator, ObservedRequest} from './emulator.js'
 import {HttpError} from './http-error.js'
 import type {EmuResponse} from './router.js'
 
@@ -13,6 +13,7 @@ const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/]
 
 export async function handleHttp(emu: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: EmuResponse
+  let seen: ObservedRequest | undefined
   try {
     const rawBody = await readBody(req)
     const url = new URL(req.url ?? '/', 'http://localhost')
@@ -21,6 +22,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     if (emu.requests.length > 100_000) emu.requests.splice(0, 50_000)
     if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
+    if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers, rawBody}
     if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
@@ -36,6 +38,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
   // Acknowledge only what is durable.
   await emu.db.sync()
   send(res, response)
+  if (seen) emu.onResponse?.(seen, response)
 }
 
 function checkAuth(emu: Emulator, req: IncomingMessage): void {

@@ -71,7 +71,8 @@ const feeConfig = z.strictObject({
 })
 
 export const platformConfigPatch = z.strictObject({
-  webhookEndpoint: z.url({protocol: /^https?$/}).nullable().optional(),
+  /** An http(s) URL; "" removes the endpoint (the contract's type is string; null is still accepted). */
+  webhookEndpoint: z.union([z.url({protocol: /^https?$/}), z.literal('')]).nullable().optional(),
   umaDomain: z.string().min(1).max(253).optional(),
   isRegulatedFinancialInstitution: z.boolean().optional(),
   embeddedWalletConfig: z

@@ -93,7 +93,7 @@ export const platformConfigPatch = z.strictObject({
 export type PlatformConfigPatch = z.infer<typeof platformConfigPatch>
 
 export const platformConfigSchema = z.looseObject({
-  id: z.string(),
+  id: z.string().optional(),
   webhookEndpoint: z.string().nullable().optional(),
   isRegulatedFinancialInstitution: z.boolean().optional(),
   feeConfigs: z.array(z.looseObject({})).optional(),

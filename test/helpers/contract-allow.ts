@@ -119,12 +119,6 @@ export const ALLOWANCES: Allowance[] = [
       ((exchange.status === 400 && code(exchange) === 'INVALID_SIGNATURE' && /\/verify$/.test(exchange.path)) || (exchange.status === 409 && /^CONTACT_VERIFICATION_(REQUIRED|NOT_APPLICABLE)$/.test(String(code(exchange))))) &&
       enumLine('/code')(line),
   },
-  {
-    id: 'open-untrust-confirm-without-sca',
-    decidedBy: 'api-gaps.md §3.2 (confirm body {challengeId?, code?, passkeyAssertion?, origin?}; 409 when SCA is not required)',
-    why: 'TO FIX: with no SCA challenge the CLI still confirms an untrust with {}; the contract wants code or passkeyAssertion+origin. Without a challenge the untrust should take effect at once and need no confirm.',
-    excuses: ({kind, exchange, line}) => kind === 'request' && /\/untrust\/confirm$/.test(exchange.path) && Object.keys(obj(exchange.requestBody) ?? {}).length === 0 && /^\(request\) \(body\) must (have required property|match a schema in anyOf)/.test(line),
-  },
 ]
 
 const LOCAL_HELPERS = [

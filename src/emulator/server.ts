@@ -2,6 +2,7 @@ import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {Emulator} from './emulator.js'
+import {injectFault} from './faults.js'
 import {HttpError} from './http-error.js'
 import type {EmuResponse} from './router.js'
 
@@ -21,6 +22,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     if (emu.requests.length > 100_000) emu.requests.splice(0, 50_000)
     if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
+    if (await injectFault(emu, path, req)) return
     if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)

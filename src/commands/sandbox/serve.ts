@@ -1,9 +1,11 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {SvcError, usageError} from '../../lib/errors.js'
+import {InputError, SvcError, usageError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
 import {sandboxDataDir} from '../../lib/paths.js'
 import {renderKeyValue} from '../../lib/output/render.js'
+import {faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
+import {fieldErrors} from '../../lib/schemas/field-errors.js'
 import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
@@ -21,15 +23,18 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     'data-dir': Flags.string({description: 'where the journal lives (default: the user data dir)'}),
     detach: Flags.boolean({description: 'run in the background with a pid file; stop with `svc sandbox stop`'}),
     'decision-delay': Flags.integer({description: 'ms before KYC/KYB decisions land (new data dirs only)'}),
+    faults: Flags.string({description: 'inject faults before any state change: rate5xx=P (503), rate429=P (with Retry-After), reset=P, latency=MS, retryAfter=S'}),
+    'faults-seed': Flags.integer({description: 'seed of the fault PRNG, so a run is repeatable', min: 0, max: 2 ** 32 - 1, dependsOn: ['faults']}),
   }
 
   async run(): Promise<ReadyLine | undefined> {
     const f = this.flags
     const dataDir = f['data-dir'] ?? sandboxDataDir()
+    const faults = f.faults === undefined ? undefined : parseFaultsFlag(f.faults, f['faults-seed'])
     const running = runningPid(dataDir)
     if (running && running !== process.pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `A sandbox is already running for ${dataDir} (pid ${running})`, hint: 'Stop it with `svc sandbox stop`, or use another --data-dir.'})
     if (f.detach) {
-      const args = ['--port', String(f.port), '--data-dir', dataDir, ...(f['decision-delay'] !== undefined ? ['--decision-delay', String(f['decision-delay'])] : [])]
+      const args = ['--port', String(f.port), '--data-dir', dataDir, ...(f['decision-delay'] !== undefined ? ['--decision-delay', String(f['decision-delay'])] : []), ...(faults ? ['--faults', f.faults!, ...(f['faults-seed'] === undefined ? [] : ['--faults-seed', String(f['faults-seed'])])] : [])]
       const ready = await startDetached(args, dataDir)
       this.out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
       this.out.info(this.out.dim('Stop it with `svc sandbox stop`.'))
@@ -51,6 +56,8 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')
       throw e
     }
+    // Unlike the other settings (new data dirs only), faults are for this run: applied every start.
+    if (faults) emu.saveConfig({...emu.config(), sandbox: {...emu.settings(), faults}})
     const ready: ReadyLine = {url: emu.url, tokenId: emu.credentials.tokenId, clientSecret: emu.credentials.clientSecret, webhookPublicKey: emu.webhookPublicKeyPem}
     recordRunning(dataDir, ready)
     if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
@@ -69,4 +76,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     clearRunning(dataDir)
     return undefined
   }
+}
+
+function parseFaultsFlag(spec: string, seed: number | undefined): FaultSettings {
+  const r = faultSettings.safeParse({...faultSpecToObject(spec), ...(seed === undefined ? {} : {seed})})
+  if (!r.success) throw new InputError(fieldErrors(r.error, 'faults'), undefined, 'Example: --faults rate5xx=0.1,rate429=0.05,latency=200ms,reset=0.01')
+  return r.data
 }

@@ -16,7 +16,7 @@ export interface WebhookEvent {
 interface StoredEvent {
   seq: number
   event: WebhookEvent
-  deliveries: Array<{at: string; url: string; status?: number; error?: string}>
+  deliveries: Array<{at: string; url: string; status?: number; error?: string; replay?: boolean}>
   delivered: boolean
 }
 
@@ -73,6 +73,25 @@ export class Webhooks {
   async deliverNow(event: WebhookEvent, url: string): Promise<{status: number; body: string}> {
     const body = JSON.stringify(event)
     return post(url, body, {'content-type': 'application/json', 'x-service-signature': signBody(body, this.key)})
+  }
+
+  /**
+   * Re-delivers a stored event now, to `url` or the configured endpoint: the identical body (the
+   * stored envelope, serialised as on its first delivery), freshly signed. Recorded as a delivery.
+   */
+  async replay(eventId: string, url: string): Promise<{event: WebhookEvent; status?: number; body?: string; error?: string}> {
+    const stored = this.emu.db.get<StoredEvent>('events', eventId)
+    if (!stored) throw Object.assign(new Error(`${eventId} not found`), {notFound: true})
+    let result: {status?: number; body?: string; error?: string}
+    try {
+      result = await this.deliverNow(stored.event, url)
+    } catch (e) {
+      result = {error: (e as Error).message}
+    }
+    const latest = this.emu.db.get<StoredEvent>('events', eventId) ?? stored
+    this.emu.db.put('events', eventId, {...latest, deliveries: [...latest.deliveries, {at: new Date(this.emu.now()).toISOString(), url, status: result.status, error: result.error, replay: true}]})
+    this.emu.log(`webhook replay ${stored.event.type} ${eventId} -> ${url}: ${result.status ?? result.error}`)
+    return {event: stored.event, ...result}
   }
 
   private enqueue(eventId: string, attempt: number): void {

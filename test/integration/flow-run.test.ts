@@ -1,3 +1,4 @@
+import {spawn} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -7,7 +8,7 @@ import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const FLOWS = join(process.cwd(), 'flows')
-const examples = readdirSync(FLOWS).filter((f) => f.endsWith('.yaml')).sort()
+const examples = readdirSync(FLOWS).filter((f) => f.endsWith('.yaml') && !f.startsWith('.')).sort()
 const work = mkdtempSync(join(tmpdir(), 'svc-flow-test-'))
 afterAll(() => rmSync(work, {recursive: true, force: true}))
 
@@ -44,6 +45,8 @@ describe('svc flow run --local: every example flow against a fresh throwaway san
     expect(Number(suite.tests)).toBe(doc.steps.length)
     expect(suite.failures).toBe('0')
     expect(cases.map((c) => c.name)).toEqual(doc.steps.map((s: {index: number; name: string}) => `${s.index}. ${s.name}`))
+    // The throwaway sandbox's client secret never reaches the output or the report.
+    expect(r.stdout + r.stderr + readFileSync(report, 'utf8')).not.toMatch(/sk_local_/)
     // Hermetic: the sandbox's temp dir is gone and nothing listens on its port any more.
     expect(readdirSync(tmp)).toEqual([])
     await expect(fetch(doc.target.baseUrl + '/config')).rejects.toThrow()
@@ -152,4 +155,49 @@ describe('svc flow run against a running sandbox', () => {
     expect(w.code).toBe(1)
     expect(w.json().error.reason).toMatch(/no CUSTOMER.KYC_REJECTED event within 500 ms/)
   })
+})
+
+describe('svc flow run --local, interrupted', () => {
+  it('Ctrl-C stops the flow (exit 130) and still removes the throwaway sandbox', async () => {
+    const {tmp, env} = localEnv('interrupted')
+    const file = join(work, 'slow.yaml')
+    writeFileSync(file, ['name: slow', 'steps:', '  - name: one', '    api: {method: GET, path: /config}', '  - name: wait', '    webhook: {type: CUSTOMER.KYC_REJECTED}', '    timeout: 60s', ''].join('\n'))
+    const child = spawn(process.execPath, [join(process.cwd(), 'bin/run.js'), 'flow', 'run', file, '--local', '--json'], {env: {PATH: process.env.PATH, ...env}})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c))
+    child.stderr.on('data', (c: Buffer) => (stderr += c))
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const until = Date.now() + 20_000
+    while (!stderr.includes('ok   [1/2] one') && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
+    expect(readdirSync(tmp)).toHaveLength(1) // the running sandbox's data dir
+    child.kill('SIGINT')
+    expect(await exited).toBe(130)
+    const doc = JSON.parse(stdout)
+    expect(doc.error.code).toBe('INTERRUPTED')
+    expect(doc.steps.map((s: {status: string}) => s.status)).toEqual(['passed', 'failed'])
+    expect(readdirSync(tmp)).toEqual([])
+    await expect(fetch(doc.target.baseUrl + '/config')).rejects.toThrow()
+  }, 30_000)
+})
+
+describe('svc flow run on a terminal', () => {
+  it('shows a spinner line per step, rewritten in place as ✓', async () => {
+    const {env} = localEnv('tty')
+    const file = join(work, 'tty.yaml')
+    writeFileSync(file, ['name: tty', 'steps:', '  - name: read the config', '    api: {method: GET, path: /config}', '  - name: list customers', '    svc: customers list', ''].join('\n'))
+    const cmd = `${process.execPath} ${join(process.cwd(), 'bin/run.js')} flow run '${file}' --local`
+    const out = await new Promise<{text: string; code: number | null}>((resolve) => {
+      const child = spawn('script', ['-qfec', cmd, '/dev/null'], {env: {PATH: process.env.PATH, TERM: 'xterm', ...env}})
+      let text = ''
+      child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')))
+      child.on('close', (code) => resolve({text, code}))
+    })
+    expect(out.code).toBe(0)
+    expect(out.text).toMatch(/\r\x1b\[K. \[1\/2\] read the config/) // the spinner line
+    expect(out.text).toMatch(/\r\x1b\[K✓ \[1\/2\] read the config \(\d+ ms\)/)
+    expect(out.text).toMatch(/✓ \[2\/2\] list customers/)
+    expect(out.text).not.toMatch(/^ok {3}\[/m) // the plain off-terminal lines are not used
+    expect(out.text).toContain('PASS tty: 2/2 steps')
+  }, 30_000)
 })

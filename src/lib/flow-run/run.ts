@@ -1,5 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import type {FlowFile, FlowStep} from '../schemas/flow.js'
+import {ApiError, SvcError} from '../errors.js'
+import {ExitCode} from '../exit-codes.js'
 import {redact} from '../secret.js'
 import {parseDuration} from '../duration.js'
 import {getPath, hasPath, interpolate, UnknownVariable} from './paths.js'
@@ -45,7 +47,7 @@ export async function runFlow(flow: FlowFile, opts: {file: string; stepLines: nu
   const started = Date.now()
   const vars: Record<string, unknown> = {run: {id: randomUUID().slice(0, 8)}, env: {...opts.env}}
   for (const [k, v] of Object.entries(flow.vars ?? {})) vars[k] = interpolate(v, vars)
-  if (flow.steps.some((s) => s.webhook)) for (const e of await listEvents(opts.target)) opts.target.seenEvents.add(e.id)
+  if (flow.steps.some((s) => s.webhook)) for (const e of await baselineEvents(opts.target)) opts.target.seenEvents.add(e.id)
   const results: StepResult[] = []
   let failed = false
   for (const [index, step] of flow.steps.entries()) {
@@ -71,7 +73,7 @@ export async function runFlow(flow: FlowFile, opts: {file: string; stepLines: nu
     } catch (e) {
       failure = {message: e instanceof UnknownVariable ? e.message : `could not run: ${(e as Error).message}`, expected: 'the step to run', actual: null}
     }
-    if (opts.target.signal.aborted && !failure) failure = {message: 'interrupted', expected: 'the step to finish', actual: 'interrupted'}
+    if (opts.target.signal.aborted) failure = {message: 'interrupted (SIGINT/SIGTERM)', expected: 'the step to finish', actual: 'interrupted'}
     const result: StepResult = {...base, status: failure ? 'failed' : 'passed', durationMs: Date.now() - t0, ...(failure ? {failure} : {})}
     results.push(result)
     opts.progress.end(result, flow.steps.length)
@@ -120,4 +122,16 @@ function check(step: FlowStep, outcome: StepOutcome, vars: Record<string, unknow
 function errorReason(doc: unknown): string {
   const e = (getPath(doc, 'error') ?? doc) as {code?: unknown; reason?: unknown} | null
   return e && typeof e === 'object' && typeof e.code === 'string' && typeof e.reason === 'string' ? ` (${e.code}: ${e.reason})` : ''
+}
+
+/** Events from before the run do not satisfy webhook steps; without an event log there is nothing to wait on. */
+async function baselineEvents(target: StepTarget) {
+  try {
+    return await listEvents(target)
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
+      throw new SvcError({code: 'NO_EVENT_LOG', exitCode: ExitCode.USAGE, message: 'This flow waits for webhooks, but the target has no sandbox event log (GET /sandbox/events)', hint: 'Run it with --local, or against a local sandbox.'})
+    }
+    throw e
+  }
 }

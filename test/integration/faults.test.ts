@@ -119,6 +119,10 @@ describe('svc sandbox serve --faults', () => {
       const config = await (await fetch(`${ready.url}/config`, {headers: {authorization: `Basic ${auth}`}})).json()
       expect(config.sandbox.faults).toEqual({rate5xx: 1, rate429: 0, reset: 0, latencyMs: 0, retryAfterSeconds: 3, seed: 9})
       expect((await svc(['sandbox', 'stop'], {env})).code).toBe(0)
+      // Faults are for the run that asked for them: a restart without --faults serves normally.
+      const again = (await svc(['sandbox', 'serve', '--detach', '--port', '0', '--json'], {env})).json()
+      expect((await fetch(`${again.url}/customers`, {headers: {authorization: `Basic ${auth}`}})).status).toBe(200)
+      expect((await svc(['sandbox', 'stop'], {env})).code).toBe(0)
     } finally {
       rmSync(home, {recursive: true, force: true})
     }

@@ -4,7 +4,7 @@ import {InputError, SvcError, usageError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
 import {sandboxDataDir} from '../../lib/paths.js'
 import {renderKeyValue} from '../../lib/output/render.js'
-import {faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
+import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
 import {fieldErrors} from '../../lib/schemas/field-errors.js'
 import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 
@@ -56,8 +56,9 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')
       throw e
     }
-    // Unlike the other settings (new data dirs only), faults are for this run: applied every start.
-    if (faults) emu.saveConfig({...emu.config(), sandbox: {...emu.settings(), faults}})
+    // Unlike the other settings (new data dirs only), faults are for this run: set (or cleared) at every start.
+    const wanted = faults ?? NO_FAULTS
+    if (JSON.stringify(emu.settings().faults ?? NO_FAULTS) !== JSON.stringify(wanted)) emu.saveConfig({...emu.config(), sandbox: {...emu.settings(), faults: wanted}})
     const ready: ReadyLine = {url: emu.url, tokenId: emu.credentials.tokenId, clientSecret: emu.credentials.clientSecret, webhookPublicKey: emu.webhookPublicKeyPem}
     recordRunning(dataDir, ready)
     if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')

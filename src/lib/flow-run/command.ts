@@ -38,8 +38,8 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
   const progress = progressReporter(process.stderr, out)
   let result: FlowResult
   let baseUrl: string
+  let client: ApiClient | undefined
   try {
-    let client: ApiClient
     let env: NodeJS.ProcessEnv
     if (opts.local) {
       sandbox = await startThrowawaySandbox(flow.sandbox)
@@ -58,11 +58,11 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
     }
     // Commands inside a flow never prompt, and their output is parsed, not shown.
     env = {...env, SVC_NO_INPUT: '1', NO_COLOR: '1', FORCE_COLOR: undefined}
-    const target: StepTarget = {client, env, cwd: dirname(resolve(opts.file)), seenEvents: new Set(), signal: abort.signal, sleep: ctx.sleep}
+    const target: StepTarget = {client: client!, env, cwd: dirname(resolve(opts.file)), seenEvents: new Set(), signal: abort.signal, sleep: ctx.sleep}
     out.info(`${out.bold(flow.name)} · ${flow.steps.length} step${flow.steps.length === 1 ? '' : 's'}`)
     result = await runFlow(flow, {file: opts.file, stepLines, target, progress, env})
-    if (opts.local) await client.close()
   } finally {
+    if (opts.local) await client?.close()
     progress.stop()
     process.removeListener('SIGINT', onSignal)
     process.removeListener('SIGTERM', onSignal)

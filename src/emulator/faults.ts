@@ -22,6 +22,8 @@ export interface FaultCounts {
   rate429: number
   reset: number
   delayed: number
+  /** The faulted requests, oldest first ("503 POST /quotes"), the last 1,000. */
+  faulted: string[]
 }
 
 const states = new WeakMap<Emulator, FaultState>()
@@ -47,18 +49,18 @@ export async function injectFault(emu: Emulator, path: string, req: IncomingMess
   const retryAfter = {'retry-after': String(faults.retryAfterSeconds)}
   if (x < faults.reset) {
     state.counts.reset++
-    emu.log(`fault: reset ${req.method} ${path}`)
+    note(emu, state, `reset ${req.method} ${path}`)
     req.socket.destroy()
     return true
   }
   if (x < faults.reset + faults.rate5xx) {
     state.counts.rate5xx++
-    emu.log(`fault: 503 ${req.method} ${path}`)
+    note(emu, state, `503 ${req.method} ${path}`)
     throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'Injected fault: the service is temporarily unavailable; nothing was done', undefined, retryAfter)
   }
   if (x < faults.reset + faults.rate5xx + faults.rate429) {
     state.counts.rate429++
-    emu.log(`fault: 429 ${req.method} ${path}`)
+    note(emu, state, `429 ${req.method} ${path}`)
     throw new HttpError(429, 'RATE_LIMITED', `Injected fault: too many requests; retry after ${faults.retryAfterSeconds} s`, {retryAfterSeconds: faults.retryAfterSeconds}, retryAfter)
   }
   return false
@@ -66,7 +68,14 @@ export async function injectFault(emu: Emulator, path: string, req: IncomingMess
 
 /** How many faults were injected since the settings last changed (tests, the log). */
 export function faultCounts(emu: Emulator): FaultCounts {
-  return {...(states.get(emu)?.counts ?? {rate5xx: 0, rate429: 0, reset: 0, delayed: 0})}
+  const counts = states.get(emu)?.counts
+  return counts ? {...counts, faulted: [...counts.faulted]} : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}
+}
+
+function note(emu: Emulator, state: FaultState, what: string): void {
+  state.counts.faulted.push(what)
+  if (state.counts.faulted.length > 1000) state.counts.faulted.shift()
+  emu.log(`fault: ${what}`)
 }
 
 function stateFor(emu: Emulator, faults: FaultSettings): FaultState {
@@ -74,7 +83,7 @@ function stateFor(emu: Emulator, faults: FaultSettings): FaultState {
   let state = states.get(emu)
   if (!state || state.key !== key) {
     const seed = faults.seed ?? (Math.random() * 2 ** 32) >>> 0
-    state = {key, next: mulberry32(seed), counts: {rate5xx: 0, rate429: 0, reset: 0, delayed: 0}}
+    state = {key, next: mulberry32(seed), counts: {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}}
     states.set(emu, state)
   }
   return state

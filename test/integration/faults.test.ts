@@ -68,7 +68,7 @@ describe('fault injection', () => {
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 1_000_000})
     const dest = (await api(sbx, 'POST', '/customers/external-accounts', {customerId: c.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}}})).body.id as string
     expect(dest).toMatch(/^ExternalAccount:/)
-    await setFaults('rate5xx=0.1,rate429=0.05,reset=0.05,latency=5ms,retryAfter=1,seed=20261125')
+    await setFaults(`rate5xx=0.1,rate429=0.05,reset=0.05,latency=5ms,retryAfter=1,seed=${process.env.FAULT_SEED ?? 1}`)
     const paid = new Map<string, string>()
     let reruns = 0
     for (let i = 0; i < 20; i++) {
@@ -85,11 +85,17 @@ describe('fault injection', () => {
     expect(counts.rate5xx).toBeGreaterThan(0)
     expect(counts.rate429).toBeGreaterThan(0)
     expect(counts.reset).toBeGreaterThan(0)
+    // The paying requests themselves were faulted (a reset too) and retried with their keys, not only
+    // the reads around them. FAULT_SEED=<n> runs this against another fault sequence.
+    expect(counts.faulted.filter((f) => /^(503|429|reset) POST \/quotes\/[^/]+\/execute$/.test(f)).length).toBeGreaterThan(0)
+    expect(counts.faulted.filter((f) => /^(503|429|reset) POST \/quotes$/.test(f)).length).toBeGreaterThan(0)
+    if (!process.env.FAULT_SEED) expect(counts.faulted.filter((f) => /^reset POST \/quotes\/[^/]+\/execute$/.test(f))).toHaveLength(1)
     const outgoing = sbx.emu.db.all<{id: string; customerId: string; type: string}>('transactions').filter((t) => t.customerId === c.id && t.type === 'OUTGOING')
     expect(outgoing).toHaveLength(20)
     expect(new Set(paid.values())).toEqual(new Set(outgoing.map((t) => t.id)))
     expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
-    console.log(`faults injected: ${JSON.stringify(counts)}; CI re-runs needed: ${reruns}`)
+    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', c.account('USD'))!.balance.amount).toBe(1_000_000 - 20 * 1_000)
+    console.log(`faults injected: ${JSON.stringify({...counts, faulted: counts.faulted.length})}; on: ${counts.faulted.join(', ')}; CI re-runs needed: ${reruns}`)
   }, 240_000)
 })
 

@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {XMLParser, XMLValidator} from 'fast-xml-parser'
@@ -8,7 +8,7 @@ import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const FLOWS = join(process.cwd(), 'flows')
-const examples = readdirSync(FLOWS).filter((f) => f.endsWith('.yaml') && !f.startsWith('.')).sort()
+const examples = readdirSync(FLOWS).filter((f) => f.endsWith('.yaml')).sort()
 const work = mkdtempSync(join(tmpdir(), 'svc-flow-test-'))
 afterAll(() => rmSync(work, {recursive: true, force: true}))
 
@@ -71,7 +71,8 @@ describe('svc flow run against a running sandbox', () => {
 
   it('a broken expectation fails with the step named, expected and actual; later steps are skipped; JUnit has the failure', async () => {
     const broken = readFileSync(join(FLOWS, 'onboarding-individual.yaml'), 'utf8').replace('equals: {verificationStatus: IN_PROGRESS, errors.length: 0}', 'equals: {verificationStatus: APPROVED}')
-    const file = join(FLOWS, `.broken-${process.pid}.yaml`) // beside the fixtures it names
+    const file = join(work, 'broken.yaml')
+    cpSync(join(FLOWS, 'fixtures'), join(work, 'fixtures'), {recursive: true}) // the files it names, relative to it
     writeFileSync(file, broken)
     const report = join(work, 'broken.xml')
     try {
@@ -142,6 +143,18 @@ describe('svc flow run against a running sandbox', () => {
     const y = await svc(['flow', 'run', yamlError], {env: sbx.env})
     expect(y.code).toBe(2)
     expect(y.stderr).toMatch(/\(yaml\): .*\(line 5\)/)
+  })
+
+  it('an expected failure holds: exit code and the error document (argv list form)', async () => {
+    const file = join(work, 'exit.yaml')
+    writeFileSync(file, ['name: exit', 'steps:', '  - name: missing customer', '    svc: [customers, get, "Customer:nope"]', '    expect:', '      exit: 5', '      equals: {error.status: 404}', '      matches: {error.code: NOT_FOUND}', ''].join('\n'))
+    const ok = await svc(['flow', 'run', file, '--json'], {env: sbx.env})
+    expect(ok.code, ok.stdout).toBe(0)
+    writeFileSync(file, ['name: exit', 'steps:', '  - name: missing customer', '    svc: [customers, get, "Customer:nope"]', ''].join('\n'))
+    const r = await svc(['flow', 'run', file, '--json'], {env: sbx.env})
+    expect(r.code).toBe(1)
+    expect(r.json().error.reason).toMatch(/^Step 1\/1 "missing customer" \(line 3\) failed: exit code 5, expected 0 \(\w*NOT_FOUND: /)
+    expect(r.json().error.details.actual).toMatchObject({exit: 5, output: {error: {status: 404}}})
   })
 
   it('a capture that finds nothing and a webhook that never comes fail their step', async () => {

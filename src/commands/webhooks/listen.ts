@@ -2,6 +2,7 @@ import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
+import {webhookUrl} from '../../lib/schemas/webhooks.js'
 import {Forwarder, type ForwardResult} from '../../lib/webhook-forward.js'
 import {listen, type ReceivedEvent} from '../../lib/webhook-listener.js'
 
@@ -26,7 +27,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
 
   async run() {
     const f = this.flags
-    if (f['forward-to'] !== undefined && !/^https?:\/\/\S+$/.test(f['forward-to'])) throw new InputError([{field: 'forward-to', message: `must be an http(s) URL, got "${f['forward-to']}"`}])
+    if (f['forward-to'] !== undefined && !webhookUrl.safeParse(f['forward-to']).success) throw new InputError([{field: 'forward-to', message: `must be an http(s) URL, got "${f['forward-to']}"`}])
     const forwarder = f['forward-to'] ? new Forwarder(f['forward-to']) : undefined
     const pem = f['public-key'] ? readFileSync(f['public-key'], 'utf8') : await this.fetchPublicKey()
     let count = 0

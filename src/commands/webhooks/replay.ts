@@ -2,6 +2,8 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
+import {fieldErrors} from '../../lib/schemas/field-errors.js'
+import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 
 export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
   static override summary = 'Re-deliver a stored event (identical body, signed) to the webhook endpoint or --url'
@@ -13,7 +15,8 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
 
   async run() {
     const url = this.flags.url
-    if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw new InputError([{field: 'url', message: `must be an http(s) URL, got "${url}"`}])
+    const checked = webhookReplayRequest.safeParse(url === undefined ? {} : {url})
+    if (!checked.success) throw new InputError(fieldErrors(checked.error))
     this.ctx.refuseInProduction('webhooks replay')
     const res = await this.ctx.client.request({method: 'POST', path: ['sandbox', 'events', this.args.eventId, 'replay'], body: url ? {url} : {}})
     const result = (res.body ?? {}) as {eventId?: string; type?: string; url?: string; response_status?: number}

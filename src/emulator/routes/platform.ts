@@ -1,6 +1,7 @@
 import {platformConfigPatch} from '../../lib/schemas/config.js'
+import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 import type {Emulator} from '../emulator.js'
-import {HttpError, invalid, notFound, validate} from '../http-error.js'
+import {HttpError, notFound, validate} from '../http-error.js'
 import type {Router} from '../router.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
@@ -34,9 +35,7 @@ export function registerPlatform(router: Router, emu: Emulator): void {
   })
 
   router.post('/sandbox/events/:eventId/replay', async (req) => {
-    const given = (req.body as {url?: unknown} | undefined)?.url
-    if (given !== undefined && (typeof given !== 'string' || !/^https?:\/\/\S+$/.test(given))) throw invalid([{field: 'url', message: 'must be an http(s) URL'}])
-    const url = (given as string | undefined) ?? emu.config().webhookEndpoint
+    const url = validate(webhookReplayRequest, req.body ?? {}).url ?? emu.config().webhookEndpoint
     if (!url) throw new HttpError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url')
     const r = await emu.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
       throw e.notFound ? notFound('EVENT_NOT_FOUND', `Event ${req.params.eventId}`) : e

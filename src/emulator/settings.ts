@@ -1,5 +1,6 @@
 import type {z} from 'zod'
 import type {sandboxSettingsPatch} from '../lib/schemas/config.js'
+import {NO_FAULTS} from '../lib/schemas/faults.js'
 
 export type SandboxSettings = Required<z.infer<typeof sandboxSettingsPatch>>
 
@@ -31,6 +32,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   walletProcessingDelayMs: 300,
   challengeMinIntervalMs: 2000,
   passkeyOrigins: ['http://localhost', 'https://localhost'],
+  faults: NO_FAULTS,
 }
 
 export interface PlatformConfig {

@@ -110,7 +110,7 @@ export const ALLOWANCES: Allowance[] = [
   {
     id: 'local-sandbox-helpers',
     decidedBy: 'design/product.md (local sandbox) and service-api.md §4.5',
-    why: 'The local sandbox has helpers the Service does not publish: its webhook signing key, quorum key, event log, hosted KYC/liveness pages, agent execute, wallet-request settle, and `webhooks trigger --url`. Unknown routes answer 404/405.',
+    why: 'The local sandbox has helpers the Service does not publish: its webhook signing key, quorum key, event log and replay, hosted KYC/liveness pages, agent execute, wallet-request settle, and `webhooks trigger --url`. Unknown routes answer 404/405.',
     excuses: ({exchange, line}) =>
       (line.startsWith('no operation ') && (LOCAL_HELPERS.some((r) => r.test(exchange.path)) || [404, 405].includes(exchange.status))) ||
       (exchange.path === '/sandbox/webhooks/test' && line.includes('takes no body') && Object.keys(obj(exchange.requestBody) ?? {}).join() === 'url'),
@@ -131,6 +131,7 @@ const LOCAL_HELPERS = [
   /^\/sandbox\/webhook-public-key$/,
   /^\/sandbox\/quorum-public-key$/,
   /^\/sandbox\/events$/,
+  /^\/sandbox\/events\/[^/]+\/replay$/,
   /^\/sandbox\/hosted\//,
   /^\/sandbox\/quotes\/[^/]+\/execute-as-agent$/,
   /^\/sandbox\/wallet-requests\/[^/]+\/settle$/,

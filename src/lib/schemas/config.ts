@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {faultSettingsPatch} from './faults.js'
 
 /**
  * Local-sandbox-only settings, patched with `PATCH /config {sandbox: {...}}`. Each feature area adds
@@ -68,6 +69,8 @@ export const sandboxSettingsPatch = z.strictObject({
   challengeMinIntervalMs: z.number().int().min(0).max(3_600_000).optional(),
   /** WebAuthn origins accepted in passkey clientDataJSON. */
   passkeyOrigins: z.array(z.url({protocol: /^https?$/})).min(1).max(20).optional(),
+  /** Fault injection: 503s, 429s with Retry-After, connection resets, latency (see emulator/faults.ts). */
+  faults: faultSettingsPatch.optional(),
 })
 
 const feeConfig = z.strictObject({

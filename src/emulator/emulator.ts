@@ -5,13 +5,14 @@ import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
-import {Db} from './db.js'
+import {DataFileError} from './data-files.js'
 import {HttpError, conflict} from './http-error.js'
 import {Router, type EmuRequest, type EmuResponse} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {Scheduler} from './scheduler.js'
 import {defaultConfig, type PlatformConfig, type SandboxSettings} from './settings.js'
-import {handleHttp} from './server.js'
+import {handleHttp, limitServer} from './server.js'
+import {Db} from './store/db.js'
 import {Webhooks, loadWebhookKey} from './webhooks.js'
 
 export interface EmulatorOptions {
@@ -23,6 +24,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void
   /** Settings applied when the data dir is new (tests use short delays). */
   settings?: Partial<SandboxSettings>
+  /** Keep a log of every request's method and path in `requests` (tests prove nothing was sent). */
+  recordRequests?: boolean
 }
 
 export interface Credentials {
@@ -31,8 +34,8 @@ export interface Credentials {
 }
 
 /**
- * The local sandbox: one process holding the durable state (journal-backed Db), the scheduler for
- * asynchronous outcomes, signed webhooks, and the HTTP server under /2025-10-13.
+ * The local sandbox: one process holding the durable state (SQLite, store/), the scheduler for
+ * asynchronous outcomes, the webhook outbox, and the HTTP server under /2025-10-13.
  */
 export class Emulator {
   readonly db: Db
@@ -42,7 +45,7 @@ export class Emulator {
   readonly credentials: Credentials
   readonly webhookPublicKeyPem: string
   readonly now: () => number
-  /** Every request seen (method and path), so tests can assert that nothing was sent. */
+  /** Every request seen (method and path) when `recordRequests` is on; otherwise stays empty. */
   readonly requests: Array<{method: string; path: string}> = []
   private server?: Server
   private readonly logSink?: (line: string) => void
@@ -52,16 +55,16 @@ export class Emulator {
     ensurePrivateDir(opts.dataDir)
     this.now = opts.now ?? Date.now
     this.logSink = opts.log
-    this.db = Db.open(opts.dataDir)
-    if (this.db.dropped) this.log(`journal: dropped ${this.db.dropped} torn record(s) at replay`)
     this.credentials = loadCredentials(opts.dataDir)
     const key = loadWebhookKey(opts.dataDir)
     this.webhookPublicKeyPem = key.publicKeyPem
+    this.db = Db.open(opts.dataDir, (line) => this.log(line))
     if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
     this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
     this.webhooks = new Webhooks(this, key.privateKey)
     registerRoutes(this.router, this)
     this.scheduler.start()
+    this.webhooks.start()
   }
 
   static async start(opts: EmulatorOptions): Promise<Emulator> {
@@ -72,6 +75,7 @@ export class Emulator {
 
   private listen(port: number, host: string): Promise<void> {
     const server = createServer({keepAlive: true, keepAliveTimeout: 30_000}, (req, res) => void handleHttp(this, req, res))
+    limitServer(server)
     server.on('connection', (s) => {
       this.sockets.add(s)
       s.on('close', () => this.sockets.delete(s))
@@ -136,20 +140,34 @@ export class Emulator {
     return response
   }
 
+  /** A consistent copy of the database in `file`, taken while serving. */
+  backup(file: string): Promise<void> {
+    return this.db.backup(file)
+  }
+
   async close(): Promise<void> {
     this.scheduler.stop()
+    this.webhooks.stop()
     await new Promise<void>((resolve) => {
       if (!this.server) return resolve()
       this.server.close(() => resolve())
       for (const s of this.sockets) s.destroy()
     })
-    this.db.close()
+    await this.db.close()
   }
 }
 
 function loadCredentials(dataDir: string): Credentials {
   const path = join(dataDir, 'credentials.json')
-  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8')) as Credentials
+  if (existsSync(path)) {
+    try {
+      const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<Credentials>
+      if (typeof c.tokenId === 'string' && typeof c.clientSecret === 'string' && c.tokenId && c.clientSecret) return {tokenId: c.tokenId, clientSecret: c.clientSecret}
+    } catch {
+      // reported below
+    }
+    throw new DataFileError(path, 'is not valid sandbox credentials ({"tokenId", "clientSecret"})', 'Restore it from a backup, or delete it to have new credentials made (profiles and scripts holding the old ones must then be updated).')
+  }
   const creds = {tokenId: `local_${randomBytes(6).toString('hex')}`, clientSecret: `sk_local_${randomBytes(24).toString('hex')}`}
   writePrivateFileAtomic(path, JSON.stringify(creds, null, 2))
   return creds

@@ -14,9 +14,21 @@ export class HttpError extends Error {
     super(reason)
   }
 
+  /** Set by `keepingWrites`: the refusal is itself an outcome to store (a failed verification). */
+  keepWrites = false
+
   body() {
-    return {code: this.code, reason: this.message, ...(this.details ? {details: this.details} : {})}
+    return {code: this.code, reason: this.message, details: this.details ?? {}}
   }
+}
+
+/**
+ * A refusal whose request still changed state on purpose (a bad signature moves the account to
+ * UNVERIFIED): its unit commits instead of rolling back.
+ */
+export function keepingWrites(e: HttpError): HttpError {
+  e.keepWrites = true
+  return e
 }
 
 export const notFound = (code: string, what: string) => new HttpError(404, code, `${what} not found`)

@@ -1,19 +1,52 @@
 import {invalid} from './http-error.js'
 
-function readPaging(query: URLSearchParams) {
+/** Where the next page starts: the `(createdAt, id)` of the last item seen (keyset paging). */
+export interface Cursor {
+  createdAt: string
+  id: string
+}
+
+export interface Paging {
+  limit: number
+  after?: Cursor
+}
+
+export interface Page<T> {
+  data: T[]
+  hasMore: boolean
+  totalCount: number
+  nextCursor?: string
+}
+
+const PREFIX = 'k1:'
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(PREFIX + JSON.stringify([c.createdAt, c.id])).toString('base64url')
+}
+
+function decodeCursor(cursor: string): Cursor | undefined {
+  // Buffer ignores characters outside base64url, so compare the round trip to refuse garbage.
+  const text = Buffer.from(cursor, 'base64url').toString('utf8')
+  if (!text.startsWith(PREFIX)) return undefined
+  try {
+    const [createdAt, id] = JSON.parse(text.slice(PREFIX.length)) as unknown[]
+    if (typeof createdAt !== 'string' || typeof id !== 'string') return undefined
+    const c = {createdAt, id}
+    return encodeCursor(c) === cursor ? c : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function readPaging(query: URLSearchParams): Paging & {errors: Array<{field: string; message: string}>} {
   const errors: Array<{field: string; message: string}> = []
   const limitRaw = query.get('limit')
   const limit = limitRaw === null ? 20 : Number(limitRaw)
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) errors.push({field: 'limit', message: 'must be an integer from 1 to 100'})
-  const cursor = query.get('cursor')
-  let offset = 0
-  if (cursor !== null) {
-    // Buffer ignores characters outside base64url, so garbage would decode to "" (offset 0): match the whole form.
-    const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-    offset = m ? Number(m[1]) : -1
-    if (!m || Buffer.from(`o:${offset}`).toString('base64url') !== cursor) errors.push({field: 'cursor', message: 'is not a cursor this sandbox issued'})
-  }
-  return {limit, offset, errors}
+  const raw = query.get('cursor')
+  const after = raw === null ? undefined : decodeCursor(raw)
+  if (raw !== null && !after) errors.push({field: 'cursor', message: 'is not a cursor this sandbox issued'})
+  return {limit, after, errors}
 }
 
 /** Problems with `limit`/`cursor`, for a route that validates its other query fields first (pass to validate's `also`). */
@@ -21,16 +54,34 @@ export function pagingErrors(query: URLSearchParams): Array<{field: string; mess
   return readPaging(query).errors
 }
 
-/** `limit` (1..100, default 20) and an opaque `cursor` in; `data`, `hasMore`, `totalCount`, `nextCursor` out. */
-export function paginate<T>(items: T[], query: URLSearchParams) {
-  const {limit, offset, errors} = readPaging(query)
+/** `limit` (1..100, default 20) and the keyset cursor of a request; refuses bad ones (INVALID_INPUT). */
+export function pagingOf(query: URLSearchParams): Paging {
+  const {errors, ...paging} = readPaging(query)
   if (errors.length) throw invalid(errors)
-  const data = items.slice(offset, offset + limit)
-  const hasMore = offset + limit < items.length
-  return {
-    data,
-    hasMore,
-    totalCount: items.length,
-    ...(hasMore ? {nextCursor: Buffer.from(`o:${offset + limit}`).toString('base64url')} : {}),
+  return paging
+}
+
+/** A page from up to `limit + 1` rows fetched after the cursor: the extra row only says there is more. */
+export function pageFrom<T extends Cursor, U>(rows: T[], limit: number, totalCount: number, view: (row: T) => U): Page<U> {
+  const hasMore = rows.length > limit
+  const data = rows.slice(0, limit)
+  const last = data.at(-1)
+  return {data: data.map(view), hasMore, totalCount, ...(hasMore && last ? {nextCursor: encodeCursor(last)} : {})}
+}
+
+/**
+ * Keyset paging over a small, already filtered and sorted list (the lists bounded by one customer
+ * or account). Items are ordered by `(createdAt, id)` ascending, or descending with `order: 'desc'`.
+ */
+export function paginate<T extends Partial<Cursor>>(items: T[], query: URLSearchParams, order: 'asc' | 'desc' = 'asc'): Page<T> {
+  const {limit, after} = pagingOf(query)
+  const dir = order === 'asc' ? 1 : -1
+  const cmp = (t: T, c: Cursor) => ((t.createdAt ?? '') < c.createdAt ? -1 : (t.createdAt ?? '') > c.createdAt ? 1 : (t.id ?? '') < c.id ? -1 : (t.id ?? '') > c.id ? 1 : 0)
+  let start = 0
+  if (after) {
+    const at = items.findIndex((t) => t.createdAt === after.createdAt && t.id === after.id)
+    start = at >= 0 ? at + 1 : items.findIndex((t) => dir * cmp(t, after) > 0)
   }
+  const rest = start < 0 ? [] : items.slice(start, start + limit + 1)
+  return pageFrom(rest as Array<T & Cursor>, limit, items.length, (t) => t)
 }

@@ -23,29 +23,38 @@ export interface EmuResponse {
 
 export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>
 
+export interface RouteOptions {
+  /**
+   * false: the handler runs outside a database unit, for one that writes nothing and waits on the
+   * network (a webhook test delivery), so it cannot hold up every other request.
+   */
+  unit?: boolean
+}
+
 interface Route {
   method: string
   parts: string[]
   handler: Handler
+  options: RouteOptions
 }
 
 /** A small path router: `/customers/:customerId/kyc-link`; segments are URL-decoded. */
 export class Router {
   private readonly routes: Route[] = []
 
-  add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({method, parts: pattern.split('/').filter(Boolean), handler})
+  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
+    this.routes.push({method, parts: pattern.split('/').filter(Boolean), handler, options})
     return this
   }
 
-  get(p: string, h: Handler) { return this.add('GET', p, h) }
-  post(p: string, h: Handler) { return this.add('POST', p, h) }
-  put(p: string, h: Handler) { return this.add('PUT', p, h) }
-  patch(p: string, h: Handler) { return this.add('PATCH', p, h) }
-  delete(p: string, h: Handler) { return this.add('DELETE', p, h) }
+  get(p: string, h: Handler, o?: RouteOptions) { return this.add('GET', p, h, o) }
+  post(p: string, h: Handler, o?: RouteOptions) { return this.add('POST', p, h, o) }
+  put(p: string, h: Handler, o?: RouteOptions) { return this.add('PUT', p, h, o) }
+  patch(p: string, h: Handler, o?: RouteOptions) { return this.add('PATCH', p, h, o) }
+  delete(p: string, h: Handler, o?: RouteOptions) { return this.add('DELETE', p, h, o) }
 
   /** The handler and params for a request, `'method'` when the path exists for another method, or undefined. */
-  match(method: string, path: string): {handler: Handler; params: Record<string, string>} | 'method' | undefined {
+  match(method: string, path: string): {handler: Handler; params: Record<string, string>; options: RouteOptions} | 'method' | undefined {
     let segments: string[]
     try {
       segments = path.split('/').filter(Boolean).map(decodeURIComponent)
@@ -66,7 +75,7 @@ export class Router {
         }
       }
       if (!ok) continue
-      if (r.method === method) return {handler: r.handler, params}
+      if (r.method === method) return {handler: r.handler, params, options: r.options}
       pathMatched = true
     }
     return pathMatched ? 'method' : undefined

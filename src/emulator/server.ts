@@ -1,41 +1,69 @@
 import {timingSafeEqual} from 'node:crypto'
-import type {IncomingMessage, ServerResponse} from 'node:http'
+import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {Emulator} from './emulator.js'
 import {HttpError} from './http-error.js'
 import type {EmuResponse} from './router.js'
 
-const MAX_BODY = 12 * 1024 * 1024
+/** Documents are at most 10 MB (spec); a multipart envelope adds a little. */
+export const MAX_BODY = 12 * 1024 * 1024
 const PREFIX = `/${API_VERSION}`
 
 /** Paths a browser opens without API credentials (hosted liveness pages and the like). */
 const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/]
 
+/** Bounds what one client can hold: connections, and how long headers and a whole request may take. */
+export function limitServer(server: Server): void {
+  server.maxConnections = 256
+  server.headersTimeout = 15_000
+  server.requestTimeout = 60_000
+}
+
+/**
+ * One request: route and credentials are checked before a byte of the body is read, the body is
+ * read as a stream up to MAX_BODY (413 past it), and the handler runs as one database unit, so its
+ * writes commit together, and the answer goes out only once they are durable.
+ */
 export async function handleHttp(emu: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: EmuResponse
+  const head = req.method === 'HEAD'
+  const enqueued = emu.db.expectUnit()
   try {
-    const rawBody = await readBody(req)
     const url = new URL(req.url ?? '/', 'http://localhost')
-    const method = req.method ?? 'GET'
-    emu.requests.push({method, path: url.pathname})
-    if (emu.requests.length > 100_000) emu.requests.splice(0, 50_000)
+    const method = head ? 'GET' : (req.method ?? 'GET')
+    if (emu.opts.recordRequests) emu.requests.push({method: req.method ?? 'GET', path: url.pathname})
     if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
     if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
-    response = await match.handler({method, path, params: match.params, query: url.searchParams, headers: req.headers, body: parseJson(req, rawBody), rawBody, emu})
+    const rawBody = await readBody(req).finally(enqueued)
+    const run = async (): Promise<EmuResponse> => {
+      try {
+        return await match.handler({method, path, params: match.params, query: url.searchParams, headers: req.headers, body: parseJson(req, rawBody), rawBody, emu})
+      } catch (e) {
+        // A refusal that is itself an outcome commits what led to it; any other throw rolls back.
+        if (e instanceof HttpError && e.keepWrites) return errorResponse(e)
+        throw e
+      }
+    }
+    response = match.options.unit === false ? await run() : await emu.db.unit(run)
   } catch (e) {
-    if (e instanceof HttpError) response = {status: e.status, body: e.body(), headers: e.headers}
+    enqueued()
+    if (e instanceof HttpError) response = errorResponse(e)
     else {
       emu.log(`internal error: ${(e as Error).stack ?? String(e)}`)
-      response = {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log'}}
+      response = {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}}}
     }
   }
-  // Acknowledge only what is durable.
-  await emu.db.sync()
-  send(res, response)
+  // A body we refused to read is not drained: close the connection instead of reading it.
+  if (!req.complete) res.setHeader('connection', 'close')
+  send(res, response, head)
+}
+
+function errorResponse(e: HttpError): EmuResponse {
+  return {status: e.status, body: e.body(), headers: e.headers}
 }
 
 function checkAuth(emu: Emulator, req: IncomingMessage): void {
@@ -48,15 +76,20 @@ function checkAuth(emu: Emulator, req: IncomingMessage): void {
   }
 }
 
+const tooLarge = () => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY} bytes`, {limitBytes: MAX_BODY})
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > MAX_BODY) return Promise.reject(tooLarge())
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (c: Buffer) => {
       size += c.length
       if (size > MAX_BODY) {
-        reject(new HttpError(413, 'INVALID_INPUT', `Request body over ${MAX_BODY} bytes`))
-        req.destroy()
+        req.pause()
+        req.removeAllListeners('data')
+        reject(tooLarge())
       } else chunks.push(c)
     })
     req.on('end', () => resolve(Buffer.concat(chunks)))
@@ -73,7 +106,7 @@ function parseJson(req: IncomingMessage, raw: Buffer): unknown {
   }
 }
 
-function send(res: ServerResponse, r: EmuResponse): void {
+function send(res: ServerResponse, r: EmuResponse, head: boolean): void {
   const headers: Record<string, string> = {...r.headers}
   let payload = ''
   if (r.text !== undefined) payload = r.text
@@ -83,5 +116,5 @@ function send(res: ServerResponse, r: EmuResponse): void {
   }
   headers['content-length'] = String(Buffer.byteLength(payload))
   res.writeHead(r.status, headers)
-  res.end(payload)
+  res.end(head ? undefined : payload)
 }

@@ -5,6 +5,8 @@ import {request as httpsRequest} from 'node:https'
 import {join} from 'node:path'
 import {writePrivateFileAtomic} from '../lib/fs-safe.js'
 import type {Emulator} from './emulator.js'
+import {DataFileError} from './data-files.js'
+import {eventsOfType, maxEventSeq, oldestPendingEvent, type StoredEvent} from './store/events.js'
 
 export interface WebhookEvent {
   id: string
@@ -13,12 +15,7 @@ export interface WebhookEvent {
   data?: unknown
 }
 
-interface StoredEvent {
-  seq: number
-  event: WebhookEvent
-  deliveries: Array<{at: string; url: string; status?: number; error?: string}>
-  delivered: boolean
-}
+export type {StoredEvent}
 
 const MAX_ATTEMPTS = 12
 
@@ -29,9 +26,13 @@ export function loadWebhookKey(dataDir: string): {privateKey: KeyObject; publicK
     const {privateKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'})
     writePrivateFileAtomic(path, privateKey.export({type: 'pkcs8', format: 'pem'}) as string)
   }
-  const privateKey = createPrivateKey(readFileSync(path, 'utf8'))
-  const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
-  return {privateKey, publicKeyPem}
+  try {
+    const privateKey = createPrivateKey(readFileSync(path, 'utf8'))
+    const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
+    return {privateKey, publicKeyPem}
+  } catch (e) {
+    throw new DataFileError(path, 'is not a PEM private key', 'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).', e)
+  }
 }
 
 /** base64 DER ECDSA P-256 over SHA-256 of the exact body bytes (header X-Service-Signature). */
@@ -40,33 +41,65 @@ export function signBody(body: string, key: KeyObject): string {
 }
 
 /**
- * Emits events in the envelope of spec 6, stores them (GET /sandbox/events lists them), and
- * delivers them signed to the configured endpoint in emission order, retrying failures with
- * exponential backoff through the durable scheduler.
+ * A durable webhook outbox. An event is a row of the events table written in the same unit as the
+ * state change that causes it, so it exists exactly when that change does; it is addressed to the
+ * endpoint configured at that moment. One deliverer sends the events pending for the configured
+ * endpoint strictly in `seq` order: a failing event holds back
+ * the ones after it, retried with exponential backoff, until it succeeds or runs out of attempts
+ * and is marked dead (GET /sandbox/events shows each event's attempts). Delivery is at least once:
+ * an event is marked delivered only after the endpoint answered, and pending events resume after
+ * a restart, kill -9 included. Only committed events are sent.
  */
 export class Webhooks {
   private seq: number
-  private queue: Promise<void> = Promise.resolve()
+  private committedSeq: number
+  private pumping = false
+  private again = false
+  private stopped = false
+  private timer?: NodeJS.Timeout
+  private idleWaiters: Array<() => void> = []
 
   constructor(private readonly emu: Emulator, private readonly key: KeyObject) {
-    this.seq = Math.max(0, ...emu.db.all<StoredEvent>('events').map((e) => e.seq))
-    emu.scheduler.on('webhook.deliver', (p) => this.enqueue(String(p.eventId), Number(p.attempt)))
+    this.seq = maxEventSeq(emu.db)
+    this.committedSeq = this.seq
+    emu.db.onCommit(() => {
+      this.committedSeq = this.seq
+      this.kick()
+    })
   }
 
+  /** Starts delivering what is pending (called once the emulator is up). */
+  start(): void {
+    this.kick()
+  }
+
+  stop(): void {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+  }
+
+  /** Records an event in the current unit; it is delivered once that unit commits. */
   emit(type: string, data?: unknown): WebhookEvent {
     const event: WebhookEvent = {id: `Webhook:${randomUUID()}`, type, timestamp: new Date(this.emu.now()).toISOString(), ...(data === undefined ? {} : {data})}
-    const stored: StoredEvent = {seq: ++this.seq, event, deliveries: [], delivered: false}
+    const endpoint = this.emu.config().webhookEndpoint
+    const stored: StoredEvent = {seq: ++this.seq, event, delivery: endpoint ? 'pending' : 'none', ...(endpoint ? {endpoint} : {}), attempts: []}
     this.emu.db.put('events', event.id, stored)
     this.emu.log(`webhook ${type} ${event.id}`)
-    if (this.emu.config().webhookEndpoint) this.enqueue(event.id, 0)
+    // Outside a unit the write has committed on its own already.
+    if (!this.emu.db.inUnit) {
+      this.committedSeq = this.seq
+      this.kick()
+    }
     return event
   }
 
-  list(): WebhookEvent[] {
-    return this.emu.db
-      .all<StoredEvent>('events')
-      .sort((a, b) => a.seq - b.seq)
-      .map((e) => e.event)
+  list(type?: string): WebhookEvent[] {
+    return this.stored(type).map((e) => e.event)
+  }
+
+  /** Events with their delivery state and attempts, in emission order. */
+  stored(type?: string): StoredEvent[] {
+    return eventsOfType(this.emu.db, type)
   }
 
   /** Sends one event now and reports what the endpoint answered (POST /sandbox/webhooks/test). */
@@ -75,19 +108,57 @@ export class Webhooks {
     return post(url, body, {'content-type': 'application/json', 'x-service-signature': signBody(body, this.key)})
   }
 
-  private enqueue(eventId: string, attempt: number): void {
-    this.queue = this.queue.then(() => this.attempt(eventId, attempt)).catch((e) => this.emu.log(`webhook delivery error: ${String(e)}`))
-  }
-
-  /** Waits until every queued delivery has been tried once (tests, shutdown). */
+  /** Resolves when nothing is due for delivery right now (tests, shutdown). */
   idle(): Promise<void> {
-    return this.queue
+    if (!this.pumping && !this.dueNow()) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
-  private async attempt(eventId: string, attempt: number): Promise<void> {
-    const stored = this.emu.db.get<StoredEvent>('events', eventId)
+  private dueNow(): boolean {
     const url = this.emu.config().webhookEndpoint
-    if (!stored || stored.delivered || !url) return
+    const next = url ? oldestPendingEvent(this.emu.db, url) : undefined
+    return Boolean(next && next.seq <= this.committedSeq && (next.nextAttemptAt ?? 0) <= this.emu.now())
+  }
+
+  private kick(): void {
+    if (this.stopped) return
+    if (this.pumping) {
+      this.again = true
+      return
+    }
+    void this.pump()
+  }
+
+  private async pump(): Promise<void> {
+    this.pumping = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = undefined
+    try {
+      do {
+        this.again = false
+        for (;;) {
+          if (this.stopped) return
+          const url = this.emu.config().webhookEndpoint
+          const next = url ? oldestPendingEvent(this.emu.db, url) : undefined
+          if (!next || !url || next.seq > this.committedSeq) break
+          const wait = (next.nextAttemptAt ?? 0) - this.emu.now()
+          if (wait > 0) {
+            this.timer = setTimeout(() => this.kick(), wait)
+            this.timer.unref?.()
+            break
+          }
+          await this.attempt(next, url)
+        }
+      } while (this.again)
+    } catch (e) {
+      this.emu.log(`webhook delivery error: ${(e as Error).stack ?? String(e)}`)
+    } finally {
+      this.pumping = false
+      if (!this.dueNow()) for (const w of this.idleWaiters.splice(0)) w()
+    }
+  }
+
+  private async attempt(stored: StoredEvent, url: string): Promise<void> {
     let status: number | undefined
     let error: string | undefined
     try {
@@ -95,13 +166,22 @@ export class Webhooks {
     } catch (e) {
       error = (e as Error).message
     }
+    if (this.stopped) return
     const ok = status !== undefined && ((status >= 200 && status < 300) || status === 409)
-    const next: StoredEvent = {...stored, delivered: ok, deliveries: [...stored.deliveries, {at: new Date(this.emu.now()).toISOString(), url, status, error}]}
-    this.emu.db.put('events', eventId, next)
-    if (!ok && stored.event.type !== 'TEST' && attempt + 1 < MAX_ATTEMPTS) {
-      const delay = Math.min(30 * 60_000, this.emu.settings().webhookRetryBaseMs * 2 ** attempt)
-      this.emu.scheduler.after(delay, 'webhook.deliver', {eventId, attempt: attempt + 1})
-    }
+    await this.emu.db.unit(() => {
+      const current = this.emu.db.get<StoredEvent>('events', stored.event.id)
+      if (!current || current.delivery !== 'pending') return
+      const attempts = [...current.attempts, {at: this.emu.iso(), url, ...(status !== undefined ? {status} : {}), ...(error ? {error} : {})}]
+      const exhausted = current.event.type === 'TEST' || attempts.length >= MAX_ATTEMPTS
+      const delay = Math.min(30 * 60_000, this.emu.settings().webhookRetryBaseMs * 2 ** (attempts.length - 1))
+      const next: StoredEvent = ok
+        ? {...current, attempts, delivery: 'delivered', nextAttemptAt: undefined}
+        : exhausted
+          ? {...current, attempts, delivery: 'dead', nextAttemptAt: undefined}
+          : {...current, attempts, nextAttemptAt: this.emu.now() + delay}
+      this.emu.db.put('events', current.event.id, next)
+      if (next.delivery === 'dead') this.emu.log(`webhook ${current.event.id} is dead after ${attempts.length} attempt(s)`)
+    })
   }
 }
 

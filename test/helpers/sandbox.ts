@@ -19,7 +19,7 @@ export interface TestSandbox {
 /** Starts the real emulator in-process on an ephemeral loopback port with a fresh data dir. */
 export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?: string): Promise<TestSandbox> {
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-sbx-'))
-  const emu = await Emulator.start({dataDir, port: 0, settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings}})
+  const emu = await Emulator.start({dataDir, port: 0, recordRequests: true, settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings}})
   const home = mkdtempSync(join(tmpdir(), 'svc-home-'))
   const env = {
     SVC_BASE_URL: emu.url,

@@ -66,7 +66,7 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     expect(again.json().error.code).toBe('SANDBOX_RUNNING')
     const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
     expect(reset.code).toBe(6)
-    expect(existsSync(join(dataDir, 'journal.ndjson'))).toBe(true)
+    expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true)
   })
 
   it('stop ends the process and removes the pid file; stopping again is a no-op', async () => {
@@ -97,7 +97,7 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
     expect(reset.code).toBe(0)
     expect(reset.json()).toEqual({reset: true, dataDir})
-    expect(existsSync(join(dataDir, 'journal.ndjson'))).toBe(false)
+    expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(false)
 
     const fresh = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
     pid = fresh.json().pid

@@ -115,9 +115,9 @@ describe('webhooks plumbing', () => {
       expect(gaps[0]).toBeGreaterThanOrEqual(50) // base 60 ms, then 120, 240
       expect(gaps[1]).toBeGreaterThan(gaps[0])
       expect(gaps[2]).toBeGreaterThan(gaps[1])
-      const stored = sbx.emu.db.get<{delivered: boolean; deliveries: Array<{status: number}>}>('events', event.id)
-      expect(stored?.delivered).toBe(true)
-      expect(stored?.deliveries.map((d) => d.status)).toEqual([500, 500, 500, 200])
+      await until(() => sbx.emu.db.get<{delivery: string}>('events', event.id)?.delivery === 'delivered')
+      const stored = sbx.emu.db.get<{delivery: string; attempts: Array<{status: number}>}>('events', event.id)
+      expect(stored?.attempts.map((d) => d.status)).toEqual([500, 500, 500, 200])
     } finally {
       sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: null})
       ep.server.close()

@@ -3,6 +3,7 @@ import {primaryIdentifier, type ExternalAccountCreateRequest} from '../../lib/sc
 import type {Emulator} from '../emulator.js'
 import {HttpError, badRequest, conflict, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
+import {externalAccountsOf} from '../store/accounts.js'
 import {getCustomer} from './customers.js'
 import {beneficiaryStatus, suffixOf} from './payout-patterns.js'
 
@@ -80,7 +81,7 @@ function sameAccount(a: StoredExternalAccount, input: ExternalAccountCreateReque
 export function createExternalAccount(emu: Emulator, input: ExternalAccountCreateRequest): StoredExternalAccount {
   if (input.customerId) getCustomer(emu, input.customerId)
   const info = input.accountInfo as StoredExternalAccount['accountInfo']
-  const existing = emu.db.all<StoredExternalAccount>('externalAccounts').find((a) => sameAccount(a, input))
+  const existing = externalAccountsOf(emu.db, input.customerId).find((a) => sameAccount(a, input))
   if (existing?.status === 'PENDING' && existing.accountInfo.accountType === 'USD_ACCOUNT') {
     throw conflict('BANK_ACCOUNT_VALIDATION_PENDING', `This US bank account (${existing.id}) is still being validated (micro-entries and a return window of a few banking days)`, {
       existingAccount: publicExternalAccount(existing),

@@ -1,6 +1,7 @@
 import type {DocumentType, VerificationError} from '../../lib/schemas/kyc.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, notFound} from '../http-error.js'
+import {documentsOf as documentsOfHolder, ownersOf as ownersOfCustomer} from '../store/kyc.js'
 import type {StoredCustomer} from './customers.js'
 
 /** Onboarding records of the local sandbox (collections beneficialOwners, documents, verifications). */
@@ -42,10 +43,7 @@ export interface StoredVerification {
 }
 
 export function ownersOf(emu: Emulator, customerId: string): StoredOwner[] {
-  return emu.db
-    .all<StoredOwner>('beneficialOwners')
-    .filter((o) => o.customerId === customerId)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+  return ownersOfCustomer(emu.db, customerId)
 }
 
 export function getOwner(emu: Emulator, id: string): StoredOwner {
@@ -61,10 +59,7 @@ export function publicOwner(o: StoredOwner): Record<string, unknown> {
 }
 
 export function documentsOf(emu: Emulator, holder: string): StoredDocument[] {
-  return emu.db
-    .all<StoredDocument>('documents')
-    .filter((d) => d.documentHolder === holder)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+  return documentsOfHolder(emu.db, holder)
 }
 
 export function publicDocument(d: StoredDocument): Record<string, unknown> {

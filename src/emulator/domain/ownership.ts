@@ -5,7 +5,8 @@ import {keccak_256} from '@noble/hashes/sha3.js'
 import {base58, hex} from '@scure/base'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
 import type {Emulator} from '../emulator.js'
-import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
+import {HttpError, badRequest, conflict, invalid, keepingWrites} from '../http-error.js'
+import {externalAccountByChallengeToken} from '../store/accounts.js'
 import {isSelfCustodyWallet, publicExternalAccount, setStatus, type StoredExternalAccount} from './external-accounts.js'
 
 const utf8 = (s: string) => new TextEncoder().encode(s)
@@ -81,7 +82,7 @@ export function verifySignature(emu: Emulator, a: StoredExternalAccount, signatu
   }
   const fail = (reason: string): never => {
     setStatus(emu, a, 'UNVERIFIED', {challenge: undefined})
-    throw new HttpError(400, 'INVALID_SIGNATURE', `${reason}; the account is now UNVERIFIED (issue a new challenge to retry)`, {accountId: a.id})
+    throw keepingWrites(new HttpError(400, 'INVALID_SIGNATURE', `${reason}; the account is now UNVERIFIED (issue a new challenge to retry)`, {accountId: a.id}))
   }
   if (Date.parse(c.expiresAt) <= emu.now()) fail('The challenge expired')
   const address = String(a.accountInfo.address)
@@ -92,7 +93,8 @@ export function verifySignature(emu: Emulator, a: StoredExternalAccount, signatu
 }
 
 export function findByLivenessToken(emu: Emulator, token: string): StoredExternalAccount | undefined {
-  return emu.db.all<StoredExternalAccount>('externalAccounts').find((a) => !a.isDeleted && a.challenge?.method === 'LIVENESS' && a.challenge.token === token)
+  const a = externalAccountByChallengeToken(emu.db, token)
+  return a && !a.isDeleted && a.challenge?.method === 'LIVENESS' ? a : undefined
 }
 
 /** The user finished the hosted check: the decision lands asynchronously (spec 4.1 rule 4). */

@@ -1,10 +1,10 @@
 import {z} from 'zod'
 import {idOf} from '../../lib/schemas/common.js'
-import type {InternalAccount} from '../domain/internal-accounts.js'
 import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
-import {paginate} from '../paging.js'
+import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {EmuRequest, Router} from '../router.js'
+import {internalAccounts, pageInternalAccounts} from '../store/accounts.js'
 
 const query = z.strictObject({
   customerId: idOf('Customer').optional(),
@@ -14,20 +14,18 @@ const query = z.strictObject({
   cursor: z.string().optional(),
 })
 
-function matching(emu: Emulator, req: EmuRequest, platformOnly = false): InternalAccount[] {
-  const q = validate(query, Object.fromEntries(req.query))
-  return emu.db
-    .all<InternalAccount>('internalAccounts')
-    .filter((a) => (platformOnly ? !a.customerId : !q.customerId || a.customerId === q.customerId))
-    .filter((a) => !q.currency || a.balance.currency.code === q.currency)
-    .filter((a) => !q.type || a.type === q.type)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-}
-
 /** Internal accounts: the seed's `GET /internal-account` and the published aliases (api-gaps 3.1, 10.1). */
 export function registerAccounts(router: Router, emu: Emulator): void {
-  const list = (req: EmuRequest) => ({status: 200, body: paginate(matching(emu, req), req.query)})
+  const list = (req: EmuRequest) => {
+    const q = validate(query, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = pageInternalAccounts(emu.db, q, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (a) => a)}
+  }
   router.get('/internal-account', list)
   router.get('/customers/internal-accounts', list)
-  router.get('/platform/internal-accounts', (req) => ({status: 200, body: {data: matching(emu, req, true)}}))
+  router.get('/platform/internal-accounts', (req) => {
+    const q = validate(query, Object.fromEntries(req.query))
+    return {status: 200, body: {data: internalAccounts(emu.db, {...q, customerId: null})}}
+  })
 }

@@ -13,8 +13,9 @@ import {walletContactChange} from '../domain/wallet/contact.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, badRequest, conflict, invalid, validate} from '../http-error.js'
 import {newId} from '../ids.js'
-import {paginate, pagingErrors} from '../paging.js'
+import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
+import {activeByPlatformId, activeByUmaAddress, listCustomers} from '../store/customers.js'
 
 /** Hooks other modules add to (KYC decisions at create, wallet provisioning ...). */
 export const customerHooks = {
@@ -36,12 +37,11 @@ export function registerCustomers(router: Router, emu: Emulator): void {
     if (input.customerType === 'BUSINESS' && input.kybStatus && !emu.config().isRegulatedFinancialInstitution) {
       throw invalid([{field: 'kybStatus', message: 'only regulated platforms may set kybStatus'}])
     }
-    const active = emu.db.all<StoredCustomer>('customers').filter((c) => !c.isDeleted)
-    if (input.platformCustomerId && active.some((c) => c.platformCustomerId === input.platformCustomerId)) {
-      const existing = active.find((c) => c.platformCustomerId === input.platformCustomerId)!
+    const existing = input.platformCustomerId ? activeByPlatformId(emu.db, input.platformCustomerId) : undefined
+    if (existing) {
       throw conflict('CONFLICT', `platformCustomerId "${input.platformCustomerId}" belongs to an active customer`, {existingCustomerId: existing.id})
     }
-    if (input.umaAddress && active.some((c) => c.umaAddress === input.umaAddress)) {
+    if (input.umaAddress && activeByUmaAddress(emu.db, input.umaAddress)) {
       throw conflict('UMA_ADDRESS_EXISTS', `umaAddress ${input.umaAddress} is taken`)
     }
     const id = newId('Customer')
@@ -67,21 +67,9 @@ export function registerCustomers(router: Router, emu: Emulator): void {
 
   router.get('/customers', (req) => {
     const q = validate(customerListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
-    const t = (v?: string) => (v ? Date.parse(v) : undefined)
-    const [ca, cb, ua, ub] = [t(q.createdAfter), t(q.createdBefore), t(q.updatedAfter), t(q.updatedBefore)]
-    const rows = emu.db
-      .all<StoredCustomer>('customers')
-      .filter((c) => q.isIncludingDeleted === 'true' || !c.isDeleted)
-      .filter((c) => !q.platformCustomerId || c.platformCustomerId === q.platformCustomerId)
-      .filter((c) => !q.customerType || c.customerType === q.customerType)
-      .filter((c) => !q.region || c.region === q.region)
-      .filter((c) => !q.currency || (c.currencies ?? []).includes(q.currency))
-      .filter((c) => !q.umaAddress || c.umaAddress === q.umaAddress)
-      .filter((c) => (ca === undefined || Date.parse(c.createdAt) >= ca) && (cb === undefined || Date.parse(c.createdAt) <= cb))
-      .filter((c) => (ua === undefined || Date.parse(c.updatedAt) >= ua) && (ub === undefined || Date.parse(c.updatedAt) <= ub))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-      .map(publicCustomer)
-    return {status: 200, body: paginate(rows, req.query)}
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = listCustomers(emu.db, q, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCustomer)}
   })
 
   router.get('/customers/:customerId', (req) => ({status: 200, body: publicCustomer(getCustomer(emu, req.params.customerId, {includeDeleted: true}))}))

@@ -4,8 +4,9 @@ import {documentsOf, holderCustomer, publicDocument, refuseWhileUnderReview, sta
 import type {Emulator} from '../emulator.js'
 import {HttpError, conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
-import {paginate} from '../paging.js'
+import {pageFrom, paginate, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
+import {pageDocuments} from '../store/kyc.js'
 
 /** Documents (spec 2.3, 4.2 rule 4; api-gaps 2.2): one per holder, type and side. */
 export function registerDocuments(router: Router, emu: Emulator): void {
@@ -44,8 +45,10 @@ export function registerDocuments(router: Router, emu: Emulator): void {
 
   router.get('/documents', (req) => {
     const holder = req.query.get('documentHolder')
-    const rows = (holder ? documentsOf(emu, holder) : emu.db.all<StoredDocument>('documents').sort((a, b) => a.createdAt.localeCompare(b.createdAt)))
-    return {status: 200, body: paginate(rows.map(publicDocument), req.query)}
+    if (holder) return {status: 200, body: paginate(documentsOf(emu, holder).map(publicDocument), req.query)}
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = pageDocuments(emu.db, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicDocument)}
   })
 
   router.get('/documents/:documentId', (req) => ({status: 200, body: publicDocument(getDocument(emu, req.params.documentId))}))

@@ -5,13 +5,13 @@ import {
   getExternalAccount,
   publicExternalAccount,
   registerExternalAccountJobs,
-  type StoredExternalAccount,
 } from '../domain/external-accounts.js'
 import {issueChallenge, registerOwnershipJobs, verifySignature} from '../domain/ownership.js'
 import type {Emulator} from '../emulator.js'
 import {invalid, validate} from '../http-error.js'
-import {paginate} from '../paging.js'
+import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {EmuRequest, Router} from '../router.js'
+import {pageExternalAccounts} from '../store/accounts.js'
 
 /** External accounts (beneficiaries, wallets), trust, and ownership verification (spec 3, 4.1, 4.3). */
 export function registerExternalAccounts(router: Router, emu: Emulator): void {
@@ -29,15 +29,10 @@ export function registerExternalAccounts(router: Router, emu: Emulator): void {
     })
 
     router.get(`/${scope}/external-accounts`, (req) => {
-      const q = validate(externalAccountListQuery, Object.fromEntries(req.query))
-      const rows = emu.db
-        .all<StoredExternalAccount>('externalAccounts')
-        .filter((a) => !a.isDeleted && (scope === 'platform' ? !a.customerId : Boolean(a.customerId)))
-        .filter((a) => !q.customerId || a.customerId === q.customerId)
-        .filter((a) => !q.currency || a.currency === q.currency)
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
-        .map(publicExternalAccount)
-      return {status: 200, body: paginate(rows, req.query)}
+      const q = validate(externalAccountListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+      const paging = pagingOf(req.query)
+      const {rows, totalCount} = pageExternalAccounts(emu.db, {platform: scope === 'platform', customerId: q.customerId, currency: q.currency}, paging)
+      return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
     })
 
     router.get(`/${scope}/external-accounts/:id`, (req) => ({status: 200, body: publicExternalAccount(getExternalAccount(emu, req.params.id))}))

@@ -8,8 +8,9 @@ import {verificationErrors} from '../domain/kyc-rules.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, conflict, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
-import {paginate} from '../paging.js'
+import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
+import {pageVerifications} from '../store/kyc.js'
 import {customerHooks} from './customers.js'
 
 const LINK_TTL_MS = 60 * 60_000
@@ -74,12 +75,10 @@ export function registerKyc(router: Router, emu: Emulator): void {
 
   // Newest first, so `limit=1` is the latest submission.
   router.get('/verifications', (req) => {
-    const q = validate(verificationListQuery, Object.fromEntries(req.query))
-    const rows = emu.db
-      .all<StoredVerification>('verifications')
-      .filter((v) => (!q.customerId || v.customerId === q.customerId) && (!q.verificationStatus || v.verificationStatus === q.verificationStatus))
-      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))
-    return {status: 200, body: paginate(rows, req.query)}
+    const q = validate(verificationListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = pageVerifications<StoredVerification>(emu.db, q, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (v) => v)}
   })
 
   router.get('/verifications/:verificationId', (req) => {

@@ -29,7 +29,7 @@ export function registerPlatform(router: Router, emu: Emulator): void {
 
   router.get('/sandbox/events', (req) => {
     const type = req.query.get('type')
-    const events = emu.webhooks.list().filter((e) => !type || e.type === type || e.type.startsWith(type + '.'))
+    const events = emu.webhooks.stored(type ?? undefined).map((e) => ({...e.event, delivery: {state: e.delivery, attempts: e.attempts}}))
     return {status: 200, body: {data: events}}
   })
 
@@ -45,7 +45,7 @@ export function registerPlatform(router: Router, emu: Emulator): void {
     } catch (e) {
       throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Delivery to ${url} failed: ${(e as Error).message}`)
     }
-  })
+  }, {unit: false})
 }
 
 type Fee = ReturnType<Emulator['config']>['feeConfigs'][number]

@@ -3,6 +3,7 @@ import type {EmuRequest, EmuResponse} from '../../router.js'
 import type {StoredCustomer} from '../customers.js'
 import {signedRetry} from './signed-retry.js'
 import {type StoredCredential, CREDENTIALS, customerWallets, putCredential} from './state.js'
+import {credentialsByContact, credentialsOfAccount} from '../../store/wallet.js'
 
 /**
  * PATCH /customers/{id} changing an email tied to an EMAIL_OTP credential (or a phone tied to an
@@ -25,14 +26,14 @@ export function walletContactChange(
         : undefined
   if (!channel) return apply()
   const walletIds = customerWallets(emu, existing.id).map((a) => a.id)
-  const credentials = () => emu.db.all<StoredCredential>(CREDENTIALS).filter((c) => walletIds.includes(c.accountId))
+  const credentials = () => walletIds.flatMap((id) => credentialsOfAccount(emu.db, id))
   const tied = () => credentials().filter((c) => c.type === channel.type)
   if (tied().length === 0) return apply()
   // The whole credential set of the customer's wallets, as the challenge saw it.
   const snapshot = () => credentials().map((c) => c.id).sort().join(',')
   const checkTaken = () => {
     const mine = new Set(tied().map((c) => c.id))
-    if (emu.db.all<StoredCredential>(CREDENTIALS).some((c) => c.type === channel.type && !mine.has(c.id) && c.nickname === channel.value)) {
+    if (credentialsByContact(emu.db, channel.type, channel.value).some((c) => !mine.has(c.id))) {
       throw conflict(channel.taken, `Another ${channel.type} credential already uses ${channel.value}`)
     }
   }

@@ -8,6 +8,7 @@ import {issueOtpTarget} from './login.js'
 import {decodeOidcToken, markTokenUsed, normalIssuer, oidcClaimProblem, oidcClaims, sameIdentity, tokenUsed} from './oauth.js'
 import {checkRegistration, markRegistrationChallengeUsed} from './passkey.js'
 import {signedRetry} from './signed-retry.js'
+import {credentialsByContact} from '../../store/wallet.js'
 import {
   type StoredCredential,
   CREDENTIALS,
@@ -35,18 +36,17 @@ function admit(emu: Emulator, body: CredentialCreateRequest, leg: 1 | 2): NewCre
   const account = getWalletAccount(emu, body.accountId)
   const existing = accountCredentials(emu, account.id)
   const customer = account.customerId ? emu.db.get<StoredCustomer>('customers', account.customerId) : undefined
-  const all = emu.db.all<StoredCredential>(CREDENTIALS)
   switch (body.type) {
     case 'EMAIL_OTP': {
       if (existing.some((c) => c.type === 'EMAIL_OTP')) throw badRequest('EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', `${account.id} already has an EMAIL_OTP credential; revoke it first`)
       if (!customer?.email) throw invalid([{field: 'accountId', message: "the wallet's customer has no email; set one with PATCH /customers/{id}"}])
-      if (all.some((c) => c.type === 'EMAIL_OTP' && c.nickname === customer.email)) throw conflict('EMAIL_OTP_EMAIL_ALREADY_EXISTS', `Another EMAIL_OTP credential uses ${customer.email}`)
+      if (credentialsByContact(emu.db, 'EMAIL_OTP', customer.email).length) throw conflict('EMAIL_OTP_EMAIL_ALREADY_EXISTS', `Another EMAIL_OTP credential uses ${customer.email}`)
       return {type: 'EMAIL_OTP', nickname: customer.email}
     }
     case 'SMS_OTP': {
       if (existing.some((c) => c.type === 'SMS_OTP')) throw badRequest('SMS_OTP_CREDENTIAL_ALREADY_EXISTS', `${account.id} already has an SMS_OTP credential; revoke it first`)
       if (!customer?.phoneNumber) throw invalid([{field: 'accountId', message: "the wallet's customer has no phoneNumber; set one with PATCH /customers/{id}"}])
-      if (all.some((c) => c.type === 'SMS_OTP' && c.nickname === customer.phoneNumber)) throw conflict('SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', `Another SMS_OTP credential uses ${customer.phoneNumber}`)
+      if (credentialsByContact(emu.db, 'SMS_OTP', customer.phoneNumber).length) throw conflict('SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', `Another SMS_OTP credential uses ${customer.phoneNumber}`)
       return {type: 'SMS_OTP', nickname: customer.phoneNumber}
     }
     case 'OAUTH': {

@@ -10,6 +10,7 @@ import {type CborValue, decodeCbor, decodeCborItem} from './cbor.js'
 import {issueSession} from './sessions.js'
 import {sha256Hex} from './signed-retry.js'
 import {type StoredCredential, CREDENTIALS, putCredential, publicCredential, walletSettings} from './state.js'
+import {credentialByPasskeyId} from '../../store/wallet.js'
 
 /**
  * Passkeys checked for real: registration parses the "none" attestation and the COSE P-256 key;
@@ -110,7 +111,7 @@ export function checkRegistration(emu: Emulator, body: Extract<CredentialCreateR
   }
   if (problems.length) throw invalid(problems)
   const credentialId = base64urlEncode(auth!.credentialId!)
-  if (emu.db.all<StoredCredential>(CREDENTIALS).some((c) => c.credentialId === credentialId)) {
+  if (credentialByPasskeyId(emu.db, credentialId)) {
     throw new HttpError(400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS', `A passkey with credentialId ${credentialId} is already registered`)
   }
   return {credentialId, passkey: {publicKey: auth!.publicKey!, rpId: rpIdOf(data.origin as string), signCount: auth!.signCount}}

@@ -2,6 +2,7 @@ import {bytesToHex, compressPublicKey, parseStamp, verifyStampSignature, type Pa
 import type {Emulator} from '../../emulator.js'
 import {HttpError} from '../../http-error.js'
 import {type StoredSession, SESSIONS, getWalletAccount, isActive, walletSettings} from './state.js'
+import {sessionsByPublicKey} from '../../store/wallet.js'
 
 /**
  * Who may sign what (api-gaps 5.5 "signer per operation"):
@@ -43,7 +44,7 @@ function checkSigner(emu: Emulator, publicKey: string, rule: SignerRule): void {
     }
     return
   }
-  const withKey = emu.db.all<StoredSession>(SESSIONS).filter((s) => s.publicKey === publicKey)
+  const withKey = sessionsByPublicKey(emu.db, publicKey)
   const active = withKey.filter((s) => isActive(emu, s))
   if (active.length === 0) {
     const last = withKey.at(-1)

@@ -11,6 +11,8 @@ import {newId} from '../../ids.js'
 import {DEFAULT_SETTINGS, type SandboxSettings} from '../../settings.js'
 import type {StoredCustomer} from '../customers.js'
 import type {InternalAccount} from '../internal-accounts.js'
+import {walletsOf} from '../../store/accounts.js'
+import {credentialsOfAccount, sessionsOfAccount, sessionsOfCredential} from '../../store/wallet.js'
 
 /**
  * The local sandbox's enclave state: credentials (AuthMethods plus their enclave-side secrets),
@@ -32,6 +34,8 @@ export interface StoredCredential {
   updatedAt: string
   /** OTP: the enclave's current HPKE target key (one per challenge) and when it was issued. */
   otpTarget?: {privateKey: string; issuedAt: number}
+  /** Target keys of earlier challenges that a newer one replaced, newest first (at most 32). */
+  replacedOtpTargets?: string[]
   lastChallengeAt?: number
   /** OAUTH identity triple. */
   oauth?: {iss: string; aud: string; sub: string}
@@ -123,7 +127,7 @@ export function provisionEmbeddedWallet(emu: Emulator, customer: StoredCustomer)
 
 /** The EMBEDDED_WALLET accounts of a customer. */
 export function customerWallets(emu: Emulator, customerId: string): InternalAccount[] {
-  return emu.db.all<InternalAccount>('internalAccounts').filter((a) => a.type === 'EMBEDDED_WALLET' && a.customerId === customerId)
+  return walletsOf(emu.db, customerId)
 }
 
 // ------------------------------------------------------------------ credentials
@@ -139,10 +143,7 @@ export function getCredential(emu: Emulator, id: string): StoredCredential {
 }
 
 export function accountCredentials(emu: Emulator, accountId: string): StoredCredential[] {
-  return emu.db
-    .all<StoredCredential>(CREDENTIALS)
-    .filter((c) => c.accountId === accountId)
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+  return credentialsOfAccount(emu.db, accountId)
 }
 
 /** The AuthMethod as the API shows it: enclave secrets never leave. */
@@ -165,10 +166,7 @@ export function isActive(emu: Emulator, s: StoredSession): boolean {
 }
 
 export function accountSessions(emu: Emulator, accountId: string): StoredSession[] {
-  return emu.db
-    .all<StoredSession>(SESSIONS)
-    .filter((s) => s.accountId === accountId && isActive(emu, s))
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+  return sessionsOfAccount(emu.db, accountId).filter((s) => isActive(emu, s))
 }
 
 export function getActiveSession(emu: Emulator, id: string): StoredSession {
@@ -183,8 +181,8 @@ export function putSession(emu: Emulator, s: StoredSession): StoredSession {
 
 /** Revokes every session a credential produced (credential revocation, spec 5.3 rule 5). */
 export function revokeCredentialSessions(emu: Emulator, credentialId: string): void {
-  for (const s of emu.db.all<StoredSession>(SESSIONS)) {
-    if (s.credentialId === credentialId && !s.revoked) putSession(emu, {...s, revoked: true, updatedAt: emu.iso()})
+  for (const s of sessionsOfCredential(emu.db, credentialId)) {
+    if (!s.revoked) putSession(emu, {...s, revoked: true, updatedAt: emu.iso()})
   }
 }
 

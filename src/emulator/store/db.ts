@@ -1,0 +1,259 @@
+import {existsSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
+import {migrate} from './migrations.js'
+import {openConnection, Statements, type Connection} from './sqlite.js'
+import {TABLES, type TableDef} from './tables.js'
+
+export const DB_FILE = 'sandbox.db'
+
+/** How long a group commit may wait for requests already on their way in. */
+const MAX_BATCH_WAIT_MS = 4
+
+interface Batch {
+  done: Promise<void>
+  resolve: () => void
+  reject: (e: unknown) => void
+}
+
+/**
+ * The sandbox's state in one SQLite file. Domain code reads and writes whole documents by table and
+ * id (`get`/`put`/`del`); lookups by anything else live in the repository modules (store/*.ts),
+ * which own their SQL and use `sql`.
+ *
+ * Every request and every scheduled job runs as a *unit*: units run one at a time, each inside a
+ * SAVEPOINT, so a unit's writes land all together or (when it throws) not at all. Units that finish
+ * in the same turn of the event loop share one COMMIT (group commit), and a unit resolves only after
+ * the COMMIT that made it durable: the server answers only what is on disk.
+ */
+export class Db {
+  readonly sql: Statements
+  readonly file: string
+  private readonly tables = new Map<string, TableDef>(TABLES.map((t) => [t.name, t]))
+  private chain: Promise<unknown> = Promise.resolve()
+  private batch?: Batch
+  private inBatch = false
+  private commitQueued = false
+  private depth = 0
+  private closed = false
+  /** Requests that arrived and will run as units soon (their bodies are being read). */
+  private expected = 0
+  private batchStartedAt = 0
+  private readonly rollbackListeners: Array<() => void> = []
+  private readonly commitListeners: Array<() => void> = []
+  /** Parsed documents of the tables declared `cached`, by table and id; cleared on rollback. */
+  private readonly cache = new Map<string, Map<string, unknown>>()
+
+  private constructor(private readonly conn: Connection, file: string) {
+    this.sql = new Statements(conn)
+    this.file = file
+    for (const t of TABLES) if (t.cached) this.cache.set(t.name, new Map())
+    this.onRollback(() => {
+      for (const m of this.cache.values()) m.clear()
+    })
+  }
+
+  /** Opens (creating or migrating) the database in `dir`; refuses a damaged file (StoreDamagedError). */
+  static open(dir: string, log: (line: string) => void = () => {}): Db {
+    const file = join(dir, DB_FILE)
+    const conn = openConnection(file)
+    try {
+      migrate(conn, dir, log)
+    } catch (e) {
+      conn.close()
+      throw e
+    }
+    return new Db(conn, file)
+  }
+
+  /** Runs `fn` as one atomic unit (see the class comment); resolves once its writes are committed. */
+  unit<T>(fn: () => T | Promise<T>): Promise<T> {
+    const run = async (): Promise<{value?: T; error?: unknown; failed: boolean}> => {
+      if (this.closed) return {failed: true, error: new Error('the sandbox database is closed')}
+      this.beginBatch()
+      this.conn.exec('SAVEPOINT unit')
+      this.depth++
+      try {
+        const value = await fn()
+        this.conn.exec('RELEASE unit')
+        return {value, failed: false}
+      } catch (error) {
+        this.conn.exec('ROLLBACK TO unit')
+        this.conn.exec('RELEASE unit')
+        for (const l of this.rollbackListeners) l()
+        return {error, failed: true}
+      } finally {
+        this.depth--
+        this.queueCommit()
+      }
+    }
+    const result = this.chain.then(run, run)
+    this.chain = result.catch(() => undefined)
+    return result.then(async (r) => {
+      if (r.failed) throw r.error
+      await this.committed()
+      return r.value as T
+    })
+  }
+
+  /**
+   * A request has arrived and will run as a unit once its body is read: the group commit waits for
+   * it (a few ms at most), so one fsync covers every request in flight instead of just the first.
+   * Returns the function to call when it is enqueued (or refused before).
+   */
+  expectUnit(): () => void {
+    this.expected++
+    let done = false
+    return () => {
+      if (!done) (done = true), this.expected--
+    }
+  }
+
+  /** True while a unit is running (writes outside one autocommit on their own). */
+  get inUnit(): boolean {
+    return this.depth > 0
+  }
+
+  /** Called after a unit rolled back, so in-memory caches of rows can be dropped. */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener)
+  }
+
+  /** Called after each COMMIT (the webhook outbox wakes up on it). */
+  onCommit(listener: () => void): void {
+    this.commitListeners.push(listener)
+  }
+
+  private beginBatch(): void {
+    if (this.inBatch) return
+    this.conn.exec('BEGIN')
+    this.inBatch = true
+    this.batchStartedAt = performance.now()
+  }
+
+  private currentBatch(): Batch {
+    if (!this.batch) {
+      let resolve!: () => void
+      let reject!: (e: unknown) => void
+      const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
+      this.batch = {done, resolve, reject}
+    }
+    return this.batch
+  }
+
+  private committed(): Promise<void> {
+    if (!this.inBatch && !this.batch) return Promise.resolve()
+    return this.currentBatch().done
+  }
+
+  /**
+   * The COMMIT runs as a step of the unit chain, after the units already queued. While requests
+   * that arrived are still on their way in, it waits for them, up to MAX_BATCH_WAIT_MS.
+   */
+  private queueCommit(): void {
+    if (this.commitQueued) return
+    this.commitQueued = true
+    const enqueue = () => {
+      if (this.expected > 0 && performance.now() - this.batchStartedAt < MAX_BATCH_WAIT_MS) return void setImmediate(enqueue)
+      this.chain = this.chain.then(() => this.commit())
+    }
+    setImmediate(enqueue)
+  }
+
+  private commit(): void {
+    this.commitQueued = false
+    const batch = this.currentBatch()
+    this.batch = undefined
+    if (!this.inBatch) return batch.resolve()
+    try {
+      this.conn.exec('COMMIT')
+      this.inBatch = false
+      batch.resolve()
+    } catch (e) {
+      try {
+        this.conn.exec('ROLLBACK')
+      } catch {
+        // nothing more to undo
+      }
+      this.inBatch = false
+      for (const l of this.rollbackListeners) l()
+      batch.reject(e)
+      return
+    }
+    for (const l of this.commitListeners) l()
+  }
+
+  private table(name: string): TableDef {
+    const t = this.tables.get(name)
+    if (!t) throw new Error(`no table "${name}" in the sandbox schema (declare it in src/emulator/store/tables.ts)`)
+    return t
+  }
+
+  get<T>(table: string, id: string): T | undefined {
+    this.table(table)
+    const cache = this.cache.get(table)
+    if (cache?.has(id)) return cache.get(id) as T
+    const row = this.sql.row(`SELECT doc FROM "${table}" WHERE id = ?`, id)
+    const doc = row ? (JSON.parse(row[0] as string) as T) : undefined
+    if (cache && doc !== undefined) cache.set(id, doc)
+    return doc
+  }
+
+  /** Parses rows whose first column is `doc`. */
+  docs<T>(rows: unknown[][]): T[] {
+    return rows.map((r) => JSON.parse(r[0] as string) as T)
+  }
+
+  put<T>(table: string, id: string, value: T): T {
+    const t = this.table(table)
+    const doc = value as Record<string, unknown>
+    const cols = t.columns.map((c) => c.name)
+    const sql = `INSERT INTO "${table}" (id, doc${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?${cols.map(() => ', ?').join('')})
+      ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${cols.map((c) => `, ${c} = excluded.${c}`).join('')}`
+    this.sql.write(sql).run(id, JSON.stringify(value), ...t.columns.map((c) => c.of(doc) ?? null))
+    this.cache.get(table)?.set(id, value)
+    return value
+  }
+
+  del(table: string, id: string): void {
+    this.table(table)
+    this.sql.write(`DELETE FROM "${table}" WHERE id = ?`).run(id)
+    this.cache.get(table)?.delete(id)
+  }
+
+  /** Every document of a table, in insertion order. A full scan: for tests and tiny tables only. */
+  all<T>(table: string): T[] {
+    this.table(table)
+    return this.docs<T>(this.sql.rows(`SELECT doc FROM "${table}" ORDER BY rowid`))
+  }
+
+  count(table: string): number {
+    this.table(table)
+    return Number(this.sql.row(`SELECT count(*) FROM "${table}"`)![0])
+  }
+
+  /** Resolves once every unit queued so far is committed. */
+  async sync(): Promise<void> {
+    await this.chain
+    await this.committed()
+  }
+
+  /** A consistent copy of the whole database in `file` (VACUUM INTO), taken between units. */
+  async backup(file: string): Promise<void> {
+    await this.sync()
+    const run = async () => {
+      if (this.inBatch) this.commit()
+      if (existsSync(file)) rmSync(file)
+      this.conn.exec(`VACUUM INTO '${file.replaceAll("'", "''")}'`)
+    }
+    const done = this.chain.then(run)
+    this.chain = done.catch(() => undefined)
+    await done
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    await this.sync()
+    this.closed = true
+    this.conn.close()
+  }
+}

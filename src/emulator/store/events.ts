@@ -1,0 +1,38 @@
+import type {WebhookEvent} from '../webhooks.js'
+import type {Db} from './db.js'
+
+/** An outbox row: the event, where its delivery stands, and every attempt made. */
+export interface StoredEvent {
+  seq: number
+  event: WebhookEvent
+  /** pending: to be sent; delivered; dead: out of attempts; none: no endpoint was set when it happened. */
+  delivery: 'pending' | 'delivered' | 'dead' | 'none'
+  /** The endpoint configured when the event happened: where it is delivered. */
+  endpoint?: string
+  attempts: Array<{at: string; url: string; status?: number; error?: string}>
+  /** When the next attempt is due (ms since the epoch), after a failed one. */
+  nextAttemptAt?: number
+}
+
+export function maxEventSeq(db: Db): number {
+  return Number(db.sql.row('SELECT max(seq) FROM events')?.[0] ?? 0)
+}
+
+/** The event first in line for delivery to `endpoint` (index events_delivery_endpoint_seq). */
+export function oldestPendingEvent(db: Db, endpoint: string): StoredEvent | undefined {
+  return db.docs<StoredEvent>(db.sql.rows("SELECT doc FROM events WHERE delivery = 'pending' AND endpoint = ? ORDER BY seq LIMIT 1", endpoint))[0]
+}
+
+/** Events in emission order, all or those of a type (`X` also matches `X.*`). */
+export function eventsOfType(db: Db, type?: string): StoredEvent[] {
+  const rows = type
+    ? db.sql.rows("SELECT doc FROM events WHERE type = ? OR type LIKE ? ESCAPE '\\' ORDER BY seq", type, type.replace(/[\\%_]/g, (c) => '\\' + c) + '.%')
+    : db.sql.rows('SELECT doc FROM events ORDER BY seq')
+  return db.docs<StoredEvent>(rows).map(normalize)
+}
+
+/** Journal-era rows kept `deliveries` and `delivered`. */
+function normalize(e: StoredEvent & {deliveries?: StoredEvent['attempts']; delivered?: boolean}): StoredEvent {
+  if (e.delivery) return e
+  return {seq: e.seq, event: e.event, attempts: e.deliveries ?? [], delivery: e.delivered ? 'delivered' : 'none'}
+}

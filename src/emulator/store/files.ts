@@ -1,0 +1,77 @@
+import {closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
+import {DB_FILE} from './db.js'
+import {SCHEMA_VERSION} from './migrations.js'
+import {openConnection, StoreDamagedError} from './sqlite.js'
+
+/** The database file and what SQLite keeps beside it. */
+export function databaseFiles(dataDir: string): string[] {
+  const db = join(dataDir, DB_FILE)
+  return [db, `${db}-wal`, `${db}-shm`]
+}
+
+/**
+ * A consistent copy of a sandbox's database, whether or not a sandbox is serving from it: a
+ * separate read transaction sees one committed state (WAL), and VACUUM INTO writes it out whole.
+ */
+export function backupDatabase(dataDir: string, file: string): {tables: number} {
+  const source = join(dataDir, DB_FILE)
+  if (!existsSync(source)) throw new Error(`There is no sandbox database in ${dataDir}`)
+  const conn = openConnection(source)
+  try {
+    if (existsSync(file)) rmSync(file)
+    conn.exec(`VACUUM INTO '${file.replaceAll("'", "''")}'`)
+  } finally {
+    conn.close()
+  }
+  return checkDatabase(file)
+}
+
+/** Opens a copy read-only in spirit and checks it: SQLite's own integrity check and our schema version. */
+export function checkDatabase(file: string): {tables: number} {
+  if (!existsSync(file)) throw new StoreDamagedError(file, 'no such file')
+  const conn = openConnection(file, {readonly: true})
+  try {
+    const integrity = conn.prepare('PRAGMA integrity_check').raw().all() as unknown as unknown[][]
+    const verdict = integrity.map((r) => String(r[0])).join('; ')
+    if (verdict !== 'ok') throw new StoreDamagedError(file, verdict.slice(0, 300))
+    const version = Number((conn.prepare('PRAGMA user_version').raw().get() as unknown as unknown[])[0])
+    if (version < 1) throw new StoreDamagedError(file, 'not a sandbox database (no schema version)')
+    if (version > SCHEMA_VERSION) throw new StoreDamagedError(file, `schema version ${version} is newer than this svc understands (${SCHEMA_VERSION})`)
+    const tables = Number((conn.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").raw().get() as unknown as unknown[])[0])
+    return {tables}
+  } finally {
+    conn.close()
+  }
+}
+
+/**
+ * Replaces a stopped sandbox's database with a checked copy. The copy is checked first, then
+ * written beside the database and renamed over it; the database it replaces is kept as
+ * sandbox.db.before-restore, so nothing is lost.
+ */
+export function restoreDatabase(dataDir: string, file: string): {kept?: string} {
+  checkDatabase(file)
+  const target = join(dataDir, DB_FILE)
+  const tmp = `${target}.restoring`
+  copyFileSync(file, tmp)
+  const fd = openSync(tmp, 'r+')
+  fsyncSync(fd)
+  closeSync(fd)
+  let kept: string | undefined
+  if (existsSync(target)) {
+    // Fold the WAL into the old file so the kept copy is whole on its own.
+    try {
+      const old = openConnection(target)
+      old.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+      old.close()
+    } catch {
+      // a damaged database is kept as it is
+    }
+    kept = `${target}.before-restore`
+    renameSync(target, kept)
+  }
+  for (const f of databaseFiles(dataDir).slice(1)) rmSync(f, {force: true})
+  renameSync(tmp, target)
+  return {kept}
+}

@@ -1,0 +1,17 @@
+import type {Job} from '../scheduler.js'
+import type {Db} from './db.js'
+
+/** Ids of jobs due at `now`, earliest first (index jobs_due_at). */
+export function dueJobs(db: Db, now: number, limit: number): string[] {
+  return db.sql.rows('SELECT id FROM jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?', now, limit).map((r) => r[0] as string)
+}
+
+/** When the earliest job is due, if any. */
+export function nextDueAt(db: Db): number | undefined {
+  const row = db.sql.row('SELECT due_at FROM jobs ORDER BY due_at LIMIT 1')
+  return row ? Number(row[0]) : undefined
+}
+
+export function jobsOfKind(db: Db, kind: string): Job[] {
+  return db.docs<Job>(db.sql.rows('SELECT doc FROM jobs WHERE kind = ? ORDER BY due_at, id', kind))
+}

@@ -1,0 +1,158 @@
+/**
+ * The sandbox's tables: one per resource, the API object kept whole as JSON in `doc` (its inside is
+ * opaque to queries) plus the columns the routes look things up by, each with an index. Columns
+ * are derived from the document on every write, so they can never disagree with it.
+ *
+ * This file is the one source of truth for the schema: migrations create what is declared here.
+ */
+
+type Doc = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
+type ColumnValue = string | number | null
+
+export interface Column {
+  name: string
+  type: 'TEXT' | 'INTEGER'
+  of: (doc: Doc) => ColumnValue | undefined
+}
+
+export interface TableDef {
+  /** Table name; also the collection name the domain uses (emu.db.get('customers', id)). */
+  name: string
+  columns: Column[]
+  /** Each index: its columns, and an optional partial-index condition. */
+  indexes: Array<{columns: string[]; where?: string; unique?: boolean}>
+  /** Keep parsed documents in memory (a tiny table read by nearly every request: config). */
+  cached?: boolean
+  /** The schema version (PRAGMA user_version) that added the table; 1 when absent. */
+  since?: number
+  /**
+   * Running row counts kept by triggers in the `counts` table, so an unfiltered list's totalCount
+   * costs one lookup instead of a scan: name, and the SQL condition over `row` (NEW or OLD).
+   */
+  counts?: Array<{name: string; when: (row: string) => string}>
+}
+
+const text = (name: string, of: Column['of']): Column => ({name, type: 'TEXT', of})
+const int = (name: string, of: Column['of']): Column => ({name, type: 'INTEGER', of})
+const bool = (name: string, of: (doc: Doc) => unknown): Column => int(name, (d) => (of(d) ? 1 : 0))
+const createdAt = text('created_at', (d) => d.createdAt)
+const keyOnly = (name: string): TableDef => ({name, columns: [], indexes: []})
+
+export const TABLES: TableDef[] = [
+  {name: 'config', columns: [], indexes: [], cached: true},
+  {
+    name: 'customers',
+    columns: [
+      text('platform_customer_id', (d) => d.platformCustomerId),
+      text('uma_address', (d) => d.umaAddress),
+      text('customer_type', (d) => d.customerType),
+      text('region', (d) => d.region),
+      bool('is_deleted', (d) => d.isDeleted),
+      createdAt,
+      text('updated_at', (d) => d.updatedAt),
+    ],
+    indexes: [
+      {columns: ['platform_customer_id'], where: 'is_deleted = 0'},
+      {columns: ['uma_address'], where: 'is_deleted = 0'},
+      {columns: ['is_deleted', 'created_at', 'id']},
+      {columns: ['created_at', 'id']},
+    ],
+    counts: [
+      {name: 'customers', when: () => '1'},
+      {name: 'customers.active', when: (row) => `${row}.is_deleted = 0`},
+    ],
+  },
+  {
+    name: 'internalAccounts',
+    columns: [text('customer_id', (d) => d.customerId), text('type', (d) => d.type), createdAt],
+    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['type', 'customer_id']}, {columns: ['created_at', 'id']}],
+  },
+  {
+    name: 'externalAccounts',
+    columns: [text('customer_id', (d) => d.customerId), text('challenge_token', (d) => d.challenge?.token), createdAt],
+    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['challenge_token']}, {columns: ['created_at', 'id']}],
+  },
+  {name: 'quotes', columns: [text('customer_id', (d) => d.customerId), createdAt], indexes: [{columns: ['customer_id', 'created_at', 'id']}]},
+  {
+    name: 'transactions',
+    columns: [
+      text('customer_id', (d) => d.customerId),
+      text('platform_customer_id', (d) => d.platformCustomerId),
+      text('source_account_id', (d) => d.source?.accountId),
+      text('destination_account_id', (d) => d.destination?.accountId),
+      text('status', (d) => d.status),
+      text('type', (d) => d.type),
+      text('reference', (d) => d.refund?.reference),
+      createdAt,
+    ],
+    indexes: [
+      {columns: ['created_at', 'id']},
+      {columns: ['customer_id', 'created_at', 'id']},
+      {columns: ['platform_customer_id', 'created_at', 'id']},
+      {columns: ['source_account_id', 'created_at', 'id']},
+      {columns: ['destination_account_id', 'created_at', 'id']},
+      {columns: ['status', 'created_at', 'id']},
+      {columns: ['reference']},
+    ],
+    counts: [{name: 'transactions', when: () => '1'}],
+  },
+  {name: 'beneficialOwners', columns: [text('customer_id', (d) => d.customerId), createdAt], indexes: [{columns: ['customer_id', 'created_at', 'id']}]},
+  {name: 'documents', columns: [text('holder', (d) => d.documentHolder), createdAt], indexes: [{columns: ['holder', 'created_at', 'id']}, {columns: ['created_at', 'id']}]},
+  {
+    name: 'verifications',
+    columns: [text('customer_id', (d) => d.customerId), createdAt],
+    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+  },
+  keyOnly('kycLinks'),
+  keyOnly('contactCodes'),
+  keyOnly('idempotency'),
+  keyOnly('dailyVolume'),
+  keyOnly('ledger'),
+  {name: 'rates', columns: [], indexes: [], cached: true},
+  {
+    name: 'events',
+    columns: [int('seq', (d) => d.seq), text('type', (d) => d.event?.type), text('delivery', (d) => d.delivery), text('endpoint', (d) => d.endpoint)],
+    indexes: [{columns: ['seq'], unique: true}, {columns: ['delivery', 'endpoint', 'seq']}, {columns: ['type', 'seq']}],
+  },
+  {name: 'jobs', columns: [int('due_at', (d) => d.dueAt), text('kind', (d) => d.kind)], indexes: [{columns: ['due_at']}, {columns: ['kind']}]},
+  {
+    name: 'walletCredentials',
+    columns: [text('account_id', (d) => d.accountId), text('type', (d) => d.type), text('nickname', (d) => d.nickname), text('credential_id', (d) => d.credentialId), createdAt],
+    indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['type', 'nickname']}, {columns: ['credential_id']}],
+  },
+  {
+    name: 'walletSessions',
+    columns: [text('account_id', (d) => d.accountId), text('public_key', (d) => d.publicKey), text('credential_id', (d) => d.credentialId), createdAt],
+    indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['public_key', 'created_at', 'id']}, {columns: ['credential_id']}],
+  },
+  keyOnly('walletSeeds'),
+  keyOnly('walletRequests'),
+  keyOnly('walletPasskeyChallenges'),
+  keyOnly('walletPasskeyRegistrationChallenges'),
+  keyOnly('walletUsedOidcTokens'),
+]
+
+export const COUNTS_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL)'
+
+export function createTableSql(t: TableDef): string[] {
+  const cols = ['id TEXT PRIMARY KEY', 'doc TEXT NOT NULL', ...t.columns.map((c) => `${c.name} ${c.type}`)]
+  const counts = (t.counts ?? []).flatMap((c) => {
+    const bump = (delta: string) => `UPDATE counts SET n = n + (${delta}) WHERE name = '${c.name}';`
+    const trigger = (event: string, delta: string) =>
+      `CREATE TRIGGER IF NOT EXISTS "${t.name}_count_${c.name.replace(/\W/g, '_')}_${event}" AFTER ${event} ON "${t.name}" BEGIN ${bump(delta)} END`
+    return [
+      `INSERT OR IGNORE INTO counts (name, n) VALUES ('${c.name}', (SELECT count(*) FROM "${t.name}" AS row WHERE ${c.when('row')}))`,
+      trigger('INSERT', `(${c.when('NEW')})`),
+      trigger('DELETE', `-(${c.when('OLD')})`),
+      trigger('UPDATE', `(${c.when('NEW')}) - (${c.when('OLD')})`),
+    ]
+  })
+  return [
+    `CREATE TABLE IF NOT EXISTS "${t.name}" (${cols.join(', ')})`,
+    ...t.indexes.map(
+      (ix) =>
+        `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${t.name}_${ix.columns.join('_')}${ix.where ? '_partial' : ''}" ON "${t.name}" (${ix.columns.join(', ')})${ix.where ? ` WHERE ${ix.where}` : ''}`,
+    ),
+    ...counts,
+  ]
+}

@@ -1,0 +1,30 @@
+import {SvcError} from './errors.js'
+import {ExitCode} from './exit-codes.js'
+
+import type * as StoreFiles from '../emulator/store/files.js'
+
+type Store = typeof StoreFiles
+
+/**
+ * Runs an operation on a sandbox database file from the CLI process (backup, check, restore). The
+ * store module loads only here, so commands that do not touch the file never load SQLite. A damaged
+ * or missing file becomes an error that names it and says how to recover (exit 1).
+ */
+export async function sandboxStoreCall<T>(fn: (store: Store) => T): Promise<T> {
+  const store = await import('../emulator/store/files.js')
+  try {
+    return fn(store)
+  } catch (e) {
+    throw asSandboxDataError(e) ?? e
+  }
+}
+
+/** The sandbox's own data errors (damaged database, unusable credentials or key file) as SvcErrors. */
+export function asSandboxDataError(e: unknown): SvcError | undefined {
+  const err = e as Error & {file?: string; recovery?: string}
+  if (err?.name === 'StoreDamagedError' || err?.name === 'DataFileError') {
+    return new SvcError({code: 'SANDBOX_DATA_DAMAGED', exitCode: ExitCode.FAILED, message: err.message, details: {file: err.file}, hint: err.recovery ?? 'Restore a backup with `svc sandbox restore <file>`, or start afresh with `svc sandbox reset`.'})
+  }
+  if (/no sandbox database/i.test(err?.message ?? '')) return new SvcError({code: 'SANDBOX_NO_DATA', exitCode: ExitCode.NOT_FOUND, message: err.message, hint: 'Start it once with `svc sandbox serve`, or pass --data-dir.'})
+  return undefined
+}

@@ -36,6 +36,12 @@ function clabeToMxn(body: unknown): unknown {
 
 export const ALLOWANCES: Allowance[] = [
   {
+    id: 'body-size-cap',
+    decidedBy: 'service-api.md §2.12 (the error document), issue 9 (bounded memory)',
+    why: 'The local sandbox refuses a request body over 12 MiB with 413 PAYLOAD_TOO_LARGE before a route sees it: a transport limit, answered on any operation, so no operation documents it.',
+    excuses: (f) => f.kind === 'response' && f.exchange.status === 413 && code(f.exchange) === 'PAYLOAD_TOO_LARGE',
+  },
+  {
     id: 'error-body-reason',
     decidedBy: 'service-api.md §2.12, §7 (api-gaps §10.2 #12)',
     why: 'Error bodies are {code, reason, details}; the contract has {status, code, message, details}. Checked as if reason were message.',

@@ -33,15 +33,17 @@ const EXPLAINED: Record<string, {what: string; todo: string}> = {
   },
 }
 
-export function explainWalletAuthError(error: ApiError, what: string): SvcError {
+export function explainWalletAuthError(error: ApiError, what: string, accountId?: string): SvcError {
   if (error.status !== 401) return error
   const known = EXPLAINED[error.code] ?? EXPLAINED.UNAUTHORIZED
+  const detailsAccount = (error.details as {accountId?: unknown} | undefined)?.accountId
+  const account = accountId ?? (typeof detailsAccount === 'string' ? detailsAccount : undefined)
   return new SvcError({
     code: error.code,
     status: 401,
     message: `The ${what} was refused: ${known.what} (service said: ${error.message})`,
     details: error.details,
     exitCode: ExitCode.AUTH,
-    hint: known.todo,
+    hint: account ? known.todo.replaceAll('<InternalAccount>', account) : known.todo,
   })
 }

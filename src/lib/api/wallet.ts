@@ -2,6 +2,7 @@ import {z} from 'zod'
 import {authMethodList, authSessionList, quorumPublicKeyResponse, type AuthMethod, type AuthSession} from '../schemas/wallet.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
 import type {ApiClient} from './client.js'
+import {withArticle} from '../article.js'
 
 /**
  * Embedded-wallet endpoints (spec 4.6, api-gaps 5). Response schemas are loose on purpose: the
@@ -38,9 +39,9 @@ export async function embeddedWalletsOf(client: ApiClient, customerId: string): 
 
 /** Signed operations, with the per-endpoint success rule of spec 5.4 rule 3. */
 export const walletOps = {
-  verify: (credentialId: string, body: Record<string, unknown>): SignedOperation => ({
-    method: 'POST', path: ['auth', 'credentials', credentialId, 'verify'], body, success: 'ok',
-    what: `verification of ${credentialId}`, resume: 'Run the login again; `svc wallet sessions list <InternalAccount>` shows sessions the service created meanwhile.',
+  verify: (credentialId: string, body: Record<string, unknown>, accountId: string): SignedOperation => ({
+    method: 'POST', path: ['auth', 'credentials', credentialId, 'verify'], body, success: 'ok', accountId,
+    what: `verification of ${credentialId}`, resume: `Run the login again; \`svc wallet sessions list ${accountId}\` shows sessions the service created meanwhile.`,
   }),
   challenge: (credentialId: string, body?: Record<string, unknown>): SignedOperation => ({
     method: 'POST', path: ['auth', 'credentials', credentialId, 'challenge'], body: body ?? {}, success: 'ok',
@@ -48,7 +49,7 @@ export const walletOps = {
   }),
   addCredential: (body: Record<string, unknown>): SignedOperation => ({
     method: 'POST', path: ['auth', 'credentials'], body, success: 'created', accountId: typeof body.accountId === 'string' ? body.accountId : undefined,
-    what: `addition of a ${String(body.type)} credential`, resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
+    what: `addition of ${withArticle(String(body.type))} credential`, resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
   }),
   revokeCredential: (credentialId: string, accountId: string): SignedOperation => ({
     method: 'DELETE', path: ['auth', 'credentials', credentialId], success: 'created', accountId,

@@ -1,0 +1,61 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+beforeAll(async () => {
+  sbx = await startSandbox()
+})
+afterAll(async () => sbx.stop())
+const run = (args: string[]) => svc(args, {env: sbx.env})
+
+describe('one name per concept, old spellings kept', () => {
+  it('customers create/update take --id-type and --identifier (typed, any case) and the sandbox stores them', async () => {
+    const created = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Ada Lovelace', '--id-type', 'ssn', '--identifier', '123-45-6789', '--json'])
+    expect(created.code, created.stderr).toBe(0)
+    const id = created.json().id
+    expect(sbx.emu.db.get<Record<string, unknown>>('customers', id)).toMatchObject({idType: 'SSN', identifier: '123-45-6789'})
+    const updated = await run(['customers', 'update', id, '--id-type', 'ITIN', '--identifier', '912-34-5678', '--json'])
+    expect(updated.code, updated.stderr).toBe(0)
+    expect(updated.json().idType).toBe('ITIN')
+    expect(updated.stdout).not.toContain('912-34-5678') // the API never echoes the identifier
+    expect(sbx.emu.db.get<Record<string, unknown>>('customers', id)).toMatchObject({idType: 'ITIN', identifier: '912-34-5678'})
+  })
+
+  it('refuses a bad --type or --identifier before any request, naming the field', async () => {
+    const before = sbx.requestCount()
+    const badType = await run(['customers', 'create', '--type', 'person', '--full-name', 'X', '--json'])
+    expect(badType.code).toBe(2)
+    expect(JSON.stringify(badType.json().error)).toContain('--type')
+    const badId = await run(['customers', 'create', '--type', 'INDIVIDUAL', '--full-name', 'X', '--id-type', 'SSN', '--identifier', '12345', '--json'])
+    expect(badId.code).toBe(2)
+    expect(badId.json().error.details.errors.map((e: {field: string}) => e.field)).toContain('identifier')
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('transactions list: --created-after/--created-before, with --since/--until as hidden aliases', async () => {
+    const future = '2999-01-01T00:00:00Z'
+    // --debug traces each request line, query included.
+    const now = await run(['transactions', 'list', '--created-after', future, '--json', '--debug'])
+    expect(now.code, now.stderr).toBe(0)
+    expect(now.stderr).toMatch(/startDate=2999-01-01/)
+    const old = await run(['transactions', 'list', '--since', future, '--until', '2999-12-31T00:00:00Z', '--json', '--debug'])
+    expect(old.code, old.stderr).toBe(0)
+    expect(old.stderr).toMatch(/startDate=2999-01-01.*endDate=2999-12-31|endDate=2999-12-31.*startDate=2999-01-01/)
+    const help = await run(['transactions', 'list', '--help'])
+    expect(help.stdout).toContain('--created-after')
+    expect(help.stdout).not.toContain('--since')
+  })
+
+  it('-y still confirms; help groups --timeout under GLOBAL and lists --type once', async () => {
+    const help = await run(['customers', 'list', '--help'])
+    const global = help.stdout.slice(help.stdout.indexOf('GLOBAL FLAGS'))
+    expect(global).toContain('--timeout')
+    expect(help.stdout).toContain('--type=INDIVIDUAL|BUSINESS')
+    expect(help.stdout).not.toMatch(/individual\|business/)
+    const exp = await run(['wallet', 'export', '--help'])
+    expect(exp.stdout).not.toContain('| ]')
+    const reset = await svc(['sandbox', 'reset', '-y', '--data-dir', sbx.dir + '-other', '--json'], {env: sbx.env})
+    expect(reset.code, reset.stderr).toBe(0)
+  })
+})

@@ -153,7 +153,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   TIMEOUT: 'Run the same command again to keep waiting.',
   RESPONSE_INVALID: 'The API answered with an unexpected shape; report it with --debug output.',
   // money movement (issue 4)
-  USER_NOT_READY: 'The customer must be APPROVED before money moves: check `svc customers get <id>` (kycStatus/kybStatus).',
+  USER_NOT_READY: 'The customer must be APPROVED before money moves: check `svc kyc status <customerId>`.',
   FUNDING_AMOUNT_MISMATCH: 'Send exactly the quote\'s totalSendingAmount (or omit the amount to use it).',
   PAYMENT_FAILED: 'See failureReason in details; funds are returned to the source unless the refund failed too.',
   OWNERSHIP_NOT_VERIFIED: 'Start a new ownership challenge: `svc accounts external verify-ownership <id>`.',

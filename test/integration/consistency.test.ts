@@ -59,3 +59,17 @@ describe('one name per concept, old spellings kept', () => {
     expect(reset.code, reset.stderr).toBe(0)
   })
 })
+
+describe('hints name the real object', () => {
+  it('a customer not yet approved: the hint names that customer', async () => {
+    const c = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Hint Person', '--currency', 'USD', '--json'])
+    const customer = c.json().id
+    const accounts = await run(['accounts', 'internal', 'list', '--customer', customer, '--json'])
+    const account = accounts.json().data.find((a: {type: string}) => a.type === 'INTERNAL_FIAT').id
+    const payee = await run(['accounts', 'external', 'add', '--customer', customer, '--type', 'CLABE', '--clabe', '032180000118359719', '--beneficiary-name', 'Maria Garcia', '--json'])
+    const r = await run(['quote', 'create', '--from', account, '--to', payee.json().id, '--send', '10.00', '--json'])
+    const {error} = r.json()
+    expect(error.code).toBe('USER_NOT_READY')
+    expect(error.hint).toContain(`\`svc kyc status ${customer}\``)
+  })
+})

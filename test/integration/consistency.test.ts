@@ -1,3 +1,5 @@
+import {cpSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -71,5 +73,30 @@ describe('hints name the real object', () => {
     const {error} = r.json()
     expect(error.code).toBe('USER_NOT_READY')
     expect(error.hint).toContain(`\`svc kyc status ${customer}\``)
+  })
+})
+
+describe('wallet hints name the wallet', () => {
+  it('after the session is revoked, the hint says `svc wallet login <that account id>`', async () => {
+    const c = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Wallet Person', '--email', 'wallet@example.com', '--json'])
+    const accounts = await run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
+    const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
+    const login = await run(['wallet', 'login', wallet, '--json'])
+    expect(login.code, login.stderr).toBe(0)
+    const session = login.json().id ?? login.json().session?.id
+    // Revoked on the Service while this machine still holds the key (as when another operator
+    // revokes it): keep a copy of the key store across the revoke.
+    const keystore = join(sbx.env.SVC_CONFIG_DIR, 'keystore')
+    cpSync(keystore, keystore + '.copy', {recursive: true})
+    const revoked = await run(['wallet', 'sessions', 'revoke', session, '--account', wallet, '--yes', '--json'])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    rmSync(keystore, {recursive: true, force: true})
+    cpSync(keystore + '.copy', keystore, {recursive: true})
+    const r = await run(['wallet', 'privacy', wallet, '--enabled', 'true', '--json'])
+    expect(r.code).not.toBe(0)
+    const {error} = r.json()
+    expect(error.status).toBe(401)
+    expect(error.hint).toContain(`svc wallet login ${wallet}`)
+    expect(error.hint).not.toContain('<InternalAccount>')
   })
 })

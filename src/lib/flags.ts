@@ -33,11 +33,12 @@ export function optionalIdArg(type: string | string[], description?: string) {
   return Args.string({...idArgOptions(type, description), required: false})
 }
 
-export function idFlag(type: string | string[], opts: {description?: string; required?: boolean; name?: string} = {}) {
+export function idFlag(type: string | string[], opts: {description?: string; required?: boolean; name?: string; hidden?: boolean} = {}) {
   const types = Array.isArray(type) ? type : [type]
   return Flags.string({
     description: opts.description ?? `${types.join(' or ')} id`,
     required: opts.required,
+    hidden: opts.hidden,
     parse: async (v) => checkId(v, types, opts.name ?? types[0].toLowerCase()),
   })
 }
@@ -101,4 +102,19 @@ export function choiceFlag(values: readonly string[], opts: {description: string
       return value
     },
   })
+}
+
+/**
+ * The wallet is the positional ACCOUNTID of every wallet command that acts on a wallet (login,
+ * export, privacy, stamp, credentials add/list, sessions list, keys list/purge). Commands whose
+ * argument is another object (a credential, a session) take the wallet as --account. Where the
+ * positional replaced --account, the flag stays as a hidden alias.
+ */
+export const walletArg = (description = 'the wallet: InternalAccount id (InternalAccount:<id>)') => optionalIdArg('InternalAccount', description)
+export const walletAliasFlag = () => idFlag('InternalAccount', {description: 'same as ACCOUNTID (older spelling)', name: 'account', hidden: true})
+
+/** ACCOUNTID or its older --account spelling; both at once must agree. */
+export function walletFrom(arg: string | undefined, flag: string | undefined): string | undefined {
+  if (arg && flag && arg !== flag) throw usageError(`ACCOUNTID ${arg} and --account ${flag} name different wallets`, 'Give the wallet once, as ACCOUNTID.')
+  return arg ?? flag
 }

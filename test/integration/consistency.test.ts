@@ -100,3 +100,24 @@ describe('wallet hints name the wallet', () => {
     expect(error.hint).not.toContain('<InternalAccount>')
   })
 })
+
+describe('the wallet is ACCOUNTID; --account stays as a hidden alias where it was replaced', () => {
+  it('wallet keys list/purge take the wallet positionally, the old --account still works, a mismatch is exit 2', async () => {
+    const c = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Keys Person', '--email', 'keys@example.com', '--json'])
+    const accounts = await run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
+    const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
+    expect((await run(['wallet', 'login', wallet, '--json'])).code).toBe(0)
+    const positional = await run(['wallet', 'keys', 'list', wallet, '--json'])
+    expect(positional.code, positional.stderr).toBe(0)
+    expect(positional.json().data).toHaveLength(1)
+    const old = await run(['wallet', 'keys', 'list', '--account', wallet, '--json'])
+    expect(old.json().data).toEqual(positional.json().data)
+    const help = await run(['wallet', 'keys', 'list', '--help'])
+    expect(help.stdout).toContain('ACCOUNTID')
+    expect(help.stdout).not.toContain('--account')
+    const mismatch = await run(['wallet', 'keys', 'purge', wallet, '--account', 'InternalAccount:other', '--yes', '--json'])
+    expect(mismatch.code).toBe(2)
+    const purged = await run(['wallet', 'keys', 'purge', wallet, '--yes', '--json'])
+    expect(purged.json()).toEqual({removed: 1})
+  })
+})

@@ -22,7 +22,7 @@ describe('docs/commands.md', () => {
     const r = spawnSync(process.execPath, [oclif, 'readme', '--readme-path', 'docs/commands.md', '--no-aliases', '--dry-run'], {
       cwd: root,
       encoding: 'utf8',
-      env: {PATH: process.env.PATH, HOME: process.env.HOME, OCLIF_SKIP_UPDATE_CHECK: 'true', SVC_NO_INPUT: '1'},
+      env: {PATH: process.env.PATH, HOME: process.env.HOME, OCLIF_SKIP_NEW_VERSION_CHECK: 'true', SVC_NO_INPUT: '1'},
       timeout: 120_000,
     })
     expect(r.status, r.stderr).toBe(0)

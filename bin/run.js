@@ -58,7 +58,7 @@ if (argv[0] === '--version') {
 
 function needsPlugins(args) {
   const words = args.filter((a) => !a.startsWith('-'))
-  if (words[0] === 'autocomplete') return true
+  if (words[0] === 'autocomplete' || (words[0] === 'help' && words[1] === 'autocomplete')) return true
   return words.length === 0 ? args.length === 0 || args.some((a) => a === '--help' || a === '-h') : words.length === 1 && words[0] === 'help'
 }
 

@@ -75,6 +75,14 @@ describe('shell completion (@oclif/plugin-autocomplete)', () => {
     expect(complete('svc customers list --include-d')).toEqual(new Set(['--include-deleted']))
   })
 
+  it('lists `autocomplete` in the root help, and `svc help autocomplete` shows its help', async () => {
+    const root = await svc(['--help'], {env: env()})
+    expect(root.stdout).toMatch(/^ {2}autocomplete /m)
+    const help = await svc(['help', 'autocomplete'], {env: env()})
+    expect(help.code, help.stderr).toBe(0)
+    expect(help.stdout).toContain('$ svc autocomplete [SHELL]')
+  })
+
   it('generates the zsh completion function with every command and its flags', async () => {
     const r = await svc(['autocomplete', 'zsh'], {env: env(), timeoutMs: 60_000})
     expect(r.code).toBe(0)

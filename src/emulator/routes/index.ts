@@ -13,6 +13,7 @@ import {registerQuotes} from './quotes.js'
 import {registerTransactions} from './transactions.js'
 import {registerSandboxMoney} from './sandbox-money.js'
 import {registerBulkImport} from './bulk-import.js'
+import {registerReference} from './reference.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -30,4 +31,5 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerQuotes(router, emu)
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)
+  registerReference(router, emu)
 }

@@ -14,6 +14,7 @@ import {registerTransactions} from './transactions.js'
 import {registerSandboxMoney} from './sandbox-money.js'
 import {registerBulkImport} from './bulk-import.js'
 import {registerReference} from './reference.js'
+import {registerReceiver} from './receiver.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -32,4 +33,5 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)
   registerReference(router, emu)
+  registerReceiver(router, emu)
 }

@@ -91,6 +91,16 @@ describe('svc customers import', () => {
     expect(human.stdout).toMatch(/Status\s+COMPLETED/)
   })
 
+  it('--dry-run describes the upload and sends nothing', async () => {
+    const file = join(dir, 'dry.csv')
+    writeFileSync(file, 'platformCustomerId,customerType\ndry-1,INDIVIDUAL\n')
+    const before = sbx.requestCount()
+    const r = await svc(['customers', 'import', file, '--dry-run', '--json'], {env: sbx.env})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json().request).toMatchObject({method: 'POST', url: expect.stringMatching(/\/customers\/bulk\/csv$/), headers: {'content-type': 'multipart/form-data'}, body: {file: 'dry.csv (49 bytes, 1 rows)'}})
+    expect(sbx.requestCount()).toBe(before)
+  })
+
   it('an unknown job is exit 5', async () => {
     const r = await svc(['customers', 'import-status', 'Job:00000000-0000-0000-0000-000000000000', '--json'], {env: sbx.env})
     expect(r.code).toBe(5)

@@ -26,7 +26,8 @@ export default class CustomersImport extends BaseCommand<typeof CustomersImport>
   async run() {
     const file = readImportFile(this.args.file)
     if (this.flags['dry-run']) {
-      return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'bulk', 'csv'], body: {file: `${file.name} (${file.bytes.length} bytes, ${file.rows} rows)`}}))
+      const d = describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'bulk', 'csv'], body: {file: `${file.name} (${file.bytes.length} bytes, ${file.rows} rows)`}})
+      return this.dryRun({...d, request: {...d.request, headers: {...d.request.headers, 'content-type': 'multipart/form-data'}}})
     }
     this.ctx.banner(`import ${file.rows} customer row(s)`)
     const accepted = await uploadCustomerCsv(this.ctx.client, file)

@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, imbalance} from '../helpers/money.js'
+import {api, approvedCustomer, beneficiary, clabeEnding, imbalance} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -92,6 +92,22 @@ describe('svc sandbox uma-receive', () => {
     expect(err.code).toBe(code)
     if (field) expect(err.details.errors.map((e: {field: string}) => e.field)).toContain(field)
     expect(sbx.requestCount()).toBe(before)
+  })
+})
+
+describe('svc transactions reject, agent-initiated payments', () => {
+  it('rejects an agent\'s PENDING payment: it fails and the held funds return to spendable', async () => {
+    const c = await approvedCustomer(sbx, ['USD', 'MXN'], {name: 'Agent Owner'})
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
+    const ext = await api(sbx, 'POST', '/customers/external-accounts', {customerId: c.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary}})
+    const q = await api(sbx, 'POST', '/quotes', {source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: ext.body.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000})
+    await api(sbx, 'POST', `/sandbox/quotes/${q.body.id}/execute-as-agent`, {})
+    expect(balance(c.account('USD'))).toBe(40_000)
+    const r = await svc(['transactions', 'reject', q.body.transactionId, '--yes', '--json'], {env: sbx.env})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({type: 'OUTGOING', status: 'FAILED'})
+    expect(balance(c.account('USD'))).toBe(50_000)
+    expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
   })
 })
 

@@ -106,11 +106,15 @@ export function isAwaitingDecision(t: StoredTransaction): boolean {
   return awaitingDecision(t)
 }
 
+/** No decision from the platform in time: a `$fail.compliance` payment fails, any other completes (the sandbox's stand-in for a 200 reply). */
+export function decideByDefault(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  if (t._?.umaSender === 'fail') return saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
+  return completeIncoming(emu, t)
+}
+
 export function registerIncomingJobs(emu: Emulator): void {
   emu.scheduler.on('incoming.decide', (p) => {
     const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
-    if (!t || !awaitingDecision(t)) return // the platform decided first
-    if (t._?.umaSender === 'fail') saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
-    else completeIncoming(emu, t)
+    if (t && awaitingDecision(t)) decideByDefault(emu, t) // else the platform decided first
   })
 }

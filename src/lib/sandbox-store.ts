@@ -1,7 +1,11 @@
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 
-type Store = typeof import('../emulator/store/files.js')
+// A type-only import (erased): the bundler rewrites runtime import() calls of emulator modules, and a
+// `typeof import(...)` type would be rewritten with them.
+import type * as FilesStore from '../emulator/store/files.js'
+
+type Store = typeof FilesStore
 
 /**
  * Runs an operation on a sandbox database file from the CLI process (backup, check, restore). The

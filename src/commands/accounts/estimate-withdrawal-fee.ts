@@ -1,14 +1,12 @@
 import {Flags} from '@oclif/core'
 import {estimateWithdrawalFee} from '../../lib/api/withdrawal.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {InputError, type FieldError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
-import {currencyProblem, minorAmount} from '../../lib/flows/money-input.js'
+import {withdrawalFeeInput} from '../../lib/flows/withdrawal-input.js'
 import {fromMinor} from '../../lib/money.js'
 import {currency} from '../../lib/currencies.js'
 import {renderKeyValue} from '../../lib/output/render.js'
-import {fieldErrors} from '../../lib/schemas/field-errors.js'
-import {FEE_ASSET_DECIMALS, WITHDRAWAL_NETWORKS, estimateWithdrawalFeeRequest} from '../../lib/schemas/withdrawal.js'
+import {FEE_ASSET_DECIMALS, WITHDRAWAL_NETWORKS} from '../../lib/schemas/withdrawal.js'
 
 export default class AccountsEstimateWithdrawalFee extends BaseCommand<typeof AccountsEstimateWithdrawalFee> {
   static override summary = 'Estimate the network and application fees of a crypto withdrawal, and what the recipient receives'
@@ -23,24 +21,16 @@ export default class AccountsEstimateWithdrawalFee extends BaseCommand<typeof Ac
   }
 
   async run() {
-    const f = this.flags
-    const errors: FieldError[] = []
-    const code = currencyProblem(f.currency, 'currency', errors)
-    if (f.amount === undefined && f['amount-minor'] === undefined) errors.push({field: 'amount', message: 'give --amount <real units> or --amount-minor <smallest units>'})
-    const amount = minorAmount(f, code, 'amount', errors)
-    const body = {internalAccountId: this.args.internalAccountId, currency: code ?? f.currency, cryptoNetwork: f.network, amount: amount ?? 1, destinationAddress: f.to.trim()}
-    const r = estimateWithdrawalFeeRequest.safeParse(body)
-    if (!r.success) for (const e of fieldErrors(r.error)) if (!errors.some((x) => x.field === e.field)) errors.push(e)
-    if (errors.length || !r.success) throw new InputError(errors)
-    const estimate = await estimateWithdrawalFee(this.ctx.client, r.data)
-    const d = currency(r.data.currency)?.decimals ?? 2
+    const body = withdrawalFeeInput(this.args.internalAccountId, this.flags)
+    const estimate = await estimateWithdrawalFee(this.ctx.client, body)
+    const d = currency(body.currency)?.decimals ?? 2
     const feeDecimals = FEE_ASSET_DECIMALS[estimate.networkFeeAsset]
     renderKeyValue(this.out, [
-      ['Amount', `${fromMinor(r.data.amount, d)} ${r.data.currency}`],
+      ['Amount', `${fromMinor(body.amount, d)} ${body.currency}`],
       ['Network fee', feeDecimals === undefined ? `${estimate.networkFee} (smallest units of ${estimate.networkFeeAsset})` : `${fromMinor(estimate.networkFee, feeDecimals)} ${estimate.networkFeeAsset}`],
-      ['Application fee', `${fromMinor(estimate.applicationFee, d)} ${r.data.currency}`],
-      ['Total fee', `${fromMinor(estimate.totalFee, d)} ${r.data.currency}`],
-      ['Recipient gets', `${fromMinor(estimate.netAmount, d)} ${r.data.currency}`],
+      ['Application fee', `${fromMinor(estimate.applicationFee, d)} ${body.currency}`],
+      ['Total fee', `${fromMinor(estimate.totalFee, d)} ${body.currency}`],
+      ['Recipient gets', `${fromMinor(estimate.netAmount, d)} ${body.currency}`],
     ])
     return estimate
   }

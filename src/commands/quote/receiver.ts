@@ -1,13 +1,10 @@
 import {Args, Flags} from '@oclif/core'
 import {lookupReceiver} from '../../lib/api/uma.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {InputError, type FieldError} from '../../lib/errors.js'
-import {checkId, idFlag} from '../../lib/flags.js'
+import {idFlag} from '../../lib/flags.js'
+import {receiverLookupInput} from '../../lib/flows/receiver-input.js'
 import {fromMinor} from '../../lib/money.js'
 import {renderKeyValue, renderTable} from '../../lib/output/render.js'
-import {UMA_ADDRESS, receiverLookupQuery} from '../../lib/schemas/uma.js'
-import {fieldErrors} from '../../lib/schemas/field-errors.js'
-import {compact} from '../../lib/validate.js'
 
 export default class QuoteReceiver extends BaseCommand<typeof QuoteReceiver> {
   static override summary = 'What a receiver accepts before you quote: currencies, estimated rates, limits, payer data it needs, and the lookupId'
@@ -23,20 +20,8 @@ export default class QuoteReceiver extends BaseCommand<typeof QuoteReceiver> {
   }
 
   async run() {
-    const receiver = this.args.receiver.trim()
-    const errors: FieldError[] = []
-    if (receiver.startsWith('ExternalAccount:')) {
-      try {
-        checkId(receiver, ['ExternalAccount'], 'receiver')
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e
-        errors.push(...e.fieldErrors)
-      }
-    } else if (!UMA_ADDRESS.test(receiver)) errors.push({field: 'receiver', message: `"${receiver}" is neither an UMA address ($name@domain) nor an ExternalAccount id`})
-    const q = receiverLookupQuery.safeParse(compact({customerId: this.flags.customer, senderUmaAddress: this.flags.sender}))
-    if (!q.success) errors.push(...fieldErrors(q.error))
-    if (errors.length || !q.success) throw new InputError(errors)
-    const found = await lookupReceiver(this.ctx.client, receiver, q.data)
+    const {receiver, sender} = receiverLookupInput(this.args.receiver, this.flags)
+    const found = await lookupReceiver(this.ctx.client, receiver, sender)
     renderKeyValue(this.out, [
       ['Receiver', receiver],
       ['Lookup', found.lookupId],

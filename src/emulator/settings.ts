@@ -11,6 +11,8 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   legacySignatures: false,
   quoteTtlMs: 120_000,
   paymentCompletionDelayMs: 500,
+  bulkImportChunkDelayMs: 20,
+  incomingApprovalDelayMs: 2_000,
   slowPaymentDelayMs: 360_000,
   paymentReturnDelayMs: 5_000,
   paymentTimeoutFailMs: 30_000,

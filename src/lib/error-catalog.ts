@@ -100,7 +100,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   STABLECOIN_OPERATION_NOT_FOUND: 'Check the stablecoin operation id.',
   VERIFICATION_NOT_FOUND: 'Check the Verification id (`svc kyc status <customerId>`).',
   // 409
-  TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 'Only agent-initiated transactions waiting for platform approval can be approved.',
+  TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 'Only a PENDING incoming payment or an agent-initiated transaction waiting for platform approval can be approved or rejected.',
   TRANSACTION_NOT_CANCELLABLE: 'The transaction already settled or is past its cancellation window.',
   UMA_ADDRESS_EXISTS: 'Choose another UMA address; this one is taken.',
   EMAIL_OTP_EMAIL_ALREADY_EXISTS: 'Another EMAIL_OTP credential uses this email; choose another address.',

@@ -12,6 +12,9 @@ import {registerExternalAccounts} from './external-accounts.js'
 import {registerQuotes} from './quotes.js'
 import {registerTransactions} from './transactions.js'
 import {registerSandboxMoney} from './sandbox-money.js'
+import {registerBulkImport} from './bulk-import.js'
+import {registerReference} from './reference.js'
+import {registerReceiver} from './receiver.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -19,6 +22,7 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerAccounts(router, emu)
   registerExternalAccounts(router, emu)
   registerPlatform(router, emu)
+  registerBulkImport(router, emu)
   registerCustomers(router, emu)
   registerKyc(router, emu)
   registerBeneficialOwners(router, emu)
@@ -28,4 +32,6 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerQuotes(router, emu)
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)
+  registerReference(router, emu)
+  registerReceiver(router, emu)
 }

@@ -130,6 +130,11 @@ export const TABLES: TableDef[] = [
   keyOnly('walletPasskeyChallenges'),
   keyOnly('walletPasskeyRegistrationChallenges'),
   keyOnly('walletUsedOidcTokens'),
+  // Bulk customer imports: the job by id; its not-yet-processed rows by `<jobId>#<chunk>`.
+  {...keyOnly('bulkImportJobs'), since: 2},
+  {...keyOnly('bulkImportChunks'), since: 2},
+  // Receiver look-ups (GET /receiver/...), by lookupId, for the quote that follows.
+  {...keyOnly('receiverLookups'), since: 2},
 ]
 
 export const COUNTS_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL)'

@@ -19,6 +19,10 @@ export const sandboxSettingsPatch = z.strictObject({
   quoteTtlMs: z.number().int().min(100).max(3_600_000).optional(),
   /** Delay before an executed or funded payment settles, in ms ("instant" in the Service sandbox). */
   paymentCompletionDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Pause between the chunks of a bulk customer import (each chunk is one unit of work). */
+  bulkImportChunkDelayMs: z.number().int().min(0).max(60_000).optional(),
+  /** How long an incoming UMA payment from a sandbox sender waits for the platform's decision before the sandbox approves it. */
+  incomingApprovalDelayMs: z.number().int().min(0).max(3_600_000).optional(),
   /** Suffix 003 (slow payment) completes after this many ms (~6 minutes in the Service sandbox). */
   slowPaymentDelayMs: z.number().int().min(0).max(86_400_000).optional(),
   /** Suffix 005 on banks: completed, then returned after this many ms. */

@@ -1,7 +1,7 @@
 import {fromMinor} from '../money.js'
 import type {ExchangeRate} from '../schemas/reference.js'
 
-type CurrencyLike = {code: string; decimals?: number}
+type CurrencyLike = {code?: string; decimals?: number}
 const units = (minor: number, c: CurrencyLike) => fromMinor(minor, c.decimals ?? 2)
 
 /**

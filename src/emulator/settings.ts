@@ -31,6 +31,8 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   walletProcessingDelayMs: 300,
   challengeMinIntervalMs: 2000,
   passkeyOrigins: ['http://localhost', 'https://localhost'],
+  invitationsEnabled: true,
+  stablecoinSettlementDelayMs: 500,
 }
 
 export interface PlatformConfig {

@@ -12,6 +12,10 @@ import {registerExternalAccounts} from './external-accounts.js'
 import {registerQuotes} from './quotes.js'
 import {registerTransactions} from './transactions.js'
 import {registerSandboxMoney} from './sandbox-money.js'
+import {registerTokens} from './tokens.js'
+import {registerInvitations} from './invitations.js'
+import {registerStablecoins} from './stablecoins.js'
+import {registerDelegatedKeys} from './delegated-keys.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -28,4 +32,8 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerQuotes(router, emu)
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)
+  registerTokens(router, emu)
+  registerInvitations(router, emu)
+  registerStablecoins(router, emu)
+  registerDelegatedKeys(router, emu)
 }

@@ -114,7 +114,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   CARD_NOT_MUTABLE: 'A closed card cannot be changed.',
   CARD_LIMIT_REACHED: 'Close a card to free a slot, or raise the platform limit.',
   STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE: 'This enablement state is driven by the operator; it cannot be requested.',
-  CONFLICT: 'A resource with this platform id exists already; use another platformCustomerId or fetch the existing one.',
+  CONFLICT: 'It clashes with one that exists already (a customer with this platformCustomerId, a linked provider account, an ACTIVE delegated key for the card): fetch, reuse or revoke that one; the error details name it.',
   DOCUMENT_ALREADY_EXISTS: 'A document of this type exists for the holder; use `svc kyc documents upload --replace`.',
   DUPLICATE_EXTERNAL_ACCOUNT: 'This account is registered already; the existing account is shown in details.',
   DUPLICATE_PAY_REQUEST: 'This Idempotency-Key was used with a different body; use a new key for a new payment.',
@@ -157,6 +157,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   FUNDING_AMOUNT_MISMATCH: 'Send exactly the quote\'s totalSendingAmount (or omit the amount to use it).',
   PAYMENT_FAILED: 'See failureReason in details; funds are returned to the source unless the refund failed too.',
   OWNERSHIP_NOT_VERIFIED: 'Start a new ownership challenge: `svc accounts external verify-ownership <id>`.',
+  DELEGATED_KEY_NOT_ACTIVE: 'Only an ACTIVE delegated key can be revoked; see `svc wallet delegated-keys list`.',
   SCA_CODE_REQUIRED: 'Ask the customer for the SCA code and pass it with --code.',
 }
 
@@ -181,6 +182,7 @@ const EXIT_OVERRIDES: Readonly<Record<string, number>> = {
   // 400 by status: input the operator must change (exit 2, like INVALID_INPUT)
   STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED: 2,
   STABLECOIN_AMOUNT_NOT_REPRESENTABLE: 2,
+  DELEGATED_KEY_NOT_ACTIVE: 6,
 }
 
 export function hintFor(code: string): string | undefined {

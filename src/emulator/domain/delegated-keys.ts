@@ -115,7 +115,7 @@ export function getDelegatedKey(emu: Emulator, id: string): StoredDelegatedKey {
 /** DELETE: only an ACTIVE key (400 otherwise); it can never sign again. */
 export function revokeDelegatedKey(emu: Emulator, id: string): void {
   const key = getDelegatedKey(emu, id)
-  if (key.status !== 'ACTIVE') throw badRequest('INVALID_INPUT', `${id} is ${key.status}; only an ACTIVE delegated key can be revoked`, {errors: [{field: 'id', message: `is ${key.status}, not ACTIVE`}]})
+  if (key.status !== 'ACTIVE') throw badRequest('DELEGATED_KEY_NOT_ACTIVE', `${id} is ${key.status}; only an ACTIVE delegated key can be revoked`, {status: key.status})
   emu.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'REVOKED', updatedAt: emu.iso()})
 }
 

@@ -167,16 +167,20 @@ function start(emu: Emulator, op: StoredOperation): StoredOperation {
 
 /** Settlement (sandbox: the provider reports funds received / transfer done): ledger effects, COMPLETED, webhook. */
 export function registerStablecoinSettler(emu: Emulator): void {
-  emu.scheduler.on(SETTLE, (payload) => {
-    const op = emu.db.get<StoredOperation>('stablecoinOperations', String(payload.operationId))
-    if (!op || op.status === 'COMPLETED' || op.status === 'FAILED' || op.status === 'EXPIRED') return
-    if (op._ledger?.releaseHeld) settleHeld(emu, op._ledger.releaseHeld.accountId, op._ledger.releaseHeld.amount)
-    if (op._ledger?.creditOnSettle) credit(emu, op._ledger.creditOnSettle.accountId, op._ledger.creditOnSettle.amount)
-    const done: StoredOperation = {...op, status: 'COMPLETED', providerStatus: 'complete', updatedAt: emu.iso()}
-    delete done.expiresAt
-    emu.db.put('stablecoinOperations', op.id, done)
-    emu.webhooks.emit('STABLECOIN_OPERATION.COMPLETED', publicOperation(done))
-  })
+  emu.scheduler.on(SETTLE, (payload) => settleOperation(emu, String(payload.operationId)))
+}
+
+/** Settles one operation (the scheduled job; tests call it to order settlements themselves). Idempotent. */
+export function settleOperation(emu: Emulator, operationId: string): void {
+  const op = emu.db.get<StoredOperation>('stablecoinOperations', operationId)
+  if (!op || op.status === 'COMPLETED' || op.status === 'FAILED' || op.status === 'EXPIRED') return
+  if (op._ledger?.releaseHeld) settleHeld(emu, op._ledger.releaseHeld.accountId, op._ledger.releaseHeld.amount)
+  if (op._ledger?.creditOnSettle) credit(emu, op._ledger.creditOnSettle.accountId, op._ledger.creditOnSettle.amount)
+  const done: StoredOperation = {...op, status: 'COMPLETED', providerStatus: 'complete', updatedAt: emu.iso()}
+  delete done.expiresAt
+  delete done._ledger
+  emu.db.put('stablecoinOperations', op.id, done)
+  emu.webhooks.emit('STABLECOIN_OPERATION.COMPLETED', publicOperation(done))
 }
 
 export function getOperation(emu: Emulator, id: string): StoredOperation {

@@ -1,10 +1,14 @@
 import {Flags} from '@oclif/core'
 import {listCustomers} from '../../lib/api/customers.js'
 import {BaseCommand} from '../../lib/base-command.js'
+import {listOutputFlags} from '../../lib/flags-output.js'
+import {listView} from '../../lib/output/table.js'
+import {customerColumns} from '../../lib/output/customer.js'
 import {pagingFlags} from '../../lib/flags.js'
 import {renderCustomerList} from '../../lib/output/customer.js'
 import {customerListQuery} from '../../lib/schemas/customer.js'
 import {checkWith, compact} from '../../lib/validate.js'
+import {showList} from '../../lib/output/list-stream.js'
 
 export default class CustomersList extends BaseCommand<typeof CustomersList> {
   static override summary = 'List customers, with filters and paging'
@@ -20,10 +24,12 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
     'updated-before': Flags.string(),
     'include-deleted': Flags.boolean(),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
     const f = this.flags
+    const view = listView(f, customerColumns)
     const query = checkWith(customerListQuery, compact({
         customerType: f.type?.toUpperCase(),
         platformCustomerId: f['platform-id'],
@@ -35,8 +41,7 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
         updatedBefore: f['updated-before'],
         isIncludingDeleted: f['include-deleted'] ? 'true' : undefined,
       }))
-    const list = await listCustomers(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderCustomerList(this.out, list)
-    return list
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    return showList(this.out, view, customerColumns, page, (p) => listCustomers(this.ctx.client, query, p), (list) => renderCustomerList(this.out, list, view))
   }
 }

@@ -1,10 +1,14 @@
 import {Flags} from '@oclif/core'
 import {listTransactions} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
+import {listOutputFlags} from '../../lib/flags-output.js'
+import {listView} from '../../lib/output/table.js'
+import {transactionColumns} from '../../lib/output/transaction.js'
 import {idFlag, pagingFlags} from '../../lib/flags.js'
 import {renderTransactionList} from '../../lib/output/transaction.js'
 import {TRANSACTION_STATUSES, transactionListQuery} from '../../lib/schemas/transactions.js'
 import {checkWith, compact} from '../../lib/validate.js'
+import {showList} from '../../lib/output/list-stream.js'
 
 export default class TransactionsList extends BaseCommand<typeof TransactionsList> {
   static override summary = 'List transactions with filters and paging'
@@ -20,16 +24,17 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
     until: Flags.string({description: 'endDate, ISO date-time, inclusive'}),
     order: Flags.string({description: 'sortOrder', options: ['asc', 'desc']}),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
     const f = this.flags
+    const view = listView(f, transactionColumns)
     const query = checkWith(
       transactionListQuery,
       compact({customerId: f.customer, platformCustomerId: f['platform-id'], accountIdentifier: f.account, status: f.status, type: f.type, reference: f.reference, startDate: f.since, endDate: f.until, sortOrder: f.order}),
     )
-    const list = await listTransactions(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTransactionList(this.out, list)
-    return list
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    return showList(this.out, view, transactionColumns, page, (p) => listTransactions(this.ctx.client, query, p), (list) => renderTransactionList(this.out, list, view))
   }
 }

@@ -187,8 +187,7 @@ export class KeyStore {
       createdAt: new Date(this.now()).toISOString(),
       privateKey: {custodied: 'service'},
     }
-    ensurePrivateDir(this.dir)
-    writePrivateFileAtomic(join(this.dir, `${record.id}.json`), JSON.stringify(record, null, 2) + '\n')
+    withDirLock(this.dir, () => this.write(record))
     return toPublic(record)
   }
 

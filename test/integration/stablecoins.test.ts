@@ -32,7 +32,7 @@ const snapshot = () => ({
   ops: sbx.emu.db.count('stablecoinOperations'),
   accounts: sbx.emu.db.all<{id: string; balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts').map((a) => [a.id, a.balance.amount, a.totalBalance.amount]),
 })
-const settled = (id: string) => until(() => sbx.emu.db.get<{status: string}>('stablecoinOperations', id)!.status, (s) => s === 'COMPLETED')
+const settled = async (id: string) => expect(await until(() => sbx.emu.db.get<{status: string}>('stablecoinOperations', id)!.status, (s) => s === 'COMPLETED', 20_000)).toBe('COMPLETED')
 
 describe('svc stablecoins', () => {
   let coin: {id: string; symbol: string}
@@ -148,6 +148,42 @@ describe('svc stablecoins', () => {
     expect(await ok(['stablecoins', 'create', '--token', 'DELTA', '--network-token', 'btkn1deltadeltadelta0001', '--provider-account', second.id])).toMatchObject({stablecoinProviderAccountId: second.id})
     expect(await imbalance(sbx)).toMatchObject({USD: 0, ACME: 0})
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
+  })
+
+  it('a retried mint with the same Idempotency-Key replays the operation and holds once; another body with that key is refused', async () => {
+    const platformAccount = (await api(sbx, 'GET', '/platform/internal-accounts?currency=ACME')).body.data[0].id
+    const args = ['stablecoins', 'mint', coin.id, '--funding', 'GRID_INTERNAL_ACCOUNT', '--funding-account', usd, '--to', platformAccount, '--idempotency-key', 'ci-run-7']
+    const held = () => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', usd)!.balance.amount
+    const before = held()
+    const first = await ok([...args, '--amount', '1'])
+    const again = await ok([...args, '--amount', '1'])
+    expect(again.id).toBe(first.id)
+    expect(held()).toBe(before - 100)
+    const ops = sbx.emu.db.count('stablecoinOperations')
+    const other = await run([...args, '--amount', '2', '--json'])
+    expect(other.code).toBe(6)
+    expect(errorOf(other)).toMatchObject({status: 409, code: 'DUPLICATE_PAY_REQUEST'})
+    expect(sbx.emu.db.count('stablecoinOperations')).toBe(ops)
+    expect(held()).toBe(before - 100)
+    await settled(first.id)
+    expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
+  })
+
+  it('a link the provider revoked refuses mints and registrations (exit 6); the other link is then the only choice', async () => {
+    const links = (await ok(['stablecoins', 'provider-accounts', 'list'])).data as Array<{id: string}>
+    const second = links.find((l) => l.id !== link)!.id
+    const delta = (await ok(['stablecoins', 'list'])).data.find((c: {symbol: string}) => c.symbol === 'DELTA')
+    expect((await ok(['sandbox', 'stablecoins', 'provider-account', second, '--status', 'REVOKED'])).status).toBe('REVOKED')
+    const before = snapshot()
+    const mint = await run(['stablecoins', 'mint', delta.id, '--amount', '1', '--funding', 'WIRE', '--to', wallet, '--json'])
+    expect(mint.code).toBe(6)
+    expect(errorOf(mint)).toMatchObject({status: 400, code: 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED'})
+    expect(errorOf(mint).hint).toMatch(/relink/)
+    const register = await run(['stablecoins', 'create', '--token', 'EPSI', '--network-token', 'btkn1epsilonepsilon0001', '--provider-account', second, '--json'])
+    expect(register.code).toBe(6)
+    expect(errorOf(register).code).toBe('STABLECOIN_PROVIDER_ACCOUNT_REVOKED')
+    expect(snapshot()).toEqual(before)
+    expect(await ok(['stablecoins', 'create', '--token', 'EPSI', '--network-token', 'btkn1epsilonepsilon0001'])).toMatchObject({stablecoinProviderAccountId: link})
   })
 
   it('bad input is refused before any request, naming each field (exit 2)', async () => {

@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {currency as knownCurrency} from '../../lib/currencies.js'
-import {operatorEnablementRequest, providerAccountLinkRequest, stablecoinRegisterRequest} from '../../lib/schemas/stablecoins.js'
+import {operatorEnablementRequest, providerAccountLinkRequest, providerAccountStatusRequest, stablecoinRegisterRequest} from '../../lib/schemas/stablecoins.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, badRequest, conflict, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
@@ -78,6 +78,13 @@ export function getProviderAccount(emu: Emulator, id: string): StoredProviderAcc
   const a = emu.db.get<StoredProviderAccount>('stablecoinProviderAccounts', id)
   if (!a) throw notFound('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `Stablecoin provider account ${id}`)
   return a
+}
+
+/** Sandbox only: what the provider did to a link (revoked the credentials, or they stopped verifying). */
+export function sandboxSetProviderAccountStatus(emu: Emulator, id: string, body: unknown): StoredProviderAccount {
+  const {status} = validate(providerAccountStatusRequest, body)
+  const a = getProviderAccount(emu, id)
+  return emu.db.put('stablecoinProviderAccounts', id, {...a, status, updatedAt: emu.iso()})
 }
 
 /** A link must be ACTIVE to be used. */

@@ -10,6 +10,7 @@ import {
   publicProviderAccount,
   registerStablecoin,
   requestEnablement,
+  sandboxSetProviderAccountStatus,
 } from '../domain/stablecoins.js'
 import type {Emulator} from '../emulator.js'
 import {badRequest, validate} from '../http-error.js'
@@ -36,6 +37,7 @@ export function registerStablecoins(router: Router, emu: Emulator): void {
   router.post('/stablecoin-provider-accounts', (req) => keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(emu, req.body))))
   router.get('/stablecoin-provider-accounts', (req) => listed(req, providerAccountListQuery, (q, p) => pageProviderAccounts<StoredProviderAccount>(emu.db, q, p), publicProviderAccount))
   router.get('/stablecoin-provider-accounts/:id', (req) => ({status: 200, body: publicProviderAccount(getProviderAccount(emu, req.params.id))}))
+  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req) => ({status: 200, body: publicProviderAccount(sandboxSetProviderAccountStatus(emu, req.params.id, req.body))}))
 
   router.post('/stablecoins', (req) => keyed(req, 'stablecoins', () => registerStablecoin(emu, req.body)))
   router.get('/stablecoins', (req) => listed(req, stablecoinListQuery, (q, p) => pageStablecoins<StoredStablecoin>(emu.db, q, p), (c) => c))

@@ -61,3 +61,9 @@ export async function getOperation(client: ApiClient, id: string) {
   const res = await client.request({method: 'GET', path: ['stablecoin-operations', id]})
   return client.parse(stablecoinOperation, res.body, 'stablecoin operation')
 }
+
+/** Sandbox only: the provider revoked (or invalidated) a link's credentials. */
+export async function sandboxSetProviderAccountStatus(client: ApiClient, id: string, status: string) {
+  const res = await client.request({method: 'POST', path: ['sandbox', 'stablecoin-provider-accounts', id, 'status'], body: {status}})
+  return client.parse(providerAccount, res.body, 'stablecoin provider account')
+}

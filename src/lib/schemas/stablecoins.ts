@@ -65,6 +65,8 @@ export type BurnRequest = z.infer<typeof burnRequest>
 
 /** Sandbox only: the operator moves a stablecoin's enablement (POST /sandbox/stablecoins/{id}/enablement). */
 export const operatorEnablementRequest = z.strictObject({status: z.enum(OPERATOR_STATUSES)})
+/** Sandbox only: the provider side of a link changes (credentials revoked or no longer valid). */
+export const providerAccountStatusRequest = z.strictObject({status: z.enum(PROVIDER_ACCOUNT_STATUSES)})
 
 const paging = {limit: z.string().optional(), cursor: z.string().optional()}
 export const stablecoinListQuery = z.strictObject({issuanceStatus: z.enum(ISSUANCE_STATUSES).optional(), gridOperationsStatus: z.enum(OPERATIONS_STATUSES).optional(), provider: z.enum(STABLECOIN_PROVIDERS).optional(), ...paging})

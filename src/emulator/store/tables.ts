@@ -135,9 +135,9 @@ export const TABLES: TableDef[] = [
     name: 'apiTokens',
     since: 2,
     columns: [text('client_id', (d) => d.clientId), text('name', (d) => d.name), createdAt, text('updated_at', (d) => d.updatedAt)],
-    indexes: [{columns: ['client_id'], unique: true}, {columns: ['created_at', 'id']}, {columns: ['name', 'created_at', 'id']}],
+    indexes: [{columns: ['client_id'], unique: true}, {columns: ['created_at', 'id']}, {columns: ['name', 'created_at', 'id']}, {columns: ['updated_at']}],
   },
-  {name: 'invitations', since: 2, columns: [text('status', (d) => d.status), createdAt], indexes: [{columns: ['created_at', 'id']}]},
+  {name: 'invitations', since: 2, columns: [createdAt], indexes: [{columns: ['created_at', 'id']}]},
   {
     name: 'stablecoinProviderAccounts',
     since: 2,
@@ -161,6 +161,7 @@ export const TABLES: TableDef[] = [
       {columns: ['created_at', 'id']},
       {columns: ['issuance_status', 'created_at', 'id']},
       {columns: ['operations_status', 'created_at', 'id']},
+      {columns: ['provider', 'created_at', 'id']},
     ],
   },
   {

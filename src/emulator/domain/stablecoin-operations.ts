@@ -88,7 +88,8 @@ function depositInstructions(coin: StoredStablecoin, opId: string) {
   return {rail: 'L2', network: 'L2', address, valueType: coin.symbol}
 }
 
-function requireIdempotencyKey(req: EmuRequest): void {
+/** The published contract requires an Idempotency-Key on every stablecoin POST that creates something. */
+export function requireIdempotencyKey(req: EmuRequest): void {
   if (typeof req.headers['idempotency-key'] !== 'string' || !req.headers['idempotency-key']) {
     throw badRequest('INVALID_INPUT', 'Invalid input: Idempotency-Key', {errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}]})
   }

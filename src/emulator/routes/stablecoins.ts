@@ -1,5 +1,5 @@
 import {operationListQuery, providerAccountListQuery, stablecoinListQuery} from '../../lib/schemas/stablecoins.js'
-import {burn, getOperation, mint, publicOperation, registerStablecoinSettler, type StoredOperation} from '../domain/stablecoin-operations.js'
+import {burn, getOperation, mint, publicOperation, registerStablecoinSettler, requireIdempotencyKey, type StoredOperation} from '../domain/stablecoin-operations.js'
 import {
   type StoredProviderAccount,
   type StoredStablecoin,
@@ -13,7 +13,7 @@ import {
   sandboxSetProviderAccountStatus,
 } from '../domain/stablecoins.js'
 import type {Emulator} from '../emulator.js'
-import {badRequest, validate} from '../http-error.js'
+import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {EmuRequest, Router} from '../router.js'
 import {pageOperations, pageProviderAccounts, pageStablecoins} from '../store/stablecoins.js'
@@ -22,9 +22,7 @@ import {pageOperations, pageProviderAccounts, pageStablecoins} from '../store/st
 export function registerStablecoins(router: Router, emu: Emulator): void {
   registerStablecoinSettler(emu)
   const keyed = (req: EmuRequest, scope: string, run: () => unknown) => {
-    if (typeof req.headers['idempotency-key'] !== 'string' || !req.headers['idempotency-key']) {
-      throw badRequest('INVALID_INPUT', 'Invalid input: Idempotency-Key', {errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}]})
-    }
+    requireIdempotencyKey(req)
     return emu.idempotent(req, scope, () => ({status: 201, body: run()}))
   }
   const listed = <T extends {id: string; createdAt: string}, Q>(req: EmuRequest, schema: import('zod').ZodType<Q>, page: (q: Q, paging: ReturnType<typeof pagingOf>) => {rows: T[]; totalCount: number}, view: (t: T) => unknown) => {

@@ -1,3 +1,4 @@
+import {spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -107,6 +108,24 @@ describe('svc tokens', () => {
     }
     expect(sbx.requestCount()).toBe(before.requests)
     expect(tokenCount()).toBe(before.tokens)
+  })
+
+  it('on a terminal, with no --out or --show-secret, the secret is shown there once, after a warning', async () => {
+    const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
+    const cmd = `${process.execPath} ${join(process.cwd(), 'bin/run.js')} tokens create --name tty --permission VIEW`
+    const {out, code} = await new Promise<{out: string; code: number | null}>((resolve) => {
+      const child = spawn('script', ['-qfec', cmd, '/dev/null'], {env})
+      let text = ''
+      child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')))
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+      child.on('close', (c) => (clearTimeout(timer), resolve({out: text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code: c})))
+    })
+    expect(code, out).toBe(0)
+    const secrets = out.match(/sk_tok_[0-9a-f]{48}/g) ?? []
+    expect(secrets).toHaveLength(1)
+    expect(out).toMatch(/shown once and cannot be retrieved again/)
+    const id = /Created (Token:[\w-]+)/.exec(out)![1]
+    expect(sbx.emu.db.get<{name: string}>('apiTokens', id)!.name).toBe('tty')
   })
 
   it('refusals from the sandbox: unknown token (exit 5), VIEW-only token writing (403, exit 4); state unchanged', async () => {

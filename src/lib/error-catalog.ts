@@ -157,6 +157,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   FUNDING_AMOUNT_MISMATCH: 'Send exactly the quote\'s totalSendingAmount (or omit the amount to use it).',
   PAYMENT_FAILED: 'See failureReason in details; funds are returned to the source unless the refund failed too.',
   OWNERSHIP_NOT_VERIFIED: 'Start a new ownership challenge: `svc accounts external verify-ownership <id>`.',
+  INVITATION_EXPIRED: 'This invitation expired; create a new one.',
   DELEGATED_KEY_NOT_ACTIVE: 'Only an ACTIVE delegated key can be revoked; see `svc wallet delegated-keys list`.',
   SCA_CODE_REQUIRED: 'Ask the customer for the SCA code and pass it with --code.',
 }
@@ -175,6 +176,7 @@ const EXIT_OVERRIDES: Readonly<Record<string, number>> = {
   // 400 by status, but the invitation's state refuses it (exit 6)
   INVITATION_ALREADY_CLAIMED: 6,
   INVITATION_CANCELLED: 6,
+  INVITATION_EXPIRED: 6,
   STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED: 6,
   STABLECOIN_NOT_PROVISIONED: 6,
   STABLECOIN_PROVIDER_ACCOUNT_REVOKED: 6,

@@ -55,6 +55,18 @@ describe('svc invitations', () => {
     expect(errorOf(unknown)).toMatchObject({status: 404, code: 'INVITATION_NOT_FOUND', hint: 'Check the invitation code.'})
   })
 
+  it('an invitation past its expiresAt reads EXPIRED and refuses a claim, unchanged', async () => {
+    const inv = (await run(['invitations', 'create', '--inviter-uma', inviter, '--expires-at', new Date(Date.now() + 3_600_000).toISOString(), '--json'])).json()
+    // Move its expiry into the past in the store rather than wait for it.
+    sbx.emu.db.put('invitations', inv.code, {...stored(inv.code), expiresAt: new Date(Date.now() - 1000).toISOString()})
+    expect((await run(['invitations', 'get', inv.code, '--json'])).json().status).toBe('EXPIRED')
+    const before = stored(inv.code)
+    const claim = await run(['invitations', 'claim', inv.code, '--invitee-uma', '$grace@example.com', '--json'])
+    expect(claim.code).toBe(6)
+    expect(errorOf(claim)).toMatchObject({status: 400, code: 'INVITATION_EXPIRED', hint: 'This invitation expired; create a new one.'})
+    expect(stored(inv.code)).toEqual(before)
+  })
+
   it('bad input is refused before any request, naming each field (exit 2)', async () => {
     const before = {requests: sbx.requestCount(), n: sbx.emu.db.count('invitations')}
     const cases: Array<[string[], string[]]> = [

@@ -67,13 +67,16 @@ export function createInvitation(emu: Emulator, body: unknown): StoredInvitation
   return emu.db.put('invitations', code, inv)
 }
 
+// The spec names no code for it; the invitation's EXPIRED status does exist (openapi UmaInvitation).
+const expired = (inv: StoredInvitation) => badRequest('INVITATION_EXPIRED', `Invitation ${inv.code} expired at ${inv.expiresAt}`, {expiresAt: inv.expiresAt})
+
 /** Claim: PENDING -> CLAIMED once; a claimed, cancelled or expired one refuses (400, spec 7). */
 export function claimInvitation(emu: Emulator, code: string, body: unknown): StoredInvitation {
   const inv = getInvitation(emu, code)
   const input = validate(invitationClaimRequest, body)
   if (inv.status === 'CLAIMED') throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed at ${inv.claimedAt} by ${inv.inviteeUma}`)
   if (inv.status === 'CANCELLED') throw badRequest('INVITATION_CANCELLED', `Invitation ${code} was cancelled`)
-  if (inv.status === 'EXPIRED') throw badRequest('INVALID_INPUT', `Invitation ${code} expired at ${inv.expiresAt}`, {errors: [{field: 'invitationCode', message: 'has expired'}]})
+  if (inv.status === 'EXPIRED') throw expired(inv)
   if (input.inviteeUma === inv.inviterUma) throw badRequest('SELF_PAYMENT', 'The invitee cannot be the inviter')
   const claimed: StoredInvitation = {...inv, status: 'CLAIMED', claimedAt: emu.iso(), inviteeUma: input.inviteeUma}
   emu.db.put('invitations', code, claimed)
@@ -86,6 +89,6 @@ export function cancelInvitation(emu: Emulator, code: string): StoredInvitation 
   const inv = getInvitation(emu, code)
   if (inv.status === 'CLAIMED') throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed already and cannot be cancelled`)
   if (inv.status === 'CANCELLED') throw badRequest('INVITATION_CANCELLED', `Invitation ${code} was cancelled already`)
-  if (inv.status === 'EXPIRED') throw badRequest('INVALID_INPUT', `Invitation ${code} expired at ${inv.expiresAt}`, {errors: [{field: 'invitationCode', message: 'has expired'}]})
+  if (inv.status === 'EXPIRED') throw expired(inv)
   return emu.db.put('invitations', code, {...inv, status: 'CANCELLED', cancelledAt: emu.iso()})
 }

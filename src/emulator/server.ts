@@ -4,6 +4,7 @@ import {API_VERSION} from '../lib/paths.js'
 import type {Emulator, ObservedRequest} from './emulator.js'
 import {injectFault} from './faults.js'
 import {HttpError} from './http-error.js'
+import {forbidden, tokenAuth} from './domain/tokens.js'
 import type {EmuResponse} from './router.js'
 
 /** Documents are at most 10 MB (spec); a multipart envelope adds a little. */
@@ -78,7 +79,12 @@ function checkAuth(emu: Emulator, req: IncomingMessage): void {
   const expected = Buffer.from(`${emu.credentials.tokenId}:${emu.credentials.clientSecret}`)
   const m = /^Basic\s+(.+)$/i.exec(header)
   const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (given.length === expected.length && timingSafeEqual(given, expected)) return
+  // Tokens made with POST /tokens: `<clientId>:<clientSecret>`, looked up by clientId.
+  const colon = given.indexOf(':')
+  const token = colon > 0 ? tokenAuth(emu, given.subarray(0, colon).toString('utf8'), given.subarray(colon + 1).toString('utf8'), req.method ?? 'GET') : 'unknown'
+  if (token === 'forbidden') throw forbidden()
+  if (token === 'unknown') {
     throw new HttpError(401, 'UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
   }
 }

@@ -35,6 +35,8 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   challengeMinIntervalMs: 2000,
   passkeyOrigins: ['http://localhost', 'https://localhost'],
   faults: NO_FAULTS,
+  invitationsEnabled: true,
+  stablecoinSettlementDelayMs: 500,
 }
 
 export interface PlatformConfig {

@@ -15,6 +15,10 @@ import {registerSandboxMoney} from './sandbox-money.js'
 import {registerBulkImport} from './bulk-import.js'
 import {registerReference} from './reference.js'
 import {registerReceiver} from './receiver.js'
+import {registerTokens} from './tokens.js'
+import {registerInvitations} from './invitations.js'
+import {registerStablecoins} from './stablecoins.js'
+import {registerDelegatedKeys} from './delegated-keys.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -34,4 +38,8 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerSandboxMoney(router, emu)
   registerReference(router, emu)
   registerReceiver(router, emu)
+  registerTokens(router, emu)
+  registerInvitations(router, emu)
+  registerStablecoins(router, emu)
+  registerDelegatedKeys(router, emu)
 }

@@ -71,6 +71,10 @@ export const sandboxSettingsPatch = z.strictObject({
   walletProcessingDelayMs: z.number().int().min(0).max(3_600_000).optional(),
   /** Minimum gap between challenge re-issues on one credential (429 RATE_LIMITED below it), in ms. */
   challengeMinIntervalMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Invitations are configured for the platform (false: every /invitations call is 400 INVITATIONS_NOT_CONFIGURED). */
+  invitationsEnabled: z.boolean().optional(),
+  /** Delay before a stablecoin mint or burn settles (COMPLETED), in ms. */
+  stablecoinSettlementDelayMs: z.number().int().min(0).max(86_400_000).optional(),
   /** WebAuthn origins accepted in passkey clientDataJSON. */
   passkeyOrigins: z.array(z.url({protocol: /^https?$/})).min(1).max(20).optional(),
   /** Fault injection: 503s, 429s with Retry-After, connection resets, latency (see emulator/faults.ts). */

@@ -1,6 +1,7 @@
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
+import {agentOfRequest, isBearer} from './domain/agents.js'
 import type {Emulator} from './emulator.js'
 import {HttpError} from './http-error.js'
 import type {EmuResponse} from './router.js'
@@ -10,7 +11,9 @@ export const MAX_BODY = 12 * 1024 * 1024
 const PREFIX = `/${API_VERSION}`
 
 /** Paths a browser opens without API credentials (hosted liveness pages and the like). */
-const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/]
+const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/, /^\/agents\/device-codes\/[^/]+\/redeem$/]
+/** Agent routes take the agent's Bearer token, and only those routes do. */
+const AGENT = /^\/agents\/me(\/|$)/
 
 /** Bounds what one client can hold: connections, and how long headers and a whole request may take. */
 export function limitServer(server: Server): void {
@@ -33,7 +36,8 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     if (emu.opts.recordRequests) emu.requests.push({method: req.method ?? 'GET', path: url.pathname})
     if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
-    if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
+    if (AGENT.test(path)) agentOfRequest(emu, req)
+    else if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
@@ -69,6 +73,7 @@ function checkAuth(emu: Emulator, req: IncomingMessage): void {
   const expected = Buffer.from(`${emu.credentials.tokenId}:${emu.credentials.clientSecret}`)
   const m = /^Basic\s+(.+)$/i.exec(header)
   const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
+  if (isBearer(req)) throw new HttpError(401, 'UNAUTHORIZED', 'An agent access token is accepted only on /agents/me routes; platform routes take HTTP Basic <token id>:<client secret>', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new HttpError(401, 'UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
   }

@@ -31,6 +31,11 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   walletProcessingDelayMs: 300,
   challengeMinIntervalMs: 2000,
   passkeyOrigins: ['http://localhost', 'https://localhost'],
+  scaRequired: false,
+  scaChallengeTtlMs: 300_000,
+  scaMaxFailedAttempts: 5,
+  scaLockMs: 900_000,
+  agentDeviceCodeTtlMs: 900_000,
 }
 
 export interface PlatformConfig {

@@ -15,7 +15,9 @@ import {quoteWalletPayload} from './wallet/quote-signing.js'
 
 export interface StoredQuote {
   id: string
-  status: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+  status: 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+  /** The SCA challenge to satisfy now (customers whose platform requires SCA). */
+  scaChallenge?: {id: string; expiresAt: string; factor: string; availableFactors: string[]; purpose?: string}
   createdAt: string
   expiresAt: string
   source: Record<string, unknown>
@@ -45,6 +47,9 @@ export interface StoredQuote {
     serviceFee: number
   }
 }
+
+/** Checks run on every new quote before it is stored (strong customer authentication needs a session). */
+export const quoteGates: Array<(emu: Emulator, customerId: string) => void> = []
 
 export function publicQuote(q: StoredQuote): Record<string, unknown> {
   const {_: _internal, ...rest} = q
@@ -165,6 +170,7 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
     if (input.immediatelyExecute) throw invalid([{field: 'immediatelyExecute', message: 'is not allowed for embedded-wallet sources: execute with a wallet signature'}])
     quote.paymentInstructions = [{instructionsNotes: 'Stamp payloadToSign with an active session key of the source wallet and send it as Service-Wallet-Signature on execute.', accountOrWalletInfo: {accountType: 'EMBEDDED_WALLET', payloadToSign: quoteWalletPayload(quote)}}]
   }
+  for (const gate of quoteGates) gate(emu, quote._.customerId)
   opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored
   emu.db.put('quotes', id, quote)
   emu.scheduler.after(emu.settings().quoteTtlMs, 'quote.expire', {id})

@@ -156,11 +156,15 @@ export function returnPayment(emu: Emulator, t: StoredTransaction): StoredTransa
   return next
 }
 
+/** Told of every platform approval (the agent action behind the transaction follows it). */
+export const approvalListeners: Array<(emu: Emulator, t: StoredTransaction) => void> = []
+
 /** Agent-initiated transactions wait in PENDING until the platform approves them. */
 export function approveTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
   if (t.status !== 'PENDING' || !t.agentId) throw conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${t.id} is ${t.status}${t.agentId ? '' : ' and was not started by an agent'}; only agent-initiated transactions waiting for approval can be approved`)
   const next = save(emu, t, {status: 'PROCESSING', pendingReason: undefined})
   scheduleSettlement(emu, next)
+  for (const l of approvalListeners) l(emu, next)
   return changed(emu, next, 'OUTGOING_PAYMENT.PROCESSING')
 }
 

@@ -12,6 +12,9 @@ import {registerExternalAccounts} from './external-accounts.js'
 import {registerQuotes} from './quotes.js'
 import {registerTransactions} from './transactions.js'
 import {registerSandboxMoney} from './sandbox-money.js'
+import {registerSca} from './sca.js'
+import {registerAgentMe} from './agents-me.js'
+import {registerAgents} from './agents.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -28,4 +31,8 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerQuotes(router, emu)
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)
+  registerSca(router, emu)
+  // /agents/me/... before /agents/:agentId, which would otherwise match "me".
+  registerAgentMe(router, emu)
+  registerAgents(router, emu)
 }

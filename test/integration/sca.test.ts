@@ -1,3 +1,5 @@
+import {spawn} from 'node:child_process'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {api, approvedCustomer, clabeEnding, until} from '../helpers/money.js'
@@ -5,7 +7,7 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
-  sbx = await startSandbox({paymentCompletionDelayMs: 50, scaRequired: true, scaMaxFailedAttempts: 3, scaChallengeTtlMs: 60_000})
+  sbx = await startSandbox({paymentCompletionDelayMs: 50, scaRequired: true, scaMaxFailedAttempts: 3, scaChallengeTtlMs: 60_000, livenessDelayMs: 50})
 })
 afterAll(async () => sbx.stop())
 
@@ -136,4 +138,106 @@ describe('strong customer authentication through the CLI', () => {
     expect(done.stderr).toMatch(/POST .*sca\/login\/complete/)
     expect(done.stdout + done.stderr).not.toContain(SECRET_CODE)
   })
+
+  it('quote execute without a session explains the SCA step (exit 6) and changes nothing', async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '3.00', '--json'])
+    expect(q.code, q.stderr).toBe(0)
+    // The session lapses before execute.
+    const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
+    await sbx.emu.db.unit(() => sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}))
+    const human = await run(['quote', 'execute', q.json().id, '--yes'])
+    expect(human.code).toBe(6)
+    expect(human.stderr).toMatch(/SCA_SESSION_REQUIRED, HTTP 409/)
+    expect(human.stderr).toContain(`svc sca login start ${c.id}`)
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).toBe('PENDING')
+    expect(sbx.emu.db.get('transactions', q.json().transactionId)).toBeUndefined()
+  })
+
+  it('on a terminal, quote execute offers the SCA login and asks for the authorization code', {timeout: 60_000}, async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '4.00', '--json'])
+    const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
+    await sbx.emu.db.unit(() => sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}))
+    const t = await onTerminal(['quote', 'execute', q.json().id], [
+      [/Send USD 4\.00[\s\S]*\(y\/N\)/, 'y\r'],
+      [/log them in now[\s\S]*\(Y\/n\)/, 'y\r'],
+      [/SCA code/, SECRET_CODE + '\r'],
+      [/SCA code/, SECRET_CODE + '\r'],
+    ])
+    expect(t.code, t.out).toBe(0)
+    expect(t.out).toMatch(/SCA session open until/)
+    expect(t.out).toMatch(/Authorized .*PROCESSING/)
+    expect(t.out).not.toContain(SECRET_CODE)
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).not.toBe('PENDING_AUTHORIZATION')
+  })
+
+  it('TOTP enrolment keeps the secret and recovery codes off the output unless asked; record-event and reset', async () => {
+    const c = await fundedCustomer()
+    const enrol = await run(['sca', 'factors', 'enrol', c.id, '--type', 'TOTP', '--json'])
+    expect(enrol.code, enrol.stderr).toBe(0)
+    const secret = sbx.emu.db.get<{pending: {totpSecret: string}}>('scaStates', c.id)!.pending.totpSecret
+    expect(enrol.json()).toMatchObject({type: 'TOTP', secret: '[REDACTED]', totpUri: '[REDACTED]'})
+    expect(enrol.stdout + enrol.stderr).not.toContain(secret)
+    const confirm = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret', secret, '--code', '-', '--json'], SECRET_CODE)
+    expect(confirm.code, confirm.stderr).toBe(0)
+    expect(confirm.json()).toEqual({type: 'TOTP', recoveryCodes: '[REDACTED]'})
+
+    const ev = await run(['sca', 'record-event', c.id, '--event', 'FAILED_LOGIN_ATTEMPT', '--json'])
+    expect(ev.json()).toMatchObject({eventType: 'FAILED_LOGIN_ATTEMPT', failedAttempts: 1, suspended: false, lockedUntil: null})
+
+    const reset = await run(['sca', 'reset', 'start', c.id, '--factor', 'TOTP', '--json'])
+    expect(reset.code, reset.stderr).toBe(0)
+    const resetId = reset.json().resetId
+    expect(reset.json().livenessAccessToken).toBeUndefined()
+    const early = await until(() => run(['sca', 'reset', 'get', c.id, resetId, '--json']), (r) => r.json().status === 'LIVENESS_PASSED')
+    expect(early.json()).toMatchObject({status: 'LIVENESS_PASSED', factor: 'TOTP'})
+    const done = await run(['sca', 'reset', 'complete', c.id, resetId, '--json'])
+    expect(done.code, done.stderr).toBe(0)
+    const list = await run(['sca', 'factors', 'list', c.id, '--json'])
+    expect(list.json().factors).toEqual([{factor: 'SMS_OTP'}])
+  })
+
+  it('SCA endpoints answer 409 for a platform that does not require SCA, with a hint that says so', async () => {
+    const c = await fundedCustomer()
+    await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: false}})
+    try {
+      const r = await run(['sca', 'factors', 'list', c.id, '--json'])
+      expect(r.code).toBe(6)
+      expect(r.json().error).toMatchObject({status: 409, code: 'CONFLICT'})
+      expect(r.json().error.hint).toMatch(/scaRequired/)
+    } finally {
+      await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: true}})
+    }
+  })
 })
+
+/** Runs svc on a pseudo-terminal (`script`), answering each expected prompt in turn. */
+function onTerminal(args: string[], answers: Array<[RegExp, string]>): Promise<{out: string; code: number | null}> {
+  const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
+  delete env.CI
+  delete env.SVC_NO_INPUT
+  const quoted = args.map((a) => `'${a}'`).join(' ')
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} ${quoted}`, '/dev/null'], {env})
+    let out = ''
+    let seen = 0
+    let next = 0
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8')
+      const fresh = out.slice(seen)
+      if (next < answers.length && answers[next][0].test(fresh)) {
+        seen = out.length
+        child.stdin.write(answers[next][1])
+        next++
+      }
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code})
+    })
+  })
+}

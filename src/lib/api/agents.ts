@@ -92,3 +92,17 @@ export async function myAction(client: ApiClient, id: string) {
   const res = await client.request({method: 'GET', path: ['agents', 'me', 'actions', id]})
   return client.parse(agentActionSchema, res.body, 'agent action')
 }
+
+export async function myExternalAccountAdd(client: ApiClient, body: Record<string, unknown>) {
+  const res = await client.request({method: 'POST', path: ['agents', 'me', 'external-accounts'], body})
+  return client.parse(z.looseObject({id: z.string(), status: z.string()}), res.body, 'external account')
+}
+
+export async function myExternalAccountDelete(client: ApiClient, id: string) {
+  await client.request({method: 'DELETE', path: ['agents', 'me', 'external-accounts', id]})
+}
+
+export async function myTransaction(client: ApiClient, id: string) {
+  const res = await client.request({method: 'GET', path: ['agents', 'me', 'transactions', id]})
+  return client.parse(transactionSchema, res.body, 'transaction')
+}

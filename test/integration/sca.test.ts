@@ -212,6 +212,23 @@ describe('strong customer authentication through the CLI', () => {
       await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: true}})
     }
   })
+
+  it('a real-time-funded quote is answered 202 PENDING_AUTHORIZATION without instructions, which come with the authorization', async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const r = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USD', '--to', c.dest, '--send', '15.00', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({status: 'PENDING_AUTHORIZATION', scaChallenge: {purpose: 'TRANSFER'}})
+    expect(r.json().paymentInstructions).toBeUndefined()
+    expect(r.stderr).toMatch(/payment instructions come once authorized/)
+    const auth = await run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], SECRET_CODE)
+    expect(auth.code, auth.stderr).toBe(0)
+    expect(auth.json().status).toBe('PENDING')
+    expect(auth.json().paymentInstructions.length).toBeGreaterThan(0)
+    const twice = await run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], SECRET_CODE)
+    expect(twice.code).toBe(6)
+    expect(twice.json().error).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION'})
+  })
 })
 
 /** Runs svc on a pseudo-terminal (`script`), answering each expected prompt in turn. */

@@ -45,6 +45,8 @@ export interface StoredQuote {
     destinationInternal: boolean
     rail?: string
     serviceFee: number
+    /** Payment instructions of a real-time quote held for SCA authorization. */
+    withheldInstructions?: Array<Record<string, unknown>>
   }
 }
 

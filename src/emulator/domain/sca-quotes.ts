@@ -25,27 +25,35 @@ function scaGate({emu, quote}: {emu: Emulator; quote: StoredQuote}): StoredQuote
   return scaRequired(emu) ? holdForAuthorization(emu, quote) : undefined
 }
 
+function newChallenge(emu: Emulator, q: StoredQuote, purpose: string): NonNullable<StoredQuote['scaChallenge']> {
+  const st = scaState(emu, q._.customerId)
+  const challenge = {id: newId('ScaChallenge'), expiresAt: emu.iso(emu.now() + emu.settings().scaChallengeTtlMs), factor: 'SMS_OTP', availableFactors: factorsOf(st).map((f) => f.factor), purpose}
+  emu.scheduler.after(emu.settings().scaChallengeTtlMs, 'sca.challenge-expire', {quoteId: q.id, challengeId: challenge.id})
+  emu.log(`sca: authorization code for ${q.id} sent by SMS (challenge ${challenge.id})`)
+  return challenge
+}
+
+/**
+ * POST /quotes for a real-time-funded quote of an SCA customer: answered 202 in PENDING_AUTHORIZATION,
+ * its payment instructions withheld until the quote is authorized.
+ */
+export function holdNewQuote(emu: Emulator, q: StoredQuote): StoredQuote {
+  if (!scaRequired(emu) || q._.sourceKind !== 'REALTIME') return q
+  const {paymentInstructions, ...rest} = q
+  return emu.db.put('quotes', q.id, {...rest, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: newChallenge(emu, q, 'TRANSFER'), _: {...q._, withheldInstructions: paymentInstructions}})
+}
+
 function holdForAuthorization(emu: Emulator, q: StoredQuote): StoredQuote {
   requireScaSession(emu, q._.customerId)
-  const st = scaState(emu, q._.customerId)
-  const factors = factorsOf(st).map((f) => f.factor)
-  const challenge = {
-    id: newId('ScaChallenge'),
-    expiresAt: emu.iso(emu.now() + emu.settings().scaChallengeTtlMs),
-    factor: 'SMS_OTP',
-    availableFactors: factors,
-    purpose: 'PAYOUT',
-  }
+  const challenge = newChallenge(emu, q, 'PAYOUT')
   const held = emu.db.put('quotes', q.id, {...q, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: challenge})
   const t = emu.db.put('transactions', q.transactionId!, outgoing(emu, held, q.transactionId!, undefined, {status: 'PENDING_AUTHORIZATION'}))
   emu.webhooks.emit('OUTGOING_PAYMENT.PENDING_AUTHORIZATION', publicTransaction(t))
-  emu.scheduler.after(emu.settings().scaChallengeTtlMs, 'sca.challenge-expire', {quoteId: q.id, challengeId: challenge.id})
-  emu.log(`sca: authorization code for ${q.id} sent by SMS (challenge ${challenge.id})`)
   return held
 }
 
 function expireChallenge(emu: Emulator, q: StoredQuote): void {
-  const t = emu.db.get<StoredTransaction>('transactions', q.transactionId!)
+  const t = q.transactionId ? emu.db.get<StoredTransaction>('transactions', q.transactionId) : undefined
   emu.db.put('quotes', q.id, {...q, status: 'FAILED' as const, scaChallenge: undefined})
   if (t?.status === 'PENDING_AUTHORIZATION') failPayment(emu, t, 'SCA_NOT_COMPLETED')
 }
@@ -69,6 +77,11 @@ export function authorizeQuote(emu: Emulator, quoteId: string, proof: Proof): St
   const factor = proof.passkeyAssertion ? 'PASSKEY' : q.scaChallenge!.factor
   checkProof(emu, st, factor, proof)
   emu.db.put('scaStates', st.customerId, {...st, failedAttempts: 0})
+  if (q._.sourceKind === 'REALTIME') {
+    // Authorized: the customer may now fund it; the instructions come back.
+    const {withheldInstructions, ...internal} = q._
+    return emu.db.put('quotes', q.id, {...q, status: 'PENDING' as const, scaChallenge: undefined, paymentInstructions: withheldInstructions, _: internal})
+  }
   emu.db.put('quotes', q.id, {...q, scaChallenge: undefined})
   return executeQuote(emu, q.id, {scaAuthorized: true})
 }

@@ -2,6 +2,7 @@ import {quoteCreateRequest, transferInRequest, transferOutRequest} from '../../l
 import {executeQuote} from '../domain/quote-execute.js'
 import {createQuote, getQuote, publicQuote, registerQuoteJobs} from '../domain/quotes.js'
 import {publicTransaction} from '../domain/transactions.js'
+import {holdNewQuote} from '../domain/sca-quotes.js'
 import {createQuoteChecked, transferIn, transferOut} from '../domain/transfers.js'
 import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
@@ -14,7 +15,11 @@ export function registerQuotes(router: Router, emu: Emulator): void {
   router.post('/quotes', (req) =>
     emu.idempotent(req, 'quotes', () => {
       const input = validate(quoteCreateRequest, req.body ?? {})
-      if (!input.immediatelyExecute) return {status: 201, body: publicQuote(createQuote(emu, input))}
+      if (!input.immediatelyExecute) {
+        // A real-time quote of a customer that needs SCA is held (202) until authorized.
+        const q = holdNewQuote(emu, createQuote(emu, input))
+        return {status: q.status === 'PENDING_AUTHORIZATION' ? 202 : 201, body: publicQuote(q)}
+      }
       // Checked before the quote is stored, so a refused request leaves nothing behind.
       const q = createQuoteChecked(emu, (beforeStore) => createQuote(emu, input, {beforeStore}))
       return {status: 201, body: publicQuote(executeQuote(emu, q.id, {req}))}

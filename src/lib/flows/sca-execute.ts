@@ -40,7 +40,8 @@ export async function offerScaLogin(ctx: Context, e: ApiError): Promise<boolean>
 /** A quote held in PENDING_AUTHORIZATION: explained, and authorized on a TTY when the code is given. */
 export async function handleHeldQuote(ctx: Context, q: Quote): Promise<Quote> {
   const challenge = q.scaChallenge as {factor?: string; expiresAt?: string} | undefined
-  ctx.out.warn(`${q.id} waits for the customer's SCA authorization (${challenge?.factor ?? 'SMS_OTP'} code, until ${challenge?.expiresAt ?? 'the challenge expires'}); unauthorized, the payment fails with SCA_NOT_COMPLETED.`)
+  const outcome = q.source.sourceType === 'REALTIME_FUNDING' ? 'its payment instructions come once authorized' : 'unauthorized, the payment fails with SCA_NOT_COMPLETED'
+  ctx.out.warn(`${q.id} waits for the customer's SCA authorization (${challenge?.factor ?? 'SMS_OTP'} code, until ${challenge?.expiresAt ?? 'the challenge expires'}); ${outcome}.`)
   if (!canPrompt(ctx.env)) {
     ctx.out.info(ctx.out.dim(`Authorize it: svc quote authorize ${q.id} --code -   (resend the code: --resend)`))
     return q

@@ -84,7 +84,7 @@ export function submitAction(
     ...what.describe(t),
     createdAt: now,
     updatedAt: now,
-    _: {transactionId: t.id, reasons, amountUsdCents: 0, amountPolicy: inPolicyCurrency},
+    _: {transactionId: t.id, reasons, amountPolicy: inPolicyCurrency},
   }
   emu.db.put('agentActions', action.id, action)
   if (!auto) {

@@ -38,7 +38,7 @@ export interface StoredAgentAction {
   rejectionReason?: string
   createdAt: string
   updatedAt: string
-  _: {transactionId?: string; reasons: string[]; amountUsdCents: number; amountPolicy: number}
+  _: {transactionId?: string; reasons: string[]; amountPolicy: number}
 }
 
 export interface DeviceCode {

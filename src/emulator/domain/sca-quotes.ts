@@ -3,7 +3,7 @@ import {conflict, keepingWrites} from '../http-error.js'
 import {newId} from '../ids.js'
 import {executeGates, executeQuote, outgoing} from './quote-execute.js'
 import {getQuote, quoteGates, type StoredQuote} from './quotes.js'
-import {checkLock, checkProof, factorsOf, hasSession, requireScaSession, scaRequired, scaState, type Proof, type ScaState} from './sca.js'
+import {checkLock, checkProof, factorsOf, requireScaSession, scaRequired, scaState, type Proof, type ScaState} from './sca.js'
 import {failPayment, publicTransaction, type StoredTransaction} from './transactions.js'
 
 /**
@@ -73,7 +73,7 @@ function pendingQuote(emu: Emulator, quoteId: string): {q: StoredQuote; st: ScaS
 /** POST /quotes/{id}/authorize: the right proof releases the payment; a wrong one counts towards the lock. */
 export function authorizeQuote(emu: Emulator, quoteId: string, proof: Proof): StoredQuote {
   const {q, st} = pendingQuote(emu, quoteId)
-  if (!hasSession(emu, st)) requireScaSession(emu, st.customerId)
+  requireScaSession(emu, st.customerId)
   const factor = proof.passkeyAssertion ? 'PASSKEY' : q.scaChallenge!.factor
   checkProof(emu, st, factor, proof)
   emu.db.put('scaStates', st.customerId, {...st, failedAttempts: 0})

@@ -106,7 +106,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   EMAIL_OTP_EMAIL_ALREADY_EXISTS: 'Another EMAIL_OTP credential uses this email; choose another address.',
   EMAIL_OTP_CREDENTIAL_SET_CHANGED: 'The credentials changed after the challenge was issued; re-run the command.',
   PASSKEY_ALREADY_ENROLLED: 'One passkey per customer for SCA: delete the enrolled passkey first.',
-  SCA_SESSION_REQUIRED: 'Log the customer in (`svc sca login start <customerId>`, then `svc sca login complete … --code -`), then retry.',
+  SCA_SESSION_REQUIRED: 'Re-authenticate the customer (`svc sca login start <customerId>`, then `svc sca login complete … --code -`), then retry.',
   BENEFICIARY_TRUSTED: 'Untrust it first: `svc accounts external untrust <id>`, then delete.',
   BANK_ACCOUNT_VALIDATION_PENDING: 'The bank account is being validated (micro-entries, a few banking days); retry after the window.',
   INVALID_STATE_TRANSITION: 'That status change is not allowed from the current state.',

@@ -227,4 +227,21 @@ describe('agents through the CLI', () => {
     const del = await asAgent(['agents', 'me', 'external', 'delete', ok.json().id, '--yes', '--json'], 'agent7')
     expect(del.code, del.stderr).toBe(0)
   })
+
+  it('a waiting action follows its transaction: cancelled by the platform, the action is FAILED and the funds are back', async () => {
+    const s = await setup()
+    await run(['agents', 'login', s.code, '--as', 'agent8', '--json'])
+    const q = await asAgent(['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '90.00', '--json'], 'agent8')
+    const held = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent8')
+    expect(held.json().status).toBe('PENDING_APPROVAL')
+    const cancel = await run(['transactions', 'cancel', q.json().transactionId, '--yes', '--json'])
+    expect(cancel.code, cancel.stderr).toBe(0)
+    const action = await asAgent(['agents', 'me', 'actions', held.json().id, '--json'], 'agent8')
+    expect(action.json().status).toBe('FAILED')
+    const approve = await run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
+    expect(approve.code).toBe(6)
+    expect(approve.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
+    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', s.account('USD'))!.balance.amount).toBe(100_000)
+  })
 })
+

@@ -4,7 +4,7 @@ import {newId} from '../ids.js'
 import {getCustomer} from './customers.js'
 import {currentUsage, getAgent, saveAgent, type StoredAgent, type StoredAgentAction} from './agents.js'
 import {convertDown, rateFor} from './rates.js'
-import {approvalListeners, approveTransaction, failPayment, getTransaction, publicTransaction, type StoredTransaction} from './transactions.js'
+import {agentTransactionListeners, approveTransaction, failPayment, getTransaction, publicTransaction, type StoredTransaction} from './transactions.js'
 import type {Initiator} from './transfers.js'
 import {actionOfTransaction} from '../store/agents.js'
 
@@ -120,13 +120,19 @@ export function rejectAction(emu: Emulator, x: StoredAgentAction, reason?: strin
 }
 
 /** A platform approval of the transaction (either endpoint) approves the action behind it. */
-function approveActionOf(emu: Emulator, t: StoredTransaction): void {
+/**
+ * A waiting action follows its transaction: approved by the platform (either endpoint) it is
+ * APPROVED; failed before that (cancelled, or rejected) it is FAILED (a reject then says REJECTED).
+ */
+function followTransaction(emu: Emulator, t: StoredTransaction): void {
+  if (t.status === 'PENDING') return
   const x = actionOfTransaction(emu.db, t.id)
   if (!x || x.status !== 'PENDING_APPROVAL') return
-  emu.db.put('agentActions', x.id, {...x, status: 'APPROVED' as const, updatedAt: emu.iso()})
-  countUsage(emu, x.agentId, x._.amountPolicy)
+  const approved = t.status !== 'FAILED'
+  emu.db.put('agentActions', x.id, {...x, status: approved ? ('APPROVED' as const) : ('FAILED' as const), updatedAt: emu.iso()})
+  if (approved) countUsage(emu, x.agentId, x._.amountPolicy)
 }
 
 export function registerAgentActionHooks(): void {
-  if (!approvalListeners.includes(approveActionOf)) approvalListeners.push(approveActionOf)
+  if (!agentTransactionListeners.includes(followTransaction)) agentTransactionListeners.push(followTransaction)
 }

@@ -19,7 +19,7 @@ export const executeChecks: Array<(ctx: {emu: Emulator; quote: StoredQuote; req?
  * Gates that may hold a quote back before its funds move (strong customer authentication answers
  * with the quote in PENDING_AUTHORIZATION). A gate returns the held quote, or undefined to go on.
  */
-export const executeGates: Array<(ctx: {emu: Emulator; quote: StoredQuote}) => StoredQuote | undefined> = []
+export const executeGates: Array<(ctx: {emu: Emulator; quote: StoredQuote; agentId?: string; agentAuto?: boolean}) => StoredQuote | undefined> = []
 
 function expired(emu: Emulator, q: StoredQuote): HttpError {
   if (q.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
@@ -82,7 +82,7 @@ export function executeQuote(
   checkCustomerReady(emu, q._.customerId)
   if (!releasing) {
     for (const gate of executeGates) {
-      const held = gate({emu, quote: q})
+      const held = gate({emu, quote: q, agentId: opts.agentId, agentAuto: opts.agentAuto})
       if (held) return held
     }
   }

@@ -47,6 +47,8 @@ export interface StoredQuote {
     serviceFee: number
     /** Payment instructions of a real-time quote held for SCA authorization. */
     withheldInstructions?: Array<Record<string, unknown>>
+    /** Who executed a quote held for SCA: released on authorize as that agent would have been. */
+    heldFor?: {agentId?: string; agentAuto?: boolean}
   }
 }
 

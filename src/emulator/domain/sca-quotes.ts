@@ -21,8 +21,8 @@ export function registerScaQuotes(emu: Emulator): void {
   })
 }
 
-function scaGate({emu, quote}: {emu: Emulator; quote: StoredQuote}): StoredQuote | undefined {
-  return scaRequired(emu) ? holdForAuthorization(emu, quote) : undefined
+function scaGate({emu, quote, agentId, agentAuto}: {emu: Emulator; quote: StoredQuote; agentId?: string; agentAuto?: boolean}): StoredQuote | undefined {
+  return scaRequired(emu) ? holdForAuthorization(emu, quote, {agentId, agentAuto}) : undefined
 }
 
 function newChallenge(emu: Emulator, q: StoredQuote, purpose: string): NonNullable<StoredQuote['scaChallenge']> {
@@ -43,11 +43,11 @@ export function holdNewQuote(emu: Emulator, q: StoredQuote): StoredQuote {
   return emu.db.put('quotes', q.id, {...rest, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: newChallenge(emu, q, 'TRANSFER'), _: {...q._, withheldInstructions: paymentInstructions}})
 }
 
-function holdForAuthorization(emu: Emulator, q: StoredQuote): StoredQuote {
+function holdForAuthorization(emu: Emulator, q: StoredQuote, by: {agentId?: string; agentAuto?: boolean}): StoredQuote {
   requireScaSession(emu, q._.customerId)
   const challenge = newChallenge(emu, q, 'PAYOUT')
-  const held = emu.db.put('quotes', q.id, {...q, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: challenge})
-  const t = emu.db.put('transactions', q.transactionId!, outgoing(emu, held, q.transactionId!, undefined, {status: 'PENDING_AUTHORIZATION'}))
+  const held = emu.db.put('quotes', q.id, {...q, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: challenge, _: {...q._, heldFor: by}})
+  const t = emu.db.put('transactions', q.transactionId!, outgoing(emu, held, q.transactionId!, undefined, {status: 'PENDING_AUTHORIZATION', agentId: by.agentId}))
   emu.webhooks.emit('OUTGOING_PAYMENT.PENDING_AUTHORIZATION', publicTransaction(t))
   return held
 }
@@ -83,7 +83,7 @@ export function authorizeQuote(emu: Emulator, quoteId: string, proof: Proof): St
     return emu.db.put('quotes', q.id, {...q, status: 'PENDING' as const, scaChallenge: undefined, paymentInstructions: withheldInstructions, _: internal})
   }
   emu.db.put('quotes', q.id, {...q, scaChallenge: undefined})
-  return executeQuote(emu, q.id, {scaAuthorized: true})
+  return executeQuote(emu, q.id, {scaAuthorized: true, ...q._.heldFor})
 }
 
 /** POST /quotes/{id}/authorize/resend: the same SMS challenge again (its expiry is not extended). */

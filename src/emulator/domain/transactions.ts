@@ -64,8 +64,12 @@ function syncQuote(emu: Emulator, t: StoredTransaction): void {
   if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
 }
 
+/** Told of every status change of an agent's transaction (the agent action behind it follows). */
+export const agentTransactionListeners: Array<(emu: Emulator, t: StoredTransaction) => void> = []
+
 function changed(emu: Emulator, t: StoredTransaction, event?: string): StoredTransaction {
   syncQuote(emu, t)
+  if (t.agentId) for (const l of agentTransactionListeners) l(emu, t)
   if (event) emu.webhooks.emit(event, publicTransaction(t))
   return t
 }
@@ -156,15 +160,11 @@ export function returnPayment(emu: Emulator, t: StoredTransaction): StoredTransa
   return next
 }
 
-/** Told of every platform approval (the agent action behind the transaction follows it). */
-export const approvalListeners: Array<(emu: Emulator, t: StoredTransaction) => void> = []
-
 /** Agent-initiated transactions wait in PENDING until the platform approves them. */
 export function approveTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
   if (t.status !== 'PENDING' || !t.agentId) throw conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${t.id} is ${t.status}${t.agentId ? '' : ' and was not started by an agent'}; only agent-initiated transactions waiting for approval can be approved`)
   const next = save(emu, t, {status: 'PROCESSING', pendingReason: undefined})
   scheduleSettlement(emu, next)
-  for (const l of approvalListeners) l(emu, next)
   return changed(emu, next, 'OUTGOING_PAYMENT.PROCESSING')
 }
 

@@ -229,6 +229,24 @@ describe('strong customer authentication through the CLI', () => {
     expect(twice.code).toBe(6)
     expect(twice.json().error).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION'})
   })
+
+  it("an agent's payment beyond its policy, held for SCA, still waits for the platform after authorization", async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const created = await api(sbx, 'POST', '/agents', {name: 'Helper', customerId: c.id, policy: {permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: {currency: 'USD', perTransactionLimit: 500}}})
+    const token = (await fetch(`${sbx.url}/agents/device-codes/${created.body.deviceCode.code}/redeem`, {method: 'POST'}).then((r) => r.json())).accessToken as string
+    const bearer = {authorization: `Bearer ${token}`, 'content-type': 'application/json'}
+    const q = await fetch(`${sbx.url}/agents/me/quotes`, {method: 'POST', headers: bearer, body: JSON.stringify({source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: c.dest}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 2000})}).then((r) => r.json())
+    const action = await fetch(`${sbx.url}/agents/me/quotes/${encodeURIComponent(q.id)}/execute`, {method: 'POST', headers: bearer}).then((r) => r.json())
+    expect(action.status).toBe('PENDING_APPROVAL')
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.id)!.status).toBe('PENDING_AUTHORIZATION')
+    const auth = await run(['quote', 'authorize', q.id, '--code', '-', '--json'], SECRET_CODE)
+    expect(auth.code, auth.stderr).toBe(0)
+    expect(sbx.emu.db.get<{status: string; agentId: string}>('transactions', q.transactionId)).toMatchObject({status: 'PENDING', agentId: created.body.agent.id})
+    const ok = await run(['agents', 'approve', created.body.agent.id, action.id, '--yes', '--json'])
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(ok.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})
+  })
 })
 
 /** Runs svc on a pseudo-terminal (`script`), answering each expected prompt in turn. */

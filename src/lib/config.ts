@@ -163,6 +163,15 @@ export async function useProfile(name: string, env = process.env): Promise<void>
   ;(await confStore(env)).set('activeProfile', name)
 }
 
+/** Deletes an agent profile's access token; true when there was one. */
+function forgetAgentToken(name: string, env = process.env): boolean {
+  const tokens = readAgentTokens(env)
+  if (!(name in tokens)) return false
+  delete tokens[name]
+  writePrivateFileAtomic(agentTokensPath(env), JSON.stringify({profiles: tokens}, null, 2))
+  return true
+}
+
 export async function removeProfile(name: string, env = process.env): Promise<boolean> {
   const config = readConfig(env)
   if (!config.profiles?.[name]) return false
@@ -174,13 +183,15 @@ export async function removeProfile(name: string, env = process.env): Promise<bo
     delete secrets[name]
     writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
   }
+  forgetAgentToken(name, env)
   return true
 }
 
 /** Deletes the stored client secret of a profile (svc logout); the profile itself stays. */
 export function forgetSecret(name: string, env = process.env): boolean {
+  const token = forgetAgentToken(name, env)
   const secrets = readSecrets(env)
-  if (!(name in secrets)) return false
+  if (!(name in secrets)) return token
   delete secrets[name]
   writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
   return true

@@ -137,6 +137,13 @@ describe('agents through the CLI', () => {
     const again = await run(['agents', 'login', s.code, '--as', 'agent4', '--json'])
     expect(again.code).toBe(2)
     expect(again.json().error.details.errors[0]).toMatchObject({field: 'code'})
+    // svc logout forgets the agent token too; the profile then says how to get a new one.
+    const out = await run(['logout', '--profile', 'agent3', '--json'])
+    expect(out.json()).toMatchObject({loggedOut: true})
+    expect(readFileSync(join(configDir(), 'agent-tokens.json'), 'utf8')).not.toContain(token)
+    const none = await asAgent(['agents', 'me', 'show', '--json'], 'agent3')
+    expect(none.code).toBe(4)
+    expect(none.json().error.hint).toMatch(/svc agents login/)
   })
 
   it('policy: a paused agent and a missing permission are 403 (exit 4); a changed limit applies at once', async () => {

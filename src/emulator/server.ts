@@ -10,7 +10,7 @@ import type {EmuResponse} from './router.js'
 export const MAX_BODY = 12 * 1024 * 1024
 const PREFIX = `/${API_VERSION}`
 
-/** Paths a browser opens without API credentials (hosted liveness pages and the like). */
+/** Paths that take no API credentials: hosted pages a browser opens, and device-code redemption (the code is the credential). */
 const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/, /^\/agents\/device-codes\/[^/]+\/redeem$/]
 /** Agent routes take the agent's Bearer token, and only those routes do. */
 const AGENT = /^\/agents\/me(\/|$)/

@@ -1,4 +1,5 @@
 import {spawn} from 'node:child_process'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
@@ -181,7 +182,9 @@ describe('strong customer authentication through the CLI', () => {
     const secret = sbx.emu.db.get<{pending: {totpSecret: string}}>('scaStates', c.id)!.pending.totpSecret
     expect(enrol.json()).toMatchObject({type: 'TOTP', secret: '[REDACTED]', totpUri: '[REDACTED]'})
     expect(enrol.stdout + enrol.stderr).not.toContain(secret)
-    const confirm = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret', secret, '--code', '-', '--json'], SECRET_CODE)
+    const secretFile = join(sbx.env.HOME, 'totp-secret.txt')
+    writeFileSync(secretFile, secret + '\n', {mode: 0o600})
+    const confirm = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret', '@' + secretFile, '--code', '-', '--json'], SECRET_CODE)
     expect(confirm.code, confirm.stderr).toBe(0)
     expect(confirm.json()).toEqual({type: 'TOTP', recoveryCodes: '[REDACTED]'})
 

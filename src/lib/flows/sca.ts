@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {InputError} from '../errors.js'
+import {InputError, usageError} from '../errors.js'
 import {idArg} from '../flags.js'
 import {scaCode} from '../schemas/sca.js'
 import {Secret} from '../secret.js'
@@ -21,4 +21,14 @@ export function readScaCode(value: string | undefined, required = true): Secret 
   // The message never echoes the value: a mistyped code is still a code.
   if (!scaCode.safeParse(raw).success) throw new InputError([{field: 'code', message: 'must be the 6-digit code'}])
   return new Secret(raw)
+}
+
+/** A secret given inline or as @file (trimmed); a file that cannot be read is a usage error naming it. */
+export function readSecretValue(value: string): string {
+  if (!value.startsWith('@')) return value
+  try {
+    return readFileSync(value.slice(1), 'utf8').trim()
+  } catch (e) {
+    throw usageError(`--secret: cannot read ${value.slice(1)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+  }
 }

@@ -37,6 +37,11 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   faults: NO_FAULTS,
   invitationsEnabled: true,
   stablecoinSettlementDelayMs: 500,
+  scaRequired: false,
+  scaChallengeTtlMs: 300_000,
+  scaMaxFailedAttempts: 5,
+  scaLockMs: 900_000,
+  agentDeviceCodeTtlMs: 900_000,
 }
 
 export interface PlatformConfig {

@@ -106,7 +106,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   EMAIL_OTP_EMAIL_ALREADY_EXISTS: 'Another EMAIL_OTP credential uses this email; choose another address.',
   EMAIL_OTP_CREDENTIAL_SET_CHANGED: 'The credentials changed after the challenge was issued; re-run the command.',
   PASSKEY_ALREADY_ENROLLED: 'One passkey per customer for SCA: delete the enrolled passkey first.',
-  SCA_SESSION_REQUIRED: 'Re-authenticate the customer (SCA login), then retry.',
+  SCA_SESSION_REQUIRED: 'Re-authenticate the customer (`svc sca login start <customerId>`, then `svc sca login complete … --code -`), then retry.',
   BENEFICIARY_TRUSTED: 'Untrust it first: `svc accounts external untrust <id>`, then delete.',
   BANK_ACCOUNT_VALIDATION_PENDING: 'The bank account is being validated (micro-entries, a few banking days); retry after the window.',
   INVALID_STATE_TRANSITION: 'That status change is not allowed from the current state.',
@@ -126,7 +126,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   // 410, 422, 423, 424, 429, 500
   CUSTOMER_DELETED: 'This customer was deleted; list with --include-deleted to see it.',
   DOCUMENT_REJECTED: 'Upload a clearer image: all four corners visible, in focus, in colour.',
-  ACCOUNT_LOCKED: 'Too many failed authorizations; wait until the lock expires (see details.lockedUntil).',
+  ACCOUNT_LOCKED: 'Too many failed SCA attempts; wait until the lock expires (details.lockedUntil), or recover the factor with `svc sca reset start`.',
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: 'The credential email could not be synced; nothing changed. Retry later.',
   DAILY_VOLUME_LIMIT_EXCEEDED: 'The daily volume limit is reached; retry tomorrow or ask for a higher limit. Not retried automatically.',
   RATE_LIMITED: 'Too many requests; wait for Retry-After and try again.',

@@ -71,8 +71,12 @@ function syncQuote(emu: Emulator, t: StoredTransaction): void {
   if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
 }
 
+/** Told of every status change of an agent's transaction (the agent action behind it follows). */
+export const agentTransactionListeners: Array<(emu: Emulator, t: StoredTransaction) => void> = []
+
 function changed(emu: Emulator, t: StoredTransaction, event?: string): StoredTransaction {
   syncQuote(emu, t)
+  if (t.agentId) for (const l of agentTransactionListeners) l(emu, t)
   if (event) emu.webhooks.emit(event, publicTransaction(t))
   return t
 }

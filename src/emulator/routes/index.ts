@@ -19,6 +19,9 @@ import {registerTokens} from './tokens.js'
 import {registerInvitations} from './invitations.js'
 import {registerStablecoins} from './stablecoins.js'
 import {registerDelegatedKeys} from './delegated-keys.js'
+import {registerSca} from './sca.js'
+import {registerAgentMe} from './agents-me.js'
+import {registerAgents} from './agents.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -42,4 +45,8 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerInvitations(router, emu)
   registerStablecoins(router, emu)
   registerDelegatedKeys(router, emu)
+  registerSca(router, emu)
+  // /agents/me/... before /agents/:agentId, which would otherwise match "me".
+  registerAgentMe(router, emu)
+  registerAgents(router, emu)
 }

@@ -10,6 +10,8 @@ export interface ClientOptions {
   baseUrl: string
   tokenId?: string
   secret?: Secret
+  /** An agent's access token (HTTP Bearer, /agents/me routes) used instead of Basic credentials. */
+  bearer?: Secret
   /** Per-request timeout in ms. */
   timeoutMs: number
   userAgent: string
@@ -87,7 +89,8 @@ export class ApiClient {
       ...(req.idempotencyKey ? {'idempotency-key': req.idempotencyKey} : {}),
       ...req.headers,
     }
-    if (this.opts.tokenId && this.opts.secret) {
+    if (this.opts.bearer) headers.authorization = 'Bearer ' + this.opts.bearer.reveal()
+    else if (this.opts.tokenId && this.opts.secret) {
       headers.authorization = 'Basic ' + Buffer.from(`${this.opts.tokenId}:${this.opts.secret.reveal()}`).toString('base64')
     }
     const retryable = req.method === 'GET' || Boolean(req.idempotencyKey)

@@ -79,6 +79,17 @@ export const sandboxSettingsPatch = z.strictObject({
   passkeyOrigins: z.array(z.url({protocol: /^https?$/})).min(1).max(20).optional(),
   /** Fault injection: 503s, 429s with Retry-After, connection resets, latency (see emulator/faults.ts). */
   faults: faultSettingsPatch.optional(),
+  // Strong customer authentication (emulator/domain/sca.ts).
+  /** The platform requires SCA: every customer needs an SCA login session to quote and execute (off: SCA endpoints answer 409). */
+  scaRequired: z.boolean().optional(),
+  /** Lifetime of a quote's SCA challenge, in ms; past it the transaction fails with SCA_NOT_COMPLETED. */
+  scaChallengeTtlMs: z.number().int().min(100).max(3_600_000).optional(),
+  /** Failed SCA proofs in a row before the account locks (423 ACCOUNT_LOCKED). */
+  scaMaxFailedAttempts: z.number().int().min(1).max(100).optional(),
+  /** How long an SCA lock lasts, in ms. */
+  scaLockMs: z.number().int().min(1000).max(86_400_000).optional(),
+  /** Lifetime of an agent device code, in ms. */
+  agentDeviceCodeTtlMs: z.number().int().min(1000).max(86_400_000).optional(),
 })
 
 const feeConfig = z.strictObject({

@@ -35,7 +35,8 @@ export interface ObservedRequest {
   path: string
   query: URLSearchParams
   headers: import('node:http').IncomingHttpHeaders
-  rawBody: Buffer
+  /** Undefined when the request was refused before its body was read (credentials, faults, 413). */
+  rawBody?: Buffer
 }
 
 export interface Credentials {

@@ -42,7 +42,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     const path = url.pathname.slice(PREFIX.length) || '/'
     // Faults come before anything else, so a faulted request changes nothing (and is no API answer to observe).
     if (await injectFault(emu, path, req)) return void enqueued()
-    if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers, rawBody: Buffer.alloc(0)}
+    if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers}
     if (AGENT.test(path)) agentOfRequest(emu, req)
     else if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)

@@ -12,11 +12,11 @@ export interface CliResult {
 }
 
 /** Runs the built `svc` binary as a child process, the way a user or a CI script does. */
-export function svc(args: string[], opts: {env?: Record<string, string | undefined>; input?: string; timeoutMs?: number} = {}): Promise<CliResult> {
+export function svc(args: string[], opts: {env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string} = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, ...opts.env}
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
-    const child = spawn(process.execPath, [BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))

@@ -3,7 +3,10 @@
 // each example must get past parsing and local checks (no exit 2) without an internal error; an
 // answer that depends on state (e.g. exit 6 for submitting an approved customer) is fine. Examples that need a file, another program,
 // a secret, or an object this test does not create are left out; so are the long-running ones.
-import {readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync, symlinkSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -16,19 +19,38 @@ const LONG_RUNNING = [/^sandbox serve/, /^webhooks listen/, /^sandbox stop/]
 // Commands with no example that can run here as printed: they need real credentials, a file made
 // by another program (an image, a signature, a WebAuthn assertion) or a terminal.
 const NEEDS_OUTSIDE = ['login', 'sandbox:serve', 'sandbox:stop', 'webhooks:listen', 'webhooks:verify', 'kyc:documents:upload', 'kyc:documents:replace',
-  'sandbox:passkey:create', 'sandbox:passkey:sign', 'accounts:external:submit-signature', 'accounts:external:verify-ownership']
+  'sandbox:passkey:create', 'sandbox:passkey:sign', 'accounts:external:submit-signature', 'accounts:external:verify-ownership',
+  // a CSV file of the reader's, and the job it starts
+  'customers:import', 'customers:import-status']
+// Commands whose examples name objects this test does not create yet (agents, SCA, stablecoins,
+// tokens, invitations, delegated keys): their own integration tests run them; listed here by name
+// so that any other command without a runnable example still fails this test.
+const OBJECTS_NOT_CREATED_HERE = [
+  'agents:approvals', 'agents:approve', 'agents:delete', 'agents:get', 'agents:policy', 'agents:reject', 'agents:update', 'agents:device-code:issue',
+  'agents:me:accounts', 'agents:me:actions', 'agents:me:execute', 'agents:me:quote', 'agents:me:show', 'agents:me:transactions', 'agents:me:transfer',
+  'agents:me:external:add', 'agents:me:external:delete',
+  'invitations:claim', 'invitations:create', 'kyc:owners:update',
+  'sca:factors:confirm', 'sca:login:complete', 'sca:reset:complete', 'sca:reset:get',
+  'stablecoins:burn', 'stablecoins:get', 'stablecoins:mint', 'stablecoins:request-enablement', 'stablecoins:operations:get', 'stablecoins:operations:list',
+  'stablecoins:provider-accounts:get', 'stablecoins:provider-accounts:link', 'sandbox:stablecoins:enablement', 'sandbox:stablecoins:provider-account',
+  'tokens:get', 'tokens:revoke', 'wallet:delegated-keys:create', 'wallet:delegated-keys:get', 'wallet:delegated-keys:revoke',
+]
 const DESTRUCTIVE = /\b(delete|purge|reset|revoke|untrust|cancel|remove|logout)\b/
 
 let sbx: TestSandbox
 const ids: Record<string, string> = {}
+// Examples run in a folder of their own (files they write stay there), with the repo's flows/ beside them.
+const workDir = mkdtempSync(join(tmpdir(), 'svc-examples-'))
+symlinkSync(fileURLToPath(new URL('../../flows', import.meta.url)), join(workDir, 'flows'))
 beforeAll(async () => {
   sbx = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 0})
   const run = (args: string[]) => svc(args, {env: sbx.env}).then((r) => r.json())
-  ids.Customer = (await run(['customers', 'create', '--type', 'individual', '--full-name', 'Example Person', '--email', 'ex@example.com', '--phone', '+15551234567', '--currency', 'USD', '--json'])).id
+  ids.Customer = (await run(['customers', 'create', '--type', 'individual', '--full-name', 'Example Person', '--email', 'ex@example.com', '--phone', '+15551234567', '--currency', 'USD', '--currency', 'USDC', '--json'])).id
   ids.Business = (await run(['customers', 'create', '--type', 'business', '--legal-name', 'Acme LLC', '--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15', '--json'])).id
   const accounts = (await run(['accounts', 'internal', 'list', '--customer', ids.Customer, '--json'])).data as Array<{id: string; type: string}>
   ids.InternalAccount = accounts.find((a) => a.type === 'INTERNAL_FIAT')!.id
   ids.Wallet = accounts.find((a) => a.type === 'EMBEDDED_WALLET')!.id
+  ids.CryptoAccount = accounts.find((a) => a.type === 'INTERNAL_CRYPTO')!.id
   ids.ExternalAccount = (await run(['accounts', 'external', 'add', '--customer', ids.Customer, '--type', 'CLABE', '--clabe', '032180000118359719', '--beneficiary-name', 'Maria Garcia', '--json'])).id
   ids.UsdAccount = (await run(['accounts', 'external', 'add', '--customer', ids.Customer, '--type', 'USD_ACCOUNT', '--account-number', '123456789', '--routing-number', '021000021', '--bank-name', 'Chase', '--beneficiary-name', 'Ada Lovelace', '--json'])).id
   await run(['customers', 'terms', ids.Customer, '--accept', '--json'])
@@ -45,7 +67,10 @@ beforeAll(async () => {
   for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook']) expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
   expect(ids.RealtimeQuote).toMatch(/^Quote:/)
 })
-afterAll(async () => sbx.stop())
+afterAll(async () => {
+  await sbx.stop()
+  rmSync(workDir, {recursive: true, force: true})
+})
 
 /** One example as argv for svc, with real ids; undefined when it cannot run here as printed. */
 function runnable(commandId: string, example: string): string[] | undefined {
@@ -64,12 +89,13 @@ function runnable(commandId: string, example: string): string[] | undefined {
         : ph[1] === 'Customer' && commandId.startsWith('kyc:owners') ? 'Business'
         : ph[1] === 'ExternalAccount' && commandId === 'quote:send' ? 'UsdAccount'
         : ph[1] === 'Quote' && commandId === 'sandbox:send' ? 'RealtimeQuote'
+        : ph[1] === 'InternalAccount' && commandId === 'accounts:estimate-withdrawal-fee' ? 'CryptoAccount'
         : ph[1]
       if (!ids[kind]) return undefined
       out.push(ids[kind])
       continue
     }
-    if (/[<>|$]|…|\.\.\.|^@|\.(json|txt|pem|jpg|png|pdf)$/.test(w)) return undefined
+    if (/[<>|$]|…|\.\.\.|^@|\.(json|txt|pem|jpg|png|pdf|csv)$/.test(w)) return undefined
     out.push(w.replace(/(\/internal-accounts\/)InternalAccount:[0-9a-z]{4}\.\.\./, `$1${ids.Wallet}`))
   }
   if (LONG_RUNNING.some((re) => re.test(out.join(' ')))) return undefined
@@ -90,12 +116,12 @@ describe('command examples against the local sandbox', () => {
       const argv = runnable(id, example)
       if (!argv) continue
       ran++
-      const r = await svc([...argv], {env: sbx.env, timeoutMs: 30_000})
+      const r = await svc([...argv], {env: sbx.env, timeoutMs: 30_000, cwd: workDir})
       if (r.code === 2 || /INTERNAL_CLI_ERROR|Unexpected error/.test(r.stdout + r.stderr)) failures.push(`${example}\n  -> exit ${r.code}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`)
     }
     expect(failures).toEqual([])
     expect(ran).toBeGreaterThan(40)
     const covered = new Set(cases.filter((c) => runnable(c.id, c.example)).map((c) => c.id))
-    expect(Object.keys(manifest.commands).filter((id) => !covered.has(id) && !NEEDS_OUTSIDE.includes(id))).toEqual([])
+    expect(Object.keys(manifest.commands).filter((id) => !covered.has(id) && !NEEDS_OUTSIDE.includes(id) && !OBJECTS_NOT_CREATED_HERE.includes(id))).toEqual([])
   }, 300_000)
 })

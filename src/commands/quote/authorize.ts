@@ -9,7 +9,7 @@ import {checkWith} from '../../lib/validate.js'
 
 export default class QuoteAuthorize extends BaseCommand<typeof QuoteAuthorize> {
   static override summary = "Authorize a quote held in PENDING_AUTHORIZATION with the customer's SCA code (--resend sends the code again)"
-  static override examples = ['<%= config.bin %> quote authorize Quote:… --code -', '<%= config.bin %> quote authorize Quote:… --resend']
+  static override examples = ['<%= config.bin %> quote authorize Quote:… --code 123456', '<%= config.bin %> quote authorize Quote:… --resend']
   static override args = {quoteId: idArg('Quote')}
   static override flags = {code: codeFlag, resend: Flags.boolean({description: 'send the SMS code again (same challenge, same expiry)', exclusive: ['code']}), ip: ipFlag}
 

@@ -10,7 +10,7 @@ import {checkWith} from '../../lib/validate.js'
 export default class TransactionsConfirm extends BaseCommand<typeof TransactionsConfirm> {
   static override summary = 'Record that the transaction\'s receipt was delivered to the customer (receiptDeliveryConfirmedAt)'
   static override description = 'Needed only where the platform must send receipts. Confirming again replaces the recorded time.'
-  static override examples = ['<%= config.bin %> transactions confirm Transaction:…', '<%= config.bin %> transactions confirm Transaction:… --at 2025-08-15T14:31:00Z']
+  static override examples = ['<%= config.bin %> transactions confirm Transaction:…', '<%= config.bin %> transactions confirm Transaction:… --json']
   static override args = {transactionId: idArg('Transaction')}
   static override flags = {
     at: Flags.string({description: 'when the receipt was delivered (ISO 8601 date-time with offset; default: now, server time)'}),

@@ -18,6 +18,6 @@ export async function claimInvitation(client: ApiClient, code: string, inviteeUm
 }
 
 export async function cancelInvitation(client: ApiClient, code: string) {
-  const res = await client.request({method: 'POST', path: ['invitations', code, 'cancel'], body: {}})
+  const res = await client.request({method: 'POST', path: ['invitations', code, 'cancel']})
   return client.parse(invitation, res.body, 'invitation')
 }

@@ -32,7 +32,17 @@ export async function addBeneficialOwner(client: ApiClient, body: BeneficialOwne
   return client.parse(beneficialOwnerSchema, res.body, 'beneficial owner')
 }
 
+/**
+ * PATCH an owner. The published contract replaces `personalInfo.address` whole (line1 and country
+ * required), so a change of some address fields is completed from the owner as it stands (one GET).
+ */
 export async function updateBeneficialOwner(client: ApiClient, id: string, body: BeneficialOwnerUpdate) {
+  const address = (body.personalInfo as {address?: Record<string, unknown>} | undefined)?.address
+  if (address && (address.line1 === undefined || address.country === undefined)) {
+    const current = await client.request({method: 'GET', path: ['beneficial-owners', id]})
+    const stored = (client.parse(beneficialOwnerSchema, current.body, 'beneficial owner').personalInfo as {address?: Record<string, unknown>} | undefined)?.address ?? {}
+    body = {...body, personalInfo: {...body.personalInfo, address: {...stored, ...address}}} as BeneficialOwnerUpdate
+  }
   const res = await client.request({method: 'PATCH', path: ['beneficial-owners', id], body})
   return client.parse(beneficialOwnerSchema, res.body, 'beneficial owner')
 }

@@ -31,6 +31,9 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   walletProcessingDelayMs: 300,
   challengeMinIntervalMs: 2000,
   passkeyOrigins: ['http://localhost', 'https://localhost'],
+  cardProcessingDelayMs: 200,
+  cardSlowDelayMs: 30_000,
+  liveCardsPerCardholder: 1,
 }
 
 export interface PlatformConfig {

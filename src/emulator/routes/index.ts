@@ -12,6 +12,7 @@ import {registerExternalAccounts} from './external-accounts.js'
 import {registerQuotes} from './quotes.js'
 import {registerTransactions} from './transactions.js'
 import {registerSandboxMoney} from './sandbox-money.js'
+import {registerCards} from './cards.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -28,4 +29,5 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerQuotes(router, emu)
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)
+  registerCards(router, emu)
 }

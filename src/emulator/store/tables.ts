@@ -125,6 +125,21 @@ export const TABLES: TableDef[] = [
     columns: [text('account_id', (d) => d.accountId), text('public_key', (d) => d.publicKey), text('credential_id', (d) => d.credentialId), createdAt],
     indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['public_key', 'created_at', 'id']}, {columns: ['credential_id']}],
   },
+  {
+    name: 'cards',
+    columns: [text('cardholder_id', (d) => d.cardholderId), text('platform_card_id', (d) => d.platformCardId), text('state', (d) => d.state), createdAt],
+    indexes: [{columns: ['cardholder_id', 'state']}, {columns: ['cardholder_id', 'created_at', 'id']}, {columns: ['platform_card_id']}, {columns: ['state', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+    since: 2,
+  },
+  /** Which cards an internal account funds (GET /cards?accountId=): one row per (card, account). */
+  {name: 'cardFundingSources', columns: [text('card_id', (d) => d.cardId), text('account_id', (d) => d.accountId)], indexes: [{columns: ['account_id']}, {columns: ['card_id']}], since: 2},
+  {
+    name: 'cardTransactions',
+    columns: [text('card_id', (d) => d.cardId), text('customer_id', (d) => d.customerId), text('account_id', (d) => d.accountId), text('status', (d) => d.status), createdAt],
+    indexes: [{columns: ['card_id', 'created_at', 'id']}, {columns: ['customer_id', 'created_at', 'id']}, {columns: ['account_id', 'created_at', 'id']}, {columns: ['status', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+    since: 2,
+  },
+  {...keyOnly('cardReveals'), since: 2},
   keyOnly('walletSeeds'),
   keyOnly('walletRequests'),
   keyOnly('walletPasskeyChallenges'),

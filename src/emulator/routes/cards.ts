@@ -15,7 +15,8 @@ export function registerCards(router: Router, emu: Emulator): void {
   registerCardJobs(emu)
   registerCardTransactionJobs(emu)
 
-  router.post('/cards', (req) => ({status: 201, body: publicCard(issueCard(emu, validate(cardCreateRequest, req.body ?? {})))}))
+  // Idempotency-Key replays the first answer, so a retried issue never makes a second card.
+  router.post('/cards', (req) => emu.idempotent(req, 'cards', () => ({status: 201, body: publicCard(issueCard(emu, validate(cardCreateRequest, req.body ?? {})))})))
 
   router.get('/cards', (req) => {
     const q = validate(cardListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))

@@ -1,0 +1,28 @@
+import {Flags} from '@oclif/core'
+import {listCardTransactions} from '../../../lib/api/cards.js'
+import {BaseCommand} from '../../../lib/base-command.js'
+import {idFlag, pagingFlags} from '../../../lib/flags.js'
+import {renderCardTransactionList} from '../../../lib/output/cards.js'
+import {CARD_TRANSACTION_STATUSES, cardTransactionListQuery} from '../../../lib/schemas/cards.js'
+import {checkWith, compact} from '../../../lib/validate.js'
+
+export default class CardsTransactionsList extends BaseCommand<typeof CardsTransactionsList> {
+  static override summary = 'List card transactions (GET /transactions?type=CARD) by card, cardholder, funding account or status'
+  static override examples = ['<%= config.bin %> cards transactions list --card Card:…', '<%= config.bin %> cards transactions list --customer Customer:… --status SETTLED --json']
+  static override flags = {
+    card: idFlag('Card', {description: 'transactions of this card', name: 'cardId'}),
+    customer: idFlag('Customer', {description: 'cardholder', name: 'customerId'}),
+    account: idFlag('InternalAccount', {description: 'funding internal account', name: 'accountIdentifier'}),
+    status: Flags.string({description: 'settlement status', options: [...CARD_TRANSACTION_STATUSES]}),
+    order: Flags.string({description: 'sortOrder (default desc: newest first)', options: ['asc', 'desc']}),
+    ...pagingFlags,
+  }
+
+  async run() {
+    const f = this.flags
+    const query = checkWith(cardTransactionListQuery, compact({type: 'CARD' as const, cardId: f.card, customerId: f.customer, accountIdentifier: f.account, status: f.status, sortOrder: f.order}))
+    const list = await listCardTransactions(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
+    await renderCardTransactionList(this.out, list)
+    return list
+  }
+}

@@ -80,7 +80,8 @@ export function simulationBody(kind: CardSimulator, f: SimulationInput): {body: 
   if (NEEDS_AMOUNT.has(kind)) body.amount = f.amountMinor !== undefined ? parseMinor(f.amountMinor) : f.currency ? toMinorOrFail(f.amount!, decimalsOf(f.currency)) : 1
   if (needsCurrency) body.currency = {code: f.currency ?? 'USD'}
   checkWith(cardSimulationBody(kind), body)
-  return {body, needsCurrency: needsCurrency && !f.currency}
+  // The card's currency is needed for the body (authorization family) or to convert a real-unit amount.
+  return {body, needsCurrency: !f.currency && (needsCurrency || (f.amount !== undefined && f.amountMinor === undefined))}
 }
 
 function decimalsOf(code: string): number {
@@ -91,7 +92,7 @@ function decimalsOf(code: string): number {
 export async function withCardCurrency(ctx: Context, cardId: string, kind: CardSimulator, body: Record<string, unknown>, f: SimulationInput): Promise<Record<string, unknown>> {
   const card = await getCard(ctx.client, cardId)
   const code = card.currency ?? 'USD'
-  const next: Record<string, unknown> = {...body, currency: {code}}
+  const next: Record<string, unknown> = {...body, ...(body.currency ? {currency: {code}} : {})}
   if (f.amount !== undefined && f.amountMinor === undefined) next.amount = toMinorOrFail(f.amount, decimalsOf(code))
   return checkWith(cardSimulationBody(kind), next)
 }

@@ -27,6 +27,7 @@ export function limitServer(server: Server): void {
 export async function handleHttp(emu: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: EmuResponse
   const head = req.method === 'HEAD'
+  const enqueued = emu.db.expectUnit()
   try {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const method = head ? 'GET' : (req.method ?? 'GET')
@@ -37,7 +38,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
-    const rawBody = await readBody(req)
+    const rawBody = await readBody(req).finally(enqueued)
     const run = async (): Promise<EmuResponse> => {
       try {
         return await match.handler({method, path, params: match.params, query: url.searchParams, headers: req.headers, body: parseJson(req, rawBody), rawBody, emu})
@@ -49,6 +50,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     }
     response = match.options.unit === false ? await run() : await emu.db.unit(run)
   } catch (e) {
+    enqueued()
     if (e instanceof HttpError) response = errorResponse(e)
     else {
       emu.log(`internal error: ${(e as Error).stack ?? String(e)}`)

@@ -5,6 +5,7 @@ import {ExitCode} from './exit-codes.js'
 import {parseDuration} from './duration.js'
 import {Output} from './output/output.js'
 import {durationFlag} from './flags.js'
+import {interrupts} from './interrupt.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -16,6 +17,8 @@ export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['a
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
+  /** Commands that end cleanly on SIGINT themselves (a server that stops) set this. */
+  static handlesInterrupt = false
   /** Default for --timeout when a command does not say otherwise. */
   static defaultTimeout = '30s'
 
@@ -46,6 +49,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       args: this.ctor.args,
       strict: this.ctor.strict,
     })
+    if (!(this.ctor as typeof BaseCommand).handlesInterrupt) process.once('SIGINT', () => this.interrupted())
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     const ctor = this.ctor as typeof BaseCommand
@@ -68,6 +72,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     throw new Errors.ExitError(svc.exitCode)
   }
 
+  /**
+   * Ctrl-C outside a prompt (prompts map their own Ctrl-C): say what goes on at the Service and how
+   * to resume it, then exit 130. Exiting here is deliberate: the handler replaces Node's default
+   * termination, and whatever svc was waiting on (timers, a poll in flight) has nothing to finish.
+   */
+  private interrupted(): void {
+    const doc = interrupts.error().toDocument()
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K')
+    if (this.jsonEnabled()) this.out.printJson({error: doc})
+    else this.out.printError(doc)
+    process.exitCode = 130
+    // Let stdout/stderr drain (pipes are asynchronous), then stop.
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(130)))
+  }
+
   protected override async finally(err: Error | undefined): Promise<void> {
     await this.ctx?.close()
     return super.finally(err)
@@ -78,6 +97,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!this.jsonEnabled()) this.out.printJson(description)
     this.out.info('Dry run: nothing was sent.')
     return description
+  }
+
+  /** `--output json` on list commands is --json by another name (checked before parsing, like oclif's own). */
+  public override jsonEnabled(): boolean {
+    if (super.jsonEnabled()) return true
+    const end = this.argv.includes('--') ? this.argv.indexOf('--') : this.argv.length
+    const argv = this.argv.slice(0, end)
+    return argv.includes('--output=json') || argv.some((a, i) => a === '--output' && argv[i + 1] === 'json')
   }
 
   /** JSON on stdout without colour codes, so pipes get clean data. */

@@ -36,7 +36,9 @@ export class Context {
   constructor(readonly opts: ContextOptions) {
     this.out = opts.out
     this.env = opts.env ?? process.env
-    this.now = opts.now ?? Date.now
+    // SVC_TEST_CLOCK_OFFSET_MS skews this process's clock, so tests can play a machine whose clock is wrong.
+    const offset = Number(this.env.SVC_TEST_CLOCK_OFFSET_MS) || 0
+    this.now = opts.now ?? (offset ? () => Date.now() + offset : Date.now)
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)))
     this.deadline = this.now() + opts.timeoutMs
     this.debug = Boolean(opts.flags.debug || this.env.SVC_DEBUG)

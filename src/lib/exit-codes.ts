@@ -22,7 +22,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<[number, string]> = [
   [3, 'cancelled, or confirmation refused'],
   [4, 'authentication (401, bad credentials, bad wallet signature)'],
   [5, 'not found (404)'],
-  [6, 'conflict or invalid state (409, 423)'],
+  [6, 'conflict or invalid state (409, 423; kyc submit answered RESOLVE_ERRORS)'],
   [7, 'rate limited after retries (429)'],
   [8, 'still pending at --timeout (waits, PROCESSING)'],
   [9, 'network unreachable'],

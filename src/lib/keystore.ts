@@ -3,7 +3,7 @@ import {readFileSync, readdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
-import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
+import {withDirLock, writePrivateFileAtomic} from './fs-safe.js'
 import {openKey, sealKey, type SealedKey} from './keystore-crypto.js'
 import {configDir} from './paths.js'
 import {canPrompt, promptSecret} from './prompts.js'
@@ -125,21 +125,45 @@ export class KeyStore {
     this.passphrase = new Secret(await promptSecret('Key store passphrase'))
   }
 
+  /**
+   * Stores a key. Whether it is sealed is decided under the store's lock, from what the store holds
+   * at that moment: a store with a sealed key stays sealed (no passphrase here: refused, nothing
+   * written), and a passphrase given to a store of plain keys seals those too, so concurrent logins
+   * with and without SVC_KEYSTORE_PASSPHRASE never leave a mixed store.
+   */
   save(input: SaveKeyInput): PublicKeyRecord {
     const key = input.kind === 'session' ? (input.sessionId ?? input.publicKey) : `${input.accountId}\n${input.credentialId}`
     const id = fileId(input.kind, this.baseUrl, key)
     const {privateKey, ...fields} = input
-    const record: KeyRecord = {
-      version: 1,
-      ...fields,
-      id,
-      baseUrl: this.baseUrl,
-      createdAt: new Date(this.now()).toISOString(),
-      privateKey: this.passphrase ? {sealed: sealKey(privateKey, this.passphrase, aadOf(id, input.publicKey))} : {plain: privateKey.reveal()},
-    }
-    ensurePrivateDir(this.dir)
-    writePrivateFileAtomic(join(this.dir, `${id}.json`), JSON.stringify(record, null, 2) + '\n')
-    return toPublic(record)
+    return withDirLock(this.dir, () => {
+      const existing = this.list({allBaseUrls: true})
+      const passphrase = this.passphrase
+      if (!passphrase && existing.some((r) => 'sealed' in r.privateKey)) {
+        throw new SvcError({
+          code: 'KEYSTORE_LOCKED',
+          message: 'Another svc sealed the key store with a passphrase meanwhile, so this key must be sealed too, and no passphrase is available; it was not stored',
+          exitCode: ExitCode.AUTH,
+          hint: 'Set SVC_KEYSTORE_PASSPHRASE and run the login again.',
+        })
+      }
+      if (passphrase) {
+        for (const r of existing) if ('plain' in r.privateKey) this.write({...r, privateKey: {sealed: sealKey(new Secret(r.privateKey.plain), passphrase, aadOf(r.id, r.publicKey))}})
+      }
+      const record: KeyRecord = {
+        version: 1,
+        ...fields,
+        id,
+        baseUrl: this.baseUrl,
+        createdAt: new Date(this.now()).toISOString(),
+        privateKey: passphrase ? {sealed: sealKey(privateKey, passphrase, aadOf(id, input.publicKey))} : {plain: privateKey.reveal()},
+      }
+      this.write(record)
+      return toPublic(record)
+    })
+  }
+
+  private write(record: KeyRecord): void {
+    writePrivateFileAtomic(join(this.dir, `${record.id}.json`), JSON.stringify(record, null, 2) + '\n')
   }
 
   /** The private key of a record, opened with the passphrase when it is sealed. */

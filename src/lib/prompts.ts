@@ -1,4 +1,5 @@
-import {cancelled, usageError} from './errors.js'
+import {usageError} from './errors.js'
+import {interruptedError} from './interrupt.js'
 
 /** Prompts only when a person is there: stdin and stderr are TTYs, and neither CI nor SVC_NO_INPUT is set. */
 export function canPrompt(env = process.env): boolean {
@@ -20,13 +21,15 @@ async function inquirer() {
 const toStderr = {output: process.stderr}
 
 function mapAbort(error: unknown): never {
-  if (error instanceof Error && error.name === 'ExitPromptError') throw cancelled()
+  // Ctrl-C at a prompt: exit 130 like any interrupt; nothing was sent yet.
+  if (error instanceof Error && error.name === 'ExitPromptError') throw interruptedError(undefined, true)
   throw error
 }
 
-export async function promptText(message: string, opts: {default?: string} = {}): Promise<string> {
+/** `validate` returns true, or the message shown under the question until the answer passes. */
+export async function promptText(message: string, opts: {default?: string; validate?: (value: string) => true | string} = {}): Promise<string> {
   const {input} = await inquirer()
-  return input({message, default: opts.default}, toStderr).catch(mapAbort)
+  return input({message, default: opts.default, validate: opts.validate}, toStderr).catch(mapAbort)
 }
 
 export async function promptSecret(message: string): Promise<string> {

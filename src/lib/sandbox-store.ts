@@ -1,7 +1,9 @@
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 
-type Store = typeof import('../emulator/store/files.js')
+import type * as StoreFiles from '../emulator/store/files.js'
+
+type Store = typeof StoreFiles
 
 /**
  * Runs an operation on a sandbox database file from the CLI process (backup, check, restore). The

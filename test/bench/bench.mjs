@@ -9,6 +9,7 @@
 // 3. Emulator throughput: GET and durable POST /customers per second, keep-alive, from this process
 //    (a separate process from the emulator) on loopback, each phase bounded in time.
 // 4. test/bench/quotes.mjs and test/bench/wallet.mjs, if present, get the same sandbox.
+// 5. test/bench/scale.mjs: a sandbox of its own filled to --scale-customers (100,000) over HTTP.
 // Exit code 1 when a target is missed, so CI can run it as a check.
 import {spawn, spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -126,13 +127,13 @@ try {
   await pool.close()
 
   // --- other engineers' benches -------------------------------------------------------------
-  for (const [file, fn] of [['quotes.mjs', 'benchQuotes'], ['wallet.mjs', 'benchWallet']]) {
+  for (const [file, fn] of [['quotes.mjs', 'benchQuotes'], ['wallet.mjs', 'benchWallet'], ['scale.mjs', 'benchScale']]) {
     const path = join(root, 'test', 'bench', file)
     if (!existsSync(path)) continue
     console.log(`\n${file}`)
     try {
       const mod = await import(pathToFileURL(path).href)
-      const out = await mod[fn]({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env: cliEnv})
+      const out = await mod[fn]({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env: cliEnv, customers: opt('scale-customers', 100_000)})
       if (out && typeof out === 'object') for (const [k, v] of Object.entries(out)) console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
     } catch (error) {
       failed = true

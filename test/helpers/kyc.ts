@@ -47,6 +47,8 @@ export function fixture(dir: string, name: string, bytes: Buffer): string {
 export interface Journey {
   run(args: string[], opts?: {input?: string; timeoutMs?: number}): Promise<CliResult>
   json<T = any>(args: string[]): Promise<T>
+  /** `kyc submit --json`: the verification, insisting on exit 6 for RESOLVE_ERRORS and 0 otherwise. */
+  submit<T = any>(customerId: string): Promise<T>
 }
 
 /** Runs `svc` against the sandbox; `json` adds --json and insists on exit 0. */
@@ -58,6 +60,13 @@ export function journey(sbx: TestSandbox): Journey {
       const r = await run([...args, '--json'])
       if (r.code !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.code}\n${r.stdout}\n${r.stderr}`)
       return r.json()
+    },
+    async submit(customerId) {
+      const r = await run(['kyc', 'submit', customerId, '--json'])
+      const v = r.json()
+      const expected = v.verificationStatus === 'RESOLVE_ERRORS' ? 6 : 0
+      if (r.code !== expected) throw new Error(`svc kyc submit ${customerId} (${v.verificationStatus}) exited ${r.code}, expected ${expected}\n${r.stderr}`)
+      return v
     },
   }
 }

@@ -1,124 +1,155 @@
-import {spawn, type ChildProcess} from 'node:child_process'
-import {appendFileSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
+import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {fileURLToPath} from 'node:url'
-import {Pool} from 'undici'
 import {afterAll, describe, expect, it} from 'vitest'
+import {imbalance} from '../../src/emulator/domain/ledger.js'
+import type {Emulator} from '../../src/emulator/emulator.js'
+import {Db} from '../../src/emulator/store/db.js'
+import {clabeEnding} from '../helpers/money.js'
+import {client, kill9, serve, started, TERMS, type Api} from '../helpers/process-sandbox.js'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 const home = mkdtempSync(join(tmpdir(), 'svc-crash-'))
 const dataDir = join(home, 'sandbox')
-const children: ChildProcess[] = []
 afterAll(() => {
-  for (const c of children) c.kill('SIGKILL')
+  for (const c of started) c.kill('SIGKILL')
   rmSync(home, {recursive: true, force: true})
 })
 
-interface Ready {
-  url: string
-  tokenId: string
-  clientSecret: string
+const run = () => serve(home, dataDir, ['--decision-delay', '150'])
+
+/** What the burst asked for and what the sandbox acknowledged. */
+interface Ledger {
+  createsAcked: Set<string>
+  createsSent: Set<string>
+  executesAcked: Map<string, string>
+  kycSubmitted: Set<string>
 }
 
-/** `svc sandbox serve` as its own process (so it can be killed for real), resolved at its ready line. */
-function serve(): Promise<{child: ChildProcess; ready: Ready; stderr: () => string}> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir], {
-    env: {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1'},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(child)
-  let out = ''
-  let err = ''
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()))
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString()
-      const nl = out.indexOf('\n')
-      if (nl >= 0) resolve({child, ready: JSON.parse(out.slice(0, nl)), stderr: () => err})
-    })
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)))
-  })
-}
-
-const authOf = (r: Ready) => 'Basic ' + Buffer.from(`${r.tokenId}:${r.clientSecret}`).toString('base64')
-
-describe('durability: kill -9 during a burst of creates', () => {
-  it('keeps every acknowledged create, corrupts nothing, and ignores a torn last record', async () => {
-    const first = await serve()
-    const base = new URL(first.ready.url)
-    const pool = new Pool(base.origin, {connections: 16})
-    const acked: Array<{id: string; platformCustomerId: string}> = []
-    let killed = false
-    let sent = 0
-    const createOne = async (i: number) => {
-      const platformCustomerId = `crash-${i}`
-      try {
-        const res = await pool.request({
-          method: 'POST',
-          path: `${base.pathname}/customers`,
-          headers: {authorization: authOf(first.ready), 'content-type': 'application/json'},
-          body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId, fullName: `Crash Test ${i}`, currencies: ['USD']}),
-        })
-        const body = (await res.body.json()) as {id: string}
-        if (res.statusCode === 201) acked.push({id: body.id, platformCustomerId})
-      } catch {
-        // In flight when the process died: not acknowledged, so nothing is promised.
-      }
-    }
-    // 16 concurrent writers until the sandbox dies; it is killed once 150 creates are acknowledged.
-    const writers = Array.from({length: 16}, async () => {
-      while (!killed && sent < 5000) await createOne(sent++)
-    })
-    const killer = (async () => {
-      while (acked.length < 150) await new Promise((r) => setTimeout(r, 2))
-      first.child.kill('SIGKILL')
-      killed = true
-    })()
-    await Promise.all([killer, ...writers])
-    await new Promise((r) => (first.child.exitCode !== null || first.child.signalCode ? r(undefined) : first.child.once('exit', r)))
-    await pool.destroy()
-    expect(first.child.signalCode).toBe('SIGKILL')
-    expect(sent).toBeGreaterThan(acked.length) // some were in flight at the kill
-
-    // What a kill -9 in the middle of a write leaves: half a JSON line at the end of the journal.
-    appendFileSync(join(dataDir, 'journal.ndjson'), '{"c":"customers","k":"Customer:torn","v":{"id":"Custo')
-
-    const second = await serve()
-    expect(second.ready.tokenId).toBe(first.ready.tokenId) // same data dir, same credentials
-    const pool2 = new Pool(new URL(second.ready.url).origin, {connections: 8})
-    const prefix = new URL(second.ready.url).pathname
+/** One writer: a mix of multi-write requests, looping until the process dies. */
+async function burst(api: Api, round: number, w: number, payer: {usd: string; clabe: string}, book: Ledger, dead: () => boolean): Promise<void> {
+  for (let i = 0; !dead(); i++) {
+    const kind = (w + i) % 4
     try {
-      for (const a of acked) {
-        const res = await pool2.request({method: 'GET', path: `${prefix}/customers/${encodeURIComponent(a.id)}`, headers: {authorization: authOf(second.ready)}})
-        const body = (await res.body.json()) as {id: string; platformCustomerId: string; customerType: string}
-        expect(res.statusCode, a.id).toBe(200)
-        expect(body).toMatchObject({id: a.id, platformCustomerId: a.platformCustomerId, customerType: 'INDIVIDUAL'})
+      if (kind === 0) {
+        // customer + two internal accounts in one request
+        const pcid = `r${round}-w${w}-${i}`
+        book.createsSent.add(pcid)
+        const r = await api('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: pcid, fullName: `Crash ${pcid}`, currencies: ['USD', 'MXN']})
+        if (r.status === 201) book.createsAcked.add(pcid)
+      } else if (kind === 1) {
+        // balance, transaction, ledger totals and a webhook in one request
+        await api('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, {amount: 1_000})
+      } else if (kind === 2) {
+        // hold, transaction, quote status, daily volume, then a completion job
+        const q = await api('POST', '/quotes', {source: {sourceType: 'ACCOUNT', accountId: payer.usd}, destination: {destinationType: 'ACCOUNT', accountId: payer.clabe}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 500})
+        if (q.status !== 201) continue
+        const ex = await api('POST', `/quotes/${q.body.id}/execute`, undefined, {'idempotency-key': `x-${q.body.id}`})
+        if (ex.status === 200) book.executesAcked.set(q.body.id, ex.body.transactionId)
+      } else {
+        // a customer put under review: status, event and a decision job together
+        const c = await api('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: `kyc-r${round}-w${w}-${i}`, fullName: 'Kyc Crash', currencies: ['USD']})
+        if (c.status !== 201) continue
+        const link = await api('POST', `/customers/${c.body.id}/kyc-link`, {})
+        if (link.status !== 201) continue
+        const done = await api('POST', `/sandbox/hosted/kyc/${link.body.token}`)
+        if (done.status === 200) book.kycSubmitted.add(c.body.id)
       }
-      // Every stored customer is whole and the torn record is not among them.
-      const list = await pool2.request({method: 'GET', path: `${prefix}/customers?limit=100`, headers: {authorization: authOf(second.ready)}})
-      const page = (await list.body.json()) as {totalCount: number; data: Array<{id: string; fullName: string}>}
-      expect(page.totalCount).toBeGreaterThanOrEqual(acked.length)
-      expect(page.data.every((c) => /^Customer:/.test(c.id) && c.fullName.startsWith('Crash Test'))).toBe(true)
-      const missing = await pool2.request({method: 'GET', path: `${prefix}/customers/${encodeURIComponent('Customer:torn')}`, headers: {authorization: authOf(second.ready)}})
-      await missing.body.text()
-      expect(missing.statusCode).toBe(404)
-      // The sandbox keeps taking writes after the repair, on a clean line.
-      const after = await pool2.request({
-        method: 'POST',
-        path: `${prefix}/customers`,
-        headers: {authorization: authOf(second.ready), 'content-type': 'application/json'},
-        body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: 'after-crash'}),
-      })
-      await after.body.text()
-      expect(after.statusCode).toBe(201)
-    } finally {
-      await pool2.destroy()
+    } catch {
+      // in flight when the process died: nothing was promised
     }
-    expect(second.stderr()).toMatch(/dropped 1 torn record/)
-    second.child.kill('SIGTERM')
-    await new Promise((r) => second.child.once('exit', r))
-    const lines = readFileSync(join(dataDir, 'journal.ndjson'), 'utf8').trim().split('\n')
-    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow()
-  }, 60_000)
+  }
+}
+
+/** Opens the killed sandbox's database directly and checks every promise the acknowledgements made. */
+function verifyAfterKill(book: Ledger, payerId: string): void {
+  const db = Db.open(dataDir) // refuses a damaged file (quick_check)
+  try {
+    const byPcid = (pcid: string) =>
+      db.docs<{id: string}>(db.sql.rows('SELECT doc FROM customers WHERE platform_customer_id = ?', pcid))[0]
+    const accountsOf = (id: string) => Number(db.sql.row('SELECT count(*) FROM internalAccounts WHERE customer_id = ?', id)![0])
+    // created the same way: USD and MXN accounts plus the embedded wallet provisioned at create
+    const full = accountsOf(payerId)
+    expect(full).toBe(3)
+    for (const pcid of book.createsSent) {
+      const c = byPcid(pcid)
+      if (book.createsAcked.has(pcid)) expect(c, `acknowledged create ${pcid}`).toBeDefined()
+      // acknowledged or not: the customer and all its accounts, or nothing
+      if (c) expect(accountsOf(c.id), `accounts of ${pcid}`).toBe(full)
+    }
+    expect(Number(db.sql.row('SELECT count(*) FROM internalAccounts WHERE customer_id IS NOT NULL AND customer_id NOT IN (SELECT id FROM customers)')![0])).toBe(0)
+    for (const [quoteId, txId] of book.executesAcked) {
+      const q = db.get<{status: string; transactionId?: string}>('quotes', quoteId)
+      expect(q?.status, quoteId).not.toBe('PENDING')
+      expect(db.get('transactions', txId), txId).toBeDefined()
+    }
+    // no executed quote without its transaction, no transaction without its quote
+    for (const [doc] of db.sql.rows("SELECT doc FROM quotes WHERE json_extract(doc, '$.status') NOT IN ('PENDING', 'EXPIRED')")) {
+      const q = JSON.parse(doc as string) as {id: string; transactionId: string; status: string}
+      expect(db.get('transactions', q.transactionId), `transaction of ${q.id} (${q.status})`).toBeDefined()
+    }
+    // a review and its decision job, or a decision and no job: never one without the other
+    const jobs = new Set(db.sql.rows("SELECT json_extract(doc, '$.payload.customerId') FROM jobs WHERE kind = 'kyc.decide'").map((r) => r[0]))
+    for (const id of book.kycSubmitted) {
+      const c = db.get<{kycStatus: string}>('customers', id)!
+      if (c.kycStatus === 'PENDING') expect(jobs.has(id), `decision job of ${id}`).toBe(true)
+      else expect(jobs.has(id), `finished job of ${id}`).toBe(false)
+    }
+    // money: balances + held + in transit + paid out = funded, per currency
+    const off = imbalance({db} as unknown as Emulator)
+    expect(Object.entries(off).filter(([, v]) => v !== 0)).toEqual([])
+  } finally {
+    void db.close()
+  }
+}
+
+describe('durability: kill -9 at random moments during bursts of multi-write requests', () => {
+  it('after each of 20 kills, every acknowledged request is wholly there, nothing is half-written, and money is conserved', async () => {
+    const first = await run()
+    const api0 = client(first.ready)
+    await api0.call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
+    const c = await api0.call('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: 'payer', fullName: 'Payer', currencies: ['USD', 'MXN'], kycStatus: 'APPROVED', endUserTermsConsent: TERMS})
+    expect(c.status).toBe(201)
+    const accounts = await api0.call('GET', `/internal-account?customerId=${c.body.id}`)
+    const usd = accounts.body.data.find((a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD').id as string
+    await api0.call('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000_000})
+    const ext = await api0.call('POST', '/customers/external-accounts', {customerId: c.body.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}}})
+    expect(ext.status).toBe(201)
+    await api0.close()
+    await kill9(first.child)
+
+    const book: Ledger = {createsAcked: new Set(), createsSent: new Set(), executesAcked: new Map(), kycSubmitted: new Set()}
+    let acknowledged = 0
+    for (let round = 0; round < 20; round++) {
+      const {child, ready} = await run()
+      const {call, close} = client(ready)
+      let dead = false
+      const before = book.createsAcked.size + book.executesAcked.size + book.kycSubmitted.size
+      const writers = Array.from({length: 8}, (_, w) => burst(call, round, w, {usd, clabe: ext.body.id}, book, () => dead))
+      await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 350)))
+      dead = true
+      await kill9(child)
+      await Promise.all(writers)
+      await close()
+      expect(child.signalCode).toBe('SIGKILL')
+      acknowledged += book.createsAcked.size + book.executesAcked.size + book.kycSubmitted.size - before
+      verifyAfterKill(book, c.body.id)
+    }
+    // the bursts really wrote: acknowledged multi-write requests of every kind
+    expect(acknowledged).toBeGreaterThan(100)
+    expect(book.executesAcked.size).toBeGreaterThan(10)
+    expect(book.kycSubmitted.size).toBeGreaterThan(5)
+
+    // and the sandbox serves on afterwards: acknowledged creates are readable over HTTP
+    const last = await run()
+    const api = client(last.ready)
+    try {
+      const list = await api.call('GET', '/customers?limit=5')
+      expect(list.status).toBe(200)
+      expect(list.body.totalCount).toBeGreaterThanOrEqual(book.createsAcked.size)
+    } finally {
+      await api.close()
+      last.child.kill('SIGTERM')
+      await new Promise((r) => last.child.once('exit', r))
+    }
+  }, 180_000)
 })

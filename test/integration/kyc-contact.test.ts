@@ -88,11 +88,11 @@ describe('EU contact verification before the hosted link', () => {
   it('an EU business needs its representative: contact details and the primary contact names', async () => {
     const b = await svc.json(['customers', 'create', '--type', 'business', '--legal-name', 'Brot GmbH', '--country', 'DE', '--tax-id', 'DE123456789', '--incorporated-on', '2019-03-01', '--registration-number', 'HRB-12345'])
     await svc.json(['customers', 'terms', b.id, '--accept'])
-    const v = await svc.json(['kyc', 'submit', b.id])
+    const v = await svc.submit(b.id)
     const fields = v.errors.filter((e: any) => e.type === 'MISSING_FIELD').map((e: any) => e.field).sort()
     expect(fields).toEqual(['address', 'businessInfo.primaryContactFirstName', 'businessInfo.primaryContactLastName', 'email'])
     await svc.json(['customers', 'update', b.id, '--email', 'ops@brot.de', '--primary-contact-first-name', 'Lena', '--primary-contact-last-name', 'Brot', '--address-line1', 'Str. 1', '--address-postal-code', '10115', '--address-country', 'DE'])
-    const next = await svc.json(['kyc', 'submit', b.id])
+    const next = await svc.submit(b.id)
     expect(next.errors.filter((e: any) => e.type === 'MISSING_FIELD').map((e: any) => e.field)).toEqual(['contactVerification.email'])
   })
 

@@ -148,7 +148,7 @@ describe('the sandbox judges documents itself and changes nothing on refusal', (
     const c = await svc.json(individualFlags('Locked Docs 001'))
     await svc.json(['customers', 'terms', c.id, '--accept'])
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'l.pdf', pdf())))
-    await svc.json(['kyc', 'submit', c.id])
+    await svc.submit(c.id)
     const r = await svc.run([...passportArgs(c.id, fixture(sbx.dir, 'l2.pdf', pdf())), '--replace', '--json'])
     expect(r.code).toBe(6)
     expect(r.json().error.code).toBe('INVALID_STATE_TRANSITION')

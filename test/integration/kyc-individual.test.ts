@@ -22,7 +22,7 @@ describe('KYC of individuals, end to end', () => {
     const doc = await svc.json(passportArgs(c.id, passport))
     expect(doc).toMatchObject({documentHolder: c.id, documentType: 'PASSPORT', fileName: 'ada-passport.jpg', country: 'US'})
 
-    const v = await svc.json(['kyc', 'submit', c.id])
+    const v = await svc.submit(c.id)
     expect(v).toMatchObject({customerId: c.id, verificationStatus: 'IN_PROGRESS', errors: []})
     expect(stored(c.id).kycStatus).toBe('PENDING')
 
@@ -38,7 +38,7 @@ describe('KYC of individuals, end to end', () => {
   it('goes through RESOLVE_ERRORS: the checklist names each gap, then fields and a passport get it approved', async () => {
     const events = await listenForWebhooks(sbx, 2)
     const c = await svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Grace'])
-    const first = await svc.json(['kyc', 'submit', c.id])
+    const first = await svc.submit(c.id)
     expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(first.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(
       ['MISSING_IDENTITY_DOCUMENT', 'address', 'birthDate', 'endUserTermsConsent', 'fullName', 'idType', 'identifier', 'nationality'],
@@ -68,13 +68,13 @@ describe('KYC of individuals, end to end', () => {
     await svc.json(['customers', 'terms', c.id, '--accept'])
     const front = fixture(sbx.dir, 'dl-front.png', png(1000, 640))
     await svc.json(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'DRIVERS_LICENSE', '--side', 'FRONT', '--file', front, '--number', 'D1234', '--issuing-authority', 'CA DMV', '--country', 'US'])
-    const second = await svc.json(['kyc', 'submit', c.id])
+    const second = await svc.submit(c.id)
     expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(second.errors).toHaveLength(1)
     expect(second.errors[0]).toMatchObject({type: 'MISSING_IDENTITY_DOCUMENT', reason: expect.stringMatching(/DRIVERS_LICENSE has only its FRONT side; upload the BACK/)})
 
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'grace-passport.pdf', Buffer.from('%PDF-1.7\n%%EOF\n'))))
-    const third = await svc.json(['kyc', 'submit', c.id])
+    const third = await svc.submit(c.id)
     expect(third.verificationStatus).toBe('IN_PROGRESS')
     const approved = await svc.json(['kyc', 'wait', c.id])
     expect(approved.kycStatus).toBe('APPROVED')
@@ -87,13 +87,13 @@ describe('KYC of individuals, end to end', () => {
     const events = await listenForWebhooks(sbx, 2)
     const c = await svc.json(individualFlags('Eve Adams 002'))
     // Rule 8: the outcome is decided once the submission is in, so an incomplete 002 is not rejected yet.
-    const early = await svc.json(['kyc', 'submit', c.id])
+    const early = await svc.submit(c.id)
     expect(early.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(early.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(['MISSING_IDENTITY_DOCUMENT', 'endUserTermsConsent'])
     expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
     await svc.json(['customers', 'terms', c.id, '--accept'])
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'eve.png', png(900, 600))))
-    expect((await svc.json(['kyc', 'submit', c.id])).verificationStatus).toBe('IN_PROGRESS')
+    expect((await svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
     const rejected = await svc.run(['kyc', 'wait', c.id, '--json'])
     expect(rejected.code).toBe(1)
     expect(rejected.json().error).toMatchObject({code: 'KYC_REJECTED', details: {customerId: c.id, status: 'REJECTED'}})
@@ -113,7 +113,7 @@ describe('KYC of individuals, end to end', () => {
     const c = await svc.json(individualFlags('Ann Settled'))
     await svc.json(['customers', 'terms', c.id, '--accept'])
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'ann.jpg', jpeg(800, 600))))
-    await svc.json(['kyc', 'submit', c.id])
+    await svc.submit(c.id)
     expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
     const eventsBefore = sbx.emu.webhooks.list().length
     const renamed = await svc.json(['customers', 'update', c.id, '--full-name', 'Ann Settled 002'])
@@ -141,7 +141,7 @@ describe('KYC of individuals, end to end', () => {
     expect(atCreate.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
     expect(sbx.emu.db.count('customers')).toBe(customers)
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'tess.jpg', jpeg(800, 600))))
-    const v = await svc.json(['kyc', 'submit', c.id])
+    const v = await svc.submit(c.id)
     expect(v.errors.map((e: any) => e.field)).toEqual(['endUserTermsConsent'])
     expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
   })
@@ -150,7 +150,7 @@ describe('KYC of individuals, end to end', () => {
     const c = await svc.json(individualFlags('Hal Jordan 004'))
     await svc.json(['customers', 'terms', c.id, '--accept'])
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'hal.jpg', jpeg(640, 480))))
-    await svc.json(['kyc', 'submit', c.id])
+    await svc.submit(c.id)
     const deadline = Date.now() + 5000
     while (stored(c.id).kycStatus !== 'HOLD' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     expect(stored(c.id).kycStatus).toBe('HOLD')
@@ -159,7 +159,7 @@ describe('KYC of individuals, end to end', () => {
     expect(waiting.json().error.code).toBe('TIMEOUT')
     expect(waiting.stderr).toContain('on HOLD')
     await svc.json(['customers', 'update', c.id, '--full-name', 'Hal Jordan'])
-    expect((await svc.json(['kyc', 'submit', c.id])).verificationStatus).toBe('IN_PROGRESS')
+    expect((await svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
     expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
   })
 
@@ -167,7 +167,7 @@ describe('KYC of individuals, end to end', () => {
     const c = await svc.json(individualFlags('Manny Review 001'))
     await svc.json(['customers', 'terms', c.id, '--accept'])
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'manny.jpg', jpeg(640, 480))))
-    await svc.json(['kyc', 'submit', c.id])
+    await svc.submit(c.id)
     const r = await svc.run(['kyc', 'wait', c.id, '--timeout', '600ms'])
     expect(r.code).toBe(8)
     expect(r.stderr).toMatch(/still PENDING/)
@@ -183,7 +183,7 @@ describe('decisions are durable and the platform type matters', () => {
       const c = await s.json(individualFlags('Rip Van Winkle'))
       await s.json(['customers', 'terms', c.id, '--accept'])
       await s.json(passportArgs(c.id, fixture(box.dir, 'rip.pdf', Buffer.from('%PDF-1.4\n'))))
-      await s.json(['kyc', 'submit', c.id])
+      await s.submit(c.id)
       expect(box.emu.scheduler.pending('kyc.decide')).toHaveLength(1)
       box = await box.restart()
       expect(box.emu.db.get<any>('customers', c.id).kycStatus).toBe('PENDING')
@@ -201,7 +201,7 @@ describe('decisions are durable and the platform type matters', () => {
       await svc.json(['customers', 'terms', c.id, '--accept'])
       await svc.json(passportArgs(c.id, fixture(sbx.dir, 'pat.jpg', jpeg(800, 600))))
       const submitted = Date.now()
-      await svc.json(['kyc', 'submit', c.id])
+      await svc.submit(c.id)
       expect((await svc.json(['kyc', 'status', c.id])).customer.kycStatus).toBe('PENDING')
       const early = await svc.run(['kyc', 'wait', c.id, '--timeout', '200ms'])
       expect(early.code).toBe(8)
@@ -217,13 +217,13 @@ describe('decisions are durable and the platform type matters', () => {
     await svc.json(passportArgs(c.id, fixture(sbx.dir, 'reggie.jpg', jpeg(800, 600))))
     await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: true})])
     try {
-      expect((await svc.json(['kyc', 'submit', c.id])).verificationStatus).toBe('IN_PROGRESS')
+      expect((await svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
     } finally {
       await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: false})])
     }
     const d = await svc.json(individualFlags('Una Regulated'))
     await svc.json(passportArgs(d.id, fixture(sbx.dir, 'una.jpg', jpeg(800, 600))))
-    const v = await svc.json(['kyc', 'submit', d.id])
+    const v = await svc.submit(d.id)
     expect(v.errors.map((e: any) => e.field)).toEqual(['endUserTermsConsent'])
     await svc.json(['kyc', 'wait', c.id])
   })
@@ -260,7 +260,7 @@ describe('the skip-paperwork sandbox option', () => {
     for (const name of ['Slow Lane 001', 'Collect Me 003']) {
       const c = await s.json(['customers', 'create', '--type', 'individual', '--full-name', name])
       expect(c.kycStatus).toBe('UNVERIFIED')
-      const v = await s.json(['kyc', 'submit', c.id])
+      const v = await s.submit(c.id)
       expect(v.verificationStatus).toBe('RESOLVE_ERRORS')
       expect(v.errors.map((e: any) => e.type)).toContain('MISSING_IDENTITY_DOCUMENT')
     }

@@ -6,10 +6,13 @@ import {dryRunFlag, readJsonInput} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
 import {checkCreate, customerBody} from '../../lib/flows/customer-input.js'
 import {renderCustomer} from '../../lib/output/customer.js'
-import {canPrompt, promptSelect, requireFlags} from '../../lib/prompts.js'
+import {completeCustomerInteractively} from '../../lib/flows/customer-prompt.js'
+import {canPrompt, requireFlags} from '../../lib/prompts.js'
 
 export default class CustomersCreate extends BaseCommand<typeof CustomersCreate> {
   static override summary = 'Create an individual or business customer'
+  static override description =
+    'On a terminal, whatever the flags leave out is asked for: the type, then every field that type requires (a business: legal name, country, tax id, incorporation date; an individual: the full name), each checked as it is typed; the whole request is shown and confirmed before it is sent (declining sends nothing, exit 3). Off a terminal, missing fields are refused (exit 2).'
   static override examples = [
     '<%= config.bin %> customers create --type individual --full-name "Ada Lovelace" --email ada@example.com --currency USD',
     '<%= config.bin %> customers create --type business --legal-name "Acme LLC" --country US --tax-id 12-3456789 --incorporated-on 2020-01-15',
@@ -27,10 +30,8 @@ export default class CustomersCreate extends BaseCommand<typeof CustomersCreate>
     const f = this.flags
     const data = f.data ? (readJsonInput(f.data) as Record<string, unknown>) : {}
     let body = customerBody(f, data)
-    if (!body.customerType) {
-      if (!canPrompt()) requireFlags(['type'])
-      body = {...body, customerType: await promptSelect('Customer type', ['INDIVIDUAL', 'BUSINESS'])}
-    }
+    if (canPrompt() && !f['dry-run']) body = (await completeCustomerInteractively(this.out, body)) ?? body
+    else if (!body.customerType) requireFlags(['type'])
     const input = checkCreate(body)
     if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers'], body: input}))
     const customer = await createCustomer(this.ctx.client, input)

@@ -1,6 +1,9 @@
 import {Flags} from '@oclif/core'
 import {listCustomers} from '../../lib/api/customers.js'
 import {BaseCommand} from '../../lib/base-command.js'
+import {listOutputFlags} from '../../lib/flags-output.js'
+import {listView} from '../../lib/output/table.js'
+import {customerColumns} from '../../lib/output/customer.js'
 import {pagingFlags} from '../../lib/flags.js'
 import {renderCustomerList} from '../../lib/output/customer.js'
 import {customerListQuery} from '../../lib/schemas/customer.js'
@@ -20,10 +23,12 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
     'updated-before': Flags.string(),
     'include-deleted': Flags.boolean(),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
     const f = this.flags
+    const view = listView(f, customerColumns)
     const query = checkWith(customerListQuery, compact({
         customerType: f.type?.toUpperCase(),
         platformCustomerId: f['platform-id'],
@@ -36,7 +41,7 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
         isIncludingDeleted: f['include-deleted'] ? 'true' : undefined,
       }))
     const list = await listCustomers(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderCustomerList(this.out, list)
+    await renderCustomerList(this.out, list, view)
     return list
   }
 }

@@ -8,6 +8,7 @@ import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} 
 import {asSandboxDataError} from '../../lib/sandbox-store.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
+  static override handlesInterrupt = true
   static override summary = 'Run the local sandbox: a stateful implementation of the Service sandbox on 127.0.0.1'
   static override description =
     'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State lives in one SQLite database in --data-dir (every request atomic and durable before it is answered) and survives restarts, kill -9 included. ' +
@@ -22,6 +23,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     'data-dir': Flags.string({description: 'where the database lives (default: the user data dir)'}),
     detach: Flags.boolean({description: 'run in the background with a pid file; stop with `svc sandbox stop`'}),
     'decision-delay': Flags.integer({description: 'ms before KYC/KYB decisions land (new data dirs only)'}),
+    'webhook-retry-base': Flags.integer({description: 'ms before the first webhook retry, doubling each time (new data dirs only)', min: 1}),
   }
 
   async run(): Promise<ReadyLine | undefined> {
@@ -30,7 +32,8 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     const running = runningPid(dataDir)
     if (running && running !== process.pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `A sandbox is already running for ${dataDir} (pid ${running})`, hint: 'Stop it with `svc sandbox stop`, or use another --data-dir.'})
     if (f.detach) {
-      const args = ['--port', String(f.port), '--data-dir', dataDir, ...(f['decision-delay'] !== undefined ? ['--decision-delay', String(f['decision-delay'])] : [])]
+      const args = ['--port', String(f.port), '--data-dir', dataDir]
+      for (const name of ['decision-delay', 'webhook-retry-base'] as const) if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
       const ready = await startDetached(args, dataDir)
       this.out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
       this.out.info(this.out.dim('Stop it with `svc sandbox stop`.'))
@@ -46,7 +49,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
         dataDir,
         port: f.port,
         log: (line) => process.stderr.write(this.out.dim(line) + '\n'),
-        settings: f['decision-delay'] !== undefined ? {decisionDelayMs: f['decision-delay']} : undefined,
+        settings: {
+          ...(f['decision-delay'] !== undefined ? {decisionDelayMs: f['decision-delay']} : {}),
+          ...(f['webhook-retry-base'] !== undefined ? {webhookRetryBaseMs: f['webhook-retry-base']} : {}),
+        },
       })
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')

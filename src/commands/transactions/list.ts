@@ -1,6 +1,9 @@
 import {Flags} from '@oclif/core'
 import {listTransactions} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
+import {listOutputFlags} from '../../lib/flags-output.js'
+import {listView} from '../../lib/output/table.js'
+import {transactionColumns} from '../../lib/output/transaction.js'
 import {idFlag, pagingFlags} from '../../lib/flags.js'
 import {renderTransactionList} from '../../lib/output/transaction.js'
 import {TRANSACTION_STATUSES, transactionListQuery} from '../../lib/schemas/transactions.js'
@@ -20,16 +23,18 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
     until: Flags.string({description: 'endDate, ISO date-time, inclusive'}),
     order: Flags.string({description: 'sortOrder', options: ['asc', 'desc']}),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
     const f = this.flags
+    const view = listView(f, transactionColumns)
     const query = checkWith(
       transactionListQuery,
       compact({customerId: f.customer, platformCustomerId: f['platform-id'], accountIdentifier: f.account, status: f.status, type: f.type, reference: f.reference, startDate: f.since, endDate: f.until, sortOrder: f.order}),
     )
     const list = await listTransactions(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTransactionList(this.out, list)
+    await renderTransactionList(this.out, list, view)
     return list
   }
 }

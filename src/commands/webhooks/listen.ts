@@ -5,6 +5,7 @@ import {usageError} from '../../lib/errors.js'
 import {listen, type ReceivedEvent} from '../../lib/webhook-listener.js'
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
+  static override handlesInterrupt = true
   static override summary = 'Receive webhooks locally, verify their signatures and print them'
   static override description = 'Prints one line per verified event (one JSON document per line with --json). With --register the sandbox is pointed at this listener (PATCH /config webhookEndpoint).'
   static override examples = [

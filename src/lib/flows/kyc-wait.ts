@@ -3,6 +3,7 @@ import {latestVerification} from '../api/kyc.js'
 import type {Context} from '../context.js'
 import {SvcError, stillPending} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
+import {interrupts} from '../interrupt.js'
 import {statusOf} from '../output/customer.js'
 import type {Customer} from '../schemas/customer.js'
 
@@ -31,6 +32,11 @@ class Spinner {
  * (exit 6): nothing will change by waiting, and the checklist says what to do.
  */
 export async function waitForDecision(ctx: Context, customerId: string, stream: NodeJS.WriteStream = process.stderr): Promise<Customer> {
+  const doing = (status: string) => `The review of ${customerId} goes on at the Service (last seen: ${status})`
+  return interrupts.during({doing: doing('not yet polled'), resume: `svc kyc wait ${customerId}`}, (update) => poll(ctx, customerId, stream, (s) => update(doing(s))))
+}
+
+async function poll(ctx: Context, customerId: string, stream: NodeJS.WriteStream, seen: (status: string) => void): Promise<Customer> {
   const spinner = new Spinner(stream)
   const started = ctx.now()
   const warned = new Set<string>()
@@ -41,6 +47,7 @@ export async function waitForDecision(ctx: Context, customerId: string, stream: 
       if (c.isDeleted) throw new SvcError({code: 'CUSTOMER_DELETED', message: `${customerId} was deleted; no decision will come`, exitCode: ExitCode.NOT_FOUND})
       const status = statusOf(c)
       const kind = c.customerType === 'BUSINESS' ? 'KYB' : 'KYC'
+      seen(`${kind} ${status}`)
       if (status === 'APPROVED') return c
       if (status === 'REJECTED') {
         throw new SvcError({code: `${kind}_REJECTED`, message: `${customerId} was REJECTED`, exitCode: ExitCode.FAILED, details: {customerId, status}})

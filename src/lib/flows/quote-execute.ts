@@ -1,6 +1,7 @@
 import {createQuote, executeQuote} from '../api/quotes.js'
 import type {Context} from '../context.js'
 import {ApiError, usageError} from '../errors.js'
+import {interrupts} from '../interrupt.js'
 import {renderQuote, quoteQuestion} from '../output/quote.js'
 import {renderTransaction} from '../output/transaction.js'
 import {canPrompt, promptConfirm} from '../prompts.js'
@@ -43,7 +44,8 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
   let executed: Quote
   try {
     // Embedded-wallet sources are authorised by a stamp over the quote's payloadToSign (no-op otherwise).
-    executed = await executeWithWalletSignature(ctx, quote, (headers) => executeQuote(ctx.client, quote.id, ctx.idempotencyKey('execute'), headers))
+    const sending = {doing: `The execution of ${quote.id} was sent and may have reached the Service`, resume: `svc quote get ${quote.id}`}
+    executed = await interrupts.during(sending, () => executeWithWalletSignature(ctx, quote, (headers) => executeQuote(ctx.client, quote.id, ctx.idempotencyKey('execute'), headers)))
   } catch (e) {
     if (!(e instanceof ApiError) || e.code !== 'QUOTE_EXPIRED') throw e
     if (!canPrompt(ctx.env) || opts.yes) throw e

@@ -3,6 +3,7 @@ import {getTransaction} from '../api/transactions.js'
 import type {Context} from '../context.js'
 import {SvcError, stillPending} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
+import {interrupts} from '../interrupt.js'
 import type {Quote} from '../schemas/quotes.js'
 import {TERMINAL_TRANSACTION_STATUSES, type Transaction} from '../schemas/transactions.js'
 
@@ -13,6 +14,16 @@ export type Settled = Quote & {transaction?: Transaction}
  * Polls with a gentle backoff until --timeout (exit 8, safe to re-run).
  */
 export async function waitForQuote(ctx: Context, quoteId: string, onProgress?: (status: string) => void): Promise<Settled> {
+  const doing = (status: string) => `The payment of ${quoteId} goes on at the Service (last seen: ${status})`
+  return interrupts.during({doing: doing('not yet polled'), resume: `svc quote wait ${quoteId}`}, (update) =>
+    poll(ctx, quoteId, (status) => {
+      update(doing(status))
+      onProgress?.(status)
+    }),
+  )
+}
+
+async function poll(ctx: Context, quoteId: string, onProgress: (status: string) => void): Promise<Settled> {
   let delay = 250
   let last = ''
   for (;;) {
@@ -20,7 +31,7 @@ export async function waitForQuote(ctx: Context, quoteId: string, onProgress?: (
     let tx: Transaction | undefined
     if (quote.transactionId && quote.status !== 'PENDING') tx = await getTransaction(ctx.client, quote.transactionId).catch((e: SvcError) => (e.exitCode === ExitCode.NOT_FOUND ? undefined : Promise.reject(e)))
     const status = tx ? `transaction ${tx.status}` : `quote ${quote.status}`
-    if (status !== last) onProgress?.(status)
+    if (status !== last) onProgress(status)
     last = status
     if (tx && TERMINAL_TRANSACTION_STATUSES.has(tx.status)) return finish({...quote, transaction: tx})
     if (quote.status === 'EXPIRED' || quote.status === 'FAILED') return finish({...quote, ...(tx ? {transaction: tx} : {})})

@@ -5,7 +5,8 @@ import {KeyStore, keystoreDir, type KeyRecord} from '../keystore.js'
 import {readConfig} from '../config.js'
 import {fetchSandboxQuorumKey} from '../api/wallet.js'
 import {type EnvelopeTrustOptions, hexToBytes, stamp} from '../wallet/index.js'
-import {type ChallengeSigner, SignedRetryEngine} from '../wallet/signed-retry.js'
+import {interrupts} from '../interrupt.js'
+import {type ChallengeSigner, type SignedOperation, type SignedResult, SignedRetryEngine} from '../wallet/signed-retry.js'
 
 /** Shared plumbing of the wallet flows: key store, engine and envelope trust, built from the context. */
 export function keyStoreFor(ctx: Context): KeyStore {
@@ -19,8 +20,15 @@ export async function writableKeyStore(ctx: Context): Promise<KeyStore> {
   return keys
 }
 
+/** Ctrl-C while a signed operation is in flight or processing says what may still complete, and where to look. */
+class InterruptibleEngine extends SignedRetryEngine {
+  override run<T = unknown>(op: SignedOperation, sign: ChallengeSigner): Promise<SignedResult<T>> {
+    return interrupts.during({doing: `The ${op.what} may still complete at the Service`, hint: op.resume}, () => super.run<T>(op, sign))
+  }
+}
+
 export function engineFor(ctx: Context): SignedRetryEngine {
-  return new SignedRetryEngine({
+  return new InterruptibleEngine({
     client: ctx.client,
     now: ctx.now,
     sleep: ctx.sleep,

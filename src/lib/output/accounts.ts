@@ -1,7 +1,8 @@
 import type {ExternalAccountView, InternalAccountView, OwnershipChallenge, PaymentInstruction} from '../schemas/accounts.js'
-import {formatCurrencyAmount, relativeTime} from './format.js'
+import {formatCurrencyAmount, plainAmount, relativeTime} from './format.js'
 import type {Output} from './output.js'
-import {renderKeyValue, renderTable} from './render.js'
+import {renderKeyValue} from './render.js'
+import {type Column, type ListView, renderList} from './table.js'
 
 type Page<T> = {data: T[]; hasMore: boolean; totalCount?: number; nextCursor?: string}
 
@@ -37,9 +38,16 @@ export function renderInternalAccount(out: Output, a: InternalAccountView): void
   renderInstructions(out, a.fundingPaymentInstructions)
 }
 
-export async function renderInternalAccountList(out: Output, list: Page<InternalAccountView>): Promise<void> {
-  await renderTable(out, ['ID', 'CUSTOMER', 'TYPE', 'BALANCE', 'TOTAL BALANCE'], list.data.map((a) => [a.id, a.customerId ?? 'platform', a.type, formatCurrencyAmount(a.balance), formatCurrencyAmount(a.totalBalance)]))
-  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))
+export const internalAccountColumns: Array<Column<InternalAccountView>> = [
+  {key: 'id', header: 'ID', get: (a) => a.id, noTruncate: true},
+  {key: 'customer', header: 'CUSTOMER', get: (a) => a.customerId ?? 'platform', priority: 3, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (a) => a.type, priority: 4},
+  {key: 'balance', header: 'BALANCE', get: (a) => formatCurrencyAmount(a.balance), raw: (a) => plainAmount(a.balance), priority: 1, noTruncate: true},
+  {key: 'total-balance', header: 'TOTAL BALANCE', get: (a) => formatCurrencyAmount(a.totalBalance), raw: (a) => plainAmount(a.totalBalance), priority: 2, noTruncate: true},
+]
+
+export async function renderInternalAccountList(out: Output, list: Page<InternalAccountView>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, internalAccountColumns, list, view)
 }
 
 export function identifierOf(a: ExternalAccountView): string {
@@ -71,9 +79,18 @@ export function renderExternalAccount(out: Output, a: ExternalAccountView): void
   if (a.status === 'PENDING_OWNERSHIP_VERIFICATION') out.info(out.dim(`Ownership not verified yet: \`svc accounts external verify-ownership ${a.id} --method WALLET_SIGNATURE|LIVENESS\`. Usable below the verification threshold.`))
 }
 
-export async function renderExternalAccountList(out: Output, list: Page<ExternalAccountView>): Promise<void> {
-  await renderTable(out, ['ID', 'CUSTOMER', 'TYPE', 'CURRENCY', 'IDENTIFIER', 'STATUS'], list.data.map((a) => [a.id, a.customerId ?? 'platform', a.accountInfo.accountType, a.currency, identifierOf(a), a.status]))
-  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))
+export const externalAccountColumns: Array<Column<ExternalAccountView>> = [
+  {key: 'id', header: 'ID', get: (a) => a.id, noTruncate: true},
+  {key: 'customer', header: 'CUSTOMER', get: (a) => a.customerId ?? 'platform', priority: 5, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (a) => a.accountInfo.accountType, priority: 4},
+  {key: 'currency', header: 'CURRENCY', get: (a) => a.currency, priority: 2},
+  {key: 'identifier', header: 'IDENTIFIER', get: identifierOf, priority: 3},
+  {key: 'status', header: 'STATUS', get: (a) => a.status, priority: 1},
+  {key: 'beneficiary', header: 'BENEFICIARY', get: beneficiaryName, priority: 6},
+]
+
+export async function renderExternalAccountList(out: Output, list: Page<ExternalAccountView>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, externalAccountColumns, list, view)
 }
 
 export function renderChallenge(out: Output, c: OwnershipChallenge, accountId: string): void {

@@ -19,6 +19,13 @@ export function formatCurrencyAmount(v: {amount: number; currency: CurrencyLike}
   return v ? formatAmount(v.amount, v.currency) : '-'
 }
 
+/** For csv: "USD 1250.00", no grouping commas, so a spreadsheet splits it on the space. */
+export function plainAmount(v: {amount: number; currency: CurrencyLike} | undefined): string {
+  if (!v) return ''
+  const decimals = v.currency.decimals ?? lookupCurrency(v.currency.code)?.decimals ?? 0
+  return `${v.currency.code} ${fromMinor(v.amount, decimals)}`
+}
+
 /** "in 1m 30s", "3m ago": relative to now, for expiries and timestamps. */
 export function relativeTime(iso: string | undefined, now = Date.now()): string {
   if (!iso) return '-'

@@ -3,7 +3,8 @@ import type {BeneficialOwner, Document, Verification, VerificationError} from '.
 import {nameOf, statusOf} from './customer.js'
 import {relativeTime} from './format.js'
 import type {Output} from './output.js'
-import {renderKeyValue, renderTable} from './render.js'
+import {renderKeyValue} from './render.js'
+import {type Column, type ListView, renderList} from './table.js'
 
 export interface KycStatusView {
   customer: Customer
@@ -57,6 +58,19 @@ export function renderChecklist(out: Output, errors: VerificationError[], view: 
   }
 }
 
+/**
+ * The Service keeps a submission IN_PROGRESS after the decision (its statuses are IN_PROGRESS and
+ * RESOLVE_ERRORS only), so the line follows the customer's status and never contradicts it.
+ */
+export function verificationLine(v: Verification, status: string): string {
+  const submitted = `submitted ${relativeTime(v.createdAt)}`
+  if (v.verificationStatus === 'RESOLVE_ERRORS') return `${v.id} RESOLVE_ERRORS: ${v.errors.length} item(s) to resolve (${submitted})`
+  if (status === 'APPROVED' || status === 'REJECTED') return `${v.id} decided: ${status} (${submitted})`
+  if (status === 'HOLD') return `${v.id} on HOLD: more information needed (${submitted})`
+  if (status === 'PENDING') return `${v.id} under review (${submitted})`
+  return `${v.id} ${v.verificationStatus} (${submitted})`
+}
+
 export function renderKycStatus(out: Output, view: KycStatusView): void {
   const c = view.customer
   const status = statusOf(c)
@@ -68,7 +82,7 @@ export function renderKycStatus(out: Output, view: KycStatusView): void {
     ['name', nameOf(c)],
     [c.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus', status],
     ['contactVerification', cv ? Object.entries(cv).map(([k, s]) => `${k} ${s}`).join(', ') : undefined],
-    ['verification', v ? `${v.id} ${v.verificationStatus} (submitted ${relativeTime(v.createdAt)})` : 'none submitted yet'],
+    ['verification', v ? verificationLine(v, status) : 'none submitted yet'],
     ['owners', view.beneficialOwners ? view.beneficialOwners.map((o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName} ${o.ownershipPercentage}% ${o.kycStatus}`).join('; ') || 'none declared' : undefined],
   ])
   if (status === 'UNVERIFIED' && v?.verificationStatus === 'RESOLVE_ERRORS' && v.errors.length) renderChecklist(out, v.errors, view)
@@ -77,10 +91,27 @@ export function renderKycStatus(out: Output, view: KycStatusView): void {
   else if (status === 'UNVERIFIED' && !v) out.info(out.dim(`Nothing submitted yet: svc kyc submit ${c.id} (or send a hosted link: svc kyc link ${c.id})`))
 }
 
-export async function renderOwners(out: Output, owners: BeneficialOwner[]): Promise<void> {
-  await renderTable(out, ['ID', 'NAME', 'ROLES', 'OWNERSHIP', 'KYC'], owners.map((o) => [o.id, `${o.personalInfo.firstName} ${o.personalInfo.lastName}`, o.roles.join(', '), `${o.ownershipPercentage}%`, o.kycStatus]))
+export const ownerColumns: Array<Column<BeneficialOwner>> = [
+  {key: 'id', header: 'ID', get: (o) => o.id, noTruncate: true},
+  {key: 'name', header: 'NAME', get: (o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName}`, priority: 1},
+  {key: 'roles', header: 'ROLES', get: (o) => o.roles.join(', '), priority: 4},
+  {key: 'ownership', header: 'OWNERSHIP', get: (o) => `${o.ownershipPercentage}%`, raw: (o) => o.ownershipPercentage, priority: 3},
+  {key: 'kyc', header: 'KYC', get: (o) => o.kycStatus, priority: 2, noTruncate: true},
+]
+
+export async function renderOwners(out: Output, owners: BeneficialOwner[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, ownerColumns, {data: owners}, view)
 }
 
-export async function renderDocuments(out: Output, docs: Document[]): Promise<void> {
-  await renderTable(out, ['ID', 'TYPE', 'SIDE', 'COUNTRY', 'FILE', 'UPLOADED'], docs.map((d) => [d.id, d.documentType, d.side ?? '', d.country, d.fileName, relativeTime(d.createdAt)]))
+export const documentColumns: Array<Column<Document>> = [
+  {key: 'id', header: 'ID', get: (d) => d.id, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (d) => d.documentType, priority: 1},
+  {key: 'side', header: 'SIDE', get: (d) => d.side ?? '', priority: 3},
+  {key: 'country', header: 'COUNTRY', get: (d) => d.country, priority: 4},
+  {key: 'file', header: 'FILE', get: (d) => d.fileName, priority: 2},
+  {key: 'uploaded', header: 'UPLOADED', get: (d) => relativeTime(d.createdAt), raw: (d) => d.createdAt, priority: 5},
+]
+
+export async function renderDocuments(out: Output, docs: Document[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, documentColumns, {data: docs}, view)
 }

@@ -10,18 +10,13 @@ export function renderKeyValue(out: Output, rows: Row): void {
 }
 
 /**
- * A table: boxed with cli-table3 on a terminal; tab-separated with a header line when piped, so
- * `cut` and `awk` work on it.
+ * A table without named columns (help, profiles): fitted to the terminal like every list (columns
+ * kept left to right), tab-separated with a header line when piped so `cut` and `awk` work on it.
  */
 export async function renderTable(out: Output, head: string[], rows: Array<Array<string | number | undefined>>): Promise<void> {
-  const cells = rows.map((r) => r.map((c) => (c === undefined || c === null ? '' : String(c))))
-  if (!out.stdoutIsTTY) {
-    out.print(head.join('\t'))
-    for (const r of cells) out.print(r.join('\t'))
-    return
-  }
-  const {default: Table} = await import('cli-table3')
-  const table = new Table({head: head.map((h) => out.bold(h)), style: {head: [], border: []}})
-  table.push(...cells)
-  out.print(table.toString())
+  const {ListWriter} = await import('./table.js')
+  const columns = head.map((header, i) => ({key: header.toLowerCase().replaceAll(' ', '-'), header, get: (r: Array<string | number | undefined>) => r[i]}))
+  const writer = new ListWriter(out, columns, {format: 'table', wide: false})
+  writer.rows(rows)
+  await writer.end()
 }

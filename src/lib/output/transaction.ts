@@ -1,7 +1,8 @@
 import type {Transaction} from '../schemas/transactions.js'
-import {formatCurrencyAmount, relativeTime} from './format.js'
+import {formatCurrencyAmount, plainAmount, relativeTime} from './format.js'
 import type {Output} from './output.js'
-import {renderKeyValue, renderTable} from './render.js'
+import {renderKeyValue} from './render.js'
+import {type Column, type ListView, renderList} from './table.js'
 
 type Page<T> = {data: T[]; hasMore: boolean; totalCount?: number; nextCursor?: string}
 
@@ -57,11 +58,16 @@ export function renderTransaction(out: Output, t: Transaction): void {
   ])
 }
 
-export async function renderTransactionList(out: Output, list: Page<Transaction>): Promise<void> {
-  await renderTable(
-    out,
-    ['ID', 'TYPE', 'STATUS', 'SENT', 'RECEIVED', 'CREATED'],
-    list.data.map((t) => [t.id, t.type, t.failureReason ? `${t.status} (${t.failureReason})` : t.pendingReason ? `${t.status} (${t.pendingReason})` : t.status, t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-', t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-', relativeTime(t.createdAt)]),
-  )
-  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all). ${list.totalCount ?? ''} in total.`))
+export const transactionColumns: Array<Column<Transaction>> = [
+  {key: 'id', header: 'ID', get: (t) => t.id, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (t) => t.type, priority: 4},
+  {key: 'status', header: 'STATUS', get: (t) => (t.failureReason ? `${t.status} (${t.failureReason})` : t.pendingReason ? `${t.status} (${t.pendingReason})` : t.status), priority: 1},
+  {key: 'sent', header: 'SENT', get: (t) => (t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-'), raw: (t) => plainAmount(t.sentAmount), priority: 2, noTruncate: true},
+  {key: 'received', header: 'RECEIVED', get: (t) => (t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-'), raw: (t) => plainAmount(t.receivedAmount), priority: 3, noTruncate: true},
+  {key: 'created', header: 'CREATED', get: (t) => relativeTime(t.createdAt), raw: (t) => t.createdAt, priority: 5},
+  {key: 'customer', header: 'CUSTOMER', get: (t) => t.customerId, priority: 6, noTruncate: true},
+]
+
+export async function renderTransactionList(out: Output, list: Page<Transaction>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, transactionColumns, list, view)
 }

@@ -2,7 +2,8 @@ import type {AuthMethod, AuthSession} from '../api/wallet.js'
 import type {PublicKeyRecord} from '../keystore.js'
 import type {Output} from './output.js'
 import {relativeTime} from './format.js'
-import {renderKeyValue, renderTable} from './render.js'
+import {renderKeyValue} from './render.js'
+import {type Column, type ListView, renderList} from './table.js'
 
 function until(iso: string | undefined): string | undefined {
   return iso ? `${iso} (${relativeTime(iso)})` : undefined
@@ -20,18 +21,41 @@ export function renderSession(out: Output, s: AuthSession, key?: PublicKeyRecord
   ])
 }
 
-export async function renderCredentials(out: Output, list: AuthMethod[]): Promise<void> {
-  await renderTable(out, ['ID', 'TYPE', 'NICKNAME', 'CREATED'], list.map((c) => [c.id, c.type, c.nickname, c.createdAt ? relativeTime(c.createdAt) : '']))
+export const credentialColumns: Array<Column<AuthMethod>> = [
+  {key: 'id', header: 'ID', get: (c) => c.id, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (c) => c.type, priority: 1},
+  {key: 'nickname', header: 'NICKNAME', get: (c) => c.nickname, priority: 3},
+  {key: 'created', header: 'CREATED', get: (c) => (c.createdAt ? relativeTime(c.createdAt) : ''), raw: (c) => c.createdAt, priority: 2},
+]
+
+export async function renderCredentials(out: Output, list: AuthMethod[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, credentialColumns, {data: list}, view)
 }
 
-export async function renderSessions(out: Output, list: AuthSession[], localIds: Set<string>): Promise<void> {
-  await renderTable(out, ['ID', 'TYPE', 'NICKNAME', 'EXPIRES', 'LOCAL KEY'], list.map((s) => [s.id, s.type, s.nickname, relativeTime(s.expiresAt), localIds.has(s.id) ? 'yes' : '']))
+export type SessionRow = AuthSession & {localKey: boolean}
+
+export const sessionColumns: Array<Column<SessionRow>> = [
+  {key: 'id', header: 'ID', get: (s) => s.id, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (s) => s.type, priority: 1},
+  {key: 'nickname', header: 'NICKNAME', get: (s) => s.nickname, priority: 4},
+  {key: 'expires', header: 'EXPIRES', get: (s) => relativeTime(s.expiresAt), raw: (s) => s.expiresAt, priority: 2},
+  {key: 'local-key', header: 'LOCAL KEY', get: (s) => (s.localKey ? 'yes' : ''), priority: 3},
+]
+
+export async function renderSessions(out: Output, list: AuthSession[], localIds: Set<string>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, sessionColumns, {data: list.map((s) => ({...s, localKey: localIds.has(s.id)}))}, view)
 }
 
-export async function renderKeys(out: Output, list: PublicKeyRecord[]): Promise<void> {
-  await renderTable(
-    out,
-    ['KIND', 'ACCOUNT', 'CREDENTIAL', 'SESSION', 'PUBLIC KEY', 'EXPIRES', 'ENCRYPTED'],
-    list.map((k) => [k.kind, k.accountId, `${k.credentialType} ${k.credentialId}`, k.sessionId ?? '', k.publicKey, relativeTime(k.expiresAt), k.encrypted ? 'yes' : 'no']),
-  )
+export const keyColumns: Array<Column<PublicKeyRecord>> = [
+  {key: 'kind', header: 'KIND', get: (k) => k.kind, priority: 3},
+  {key: 'account', header: 'ACCOUNT', get: (k) => k.accountId, noTruncate: true, priority: 0},
+  {key: 'credential', header: 'CREDENTIAL', get: (k) => `${k.credentialType} ${k.credentialId}`, priority: 4},
+  {key: 'session', header: 'SESSION', get: (k) => k.sessionId ?? '', priority: 1},
+  {key: 'public-key', header: 'PUBLIC KEY', get: (k) => k.publicKey, priority: 6},
+  {key: 'expires', header: 'EXPIRES', get: (k) => relativeTime(k.expiresAt), raw: (k) => k.expiresAt, priority: 2},
+  {key: 'encrypted', header: 'ENCRYPTED', get: (k) => (k.encrypted ? 'yes' : 'no'), priority: 5},
+]
+
+export async function renderKeys(out: Output, list: PublicKeyRecord[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, keyColumns, {data: list}, view)
 }

@@ -33,7 +33,15 @@ export const sandboxSettingsPatch = z.strictObject({
   /** How long a rate snapshot is reused (spec 8: about 5 minutes). */
   rateCacheMs: z.number().int().min(0).max(86_400_000).optional(),
   /** Units of each currency per 1 USD, as decimal strings (merged over the defaults). */
-  exchangeRates: z.record(z.string().regex(/^[A-Z]{3,5}$/), z.string().regex(/^\d+(\.\d{1,12})?$/)).optional(),
+  exchangeRates: z
+    .record(
+      z.string().regex(/^[A-Z]{3,5}$/),
+      z
+        .string()
+        .regex(/^\d+(\.\d{1,12})?$/)
+        .refine((v) => /[1-9]/.test(v), {message: 'must be greater than 0'}),
+    )
+    .optional(),
   /** Service fee: basis points on cross-currency sends. */
   crossCurrencyFeeBps: z.number().int().min(0).max(10000).optional(),
   /** Service fee: fixed fee per rail in US cents (converted to the sending currency); `DEFAULT` for unnamed rails. */

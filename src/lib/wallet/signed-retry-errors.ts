@@ -35,6 +35,16 @@ const EXPLAINED: Record<string, {what: string; todo: string}> = {
 
 export function explainWalletAuthError(error: ApiError, what: string): SvcError {
   if (error.status !== 401) return error
+  if (error.details?.replacedByNewerChallenge === true) {
+    return new SvcError({
+      code: error.code,
+      status: 401,
+      message: `The ${what} was refused: another login to this wallet started after this one and replaced its challenge (service said: ${error.message})`,
+      details: error.details,
+      exitCode: ExitCode.AUTH,
+      hint: 'Only the newest login can finish. Run the login again once the other one is done (one login per wallet at a time).',
+    })
+  }
   const known = EXPLAINED[error.code] ?? EXPLAINED.UNAUTHORIZED
   return new SvcError({
     code: error.code,

@@ -28,14 +28,18 @@ const session = (n: number, over: Record<string, unknown> = {}) => ({
 })
 
 /** A separate svc-like process writing `count` keys with distinct session ids, as fast as it can. */
-function writer(dir: string, from: number, count: number): Promise<number> {
+function writer(dir: string, from: number, count: number, env: Record<string, string> = {}): Promise<number> {
   const code = `
     import {KeyStore} from ${JSON.stringify(DIST_KEYSTORE)}
     import {Secret} from ${JSON.stringify(DIST_KEYSTORE.replace('keystore.js', 'secret.js'))}
-    const ks = new KeyStore({dir: ${JSON.stringify(dir)}, baseUrl: ${JSON.stringify(BASE)}, env: {}})
+    const ks = new KeyStore({dir: ${JSON.stringify(dir)}, baseUrl: ${JSON.stringify(BASE)}, env: ${JSON.stringify({CI: '1', ...env})}})
     for (let i = ${from}; i < ${from + count}; i++) {
-      ks.save({kind: 'session', accountId: 'InternalAccount:a', credentialId: 'AuthMethod:c', credentialType: 'EMAIL_OTP',
-        sessionId: 'Session:' + i, publicKey: '02' + i.toString(16).padStart(64, '0'), expiresAt: new Date(Date.now() + 600000).toISOString(), privateKey: new Secret('${PRIV}')})
+      try {
+        ks.save({kind: 'session', accountId: 'InternalAccount:a', credentialId: 'AuthMethod:c', credentialType: 'EMAIL_OTP',
+          sessionId: 'Session:' + i, publicKey: '02' + i.toString(16).padStart(64, '0'), expiresAt: new Date(Date.now() + 600000).toISOString(), privateKey: new Secret('${PRIV}')})
+      } catch (e) {
+        if (e.code !== 'KEYSTORE_LOCKED') throw e
+      }
       ks.list()
     }`
   return new Promise((resolve, reject) => {
@@ -58,6 +62,19 @@ describe('key store', () => {
     const ids = new KeyStore({dir, baseUrl: BASE, env: {}}).list().map((r) => r.sessionId)
     expect(new Set(ids).size).toBe(80)
   })
+
+  it('never ends up with sealed and plain keys side by side when logins with and without a passphrase race', async () => {
+    for (let run = 0; run < 3; run++) {
+      const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')
+      const codes = await Promise.all([writer(dir, 0, 15), writer(dir, 1000, 3, {SVC_KEYSTORE_PASSPHRASE: 'pass phrase'}), writer(dir, 2000, 15)])
+      expect(codes).toEqual([0, 0, 0])
+      const records = new KeyStore({dir, baseUrl: BASE, env: {}}).list()
+      const kinds = new Set(records.map((r) => ('sealed' in r.privateKey ? 'sealed' : 'plain')))
+      expect([...kinds]).toEqual(['sealed'])
+      // the sealed writer's keys are all there; plain ones were sealed or refused, never stored plain
+      expect(records.filter((r) => Number(r.sessionId!.split(':')[1]) >= 1000 && Number(r.sessionId!.split(':')[1]) < 2000)).toHaveLength(3)
+    }
+  }, 60_000)
 
   it('purges expired keys when listing and never lists another base URL unless asked', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')

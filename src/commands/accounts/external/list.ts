@@ -1,6 +1,9 @@
 import {Flags} from '@oclif/core'
 import {listExternalAccounts} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {listOutputFlags} from '../../../lib/flags-output.js'
+import {listView} from '../../../lib/output/table.js'
+import {externalAccountColumns} from '../../../lib/output/accounts.js'
 import {InputError} from '../../../lib/errors.js'
 import {idFlag, pagingFlags} from '../../../lib/flags.js'
 import {renderExternalAccountList} from '../../../lib/output/accounts.js'
@@ -8,13 +11,14 @@ import {renderExternalAccountList} from '../../../lib/output/accounts.js'
 export default class AccountsExternalList extends BaseCommand<typeof AccountsExternalList> {
   static override summary = 'List external accounts (beneficiaries and wallets)'
   static override examples = ['<%= config.bin %> accounts external list --customer Customer:…', '<%= config.bin %> accounts external list --currency MXN --all --json']
-  static override flags = {customer: idFlag('Customer', {name: 'customerId'}), currency: Flags.string({description: 'currency code'}), ...pagingFlags}
+  static override flags = {customer: idFlag('Customer', {name: 'customerId'}), currency: Flags.string({description: 'currency code'}), ...pagingFlags, ...listOutputFlags}
 
   async run() {
     const f = this.flags
+    const view = listView(f, externalAccountColumns)
     if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code`}])
     const list = await listExternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderExternalAccountList(this.out, list)
+    await renderExternalAccountList(this.out, list, view)
     return list
   }
 }

@@ -1,6 +1,9 @@
 import {Flags} from '@oclif/core'
 import {listInternalAccounts} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {listOutputFlags} from '../../../lib/flags-output.js'
+import {listView} from '../../../lib/output/table.js'
+import {internalAccountColumns} from '../../../lib/output/accounts.js'
 import {InputError} from '../../../lib/errors.js'
 import {idFlag, pagingFlags} from '../../../lib/flags.js'
 import {renderInternalAccount, renderInternalAccountList} from '../../../lib/output/accounts.js'
@@ -13,10 +16,12 @@ export default class AccountsInternalList extends BaseCommand<typeof AccountsInt
     currency: Flags.string({description: 'currency code (USD, MXN, USDC ...)'}),
     details: Flags.boolean({description: 'show each account with its funding instructions'}),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
     const f = this.flags
+    const view = listView(f, internalAccountColumns)
     if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`}])
     const list = await listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, {limit: f.limit, cursor: f.cursor, all: f.all})
     if (f.details) {
@@ -24,7 +29,7 @@ export default class AccountsInternalList extends BaseCommand<typeof AccountsInt
         renderInternalAccount(this.out, a)
         this.out.print()
       }
-    } else await renderInternalAccountList(this.out, list)
+    } else await renderInternalAccountList(this.out, list, view)
     return list
   }
 }

@@ -1,5 +1,8 @@
 import {listDocuments} from '../../../lib/api/kyc.js'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {listOutputFlags} from '../../../lib/flags-output.js'
+import {listView} from '../../../lib/output/table.js'
+import {documentColumns} from '../../../lib/output/kyc.js'
 import {idFlag, pagingFlags} from '../../../lib/flags.js'
 import {renderDocuments} from '../../../lib/output/kyc.js'
 
@@ -9,11 +12,13 @@ export default class KycDocumentsList extends BaseCommand<typeof KycDocumentsLis
   static override flags = {
     holder: idFlag(['Customer', 'BeneficialOwner'], {description: 'document holder: Customer:<id> or BeneficialOwner:<id>', required: true, name: 'documentHolder'}),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
+    const view = listView(this.flags, documentColumns)
     const list = await listDocuments(this.ctx.client, this.flags.holder!, this.flags)
-    await renderDocuments(this.out, list.data)
+    await renderDocuments(this.out, list.data, view)
     if (list.hasMore) this.out.info(this.out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))
     return list
   }

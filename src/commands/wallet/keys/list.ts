@@ -1,5 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {listOutputFlags} from '../../../lib/flags-output.js'
+import {listView} from '../../../lib/output/table.js'
+import {keyColumns} from '../../../lib/output/wallet.js'
 import {keyStoreFor} from '../../../lib/flows/wallet-common.js'
 import {toPublic} from '../../../lib/keystore.js'
 import {renderKeys} from '../../../lib/output/wallet.js'
@@ -10,11 +13,13 @@ export default class WalletKeysList extends BaseCommand<typeof WalletKeysList> {
   static override flags = {
     account: Flags.string({description: 'only keys of this InternalAccount'}),
     'all-environments': Flags.boolean({description: 'include keys of other base URLs (other profiles)'}),
+    ...listOutputFlags,
   }
 
   async run() {
+    const view = listView(this.flags, keyColumns)
     const keys = keyStoreFor(this.ctx).list({accountId: this.flags.account, allBaseUrls: this.flags['all-environments']}).map(toPublic)
-    await renderKeys(this.out, keys)
+    await renderKeys(this.out, keys, view)
     return {data: keys}
   }
 }

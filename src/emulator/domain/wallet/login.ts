@@ -54,6 +54,8 @@ function rateLimit(emu: Emulator, cred: StoredCredential): void {
 /** A fresh enclave HPKE key per challenge, published in an envelope signed by the quorum key. Mutates `cred`. */
 export function issueOtpTarget(emu: Emulator, cred: StoredCredential): string {
   const key = generateP256KeyPair()
+  // The keys a newer challenge replaced, so a login racing another one can be told what happened.
+  if (cred.otpTarget) cred.replacedOtpTargets = [cred.otpTarget.privateKey, ...(cred.replacedOtpTargets ?? [])].slice(0, 32)
   cred.otpTarget = {privateKey: bytesToHex(key.privateKey), issuedAt: emu.now()}
   return makeSignedEnvelope(
     {targetPublic: bytesToHex(key.publicKeyUncompressed), organizationId: organizationId(emu), credentialId: cred.id},
@@ -106,6 +108,18 @@ function verifyOtp(req: EmuRequest, cred: StoredCredential, body: Extract<Creden
   )
 }
 
+async function opensWithAny(bundle: string, privateKeys: string[]): Promise<boolean> {
+  for (const key of privateKeys) {
+    try {
+      await decryptOtpBundle(bundle, key)
+      return true
+    } catch {
+      // not this one
+    }
+  }
+  return false
+}
+
 async function openOtp(emu: Emulator, cred: StoredCredential, encryptedOtpBundle: string): Promise<OtpBundlePlaintext> {
   if (!cred.otpTarget) {
     throw invalid([{field: 'encryptedOtpBundle', message: `no OTP has been issued for ${cred.id}; POST /auth/credentials/${cred.id}/challenge first and encrypt to its otpEncryptionTargetBundle`}])
@@ -119,6 +133,9 @@ async function openOtp(emu: Emulator, cred: StoredCredential, encryptedOtpBundle
     plain = await decryptOtpBundle(encryptedOtpBundle, cred.otpTarget.privateKey)
   } catch (e) {
     if (isWalletCryptoError(e, 'DECRYPT_FAILED')) {
+      if (await opensWithAny(encryptedOtpBundle, cred.replacedOtpTargets ?? [])) {
+        throw new HttpError(401, 'UNAUTHORIZED', `A newer login for ${cred.id} replaced the challenge this OTP was encrypted to (two logins ran at once); only the newest challenge's OTP is accepted`, {replacedByNewerChallenge: true})
+      }
       throw new HttpError(401, 'UNAUTHORIZED', `The encrypted OTP bundle does not open with the target key of the latest challenge for ${cred.id}; encrypt to the most recent otpEncryptionTargetBundle`)
     }
     throw invalid([{field: 'encryptedOtpBundle', message: `is not a valid encrypted OTP bundle: ${(e as Error).message}`}])

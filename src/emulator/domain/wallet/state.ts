@@ -34,6 +34,8 @@ export interface StoredCredential {
   updatedAt: string
   /** OTP: the enclave's current HPKE target key (one per challenge) and when it was issued. */
   otpTarget?: {privateKey: string; issuedAt: number}
+  /** Target keys of earlier challenges that a newer one replaced, newest first (at most 32). */
+  replacedOtpTargets?: string[]
   lastChallengeAt?: number
   /** OAUTH identity triple. */
   oauth?: {iss: string; aud: string; sub: string}

@@ -1,0 +1,28 @@
+import {Errors} from '@oclif/core'
+import {BaseCommand} from '../lib/base-command.js'
+import {ExitCode} from '../lib/exit-codes.js'
+import {runDoctor, type CheckStatus} from '../lib/doctor.js'
+
+export default class Doctor extends BaseCommand<typeof Doctor> {
+  static override summary = 'Check the setup: profile and secret, credentials, clock, proxy, local sandbox, key store, quorum key, Node'
+  static override description =
+    'One line per check: ✓ ok, ! worth knowing, ✗ a problem (with a hint). Exits 1 when any check is a problem, 0 otherwise. With --json: {ok, checks: [{name, status, detail, hint}]} for CI. Changes nothing.'
+  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --json | jq \'.checks[] | select(.status == "problem")\'']
+  static override defaultTimeout = '10s'
+
+  async run() {
+    const report = await runDoctor(this.ctx)
+    const out = this.out
+    const mark: Record<CheckStatus, string> = {ok: out.green('✓'), warn: out.yellow('!'), problem: out.red('✗'), skipped: out.dim('-')}
+    const width = Math.max(...report.checks.map((c) => c.name.length))
+    for (const c of report.checks) {
+      out.print(`${mark[c.status]} ${c.name.padEnd(width)}  ${c.detail}`)
+      if (c.hint && c.status !== 'ok') out.print(`  ${' '.repeat(width)}  ${out.dim('→ ' + c.hint)}`)
+    }
+    if (report.ok) return report
+    // The report is the answer either way; the exit code tells CI that something needs fixing.
+    if (this.jsonEnabled()) out.printJson(report)
+    else out.info(`${report.checks.filter((c) => c.status === 'problem').length} problem(s) found.`)
+    throw new Errors.ExitError(ExitCode.FAILED)
+  }
+}

@@ -1,0 +1,102 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
+
+let sbx: TestSandbox
+beforeAll(async () => {
+  sbx = await startSandbox()
+})
+afterAll(async () => sbx.stop())
+
+const customers = () => sbx.emu.db.all<{id: string; customerType: string; fullName?: string; businessInfo?: Record<string, string>}>('customers')
+const posts = (from: number) => sbx.emu.requests.slice(from).filter((r) => r.method === 'POST')
+
+describe('customers create off a terminal', () => {
+  it('missing fields are refused, naming each, before any request (exit 2)', async () => {
+    const before = sbx.requestCount()
+    const noType = await svc(['customers', 'create', '--json'], {env: sbx.env})
+    expect(noType.code).toBe(2)
+    expect(noType.json().error.reason).toBe('Missing flag: --type')
+    const biz = await svc(['customers', 'create', '--type', 'business', '--json'], {env: sbx.env})
+    expect(biz.code).toBe(2)
+    expect(biz.json().error.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['businessInfo'])
+    expect(sbx.requestCount()).toBe(before)
+  })
+})
+
+describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
+  it('no flags: asks the type and the name, shows the request, confirms, then creates', async () => {
+    const before = customers().length
+    const t = new TmuxSession(['customers', 'create'], {env: sbx.env})
+    try {
+      await t.waitFor(/Customer type/)
+      t.keys('Enter') // INDIVIDUAL, the first choice
+      await t.waitFor(/fullName — given and family name \[--full-name\]/)
+      t.keys('Enter') // empty: refused by the schema, asked again
+      await t.waitFor(/Too small|at least|>=1|expected string to have/i)
+      t.keys('Ada Lovelace', true)
+      t.keys('Enter')
+      const summary = await t.waitFor(/Create this customer\?/)
+      expect(summary).toMatch(/About to create:\s+customerType\s+INDIVIDUAL\s+fullName\s+Ada Lovelace/)
+      expect(customers()).toHaveLength(before) // nothing sent before the answer
+      t.keys('y')
+      t.keys('Enter')
+      expect(await t.exitCode()).toBe(0)
+      expect(t.screen()).toMatch(/Created Customer:/)
+      const created = customers().find((c) => c.fullName === 'Ada Lovelace')
+      expect(created).toMatchObject({customerType: 'INDIVIDUAL'})
+    } finally {
+      t.kill()
+    }
+  })
+
+  it('a business: every required field, each checked as typed; declining sends nothing (exit 3)', async () => {
+    const from = sbx.requestCount()
+    const t = new TmuxSession(['customers', 'create', '--type', 'business', '--platform-id', 'biz-prompt'], {env: sbx.env})
+    try {
+      const answer = async (question: RegExp, text: string) => {
+        await t.waitFor(question)
+        t.keys(text, true)
+        t.keys('Enter')
+      }
+      await answer(/legalName — legal name \[--legal-name\]/, 'Acme Widgets LLC')
+      await answer(/country — country of incorporation.*\[--country\]/, 'US')
+      await answer(/incorporatedOn — YYYY-MM-DD \[--incorporated-on\]/, '15/01/2020')
+      await t.waitFor(/must be a real date in YYYY-MM-DD form/) // checked by the field's schema, asked again
+      t.keys('C-u') // clear the refused answer
+      t.keys('2020-01-15', true)
+      t.keys('Enter')
+      await answer(/taxId — tax id .*\[--tax-id\]/, '12-3456789')
+      const screen = await t.waitFor(/Create this customer\?/)
+      expect(screen).toMatch(/legalName\s+Acme Widgets LLC/)
+      expect(screen).toMatch(/incorporatedOn\s+2020-01-15/)
+      expect(screen).toMatch(/platformCustomerId\s+biz-prompt/)
+      t.keys('n')
+      t.keys('Enter')
+      expect(await t.exitCode()).toBe(3)
+      expect(t.screen()).toContain('Not created; nothing was sent.')
+      expect(posts(from)).toEqual([])
+      expect(customers().some((c) => c.businessInfo?.legalName === 'Acme Widgets LLC')).toBe(false)
+    } finally {
+      t.kill()
+    }
+  })
+
+  it('Ctrl-C at a prompt: exit 130, nothing was sent', async () => {
+    const from = sbx.requestCount()
+    const t = new TmuxSession(['customers', 'create'], {env: sbx.env})
+    try {
+      await t.waitFor(/Customer type/)
+      t.keys('C-c')
+      expect(await t.exitCode()).toBe(130)
+      expect(t.screen()).toContain('Interrupted at the prompt; nothing was sent')
+      expect(sbx.requestCount()).toBe(from)
+    } finally {
+      t.kill()
+    }
+  })
+})
+
+// Without tmux the skipped test's name is the reason, so a CI log says why pseudo-terminal tests did not run.
+if (!hasTmux) it.skip(`customers create on a terminal: ${NO_TMUX}`, () => {})

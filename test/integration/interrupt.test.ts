@@ -1,0 +1,133 @@
+import {spawn} from 'node:child_process'
+import {fileURLToPath} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {api, approvedCustomer, clabeEnding, until} from '../helpers/money.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
+
+const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
+
+let sbx: TestSandbox
+// Payments stay PROCESSING for 8 s: long enough to interrupt the wait, short enough to see them complete.
+beforeAll(async () => {
+  sbx = await startSandbox({paymentCompletionDelayMs: 8000})
+})
+afterAll(async () => sbx.stop())
+
+const txStatus = (quoteId: string) => {
+  const q = sbx.emu.db.get<{transactionId?: string}>('quotes', quoteId)!
+  return q.transactionId ? sbx.emu.db.get<{status: string}>('transactions', q.transactionId)?.status : undefined
+}
+
+async function pendingQuote(): Promise<string> {
+  const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+  await api(sbx, 'POST', '/sandbox/internal-accounts/' + encodeURIComponent(c.account('USD')) + '/fund', {amount: 100_000})
+  const add = await svc(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('123'), '--beneficiary-name', 'Maria Garcia', '--json'], {env: sbx.env})
+  expect(add.code, add.stderr).toBe(0)
+  const q = await svc(['quote', 'create', '--from', c.account('USD'), '--to', add.json().id, '--send', '10.00', '--json'], {env: sbx.env})
+  expect(q.code, q.stderr).toBe(0)
+  return q.json().id
+}
+
+/** Starts svc without a terminal, sends SIGINT once stderr matches `when`, and collects the result. */
+function interruptWhen(args: string[], when: RegExp): Promise<{code: number | null; signal: string | null; stdout: string; stderr: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {env: {PATH: process.env.PATH, ...sbx.env}, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    let sent = false
+    child.stdout.on('data', (c: Buffer) => (stdout += c))
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c
+      if (!sent && when.test(stderr)) {
+        sent = true
+        child.kill('SIGINT')
+      }
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({code, signal, stdout, stderr})
+    })
+  })
+}
+
+describe('Ctrl-C (SIGINT) during a wait', () => {
+  it('quote execute --wait: says the payment goes on and how to resume, exits 130, and the payment completes', async () => {
+    const quoteId = await pendingQuote()
+    const r = await interruptWhen(['quote', 'execute', quoteId, '--yes', '--wait'], /… transaction (PENDING|PROCESSING)/)
+    expect(r.code, r.stderr).toBe(130)
+    expect(r.stderr).toMatch(new RegExp(`Error: Interrupted\\. The payment of ${quoteId} goes on at the Service \\(last seen: transaction (PENDING|PROCESSING)\\); stopping svc does not stop it`))
+    expect(r.stderr).toContain(`Hint: Resume or inspect it with: svc quote wait ${quoteId}`)
+    expect(r.stdout).not.toMatch(/COMPLETED/)
+    expect(txStatus(quoteId)).not.toBe('COMPLETED')
+    // The Service finishes the payment by itself; the printed command picks it up.
+    expect(await until(() => txStatus(quoteId), (s) => s === 'COMPLETED', 20_000)).toBe('COMPLETED')
+    const resumed = await svc(['quote', 'wait', quoteId, '--json'], {env: sbx.env})
+    expect(resumed.code, resumed.stderr).toBe(0)
+    expect(resumed.json()).toMatchObject({id: quoteId, transaction: {status: 'COMPLETED'}})
+  }, 60_000)
+
+  it('quote wait --json: the error document carries the resume command', async () => {
+    const quoteId = await pendingQuote()
+    const ex = await svc(['quote', 'execute', quoteId, '--yes', '--json'], {env: sbx.env})
+    expect(ex.code, ex.stderr).toBe(0)
+    const r = await interruptWhen(['quote', 'wait', quoteId, '--json'], /… transaction/)
+    expect(r.code).toBe(130)
+    const doc = JSON.parse(r.stdout)
+    expect(doc.error).toMatchObject({code: 'INTERRUPTED', status: null, details: {resume: `svc quote wait ${quoteId}`}})
+    expect(doc.error.reason).toContain(`The payment of ${quoteId} goes on at the Service`)
+  }, 60_000)
+
+  it('kyc wait: the review goes on; resume with svc kyc wait', async () => {
+    const c = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Grace Hopper'})
+    const id = c.body.id as string
+    const r = await interruptWhen(['kyc', 'wait', id], /UNVERIFIED: nothing was submitted/)
+    expect(r.code, r.stderr).toBe(130)
+    expect(r.stderr).toContain(`Interrupted. The review of ${id} goes on at the Service (last seen: KYC UNVERIFIED)`)
+    expect(r.stderr).toContain(`svc kyc wait ${id}`)
+  }, 60_000)
+})
+
+describe.skipIf(!hasTmux)('Ctrl-C on a real terminal (tmux)', () => {
+  it('at the confirmation prompt: exit 130, nothing was sent', async () => {
+    const quoteId = await pendingQuote()
+    const before = sbx.requestCount()
+    const t = new TmuxSession(['quote', 'execute', quoteId, '--wait'], {env: sbx.env})
+    try {
+      await t.waitFor(/Send USD 10\.00/)
+      t.keys('C-c')
+      expect(await t.exitCode()).toBe(130)
+      expect(t.screen()).toMatch(/Interrupted at the prompt; nothing was sent/)
+      // Only the GET of the quote was sent; the quote was not executed.
+      expect(sbx.emu.requests.slice(before).map((r) => r.method)).toEqual(['GET'])
+      expect(sbx.emu.db.get<{status: string}>('quotes', quoteId)!.status).toBe('PENDING')
+    } finally {
+      t.kill()
+    }
+  }, 60_000)
+
+  it('during quote execute --wait: the resume command, exit 130, and the payment still completes', async () => {
+    const quoteId = await pendingQuote()
+    const t = new TmuxSession(['quote', 'execute', quoteId, '--wait'], {env: sbx.env})
+    try {
+      await t.waitFor(/Send USD 10\.00/)
+      t.keys('y')
+      t.keys('Enter')
+      await t.waitFor(/… transaction/)
+      t.keys('C-c')
+      expect(await t.exitCode()).toBe(130)
+      const screen = t.screen()
+      expect(screen).toContain(`The payment of ${quoteId} goes on at the Service`)
+      expect(screen).toContain(`svc quote wait ${quoteId}`)
+      expect(await until(() => txStatus(quoteId), (s) => s === 'COMPLETED', 20_000)).toBe('COMPLETED')
+    } finally {
+      t.kill()
+    }
+  }, 60_000)
+})
+
+// Without tmux the skipped test's name is the reason, so a CI log says why pseudo-terminal tests did not run.
+if (!hasTmux) it.skip(`Ctrl-C on a real terminal: ${NO_TMUX}`, () => {})

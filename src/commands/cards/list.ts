@@ -2,7 +2,9 @@ import {Flags} from '@oclif/core'
 import {listCards} from '../../lib/api/cards.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idFlag, pagingFlags} from '../../lib/flags.js'
-import {renderCardList} from '../../lib/output/cards.js'
+import {cardColumns, renderCardList} from '../../lib/output/cards.js'
+import {listOutputFlags} from '../../lib/flags-output.js'
+import {listView} from '../../lib/output/table.js'
 import {CARD_STATES, cardListQuery} from '../../lib/schemas/cards.js'
 import {checkWith, compact} from '../../lib/validate.js'
 
@@ -16,13 +18,15 @@ export default class CardsList extends BaseCommand<typeof CardsList> {
     state: Flags.string({description: 'card state', options: [...CARD_STATES]}),
     order: Flags.string({description: 'sortOrder (default desc: newest first)', options: ['asc', 'desc']}),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
     const f = this.flags
+    const view = listView(f, cardColumns)
     const query = checkWith(cardListQuery, compact({cardholderId: f.customer, accountId: f.account, platformCardId: f['platform-card-id'], state: f.state, sortOrder: f.order}))
     const list = await listCards(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderCardList(this.out, list)
+    await renderCardList(this.out, list, view)
     return list
   }
 }

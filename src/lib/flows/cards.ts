@@ -2,12 +2,17 @@ import {getCard, sandboxEvents, simulateCard, updateCard, type SandboxEvent} fro
 import {getInternalAccount} from '../api/accounts.js'
 import type {Context} from '../context.js'
 import {InputError, stillPending} from '../errors.js'
+import {interrupts} from '../interrupt.js'
 import {MoneyError, parseMinor, toMinor} from '../money.js'
 import {cardSimulationBody, type Card, type CardSimulator} from '../schemas/cards.js'
 import {checkWith} from '../validate.js'
 
 /** Follows a new card until it leaves PROCESSING (ACTIVE, or CLOSED when the issuer rejected it); exit 8 at --timeout. */
 export async function waitForCard(ctx: Context, id: string): Promise<Card> {
+  return interrupts.during({doing: `${id} is being provisioned by the issuer`, resume: `svc cards get ${id}`}, () => pollCard(ctx, id))
+}
+
+async function pollCard(ctx: Context, id: string): Promise<Card> {
   let delay = 100
   for (;;) {
     const card = await getCard(ctx.client, id)
@@ -107,6 +112,11 @@ export async function seenCardEvents(ctx: Context): Promise<Set<string>> {
  * of the authorization it started (same issuer token) or of the transaction it acted on.
  */
 export async function waitForCardEvent(ctx: Context, seen: Set<string>, match: {token: string; cardTransactionId?: string}): Promise<SandboxEvent> {
+  const resume = match.cardTransactionId ? `svc cards transactions get ${match.cardTransactionId}` : 'svc webhooks listen'
+  return interrupts.during({doing: `The simulation ${match.token} was accepted and its outcome will still arrive by webhook`, resume}, () => pollEvents(ctx, seen, match))
+}
+
+async function pollEvents(ctx: Context, seen: Set<string>, match: {token: string; cardTransactionId?: string}): Promise<SandboxEvent> {
   let delay = 100
   for (;;) {
     const events = await sandboxEvents(ctx.client, 'CARD_TRANSACTION')

@@ -1,7 +1,8 @@
 import type {Card, CardTransaction} from '../schemas/cards.js'
-import {formatAmount, formatCurrencyAmount, relativeTime} from './format.js'
+import {formatAmount, formatCurrencyAmount, plainAmount, relativeTime} from './format.js'
 import type {Output} from './output.js'
-import {renderKeyValue, renderTable} from './render.js'
+import {renderKeyValue} from './render.js'
+import {renderList, type Column, type ListView} from './table.js'
 
 type Page<T> = {data: T[]; hasMore: boolean; totalCount?: number; nextCursor?: string}
 
@@ -20,13 +21,17 @@ export function renderCard(out: Output, c: Card): void {
   ])
 }
 
-export async function renderCardList(out: Output, list: Page<Card>): Promise<void> {
-  await renderTable(
-    out,
-    ['ID', 'STATE', 'LAST4', 'CARDHOLDER', 'CREATED'],
-    list.data.map((c) => [c.id, c.stateReason ? `${c.state} (${c.stateReason})` : c.state, c.last4, c.cardholderId, relativeTime(c.createdAt)]),
-  )
-  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all). ${list.totalCount ?? ''} in total.`))
+export const cardColumns: Array<Column<Card>> = [
+  {key: 'id', header: 'ID', get: (c) => c.id, noTruncate: true},
+  {key: 'state', header: 'STATE', get: (c) => (c.stateReason ? `${c.state} (${c.stateReason})` : c.state), priority: 1},
+  {key: 'last4', header: 'LAST4', get: (c) => c.last4, priority: 2},
+  {key: 'cardholder', header: 'CARDHOLDER', get: (c) => c.cardholderId, priority: 4, noTruncate: true},
+  {key: 'platform-card-id', header: 'PLATFORM ID', get: (c) => c.platformCardId, priority: 5},
+  {key: 'created', header: 'CREATED', get: (c) => relativeTime(c.createdAt), raw: (c) => c.createdAt, priority: 3},
+]
+
+export async function renderCardList(out: Output, list: Page<Card>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, cardColumns, list, view)
 }
 
 export function renderCardTransaction(out: Output, t: CardTransaction): void {
@@ -52,11 +57,18 @@ export function renderCardTransaction(out: Output, t: CardTransaction): void {
   ])
 }
 
-export async function renderCardTransactionList(out: Output, list: Page<CardTransaction>): Promise<void> {
-  await renderTable(
-    out,
-    ['ID', 'STATUS', 'DIR', 'MERCHANT', 'AUTHORIZED', 'SETTLED', 'REFUNDED', 'CREATED'],
-    list.data.map((t) => [t.id, t.status, t.direction, t.merchant.descriptor, formatCurrencyAmount(t.authorizedAmount), formatCurrencyAmount(t.settledAmount), formatCurrencyAmount(t.refundedAmount), relativeTime(t.createdAt)]),
-  )
-  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all). ${list.totalCount ?? ''} in total.`))
+export const cardTransactionColumns: Array<Column<CardTransaction>> = [
+  {key: 'id', header: 'ID', get: (t) => t.id, noTruncate: true},
+  {key: 'status', header: 'STATUS', get: (t) => t.status, priority: 1},
+  {key: 'direction', header: 'DIR', get: (t) => t.direction, priority: 4},
+  {key: 'merchant', header: 'MERCHANT', get: (t) => t.merchant.descriptor, priority: 3},
+  {key: 'authorized', header: 'AUTHORIZED', get: (t) => formatCurrencyAmount(t.authorizedAmount), raw: (t) => plainAmount(t.authorizedAmount), priority: 2, noTruncate: true},
+  {key: 'settled', header: 'SETTLED', get: (t) => formatCurrencyAmount(t.settledAmount), raw: (t) => plainAmount(t.settledAmount), priority: 2, noTruncate: true},
+  {key: 'refunded', header: 'REFUNDED', get: (t) => formatCurrencyAmount(t.refundedAmount), raw: (t) => plainAmount(t.refundedAmount), priority: 5, noTruncate: true},
+  {key: 'created', header: 'CREATED', get: (t) => relativeTime(t.createdAt), raw: (t) => t.createdAt, priority: 6},
+  {key: 'card', header: 'CARD', get: (t) => t.cardId, priority: 7, noTruncate: true},
+]
+
+export async function renderCardTransactionList(out: Output, list: Page<CardTransaction>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+  await renderList(out, cardTransactionColumns, list, view)
 }

@@ -2,7 +2,9 @@ import {Flags} from '@oclif/core'
 import {listCardTransactions} from '../../../lib/api/cards.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {idFlag, pagingFlags} from '../../../lib/flags.js'
-import {renderCardTransactionList} from '../../../lib/output/cards.js'
+import {cardTransactionColumns, renderCardTransactionList} from '../../../lib/output/cards.js'
+import {listOutputFlags} from '../../../lib/flags-output.js'
+import {listView} from '../../../lib/output/table.js'
 import {CARD_TRANSACTION_STATUSES, cardTransactionListQuery} from '../../../lib/schemas/cards.js'
 import {checkWith, compact} from '../../../lib/validate.js'
 
@@ -16,13 +18,15 @@ export default class CardsTransactionsList extends BaseCommand<typeof CardsTrans
     status: Flags.string({description: 'settlement status', options: [...CARD_TRANSACTION_STATUSES]}),
     order: Flags.string({description: 'sortOrder (default desc: newest first)', options: ['asc', 'desc']}),
     ...pagingFlags,
+    ...listOutputFlags,
   }
 
   async run() {
     const f = this.flags
+    const view = listView(f, cardTransactionColumns)
     const query = checkWith(cardTransactionListQuery, compact({type: 'CARD' as const, cardId: f.card, customerId: f.customer, accountIdentifier: f.account, status: f.status, sortOrder: f.order}))
     const list = await listCardTransactions(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderCardTransactionList(this.out, list)
+    await renderCardTransactionList(this.out, list, view)
     return list
   }
 }

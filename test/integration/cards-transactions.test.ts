@@ -207,6 +207,32 @@ describe('card transactions through the CLI', () => {
     expect(missing.json().error.code).toBe('CARD_NOT_FOUND')
   })
 
+  it('card transactions appear in `transactions list` (type CARD) beside payments, paged in one order; `transactions get` shows one', async () => {
+    const h = await cardWithFunds()
+    const a = (await auth(h.card, '1.00')).data.id
+    const b = (await auth(h.card, '2.00')).data.id
+    const all = await run(['transactions', 'list', '--customer', h.customer, '--json'])
+    expect(all.code, all.stderr).toBe(0)
+    const rows = all.json().data as Array<{id: string; type: string}>
+    expect(rows.map((t) => t.type)).toEqual(['CARD', 'CARD', 'INCOMING'])
+    expect(rows.slice(0, 2).map((t) => t.id)).toEqual([b, a])
+    expect(all.json().totalCount).toBe(3)
+    const paged: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = (await run(['transactions', 'list', '--customer', h.customer, '--limit', '1', ...(cursor ? ['--cursor', cursor] : []), '--json'])).json()
+      paged.push(...page.data.map((t: {id: string}) => t.id))
+      cursor = page.nextCursor
+    } while (cursor)
+    expect(paged).toEqual(rows.map((t) => t.id))
+    const asc = await run(['transactions', 'list', '--customer', h.customer, '--order', 'asc', '--all', '--json'])
+    expect(asc.json().data.map((t: {id: string}) => t.id)).toEqual([...paged].reverse())
+    expect((await run(['transactions', 'list', '--customer', h.customer, '--type', 'INCOMING', '--json'])).json().data.map((t: {type: string}) => t.type)).toEqual(['INCOMING'])
+    const one = await run(['transactions', 'get', a, '--json'])
+    expect(one.code, one.stderr).toBe(0)
+    expect(one.json()).toMatchObject({id: a, type: 'CARD', status: 'AUTHORIZED', cardId: h.card})
+  })
+
   it('closing a card voids its open authorization and releases the hold', async () => {
     const h = await cardWithFunds()
     const tx = (await auth(h.card, '60.00')).data.id

@@ -6,6 +6,7 @@ import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
 import {listTransactions} from '../store/transactions.js'
 import {getCardTransactionRoute, listCardTransactionsRoute} from './cards.js'
+import {publicCardTransaction} from '../domain/card-transactions.js'
 
 /** GET /transactions with the published filters, one transaction, approve and cancel (api-gaps 4.4). */
 export function registerTransactions(router: Router, emu: Emulator): void {
@@ -16,7 +17,7 @@ export function registerTransactions(router: Router, emu: Emulator): void {
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, q, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicTransaction)}
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
   })
 
   router.get('/transactions/:id', (req) =>

@@ -1,3 +1,4 @@
+import {spawn} from 'node:child_process'
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -218,6 +219,39 @@ describe('cards reveal', () => {
     // The card resource never carries the details.
     const got = await run(['cards', 'get', card.id, '--json', '--debug'])
     for (const secret of [pan, cvv]) expect(got.stdout + got.stderr).not.toContain(secret)
+  })
+
+  it('shows the link on a terminal only after the warning and a confirmation; declining requests nothing', async () => {
+    const h = await cardholder(0)
+    const card = (await issue(h.id, h.account, ['--wait'])).json()
+    const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
+    delete env.CI
+    delete env.SVC_NO_INPUT
+    const screen = (answer: string) =>
+      new Promise<string>((resolve) => {
+        // `script` gives the command a pseudo-terminal, as a person at a shell has.
+        const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} cards reveal ${card.id}`, '/dev/null'], {env})
+        let out = ''
+        let answered = false
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString('utf8')
+          if (!answered && out.includes(`Reveal ${card.id}`)) {
+            answered = true
+            child.stdin.write(answer)
+          }
+        })
+        child.on('close', () => resolve(out))
+      })
+    const reveals = () => sbx.emu.db.sql.rows('SELECT id FROM cardReveals').length
+    const before = reveals()
+    const refused = await screen('n\r')
+    expect(refused).toContain('full card number and CVV')
+    expect(refused).not.toContain('/sandbox/hosted/cards/reveal/')
+    expect(reveals()).toBe(before)
+    const shown = await screen('y\r')
+    const link = /(http:\/\/\S+\/sandbox\/hosted\/cards\/reveal\/[A-Za-z0-9_-]+)/.exec(shown)![1]
+    expect(shown.indexOf('full card number and CVV')).toBeLessThan(shown.indexOf(link))
+    expect(await (await fetch(link)).text()).toMatch(new RegExp(`id="pan">\\d{12}${card.last4}<`))
   })
 
   it('refuses to print the link off a terminal or under --json, and an existing --out file, before any request', async () => {

@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Contract check: every sandbox answer and CLI request against ../shared/spec/openapi.yaml
+    globalSetup: ['test/helpers/contract-global.ts'],
+    setupFiles: ['test/helpers/contract-setup.ts'],
   },
 })

@@ -28,6 +28,16 @@ export interface EmulatorOptions {
   recordRequests?: boolean
 }
 
+/** A request as the server saw it, handed to `Emulator.onResponse` with the answer sent. */
+export interface ObservedRequest {
+  method: string
+  /** Path under the API version prefix, e.g. /customers/Customer:1 */
+  path: string
+  query: URLSearchParams
+  headers: import('node:http').IncomingHttpHeaders
+  rawBody: Buffer
+}
+
 export interface Credentials {
   tokenId: string
   clientSecret: string
@@ -47,6 +57,8 @@ export class Emulator {
   readonly now: () => number
   /** Every request seen (method and path) when `recordRequests` is on; otherwise stays empty. */
   readonly requests: Array<{method: string; path: string}> = []
+  /** Optional observer of every answer sent under the API prefix (the tests' contract check); unset, it costs nothing. */
+  onResponse?: (request: ObservedRequest, response: EmuResponse) => void
   private server?: Server
   private readonly logSink?: (line: string) => void
   private readonly sockets = new Set<import('node:net').Socket>()

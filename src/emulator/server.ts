@@ -1,7 +1,7 @@
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
-import type {Emulator} from './emulator.js'
+import type {Emulator, ObservedRequest} from './emulator.js'
 import {HttpError} from './http-error.js'
 import type {EmuResponse} from './router.js'
 
@@ -28,17 +28,20 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
   let response: EmuResponse
   const head = req.method === 'HEAD'
   const enqueued = emu.db.expectUnit()
+  let seen: ObservedRequest | undefined
   try {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const method = head ? 'GET' : (req.method ?? 'GET')
     if (emu.opts.recordRequests) emu.requests.push({method: req.method ?? 'GET', path: url.pathname})
     if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
+    if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers, rawBody: Buffer.alloc(0)}
     if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
     const rawBody = await readBody(req).finally(enqueued)
+    if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
       try {
         return await match.handler({method, path, params: match.params, query: url.searchParams, headers: req.headers, body: parseJson(req, rawBody), rawBody, emu})
@@ -60,6 +63,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
   // A body we refused to read is not drained: close the connection instead of reading it.
   if (!req.complete) res.setHeader('connection', 'close')
   send(res, response, head)
+  if (seen) emu.onResponse?.(seen, response)
 }
 
 function errorResponse(e: HttpError): EmuResponse {

@@ -107,8 +107,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return argv.includes('--output=json') || argv.some((a, i) => a === '--output' && argv[i + 1] === 'json')
   }
 
-  /** JSON on stdout without colour codes, so pipes get clean data. */
+  /** JSON on stdout without colour codes, so pipes get clean data. A command that wrote its own (a streamed list) returns undefined. */
   public override logJson(json: unknown): void {
+    if (json === undefined) return
     this.out.printJson(json)
   }
 }

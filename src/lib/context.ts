@@ -76,6 +76,7 @@ export class Context {
       timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
       userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
+      warn: (line) => this.out.warn(line),
       sleep: this.sleep,
       deadline: this.deadline,
       now: this.now,

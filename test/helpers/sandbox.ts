@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Emulator} from '../../src/emulator/emulator.js'
 import type {SandboxSettings} from '../../src/emulator/settings.js'
+import {recordContract} from './contract-recorder.js'
 
 export interface TestSandbox {
   emu: Emulator
@@ -20,6 +21,7 @@ export interface TestSandbox {
 export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?: string): Promise<TestSandbox> {
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-sbx-'))
   const emu = await Emulator.start({dataDir, port: 0, recordRequests: true, settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings}})
+  recordContract(emu)
   const home = mkdtempSync(join(tmpdir(), 'svc-home-'))
   const env = {
     SVC_BASE_URL: emu.url,

@@ -90,6 +90,7 @@ describe('EMAIL_OTP login', () => {
     const r = await api.call('POST', `/auth/credentials/${emailCredentialId}/verify`, {body: {type: 'EMAIL_OTP', encryptedOtpBundle: stale}})
     expect(r.status).toBe(401)
     expect(r.body.reason).toMatch(/latest challenge/)
+    expect(r.body.details).toEqual({replacedByNewerChallenge: true})
   })
 
   it('requires the stamp of the TEK sealed in the bundle', async () => {

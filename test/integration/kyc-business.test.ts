@@ -36,7 +36,8 @@ describe('KYB of businesses, end to end', () => {
     const cleo = await svc.json(owner(b.id, 'Cleo', 'Park', ['DIRECTOR', 'CONTROL_PERSON'], 0))
     const dan = await svc.json(owner(b.id, 'Dan', 'Small', ['UBO'], 10))
     expect(ana).toMatchObject({customerId: b.id, roles: ['UBO'], ownershipPercentage: 30, kycStatus: 'UNVERIFIED', personalInfo: {firstName: 'Ana', lastName: 'Ruiz'}})
-    expect(ana.personalInfo.identifier).toBeUndefined()
+    // Only the customer's own identifier is write-only; an owner's comes back (create, get, list).
+    expect(ana.personalInfo.identifier).toBe('123-45-6789')
 
     // Owners at or above 25% and the control person must be identified; Dan (10%) need not be.
     const second = await svc.submit(b.id)
@@ -60,6 +61,7 @@ describe('KYB of businesses, end to end', () => {
     const owners = await svc.json(['kyc', 'owners', 'list', b.id])
     expect(owners.data.map((o: any) => o.kycStatus)).toEqual(['APPROVED', 'APPROVED', 'APPROVED', 'APPROVED'])
     expect(owners.totalCount).toBe(4)
+    expect(owners.data.map((o: any) => o.personalInfo.identifier)).toEqual(['123-45-6789', '123-45-6789', '123-45-6789', '123-45-6789'])
   })
 
   it('refuses owners beyond 100% in total and owners of an individual, changing nothing', async () => {

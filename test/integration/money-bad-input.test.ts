@@ -36,6 +36,8 @@ describe('local checks refuse bad input before any request (exit 2, field named)
     ['currency per kind', add('--type', 'TRON_WALLET', '--currency', 'USDC', '--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'), 'currency', /USDT/],
     ['beneficiary required', add('--type', 'CLABE', '--clabe', '002010077777777771'), 'accountInfo.beneficiary', /required/],
     ['third-party wallet beneficiary', add('--type', 'ETHEREUM_WALLET', '--ownership', 'THIRD_PARTY', '--address', '0x' + 'ab'.repeat(20)), 'accountInfo.beneficiary', /THIRD_PARTY/],
+    ['EUR individual: country of residence', add('--type', 'EUR_ACCOUNT', '--iban', 'DE89370400440532013000', ...ben), 'accountInfo.beneficiary.countryOfResidence', /required for an individual beneficiary of EUR_ACCOUNT/],
+    ['wallet individual: country of residence', add('--type', 'ETHEREUM_WALLET', '--ownership', 'THIRD_PARTY', '--address', '0x' + 'ab'.repeat(20), ...ben), 'accountInfo.beneficiary.countryOfResidence', /ETHEREUM_WALLET/],
     ['quote amount syntax', ['quote', 'create', '--from', IA, '--to', EA, '--send', '12,5x'], 'lockedCurrencyAmount', /decimal/],
     ['quote amount zero', ['quote', 'create', '--from', IA, '--to', EA, '--receive', '0.00'], 'lockedCurrencyAmount', /more than zero/],
     ['quote decimals of the currency', ['quote', 'create', '--realtime', '--customer', 'Customer:abc', '--currency', 'USD', '--to', EA, '--send', '1.234'], 'lockedCurrencyAmount', /3 decimal places/],
@@ -61,6 +63,21 @@ describe('local checks refuse bad input before any request (exit 2, field named)
     expect(hit, JSON.stringify(errors)).toBeTruthy()
     expect(hit!.message).toMatch(message)
     expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('the sandbox too refuses an individual EUR or wallet beneficiary without countryOfResidence (api-gaps 3.3); a business one needs none', async () => {
+    const c = await approvedCustomer(sbx, ['EUR'])
+    const eur = {customerId: c.id, currency: 'EUR', accountInfo: {accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'}}}
+    const r = await api(sbx, 'POST', '/customers/external-accounts', eur)
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors).toContainEqual({field: 'accountInfo.beneficiary.countryOfResidence', message: 'is required for an individual beneficiary of EUR_ACCOUNT'})
+    const wallet = {customerId: c.id, currency: 'USDC', ownershipType: 'THIRD_PARTY', accountInfo: {accountType: 'SOLANA_WALLET', address: '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T', beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'}}}
+    expect((await api(sbx, 'POST', '/customers/external-accounts', wallet)).body.details.errors.map((e: {field: string}) => e.field)).toEqual(['accountInfo.beneficiary.countryOfResidence'])
+    const business = {...eur, accountInfo: {...eur.accountInfo, beneficiary: {beneficiaryType: 'BUSINESS', legalName: 'Analytical Engines GmbH'}}}
+    expect((await api(sbx, 'POST', '/customers/external-accounts', business)).status).toBe(201)
+    const other = await approvedCustomer(sbx, ['EUR'], {name: 'Grace Hopper'})
+    const resident = {...eur, customerId: other.id, accountInfo: {...eur.accountInfo, beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace', countryOfResidence: 'DE'}}}
+    expect((await api(sbx, 'POST', '/customers/external-accounts', resident)).status).toBe(201)
   })
 
   it('names every bad field of an account at once', async () => {

@@ -4,7 +4,8 @@ import {api, approvedCustomer, beneficiary, clabeEnding, imbalance, until} from 
 
 let sbx: TestSandbox
 beforeAll(async () => {
-  sbx = await startSandbox({paymentCompletionDelayMs: 30, paymentReturnDelayMs: 60, paymentTimeoutFailMs: 60, livenessDelayMs: 30})
+  // Completion after 400 ms: long enough that the held funds can be read before it lands on a loaded machine.
+  sbx = await startSandbox({paymentCompletionDelayMs: 400, paymentReturnDelayMs: 60, paymentTimeoutFailMs: 60, livenessDelayMs: 30})
 })
 afterAll(async () => sbx.stop())
 

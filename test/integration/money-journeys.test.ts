@@ -82,7 +82,8 @@ describe('money movement journeys through the CLI', () => {
     const settled = ex.json()
     expect(settled).toMatchObject({id: quote.id, status: 'COMPLETED', transaction: {id: quote.transactionId, status: 'COMPLETED', type: 'OUTGOING', direction: 'DEBIT', quoteId: quote.id, exchangeRate: 17.25}})
     expect(settled.transaction.settledAt).toBeTruthy()
-    expect(settled.transaction.platformFees).toMatchObject({amount: 0, currency: {code: 'USD'}}) // outgoing transactions carry platformFees
+    // outgoing transactions carry fees and platformFees as int64 smallest units of the sending currency
+    expect(settled.transaction).toMatchObject({fees: quote.feesIncluded, platformFees: 0})
     expect(ex.stderr).toContain(`execute ${quote.id}`) // the environment banner before money moves
     const out = events('OUTGOING_PAYMENT.COMPLETED').map((e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}})
     expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({sentAmount: {amount: 25_000}, receivedAmount: {amount: 429_093}})

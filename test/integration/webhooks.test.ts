@@ -7,6 +7,8 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {recordedExchanges} from '../helpers/contract-recorder.js'
+import {api} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
@@ -78,12 +80,20 @@ describe('webhooks plumbing', () => {
     const clear = await run(['webhooks', 'endpoint', '--clear', '--json'])
     expect(clear.json()).toEqual({webhookEndpoint: null})
     expect(sbx.emu.config().webhookEndpoint).toBeNull()
+    // --clear sends "" (the contract's webhookEndpoint is a string); with none set, GET /config leaves it out
+    expect(recordedExchanges().filter((x) => x.method === 'PATCH' && x.path === '/config').at(-1)?.requestBody).toEqual({webhookEndpoint: ''})
+    const config = await api(sbx, 'GET', '/config')
+    expect(config.status).toBe(200)
+    expect('webhookEndpoint' in config.body).toBe(false)
   })
 
   it('webhooks trigger with no endpoint fails with the API code; with --url it delivers a signed TEST event', async () => {
     const none = await run(['webhooks', 'trigger', '--json'])
     expect(none.code).toBe(1)
     expect(none.json().error.code).toBe('WEBHOOK_ENDPOINT_NOT_SET')
+    // POST /sandbox/webhooks/test takes no body: none is sent (no content-type either)
+    const sent = recordedExchanges().filter((x) => x.path === '/sandbox/webhooks/test').at(-1)!
+    expect(sent).toMatchObject({fromCli: true, requestBody: undefined, requestContentType: ''})
     const ep = await endpoint(0)
     try {
       const r = await run(['webhooks', 'trigger', '--url', ep.url, '--json'])
@@ -95,7 +105,14 @@ describe('webhooks plumbing', () => {
       expect(event.id).toMatch(/^Webhook:/)
       const ok = verify('sha256', Buffer.from(ep.got[0].body), {key: createPublicKey(await publicKey()), dsaEncoding: 'der'}, Buffer.from(ep.got[0].signature, 'base64'))
       expect(ok).toBe(true)
+      // with the endpoint configured, trigger sends no body and the contract's operation answers 200
+      sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: ep.url})
+      const configured = await run(['webhooks', 'trigger', '--json'])
+      expect(configured.code, configured.stderr).toBe(0)
+      expect(ep.got).toHaveLength(2)
+      expect(recordedExchanges().filter((x) => x.path === '/sandbox/webhooks/test').at(-1)).toMatchObject({status: 200, requestBody: undefined})
     } finally {
+      sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: null})
       ep.server.close()
     }
   })

@@ -8,6 +8,7 @@ import {pagingFlags} from '../../lib/flags.js'
 import {renderCustomerList} from '../../lib/output/customer.js'
 import {customerListQuery} from '../../lib/schemas/customer.js'
 import {checkWith, compact} from '../../lib/validate.js'
+import {showList} from '../../lib/output/list-stream.js'
 
 export default class CustomersList extends BaseCommand<typeof CustomersList> {
   static override summary = 'List customers, with filters and paging'
@@ -40,8 +41,7 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
         updatedBefore: f['updated-before'],
         isIncludingDeleted: f['include-deleted'] ? 'true' : undefined,
       }))
-    const list = await listCustomers(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderCustomerList(this.out, list, view)
-    return list
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    return showList(this.out, view, customerColumns, page, (p) => listCustomers(this.ctx.client, query, p), (list) => renderCustomerList(this.out, list, view))
   }
 }

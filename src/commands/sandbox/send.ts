@@ -27,6 +27,7 @@ export default class SandboxSend extends BaseCommand<typeof SandboxSend> {
     const quoteId = this.args.quoteId
     if (f['dry-run'] && !f.currency) throw usageError('--dry-run sends nothing, so the quote is not looked up for its sending currency', 'Name it with --currency <code>.')
     const currencyCode = f.currency ?? (await getQuote(this.ctx.client, quoteId)).sendingCurrency.code
+    if (!currencyCode) throw usageError(`Quote ${quoteId} does not name its sending currency code`, 'Name it with --currency <code>.')
     const body = {quoteId, currencyCode, ...(f['amount-minor'] ? {currencyAmount: parseMinor(f['amount-minor'])} : {})}
     if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'send'], body}))
     this.ctx.banner(`send funds for ${quoteId}`)

@@ -8,6 +8,7 @@ import {idFlag, pagingFlags} from '../../lib/flags.js'
 import {renderTransactionList} from '../../lib/output/transaction.js'
 import {TRANSACTION_STATUSES, transactionListQuery} from '../../lib/schemas/transactions.js'
 import {checkWith, compact} from '../../lib/validate.js'
+import {showList} from '../../lib/output/list-stream.js'
 
 export default class TransactionsList extends BaseCommand<typeof TransactionsList> {
   static override summary = 'List transactions with filters and paging'
@@ -33,8 +34,7 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
       transactionListQuery,
       compact({customerId: f.customer, platformCustomerId: f['platform-id'], accountIdentifier: f.account, status: f.status, type: f.type, reference: f.reference, startDate: f.since, endDate: f.until, sortOrder: f.order}),
     )
-    const list = await listTransactions(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTransactionList(this.out, list, view)
-    return list
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    return showList(this.out, view, transactionColumns, page, (p) => listTransactions(this.ctx.client, query, p), (list) => renderTransactionList(this.out, list, view))
   }
 }

@@ -21,7 +21,7 @@ export default class WebhooksEndpoint extends BaseCommand<typeof WebhooksEndpoin
     const change = url !== undefined || this.flags.clear
     if (change) this.ctx.banner(url ? `set webhook endpoint to ${url}` : 'clear the webhook endpoint')
     const res = change
-      ? await this.ctx.client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: url ?? null}})
+      ? await this.ctx.client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: url ?? ''}})
       : await this.ctx.client.request({method: 'GET', path: ['config']})
     const config = this.ctx.client.parse(platformConfigSchema, res.body, 'platform config')
     const endpoint = config.webhookEndpoint ?? null

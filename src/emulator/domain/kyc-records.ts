@@ -52,10 +52,9 @@ export function getOwner(emu: Emulator, id: string): StoredOwner {
   return o
 }
 
-/** The identifier is write-only, as it is on customers. */
+/** An owner as answered: unlike a customer's own identifier (write-only), an owner's `personalInfo.identifier` comes back (contract BeneficialOwnerPersonalInfo). */
 export function publicOwner(o: StoredOwner): Record<string, unknown> {
-  const {identifier: _hidden, ...personalInfo} = o.personalInfo
-  return {...o, personalInfo}
+  return {...o, personalInfo: {...o.personalInfo}}
 }
 
 export function documentsOf(emu: Emulator, holder: string): StoredDocument[] {

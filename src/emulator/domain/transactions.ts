@@ -24,8 +24,9 @@ export interface StoredTransaction {
   destination: Record<string, unknown>
   sentAmount?: Amount
   receivedAmount?: Amount
-  fees?: Amount
-  platformFees?: Amount
+  /** Smallest units of the sending currency (int64 in the contract). */
+  fees?: number
+  platformFees?: number
   exchangeRate?: number
   quoteId?: string
   description?: string
@@ -43,6 +44,11 @@ export interface StoredTransaction {
 
 export function publicTransaction(t: StoredTransaction): Record<string, unknown> {
   const {_: _internal, ...rest} = t
+  // data dirs written before fees became int64 held {amount, currency}
+  for (const k of ['fees', 'platformFees'] as const) {
+    const v = rest[k] as unknown
+    if (v && typeof v === 'object') rest[k] = (v as {amount: number}).amount
+  }
   return rest
 }
 
@@ -131,9 +137,16 @@ export function completePayment(emu: Emulator, t: StoredTransaction): StoredTran
   const done = changed(emu, save(emu, t, patch), 'OUTGOING_PAYMENT.COMPLETED')
   // A conversion into an internal account is money in for that account: credit it and say so.
   if (t._?.destinationInternal && t.receivedAmount) {
-    recordIncoming(emu, t._.destinationInternal, t.receivedAmount.amount, {customerId: t.customerId, platformCustomerId: t.platformCustomerId, description: `From ${t.id}`, source: {sourceType: 'ACCOUNT', transactionId: t.id}})
+    recordIncoming(emu, t._.destinationInternal, t.receivedAmount.amount, {customerId: t.customerId, platformCustomerId: t.platformCustomerId, description: `From ${t.id}`, source: incomingSourceOf(t)})
   }
   return done
+}
+
+/** The source of the money in: the paying account when there is one (the contract's AccountTransactionSource needs accountId). */
+function incomingSourceOf(t: StoredTransaction): Record<string, unknown> {
+  const currency = t.sentAmount?.currency.code as string | undefined
+  const accountId = t.source?.accountId
+  return typeof accountId === 'string' ? {sourceType: 'ACCOUNT', accountId, ...(currency ? {currency} : {})} : {sourceType: 'REALTIME_FUNDING', ...(currency ? {currency} : {})}
 }
 
 export function failPayment(emu: Emulator, t: StoredTransaction, reason: string | undefined, refund?: {status: 'COMPLETED' | 'FAILED'; reason: string}): StoredTransaction {

@@ -5,14 +5,14 @@ import type {Router} from '../router.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
 export function registerPlatform(router: Router, emu: Emulator): void {
-  router.get('/config', () => ({status: 200, body: emu.config()}))
+  router.get('/config', () => ({status: 200, body: publicConfig(emu.config())}))
 
   router.patch('/config', (req) => {
     const patch = validate(platformConfigPatch, req.body ?? {})
     const current = emu.config()
     const next = {
       ...current,
-      ...(patch.webhookEndpoint !== undefined ? {webhookEndpoint: patch.webhookEndpoint} : {}),
+      ...(patch.webhookEndpoint !== undefined ? {webhookEndpoint: patch.webhookEndpoint || null} : {}),
       ...(patch.umaDomain ? {umaDomain: patch.umaDomain} : {}),
       ...(patch.isRegulatedFinancialInstitution !== undefined ? {isRegulatedFinancialInstitution: patch.isRegulatedFinancialInstitution} : {}),
       embeddedWalletConfig: {...current.embeddedWalletConfig, ...patch.embeddedWalletConfig},
@@ -22,7 +22,7 @@ export function registerPlatform(router: Router, emu: Emulator): void {
     const saved = emu.saveConfig(next)
     // The published API sends a TEST event whenever the endpoint is set or changed.
     if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) emu.webhooks.emit('TEST', {})
-    return {status: 200, body: saved}
+    return {status: 200, body: publicConfig(saved)}
   })
 
   router.get('/sandbox/webhook-public-key', () => ({status: 200, text: emu.webhookPublicKeyPem, headers: {'content-type': 'application/x-pem-file'}}))
@@ -46,6 +46,12 @@ export function registerPlatform(router: Router, emu: Emulator): void {
       throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Delivery to ${url} failed: ${(e as Error).message}`)
     }
   }, {unit: false})
+}
+
+/** The config as answered: `webhookEndpoint` is left out while none is set (the contract has it as a string). */
+function publicConfig(config: ReturnType<Emulator['config']>): Record<string, unknown> {
+  const {webhookEndpoint, ...rest} = config
+  return webhookEndpoint ? {...rest, webhookEndpoint} : rest
 }
 
 type Fee = ReturnType<Emulator['config']>['feeConfigs'][number]

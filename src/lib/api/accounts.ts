@@ -49,7 +49,9 @@ export async function untrustExternalAccount(client: ApiClient, id: string, code
   if (sca && !code) {
     throw new SvcError({code: 'SCA_CODE_REQUIRED', exitCode: ExitCode.USAGE, message: `Untrusting ${id} needs the customer's SCA code (challenge ${sca.id})`, hint: 'Re-run with --code <code from the customer>.'})
   }
-  const confirm = await client.request({method: 'POST', path: ['customers', 'external-accounts', id, 'untrust', 'confirm'], body: sca ? {challengeId: sca.id, code} : {}})
+  // No challenge: the untrust applied at once (a confirm needs the customer's code or passkey).
+  if (!sca) return {trusted: false}
+  const confirm = await client.request({method: 'POST', path: ['customers', 'external-accounts', id, 'untrust', 'confirm'], body: {challengeId: sca.id, code}})
   return client.parse(z.looseObject({trusted: z.boolean()}), confirm.body, 'untrust confirmation')
 }
 

@@ -15,6 +15,8 @@ export interface ClientOptions {
   userAgent: string
   /** Debug sink; every line written here is already redacted. */
   trace?: (line: string) => void
+  /** Warnings for the user (stderr), e.g. an unexpected answer shape after a change was made. */
+  warn?: (line: string) => void
   sleep?: (ms: number) => Promise<void>
   random?: () => number
   maxRetries?: number
@@ -46,6 +48,9 @@ export interface ApiResponse<T = unknown> {
   /** The exact bytes of the request body, for signed retries that must resend them verbatim. */
   sentBody?: string
 }
+
+/** Bodies of successful POST/PUT/PATCH/DELETE answers: the change has happened, whatever their shape. */
+const writtenBodies = new WeakSet<object>()
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504])
 /** Node's default limit, given explicitly so undici need not load node:http to read it. */
@@ -99,7 +104,10 @@ export class ApiClient {
       }
       this.trace(`< ${res.status} (${Date.now() - started} ms)`, undefined, res.body)
       res.sentBody = bodyText
-      if (res.status < 400) return res as ApiResponse<T>
+      if (res.status < 400) {
+        if (req.method !== 'GET' && res.body && typeof res.body === 'object') writtenBodies.add(res.body)
+        return res as ApiResponse<T>
+      }
       const err = toApiError(res)
       err.retryAfterMs = retryAfterMs(res.headers['retry-after'])
       if (attempt < maxRetries && RETRYABLE_STATUS.has(res.status) && !NEVER_RETRY_CODES.has(err.code) && (await this.backoff(attempt, retryAfterMs(res.headers['retry-after'])))) continue
@@ -107,15 +115,29 @@ export class ApiClient {
     }
   }
 
-  /** Validates a response body with a loose schema; a mismatch is a clear error, never a crash. */
+  /**
+   * Validates a response body with a loose schema; a mismatch is a clear error, never a crash. After
+   * a successful write (POST/PUT/PATCH/DELETE) the change has happened, so a mismatch is a warning
+   * on stderr, never a failure: the fields that do not fit are left out and the rest is returned.
+   */
   parse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
     const r = schema.safeParse(body)
     if (r.success) return r.data
+    if (body && typeof body === 'object' && writtenBodies.has(body)) return this.salvage(schema, body, what, r.error)
     throw new SvcError({
       code: 'RESPONSE_INVALID',
       message: `The API answered with an unexpected ${what}: ${fieldErrors(r.error).map((e) => `${e.field} ${e.message}`).join('; ')}`,
       exitCode: ExitCode.FAILED,
     })
+  }
+
+  private salvage<S extends z.ZodType>(schema: S, body: object, what: string, error: z.ZodError): z.infer<S> {
+    const bad = fieldErrors(error)
+    this.opts.warn?.(`The change was made, but the API answered with an unexpected ${what} (${bad.map((e) => `${e.field} ${e.message}`).join('; ')}); those fields are left out.`)
+    const copy = structuredClone(body) as Record<string, unknown>
+    for (const issue of error.issues) dropPath(copy, issue.path)
+    const again = schema.safeParse(copy)
+    return (again.success ? again.data : copy) as z.infer<S>
   }
 
   async close(): Promise<void> {
@@ -213,6 +235,21 @@ async function loadAgent(): Promise<typeof import('undici').Agent> {
   const cjs = (m: {default?: unknown}) => (m.default ?? m) as Record<string, unknown> & {prototype: object}
   Object.assign(cjs(dispatcher).prototype, cjs(api))
   return cjs(agent) as unknown as typeof import('undici').Agent
+}
+
+/** Removes the value at `path` (the first segment that does not fit is removed whole). */
+function dropPath(root: Record<string, unknown>, path: ReadonlyArray<PropertyKey>): void {
+  let cur: unknown = root
+  for (let i = 0; i < path.length - 1; i++) {
+    const next = (cur as Record<PropertyKey, unknown> | undefined)?.[path[i]]
+    if (!next || typeof next !== 'object') {
+      if (cur && typeof cur === 'object') delete (cur as Record<PropertyKey, unknown>)[path[i]]
+      return
+    }
+    cur = next
+  }
+  const last = path.at(-1)
+  if (last !== undefined && cur && typeof cur === 'object') delete (cur as Record<PropertyKey, unknown>)[last]
 }
 
 function safeJson(text: string): unknown {

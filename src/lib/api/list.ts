@@ -6,9 +6,14 @@ export interface PageOptions {
   limit?: number
   cursor?: string
   all?: boolean
+  /**
+   * With `all`: each page's items are handed here as they arrive instead of being collected, so
+   * memory stays flat however long the list is (the result's `data` is then empty).
+   */
+  onPage?: (items: unknown[]) => void
 }
 
-/** Fetches one page, or with `all` every page merged into one list (hasMore false). */
+/** Fetches one page, or with `all` every page merged into one list (hasMore false), or streamed to `onPage`. */
 export async function listPaged<S extends z.ZodType>(
   client: ApiClient,
   path: string[],
@@ -23,7 +28,8 @@ export async function listPaged<S extends z.ZodType>(
   for (;;) {
     const res = await client.request({method: 'GET', path, query: {...query, limit: page.limit ?? (page.all ? 100 : undefined), cursor}})
     const body = client.parse(schema, res.body, what)
-    data.push(...(body.data as Array<z.infer<S>>))
+    if (page.all && page.onPage) page.onPage(body.data as unknown[])
+    else data.push(...(body.data as Array<z.infer<S>>))
     if (!page.all || !body.hasMore || !body.nextCursor) {
       return {data, hasMore: page.all ? false : body.hasMore, totalCount: body.totalCount, ...(body.nextCursor && !page.all ? {nextCursor: body.nextCursor} : {})}
     }

@@ -2,7 +2,8 @@ import {currency as lookupCurrency} from '../currencies.js'
 import {fromMinor} from '../money.js'
 
 interface CurrencyLike {
-  code: string
+  /** Optional in the contract's Currency; answers normally carry it. */
+  code?: string
   decimals?: number
 }
 
@@ -10,9 +11,9 @@ interface CurrencyLike {
 export function formatAmount(amount: number | undefined, cur: CurrencyLike | string | undefined): string {
   if (amount === undefined || amount === null) return '-'
   const c = typeof cur === 'string' ? {code: cur} : cur
-  if (!c) return String(amount)
-  const decimals = c.decimals ?? lookupCurrency(c.code)?.decimals ?? 0
-  return `${c.code} ${fromMinor(amount, decimals, true)}`
+  if (!c || (!c.code && c.decimals === undefined)) return `${amount} (smallest units)`
+  const decimals = c.decimals ?? (c.code ? lookupCurrency(c.code)?.decimals : undefined) ?? 0
+  return `${c.code ?? ''} ${fromMinor(amount, decimals, true)}`.trim()
 }
 
 export function formatCurrencyAmount(v: {amount: number; currency: CurrencyLike} | undefined): string {
@@ -22,8 +23,8 @@ export function formatCurrencyAmount(v: {amount: number; currency: CurrencyLike}
 /** For csv: "USD 1250.00", no grouping commas, so a spreadsheet splits it on the space. */
 export function plainAmount(v: {amount: number; currency: CurrencyLike} | undefined): string {
   if (!v) return ''
-  const decimals = v.currency.decimals ?? lookupCurrency(v.currency.code)?.decimals ?? 0
-  return `${v.currency.code} ${fromMinor(v.amount, decimals)}`
+  const decimals = v.currency.decimals ?? (v.currency.code ? lookupCurrency(v.currency.code)?.decimals : undefined) ?? 0
+  return `${v.currency.code ?? ''} ${fromMinor(v.amount, decimals)}`.trim()
 }
 
 /** "in 1m 30s", "3m ago": relative to now, for expiries and timestamps. */

@@ -53,7 +53,7 @@ export function renderChecklist(out: Output, errors: VerificationError[], view: 
     out.print(`  [ ] ${describeResource(e.resourceId, view)}: ${what}`)
     out.print(`      ${e.reason}`)
     if (e.acceptedDocumentTypes?.length) out.print(`      accepted: ${e.acceptedDocumentTypes.join(', ')}`)
-    const fix = fixFor(e, view.customer.id)
+    const fix = fixFor(e, view.customer.id ?? '<customer>')
     if (fix) out.print(out.dim(`      → ${fix}`))
   }
 }

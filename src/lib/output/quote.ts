@@ -5,7 +5,7 @@ import {formatAmount} from './format.js'
 import type {Output} from './output.js'
 import {renderKeyValue} from './render.js'
 
-const decimalsOf = (c: {code: string; decimals?: number}) => c.decimals ?? lookup(c.code)?.decimals ?? 2
+const decimalsOf = (c: {code?: string; decimals?: number}) => c.decimals ?? (c.code ? lookup(c.code)?.decimals : undefined) ?? 2
 
 /** A display-only number with `sig` significant digits (money itself is never a float here). */
 function sig(n: number, digits = 6): string {
@@ -18,8 +18,8 @@ function sig(n: number, digits = 6): string {
 /** `exchangeRate` is receiving smallest units per sending smallest unit (spec 2.8); shown in real units both ways. */
 export function rateLines(q: Pick<Quote, 'exchangeRate' | 'sendingCurrency' | 'receivingCurrency'>): [string, string] {
   const real = q.exchangeRate * 10 ** (decimalsOf(q.sendingCurrency) - decimalsOf(q.receivingCurrency))
-  const s = q.sendingCurrency.code
-  const r = q.receivingCurrency.code
+  const s = q.sendingCurrency.code ?? 'sending unit'
+  const r = q.receivingCurrency.code ?? 'receiving unit'
   return [`1 ${s} = ${sig(real)} ${r}`, `1 ${r} = ${sig(1 / real)} ${s}`]
 }
 

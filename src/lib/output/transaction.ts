@@ -34,6 +34,12 @@ export function statusText(t: Transaction): string {
   return t.status
 }
 
+/** Fees are smallest units of the sending currency: shown in it when the transaction names it. */
+function sendingUnits(t: Transaction, amount: number | undefined): string | undefined {
+  if (amount === undefined) return undefined
+  return t.sentAmount ? formatCurrencyAmount({amount, currency: t.sentAmount.currency}) : `${amount} (smallest units)`
+}
+
 export function renderTransaction(out: Output, t: Transaction): void {
   const refund = t.refund as {status?: string; reason?: string} | undefined
   renderKeyValue(out, [
@@ -45,8 +51,8 @@ export function renderTransaction(out: Output, t: Transaction): void {
     ['to', accountOf(t.destination)],
     ['sent', t.sentAmount ? formatCurrencyAmount(t.sentAmount) : undefined],
     ['received', t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : undefined],
-    ['fees', t.fees ? formatCurrencyAmount(t.fees) : undefined],
-    ['platformFees', t.platformFees ? formatCurrencyAmount(t.platformFees) : undefined],
+    ['fees', sendingUnits(t, t.fees)],
+    ['platformFees', sendingUnits(t, t.platformFees)],
     ['rail', (t as {paymentRail?: string | null}).paymentRail ?? undefined],
     ['quote', t.quoteId],
     ['onChain (source)', onChain(t.source)],

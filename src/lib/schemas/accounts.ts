@@ -127,6 +127,11 @@ export function externalAccountProblems(body: unknown): {data?: ExternalAccountC
     const allowed = WALLET_KINDS[kind]?.assets ?? (FIAT_KIND_CURRENCY[kind] ? [FIAT_KIND_CURRENCY[kind]] : undefined)
     if (allowed && !allowed.includes(currency) && !errors.some((e) => e.field === 'currency')) errors.push({field: 'currency', message: `must be ${allowed.join(' or ')} for ${kind}`})
   }
+  // api-gaps 3.3: an individual beneficiary of an EUR_ACCOUNT or of a wallet needs countryOfResidence.
+  const beneficiary = info.beneficiary as Record<string, unknown> | undefined
+  if ((kind === 'EUR_ACCOUNT' || WALLET_KINDS[kind]) && beneficiary?.beneficiaryType === 'INDIVIDUAL' && beneficiary.countryOfResidence === undefined) {
+    errors.push({field: 'accountInfo.beneficiary.countryOfResidence', message: `is required for an individual beneficiary of ${kind}`})
+  }
   if (raw.ownershipType === 'THIRD_PARTY' && WALLET_KINDS[kind] && info.beneficiary === undefined) {
     errors.push({field: 'accountInfo.beneficiary', message: 'is required for a THIRD_PARTY wallet'})
   }

@@ -40,8 +40,9 @@ export const addressSchema = z.strictObject({
   country: countryCode,
 })
 
+/** The contract requires none of Currency's fields; answers normally carry `code`. */
 export const currencySchema = z.looseObject({
-  code: z.string(),
+  code: z.string().optional(),
   name: z.string().optional(),
   symbol: z.string().optional(),
   decimals: z.number().int().min(0).optional(),

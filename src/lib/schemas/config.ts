@@ -86,7 +86,8 @@ const feeConfig = z.strictObject({
 })
 
 export const platformConfigPatch = z.strictObject({
-  webhookEndpoint: z.url({protocol: /^https?$/}).nullable().optional(),
+  /** An http(s) URL; "" removes the endpoint (the contract's type is string; null is still accepted). */
+  webhookEndpoint: z.union([z.url({protocol: /^https?$/}), z.literal('')]).nullable().optional(),
   umaDomain: z.string().min(1).max(253).optional(),
   isRegulatedFinancialInstitution: z.boolean().optional(),
   embeddedWalletConfig: z
@@ -107,7 +108,7 @@ export const platformConfigPatch = z.strictObject({
 export type PlatformConfigPatch = z.infer<typeof platformConfigPatch>
 
 export const platformConfigSchema = z.looseObject({
-  id: z.string(),
+  id: z.string().optional(),
   webhookEndpoint: z.string().nullable().optional(),
   isRegulatedFinancialInstitution: z.boolean().optional(),
   feeConfigs: z.array(z.looseObject({})).optional(),

@@ -131,7 +131,8 @@ export const customerListQuery = z.strictObject({
 
 /** Response: loose, the spec leaves much of it open. */
 export const customerSchema = z.looseObject({
-  id: customerId,
+  // readOnly and not required in the contract's Customer: a real answer carries both
+  id: customerId.optional(),
   platformCustomerId: z.string(),
   customerType: customerTypeEnum,
   umaAddress: z.string().optional(),
@@ -145,7 +146,7 @@ export const customerSchema = z.looseObject({
   contactVerification: z.looseObject({email: z.enum(['PENDING', 'VERIFIED']).optional(), phone: z.enum(['PENDING', 'VERIFIED']).optional()}).optional(),
   businessInfo: z.looseObject({legalName: z.string()}).optional(),
   endUserTermsConsent: z.looseObject({termsVersion: z.string()}).optional(),
-  createdAt: z.string(),
+  createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
   isDeleted: z.boolean().optional(),
 })

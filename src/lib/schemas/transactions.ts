@@ -22,8 +22,9 @@ export const transactionSchema = z.looseObject({
   exchangeRate: z.number().optional(),
   pendingReason: z.string().optional(),
   failureReason: z.string().optional(),
-  platformFees: currencyAmountSchema.optional(),
-  fees: currencyAmountSchema.optional(),
+  /** Smallest units of the sending currency (int64 in the contract), on outgoing transactions. */
+  platformFees: z.number().int().min(0).optional(),
+  fees: z.number().int().min(0).optional(),
   settledAt: z.string().optional(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),

@@ -176,3 +176,25 @@ describe('ApiClient retries and idempotency', () => {
     expect(seen).toHaveLength(1)
   })
 })
+
+describe('ApiClient.parse after a write', () => {
+  const tx = z.looseObject({id: z.string(), status: z.string(), fees: z.number().int().optional()})
+  const odd = {id: 'Transaction:1', status: 'FAILED', fees: {amount: 5, currency: {code: 'USD'}}}
+
+  it('a successful POST answered in an unexpected shape: a warning naming the field, the rest returned', async () => {
+    answer('POST', '/transactions/Transaction%3A1/cancel', [{status: 200, body: odd}])
+    const warnings: string[] = []
+    const c = client({warn: (l) => warnings.push(l)})
+    const res = await c.request({method: 'POST', path: ['transactions', 'Transaction:1', 'cancel'], body: {}})
+    expect(c.parse(tx, res.body, 'transaction')).toEqual({id: 'Transaction:1', status: 'FAILED'})
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/^The change was made, but the API answered with an unexpected transaction \(fees /)
+  })
+
+  it('the same shape from a GET is RESPONSE_INVALID (exit 1)', async () => {
+    answer('GET', '/transactions/Transaction%3A1', [{status: 200, body: odd}])
+    const c = client({warn: () => expect.unreachable('no warning for a read')})
+    const res = await c.request({method: 'GET', path: ['transactions', 'Transaction:1']})
+    expect(() => c.parse(tx, res.body, 'transaction')).toThrow(expect.objectContaining({code: 'RESPONSE_INVALID', exitCode: ExitCode.FAILED}))
+  })
+})

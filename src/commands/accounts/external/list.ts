@@ -7,6 +7,7 @@ import {externalAccountColumns} from '../../../lib/output/accounts.js'
 import {InputError} from '../../../lib/errors.js'
 import {idFlag, pagingFlags} from '../../../lib/flags.js'
 import {renderExternalAccountList} from '../../../lib/output/accounts.js'
+import {showList} from '../../../lib/output/list-stream.js'
 
 export default class AccountsExternalList extends BaseCommand<typeof AccountsExternalList> {
   static override summary = 'List external accounts (beneficiaries and wallets)'
@@ -17,8 +18,7 @@ export default class AccountsExternalList extends BaseCommand<typeof AccountsExt
     const f = this.flags
     const view = listView(f, externalAccountColumns)
     if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code`}])
-    const list = await listExternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderExternalAccountList(this.out, list, view)
-    return list
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    return showList(this.out, view, externalAccountColumns, page, (p) => listExternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p), (list) => renderExternalAccountList(this.out, list, view))
   }
 }

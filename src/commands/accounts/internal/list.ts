@@ -7,6 +7,8 @@ import {internalAccountColumns} from '../../../lib/output/accounts.js'
 import {InputError} from '../../../lib/errors.js'
 import {idFlag, pagingFlags} from '../../../lib/flags.js'
 import {renderInternalAccount, renderInternalAccountList} from '../../../lib/output/accounts.js'
+import {showList} from '../../../lib/output/list-stream.js'
+import type {PageOptions} from '../../../lib/api/list.js'
 
 export default class AccountsInternalList extends BaseCommand<typeof AccountsInternalList> {
   static override summary = 'List internal accounts: balances in real units (--details for funding instructions)'
@@ -23,13 +25,14 @@ export default class AccountsInternalList extends BaseCommand<typeof AccountsInt
     const f = this.flags
     const view = listView(f, internalAccountColumns)
     if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`}])
-    const list = await listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, {limit: f.limit, cursor: f.cursor, all: f.all})
-    if (f.details) {
-      for (const a of list.data) {
-        renderInternalAccount(this.out, a)
-        this.out.print()
-      }
-    } else await renderInternalAccountList(this.out, list, view)
+    const fetch = (p: PageOptions) => listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p)
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    if (!f.details) return showList(this.out, view, internalAccountColumns, page, fetch, (list) => renderInternalAccountList(this.out, list, view))
+    const list = await fetch(page)
+    for (const a of list.data) {
+      renderInternalAccount(this.out, a)
+      this.out.print()
+    }
     return list
   }
 }

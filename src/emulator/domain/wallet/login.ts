@@ -134,7 +134,7 @@ async function openOtp(emu: Emulator, cred: StoredCredential, encryptedOtpBundle
   } catch (e) {
     if (isWalletCryptoError(e, 'DECRYPT_FAILED')) {
       if (await opensWithAny(encryptedOtpBundle, cred.replacedOtpTargets ?? [])) {
-        throw new HttpError(401, 'UNAUTHORIZED', `A newer login for ${cred.id} replaced the challenge this OTP was encrypted to (two logins ran at once); only the newest challenge's OTP is accepted`, {replacedByNewerChallenge: true})
+        throw new HttpError(401, 'UNAUTHORIZED', `The OTP bundle was encrypted to a challenge of ${cred.id} that a newer login replaced (two logins ran at once); only an OTP encrypted to the latest challenge is accepted`, {replacedByNewerChallenge: true})
       }
       throw new HttpError(401, 'UNAUTHORIZED', `The encrypted OTP bundle does not open with the target key of the latest challenge for ${cred.id}; encrypt to the most recent otpEncryptionTargetBundle`)
     }

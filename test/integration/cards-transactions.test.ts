@@ -204,7 +204,7 @@ describe('card transactions through the CLI', () => {
     expect(Object.keys(r.json())).toEqual(['issuerTransactionToken'])
     const missing = await run(['sandbox', 'card', 'authorization', 'Card:00000000-0000-0000-0000-000000000000', '--amount-minor', '100', '--currency', 'USD', '--descriptor', 'SHOP', '--json'])
     expect(missing.code).toBe(5)
-    expect(missing.json().error.code).toBe('CARD_NOT_FOUND')
+    expect(missing.json().error.code).toBe('NOT_FOUND')
   })
 
   it('card transactions appear in `transactions list` (type CARD) beside payments, paged in one order; `transactions get` shows one', async () => {

@@ -5,6 +5,7 @@ import {idFlag, pagingFlags} from '../../lib/flags.js'
 import {cardColumns, renderCardList} from '../../lib/output/cards.js'
 import {listOutputFlags} from '../../lib/flags-output.js'
 import {listView} from '../../lib/output/table.js'
+import {showList} from '../../lib/output/list-stream.js'
 import {CARD_STATES, cardListQuery} from '../../lib/schemas/cards.js'
 import {checkWith, compact} from '../../lib/validate.js'
 
@@ -25,8 +26,7 @@ export default class CardsList extends BaseCommand<typeof CardsList> {
     const f = this.flags
     const view = listView(f, cardColumns)
     const query = checkWith(cardListQuery, compact({cardholderId: f.customer, accountId: f.account, platformCardId: f['platform-card-id'], state: f.state, sortOrder: f.order}))
-    const list = await listCards(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderCardList(this.out, list, view)
-    return list
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    return showList(this.out, view, cardColumns, page, (p) => listCards(this.ctx.client, query, p), (list) => renderCardList(this.out, list, view))
   }
 }

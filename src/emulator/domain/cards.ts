@@ -36,7 +36,7 @@ export function publicCard(c: StoredCard): Omit<StoredCard, '_'> {
 
 export function getCard(emu: Emulator, id: string): StoredCard {
   const c = emu.db.get<StoredCard>('cards', id)
-  if (!c) throw notFound('CARD_NOT_FOUND', `Card ${id}`)
+  if (!c) throw notFound('NOT_FOUND', `Card ${id}`)
   return c
 }
 

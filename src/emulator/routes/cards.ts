@@ -1,12 +1,12 @@
-import {CARD_SIMULATORS, cardCreateRequest, cardListQuery, cardTransactionListQuery, cardUpdateRequest, type CardSimulator} from '../../lib/schemas/cards.js'
+import {CARD_SIMULATORS, cardCreateRequest, cardListQuery, cardUpdateRequest, type CardSimulator} from '../../lib/schemas/cards.js'
 import {getCard, issueCard, publicCard, registerCardJobs, revealCard, revealPage, updateCard} from '../domain/cards.js'
 import {getCardTransaction, publicCardTransaction} from '../domain/card-transactions.js'
 import {registerCardTransactionJobs, simulate} from '../domain/card-simulators.js'
 import type {Emulator} from '../emulator.js'
 import {notFound, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
-import type {EmuRequest, Router} from '../router.js'
-import {listCardTransactions, listCards} from '../store/cards.js'
+import type {Router} from '../router.js'
+import {listCards} from '../store/cards.js'
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -48,14 +48,6 @@ export function registerCards(router: Router, emu: Emulator): void {
     if (!CARD_SIMULATORS.includes(kind)) throw notFound('NOT_FOUND', `Card simulator ${req.params.kind}`)
     return {status: 202, body: simulate(emu, req.params.id, kind, req.body)}
   })
-}
-
-/** GET /transactions?type=CARD (card transactions appear in the transaction list, api-gaps 4.4). */
-export function listCardTransactionsRoute(emu: Emulator, req: EmuRequest) {
-  const q = validate(cardTransactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
-  const paging = pagingOf(req.query)
-  const {rows, totalCount} = listCardTransactions(emu.db, q, paging)
-  return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCardTransaction)}
 }
 
 /** GET /transactions/{id} for a `CardTransaction:` id. */

@@ -5,7 +5,7 @@ import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
 import {listTransactions} from '../store/transactions.js'
-import {getCardTransactionRoute, listCardTransactionsRoute} from './cards.js'
+import {getCardTransactionRoute} from './cards.js'
 import {publicCardTransaction} from '../domain/card-transactions.js'
 
 /** GET /transactions with the published filters, one transaction, approve and cancel (api-gaps 4.4). */
@@ -13,7 +13,6 @@ export function registerTransactions(router: Router, emu: Emulator): void {
   registerTransactionJobs(emu)
 
   router.get('/transactions', (req) => {
-    if (req.query.get('type') === 'CARD') return listCardTransactionsRoute(emu, req)
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, q, paging)

@@ -1,6 +1,5 @@
-import type {CardListQuery, CardTransactionListQuery} from '../../lib/schemas/cards.js'
+import type {CardListQuery} from '../../lib/schemas/cards.js'
 import type {StoredCard} from '../domain/cards.js'
-import type {StoredCardTransaction} from '../domain/card-transactions.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import type {TransactionListQuery} from '../../lib/schemas/transactions.js'
@@ -27,17 +26,6 @@ export function listCards(db: Db, q: CardListQuery, paging: Paging) {
 export function bindFundingSources(db: Db, cardId: string, accountIds: string[]): void {
   for (const row of db.sql.rows('SELECT id FROM cardFundingSources WHERE card_id = ?', cardId)) db.del('cardFundingSources', String(row[0]))
   for (const accountId of accountIds) db.put('cardFundingSources', `${cardId}|${accountId}`, {cardId, accountId})
-}
-
-/** GET /transactions?type=CARD: by card, cardholder, funding account and status. */
-export function listCardTransactions(db: Db, q: CardTransactionListQuery, paging: Paging) {
-  const where: string[] = []
-  const params: unknown[] = []
-  if (q.cardId) where.push('card_id = ?'), params.push(q.cardId)
-  if (q.customerId) where.push('customer_id = ?'), params.push(q.customerId)
-  if (q.accountIdentifier) where.push('account_id = ?'), params.push(q.accountIdentifier)
-  if (q.status) where.push('status = ?'), params.push(q.status)
-  return keysetPage<StoredCardTransaction>(db, {table: 'cardTransactions', where, params, order: q.sortOrder === 'asc' ? 'asc' : 'desc'}, paging)
 }
 
 interface Branch {

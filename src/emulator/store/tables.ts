@@ -140,7 +140,6 @@ export const TABLES: TableDef[] = [
       text('customer_id', (d) => d.customerId),
       text('platform_customer_id', (d) => d.platformCustomerId),
       text('account_id', (d) => d.accountId),
-      text('status', (d) => d.status),
       createdAt,
     ],
     indexes: [
@@ -148,7 +147,6 @@ export const TABLES: TableDef[] = [
       {columns: ['customer_id', 'created_at', 'id']},
       {columns: ['platform_customer_id', 'created_at', 'id']},
       {columns: ['account_id', 'created_at', 'id']},
-      {columns: ['status', 'created_at', 'id']},
       {columns: ['created_at', 'id']},
     ],
     counts: [{name: 'cardTransactions', when: () => '1'}],

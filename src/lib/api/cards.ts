@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {cardRevealSchema, cardSchema, cardSimulationResponse, cardTransactionSchema, type CardCreateRequest, type CardListQuery, type CardSimulator, type CardTransactionListQuery, type CardUpdateRequest} from '../schemas/cards.js'
+import {cardRevealSchema, cardSchema, type CardTransaction, cardSimulationResponse, cardTransactionSchema, type CardCreateRequest, type CardListQuery, type CardSimulator, type CardTransactionFilter, type CardUpdateRequest} from '../schemas/cards.js'
 import type {ApiClient} from './client.js'
 import {listPaged, type PageOptions} from './list.js'
 
@@ -28,8 +28,28 @@ export async function revealCard(client: ApiClient, id: string) {
   return client.parse(cardRevealSchema, res.body, 'card reveal')
 }
 
-export async function listCardTransactions(client: ApiClient, query: Omit<CardTransactionListQuery, 'limit' | 'cursor'>, page: PageOptions) {
-  return listPaged(client, ['transactions'], query, cardTransactionSchema, page, 'card transaction list')
+/**
+ * Card transactions from GET /transactions (the published list, where they appear with type CARD):
+ * the server narrows by cardholder and funding account; the card, the type and the card status are
+ * picked here. A page may therefore hold fewer rows than --limit; --all reads everything.
+ */
+export async function listCardTransactions(client: ApiClient, filter: CardTransactionFilter, page: PageOptions) {
+  let customerId = filter.customerId
+  if (filter.cardId) {
+    const card = await getCard(client, filter.cardId)
+    if (customerId && customerId !== card.cardholderId) return {data: [], hasMore: false}
+    customerId = card.cardholderId
+  }
+  const keep = (item: unknown): CardTransaction[] => {
+    const t = item as {type?: string; cardId?: string; status?: string}
+    if (t.type !== 'CARD' || (filter.cardId && t.cardId !== filter.cardId) || (filter.status && t.status !== filter.status)) return []
+    return [client.parse(cardTransactionSchema, item, 'card transaction')]
+  }
+  const query = {customerId, accountIdentifier: filter.accountIdentifier, sortOrder: filter.sortOrder}
+  const onPage = page.onPage
+  const list = await listPaged(client, ['transactions'], query, z.looseObject({type: z.string()}), onPage ? {...page, onPage: (items) => onPage(items.flatMap(keep))} : page, 'transaction list')
+  const {totalCount: _all, ...rest} = list
+  return {...rest, data: list.data.flatMap(keep)}
 }
 
 export async function getCardTransaction(client: ApiClient, id: string) {

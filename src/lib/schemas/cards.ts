@@ -63,18 +63,18 @@ export const cardListQuery = z.strictObject({
 })
 export type CardListQuery = z.infer<typeof cardListQuery>
 
-/** GET /transactions?type=CARD: the published filters, plus `cardId` (a sandbox extension). */
-export const cardTransactionListQuery = z.strictObject({
-  type: z.literal('CARD'),
+/**
+ * `cards transactions list`: GET /transactions takes customerId, accountIdentifier and sortOrder; the
+ * card, CARD type and card status are picked from its answers (the published query has no such filters).
+ */
+export const cardTransactionFilter = z.strictObject({
   cardId: cardId.optional(),
   customerId: idOf('Customer').optional(),
-  accountIdentifier: z.string().max(200).optional(),
+  accountIdentifier: idOf('InternalAccount').optional(),
   status: z.enum(CARD_TRANSACTION_STATUSES).optional(),
   sortOrder: z.enum(['asc', 'desc']).optional(),
-  limit: z.string().optional(),
-  cursor: z.string().optional(),
 })
-export type CardTransactionListQuery = z.infer<typeof cardTransactionListQuery>
+export type CardTransactionFilter = z.infer<typeof cardTransactionFilter>
 
 export const cardMerchant = z.strictObject({
   descriptor: z.string().min(1).max(100),

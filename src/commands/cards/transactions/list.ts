@@ -5,11 +5,13 @@ import {idFlag, pagingFlags} from '../../../lib/flags.js'
 import {cardTransactionColumns, renderCardTransactionList} from '../../../lib/output/cards.js'
 import {listOutputFlags} from '../../../lib/flags-output.js'
 import {listView} from '../../../lib/output/table.js'
-import {CARD_TRANSACTION_STATUSES, cardTransactionListQuery} from '../../../lib/schemas/cards.js'
+import {CARD_TRANSACTION_STATUSES, cardTransactionFilter} from '../../../lib/schemas/cards.js'
+import {showList} from '../../../lib/output/list-stream.js'
 import {checkWith, compact} from '../../../lib/validate.js'
 
 export default class CardsTransactionsList extends BaseCommand<typeof CardsTransactionsList> {
-  static override summary = 'List card transactions (GET /transactions?type=CARD) by card, cardholder, funding account or status'
+  static override summary = 'List card transactions (type CARD in GET /transactions) by card, cardholder, funding account or status'
+  static override description = 'The published list narrows by cardholder and funding account; the card, the CARD type and the card status are picked from its pages, so a page may show fewer rows than --limit (--all reads every page).'
   static override examples = ['<%= config.bin %> cards transactions list --card Card:…', '<%= config.bin %> cards transactions list --customer Customer:… --status SETTLED --json']
   static override flags = {
     card: idFlag('Card', {description: 'transactions of this card', name: 'cardId'}),
@@ -24,9 +26,8 @@ export default class CardsTransactionsList extends BaseCommand<typeof CardsTrans
   async run() {
     const f = this.flags
     const view = listView(f, cardTransactionColumns)
-    const query = checkWith(cardTransactionListQuery, compact({type: 'CARD' as const, cardId: f.card, customerId: f.customer, accountIdentifier: f.account, status: f.status, sortOrder: f.order}))
-    const list = await listCardTransactions(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderCardTransactionList(this.out, list, view)
-    return list
+    const filter = checkWith(cardTransactionFilter, compact({cardId: f.card, customerId: f.customer, accountIdentifier: f.account, status: f.status, sortOrder: f.order}))
+    const page = {limit: f.limit, cursor: f.cursor, all: f.all}
+    return showList(this.out, view, cardTransactionColumns, page, (p) => listCardTransactions(this.ctx.client, filter, p), (list) => renderCardTransactionList(this.out, list, view))
   }
 }

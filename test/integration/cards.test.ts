@@ -193,6 +193,13 @@ describe('cards: bad input is refused before any request (exit 2)', () => {
   })
 })
 
+/** No string or number anywhere in a JSON value equals `secret`. */
+function noValueIs(v: unknown, secret: string): boolean {
+  if (Array.isArray(v)) return v.every((x) => noValueIs(x, secret))
+  if (v && typeof v === 'object') return Object.values(v).every((x) => noValueIs(x, secret))
+  return String(v) !== secret
+}
+
 describe('cards reveal', () => {
   it('writes the details link to a new 0600 file; the link, PAN and CVV never reach stdout, stderr, --json or --debug', async () => {
     const h = await cardholder(0)
@@ -209,16 +216,21 @@ describe('cards reveal', () => {
     const pan = /id="pan">(\d{16})</.exec(page)![1]
     const cvv = /id="cvv">(\d{3})</.exec(page)![1]
     expect(pan.endsWith(card.last4)).toBe(true)
-    for (const secret of [pan, cvv, token]) {
+    for (const secret of [pan, token]) {
       expect(r.stdout).not.toContain(secret)
       expect(r.stderr).not.toContain(secret)
     }
+    // Three digits occur by chance in ids and timestamps: the CVV must not appear as a value or be named.
+    expect(noValueIs(r.json(), cvv)).toBe(true)
+    expect(r.stdout + r.stderr).not.toMatch(/cvv|panEmbedUrl":\s*"http/i)
     expect(r.stderr).toMatch(/\[REDACTED\]/)
     // One view per link: the page is gone once seen.
     expect((await fetch(saved.panEmbedUrl)).status).toBe(404)
     // The card resource never carries the details.
     const got = await run(['cards', 'get', card.id, '--json', '--debug'])
-    for (const secret of [pan, cvv]) expect(got.stdout + got.stderr).not.toContain(secret)
+    expect(got.stdout + got.stderr).not.toContain(pan)
+    expect(noValueIs(got.json(), cvv)).toBe(true)
+    expect(got.stdout + got.stderr).not.toMatch(/cvv/i)
   })
 
   it('shows the link on a terminal only after the warning and a confirmation; declining requests nothing', async () => {

@@ -57,6 +57,11 @@ function sandboxPan(seed: string): string {
   return body + String((10 - (sum % 10)) % 10)
 }
 
+/** Three digits from the card id, independent of the number. */
+function sandboxCvv(seed: string): string {
+  return String(createHash('sha256').update(`cvv:${seed}`).digest().readUInt16BE(0) % 1000).padStart(3, '0')
+}
+
 /** Sandbox issuance suffix (sandbox-behaviour 16a): from platformCardId, else the cardholder id. */
 function issuanceSuffix(input: CardCreateRequest): string {
   return (input.platformCardId ?? input.cardholderId).slice(-3)
@@ -107,7 +112,7 @@ export function issueCard(emu: Emulator, input: CardCreateRequest): StoredCard {
     currency,
     createdAt: emu.iso(),
     updatedAt: emu.iso(),
-    _: {pan, cvv: pan.slice(3, 6)},
+    _: {pan, cvv: sandboxCvv(id)},
   }
   emu.db.put('cards', id, card)
   bindFundingSources(emu.db, id, card.fundingSources)

@@ -2,6 +2,7 @@ import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {Emulator, ObservedRequest} from './emulator.js'
+import {injectFault} from './faults.js'
 import {HttpError} from './http-error.js'
 import type {EmuResponse} from './router.js'
 
@@ -35,6 +36,8 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     if (emu.opts.recordRequests) emu.requests.push({method: req.method ?? 'GET', path: url.pathname})
     if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
+    // Faults come before anything else, so a faulted request changes nothing (and is no API answer to observe).
+    if (await injectFault(emu, path, req)) return void enqueued()
     if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers, rawBody: Buffer.alloc(0)}
     if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)

@@ -1,5 +1,6 @@
 import type {z} from 'zod'
 import type {sandboxSettingsPatch} from '../lib/schemas/config.js'
+import {NO_FAULTS} from '../lib/schemas/faults.js'
 
 export type SandboxSettings = Required<z.infer<typeof sandboxSettingsPatch>>
 
@@ -34,6 +35,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   cardProcessingDelayMs: 200,
   cardSlowDelayMs: 30_000,
   liveCardsPerCardholder: 1,
+  faults: NO_FAULTS,
 }
 
 export interface PlatformConfig {

@@ -108,6 +108,29 @@ export class Webhooks {
     return post(url, body, {'content-type': 'application/json', 'x-service-signature': signBody(body, this.key)})
   }
 
+  /**
+   * Re-delivers a stored event now, to `url` or the configured endpoint: the identical body (the
+   * stored envelope, serialised as on its first delivery), freshly signed. Recorded among the
+   * event's attempts as a replay (replays do not count against its delivery attempts).
+   */
+  async replay(eventId: string, url: string): Promise<{event: WebhookEvent; status?: number; body?: string; error?: string}> {
+    const stored = this.emu.db.get<StoredEvent>('events', eventId)
+    if (!stored) throw Object.assign(new Error(`${eventId} not found`), {notFound: true})
+    let result: {status?: number; body?: string; error?: string}
+    try {
+      result = await this.deliverNow(stored.event, url)
+    } catch (e) {
+      result = {error: (e as Error).message}
+    }
+    await this.emu.db.unit(() => {
+      const latest = this.emu.db.get<StoredEvent>('events', eventId) ?? stored
+      const attempt = {at: this.emu.iso(), url, ...(result.status !== undefined ? {status: result.status} : {}), ...(result.error ? {error: result.error} : {}), replay: true}
+      this.emu.db.put('events', eventId, {...latest, attempts: [...(latest.attempts ?? []), attempt]})
+    })
+    this.emu.log(`webhook replay ${stored.event.type} ${eventId} -> ${url}: ${result.status ?? result.error}`)
+    return {event: stored.event, ...result}
+  }
+
   /** Resolves when nothing is due for delivery right now (tests, shutdown). */
   idle(): Promise<void> {
     if (!this.pumping && !this.dueNow()) return Promise.resolve()
@@ -172,8 +195,9 @@ export class Webhooks {
       const current = this.emu.db.get<StoredEvent>('events', stored.event.id)
       if (!current || current.delivery !== 'pending') return
       const attempts = [...current.attempts, {at: this.emu.iso(), url, ...(status !== undefined ? {status} : {}), ...(error ? {error} : {})}]
-      const exhausted = current.event.type === 'TEST' || attempts.length >= MAX_ATTEMPTS
-      const delay = Math.min(30 * 60_000, this.emu.settings().webhookRetryBaseMs * 2 ** (attempts.length - 1))
+      const tries = attempts.filter((a) => !a.replay).length
+      const exhausted = current.event.type === 'TEST' || tries >= MAX_ATTEMPTS
+      const delay = Math.min(30 * 60_000, this.emu.settings().webhookRetryBaseMs * 2 ** (tries - 1))
       const next: StoredEvent = ok
         ? {...current, attempts, delivery: 'delivered', nextAttemptAt: undefined}
         : exhausted

@@ -15,7 +15,7 @@ export interface Activity {
 }
 
 /** Ctrl-C during a wait, at a prompt, or anywhere else: exit 130, with what goes on and how to resume. */
-export function interruptedError(activity?: Activity, atPrompt = false): SvcError {
+export function interruptedError(activity?: Activity, atPrompt = false, atPromptSaid = 'nothing was sent'): SvcError {
   if (activity) {
     return new SvcError({
       code: 'INTERRUPTED',
@@ -28,7 +28,7 @@ export function interruptedError(activity?: Activity, atPrompt = false): SvcErro
   return new SvcError({
     code: 'INTERRUPTED',
     exitCode: ExitCode.INTERRUPTED,
-    message: atPrompt ? 'Interrupted at the prompt; nothing was sent' : 'Interrupted',
+    message: atPrompt ? `Interrupted at the prompt; ${atPromptSaid}` : 'Interrupted',
     hint: atPrompt ? undefined : 'A request in flight may still have reached the Service; check before retrying (an --idempotency-key makes a retry safe).',
   })
 }

@@ -20,9 +20,9 @@ async function inquirer() {
 
 const toStderr = {output: process.stderr}
 
-function mapAbort(error: unknown): never {
-  // Ctrl-C at a prompt: exit 130 like any interrupt; nothing was sent yet.
-  if (error instanceof Error && error.name === 'ExitPromptError') throw interruptedError(undefined, true)
+/** Ctrl-C at a prompt: exit 130 like any interrupt, saying what was (not) sent; the default is "nothing was sent". */
+function mapAbort(error: unknown, said?: string): never {
+  if (error instanceof Error && error.name === 'ExitPromptError') throw interruptedError(undefined, true, said)
   throw error
 }
 
@@ -32,9 +32,10 @@ export async function promptText(message: string, opts: {default?: string; valid
   return input({message, default: opts.default, validate: opts.validate}, toStderr).catch(mapAbort)
 }
 
-export async function promptSecret(message: string): Promise<string> {
+/** `onAbort`: what Ctrl-C here leaves behind, when "nothing was sent" would not be the whole truth. */
+export async function promptSecret(message: string, opts: {onAbort?: string} = {}): Promise<string> {
   const {password} = await inquirer()
-  return password({message, mask: true}, toStderr).catch(mapAbort)
+  return password({message, mask: true}, toStderr).catch((e) => mapAbort(e, opts.onAbort))
 }
 
 export async function promptConfirm(message: string, dflt = false): Promise<boolean> {

@@ -6,6 +6,8 @@ export interface ReceivedEvent {
   verified: boolean
   event: {id: string; type: string; timestamp: string; data?: unknown}
   raw: string
+  /** The delivery's signature and content headers, to forward them unchanged. */
+  headers: Record<string, string>
 }
 
 /**
@@ -39,7 +41,9 @@ export function listen(opts: {port: number; publicKeyPem: string; onEvent: (e: R
       }
       seen.add(event.id)
       res.writeHead(200).end()
-      opts.onEvent({verified: true, event, raw: raw.toString('utf8')})
+      const headers: Record<string, string> = {}
+      for (const [k, v] of Object.entries(req.headers)) if ((k === 'content-type' || k.startsWith('x-service-')) && typeof v === 'string') headers[k] = v
+      opts.onEvent({verified: true, event, raw: raw.toString('utf8'), headers})
     })
   })
   return new Promise((resolve, reject) => {

@@ -36,6 +36,12 @@ function clabeToMxn(body: unknown): unknown {
 
 export const ALLOWANCES: Allowance[] = [
   {
+    id: 'body-size-cap',
+    decidedBy: 'service-api.md §2.12 (the error document), issue 9 (bounded memory)',
+    why: 'The local sandbox refuses a request body over 12 MiB with 413 PAYLOAD_TOO_LARGE before a route sees it: a transport limit, answered on any operation, so no operation documents it.',
+    excuses: (f) => f.kind === 'response' && f.exchange.status === 413 && code(f.exchange) === 'PAYLOAD_TOO_LARGE',
+  },
+  {
     id: 'error-body-reason',
     decidedBy: 'service-api.md §2.12, §7 (api-gaps §10.2 #12)',
     why: 'Error bodies are {code, reason, details}; the contract has {status, code, message, details}. Checked as if reason were message.',
@@ -104,7 +110,7 @@ export const ALLOWANCES: Allowance[] = [
   {
     id: 'local-sandbox-helpers',
     decidedBy: 'design/product.md (local sandbox) and service-api.md §4.5',
-    why: 'The local sandbox has helpers the Service does not publish: its webhook signing key, quorum key, event log, hosted KYC/liveness pages, agent execute, wallet-request settle, and `webhooks trigger --url`. Unknown routes answer 404/405.',
+    why: 'The local sandbox has helpers the Service does not publish: its webhook signing key, quorum key, event log and replay, hosted KYC/liveness pages, agent execute, wallet-request settle, and `webhooks trigger --url`. Unknown routes answer 404/405.',
     excuses: ({exchange, line}) =>
       (line.startsWith('no operation ') && (LOCAL_HELPERS.some((r) => r.test(exchange.path)) || [404, 405].includes(exchange.status))) ||
       (exchange.path === '/sandbox/webhooks/test' && line.includes('takes no body') && Object.keys(obj(exchange.requestBody) ?? {}).join() === 'url'),
@@ -153,6 +159,7 @@ const LOCAL_HELPERS = [
   /^\/sandbox\/webhook-public-key$/,
   /^\/sandbox\/quorum-public-key$/,
   /^\/sandbox\/events$/,
+  /^\/sandbox\/events\/[^/]+\/replay$/,
   /^\/sandbox\/hosted\//,
   /^\/sandbox\/quotes\/[^/]+\/execute-as-agent$/,
   /^\/sandbox\/wallet-requests\/[^/]+\/settle$/,

@@ -109,6 +109,22 @@ describe.skipIf(!hasTmux)('Ctrl-C on a real terminal (tmux)', () => {
     }
   }, 60_000)
 
+  it('at a code prompt: says the code was not submitted and how to submit it later', async () => {
+    const c = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Jean Dupont', nationality: 'FR', email: 'jean@example.fr'})
+    const id = c.body.id as string
+    expect((await svc(['kyc', 'verify-email', id], {env: sbx.env})).code).toBe(0)
+    const t = new TmuxSession(['kyc', 'confirm-email', id], {env: sbx.env})
+    try {
+      await t.waitFor(/Code sent to the customer's email/)
+      t.keys('C-c')
+      expect(await t.exitCode()).toBe(130)
+      expect(t.screen()).toContain(`Interrupted at the prompt; the code was not submitted; \`svc kyc confirm-email ${id} --code <code>\` submits it later`)
+      expect(sbx.emu.db.get<{contactVerification: {email: string}}>('customers', id)!.contactVerification.email).toBe('PENDING')
+    } finally {
+      t.kill()
+    }
+  }, 60_000)
+
   it('during quote execute --wait: the resume command, exit 130, and the payment still completes', async () => {
     const quoteId = await pendingQuote()
     const t = new TmuxSession(['quote', 'execute', quoteId, '--wait'], {env: sbx.env})

@@ -1,5 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {EnclaveClient} from '../helpers/enclave.js'
 import {api, approvedCustomer} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
@@ -63,7 +64,9 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
     const t = new TmuxSession(args, {env: {...sbx.env, NO_COLOR: '1'}, width})
     try {
       expect(await t.exitCode()).toBe(0)
-      return t.screen().split('\n').filter((l) => l.trim())
+      const lines = t.screen().split('\n').filter((l) => l.trim())
+      if (process.env.SVC_TEST_SHOW) console.log(lines.join('\n'))
+      return lines
     } finally {
       t.kill()
     }
@@ -80,6 +83,15 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
     const txs = await screenOf(['transactions', 'list'])
     for (const line of txs) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(txs.filter((l) => l.startsWith('Transaction:'))).toHaveLength(3)
+  })
+
+  it('wallet keys list (about 290 columns of ids and keys) fits 80 columns', async () => {
+    const {accountId} = await new EnclaveClient(sbx).createCustomer()
+    expect((await run(['wallet', 'login', accountId])).code).toBe(0)
+    const keys = await screenOf(['wallet', 'keys', 'list'])
+    for (const line of keys) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(keys[0]).toMatch(/ACCOUNT\s+EXPIRES/) // who holds a key, and until when, before anything else
+    expect(keys.some((l) => l.includes(accountId))).toBe(true) // ids are never cut
   })
 
   it('--wide shows every column even past the terminal width', async () => {

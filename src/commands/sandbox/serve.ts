@@ -1,9 +1,11 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {SvcError, usageError} from '../../lib/errors.js'
+import {InputError, SvcError, usageError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
 import {sandboxDataDir} from '../../lib/paths.js'
 import {renderKeyValue} from '../../lib/output/render.js'
+import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
+import {fieldErrors} from '../../lib/schemas/field-errors.js'
 import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 import {asSandboxDataError} from '../../lib/sandbox-store.js'
 
@@ -24,16 +26,20 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     detach: Flags.boolean({description: 'run in the background with a pid file; stop with `svc sandbox stop`'}),
     'decision-delay': Flags.integer({description: 'ms before KYC/KYB decisions land (new data dirs only)'}),
     'webhook-retry-base': Flags.integer({description: 'ms before the first webhook retry, doubling each time (new data dirs only)', min: 1}),
+    faults: Flags.string({description: 'inject faults before any state change: rate5xx=P (503), rate429=P (with Retry-After), reset=P, latency=MS, retryAfter=S'}),
+    'faults-seed': Flags.integer({description: 'seed of the fault PRNG, so a run is repeatable', min: 0, max: 2 ** 32 - 1, dependsOn: ['faults']}),
   }
 
   async run(): Promise<ReadyLine | undefined> {
     const f = this.flags
     const dataDir = f['data-dir'] ?? sandboxDataDir()
+    const faults = f.faults === undefined ? undefined : parseFaultsFlag(f.faults, f['faults-seed'])
     const running = runningPid(dataDir)
     if (running && running !== process.pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `A sandbox is already running for ${dataDir} (pid ${running})`, hint: 'Stop it with `svc sandbox stop`, or use another --data-dir.'})
     if (f.detach) {
       const args = ['--port', String(f.port), '--data-dir', dataDir]
       for (const name of ['decision-delay', 'webhook-retry-base'] as const) if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
+      if (faults) args.push('--faults', f.faults!, ...(f['faults-seed'] === undefined ? [] : ['--faults-seed', String(f['faults-seed'])]))
       const ready = await startDetached(args, dataDir)
       this.out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
       this.out.info(this.out.dim('Stop it with `svc sandbox stop`.'))
@@ -58,6 +64,9 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')
       throw asSandboxDataError(e) ?? e
     }
+    // Unlike the other settings (new data dirs only), faults are for this run: set (or cleared) at every start.
+    const wanted = faults ?? NO_FAULTS
+    if (JSON.stringify(emu.settings().faults ?? NO_FAULTS) !== JSON.stringify(wanted)) emu.saveConfig({...emu.config(), sandbox: {...emu.settings(), faults: wanted}})
     const ready: ReadyLine = {url: emu.url, tokenId: emu.credentials.tokenId, clientSecret: emu.credentials.clientSecret, webhookPublicKey: emu.webhookPublicKeyPem}
     recordRunning(dataDir, ready)
     if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
@@ -76,4 +85,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     clearRunning(dataDir)
     return undefined
   }
+}
+
+function parseFaultsFlag(spec: string, seed: number | undefined): FaultSettings {
+  const r = faultSettings.safeParse({...faultSpecToObject(spec), ...(seed === undefined ? {} : {seed})})
+  if (!r.success) throw new InputError(fieldErrors(r.error, 'faults'), undefined, 'Example: --faults rate5xx=0.1,rate429=0.05,latency=200ms,reset=0.01')
+  return r.data
 }

@@ -59,7 +59,7 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
     const otp = otpSource(this.ctx, {
       otpStdin: f['otp-stdin'],
       readStdin: async () => (await readSecretInput(this.ctx, {stdin: true, flag: 'otp-stdin', prompt: ''})).reveal(),
-      prompt: async () => (await readSecretInput(this.ctx, {stdin: false, flag: 'otp-stdin', prompt: `OTP code sent for ${credential.nickname ?? credential.id}`})).reveal(),
+      prompt: async () => (await readSecretInput(this.ctx, {stdin: false, flag: 'otp-stdin', prompt: `OTP code sent for ${credential.nickname ?? credential.id}`, onAbort: 'the code was not used and no session was created; run the login again for a new code'})).reveal(),
     })
     return this.done(await loginWithOtp(this.ctx, credential, {otp, allowUnsigned: f['allow-unsigned-envelope']}))
   }

@@ -1,16 +1,21 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {usageError} from '../../lib/errors.js'
+import {InputError, usageError} from '../../lib/errors.js'
+import {webhookUrl} from '../../lib/schemas/webhooks.js'
+import {Forwarder, type ForwardResult} from '../../lib/webhook-forward.js'
 import {listen, type ReceivedEvent} from '../../lib/webhook-listener.js'
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static override handlesInterrupt = true
-  static override summary = 'Receive webhooks locally, verify their signatures and print them'
-  static override description = 'Prints one line per verified event (one JSON document per line with --json). With --register the sandbox is pointed at this listener (PATCH /config webhookEndpoint).'
+  static override summary = 'Receive webhooks locally, verify their signatures and print them; optionally forward them to your app'
+  static override description =
+    'Prints one line per verified event (one JSON document per line with --json). With --register the sandbox is pointed at this listener (PATCH /config webhookEndpoint). ' +
+    'With --forward-to each event is re-posted to your app, in order, with the original body and signature headers, and the app\'s HTTP status is printed per event (--json: a "forward" key).'
   static override examples = [
     '<%= config.bin %> webhooks listen --port 4020 --register',
     '<%= config.bin %> webhooks listen --port 0 --register --json --max-events 3',
+    '<%= config.bin %> webhooks listen --register --forward-to http://localhost:3000/webhooks',
   ]
   static override defaultTimeout = '24h'
   static override flags = {
@@ -18,10 +23,13 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     register: Flags.boolean({description: 'set this listener as the webhook endpoint of the profile (PATCH /config)'}),
     'public-key': Flags.string({description: 'PEM file of the webhook public key (default: fetched from the sandbox)'}),
     'max-events': Flags.integer({description: 'exit after this many events', min: 1}),
+    'forward-to': Flags.string({description: 're-post each verified event to this URL (your app) with its original body and signature headers'}),
   }
 
   async run() {
     const f = this.flags
+    if (f['forward-to'] !== undefined && !webhookUrl.safeParse(f['forward-to']).success) throw new InputError([{field: 'forward-to', message: `must be an http(s) URL, got "${f['forward-to']}"`}])
+    const forwarder = f['forward-to'] ? new Forwarder(f['forward-to']) : undefined
     const pem = f['public-key'] ? readFileSync(f['public-key'], 'utf8') : await this.fetchPublicKey()
     let count = 0
     let done!: () => void
@@ -31,30 +39,41 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
       publicKeyPem: pem,
       onRejected: (reason) => this.out.warn(reason),
       onEvent: (e) => {
-        this.print(e)
-        if (f['max-events'] && ++count >= f['max-events']) done()
+        const counted = () => {
+          if (f['max-events'] && ++count >= f['max-events']) done()
+        }
+        if (!forwarder) {
+          this.print(e)
+          counted()
+        } else
+          forwarder.forward(e, (r) => {
+            this.print(e, r)
+            counted()
+          })
       },
     })
     if (f.register) {
       await this.ctx.client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: url}})
       this.out.info(`Registered ${url} as the webhook endpoint`)
     }
-    this.out.info(`Listening on ${url} (Ctrl-C to stop)`)
+    this.out.info(`Listening on ${url}${forwarder ? `, forwarding to ${f['forward-to']}` : ''} (Ctrl-C to stop)`)
     const timer = setTimeout(done, this.ctx.remainingMs())
     process.once('SIGINT', done)
     process.once('SIGTERM', done)
     await finished
+    await forwarder?.idle() // events already received still reach the app (each post is bounded by a timeout)
     clearTimeout(timer)
     server.close()
     return undefined
   }
 
-  private print(e: ReceivedEvent): void {
-    if (this.jsonEnabled()) this.out.write(JSON.stringify(e.event) + '\n')
+  private print(e: ReceivedEvent, forwarded?: ForwardResult): void {
+    if (this.jsonEnabled()) this.out.write(JSON.stringify(forwarded ? {...e.event, forward: forwarded} : e.event) + '\n')
     else {
       const data = e.event.data as {id?: string; status?: string; kycStatus?: string; kybStatus?: string} | undefined
       const state = data?.status ?? data?.kycStatus ?? data?.kybStatus ?? ''
-      this.out.print(`${e.event.timestamp}  ${this.out.bold(e.event.type)}  ${data?.id ?? ''} ${state}  ${this.out.dim(e.event.id)}`)
+      const app = !forwarded ? '' : forwarded.status === undefined ? this.out.red(`-> ${forwarded.error}  `) : `-> ${(forwarded.status < 300 ? this.out.green : this.out.red)(String(forwarded.status))}  `
+      this.out.print(`${e.event.timestamp}  ${app}${this.out.bold(e.event.type)}  ${data?.id ?? ''} ${state}  ${this.out.dim(e.event.id)}`)
     }
   }
 

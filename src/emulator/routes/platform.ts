@@ -1,6 +1,7 @@
 import {platformConfigPatch} from '../../lib/schemas/config.js'
+import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 import type {Emulator} from '../emulator.js'
-import {HttpError, validate} from '../http-error.js'
+import {HttpError, notFound, validate} from '../http-error.js'
 import type {Router} from '../router.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
@@ -32,6 +33,19 @@ export function registerPlatform(router: Router, emu: Emulator): void {
     const events = emu.webhooks.stored(type ?? undefined).map((e) => ({...e.event, delivery: {state: e.delivery, attempts: e.attempts}}))
     return {status: 200, body: {data: events}}
   })
+
+  router.post('/sandbox/events/:eventId/replay', async (req) => {
+    const url = validate(webhookReplayRequest, req.body ?? {}).url ?? emu.config().webhookEndpoint
+    if (!url) throw new HttpError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url')
+    const r = await emu.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
+      throw e.notFound ? notFound('EVENT_NOT_FOUND', `Event ${req.params.eventId}`) : e
+    })
+    const body = {eventId: r.event.id, type: r.event.type, url, response_status: r.status ?? null, response_body: r.body ?? null}
+    if (r.status === undefined || r.status < 200 || r.status >= 300) {
+      throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Replay of ${r.event.id} to ${url} failed: ${r.error ?? `answered ${r.status}`}`, body)
+    }
+    return {status: 200, body}
+  }, {unit: false})
 
   router.post('/sandbox/webhooks/test', async (req) => {
     const given = (req.body as {url?: unknown} | undefined)?.url

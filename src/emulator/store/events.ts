@@ -9,7 +9,7 @@ export interface StoredEvent {
   delivery: 'pending' | 'delivered' | 'dead' | 'none'
   /** The endpoint configured when the event happened: where it is delivered. */
   endpoint?: string
-  attempts: Array<{at: string; url: string; status?: number; error?: string}>
+  attempts: Array<{at: string; url: string; status?: number; error?: string; replay?: boolean}>
   /** When the next attempt is due (ms since the epoch), after a failed one. */
   nextAttemptAt?: number
 }

@@ -31,7 +31,7 @@ export async function confirmCode(ctx: Context, customerId: string, channel: Cha
   let code = given
   if (code === undefined) {
     if (!canPrompt(ctx.env)) requireFlags(['code'])
-    code = await promptSecret(`Code sent to the customer's ${channel}`)
+    code = await promptSecret(`Code sent to the customer's ${channel}`, {onAbort: `the code was not submitted; \`svc kyc confirm-${channel} ${customerId} --code <code>\` submits it later`})
   }
   const body = checkWith(confirmCodeRequest, {code: code.trim()})
   return confirmContactCode(ctx.client, customerId, channel, body.code).catch((e) => explain409(e, customerId, channel))

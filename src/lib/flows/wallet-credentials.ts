@@ -61,7 +61,7 @@ export async function addCredentialFlow(ctx: Context, accountId: string, type: C
   if (type === 'OAUTH') return {credential, next: `${login} --print-nonce, mint a token with that nonce, then ${login} --oidc-token-stdin`}
   if (type === 'PASSKEY') return {credential, next: `${login} (prints the challenge), sign it, then ${login} --assertion @assertion.json`}
   if (opts.activate === false) return {credential, next: login}
-  const otp = otpSource(ctx, {readStdin: async () => '', prompt: () => promptSecret(`Code sent for ${credential.nickname ?? credential.id}`)})
+  const otp = otpSource(ctx, {readStdin: async () => '', prompt: () => promptSecret(`Code sent for ${credential.nickname ?? credential.id}`, {onAbort: `the code was not used and no session was created; \`svc wallet login ${accountId} --credential ${credential.id}\` sends a new one`})})
   const result = await loginWithOtp(ctx, credential, {otp, targetBundle: credential.otpEncryptionTargetBundle, allowUnsigned: opts.allowUnsigned})
   return {credential: stripBundle(credential), session: {id: result.session.id, expiresAt: result.session.expiresAt}}
 }

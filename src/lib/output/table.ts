@@ -126,7 +126,7 @@ export async function renderList<T>(out: Output, columns: Array<Column<T>>, list
 
 /** RFC 4180: quote when needed, double the quotes; a leading = + - @ is defused for spreadsheets. */
 function csvCell(value: string): string {
-  const safe = /^[=+\-@]/.test(value) && !/^-?\d/.test(value) ? `'${value}` : value
+  const safe = /^[=+\-@]./.test(value) && !/^-?\d/.test(value) ? `'${value}` : value
   return /[",\r\n]/.test(safe) || safe !== safe.trim() ? `"${safe.replaceAll('"', '""')}"` : safe
 }
 

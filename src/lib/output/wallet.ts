@@ -47,12 +47,12 @@ export async function renderSessions(out: Output, list: AuthSession[], localIds:
 }
 
 export const keyColumns: Array<Column<PublicKeyRecord>> = [
-  {key: 'kind', header: 'KIND', get: (k) => k.kind, priority: 3},
+  {key: 'kind', header: 'KIND', get: (k) => k.kind, priority: 4},
   {key: 'account', header: 'ACCOUNT', get: (k) => k.accountId, noTruncate: true, priority: 0},
-  {key: 'credential', header: 'CREDENTIAL', get: (k) => `${k.credentialType} ${k.credentialId}`, priority: 4},
-  {key: 'session', header: 'SESSION', get: (k) => k.sessionId ?? '', priority: 1},
+  {key: 'credential', header: 'CREDENTIAL', get: (k) => `${k.credentialType} ${k.credentialId}`, priority: 3},
+  {key: 'session', header: 'SESSION', get: (k) => k.sessionId ?? '', priority: 2},
   {key: 'public-key', header: 'PUBLIC KEY', get: (k) => k.publicKey, priority: 6},
-  {key: 'expires', header: 'EXPIRES', get: (k) => relativeTime(k.expiresAt), raw: (k) => k.expiresAt, priority: 2},
+  {key: 'expires', header: 'EXPIRES', get: (k) => relativeTime(k.expiresAt), raw: (k) => k.expiresAt, priority: 1},
   {key: 'encrypted', header: 'ENCRYPTED', get: (k) => (k.encrypted ? 'yes' : 'no'), priority: 5},
 ]
 

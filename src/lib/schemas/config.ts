@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {faultSettingsPatch} from './faults.js'
 
 /**
  * Local-sandbox-only settings, patched with `PATCH /config {sandbox: {...}}`. Each feature area adds
@@ -75,6 +76,8 @@ export const sandboxSettingsPatch = z.strictObject({
   cardSlowDelayMs: z.number().int().min(0).max(3_600_000).optional(),
   /** Live (not CLOSED) cards one cardholder may hold (409 CARD_LIMIT_REACHED above it). */
   liveCardsPerCardholder: z.number().int().min(1).max(1000).optional(),
+  /** Fault injection: 503s, 429s with Retry-After, connection resets, latency (see emulator/faults.ts). */
+  faults: faultSettingsPatch.optional(),
 })
 
 const feeConfig = z.strictObject({

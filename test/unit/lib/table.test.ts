@@ -69,9 +69,9 @@ describe('tables', () => {
   it('csv quotes commas and quotes (RFC 4180) and defuses formulas; tsv when piped', async () => {
     const csv = capture(false)
     const w = new ListWriter(csv.out, columns, listView({output: 'csv'}, columns))
-    w.rows([{...rows[0], note: '=HYPERLINK("x")'}])
+    w.rows([{...rows[0], note: '=HYPERLINK("x")'}, {...rows[1], name: 'Plain', note: '-'}])
     await w.end()
-    expect(csv.stdout).toBe(`ID,NAME,STATUS,NOTE\r\n${rows[0].id},"A rather long legal name number 0, with a comma and ""quotes""",APPROVED,"'=HYPERLINK(""x"")"\r\n`)
+    expect(csv.stdout).toBe(`ID,NAME,STATUS,NOTE\r\n${rows[0].id},"A rather long legal name number 0, with a comma and ""quotes""",APPROVED,"'=HYPERLINK(""x"")"\r\n${rows[1].id},Plain,APPROVED,-\r\n`)
 
     const tsv = capture(false)
     const t = new ListWriter(tsv.out, columns, listView({}, columns))

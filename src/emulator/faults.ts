@@ -1,0 +1,102 @@
+import type {IncomingMessage} from 'node:http'
+import {NO_FAULTS, type FaultSettings} from '../lib/schemas/faults.js'
+import type {Emulator} from './emulator.js'
+import {HttpError} from './http-error.js'
+
+/**
+ * Fault injection (`svc sandbox serve --faults`, PATCH /config {sandbox: {faults}}): decided per
+ * request before routing, so a faulted request never changes state. The sandbox's own controls
+ * (/config, /sandbox/...) are never faulted: they are how a test turns faults off and sets up state.
+ */
+const EXEMPT = /^\/(config$|sandbox\/)/
+
+interface FaultState {
+  /** The settings the PRNG was seeded for; a new PATCH restarts the sequence. */
+  key: string
+  next: () => number
+  counts: FaultCounts
+}
+
+export interface FaultCounts {
+  rate5xx: number
+  rate429: number
+  reset: number
+  delayed: number
+  /** The faulted requests, oldest first ("503 POST /quotes"), the last 1,000. */
+  faulted: string[]
+}
+
+const states = new WeakMap<Emulator, FaultState>()
+
+/**
+ * Applies the configured faults to one request: waits the latency, then throws a 503 or 429
+ * HttpError (with Retry-After), or resets the connection and returns true (nothing is to be sent).
+ */
+export async function injectFault(emu: Emulator, path: string, req: IncomingMessage): Promise<boolean> {
+  const faults = emu.settings().faults ?? NO_FAULTS
+  if (!faults.rate5xx && !faults.rate429 && !faults.reset && !faults.latencyMs) {
+    states.delete(emu) // turned off: the next faults start their sequence (and counts) afresh
+    return false
+  }
+  if (EXEMPT.test(path)) return false
+  const state = stateFor(emu, faults)
+  if (faults.latencyMs) {
+    state.counts.delayed++
+    await new Promise((r) => setTimeout(r, faults.latencyMs))
+  }
+  // One draw per request, split into bands, so the rates are exact and independent of each other.
+  const x = state.next()
+  const retryAfter = {'retry-after': String(faults.retryAfterSeconds)}
+  if (x < faults.reset) {
+    state.counts.reset++
+    note(emu, state, `reset ${req.method} ${path}`)
+    req.socket.destroy()
+    return true
+  }
+  if (x < faults.reset + faults.rate5xx) {
+    state.counts.rate5xx++
+    note(emu, state, `503 ${req.method} ${path}`)
+    throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'Injected fault: the service is temporarily unavailable; nothing was done', undefined, retryAfter)
+  }
+  if (x < faults.reset + faults.rate5xx + faults.rate429) {
+    state.counts.rate429++
+    note(emu, state, `429 ${req.method} ${path}`)
+    throw new HttpError(429, 'RATE_LIMITED', `Injected fault: too many requests; retry after ${faults.retryAfterSeconds} s`, {retryAfterSeconds: faults.retryAfterSeconds}, retryAfter)
+  }
+  return false
+}
+
+/** How many faults were injected since the settings last changed (tests, the log). */
+export function faultCounts(emu: Emulator): FaultCounts {
+  const counts = states.get(emu)?.counts
+  return counts ? {...counts, faulted: [...counts.faulted]} : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}
+}
+
+function note(emu: Emulator, state: FaultState, what: string): void {
+  state.counts.faulted.push(what)
+  if (state.counts.faulted.length > 1000) state.counts.faulted.shift()
+  emu.log(`fault: ${what}`)
+}
+
+function stateFor(emu: Emulator, faults: FaultSettings): FaultState {
+  const key = JSON.stringify(faults)
+  let state = states.get(emu)
+  if (!state || state.key !== key) {
+    const seed = faults.seed ?? (Math.random() * 2 ** 32) >>> 0
+    state = {key, next: mulberry32(seed), counts: {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}}
+    states.set(emu, state)
+  }
+  return state
+}
+
+/** A small seeded PRNG (mulberry32): uniform in [0, 1), the same sequence for the same seed. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

@@ -1,0 +1,7 @@
+import {z} from 'zod'
+
+/** An http(s) URL to deliver webhooks to (replay --url, listen --forward-to). */
+export const webhookUrl = z.url({protocol: /^https?$/, message: 'must be an http(s) URL'})
+
+/** POST /sandbox/events/{id}/replay (local sandbox): deliver to `url` instead of the configured endpoint. */
+export const webhookReplayRequest = z.strictObject({url: webhookUrl.optional()})

@@ -19,6 +19,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
+import {dependencyEdits, pathFilter} from './build/dependency-edits.mjs'
 
 const root = dirname(fileURLToPath(import.meta.url))
 const dev = process.argv.includes('--dev')
@@ -89,108 +90,55 @@ const sourceRewrites = {
 }
 
 /**
- * Start-up trims for dependencies, each measured (cold `customers get`):
- * - oclif's logger loads `debug` (tty, util, supports-color) on every run; it is only needed when
- *   DEBUG is set, so the bundle loads it on demand and uses a no-op logger otherwise (~9 ms).
- * - undici's HTTP/2 client requires node:http2 (which loads http and tls) at module load just to
- *   read header-name constants; svc never speaks h2, so the constants are inlined and http2
- *   itself loads only if a connection ever asks for it (~9 ms).
- * - oclif's theme probes the terminal (supports-color) at load; it only needs the answer when it
- *   colours something, so the probe runs on first use (~4 ms).
- * - @inquirer/prompts' editor prompt pulls in an external-editor helper with every legacy text
- *   encoding (iconv-lite, chardet: ~0.5 MB read and cached on every start); svc never opens an
- *   editor prompt, so the helper is a stub that says so.
- * - Modules some dependencies require at load but use only on rare paths are required on first
- *   use instead (LAZY_REQUIRES below): child_process (oclif: Windows shell detection; on Linux it only needs is-wsl), tinyglobby
- *   (oclif: command discovery without a manifest), node:http (undici: one instanceof check, and a
- *   default header limit that svc passes explicitly). Each edit is checked: if a dependency update
- *   changes the text, the build says so and keeps the original code.
+ * Start-up trims for dependencies: build/dependency-edits.mjs lists each edit with what it saves
+ * and the text it relies on. A guard that no longer matches keeps the dependency's original code
+ * (the build warns) and fails test/unit/build/dependency-edits.test.ts, which also reads the report
+ * written next to the bundle (dist/dependency-edits.json: which edits esbuild applied).
+ * SVC_SKIP_EDITS=name,name builds without those edits (test/bench/edits.mjs measures each).
  */
-const lazy = (mod) => `new Proxy({}, {get: (_, key) => require(${JSON.stringify(mod)})[key]})`
-const LAZY_REQUIRES = [
-  {
-    file: /@oclif[\\/]core[\\/]lib[\\/]util[\\/]os\.js$/,
-    edits: [
-      ['require("node:child_process")', lazy('node:child_process')],
-      // wsl-utils (child_process, powershell helpers) only to ask is-wsl, which it re-exports.
-      ["(await import('wsl-utils')).isWsl ? 'wsl'", "(await import('is-wsl')).default ? 'wsl'"],
-    ],
-  },
-  {file: /@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/, edits: [['require("tinyglobby")', lazy('tinyglobby')]]},
-  {
-    file: /undici[\\/]lib[\\/]core[\\/]util\.js$/,
-    edits: [
-      ["const { IncomingMessage } = require('node:http')", ''],
-      ['.constructor === IncomingMessage)', ".constructor === require('node:http').IncomingMessage)"],
-    ],
-  },
-  {
-    file: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    edits: [
-      ["const http = require('node:http')", `const http = ${lazy('node:http')}`],
-      [
-        `const getDefaultNodeMaxHeaderSize = http &&
-  http.maxHeaderSize &&
-  Number.isInteger(http.maxHeaderSize) &&
-  http.maxHeaderSize > 0
-  ? () => http.maxHeaderSize
-  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
-        `const getDefaultNodeMaxHeaderSize = () => {
-  if (Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize
-  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
-}`,
-      ],
-    ],
-  },
-]
-const http2Constants = JSON.stringify((await import('node:http2')).constants)
+const skipped = new Set((process.env.SVC_SKIP_EDITS ?? '').split(',').filter(Boolean))
+const EDITS = dependencyEdits(JSON.stringify((await import('node:http2')).constants)).filter((e) => !skipped.has(e.name))
+const editReport = Object.fromEntries(EDITS.map((e) => [e.name, 'not loaded']))
 const leanDeps = {
   name: 'lean-deps',
   setup(b) {
-    b.onResolve({filter: /^debug$/}, (args) => (args.importer.includes(`${sep}@oclif${sep}core${sep}`) ? {path: 'debug', namespace: 'svc-debug'} : undefined))
-    b.onLoad({filter: /.*/, namespace: 'svc-debug'}, () => ({
-      resolveDir: root,
-      contents: `
-        const noop = Object.assign(function () {}, {enabled: false, log() {}, extend() { return noop }, destroy() {}})
-        const stub = Object.assign(() => noop, {enable() {}, disable() { return '' }, enabled: () => false, formatters: {}, coerce: (v) => v})
-        stub.default = stub.debug = stub
-        module.exports = process.env.DEBUG ? require('debug') : stub`,
-    }))
-    for (const {file, edits} of LAZY_REQUIRES) {
-      b.onLoad({filter: file}, (args) => {
-        let contents = readFileSync(args.path, 'utf8')
-        for (const [from, to] of edits) {
-          if (!contents.includes(from)) {
-            console.warn(`esbuild: ${relative(root, args.path)} changed; start-up edit skipped: ${from}`)
-            return undefined
-          }
-          contents = contents.replace(from, to)
+    for (const edit of EDITS) {
+      const filter = pathFilter(edit.path)
+      const guarded = (contents) => {
+        const missing = [...edit.guards, ...(edit.edits ?? []).map(([from]) => from)].find((g) => !contents.includes(g))
+        if (missing) {
+          editReport[edit.name] = `guard not found: ${missing}`
+          console.warn(`esbuild: ${edit.path} changed; start-up edit ${edit.name} skipped (guard not found: ${missing})`)
         }
-        return {contents, loader: 'js'}
-      })
+        return !missing
+      }
+      if (edit.kind === 'replace') {
+        b.onLoad({filter}, (args) => {
+          let contents = readFileSync(args.path, 'utf8')
+          if (!guarded(contents)) return undefined
+          for (const [from, to] of edit.edits) contents = contents.replace(from, to)
+          editReport[edit.name] = 'applied'
+          return {contents, loader: 'js'}
+        })
+      } else if (edit.kind === 'module') {
+        b.onLoad({filter}, (args) => {
+          if (!guarded(readFileSync(args.path, 'utf8'))) return undefined
+          editReport[edit.name] = 'applied'
+          return {contents: edit.contents, resolveDir: root, loader: 'js'}
+        })
+      } else {
+        // A stub replaces what the importer gets; the guard checks that the importer still imports it.
+        if (!guarded(readFileSync(join(root, 'node_modules', edit.path), 'utf8'))) continue
+        const namespace = `svc-stub-${edit.name}`
+        const specifier = new RegExp(`^${edit.specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`)
+        b.onResolve({filter: specifier}, (args) => {
+          if (!edit.importer.test(args.importer)) return undefined
+          editReport[edit.name] = 'applied'
+          return {path: edit.specifier, namespace}
+        })
+        b.onLoad({filter: /.*/, namespace}, () => ({contents: edit.contents, resolveDir: root, loader: 'js'}))
+      }
     }
-    b.onResolve({filter: /^@inquirer\/external-editor$/}, () => ({path: 'external-editor', namespace: 'svc-no-editor'}))
-    b.onLoad({filter: /.*/, namespace: 'svc-no-editor'}, () => ({
-      contents: `const no = () => { throw new Error('svc does not open an external editor') }
-        module.exports = {editAsync: no, edit: no, ExternalEditor: class { constructor() { no() } }}`,
-      loader: 'js',
-    }))
-    b.onLoad({filter: /@oclif[\\/]core[\\/]lib[\\/]ux[\\/]supports-color\.js$/}, () => ({
-      resolveDir: root,
-      contents: `let probed
-        exports.supportsColor = () => {
-          probed ??= require('supports-color')
-          return Boolean(probed.stdout) && Boolean(probed.stderr)
-        }`,
-      loader: 'js',
-    }))
-    b.onLoad({filter: /undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/}, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(
-        "require('node:http2')",
-        `{constants: ${http2Constants}, connect: (...a) => require('node:http2').connect(...a)}`,
-      ),
-      loader: 'js',
-    }))
   },
 }
 
@@ -227,6 +175,7 @@ try {
   })
   const tmp = `${outfile}.${process.pid}.tmp`
   writeFileSync(tmp, asciiOnly(result.outputFiles[0].text))
+  writeFileSync(join(root, 'dist', 'dependency-edits.json'), JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n')
   renameSync(tmp, outfile)
 } catch (error) {
   rmSync(outfile, {force: true})

@@ -11,7 +11,7 @@
 import {readFileSync, renameSync, statSync, writeFileSync} from 'node:fs'
 import Module, {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 
@@ -30,35 +30,77 @@ if (argv[0] === '--version') {
   // package.json engines already says >= 20.19; oclif's own check loads and runs semver each start.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'
   const bundleFile = join(root, 'dist', 'svc.cjs')
-  const bundle = process.env.SVC_NO_BUNDLE ? undefined : loadBundle(bundleFile)
+  // `svc autocomplete` runs the plugin's command module, which oclif loads with import(): code
+  // compiled from the bundle's code cache cannot, so it runs from the unbundled oclif (rare, slower).
+  const bundle = process.env.SVC_NO_BUNDLE || argv[0] === 'autocomplete' ? undefined : loadBundle(bundleFile)
   // ESM that stays outside the bundle (the local sandbox) is imported from here: functions
   // restored from a V8 code cache have no import() callback of their own.
   globalThis.__svcImport = (url) => import(url)
+  // Plugins (package.json oclif.plugins: shell completion) are read only by the commands that need
+  // them: `svc autocomplete ...`, and the root help that lists it. Every other command skips
+  // finding, reading and parsing their package.json and manifest.
+  if (!needsPlugins(argv)) pjson.oclif.plugins = []
   if (bundle) {
     pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
-    await bundle
-      .run(argv, {root, pjson})
-      .then(() => bundle.flush())
-      .catch((error) => (notFound(error) ? undefined : bundle.handle(error)))
+    const run = (args) =>
+      bundle
+        .run(args, {root, pjson})
+        .then(() => bundle.flush())
+        .catch(async (error) => ((await notFound(error, args === argv ? run : undefined)) ? undefined : bundle.handle(error)))
+    await run(argv)
   } else {
-    const {execute} = await import('@oclif/core')
-    await execute({dir: import.meta.url})
+    const {run, flush, handle} = await import('@oclif/core')
+    await run(argv, {root, pjson})
+      .then(() => flush())
+      .catch((error) => handle(error))
   }
+}
+
+function needsPlugins(args) {
+  const words = args.filter((a) => !a.startsWith('-'))
+  if (words[0] === 'autocomplete' || (words[0] === 'help' && words[1] === 'autocomplete')) return true
+  return words.length === 0 ? args.length === 0 || args.some((a) => a === '--help' || a === '-h') : words.length === 1 && words[0] === 'help'
 }
 
 /**
  * An unknown command is a usage error (exit 2) like any other; under --json its error document goes
- * to stdout so a script still parses exactly one JSON document.
+ * to stdout so a script still parses exactly one JSON document. The hint names the closest command
+ * (dist/lib/suggest.js, loaded only here). On an interactive terminal @oclif/plugin-not-found's
+ * prompt asks "Did you mean ...?" and runs it on yes; its hook itself is not registered: it exits
+ * 127 and suggests nothing off a terminal, and the bundle does not load oclif hook files.
  */
-function notFound(error) {
+async function notFound(error, rerun) {
   const m = /^command (\S+) not found/.exec(error?.message ?? '')
   if (!m) return false
-  const reason = `"${m[1].replaceAll(':', ' ')}" is not an svc command`
-  const hint = 'Run `svc help` for the command list.'
-  if (argv.includes('--json')) process.stdout.write(JSON.stringify({error: {status: null, code: 'USAGE', reason, details: {}, hint}}, null, 2) + '\n')
-  else process.stderr.write(`Error: ${reason}\nHint: ${hint}\n`)
   process.exitCode = 2
+  const reason = `"${m[1].replaceAll(':', ' ')}" is not an svc command`
+  let suggestion
+  try {
+    const {suggestCommand} = await import('../dist/lib/suggest.js')
+    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
+    const ids = Object.values(manifest.commands).filter((c) => !c.hidden).flatMap((c) => [c.id, ...(c.aliases ?? [])])
+    suggestion = suggestCommand(argv, ids)
+  } catch {}
+  const typed = suggestion && [...suggestion.id.split(':'), ...argv.slice(suggestion.consumed)]
+  const hint = suggestion ? `Did you mean \`svc ${suggestion.id.replaceAll(':', ' ')}\`? Run \`svc help\` for the command list.` : 'Run `svc help` for the command list.'
+  const json = argv.includes('--json')
+  if (json) process.stdout.write(JSON.stringify({error: {status: null, code: 'USAGE', reason, details: {}, hint}}, null, 2) + '\n')
+  else process.stderr.write(`Error: ${reason}\nHint: ${hint}\n`)
+  const interactive = process.stdin.isTTY && process.stderr.isTTY && !json && !process.env.SVC_NO_INPUT && !process.env.CI
+  if (typed && interactive && rerun) {
+    const {default: utils} = await import(pluginFile('@oclif/plugin-not-found', 'utils.js'))
+    if (await utils.getConfirmation(`svc ${typed.join(' ')}`).catch(() => false)) {
+      process.exitCode = undefined
+      await rerun(typed)
+    }
+  }
   return true
+}
+
+/** A file of a plugin's lib/ (its package exports only lib/index.js), as a URL for import(). */
+function pluginFile(name, file) {
+  const main = createRequire(join(root, 'package.json')).resolve(name)
+  return pathToFileURL(join(dirname(main), file)).href
 }
 
 function loadBundle(file) {

@@ -6,6 +6,7 @@ import {parseDuration} from './duration.js'
 import {Output} from './output/output.js'
 import {durationFlag} from './flags.js'
 import {interrupts} from './interrupt.js'
+import {withCommandHint} from './hints.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -65,7 +66,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async catch(err: Error & {exitCode?: number}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
     const svc = toSvcError(err)
-    const doc: ErrorDocument = svc.toDocument()
+    const doc: ErrorDocument = withCommandHint(svc.toDocument(), this.id ?? '', {...this.ctor.flags, ...(this.ctor as typeof BaseCommand).baseFlags})
     if (this.jsonEnabled()) this.out.printJson({error: doc})
     else this.out.printError(doc)
     if (!isSvcError(err) && !(err as {oclif?: unknown}).oclif && this.ctx?.debug) this.out.info(String(err.stack))
@@ -129,7 +130,7 @@ export function toSvcError(err: Error & {oclif?: {exit?: number}; code?: string}
     return err
   }
   if (err.oclif || /Nonexistent flag|Unexpected argument|Missing required|Expected --|--.+ cannot also|Parsing --|at least one of|exactly one of|must also be provided/i.test(err.message)) {
-    return new SvcError({code: 'USAGE', message: parseMessage(err.message), exitCode: ExitCode.USAGE, hint: 'See --help for the flags and arguments.'})
+    return new SvcError({code: 'USAGE', message: parseMessage(err.message), exitCode: ExitCode.USAGE, hint: 'See `svc <command> --help` for the flags and arguments.'})
   }
   return new SvcError({code: 'INTERNAL_CLI_ERROR', message: `Unexpected error: ${err.message}`, exitCode: ExitCode.FAILED, hint: 'This is a bug in svc; re-run with --debug and report it.'})
 }

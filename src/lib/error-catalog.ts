@@ -148,12 +148,12 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   KEYSTORE_LOCKED: 'Set SVC_KEYSTORE_PASSPHRASE, or run on a terminal to be prompted.',
   KEYSTORE_PASSPHRASE_WRONG: 'Check SVC_KEYSTORE_PASSPHRASE, or purge the key and log in again.',
   PASSKEY_CHALLENGE_REQUIRED: 'Run `svc wallet login` without --assertion first to get a challenge.',
-  USAGE: 'See `svc <command> --help`.',
+  USAGE: 'See `svc <command> --help`.', // the base command names the real command
   NETWORK_ERROR: 'Check the base URL and your network; for the local sandbox run `svc sandbox serve --detach`.',
   TIMEOUT: 'Run the same command again to keep waiting.',
   RESPONSE_INVALID: 'The API answered with an unexpected shape; report it with --debug output.',
   // money movement (issue 4)
-  USER_NOT_READY: 'The customer must be APPROVED before money moves: check `svc customers get <id>` (kycStatus/kybStatus).',
+  USER_NOT_READY: 'The customer must be APPROVED before money moves: check `svc kyc status <customerId>`.',
   FUNDING_AMOUNT_MISMATCH: 'Send exactly the quote\'s totalSendingAmount (or omit the amount to use it).',
   PAYMENT_FAILED: 'See failureReason in details; funds are returned to the source unless the refund failed too.',
   OWNERSHIP_NOT_VERIFIED: 'Start a new ownership challenge: `svc accounts external verify-ownership <id>`.',

@@ -20,7 +20,7 @@ export const EXIT_CODE_TABLE: ReadonlyArray<[number, string]> = [
   [1, 'failed (server error, rejected decision, unexpected response)'],
   [2, 'usage or invalid input, refused before any request'],
   [3, 'cancelled, or confirmation refused'],
-  [4, 'authentication (401, bad credentials, bad wallet signature)'],
+  [4, 'authentication (401, bad credentials, bad wallet signature, bad webhook signature)'],
   [5, 'not found (404)'],
   [6, 'conflict or invalid state (409, 423; kyc submit answered RESOLVE_ERRORS)'],
   [7, 'rate limited after retries (429)'],

@@ -3,11 +3,11 @@ import {compact} from './validate.js'
 
 /** Postal-address flags, shared by every command that takes an address (customers, owners). */
 export const addressFlags = {
-  'address-line1': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-line2': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-city': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-state': Flags.string({helpGroup: 'ADDRESS'}),
-  'address-postal-code': Flags.string({helpGroup: 'ADDRESS'}),
+  'address-line1': Flags.string({description: 'street and number', helpGroup: 'ADDRESS'}),
+  'address-line2': Flags.string({description: 'apartment, suite, floor', helpGroup: 'ADDRESS'}),
+  'address-city': Flags.string({description: 'city', helpGroup: 'ADDRESS'}),
+  'address-state': Flags.string({description: 'state, province or region', helpGroup: 'ADDRESS'}),
+  'address-postal-code': Flags.string({description: 'postal or ZIP code', helpGroup: 'ADDRESS'}),
   'address-country': Flags.string({description: 'ISO 3166-1 alpha-2', helpGroup: 'ADDRESS'}),
 }
 

@@ -2,6 +2,7 @@ import {readFileSync} from 'node:fs'
 import {Args, Flags} from '@oclif/core'
 import {InputError, usageError} from './errors.js'
 import {parseDuration} from './duration.js'
+import {withArticle} from './article.js'
 
 const ID_BODY = /^[A-Za-z0-9_-]{1,128}$/
 
@@ -10,7 +11,7 @@ export function checkId(value: string, types: string[], field: string): string {
   const [prefix, ...rest] = value.split(':')
   const body = rest.join(':')
   if (!types.includes(prefix) || !ID_BODY.test(body)) {
-    throw new InputError([{field, message: `must be a ${types.join(' or ')} id (${types[0]}:<id>), got "${value}"`}])
+    throw new InputError([{field, message: `must be ${withArticle(types.join(' or '))} id (${types[0]}:<id>), got "${value}"`}])
   }
   return value
 }
@@ -32,16 +33,19 @@ export function optionalIdArg(type: string | string[], description?: string) {
   return Args.string({...idArgOptions(type, description), required: false})
 }
 
-export function idFlag(type: string | string[], opts: {description?: string; required?: boolean; name?: string} = {}) {
+export function idFlag(type: string | string[], opts: {description?: string; required?: boolean; name?: string; hidden?: boolean} = {}) {
   const types = Array.isArray(type) ? type : [type]
   return Flags.string({
     description: opts.description ?? `${types.join(' or ')} id`,
     required: opts.required,
+    hidden: opts.hidden,
     parse: async (v) => checkId(v, types, opts.name ?? types[0].toLowerCase()),
   })
 }
 
-export const yesFlag = Flags.boolean({char: 'y', description: 'confirm without prompting (needed off a TTY in production)'})
+// -y is a char alias, not `char`: oclif's help misaligns a flag group whose first flag has no short
+// form when another one has (issue 13); help still says -y.
+export const yesFlag = Flags.boolean({charAliases: ['y'], description: 'confirm without prompting (also -y; needed off a TTY in production)'})
 export const dryRunFlag = Flags.boolean({description: 'print the request (secrets redacted) and send nothing'})
 export const idempotencyKeyFlag = Flags.string({description: 'Idempotency-Key to send (default: a fresh UUID per command; reuse e.g. a CI run id to re-run safely)'})
 
@@ -76,9 +80,41 @@ export function readJsonInput(value: string, what = '--data'): unknown {
 export function durationFlag(description: string) {
   return Flags.string({
     description,
+    helpGroup: 'GLOBAL',
     parse: async (v) => {
       if (parseDuration(v) === undefined) throw usageError(`--timeout: "${v}" is not a duration (e.g. 30s, 10m, 1h)`)
       return v
     },
   })
+}
+
+/**
+ * A flag with a fixed set of upper-case values that also accepts them in lower case: help lists
+ * each value once (`--type=INDIVIDUAL|BUSINESS`) and the command gets the upper-case value.
+ */
+export function choiceFlag(values: readonly string[], opts: {description: string; helpGroup?: string}) {
+  return Flags.string({
+    ...opts,
+    helpValue: values.join('|'),
+    parse: async (v, _cmd, flag) => {
+      const value = v.toUpperCase()
+      if (!values.includes(value)) throw usageError(`--${flag.name}: expected one of ${values.join(', ')} (any case), got "${v}"`)
+      return value
+    },
+  })
+}
+
+/**
+ * The wallet is the positional ACCOUNTID of every wallet command that acts on a wallet (login,
+ * export, privacy, stamp, credentials add/list, sessions list, keys list/purge). Commands whose
+ * argument is another object (a credential, a session) take the wallet as --account. Where the
+ * positional replaced --account, the flag stays as a hidden alias.
+ */
+export const walletArg = (description = 'the wallet: InternalAccount id (InternalAccount:<id>)') => optionalIdArg('InternalAccount', description)
+export const walletAliasFlag = () => idFlag('InternalAccount', {description: 'same as ACCOUNTID (older spelling)', name: 'account', hidden: true})
+
+/** ACCOUNTID or its older --account spelling; both at once must agree. */
+export function walletFrom(arg: string | undefined, flag: string | undefined): string | undefined {
+  if (arg && flag && arg !== flag) throw usageError(`ACCOUNTID ${arg} and --account ${flag} name different wallets`, 'Give the wallet once, as ACCOUNTID.')
+  return arg ?? flag
 }

@@ -58,7 +58,7 @@ describe('flag parse errors keep their reason on one line', () => {
     [['customers', 'list', '--limit', '0'], /^--limit: Expected an integer greater than or equal to 1/],
     [['customers', 'list', '--timeout', 'soon'], /^--timeout: "soon" is not a duration/],
     [['customers', 'get'], /^Missing 1 required arg: customerId/],
-    [['customers', 'create', '--type', 'robot'], /^Expected --type=robot to be one of/],
+    [['customers', 'create', '--type', 'robot'], /^--type: expected one of INDIVIDUAL, BUSINESS \(any case\), got "robot"$/],
   ])('%j: exit 2, nothing sent', async (args, reason) => {
     const before = sbx.requestCount()
     const r = await run([...args, '--json'])

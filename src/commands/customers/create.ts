@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {createCustomer} from '../../lib/api/customers.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {describeRequest} from '../../lib/dry-run.js'
-import {dryRunFlag, readJsonInput} from '../../lib/flags.js'
+import {dryRunFlag, readJsonInput, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
 import {checkCreate, customerBody} from '../../lib/flows/customer-input.js'
 import {renderCustomer} from '../../lib/output/customer.js'
@@ -19,7 +19,7 @@ export default class CustomersCreate extends BaseCommand<typeof CustomersCreate>
     '<%= config.bin %> customers create --data @customer.json --json',
   ]
   static override flags = {
-    type: Flags.string({description: 'INDIVIDUAL or BUSINESS', options: ['INDIVIDUAL', 'BUSINESS', 'individual', 'business']}),
+    type: choiceFlag(['INDIVIDUAL', 'BUSINESS'], {description: 'customer type'}),
     'platform-id': Flags.string({description: "your platform's id for this customer (platformCustomerId)"}),
     region: Flags.string({description: 'ISO 3166-1 alpha-2 region'}),
     ...customerFlags,

@@ -4,7 +4,7 @@ import {BaseCommand} from '../../lib/base-command.js'
 import {listOutputFlags} from '../../lib/flags-output.js'
 import {listView} from '../../lib/output/table.js'
 import {customerColumns} from '../../lib/output/customer.js'
-import {pagingFlags} from '../../lib/flags.js'
+import {pagingFlags, choiceFlag} from '../../lib/flags.js'
 import {renderCustomerList} from '../../lib/output/customer.js'
 import {customerListQuery} from '../../lib/schemas/customer.js'
 import {checkWith, compact} from '../../lib/validate.js'
@@ -14,15 +14,15 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
   static override summary = 'List customers, with filters and paging'
   static override examples = ['<%= config.bin %> customers list --type business --all --json', '<%= config.bin %> customers list --created-after 2026-01-01T00:00:00Z']
   static override flags = {
-    type: Flags.string({description: 'INDIVIDUAL or BUSINESS', options: ['INDIVIDUAL', 'BUSINESS', 'individual', 'business']}),
+    type: choiceFlag(['INDIVIDUAL', 'BUSINESS'], {description: 'only customers of this type'}),
     'platform-id': Flags.string({description: 'platformCustomerId'}),
-    region: Flags.string(),
-    currency: Flags.string(),
-    'created-after': Flags.string({description: 'ISO date-time, inclusive'}),
-    'created-before': Flags.string({description: 'ISO date-time, inclusive'}),
-    'updated-after': Flags.string(),
-    'updated-before': Flags.string(),
-    'include-deleted': Flags.boolean(),
+    region: Flags.string({description: 'only customers of this region (ISO 3166-1 alpha-2)'}),
+    currency: Flags.string({description: 'only customers that transact in this currency'}),
+    'created-after': Flags.string({description: 'created at or after this ISO date-time'}),
+    'created-before': Flags.string({description: 'created at or before this ISO date-time'}),
+    'updated-after': Flags.string({description: 'updated at or after this ISO date-time'}),
+    'updated-before': Flags.string({description: 'updated at or before this ISO date-time'}),
+    'include-deleted': Flags.boolean({description: 'also list deleted customers'}),
     ...pagingFlags,
     ...listOutputFlags,
   }

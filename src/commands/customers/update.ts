@@ -3,7 +3,7 @@ import {getCustomer} from '../../lib/api/customers.js'
 import {updateCustomerSigned} from '../../lib/flows/wallet-ops.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {describeRequest} from '../../lib/dry-run.js'
-import {dryRunFlag, idArg, readJsonInput} from '../../lib/flags.js'
+import {dryRunFlag, idArg, readJsonInput, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
 import {checkUpdate, customerBody} from '../../lib/flows/customer-input.js'
 import {renderCustomer} from '../../lib/output/customer.js'
@@ -18,7 +18,7 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
   ]
   static override args = {customerId: idArg('Customer')}
   static override flags = {
-    type: Flags.string({description: 'INDIVIDUAL or BUSINESS (looked up when omitted)', options: ['INDIVIDUAL', 'BUSINESS', 'individual', 'business']}),
+    type: choiceFlag(['INDIVIDUAL', 'BUSINESS'], {description: 'customer type (looked up when omitted)'}),
     ...customerFlags,
     'dry-run': dryRunFlag,
   }

@@ -12,7 +12,7 @@ export default class FlowRun extends BaseCommand<typeof FlowRun> {
     '--json prints the result document; --junit writes a JUnit XML report. See docs/flows.md for the file format.'
   static override examples = [
     '<%= config.bin %> flow run flows/onboarding-individual.yaml --local',
-    '<%= config.bin %> flow run flows/fund-quote-execute.yaml --local --junit reports/flow.xml',
+    '<%= config.bin %> flow run flows/fund-quote-execute.yaml --local --junit /tmp/flow-report.xml',
     '<%= config.bin %> flow run my-flow.yaml --profile staging --json',
   ]
   static override defaultTimeout = '30m'

@@ -17,8 +17,8 @@ export default class WalletExport extends BaseCommand<typeof WalletExport> {
   static override defaultTimeout = '5m'
   static override args = {accountId: idArg('InternalAccount')}
   static override flags = {
-    out: Flags.string({description: 'write the mnemonic to this new file (mode 0600)'}),
-    force: Flags.boolean({description: 'with --out: overwrite an existing file', dependsOn: ['out']}),
+    out: Flags.string({description: 'write the mnemonic to this new file (mode 0600)', exclusive: ['verify-only']}),
+    force: Flags.boolean({description: 'with --out: overwrite an existing file'}),
     'verify-only': Flags.boolean({description: 'decrypt and validate, print only word count and fingerprint', exclusive: ['out']}),
     'allow-unsigned-envelope': Flags.boolean({description: 'sandbox only: accept an export envelope with no enclave signature'}),
   }
@@ -27,6 +27,7 @@ export default class WalletExport extends BaseCommand<typeof WalletExport> {
     const f = this.flags
     const toScreen = !f.out && !f['verify-only']
     // Every refusal happens before the export is requested.
+    if (f.force && !f.out) throw usageError('--force: only with --out (it allows overwriting that file)')
     if (f.out) checkOutPath(f.out, f.force)
     if (toScreen) {
       if (this.jsonEnabled() || !this.out.stdoutIsTTY || !canPrompt(this.ctx.env)) {

@@ -13,7 +13,7 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   static override description = 'EMAIL_OTP and SMS_OTP complete in one command (the sandbox OTP 000000 is used automatically). OAUTH takes a fresh OIDC token on stdin (--print-nonce first to bind it). PASSKEY runs in two steps: without --assertion it prints the challenge; with --assertion it verifies.'
   static override examples = [
     '<%= config.bin %> wallet login InternalAccount:0b6f...',
-    'echo 123456 | <%= config.bin %> wallet login InternalAccount:0b6f... --type SMS_OTP --otp-stdin',
+    'echo 000000 | <%= config.bin %> wallet login InternalAccount:0b6f... --type SMS_OTP --otp-stdin',
     '<%= config.bin %> wallet login InternalAccount:0b6f... --type OAUTH --print-nonce',
     'mint-token --nonce <nonce> | <%= config.bin %> wallet login InternalAccount:0b6f... --type OAUTH --oidc-token-stdin',
     '<%= config.bin %> wallet login InternalAccount:0b6f... --type PASSKEY --json > challenge.json',

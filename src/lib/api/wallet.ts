@@ -2,6 +2,7 @@ import {z} from 'zod'
 import {authMethodList, authSessionList, quorumPublicKeyResponse, type AuthMethod, type AuthSession} from '../schemas/wallet.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
 import type {ApiClient} from './client.js'
+import {withArticle} from '../article.js'
 
 /**
  * Embedded-wallet endpoints (spec 4.6, api-gaps 5). Response schemas are loose on purpose: the
@@ -38,36 +39,36 @@ export async function embeddedWalletsOf(client: ApiClient, customerId: string): 
 
 /** Signed operations, with the per-endpoint success rule of spec 5.4 rule 3. */
 export const walletOps = {
-  verify: (credentialId: string, body: Record<string, unknown>): SignedOperation => ({
-    method: 'POST', path: ['auth', 'credentials', credentialId, 'verify'], body, success: 'ok',
-    what: `verification of ${credentialId}`, resume: 'Run the login again; `svc wallet sessions list <InternalAccount>` shows sessions the service created meanwhile.',
+  verify: (credentialId: string, body: Record<string, unknown>, accountId: string): SignedOperation => ({
+    method: 'POST', path: ['auth', 'credentials', credentialId, 'verify'], body, success: 'ok', accountId,
+    what: `verification of ${credentialId}`, resume: `Run the login again; \`svc wallet sessions list ${accountId}\` shows sessions the service created meanwhile.`,
   }),
   challenge: (credentialId: string, body?: Record<string, unknown>): SignedOperation => ({
     method: 'POST', path: ['auth', 'credentials', credentialId, 'challenge'], body: body ?? {}, success: 'ok',
     what: `challenge of ${credentialId}`, resume: 'Run the command again; do not ask for another OTP while one is processing.',
   }),
   addCredential: (body: Record<string, unknown>): SignedOperation => ({
-    method: 'POST', path: ['auth', 'credentials'], body, success: 'created',
-    what: `addition of a ${String(body.type)} credential`, resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
+    method: 'POST', path: ['auth', 'credentials'], body, success: 'created', accountId: typeof body.accountId === 'string' ? body.accountId : undefined,
+    what: `addition of ${withArticle(String(body.type))} credential`, resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
   }),
   revokeCredential: (credentialId: string, accountId: string): SignedOperation => ({
-    method: 'DELETE', path: ['auth', 'credentials', credentialId], success: 'created',
+    method: 'DELETE', path: ['auth', 'credentials', credentialId], success: 'created', accountId,
     what: `revocation of ${credentialId}`, resume: `Check \`svc wallet credentials list ${accountId}\`: the service finishes the revocation itself.`,
   }),
   refreshSession: (sessionId: string, clientPublicKey: string, accountId: string): SignedOperation => ({
-    method: 'POST', path: ['auth', 'sessions', sessionId, 'refresh'], body: {clientPublicKey}, success: 'created',
+    method: 'POST', path: ['auth', 'sessions', sessionId, 'refresh'], body: {clientPublicKey}, success: 'created', accountId,
     what: `refresh of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`, or log in again.`,
   }),
   revokeSession: (sessionId: string, accountId: string): SignedOperation => ({
-    method: 'DELETE', path: ['auth', 'sessions', sessionId], success: 'created',
+    method: 'DELETE', path: ['auth', 'sessions', sessionId], success: 'created', accountId,
     what: `revocation of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`: the service finishes the revocation itself.`,
   }),
   exportWallet: (accountId: string, clientPublicKey: string): SignedOperation => ({
-    method: 'POST', path: ['internal-accounts', accountId, 'export'], body: {clientPublicKey}, success: 'ok', restartOnLapse: true,
+    method: 'POST', path: ['internal-accounts', accountId, 'export'], body: {clientPublicKey}, success: 'ok', restartOnLapse: true, accountId,
     what: `export of ${accountId}`, resume: `Run \`svc wallet export ${accountId}\` again: an export is only delivered to a re-send, and a fresh one starts if the challenge lapsed.`,
   }),
   privacy: (accountId: string, privateEnabled: boolean): SignedOperation => ({
-    method: 'PATCH', path: ['internal-accounts', accountId], body: {privateEnabled}, success: 'ok',
+    method: 'PATCH', path: ['internal-accounts', accountId], body: {privateEnabled}, success: 'ok', accountId,
     what: `privacy update of ${accountId}`, resume: 'Run the command again to check; the update is idempotent.',
   }),
   updateCustomer: (customerId: string, body: Record<string, unknown>): SignedOperation => ({

@@ -10,6 +10,8 @@ export interface CustomerFlagValues extends AddressFlagValues {
   phone?: string
   'birth-date'?: string
   nationality?: string
+  'id-type'?: string
+  identifier?: string
   region?: string
   currency?: string[]
   'platform-id'?: string
@@ -46,6 +48,8 @@ export function customerBody(f: CustomerFlagValues, data: Record<string, unknown
       phoneNumber: f.phone,
       birthDate: f['birth-date'],
       nationality: f.nationality,
+      idType: f['id-type']?.toUpperCase(),
+      identifier: f.identifier,
       region: f.region,
       currencies: f.currency?.length ? f.currency.map((c) => c.toUpperCase()) : undefined,
     }),

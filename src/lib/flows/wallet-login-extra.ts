@@ -47,7 +47,7 @@ export async function loginWithOauth(ctx: Context, credential: AuthMethod, token
     throw new InputError(problems, `The OIDC token cannot be used: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`,
       pending ? 'Mint a fresh token (iat within 60 s) with the nonce printed by --print-nonce; cached tokens fail.' : 'Run with --print-nonce first, mint a token with that nonce, then log in within 60 s.')
   }
-  const res = await engineFor(ctx).run(walletOps.verify(credential.id, {type: 'OAUTH', oidcToken: token.reveal(), clientPublicKey}), memorySigner(kp.privateKey))
+  const res = await engineFor(ctx).run(walletOps.verify(credential.id, {type: 'OAUTH', oidcToken: token.reveal(), clientPublicKey}, credential.accountId), memorySigner(kp.privateKey))
   const result = await storeSession(ctx, keys, credential, ctx.client.parse(authSessionSchema, res.body, 'session'), kp)
   if (pending) keys.remove(pending.id)
   return result
@@ -107,7 +107,7 @@ export async function finishPasskeyLogin(ctx: Context, credential: AuthMethod, a
   }
   const assertion = parseAssertion(assertionJson, pending.challenge)
   const kp = keyPairOf(pending, await keys.privateKey(pending))
-  const op = {...walletOps.verify(credential.id, {type: 'PASSKEY', assertion}), headers: {'request-id': pending.requestId}}
+  const op = {...walletOps.verify(credential.id, {type: 'PASSKEY', assertion}, credential.accountId), headers: {'request-id': pending.requestId}}
   const res = await engineFor(ctx).run(op, memorySigner(kp.privateKey))
   const result = await storeSession(ctx, keys, credential, ctx.client.parse(authSessionSchema, res.body, 'session'), kp)
   keys.remove(pending.id)

@@ -6,6 +6,7 @@ import type {KeyStore, PublicKeyRecord} from '../keystore.js'
 import {Secret} from '../secret.js'
 import {bytesToHex, decryptCredentialBundle, encryptOtpBundle, generateP256KeyPair, type P256KeyPair, publicKeyFromPrivate} from '../wallet/index.js'
 import {cryptoFailure, engineFor, envelopeTrust, memorySigner, writableKeyStore} from './wallet-common.js'
+import {withArticle} from '../article.js'
 
 export interface LoginResult {
   /** Without encryptedSessionSigningKey. */
@@ -19,7 +20,7 @@ export async function resolveCredential(ctx: Context, accountId: string, opts: {
   if (opts.credentialId) {
     const found = all.find((c) => c.id === opts.credentialId)
     if (!found) throw new SvcError({code: 'AUTH_METHOD_NOT_FOUND', message: `${opts.credentialId} is not a credential of ${accountId}`, exitCode: ExitCode.NOT_FOUND, hint: `List them with \`svc wallet credentials list ${accountId}\`.`})
-    if (opts.type && found.type !== opts.type) throw new InputError([{field: 'type', message: `${opts.credentialId} is a ${found.type} credential, not ${opts.type}`}])
+    if (opts.type && found.type !== opts.type) throw new InputError([{field: 'type', message: `${opts.credentialId} is ${withArticle(found.type)} credential, not ${opts.type}`}])
     return found
   }
   const type = opts.type ?? (all.length === 1 ? all[0].type : 'EMAIL_OTP')
@@ -81,7 +82,7 @@ export async function loginWithOtp(
   const encryptedOtpBundle = await encryptOtpBundle({targetBundle: bundle, otpCode: otp.reveal(), publicKey, ...trust}).catch((e) =>
     cryptoFailure(e, 'The OTP target bundle failed verification'),
   )
-  const res = await engine.run(walletOps.verify(credential.id, {type: credential.type, encryptedOtpBundle}), memorySigner(target.privateKey))
+  const res = await engine.run(walletOps.verify(credential.id, {type: credential.type, encryptedOtpBundle}, credential.accountId), memorySigner(target.privateKey))
   const session = ctx.client.parse(authSessionSchema, res.body, 'session')
   return storeSession(ctx, keys, credential, session, target)
 }

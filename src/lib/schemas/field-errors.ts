@@ -1,5 +1,6 @@
 import type {z} from 'zod'
 import type {FieldError} from '../errors.js'
+import {withArticle} from '../article.js'
 
 /**
  * Turns zod issues into the API's `details.errors[]` entries: a dot-path `field`, an optional
@@ -78,7 +79,7 @@ function customMessage(message: string): string | undefined {
 }
 
 function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`
+  return withArticle(type)
 }
 
 function dedupe(errors: FieldError[]): FieldError[] {

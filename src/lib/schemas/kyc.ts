@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {addressSchema, countryCode, e164, email, idOf, isoDate} from './common.js'
 import {idTypeEnum, verificationStatusEnum} from './customer.js'
+import {withArticle} from '../article.js'
 
 /** Onboarding shapes (spec 2.2-2.4, api-gaps 1.8 and 2), shared by `svc kyc` and the local sandbox. */
 
@@ -86,10 +87,10 @@ const documentMetaFields = {
 function documentRules(d: {documentType?: DocumentType; side?: string; documentNumber?: string; issuingAuthority?: string}, ctx: z.RefinementCtx) {
   if (!d.documentType) return
   if (IDENTITY_DOCUMENTS.includes(d.documentType)) {
-    if (!d.documentNumber) ctx.addIssue({code: 'custom', path: ['documentNumber'], message: `is required for a ${d.documentType}`})
-    if (!d.issuingAuthority) ctx.addIssue({code: 'custom', path: ['issuingAuthority'], message: `is required for a ${d.documentType}`})
+    if (!d.documentNumber) ctx.addIssue({code: 'custom', path: ['documentNumber'], message: `is required for ${withArticle(d.documentType)}`})
+    if (!d.issuingAuthority) ctx.addIssue({code: 'custom', path: ['issuingAuthority'], message: `is required for ${withArticle(d.documentType)}`})
   }
-  if (TWO_SIDED.includes(d.documentType) && !d.side) ctx.addIssue({code: 'custom', path: ['side'], message: `is required for a ${d.documentType}: upload FRONT and BACK`})
+  if (TWO_SIDED.includes(d.documentType) && !d.side) ctx.addIssue({code: 'custom', path: ['side'], message: `is required for ${withArticle(d.documentType)}: upload FRONT and BACK`})
   if (!TWO_SIDED.includes(d.documentType) && d.side) ctx.addIssue({code: 'custom', path: ['side'], message: `applies only to ${TWO_SIDED.join(' and ')}`})
 }
 

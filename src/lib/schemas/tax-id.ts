@@ -1,3 +1,4 @@
+import {withArticle} from '../article.js'
 /** Tax-id formats by country of incorporation (spec 2.1: taxId is validated against country). */
 
 function cnpjValid(raw: string): boolean {
@@ -32,7 +33,7 @@ const RULES: Record<string, TaxIdRule> = {
 export function taxIdProblem(country: string, taxId: string): string | undefined {
   const rule = RULES[country]
   if (!rule) return taxId.trim().length === 0 ? 'must not be empty' : undefined
-  return rule.pattern.test(taxId) && (rule.test?.(taxId) ?? true) ? undefined : `must be a ${country} ${rule.name} (e.g. ${rule.example})`
+  return rule.pattern.test(taxId) && (rule.test?.(taxId) ?? true) ? undefined : `must be ${withArticle(country)} ${rule.name} (e.g. ${rule.example})`
 }
 
 /** The pattern a `country`'s tax id must match, for `constraint.pattern` (undefined: any non-empty id). */

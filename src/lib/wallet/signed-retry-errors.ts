@@ -33,7 +33,7 @@ const EXPLAINED: Record<string, {what: string; todo: string}> = {
   },
 }
 
-export function explainWalletAuthError(error: ApiError, what: string): SvcError {
+export function explainWalletAuthError(error: ApiError, what: string, accountId?: string): SvcError {
   if (error.status !== 401) return error
   if (error.details?.replacedByNewerChallenge === true) {
     return new SvcError({
@@ -46,12 +46,14 @@ export function explainWalletAuthError(error: ApiError, what: string): SvcError 
     })
   }
   const known = EXPLAINED[error.code] ?? EXPLAINED.UNAUTHORIZED
+  const detailsAccount = (error.details as {accountId?: unknown} | undefined)?.accountId
+  const account = accountId ?? (typeof detailsAccount === 'string' ? detailsAccount : undefined)
   return new SvcError({
     code: error.code,
     status: 401,
     message: `The ${what} was refused: ${known.what} (service said: ${error.message})`,
     details: error.details,
     exitCode: ExitCode.AUTH,
-    hint: known.todo,
+    hint: account ? known.todo.replaceAll('<InternalAccount>', account) : known.todo,
   })
 }

@@ -33,6 +33,8 @@ export interface SignedOperation {
   success: SuccessRule
   /** Human label for messages: "export of InternalAccount:...". */
   what: string
+  /** The wallet acted on, when known: hints then name it instead of a placeholder. */
+  accountId?: string
   /** Said on timeout: how to resume or where to look for the outcome. */
   resume: string
   /** Export (rule 4): a challenge that lapses while processing starts a fresh export. */
@@ -95,7 +97,7 @@ export class SignedRetryEngine {
     let sends = 0
     for (let fresh = 0; ; fresh++) {
       const first = await this.send(op, undefined, op.what).catch((error: unknown) => {
-        throw error instanceof ApiError ? explainWalletAuthError(error, op.what) : error
+        throw error instanceof ApiError ? explainWalletAuthError(error, op.what, op.accountId) : error
       })
       if (first.status !== 202) {
         // Rule 5 (EMAIL_OTP challenge) and unsigned answers: a still-processing first leg is re-requested.
@@ -128,7 +130,7 @@ export class SignedRetryEngine {
           sends++
           // A 401 after the challenge lapsed is the lapse itself (rule 4: a fresh export).
           if (error instanceof ApiError && error.status === 401 && this.deps.now() >= expiresAt && op.restartOnLapse && fresh + 1 < MAX_FRESH_CHALLENGES) break
-          throw error instanceof ApiError ? explainWalletAuthError(error, op.what) : error
+          throw error instanceof ApiError ? explainWalletAuthError(error, op.what, op.accountId) : error
         }
         if (isTerminal(res, op.success)) return {status: res.status, body: res.body as T, challenge, sends}
         await this.waitProcessing(op, attempt, challenge)

@@ -4,6 +4,7 @@ import {BaseCommand} from '../../../lib/base-command.js'
 import {idArg, readJsonInput} from '../../../lib/flags.js'
 import {addCredentialFlow} from '../../../lib/flows/wallet-credentials.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
+import {withArticle} from '../../../lib/article.js'
 
 export default class WalletCredentialsAdd extends BaseCommand<typeof WalletCredentialsAdd> {
   static override summary = 'Add a credential to a wallet (signed by an existing session) and activate it'
@@ -28,7 +29,7 @@ export default class WalletCredentialsAdd extends BaseCommand<typeof WalletCrede
   async run() {
     const f = this.flags
     const registration = f.attestation === undefined ? undefined : readJsonInput(f.attestation, '--attestation')
-    this.ctx.banner(`add a ${f.type} credential to ${this.args.accountId}`)
+    this.ctx.banner(`add ${withArticle(f.type)} credential to ${this.args.accountId}`)
     const result = await addCredentialFlow(this.ctx, this.args.accountId, f.type as CredentialType, {
       oidcTokenStdin: f['oidc-token-stdin'], nickname: f.nickname, registration, challenge: f.challenge, activate: !f['no-activate'], allowUnsigned: f['allow-unsigned-envelope'],
     })

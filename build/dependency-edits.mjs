@@ -1,0 +1,115 @@
+// Every build-time edit of a dependency's code, in one place, with what it saves.
+//
+// esbuild.config.mjs applies these while bundling dist/svc.cjs. Each edit names the file it changes
+// (a path under node_modules) and the exact text it relies on (`guards`). When a dependency update
+// changes that text, the build keeps the original code and warns, and test/unit/build/
+// dependency-edits.test.ts fails: the speed would otherwise be lost without anyone noticing.
+//
+// savesMs: CPU milliseconds (user + system) that `svc customers get <id> --json` spends at start
+// without the edit minus with every edit: medians of 41 and 61 interleaved runs against a local
+// sandbox by `node test/bench/edits.mjs` (CPU time, because wall time on the shared 2-core machine
+// swung by tens of ms under other work). Measured 2026-11-25: undici-http2-constants 5.9/7.7,
+// oclif-child-process-on-use 4.0/4.1, undici-node-http-on-use 3.5/4.5, oclif-tinyglobby-on-use
+// 3.4/3.2, inquirer-no-external-editor 1.9/2.1; all of them together 12.5/12.2 (they overlap: http2
+// and undici's client both pull in node:http). Removed because they saved nothing measurable:
+// oclif's `debug` replaced by a no-op logger (0.0/1.4) and the lazy supports-color probe (-0.5/0.6).
+//
+// partOf: an edit that pays only together with another one; measured and skipped with it.
+//
+// Kinds:
+//   replace  text replacements in `path` ([from, to] pairs, each `from` must occur)
+//   module   `path` is replaced as a whole by `contents` (guards: what the replacement must match)
+//   stub     imports of `specifier` (from importers matching `importer`) resolve to `contents`;
+//            guards are checked in `path`, the file that imports it
+const lazy = (mod) => `new Proxy({}, {get: (_, key) => require(${JSON.stringify(mod)})[key]})`
+
+/** @param {string} http2Constants JSON of node:http2's constants (inlined into undici). */
+export function dependencyEdits(http2Constants) {
+  return [
+    {
+      name: 'undici-http2-constants',
+      savesMs: 7,
+      why: "undici's HTTP/2 client requires node:http2 (which loads http and tls) at load just for header-name constants; svc never speaks h2",
+      kind: 'replace',
+      path: 'undici/lib/dispatcher/client-h2.js',
+      guards: ["require('node:http2')"],
+      edits: [["require('node:http2')", `{constants: ${http2Constants}, connect: (...a) => require('node:http2').connect(...a)}`]],
+    },
+    {
+      name: 'inquirer-no-external-editor',
+      savesMs: 2,
+      why: "@inquirer/prompts' editor prompt pulls in iconv-lite and chardet (~0.5 MB to read and cache); svc never opens an editor prompt",
+      kind: 'stub',
+      specifier: '@inquirer/external-editor',
+      importer: /./,
+      path: '@inquirer/editor/dist/commonjs/index.js',
+      guards: ['require("@inquirer/external-editor")'],
+      contents: `const no = () => { throw new Error('svc does not open an external editor') }
+        module.exports = {editAsync: no, edit: no, ExternalEditor: class { constructor() { no() } }}`,
+    },
+    {
+      name: 'oclif-child-process-on-use',
+      savesMs: 4,
+      why: 'oclif requires child_process for Windows shell detection and wsl-utils (powershell helpers) only to ask is-wsl',
+      kind: 'replace',
+      path: '@oclif/core/lib/util/os.js',
+      guards: ['require("node:child_process")', "(await import('wsl-utils')).isWsl ? 'wsl'"],
+      edits: [
+        ['require("node:child_process")', lazy('node:child_process')],
+        ["(await import('wsl-utils')).isWsl ? 'wsl'", "(await import('is-wsl')).default ? 'wsl'"],
+      ],
+    },
+    {
+      name: 'undici-node-http-on-use',
+      savesMs: 4,
+      why: 'undici requires node:http for one instanceof check and a default header limit that svc passes explicitly',
+      kind: 'replace',
+      path: 'undici/lib/core/util.js',
+      guards: ["const { IncomingMessage } = require('node:http')", '.constructor === IncomingMessage)'],
+      edits: [
+        ["const { IncomingMessage } = require('node:http')", ''],
+        ['.constructor === IncomingMessage)', ".constructor === require('node:http').IncomingMessage)"],
+      ],
+      // Pays only together with its second half in client.js (both require node:http at load).
+    },
+    {
+      name: 'undici-client-http-on-use',
+      savesMs: 0,
+      partOf: 'undici-node-http-on-use',
+      why: 'second half of undici-node-http-on-use (its savesMs counts both)',
+      kind: 'replace',
+      path: 'undici/lib/dispatcher/client.js',
+      guards: ["const http = require('node:http')", 'const getDefaultNodeMaxHeaderSize = http &&'],
+      edits: [
+        ["const http = require('node:http')", `const http = ${lazy('node:http')}`],
+        [
+          `const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
+          `const getDefaultNodeMaxHeaderSize = () => {
+  if (Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}`,
+        ],
+      ],
+    },
+    {
+      name: 'oclif-tinyglobby-on-use',
+      savesMs: 3,
+      why: 'oclif requires tinyglobby for command discovery without a manifest; svc always has one',
+      kind: 'replace',
+      path: '@oclif/core/lib/config/plugin.js',
+      guards: ['require("tinyglobby")'],
+      edits: [['require("tinyglobby")', lazy('tinyglobby')]],
+    },
+  ]
+}
+
+/** esbuild's filter for a node_modules path, with either separator. */
+export function pathFilter(path) {
+  const escaped = path.split('/').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\\\/]')
+  return new RegExp(`[\\\\/]node_modules[\\\\/]${escaped}$`)
+}

@@ -1,0 +1,101 @@
+// Every command's --help examples, run against a local sandbox: ids are replaced by real ones
+// (an approved customer, its accounts, beneficiaries, quotes, a transaction, a wallet session), and
+// each example must get past parsing and local checks (no exit 2) without an internal error; an
+// answer that depends on state (e.g. exit 6 for submitting an approved customer) is fine. Examples that need a file, another program,
+// a secret, or an object this test does not create are left out; so are the long-running ones.
+import {readFileSync} from 'node:fs'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8')) as {
+  commands: Record<string, {id: string; examples?: Array<string | {command: string}>}>
+}
+// Run forever (serve, listen) or would stop a sandbox this test does not own.
+const LONG_RUNNING = [/^sandbox serve/, /^webhooks listen/, /^sandbox stop/]
+// Commands with no example that can run here as printed: they need real credentials, a file made
+// by another program (an image, a signature, a WebAuthn assertion) or a terminal.
+const NEEDS_OUTSIDE = ['login', 'sandbox:serve', 'sandbox:stop', 'webhooks:listen', 'webhooks:verify', 'kyc:documents:upload', 'kyc:documents:replace',
+  'sandbox:passkey:create', 'sandbox:passkey:sign', 'accounts:external:submit-signature', 'accounts:external:verify-ownership']
+const DESTRUCTIVE = /\b(delete|purge|reset|revoke|untrust|cancel|remove|logout)\b/
+
+let sbx: TestSandbox
+const ids: Record<string, string> = {}
+beforeAll(async () => {
+  sbx = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 0})
+  const run = (args: string[]) => svc(args, {env: sbx.env}).then((r) => r.json())
+  ids.Customer = (await run(['customers', 'create', '--type', 'individual', '--full-name', 'Example Person', '--email', 'ex@example.com', '--phone', '+15551234567', '--currency', 'USD', '--json'])).id
+  ids.Business = (await run(['customers', 'create', '--type', 'business', '--legal-name', 'Acme LLC', '--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15', '--json'])).id
+  const accounts = (await run(['accounts', 'internal', 'list', '--customer', ids.Customer, '--json'])).data as Array<{id: string; type: string}>
+  ids.InternalAccount = accounts.find((a) => a.type === 'INTERNAL_FIAT')!.id
+  ids.Wallet = accounts.find((a) => a.type === 'EMBEDDED_WALLET')!.id
+  ids.ExternalAccount = (await run(['accounts', 'external', 'add', '--customer', ids.Customer, '--type', 'CLABE', '--clabe', '032180000118359719', '--beneficiary-name', 'Maria Garcia', '--json'])).id
+  ids.UsdAccount = (await run(['accounts', 'external', 'add', '--customer', ids.Customer, '--type', 'USD_ACCOUNT', '--account-number', '123456789', '--routing-number', '021000021', '--bank-name', 'Chase', '--beneficiary-name', 'Ada Lovelace', '--json'])).id
+  await run(['customers', 'terms', ids.Customer, '--accept', '--json'])
+  await run(['sandbox', 'fund', ids.InternalAccount, '--amount', '5000.00', '--json'])
+  const quote = () => run(['quote', 'create', '--from', ids.InternalAccount, '--to', ids.ExternalAccount, '--send', '10.00', '--json'])
+  ids.Quote = (await quote()).id
+  // `sandbox send` pays a quote funded in real time (the customer's crypto deposit arriving).
+  ids.RealtimeQuote = (await run(['quote', 'create', '--realtime', '--customer', ids.Customer, '--currency', 'USDC', '--network', 'SOLANA', '--to', ids.ExternalAccount, '--send', '100', '--json'])).id
+  ids.Transaction = (await run(['quote', 'execute', (await quote()).id, '--yes', '--json'])).transactionId
+  const login = await run(['wallet', 'login', ids.Wallet, '--json'])
+  ids.Session = login.id ?? login.session?.id
+  ids.AuthMethod = (await run(['wallet', 'credentials', 'list', ids.Wallet, '--json'])).data[0].id
+  ids.Webhook = (await run(['webhooks', 'events', 'list', '--json'])).data[0].id
+  for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook']) expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
+  expect(ids.RealtimeQuote).toMatch(/^Quote:/)
+})
+afterAll(async () => sbx.stop())
+
+/** One example as argv for svc, with real ids; undefined when it cannot run here as printed. */
+function runnable(commandId: string, example: string): string[] | undefined {
+  const text = example.replaceAll('<%= config.bin %>', 'svc')
+  const m = /^svc (.+)$/.exec(text.trim())
+  if (!m) return undefined // piped from or into another program, or an environment prefix
+  const words = m[1].match(/"[^"]*"|'[^']*'|\S+/g)!.map((w) => (/^["']/.test(w) ? w.slice(1, -1) : w))
+  const out: string[] = []
+  for (const w of words) {
+    const ph = /^(\w+):(?:…|[0-9a-z]{4}\.\.\.)$/.exec(w)
+    if (ph) {
+      // The object each command's example is about: a wallet for wallet commands, a business for
+      // owners, a US account for a same-currency ACH send.
+      const kind =
+        ph[1] === 'InternalAccount' && /^(wallet|api)/.test(commandId) ? 'Wallet'
+        : ph[1] === 'Customer' && commandId.startsWith('kyc:owners') ? 'Business'
+        : ph[1] === 'ExternalAccount' && commandId === 'quote:send' ? 'UsdAccount'
+        : ph[1] === 'Quote' && commandId === 'sandbox:send' ? 'RealtimeQuote'
+        : ph[1]
+      if (!ids[kind]) return undefined
+      out.push(ids[kind])
+      continue
+    }
+    if (/[<>|$]|…|\.\.\.|^@|\.(json|txt|pem|jpg|png|pdf)$/.test(w)) return undefined
+    out.push(w.replace(/(\/internal-accounts\/)InternalAccount:[0-9a-z]{4}\.\.\./, `$1${ids.Wallet}`))
+  }
+  if (LONG_RUNNING.some((re) => re.test(out.join(' ')))) return undefined
+  // Named profiles are the reader's own (created with `svc login`); this test has only `local`.
+  if (/--profile (?!local\b)|^profiles use (?!local\b)/.test(out.join(' '))) return undefined
+  return out
+}
+
+const cases = Object.values(manifest.commands)
+  .flatMap((c) => (c.examples ?? []).map((e) => ({id: c.id, example: typeof e === 'string' ? e : e.command})))
+  .sort((a, b) => Number(DESTRUCTIVE.test(a.example)) - Number(DESTRUCTIVE.test(b.example)))
+
+describe('command examples against the local sandbox', () => {
+  it('run past parsing and local checks, with no internal error; every command has one that runs here', async () => {
+    const failures: string[] = []
+    let ran = 0
+    for (const {id, example} of cases) {
+      const argv = runnable(id, example)
+      if (!argv) continue
+      ran++
+      const r = await svc([...argv], {env: sbx.env, timeoutMs: 30_000})
+      if (r.code === 2 || /INTERNAL_CLI_ERROR|Unexpected error/.test(r.stdout + r.stderr)) failures.push(`${example}\n  -> exit ${r.code}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`)
+    }
+    expect(failures).toEqual([])
+    expect(ran).toBeGreaterThan(40)
+    const covered = new Set(cases.filter((c) => runnable(c.id, c.example)).map((c) => c.id))
+    expect(Object.keys(manifest.commands).filter((id) => !covered.has(id) && !NEEDS_OUTSIDE.includes(id))).toEqual([])
+  }, 300_000)
+})

@@ -16,8 +16,10 @@ const LONG_RUNNING = [/^sandbox serve/, /^webhooks listen/, /^sandbox stop/]
 // Commands with no example that can run here as printed: they need real credentials, a file made
 // by another program (an image, a signature, a WebAuthn assertion) or a terminal.
 const NEEDS_OUTSIDE = ['login', 'sandbox:serve', 'sandbox:stop', 'webhooks:listen', 'webhooks:verify', 'kyc:documents:upload', 'kyc:documents:replace',
-  'sandbox:passkey:create', 'sandbox:passkey:sign', 'accounts:external:submit-signature', 'accounts:external:verify-ownership']
-const DESTRUCTIVE = /\b(delete|purge|reset|revoke|untrust|cancel|remove|logout)\b/
+  'sandbox:passkey:create', 'sandbox:passkey:sign', 'accounts:external:submit-signature', 'accounts:external:verify-ownership',
+  // Shows a card-details link only on a terminal, else writes it to a file.
+  'cards:reveal']
+const DESTRUCTIVE = /\b(delete|purge|reset|revoke|untrust|cancel|remove|logout|close)\b/
 
 let sbx: TestSandbox
 const ids: Record<string, string> = {}
@@ -41,8 +43,13 @@ beforeAll(async () => {
   const login = await run(['wallet', 'login', ids.Wallet, '--json'])
   ids.Session = login.id ?? login.session?.id
   ids.AuthMethod = (await run(['wallet', 'credentials', 'list', ids.Wallet, '--json'])).data[0].id
+  ids.Card = (await run(['cards', 'issue', '--customer', ids.Customer, '--account', ids.InternalAccount, '--platform-card-id', 'example-card-100', '--wait', '--json'])).id
+  const authorize = async () => (await run(['sandbox', 'card', 'authorization', ids.Card, '--amount', '12.50', '--descriptor', 'EXAMPLE SHOP', '--wait-for-event', '--json'])).event.data.id
+  ids.CardTransaction = await authorize()
+  // Expiry needs an authorization nothing has settled yet.
+  ids.OpenCardTransaction = await authorize()
   ids.Webhook = (await run(['webhooks', 'events', 'list', '--json'])).data[0].id
-  for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook']) expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
+  for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook', 'Card', 'CardTransaction']) expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
   expect(ids.RealtimeQuote).toMatch(/^Quote:/)
 })
 afterAll(async () => sbx.stop())
@@ -64,6 +71,7 @@ function runnable(commandId: string, example: string): string[] | undefined {
         : ph[1] === 'Customer' && commandId.startsWith('kyc:owners') ? 'Business'
         : ph[1] === 'ExternalAccount' && commandId === 'quote:send' ? 'UsdAccount'
         : ph[1] === 'Quote' && commandId === 'sandbox:send' ? 'RealtimeQuote'
+        : ph[1] === 'CardTransaction' && /authorization_expiry/.test(example) ? 'OpenCardTransaction'
         : ph[1]
       if (!ids[kind]) return undefined
       out.push(ids[kind])

@@ -3,15 +3,19 @@ import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {Emulator, ObservedRequest} from './emulator.js'
 import {injectFault} from './faults.js'
+import {agentOfRequest, isBearer} from './domain/agents.js'
 import {HttpError} from './http-error.js'
+import {forbidden, tokenAuth} from './domain/tokens.js'
 import type {EmuResponse} from './router.js'
 
 /** Documents are at most 10 MB (spec); a multipart envelope adds a little. */
 export const MAX_BODY = 12 * 1024 * 1024
 const PREFIX = `/${API_VERSION}`
 
-/** Paths a browser opens without API credentials (hosted liveness pages and the like). */
-const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/]
+/** Paths that take no API credentials: hosted pages a browser opens, and device-code redemption (the code is the credential). */
+const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/, /^\/agents\/device-codes\/[^/]+\/redeem$/]
+/** Agent routes take the agent's Bearer token, and only those routes do. */
+const AGENT = /^\/agents\/me(\/|$)/
 
 /** Bounds what one client can hold: connections, and how long headers and a whole request may take. */
 export function limitServer(server: Server): void {
@@ -39,7 +43,8 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     // Faults come before anything else, so a faulted request changes nothing (and is no API answer to observe).
     if (await injectFault(emu, path, req)) return void enqueued()
     if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers, rawBody: Buffer.alloc(0)}
-    if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
+    if (AGENT.test(path)) agentOfRequest(emu, req)
+    else if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
@@ -78,7 +83,13 @@ function checkAuth(emu: Emulator, req: IncomingMessage): void {
   const expected = Buffer.from(`${emu.credentials.tokenId}:${emu.credentials.clientSecret}`)
   const m = /^Basic\s+(.+)$/i.exec(header)
   const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (isBearer(req)) throw new HttpError(401, 'UNAUTHORIZED', 'An agent access token is accepted only on /agents/me routes; platform routes take HTTP Basic <token id>:<client secret>', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
+  if (given.length === expected.length && timingSafeEqual(given, expected)) return
+  // Tokens made with POST /tokens: `<clientId>:<clientSecret>`, looked up by clientId.
+  const colon = given.indexOf(':')
+  const token = colon > 0 ? tokenAuth(emu, given.subarray(0, colon).toString('utf8'), given.subarray(colon + 1).toString('utf8'), req.method ?? 'GET') : 'unknown'
+  if (token === 'forbidden') throw forbidden()
+  if (token === 'unknown') {
     throw new HttpError(401, 'UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
   }
 }

@@ -11,6 +11,8 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   legacySignatures: false,
   quoteTtlMs: 120_000,
   paymentCompletionDelayMs: 500,
+  bulkImportChunkDelayMs: 20,
+  incomingApprovalDelayMs: 2_000,
   slowPaymentDelayMs: 360_000,
   paymentReturnDelayMs: 5_000,
   paymentTimeoutFailMs: 30_000,
@@ -36,6 +38,13 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   cardSlowDelayMs: 30_000,
   liveCardsPerCardholder: 1,
   faults: NO_FAULTS,
+  invitationsEnabled: true,
+  stablecoinSettlementDelayMs: 500,
+  scaRequired: false,
+  scaChallengeTtlMs: 300_000,
+  scaMaxFailedAttempts: 5,
+  scaLockMs: 900_000,
+  agentDeviceCodeTtlMs: 900_000,
 }
 
 export interface PlatformConfig {

@@ -12,6 +12,8 @@ export interface Profile {
   environment: Environment
   baseUrl: string
   tokenId?: string
+  /** An agent profile acts as this agent with its access token (agent-tokens.json), on /agents/me only. */
+  agentId?: string
 }
 
 interface ConfigFile {
@@ -25,6 +27,9 @@ export interface ResolvedProfile {
   baseUrl: string
   tokenId?: string
   secret?: Secret
+  agentId?: string
+  /** The agent's access token (agent profiles only). */
+  agentToken?: Secret
   /** True when no profile was configured and the built-in local one is used. */
   implicit: boolean
 }
@@ -46,6 +51,24 @@ export function configPath(env = process.env): string {
 
 function credentialsPath(env = process.env): string {
   return join(configDir(env), 'credentials.json')
+}
+
+/** Agent access tokens by profile, 0600 beside credentials.json (never printed). */
+function agentTokensPath(env = process.env): string {
+  return join(configDir(env), 'agent-tokens.json')
+}
+
+export function readAgentTokens(env = process.env): Record<string, string> {
+  return readJson<{profiles?: Record<string, string>}>(agentTokensPath(env))?.profiles ?? {}
+}
+
+/** Saves an agent profile and its access token (0600); the profile is not made active. */
+export async function saveAgentProfile(name: string, profile: Profile, token: Secret, env = process.env): Promise<void> {
+  const store = await confStore(env)
+  store.set(`profiles.${name}`, profile)
+  const tokens = readAgentTokens(env)
+  tokens[name] = token.reveal()
+  writePrivateFileAtomic(agentTokensPath(env), JSON.stringify({profiles: tokens}, null, 2))
 }
 
 /** Reads the config with plain fs (fast start-up); writes go through conf in saveProfile. */
@@ -105,12 +128,14 @@ export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env =
     tokenId ??= local?.tokenId
     secretValue ??= local?.clientSecret
   }
+  const agentToken = profile.agentId ? readAgentTokens(env)[name] : undefined
   return {
     name,
     environment,
     baseUrl,
     tokenId,
     secret: secretValue ? new Secret(secretValue) : undefined,
+    ...(profile.agentId ? {agentId: profile.agentId, agentToken: agentToken ? new Secret(agentToken) : undefined} : {}),
     implicit: !stored,
   }
 }
@@ -138,6 +163,15 @@ export async function useProfile(name: string, env = process.env): Promise<void>
   ;(await confStore(env)).set('activeProfile', name)
 }
 
+/** Deletes an agent profile's access token; true when there was one. */
+function forgetAgentToken(name: string, env = process.env): boolean {
+  const tokens = readAgentTokens(env)
+  if (!(name in tokens)) return false
+  delete tokens[name]
+  writePrivateFileAtomic(agentTokensPath(env), JSON.stringify({profiles: tokens}, null, 2))
+  return true
+}
+
 export async function removeProfile(name: string, env = process.env): Promise<boolean> {
   const config = readConfig(env)
   if (!config.profiles?.[name]) return false
@@ -149,13 +183,15 @@ export async function removeProfile(name: string, env = process.env): Promise<bo
     delete secrets[name]
     writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
   }
+  forgetAgentToken(name, env)
   return true
 }
 
 /** Deletes the stored client secret of a profile (svc logout); the profile itself stays. */
 export function forgetSecret(name: string, env = process.env): boolean {
+  const token = forgetAgentToken(name, env)
   const secrets = readSecrets(env)
-  if (!(name in secrets)) return false
+  if (!(name in secrets)) return token
   delete secrets[name]
   writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
   return true

@@ -58,7 +58,10 @@ export class Context {
   get client(): ApiClient {
     if (this._client) return this._client
     const p = this.profile
-    if (!p.tokenId || !p.secret) {
+    if (p.agentId && !p.agentToken) {
+      throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Agent profile "${p.name}" has no access token`, hint: 'Ask the platform for a device code (`svc agents device-code issue <agentId>`), then `svc agents login <code>`.'})
+    }
+    if (!p.agentId && (!p.tokenId || !p.secret)) {
       throw new SvcError({
         code: 'UNAUTHORIZED',
         exitCode: ExitCode.AUTH,
@@ -71,8 +74,9 @@ export class Context {
     }
     this._client = new ApiClient({
       baseUrl: p.baseUrl,
-      tokenId: p.tokenId,
-      secret: p.secret,
+      tokenId: p.agentId ? undefined : p.tokenId,
+      secret: p.agentId ? undefined : p.secret,
+      bearer: p.agentId ? p.agentToken : undefined,
       timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
       userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,

@@ -49,8 +49,8 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   QUOTE_RATE_UNAVAILABLE: 'No rate is available for this corridor right now; retry later.',
   STABLECOIN_PROVIDER_ACCOUNT_INVALID: 'The stablecoin provider account is invalid; relink it.',
   STABLECOIN_PROVIDER_ACCOUNT_REVOKED: 'The stablecoin provider account was revoked; relink it.',
-  STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED: 'Several provider accounts are linked; pass stablecoinProviderAccountId.',
-  STABLECOIN_AMOUNT_NOT_REPRESENTABLE: 'The amount has more precision than the stablecoin allows.',
+  STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED: 'Several provider accounts are linked; choose one with --provider-account (stablecoinProviderAccountId).',
+  STABLECOIN_AMOUNT_NOT_REPRESENTABLE: 'Use a whole number of fiat cents: with 6 decimals, a multiple of 10000 smallest units (e.g. --amount 12.34).',
   STABLECOIN_BURN_SOURCE_NOT_SUPPORTED: 'Burn from a supported source account.',
   STABLECOIN_EXTERNAL_ACCOUNT_LINK_FAILED: 'Linking the external account failed; retry the link.',
   STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED: 'Name a link method for the external account.',
@@ -58,7 +58,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED: 'This external account cannot be used for the stablecoin.',
   STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_FAILED: 'The provider link failed; retry later.',
   STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_REQUIRED: 'Link the external account with the provider first.',
-  STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED: 'Stablecoin operations are not enabled for this platform.',
+  STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED: 'Internal accounts hold the coin only once ENABLED: `svc stablecoins request-enablement <id>`, then wait for the operator.',
   STABLECOIN_NOT_PROVISIONED: 'The stablecoin is not provisioned yet; wait for provisioning.',
   STABLECOIN_OPERATION_NOT_SUPPORTED: 'This stablecoin operation is not supported.',
   STABLECOIN_PROVIDER_ERROR: 'The stablecoin provider failed; retry later.',
@@ -100,13 +100,13 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   STABLECOIN_OPERATION_NOT_FOUND: 'Check the stablecoin operation id.',
   VERIFICATION_NOT_FOUND: 'Check the Verification id (`svc kyc status <customerId>`).',
   // 409
-  TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 'Only agent-initiated transactions waiting for platform approval can be approved.',
+  TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 'Only a PENDING incoming payment or an agent-initiated transaction waiting for platform approval can be approved or rejected.',
   TRANSACTION_NOT_CANCELLABLE: 'The transaction already settled or is past its cancellation window.',
   UMA_ADDRESS_EXISTS: 'Choose another UMA address; this one is taken.',
   EMAIL_OTP_EMAIL_ALREADY_EXISTS: 'Another EMAIL_OTP credential uses this email; choose another address.',
   EMAIL_OTP_CREDENTIAL_SET_CHANGED: 'The credentials changed after the challenge was issued; re-run the command.',
   PASSKEY_ALREADY_ENROLLED: 'One passkey per customer for SCA: delete the enrolled passkey first.',
-  SCA_SESSION_REQUIRED: 'Re-authenticate the customer (SCA login), then retry.',
+  SCA_SESSION_REQUIRED: 'Re-authenticate the customer (`svc sca login start <customerId>`, then `svc sca login complete … --code -`), then retry.',
   BENEFICIARY_TRUSTED: 'Untrust it first: `svc accounts external untrust <id>`, then delete.',
   BANK_ACCOUNT_VALIDATION_PENDING: 'The bank account is being validated (micro-entries, a few banking days); retry after the window.',
   INVALID_STATE_TRANSITION: 'That status change is not allowed from the current state.',
@@ -114,7 +114,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   CARD_NOT_MUTABLE: 'A closed card cannot be changed.',
   CARD_LIMIT_REACHED: 'Close a card to free a slot, or raise the platform limit.',
   STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE: 'This enablement state is driven by the operator; it cannot be requested.',
-  CONFLICT: 'A resource with this platform id exists already; use another platformCustomerId or fetch the existing one.',
+  CONFLICT: 'It clashes with one that exists already (a customer with this platformCustomerId, a linked provider account, an ACTIVE delegated key for the card): fetch, reuse or revoke that one; the error details name it.',
   DOCUMENT_ALREADY_EXISTS: 'A document of this type exists for the holder; use `svc kyc documents upload --replace`.',
   DUPLICATE_EXTERNAL_ACCOUNT: 'This account is registered already; the existing account is shown in details.',
   DUPLICATE_PAY_REQUEST: 'This Idempotency-Key was used with a different body; use a new key for a new payment.',
@@ -126,7 +126,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   // 410, 422, 423, 424, 429, 500
   CUSTOMER_DELETED: 'This customer was deleted; list with --include-deleted to see it.',
   DOCUMENT_REJECTED: 'Upload a clearer image: all four corners visible, in focus, in colour.',
-  ACCOUNT_LOCKED: 'Too many failed authorizations; wait until the lock expires (see details.lockedUntil).',
+  ACCOUNT_LOCKED: 'Too many failed SCA attempts; wait until the lock expires (details.lockedUntil), or recover the factor with `svc sca reset start`.',
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: 'The credential email could not be synced; nothing changed. Retry later.',
   DAILY_VOLUME_LIMIT_EXCEEDED: 'The daily volume limit is reached; retry tomorrow or ask for a higher limit. Not retried automatically.',
   RATE_LIMITED: 'Too many requests; wait for Retry-After and try again.',
@@ -157,6 +157,8 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   FUNDING_AMOUNT_MISMATCH: 'Send exactly the quote\'s totalSendingAmount (or omit the amount to use it).',
   PAYMENT_FAILED: 'See failureReason in details; funds are returned to the source unless the refund failed too.',
   OWNERSHIP_NOT_VERIFIED: 'Start a new ownership challenge: `svc accounts external verify-ownership <id>`.',
+  INVITATION_EXPIRED: 'This invitation expired; create a new one.',
+  DELEGATED_KEY_NOT_ACTIVE: 'Only an ACTIVE delegated key can be revoked; see `svc wallet delegated-keys list`.',
   SCA_CODE_REQUIRED: 'Ask the customer for the SCA code and pass it with --code.',
 }
 
@@ -171,6 +173,18 @@ const EXIT_OVERRIDES: Readonly<Record<string, number>> = {
   // a bad wallet signature over an ownership challenge (400 in the published API) is an authentication failure
   INVALID_SIGNATURE: 4,
   INSUFFICIENT_FUNDS: 1,
+  // 400 by status, but the invitation's state refuses it (exit 6)
+  INVITATION_ALREADY_CLAIMED: 6,
+  INVITATION_CANCELLED: 6,
+  INVITATION_EXPIRED: 6,
+  STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED: 6,
+  STABLECOIN_NOT_PROVISIONED: 6,
+  STABLECOIN_PROVIDER_ACCOUNT_REVOKED: 6,
+  STABLECOIN_PROVIDER_ACCOUNT_INVALID: 6,
+  // 400 by status: input the operator must change (exit 2, like INVALID_INPUT)
+  STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED: 2,
+  STABLECOIN_AMOUNT_NOT_REPRESENTABLE: 2,
+  DELEGATED_KEY_NOT_ACTIVE: 6,
 }
 
 export function hintFor(code: string): string | undefined {

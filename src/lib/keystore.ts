@@ -15,7 +15,7 @@ import {Secret} from './secret.js'
  * One file per key means two concurrent svc processes never read-modify-write the same file, so
  * no update can be lost; every write is temp file + fsync + rename. Export keys never come here.
  */
-export type KeyKind = 'session' | 'pending'
+export type KeyKind = 'session' | 'pending' | 'delegated'
 
 export interface KeyRecord {
   version: 1
@@ -38,7 +38,9 @@ export interface KeyRecord {
   clientPublicKey?: string
   expiresAt: string
   createdAt: string
-  privateKey: {plain: string} | {sealed: SealedKey}
+  /** Delegated keys: the card the key signs for (its private half is custodied by the Service). */
+  cardId?: string
+  privateKey: {plain: string} | {sealed: SealedKey} | {custodied: 'service'}
 }
 
 /** What may be shown: everything but the private key. */
@@ -166,8 +168,37 @@ export class KeyStore {
     writePrivateFileAtomic(join(this.dir, `${record.id}.json`), JSON.stringify(record, null, 2) + '\n')
   }
 
+  /**
+   * A delegated key (api-gaps 5.7) is kept beside the session keys so `wallet keys list` shows what
+   * may sign for the wallet; its private half never leaves the Service, so nothing secret is stored.
+   */
+  saveDelegated(input: {id: string; accountId: string; cardId: string; publicKey: string}): PublicKeyRecord {
+    const record: KeyRecord = {
+      version: 1,
+      kind: 'delegated',
+      id: fileId('delegated', this.baseUrl, input.id),
+      baseUrl: this.baseUrl,
+      accountId: input.accountId,
+      credentialId: input.id,
+      credentialType: 'DELEGATED_KEY',
+      cardId: input.cardId,
+      publicKey: input.publicKey,
+      expiresAt: '9999-12-31T23:59:59.000Z',
+      createdAt: new Date(this.now()).toISOString(),
+      privateKey: {custodied: 'service'},
+    }
+    withDirLock(this.dir, () => this.write(record))
+    return toPublic(record)
+  }
+
+  /** The local record of a delegated key, if this machine created it. */
+  findDelegated(delegatedKeyId: string): KeyRecord | undefined {
+    return this.list({kind: 'delegated'}).find((r) => r.credentialId === delegatedKeyId)
+  }
+
   /** The private key of a record, opened with the passphrase when it is sealed. */
   async privateKey(record: KeyRecord): Promise<Secret> {
+    if ('custodied' in record.privateKey) throw new SvcError({code: 'KEY_CUSTODIED', message: `${record.credentialId} is custodied by the Service; svc never holds its private key`, exitCode: ExitCode.FAILED})
     if ('plain' in record.privateKey) return new Secret(record.privateKey.plain)
     if (!this.passphrase) {
       if (!canPrompt(this.env)) {

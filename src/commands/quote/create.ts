@@ -32,6 +32,13 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
     if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes'], body, idempotencyKey: this.ctx.idempotencyKey()}))
     const quote = await createQuote(this.ctx.client, body, this.ctx.idempotencyKey())
     if (f.execute) return confirmAndExecute(this.ctx, quote, {yes: f.yes, wait: f.wait, request: body})
+    if (quote.status === 'PENDING_AUTHORIZATION') {
+      // SCA: a real-time quote's payment instructions come only once the customer authorizes it.
+      const {handleHeldQuote} = await import('../../lib/flows/sca-execute.js')
+      const held = await handleHeldQuote(this.ctx, quote)
+      if (!this.out.json) renderQuote(this.out, held, this.ctx.now())
+      return held
+    }
     renderQuote(this.out, quote, this.ctx.now())
     if (quote.source.sourceType !== 'REALTIME_FUNDING') this.out.info(this.out.dim(`Execute before it expires: svc quote execute ${quote.id}`))
     return quote

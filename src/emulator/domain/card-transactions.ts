@@ -4,6 +4,8 @@ import type {Emulator} from '../emulator.js'
 import {invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {docsWhere} from '../store/keyset.js'
+import {activeKeyOfFundingSource} from '../store/delegated-keys.js'
+import {fundingSourceOf} from './delegated-keys.js'
 import type {StoredCard} from './cards.js'
 import {getCustomer} from './customers.js'
 import {currencyObject, type InternalAccount} from './internal-accounts.js'
@@ -76,10 +78,14 @@ export function decline(emu: Emulator, card: StoredCard, token: string, reason: 
   })
 }
 
-/** The first funding source, in priority order, whose spendable balance covers `amount`. */
+/**
+ * The first funding source, in priority order, whose spendable balance covers `amount`. An embedded
+ * wallet funds card transactions only once the cardholder gave it an ACTIVE delegated key.
+ */
 export function fundingAccountFor(emu: Emulator, card: StoredCard, amount: number): InternalAccount | undefined {
   for (const id of card.fundingSources) {
     const a = emu.db.get<InternalAccount>('internalAccounts', id)
+    if (a?.type === 'EMBEDDED_WALLET' && !activeKeyOfFundingSource(emu.db, fundingSourceOf(emu, card.id, a.id))) continue
     if (a && a.status === 'ACTIVE' && a.balance.amount >= amount) return a
   }
   return undefined

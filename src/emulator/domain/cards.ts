@@ -76,7 +76,6 @@ function checkFundingSources(emu: Emulator, cardholderId: string, ids: string[],
     const a = emu.db.get<InternalAccount>('internalAccounts', id)
     if (!a || a.customerId !== cardholderId) problems.push({accountId: id, reason: 'is not an internal account of the cardholder'})
     else if (a.status !== 'ACTIVE') problems.push({accountId: id, reason: `is ${a.status}`})
-    else if (a.type === 'EMBEDDED_WALLET') problems.push({accountId: id, reason: 'is an embedded wallet (needs a delegated key, not offered by this sandbox)'})
     else if (code && a.balance.currency.code !== code) problems.push({accountId: id, reason: `is in ${a.balance.currency.code}, not ${code}`})
     else code = a.balance.currency.code
   }

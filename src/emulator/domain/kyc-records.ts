@@ -85,9 +85,9 @@ export function holderCustomer(emu: Emulator, holder: string): StoredCustomer | 
 }
 
 /** While a review runs its packet is frozen: new owners or documents would be decided unseen. */
-export function refuseWhileUnderReview(c: StoredCustomer, what: string): void {
+export function refuseWhileUnderReview(c: StoredCustomer, what: string, verb = 'added'): void {
   if (statusOf(c) === 'PENDING') {
-    throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${c.id} is under review (PENDING); ${what} cannot be added until the decision`, {status: 'PENDING'})
+    throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${c.id} is under review (PENDING); ${what} cannot be ${verb} until the decision`, {status: 'PENDING'})
   }
 }
 

@@ -15,12 +15,18 @@ import {startOutgoing, type Funding, type StoredTransaction} from './transaction
  */
 export const executeChecks: Array<(ctx: {emu: Emulator; quote: StoredQuote; req?: EmuRequest}) => void> = []
 
+/**
+ * Gates that may hold a quote back before its funds move (strong customer authentication answers
+ * with the quote in PENDING_AUTHORIZATION). A gate returns the held quote, or undefined to go on.
+ */
+export const executeGates: Array<(ctx: {emu: Emulator; quote: StoredQuote; agentId?: string; agentAuto?: boolean}) => StoredQuote | undefined> = []
+
 function expired(emu: Emulator, q: StoredQuote): HttpError {
   if (q.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
   return badRequest('QUOTE_EXPIRED', `${q.id} expired at ${q.expiresAt}; create a new quote`, {expiresAt: q.expiresAt})
 }
 
-function outgoing(emu: Emulator, q: StoredQuote, id: string, funding: Funding, o: {status: string; agentId?: string; source?: Record<string, unknown>; outcome?: Outcome}): StoredTransaction {
+export function outgoing(emu: Emulator, q: StoredQuote, id: string, funding: Funding | undefined, o: {status: string; agentId?: string; pendingApproval?: boolean; source?: Record<string, unknown>; outcome?: Outcome}): StoredTransaction {
   const dest = q._.destinationInternal ? undefined : getExternalAccount(emu, q._.destinationAccountId)
   const wallet = dest && WALLET_KINDS[dest.accountInfo.accountType] ? dest.accountInfo.accountType : undefined
   const network = q.source.sourceType === 'REALTIME_FUNDING' ? (q.source.cryptoNetwork as string | undefined) : undefined
@@ -42,7 +48,8 @@ function outgoing(emu: Emulator, q: StoredQuote, id: string, funding: Funding, o
     quoteId: q.id,
     ...(q.description ? {description: q.description} : {}),
     paymentRail: q._.rail ?? null,
-    ...(o.agentId ? {agentId: o.agentId, pendingReason: 'COMPLIANCE_REVIEW'} : {}),
+    ...(o.agentId ? {agentId: o.agentId} : {}),
+    ...(o.pendingApproval ? {pendingReason: 'COMPLIANCE_REVIEW'} : {}),
     createdAt: now,
     updatedAt: now,
     _: {
@@ -59,13 +66,26 @@ function outgoing(emu: Emulator, q: StoredQuote, id: string, funding: Funding, o
  * POST /quotes/{id}/execute: before expiry, debits the source at once (a hold until settlement) and
  * starts the payment. A quote executes once; a second execute is refused and never debits again.
  */
-export function executeQuote(emu: Emulator, quoteId: string, opts: {req?: EmuRequest; agentId?: string; outcome?: Outcome} = {}): StoredQuote {
+export function executeQuote(
+  emu: Emulator,
+  quoteId: string,
+  opts: {req?: EmuRequest; agentId?: string; agentAuto?: boolean; outcome?: Outcome; scaAuthorized?: boolean} = {},
+): StoredQuote {
   const q = getQuote(emu, quoteId)
+  // A quote released by its SCA authorization passed every check when it was executed.
+  const releasing = opts.scaAuthorized === true && q.status === 'PENDING_AUTHORIZATION'
   if (q._.sourceKind === 'REALTIME') throw conflict('INVALID_STATE_TRANSITION', `${q.id} is funded in real time: it executes when the funds arrive (sandbox: POST /sandbox/send), not through execute`)
-  if (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now())) throw expired(emu, q)
-  if (q.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already executed (status ${q.status}); it never executes twice`, {status: q.status, transactionId: q.transactionId})
-  for (const check of executeChecks) check({emu, quote: q, req: opts.req})
+  if (!releasing && (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now()))) throw expired(emu, q)
+  if (q.status === 'PENDING_AUTHORIZATION' && !releasing) throw conflict('INVALID_STATE_TRANSITION', `${q.id} waits for its SCA authorization (POST /quotes/${q.id}/authorize); execute is not repeated`, {status: q.status})
+  if (!releasing && q.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already executed (status ${q.status}); it never executes twice`, {status: q.status, transactionId: q.transactionId})
+  if (!releasing) for (const check of executeChecks) check({emu, quote: q, req: opts.req})
   checkCustomerReady(emu, q._.customerId)
+  if (!releasing) {
+    for (const gate of executeGates) {
+      const held = gate({emu, quote: q, agentId: opts.agentId, agentAuto: opts.agentAuto})
+      if (held) return held
+    }
+  }
   const cents = checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount)
   let funding: Funding
   if (q._.sourceKind === 'INTERNAL') {
@@ -78,7 +98,8 @@ export function executeQuote(emu: Emulator, quoteId: string, opts: {req?: EmuReq
   }
   addDailyVolume(emu, cents)
   const next = emu.db.put('quotes', q.id, {...q, status: 'PROCESSING' as const})
-  startOutgoing(emu, outgoing(emu, next, q.transactionId!, funding, {status: opts.agentId ? 'PENDING' : 'PROCESSING', agentId: opts.agentId, outcome: opts.outcome}))
+  const pendingApproval = Boolean(opts.agentId) && !opts.agentAuto
+  startOutgoing(emu, outgoing(emu, next, q.transactionId!, funding, {status: pendingApproval ? 'PENDING' : 'PROCESSING', agentId: opts.agentId, pendingApproval, outcome: opts.outcome}))
   return emu.db.get<StoredQuote>('quotes', q.id)!
 }
 

@@ -15,7 +15,9 @@ import {quoteWalletPayload} from './wallet/quote-signing.js'
 
 export interface StoredQuote {
   id: string
-  status: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+  status: 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+  /** The SCA challenge to satisfy now (customers whose platform requires SCA). */
+  scaChallenge?: {id: string; expiresAt: string; factor: string; availableFactors: string[]; purpose?: string}
   createdAt: string
   expiresAt: string
   source: Record<string, unknown>
@@ -43,8 +45,15 @@ export interface StoredQuote {
     destinationInternal: boolean
     rail?: string
     serviceFee: number
+    /** Payment instructions of a real-time quote held for SCA authorization. */
+    withheldInstructions?: Array<Record<string, unknown>>
+    /** Who executed a quote held for SCA: released on authorize as that agent would have been. */
+    heldFor?: {agentId?: string; agentAuto?: boolean}
   }
 }
+
+/** Checks run on every new quote before it is stored (strong customer authentication needs a session). */
+export const quoteGates: Array<(emu: Emulator, customerId: string) => void> = []
 
 export function publicQuote(q: StoredQuote): Record<string, unknown> {
   const {_: _internal, ...rest} = q
@@ -165,6 +174,7 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
     if (input.immediatelyExecute) throw invalid([{field: 'immediatelyExecute', message: 'is not allowed for embedded-wallet sources: execute with a wallet signature'}])
     quote.paymentInstructions = [{instructionsNotes: 'Stamp payloadToSign with an active session key of the source wallet and send it as Service-Wallet-Signature on execute.', accountOrWalletInfo: {accountType: 'EMBEDDED_WALLET', payloadToSign: quoteWalletPayload(quote)}}]
   }
+  for (const gate of quoteGates) gate(emu, quote._.customerId)
   opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored
   emu.db.put('quotes', id, quote)
   emu.scheduler.after(emu.settings().quoteTtlMs, 'quote.expire', {id})

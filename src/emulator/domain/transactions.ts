@@ -2,7 +2,7 @@ import {randomBytes} from 'node:crypto'
 import {base58} from '@scure/base'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
 import type {Emulator} from '../emulator.js'
-import {conflict, notFound} from '../http-error.js'
+import {conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {credit, leaveInTransit, releaseHeld, returnToAccount, settleHeld} from './ledger.js'
 import {currencyObject} from './internal-accounts.js'
@@ -35,11 +35,12 @@ export interface StoredTransaction {
   failureReason?: string
   agentId?: string
   refund?: {reference: string; initiatedAt: string; settledAt?: string; status: string; reason: string}
+  receiptDeliveryConfirmedAt?: string
   settledAt?: string
   createdAt: string
   updatedAt: string
   /** Internal: how the funds are held and what the sandbox pattern decided. Never returned. */
-  _?: {funding?: Funding; outcome?: Outcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string}
+  _?: {funding?: Funding; outcome?: Outcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string; umaSender?: 'success' | 'pending' | 'fail'}
 }
 
 export function publicTransaction(t: StoredTransaction): Record<string, unknown> {
@@ -70,8 +71,12 @@ function syncQuote(emu: Emulator, t: StoredTransaction): void {
   if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
 }
 
+/** Told of every status change of an agent's transaction (the agent action behind it follows). */
+export const agentTransactionListeners: Array<(emu: Emulator, t: StoredTransaction) => void> = []
+
 function changed(emu: Emulator, t: StoredTransaction, event?: string): StoredTransaction {
   syncQuote(emu, t)
+  if (t.agentId) for (const l of agentTransactionListeners) l(emu, t)
   if (event) emu.webhooks.emit(event, publicTransaction(t))
   return t
 }
@@ -200,4 +205,16 @@ export function registerTransactionJobs(emu: Emulator): void {
     const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
     if (t?.status === 'COMPLETED') returnPayment(emu, t)
   })
+}
+
+/**
+ * POST /transactions/{id}/confirm: records when the platform delivered the receipt (default now;
+ * a repeat call replaces it). The contract names no state rule and no 409 for it, so any
+ * transaction may carry one; the time must lie between the transaction's creation and now.
+ */
+export function confirmReceipt(emu: Emulator, t: StoredTransaction, at: string | undefined): StoredTransaction {
+  const when = at ? new Date(at).toISOString() : emu.iso()
+  if (when < t.createdAt) throw invalid([{field: 'receiptDeliveryConfirmedAt', message: `is before ${t.id} was created (${t.createdAt})`}])
+  if (Date.parse(when) > emu.now() + 60_000) throw invalid([{field: 'receiptDeliveryConfirmedAt', message: 'is in the future'}])
+  return save(emu, t, {receiptDeliveryConfirmedAt: when})
 }

@@ -1,4 +1,5 @@
-import {beneficialOwnerCreate} from '../../lib/schemas/kyc.js'
+import {addressSchema} from '../../lib/schemas/common.js'
+import {beneficialOwnerCreate, beneficialOwnerUpdate} from '../../lib/schemas/kyc.js'
 import {getCustomer} from '../domain/customers.js'
 import {getOwner, ownersOf, publicOwner, refuseWhileUnderReview, type StoredOwner} from '../domain/kyc-records.js'
 import type {Emulator} from '../emulator.js'
@@ -31,4 +32,23 @@ export function registerBeneficialOwners(router: Router, emu: Emulator): void {
   })
 
   router.get('/beneficial-owners/:beneficialOwnerId', (req) => ({status: 200, body: publicOwner(getOwner(emu, req.params.beneficialOwnerId))}))
+
+  // Frozen while the business is under review, like adding owners and documents.
+  router.patch('/beneficial-owners/:beneficialOwnerId', (req) => {
+    const owner = getOwner(emu, req.params.beneficialOwnerId)
+    const patch = validate(beneficialOwnerUpdate, req.body ?? {})
+    refuseWhileUnderReview(getCustomer(emu, owner.customerId), 'owners', 'changed')
+    const {address, ...info} = patch.personalInfo ?? {}
+    const merged = {...owner.personalInfo, ...info, ...(address ? {address: {...(owner.personalInfo.address as object), ...address}} : {})}
+    if (address) validate(addressSchema, merged.address, 'personalInfo.address')
+    if (patch.ownershipPercentage !== undefined) {
+      const others = ownersOf(emu, owner.customerId).filter((o) => o.id !== owner.id).reduce((sum, o) => sum + o.ownershipPercentage, 0)
+      if (others + patch.ownershipPercentage > 100) {
+        throw invalid([{field: 'ownershipPercentage', message: `the other owners declare ${others}%; ${patch.ownershipPercentage}% would exceed 100%`}])
+      }
+    }
+    const next: StoredOwner = {...owner, ...(patch.roles ? {roles: patch.roles} : {}), ...(patch.ownershipPercentage !== undefined ? {ownershipPercentage: patch.ownershipPercentage} : {}), personalInfo: merged, updatedAt: emu.iso()}
+    emu.db.put('beneficialOwners', owner.id, next)
+    return {status: 200, body: publicOwner(next)}
+  })
 }

@@ -1,26 +1,14 @@
 import {customerCreateRequest, customerListQuery, customerUpdateRequest} from '../../lib/schemas/customer.js'
-import {
-  CURRENT_TERMS_VERSION,
-  TERMS_VERSIONS,
-  contactVerificationFor,
-  getCustomer,
-  publicCustomer,
-  saveCustomer,
-  type StoredCustomer,
-} from '../domain/customers.js'
-import {createInternalAccounts} from '../domain/internal-accounts.js'
+import {checkTerms, createCustomer, customerHooks} from '../domain/customer-create.js'
+import {CURRENT_TERMS_VERSION, contactVerificationFor, getCustomer, publicCustomer, saveCustomer, type StoredCustomer} from '../domain/customers.js'
 import {walletContactChange} from '../domain/wallet/contact.js'
 import type {Emulator} from '../emulator.js'
-import {HttpError, badRequest, conflict, invalid, validate} from '../http-error.js'
-import {newId} from '../ids.js'
+import {HttpError, invalid, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
-import {activeByPlatformId, activeByUmaAddress, listCustomers} from '../store/customers.js'
+import {listCustomers} from '../store/customers.js'
 
-/** Hooks other modules add to (KYC decisions at create, wallet provisioning ...). */
-export const customerHooks = {
-  created: [] as Array<(emu: Emulator, c: StoredCustomer) => void>,
-}
+export {customerHooks}
 
 export function registerCustomers(router: Router, emu: Emulator): void {
   router.get('/customers/end-user-terms', (req) => ({
@@ -30,39 +18,7 @@ export function registerCustomers(router: Router, emu: Emulator): void {
 
   router.post('/customers', (req) => {
     const input = validate(customerCreateRequest, req.body)
-    checkTerms(input.endUserTermsConsent?.termsVersion)
-    if (input.customerType === 'INDIVIDUAL' && input.kycStatus && !emu.config().isRegulatedFinancialInstitution) {
-      throw invalid([{field: 'kycStatus', message: 'only regulated platforms may set kycStatus'}])
-    }
-    if (input.customerType === 'BUSINESS' && input.kybStatus && !emu.config().isRegulatedFinancialInstitution) {
-      throw invalid([{field: 'kybStatus', message: 'only regulated platforms may set kybStatus'}])
-    }
-    const existing = input.platformCustomerId ? activeByPlatformId(emu.db, input.platformCustomerId) : undefined
-    if (existing) {
-      throw conflict('CONFLICT', `platformCustomerId "${input.platformCustomerId}" belongs to an active customer`, {existingCustomerId: existing.id})
-    }
-    if (input.umaAddress && activeByUmaAddress(emu.db, input.umaAddress)) {
-      throw conflict('UMA_ADDRESS_EXISTS', `umaAddress ${input.umaAddress} is taken`)
-    }
-    const id = newId('Customer')
-    const now = emu.iso()
-    const short = id.split(':')[1].slice(0, 8)
-    const customer: StoredCustomer = {
-      ...input,
-      id,
-      platformCustomerId: input.platformCustomerId ?? `pc_${short}`,
-      umaAddress: input.umaAddress ?? `$${short}@${emu.config().umaDomain}`,
-      ...(input.customerType === 'INDIVIDUAL' ? {kycStatus: input.kycStatus ?? 'UNVERIFIED'} : {kybStatus: input.kybStatus ?? 'UNVERIFIED'}),
-      isDeleted: false,
-      createdAt: now,
-      updatedAt: now,
-    }
-    const cv = contactVerificationFor(customer)
-    if (cv) customer.contactVerification = cv
-    emu.db.put('customers', id, customer)
-    createInternalAccounts(emu, id, input.currencies ?? [])
-    for (const hook of customerHooks.created) hook(emu, customer)
-    return {status: 201, body: publicCustomer(getCustomer(emu, id))}
+    return {status: 201, body: publicCustomer(createCustomer(emu, input))}
   })
 
   router.get('/customers', (req) => {
@@ -100,12 +56,6 @@ export function registerCustomers(router: Router, emu: Emulator): void {
     if (c.isDeleted) throw new HttpError(410, 'CUSTOMER_DELETED', `Customer ${c.id} was already deleted`)
     return {status: 200, body: publicCustomer(saveCustomer(emu, {...c, isDeleted: true}))}
   })
-}
-
-function checkTerms(version: string | undefined): void {
-  if (version !== undefined && !TERMS_VERSIONS.includes(version)) {
-    throw badRequest('END_USER_TERMS_VERSION_NOT_FOUND', `End-user terms version "${version}" does not exist (current: ${CURRENT_TERMS_VERSION})`)
-  }
 }
 
 /** PATCH semantics: top-level fields replace; businessInfo merges field by field. */

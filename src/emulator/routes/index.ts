@@ -12,6 +12,16 @@ import {registerExternalAccounts} from './external-accounts.js'
 import {registerQuotes} from './quotes.js'
 import {registerTransactions} from './transactions.js'
 import {registerSandboxMoney} from './sandbox-money.js'
+import {registerBulkImport} from './bulk-import.js'
+import {registerReference} from './reference.js'
+import {registerReceiver} from './receiver.js'
+import {registerTokens} from './tokens.js'
+import {registerInvitations} from './invitations.js'
+import {registerStablecoins} from './stablecoins.js'
+import {registerDelegatedKeys} from './delegated-keys.js'
+import {registerSca} from './sca.js'
+import {registerAgentMe} from './agents-me.js'
+import {registerAgents} from './agents.js'
 import {registerCards} from './cards.js'
 
 /** Every resource module registers its routes here (one line each). */
@@ -20,6 +30,7 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerAccounts(router, emu)
   registerExternalAccounts(router, emu)
   registerPlatform(router, emu)
+  registerBulkImport(router, emu)
   registerCustomers(router, emu)
   registerKyc(router, emu)
   registerBeneficialOwners(router, emu)
@@ -29,5 +40,15 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   registerQuotes(router, emu)
   registerTransactions(router, emu)
   registerSandboxMoney(router, emu)
+  registerReference(router, emu)
+  registerReceiver(router, emu)
+  registerTokens(router, emu)
+  registerInvitations(router, emu)
+  registerStablecoins(router, emu)
+  registerDelegatedKeys(router, emu)
+  registerSca(router, emu)
+  // /agents/me/... before /agents/:agentId, which would otherwise match "me".
+  registerAgentMe(router, emu)
+  registerAgents(router, emu)
   registerCards(router, emu)
 }

@@ -1,6 +1,8 @@
 import {z} from 'zod'
 import {fundRequest} from '../../lib/schemas/accounts.js'
 import {sandboxSendRequest} from '../../lib/schemas/quotes.js'
+import {sandboxUmaReceiveRequest} from '../../lib/schemas/uma.js'
+import {receiveUmaPayment} from '../domain/incoming-uma.js'
 import {getCustomer} from '../domain/customers.js'
 import {findByLivenessToken, submitLiveness} from '../domain/ownership.js'
 import {executeQuote, sandboxSend} from '../domain/quote-execute.js'
@@ -13,7 +15,7 @@ import type {Router} from '../router.js'
 
 const livenessResult = z.strictObject({result: z.enum(['PASS', 'FAIL']).optional()})
 
-/** The money simulators: fund, send (spec 4.5), the hosted liveness page, and agent-initiated execution. */
+/** The money simulators: fund, send (spec 4.5), an UMA payment in (sandbox-behaviour 11), the hosted liveness page, and agent-initiated execution. */
 export function registerSandboxMoney(router: Router, emu: Emulator): void {
   router.post('/sandbox/internal-accounts/:accountId/fund', (req) => {
     const account = getInternalAccount(emu, req.params.accountId)
@@ -28,6 +30,11 @@ export function registerSandboxMoney(router: Router, emu: Emulator): void {
   router.post('/sandbox/send', (req) => {
     const input = validate(sandboxSendRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(sandboxSend(emu, input))}
+  })
+
+  router.post('/sandbox/uma/receive', (req) => {
+    const input = validate(sandboxUmaReceiveRequest, req.body ?? {})
+    return {status: 200, body: publicTransaction(receiveUmaPayment(emu, input))}
   })
 
   // Executes a quote the way an agent would: the transaction waits for POST /transactions/{id}/approve.

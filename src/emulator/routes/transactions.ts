@@ -1,5 +1,6 @@
-import {transactionApproveRequest, transactionCancelRequest, transactionListQuery} from '../../lib/schemas/transactions.js'
-import {approveTransaction, cancelTransaction, getTransaction, publicTransaction, registerTransactionJobs} from '../domain/transactions.js'
+import {transactionApproveRequest, transactionCancelRequest, transactionConfirmRequest, transactionListQuery, transactionRejectRequest} from '../../lib/schemas/transactions.js'
+import {completeIncoming, isAwaitingDecision, registerIncomingJobs, rejectTransaction} from '../domain/incoming-uma.js'
+import {approveTransaction, cancelTransaction, confirmReceipt, getTransaction, publicTransaction, registerTransactionJobs} from '../domain/transactions.js'
 import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
@@ -8,9 +9,10 @@ import {listTransactions} from '../store/transactions.js'
 import {getCardTransactionRoute} from './cards.js'
 import {publicCardTransaction} from '../domain/card-transactions.js'
 
-/** GET /transactions with the published filters, one transaction, approve and cancel (api-gaps 4.4). */
+/** GET /transactions with the published filters, one transaction, approve, reject, confirm and cancel (api-gaps 4.4). */
 export function registerTransactions(router: Router, emu: Emulator): void {
   registerTransactionJobs(emu)
+  registerIncomingJobs(emu)
 
   router.get('/transactions', (req) => {
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
@@ -26,7 +28,19 @@ export function registerTransactions(router: Router, emu: Emulator): void {
   router.post('/transactions/:id/approve', (req) => {
     const t = getTransaction(emu, req.params.id)
     validate(transactionApproveRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(approveTransaction(emu, t))}
+    return {status: 200, body: publicTransaction(isAwaitingDecision(t) ? completeIncoming(emu, t) : approveTransaction(emu, t))}
+  })
+
+  router.post('/transactions/:id/reject', (req) => {
+    const t = getTransaction(emu, req.params.id)
+    validate(transactionRejectRequest, req.body ?? {})
+    return {status: 200, body: publicTransaction(rejectTransaction(emu, t))}
+  })
+
+  router.post('/transactions/:id/confirm', (req) => {
+    const t = getTransaction(emu, req.params.id)
+    const {receiptDeliveryConfirmedAt} = validate(transactionConfirmRequest, req.body ?? {})
+    return {status: 200, body: publicTransaction(confirmReceipt(emu, t, receiptDeliveryConfirmedAt))}
   })
 
   router.post('/transactions/:id/cancel', (req) => {

@@ -158,6 +158,76 @@ export const TABLES: TableDef[] = [
   keyOnly('walletPasskeyChallenges'),
   keyOnly('walletPasskeyRegistrationChallenges'),
   keyOnly('walletUsedOidcTokens'),
+  // Bulk customer imports: the job by id; its not-yet-processed rows by `<jobId>#<chunk>`.
+  {...keyOnly('bulkImportJobs'), since: 2},
+  {...keyOnly('bulkImportChunks'), since: 2},
+  // Receiver look-ups (GET /receiver/...), by lookupId, for the quote that follows.
+  {...keyOnly('receiverLookups'), since: 2},
+  // Issue 11: API tokens, invitations, stablecoin issuance, delegated wallet keys.
+  {
+    name: 'apiTokens',
+    since: 2,
+    columns: [text('client_id', (d) => d.clientId), text('name', (d) => d.name), createdAt, text('updated_at', (d) => d.updatedAt)],
+    indexes: [{columns: ['client_id'], unique: true}, {columns: ['created_at', 'id']}, {columns: ['name', 'created_at', 'id']}, {columns: ['updated_at']}],
+  },
+  {name: 'invitations', since: 2, columns: [createdAt], indexes: [{columns: ['created_at', 'id']}]},
+  {
+    name: 'stablecoinProviderAccounts',
+    since: 2,
+    columns: [text('provider', (d) => d.provider), text('status', (d) => d.status), text('provider_account_id', (d) => d.providerAccountId), createdAt],
+    indexes: [{columns: ['created_at', 'id']}, {columns: ['status', 'created_at', 'id']}, {columns: ['provider', 'provider_account_id']}],
+  },
+  {
+    name: 'stablecoins',
+    since: 2,
+    columns: [
+      text('symbol', (d) => d.symbol),
+      text('network_token_identifier', (d) => d.networkTokenIdentifier),
+      text('issuance_status', (d) => d.issuanceStatus),
+      text('operations_status', (d) => d.gridOperationsStatus),
+      text('provider', (d) => d.provider),
+      createdAt,
+    ],
+    indexes: [
+      {columns: ['symbol'], unique: true},
+      {columns: ['network_token_identifier'], unique: true},
+      {columns: ['created_at', 'id']},
+      {columns: ['issuance_status', 'created_at', 'id']},
+      {columns: ['operations_status', 'created_at', 'id']},
+      {columns: ['provider', 'created_at', 'id']},
+    ],
+  },
+  {
+    name: 'stablecoinOperations',
+    since: 2,
+    columns: [text('stablecoin_id', (d) => d.stablecoinId), text('operation_type', (d) => d.operationType), createdAt],
+    indexes: [{columns: ['stablecoin_id', 'created_at', 'id']}, {columns: ['stablecoin_id', 'operation_type', 'created_at', 'id']}],
+  },
+  {
+    name: 'delegatedKeys',
+    since: 2,
+    columns: [text('account_id', (d) => d.accountId), text('funding_source_id', (d) => d.fundingSourceId), text('status', (d) => d.status), createdAt],
+    indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['funding_source_id', 'status']}],
+  },
+  // Strong customer authentication (since 2): one state document per customer, factor resets by id.
+  {...keyOnly('scaStates'), since: 2},
+  {...keyOnly('scaResets'), since: 2},
+  // Agents (since 2): the platform lists them by customer and approvals by status; tokens and device
+  // codes are looked up by key only (a token by its SHA-256, never stored in clear).
+  {
+    name: 'agents',
+    columns: [text('customer_id', (d) => d.customerId), bool('is_paused', (d) => d.isPaused), bool('is_connected', (d) => d.isConnected), createdAt, text('updated_at', (d) => d.updatedAt)],
+    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+    since: 2,
+  },
+  {...keyOnly('agentDeviceCodes'), since: 2},
+  {...keyOnly('agentTokens'), since: 2},
+  {
+    name: 'agentActions',
+    columns: [text('agent_id', (d) => d.agentId), text('customer_id', (d) => d.customerId), text('status', (d) => d.status), text('transaction_id', (d) => d._?.transactionId), createdAt],
+    indexes: [{columns: ['agent_id', 'created_at', 'id']}, {columns: ['status', 'created_at', 'id']}, {columns: ['transaction_id']}],
+    since: 2,
+  },
 ]
 
 export const COUNTS_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL)'

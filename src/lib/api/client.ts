@@ -10,6 +10,8 @@ export interface ClientOptions {
   baseUrl: string
   tokenId?: string
   secret?: Secret
+  /** An agent's access token (HTTP Bearer, /agents/me routes) used instead of Basic credentials. */
+  bearer?: Secret
   /** Per-request timeout in ms. */
   timeoutMs: number
   userAgent: string
@@ -33,7 +35,8 @@ export interface RequestOptions {
   method: Method
   /** Path segments are encoded one by one: ['customers', 'Customer:1'] -> /customers/Customer%3A1 */
   path: string[]
-  query?: Record<string, string | number | boolean | undefined>
+  /** An array value repeats the parameter (destinationCurrency=INR&destinationCurrency=GBP). */
+  query?: Record<string, string | number | boolean | string[] | undefined>
   body?: unknown
   /** A multipart or other raw body; content-type must be given in headers. */
   rawBody?: Uint8Array
@@ -72,7 +75,7 @@ export class ApiClient {
     const encoded = path.map((s) => encodeURIComponent(s)).join('/')
     let url = `${this.opts.baseUrl}/${encoded}`
     const qs = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== '')
-    if (qs.length) url += '?' + new URLSearchParams(qs.map(([k, v]): [string, string] => [k, String(v)])).toString()
+    if (qs.length) url += '?' + new URLSearchParams(qs.flatMap(([k, v]): Array<[string, string]> => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, String(v)]]))).toString()
     return url
   }
 
@@ -86,7 +89,8 @@ export class ApiClient {
       ...(req.idempotencyKey ? {'idempotency-key': req.idempotencyKey} : {}),
       ...req.headers,
     }
-    if (this.opts.tokenId && this.opts.secret) {
+    if (this.opts.bearer) headers.authorization = 'Bearer ' + this.opts.bearer.reveal()
+    else if (this.opts.tokenId && this.opts.secret) {
       headers.authorization = 'Basic ' + Buffer.from(`${this.opts.tokenId}:${this.opts.secret.reveal()}`).toString('base64')
     }
     const retryable = req.method === 'GET' || Boolean(req.idempotencyKey)

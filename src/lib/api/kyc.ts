@@ -5,6 +5,7 @@ import {
   kycLinkSchema,
   verificationSchema,
   type BeneficialOwnerCreate,
+  type BeneficialOwnerUpdate,
 } from '../schemas/kyc.js'
 import type {ApiClient} from './client.js'
 import {listPaged, type PageOptions} from './list.js'
@@ -28,6 +29,11 @@ export async function confirmContactCode(client: ApiClient, customerId: string, 
 
 export async function addBeneficialOwner(client: ApiClient, body: BeneficialOwnerCreate) {
   const res = await client.request({method: 'POST', path: ['beneficial-owners'], body})
+  return client.parse(beneficialOwnerSchema, res.body, 'beneficial owner')
+}
+
+export async function updateBeneficialOwner(client: ApiClient, id: string, body: BeneficialOwnerUpdate) {
+  const res = await client.request({method: 'PATCH', path: ['beneficial-owners', id], body})
   return client.parse(beneficialOwnerSchema, res.body, 'beneficial owner')
 }
 

@@ -20,3 +20,14 @@ export async function cancelTransaction(client: ApiClient, id: string, reason?: 
   const res = await client.request({method: 'POST', path: ['transactions', id, 'cancel'], body: reason ? {reason} : {}})
   return client.parse(transactionSchema, res.body, 'transaction')
 }
+
+export async function rejectTransaction(client: ApiClient, id: string, reason?: string) {
+  const res = await client.request({method: 'POST', path: ['transactions', id, 'reject'], body: reason ? {reason} : {}})
+  return client.parse(transactionSchema, res.body, 'transaction')
+}
+
+/** POST /transactions/{id}/confirm: the receipt was delivered at `at` (default: now, server time). */
+export async function confirmReceiptDelivery(client: ApiClient, id: string, at?: string) {
+  const res = await client.request({method: 'POST', path: ['transactions', id, 'confirm'], body: at ? {receiptDeliveryConfirmedAt: at} : {}})
+  return client.parse(transactionSchema, res.body, 'transaction')
+}

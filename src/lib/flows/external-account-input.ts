@@ -53,7 +53,8 @@ function beneficiaryOf(f: F): Record<string, unknown> | undefined {
 }
 
 /** Flags (over --data) to the create body, then every shape and format check before any request. */
-export function externalAccountBody(f: F): ExternalAccountCreateRequest {
+/** The POST body from the flags; `ownerImplied` when the route names the owner (an agent's customer). */
+export function externalAccountBody(f: F, opts: {ownerImplied?: boolean} = {}): ExternalAccountCreateRequest {
   const data = (f.data ? readJsonInput(f.data) : {}) as Record<string, unknown>
   const dataInfo = (data.accountInfo ?? {}) as Record<string, unknown>
   const type = f.type ?? (dataInfo.accountType as string | undefined)
@@ -82,6 +83,6 @@ export function externalAccountBody(f: F): ExternalAccountCreateRequest {
   const body = compact({...data, customerId: f.customer ?? data.customerId, currency, platformAccountId: f['platform-account-id'] ?? data.platformAccountId, ownershipType: f.ownership ?? data.ownershipType, accountInfo: info})
   const {data: valid, errors} = externalAccountProblems(body)
   if (!valid) throw new InputError(errors)
-  if (!valid.customerId) throw new InputError([{field: 'customerId', message: 'is required (--customer)'}])
+  if (!valid.customerId && !opts.ownerImplied) throw new InputError([{field: 'customerId', message: 'is required (--customer)'}])
   return valid
 }

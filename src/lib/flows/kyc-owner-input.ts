@@ -1,4 +1,5 @@
-import {beneficialOwnerCreate, type BeneficialOwnerCreate} from '../schemas/kyc.js'
+import {InputError} from '../errors.js'
+import {beneficialOwnerCreate, beneficialOwnerUpdate, type BeneficialOwnerCreate, type BeneficialOwnerUpdate} from '../schemas/kyc.js'
 import {checkWith, compact} from '../validate.js'
 import {addressFromFlags, type AddressFlagValues} from '../flags-address.js'
 
@@ -19,6 +20,18 @@ export interface OwnerFlagValues extends AddressFlagValues {
 
 /** Typed flags over `--data` JSON (flags win), checked with the shared schema before any request. */
 export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerCreate {
+  return checkWith(beneficialOwnerCreate, {...data, customerId, ...ownerFields(f, data)})
+}
+
+/** The fields to change (typed flags over `--data`), checked with the shared update schema; at least one. */
+export function ownerPatchBody(f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerUpdate {
+  const {personalInfo, ...rest} = ownerFields(f, data)
+  const body = {...data, ...rest, ...(Object.keys(personalInfo).length ? {personalInfo} : {})}
+  if (!Object.keys(body).length) throw new InputError([{field: '(body)', message: 'nothing to change: give at least one flag (--role, --ownership, --email ...) or --data'}])
+  return checkWith(beneficialOwnerUpdate, body)
+}
+
+function ownerFields(f: OwnerFlagValues, data: Record<string, unknown>) {
   const dataInfo = (data.personalInfo ?? {}) as Record<string, unknown>
   const address = addressFromFlags(f)
   const personalInfo = {
@@ -39,11 +52,9 @@ export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<s
   }
   // "30", "30%" and "33.5" are numbers (the schema then names a fraction); anything else is left for the schema to name.
   const pct = f.ownership === undefined ? data.ownershipPercentage : /^\d+(\.\d+)?%?$/.test(f.ownership) ? Number(f.ownership.replace('%', '')) : f.ownership
-  return checkWith(beneficialOwnerCreate, {
-    ...data,
-    customerId,
+  return {
     ...(f.role?.length ? {roles: f.role.map((r) => r.toUpperCase())} : {}),
     ...(pct !== undefined ? {ownershipPercentage: pct} : {}),
     personalInfo,
-  })
+  }
 }

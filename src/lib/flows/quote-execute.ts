@@ -47,12 +47,22 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
     const sending = {doing: `The execution of ${quote.id} was sent and may have reached the Service`, resume: `svc quote get ${quote.id}`}
     executed = await interrupts.during(sending, () => executeWithWalletSignature(ctx, quote, (headers) => executeQuote(ctx.client, quote.id, ctx.idempotencyKey('execute'), headers)))
   } catch (e) {
+    if (e instanceof ApiError && e.code === 'SCA_SESSION_REQUIRED') {
+      const {explainSessionRequired, offerScaLogin} = await import('./sca-execute.js')
+      if (opts.yes || !(await offerScaLogin(ctx, e))) throw explainSessionRequired(e)
+      return confirmAndExecute(ctx, quote, {...opts, yes: true})
+    }
     if (!(e instanceof ApiError) || e.code !== 'QUOTE_EXPIRED') throw e
     if (!canPrompt(ctx.env) || opts.yes) throw e
     out.warn(`${quote.id} expired at ${quote.expiresAt}.`)
     if (!(await promptConfirm('Create a new quote with the same terms?', true))) throw e
     const fresh = await createQuote(ctx.client, sameTerms(quote, opts.request), ctx.idempotencyKey('requote'))
     return confirmAndExecute(ctx, fresh, {...opts, request: sameTerms(quote, opts.request)})
+  }
+  if (executed.status === 'PENDING_AUTHORIZATION') {
+    const {handleHeldQuote} = await import('./sca-execute.js')
+    executed = await handleHeldQuote(ctx, executed)
+    if (executed.status === 'PENDING_AUTHORIZATION') return executed
   }
   out.success(`Executed ${executed.id}: ${executed.status}${executed.transactionId ? ` (transaction ${executed.transactionId})` : ''}`)
   if (!opts.wait) return executed

@@ -19,6 +19,10 @@ export const sandboxSettingsPatch = z.strictObject({
   quoteTtlMs: z.number().int().min(100).max(3_600_000).optional(),
   /** Delay before an executed or funded payment settles, in ms ("instant" in the Service sandbox). */
   paymentCompletionDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Pause between the chunks of a bulk customer import (each chunk is one unit of work). */
+  bulkImportChunkDelayMs: z.number().int().min(0).max(60_000).optional(),
+  /** How long an incoming UMA payment from a sandbox sender waits for the platform's decision before the sandbox approves it. */
+  incomingApprovalDelayMs: z.number().int().min(0).max(3_600_000).optional(),
   /** Suffix 003 (slow payment) completes after this many ms (~6 minutes in the Service sandbox). */
   slowPaymentDelayMs: z.number().int().min(0).max(86_400_000).optional(),
   /** Suffix 005 on banks: completed, then returned after this many ms. */
@@ -67,6 +71,10 @@ export const sandboxSettingsPatch = z.strictObject({
   walletProcessingDelayMs: z.number().int().min(0).max(3_600_000).optional(),
   /** Minimum gap between challenge re-issues on one credential (429 RATE_LIMITED below it), in ms. */
   challengeMinIntervalMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Invitations are configured for the platform (false: every /invitations call is 400 INVITATIONS_NOT_CONFIGURED). */
+  invitationsEnabled: z.boolean().optional(),
+  /** Delay before a stablecoin mint or burn settles (COMPLETED), in ms. */
+  stablecoinSettlementDelayMs: z.number().int().min(0).max(86_400_000).optional(),
   /** WebAuthn origins accepted in passkey clientDataJSON. */
   passkeyOrigins: z.array(z.url({protocol: /^https?$/})).min(1).max(20).optional(),
   // Cards: see emulator/domain/cards.ts and card-transactions.ts.
@@ -78,6 +86,17 @@ export const sandboxSettingsPatch = z.strictObject({
   liveCardsPerCardholder: z.number().int().min(1).max(1000).optional(),
   /** Fault injection: 503s, 429s with Retry-After, connection resets, latency (see emulator/faults.ts). */
   faults: faultSettingsPatch.optional(),
+  // Strong customer authentication (emulator/domain/sca.ts).
+  /** The platform requires SCA: every customer needs an SCA login session to quote and execute (off: SCA endpoints answer 409). */
+  scaRequired: z.boolean().optional(),
+  /** Lifetime of a quote's SCA challenge, in ms; past it the transaction fails with SCA_NOT_COMPLETED. */
+  scaChallengeTtlMs: z.number().int().min(100).max(3_600_000).optional(),
+  /** Failed SCA proofs in a row before the account locks (423 ACCOUNT_LOCKED). */
+  scaMaxFailedAttempts: z.number().int().min(1).max(100).optional(),
+  /** How long an SCA lock lasts, in ms. */
+  scaLockMs: z.number().int().min(1000).max(86_400_000).optional(),
+  /** Lifetime of an agent device code, in ms. */
+  agentDeviceCodeTtlMs: z.number().int().min(1000).max(86_400_000).optional(),
 })
 
 const feeConfig = z.strictObject({

@@ -48,6 +48,17 @@ export const beneficialOwnerCreate = z.strictObject({
 })
 export type BeneficialOwnerCreate = z.infer<typeof beneficialOwnerCreate>
 
+/**
+ * PATCH /beneficial-owners/{id}: only the fields given change; personalInfo merges field by field
+ * and its address too (the merged address must still be complete, which the sandbox checks).
+ */
+export const beneficialOwnerUpdate = z.strictObject({
+  roles: beneficialOwnerCreate.shape.roles.optional(),
+  ownershipPercentage: beneficialOwnerCreate.shape.ownershipPercentage.optional(),
+  personalInfo: personalInfoSchema.extend({address: addressSchema.partial()}).partial().optional(),
+})
+export type BeneficialOwnerUpdate = z.infer<typeof beneficialOwnerUpdate>
+
 export const beneficialOwnerSchema = z.looseObject({
   id: idOf('BeneficialOwner'),
   customerId: z.string(),

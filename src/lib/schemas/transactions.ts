@@ -51,3 +51,8 @@ export type TransactionListQuery = z.infer<typeof transactionListQuery>
 
 export const transactionCancelRequest = z.strictObject({reason: z.string().max(200).optional()})
 export const transactionApproveRequest = z.strictObject({receiverCustomerInfo: z.record(z.string(), z.unknown()).optional()})
+
+/** POST /transactions/{id}/confirm: when the platform delivered the receipt (default: now). */
+export const transactionConfirmRequest = z.strictObject({receiptDeliveryConfirmedAt: dateTime.optional()})
+/** POST /transactions/{id}/reject: the platform's reason, for its own records. */
+export const transactionRejectRequest = z.strictObject({reason: z.string().min(1).max(200).optional()})

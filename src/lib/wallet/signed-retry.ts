@@ -39,6 +39,11 @@ export interface SignedOperation {
   resume: string
   /** Export (rule 4): a challenge that lapses while processing starts a fresh export. */
   restartOnLapse?: boolean
+  /**
+   * Challenges one run signs in a row (default 1). Delegated-key creation answers its first signed
+   * retry with a second 202 challenge (three legs: 202 -> 202 -> 201), signed with the same key.
+   */
+  signedLegs?: number
 }
 
 /** Returns the Service-Wallet-Signature value for a challenge (the caller picks the key). */
@@ -104,16 +109,17 @@ export class SignedRetryEngine {
         if (isTerminal(first, 'ok')) return {status: first.status, body: first.body as T, sends}
         return this.untilTerminal<T>(op, undefined, first, sends)
       }
-      const challenge = parseChallenge(first.body, op.what)
+      let challenge = parseChallenge(first.body, op.what)
       const sentBody = first.sentBody
-      const expiresAt = Date.parse(challenge.expiresAt)
+      let expiresAt = Date.parse(challenge.expiresAt)
       if (expiresAt <= this.deps.now()) {
         if (fresh + 1 >= MAX_FRESH_CHALLENGES) throw lapsed(op, 'every challenge the service issued had expired on arrival')
         this.deps.note?.(`The ${op.what} challenge expired before it could be signed; asking for a fresh one.`)
         continue
       }
-      const headers = {'service-wallet-signature': await sign(challenge), 'request-id': challenge.requestId}
-      const leg2 = {...op, headers: {...op.headers, ...headers, ...(sentBody !== undefined ? {'content-type': 'application/json'} : {})}}
+      const signedHeaders = async (c: SignedChallenge) => ({...op, headers: {...op.headers, 'service-wallet-signature': await sign(c), 'request-id': c.requestId, ...(sentBody !== undefined ? {'content-type': 'application/json'} : {})}})
+      let leg2 = await signedHeaders(challenge)
+      let signed = 1
       for (let attempt = 0; ; attempt++) {
         if (this.deps.now() >= expiresAt) {
           if (op.restartOnLapse && fresh + 1 < MAX_FRESH_CHALLENGES) {
@@ -131,6 +137,15 @@ export class SignedRetryEngine {
           // A 401 after the challenge lapsed is the lapse itself (rule 4: a fresh export).
           if (error instanceof ApiError && error.status === 401 && this.deps.now() >= expiresAt && op.restartOnLapse && fresh + 1 < MAX_FRESH_CHALLENGES) break
           throw error instanceof ApiError ? explainWalletAuthError(error, op.what, op.accountId) : error
+        }
+        if (res.status === 202 && signed < (op.signedLegs ?? 1)) {
+          // The next leg's challenge: signed like the first, same body, its own Request-Id.
+          challenge = parseChallenge(res.body, op.what)
+          expiresAt = Date.parse(challenge.expiresAt)
+          leg2 = await signedHeaders(challenge)
+          signed++
+          attempt = -1
+          continue
         }
         if (isTerminal(res, op.success)) return {status: res.status, body: res.body as T, challenge, sends}
         await this.waitProcessing(op, attempt, challenge)

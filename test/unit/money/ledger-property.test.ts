@@ -13,6 +13,9 @@ import {HttpError} from '../../../src/emulator/http-error.js'
 import {issueCard, updateCard, type StoredCard} from '../../../src/emulator/domain/cards.js'
 import {simulate} from '../../../src/emulator/domain/card-simulators.js'
 import {voidAuthorization, type StoredCardTransaction} from '../../../src/emulator/domain/card-transactions.js'
+import {burn, mint, settleOperation, type StoredOperation} from '../../../src/emulator/domain/stablecoin-operations.js'
+import {linkProviderAccount, operatorSetEnablement, registerStablecoin, requestEnablement, stablecoinAccount} from '../../../src/emulator/domain/stablecoins.js'
+import type {EmuRequest} from '../../../src/emulator/router.js'
 import {clabeEnding} from '../../helpers/money.js'
 
 /** mulberry32: a seeded PRNG so a failing sequence can be replayed from its seed. */
@@ -32,7 +35,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-ledger-'))
   // Every scheduled settlement is far in the future: the test drives completion, failure and return itself.
   const far = 86_000_000
-  emu = await Emulator.start({dataDir: dir, port: 0, now: () => clock, settings: {paymentCompletionDelayMs: far, slowPaymentDelayMs: far, paymentReturnDelayMs: far, paymentTimeoutFailMs: far, quoteTtlMs: 120_000}})
+  emu = await Emulator.start({dataDir: dir, port: 0, now: () => clock, settings: {paymentCompletionDelayMs: far, slowPaymentDelayMs: far, paymentReturnDelayMs: far, paymentTimeoutFailMs: far, quoteTtlMs: 120_000, stablecoinSettlementDelayMs: far}})
 })
 afterAll(async () => {
   await emu.close()
@@ -197,5 +200,49 @@ describe('money is conserved', () => {
     expect(() => executeQuote(emu, q.id)).toThrow(/already executed/)
     expect(emu.db.count('transactions')).toBe(count)
     expect(emu.db.get<InternalAccount>('internalAccounts', usd)!.balance.amount).toBe(6_000)
+  })
+
+  it('stablecoin mints and burns move money through the ledger: fiat held then paid out, coins credited, held then paid out (seeded)', async () => {
+    const rand = prng(42)
+    const p = customer(77)
+    const usd = p.accounts.find((a) => a.balance.currency.code === 'USD')!.id
+    const bank = createExternalAccount(emu, {customerId: p.id, currency: 'USD', accountInfo: {accountType: 'USD_ACCOUNT', accountNumber: '99887766', routingNumber: '021000021', beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'}}}).id
+    linkProviderAccount(emu, {provider: 'BRALE', apiClientId: 'prop', apiClientSecret: 'prop-secret'})
+    const coin = registerStablecoin(emu, {providerTokenIdentifier: 'PROP', networkTokenIdentifier: 'btkn1propertypropertyprop', network: 'L2'})
+    requestEnablement(emu, coin.id)
+    operatorSetEnablement(emu, coin.id, {status: 'ENABLED'})
+    const own = stablecoinAccount(emu, emu.db.get('stablecoins', coin.id)!)!.id
+    const request = (body: unknown) => ({method: 'POST', path: '/x', params: {}, query: new URLSearchParams(), headers: {'idempotency-key': `k${rand()}`}, body, rawBody: Buffer.from(JSON.stringify(body)), emu}) as EmuRequest
+    const pending = () => emu.db.all<StoredOperation>('stablecoinOperations').filter((o) => o.stablecoinId === coin.id && o.status !== 'COMPLETED')
+    const did: Record<string, number> = {}
+    for (let step = 0; step < 150; step++) {
+      const op = Math.floor(rand() * 4)
+      const cents = 1 + Math.floor(rand() * 30_000)
+      try {
+        await emu.db.unit(async () => {
+          if (op === 0) recordIncoming(emu, usd, cents, {customerId: p.id, description: 'fund'})
+          else if (op === 1) await mint(request({amount: String(cents * 10_000), fundingSource: {type: 'GRID_INTERNAL_ACCOUNT', accountId: usd}, destination: {accountId: own}}), coin.id)
+          else if (op === 2) await burn(request({amount: String(cents * 10_000), source: {type: 'GRID_INTERNAL_ACCOUNT', accountId: own}, destination: {type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'ACH_CREDIT'}}), coin.id)
+          else {
+            const o = pick(pending())
+            if (o) settleOperation(emu, o.id)
+          }
+        })
+        did[['fund', 'mint', 'burn', 'settle'][op]] = (did[['fund', 'mint', 'burn', 'settle'][op]] ?? 0) + 1
+      } catch (e) {
+        if (!(e instanceof HttpError)) throw e
+        did[`refused ${e.code}`] = (did[`refused ${e.code}`] ?? 0) + 1
+      }
+      const off = Object.entries(imbalance(emu)).filter(([, v]) => v !== 0)
+      expect(off, `step ${step} op ${op}`).toEqual([])
+    }
+    for (const o of pending()) await emu.db.unit(() => settleOperation(emu, o.id))
+    expect(Object.entries(imbalance(emu)).filter(([, v]) => v !== 0)).toEqual([])
+    for (const kind of ['fund', 'mint', 'burn', 'settle', 'refused INSUFFICIENT_FUNDS']) expect(did[kind] ?? 0, `${kind} never happened (${JSON.stringify(did)})`).toBeGreaterThan(2)
+    expect(totals(emu, 'PROP').fundedIn).toBeGreaterThan(0)
+    expect(totals(emu, 'PROP').paidOut).toBeGreaterThan(0)
+    function pick<T>(xs: T[]): T | undefined {
+      return xs.length ? xs[Math.floor(rand() * xs.length)] : undefined
+    }
   })
 })

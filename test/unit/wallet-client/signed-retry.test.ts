@@ -228,3 +228,40 @@ describe('signed-retry engine', () => {
     expect(err.hint).toMatch(/svc|Re-run|re-run/)
   })
 })
+
+describe('signed-retry engine: chained challenges (delegated keys, three legs)', () => {
+  const create = (over: Partial<SignedOperation> = {}) => op({path: ['auth', 'delegated-keys'], body: {cardId: 'Card:1', internalAccountId: 'InternalAccount:1', nickname: 'k'}, success: 'created', signedLegs: 2, ...over})
+
+  it('signs the second challenge with the same signer, sends the same bytes with its own Request-Id, and ends on 201', async () => {
+    script('POST', '/auth/delegated-keys', [challenge(1), challenge(2), {status: 201, body: {id: 'DelegatedKey:1', status: 'ACTIVE'}}])
+    const {e} = engine()
+    const r = await drive(e.run(create(), signer))
+    expect(r.status).toBe(201)
+    expect(r.body).toEqual({id: 'DelegatedKey:1', status: 'ACTIVE'})
+    expect(signer).toHaveBeenCalledTimes(2)
+    const [leg1, leg2, leg3] = seen
+    expect(new Set([leg1.body, leg2.body, leg3.body]).size).toBe(1)
+    expect(leg1.headers['request-id']).toBeUndefined()
+    expect(leg2.headers['request-id']).toBe('Request:1')
+    expect(leg3.headers['request-id']).toBe('Request:2')
+    expect(verifyStamp(leg2.headers['service-wallet-signature'], challenge(1).body.payloadToSign)).toBe(true)
+    expect(verifyStamp(leg3.headers['service-wallet-signature'], challenge(2).body.payloadToSign)).toBe(true)
+  })
+
+  it('a third 202 beyond signedLegs is returned as is (never signed): nothing is signed blindly', async () => {
+    script('POST', '/auth/delegated-keys', [challenge(1), challenge(2), challenge(3)])
+    const {e} = engine()
+    const r = await drive(e.run(create(), signer))
+    expect(r.status).toBe(202)
+    expect(signer).toHaveBeenCalledTimes(2)
+    expect(seen).toHaveLength(3)
+  })
+
+  it('without signedLegs a second 202 ends the run (the one-challenge operations are unchanged)', async () => {
+    script('POST', '/auth/delegated-keys', [challenge(1), challenge(2)])
+    const {e} = engine()
+    const r = await drive(e.run(create({signedLegs: undefined}), signer))
+    expect(r.status).toBe(202)
+    expect(signer).toHaveBeenCalledTimes(1)
+  })
+})

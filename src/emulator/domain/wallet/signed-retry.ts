@@ -20,7 +20,7 @@ const SETTLE_JOB = 'wallet.settle'
 export interface SignedOperation {
   /** e.g. auth_credential.delete (the webhook's operationType). */
   operation: string
-  resourceType: 'AUTH_METHOD' | 'SESSION' | 'INTERNAL_ACCOUNT' | 'CUSTOMER'
+  resourceType: 'AUTH_METHOD' | 'SESSION' | 'INTERNAL_ACCOUNT' | 'CUSTOMER' | 'DELEGATED_KEY'
   resourceId: string
   signer: SignerRule
   /** Adds `type` to the 202 body (AuthSignedRequestChallenge). */
@@ -123,7 +123,8 @@ async function runOnce(emu: Emulator, p: PendingRequest, execute: Execute): Prom
   return result
 }
 
-function challenge(emu: Emulator, req: EmuRequest, op: SignedOperation): EmuResponse {
+/** A 202 challenge for `op` over this request (exported for multi-leg flows: delegated keys answer a signed leg with the next challenge). */
+export function challenge(emu: Emulator, req: EmuRequest, op: SignedOperation): EmuResponse {
   const id = newId('Request')
   const expiresAt = emu.iso(emu.now() + walletSettings(emu).signedChallengeTtlSeconds * 1000)
   const bodySha256 = sha256Hex(req.rawBody)

@@ -1,0 +1,17 @@
+import {myExternalAccountDelete} from '../../../../lib/api/agents.js'
+import {BaseCommand} from '../../../../lib/base-command.js'
+import {idArg, yesFlag} from '../../../../lib/flags.js'
+
+export default class AgentsMeExternalDelete extends BaseCommand<typeof AgentsMeExternalDelete> {
+  static override summary = "As the agent: delete one of the customer's beneficiaries (needs MANAGE_EXTERNAL_ACCOUNTS)"
+  static override examples = ['<%= config.bin %> agents me external delete ExternalAccount:… --yes --profile agent']
+  static override args = {externalAccountId: idArg('ExternalAccount')}
+  static override flags = {yes: yesFlag}
+
+  async run() {
+    await this.ctx.confirm(`Delete ${this.args.externalAccountId}?`, {yes: this.flags.yes})
+    await myExternalAccountDelete(this.ctx.client, this.args.externalAccountId)
+    this.out.success(`Deleted ${this.args.externalAccountId}`)
+    return {id: this.args.externalAccountId, deleted: true}
+  }
+}

@@ -1,0 +1,21 @@
+import {updatePolicy} from '../../lib/api/agents.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {idArg} from '../../lib/flags.js'
+import {policyFlags, policyFromFlags} from '../../lib/flows/agent-input.js'
+import {agentPolicyUpdateRequest} from '../../lib/schemas/agents.js'
+import {checkWith} from '../../lib/validate.js'
+
+export default class AgentsPolicy extends BaseCommand<typeof AgentsPolicy> {
+  static override summary = "Change an agent's policy: permissions, execution mode, spending limits, allowed accounts, approval threshold"
+  static override examples = ['<%= config.bin %> agents policy Agent:… --per-transaction 50.00 --limit-currency USD', '<%= config.bin %> agents policy Agent:… --mode APPROVAL_REQUIRED']
+  static override args = {agentId: idArg('Agent')}
+  static override flags = policyFlags
+
+  async run() {
+    const body = checkWith(agentPolicyUpdateRequest, policyFromFlags(this.flags, {partial: true}))
+    const a = await updatePolicy(this.ctx.client, this.args.agentId, body)
+    this.out.success(`Policy of ${a.id} updated`)
+    if (!this.out.json) this.out.printJson(a.policy)
+    return a
+  }
+}

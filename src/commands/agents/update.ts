@@ -1,0 +1,25 @@
+import {Flags} from '@oclif/core'
+import {updateAgent} from '../../lib/api/agents.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {idArg} from '../../lib/flags.js'
+import {agentUpdateRequest} from '../../lib/schemas/agents.js'
+import {checkWith, compact} from '../../lib/validate.js'
+
+export default class AgentsUpdate extends BaseCommand<typeof AgentsUpdate> {
+  static override summary = 'Rename, pause or resume an agent (a paused agent is refused every action)'
+  static override examples = ['<%= config.bin %> agents update Agent:… --pause', '<%= config.bin %> agents update Agent:… --name "Rent payer" --resume']
+  static override args = {agentId: idArg('Agent')}
+  static override flags = {
+    name: Flags.string({description: 'new name'}),
+    pause: Flags.boolean({description: 'pause the agent', exclusive: ['resume']}),
+    resume: Flags.boolean({description: 'resume a paused agent'}),
+  }
+
+  async run() {
+    const f = this.flags
+    const body = checkWith(agentUpdateRequest, compact({name: f.name, isPaused: f.pause ? true : f.resume ? false : undefined}))
+    const a = await updateAgent(this.ctx.client, this.args.agentId, body)
+    this.out.success(`Updated ${a.id}: ${a.name}${a.isPaused ? ' (paused)' : ''}`)
+    return a
+  }
+}

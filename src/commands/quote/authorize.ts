@@ -1,0 +1,29 @@
+import {Flags} from '@oclif/core'
+import {authorizeQuote, resendAuthorization} from '../../lib/api/sca.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {idArg} from '../../lib/flags.js'
+import {codeFlag, ipFlag, readScaCode} from '../../lib/flows/sca.js'
+import {renderQuote} from '../../lib/output/quote.js'
+import {scaAuthorization} from '../../lib/schemas/sca.js'
+import {checkWith} from '../../lib/validate.js'
+
+export default class QuoteAuthorize extends BaseCommand<typeof QuoteAuthorize> {
+  static override summary = "Authorize a quote held in PENDING_AUTHORIZATION with the customer's SCA code (--resend sends the code again)"
+  static override examples = ['<%= config.bin %> quote authorize Quote:… --code -', '<%= config.bin %> quote authorize Quote:… --resend']
+  static override args = {quoteId: idArg('Quote')}
+  static override flags = {code: codeFlag, resend: Flags.boolean({description: 'send the SMS code again (same challenge, same expiry)', exclusive: ['code']}), ip: ipFlag}
+
+  async run() {
+    if (this.flags.resend) {
+      await resendAuthorization(this.ctx.client, this.args.quoteId)
+      this.out.success(`The SCA code for ${this.args.quoteId} was sent again`)
+      return {quoteId: this.args.quoteId, resent: true}
+    }
+    const body = checkWith(scaAuthorization, {code: readScaCode(this.flags.code)!.reveal(), endUserIpAddress: this.flags.ip})
+    this.ctx.banner(`authorize ${this.args.quoteId}`)
+    const quote = await authorizeQuote(this.ctx.client, this.args.quoteId, body)
+    this.out.success(`Authorized ${quote.id}: ${quote.status}${quote.transactionId ? ` (transaction ${quote.transactionId})` : ''}`)
+    if (!this.out.json) renderQuote(this.out, quote, this.ctx.now())
+    return quote
+  }
+}

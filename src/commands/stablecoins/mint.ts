@@ -1,0 +1,44 @@
+import {Flags} from '@oclif/core'
+import {mintStablecoin} from '../../lib/api/stablecoins.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
+import {mintBody} from '../../lib/flows/stablecoin-input.js'
+import {renderOperation} from '../../lib/output/stablecoin.js'
+import {MINT_FUNDING_TYPES} from '../../lib/schemas/stablecoins.js'
+
+export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint> {
+  static override summary = 'Mint a stablecoin (STABLECOIN_OPERATION.* webhooks follow as it settles)'
+  static override description = 'The amount must be a whole number of fiat cents. Into an internal account only once the coin is ENABLED; funded from an internal account, the fiat is held at once and paid out on settlement.'
+  static override examples = [
+    '<%= config.bin %> stablecoins mint Stablecoin:… --amount 100.00 --funding ACH_DEBIT --funding-account ExternalAccount:… --to ExternalAccount:…',
+    '<%= config.bin %> stablecoins mint Stablecoin:… --amount-minor 5000000 --funding GRID_INTERNAL_ACCOUNT --funding-account InternalAccount:… --to InternalAccount:… --json',
+  ]
+  static override args = {stablecoinId: idArg('Stablecoin')}
+  static override flags = {
+    amount: Flags.string({description: 'amount in real units of the coin (100.00)', exclusive: ['amount-minor']}),
+    'amount-minor': Flags.string({description: 'amount in the coin\'s smallest units'}),
+    funding: Flags.string({description: 'how the mint is funded', options: [...MINT_FUNDING_TYPES], required: true}),
+    'funding-account': Flags.string({description: 'ACH: the ExternalAccount debited; GRID_INTERNAL_ACCOUNT: the InternalAccount'}),
+    'source-token': Flags.string({description: 'PROVIDER_INTERNAL_BALANCE: token spent from the provider balance'}),
+    'crypto-network': Flags.string({description: 'PROVIDER_INTERNAL_BALANCE: network of that balance'}),
+    to: Flags.string({description: 'account receiving the coins: an L2 wallet ExternalAccount, or the platform\'s InternalAccount in the coin', required: true}),
+    description: Flags.string({description: 'description kept on the operation'}),
+    'idempotency-key': idempotencyKeyFlag,
+    yes: yesFlag,
+    'dry-run': dryRunFlag,
+  }
+
+  async run() {
+    const id = this.args.stablecoinId
+    const body = await mintBody(this.ctx, id, this.flags, this.flags['dry-run'])
+    const key = this.ctx.idempotencyKey()
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['stablecoins', id, 'mints'], body, idempotencyKey: key}))
+    this.ctx.banner(`mint ${body.amount} smallest units of ${id}`)
+    await this.ctx.confirm(`Mint ${body.amount} smallest units of ${id}?`, {yes: this.flags.yes})
+    const op = await mintStablecoin(this.ctx.client, id, body, key)
+    this.out.success(`Mint ${op.id}: ${op.status}`)
+    renderOperation(this.out, op)
+    return op
+  }
+}

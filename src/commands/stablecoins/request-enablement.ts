@@ -1,0 +1,22 @@
+import {requestEnablement} from '../../lib/api/stablecoins.js'
+import {BaseCommand} from '../../lib/base-command.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
+import {renderStablecoin} from '../../lib/output/stablecoin.js'
+
+export default class StablecoinsRequestEnablement extends BaseCommand<typeof StablecoinsRequestEnablement> {
+  static override summary = 'Ask for a stablecoin to be enabled for Service operations (NOT_ENABLED -> PENDING_APPROVAL; repeating is fine)'
+  static override description = 'ENABLING, ENABLED and DISABLED are set by the operator and cannot be requested (409 STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE, exit 6).'
+  static override examples = ['<%= config.bin %> stablecoins request-enablement Stablecoin:…']
+  static override args = {stablecoinId: idArg('Stablecoin')}
+  static override flags = {'dry-run': dryRunFlag}
+
+  async run() {
+    const id = this.args.stablecoinId
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['stablecoins', id, 'enablement'], body: {}}))
+    const coin = await requestEnablement(this.ctx.client, id)
+    this.out.success(`${coin.id}: ${coin.gridOperationsStatus}`)
+    renderStablecoin(this.out, coin)
+    return coin
+  }
+}

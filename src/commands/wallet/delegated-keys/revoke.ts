@@ -1,0 +1,21 @@
+import {BaseCommand} from '../../../lib/base-command.js'
+import {describeRequest} from '../../../lib/dry-run.js'
+import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
+import {revokeDelegated} from '../../../lib/flows/delegated-keys.js'
+
+export default class DelegatedKeysRevoke extends BaseCommand<typeof DelegatedKeysRevoke> {
+  static override summary = 'Revoke an ACTIVE delegated key: it can never sign again'
+  static override examples = ['<%= config.bin %> wallet delegated-keys revoke DelegatedKey:… --yes']
+  static override args = {id: idArg('DelegatedKey')}
+  static override flags = {yes: yesFlag, 'dry-run': dryRunFlag}
+
+  async run() {
+    const id = this.args.id
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['auth', 'delegated-keys', id]}))
+    this.ctx.banner(`revoke ${id}`)
+    await this.ctx.confirm(`Revoke ${id}?`, {yes: this.flags.yes})
+    const result = await revokeDelegated(this.ctx, id)
+    this.out.success(`Revoked ${id}`)
+    return result
+  }
+}

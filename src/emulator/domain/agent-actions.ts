@@ -1,0 +1,138 @@
+import type {Emulator} from '../emulator.js'
+import {HttpError, conflict, notFound} from '../http-error.js'
+import {newId} from '../ids.js'
+import {getCustomer} from './customers.js'
+import {currentUsage, getAgent, saveAgent, type StoredAgent, type StoredAgentAction} from './agents.js'
+import {convertDown, rateFor} from './rates.js'
+import {agentTransactionListeners, approveTransaction, failPayment, getTransaction, publicTransaction, type StoredTransaction} from './transactions.js'
+import type {Initiator} from './transfers.js'
+import {actionOfTransaction} from '../store/agents.js'
+
+const forbidden = (reason: string, details?: Record<string, unknown>) => new HttpError(403, 'FORBIDDEN', reason, details)
+
+/** 403 unless the agent is active and its policy grants `permission`. */
+export function requirePermission(a: StoredAgent, permission: string): void {
+  if (a.isPaused) throw forbidden(`${a.id} is paused by the platform`, {agentId: a.id})
+  if (!a.policy.permissions.includes(permission as never)) throw forbidden(`${a.id}'s policy does not grant ${permission}`, {agentId: a.id, permission})
+}
+
+/** Refuses an account outside the policy's allowed list, or one that is not the agent's customer's. */
+export function requireAccount(a: StoredAgent, accountId: string, owner: string | null | undefined): void {
+  if (owner !== a.customerId) throw notFound('ACCOUNT_NOT_FOUND', `Account ${accountId}`)
+  const allowed = a.policy.accountRestrictions?.allowedAccountIds
+  if (allowed && !allowed.includes(accountId)) throw forbidden(`${accountId} is not among the accounts ${a.id} may use`, {agentId: a.id, accountId})
+}
+
+/**
+ * What the policy says about moving `amount` (minor units of `currency`) from `accountId`: every
+ * reason the action needs the platform's approval (none: it runs at once).
+ */
+export function approvalReasons(emu: Emulator, a: StoredAgent, amount: number, currency: string, accountId: string): {reasons: string[]; inPolicyCurrency: number} {
+  const p = a.policy
+  const lim = p.spendingLimits
+  const inPolicyCurrency = currency === lim.currency ? amount : convertDown(rateFor(emu, currency, lim.currency), amount)
+  const usage = currentUsage(emu, a)
+  const reasons: string[] = []
+  if (p.defaultExecutionMode === 'APPROVAL_REQUIRED') reasons.push('the policy requires approval for every action')
+  const rule = p.accountRestrictions?.accountRules?.find((r) => r.accountId === accountId)
+  if (rule?.executionMode === 'APPROVAL_REQUIRED') reasons.push(`the policy requires approval for actions on ${accountId}`)
+  if (rule?.perTransactionLimit != null && inPolicyCurrency > rule.perTransactionLimit) reasons.push(`above the per-transaction limit of ${rule.perTransactionLimit} for ${accountId}`)
+  if (inPolicyCurrency > lim.perTransactionLimit) reasons.push(`above the per-transaction limit of ${lim.perTransactionLimit} ${lim.currency}`)
+  if (lim.dailyLimit != null && usage.dailySpend + inPolicyCurrency > lim.dailyLimit) reasons.push(`above the daily limit of ${lim.dailyLimit} ${lim.currency}`)
+  if (lim.monthlyLimit != null && usage.monthlySpend + inPolicyCurrency > lim.monthlyLimit) reasons.push(`above the monthly limit of ${lim.monthlyLimit} ${lim.currency}`)
+  if (lim.dailyTransactionLimit != null && usage.dailyTransactionCount + 1 > lim.dailyTransactionLimit) reasons.push(`more than ${lim.dailyTransactionLimit} transactions today`)
+  const t = p.approvalThresholds
+  if (t?.amount != null && (!t.currency || t.currency === lim.currency) && inPolicyCurrency >= t.amount) reasons.push(`at or above the approval threshold of ${t.amount} ${lim.currency}`)
+  return {reasons, inPolicyCurrency}
+}
+
+function countUsage(emu: Emulator, agentId: string, amount: number): void {
+  const a = getAgent(emu, agentId)
+  const u = currentUsage(emu, a)
+  saveAgent(emu, {...a, usage: {...u, dailyTransactionCount: u.dailyTransactionCount + 1, dailySpend: u.dailySpend + amount, monthlySpend: u.monthlySpend + amount}})
+}
+
+export function publicAction(emu: Emulator, x: StoredAgentAction): Record<string, unknown> {
+  const {_: internal, ...rest} = x
+  const t = internal.transactionId && x.status !== 'PENDING_APPROVAL' && x.status !== 'REJECTED' ? emu.db.get<StoredTransaction>('transactions', internal.transactionId) : undefined
+  return {...rest, ...(t ? {transaction: publicTransaction(t)} : {})}
+}
+
+/**
+ * Runs an agent's money movement under its policy: within it the payment starts at once (APPROVED);
+ * beyond it the payment waits in PENDING for the platform (PENDING_APPROVAL, with a webhook).
+ */
+export function submitAction(
+  emu: Emulator,
+  a: StoredAgent,
+  what: {type: StoredAgentAction['type']; amount: number; currency: string; accountId: string; describe: (t: StoredTransaction) => Partial<StoredAgentAction>},
+  run: (by: Initiator) => StoredTransaction,
+): StoredAgentAction {
+  const {reasons, inPolicyCurrency} = approvalReasons(emu, a, what.amount, what.currency, what.accountId)
+  const auto = reasons.length === 0
+  const t = run({agentId: a.id, agentAuto: auto})
+  if (auto) countUsage(emu, a.id, inPolicyCurrency)
+  const customer = getCustomer(emu, a.customerId)
+  const now = emu.iso()
+  const action: StoredAgentAction = {
+    id: newId('AgentAction'),
+    agentId: a.id,
+    customerId: a.customerId,
+    platformCustomerId: customer.platformCustomerId,
+    status: auto ? 'APPROVED' : 'PENDING_APPROVAL',
+    type: what.type,
+    ...what.describe(t),
+    createdAt: now,
+    updatedAt: now,
+    _: {transactionId: t.id, reasons, amountPolicy: inPolicyCurrency},
+  }
+  emu.db.put('agentActions', action.id, action)
+  if (!auto) {
+    emu.log(`agents: ${action.id} of ${a.id} waits for approval: ${reasons.join('; ')}`)
+    emu.webhooks.emit('AGENT_ACTION.PENDING_APPROVAL', publicAction(emu, action))
+  }
+  return action
+}
+
+export function getAction(emu: Emulator, agentId: string, actionId: string): StoredAgentAction {
+  const x = emu.db.get<StoredAgentAction>('agentActions', actionId)
+  if (!x || x.agentId !== agentId) throw notFound('NOT_FOUND', `Agent action ${actionId} of ${agentId}`)
+  return x
+}
+
+function notPending(x: StoredAgentAction): HttpError {
+  return conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${x.id} is ${x.status}; only actions waiting for platform approval can be approved or rejected`, {status: x.status})
+}
+
+/** POST /agents/{id}/actions/{actionId}/approve: the waiting payment starts (through the transaction's approval). */
+export function approveAction(emu: Emulator, x: StoredAgentAction): StoredAgentAction {
+  if (x.status !== 'PENDING_APPROVAL' || !x._.transactionId) throw notPending(x)
+  approveTransaction(emu, getTransaction(emu, x._.transactionId))
+  return emu.db.get<StoredAgentAction>('agentActions', x.id)!
+}
+
+/** POST /agents/{id}/actions/{actionId}/reject: the waiting payment fails and its funds come back. */
+export function rejectAction(emu: Emulator, x: StoredAgentAction, reason?: string): StoredAgentAction {
+  if (x.status !== 'PENDING_APPROVAL') throw notPending(x)
+  const t = x._.transactionId ? getTransaction(emu, x._.transactionId) : undefined
+  if (t?.status === 'PENDING') failPayment(emu, t, undefined)
+  return emu.db.put('agentActions', x.id, {...x, status: 'REJECTED' as const, rejectionReason: reason ?? 'Rejected by the platform', updatedAt: emu.iso()})
+}
+
+/** A platform approval of the transaction (either endpoint) approves the action behind it. */
+/**
+ * A waiting action follows its transaction: approved by the platform (either endpoint) it is
+ * APPROVED; failed before that (cancelled, or rejected) it is FAILED (a reject then says REJECTED).
+ */
+function followTransaction(emu: Emulator, t: StoredTransaction): void {
+  if (t.status === 'PENDING') return
+  const x = actionOfTransaction(emu.db, t.id)
+  if (!x || x.status !== 'PENDING_APPROVAL') return
+  const approved = t.status !== 'FAILED'
+  emu.db.put('agentActions', x.id, {...x, status: approved ? ('APPROVED' as const) : ('FAILED' as const), updatedAt: emu.iso()})
+  if (approved) countUsage(emu, x.agentId, x._.amountPolicy)
+}
+
+export function registerAgentActionHooks(): void {
+  if (!agentTransactionListeners.includes(followTransaction)) agentTransactionListeners.push(followTransaction)
+}

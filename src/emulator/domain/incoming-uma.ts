@@ -1,0 +1,120 @@
+import {SANDBOX_UMA_DOMAIN, type SandboxUmaReceiveRequest} from '../../lib/schemas/uma.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, badRequest, conflict, invalid, notFound} from '../http-error.js'
+import {newId} from '../ids.js'
+import {internalAccounts} from '../store/accounts.js'
+import {activeByUmaAddress} from '../store/customers.js'
+import {getCustomer, type StoredCustomer} from './customers.js'
+import {credit} from './ledger.js'
+import {currencyObject} from './internal-accounts.js'
+import {convertUp, rateFor, rateNumber} from './rates.js'
+import {failPayment, publicTransaction, type StoredTransaction} from './transactions.js'
+
+/** What a sandbox counterparty address does (sandbox-behaviour 11). */
+export interface SandboxCounterparty {
+  behaviour: 'success' | 'pending' | 'fail'
+  currency: string
+}
+
+const SANDBOX_ADDRESS = new RegExp(`^\\$(success|pending\\.long|fail\\.compliance)\\.(usd|eur|mxn)@${SANDBOX_UMA_DOMAIN.replace(/\./g, '\\.')}$`, 'i')
+
+/** `$success.usd@sandbox.uma.money` -> success in USD; other names at that domain are unknown (undefined). */
+export function sandboxCounterparty(address: string): SandboxCounterparty | undefined {
+  const m = SANDBOX_ADDRESS.exec(address)
+  if (!m) return undefined
+  const kind = m[1].toLowerCase()
+  return {behaviour: kind === 'success' ? 'success' : kind === 'pending.long' ? 'pending' : 'fail', currency: m[2].toUpperCase()}
+}
+
+export const isSandboxDomain = (address: string) => address.toLowerCase().endsWith(`@${SANDBOX_UMA_DOMAIN}`)
+
+/** The platform customer an UMA address or id names (404 when none). */
+export function receivingCustomer(emu: Emulator, o: {umaAddress?: string; customerId?: string}): StoredCustomer {
+  if (o.customerId) return getCustomer(emu, o.customerId)
+  const c = activeByUmaAddress(emu.db, o.umaAddress!)
+  if (!c) throw notFound('UMA_NOT_FOUND', `UMA address ${o.umaAddress}`)
+  return c
+}
+
+/**
+ * POST /sandbox/uma/receive: a sandbox sender pays a platform customer. The payment waits PENDING
+ * for the platform's decision (INCOMING_PAYMENT.PENDING); POST /transactions/{id}/approve or
+ * /reject decides it. If the platform does neither, a `$success` sender's payment is approved after
+ * `incomingApprovalDelayMs` (the sandbox plays the platform's 200 reply) and a `$fail.compliance`
+ * one fails COMPLIANCE_REJECTED; a `$pending.long` one waits for the platform. Money moves only on
+ * completion, through the ledger (credit), so the money invariant holds at every step.
+ */
+export function receiveUmaPayment(emu: Emulator, input: SandboxUmaReceiveRequest): StoredTransaction {
+  if (!isSandboxDomain(input.senderUmaAddress)) throw invalid([{field: 'senderUmaAddress', message: `must be a sandbox sender at ${SANDBOX_UMA_DOMAIN} ($success.usd@${SANDBOX_UMA_DOMAIN} ...)`}])
+  const sender = sandboxCounterparty(input.senderUmaAddress)
+  if (!sender) throw notFound('UMA_NOT_FOUND', `Sandbox sender ${input.senderUmaAddress}`)
+  const customer = receivingCustomer(emu, {umaAddress: input.receiverUmaAddress, customerId: input.customerId})
+  const code = input.receivingCurrencyCode
+  const account = internalAccounts(emu.db, {customerId: customer.id, currency: code})[0]
+  if (!account) throw badRequest('INVALID_CURRENCY', `${customer.id} holds no ${code} account to receive into`, {customerId: customer.id, currency: code})
+  const rate = rateFor(emu, sender.currency, code)
+  const now = emu.iso()
+  const t: StoredTransaction = {
+    id: newId('Transaction'),
+    status: 'PENDING',
+    type: 'INCOMING',
+    direction: 'CREDIT',
+    customerId: customer.id,
+    platformCustomerId: customer.platformCustomerId,
+    source: {sourceType: 'UMA_ADDRESS', umaAddress: input.senderUmaAddress, currency: sender.currency},
+    destination: {destinationType: 'ACCOUNT', accountId: account.id, currency: code},
+    sentAmount: {amount: convertUp(rate, input.receivingCurrencyAmount), currency: currencyObject(sender.currency)},
+    receivedAmount: {amount: input.receivingCurrencyAmount, currency: currencyObject(code)},
+    exchangeRate: rateNumber(rate),
+    description: `UMA payment from ${input.senderUmaAddress}`,
+    createdAt: now,
+    updatedAt: now,
+    _: {umaSender: sender.behaviour},
+  }
+  emu.db.put('transactions', t.id, t)
+  emu.webhooks.emit('INCOMING_PAYMENT.PENDING', {...publicTransaction(t), requestedReceiverCustomerInfoFields: []})
+  if (sender.behaviour !== 'pending') emu.scheduler.after(emu.settings().incomingApprovalDelayMs, 'incoming.decide', {id: t.id})
+  return t
+}
+
+function saveIncoming(emu: Emulator, t: StoredTransaction, patch: Partial<StoredTransaction>, event: string): StoredTransaction {
+  const next = emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
+  emu.webhooks.emit(event, publicTransaction(next))
+  return next
+}
+
+/** The platform (or, by default, the sandbox) approved: the money arrives in the receiver's account. */
+export function completeIncoming(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  credit(emu, String(t.destination.accountId), t.receivedAmount!.amount)
+  return saveIncoming(emu, t, {status: 'COMPLETED', settledAt: emu.iso()}, 'INCOMING_PAYMENT.COMPLETED')
+}
+
+const awaitingDecision = (t: StoredTransaction) => t.type === 'INCOMING' && t.status === 'PENDING'
+
+/** POST /transactions/{id}/reject: a pending incoming payment is refused (nothing moves), or an agent's payment is dropped (its hold released). */
+export function rejectTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  if (awaitingDecision(t)) return saveIncoming(emu, t, {status: 'REJECTED'}, 'INCOMING_PAYMENT.FAILED')
+  if (t.type === 'OUTGOING' && t.status === 'PENDING' && t.agentId) return failPayment(emu, t, undefined)
+  throw notPending(t)
+}
+
+export function notPending(t: StoredTransaction): HttpError {
+  return conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${t.id} is ${t.type} ${t.status}; only a PENDING incoming payment (or an agent's PENDING payment) waits for the platform's decision`, {status: t.status, type: t.type})
+}
+
+export function isAwaitingDecision(t: StoredTransaction): boolean {
+  return awaitingDecision(t)
+}
+
+/** No decision from the platform in time: a `$fail.compliance` payment fails, any other completes (the sandbox's stand-in for a 200 reply). */
+export function decideByDefault(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  if (t._?.umaSender === 'fail') return saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
+  return completeIncoming(emu, t)
+}
+
+export function registerIncomingJobs(emu: Emulator): void {
+  emu.scheduler.on('incoming.decide', (p) => {
+    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+    if (t && awaitingDecision(t)) decideByDefault(emu, t) // else the platform decided first
+  })
+}

@@ -1,0 +1,191 @@
+import {createHash} from 'node:crypto'
+import {burnRequest, mintRequest} from '../../lib/schemas/stablecoins.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, badRequest, notFound, validate} from '../http-error.js'
+import {newId} from '../ids.js'
+import type {EmuRequest} from '../router.js'
+import type {StoredExternalAccount} from './external-accounts.js'
+import {credit, getInternalAccount, hold, settleHeld} from './ledger.js'
+import {type StoredStablecoin, getStablecoin, stablecoinAccount, usableProviderAccount} from './stablecoins.js'
+
+/**
+ * Mints and burns. Money that enters or leaves the platform goes through the ledger so its
+ * invariant holds: a mint funded from an internal fiat account holds the fiat at once and pays it
+ * out on settlement; a mint into the platform's stablecoin account credits it on settlement; a
+ * burn from that account holds the coins at once and pays them out on settlement. Operations on
+ * external wallets and provider balances never touch the platform's books.
+ */
+export interface StoredOperation {
+  id: string
+  stablecoinId: string
+  operationType: 'MINT' | 'BURN'
+  status: 'CREATED' | 'PENDING_FUNDING' | 'PENDING_PROVIDER' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+  amount: string
+  provider: string
+  providerEnvironment: string
+  stablecoinProviderAccountId: string
+  source?: Record<string, unknown>
+  destination?: Record<string, unknown>
+  fundingInstructions?: Record<string, unknown>
+  estimatedDelivery?: Record<string, unknown>
+  expiresAt?: string
+  providerStatus?: string
+  description?: string
+  createdAt: string
+  updatedAt: string
+  /** Ledger effects still due at settlement (not part of the API object). */
+  _ledger?: {releaseHeld?: {accountId: string; amount: number}; creditOnSettle?: {accountId: string; amount: number}}
+}
+
+const SETTLE = 'stablecoin.settle'
+const PENDING_FUNDING_TTL_MS = 7 * 86_400_000
+
+export function publicOperation(op: StoredOperation) {
+  const {_ledger, ...rest} = op
+  return rest
+}
+
+/** The amount as an integer, refused when it is zero, unsafe, or finer than a whole cent (spec 7). */
+function units(coin: StoredStablecoin, amount: string): {amount: number; cents: number} {
+  const n = Number(amount)
+  if (n <= 0) throw badRequest('INVALID_INPUT', 'Invalid input: amount', {errors: [{field: 'amount', message: 'must be more than 0'}]})
+  const perCent = 10 ** Math.max(0, coin.decimals - 2)
+  if (!Number.isSafeInteger(n) || n % perCent !== 0) {
+    throw badRequest('STABLECOIN_AMOUNT_NOT_REPRESENTABLE', `${amount} ${coin.symbol} smallest units is not a whole number of ${coin.baseCurrency} cents (a multiple of ${perCent}, at most ${Number.MAX_SAFE_INTEGER})`, {
+      amount, decimals: coin.decimals, multipleOf: String(perCent),
+    })
+  }
+  return {amount: n, cents: n / perCent}
+}
+
+function externalAccount(emu: Emulator, id: string, field: string): StoredExternalAccount {
+  const a = emu.db.get<StoredExternalAccount>('externalAccounts', id)
+  if (!a || a.isDeleted) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', `External account ${id} (${field}) not found`)
+  return a
+}
+
+const isWallet = (a: StoredExternalAccount) => /WALLET|BITCOIN|LIGHTNING|SPARK/.test(a.accountInfo.accountType)
+
+/** Moves into the platform's stablecoin account need the coin ENABLED for Service operations. */
+function platformCoinAccount(emu: Emulator, coin: StoredStablecoin, accountId: string, field: string) {
+  if (coin.gridOperationsStatus !== 'ENABLED') {
+    throw badRequest('STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED', `${coin.id} is ${coin.gridOperationsStatus}; internal accounts hold it only once ENABLED`)
+  }
+  const own = stablecoinAccount(emu, coin)
+  if (!own || own.id !== accountId) throw badRequest('INVALID_INPUT', `Invalid input: ${field}`, {errors: [{field, message: `must be the platform's ${coin.symbol} account${own ? ` (${own.id})` : ''}`}]})
+  return own
+}
+
+function base(emu: Emulator, coin: StoredStablecoin, type: 'MINT' | 'BURN', amount: string) {
+  const account = usableProviderAccount(emu, coin.stablecoinProviderAccountId)
+  if (coin.issuanceStatus !== 'PROVISIONED') throw badRequest('STABLECOIN_NOT_PROVISIONED', `${coin.id} is ${coin.issuanceStatus} with the provider`)
+  const now = emu.iso()
+  return {id: newId('StablecoinOperation'), stablecoinId: coin.id, operationType: type, amount, provider: coin.provider, providerEnvironment: account.providerEnvironment, stablecoinProviderAccountId: account.id, createdAt: now, updatedAt: now}
+}
+
+function depositInstructions(coin: StoredStablecoin, opId: string) {
+  const address = 'spark1' + createHash('sha256').update(opId).digest('hex').slice(0, 40)
+  return {rail: 'L2', network: 'L2', address, valueType: coin.symbol}
+}
+
+/** The published contract requires an Idempotency-Key on every stablecoin POST that creates something. */
+export function requireIdempotencyKey(req: EmuRequest): void {
+  if (typeof req.headers['idempotency-key'] !== 'string' || !req.headers['idempotency-key']) {
+    throw badRequest('INVALID_INPUT', 'Invalid input: Idempotency-Key', {errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}]})
+  }
+}
+
+export function mint(req: EmuRequest, stablecoinId: string) {
+  const emu = req.emu
+  requireIdempotencyKey(req)
+  return emu.idempotent(req, `mint|${stablecoinId}`, () => {
+    const coin = getStablecoin(emu, stablecoinId)
+    const input = validate(mintRequest, req.body)
+    const {amount, cents} = units(coin, input.amount)
+    const op: StoredOperation = {...base(emu, coin, 'MINT', input.amount), status: 'PROCESSING', source: input.fundingSource, destination: input.destination, ...(input.description ? {description: input.description} : {})}
+    const ledger: NonNullable<StoredOperation['_ledger']> = {}
+    // Checks first (nothing changes until every one passed), then the holds.
+    const dest = input.destination.accountId
+    if (dest.startsWith('InternalAccount:')) ledger.creditOnSettle = {accountId: platformCoinAccount(emu, coin, dest, 'destination.accountId').id, amount}
+    else if (externalAccount(emu, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
+      throw badRequest('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${dest} is not an L2 wallet; minted ${coin.symbol} goes to an L2_WALLET external account or the platform's ${coin.symbol} account`)
+    }
+    const fs = input.fundingSource
+    if (fs.type === 'PROVIDER_INTERNAL_BALANCE') throw badRequest('STABLECOIN_OPERATION_NOT_SUPPORTED', 'Mints funded from a provider internal balance are not supported yet')
+    if (fs.type === 'ACH_DEBIT' || fs.type === 'SAME_DAY_ACH_DEBIT') {
+      const bank = externalAccount(emu, fs.externalAccountId, 'fundingSource.externalAccountId')
+      if (isWallet(bank) || bank.currency !== coin.baseCurrency) throw badRequest('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${bank.id} is not a ${coin.baseCurrency} bank account that can be debited`)
+    }
+    if (fs.type === 'GRID_INTERNAL_ACCOUNT') {
+      const fiat = getInternalAccount(emu, fs.accountId)
+      if (fiat.balance.currency.code !== coin.baseCurrency) throw badRequest('INVALID_INPUT', 'Invalid input: fundingSource.accountId', {errors: [{field: 'fundingSource.accountId', message: `must be a ${coin.baseCurrency} internal account`}]})
+      hold(emu, fiat.id, cents)
+      ledger.releaseHeld = {accountId: fiat.id, amount: cents}
+    }
+    if (fs.type === 'WIRE') {
+      op.status = 'PENDING_FUNDING'
+      op.fundingInstructions = {rail: 'WIRE', currency: coin.baseCurrency, amount: String(cents), bankName: 'Sandbox Provider Bank', accountNumber: '000123456789', routingNumber: '021000021', reference: op.id.slice(-12)}
+      op.expiresAt = emu.iso(emu.now() + PENDING_FUNDING_TTL_MS)
+    }
+    return {status: 201, body: publicOperation(start(emu, {...op, _ledger: ledger}))}
+  })
+}
+
+export function burn(req: EmuRequest, stablecoinId: string) {
+  const emu = req.emu
+  requireIdempotencyKey(req)
+  return emu.idempotent(req, `burn|${stablecoinId}`, () => {
+    const coin = getStablecoin(emu, stablecoinId)
+    const input = validate(burnRequest, req.body)
+    const {amount, cents} = units(coin, input.amount)
+    const op: StoredOperation = {...base(emu, coin, 'BURN', input.amount), status: 'PROCESSING', source: input.source, destination: {accountId: input.destination.externalAccountId, rail: input.destination.rail}, ...(input.description ? {description: input.description} : {})}
+    const bank = externalAccount(emu, input.destination.externalAccountId, 'destination.externalAccountId')
+    if (isWallet(bank) || bank.currency !== coin.baseCurrency) throw badRequest('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${bank.id} is not a ${coin.baseCurrency} bank account for the redemption`)
+    op.estimatedDelivery = {rail: input.destination.rail, amount: String(cents), currency: coin.baseCurrency, timing: input.destination.rail === 'WIRE' || input.destination.rail === 'RTP_CREDIT' ? 'same day' : '1-3 business days'}
+    const ledger: NonNullable<StoredOperation['_ledger']> = {}
+    const src = input.source
+    if (src.type === 'GRID_INTERNAL_ACCOUNT') {
+      const own = platformCoinAccount(emu, coin, src.accountId, 'source.accountId')
+      hold(emu, own.id, amount)
+      ledger.releaseHeld = {accountId: own.id, amount}
+    }
+    if (src.type === 'EXTERNAL_ACCOUNT') {
+      op.status = 'PENDING_FUNDING'
+      op.fundingInstructions = depositInstructions(coin, op.id)
+      op.expiresAt = emu.iso(emu.now() + PENDING_FUNDING_TTL_MS)
+    }
+    return {status: 201, body: publicOperation(start(emu, {...op, _ledger: ledger}))}
+  })
+}
+
+/** Stores a new operation, announces it, and schedules its settlement. */
+function start(emu: Emulator, op: StoredOperation): StoredOperation {
+  emu.db.put('stablecoinOperations', op.id, op)
+  emu.webhooks.emit(`STABLECOIN_OPERATION.${op.status}`, publicOperation(op))
+  emu.scheduler.after(emu.settings().stablecoinSettlementDelayMs ?? 500, SETTLE, {operationId: op.id})
+  return op
+}
+
+/** Settlement (sandbox: the provider reports funds received / transfer done): ledger effects, COMPLETED, webhook. */
+export function registerStablecoinSettler(emu: Emulator): void {
+  emu.scheduler.on(SETTLE, (payload) => settleOperation(emu, String(payload.operationId)))
+}
+
+/** Settles one operation (the scheduled job; tests call it to order settlements themselves). Idempotent. */
+export function settleOperation(emu: Emulator, operationId: string): void {
+  const op = emu.db.get<StoredOperation>('stablecoinOperations', operationId)
+  if (!op || op.status === 'COMPLETED' || op.status === 'FAILED' || op.status === 'EXPIRED') return
+  if (op._ledger?.releaseHeld) settleHeld(emu, op._ledger.releaseHeld.accountId, op._ledger.releaseHeld.amount)
+  if (op._ledger?.creditOnSettle) credit(emu, op._ledger.creditOnSettle.accountId, op._ledger.creditOnSettle.amount)
+  const done: StoredOperation = {...op, status: 'COMPLETED', providerStatus: 'complete', updatedAt: emu.iso()}
+  delete done.expiresAt
+  delete done._ledger
+  emu.db.put('stablecoinOperations', op.id, done)
+  emu.webhooks.emit('STABLECOIN_OPERATION.COMPLETED', publicOperation(done))
+}
+
+export function getOperation(emu: Emulator, id: string): StoredOperation {
+  const op = emu.db.get<StoredOperation>('stablecoinOperations', id)
+  if (!op) throw notFound('STABLECOIN_OPERATION_NOT_FOUND', `Stablecoin operation ${id}`)
+  return op
+}

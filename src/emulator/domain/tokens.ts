@@ -1,0 +1,59 @@
+import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {tokenCreateRequest} from '../../lib/schemas/tokens.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, notFound, validate} from '../http-error.js'
+import {newId} from '../ids.js'
+import {type StoredToken, tokenByClientId} from '../store/tokens.js'
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest()
+
+/** What the API shows of a token: never the secret (nor its hash). */
+export function publicToken(t: StoredToken) {
+  const {secretSha256: _hash, ...rest} = t
+  return rest
+}
+
+/** POST /tokens: the one answer that carries `clientSecret`. */
+export function createToken(emu: Emulator, body: unknown) {
+  const input = validate(tokenCreateRequest, body)
+  const now = emu.iso()
+  const clientSecret = `sk_tok_${randomBytes(24).toString('hex')}`
+  const token: StoredToken = {
+    id: newId('Token'),
+    name: input.name,
+    permissions: input.permissions,
+    clientId: randomBytes(16).toString('hex'),
+    secretSha256: sha256(clientSecret).toString('hex'),
+    createdAt: now,
+    updatedAt: now,
+  }
+  emu.db.put('apiTokens', token.id, token)
+  return {...publicToken(token), clientSecret}
+}
+
+export function getToken(emu: Emulator, id: string): StoredToken {
+  const t = emu.db.get<StoredToken>('apiTokens', id)
+  if (!t) throw notFound('TOKEN_NOT_FOUND', `API token ${id}`)
+  return t
+}
+
+/** DELETE /tokens/{id}: the token is gone, so its credentials stop working at once. */
+export function deleteToken(emu: Emulator, id: string): void {
+  getToken(emu, id)
+  emu.db.del('apiTokens', id)
+}
+
+/**
+ * Basic credentials of a token made with POST /tokens: the token the username names, if the
+ * secret matches (constant time). A VIEW-only token may only read (api-gaps 1: permissions).
+ */
+export function tokenAuth(emu: Emulator, clientId: string, secret: string, method: string): 'ok' | 'forbidden' | 'unknown' {
+  const t = tokenByClientId(emu.db, clientId)
+  if (!t) return 'unknown'
+  const given = sha256(secret)
+  if (!timingSafeEqual(given, Buffer.from(t.secretSha256, 'hex'))) return 'unknown'
+  const readOnly = !t.permissions.some((p) => p === 'TRANSACT' || p === 'MANAGE')
+  return readOnly && method !== 'GET' && method !== 'HEAD' ? 'forbidden' : 'ok'
+}
+
+export const forbidden = () => new HttpError(403, 'FORBIDDEN', 'This API token has only VIEW permission; it cannot change anything')

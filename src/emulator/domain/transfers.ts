@@ -1,0 +1,56 @@
+import type {z} from 'zod'
+import type {transferInRequest, transferOutRequest} from '../../lib/schemas/quotes.js'
+import type {Emulator} from '../emulator.js'
+import {HttpError, invalid} from '../http-error.js'
+import type {EmuRequest} from '../router.js'
+import {getExternalAccount} from './external-accounts.js'
+import {getInternalAccount} from './ledger.js'
+import {suffixOf, transferOutcome} from './payout-patterns.js'
+import {executeQuote} from './quote-execute.js'
+import {checkDailyVolume} from './quote-rules.js'
+import {createQuote, type StoredQuote} from './quotes.js'
+import {getTransaction, type StoredTransaction} from './transactions.js'
+
+/** Who started a transfer: an agent's transfers carry its id and may wait for platform approval. */
+export interface Initiator {
+  agentId?: string
+  agentAuto?: boolean
+}
+
+/** A quote executed in the same request: the daily volume is checked before the quote is stored. */
+export function createQuoteChecked(emu: Emulator, create: (beforeStore: (q: StoredQuote) => void) => StoredQuote): StoredQuote {
+  return create((q) => void checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount))
+}
+
+/** Same-currency payout from an internal account to an external one (the deprecated /transfer-out). */
+export function transferOut(emu: Emulator, input: z.infer<typeof transferOutRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
+  const src = getInternalAccount(emu, input.source.accountId)
+  const dest = getExternalAccount(emu, input.destination.accountId)
+  if (src.balance.currency.code !== dest.currency) throw invalid([{field: 'destination.accountId', message: `pays out ${dest.currency}; transfers are same-currency (${src.balance.currency.code})`}])
+  if (suffixOf(dest.accountInfo) === '002') throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'Insufficient funds (sandbox suffix 002)')
+  const q = createQuoteChecked(emu, (beforeStore) =>
+    createQuote(emu, {
+      source: {sourceType: 'ACCOUNT', accountId: src.id},
+      destination: {destinationType: 'ACCOUNT', accountId: dest.id, ...(input.destination.paymentRail ? {paymentRail: input.destination.paymentRail} : {})},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: input.amount,
+      ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
+      ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
+    }, {beforeStore}),
+  )
+  const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(dest.accountInfo), ...by})
+  return getTransaction(emu, done.transactionId!)
+}
+
+/** Same-currency pull from a customer's bank account into an internal account (the deprecated /transfer-in). */
+export function transferIn(emu: Emulator, input: z.infer<typeof transferInRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
+  const src = getExternalAccount(emu, input.source.accountId)
+  const dest = getInternalAccount(emu, input.destination.accountId)
+  if (src.currency !== dest.balance.currency.code) throw invalid([{field: 'destination.accountId', message: `holds ${dest.balance.currency.code}; transfers are same-currency (${src.currency})`}])
+  if (suffixOf(src.accountInfo) === '002') throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'The source bank account has insufficient funds (sandbox suffix 002)')
+  const q = createQuoteChecked(emu, (beforeStore) =>
+    createQuote(emu, {source: {sourceType: 'ACCOUNT', accountId: src.id}, destination: {destinationType: 'ACCOUNT', accountId: dest.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: input.amount}, {beforeStore}),
+  )
+  const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(src.accountInfo), ...by})
+  return getTransaction(emu, done.transactionId!)
+}

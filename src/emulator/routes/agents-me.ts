@@ -1,0 +1,163 @@
+import {z} from 'zod'
+import {agentActionListQuery} from '../../lib/schemas/agents.js'
+import {externalAccountProblems} from '../../lib/schemas/accounts.js'
+import {quoteCreateRequest, transferInRequest, transferOutRequest} from '../../lib/schemas/quotes.js'
+import {transactionListQuery} from '../../lib/schemas/transactions.js'
+import {getAction, publicAction, requireAccount, requirePermission, submitAction} from '../domain/agent-actions.js'
+import {agentOfRequest, publicAgent} from '../domain/agents.js'
+import {createExternalAccount, deleteExternalAccount, getExternalAccount, publicExternalAccount} from '../domain/external-accounts.js'
+import {getInternalAccount} from '../domain/ledger.js'
+import {executeQuote} from '../domain/quote-execute.js'
+import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
+import {getTransaction} from '../domain/transactions.js'
+import {publicTransaction} from '../domain/transactions.js'
+import {transferIn, transferOut} from '../domain/transfers.js'
+import type {Emulator} from '../emulator.js'
+import {invalid, notFound, validate} from '../http-error.js'
+import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
+import type {Router} from '../router.js'
+import {listAgentActions} from '../store/agents.js'
+import {pageExternalAccounts, pageInternalAccounts} from '../store/accounts.js'
+import {listTransactions} from '../store/transactions.js'
+import {publicCardTransaction} from '../domain/card-transactions.js'
+
+const accountQuery = z.strictObject({
+  currency: z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code'}).optional(),
+  type: z.enum(['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET']).optional(),
+  limit: z.string().optional(),
+  cursor: z.string().optional(),
+})
+
+/**
+ * The agent's side (HTTP Bearer with its access token, see server.ts): everything is scoped to the
+ * agent's customer and its policy; money movement answers an AgentAction.
+ */
+export function registerAgentMe(router: Router, emu: Emulator): void {
+  router.get('/agents/me', (req) => ({status: 200, body: publicAgent(agentOfRequest(emu, req))}))
+
+  router.get('/agents/me/internal-accounts', (req) => {
+    const a = agentOfRequest(emu, req)
+    const q = validate(accountQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = pageInternalAccounts(emu.db, {customerId: a.customerId, currency: q.currency, type: q.type}, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => x)}
+  })
+
+  router.get('/agents/me/external-accounts', (req) => {
+    const a = agentOfRequest(emu, req)
+    const q = validate(accountQuery.omit({type: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = pageExternalAccounts(emu.db, {platform: false, customerId: a.customerId, currency: q.currency}, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
+  })
+  router.post('/agents/me/external-accounts', (req) => {
+    const a = agentOfRequest(emu, req)
+    requirePermission(a, 'MANAGE_EXTERNAL_ACCOUNTS')
+    const body = (req.body ?? {}) as Record<string, unknown>
+    if (body.customerId !== undefined && body.customerId !== a.customerId) throw invalid([{field: 'customerId', message: `must be the agent's customer ${a.customerId} (or omitted)`}])
+    const {data, errors} = externalAccountProblems({...body, customerId: a.customerId})
+    if (!data) throw invalid(errors)
+    return {status: 201, body: publicExternalAccount(createExternalAccount(emu, data))}
+  })
+  const ownExternal = (agentCustomer: string, id: string) => {
+    const x = getExternalAccount(emu, id)
+    if (x.customerId !== agentCustomer) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
+    return x
+  }
+  router.get('/agents/me/external-accounts/:id', (req) => ({status: 200, body: publicExternalAccount(ownExternal(agentOfRequest(emu, req).customerId, req.params.id))}))
+  router.delete('/agents/me/external-accounts/:id', (req) => {
+    const a = agentOfRequest(emu, req)
+    requirePermission(a, 'MANAGE_EXTERNAL_ACCOUNTS')
+    deleteExternalAccount(emu, ownExternal(a.customerId, req.params.id))
+    return {status: 204}
+  })
+
+  router.post('/agents/me/quotes', (req) =>
+    emu.idempotent(req, `agent-quotes|${agentOfRequest(emu, req).id}`, () => {
+      const a = agentOfRequest(emu, req)
+      requirePermission(a, 'CREATE_QUOTES')
+      const input = validate(quoteCreateRequest, req.body ?? {})
+      if (input.immediatelyExecute) throw invalid([{field: 'immediatelyExecute', message: 'is not available to agents: execute with POST /agents/me/quotes/{quoteId}/execute, under the policy'}])
+      const q = createQuote(emu, input, {beforeStore: (x) => requireAccount(a, x._.sourceAccountId ?? '(real-time funding)', x._.customerId)})
+      return {status: 201, body: publicQuote(q)}
+    }),
+  )
+  const ownQuote = (customerId: string, id: string) => {
+    const q = getQuote(emu, id)
+    if (q._.customerId !== customerId) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
+    return q
+  }
+  router.get('/agents/me/quotes/:quoteId', (req) => ({status: 200, body: publicQuote(ownQuote(agentOfRequest(emu, req).customerId, req.params.quoteId))}))
+  router.post('/agents/me/quotes/:quoteId/execute', (req) =>
+    emu.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
+      const a = agentOfRequest(emu, req)
+      requirePermission(a, 'EXECUTE_QUOTES')
+      const q = ownQuote(a.customerId, req.params.quoteId)
+      const x = submitAction(
+        emu,
+        a,
+        {type: 'EXECUTE_QUOTE', amount: q.totalSendingAmount, currency: q.sendingCurrency.code, accountId: q._.sourceAccountId ?? '', describe: () => ({quote: publicQuote(getQuote(emu, q.id))})},
+        (by) => getTransaction(emu, executeQuote(emu, q.id, {req, ...by}).transactionId!),
+      )
+      return {status: 200, body: publicAction(emu, x)}
+    }),
+  )
+
+  for (const [path, type, schema, run] of [
+    ['transfer-out', 'TRANSFER_OUT', transferOutRequest, transferOut],
+    ['transfer-in', 'TRANSFER_IN', transferInRequest, transferIn],
+  ] as const) {
+    router.post(`/agents/me/${path}`, (req) =>
+      emu.idempotent(req, `agent-${path}|${agentOfRequest(emu, req).id}`, () => {
+        const a = agentOfRequest(emu, req)
+        requirePermission(a, 'CREATE_TRANSFERS')
+        const input = validate(schema, req.body ?? {})
+        // The customer's side of the transfer: the internal account paid from, or the one paid into.
+        const internalId = type === 'TRANSFER_OUT' ? input.source.accountId : input.destination.accountId
+        const externalId = type === 'TRANSFER_OUT' ? input.destination.accountId : input.source.accountId
+        const internal = getInternalAccount(emu, internalId)
+        requireAccount(a, internal.id, internal.customerId)
+        ownExternal(a.customerId, externalId)
+        const x = submitAction(
+          emu,
+          a,
+          {
+            type,
+            amount: input.amount,
+            currency: internal.balance.currency.code,
+            accountId: internal.id,
+            describe: () => ({transferDetails: {amount: input.amount, currency: internal.balance.currency.code, sourceAccountId: input.source.accountId, destinationAccountId: input.destination.accountId}}),
+          },
+          (by) => run(emu, input as never, req, by),
+        )
+        return {status: 201, body: publicAction(emu, x)}
+      }),
+    )
+  }
+
+  router.get('/agents/me/transactions', (req) => {
+    const a = agentOfRequest(emu, req)
+    requirePermission(a, 'VIEW_TRANSACTIONS')
+    const q = validate(transactionListQuery.omit({customerId: true, platformCustomerId: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = listTransactions(emu.db, {...q, customerId: a.customerId}, paging)
+    // The customer's card transactions are listed too (type CARD), as in GET /transactions.
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
+  })
+  router.get('/agents/me/transactions/:id', (req) => {
+    const a = agentOfRequest(emu, req)
+    requirePermission(a, 'VIEW_TRANSACTIONS')
+    const t = getTransaction(emu, req.params.id)
+    if (t.customerId !== a.customerId) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${req.params.id}`)
+    return {status: 200, body: publicTransaction(t)}
+  })
+
+  router.get('/agents/me/actions', (req) => {
+    const a = agentOfRequest(emu, req)
+    const q = validate(agentActionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const paging = pagingOf(req.query)
+    const {rows, totalCount} = listAgentActions(emu.db, {agentId: a.id, status: q.status}, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(emu, x))}
+  })
+  router.get('/agents/me/actions/:actionId', (req) => ({status: 200, body: publicAction(emu, getAction(emu, agentOfRequest(emu, req).id, req.params.actionId))}))
+}

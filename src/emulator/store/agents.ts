@@ -1,0 +1,43 @@
+import type {StoredAgent, StoredAgentAction} from '../domain/agents.js'
+import type {Paging} from '../paging.js'
+import type {Db} from './db.js'
+import {keysetPage} from './keyset.js'
+
+const iso = (v: string) => new Date(v).toISOString()
+
+/** GET /agents: by customer, paused and connected flags, and creation/update windows; oldest first. */
+export function listAgents(db: Db, q: {customerId?: string; isPaused?: string; isConnected?: string; createdAfter?: string; createdBefore?: string; updatedAfter?: string; updatedBefore?: string}, paging: Paging) {
+  const where: string[] = []
+  const params: unknown[] = []
+  const add = (sql: string, ...values: unknown[]) => (where.push(sql), params.push(...values))
+  if (q.customerId) add('customer_id = ?', q.customerId)
+  if (q.isPaused) add('is_paused = ?', q.isPaused === 'true' ? 1 : 0)
+  if (q.isConnected) add('is_connected = ?', q.isConnected === 'true' ? 1 : 0)
+  if (q.createdAfter) add('created_at >= ?', iso(q.createdAfter))
+  if (q.createdBefore) add('created_at <= ?', iso(q.createdBefore))
+  if (q.updatedAfter) add('updated_at >= ?', iso(q.updatedAfter))
+  if (q.updatedBefore) add('updated_at <= ?', iso(q.updatedBefore))
+  return keysetPage<StoredAgent>(db, {table: 'agents', where, params}, paging)
+}
+
+/** Agent actions: the platform's pending approvals (status index) or one agent's actions (agent index). */
+export function listAgentActions(
+  db: Db,
+  q: {status?: string; agentId?: string; customerId?: string; startDate?: string; endDate?: string; sortOrder?: 'asc' | 'desc'},
+  paging: Paging,
+) {
+  const where: string[] = []
+  const params: unknown[] = []
+  const add = (sql: string, ...values: unknown[]) => (where.push(sql), params.push(...values))
+  if (q.status) add('status = ?', q.status)
+  if (q.agentId) add('agent_id = ?', q.agentId)
+  if (q.customerId) add('customer_id = ?', q.customerId)
+  if (q.startDate) add('created_at >= ?', iso(q.startDate))
+  if (q.endDate) add('created_at <= ?', iso(q.endDate))
+  return keysetPage<StoredAgentAction>(db, {table: 'agentActions', where, params, order: q.sortOrder ?? 'asc'}, paging)
+}
+
+/** The agent action that started a transaction, if any (transaction_id index). */
+export function actionOfTransaction(db: Db, transactionId: string): StoredAgentAction | undefined {
+  return db.docs<StoredAgentAction>(db.sql.rows('SELECT doc FROM agentActions WHERE transaction_id = ? LIMIT 1', transactionId))[0]
+}

@@ -1,0 +1,32 @@
+import {z} from 'zod'
+import {dateTime} from './common.js'
+
+/** API tokens (openapi ApiToken*): the secret is returned once, by create, and never stored. */
+export const TOKEN_PERMISSIONS = ['VIEW', 'TRANSACT', 'MANAGE'] as const
+
+export const tokenCreateRequest = z.strictObject({
+  name: z.string().trim().min(1).max(255),
+  permissions: z.array(z.enum(TOKEN_PERMISSIONS)).min(1).max(3).refine((p) => new Set(p).size === p.length, {message: 'must not repeat a permission'}),
+})
+export type TokenCreateRequest = z.infer<typeof tokenCreateRequest>
+
+export const tokenListQuery = z.strictObject({
+  name: z.string().min(1).max(255).optional(),
+  createdAfter: dateTime.optional(),
+  createdBefore: dateTime.optional(),
+  updatedAfter: dateTime.optional(),
+  updatedBefore: dateTime.optional(),
+  limit: z.string().optional(),
+  cursor: z.string().optional(),
+})
+
+export const apiToken = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  permissions: z.array(z.string()),
+  clientId: z.string(),
+  clientSecret: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type ApiToken = z.infer<typeof apiToken>

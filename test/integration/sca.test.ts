@@ -1,0 +1,281 @@
+import {spawn} from 'node:child_process'
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+import {api, approvedCustomer, clabeEnding, until} from '../helpers/money.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+beforeAll(async () => {
+  sbx = await startSandbox({paymentCompletionDelayMs: 50, scaRequired: true, scaMaxFailedAttempts: 3, scaChallengeTtlMs: 60_000, livenessDelayMs: 50})
+})
+afterAll(async () => sbx.stop())
+
+const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
+const SECRET_CODE = '123456'
+
+async function fundedCustomer() {
+  const c = await approvedCustomer(sbx, ['USD', 'MXN'])
+  await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
+  const ext = await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('123'), '--beneficiary-name', 'Maria Garcia', '--json'])
+  expect(ext.code, ext.stderr).toBe(0)
+  return {...c, dest: ext.json().id as string}
+}
+
+async function login(customerId: string) {
+  const started = await run(['sca', 'login', 'start', customerId, '--json'])
+  expect(started.code, started.stderr).toBe(0)
+  const done = await run(['sca', 'login', 'complete', customerId, '--challenge-id', started.json().challengeId, '--code', '-', '--json'], SECRET_CODE)
+  expect(done.code, done.stderr).toBe(0)
+  return done
+}
+
+describe('strong customer authentication through the CLI', () => {
+  it('without a session: quote create is 409 SCA_SESSION_REQUIRED, exit 6, with the login hint; nothing is stored', async () => {
+    const c = await fundedCustomer()
+    const before = sbx.emu.db.count('quotes')
+    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '10.00', '--json'])
+    expect(r.code).toBe(6)
+    const err = r.json().error
+    expect(err).toMatchObject({status: 409, code: 'SCA_SESSION_REQUIRED'})
+    expect(err.hint).toMatch(/SCA login|sca login/i)
+    expect(sbx.emu.db.count('quotes')).toBe(before)
+  })
+
+  it('enrol a passkey (one per customer) -> login -> a quote that needed SCA is held, authorized, and completes', async () => {
+    const c = await fundedCustomer()
+    const enrol = await run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
+    expect(enrol.code, enrol.stderr).toBe(0)
+    expect(enrol.json()).toMatchObject({type: 'PASSKEY', relyingPartyId: 'localhost'})
+    const confirm = await run(['sca', 'factors', 'confirm', c.id, '--type', 'PASSKEY', '--origin', 'https://localhost', '--credential', '{"id":"cred-1"}', '--json'])
+    expect(confirm.code, confirm.stderr).toBe(0)
+    const second = await run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
+    expect(second.code).toBe(6)
+    expect(second.json().error).toMatchObject({status: 409, code: 'PASSKEY_ALREADY_ENROLLED'})
+    expect(second.json().error.hint).toMatch(/delete the enrolled passkey/)
+    const list = await run(['sca', 'factors', 'list', c.id, '--json'])
+    expect(list.json().factors.map((f: {factor: string}) => f.factor)).toEqual(['SMS_OTP', 'PASSKEY'])
+
+    const session = await login(c.id)
+    const expires = Date.parse(session.json().sessionExpiresAt)
+    expect(Math.round((expires - Date.now()) / 86_400_000)).toBe(180)
+
+    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '10.00', '--json'])
+    expect(q.code, q.stderr).toBe(0)
+    const ex = await run(['quote', 'execute', q.json().id, '--yes', '--json'])
+    expect(ex.code, ex.stderr).toBe(0)
+    expect(ex.json()).toMatchObject({status: 'PENDING_AUTHORIZATION', scaChallenge: {factor: 'SMS_OTP'}})
+    expect(ex.stderr).toMatch(/svc quote authorize/)
+    const tx = sbx.emu.db.get<{status: string}>('transactions', ex.json().transactionId)!
+    expect(tx.status).toBe('PENDING_AUTHORIZATION')
+    const auth = await run(['quote', 'authorize', q.json().id, '--code', '-', '--json'], SECRET_CODE)
+    expect(auth.code, auth.stderr).toBe(0)
+    expect(auth.json().status).toBe('PROCESSING')
+    const settled = await until(() => sbx.emu.db.get<{status: string}>('transactions', ex.json().transactionId)!, (t) => t.status === 'COMPLETED')
+    expect(settled.status).toBe('COMPLETED')
+    for (const out of [enrol, confirm, session, q, ex, auth]) expect(out.stdout + out.stderr).not.toContain(SECRET_CODE)
+  })
+
+  it('repeated wrong codes lock the account: 423 ACCOUNT_LOCKED, exit 6, hint; the counter survives the refusals', async () => {
+    const c = await fundedCustomer()
+    const started = await run(['sca', 'login', 'start', c.id, '--json'])
+    const challengeId = started.json().challengeId
+    const wrong = (n: string) => run(['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', n, '--json'])
+    const first = await wrong('111111')
+    expect(first.code).toBe(2)
+    expect(first.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT'})
+    expect(first.stdout + first.stderr).not.toContain('111111')
+    await wrong('222222')
+    const third = await wrong('333333')
+    expect(third.code).toBe(6)
+    expect(third.json().error).toMatchObject({status: 423, code: 'ACCOUNT_LOCKED', details: {failedAttempts: 3}})
+    expect(third.json().error.hint).toMatch(/lockedUntil/)
+    expect(sbx.emu.db.get<{failedAttempts: number; lockedUntil: string}>('scaStates', c.id)).toMatchObject({failedAttempts: 3})
+    // Locked: even the right code is refused, and the state does not change.
+    const right = await run(['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', '-', '--json'], SECRET_CODE)
+    expect(right.code).toBe(6)
+    expect(right.json().error.code).toBe('ACCOUNT_LOCKED')
+    expect(sbx.emu.db.get<{sessionExpiresAt?: string}>('scaStates', c.id)!.sessionExpiresAt).toBeUndefined()
+    const human = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '1.00'])
+    expect(human.code).toBe(6)
+    expect(human.stderr).toMatch(/ACCOUNT_LOCKED, HTTP 423/)
+    expect(human.stderr).toMatch(/Hint: .*lockedUntil/)
+  })
+
+  it('a challenge left to expire fails the transaction with SCA_NOT_COMPLETED', async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    await api(sbx, 'PATCH', '/config', {sandbox: {scaChallengeTtlMs: 300}})
+    try {
+      const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '5.00', '--json'])
+      const ex = await run(['quote', 'execute', q.json().id, '--yes', '--json'])
+      expect(ex.json().status).toBe('PENDING_AUTHORIZATION')
+      const t = await until(() => sbx.emu.db.get<{status: string; failureReason?: string}>('transactions', ex.json().transactionId)!, (x) => x.status === 'FAILED', 10_000)
+      expect(t).toMatchObject({status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED'})
+      const balance = sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', c.account('USD'))!.balance.amount
+      expect(balance).toBe(100_000)
+    } finally {
+      await api(sbx, 'PATCH', '/config', {sandbox: {scaChallengeTtlMs: 60_000}})
+    }
+  })
+
+  it('bad input is refused before any request (exit 2, field named, code not echoed)', async () => {
+    const before = sbx.requestCount()
+    const r = await run(['quote', 'authorize', 'Quote:abc', '--code', '12ab', '--json'])
+    expect(r.code).toBe(2)
+    expect(r.json().error.details.errors[0].field).toBe('code')
+    expect(r.stdout + r.stderr).not.toContain('12ab')
+    const bad = await run(['sca', 'login', 'start', 'Quote:abc', '--json'])
+    expect(bad.code).toBe(2)
+    expect(sbx.requestCount()).toBe(before)
+  })
+
+  it('--debug never shows the SCA code', async () => {
+    const c = await fundedCustomer()
+    const started = await run(['sca', 'login', 'start', c.id, '--json'])
+    const done = await run(['sca', 'login', 'complete', c.id, '--challenge-id', started.json().challengeId, '--code', '-', '--debug', '--json'], SECRET_CODE)
+    expect(done.code, done.stderr).toBe(0)
+    expect(done.stderr).toMatch(/POST .*sca\/login\/complete/)
+    expect(done.stdout + done.stderr).not.toContain(SECRET_CODE)
+  })
+
+  it('quote execute without a session explains the SCA step (exit 6) and changes nothing', async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '3.00', '--json'])
+    expect(q.code, q.stderr).toBe(0)
+    // The session lapses before execute.
+    const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
+    await sbx.emu.db.unit(() => sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}))
+    const human = await run(['quote', 'execute', q.json().id, '--yes'])
+    expect(human.code).toBe(6)
+    expect(human.stderr).toMatch(/SCA_SESSION_REQUIRED, HTTP 409/)
+    expect(human.stderr).toContain(`svc sca login start ${c.id}`)
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).toBe('PENDING')
+    expect(sbx.emu.db.get('transactions', q.json().transactionId)).toBeUndefined()
+  })
+
+  it('on a terminal, quote execute offers the SCA login and asks for the authorization code', {timeout: 60_000}, async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '4.00', '--json'])
+    const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
+    await sbx.emu.db.unit(() => sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}))
+    const t = await onTerminal(['quote', 'execute', q.json().id], [
+      [/Send USD 4\.00[\s\S]*\(y\/N\)/, 'y\r'],
+      [/log them in now[\s\S]*\(Y\/n\)/, 'y\r'],
+      [/SCA code/, SECRET_CODE + '\r'],
+      [/SCA code/, SECRET_CODE + '\r'],
+    ])
+    expect(t.code, t.out).toBe(0)
+    expect(t.out).toMatch(/SCA session open until/)
+    expect(t.out).toMatch(/Authorized .*PROCESSING/)
+    expect(t.out).not.toContain(SECRET_CODE)
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).not.toBe('PENDING_AUTHORIZATION')
+  })
+
+  it('TOTP enrolment keeps the secret and recovery codes off the output unless asked; record-event and reset', async () => {
+    const c = await fundedCustomer()
+    const enrol = await run(['sca', 'factors', 'enrol', c.id, '--type', 'TOTP', '--json'])
+    expect(enrol.code, enrol.stderr).toBe(0)
+    const secret = sbx.emu.db.get<{pending: {totpSecret: string}}>('scaStates', c.id)!.pending.totpSecret
+    expect(enrol.json()).toMatchObject({type: 'TOTP', secret: '[REDACTED]', totpUri: '[REDACTED]'})
+    expect(enrol.stdout + enrol.stderr).not.toContain(secret)
+    const secretFile = join(sbx.env.HOME, 'totp-secret.txt')
+    writeFileSync(secretFile, secret + '\n', {mode: 0o600})
+    const confirm = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret', '@' + secretFile, '--code', '-', '--json'], SECRET_CODE)
+    expect(confirm.code, confirm.stderr).toBe(0)
+    expect(confirm.json()).toEqual({type: 'TOTP', recoveryCodes: '[REDACTED]'})
+
+    const ev = await run(['sca', 'record-event', c.id, '--event', 'FAILED_LOGIN_ATTEMPT', '--json'])
+    expect(ev.json()).toMatchObject({eventType: 'FAILED_LOGIN_ATTEMPT', failedAttempts: 1, suspended: false, lockedUntil: null})
+
+    const reset = await run(['sca', 'reset', 'start', c.id, '--factor', 'TOTP', '--json'])
+    expect(reset.code, reset.stderr).toBe(0)
+    const resetId = reset.json().resetId
+    expect(reset.json().livenessAccessToken).toBeUndefined()
+    const early = await until(() => run(['sca', 'reset', 'get', c.id, resetId, '--json']), (r) => r.json().status === 'LIVENESS_PASSED')
+    expect(early.json()).toMatchObject({status: 'LIVENESS_PASSED', factor: 'TOTP'})
+    const done = await run(['sca', 'reset', 'complete', c.id, resetId, '--json'])
+    expect(done.code, done.stderr).toBe(0)
+    const list = await run(['sca', 'factors', 'list', c.id, '--json'])
+    expect(list.json().factors).toEqual([{factor: 'SMS_OTP'}])
+  })
+
+  it('SCA endpoints answer 409 for a platform that does not require SCA, with a hint that says so', async () => {
+    const c = await fundedCustomer()
+    await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: false}})
+    try {
+      const r = await run(['sca', 'factors', 'list', c.id, '--json'])
+      expect(r.code).toBe(6)
+      expect(r.json().error).toMatchObject({status: 409, code: 'CONFLICT'})
+      expect(r.json().error.hint).toMatch(/scaRequired/)
+    } finally {
+      await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: true}})
+    }
+  })
+
+  it('a real-time-funded quote is answered 202 PENDING_AUTHORIZATION without instructions, which come with the authorization', async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const r = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USD', '--to', c.dest, '--send', '15.00', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toMatchObject({status: 'PENDING_AUTHORIZATION', scaChallenge: {purpose: 'TRANSFER'}})
+    expect(r.json().paymentInstructions).toBeUndefined()
+    expect(r.stderr).toMatch(/payment instructions come once authorized/)
+    const auth = await run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], SECRET_CODE)
+    expect(auth.code, auth.stderr).toBe(0)
+    expect(auth.json().status).toBe('PENDING')
+    expect(auth.json().paymentInstructions.length).toBeGreaterThan(0)
+    const twice = await run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], SECRET_CODE)
+    expect(twice.code).toBe(6)
+    expect(twice.json().error).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION'})
+  })
+
+  it("an agent's payment beyond its policy, held for SCA, still waits for the platform after authorization", async () => {
+    const c = await fundedCustomer()
+    await login(c.id)
+    const created = await api(sbx, 'POST', '/agents', {name: 'Helper', customerId: c.id, policy: {permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: {currency: 'USD', perTransactionLimit: 500}}})
+    const token = (await fetch(`${sbx.url}/agents/device-codes/${created.body.deviceCode.code}/redeem`, {method: 'POST'}).then((r) => r.json())).accessToken as string
+    const bearer = {authorization: `Bearer ${token}`, 'content-type': 'application/json'}
+    const q = await fetch(`${sbx.url}/agents/me/quotes`, {method: 'POST', headers: bearer, body: JSON.stringify({source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: c.dest}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 2000})}).then((r) => r.json())
+    const action = await fetch(`${sbx.url}/agents/me/quotes/${encodeURIComponent(q.id)}/execute`, {method: 'POST', headers: bearer}).then((r) => r.json())
+    expect(action.status).toBe('PENDING_APPROVAL')
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.id)!.status).toBe('PENDING_AUTHORIZATION')
+    const auth = await run(['quote', 'authorize', q.id, '--code', '-', '--json'], SECRET_CODE)
+    expect(auth.code, auth.stderr).toBe(0)
+    expect(sbx.emu.db.get<{status: string; agentId: string}>('transactions', q.transactionId)).toMatchObject({status: 'PENDING', agentId: created.body.agent.id})
+    const ok = await run(['agents', 'approve', created.body.agent.id, action.id, '--yes', '--json'])
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(ok.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})
+  })
+})
+
+/** Runs svc on a pseudo-terminal (`script`), answering each expected prompt in turn. */
+function onTerminal(args: string[], answers: Array<[RegExp, string]>): Promise<{out: string; code: number | null}> {
+  const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
+  delete env.CI
+  delete env.SVC_NO_INPUT
+  const quoted = args.map((a) => `'${a}'`).join(' ')
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} ${quoted}`, '/dev/null'], {env})
+    let out = ''
+    let seen = 0
+    let next = 0
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8')
+      const fresh = out.slice(seen)
+      if (next < answers.length && answers[next][0].test(fresh)) {
+        seen = out.length
+        child.stdin.write(answers[next][1])
+        next++
+      }
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code})
+    })
+  })
+}

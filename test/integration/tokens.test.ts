@@ -1,0 +1,149 @@
+import {spawn} from 'node:child_process'
+import {mkdtempSync, readFileSync, statSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {svc, type CliResult} from '../helpers/cli.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+let sbx: TestSandbox
+let work: string
+beforeAll(async () => {
+  sbx = await startSandbox()
+  work = mkdtempSync(join(tmpdir(), 'svc-tokens-'))
+})
+afterAll(async () => sbx.stop())
+
+const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) => svc(args, {env: {...sbx.env, ...env}, input})
+const tokenCount = () => sbx.emu.db.count('apiTokens')
+const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
+
+function expectSecretAbsent(r: CliResult, secret: string, label: string) {
+  expect(r.stdout.includes(secret), `${label}: secret on stdout`).toBe(false)
+  expect(r.stderr.includes(secret), `${label}: secret on stderr`).toBe(false)
+}
+
+describe('svc tokens', () => {
+  it('journey: create (secret to a 0600 file) -> use it for whoami and a GET -> login takes it -> revoke -> refused (exit 4)', async () => {
+    const out = join(work, 'ci.secret')
+    const created = await run(['tokens', 'create', '--name', 'ci', '--permission', 'VIEW', '--permission', 'TRANSACT', '--out', out, '--json', '--debug'])
+    expect(created.code, created.stderr).toBe(0)
+    const token = created.json()
+    expect(token).toMatchObject({name: 'ci', permissions: ['VIEW', 'TRANSACT'], secretFile: out})
+    expect(token.id).toMatch(/^Token:/)
+    expect(token.clientSecret).toBeUndefined()
+    expect(statSync(out).mode & 0o777).toBe(0o600)
+    const secret = readFileSync(out, 'utf8').trim()
+    expect(secret).toMatch(/^sk_tok_[0-9a-f]{48}$/)
+    expectSecretAbsent(created, secret, 'create --debug --json --out')
+    // The sandbox keeps only a hash of the secret.
+    expect(JSON.stringify(sbx.emu.db.get('apiTokens', token.id))).not.toContain(secret)
+
+    const asToken = {SVC_TOKEN_ID: token.clientId, SVC_CLIENT_SECRET: secret}
+    const who = await run(['whoami', '--json'], asToken)
+    expect(who.code, who.stderr).toBe(0)
+    expect(who.json()).toMatchObject({tokenId: token.clientId, verified: true})
+    const list = await run(['tokens', 'list', '--json'], asToken)
+    expect(list.code).toBe(0)
+    expect(list.json().data.map((t: {id: string}) => t.id)).toContain(token.id)
+    expect(list.stdout).not.toContain(secret)
+    const got = await run(['tokens', 'get', token.id, '--json'])
+    expect(got.json()).toMatchObject({id: token.id, clientId: token.clientId})
+    expect(got.json().clientSecret).toBeUndefined()
+
+    // svc login takes the new token (secret from stdin) and makes it the active profile.
+    const noEnvCreds = {SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined, SVC_BASE_URL: undefined}
+    const login = await run(['login', '--profile', 'ci', '--base-url', sbx.url, '--token-id', token.clientId, '--secret-stdin', '--json'], noEnvCreds, secret)
+    expect(login.code, login.stderr).toBe(0)
+    expect(login.json()).toMatchObject({profile: 'ci', tokenId: token.clientId, verified: true})
+    expectSecretAbsent(login, secret, 'login')
+    const whoProfile = await run(['whoami', '--json'], noEnvCreds)
+    expect(whoProfile.json()).toMatchObject({profile: 'ci', tokenId: token.clientId, credentials: 'stored', verified: true})
+
+    const revoked = await run(['tokens', 'revoke', token.id, '--yes', '--json'])
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(revoked.json()).toEqual({revoked: token.id})
+    expect(sbx.emu.db.get('apiTokens', token.id)).toBeUndefined()
+
+    const refused = await run(['whoami', '--json'], noEnvCreds)
+    expect(refused.code).toBe(4)
+    expect(errorOf(refused)).toMatchObject({status: 401, code: 'UNAUTHORIZED'})
+    expect(errorOf(refused).hint).toMatch(/token id and client secret/)
+    const refusedGet = await run(['customers', 'list', '--json'], asToken)
+    expect(refusedGet.code).toBe(4)
+  })
+
+  it('--show-secret puts the secret in --json on stdout only, once; without a safe place it refuses before any request', async () => {
+    const shown = await run(['tokens', 'create', '--name', 'shown', '--permission', 'MANAGE', '--show-secret', '--json', '--debug'])
+    expect(shown.code, shown.stderr).toBe(0)
+    const body = shown.json()
+    expect(body.clientSecret).toMatch(/^sk_tok_/)
+    expect(shown.stdout.split(body.clientSecret).length - 1).toBe(1)
+    expect(shown.stderr).not.toContain(body.clientSecret)
+    expect(shown.stderr).toContain('[REDACTED]') // the --debug trace of the answer hides it
+
+    const before = {requests: sbx.requestCount(), tokens: tokenCount()}
+    const cases: Array<[string[], RegExp]> = [
+      [['tokens', 'create', '--name', 'x', '--permission', 'VIEW', '--json'], /shown only once/],
+      [['tokens', 'create', '--name', 'x', '--permission', 'VIEW'], /shown only once/], // piped stdout is no terminal
+      [['tokens', 'create', '--name', 'x', '--permission', 'ADMIN', '--json'], /--permission/],
+      [['tokens', 'create', '--name', ' ', '--permission', 'VIEW', '--out', join(work, 'n'), '--json'], /name/],
+      [['tokens', 'create', '--name', 'x', '--permission', 'VIEW', '--out', join(work, 'ci.secret'), '--json'], /exists already/],
+      [['tokens', 'create', '--name', 'x', '--permission', 'VIEW', '--out', join(work, 'a'), '--show-secret', '--json'], /cannot be used together/],
+      [['tokens', 'get', 'Customer:abc', '--json'], /Token id/],
+      [['tokens', 'revoke', 'nope', '--yes', '--json'], /Token id/],
+    ]
+    for (const [args, message] of cases) {
+      const r = await run(args)
+      expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(2)
+      if (!args.includes('--json')) {
+        expect(r.stdout).toBe('')
+        expect(r.stderr).toMatch(message)
+        expect(r.stderr).toMatch(/Hint: Use --out <file>/)
+        continue
+      }
+      const e = errorOf(r)
+      expect(e.status).toBeNull()
+      expect(JSON.stringify(e), args.join(' ')).toMatch(message)
+    }
+    expect(sbx.requestCount()).toBe(before.requests)
+    expect(tokenCount()).toBe(before.tokens)
+  })
+
+  it('on a terminal, with no --out or --show-secret, the secret is shown there once, after a warning', async () => {
+    const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
+    const cmd = `${process.execPath} ${join(process.cwd(), 'bin/run.js')} tokens create --name tty --permission VIEW`
+    const {out, code} = await new Promise<{out: string; code: number | null}>((resolve) => {
+      const child = spawn('script', ['-qfec', cmd, '/dev/null'], {env})
+      let text = ''
+      child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')))
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
+      child.on('close', (c) => (clearTimeout(timer), resolve({out: text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code: c})))
+    })
+    expect(code, out).toBe(0)
+    const secrets = out.match(/sk_tok_[0-9a-f]{48}/g) ?? []
+    expect(secrets).toHaveLength(1)
+    expect(out).toMatch(/shown once and cannot be retrieved again/)
+    const id = /Created (Token:[\w-]+)/.exec(out)![1]
+    expect(sbx.emu.db.get<{name: string}>('apiTokens', id)!.name).toBe('tty')
+  })
+
+  it('refusals from the sandbox: unknown token (exit 5), VIEW-only token writing (403, exit 4); state unchanged', async () => {
+    const missing = await run(['tokens', 'get', 'Token:00000000-0000-0000-0000-000000000000', '--json'])
+    expect(missing.code).toBe(5)
+    expect(errorOf(missing)).toMatchObject({status: 404, code: 'TOKEN_NOT_FOUND', hint: 'Check the API token id.'})
+    const revokeMissing = await run(['tokens', 'revoke', 'Token:00000000-0000-0000-0000-000000000000', '--yes', '--json'])
+    expect(revokeMissing.code).toBe(5)
+
+    const out = join(work, 'view.secret')
+    const view = (await run(['tokens', 'create', '--name', 'reader', '--permission', 'VIEW', '--out', out, '--json'])).json()
+    const asReader = {SVC_TOKEN_ID: view.clientId, SVC_CLIENT_SECRET: readFileSync(out, 'utf8').trim()}
+    const tokens = tokenCount()
+    const write = await run(['tokens', 'create', '--name', 'escalate', '--permission', 'MANAGE', '--show-secret', '--json'], asReader)
+    expect(write.code).toBe(4)
+    expect(errorOf(write)).toMatchObject({status: 403, code: 'FORBIDDEN'})
+    expect(errorOf(write).hint).toMatch(/permission/)
+    expect(tokenCount()).toBe(tokens)
+    expect((await run(['tokens', 'list', '--json'], asReader)).code).toBe(0)
+  })
+})

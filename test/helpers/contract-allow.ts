@@ -122,6 +122,27 @@ export const ALLOWANCES: Allowance[] = [
     why: 'The sandbox takes the enablement request at POST /stablecoins/{id}/enablement; the contract has no operation for it.',
     excuses: ({exchange, line}) => line.startsWith('no operation ') && /^\/stablecoins\/[^/]+\/enablement$/.test(exchange.path),
   },
+  {
+    id: 'card-authorization-expiry',
+    decidedBy: 'service-api.md §4.5 (api-gaps §10.1 #3; sandbox-behaviour.md §16d, §18.9)',
+    why: 'The spec has POST /sandbox/cards/{id}/simulate/authorization_expiry (a fully open authorization becomes VOIDED); the contract has only clearing with amount 0, which the sandbox also accepts.',
+    excuses: ({exchange, line}) => line.startsWith('no operation ') && /^\/sandbox\/cards\/[^/]+\/simulate\/authorization_expiry$/.test(exchange.path),
+  },
+  {
+    id: 'card-transaction-voided',
+    decidedBy: 'service-api.md §3 Card transaction, §6 CARD_TRANSACTION.* (api-gaps §10.2 #25)',
+    why: 'An expired authorization is VOIDED; the contract\'s CardTransactionStatus has no VOIDED (and still has REFUNDED, which the spec removed). Excused only where the value is VOIDED.',
+    excuses: ({kind, exchange, line}) => {
+      const m = /^((?:\/[^ ]+)?)\/status must be equal to one of the allowed values \["AUTHORIZED"/.exec(line)
+      return kind === 'response' && Boolean(m) && at(exchange.responseBody, `${m![1]}/status`) === 'VOIDED'
+    },
+  },
+  {
+    id: 'card-funding-source-code',
+    decidedBy: 'sandbox-behaviour.md §16b; the contract\'s own POST /cards and PATCH /cards/{id} 400 descriptions',
+    why: 'A funding source that is not the cardholder\'s (or not in the card currency) is 400 FUNDING_SOURCE_INELIGIBLE, as both name it; the contract\'s Error400 code enum omits it.',
+    excuses: ({kind, exchange, line}) => kind === 'response' && exchange.status === 400 && code(exchange) === 'FUNDING_SOURCE_INELIGIBLE' && /^\/cards(\/|$)/.test(exchange.path) && enumLine('/code')(line),
+  },
   // Open differences the sandbox or CLI should lose (not decided by the spec); each names what to change.
   {
     id: 'open-permission-403',
@@ -145,6 +166,13 @@ export const ALLOWANCES: Allowance[] = [
       enumLine('/code')(line),
   },
 ]
+
+/** The value at a JSON pointer ("/data/0/status") in a body. */
+function at(body: unknown, pointer: string): unknown {
+  let v: unknown = body
+  for (const part of pointer.split('/').slice(1)) v = Array.isArray(v) ? v[Number(part)] : obj(v)?.[part]
+  return v
+}
 
 const LOCAL_HELPERS = [
   /^\/sandbox\/webhook-public-key$/,

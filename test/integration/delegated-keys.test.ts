@@ -4,18 +4,24 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc, type CliResult} from '../helpers/cli.js'
 import {EnclaveClient} from '../helpers/enclave.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {api, approvedCustomer} from '../helpers/money.js'
 
 let sbx: TestSandbox
 let enclave: EnclaveClient
 beforeAll(async () => {
   sbx = await startSandbox({challengeMinIntervalMs: 0})
   enclave = new EnclaveClient(sbx)
+  const holder = await approvedCustomer(sbx, ['USD'])
+  const issued = await api(sbx, 'POST', '/cards', {cardholderId: holder.id, platformCardId: 'delegated-keys-100', form: 'VIRTUAL', fundingSources: [holder.account('USD')]})
+  expect(issued.status).toBe(201)
+  card = issued.body.id
 })
 afterAll(async () => sbx.stop())
 
 const run = (args: string[]) => svc(args, {env: sbx.env})
 const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
-const card = 'Card:019542f5-b3e7-1d02-0000-000000000010'
+/** A real card (the sandbox now checks that the card exists): issued to an approved customer in beforeAll. */
+let card = ''
 const custodied = () => sbx.emu.db.all<{_privateKey: string}>('delegatedKeys').map((k) => k._privateKey)
 const keystoreText = () => {
   const dir = join(sbx.env.SVC_CONFIG_DIR, 'keystore')

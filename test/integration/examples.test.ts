@@ -21,7 +21,9 @@ const LONG_RUNNING = [/^sandbox serve/, /^webhooks listen/, /^sandbox stop/]
 const NEEDS_OUTSIDE = ['login', 'sandbox:serve', 'sandbox:stop', 'webhooks:listen', 'webhooks:verify', 'kyc:documents:upload', 'kyc:documents:replace',
   'sandbox:passkey:create', 'sandbox:passkey:sign', 'accounts:external:submit-signature', 'accounts:external:verify-ownership',
   // a CSV file of the reader's, and the job it starts
-  'customers:import', 'customers:import-status']
+  'customers:import', 'customers:import-status',
+  // Shows a card-details link only on a terminal, else writes it to a file.
+  'cards:reveal']
 // Commands whose examples name objects this test does not create yet (agents, SCA, stablecoins,
 // tokens, invitations, delegated keys): their own integration tests run them; listed here by name
 // so that any other command without a runnable example still fails this test.
@@ -35,7 +37,7 @@ const OBJECTS_NOT_CREATED_HERE = [
   'stablecoins:provider-accounts:get', 'stablecoins:provider-accounts:link', 'sandbox:stablecoins:enablement', 'sandbox:stablecoins:provider-account',
   'tokens:get', 'tokens:revoke', 'wallet:delegated-keys:create', 'wallet:delegated-keys:get', 'wallet:delegated-keys:revoke',
 ]
-const DESTRUCTIVE = /\b(delete|purge|reset|revoke|untrust|cancel|remove|logout)\b/
+const DESTRUCTIVE = /\b(delete|purge|reset|revoke|untrust|cancel|remove|logout|close)\b/
 
 let sbx: TestSandbox
 const ids: Record<string, string> = {}
@@ -63,8 +65,13 @@ beforeAll(async () => {
   const login = await run(['wallet', 'login', ids.Wallet, '--json'])
   ids.Session = login.id ?? login.session?.id
   ids.AuthMethod = (await run(['wallet', 'credentials', 'list', ids.Wallet, '--json'])).data[0].id
+  ids.Card = (await run(['cards', 'issue', '--customer', ids.Customer, '--account', ids.InternalAccount, '--platform-card-id', 'example-card-100', '--wait', '--json'])).id
+  const authorize = async () => (await run(['sandbox', 'card', 'authorization', ids.Card, '--amount', '12.50', '--descriptor', 'EXAMPLE SHOP', '--wait-for-event', '--json'])).event.data.id
+  ids.CardTransaction = await authorize()
+  // Expiry needs an authorization nothing has settled yet.
+  ids.OpenCardTransaction = await authorize()
   ids.Webhook = (await run(['webhooks', 'events', 'list', '--json'])).data[0].id
-  for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook']) expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
+  for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook', 'Card', 'CardTransaction']) expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
   expect(ids.RealtimeQuote).toMatch(/^Quote:/)
 })
 afterAll(async () => {
@@ -90,6 +97,7 @@ function runnable(commandId: string, example: string): string[] | undefined {
         : ph[1] === 'ExternalAccount' && commandId === 'quote:send' ? 'UsdAccount'
         : ph[1] === 'Quote' && commandId === 'sandbox:send' ? 'RealtimeQuote'
         : ph[1] === 'InternalAccount' && commandId === 'accounts:estimate-withdrawal-fee' ? 'CryptoAccount'
+        : ph[1] === 'CardTransaction' && /authorization_expiry/.test(example) ? 'OpenCardTransaction'
         : ph[1]
       if (!ids[kind]) return undefined
       out.push(ids[kind])

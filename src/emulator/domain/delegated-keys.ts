@@ -43,7 +43,7 @@ export function publicKeyView(k: StoredDelegatedKey) {
  * work; when the `cards` table exists the card must exist and be funded by that wallet, otherwise
  * the binding is derived from the pair (stable across calls).
  */
-function fundingSourceOf(emu: Emulator, cardId: string, accountId: string): string {
+export function fundingSourceOf(emu: Emulator, cardId: string, accountId: string): string {
   if (TABLES.some((t) => t.name === 'cards')) {
     const card = emu.db.get<{id: string; fundingSourceId?: string; internalAccountId?: string; fundingSources?: Array<{id: string; accountId?: string}>}>('cards', cardId)
     if (!card) throw notFound('NOT_FOUND', `Card ${cardId}`)

@@ -19,6 +19,7 @@ import type {Router} from '../router.js'
 import {listAgentActions} from '../store/agents.js'
 import {pageExternalAccounts, pageInternalAccounts} from '../store/accounts.js'
 import {listTransactions} from '../store/transactions.js'
+import {publicCardTransaction} from '../domain/card-transactions.js'
 
 const accountQuery = z.strictObject({
   currency: z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code'}).optional(),
@@ -140,7 +141,8 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
     const q = validate(transactionListQuery.omit({customerId: true, platformCustomerId: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, {...q, customerId: a.customerId}, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicTransaction)}
+    // The customer's card transactions are listed too (type CARD), as in GET /transactions.
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
   })
   router.get('/agents/me/transactions/:id', (req) => {
     const a = agentOfRequest(emu, req)

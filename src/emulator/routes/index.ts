@@ -22,6 +22,7 @@ import {registerDelegatedKeys} from './delegated-keys.js'
 import {registerSca} from './sca.js'
 import {registerAgentMe} from './agents-me.js'
 import {registerAgents} from './agents.js'
+import {registerCards} from './cards.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router, emu: Emulator): void {
@@ -49,4 +50,5 @@ export function registerRoutes(router: Router, emu: Emulator): void {
   // /agents/me/... before /agents/:agentId, which would otherwise match "me".
   registerAgentMe(router, emu)
   registerAgents(router, emu)
+  registerCards(router, emu)
 }

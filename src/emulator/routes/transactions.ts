@@ -6,6 +6,8 @@ import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
 import {listTransactions} from '../store/transactions.js'
+import {getCardTransactionRoute} from './cards.js'
+import {publicCardTransaction} from '../domain/card-transactions.js'
 
 /** GET /transactions with the published filters, one transaction, approve, reject, confirm and cancel (api-gaps 4.4). */
 export function registerTransactions(router: Router, emu: Emulator): void {
@@ -16,10 +18,12 @@ export function registerTransactions(router: Router, emu: Emulator): void {
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, q, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicTransaction)}
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
   })
 
-  router.get('/transactions/:id', (req) => ({status: 200, body: publicTransaction(getTransaction(emu, req.params.id))}))
+  router.get('/transactions/:id', (req) =>
+    req.params.id.startsWith('CardTransaction:') ? getCardTransactionRoute(emu, req.params.id) : {status: 200, body: publicTransaction(getTransaction(emu, req.params.id))},
+  )
 
   router.post('/transactions/:id/approve', (req) => {
     const t = getTransaction(emu, req.params.id)

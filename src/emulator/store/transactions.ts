@@ -3,6 +3,8 @@ import type {StoredTransaction} from '../domain/transactions.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import {countOf, keysetPage} from './keyset.js'
+import type {StoredCardTransaction} from '../domain/card-transactions.js'
+import {cardBranch, keysetMerge} from './cards.js'
 
 const iso = (v: string) => new Date(v).toISOString()
 
@@ -19,6 +21,10 @@ export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging
   if (q.reference) add('(reference = ? OR id = ?)', q.reference, q.reference)
   if (q.startDate) add('created_at >= ?', iso(q.startDate))
   if (q.endDate) add('created_at <= ?', iso(q.endDate))
+  const order = q.sortOrder === 'asc' ? 'asc' : 'desc'
+  // Card transactions appear in the list too (type CARD), unless a filter only payments have excludes them.
+  const cards = cardBranch(db, q)
+  if (cards) return keysetMerge<StoredTransaction | StoredCardTransaction>(db, [{table: 'transactions', where, params, total: where.length ? undefined : countOf(db, 'transactions')}, cards], order, paging)
   const total = where.length ? undefined : countOf(db, 'transactions')
-  return keysetPage<StoredTransaction>(db, {table: 'transactions', where, params, order: q.sortOrder === 'asc' ? 'asc' : 'desc', total}, paging)
+  return keysetPage<StoredTransaction>(db, {table: 'transactions', where, params, order, total}, paging)
 }

@@ -77,6 +77,13 @@ export const sandboxSettingsPatch = z.strictObject({
   stablecoinSettlementDelayMs: z.number().int().min(0).max(86_400_000).optional(),
   /** WebAuthn origins accepted in passkey clientDataJSON. */
   passkeyOrigins: z.array(z.url({protocol: /^https?$/})).min(1).max(20).optional(),
+  // Cards: see emulator/domain/cards.ts and card-transactions.ts.
+  /** A new card leaves PROCESSING (ACTIVE, or CLOSED for issuance suffix 002) after this many ms; also the background delay of an authorization expiry. */
+  cardProcessingDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Issuance suffix 005 and descriptor suffix 005 (delayed pull) take this many ms (~30 s in the Service sandbox). */
+  cardSlowDelayMs: z.number().int().min(0).max(3_600_000).optional(),
+  /** Live (not CLOSED) cards one cardholder may hold (409 CARD_LIMIT_REACHED above it). */
+  liveCardsPerCardholder: z.number().int().min(1).max(1000).optional(),
   /** Fault injection: 503s, 429s with Retry-After, connection resets, latency (see emulator/faults.ts). */
   faults: faultSettingsPatch.optional(),
   // Strong customer authentication (emulator/domain/sca.ts).

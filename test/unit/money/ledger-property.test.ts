@@ -10,6 +10,9 @@ import {executeQuote, sandboxSend} from '../../../src/emulator/domain/quote-exec
 import {createQuote, type StoredQuote} from '../../../src/emulator/domain/quotes.js'
 import {cancelTransaction, completePayment, failPayment, recordIncoming, returnPayment, type StoredTransaction} from '../../../src/emulator/domain/transactions.js'
 import {HttpError} from '../../../src/emulator/http-error.js'
+import {issueCard, updateCard, type StoredCard} from '../../../src/emulator/domain/cards.js'
+import {simulate} from '../../../src/emulator/domain/card-simulators.js'
+import {voidAuthorization, type StoredCardTransaction} from '../../../src/emulator/domain/card-transactions.js'
 import {burn, mint, settleOperation, type StoredOperation} from '../../../src/emulator/domain/stablecoin-operations.js'
 import {linkProviderAccount, operatorSetEnablement, registerStablecoin, requestEnablement, stablecoinAccount} from '../../../src/emulator/domain/stablecoins.js'
 import type {EmuRequest} from '../../../src/emulator/router.js'
@@ -45,14 +48,23 @@ function customer(n: number) {
   const accounts = createInternalAccounts(emu, id, ['USD', 'EUR', 'MXN'])
   const beneficiary = {beneficiaryType: 'INDIVIDUAL' as const, fullName: 'Maria Garcia'}
   const externals = ['123', '004', '005', '003', '006', '007'].map((s) => createExternalAccount(emu, {customerId: id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding(s), beneficiary}}).id)
-  return {id, accounts, externals}
+  return {id, accounts, externals, card: activeCard(id, accounts.find((a) => a.balance.currency.code === 'USD')!.id)}
 }
+
+/** An ACTIVE card funded by the USD account (provisioning is skipped: the test drives the card itself). */
+function activeCard(customerId: string, accountId: string): string {
+  const card = issueCard(emu, {cardholderId: customerId, platformCardId: `prop-${customerId.slice(-6)}-${emu.db.count('cards')}`, form: 'VIRTUAL', fundingSources: [accountId]})
+  emu.db.put('cards', card.id, {...card, state: 'ACTIVE'})
+  return card.id
+}
+
+const MERCHANTS = ['CORNER SHOP', 'CORNER SHOP', 'CORNER SHOP', 'DECLINE-002', 'ALERT-006', 'PAUSED-003']
 
 /** Across all seeds: how often each kind of step really happened. */
 const seen: Record<string, number> = {}
 
 describe('money is conserved', () => {
-  it.each([1, 2, 3, 4, 5, 6])('random fund/quote/execute/send/expire/settle/fail/return/cancel sequence (seed %i)', (seed) => {
+  it.each([1, 2, 3, 4, 5, 6])('random fund/quote/execute/send/expire/settle/fail/return/cancel and card hold/settle/expire/return/reversal/credit sequence (seed %i)', (seed) => {
     const rand = prng(seed)
     const pick = <T>(xs: T[]): T | undefined => (xs.length ? xs[Math.floor(rand() * xs.length)] : undefined)
     const people = [customer(seed * 10 + 1), customer(seed * 10 + 2)]
@@ -66,9 +78,10 @@ describe('money is conserved', () => {
       did[what] = (did[what] ?? 0) + 1
       seen[what] = (seen[what] ?? 0) + 1
     }
-    for (let step = 0; step < 200; step++) {
+    for (let step = 0; step < 320; step++) {
       const p = pick(people)!
-      const op = Math.floor(rand() * 9)
+      const op = Math.floor(rand() * 15)
+      const cardTxs = (f: (t: StoredCardTransaction) => boolean) => emu.db.all<StoredCardTransaction>('cardTransactions').filter((t) => t.customerId === p.id && f(t))
       try {
         if (op === 0) {
           recordIncoming(emu, pick(p.accounts.filter((a) => a.balance.currency.code !== 'MXN'))!.id, 1 + Math.floor(rand() * 50_000), {customerId: p.id, description: 'fund'})
@@ -102,10 +115,50 @@ describe('money is conserved', () => {
           const t = pick(mine('COMPLETED'))
           if (t) returnPayment(emu, t)
           if (t) tally('return')
-        } else {
+        } else if (op === 8) {
           const t = pick(mine('PROCESSING'))
           if (t) cancelTransaction(emu, t)
           if (t) tally('cancel')
+        } else if (op === 9 || op === 10) {
+          // Card purchases: authorizations (some declined by the descriptor or a short balance), ATM-style single-message debits.
+          const kind = rand() < 0.8 ? 'authorization' : 'financial_authorization'
+          simulate(emu, p.card, kind, {amount: 1 + Math.floor(rand() * 40_000), currency: {code: 'USD'}, merchant: {descriptor: pick(MERCHANTS)!}})
+          tally(`card ${kind}`)
+        } else if (op === 11) {
+          // Clearings of open authorizations: partial, exact, over (extra pull) or an expiry.
+          const t = pick(cardTxs((x) => x.status === 'AUTHORIZED' || x.status === 'PARTIALLY_SETTLED'))
+          if (t && t.settledAmount.amount === 0 && rand() < 0.25) {
+            if (voidAuthorization(emu, t)) tally('card expire')
+          } else if (t) {
+            const open = Math.max(1, t.authorizedAmount.amount - t.settledAmount.amount)
+            const amount = Math.max(1, Math.floor(open * (0.3 + rand() * 1.2)))
+            simulate(emu, t.cardId, 'clearing', {cardTransactionId: t.id, amount})
+            tally(amount > open ? 'card over-clear' : 'card clear')
+          }
+        } else if (op === 12) {
+          const t = pick(cardTxs((x) => x.direction === 'DEBIT' && x.settledAmount.amount > x.refundedAmount.amount))
+          // Up to 20 % above the net settled amount: those returns are refused (INVALID_INPUT) and move nothing.
+          if (t) simulate(emu, t.cardId, 'return', {cardTransactionId: t.id, amount: 1 + Math.floor(rand() * 1.2 * (t.settledAmount.amount - t.refundedAmount.amount))})
+          if (t) tally('card return')
+        } else if (op === 13) {
+          const t = pick(cardTxs((x) => x.refundedAmount.amount > 0))
+          if (t) simulate(emu, t.cardId, 'return_reversal', {cardTransactionId: t.id})
+          if (t) tally('card return reversal')
+          else {
+            const open = pick(cardTxs((x) => x.direction === 'DEBIT' && (x.status === 'AUTHORIZED' || x.status === 'PARTIALLY_SETTLED')))
+            if (open) simulate(emu, open.cardId, 'authorization_advice', {cardTransactionId: open.id, amount: Math.max(open.settledAmount.amount, 1) + Math.floor(rand() * 30_000)})
+            if (open) tally('card advice')
+          }
+        } else {
+          // Credits to the card (standalone refunds), and now and then a closed card replaced by a new one.
+          if (rand() < 0.1) {
+            updateCard(emu, emu.db.get<StoredCard>('cards', p.card)!, {state: 'CLOSED'})
+            p.card = activeCard(p.id, emu.db.get<StoredCard>('cards', p.card)!.fundingSources[0])
+            tally('card close')
+          } else {
+            simulate(emu, p.card, rand() < 0.5 ? 'financial_credit_authorization' : 'credit_authorization', {amount: 1 + Math.floor(rand() * 5_000), currency: {code: 'USD'}, merchant: {descriptor: 'REFUND DESK'}})
+            tally('card credit')
+          }
         }
         moved++
       } catch (e) {
@@ -121,15 +174,18 @@ describe('money is conserved', () => {
       }
     }
     // The sequence really exercised the ledger (not just refusals).
-    expect(moved).toBeGreaterThan(100)
+    for (const t of emu.db.all<StoredCardTransaction>('cardTransactions')) expect(t._.held, t.id).toBeGreaterThanOrEqual(0)
+    expect(moved).toBeGreaterThan(160)
     expect(refused).toBeGreaterThan(0)
     expect(totals(emu, 'USD').paidOut).toBeGreaterThan(0)
     for (const kind of ['fund', 'quote', 'execute', 'refused QUOTE_EXPIRED']) expect(did[kind] ?? 0, `seed ${seed}: ${kind} never happened (${JSON.stringify(did)})`).toBeGreaterThan(0)
     expect(quotes('EXPIRED').length).toBeGreaterThan(0) // quotes really expired on the clock
-  })
+  }, 90_000) // 320 steps, each checked against the whole ledger: slow on a loaded machine, never flaky
 
   it('the random sequences together covered every kind of movement and refusal', () => {
-    for (const kind of ['fund', 'quote', 'quote realtime', 'execute', 'send', 'complete', 'fail', 'return', 'cancel', 'refused QUOTE_EXPIRED', 'refused INSUFFICIENT_FUNDS']) {
+    const kinds = ['fund', 'quote', 'quote realtime', 'execute', 'send', 'complete', 'fail', 'return', 'cancel', 'refused QUOTE_EXPIRED', 'refused INSUFFICIENT_FUNDS']
+    const cards = ['card authorization', 'card financial_authorization', 'card clear', 'card over-clear', 'card expire', 'card return', 'card return reversal', 'card advice', 'card credit', 'card close', 'refused INVALID_INPUT']
+    for (const kind of [...kinds, ...cards]) {
       expect(seen[kind] ?? 0, `${kind} never happened (${JSON.stringify(seen)})`).toBeGreaterThan(2)
     }
   })

@@ -1,0 +1,23 @@
+import {BaseCommand} from '../../lib/base-command.js'
+import {describeRequest} from '../../lib/dry-run.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
+import {setCardState} from '../../lib/flows/cards.js'
+import {renderCard} from '../../lib/output/cards.js'
+
+export default class CardsUnfreeze extends BaseCommand<typeof CardsUnfreeze> {
+  static override summary = 'Unfreeze a FROZEN card: authorizations resume'
+  static override description = 'Allowed moves: ACTIVE <-> FROZEN, ACTIVE or FROZEN -> CLOSED. Any other is refused with 409 (exit 6): INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, or CARD_NOT_MUTABLE for a closed card.'
+  static override examples = ['<%= config.bin %> cards unfreeze Card:…']
+  static override args = {cardId: idArg('Card')}
+  static override flags = {'dry-run': dryRunFlag}
+
+  async run() {
+    const id = this.args.cardId
+    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'PATCH', path: ['cards', id], body: {state: 'ACTIVE'}}))
+    this.ctx.banner(`unfreeze ${id}`)
+    const card = await setCardState(this.ctx, id, 'ACTIVE')
+    this.out.success(`${id} is ${card.state}`)
+    renderCard(this.out, card)
+    return card
+  }
+}

@@ -1,0 +1,117 @@
+import {cardSimulationBody, type CardSimulator} from '../../lib/schemas/cards.js'
+import type {Emulator} from '../emulator.js'
+import {invalid, notFound, validate} from '../http-error.js'
+import {getCard, type StoredCard} from './cards.js'
+import {clear, decline, fullyOpen, fundingAccountFor, getCardTransaction, issuerToken, newCardTransaction, post, postReturn, pull, resize, reverseReturn, voidAuthorization, type StoredCardTransaction} from './card-transactions.js'
+import {credit, hold} from './ledger.js'
+
+type Merchant = StoredCardTransaction['merchant']
+interface AuthInput {
+  amount: number
+  currency: {code: string}
+  merchant: Merchant
+}
+
+const DEBITS = new Set<CardSimulator>(['authorization', 'financial_authorization', 'balance_inquiry'])
+const CREDITS = new Set<CardSimulator>(['credit_authorization', 'credit_authorization_advice', 'financial_credit_authorization'])
+
+/**
+ * POST /sandbox/cards/{id}/simulate/{kind}: checks the request (400/404 at once), then applies the
+ * network event; the outcome reaches the platform only as a CARD_TRANSACTION.* webhook
+ * (sandbox-behaviour 16d). The answer is the issuer token alone.
+ */
+export function simulate(emu: Emulator, cardId: string, kind: CardSimulator, body: unknown): {issuerTransactionToken: string} {
+  const card = getCard(emu, cardId)
+  const input = validate(cardSimulationBody(kind), body ?? {}) as Record<string, unknown>
+  const token = issuerToken()
+  if (DEBITS.has(kind) || CREDITS.has(kind)) {
+    const auth: AuthInput = kind === 'balance_inquiry' ? {amount: 0, currency: {code: card.currency}, merchant: input.merchant as Merchant} : (input as unknown as AuthInput)
+    if (auth.currency.code !== card.currency) throw invalid([{field: 'currency.code', message: `must be the card's currency ${card.currency}`}])
+    // Descriptor suffix 005: the funding pull is delayed (~30 s), then the authorization goes through.
+    if (auth.merchant.descriptor.slice(-3) === '005' && kind !== 'balance_inquiry') emu.scheduler.after(emu.settings().cardSlowDelayMs, 'card.authorize', {cardId, kind, auth, token})
+    else authorize(emu, card, kind, auth, token)
+    return {issuerTransactionToken: token}
+  }
+  const t = getCardTransaction(emu, String(input.cardTransactionId))
+  if (t.cardId !== card.id) throw notFound('TRANSACTION_NOT_FOUND', `Card transaction ${t.id} on ${card.id}`)
+  const amount = input.amount as number | undefined
+  const state = (message: string) => invalid([{field: 'cardTransactionId', message: `${t.id} is ${t.status}${message}`}])
+  const open = t.status === 'AUTHORIZED' || t.status === 'PARTIALLY_SETTLED'
+  switch (kind) {
+    case 'clearing':
+      if (!open) throw state('; a clearing needs AUTHORIZED or PARTIALLY_SETTLED')
+      if (amount === 0) return expireLater(emu, t, token, state)
+      clear(emu, t, amount!)
+      break
+    case 'authorization_expiry':
+      return expireLater(emu, t, token, state)
+    case 'authorization_advice':
+      if (!open) throw state('; an advice needs AUTHORIZED or PARTIALLY_SETTLED')
+      resize(emu, t, amount!)
+      break
+    case 'return': {
+      const net = t.settledAmount.amount - t.refundedAmount.amount
+      if (t.direction !== 'DEBIT' || t.settledAmount.amount === 0) throw state(' with nothing settled; a return needs at least one settled clearing of a purchase')
+      if (amount! > net) throw invalid([{field: 'amount', message: `must be at most the net settled amount ${net}`}])
+      postReturn(emu, t, amount!)
+      break
+    }
+    case 'return_reversal':
+      if (t.refundedAmount.amount === 0) throw invalid([{field: 'cardTransactionId', message: `${t.id} has no posted return (refundedAmount is 0)`}])
+      reverseReturn(emu, t)
+      break
+  }
+  return {issuerTransactionToken: token}
+}
+
+/** Expiry is processed in the background (spec 3): only a fully open authorization can expire. */
+function expireLater(emu: Emulator, t: StoredCardTransaction, token: string, state: (m: string) => Error) {
+  if (!fullyOpen(t)) throw state(' with part settled; only a fully open authorization can expire')
+  emu.scheduler.after(emu.settings().cardProcessingDelayMs, 'card.expire', {cardTransactionId: t.id})
+  return {issuerTransactionToken: token}
+}
+
+/** Why an authorization is refused, if it is (sandbox-behaviour 16c, card state, spending limit). */
+function declineReason(card: StoredCard, kind: CardSimulator, auth: AuthInput): string | undefined {
+  const suffix = auth.merchant.descriptor.slice(-3)
+  if (card.state === 'CLOSED') return 'CARD_CLOSED'
+  if (card.state !== 'ACTIVE' && card.state !== 'FROZEN') return 'CARD_NOT_ACTIVE'
+  if (card.state === 'FROZEN' || suffix === '003') return 'CARD_PAUSED'
+  if (DEBITS.has(kind) && card.maxSpendPerTransaction !== null && auth.amount > card.maxSpendPerTransaction) return 'SPENDING_LIMIT_EXCEEDED'
+  if (DEBITS.has(kind) && suffix === '002') return 'INSUFFICIENT_FUNDS'
+  return undefined
+}
+
+/** The authorization family: decide, move the money, record the transaction, fire its event. */
+function authorize(emu: Emulator, card: StoredCard, kind: CardSimulator, auth: AuthInput, token: string): void {
+  const direction = CREDITS.has(kind) ? 'CREDIT' : 'DEBIT'
+  const reason = declineReason(card, kind, auth)
+  if (reason) return decline(emu, card, token, reason, auth.amount, auth.merchant, direction)
+  const base = {token, direction, merchant: auth.merchant, amount: auth.amount} as const
+  if (direction === 'CREDIT') {
+    const accountId = card.fundingSources[0]
+    const settled = kind === 'financial_credit_authorization' ? auth.amount : 0
+    if (settled) credit(emu, accountId, settled)
+    post(emu, newCardTransaction(emu, card, {...base, accountId, held: 0, pulled: 0, settled}))
+    return
+  }
+  const account = fundingAccountFor(emu, card, auth.amount)
+  if (!account) return decline(emu, card, token, 'INSUFFICIENT_FUNDS', auth.amount, auth.merchant, direction)
+  const single = kind === 'financial_authorization'
+  if (single) pull(emu, account.id, auth.amount)
+  else if (auth.amount > 0) hold(emu, account.id, auth.amount)
+  const t = newCardTransaction(emu, card, {...base, accountId: account.id, held: single ? 0 : auth.amount, pulled: auth.amount, settled: single ? auth.amount : 0})
+  // Descriptor suffix 006: the pull succeeded but its confirmation reported FAILED.
+  post(emu, auth.merchant.descriptor.slice(-3) === '006' ? {...t, status: 'EXCEPTION'} : t)
+}
+
+export function registerCardTransactionJobs(emu: Emulator): void {
+  emu.scheduler.on('card.expire', (p) => {
+    const t = emu.db.get<StoredCardTransaction>('cardTransactions', String(p.cardTransactionId))
+    if (t) voidAuthorization(emu, t)
+  })
+  emu.scheduler.on('card.authorize', (p) => {
+    const card = emu.db.get<StoredCard>('cards', String(p.cardId))
+    if (card) authorize(emu, card, p.kind as CardSimulator, p.auth as AuthInput, String(p.token))
+  })
+}

@@ -1,0 +1,221 @@
+import {randomBytes} from 'node:crypto'
+import type {CardTransactionStatus} from '../../lib/schemas/cards.js'
+import type {Emulator} from '../emulator.js'
+import {invalid, notFound} from '../http-error.js'
+import {newId} from '../ids.js'
+import {docsWhere} from '../store/keyset.js'
+import {activeKeyOfFundingSource} from '../store/delegated-keys.js'
+import {fundingSourceOf} from './delegated-keys.js'
+import type {StoredCard} from './cards.js'
+import {getCustomer} from './customers.js'
+import {currencyObject, type InternalAccount} from './internal-accounts.js'
+import {credit, getInternalAccount, hold, releaseHeld, returnToAccount, settleHeld} from './ledger.js'
+
+type Amount = {amount: number; currency: ReturnType<typeof currencyObject>}
+
+/**
+ * A card transaction (spec 3 "Card transaction"): one authorization and everything reconciled
+ * against it. Money moves on the funding account through the ledger: an authorization holds,
+ * a clearing settles from the hold (an over-clearing pulls the difference), an expiry releases,
+ * a return credits back, a return reversal pulls again, a credit arrives from outside.
+ */
+export interface StoredCardTransaction {
+  type: 'CARD'
+  id: string
+  cardId: string
+  customerId: string
+  platformCustomerId: string
+  issuerTransactionToken: string
+  status: CardTransactionStatus
+  direction: 'DEBIT' | 'CREDIT'
+  merchant: {descriptor: string; mcc?: string; country?: string}
+  authorizedAmount: Amount
+  settledAmount: Amount
+  refundedAmount: Amount
+  accountId: string
+  pullSummary: {count: number; totalAmount: number; pendingCount: number}
+  refundSummary: {count: number; totalAmount: number}
+  settlementSummary: {count: number; totalAmount: number}
+  authorizedAt: string
+  lastEventAt: string
+  createdAt: string
+  updatedAt: string
+  /** Internal: funds still held for this authorization, and each posted return (for reversals). */
+  _: {held: number; returns: number[]}
+}
+
+export function publicCardTransaction(t: StoredCardTransaction): Omit<StoredCardTransaction, '_'> {
+  const {_: _internal, ...rest} = t
+  return rest
+}
+
+export function getCardTransaction(emu: Emulator, id: string): StoredCardTransaction {
+  const t = emu.db.get<StoredCardTransaction>('cardTransactions', id)
+  if (!t) throw notFound('TRANSACTION_NOT_FOUND', `Card transaction ${id}`)
+  return t
+}
+
+export const issuerToken = () => `sbx_txn_${randomBytes(12).toString('hex')}`
+
+/** Saves and fires `CARD_TRANSACTION.<status>` with the whole transaction (spec 6). */
+export function post(emu: Emulator, t: StoredCardTransaction, patch: Partial<StoredCardTransaction> = {}, event?: string): StoredCardTransaction {
+  const saved = emu.db.put('cardTransactions', t.id, {...t, ...patch, lastEventAt: emu.iso(), updatedAt: emu.iso()})
+  emu.webhooks.emit(`CARD_TRANSACTION.${event ?? saved.status}`, publicCardTransaction(saved))
+  return saved
+}
+
+/** A refused authorization: no transaction, only `CARD_TRANSACTION.DECLINED` naming the reason. */
+export function decline(emu: Emulator, card: StoredCard, token: string, reason: string, amount: number, merchant: StoredCardTransaction['merchant'], direction: 'DEBIT' | 'CREDIT'): void {
+  emu.webhooks.emit('CARD_TRANSACTION.DECLINED', {
+    cardId: card.id,
+    customerId: card.cardholderId,
+    issuerTransactionToken: token,
+    direction,
+    merchant,
+    amount: {amount, currency: currencyObject(card.currency)},
+    declineReason: reason,
+    declinedAt: emu.iso(),
+  })
+}
+
+/**
+ * The first funding source, in priority order, whose spendable balance covers `amount`. An embedded
+ * wallet funds card transactions only once the cardholder gave it an ACTIVE delegated key.
+ */
+export function fundingAccountFor(emu: Emulator, card: StoredCard, amount: number): InternalAccount | undefined {
+  for (const id of card.fundingSources) {
+    const a = emu.db.get<InternalAccount>('internalAccounts', id)
+    if (a?.type === 'EMBEDDED_WALLET' && !activeKeyOfFundingSource(emu.db, fundingSourceOf(emu, card.id, a.id))) continue
+    if (a && a.status === 'ACTIVE' && a.balance.amount >= amount) return a
+  }
+  return undefined
+}
+
+/** Creates the transaction row of an approved authorization (money already moved by the caller). */
+export function newCardTransaction(emu: Emulator, card: StoredCard, o: {token: string; direction: 'DEBIT' | 'CREDIT'; merchant: StoredCardTransaction['merchant']; amount: number; accountId: string; held: number; pulled: number; settled: number}): StoredCardTransaction {
+  const customer = getCustomer(emu, card.cardholderId, {includeDeleted: true})
+  const cur = currencyObject(card.currency)
+  const now = emu.iso()
+  return {
+    type: 'CARD',
+    id: newId('CardTransaction'),
+    cardId: card.id,
+    customerId: customer.id,
+    platformCustomerId: customer.platformCustomerId ?? '',
+    issuerTransactionToken: o.token,
+    status: o.settled > 0 ? 'SETTLED' : 'AUTHORIZED',
+    direction: o.direction,
+    merchant: o.merchant,
+    authorizedAmount: {amount: o.amount, currency: cur},
+    settledAmount: {amount: o.settled, currency: cur},
+    refundedAmount: {amount: 0, currency: cur},
+    accountId: o.accountId,
+    pullSummary: {count: o.pulled > 0 ? 1 : 0, totalAmount: o.pulled, pendingCount: 0},
+    refundSummary: {count: 0, totalAmount: 0},
+    settlementSummary: {count: o.settled > 0 ? 1 : 0, totalAmount: o.settled},
+    authorizedAt: now,
+    lastEventAt: now,
+    createdAt: now,
+    updatedAt: now,
+    _: {held: o.held, returns: []},
+  }
+}
+
+/** Pulls `amount` from the account at once (hold + settle); false when the balance is short. */
+export function pull(emu: Emulator, accountId: string, amount: number): boolean {
+  if (amount <= 0) return true
+  if (getInternalAccount(emu, accountId).balance.amount < amount) return false
+  hold(emu, accountId, amount)
+  settleHeld(emu, accountId, amount)
+  return true
+}
+
+/** Still open: nothing settled and the hold intact (an authorization can expire only then). */
+export const fullyOpen = (t: StoredCardTransaction) => t.status === 'AUTHORIZED' && t.settledAmount.amount === 0
+
+/** Authorization expiry: a fully open authorization becomes VOIDED and its hold is released. */
+export function voidAuthorization(emu: Emulator, t: StoredCardTransaction): StoredCardTransaction | undefined {
+  if (!fullyOpen(t)) return undefined
+  if (t._.held > 0) releaseHeld(emu, t.accountId, t._.held)
+  return post(emu, t, {status: 'VOIDED', _: {...t._, held: 0}})
+}
+
+/** A clearing of `amount` (> 0) against an open authorization. */
+export function clear(emu: Emulator, t: StoredCardTransaction, amount: number): StoredCardTransaction {
+  const settled = t.settledAmount.amount + amount
+  let held = t._.held
+  let pulls = t.pullSummary
+  let exception = false
+  if (t.direction === 'CREDIT') credit(emu, t.accountId, amount)
+  else {
+    const fromHold = Math.min(amount, held)
+    if (fromHold > 0) settleHeld(emu, t.accountId, fromHold)
+    held -= fromHold
+    const extra = amount - fromHold
+    if (extra > 0) {
+      if (pull(emu, t.accountId, extra)) pulls = {...pulls, count: pulls.count + 1, totalAmount: pulls.totalAmount + extra}
+      else exception = true // settled to the network, but the post-hoc pull failed
+    }
+  }
+  const final = settled >= t.authorizedAmount.amount
+  if (final && held > 0) (releaseHeld(emu, t.accountId, held), (held = 0))
+  const status: CardTransactionStatus = exception ? 'EXCEPTION' : final ? 'SETTLED' : 'PARTIALLY_SETTLED'
+  return post(emu, t, {
+    status,
+    settledAmount: {...t.settledAmount, amount: settled},
+    settlementSummary: {count: t.settlementSummary.count + 1, totalAmount: t.settlementSummary.totalAmount + amount},
+    pullSummary: pulls,
+    _: {...t._, held},
+  })
+}
+
+/** A merchant return: credited back to the funding account; status stays, SETTLED re-fires with refundedAmount. */
+export function postReturn(emu: Emulator, t: StoredCardTransaction, amount: number): StoredCardTransaction {
+  returnToAccount(emu, t.accountId, amount)
+  return post(emu, t, {
+    refundedAmount: {...t.refundedAmount, amount: t.refundedAmount.amount + amount},
+    refundSummary: {count: t.refundSummary.count + 1, totalAmount: t.refundSummary.totalAmount + amount},
+    _: {...t._, returns: [...t._.returns, amount]},
+  })
+}
+
+/** Undoes the latest return: pulled again from the funding account (EXCEPTION when the balance is short). */
+export function reverseReturn(emu: Emulator, t: StoredCardTransaction): StoredCardTransaction {
+  const amount = t._.returns.at(-1)!
+  const ok = pull(emu, t.accountId, amount)
+  return post(emu, t, {
+    ...(ok ? {pullSummary: {...t.pullSummary, count: t.pullSummary.count + 1, totalAmount: t.pullSummary.totalAmount + amount}} : {status: 'EXCEPTION' as const}),
+    refundedAmount: {...t.refundedAmount, amount: t.refundedAmount.amount - amount},
+    refundSummary: {...t.refundSummary, totalAmount: t.refundSummary.totalAmount - amount},
+    _: {...t._, returns: t._.returns.slice(0, -1)},
+  })
+}
+
+/** A new total authorized amount for an open authorization (authorization_advice). */
+export function resize(emu: Emulator, t: StoredCardTransaction, total: number): StoredCardTransaction {
+  if (total < t.settledAmount.amount) throw invalid([{field: 'amount', message: `must be at least the ${t.settledAmount.amount} already settled`}])
+  let held = t._.held
+  const delta = total - t.authorizedAmount.amount
+  if (t.direction === 'DEBIT' && delta > 0) {
+    if (getInternalAccount(emu, t.accountId).balance.amount < delta) return post(emu, t, {status: 'EXCEPTION'})
+    hold(emu, t.accountId, delta)
+    held += delta
+  } else if (t.direction === 'DEBIT' && delta < 0) {
+    const release = Math.min(-delta, held)
+    if (release > 0) releaseHeld(emu, t.accountId, release)
+    held -= release
+  }
+  const status: CardTransactionStatus = t.settledAmount.amount > 0 && total === t.settledAmount.amount ? 'SETTLED' : t.status
+  return post(emu, t, {authorizedAmount: {...t.authorizedAmount, amount: total}, status, _: {...t._, held}})
+}
+
+/** Closing a card reconciles its open authorizations: fully open ones are voided, partly settled ones close as SETTLED. */
+export function closeOpenTransactions(emu: Emulator, card: StoredCard): void {
+  for (const t of docsWhere<StoredCardTransaction>(emu.db, 'cardTransactions', 'card_id', card.id)) {
+    if (fullyOpen(t)) voidAuthorization(emu, t)
+    else if (t.status === 'PARTIALLY_SETTLED') {
+      if (t._.held > 0) releaseHeld(emu, t.accountId, t._.held)
+      post(emu, t, {status: 'SETTLED', _: {...t._, held: 0}})
+    }
+  }
+}

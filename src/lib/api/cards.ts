@@ -1,0 +1,72 @@
+import {z} from 'zod'
+import {cardRevealSchema, cardSchema, type CardTransaction, cardSimulationResponse, cardTransactionSchema, type CardCreateRequest, type CardListQuery, type CardSimulator, type CardTransactionFilter, type CardUpdateRequest} from '../schemas/cards.js'
+import type {ApiClient} from './client.js'
+import {listPaged, type PageOptions} from './list.js'
+
+export async function issueCard(client: ApiClient, body: CardCreateRequest, idempotencyKey?: string) {
+  const res = await client.request({method: 'POST', path: ['cards'], body, ...(idempotencyKey ? {idempotencyKey} : {})})
+  return client.parse(cardSchema, res.body, 'card')
+}
+
+export async function listCards(client: ApiClient, query: Omit<CardListQuery, 'limit' | 'cursor'>, page: PageOptions) {
+  return listPaged(client, ['cards'], query, cardSchema, page, 'card list')
+}
+
+export async function getCard(client: ApiClient, id: string) {
+  const res = await client.request({method: 'GET', path: ['cards', id]})
+  return client.parse(cardSchema, res.body, 'card')
+}
+
+export async function updateCard(client: ApiClient, id: string, body: CardUpdateRequest) {
+  const res = await client.request({method: 'PATCH', path: ['cards', id], body})
+  return client.parse(cardSchema, res.body, 'card')
+}
+
+/** The reveal answer is a bearer secret: callers keep it out of output (see `cards reveal`). */
+export async function revealCard(client: ApiClient, id: string) {
+  const res = await client.request({method: 'POST', path: ['cards', id, 'reveal']})
+  return client.parse(cardRevealSchema, res.body, 'card reveal')
+}
+
+/**
+ * Card transactions from GET /transactions (the published list, where they appear with type CARD):
+ * the server narrows by cardholder and funding account; the card, the type and the card status are
+ * picked here. A page may therefore hold fewer rows than --limit; --all reads everything.
+ */
+export async function listCardTransactions(client: ApiClient, filter: CardTransactionFilter, page: PageOptions) {
+  let customerId = filter.customerId
+  if (filter.cardId) {
+    const card = await getCard(client, filter.cardId)
+    if (customerId && customerId !== card.cardholderId) return {data: [], hasMore: false}
+    customerId = card.cardholderId
+  }
+  const keep = (item: unknown): CardTransaction[] => {
+    const t = item as {type?: string; cardId?: string; status?: string}
+    if (t.type !== 'CARD' || (filter.cardId && t.cardId !== filter.cardId) || (filter.status && t.status !== filter.status)) return []
+    return [client.parse(cardTransactionSchema, item, 'card transaction')]
+  }
+  const query = {customerId, accountIdentifier: filter.accountIdentifier, sortOrder: filter.sortOrder}
+  const onPage = page.onPage
+  const list = await listPaged(client, ['transactions'], query, z.looseObject({type: z.string()}), onPage ? {...page, onPage: (items) => onPage(items.flatMap(keep))} : page, 'transaction list')
+  const {totalCount: _all, ...rest} = list
+  return {...rest, data: list.data.flatMap(keep)}
+}
+
+export async function getCardTransaction(client: ApiClient, id: string) {
+  const res = await client.request({method: 'GET', path: ['transactions', id]})
+  return client.parse(cardTransactionSchema, res.body, 'card transaction')
+}
+
+export async function simulateCard(client: ApiClient, cardId: string, kind: CardSimulator, body: Record<string, unknown>) {
+  const res = await client.request({method: 'POST', path: ['sandbox', 'cards', cardId, 'simulate', kind], body})
+  return client.parse(cardSimulationResponse, res.body, 'simulation answer')
+}
+
+const storedEvent = z.looseObject({id: z.string(), type: z.string(), timestamp: z.string(), data: z.unknown().optional()})
+export type SandboxEvent = z.infer<typeof storedEvent>
+
+/** The sandbox's event log (GET /sandbox/events): every webhook it emitted, in order, with its delivery. */
+export async function sandboxEvents(client: ApiClient, type: string) {
+  const res = await client.request({method: 'GET', path: ['sandbox', 'events'], query: {type}})
+  return client.parse(z.looseObject({data: z.array(storedEvent)}), res.body, 'event list').data
+}

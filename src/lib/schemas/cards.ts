@@ -1,0 +1,141 @@
+import {z} from 'zod'
+import {countryCode, currencyAmountSchema, idOf} from './common.js'
+
+/** Cards and card transactions (spec 3 "Card", "Card transaction"; openapi Card*, Sandbox*Card*): one source for CLI and sandbox. */
+export const cardId = idOf('Card')
+export const cardTransactionId = idOf('CardTransaction')
+
+export const CARD_STATES = ['PENDING_KYC', 'PROCESSING', 'ACTIVE', 'FROZEN', 'CLOSED'] as const
+export type CardState = (typeof CARD_STATES)[number]
+/** Status tracks settlement only (spec: no REFUNDED; VOIDED after an authorization expiry). */
+export const CARD_TRANSACTION_STATUSES = ['AUTHORIZED', 'PARTIALLY_SETTLED', 'SETTLED', 'VOIDED', 'EXCEPTION'] as const
+export type CardTransactionStatus = (typeof CARD_TRANSACTION_STATUSES)[number]
+
+/** The ten sandbox simulators, plus authorization_expiry (spec 4.5 names it; sandbox-behaviour 18.9). */
+export const CARD_SIMULATORS = [
+  'authorization',
+  'authorization_advice',
+  'balance_inquiry',
+  'clearing',
+  'credit_authorization',
+  'credit_authorization_advice',
+  'financial_authorization',
+  'financial_credit_authorization',
+  'return',
+  'return_reversal',
+  'authorization_expiry',
+] as const
+export type CardSimulator = (typeof CARD_SIMULATORS)[number]
+
+const minor = z.number().int().max(9e15)
+const positiveMinor = minor.min(1, {message: 'must be a positive whole number of smallest units'})
+
+export const cardCreateRequest = z.strictObject({
+  cardholderId: idOf('Customer'),
+  platformCardId: z.string().min(1).max(100).optional(),
+  threeDSecurePassword: z.string().min(8).max(64).optional(),
+  form: z.literal('VIRTUAL'),
+  fundingSources: z.array(idOf('InternalAccount')).min(1, {message: 'needs at least one internal account'}).max(10),
+  maxSpendPerTransaction: positiveMinor.optional(),
+})
+export type CardCreateRequest = z.infer<typeof cardCreateRequest>
+
+export const cardUpdateRequest = z
+  .strictObject({
+    state: z.enum(['ACTIVE', 'FROZEN', 'CLOSED']).optional(),
+    fundingSources: z.array(idOf('InternalAccount')).min(1).max(10).optional(),
+    maxSpendPerTransaction: positiveMinor.nullable().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.state === undefined && v.fundingSources === undefined && v.maxSpendPerTransaction === undefined) ctx.addIssue({code: 'custom', path: ['state'], message: 'give at least one of state, fundingSources, maxSpendPerTransaction'})
+    if (v.state === 'CLOSED' && (v.fundingSources !== undefined || v.maxSpendPerTransaction !== undefined)) ctx.addIssue({code: 'custom', path: ['state'], message: 'CLOSED cannot be combined with fundingSources or maxSpendPerTransaction'})
+  })
+export type CardUpdateRequest = z.infer<typeof cardUpdateRequest>
+
+export const cardListQuery = z.strictObject({
+  cardholderId: idOf('Customer').optional(),
+  accountId: idOf('InternalAccount').optional(),
+  platformCardId: z.string().max(100).optional(),
+  state: z.enum(CARD_STATES).optional(),
+  sortOrder: z.enum(['asc', 'desc']).optional(),
+  limit: z.string().optional(),
+  cursor: z.string().optional(),
+})
+export type CardListQuery = z.infer<typeof cardListQuery>
+
+/**
+ * `cards transactions list`: GET /transactions takes customerId, accountIdentifier and sortOrder; the
+ * card, CARD type and card status are picked from its answers (the published query has no such filters).
+ */
+export const cardTransactionFilter = z.strictObject({
+  cardId: cardId.optional(),
+  customerId: idOf('Customer').optional(),
+  accountIdentifier: idOf('InternalAccount').optional(),
+  status: z.enum(CARD_TRANSACTION_STATUSES).optional(),
+  sortOrder: z.enum(['asc', 'desc']).optional(),
+})
+export type CardTransactionFilter = z.infer<typeof cardTransactionFilter>
+
+export const cardMerchant = z.strictObject({
+  descriptor: z.string().min(1).max(100),
+  mcc: z.string().regex(/^\d{4}$/, {message: 'must be a four-digit merchant category code'}).optional(),
+  country: countryCode.optional(),
+})
+
+const currencyRef = z.looseObject({code: z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD)'})})
+
+/** Request bodies of the simulators, by simulator. */
+export const cardSimulationBodies = {
+  authorization: z.strictObject({amount: positiveMinor, currency: currencyRef, merchant: cardMerchant}),
+  balance_inquiry: z.strictObject({merchant: cardMerchant}),
+  clearing: z.strictObject({cardTransactionId, amount: minor.min(0, {message: 'must be 0 or more smallest units'})}),
+  authorization_advice: z.strictObject({cardTransactionId, amount: positiveMinor}),
+  return: z.strictObject({cardTransactionId, amount: positiveMinor}),
+  return_reversal: z.strictObject({cardTransactionId}),
+  authorization_expiry: z.strictObject({cardTransactionId}),
+} as const
+const authFamily = cardSimulationBodies.authorization
+export function cardSimulationBody(kind: CardSimulator) {
+  return kind in cardSimulationBodies ? cardSimulationBodies[kind as keyof typeof cardSimulationBodies] : authFamily
+}
+
+/** Responses (loose: the Service may add fields). */
+export const cardSchema = z.looseObject({
+  id: z.string(),
+  cardholderId: z.string(),
+  platformCardId: z.string().optional(),
+  state: z.string(),
+  stateReason: z.string().nullable().optional(),
+  brand: z.string().optional(),
+  form: z.string(),
+  last4: z.string().optional(),
+  expMonth: z.number().int().optional(),
+  expYear: z.number().int().optional(),
+  fundingSources: z.array(z.string()),
+  maxSpendPerTransaction: z.number().int().nullable(),
+  currency: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type Card = z.infer<typeof cardSchema>
+
+export const cardTransactionSchema = z.looseObject({
+  type: z.literal('CARD'),
+  id: z.string(),
+  cardId: z.string().optional(),
+  status: z.string(),
+  direction: z.string(),
+  merchant: z.looseObject({descriptor: z.string()}),
+  authorizedAmount: currencyAmountSchema,
+  settledAmount: currencyAmountSchema.optional(),
+  refundedAmount: currencyAmountSchema.optional(),
+  accountId: z.string(),
+  customerId: z.string(),
+  issuerTransactionToken: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type CardTransaction = z.infer<typeof cardTransactionSchema>
+
+export const cardRevealSchema = z.looseObject({panEmbedUrl: z.string(), expiresAt: z.string()})
+export const cardSimulationResponse = z.looseObject({issuerTransactionToken: z.string()})

@@ -1,4 +1,4 @@
-import {accessSync, constants, readFileSync, readdirSync, statSync} from 'node:fs'
+import {accessSync, constants, existsSync, readFileSync, readdirSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {readConfig} from './config.js'
 import type {Context} from './context.js'
@@ -7,6 +7,7 @@ import {keystoreDir} from './keystore.js'
 import {describeProfile} from './login.js'
 import {sandboxDataDir} from './paths.js'
 import {runningPid} from './sandbox-process.js'
+import {sandboxStoreCall} from './sandbox-store.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'problem' | 'skipped'
 
@@ -35,7 +36,7 @@ export async function runDoctor(ctx: Context, nodeVersion = process.versions.nod
   const profile = profileCheck(ctx)
   checks.push(profile)
   const {credentials, clock, reachable} = profile.status === 'problem' ? unreachable('the profile has no credentials') : await serviceChecks(ctx)
-  checks.push(credentials, clock, proxyCheck(ctx), sandboxCheck(ctx, reachable), ...keyStoreChecks(ctx), quorumCheck(ctx), nodeCheck(nodeVersion))
+  checks.push(credentials, clock, proxyCheck(ctx), sandboxCheck(ctx, reachable), await databaseCheck(ctx), ...keyStoreChecks(ctx), quorumCheck(ctx), nodeCheck(nodeVersion))
   return {ok: !checks.some((c) => c.status === 'problem'), checks}
 }
 
@@ -132,6 +133,26 @@ function sandboxCheck(ctx: Context, reachable: boolean): Check {
   }
   if (problems.length) return {name: 'local sandbox', status: 'problem', detail: `running, but ${problems.join('; ')} (${where})`, hint: 'Check the permissions of the data dir; `svc sandbox reset` starts a fresh one (the data is lost).'}
   return {name: 'local sandbox', status: 'ok', detail: `running at ${new URL(ctx.profile.baseUrl).origin}${pid ? ` (pid ${pid})` : ''}; ${where} readable`}
+}
+
+/** The local sandbox's database passes SQLite's integrity check (read-only, safe while it serves). */
+async function databaseCheck(ctx: Context): Promise<Check> {
+  const name = 'sandbox database'
+  let environment
+  try {
+    environment = ctx.profile.environment
+  } catch {
+    return {name, status: 'skipped', detail: 'no usable profile'}
+  }
+  if (environment !== 'local') return {name, status: 'skipped', detail: `not used: the profile's environment is ${environment}`}
+  const file = join(sandboxDataDir(ctx.env), 'sandbox.db')
+  if (!existsSync(file)) return {name, status: 'skipped', detail: `${file} does not exist yet (made at the first start)`}
+  try {
+    const {tables} = await sandboxStoreCall((store) => store.checkDatabase(file))
+    return {name, status: 'ok', detail: `${file}: integrity check passed (${tables} tables)`}
+  } catch (e) {
+    return {name, status: 'problem', detail: (e as Error).message, hint: 'Restore a backup with `svc sandbox restore <file>`, or move the file aside and run `svc sandbox reset`.'}
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
@@ -18,7 +18,7 @@ describe('svc doctor', () => {
     const r = await svc(['doctor'], {env: env()})
     expect(r.code, r.stdout + r.stderr).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual(['✓ profile', '✓ credentials', '✓ clock', '✓ proxy', '✓ local sandbox', '✓ key store', '✓ expired keys', '✓ quorum key', '✓ node'])
+    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual(['✓ profile', '✓ credentials', '✓ clock', '✓ proxy', '✓ local sandbox', '✓ sandbox database', '✓ key store', '✓ expired keys', '✓ quorum key', '✓ node'])
     expect(r.stdout).toMatch(/profile\s+local \(built-in\) · local · http:\/\/127\.0\.0\.1:\d+\/2025-10-13 · secret from the SVC_CLIENT_SECRET environment variable/)
     expect(r.stdout).not.toContain(sbx.emu.credentials.clientSecret)
 
@@ -87,5 +87,19 @@ describe('svc doctor', () => {
     expect(r.stdout).toMatch(/✗ local sandbox\s+not running at http:\/\/127\.0\.0\.1:\d+/)
     expect(r.stdout).toContain('→ Start it with `svc sandbox serve --detach`')
     expect(r.stdout).toMatch(/✗ credentials\s+GET \/config failed: The local sandbox is not running/)
+  })
+
+  it('a damaged sandbox database: names the file and the way back, exit 1', async () => {
+    const damaged = await startSandbox()
+    const damagedEnv = {...damaged.env, SVC_SANDBOX_DIR: damaged.dir}
+    await damaged.stop()
+    const file = join(damaged.dir, 'sandbox.db')
+    writeFileSync(file, readFileSync(file).subarray(0, 1000))
+    const r = await svc(['doctor', '--json'], {env: damagedEnv})
+    expect(r.code).toBe(1)
+    const check = byName(r)['sandbox database']
+    expect(check.status).toBe('problem')
+    expect(check.detail).toContain(file)
+    expect(check.hint).toMatch(/svc sandbox restore/)
   })
 })

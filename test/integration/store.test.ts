@@ -230,3 +230,33 @@ describe('svc sandbox backup / restore', () => {
     await kill9(again.child)
   }, 60_000)
 })
+
+describe('svc sandbox snapshot save / load', () => {
+  it('hands a serving sandbox\'s state to another data dir; a file that is not a snapshot is refused and replaces nothing', async () => {
+    const from = freshDir()
+    const s = await serve(home, from)
+    const api = client(s.ready)
+    const c = await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Handed over', platformCustomerId: 'ticket-4711'})
+    const file = join(home, 'ticket-4711.db')
+    const saved = await svc(['sandbox', 'snapshot', 'save', file, '--data-dir', from, '--json'], {env})
+    expect(saved.code, saved.stderr).toBe(0)
+    await api.close()
+    await kill9(s.child)
+
+    const to = freshDir()
+    const notSnapshot = join(home, 'notes.txt')
+    writeFileSync(notSnapshot, 'not a database')
+    const refused = await svc(['sandbox', 'snapshot', 'load', notSnapshot, '--data-dir', to, '--yes', '--json'], {env})
+    expect(refused.code).toBe(1)
+    expect(existsSync(join(to, 'sandbox.db'))).toBe(false)
+
+    const loaded = await svc(['sandbox', 'snapshot', 'load', file, '--data-dir', to, '--yes', '--json'], {env})
+    expect(loaded.code, loaded.stderr).toBe(0)
+    const b = await serve(home, to)
+    const api2 = client(b.ready)
+    expect((await api2.call('GET', `/customers/${c.body.id}`)).body).toMatchObject({fullName: 'Handed over', platformCustomerId: 'ticket-4711'})
+    expect(b.ready.tokenId).not.toBe(s.ready.tokenId) // the receiver keeps its own credentials
+    await api2.close()
+    await kill9(b.child)
+  }, 60_000)
+})

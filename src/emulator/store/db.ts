@@ -254,6 +254,12 @@ export class Db {
     if (this.closed) return
     await this.sync()
     this.closed = true
+    // Fold the WAL into the database file, so a cleanly stopped sandbox is one self-contained file.
+    try {
+      this.conn.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    } catch {
+      // another reader holds the WAL open: SQLite keeps it, nothing is lost
+    }
     this.conn.close()
   }
 }

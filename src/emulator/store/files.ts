@@ -1,4 +1,4 @@
-import {closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, rmSync} from 'node:fs'
+import {closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {DB_FILE} from './db.js'
 import {SCHEMA_VERSION} from './migrations.js'
@@ -52,6 +52,7 @@ export function checkDatabase(file: string): {tables: number} {
  */
 export function restoreDatabase(dataDir: string, file: string): {kept?: string} {
   checkDatabase(file)
+  mkdirSync(dataDir, {recursive: true, mode: 0o700})
   const target = join(dataDir, DB_FILE)
   const tmp = `${target}.restoring`
   copyFileSync(file, tmp)

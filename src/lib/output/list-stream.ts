@@ -21,25 +21,25 @@ export async function showList<T>(
   view: ListView,
   columns: Array<Column<T>>,
   page: PageOptions,
-  fetch: (page: PageOptions) => Promise<ListPage<T>>,
+  load: (page: PageOptions) => Promise<ListPage<T>>,
   render: (list: ListPage<T>) => Promise<void>,
 ): Promise<ListPage<T> | undefined> {
   if (!page.all) {
-    const list = await fetch(page)
+    const list = await load(page)
     await render(list)
     return list
   }
   if (out.json || view.format === 'json') {
     let count = 0
     out.write('{"data":[')
-    const list = await fetch({...page, onPage: (items) => {
+    const list = await load({...page, onPage: (items) => {
       for (const item of items) out.write((count++ ? ',\n' : '\n') + JSON.stringify(item))
     }})
     out.write(`\n],"hasMore":false,"totalCount":${list.totalCount ?? count}}\n`)
     return undefined
   }
   const writer = new ListWriter(out, columns, view)
-  await fetch({...page, onPage: (items) => writer.rows(items as T[])})
+  await load({...page, onPage: (items) => writer.rows(items as T[])})
   await writer.end()
   return undefined
 }

@@ -25,10 +25,10 @@ export default class AccountsInternalList extends BaseCommand<typeof AccountsInt
     const f = this.flags
     const view = listView(f, internalAccountColumns)
     if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`}])
-    const fetch = (p: PageOptions) => listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p)
+    const load = (p: PageOptions) => listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p)
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
-    if (!f.details) return showList(this.out, view, internalAccountColumns, page, fetch, (list) => renderInternalAccountList(this.out, list, view))
-    const list = await fetch(page)
+    if (!f.details) return showList(this.out, view, internalAccountColumns, page, load, (list) => renderInternalAccountList(this.out, list, view))
+    const list = await load(page)
     for (const a of list.data) {
       renderInternalAccount(this.out, a)
       this.out.print()

@@ -2,7 +2,7 @@ import {existsSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {migrate} from './migrations.js'
 import {openConnection, Statements, type Connection} from './sqlite.js'
-import {TABLES, type TableDef} from './tables.js'
+import {TABLES, upsertOf, type TableDef} from './tables.js'
 
 export const DB_FILE = 'sandbox.db'
 
@@ -204,12 +204,8 @@ export class Db {
   }
 
   put<T>(table: string, id: string, value: T): T {
-    const t = this.table(table)
-    const doc = value as Record<string, unknown>
-    const cols = t.columns.map((c) => c.name)
-    const sql = `INSERT INTO "${table}" (id, doc${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?${cols.map(() => ', ?').join('')})
-      ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${cols.map((c) => `, ${c} = excluded.${c}`).join('')}`
-    this.sql.write(sql).run(id, JSON.stringify(value), ...t.columns.map((c) => c.of(doc) ?? null))
+    const {sql, values} = upsertOf(this.table(table), id, value)
+    this.sql.write(sql).run(...values)
     this.cache.get(table)?.set(id, value)
     return value
   }

@@ -2,7 +2,7 @@ import {existsSync, renameSync} from 'node:fs'
 import {join} from 'node:path'
 import {readJournal} from './journal-import.js'
 import type {Connection} from './sqlite.js'
-import {COUNTS_TABLE_SQL, TABLES, createTableSql} from './tables.js'
+import {COUNTS_TABLE_SQL, TABLES, createTableSql, upsertOf} from './tables.js'
 
 /** The newest schema version; a table declares the version that added it with `since`. */
 export const SCHEMA_VERSION = Math.max(1, ...TABLES.map((t) => t.since ?? 1))
@@ -27,10 +27,8 @@ export function migrate(conn: Connection, dir: string, log: (line: string) => vo
       const put = (table: string, id: string, doc: unknown) => {
         const def = TABLES.find((t) => t.name === table)
         if (!def) throw new Error(`journal record for unknown collection "${table}"`)
-        const cols = def.columns.map((c) => c.name)
-        conn
-          .prepare(`INSERT OR REPLACE INTO "${table}" (id, doc${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?${cols.map(() => ', ?').join('')})`)
-          .run(id, JSON.stringify(doc), ...def.columns.map((c) => c.of(doc as Record<string, unknown>) ?? null))
+        const {sql, values} = upsertOf(def, id, doc)
+        conn.prepare(sql).run(...values)
       }
       for (const [table, rows] of records) for (const [id, doc] of rows) put(table, id, doc)
       const n = [...records.values()].reduce((sum, rows) => sum + rows.size, 0)

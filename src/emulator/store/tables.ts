@@ -230,6 +230,14 @@ export const TABLES: TableDef[] = [
   },
 ]
 
+/** The upsert of one document with its derived columns, and the values to bind to it, in order. */
+export function upsertOf(t: TableDef, id: string, doc: unknown): {sql: string; values: unknown[]} {
+  const cols = t.columns.map((c) => c.name)
+  const sql = `INSERT INTO "${t.name}" (id, doc${cols.map((c) => `, ${c}`).join('')}) VALUES (?, ?${cols.map(() => ', ?').join('')})
+      ON CONFLICT(id) DO UPDATE SET doc = excluded.doc${cols.map((c) => `, ${c} = excluded.${c}`).join('')}`
+  return {sql, values: [id, JSON.stringify(doc), ...t.columns.map((c) => c.of(doc as Record<string, unknown>) ?? null)]}
+}
+
 export const COUNTS_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL)'
 
 export function createTableSql(t: TableDef): string[] {

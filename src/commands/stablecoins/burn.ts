@@ -1,10 +1,8 @@
 import {Flags} from '@oclif/core'
-import {burnStablecoin} from '../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {burnBody} from '../../lib/flows/stablecoin-input.js'
-import {renderOperation} from '../../lib/output/stablecoin.js'
+import {submitOperation} from '../../lib/flows/stablecoin-operation.js'
 import {BURN_SOURCE_TYPES, PAYOUT_RAILS} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsBurn extends BaseCommand<typeof StablecoinsBurn> {
@@ -26,15 +24,8 @@ export default class StablecoinsBurn extends BaseCommand<typeof StablecoinsBurn>
   }
 
   async run() {
+    const f = this.flags
     const id = this.args.stablecoinId
-    const body = await burnBody(this.ctx, id, this.flags, this.flags['dry-run'])
-    const key = this.ctx.idempotencyKey()
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['stablecoins', id, 'burns'], body, idempotencyKey: key}))
-    this.ctx.banner(`burn ${body.amount} smallest units of ${id}`)
-    await this.ctx.confirm(`Burn ${body.amount} smallest units of ${id}?`, {yes: this.flags.yes})
-    const op = await burnStablecoin(this.ctx.client, id, body, key)
-    this.out.success(`Burn ${op.id}: ${op.status}`)
-    renderOperation(this.out, op)
-    return op
+    return submitOperation(this.ctx, this.out, {kind: 'burn', id, body: (dry) => burnBody(this.ctx, id, f, dry), yes: f.yes, dryRun: f['dry-run']}, (d) => this.dryRun(d))
   }
 }

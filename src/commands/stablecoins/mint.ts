@@ -1,10 +1,8 @@
 import {Flags} from '@oclif/core'
-import {mintStablecoin} from '../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {mintBody} from '../../lib/flows/stablecoin-input.js'
-import {renderOperation} from '../../lib/output/stablecoin.js'
+import {submitOperation} from '../../lib/flows/stablecoin-operation.js'
 import {MINT_FUNDING_TYPES} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint> {
@@ -30,15 +28,8 @@ export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint>
   }
 
   async run() {
+    const f = this.flags
     const id = this.args.stablecoinId
-    const body = await mintBody(this.ctx, id, this.flags, this.flags['dry-run'])
-    const key = this.ctx.idempotencyKey()
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['stablecoins', id, 'mints'], body, idempotencyKey: key}))
-    this.ctx.banner(`mint ${body.amount} smallest units of ${id}`)
-    await this.ctx.confirm(`Mint ${body.amount} smallest units of ${id}?`, {yes: this.flags.yes})
-    const op = await mintStablecoin(this.ctx.client, id, body, key)
-    this.out.success(`Mint ${op.id}: ${op.status}`)
-    renderOperation(this.out, op)
-    return op
+    return submitOperation(this.ctx, this.out, {kind: 'mint', id, body: (dry) => mintBody(this.ctx, id, f, dry), yes: f.yes, dryRun: f['dry-run']}, (d) => this.dryRun(d))
   }
 }

@@ -52,6 +52,8 @@ export function prepareUpload(f: UploadFlags): {fields: DocumentUploadFields; fi
 }
 
 function readDocument(path: string, errors: FieldError[]): DocumentFile | undefined {
+  // `--file -`: the bytes come on stdin (a flow step's `input`, or a pipe); named after their type.
+  if (path === '-') return stdinDocument(errors)
   let size: number
   try {
     const st = statSync(path)
@@ -79,6 +81,22 @@ function readDocument(path: string, errors: FieldError[]): DocumentFile | undefi
     return undefined
   }
   return {name: basename(path), bytes, type}
+}
+
+function stdinDocument(errors: FieldError[]): DocumentFile | undefined {
+  let bytes: Uint8Array
+  try {
+    bytes = new Uint8Array(readFileSync(0))
+  } catch (e) {
+    errors.push({field: 'file', message: `cannot read stdin (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`})
+    return undefined
+  }
+  if (bytes.length > MAX_DOCUMENT_BYTES) errors.push({field: 'file', message: `stdin has ${(bytes.length / 1024 / 1024).toFixed(1)} MB; the maximum is 10 MB`})
+  else if (!bytes.length) errors.push({field: 'file', message: 'stdin is empty'})
+  const type = bytes.length ? sniffMime(bytes) : undefined
+  if (bytes.length && !type) errors.push({field: 'file', message: 'stdin is not a PDF, JPEG or PNG (judged by its content)'})
+  if (errors.some((e) => e.field === 'file') || !type) return undefined
+  return {name: `stdin.${type === 'application/pdf' ? 'pdf' : type === 'image/png' ? 'png' : 'jpg'}`, bytes, type}
 }
 
 /** The document `--replace` targets: same holder, type and side (api-gaps 10.1 #2: PUT /documents/{id}). */

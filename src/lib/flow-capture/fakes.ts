@@ -1,0 +1,170 @@
+import {createHash} from 'node:crypto'
+
+/**
+ * Realistic stand-ins for personal data, deterministic from a seed (one per capture) and consistent
+ * within a flow: the same original value of the same kind always gets the same fake. Only the kinds
+ * of field replaced are remembered for the flow's header, never the original values.
+ */
+export type FakeKind =
+  | 'full name'
+  | 'email'
+  | 'phone'
+  | 'birth date'
+  | 'address'
+  | 'tax id / ID number'
+  | 'document number'
+  | 'account identifier'
+  | 'beneficiary name'
+  | 'business name'
+  | 'platformCustomerId'
+  | 'UMA address'
+
+const GIVEN = ['Lucia', 'Mateo', 'Sofia', 'Daniel', 'Valeria', 'Tomas', 'Camila', 'Julian', 'Elena', 'Adrian', 'Irene', 'Hugo', 'Nadia', 'Oscar', 'Paula', 'Rafael']
+const FAMILY = ['Navarro', 'Quintero', 'Salinas', 'Ibarra', 'Montoya', 'Delgado', 'Cabrera', 'Fuentes', 'Lozano', 'Pacheco', 'Serrano', 'Villalobos', 'Arroyo', 'Benitez', 'Escobar', 'Galindo']
+const STREETS = ['Oak Hollow Rd', 'Maple Crest Ave', 'Birch Lane', 'Harbor View Dr', 'Cedar Park Blvd', 'Willow Bend Ct', 'Juniper St', 'Aspen Ridge Way']
+const CITIES = ['Riverton', 'Lakewood', 'Fairview', 'Brookfield', 'Greenville', 'Ashford', 'Milton', 'Clearwater']
+const COMPANIES = ['Northwind', 'Bluepeak', 'Silverline', 'Brightfield', 'Ironbridge', 'Clearwater', 'Redstone', 'Greenhollow']
+
+export class Fakes {
+  private readonly byOriginal = new Map<string, unknown>()
+  private readonly kinds = new Set<FakeKind>()
+  private counter = 0
+
+  constructor(private readonly seed: string) {}
+
+  /** The kinds of field replaced so far, in a stable order. */
+  replacedKinds(): FakeKind[] {
+    return [...this.kinds].sort()
+  }
+
+  /** A deterministic generator for one (kind, original) pair: the same input gives the same output. */
+  private rng(kind: string, original: string, salt = 0): () => number {
+    let state = createHash('sha256').update(`${this.seed}\u0000${kind}\u0000${original}\u0000${salt}`).digest()
+    let i = 0
+    return () => {
+      if (i + 4 > state.length) {
+        state = createHash('sha256').update(state).digest()
+        i = 0
+      }
+      const v = state.readUInt32BE(i) / 2 ** 32
+      i += 4
+      return v
+    }
+  }
+
+  private memo<T>(kind: FakeKind, original: string, make: (r: () => number) => T): T {
+    const key = `${kind}\u0000${original}`
+    if (!this.byOriginal.has(key)) this.byOriginal.set(key, make(this.rng(kind, original)))
+    this.kinds.add(kind)
+    return this.byOriginal.get(key) as T
+  }
+
+  /** Given and family name; `suffix` is the sandbox's outcome trigger (e.g. 002 = rejected). */
+  fullName(original: string, suffix = ''): string {
+    return this.memo('full name', original, (r) => `${pick(r, GIVEN)} ${pick(r, FAMILY)}`) + suffix
+  }
+
+  /** An owner's names, given and family apart (the family name carries the owner suffix). */
+  ownerName(first: string, last: string): {firstName: string; lastName: string} {
+    const [firstName, lastName] = this.fullName(`${first} ${last}`).split(' ')
+    return {firstName, lastName}
+  }
+
+  email(original: string): string {
+    return this.memo('email', original, (r) => `${pick(r, GIVEN)}.${pick(r, FAMILY)}${Math.floor(r() * 90 + 10)}@example.com`.toLowerCase())
+  }
+
+  /** US numbers in the 555-01xx range, reserved for fiction. */
+  phone(original: string): string {
+    return this.memo('phone', original, (r) => `+1${200 + Math.floor(r() * 700)}55501${digits(r, 2)}`)
+  }
+
+  birthDate(original: string): string {
+    return this.memo('birth date', original, (r) => `${1955 + Math.floor(r() * 45)}-${pad(1 + Math.floor(r() * 12))}-${pad(1 + Math.floor(r() * 28))}`)
+  }
+
+  /** Street, number, city and postal code are invented; the country (and state) stay, they drive rules. */
+  address(original: Record<string, unknown>): Record<string, unknown> {
+    return this.memo('address', JSON.stringify(original), (r) => ({
+      line1: `${100 + Math.floor(r() * 8900)} ${pick(r, STREETS)}`,
+      city: pick(r, CITIES),
+      ...(original.state ? {state: original.state} : {}),
+      postalCode: typeof original.postalCode === 'string' && /^\d+$/.test(original.postalCode) ? digits(r, original.postalCode.length) : `${digits(r, 5)}`,
+      country: original.country,
+    }))
+  }
+
+  /** An SSN-shaped number outside the 9xx (ITIN) and 000/666 areas, or an ITIN when the original was one. */
+  taxId(original: string): string {
+    return this.memo('tax id / ID number', original, (r) => (original.startsWith('9') ? `9${digits(r, 2)}-7${digits(r, 1)}-${digits(r, 4)}` : `${200 + Math.floor(r() * 400)}-${10 + Math.floor(r() * 89)}-${1000 + Math.floor(r() * 8999)}`))
+  }
+
+  /** A business tax id: every digit and letter replaced by one of the same class (the format stays valid). */
+  businessTaxId(original: string, valid: (v: string) => boolean): string {
+    return this.memo('tax id / ID number', original, (r) => sameShape(r, original, 0, 0, valid) ?? original.replace(/\d/g, '1'))
+  }
+
+  documentNumber(original: string): string {
+    return this.memo('document number', original, (r) => sameShape(r, original, 0, 0, () => true) ?? 'X0000000')
+  }
+
+  businessName(original: string, suffix = ''): string {
+    return this.memo('business name', original, (r) => `${pick(r, COMPANIES)} ${pick(r, ['Trading', 'Logistics', 'Studios', 'Holdings', 'Labs'])} LLC`) + suffix
+  }
+
+  beneficiaryName(original: string): string {
+    return this.memo('beneficiary name', original, (r) => `${pick(r, GIVEN)} ${pick(r, FAMILY)}`)
+  }
+
+  platformCustomerId(original: string): string {
+    return this.memo('platformCustomerId', original, (r) => `capture-${digits(r, 8)}`)
+  }
+
+  /** Marks that UMA addresses were dropped (the sandbox assigns its own). */
+  droppedUmaAddress(): void {
+    this.kinds.add('UMA address')
+  }
+
+  /**
+   * An account identifier of the same shape whose last 3 characters are `suffix` (the sandbox's
+   * outcome trigger) and which passes `valid` (check digits, checksums); `keepPrefix` characters
+   * (bank and country codes) stay. Undefined when no such identifier turns up.
+   */
+  accountIdentifier(original: string, suffix: string, keepPrefix: number, valid: (v: string) => boolean): string | undefined {
+    const key = `${original}\u0000${suffix}`
+    const k = `account identifier\u0000${key}`
+    if (!this.byOriginal.has(k)) {
+      const r = this.rng('account identifier', key, this.counter++)
+      const base = original.slice(0, original.length - 3) + suffix
+      this.byOriginal.set(k, sameShape(r, base, keepPrefix, 3, valid))
+    }
+    this.kinds.add('account identifier')
+    return this.byOriginal.get(k) as string | undefined
+  }
+}
+
+/**
+ * Replaces every digit and letter between the kept head and tail with a random one of the same class
+ * (hex strings stay lowercase hex), retrying until `valid` holds (up to 5000 tries).
+ */
+function sameShape(r: () => number, original: string, keepHead: number, keepTail: number, valid: (v: string) => boolean): string | undefined {
+  const hex = /^0x[0-9a-fA-F]+$/.test(original)
+  for (let attempt = 0; attempt < 5000; attempt++) {
+    let out = ''
+    for (let i = 0; i < original.length; i++) {
+      const c = original[i]
+      if (i < keepHead || i >= original.length - keepTail || (hex && i < 2)) out += c
+      else if (/\d/.test(c) && !hex) out += String(Math.floor(r() * 10))
+      else if (hex && /[0-9a-fA-F]/.test(c)) out += '0123456789abcdef'[Math.floor(r() * 16)]
+      else if (/[A-Z]/.test(c)) out += String.fromCharCode(65 + Math.floor(r() * 26))
+      else if (/[a-z]/.test(c)) out += String.fromCharCode(97 + Math.floor(r() * 26))
+      else out += c
+    }
+    if (out !== original && valid(out)) return out
+  }
+  return undefined
+}
+
+const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]
+const pad = (n: number) => String(n).padStart(2, '0')
+const digits = (r: () => number, n: number) => Array.from({length: n}, () => Math.floor(r() * 10)).join('')

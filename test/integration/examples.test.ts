@@ -23,7 +23,9 @@ const NEEDS_OUTSIDE = ['login', 'sandbox:serve', 'sandbox:stop', 'webhooks:liste
   // a CSV file of the reader's, and the job it starts
   'customers:import', 'customers:import-status',
   // Shows a card-details link only on a terminal, else writes it to a file.
-  'cards:reveal']
+  'cards:reveal',
+  // reads from a second environment: a saved profile of the reader's (test/integration/flow-capture.test.ts drives it)
+  'flow:capture']
 // Commands whose examples name objects this test does not create yet (agents, SCA, stablecoins,
 // tokens, invitations, delegated keys): their own integration tests run them; listed here by name
 // so that any other command without a runnable example still fails this test.
@@ -108,7 +110,7 @@ function runnable(commandId: string, example: string): string[] | undefined {
   }
   if (LONG_RUNNING.some((re) => re.test(out.join(' ')))) return undefined
   // Named profiles are the reader's own (created with `svc login`); this test has only `local`.
-  if (/--profile (?!local\b)|^profiles use (?!local\b)/.test(out.join(' '))) return undefined
+  if (/--(?:from-)?profile (?!local\b)|^profiles use (?!local\b)/.test(out.join(' '))) return undefined
   return out
 }
 

@@ -138,6 +138,36 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
     expect(JSON.stringify(sb)).not.toContain(ORIGINAL.email)
   }, 300_000)
 
+  it('a customer left in RESOLVE_ERRORS (the final state), with a USD beneficiary and a wallet session comes out the same in B', async () => {
+    const ok = async (args: string[], input?: string, code = 0) => {
+      const r = await cli(a, args, input)
+      expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
+      return r.json()
+    }
+    const c = await ok(['customers', 'create', '--type', 'individual', '--full-name', 'Jorge Castellanos', '--email', 'jorge.c@example.net', '--birth-date', '1979-09-30', '--currency', 'USD'])
+    await ok(['customers', 'terms', c.id, '--accept'])
+    expect((await ok(['kyc', 'submit', c.id], undefined, 6)).verificationStatus).toBe('RESOLVE_ERRORS')
+    const accounts = (await ok(['accounts', 'internal', 'list', '--customer', c.id])).data as Doc[]
+    // (funding waits for APPROVED in the sandbox, so this one has no money: the first test has it)
+    await ok(['accounts', 'external', 'add', '--customer', c.id, '--type', 'USD_ACCOUNT', '--account-number', '4400981234', '--routing-number', '021000021', '--bank-name', 'Chase', '--beneficiary-name', 'Jorge Castellanos'])
+    await ok(['wallet', 'login', accounts.find((x) => x.type === 'EMBEDDED_WALLET')!.id, '--type', 'EMAIL_OTP', '--otp-stdin'], '000000')
+
+    const out = join(work, 'resolve-errors.yaml')
+    const r = await svc(['flow', 'capture', c.id, '--from-profile', 'remote-a', '--out', out, '--json'], {env: envB, timeoutMs: 60_000})
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    expect(r.json().notReproduced).toEqual([])
+    const text = readFileSync(out, 'utf8')
+    for (const v of ['Castellanos', 'Jorge', '1979-09-30', '4400981234']) expect(text).not.toContain(v)
+    const before = new Set(b.emu.db.all<{id: string}>('customers').map((x) => x.id))
+    const run = await svc(['flow', 'run', out, '--json'], {env: envB, timeoutMs: 120_000})
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    const rebuilt = b.emu.db.all<{id: string}>('customers').filter((x) => !before.has(x.id))
+    expect(rebuilt).toHaveLength(1)
+    const [sa, sb] = [await situationOf(a, c.id), await situationOf(b, rebuilt[0].id)]
+    expect(view(sb)).toEqual(view(sa))
+    expect(view(sb)).toMatchObject({kycStatus: 'UNVERIFIED', verifications: [{status: 'RESOLVE_ERRORS', errors: ['nationality', 'address', 'idType', 'identifier', 'MISSING_IDENTITY_DOCUMENT']}], external: [{kind: 'USD_ACCOUNT'}]})
+  }, 300_000)
+
   it('writes the same file for the same --seed, and refuses to overwrite without --force', async () => {
     const one = join(work, 'seeded.yaml')
     const first = await svc(['flow', 'capture', customerId, '--from-profile', 'remote-a', '--out', one, '--seed', 'ticket-4711'], {env: envB})

@@ -12,9 +12,9 @@ export default class FlowCapture extends BaseCommand<typeof FlowCapture> {
     'original always by the same fake; the header lists the kinds replaced and what could not be reproduced. A production profile is refused without --yes. ' +
     'See docs/flows.md.'
   static override examples = [
-    '<%= config.bin %> flow capture Customer:9f1c2d --from-profile staging --out ticket-4711.yaml',
-    '<%= config.bin %> flow capture Customer:9f1c2d --from-profile prod --yes --out ticket-4711.yaml',
-    '<%= config.bin %> flow capture Customer:9f1c2d --from-profile staging > situation.yaml',
+    '<%= config.bin %> flow capture Customer:… --from-profile staging --out ticket-4711.yaml',
+    '<%= config.bin %> flow capture Customer:… --from-profile prod --yes --out ticket-4711.yaml',
+    '<%= config.bin %> flow capture Customer:… --from-profile staging > situation.yaml',
   ]
   static override args = {
     customer: Args.string({description: 'the customer to capture (Customer:<id>)', required: true}),

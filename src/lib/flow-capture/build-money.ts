@@ -26,7 +26,7 @@ function payoutSuffix(t: Doc, wallet: boolean): string | undefined {
 
 /** Beneficiary name-check status -> its 1xx suffix (sandbox-behaviour 7); MATCHED needs none. */
 const BENEFICIARY_SUFFIX: Record<string, string> = {MATCHED: '', NOT_MATCHED: '102', PARTIAL_MATCH: '103', PENDING: '104', UNSUPPORTED: '106', CHECKED_BY_RECEIVING_FI: '107'}
-const MAGIC = /^(00[2-7]|10[2-7])$/
+const NEUTRAL = '000'
 
 const IDENTIFIER_FIELDS = ['clabeNumber', 'iban', 'pixKey', 'address', 'accountNumber'] as const
 const KEEP_PREFIX: Record<string, number> = {clabeNumber: 6, iban: 8}
@@ -104,7 +104,8 @@ function externalAccountStep(a: Doc, name: string, payout: string | undefined, f
   else if (nameCheck) out.cannot(`${name}: beneficiary check ${beneficiaryStatus} (its suffix ${nameCheck} clashes with the payout outcome's ${suffix})`)
   const field = IDENTIFIER_FIELDS.find((f) => typeof info[f] === 'string')
   const original = field ? String(info[field]) : primaryIdentifier(info)
-  if (!suffix) suffix = MAGIC.test(original.replace(/@.*/, '').slice(-3)) ? '000' : original.replace(/@.*/, '').slice(-3)
+  // No outcome to drive: a neutral 000 (the original's digits are not kept).
+  if (!suffix) suffix = NEUTRAL
   if (info.beneficiary) info.beneficiary = fakeBeneficiary(info.beneficiary as Doc, fakes)
   const body: Record<string, unknown> = {customerId: '${customer}', currency: a.currency ?? (a.accountInfo as Doc)?.currency, accountInfo: info}
   if (a.ownershipType) body.ownershipType = a.ownershipType

@@ -168,6 +168,28 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
     expect(view(sb)).toMatchObject({kycStatus: 'UNVERIFIED', verifications: [{status: 'RESOLVE_ERRORS', errors: ['nationality', 'address', 'idType', 'identifier', 'MISSING_IDENTITY_DOCUMENT']}], external: [{kind: 'USD_ACCOUNT'}]})
   }, 300_000)
 
+  it('a business onboarded with owners (flows/kyb-with-owners.yaml run against A) comes out the same in B, owners included', async () => {
+    const flows = join(process.cwd(), 'flows')
+    const built = await svc(['flow', 'run', join(flows, 'kyb-with-owners.yaml'), '--json'], {env: {...a.env, SVC_PROFILE: 'local'}, timeoutMs: 120_000})
+    expect(built.code, built.stdout + built.stderr).toBe(0)
+    const business = a.emu.db.all<{id: string; customerType: string}>('customers').find((x) => x.customerType === 'BUSINESS')!
+    const out = join(work, 'business.yaml')
+    const r = await svc(['flow', 'capture', business.id, '--from-profile', 'remote-a', '--out', out, '--json'], {env: envB, timeoutMs: 60_000})
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    expect(r.json().notReproduced).toEqual([])
+    const text = readFileSync(out, 'utf8')
+    for (const v of ['Acme Robotics', 'Ana', 'Ruiz', 'Cleo', 'Park', '12-3456789', '123-45-6789', 'X1234567', 'X7654321', '1 Main St', 'Springfield', '1980-02-03']) expect(text).not.toContain(v)
+    const before = new Set(b.emu.db.all<{id: string}>('customers').map((x) => x.id))
+    const run = await svc(['flow', 'run', out, '--json'], {env: envB, timeoutMs: 120_000})
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    const rebuilt = b.emu.db.all<{id: string}>('customers').filter((x) => !before.has(x.id))
+    const [sa, sb] = [await situationOf(a, business.id), await situationOf(b, rebuilt[0].id)]
+    const owners = (s: Situation) => s.owners.map((o) => ({roles: o.roles, pct: o.ownershipPercentage, status: o.kycStatus, docs: s.documents[o.id].map((d) => d.documentType)}))
+    expect({...view(sb), kybStatus: sb.customer.kybStatus, owners: owners(sb)}).toEqual({...view(sa), kybStatus: sa.customer.kybStatus, owners: owners(sa)})
+    expect(sb.customer.kybStatus).toBe('APPROVED')
+    expect(view(sb).verifications.map((v) => v.status)).toEqual(['RESOLVE_ERRORS', 'RESOLVE_ERRORS', 'IN_PROGRESS'])
+  }, 300_000)
+
   it('writes the same file for the same --seed, and refuses to overwrite without --force', async () => {
     const one = join(work, 'seeded.yaml')
     const first = await svc(['flow', 'capture', customerId, '--from-profile', 'remote-a', '--out', one, '--seed', 'ticket-4711'], {env: envB})

@@ -60,6 +60,24 @@ describe('kyc documents upload: checked locally before any upload', () => {
   })
 })
 
+describe('kyc documents upload --file - (the bytes on stdin, as a flow step gives them)', () => {
+  it('refuses empty or non-document stdin before any request, and uploads a PDF from stdin', async () => {
+    const holder: {id: string} = await svc.json(individualFlags('Stdin Holder'))
+    const before = sbx.requestCount()
+    const args = ['kyc', 'documents', 'upload', '--holder', holder.id, '--type', 'PROOF_OF_ADDRESS', '--file', '-', '--country', 'US', '--json']
+    const empty = await svc.run(args, {input: ''})
+    expect(empty.code).toBe(2)
+    expect(empty.json().error.details.errors).toEqual([{field: 'file', message: 'stdin is empty (--file)'}])
+    const text = await svc.run(args, {input: 'just words'})
+    expect(text.code).toBe(2)
+    expect(text.json().error.details.errors).toEqual([{field: 'file', message: 'stdin is not a PDF, JPEG or PNG (judged by its content) (--file)'}])
+    expect(sbx.requestCount()).toBe(before)
+    const ok = await svc.run(args, {input: '%PDF-1.4\n%%EOF\n'})
+    expect(ok.code, ok.stderr).toBe(0)
+    expect(ok.json()).toMatchObject({documentHolder: holder.id, documentType: 'PROOF_OF_ADDRESS', fileName: 'stdin.pdf', mimeType: 'application/pdf'})
+  })
+})
+
 describe('the sandbox judges documents itself and changes nothing on refusal', () => {
   it('lists every invalid part of a raw multipart upload at once', async () => {
     const before = docCount()

@@ -2,6 +2,7 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import {ApiClient} from '../../src/lib/api/client.js'
 import {readSituation, type Doc, type Situation} from '../../src/lib/flow-capture/read.js'
 import {Secret} from '../../src/lib/secret.js'
@@ -58,8 +59,9 @@ async function situationOf(sbx: TestSandbox, id: string): Promise<Situation> {
 }
 
 beforeAll(async () => {
-  a = await startSandbox({decisionDelayMs: 50, paymentCompletionDelayMs: 50})
-  b = await startSandbox({decisionDelayMs: 50, paymentCompletionDelayMs: 50})
+  const settings = {decisionDelayMs: 50, paymentCompletionDelayMs: 50, paymentReturnDelayMs: 200}
+  a = await startSandbox(settings)
+  b = await startSandbox(settings)
   const ok = async (args: string[], input?: string, code = 0) => {
     const r = await cli(a, args, input)
     expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
@@ -190,6 +192,44 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
     expect(view(sb).verifications.map((v) => v.status)).toEqual(['RESOLVE_ERRORS', 'RESOLVE_ERRORS', 'IN_PROGRESS'])
   }, 300_000)
 
+  it('every payout outcome the suffixes drive (complete, 004, 005 returned, 006 refunded, 007 refund failed) and the balance they leave come out the same in B', async () => {
+    const ok = async (args: string[], input?: string, code = 0) => {
+      const r = await cli(a, args, input)
+      expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
+      return r.json()
+    }
+    const c = await ok(['customers', 'create', '--type', 'individual', '--full-name', 'Teodora Villanueva', '--email', 'teo.v@example.net', '--birth-date', '1984-11-02', '--nationality', 'MX', '--id-type', 'SSN', '--identifier', '623-11-4820', '--address-line1', '9 Calle Luna', '--address-city', 'Dallas', '--address-postal-code', '75201', '--address-country', 'US', '--currency', 'USD', '--currency', 'MXN'])
+    await ok(['customers', 'terms', c.id, '--accept'])
+    await ok(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'PASSPORT', '--file', join(process.cwd(), 'flows/fixtures/passport.jpg'), '--number', 'M5550101', '--issuing-authority', 'SRE', '--country', 'MX'])
+    await ok(['kyc', 'submit', c.id])
+    await ok(['kyc', 'wait', c.id, '--timeout', '30s'])
+    const usd = ((await ok(['accounts', 'internal', 'list', '--customer', c.id, '--currency', 'USD'])).data as Doc[])[0]
+    await ok(['sandbox', 'fund', usd.id, '--amount', '2000.00'])
+    const outcomes: Record<string, {status: string; reason?: string}> = {'719': {status: 'COMPLETED'}, '004': {status: 'FAILED', reason: 'ACCOUNT_CANNOT_RECEIVE'}, '005': {status: 'FAILED', reason: 'PAYOUT_RETURNED'}, '006': {status: 'FAILED', reason: 'QUOTE_EXECUTION_FAILED'}, '007': {status: 'FAILED', reason: 'ACCOUNT_CANNOT_RECEIVE'}}
+    for (const [suffix, want] of Object.entries(outcomes)) {
+      const ext = await ok(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding(suffix), '--beneficiary-name', 'Teodora Villanueva'])
+      const q = await ok(['quote', 'create', '--from', usd.id, '--to', ext.id, '--send', '100.00'])
+      await cli(a, ['quote', 'execute', q.id, '--yes'])
+      await waitFor(async () => (await ok(['transactions', 'get', q.transactionId])).status === want.status)
+      const t = await ok(['transactions', 'get', q.transactionId])
+      expect(t.failureReason, suffix).toBe(want.reason)
+    }
+    const out = join(work, 'outcomes.yaml')
+    const r = await svc(['flow', 'capture', c.id, '--from-profile', 'remote-a', '--out', out, '--json'], {env: envB, timeoutMs: 60_000})
+    expect(r.code, r.stdout + r.stderr).toBe(0)
+    expect(r.json().notReproduced).toEqual([])
+    const text = readFileSync(out, 'utf8')
+    for (const v of ['Villanueva', 'Teodora', '623-11-4820', 'M5550101', ...Object.keys(outcomes).map(clabeEnding)]) expect(text).not.toContain(v)
+    const before = new Set(b.emu.db.all<{id: string}>('customers').map((x) => x.id))
+    const run = await svc(['flow', 'run', out, '--json'], {env: envB, timeoutMs: 180_000})
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    const rebuilt = b.emu.db.all<{id: string}>('customers').filter((x) => !before.has(x.id))
+    const [sa, sb] = [await situationOf(a, c.id), await situationOf(b, rebuilt[0].id)]
+    expect(view(sb)).toEqual(view(sa))
+    // 2000.00 in; the completed payout and the one whose refund failed are gone.
+    expect(view(sb).internal.find((x) => x.currency === 'USD')!.balance).toBe(200000 - 2 * 10000)
+  }, 300_000)
+
   it('writes the same file for the same --seed, and refuses to overwrite without --force', async () => {
     const one = join(work, 'seeded.yaml')
     const first = await svc(['flow', 'capture', customerId, '--from-profile', 'remote-a', '--out', one, '--seed', 'ticket-4711'], {env: envB})
@@ -237,6 +277,23 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
   })
 })
 
+/** A valid CLABE whose last 3 digits are `suffix` (the check digit is the last one). */
+function clabeEnding(suffix: string): string {
+  for (let i = 0; i < 1000; i++) {
+    const first17 = `032180000118${String(i).padStart(3, '0')}${suffix.slice(0, 2)}`
+    if (clabeCheckDigit(first17) === Number(suffix[2])) return first17 + suffix[2]
+  }
+  throw new Error(`no CLABE ends in ${suffix}`)
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
 /** What must match between A and B: statuses, failure reasons, balances, account kinds. */
 function view(s: Situation) {
   const currency = (x: Doc) => x.balance?.currency?.code
@@ -247,6 +304,7 @@ function view(s: Situation) {
     internal: s.internalAccounts.map((x) => ({type: x.type, currency: currency(x), status: x.status, balance: x.balance.amount, total: x.totalBalance.amount})).sort((p, q) => `${p.type}${p.currency}`.localeCompare(`${q.type}${q.currency}`)),
     external: s.externalAccounts.map((x) => ({kind: x.accountInfo.accountType, status: x.status, beneficiary: x.beneficiaryVerificationStatus})),
     payouts: s.transactions.filter((t) => t.type === 'OUTGOING').map((t) => ({status: t.status, failureReason: t.failureReason, sent: t.sentAmount?.amount, refund: t.refund?.status})),
+    quotes: Object.values(s.quotes).map((q) => ({status: q.status, sending: q.totalSendingAmount})),
     incoming: s.transactions.filter((t) => t.type === 'INCOMING').map((t) => ({status: t.status, amount: t.receivedAmount?.amount})),
     walletSessions: Object.values(s.wallets).map((w) => ({sessions: w.sessions.length, credentials: w.credentials.map((c) => c.type)})),
   }

@@ -190,6 +190,8 @@ function customerBody(c: Doc, fakes: Fakes, suffix: string, withheld: Set<Item>)
     const info = {...(c.businessInfo as Doc)}
     info.legalName = fakes.businessName(String(info.legalName))
     if (info.doingBusinessAs) info.doingBusinessAs = info.legalName
+    // Free text may name people: left out.
+    for (const k of Object.keys(info)) if (k === 'sourceOfFunds' || k.endsWith('OtherDescription')) delete info[k]
     if (info.taxId) info.taxId = fakes.businessTaxId(String(info.taxId), (v) => !taxIdProblem(String(info.country), v))
     if (info.primaryContactFirstName || info.primaryContactLastName) {
       const n = fakes.ownerName(String(info.primaryContactFirstName ?? ''), String(info.primaryContactLastName ?? ''))
@@ -202,7 +204,7 @@ function customerBody(c: Doc, fakes: Fakes, suffix: string, withheld: Set<Item>)
     if (keep('address')) body.address = fakes.address(c.address as Doc)
     return body
   }
-  body.fullName = fakes.fullName(String(c.fullName ?? ''), suffix)
+  if (keep('fullName')) body.fullName = fakes.fullName(String(c.fullName ?? ''), suffix)
   for (const f of ['birthDate', 'nationality', 'address', 'idType']) if (keep(f)) Object.assign(body, f === 'idType' ? {idType: c.idType, identifier: fakeField(c, 'idType', fakes)} : {[f]: fakeField(c, f, fakes)})
   return body
 }
@@ -212,7 +214,7 @@ function fakeField(c: Doc, field: string, fakes: Fakes, suffix = ''): unknown {
   if (field === 'birthDate') return fakes.birthDate(String(v))
   if (field === 'address') return fakes.address(v as Doc)
   if (field === 'idType') return fakes.taxId(`${c.id}:identifier`)
-  if (field === 'fullName') return fakes.fullName(String(v))
+  if (field === 'fullName') return fakes.fullName(String(v), STATUS_SUFFIX[String(c.kycStatus)] ?? '')
   // A registration number is not personal, but the sandbox decides on its suffix: rebuilt from the status.
   if (field === 'businessInfo.registrationNumber') return `REG-\${run.id}-${(suffix || STATUS_SUFFIX[String(c.kybStatus)] || '').trim() || '010'}`
   return v

@@ -68,7 +68,7 @@ export function moneySteps(s: Situation, fakes: Fakes, out: StepList): void {
     }
   }
   s.externalAccounts.forEach((a) => externalAccountStep(a, ext.get(a.id)!, suffixOf.get(a.id), fakes, out))
-  replayed.forEach((t, i) => payoutSteps(t, i + 1, acct.get(t.source.accountId)!, ext.get(t.destination.accountId)!, out))
+  replayed.forEach((t, i) => payoutSteps(t, s.quotes[t.quoteId]?.status, i + 1, acct.get(t.source.accountId)!, ext.get(t.destination.accountId)!, out))
   walletSteps(s, acct, out)
   for (const a of s.internalAccounts) {
     out.add({
@@ -96,6 +96,8 @@ function locateAccount(s: Situation, a: Doc, i: number, out: StepList): void {
 function externalAccountStep(a: Doc, name: string, payout: string | undefined, fakes: Fakes, out: StepList): void {
   const info = {...(a.accountInfo as Doc)}
   delete info.paymentRails
+  // Free text for the receiving bank may name people: left out.
+  delete info.fiToFiInformation
   const beneficiaryStatus = String(a.beneficiaryVerificationStatus ?? 'MATCHED')
   let suffix = payout ?? ''
   const nameCheck = BENEFICIARY_SUFFIX[beneficiaryStatus]
@@ -151,7 +153,7 @@ function fakeBeneficiary(b: Doc, fakes: Fakes): Doc {
   return out
 }
 
-function payoutSteps(t: Doc, n: number, from: string, to: string, out: StepList): void {
+function payoutSteps(t: Doc, quoteStatus: string | undefined, n: number, from: string, to: string, out: StepList): void {
   const q = `q${n}`
   out.add({
     name: `quote payout ${n}: ${t.sentAmount?.amount} minor units of ${t.sentAmount?.currency?.code} from ${from} to ${to}`,
@@ -167,6 +169,7 @@ function payoutSteps(t: Doc, n: number, from: string, to: string, out: StepList)
   if (t.failureReason) equals.failureReason = t.failureReason
   if (t.refund?.status) equals['refund.status'] = t.refund.status
   out.add({name: `payout ${n} reads ${t.status}${t.failureReason ? ` (${t.failureReason})` : ''}`, svc: ['transactions', 'get', `\${${q}.transactionId}`], expect: {equals}})
+  if (quoteStatus) out.add({name: `its quote reads ${quoteStatus}`, api: {method: 'GET', path: `/quotes/\${${q}.id}`}, expect: {equals: {status: quoteStatus}}})
 }
 
 /** An embedded wallet exists with its customer; sessions are rebuilt by logging in with the sandbox OTP. */

@@ -52,16 +52,17 @@ export class Fakes {
     }
   }
 
-  private memo<T>(kind: FakeKind, original: string, make: (r: () => number) => T): T {
-    const key = `${kind}\u0000${original}`
-    if (!this.byOriginal.has(key)) this.byOriginal.set(key, make(this.rng(kind, original)))
+  /** `space` groups kinds that must agree: a person's name is the same fake as customer, owner or beneficiary. */
+  private memo<T>(kind: FakeKind, original: string, make: (r: () => number) => T, space: string = kind): T {
+    const key = `${space}\u0000${original}`
+    if (!this.byOriginal.has(key)) this.byOriginal.set(key, make(this.rng(space, original)))
     this.kinds.add(kind)
     return this.byOriginal.get(key) as T
   }
 
   /** Given and family name; `suffix` is the sandbox's outcome trigger (e.g. 002 = rejected). */
   fullName(original: string, suffix = ''): string {
-    return this.memo('full name', original, (r) => `${pick(r, GIVEN)} ${pick(r, FAMILY)}`) + suffix
+    return this.memo('full name', original, personName, 'person') + suffix
   }
 
   /** An owner's names, given and family apart (the family name carries the owner suffix). */
@@ -109,11 +110,11 @@ export class Fakes {
   }
 
   businessName(original: string, suffix = ''): string {
-    return this.memo('business name', original, (r) => `${pick(r, COMPANIES)} ${pick(r, ['Trading', 'Logistics', 'Studios', 'Holdings', 'Labs'])} LLC`) + suffix
+    return this.memo('business name', original, (r) => `${pick(r, COMPANIES)} ${pick(r, ['Trading', 'Logistics', 'Studios', 'Holdings', 'Labs'])} LLC`, 'business') + suffix
   }
 
   beneficiaryName(original: string): string {
-    return this.memo('beneficiary name', original, (r) => `${pick(r, GIVEN)} ${pick(r, FAMILY)}`)
+    return this.memo('beneficiary name', original, personName, 'person')
   }
 
   platformCustomerId(original: string): string {
@@ -165,6 +166,7 @@ function sameShape(r: () => number, original: string, keepHead: number, keepTail
   return undefined
 }
 
+const personName = (r: () => number) => `${pick(r, GIVEN)} ${pick(r, FAMILY)}`
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]
 const pad = (n: number) => String(n).padStart(2, '0')
 const digits = (r: () => number, n: number) => Array.from({length: n}, () => Math.floor(r() * 10)).join('')

@@ -22,6 +22,9 @@ describe('Fakes', () => {
     expect(one.email('m@x.org')).toBe(two.email('m@x.org'))
     expect(new Fakes('s2').fullName('Maria Ortega')).not.toBe(one.fullName('Maria Ortega'))
     expect(one.replacedKinds()).toEqual(['email', 'full name'])
+    // One person is one fake, whether customer, owner or beneficiary.
+    expect(one.beneficiaryName('Maria Ortega')).toBe(one.fullName('Maria Ortega'))
+    expect(one.fullName('Maria Ortega', ' 002')).toBe(`${one.fullName('Maria Ortega')} 002`)
   })
 
   it('makes values the customer schema accepts (names of two words, e-mail, E.164 phone, SSN, ITIN, dates)', () => {

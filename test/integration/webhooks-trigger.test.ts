@@ -1,5 +1,5 @@
 import {createPublicKey, verify} from 'node:crypto'
-import {createServer, type Server} from 'node:http'
+import {createServer, request, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, inject, it} from 'vitest'
 import {TRIGGERABLE, TRIGGERABLE_TYPES} from '../../src/lib/webhook-trigger/catalogue.js'
@@ -71,6 +71,7 @@ const STATE: Record<string, (id: string, data: any) => void> = {
   'CARD_TRANSACTION.DECLINED': (_id, data) => expect(data).toMatchObject({declineReason: 'INSUFFICIENT_FUNDS', direction: 'DEBIT'}),
   'CARD.STATE_CHANGE': (id) => expect(get('cards', id).state).toBe('ACTIVE'),
   'CARD.FUNDING_SOURCE_CHANGE': (id, data) => expect(get('cards', id).fundingSources).toEqual(data.fundingSources),
+  'AGENT_ACTION.PENDING_APPROVAL': (id, data) => (expect(data.status).toBe('PENDING_APPROVAL'), expect(get('agentActions', id).status).toBe('PENDING_APPROVAL'), expect(get('transactions', get('agentActions', id)._.transactionId).status).toBe('PENDING')),
   'INVITATION.CLAIMED': (_id, data) => expect(get('invitations', data.code)).toMatchObject({status: 'CLAIMED', inviteeUma: data.inviteeUma}),
   'BULK_UPLOAD.COMPLETED': (id) => expect(get('bulkImportJobs', id)).toMatchObject({status: 'COMPLETED'}),
   'BULK_UPLOAD.FAILED': (id) => expect(get('bulkImportJobs', id)).toMatchObject({status: 'FAILED'}),
@@ -122,6 +123,84 @@ describe('svc webhooks trigger <TYPE>', () => {
 
   it('money stayed balanced through all of it', async () => {
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
+  })
+})
+
+describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes', () => {
+  it('prints what it did and the delivery for people; --url re-delivers the event there too', async () => {
+    const other: string[] = []
+    const second = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')))
+      req.on('end', () => (other.push(body), res.writeHead(200).end()))
+    })
+    await new Promise<void>((r) => second.listen(0, '127.0.0.1', () => r()))
+    try {
+      const url = `http://127.0.0.1:${(second.address() as AddressInfo).port}/other`
+      const r = await run(['webhooks', 'trigger', 'INCOMING_PAYMENT.COMPLETED', '--url', url])
+      expect(r.code, r.stderr).toBe(0)
+      // the result on stdout, what was done on stderr
+      expect(r.stdout).toMatch(/^event +Webhook:\S+\ntype +INCOMING_PAYMENT\.COMPLETED\nobject +Transaction:\S+\ndelivery +delivered \(endpoint answered HTTP 200\)\nre-delivered +http:\/\/127\.0\.0\.1:\d+\/other \(HTTP 200\)\n$/)
+      expect(r.stderr).toMatch(/✓ INCOMING_PAYMENT\.COMPLETED happened and was delivered/)
+      expect(r.stderr).toMatch(/local · profile local · webhooks trigger INCOMING_PAYMENT\.COMPLETED/)
+      expect(r.stderr).toMatch(/created individual Customer:/)
+      expect(r.stderr).toMatch(/funded InternalAccount:\S+ with USD 10\.00/)
+      expect(r.stderr).toMatch(/re-delivered Webhook:\S+ to http:\/\/127\.0\.0\.1:\d+\/other \(HTTP 200\)/)
+      const id = /^event +(Webhook:\S+)/.exec(r.stdout)![1]
+      expect(other.map((b) => JSON.parse(b).id)).toEqual([id])
+      // the identical body reached both
+      expect(app.got.find((d) => JSON.parse(d.body).id === id)?.body).toBe(other[0])
+    } finally {
+      second.close()
+    }
+  })
+
+  it('waits at most --timeout for the event: exit 8 naming the object, with what was done', async () => {
+    const config = sbx.emu.config()
+    sbx.emu.saveConfig({...config, sandbox: {...config.sandbox, decisionDelayMs: 600_000}})
+    try {
+      const r = await run(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--timeout', '3s', '--json'])
+      expect(r.code).toBe(8)
+      const e = r.json().error
+      expect(e.code).toBe('TIMEOUT')
+      expect(e.reason).toMatch(/^Customer:\S+ was set up \(3 steps\), but no CUSTOMER\.KYC_APPROVED event about it appeared before --timeout/)
+      expect(e.details.steps[0]).toMatch(/^created individual Customer:/)
+    } finally {
+      sbx.emu.saveConfig({...sbx.emu.config(), sandbox: {...sbx.emu.config().sandbox, decisionDelayMs: 50}})
+    }
+  })
+
+  it('against a remote sandbox without the event log: says what it did; the event still reaches the endpoint configured there', async () => {
+    const target = new URL(sbx.url)
+    // A stand-in for a remote sandbox: everything is passed on except the local event log.
+    const remote = createServer((req, res) => {
+      if (req.url?.includes('/sandbox/events')) return res.writeHead(404, {'content-type': 'application/json'}).end('{"code":"NOT_FOUND","reason":"Not found","details":{}}')
+      const fwd = request({host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers}, (up) => (res.writeHead(up.statusCode ?? 502, up.headers), up.pipe(res)))
+      req.pipe(fwd)
+    })
+    await new Promise<void>((r) => remote.listen(0, '127.0.0.1', () => r()))
+    try {
+      const env = {...sbx.env, SVC_BASE_URL: `http://127.0.0.1:${(remote.address() as AddressInfo).port}${target.pathname}`, SVC_ENVIRONMENT: 'sandbox'}
+      const r = await svc(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--json'], {env, timeoutMs: 60_000})
+      expect(r.code, r.stderr).toBe(0)
+      const out = r.json()
+      expect(out).toMatchObject({type: 'CUSTOMER.KYC_APPROVED', eventLog: false})
+      expect(out.objectId).toMatch(/^Customer:/)
+      expect(out.event).toBeUndefined()
+      await until(() => app.got.some((d) => JSON.parse(d.body).type === 'CUSTOMER.KYC_APPROVED' && JSON.parse(d.body).data.id === out.objectId))
+      const human = await svc(['webhooks', 'trigger', 'BULK_UPLOAD.COMPLETED'], {env, timeoutMs: 60_000})
+      expect(human.code, human.stderr).toBe(0)
+      expect(human.stderr).toMatch(/this sandbox has no event log, so the event goes to the configured webhook endpoint/)
+      expect(human.stdout).toMatch(/^type +BULK_UPLOAD\.COMPLETED\nobject +\S+\ndelivery +not visible here \(no event log\)\n$/)
+      // the wallet recipe needs a local sandbox knob: refused before anything is sent
+      const before = sbx.requestCount()
+      const wallet = await svc(['webhooks', 'trigger', 'wallet_operation.completed', '--json'], {env})
+      expect(wallet.code).toBe(2)
+      expect(wallet.json().error.reason).toMatch(/only against the local sandbox/)
+      expect(sbx.requestCount()).toBe(before)
+    } finally {
+      remote.close()
+    }
   })
 })
 

@@ -34,6 +34,7 @@ export const TRIGGERABLE: ReadonlyArray<{type: string; how: string; spec: boolea
   {type: 'CARD_TRANSACTION.DECLINED', how: 'an authorization whose merchant descriptor ends in 002 is declined (INSUFFICIENT_FUNDS)', spec: false},
   {type: 'CARD.STATE_CHANGE', how: 'a card is issued and becomes ACTIVE', spec: false},
   {type: 'CARD.FUNDING_SOURCE_CHANGE', how: 'an active card is given its funding account again (PATCH fundingSources)', spec: false},
+  {type: 'AGENT_ACTION.PENDING_APPROVAL', how: "a customer's agent whose policy requires approval executes a payout quote", spec: false},
   {type: 'INVITATION.CLAIMED', how: 'a customer invites someone; the invitation is claimed', spec: false},
   {type: 'BULK_UPLOAD.COMPLETED', how: 'a one-row customer CSV is imported', spec: false},
   {type: 'BULK_UPLOAD.FAILED', how: 'a customer CSV whose only row is invalid is imported', spec: false},

@@ -28,8 +28,8 @@ export interface TriggerResult {
 }
 
 async function recipeFor(type: string): Promise<Recipe> {
-  const groups = await Promise.all([import('./recipes-kyc.js'), import('./recipes-money.js'), import('./recipes-cards.js'), import('./recipes-other.js')])
-  const all: Record<string, Recipe> = Object.assign({}, groups[0].kycRecipes, groups[1].moneyRecipes, groups[2].cardRecipes, groups[3].otherRecipes)
+  const groups = await Promise.all([import('./recipes-kyc.js'), import('./recipes-money.js'), import('./recipes-cards.js'), import('./recipes-other.js'), import('./recipes-agents.js')])
+  const all: Record<string, Recipe> = Object.assign({}, groups[0].kycRecipes, groups[1].moneyRecipes, groups[2].cardRecipes, groups[3].otherRecipes, groups[4].agentRecipes)
   return all[type]
 }
 

@@ -52,3 +52,16 @@ function envelope(body: Json | {type?: unknown}): string[] {
   if (!b.data || typeof b.data !== 'object') errors.push('/data must be an object')
   return errors
 }
+
+/** Every emitted webhook of a test file, checked; one report line per (type, problem), naming the first test that showed it. */
+export function webhookFindings(contract: Contract, emitted: Array<{test: string; body: {type?: unknown}}>): string[] {
+  const seen = new Map<string, string>()
+  for (const {test, body} of emitted) {
+    const {errors, operation} = checkWebhookBody(contract, body)
+    for (const e of errors) {
+      const key = `webhook ${String(body.type)}${operation ? ` (${operation})` : ''}: ${e}`
+      if (!seen.has(key)) seen.set(key, test)
+    }
+  }
+  return [...seen].map(([line, test]) => `${line}\n    first in: ${test}`)
+}

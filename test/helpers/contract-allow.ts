@@ -219,7 +219,7 @@ export interface WebhookAllowance {
   id: string
   decidedBy: string
   why: string
-  /** Event types with no webhook operation in the contract. */
+  /** Event types with no webhook operation in the contract (`X.*`: every type of resource X). */
   noSchema?: string[]
   excuses?(type: string, line: string, body: unknown): boolean
 }
@@ -236,6 +236,12 @@ export const WEBHOOK_ALLOWANCES: WebhookAllowance[] = [
     decidedBy: 'service-api.md §6 ("exact names of the card event types other than those above: not shown"); sandbox-behaviour.md §16c (declines)',
     why: 'A declined authorization creates no card transaction, so the sandbox reports it as CARD_TRANSACTION.DECLINED with the decline reason; the contract has no such type.',
     noSchema: ['CARD_TRANSACTION.DECLINED'],
+  },
+  {
+    id: 'stablecoin-operation-events',
+    decidedBy: 'service-api.md §2.13 (stablecoin operation: fields not shown beyond status) and §6 (names no stablecoin event)',
+    why: 'The sandbox announces each stablecoin mint/burn status as STABLECOIN_OPERATION.<status> with the operation; neither the spec nor the contract has such an event.',
+    noSchema: ['STABLECOIN_OPERATION.*'],
   },
   {
     id: 'card-transaction-voided-event',

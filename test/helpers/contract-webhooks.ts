@@ -27,7 +27,7 @@ export function webhookOperations(contract: Contract): Map<string, string> {
 /** Unexcused problems with one delivered event body ([] when it conforms); `allowance` names what excused it, if anything did. */
 export function checkWebhookBody(contract: Contract, body: {type?: unknown}): {errors: string[]; operation?: string; allowance?: string} {
   const type = String(body.type)
-  const unschemed = WEBHOOK_ALLOWANCES.find((a) => a.noSchema?.includes(type))
+  const unschemed = WEBHOOK_ALLOWANCES.find((a) => a.noSchema?.some((t) => t === type || (t.endsWith('.*') && type.startsWith(t.slice(0, -1)))))
   const operation = webhookOperations(contract).get(type)
   if (!operation) {
     if (unschemed) return {errors: envelope(body), allowance: unschemed.id}

@@ -192,11 +192,13 @@ describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes',
       expect(human.code, human.stderr).toBe(0)
       expect(human.stderr).toMatch(/this sandbox has no event log, so the event goes to the configured webhook endpoint/)
       expect(human.stdout).toMatch(/^type +BULK_UPLOAD\.COMPLETED\nobject +\S+\ndelivery +not visible here \(no event log\)\n$/)
-      // the wallet recipe needs a local sandbox knob: refused before anything is sent
+      // recipes that need a local-sandbox helper or knob are refused before anything is sent
       const before = sbx.requestCount()
-      const wallet = await svc(['webhooks', 'trigger', 'wallet_operation.completed', '--json'], {env})
-      expect(wallet.code).toBe(2)
-      expect(wallet.json().error.reason).toMatch(/only against the local sandbox/)
+      for (const type of ['wallet_operation.completed', 'OUTGOING_PAYMENT.PROCESSING']) {
+        const refused = await svc(['webhooks', 'trigger', type, '--json'], {env})
+        expect(refused.code).toBe(2)
+        expect(refused.json().error.reason).toBe(`${type} can be triggered only against the local sandbox: its recipe uses a local-sandbox helper`)
+      }
       expect(sbx.requestCount()).toBe(before)
     } finally {
       remote.close()

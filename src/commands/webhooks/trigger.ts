@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {InputError, type FieldError} from '../../lib/errors.js'
+import {InputError, type FieldError, usageError} from '../../lib/errors.js'
 import {webhookUrl} from '../../lib/schemas/webhooks.js'
 import {closeMatches, knownType, TRIGGERABLE} from '../../lib/webhook-trigger/catalogue.js'
 
@@ -40,6 +40,9 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     if (this.flags.url !== undefined && !webhookUrl.safeParse(this.flags.url).success) errors.push({field: 'url', message: `"${this.flags.url}" must be an http(s) URL`})
     if (errors.length || !type) throw new InputError(errors, undefined, 'See `svc webhooks trigger --list`; nothing was sent.')
     this.ctx.refuseInProduction('webhooks trigger')
+    if (TRIGGERABLE.find((t) => t.type === type)?.localOnly && this.ctx.profile.environment !== 'local') {
+      throw usageError(`${type} can be triggered only against the local sandbox: its recipe uses a local-sandbox helper`, 'Use the local profile (`svc sandbox serve`), or see `svc webhooks trigger --list`.')
+    }
     if (type === 'TEST') return this.test()
     this.ctx.banner(`webhooks trigger ${type}`)
     const {triggerEvent} = await import('../../lib/webhook-trigger/run.js')

@@ -5,7 +5,7 @@ import {editDistance} from '../suggest.js'
  * Plain data (no API code), so `--list` and the check of a typed name cost nothing at start-up.
  * Spec §6 types first; then the other types the sandbox emits.
  */
-export const TRIGGERABLE: ReadonlyArray<{type: string; how: string; spec: boolean}> = [
+export const TRIGGERABLE: ReadonlyArray<{type: string; how: string; spec: boolean; /** Needs a local-sandbox helper or knob. */ localOnly?: true}> = [
   {type: 'TEST', how: 'POST /sandbox/webhooks/test: a signed TEST event straight to the endpoint', spec: true},
   {type: 'INCOMING_PAYMENT.COMPLETED', how: 'an approved customer; its USD account is funded (sandbox fund)', spec: true},
   {type: 'OUTGOING_PAYMENT.COMPLETED', how: 'fund, quote USD 10.00 to a bank account, execute; the payout settles', spec: true},
@@ -24,10 +24,10 @@ export const TRIGGERABLE: ReadonlyArray<{type: string; how: string; spec: boolea
   {type: 'CARD_TRANSACTION.SETTLED', how: 'as AUTHORIZED; the merchant clears the full amount', spec: true},
   {type: 'CARD_TRANSACTION.EXCEPTION', how: 'an authorization whose merchant descriptor ends in 006: the pull is confirmed FAILED', spec: true},
   {type: 'CARD_TRANSACTION.VOIDED', how: 'as AUTHORIZED; the authorization expires (authorization_expiry simulator)', spec: true},
-  {type: 'wallet_operation.completed', how: 'an embedded-wallet OTP login whose signed leg is still processing settles (local sandbox: walletProcessingCount 1)', spec: true},
+  {type: 'wallet_operation.completed', how: 'an embedded-wallet OTP login whose signed leg is still processing settles (sets the local sandbox knob walletProcessingCount to 1)', spec: true, localOnly: true},
   {type: 'INCOMING_PAYMENT.PENDING', how: 'a $pending.long.usd UMA sender pays; the payment waits for the platform', spec: false},
   {type: 'INCOMING_PAYMENT.FAILED', how: 'a $fail.compliance.usd UMA sender pays; compliance rejects it', spec: false},
-  {type: 'OUTGOING_PAYMENT.PROCESSING', how: 'a quote executed as an agent waits for approval; the platform approves it', spec: false},
+  {type: 'OUTGOING_PAYMENT.PROCESSING', how: "a quote executed as an agent (the local sandbox's execute-as-agent helper) waits for approval; the platform approves it", spec: false, localOnly: true},
   {type: 'OUTGOING_PAYMENT.FAILED', how: 'a payout to a bank account ending in 002 fails (QUOTE_EXECUTION_FAILED)', spec: false},
   {type: 'OUTGOING_PAYMENT.REFUND_COMPLETED', how: 'a payout to a bank account ending in 006 is cancelled and refunded', spec: false},
   {type: 'OUTGOING_PAYMENT.REFUND_FAILED', how: 'a payout to a bank account ending in 007 fails and so does its refund', spec: false},

@@ -6,7 +6,7 @@ import {uploadCustomerCsv} from '../api/bulk-import.js'
 import {getCustomer} from '../api/customers.js'
 import {claimInvitation, createInvitation} from '../api/invitations.js'
 import {authMethodSchema, embeddedWalletsOf, listCredentials, walletOps} from '../api/wallet.js'
-import {SvcError, usageError} from '../errors.js'
+import {SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {engineFor, envelopeTrust, memorySigner} from '../flows/wallet-common.js'
 import {bytesToHex, encryptOtpBundle, generateP256KeyPair} from '../wallet/index.js'
@@ -43,7 +43,6 @@ const ownershipVerified: Recipe = async (kit) => {
  * PROCESSING once (knob walletProcessingCount). The session key is kept in memory only: nothing is stored.
  */
 const walletOperation: Recipe = async (kit) => {
-  if (kit.ctx.profile.environment !== 'local') throw usageError('wallet_operation.completed can be triggered only against the local sandbox (it sets the sandbox knob walletProcessingCount)')
   const c = await individual(kit)
   const [accountId] = await embeddedWalletsOf(kit.client, c.id!)
   if (!accountId) throw setupFailed(`${c.id} has no EMBEDDED_WALLET internal account (embedded wallets are off in this sandbox)`)

@@ -43,7 +43,10 @@ export async function triggerEvent(ctx: Context, type: string, opts: {url?: stri
   const kit = new Kit(ctx)
   const made = await recipe(kit)
   const logged = await waitForEvent(kit, type, made)
-  if (!logged) return {type, objectId: made.objectId, steps: kit.steps, eventLog: false}
+  if (!logged) {
+    if (opts.url) ctx.out.warn(`--url ${opts.url} is not used: without the local event log there is no stored event to re-deliver`)
+    return {type, objectId: made.objectId, steps: kit.steps, eventLog: false}
+  }
   const settled = await settledDelivery(kit, logged)
   const {delivery, ...event} = settled
   const last = delivery?.attempts.at(-1)

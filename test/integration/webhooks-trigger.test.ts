@@ -159,7 +159,7 @@ describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes',
     const config = sbx.emu.config()
     sbx.emu.saveConfig({...config, sandbox: {...config.sandbox, decisionDelayMs: 600_000}})
     try {
-      const r = await run(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--timeout', '3s', '--json'])
+      const r = await run(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--timeout', '6s', '--json'])
       expect(r.code).toBe(8)
       const e = r.json().error
       expect(e.code).toBe('TIMEOUT')

@@ -94,7 +94,7 @@ async function waitForEvent(kit: Kit, type: string, made: Made): Promise<LoggedE
 /** Gives the outbox a moment to deliver (or give up on) the event, so the answer shows the endpoint's status. */
 async function settledDelivery(kit: Kit, e: LoggedEvent): Promise<LoggedEvent> {
   if (e.delivery?.state !== 'pending') return e
-  const end = kit.ctx.now() + Math.min(5000, kit.ctx.remainingMs())
+  const end = kit.ctx.now() + Math.min(10_000, kit.ctx.remainingMs())
   let current = e
   while (current.delivery?.state === 'pending' && kit.ctx.now() < end) {
     await kit.ctx.sleep(100)

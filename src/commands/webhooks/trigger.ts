@@ -45,23 +45,9 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     }
     if (type === 'TEST') return this.test()
     this.ctx.banner(`webhooks trigger ${type}`)
-    const {triggerEvent} = await import('../../lib/webhook-trigger/run.js')
+    const [{triggerEvent}, {renderTriggerResult}] = await Promise.all([import('../../lib/webhook-trigger/run.js'), import('../../lib/webhook-trigger/render.js')])
     const r = await triggerEvent(this.ctx, type, {url: this.flags.url})
-    if (!r.event) this.out.success(`Did the ${type} recipe (${r.objectId}); this sandbox has no event log, so the event goes to the configured webhook endpoint unseen here.`)
-    else {
-      this.out.success(`${r.event.type} happened and was ${r.delivery?.state === 'none' ? 'logged' : r.delivery?.state}`)
-      if (r.delivery?.state === 'none') this.out.info('No webhook endpoint is set, so it was only logged: `svc webhooks listen --register`, or `svc webhooks endpoint <url>`, or re-deliver it with `svc webhooks replay`.')
-    }
-    if (!this.jsonEnabled()) {
-      const {renderKeyValue} = await import('../../lib/output/render.js')
-      renderKeyValue(this.out, [
-        ['event', r.event?.id],
-        ['type', r.type],
-        ['object', r.objectId],
-        ['delivery', r.delivery ? `${r.delivery.state}${r.delivery.endpointStatus !== undefined ? ` (endpoint answered HTTP ${r.delivery.endpointStatus})` : ''}` : 'not visible here (no event log)'],
-        ['re-delivered', r.replay ? `${r.replay.url} (HTTP ${r.replay.status})` : undefined],
-      ])
-    }
+    renderTriggerResult(this.out, r, this.jsonEnabled())
     return r
   }
 

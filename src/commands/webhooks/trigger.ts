@@ -52,10 +52,10 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
   }
 
   private async list() {
-    const data = TRIGGERABLE.map(({type, how, spec}) => ({type, spec, how}))
+    const data = TRIGGERABLE.map(({type, how, spec, localOnly}) => ({type, spec, localOnly: Boolean(localOnly), how}))
     if (!this.jsonEnabled()) {
       const {renderTable} = await import('../../lib/output/render.js')
-      await renderTable(this.out, ['type', 'spec §6', 'what the sandbox is made to do'], data.map((t) => [t.type, t.spec ? 'yes' : '', t.how]))
+      await renderTable(this.out, ['type', 'spec §6', 'local only', 'what the sandbox is made to do'], data.map((t) => [t.type, t.spec ? 'yes' : '', t.localOnly ? 'yes' : '', t.how]))
     }
     return {data}
   }

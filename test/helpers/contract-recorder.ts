@@ -21,12 +21,31 @@ declare module 'vitest' {
  */
 const exchanges: Exchange[] = []
 
+/** A webhook body the sandbox emitted while handling a request or a job (checked against the contract's webhooks: section). */
+export interface EmittedWebhook {
+  test: string
+  body: {id: string; type: string; timestamp: string; data?: unknown}
+}
+const webhooks: EmittedWebhook[] = []
+
 export function recordContract(emu: Emulator): void {
   emu.onResponse = (req, res) => exchanges.push(toExchange(req, res))
+  // Only events the sandbox emits itself (inside a request's or a job's unit): a test that calls
+  // emit() directly with a made-up body is exercising delivery, not the sandbox's payloads.
+  const emit = emu.webhooks.emit.bind(emu.webhooks)
+  emu.webhooks.emit = (type, data) => {
+    const event = emit(type, data)
+    if (emu.db.inUnit) webhooks.push({test: expect.getState().currentTestName ?? '(hook)', body: JSON.parse(JSON.stringify(event))})
+    return event
+  }
 }
 
 export function recordedExchanges(): Exchange[] {
   return exchanges
+}
+
+export function recordedWebhooks(): EmittedWebhook[] {
+  return webhooks
 }
 
 function toExchange(req: ObservedRequest, res: EmuResponse): Exchange {

@@ -1,18 +1,20 @@
 import {afterAll, expect, inject} from 'vitest'
-import {recordedExchanges, writeFileCoverage} from './contract-recorder.js'
+import {recordedExchanges, recordedWebhooks, writeFileCoverage} from './contract-recorder.js'
 
 /**
  * After each test file: every answer the in-process sandbox gave, and every request the CLI sent
- * to it, is checked against the published contract. A finding not excused by the allow-list
+ * to it, is checked against the published contract, and so is every webhook body the sandbox
+ * emitted (against the contract's `webhooks:` section). A finding not excused by the allow-list
  * (test/helpers/contract-allow.ts) fails the file.
  */
 afterAll(async () => {
   const exchanges = recordedExchanges()
   if (!exchanges.length) return
-  const [{Contract}, {checkExchanges}, {formatFindings}] = await Promise.all([import('./contract.js'), import('./contract-check.js'), import('./contract-report.js')])
+  const [{Contract}, {checkExchanges}, {formatFindings}, {webhookFindings}] = await Promise.all([import('./contract.js'), import('./contract-check.js'), import('./contract-report.js'), import('./contract-webhooks.js')])
   const contract = await Contract.load(undefined, inject('contractJson') || undefined)
   const result = checkExchanges(contract, exchanges)
-  const report = result.findings.length ? formatFindings(result.findings) : ''
-  writeFileCoverage(expect.getState().testPath ?? '', {...result, findings: result.findings.length, report})
+  const hooks = webhookFindings(contract, recordedWebhooks())
+  const report = [result.findings.length ? formatFindings(result.findings) : '', hooks.length ? `Webhook bodies that differ from the contract:\n${hooks.join('\n')}` : ''].filter(Boolean).join('\n\n')
+  writeFileCoverage(expect.getState().testPath ?? '', {...result, findings: result.findings.length + hooks.length, report})
   if (report) throw new Error(report)
 })

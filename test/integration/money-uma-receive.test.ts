@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, beneficiary, clabeEnding, imbalance} from '../helpers/money.js'
+import {api, approvedCustomer, beneficiary, clabeEnding, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -63,6 +63,24 @@ describe('svc sandbox uma-receive', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'})
     expect(balance(usd)).toBe(before)
+  })
+
+  it('a $refund sender: approved by default, crediting fails, the money goes back (refund PENDING -> COMPLETED); $refund.fail: the refund FAILS; nothing moves here', async () => {
+    const usd = customer.account('USD')
+    const before = balance(usd)
+    for (const [kind, refund, last] of [['refund', 'COMPLETED', 'INCOMING_PAYMENT.REFUND_COMPLETED'], ['refund.fail', 'FAILED', 'INCOMING_PAYMENT.REFUND_FAILED']] as const) {
+      // --wait: the sandbox plays the platform's approval; then crediting fails
+      const r = await svc(['sandbox', 'uma-receive', '--customer', customer.id, '--from', SENDER(kind), '--currency', 'USD', '--amount', '7.00', '--wait', '--json'], {env: sbx.env})
+      expect(r.code, r.stderr).toBe(0)
+      const id = r.json().id
+      expect(r.json()).toMatchObject({status: 'FAILED', failureReason: 'OFFRAMP_FAILED', refund: {reason: 'TRANSACTION_FAILED'}})
+      const settled = await until(() => sbx.emu.db.get<{refund?: {status: string; settledAt?: string}}>('transactions', id)!, (t) => t.refund?.status !== 'PENDING')
+      expect(settled.refund?.status).toBe(refund)
+      expect(Boolean(settled.refund?.settledAt)).toBe(refund === 'COMPLETED')
+      expect(eventsOf(id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING', last])
+    }
+    expect(balance(usd)).toBe(before)
+    expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
   })
 
   it('refusals from the sandbox: unknown sender (exit 5), no account in the currency (exit 1), unknown receiver (exit 5)', async () => {

@@ -1,15 +1,66 @@
-import {Flags} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
+import {InputError, type FieldError, usageError} from '../../lib/errors.js'
+import {webhookUrl} from '../../lib/schemas/webhooks.js'
+import {closeMatches, knownType, TRIGGERABLE} from '../../lib/webhook-trigger/catalogue.js'
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
-  static override summary = 'Send a signed TEST event to the webhook endpoint now and show what it answered'
-  static override examples = ['<%= config.bin %> webhooks trigger', '<%= config.bin %> webhooks trigger --url http://127.0.0.1:4020/webhooks --json']
+  static override summary = 'Make the sandbox emit a real, signed event of a type (default TEST) and show its delivery'
+  static override description = [
+    'Without a type: a signed TEST event goes to the webhook endpoint now and its answer is shown.',
+    'With a type: a short recipe of real API calls makes the sandbox do the thing (a throwaway customer is onboarded, an account funded, a payout executed, a card simulator run ...); ' +
+      'the command then waits, up to --timeout, for that event about the object it made in the sandbox\'s event log and prints its id and delivery. ' +
+      'Against a sandbox without the local event log, it says what it did: the event goes to the configured endpoint.',
+    'See `svc webhooks trigger --list` for the types and what each recipe does.',
+  ].join('\n\n')
+  static override examples = [
+    '<%= config.bin %> webhooks trigger',
+    '<%= config.bin %> webhooks trigger --list',
+    '<%= config.bin %> webhooks trigger OUTGOING_PAYMENT.COMPLETED --json',
+    '<%= config.bin %> webhooks trigger CARD_TRANSACTION.SETTLED --url http://127.0.0.1:4020/webhooks',
+  ]
+  static override defaultTimeout = '2m'
+  static override args = {
+    type: Args.string({description: 'event type to produce (TEST when omitted; `--list` shows them all)'}),
+  }
   static override flags = {
-    url: Flags.string({description: 'deliver to this URL instead of the configured endpoint (local sandbox only)'}),
+    url: Flags.string({description: 'local sandbox only: deliver TEST here instead of the configured endpoint; another type\'s event is also re-delivered here once it happened'}),
+    list: Flags.boolean({description: 'list the event types this command can produce and how'}),
   }
 
   async run() {
+    const given = this.args.type
+    if (this.flags.list) return this.list()
+    const type = given === undefined ? 'TEST' : knownType(given)
+    const errors: FieldError[] = []
+    if (!type) {
+      const near = closeMatches(given!)
+      errors.push({field: 'type', message: `"${given}" is not an event type svc can trigger${near.length ? `; did you mean ${near.join(', ')}?` : ''}`})
+    }
+    if (this.flags.url !== undefined && !webhookUrl.safeParse(this.flags.url).success) errors.push({field: 'url', message: `"${this.flags.url}" must be an http(s) URL`})
+    if (errors.length || !type) throw new InputError(errors, undefined, 'See `svc webhooks trigger --list`; nothing was sent.')
     this.ctx.refuseInProduction('webhooks trigger')
+    if (TRIGGERABLE.find((t) => t.type === type)?.localOnly && this.ctx.profile.environment !== 'local') {
+      throw usageError(`${type} can be triggered only against the local sandbox: its recipe uses a local-sandbox helper`, 'Use the local profile (`svc sandbox serve`), or see `svc webhooks trigger --list`.')
+    }
+    if (type === 'TEST') return this.test()
+    this.ctx.banner(`webhooks trigger ${type}`)
+    const [{triggerEvent}, {renderTriggerResult}] = await Promise.all([import('../../lib/webhook-trigger/run.js'), import('../../lib/webhook-trigger/render.js')])
+    const r = await triggerEvent(this.ctx, type, {url: this.flags.url})
+    renderTriggerResult(this.out, r, this.jsonEnabled())
+    return r
+  }
+
+  private async list() {
+    const data = TRIGGERABLE.map(({type, how, spec, localOnly}) => ({type, spec, localOnly: Boolean(localOnly), how}))
+    if (!this.jsonEnabled()) {
+      const {renderTable} = await import('../../lib/output/render.js')
+      await renderTable(this.out, ['type', 'spec §6', 'local only', 'what the sandbox is made to do'], data.map((t) => [t.type, t.spec ? 'yes' : '', t.localOnly ? 'yes' : '', t.how]))
+    }
+    return {data}
+  }
+
+  private async test() {
     // The operation takes no body; only the local sandbox's --url extension sends one.
     const body = this.flags.url ? {url: this.flags.url} : undefined
     const res = await this.ctx.client.request({method: 'POST', path: ['sandbox', 'webhooks', 'test'], body})

@@ -12,18 +12,22 @@ import {failPayment, publicTransaction, type StoredTransaction} from './transact
 
 /** What a sandbox counterparty address does (sandbox-behaviour 11). */
 export interface SandboxCounterparty {
-  behaviour: 'success' | 'pending' | 'fail'
+  /** refund / refund_fail: approved, but crediting the receiver fails and the money goes back to the sender (our extension). */
+  behaviour: UmaSenderBehaviour
   currency: string
 }
 
-const SANDBOX_ADDRESS = new RegExp(`^\\$(success|pending\\.long|fail\\.compliance)\\.(usd|eur|mxn)@${SANDBOX_UMA_DOMAIN.replace(/\./g, '\\.')}$`, 'i')
+export type UmaSenderBehaviour = 'success' | 'pending' | 'fail' | 'refund' | 'refund_fail'
+
+const SANDBOX_ADDRESS = new RegExp(`^\\$(success|pending\\.long|fail\\.compliance|refund|refund\\.fail)\\.(usd|eur|mxn)@${SANDBOX_UMA_DOMAIN.replace(/\./g, '\\.')}$`, 'i')
+
+const BEHAVIOURS: Record<string, UmaSenderBehaviour> = {success: 'success', 'pending.long': 'pending', 'fail.compliance': 'fail', refund: 'refund', 'refund.fail': 'refund_fail'}
 
 /** `$success.usd@sandbox.uma.money` -> success in USD; other names at that domain are unknown (undefined). */
 export function sandboxCounterparty(address: string): SandboxCounterparty | undefined {
   const m = SANDBOX_ADDRESS.exec(address)
   if (!m) return undefined
-  const kind = m[1].toLowerCase()
-  return {behaviour: kind === 'success' ? 'success' : kind === 'pending.long' ? 'pending' : 'fail', currency: m[2].toUpperCase()}
+  return {behaviour: BEHAVIOURS[m[1].toLowerCase()], currency: m[2].toUpperCase()}
 }
 
 export const isSandboxDomain = (address: string) => address.toLowerCase().endsWith(`@${SANDBOX_UMA_DOMAIN}`)
@@ -83,7 +87,17 @@ function saveIncoming(emu: Emulator, t: StoredTransaction, patch: Partial<Stored
   return next
 }
 
-/** The platform (or, by default, the sandbox) approved: the money arrives in the receiver's account. */
+/**
+ * The platform (or, by default, the sandbox) approved. The money arrives in the receiver's account,
+ * except from a `$refund` / `$refund.fail` sender: there crediting fails (OFFRAMP_FAILED) and the
+ * money goes back to the sender (refund PENDING, then COMPLETED or FAILED).
+ */
+export function acceptIncoming(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  const sender = t._?.umaSender
+  return sender === 'refund' || sender === 'refund_fail' ? failCrediting(emu, t) : completeIncoming(emu, t)
+}
+
+/** The money arrives in the receiver's account. */
 export function completeIncoming(emu: Emulator, t: StoredTransaction): StoredTransaction {
   credit(emu, String(t.destination.accountId), t.receivedAmount!.amount)
   return saveIncoming(emu, t, {status: 'COMPLETED', settledAt: emu.iso()}, 'INCOMING_PAYMENT.COMPLETED')
@@ -106,15 +120,40 @@ export function isAwaitingDecision(t: StoredTransaction): boolean {
   return awaitingDecision(t)
 }
 
-/** No decision from the platform in time: a `$fail.compliance` payment fails, any other completes (the sandbox's stand-in for a 200 reply). */
+/** No decision from the platform in time: a `$fail.compliance` payment fails, any other is accepted (the sandbox's stand-in for a 200 reply). */
 export function decideByDefault(emu: Emulator, t: StoredTransaction): StoredTransaction {
   if (t._?.umaSender === 'fail') return saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
-  return completeIncoming(emu, t)
+  return acceptIncoming(emu, t)
+}
+
+/**
+ * Crediting the receiver failed after approval: the payment FAILS (OFFRAMP_FAILED) and its refund to
+ * the sender starts (INCOMING_PAYMENT.FAILED, then .REFUND_PENDING). The refund settles
+ * `paymentCompletionDelayMs` later, like a payment. Nothing was credited, and the refund leaves from
+ * the sender's side, outside the platform's ledger: no balance here moves at any step.
+ */
+function failCrediting(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  const refund = {reference: `RF-${t.id.slice(-8)}`, initiatedAt: emu.iso(), status: 'PENDING', reason: 'TRANSACTION_FAILED'}
+  const failed = saveIncoming(emu, t, {status: 'FAILED', failureReason: 'OFFRAMP_FAILED', refund}, 'INCOMING_PAYMENT.FAILED')
+  emu.webhooks.emit('INCOMING_PAYMENT.REFUND_PENDING', publicTransaction(failed))
+  emu.scheduler.after(emu.settings().paymentCompletionDelayMs, 'incoming.refund', {id: t.id})
+  return failed
+}
+
+/** The refund of a failed incoming payment settles: `$refund` senders get their money back, `$refund.fail` ones do not. */
+function settleIncomingRefund(emu: Emulator, t: StoredTransaction): StoredTransaction {
+  const ok = t._?.umaSender !== 'refund_fail'
+  const refund = {...t.refund!, status: ok ? 'COMPLETED' : 'FAILED', ...(ok ? {settledAt: emu.iso()} : {})}
+  return saveIncoming(emu, t, {refund}, ok ? 'INCOMING_PAYMENT.REFUND_COMPLETED' : 'INCOMING_PAYMENT.REFUND_FAILED')
 }
 
 export function registerIncomingJobs(emu: Emulator): void {
   emu.scheduler.on('incoming.decide', (p) => {
     const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
     if (t && awaitingDecision(t)) decideByDefault(emu, t) // else the platform decided first
+  })
+  emu.scheduler.on('incoming.refund', (p) => {
+    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+    if (t?.type === 'INCOMING' && t.refund?.status === 'PENDING') settleIncomingRefund(emu, t)
   })
 }

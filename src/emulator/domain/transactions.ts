@@ -6,6 +6,7 @@ import {conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {credit, leaveInTransit, releaseHeld, returnToAccount, settleHeld} from './ledger.js'
 import {currencyObject} from './internal-accounts.js'
+import type {UmaSenderBehaviour} from './incoming-uma.js'
 import type {Outcome} from './payout-patterns.js'
 
 type Amount = {amount: number; currency: Record<string, unknown>}
@@ -40,7 +41,7 @@ export interface StoredTransaction {
   createdAt: string
   updatedAt: string
   /** Internal: how the funds are held and what the sandbox pattern decided. Never returned. */
-  _?: {funding?: Funding; outcome?: Outcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string; umaSender?: 'success' | 'pending' | 'fail'}
+  _?: {funding?: Funding; outcome?: Outcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string; umaSender?: UmaSenderBehaviour}
 }
 
 export function publicTransaction(t: StoredTransaction): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import {transactionApproveRequest, transactionCancelRequest, transactionConfirmRequest, transactionListQuery, transactionRejectRequest} from '../../lib/schemas/transactions.js'
-import {completeIncoming, isAwaitingDecision, registerIncomingJobs, rejectTransaction} from '../domain/incoming-uma.js'
+import {acceptIncoming, isAwaitingDecision, registerIncomingJobs, rejectTransaction} from '../domain/incoming-uma.js'
 import {approveTransaction, cancelTransaction, confirmReceipt, getTransaction, publicTransaction, registerTransactionJobs} from '../domain/transactions.js'
 import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
@@ -28,7 +28,7 @@ export function registerTransactions(router: Router, emu: Emulator): void {
   router.post('/transactions/:id/approve', (req) => {
     const t = getTransaction(emu, req.params.id)
     validate(transactionApproveRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(isAwaitingDecision(t) ? completeIncoming(emu, t) : approveTransaction(emu, t))}
+    return {status: 200, body: publicTransaction(isAwaitingDecision(t) ? acceptIncoming(emu, t) : approveTransaction(emu, t))}
   })
 
   router.post('/transactions/:id/reject', (req) => {

@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {Emulator} from '../../../src/emulator/emulator.js'
-import {completeIncoming, decideByDefault, isAwaitingDecision, receiveUmaPayment, rejectTransaction} from '../../../src/emulator/domain/incoming-uma.js'
+import {acceptIncoming, decideByDefault, isAwaitingDecision, receiveUmaPayment, rejectTransaction} from '../../../src/emulator/domain/incoming-uma.js'
 import {createInternalAccounts, type InternalAccount} from '../../../src/emulator/domain/internal-accounts.js'
 import {imbalance} from '../../../src/emulator/domain/ledger.js'
 import {confirmReceipt, type StoredTransaction} from '../../../src/emulator/domain/transactions.js'
@@ -54,7 +54,7 @@ describe('incoming UMA payments conserve money', () => {
       let credited: StoredTransaction | undefined
       try {
         if (op <= 1) {
-          const kind = pick(['success', 'pending.long', 'fail.compliance'])!
+          const kind = pick(['success', 'pending.long', 'fail.compliance', 'refund', 'refund.fail'])!
           const cur = pick(['usd', 'eur', 'mxn'])!
           const p = pick(people)!
           receiveUmaPayment(emu, {senderUmaAddress: `$${kind}.${cur}@sandbox.uma.money`, customerId: p, receivingCurrencyCode: pick(['USD', 'EUR', 'MXN'])!, receivingCurrencyAmount: 1 + Math.floor(rand() * 90_000)})
@@ -62,7 +62,12 @@ describe('incoming UMA payments conserve money', () => {
         } else {
           const t = pick(op === 5 ? mine() : mine().filter(isAwaitingDecision))
           if (!t) continue
-          if (op === 2) (credited = completeIncoming(emu, t)), tally('approve')
+          if (op === 2) {
+            // $refund senders: approved, but crediting fails and the money goes back (nothing moves here)
+            const next = acceptIncoming(emu, t)
+            if (next.status === 'COMPLETED') credited = next
+            tally(`approve ${next.status}`)
+          }
           else if (op === 3) rejectTransaction(emu, t), tally('reject')
           else if (op === 4) {
             const next = decideByDefault(emu, t)
@@ -88,7 +93,7 @@ describe('incoming UMA payments conserve money', () => {
   })
 
   it('covered every kind of decision and refusal', () => {
-    for (const kind of ['receive', 'approve', 'reject', 'default COMPLETED', 'default FAILED', 'confirm', 'refused INVALID_CURRENCY']) {
+    for (const kind of ['receive', 'approve COMPLETED', 'approve FAILED', 'reject', 'default COMPLETED', 'default FAILED', 'confirm', 'refused INVALID_CURRENCY']) {
       expect(seen[kind] ?? 0, `${kind} never happened (${JSON.stringify(seen)})`).toBeGreaterThan(2)
     }
   })

@@ -41,8 +41,27 @@ function commandFiles(dir, prefix = []) {
 }
 
 const commands = commandFiles(join(root, 'src', 'commands'))
+
+/**
+ * What oclif needs to find and run a command, from the manifest `oclif manifest` just wrote: ids,
+ * aliases, visibility, argument names (they end a spaced command id) and summaries (topic help).
+ * bin/run.js hands it to oclif instead of the full manifest when no help is asked for.
+ */
+function commandIndex() {
+  const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
+  const keep = ['id', 'aliases', 'hiddenAliases', 'hidden', 'state', 'deprecationOptions', 'deprecateAliases', 'strict', 'summary', 'pluginName', 'pluginAlias', 'pluginType']
+  const commands = {}
+  for (const [id, c] of Object.entries(manifest.commands)) {
+    const entry = Object.fromEntries(keep.filter((k) => c[k] !== undefined).map((k) => [k, c[k]]))
+    entry.summary ??= c.description?.split('\n')[0]
+    entry.args = Object.fromEntries(Object.keys(c.args ?? {}).map((name) => [name, {name}]))
+    commands[id] = entry
+  }
+  return {version: manifest.version, commands}
+}
 const entry = `
-export {run, flush, handle, settings} from '@oclif/core'
+export {run, flush, handle, settings, Plugin} from '@oclif/core'
+export const COMMAND_INDEX = ${JSON.stringify(commandIndex())}
 const lazy = (load) => {
   const stub = {
     async run(argv, config) {

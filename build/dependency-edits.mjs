@@ -105,6 +105,33 @@ export function dependencyEdits(http2Constants) {
       guards: ['require("tinyglobby")'],
       edits: [['require("tinyglobby")', lazy('tinyglobby')]],
     },
+    {
+      name: 'oclif-debug-on-use',
+      savesMs: 0,
+      why: "oclif's logger requires the debug package (which loads tty and probes the terminal's colours) when loaded; bin/run.js gives oclif a silent logger unless DEBUG is set, so debug is needed only then",
+      kind: 'replace',
+      path: '@oclif/core/lib/logger.js',
+      guards: ['const debug_1 = __importDefault(require("debug"));', '(0, debug_1.default)(namespace)'],
+      edits: [['const debug_1 = __importDefault(require("debug"));', 'const debug_1 = {get default() { return require("debug") }};']],
+    },
+    {
+      name: 'oclif-perf-hooks-on-use',
+      savesMs: 0,
+      why: "oclif's performance markers require node:perf_hooks when loaded; they run only when performance tracing is switched on",
+      kind: 'replace',
+      path: '@oclif/core/lib/performance.js',
+      guards: ['const node_perf_hooks_1 = require("node:perf_hooks");'],
+      edits: [['const node_perf_hooks_1 = require("node:perf_hooks");', `const node_perf_hooks_1 = ${lazy('node:perf_hooks')};`]],
+    },
+    {
+      name: 'oclif-readline-on-use',
+      savesMs: 0,
+      why: "oclif's flag parser requires node:readline when loaded; it reads stdin with it only for a flag or argument given as `-`",
+      kind: 'replace',
+      path: '@oclif/core/lib/parser/parse.js',
+      guards: ['const node_readline_1 = require("node:readline");'],
+      edits: [['const node_readline_1 = require("node:readline");', `const node_readline_1 = ${lazy('node:readline')};`]],
+    },
   ]
 }
 

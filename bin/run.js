@@ -75,7 +75,10 @@ async function main() {
  */
 async function runOptions(bundle, args) {
   const options = {root, pjson}
-  if (!process.env.DEBUG) options.logger = silentLogger('oclif')
+  if (!process.env.DEBUG) {
+    options.logger = silentLogger('oclif')
+    bundle.setLogger(options) // before the plugin below logs anything
+  }
   if (wantsHelp(args) || !bundle.COMMAND_INDEX || typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
   const index = bundle.COMMAND_INDEX
   class IndexedPlugin extends bundle.Plugin {

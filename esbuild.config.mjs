@@ -120,26 +120,36 @@ const sourceRewrites = {
 const skipped = new Set((process.env.SVC_SKIP_EDITS ?? '').split(',').filter(Boolean))
 const EDITS = dependencyEdits(JSON.stringify((await import('node:http2')).constants)).filter((e) => !skipped.has(e.name))
 const editReport = Object.fromEntries(EDITS.map((e) => [e.name, 'not loaded']))
+function guardedBy(edit, contents) {
+  const missing = [...edit.guards, ...(edit.edits ?? []).map(([from]) => from)].find((g) => !contents.includes(g))
+  if (missing) {
+    editReport[edit.name] = `guard not found: ${missing}`
+    console.warn(`esbuild: ${edit.path} changed; start-up edit ${edit.name} skipped (guard not found: ${missing})`)
+  }
+  return !missing
+}
+
 const leanDeps = {
   name: 'lean-deps',
   setup(b) {
     for (const edit of EDITS) {
       const filter = pathFilter(edit.path)
-      const guarded = (contents) => {
-        const missing = [...edit.guards, ...(edit.edits ?? []).map(([from]) => from)].find((g) => !contents.includes(g))
-        if (missing) {
-          editReport[edit.name] = `guard not found: ${missing}`
-          console.warn(`esbuild: ${edit.path} changed; start-up edit ${edit.name} skipped (guard not found: ${missing})`)
-        }
-        return !missing
-      }
+      const guarded = (contents) => guardedBy(edit, contents)
       if (edit.kind === 'replace') {
+        // esbuild takes the first onLoad that answers for a file: all replace edits of one file are
+        // applied by the first of them (each still checks its own guards).
+        if (EDITS.find((e) => e.kind === 'replace' && e.path === edit.path) !== edit) continue
+        const sameFile = EDITS.filter((e) => e.kind === 'replace' && e.path === edit.path)
         b.onLoad({filter}, (args) => {
           let contents = readFileSync(args.path, 'utf8')
-          if (!guarded(contents)) return undefined
-          for (const [from, to] of edit.edits) contents = contents.replace(from, to)
-          editReport[edit.name] = 'applied'
-          return {contents, loader: 'js'}
+          let changed = false
+          for (const e of sameFile) {
+            if (!guardedBy(e, contents)) continue
+            for (const [from, to] of e.edits) contents = contents.replace(from, to)
+            editReport[e.name] = 'applied'
+            changed = true
+          }
+          return changed ? {contents, loader: 'js'} : undefined
         })
       } else if (edit.kind === 'module') {
         b.onLoad({filter}, (args) => {

@@ -171,6 +171,15 @@ export function dependencyEdits(http2Constants) {
       guards: ['const promises_1 = require("node:fs/promises");'],
       edits: [['const promises_1 = require("node:fs/promises");', `const promises_1 = ${lazy('node:fs/promises')};`]],
     },
+    {
+      name: 'oclif-sort-without-icu',
+      savesMs: 0,
+      why: "oclif sorts a plugin's commands with localeCompare, and the first localeCompare of a process builds an ICU collator (~4.5 ms); command ids are lowercase ASCII words joined by ':' and '-', which code-point order sorts the same way (test/unit/build/dependency-edits.test.ts checks svc's ids)",
+      kind: 'replace',
+      path: '@oclif/core/lib/config/plugin.js',
+      guards: ['.sort((a, b) => a.id.localeCompare(b.id));'],
+      edits: [['.sort((a, b) => a.id.localeCompare(b.id));', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));']],
+    },
   ]
 }
 

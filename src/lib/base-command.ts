@@ -100,11 +100,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     process.stdout.write('', () => process.stderr.write('', () => process.exit(130)))
   }
 
-  protected override async finally(err: Error | undefined): Promise<void> {
-    await this.ctx?.close()
-    return super.finally(err)
-  }
-
   /** --dry-run: the request goes to stdout (JSON in both modes), a note to stderr, nothing is sent. */
   protected dryRun<D>(description: D): D {
     if (!this.jsonEnabled()) this.out.printJson(description)

@@ -150,9 +150,8 @@ export class ApiClient {
     return (again.success ? again.data : copy) as z.infer<S>
   }
 
-  /** The command is over and every answer it waited for is in: the idle keep-alive sockets go now. */
   async close(): Promise<void> {
-    if (this.dispatcher !== this.opts.dispatcher) await this.dispatcher?.destroy().catch(() => {})
+    if (this.dispatcher !== this.opts.dispatcher) await this.dispatcher?.close().catch(() => {})
   }
 
   private async send(method: Method, url: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<ApiResponse> {

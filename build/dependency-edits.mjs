@@ -180,6 +180,25 @@ export function dependencyEdits(http2Constants) {
       guards: ['.sort((a, b) => a.id.localeCompare(b.id));'],
       edits: [['.sort((a, b) => a.id.localeCompare(b.id));', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));']],
     },
+    {
+      name: 'oclif-read-tsconfig-fs-promises-on-use',
+      savesMs: 0,
+      partOf: 'oclif-fs-promises-on-use',
+      why: "third part of oclif-fs-promises-on-use: oclif's tsconfig reader (development only) requires node:fs/promises when loaded (it comes in with the help module every error path loads)",
+      kind: 'replace',
+      path: '@oclif/core/lib/util/read-tsconfig.js',
+      guards: ['const promises_1 = require("node:fs/promises");'],
+      edits: [['const promises_1 = require("node:fs/promises");', `const promises_1 = ${lazy('node:fs/promises')};`]],
+    },
+    {
+      name: 'oclif-package-type-on-use',
+      savesMs: 0,
+      why: "oclif's module loader requires get-package-type when loaded, to tell ESM from CommonJS for a command file; commands come from the bundle, so it is needed only on the unbundled path",
+      kind: 'replace',
+      path: '@oclif/core/lib/module-loader.js',
+      guards: ["const getPackageType = require('get-package-type');", 'getPackageType.sync(filePath)'],
+      edits: [["const getPackageType = require('get-package-type');", `const getPackageType = ${lazy('get-package-type')};`]],
+    },
   ]
 }
 

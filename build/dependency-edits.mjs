@@ -199,6 +199,15 @@ export function dependencyEdits(http2Constants) {
       guards: ["const getPackageType = require('get-package-type');", 'getPackageType.sync(filePath)'],
       edits: [["const getPackageType = require('get-package-type');", `const getPackageType = ${lazy('get-package-type')};`]],
     },
+    {
+      name: 'oclif-lilconfig-on-use',
+      savesMs: 0,
+      why: "oclif's package.json reader requires lilconfig when loaded; it uses it only for a plugin whose package.json oclif must find and read itself, which svc's root plugin never is",
+      kind: 'replace',
+      path: '@oclif/core/lib/util/read-pjson.js',
+      guards: ['const lilconfig_1 = require("lilconfig");', '(0, lilconfig_1.lilconfig)('],
+      edits: [['const lilconfig_1 = require("lilconfig");', `const lilconfig_1 = ${lazy('lilconfig')};`]],
+    },
   ]
 }
 

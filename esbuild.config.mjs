@@ -44,22 +44,24 @@ function commandFiles(dir, prefix = []) {
 const commands = commandFiles(join(root, 'src', 'commands'))
 
 /**
- * What oclif needs to find and run a command, from the manifest `oclif manifest` just wrote: ids,
- * aliases, visibility, argument names (they end a spaced command id) and summaries (topic help).
- * bin/run.js hands it to oclif instead of the full manifest when no help is asked for.
+ * What oclif needs to find and run one command, from the manifest `oclif manifest` just wrote:
+ * ids, aliases, visibility and argument names (they end a spaced command id). bin/run.js hands
+ * oclif the entry of the command being run instead of the full manifest when no help is asked for.
  */
 function commandIndex() {
   const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-  const keep = ['id', 'aliases', 'hiddenAliases', 'hidden', 'state', 'deprecationOptions', 'deprecateAliases', 'strict', 'summary', 'pluginName', 'pluginAlias', 'pluginType']
+  const keep = ['id', 'aliases', 'hiddenAliases', 'hidden', 'state', 'deprecationOptions', 'deprecateAliases', 'strict', 'pluginName', 'pluginAlias', 'pluginType']
   const commands = {}
+  const aliases = {}
   for (const [id, c] of Object.entries(manifest.commands)) {
     const entry = Object.fromEntries(keep.filter((k) => c[k] !== undefined).map((k) => [k, c[k]]))
-    entry.summary ??= c.description?.split('\n')[0]
     entry.args = Object.fromEntries(Object.keys(c.args ?? {}).map((name) => [name, {name}]))
     commands[id] = entry
+    for (const alias of [...(c.aliases ?? []), ...(c.hiddenAliases ?? [])]) aliases[alias.replaceAll(' ', ':')] = id
   }
-  return {version: manifest.version, commands}
+  return {version: manifest.version, commands, aliases}
 }
+
 const entry = `
 export {run, flush, handle, settings, Plugin} from '@oclif/core'
 export {setLogger} from '@oclif/core/logger'

@@ -7,9 +7,9 @@
 //     V8 code cache next to it (Node 20 has no module.enableCompileCache), registered as a normal
 //     CommonJS module, and handed to oclif with the explicit command strategy: one file, lazy
 //     command modules, no directory scans.
-//  4. When the command line names a command and asks for no help, oclif gets its root plugin
-//     ready-made from the command index built into the bundle (ids, aliases, arguments, summaries)
-//     instead of reading and walking the 0.5 MB oclif.manifest.json that help needs.
+//  4. When the command line names a command and asks for no help, oclif gets a root plugin with
+//     that one command from the index built into the bundle (ids, aliases, argument names) instead
+//     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need.
 //  5. If the bundle is missing or older than the manifest (someone ran only tsc), the unbundled
 //     tsc output is used exactly as before: slower, never broken.
 'use strict'
@@ -69,9 +69,11 @@ async function main() {
 }
 
 /**
- * oclif's load options for this command line. A command that runs (no help asked for) gets the
- * root plugin built from the bundle's command index, and oclif's debug logger only when DEBUG asks
- * for it (the `debug` package it wraps probes the terminal's colours when loaded).
+ * oclif's load options for this command line. A command line that names a command and asks for no
+ * help gets a root plugin holding that one command, from the index built into the bundle: oclif
+ * neither reads the 0.5 MB manifest nor builds the table of all commands and topics. Anything else
+ * (help, a topic, a mistyped command) goes through the full manifest. oclif's debug logger is used
+ * only when DEBUG asks for it (the `debug` package probes the terminal's colours when loaded).
  */
 async function runOptions(bundle, args) {
   const options = {root, pjson}
@@ -79,18 +81,37 @@ async function runOptions(bundle, args) {
     options.logger = silentLogger('oclif')
     bundle.setLogger(options) // before the plugin below logs anything
   }
-  if (wantsHelp(args) || !bundle.COMMAND_INDEX || typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
   const index = bundle.COMMAND_INDEX
-  class IndexedPlugin extends bundle.Plugin {
+  const id = index && !wantsHelp(args) ? commandNamed(args, index) : undefined
+  if (!id || typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
+  class OneCommandPlugin extends bundle.Plugin {
     async _manifest() {
       this.hasManifest = true
-      this.commandIDs = Object.keys(index.commands)
-      return index
+      this.commandIDs = [id]
+      return {version: index.version, commands: {[id]: index.commands[id]}}
     }
   }
-  const plugin = new IndexedPlugin({root, pjson, isRoot: true})
+  const plugin = new OneCommandPlugin({root, pjson, isRoot: true})
   await plugin.load()
   return {...options, plugins: new Map([[plugin.name, plugin]])}
+}
+
+/**
+ * The command the leading words name (`customers get X` -> customers:get), the longest match
+ * first, by id or alias: the same id oclif settles on, since arguments only follow the command.
+ */
+function commandNamed(args, index) {
+  const words = []
+  for (const a of args) {
+    if (a.startsWith('-')) break
+    words.push(a)
+  }
+  for (let n = Math.min(words.length, 4); n > 0; n--) {
+    const candidate = words.slice(0, n).join(':')
+    if (index.commands[candidate]) return candidate
+    if (index.aliases[candidate]) return index.aliases[candidate]
+  }
+  return undefined
 }
 
 function silentLogger(namespace) {

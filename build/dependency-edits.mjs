@@ -208,6 +208,15 @@ export function dependencyEdits(http2Constants) {
       guards: ['const lilconfig_1 = require("lilconfig");', '(0, lilconfig_1.lilconfig)('],
       edits: [['const lilconfig_1 = require("lilconfig");', `const lilconfig_1 = ${lazy('lilconfig')};`]],
     },
+    {
+      name: 'oclif-theme-file-if-present',
+      savesMs: 0,
+      why: "oclif reads the user's theme.json on every start through node:fs/promises (loading it costs ~3 ms) even when there is none; a stat first keeps the same result and skips the load when the file is absent",
+      kind: 'replace',
+      path: '@oclif/core/lib/config/config.js',
+      guards: ['(0, fs_1.safeReadJson)(userThemeFile),'],
+      edits: [['(0, fs_1.safeReadJson)(userThemeFile),', 'require("node:fs").existsSync(userThemeFile) ? (0, fs_1.safeReadJson)(userThemeFile) : undefined,']],
+    },
   ]
 }
 

@@ -1,32 +1,43 @@
 #!/usr/bin/env node
 // Start-up is the product here: every millisecond spent before a command runs is paid by every
-// script that calls svc. So:
-//  1. `svc --version` is answered from package.json without loading oclif.
-//  2. Otherwise the bundle dist/svc.cjs (esbuild.config.mjs) is compiled through vm.Script with a
+// script that calls svc. So (each step's saving is in docs/performance.md):
+//  1. This file is CommonJS (bin/package.json): an ES module entry starts Node's ESM loader first.
+//  2. `svc --version` is answered from package.json without loading oclif.
+//  3. Otherwise the bundle dist/svc.cjs (esbuild.config.mjs) is compiled through vm.Script with a
 //     V8 code cache next to it (Node 20 has no module.enableCompileCache), registered as a normal
 //     CommonJS module, and handed to oclif with the explicit command strategy: one file, lazy
 //     command modules, no directory scans.
-//  3. If the bundle is missing or older than the manifest (someone ran only tsc), the unbundled
+//  4. When the command line names a command and asks for no help, oclif gets a root plugin with
+//     that one command from the index built into the bundle (ids, aliases, argument names) instead
+//     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need.
+//  5. If the bundle is missing or older than the manifest (someone ran only tsc), the unbundled
 //     tsc output is used exactly as before: slower, never broken.
-import {readFileSync, renameSync, statSync, writeFileSync} from 'node:fs'
-import Module, {createRequire} from 'node:module'
-import {dirname, join} from 'node:path'
-import {fileURLToPath, pathToFileURL} from 'node:url'
-import v8 from 'node:v8'
-import vm from 'node:vm'
+'use strict'
+const {readFileSync, renameSync, statSync, writeFileSync} = require('node:fs')
+const Module = require('node:module')
+const {dirname, join} = require('node:path')
+const {pathToFileURL} = require('node:url')
+const vm = require('node:vm')
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const root = join(__dirname, '..')
 const argv = process.argv.slice(2)
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
-if (argv[0] === '--version') {
-  // Same text as oclif's config.userAgent.
-  process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`)
-} else {
+main().catch((error) => {
+  process.exitCode = 1
+  process.stderr.write(`${error?.stack ?? error}\n`)
+})
+
+async function main() {
+  if (argv[0] === '--version') {
+    // Same text as oclif's config.userAgent.
+    process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+    return
+  }
   // undici parses HTTP with a WebAssembly module; V8 tiers it up with an optimising compile on a
   // background thread, and Node waits for that thread before it exits: up to ~200 ms after the
   // command is done. The baseline compiler alone is plenty for one CLI's worth of responses.
-  v8.setFlagsFromString('--liftoff-only')
+  require('node:v8').setFlagsFromString('--liftoff-only')
   // package.json engines already says >= 20.19; oclif's own check loads and runs semver each start.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'
   const bundleFile = join(root, 'dist', 'svc.cjs')
@@ -40,20 +51,78 @@ if (argv[0] === '--version') {
   // them: `svc autocomplete ...`, and the root help that lists it. Every other command skips
   // finding, reading and parsing their package.json and manifest.
   if (!needsPlugins(argv)) pjson.oclif.plugins = []
-  if (bundle) {
-    pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
-    const run = (args) =>
-      bundle
-        .run(args, {root, pjson})
-        .then(() => bundle.flush())
-        .catch(async (error) => ((await notFound(error, args === argv ? run : undefined)) ? undefined : bundle.handle(error)))
-    await run(argv)
-  } else {
+  if (!bundle) {
     const {run, flush, handle} = await import('@oclif/core')
     await run(argv, {root, pjson})
       .then(() => flush())
       .catch((error) => handle(error))
+    return
   }
+  pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
+  const options = await runOptions(bundle, argv)
+  const run = (args, opts) =>
+    bundle
+      .run(args, opts)
+      .then(() => bundle.flush())
+      .catch(async (error) => ((await notFound(error, args === argv ? (typed) => run(typed, {root, pjson}) : undefined)) ? undefined : bundle.handle(error)))
+  await run(argv, options)
+}
+
+/**
+ * oclif's load options for this command line. A command line that names a command and asks for no
+ * help gets a root plugin holding that one command, from the index built into the bundle: oclif
+ * neither reads the 0.5 MB manifest nor builds the table of all commands and topics. Anything else
+ * (help, a topic, a mistyped command) goes through the full manifest. oclif's debug logger is used
+ * only when DEBUG asks for it (the `debug` package probes the terminal's colours when loaded).
+ */
+async function runOptions(bundle, args) {
+  const options = {root, pjson}
+  if (!process.env.DEBUG) {
+    options.logger = silentLogger('oclif')
+    bundle.setLogger(options) // before the plugin below logs anything
+  }
+  const index = bundle.COMMAND_INDEX
+  const id = index && !wantsHelp(args) ? commandNamed(args, index) : undefined
+  if (!id || typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
+  class OneCommandPlugin extends bundle.Plugin {
+    async _manifest() {
+      this.hasManifest = true
+      this.commandIDs = [id]
+      return {version: index.version, commands: {[id]: index.commands[id]}}
+    }
+  }
+  const plugin = new OneCommandPlugin({root, pjson, isRoot: true})
+  await plugin.load()
+  return {...options, plugins: new Map([[plugin.name, plugin]])}
+}
+
+/**
+ * The command the leading words name (`customers get X` -> customers:get), the longest match
+ * first, by id or alias: the same id oclif settles on, since arguments only follow the command.
+ */
+function commandNamed(args, index) {
+  const words = []
+  for (const a of args) {
+    if (a.startsWith('-')) break
+    words.push(a)
+  }
+  for (let n = Math.min(words.length, 4); n > 0; n--) {
+    const candidate = words.slice(0, n).join(':')
+    if (index.commands[candidate]) return candidate
+    if (index.aliases[candidate]) return index.aliases[candidate]
+  }
+  return undefined
+}
+
+function silentLogger(namespace) {
+  const no = () => {}
+  return {namespace, child: (ns, delimiter = ':') => silentLogger(`${namespace}${delimiter}${ns}`), debug: no, error: no, info: no, trace: no, warn: no}
+}
+
+/** Help reads every command's flags, descriptions and examples: those are in the full manifest only. */
+function wantsHelp(args) {
+  const words = args.filter((a) => !a.startsWith('-'))
+  return args.length === 0 || words[0] === 'help' || args.some((a) => a === '--help' || a === '-h')
 }
 
 function needsPlugins(args) {
@@ -99,7 +168,7 @@ async function notFound(error, rerun) {
 
 /** A file of a plugin's lib/ (its package exports only lib/index.js), as a URL for import(). */
 function pluginFile(name, file) {
-  const main = createRequire(join(root, 'package.json')).resolve(name)
+  const main = Module.createRequire(join(root, 'package.json')).resolve(name)
   return pathToFileURL(join(dirname(main), file)).href
 }
 
@@ -124,11 +193,11 @@ function loadBundle(file) {
   const mod = new Module(file)
   mod.filename = file
   mod.paths = Module._nodeModulePaths(dirname(file))
-  const require = createRequire(file)
-  script.runInThisContext().call(mod.exports, mod.exports, require, mod, file, dirname(file))
+  const requireFromBundle = Module.createRequire(file)
+  script.runInThisContext().call(mod.exports, mod.exports, requireFromBundle, mod, file, dirname(file))
   mod.loaded = true
   // oclif loads the explicit target with require(); this makes it the instance already loaded.
-  require.cache[file] = mod
+  requireFromBundle.cache[file] = mod
   if (!cachedData || script.cachedDataRejected) {
     // Written at exit so it covers the functions this run compiled; best effort (read-only installs).
     process.once('exit', () => {

@@ -1,4 +1,4 @@
-import {Command, Errors, Flags, type Interfaces} from '@oclif/core'
+import {Command, Config, Errors, Flags, type Interfaces} from '@oclif/core'
 import {Context} from './context.js'
 import {SvcError, isSvcError, type ErrorDocument} from './errors.js'
 import {ExitCode} from './exit-codes.js'
@@ -29,6 +29,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     timeout: durationFlag('give up after this long (30s, 10m ...)'),
     debug: Flags.boolean({description: 'trace HTTP requests on stderr (secrets redacted)', helpGroup: 'GLOBAL'}),
     'no-color': Flags.boolean({description: 'disable colour (also NO_COLOR)', helpGroup: 'GLOBAL'}),
+  }
+
+  /**
+   * oclif's Command.run builds and loads a second Config from the one the runner hands it (same
+   * options, same plugins: platform, shell, theme and the command table all over again) before it
+   * runs the command. An svc command runs on the runner's Config as it is; called any other way
+   * (tests, a plain options object) it goes through oclif's path.
+   */
+  static override async run<C extends Command>(this: new (argv: string[], config: Config) => C, argv?: string[], opts?: Interfaces.LoadOptions): Promise<ReturnType<C['run']>> {
+    if (!(opts instanceof Config)) return super.run(argv, opts) as Promise<ReturnType<C['run']>>
+    const cmd = new this(argv ?? process.argv.slice(2), opts) as unknown as {_run(): Promise<ReturnType<C['run']>>}
+    return cmd._run()
   }
 
   protected flags!: CommandFlags<T>
@@ -86,11 +98,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     process.exitCode = 130
     // Let stdout/stderr drain (pipes are asynchronous), then stop.
     process.stdout.write('', () => process.stderr.write('', () => process.exit(130)))
-  }
-
-  protected override async finally(err: Error | undefined): Promise<void> {
-    await this.ctx?.close()
-    return super.finally(err)
   }
 
   /** --dry-run: the request goes to stdout (JSON in both modes), a note to stderr, nothing is sent. */

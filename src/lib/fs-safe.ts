@@ -1,6 +1,5 @@
 import {closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync, chmodSync} from 'node:fs'
 import {dirname, join} from 'node:path'
-import {randomBytes} from 'node:crypto'
 
 /** A 0700 directory, created if needed (and tightened if it already exists). */
 export function ensurePrivateDir(dir: string): void {
@@ -11,7 +10,8 @@ export function ensurePrivateDir(dir: string): void {
 /** Writes a 0600 file atomically: temp file, fsync, rename. A reader never sees half a file. */
 export function writePrivateFileAtomic(path: string, data: string | Uint8Array): void {
   ensurePrivateDir(dirname(path))
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  // node:crypto is loaded here, on use: most commands never write a file and skip its ~3 ms load.
+  const tmp = `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`
   const fd = openSync(tmp, 'wx', 0o600)
   try {
     writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data)

@@ -1,10 +1,12 @@
 // npm run bench: start-up, throughput and memory, measured side by side in one run.
 //
-//   node test/bench/bench.mjs [--runs 21] [--seconds 3] [--concurrency 32]
+//   node test/bench/bench.mjs [--runs 21] [--seconds 3] [--concurrency 32] [--only startup]
+//                             [--baseline <built checkout of an earlier commit>]
 //
-// 1. Start-up: medians of `node -e 0`, `svc --version` and `svc customers get <id> --json` (against a
-//    running local sandbox), spawned round-robin so machine noise hits all three alike; ratios to
-//    the `node -e 0` floor.
+// 1. Start-up: medians of `node -e 0`, `svc --version`, `svc customers get <id> --json` (against a
+//    running local sandbox) and a bare node process doing the same GET with node:http, spawned
+//    round-robin so machine noise hits all alike; ratios to the floors. Then each topic's most used
+//    command (test/bench/startup.mjs), with --baseline beside it when given.
 // 2. CLI peak RSS (VmHWM read at exit through a --require hook), emulator RSS.
 // 3. Emulator throughput: GET and durable POST /customers per second, keep-alive, from this process
 //    (a separate process from the emulator) on loopback, each phase bounded in time.
@@ -27,7 +29,14 @@ const opt = (name, dflt) => {
 const RUNS = opt('runs', 21)
 const SECONDS = opt('seconds', 3)
 const CONCURRENCY = opt('concurrency', 32)
-const TARGETS = {version: 2.0, get: 2.5, cliRssMb: 90, getPerSec: 2000, postPerSec: 500}
+const str = (name) => {
+  const i = process.argv.indexOf(`--${name}`)
+  return i > 0 ? process.argv[i + 1] : undefined
+}
+const ONLY = str('only')
+const BASELINE = str('baseline')
+// Issue 14: --version <= 1.2x node -e 0, customers get <= 1.5x the one-GET floor, CLI RSS <= 70 MB.
+const TARGETS = {version: 1.2, get: 2.5, getVsGetFloor: 1.5, cliRssMb: 70, getPerSec: 2000, postPerSec: 500}
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-'))
 const results = []
@@ -39,111 +48,130 @@ const check = (label, ok) => {
 
 const sandbox = await startSandbox()
 try {
-  const auth = 'Basic ' + Buffer.from(`${sandbox.ready.tokenId}:${sandbox.ready.clientSecret}`).toString('base64')
-  const base = new URL(sandbox.ready.url)
-  const pool = new Pool(base.origin, {connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000})
-  const id = await createCustomer(pool, base.pathname, auth, 'bench-seed')
+  // A labelled block: `--only startup` leaves it after the start-up and memory sections.
+  sections: {
+    const auth = 'Basic ' + Buffer.from(`${sandbox.ready.tokenId}:${sandbox.ready.clientSecret}`).toString('base64')
+    const base = new URL(sandbox.ready.url)
+    const pool = new Pool(base.origin, {connections: CONCURRENCY, pipelining: 1, keepAliveTimeout: 30_000})
+    const id = await createCustomer(pool, base.pathname, auth, 'bench-seed')
 
-  // --- start-up -----------------------------------------------------------------------------
-  // The caller's environment (as a user's shell has it: e.g. NODE_EXTRA_CA_CERTS, which every
-  // node process pays for at start, floor included), pointed at the bench sandbox.
-  const cliEnv = {
-    ...process.env,
-    HOME: work,
-    SVC_CONFIG_DIR: join(work, 'config'),
-    SVC_BASE_URL: sandbox.ready.url,
-    SVC_TOKEN_ID: sandbox.ready.tokenId,
-    SVC_CLIENT_SECRET: sandbox.ready.clientSecret,
-    SVC_NO_INPUT: '1',
-  }
-  for (const k of ['SVC_PROFILE', 'SVC_DEBUG', 'SVC_ENVIRONMENT', 'NODE_OPTIONS', 'DEBUG']) delete cliEnv[k]
-  const cases = [
-    {key: 'floor', label: 'node -e 0', argv: ['-e', '0']},
-    {key: 'version', label: 'svc --version', argv: [bin, '--version']},
-    {key: 'get', label: 'svc customers get <id> --json', argv: [bin, 'customers', 'get', id, '--json']},
-    // The floor of the same work: a bare node process doing that one GET with node:http, printing the body.
-    {key: 'getFloor', label: 'node: one GET (node:http)', argv: ['-e', oneGet(`${sandbox.ready.url}/customers/${encodeURIComponent(id)}`, auth)]},
-  ]
-  // One warm-up each (disk cache, V8 code cache written by a first run).
-  for (const c of cases) run(c.argv, cliEnv)
-  const times = Object.fromEntries(cases.map((c) => [c.key, []]))
-  for (let i = 0; i < RUNS; i++) {
+    // --- start-up -----------------------------------------------------------------------------
+    // The caller's environment (as a user's shell has it: e.g. NODE_EXTRA_CA_CERTS, which every
+    // node process pays for at start, floor included), pointed at the bench sandbox.
+    const cliEnv = {
+      ...process.env,
+      HOME: work,
+      SVC_CONFIG_DIR: join(work, 'config'),
+      SVC_BASE_URL: sandbox.ready.url,
+      SVC_TOKEN_ID: sandbox.ready.tokenId,
+      SVC_CLIENT_SECRET: sandbox.ready.clientSecret,
+      SVC_NO_INPUT: '1',
+    }
+    for (const k of ['SVC_PROFILE', 'SVC_DEBUG', 'SVC_ENVIRONMENT', 'NODE_OPTIONS', 'DEBUG']) delete cliEnv[k]
+    const cases = [
+      {key: 'floor', label: 'node -e 0', argv: ['-e', '0']},
+      {key: 'version', label: 'svc --version', argv: [bin, '--version']},
+      {key: 'get', label: 'svc customers get <id> --json', argv: [bin, 'customers', 'get', id, '--json']},
+      // The floor of the same work: a bare node process doing that one GET with node:http, printing the body.
+      {key: 'getFloor', label: 'node: one GET (node:http)', argv: ['-e', oneGet(`${sandbox.ready.url}/customers/${encodeURIComponent(id)}`, auth)]},
+    ]
+    // One warm-up each (disk cache, V8 code cache written by a first run).
+    for (const c of cases) run(c.argv, cliEnv)
+    const times = Object.fromEntries(cases.map((c) => [c.key, []]))
+    for (let i = 0; i < RUNS; i++) {
+      for (const c of cases) {
+        const {ms, status} = run(c.argv, cliEnv)
+        if (status !== 0) throw new Error(`${c.label} exited ${status}`)
+        times[c.key].push(ms)
+      }
+    }
+    const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]))
+    console.log(`\nStart-up (median of ${RUNS} runs each, interleaved)`)
     for (const c of cases) {
-      const {ms, status} = run(c.argv, cliEnv)
-      if (status !== 0) throw new Error(`${c.label} exited ${status}`)
-      times[c.key].push(ms)
+      const ratio = med[c.key] / med.floor
+      const target = TARGETS[c.key]
+      const verdict = target ? `  target <= ${target.toFixed(1)}x  ${check(c.label, ratio <= target)}` : ''
+      console.log(`  ${c.label.padEnd(32)} ${fmt(med[c.key], 'ms')}  ${ratio.toFixed(2)}x${verdict}`)
+      results.push({metric: c.label, ms: round(med[c.key]), ratio: round(ratio)})
     }
-  }
-  const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]))
-  console.log(`\nStart-up (median of ${RUNS} runs each, interleaved)`)
-  for (const c of cases) {
-    const ratio = med[c.key] / med.floor
-    const target = TARGETS[c.key]
-    const verdict = target ? `  target <= ${target.toFixed(1)}x  ${check(c.label, ratio <= target)}` : ''
-    console.log(`  ${c.label.padEnd(32)} ${fmt(med[c.key], 'ms')}  ${ratio.toFixed(2)}x${verdict}`)
-    results.push({metric: c.label, ms: round(med[c.key]), ratio: round(ratio)})
-  }
-  const vsGet = med.get / med.getFloor
-  console.log(`  customers get vs the one-GET floor: ${vsGet.toFixed(2)}x  (issue 14 asks <= 1.5x; not a gate yet)`)
-  results.push({metric: 'customers get vs one-GET floor', ratio: round(vsGet)})
-  // The floor moves with the environment: NODE_EXTRA_CA_CERTS (set on these machines) makes every
-  // node start load a CA bundle. Report the same pair without it, so the CLI's own cost is visible.
-  if (cliEnv.NODE_EXTRA_CA_CERTS) {
-    const bare = {...cliEnv}
-    delete bare.NODE_EXTRA_CA_CERTS
-    const pair = {floor: [], get: [], getFloor: []}
-    const pairCases = cases.filter((c) => c.key in pair)
-    for (let i = 0; i < Math.min(RUNS, 11); i++) for (const c of pairCases) pair[c.key].push(run(c.argv, bare).ms)
-    const [f, g, gf] = [median(pair.floor), median(pair.get), median(pair.getFloor)]
-    console.log(`  without NODE_EXTRA_CA_CERTS: node -e 0 ${fmt(f, 'ms')}, one-GET floor ${fmt(gf, 'ms')}, customers get ${fmt(g, 'ms')} (${(g / f).toFixed(2)}x node -e 0, ${(g / gf).toFixed(2)}x the one-GET floor; svc's own cost ${fmt(g - f, 'ms')}, ${fmt(med.get - med.floor, 'ms')} with it)`)
-    results.push({metric: 'customers get without NODE_EXTRA_CA_CERTS', ms: round(g), ratio: round(g / f)})
-  }
-
-  // --- CLI memory ---------------------------------------------------------------------------
-  const hook = join(work, 'rss-hook.cjs')
-  const rssFile = join(work, 'rss.txt')
-  writeFileSync(hook, `process.on('exit', () => { const m = /VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8')); require('fs').appendFileSync(${JSON.stringify(rssFile)}, (m ? m[1] : '0') + '\\n') })`)
-  let peakKb = 0
-  if (existsSync('/proc/self/status')) {
-    for (const c of cases.slice(1)) {
-      rmSync(rssFile, {force: true})
-      for (let i = 0; i < 3; i++) run(c.argv, {...cliEnv, NODE_OPTIONS: `--require ${hook}`})
-      const kb = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number))
-      peakKb = Math.max(peakKb, kb)
+    const vsGet = med.get / med.getFloor
+    console.log(`  customers get vs the one-GET floor: ${vsGet.toFixed(2)}x  target <= ${TARGETS.getVsGetFloor.toFixed(1)}x  ${check('get vs one-GET floor', vsGet <= TARGETS.getVsGetFloor)}`)
+    results.push({metric: 'customers get vs one-GET floor', ratio: round(vsGet)})
+    // The floor moves with the environment: NODE_EXTRA_CA_CERTS (set on these machines) makes every
+    // node start load a CA bundle. Report the same pair without it, so the CLI's own cost is visible.
+    if (cliEnv.NODE_EXTRA_CA_CERTS) {
+      const bare = {...cliEnv}
+      delete bare.NODE_EXTRA_CA_CERTS
+      const pair = {floor: [], get: [], getFloor: []}
+      const pairCases = cases.filter((c) => c.key in pair)
+      for (let i = 0; i < Math.min(RUNS, 11); i++) for (const c of pairCases) pair[c.key].push(run(c.argv, bare).ms)
+      const [f, g, gf] = [median(pair.floor), median(pair.get), median(pair.getFloor)]
+      console.log(`  without NODE_EXTRA_CA_CERTS: node -e 0 ${fmt(f, 'ms')}, one-GET floor ${fmt(gf, 'ms')}, customers get ${fmt(g, 'ms')} (${(g / f).toFixed(2)}x node -e 0, ${(g / gf).toFixed(2)}x the one-GET floor; svc's own cost ${fmt(g - f, 'ms')}, ${fmt(med.get - med.floor, 'ms')} with it)`)
+      results.push({metric: 'customers get without NODE_EXTRA_CA_CERTS', ms: round(g), ratio: round(g / f)})
     }
-    console.log(`\nMemory\n  CLI peak RSS (max of --version, customers get) ${fmt(peakKb / 1024, 'MB')}  target <= ${TARGETS.cliRssMb} MB  ${check('cli rss', peakKb / 1024 <= TARGETS.cliRssMb)}`)
-    results.push({metric: 'cli peak rss MB', value: round(peakKb / 1024)})
-  }
 
-  // --- emulator throughput --------------------------------------------------------------------
-  console.log(`\nEmulator throughput (${CONCURRENCY} keep-alive connections, ${SECONDS}s per phase)`)
-  const get = await load(pool, SECONDS, CONCURRENCY, () => ({method: 'GET', path: `${base.pathname}/customers/${encodeURIComponent(id)}`, headers: {authorization: auth}}), 200)
-  console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${get.errors ? `  (${get.errors} errors)` : ''}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
-  let n = 0
-  const post = await load(pool, SECONDS, CONCURRENCY, () => ({
-    method: 'POST',
-    path: `${base.pathname}/customers`,
-    headers: {authorization: auth, 'content-type': 'application/json'},
-    body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: `bench-${process.pid}-${n++}`, fullName: 'Bench Person', currencies: ['USD']}),
-  }), 201)
-  console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${post.errors ? `  (${post.errors} errors)` : ''}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
-  results.push({metric: 'GET req/s', value: round(get.perSec)}, {metric: 'POST req/s', value: round(post.perSec)})
-  const emuRss = procStatus(sandbox.child.pid)
-  if (emuRss) console.log(`  emulator RSS now ${fmt(emuRss.VmRSS / 1024, 'MB')}, peak ${fmt(emuRss.VmHWM / 1024, 'MB')}`)
-  await pool.close()
+    // Every topic's most used command, and the same commands of --baseline when given.
+    {
+      const {benchStartup} = await import(pathToFileURL(join(root, 'test', 'bench', 'startup.mjs')).href)
+      const topics = await benchStartup({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env: cliEnv, runs: Math.min(RUNS, 11), baseline: BASELINE})
+      console.log(`\nStart-up by topic (median of ${Math.min(RUNS, 11)} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`)
+      for (const r of topics.rows) {
+        const vs = r.baselineMs === undefined ? '' : `  baseline ${fmt(r.baselineMs, 'ms')}  ${r.deltaMs > 0 ? '+' : ''}${r.deltaMs.toFixed(1)} ms`
+        console.log(`  ${r.command.padEnd(34)} ${fmt(r.ms, 'ms')}  ${r.ratio.toFixed(2)}x${vs}`)
+        results.push({metric: `startup ${r.command}`, ms: r.ms, ratio: r.ratio, ...(r.baselineMs === undefined ? {} : {baselineMs: r.baselineMs})})
+      }
+    }
 
-  // --- other engineers' benches -------------------------------------------------------------
-  for (const [file, fn] of [['quotes.mjs', 'benchQuotes'], ['wallet.mjs', 'benchWallet'], ['scale.mjs', 'benchScale']]) {
-    const path = join(root, 'test', 'bench', file)
-    if (!existsSync(path)) continue
-    console.log(`\n${file}`)
-    try {
-      const mod = await import(pathToFileURL(path).href)
-      const out = await mod[fn]({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env: cliEnv, customers: opt('scale-customers', 100_000)})
-      if (out && typeof out === 'object') for (const [k, v] of Object.entries(out)) console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
-    } catch (error) {
-      failed = true
-      console.log(`  failed: ${error.message}`)
+    // --- CLI memory ---------------------------------------------------------------------------
+    const hook = join(work, 'rss-hook.cjs')
+    const rssFile = join(work, 'rss.txt')
+    writeFileSync(hook, `process.on('exit', () => { const m = /VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8')); require('fs').appendFileSync(${JSON.stringify(rssFile)}, (m ? m[1] : '0') + '\\n') })`)
+    let peakKb = 0
+    if (existsSync('/proc/self/status')) {
+      for (const c of cases.slice(1)) {
+        rmSync(rssFile, {force: true})
+        for (let i = 0; i < 3; i++) run(c.argv, {...cliEnv, NODE_OPTIONS: `--require ${hook}`})
+        const kb = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number))
+        peakKb = Math.max(peakKb, kb)
+      }
+      console.log(`\nMemory\n  CLI peak RSS (max of --version, customers get) ${fmt(peakKb / 1024, 'MB')}  target <= ${TARGETS.cliRssMb} MB  ${check('cli rss', peakKb / 1024 <= TARGETS.cliRssMb)}`)
+      results.push({metric: 'cli peak rss MB', value: round(peakKb / 1024)})
+    }
+
+    if (ONLY === 'startup') {
+      await pool.close()
+      break sections
+    }
+    // --- emulator throughput --------------------------------------------------------------------
+    console.log(`\nEmulator throughput (${CONCURRENCY} keep-alive connections, ${SECONDS}s per phase)`)
+    const get = await load(pool, SECONDS, CONCURRENCY, () => ({method: 'GET', path: `${base.pathname}/customers/${encodeURIComponent(id)}`, headers: {authorization: auth}}), 200)
+    console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${get.errors ? `  (${get.errors} errors)` : ''}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
+    let n = 0
+    const post = await load(pool, SECONDS, CONCURRENCY, () => ({
+      method: 'POST',
+      path: `${base.pathname}/customers`,
+      headers: {authorization: auth, 'content-type': 'application/json'},
+      body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: `bench-${process.pid}-${n++}`, fullName: 'Bench Person', currencies: ['USD']}),
+    }), 201)
+    console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${post.errors ? `  (${post.errors} errors)` : ''}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
+    results.push({metric: 'GET req/s', value: round(get.perSec)}, {metric: 'POST req/s', value: round(post.perSec)})
+    const emuRss = procStatus(sandbox.child.pid)
+    if (emuRss) console.log(`  emulator RSS now ${fmt(emuRss.VmRSS / 1024, 'MB')}, peak ${fmt(emuRss.VmHWM / 1024, 'MB')}`)
+    await pool.close()
+
+    // --- other engineers' benches -------------------------------------------------------------
+    for (const [file, fn] of [['quotes.mjs', 'benchQuotes'], ['wallet.mjs', 'benchWallet'], ['scale.mjs', 'benchScale']]) {
+      const path = join(root, 'test', 'bench', file)
+      if (!existsSync(path)) continue
+      console.log(`\n${file}`)
+      try {
+        const mod = await import(pathToFileURL(path).href)
+        const out = await mod[fn]({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env: cliEnv, customers: opt('scale-customers', 100_000)})
+        if (out && typeof out === 'object') for (const [k, v] of Object.entries(out)) console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+      } catch (error) {
+        failed = true
+        console.log(`  failed: ${error.message}`)
+      }
     }
   }
 } finally {

@@ -1,4 +1,5 @@
-import {customerSchema, endUserTermsSchema, type CustomerCreateRequest, type CustomerUpdateRequest} from '../schemas/customer.js'
+import type {CustomerCreateRequest, CustomerUpdateRequest} from '../schemas/customer.js'
+import {customerSchema, endUserTermsSchema} from '../schemas/customer-response.js'
 import type {ApiClient} from './client.js'
 import {listPaged, type PageOptions} from './list.js'
 

@@ -1,5 +1,5 @@
 import type {z} from 'zod'
-import {pagedList} from '../schemas/common.js'
+import {pagedList} from '../schemas/paging.js'
 import type {ApiClient} from './client.js'
 
 export interface PageOptions {

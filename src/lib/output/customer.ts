@@ -1,4 +1,4 @@
-import type {Customer} from '../schemas/customer.js'
+import type {Customer} from '../schemas/customer-response.js'
 import type {Output} from './output.js'
 import {relativeTime} from './format.js'
 import {type Row, renderKeyValue} from './render.js'

@@ -1,15 +1,8 @@
 import {z} from 'zod'
 import {COUNTRY_CODES} from './countries.js'
-import {withArticle} from '../article.js'
 
-/** `<Type>:<opaque>`; the prefix is checked so a Quote id never reaches a customer endpoint. */
-export function idOf(type: string) {
-  return z
-    .string()
-    .regex(new RegExp(`^${type}:[A-Za-z0-9_-]{1,128}$`), {message: `must be ${withArticle(type)} id (${type}:<id>)`})
-}
-
-export const ID_PATTERN = /^[A-Z][A-Za-z]+:[A-Za-z0-9_-]{1,128}$/
+export {idOf, ID_PATTERN} from './ids.js'
+export {pagedList} from './paging.js'
 
 export const countryCode = z.string().refine((v) => COUNTRY_CODES.has(v), {
   message: 'must be an ISO 3166-1 alpha-2 country code (e.g. US, MX, DE)',
@@ -60,15 +53,6 @@ export const minorAmount = z.number().int().min(0).max(9e15)
 export const listQuery = {
   limit: z.coerce.number().int().min(1).max(100).optional(),
   cursor: z.string().max(200).optional(),
-}
-
-export function pagedList<T extends z.ZodType>(item: T) {
-  return z.looseObject({
-    data: z.array(item),
-    hasMore: z.boolean(),
-    totalCount: z.number().int().optional(),
-    nextCursor: z.string().optional(),
-  })
 }
 
 export const errorBodySchema = z.looseObject({

@@ -34,6 +34,13 @@ describe('build-time dependency edits', () => {
     expect(new Set(edits.map((e) => e.name)).size).toBe(edits.length)
   })
 
+  it("oclif-sort-without-icu: code-point order of svc's command ids is the order localeCompare gives", () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
+    const ids = Object.keys(manifest.commands)
+    expect(ids.length).toBeGreaterThan(100)
+    expect([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual([...ids].sort((a, b) => a.localeCompare(b)))
+  })
+
   it('the last build applied every edit (dist/dependency-edits.json)', () => {
     const report = JSON.parse(readFileSync(join(root, 'dist', 'dependency-edits.json'), 'utf8')) as {skipped: string[]; edits: Record<string, string>}
     expect(report.skipped).toEqual([])

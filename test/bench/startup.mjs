@@ -1,0 +1,100 @@
+// The start-up of each topic's most used command, against one local sandbox, interleaved.
+// Called by test/bench/bench.mjs: benchStartup({url, tokenId, clientSecret, bin, env, runs, baseline}).
+//
+// With `--baseline <checkout>` (a built checkout of an earlier commit, e.g. a git worktree), every
+// command also runs from that checkout's bin/run.js in the same round-robin, so the table shows
+// what a change did to each command's start-up (issue 14: no command may regress).
+import {spawnSync} from 'node:child_process'
+import {join} from 'node:path'
+
+/** A valid CLABE (3-7-1 check digit) whose last digits hit no failure pattern. */
+function clabe() {
+  const first = '00201000000012345'
+  const w = [3, 7, 1]
+  let sum = 0
+  for (let i = 0; i < 17; i++) sum += (Number(first[i]) * w[i % 3]) % 10
+  return first + ((10 - (sum % 10)) % 10)
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** Objects the commands read: an approved, funded customer with an external account. */
+async function seed(url, auth) {
+  const call = async (method, path, body) => {
+    const res = await fetch(url + path, {method, headers: {authorization: auth, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+    const text = await res.text()
+    if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${text}`)
+    return text ? JSON.parse(text) : undefined
+  }
+  const config = await call('GET', '/config')
+  await call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
+  try {
+    // Consent to the current end-user terms, which a payment needs once the platform setting is restored.
+    const terms = await call('GET', '/customers/end-user-terms')
+    const endUserTermsConsent = {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: terms.version, acceptanceMethod: 'CHECKBOX'}
+    const customer = await call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Startup Bench', kycStatus: 'APPROVED', currencies: ['USD', 'MXN'], endUserTermsConsent})
+    const accounts = await call('GET', `/internal-account?customerId=${encodeURIComponent(customer.id)}&currency=USD`)
+    const source = accounts.data[0].id
+    await call('POST', `/sandbox/internal-accounts/${encodeURIComponent(source)}/fund`, {amount: 100_000_000})
+    const dest = await call('POST', '/customers/external-accounts', {customerId: customer.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabe(), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Startup Receiver'}}})
+    return {customer: customer.id, source, dest: dest.id}
+  } finally {
+    await call('PATCH', '/config', {isRegulatedFinancialInstitution: config.isRegulatedFinancialInstitution ?? false})
+  }
+}
+
+/** One command per topic: the one scripts and shells call most. */
+function topicCommands(ids) {
+  return [
+    ['customers get', ['customers', 'get', ids.customer, '--json']],
+    ['customers list', ['customers', 'list', '--limit', '10', '--json']],
+    ['kyc status', ['kyc', 'status', ids.customer, '--json']],
+    ['accounts internal list', ['accounts', 'internal', 'list', '--customer', ids.customer, '--json']],
+    ['accounts external list', ['accounts', 'external', 'list', '--customer', ids.customer, '--json']],
+    ['quote create', ['quote', 'create', '--from', ids.source, '--to', ids.dest, '--amount-minor', '100', '--json']],
+    ['transactions list', ['transactions', 'list', '--limit', '10', '--json']],
+    ['cards list', ['cards', 'list', '--json']],
+    ['agents list', ['agents', 'list', '--json']],
+    ['stablecoins list', ['stablecoins', 'list', '--json']],
+    ['tokens list', ['tokens', 'list', '--json']],
+    ['webhooks events list', ['webhooks', 'events', 'list', '--json']],
+    ['wallet keys list', ['wallet', 'keys', 'list', '--json']],
+    ['profiles list', ['profiles', 'list', '--json']],
+    ['customers get --help', ['customers', 'get', '--help']],
+  ]
+}
+
+export async function benchStartup({url, tokenId, clientSecret, bin, env, runs = 11, baseline}) {
+  const auth = 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`).toString('base64')
+  const ids = await seed(url, auth)
+  const bins = [{key: 'svc', bin}, ...(baseline ? [{key: 'baseline', bin: join(baseline, 'bin', 'run.js')}] : [])]
+  const cases = topicCommands(ids)
+  const run = (argv) => {
+    const t = process.hrtime.bigint()
+    const r = spawnSync(process.execPath, argv, {env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8'})
+    if (r.status !== 0) {
+      const again = spawnSync(process.execPath, argv, {env, encoding: 'utf8'})
+      throw new Error(`${argv.join(' ')} exited ${r.status}: ${again.stdout}${again.stderr}`)
+    }
+    return Number(process.hrtime.bigint() - t) / 1e6
+  }
+  const times = new Map()
+  for (const [label] of cases) for (const b of bins) times.set(`${label}|${b.key}`, [])
+  const floor = []
+  for (const [, argv] of cases) for (const b of bins) run([b.bin, ...argv]) // code caches, disk cache
+  for (let i = 0; i < runs; i++) {
+    floor.push(run(['-e', '0']))
+    for (const [label, argv] of cases) for (const b of bins) times.get(`${label}|${b.key}`).push(run([b.bin, ...argv]))
+  }
+  const f = median(floor)
+  const rows = cases.map(([label]) => {
+    const svc = median(times.get(`${label}|svc`))
+    const row = {command: `svc ${label}`, ms: Math.round(svc * 10) / 10, ratio: Math.round((svc / f) * 100) / 100}
+    if (baseline) {
+      const base = median(times.get(`${label}|baseline`))
+      Object.assign(row, {baselineMs: Math.round(base * 10) / 10, deltaMs: Math.round((svc - base) * 10) / 10})
+    }
+    return row
+  })
+  return {floorMs: Math.round(f * 10) / 10, rows}
+}

@@ -3,7 +3,7 @@
 //   npm run build && node test/bench/edits.mjs [--runs 31]
 //
 // Builds the bundle with every edit, without each edit (SVC_SKIP_EDITS) and without any, copies
-// each into a root of its own (bin/run.js, package.json and the manifest copied, the rest linked),
+// each into a root of its own (bin/run.js, bin/package.json, package.json and the manifest copied, the rest linked),
 // and times `svc customers get <id> --json` against one local sandbox, round-robin across all
 // variants so that load from other work on the machine hits each alike. Prints medians and the
 // difference to the full build. Leaves the full build in dist/.
@@ -46,6 +46,7 @@ function variantRoot(name, skip) {
   copyFileSync(join(root, 'package.json'), join(dir, 'package.json'))
   copyFileSync(join(root, 'oclif.manifest.json'), join(dir, 'oclif.manifest.json'))
   copyFileSync(bin, join(dir, 'bin', 'run.js'))
+  copyFileSync(join(root, 'bin', 'package.json'), join(dir, 'bin', 'package.json')) // run.js is CommonJS
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
   for (const f of readdirSync(join(root, 'dist'))) if (!f.startsWith('svc.cjs')) symlinkSync(join(root, 'dist', f), join(dir, 'dist', f))
   copyFileSync(join(root, 'dist', 'svc.cjs'), join(dir, 'dist', 'svc.cjs')) // newer than the manifest copy

@@ -87,6 +87,8 @@ const distUrl = (distRel) => `require('node:url').pathToFileURL(require('node:pa
 
 /**
  * - import.meta.url -> URL of the file's tsc output (dist/<same path>.js).
+ * - `await import('conf')` and `await import('undici')` go through bin/run.js's import() too and
+ *   load from node_modules: ~0.7 MB of the bundle that every start read for a few commands.
  * - A dynamic import of the local sandbox (src/emulator/**, only `svc sandbox serve` needs it)
  *   loads its tsc output instead of being bundled: the emulator and what only it uses stay out of
  *   the file every command reads and evaluates at start (a long-running server does not need a
@@ -101,6 +103,9 @@ const sourceRewrites = {
       if (contents.includes('import.meta.url')) contents = contents.replaceAll('import.meta.url', distUrl(toDist(args.path)))
       const emulatorDir = join(root, 'src', 'emulator') + sep
       if (!args.path.startsWith(emulatorDir)) {
+        // Packages only a few commands need, from node_modules on use: conf (writing profiles; it
+        // brings ajv) and undici's full entry (multipart uploads; the client uses its Agent only).
+        contents = contents.replace(/\bawait import\((['"])(conf|undici)\1\)/g, (_whole, _q, name) => `await globalThis.__svcImport(${JSON.stringify(name)})`)
         contents = contents.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g, (whole, _q, spec) => {
           const target = join(dirname(args.path), spec).replace(/\.js$/, '.ts')
           // Through bin/run.js's import(): code compiled from a V8 code cache cannot import() itself.

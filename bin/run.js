@@ -16,7 +16,6 @@
 const {readFileSync, renameSync, statSync, writeFileSync} = require('node:fs')
 const Module = require('node:module')
 const {dirname, join} = require('node:path')
-const {pathToFileURL} = require('node:url')
 const vm = require('node:vm')
 
 const root = join(__dirname, '..')
@@ -169,7 +168,7 @@ async function notFound(error, rerun) {
 /** A file of a plugin's lib/ (its package exports only lib/index.js), as a URL for import(). */
 function pluginFile(name, file) {
   const main = Module.createRequire(join(root, 'package.json')).resolve(name)
-  return pathToFileURL(join(dirname(main), file)).href
+  return require('node:url').pathToFileURL(join(dirname(main), file)).href
 }
 
 function loadBundle(file) {

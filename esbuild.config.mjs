@@ -215,7 +215,9 @@ try {
     logLevel: 'warning',
   })
   const tmp = `${outfile}.${process.pid}.tmp`
-  writeFileSync(tmp, asciiOnly(result.outputFiles[0].text))
+  // Written inside CommonJS's module wrapper, so bin/run.js compiles the file's text as read: no
+  // concatenated copy of the whole bundle per start (~0.7 ms).
+  writeFileSync(tmp, `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`)
   writeFileSync(join(root, 'dist', 'dependency-edits.json'), JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n')
   renameSync(tmp, outfile)
 } catch (error) {

@@ -184,7 +184,9 @@ function loadBundle(file) {
   try {
     cachedData = readFileSync(cacheFile)
   } catch {}
-  const script = new vm.Script(Module.wrap(src), {
+  // esbuild.config.mjs writes the bundle already inside the module wrapper; an older build is not.
+  const wrapped = src.startsWith('(function (exports, require, module, __filename, __dirname) {')
+  const script = new vm.Script(wrapped ? src : Module.wrap(src), {
     filename: file,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

@@ -219,6 +219,15 @@ export function dependencyEdits(http2Constants) {
       guards: ['(0, fs_1.safeReadJson)(userThemeFile),'],
       edits: [['(0, fs_1.safeReadJson)(userThemeFile),', 'require("node:fs").existsSync(userThemeFile) ? (0, fs_1.safeReadJson)(userThemeFile) : undefined,']],
     },
+    {
+      name: 'oclif-spinners-on-use',
+      savesMs: 0,
+      why: "oclif's spinner requires cli-spinners (every spinner's frames) when loaded, and oclif loads the spinner with its ux module on every start; the frames are needed only when stderr is a terminal and a spinner is built",
+      kind: 'replace',
+      path: '@oclif/core/lib/ux/action/spinner.js',
+      guards: ['const cli_spinners_1 = __importDefault(require("cli-spinners"));', 'cli_spinners_1.default['],
+      edits: [['const cli_spinners_1 = __importDefault(require("cli-spinners"));', 'const cli_spinners_1 = {get default() { return require("cli-spinners") }};']],
+    },
   ]
 }
 

@@ -6,7 +6,7 @@ import {listView} from '../../lib/output/table.js'
 import {customerColumns} from '../../lib/output/customer.js'
 import {pagingFlags, choiceFlag} from '../../lib/flags.js'
 import {renderCustomerList} from '../../lib/output/customer.js'
-import {customerListQuery} from '../../lib/schemas/customer.js'
+import {customerListQuery} from '../../lib/schemas/customer-query.js'
 import {checkWith, compact} from '../../lib/validate.js'
 import {showList} from '../../lib/output/list-stream.js'
 

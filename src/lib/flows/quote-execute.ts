@@ -7,7 +7,6 @@ import {renderTransaction} from '../output/transaction.js'
 import {canPrompt, promptConfirm} from '../prompts.js'
 import type {Quote, QuoteCreateRequest} from '../schemas/quotes.js'
 import {waitForQuote, type Settled} from './quote-wait.js'
-import {executeWithWalletSignature} from './wallet-ops.js'
 
 export interface ExecuteOptions {
   yes?: boolean
@@ -45,6 +44,8 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
   try {
     // Embedded-wallet sources are authorised by a stamp over the quote's payloadToSign (no-op otherwise).
     const sending = {doing: `The execution of ${quote.id} was sent and may have reached the Service`, resume: `svc quote get ${quote.id}`}
+    // Loaded here, not with the module: it brings the wallet crypto, which `quote create` alone never needs (~4 ms).
+    const {executeWithWalletSignature} = await import('./wallet-ops.js')
     executed = await interrupts.during(sending, () => executeWithWalletSignature(ctx, quote, (headers) => executeQuote(ctx.client, quote.id, ctx.idempotencyKey('execute'), headers)))
   } catch (e) {
     if (e instanceof ApiError && e.code === 'SCA_SESSION_REQUIRED') {

@@ -10,7 +10,7 @@ const MAX_MS = 5000
 const CLI_RUNS = 7
 
 /** A valid CLABE (3-7-1 check digit) whose last digits hit no failure pattern. */
-function clabe() {
+export function clabe() {
   const first = '00201000000012345'
   const w = [3, 7, 1]
   let sum = 0

@@ -9,12 +9,13 @@
 // without the edit minus with every edit: medians of 31 interleaved runs against a local sandbox by
 // `node test/bench/edits.mjs` (CPU time, because wall time on the shared 2-core machine swings under
 // other work; its environment has no NODE_EXTRA_CA_CERTS). Measured 2026-11-25 after the start-up
-// work of issue 14: every edit 50.0 ms, none 66.6 ms (they overlap: http2 and undici's client both
-// pull in node:http; the three fs/promises parts count once). oclif-sort-without-icu saves 0.3 ms
+// work of issue 14: every edit 50.8 ms, none 69.7 ms (they overlap: http2 and undici's client both
+// pull in node:http; the three fs/promises parts count once). oclif-sort-without-icu saves 0.4 ms
 // on a command that runs (oclif then sorts one command) and ~4.3 ms on help, topics and mistyped
 // commands, where it sorts them all (a process's first localeCompare builds an ICU collator).
-// Removed earlier because they saved nothing measurable then: a no-op logger alone (the debug
-// package still loaded through Command.run's second Config; see src/lib/base-command.ts).
+// Removed because they saved nothing measurable (<= 0.2 ms in two runs): get-package-type and
+// cli-spinners on use. Earlier: a no-op logger alone (the debug package still loaded through
+// Command.run's second Config; see src/lib/base-command.ts).
 //
 // partOf: an edit that pays only together with another one; measured and skipped with it.
 //
@@ -30,7 +31,7 @@ export function dependencyEdits(http2Constants) {
   return [
     {
       name: 'undici-http2-constants',
-      savesMs: 11.1,
+      savesMs: 12.7,
       why: "undici's HTTP/2 client requires node:http2 (which loads http and tls) at load just for header-name constants; svc never speaks h2",
       kind: 'replace',
       path: 'undici/lib/dispatcher/client-h2.js',
@@ -39,7 +40,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'inquirer-no-external-editor',
-      savesMs: 0.8,
+      savesMs: 0.5,
       why: "@inquirer/prompts' editor prompt pulls in iconv-lite and chardet (~0.5 MB to read and cache); svc never opens an editor prompt",
       kind: 'stub',
       specifier: '@inquirer/external-editor',
@@ -51,7 +52,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-child-process-on-use',
-      savesMs: 3.8,
+      savesMs: 3.5,
       why: 'oclif requires child_process for Windows shell detection and wsl-utils (powershell helpers) only to ask is-wsl',
       kind: 'replace',
       path: '@oclif/core/lib/util/os.js',
@@ -63,7 +64,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'undici-node-http-on-use',
-      savesMs: 2.0,
+      savesMs: 2.4,
       why: 'undici requires node:http for one instanceof check and a default header limit that svc passes explicitly',
       kind: 'replace',
       path: 'undici/lib/core/util.js',
@@ -100,7 +101,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-tinyglobby-on-use',
-      savesMs: 0.5,
+      savesMs: 0.4,
       why: 'oclif requires tinyglobby for command discovery without a manifest; svc always has one',
       kind: 'replace',
       path: '@oclif/core/lib/config/plugin.js',
@@ -109,7 +110,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-debug-on-use',
-      savesMs: 0.6,
+      savesMs: 0.8,
       why: "oclif's logger requires the debug package (which loads tty and probes the terminal's colours) when loaded; bin/run.js gives oclif a silent logger unless DEBUG is set, so debug is needed only then",
       kind: 'replace',
       path: '@oclif/core/lib/logger.js',
@@ -118,7 +119,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-perf-hooks-on-use',
-      savesMs: 1.6,
+      savesMs: 1.0,
       why: "oclif's performance markers require node:perf_hooks when loaded; they run only when performance tracing is switched on",
       kind: 'replace',
       path: '@oclif/core/lib/performance.js',
@@ -127,7 +128,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-readline-on-use',
-      savesMs: 1.2,
+      savesMs: 1.4,
       why: "oclif's flag parser requires node:readline when loaded; it reads stdin with it only for a flag or argument given as `-`",
       kind: 'replace',
       path: '@oclif/core/lib/parser/parse.js',
@@ -136,7 +137,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-supports-color-on-use',
-      savesMs: 0.8,
+      savesMs: 0.3,
       why: "oclif's theme probes the terminal's colour support (loading tty and os) when loaded; it needs the answer only when it colours a message",
       kind: 'replace',
       path: '@oclif/core/lib/ux/supports-color.js',
@@ -145,7 +146,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-fs-promises-on-use',
-      savesMs: 2.5,
+      savesMs: 1.4,
       why: "oclif's file helpers require node:fs/promises when loaded; with the command index (bin/run.js) a command that runs reads no file through them",
       kind: 'replace',
       path: '@oclif/core/lib/util/fs.js',
@@ -154,7 +155,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'chalk-no-default-probe',
-      savesMs: 0.9,
+      savesMs: 0.3,
       why: "chalk probes the terminal (tty, os, environment) when loaded, for its default instance; svc only builds instances with an explicit level (src/lib/output/output.ts decides it from --no-color, NO_COLOR, FORCE_COLOR and the TTY), so the default instance is colourless",
       kind: 'stub',
       specifier: '#supports-color',
@@ -175,7 +176,7 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-sort-without-icu',
-      savesMs: 0.3,
+      savesMs: 0.4,
       why: "oclif sorts a plugin's commands with localeCompare, and the first localeCompare of a process builds an ICU collator (~4.5 ms); command ids are lowercase ASCII words joined by ':' and '-', which code-point order sorts the same way (test/unit/build/dependency-edits.test.ts checks svc's ids)",
       kind: 'replace',
       path: '@oclif/core/lib/config/plugin.js',
@@ -193,17 +194,8 @@ export function dependencyEdits(http2Constants) {
       edits: [['const promises_1 = require("node:fs/promises");', `const promises_1 = ${lazy('node:fs/promises')};`]],
     },
     {
-      name: 'oclif-package-type-on-use',
-      savesMs: 0.2,
-      why: "oclif's module loader requires get-package-type when loaded, to tell ESM from CommonJS for a command file; commands come from the bundle, so it is needed only on the unbundled path",
-      kind: 'replace',
-      path: '@oclif/core/lib/module-loader.js',
-      guards: ["const getPackageType = require('get-package-type');", 'getPackageType.sync(filePath)'],
-      edits: [["const getPackageType = require('get-package-type');", `const getPackageType = ${lazy('get-package-type')};`]],
-    },
-    {
       name: 'oclif-lilconfig-on-use',
-      savesMs: 2.4,
+      savesMs: 1.6,
       why: "oclif's package.json reader requires lilconfig when loaded; it uses it only for a plugin whose package.json oclif must find and read itself, which svc's root plugin never is",
       kind: 'replace',
       path: '@oclif/core/lib/util/read-pjson.js',
@@ -212,21 +204,12 @@ export function dependencyEdits(http2Constants) {
     },
     {
       name: 'oclif-theme-file-if-present',
-      savesMs: 2.9,
+      savesMs: 2.2,
       why: "oclif reads the user's theme.json on every start through node:fs/promises (loading it costs ~3 ms) even when there is none; a stat first keeps the same result and skips the load when the file is absent",
       kind: 'replace',
       path: '@oclif/core/lib/config/config.js',
       guards: ['(0, fs_1.safeReadJson)(userThemeFile),'],
       edits: [['(0, fs_1.safeReadJson)(userThemeFile),', 'require("node:fs").existsSync(userThemeFile) ? (0, fs_1.safeReadJson)(userThemeFile) : undefined,']],
-    },
-    {
-      name: 'oclif-spinners-on-use',
-      savesMs: 0,
-      why: "oclif's spinner requires cli-spinners (every spinner's frames) when loaded, and oclif loads the spinner with its ux module on every start; the frames are needed only when stderr is a terminal and a spinner is built",
-      kind: 'replace',
-      path: '@oclif/core/lib/ux/action/spinner.js',
-      guards: ['const cli_spinners_1 = __importDefault(require("cli-spinners"));', 'cli_spinners_1.default['],
-      edits: [['const cli_spinners_1 = __importDefault(require("cli-spinners"));', 'const cli_spinners_1 = {get default() { return require("cli-spinners") }};']],
     },
   ]
 }

@@ -11,7 +11,7 @@
 //     that one command from the index built into the bundle (ids, aliases, argument names) instead
 //     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need.
 //  5. If the bundle is missing or older than the manifest (someone ran only tsc), the unbundled
-//     tsc output is used exactly as before: slower, never broken.
+//     tsc output is used the same way (same error handling): slower, never broken.
 'use strict'
 const {readFileSync, renameSync, statSync, writeFileSync} = require('node:fs')
 const Module = require('node:module')
@@ -50,20 +50,14 @@ async function main() {
   // them: `svc autocomplete ...`, and the root help that lists it. Every other command skips
   // finding, reading and parsing their package.json and manifest.
   if (!needsPlugins(argv)) pjson.oclif.plugins = []
-  if (!bundle) {
-    const {run, flush, handle} = await import('@oclif/core')
-    await run(argv, {root, pjson})
-      .then(() => flush())
-      .catch((error) => handle(error))
-    return
-  }
-  pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
-  const options = await runOptions(bundle, argv)
+  if (bundle) pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
+  const oclif = bundle ?? (await import('@oclif/core'))
+  const options = bundle ? await runOptions(bundle, argv) : {root, pjson}
   const run = (args, opts) =>
-    bundle
+    oclif
       .run(args, opts)
-      .then(() => bundle.flush())
-      .catch(async (error) => ((await notFound(error, args === argv ? (typed) => run(typed, {root, pjson}) : undefined)) ? undefined : bundle.handle(error)))
+      .then(() => oclif.flush())
+      .catch(async (error) => ((await notFound(error, args === argv ? (typed) => run(typed, {root, pjson}) : undefined)) ? undefined : oclif.handle(error)))
   await run(argv, options)
 }
 

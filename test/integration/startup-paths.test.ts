@@ -1,0 +1,36 @@
+// bin/run.js hands oclif a one-command index from the bundle when the command line names a command
+// and asks for no help, and the full manifest otherwise (help, topics, mistyped commands). Whatever
+// path a command line takes, the user must see exactly what plain oclif on the unbundled build shows
+// (SVC_NO_BUNDLE=1): same stdout, stderr and exit code.
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {svc} from '../helpers/cli.js'
+
+const home = mkdtempSync(join(tmpdir(), 'svc-paths-'))
+afterAll(() => rmSync(home, {recursive: true, force: true}))
+
+// Nothing listens on port 9: a command that runs ends with the same connection error on both paths.
+const env = {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_BASE_URL: 'http://127.0.0.1:9/2025-10-13', SVC_TOKEN_ID: 't', SVC_CLIENT_SECRET: 's', CI: '1', SVC_NO_INPUT: '1', NO_COLOR: '1'}
+
+const lines: Array<[string, string[]]> = [
+  ['a command that runs (one-command index)', ['customers', 'get', 'Customer:abc', '--json']],
+  ['a nested command that runs', ['accounts', 'internal', 'list', '--customer', 'Customer:abc']],
+  ['a command missing its argument', ['customers', 'get']],
+  ['a bad argument', ['customers', 'get', 'Quote:abc']],
+  ['an unknown flag', ['customers', 'list', '--nope']],
+  ['a topic', ['customers']],
+  ['a nested topic', ['wallet', 'credentials']],
+  ['command help', ['customers', 'get', '--help']],
+  ['help for a topic', ['help', 'kyc']],
+  ['a mistyped command', ['customers', 'gett', 'x']],
+]
+
+describe('the bundle start-up paths show what plain oclif shows', () => {
+  it.each(lines)('%s', async (_what, argv) => {
+    const [fast, plain] = await Promise.all([svc(argv, {env}), svc(argv, {env: {...env, SVC_NO_BUNDLE: '1'}})])
+    expect({code: fast.code, stdout: fast.stdout, stderr: fast.stderr}).toEqual({code: plain.code, stdout: plain.stdout, stderr: plain.stderr})
+    expect(fast.stdout + fast.stderr).not.toBe('')
+  })
+})

@@ -1,7 +1,7 @@
 import {createRequire} from 'node:module'
 import {moneySteps} from './build-money.js'
 import {onboardingSteps} from './build-kyc.js'
-import {Fakes, type FakeKind} from './fakes.js'
+import {Fakes, personalWords, type FakeKind} from './fakes.js'
 import type {Situation} from './read.js'
 import {StepList, type CaptureStep} from './steps.js'
 
@@ -22,7 +22,8 @@ export interface BuiltCapture {
 
 /** Situation -> the flow file's text: a header, then the steps, with comments where a state is not reproduced. */
 export function buildCapture(s: Situation, source: CaptureSource, seed: string): BuiltCapture {
-  const fakes = new Fakes(seed)
+  // No fake may contain a word of the original personal data, even by coincidence.
+  const fakes = new Fakes(seed, personalWords([s]))
   const out = new StepList()
   onboardingSteps(s, fakes, out)
   moneySteps(s, fakes, out)

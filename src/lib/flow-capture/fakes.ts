@@ -24,13 +24,49 @@ const FAMILY = ['Navarro', 'Quintero', 'Salinas', 'Ibarra', 'Montoya', 'Delgado'
 const STREETS = ['Oak Hollow Rd', 'Maple Crest Ave', 'Birch Lane', 'Harbor View Dr', 'Cedar Park Blvd', 'Willow Bend Ct', 'Juniper St', 'Aspen Ridge Way']
 const CITIES = ['Riverton', 'Lakewood', 'Fairview', 'Brookfield', 'Greenville', 'Ashford', 'Milton', 'Clearwater']
 const COMPANIES = ['Northwind', 'Bluepeak', 'Silverline', 'Brightfield', 'Ironbridge', 'Clearwater', 'Redstone', 'Greenhollow']
+const TRADES = ['Trading', 'Logistics', 'Studios', 'Holdings', 'Labs']
+
+/** Keys whose values are someone's own words: names, streets, cities, the local part of an e-mail. */
+const PERSONAL_KEYS = new Set(['fullName', 'firstName', 'middleName', 'lastName', 'legalName', 'doingBusinessAs', 'primaryContactFirstName', 'primaryContactLastName', 'line1', 'line2', 'city', 'email'])
+
+/**
+ * The words (three letters or more, lower case) of every personal value in these documents, at any
+ * depth. A fake that contained one (an owner called Park, a fake street "Cedar Park Blvd") would read
+ * as a leak of the original, so the fakes' word lists leave such entries out.
+ */
+export function personalWords(docs: unknown[]): Set<string> {
+  const words = new Set<string>()
+  const walk = (v: unknown, key?: string): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x, key)
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k)
+    else if (typeof v === 'string' && key && PERSONAL_KEYS.has(key)) {
+      const text = key === 'email' ? v.split('@')[0] : v
+      for (const w of text.toLowerCase().split(/[^\p{L}]+/u)) if (w.length >= 3) words.add(w)
+    }
+  }
+  walk(docs)
+  return words
+}
 
 export class Fakes {
   private readonly byOriginal = new Map<string, unknown>()
   private readonly kinds = new Set<FakeKind>()
   private counter = 0
+  private readonly lists: Record<'given' | 'family' | 'streets' | 'cities' | 'companies' | 'trades', readonly string[]>
 
-  constructor(private readonly seed: string) {}
+  /** `avoid`: words no fake may contain (see personalWords). */
+  constructor(
+    private readonly seed: string,
+    avoid: ReadonlySet<string> = new Set(),
+  ) {
+    const usable = (list: readonly string[]) => {
+      const kept = list.filter((entry) => ![...avoid].some((w) => entry.toLowerCase().includes(w)))
+      return kept.length ? kept : list
+    }
+    this.lists = {given: usable(GIVEN), family: usable(FAMILY), streets: usable(STREETS), cities: usable(CITIES), companies: usable(COMPANIES), trades: usable(TRADES)}
+  }
+
+  private personName = (r: () => number) => `${pick(r, this.lists.given)} ${pick(r, this.lists.family)}`
 
   /** The kinds of field replaced so far, in a stable order. */
   replacedKinds(): FakeKind[] {
@@ -62,7 +98,7 @@ export class Fakes {
 
   /** Given and family name; `suffix` is the sandbox's outcome trigger (e.g. 002 = rejected). */
   fullName(original: string, suffix = ''): string {
-    return this.memo('full name', original, personName, 'person') + suffix
+    return this.memo('full name', original, this.personName, 'person') + suffix
   }
 
   /** An owner's names, given and family apart (the family name carries the owner suffix). */
@@ -72,7 +108,7 @@ export class Fakes {
   }
 
   email(original: string): string {
-    return this.memo('email', original, (r) => `${pick(r, GIVEN)}.${pick(r, FAMILY)}${Math.floor(r() * 90 + 10)}@example.com`.toLowerCase())
+    return this.memo('email', original, (r) => `${pick(r, this.lists.given)}.${pick(r, this.lists.family)}${Math.floor(r() * 90 + 10)}@example.com`.toLowerCase())
   }
 
   /** US numbers in the 555-01xx range, reserved for fiction. */
@@ -87,8 +123,8 @@ export class Fakes {
   /** Street, number, city and postal code are invented; the country (and state) stay, they drive rules. */
   address(original: Record<string, unknown>): Record<string, unknown> {
     return this.memo('address', JSON.stringify(original), (r) => ({
-      line1: `${100 + Math.floor(r() * 8900)} ${pick(r, STREETS)}`,
-      city: pick(r, CITIES),
+      line1: `${100 + Math.floor(r() * 8900)} ${pick(r, this.lists.streets)}`,
+      city: pick(r, this.lists.cities),
       ...(original.state ? {state: original.state} : {}),
       postalCode: typeof original.postalCode === 'string' && /^\d+$/.test(original.postalCode) ? digits(r, original.postalCode.length) : `${digits(r, 5)}`,
       country: original.country,
@@ -110,11 +146,11 @@ export class Fakes {
   }
 
   businessName(original: string, suffix = ''): string {
-    return this.memo('business name', original, (r) => `${pick(r, COMPANIES)} ${pick(r, ['Trading', 'Logistics', 'Studios', 'Holdings', 'Labs'])} LLC`, 'business') + suffix
+    return this.memo('business name', original, (r) => `${pick(r, this.lists.companies)} ${pick(r, this.lists.trades)} LLC`, 'business') + suffix
   }
 
   beneficiaryName(original: string): string {
-    return this.memo('beneficiary name', original, personName, 'person')
+    return this.memo('beneficiary name', original, this.personName, 'person')
   }
 
   platformCustomerId(original: string): string {
@@ -166,7 +202,6 @@ function sameShape(r: () => number, original: string, keepHead: number, keepTail
   return undefined
 }
 
-const personName = (r: () => number) => `${pick(r, GIVEN)} ${pick(r, FAMILY)}`
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]
 const pad = (n: number) => String(n).padStart(2, '0')
 const digits = (r: () => number, n: number) => Array.from({length: n}, () => Math.floor(r() * 10)).join('')

@@ -5,7 +5,7 @@ import {afterAll, describe, expect, it} from 'vitest'
 import {parse} from 'yaml'
 import {clabeProblem, ibanProblem, walletAddressProblem} from '../../../src/lib/account-checks.js'
 import {buildCapture} from '../../../src/lib/flow-capture/build.js'
-import {Fakes} from '../../../src/lib/flow-capture/fakes.js'
+import {Fakes, personalWords} from '../../../src/lib/flow-capture/fakes.js'
 import type {Situation} from '../../../src/lib/flow-capture/read.js'
 import {loadFlow} from '../../../src/lib/flow-run/load.js'
 import {individualCreate} from '../../../src/lib/schemas/customer.js'
@@ -121,5 +121,25 @@ describe('buildCapture', () => {
     const header = (parse(yaml) && yaml.split('\n').filter((l) => l.startsWith('#')).join('\n'))
     expect(header).toMatch(/Personal data replaced by fakes: .*business name.*platformCustomerId/)
     expect(header).toContain('staging (sandbox, https://sandbox.example/2025-10-13) at 2026-11-25T08:00:00.000Z')
+  })
+
+  it('never makes a fake that contains a word of the originals, whatever the seed (an owner called Park, a street "Cedar Park Blvd")', () => {
+    // Originals that share a word with an entry of every one of the fakes' lists.
+    const s = business()
+    s.owners[0].personalInfo = {...s.owners[0].personalInfo, firstName: 'Lucia', lastName: 'Park', address: {line1: '5 Oak Way', city: 'Milton', postalCode: '94105', country: 'US'}}
+    s.customer.businessInfo.legalName = 'Northwind Labs'
+    s.customer.email = 'navarro@acme-original.example'
+    const leaks = ['lucia', 'park', 'oak', 'milton', 'northwind', 'labs', 'navarro']
+    for (let seed = 0; seed < 200; seed++) {
+      const yaml = buildCapture(s, source, `seed-${seed}`).yaml.toLowerCase()
+      for (const w of leaks) expect(yaml, `seed-${seed}: ${w}`).not.toContain(w)
+    }
+  })
+})
+
+describe('personalWords', () => {
+  it('takes the words of names, streets, cities and e-mail local parts at any depth, not ids, statuses or domains', () => {
+    const words = personalWords([{id: 'Customer:abc', kycStatus: 'APPROVED', email: 'ana.ruiz@bigbank.example', owners: [{personalInfo: {firstName: 'Cleo', lastName: 'Park-Lee', address: {line1: '1 Main St', city: 'São Paulo'}}}]}])
+    expect([...words].sort()).toEqual(['ana', 'cleo', 'lee', 'main', 'park', 'paulo', 'ruiz', 'são'])
   })
 })

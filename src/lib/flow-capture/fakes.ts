@@ -88,10 +88,17 @@ export class Fakes {
     }
   }
 
-  /** `space` groups kinds that must agree: a person's name is the same fake as customer, owner or beneficiary. */
+  /**
+   * `space` groups kinds that must agree: a person's name is the same fake as customer, owner or
+   * beneficiary. A fake never equals its original (a birth date drawn by chance), so another draw is made.
+   */
   private memo<T>(kind: FakeKind, original: string, make: (r: () => number) => T, space: string = kind): T {
     const key = `${space}\u0000${original}`
-    if (!this.byOriginal.has(key)) this.byOriginal.set(key, make(this.rng(space, original)))
+    if (!this.byOriginal.has(key)) {
+      let fake = make(this.rng(space, original))
+      for (let salt = 1; salt < 100 && fake === original; salt++) fake = make(this.rng(space, original, salt))
+      this.byOriginal.set(key, fake)
+    }
     this.kinds.add(kind)
     return this.byOriginal.get(key) as T
   }

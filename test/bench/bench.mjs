@@ -145,7 +145,7 @@ try {
     // --- emulator throughput --------------------------------------------------------------------
     console.log(`\nEmulator throughput (${CONCURRENCY} keep-alive connections, ${SECONDS}s per phase)`)
     const get = await load(pool, SECONDS, CONCURRENCY, () => ({method: 'GET', path: `${base.pathname}/customers/${encodeURIComponent(id)}`, headers: {authorization: auth}}), 200)
-    console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${get.errors ? `  (${get.errors} errors)` : ''}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
+    console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${get.errors ? `  (${get.errors} errors, first: ${get.firstError})` : ''}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
     let n = 0
     const post = await load(pool, SECONDS, CONCURRENCY, () => ({
       method: 'POST',
@@ -153,7 +153,7 @@ try {
       headers: {authorization: auth, 'content-type': 'application/json'},
       body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: `bench-${process.pid}-${n++}`, fullName: 'Bench Person', currencies: ['USD']}),
     }), 201)
-    console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${post.errors ? `  (${post.errors} errors)` : ''}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
+    console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${post.errors ? `  (${post.errors} errors, first: ${post.firstError})` : ''}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
     results.push({metric: 'GET req/s', value: round(get.perSec)}, {metric: 'POST req/s', value: round(post.perSec)})
     const emuRss = procStatus(sandbox.child.pid)
     if (emuRss) console.log(`  emulator RSS now ${fmt(emuRss.VmRSS / 1024, 'MB')}, peak ${fmt(emuRss.VmHWM / 1024, 'MB')}`)
@@ -258,22 +258,27 @@ async function load(pool, seconds, concurrency, makeRequest, expected) {
   const until = performance.now() + seconds * 1000
   const latencies = []
   let errors = 0
+  let firstError // what the first failure was: a count alone says nothing to act on
   const started = performance.now()
   const worker = async () => {
     while (performance.now() < until) {
       const t = performance.now()
       try {
         const res = await pool.request(makeRequest())
-        await res.body.text()
+        const text = await res.body.text()
         if (res.statusCode === expected) latencies.push(performance.now() - t)
-        else errors++
-      } catch {
+        else {
+          errors++
+          firstError ??= `HTTP ${res.statusCode} ${text.slice(0, 160)}`
+        }
+      } catch (error) {
         errors++
+        firstError ??= `${error?.code ?? error?.name} ${error?.message}`
       }
     }
   }
   await Promise.all(Array.from({length: concurrency}, worker))
   const elapsed = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
-  return {perSec: latencies.length / elapsed, errors, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)}
+  return {perSec: latencies.length / elapsed, errors, firstError, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)}
 }

@@ -1,4 +1,4 @@
-import type {z} from 'zod'
+import type * as zc from 'zod/v4/core'
 import {ApiError, SvcError, networkError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {redact, type Secret} from '../secret.js'
@@ -60,6 +60,11 @@ const writtenBodies = new WeakSet<object>()
  * over many parses. A command parses a handful of answers: interpreting them is faster (~2 ms).
  */
 const PARSE_ONCE = {jitless: true}
+
+/** A response schema of either zod build (classic or mini, schemas/mini.ts): both carry safeParse. */
+export type ResponseSchema = zc.$ZodType & {
+  safeParse(data: unknown, params?: {jitless?: boolean}): {success: true; data: unknown; error?: undefined} | {success: false; data?: undefined; error: zc.$ZodError}
+}
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504])
 /** Node's default limit, given explicitly so undici need not load node:http to read it. */
@@ -130,9 +135,9 @@ export class ApiClient {
    * a successful write (POST/PUT/PATCH/DELETE) the change has happened, so a mismatch is a warning
    * on stderr, never a failure: the fields that do not fit are left out and the rest is returned.
    */
-  parse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+  parse<S extends ResponseSchema>(schema: S, body: unknown, what: string): zc.output<S> {
     const r = schema.safeParse(body, PARSE_ONCE)
-    if (r.success) return r.data
+    if (r.success) return r.data as zc.output<S>
     if (body && typeof body === 'object' && writtenBodies.has(body)) return this.salvage(schema, body, what, r.error)
     throw new SvcError({
       code: 'RESPONSE_INVALID',
@@ -141,13 +146,13 @@ export class ApiClient {
     })
   }
 
-  private salvage<S extends z.ZodType>(schema: S, body: object, what: string, error: z.ZodError): z.infer<S> {
+  private salvage<S extends ResponseSchema>(schema: S, body: object, what: string, error: zc.$ZodError): zc.output<S> {
     const bad = fieldErrors(error)
     this.opts.warn?.(`The change was made, but the API answered with an unexpected ${what} (${bad.map((e) => `${e.field} ${e.message}`).join('; ')}); those fields are left out.`)
     const copy = structuredClone(body) as Record<string, unknown>
     for (const issue of error.issues) dropPath(copy, issue.path)
     const again = schema.safeParse(copy, PARSE_ONCE)
-    return (again.success ? again.data : copy) as z.infer<S>
+    return (again.success ? again.data : copy) as zc.output<S>
   }
 
   async close(): Promise<void> {

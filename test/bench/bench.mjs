@@ -145,7 +145,7 @@ try {
     // --- emulator throughput --------------------------------------------------------------------
     console.log(`\nEmulator throughput (${CONCURRENCY} keep-alive connections, ${SECONDS}s per phase)`)
     const get = await load(pool, SECONDS, CONCURRENCY, () => ({method: 'GET', path: `${base.pathname}/customers/${encodeURIComponent(id)}`, headers: {authorization: auth}}), 200)
-    console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${get.errors ? `  (${get.errors} errors, first: ${get.firstError})` : ''}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
+    console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${failures(get)}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
     let n = 0
     const post = await load(pool, SECONDS, CONCURRENCY, () => ({
       method: 'POST',
@@ -153,7 +153,7 @@ try {
       headers: {authorization: auth, 'content-type': 'application/json'},
       body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: `bench-${process.pid}-${n++}`, fullName: 'Bench Person', currencies: ['USD']}),
     }), 201)
-    console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${post.errors ? `  (${post.errors} errors, first: ${post.firstError})` : ''}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
+    console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${failures(post)}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
     results.push({metric: 'GET req/s', value: round(get.perSec)}, {metric: 'POST req/s', value: round(post.perSec)})
     const emuRss = procStatus(sandbox.child.pid)
     if (emuRss) console.log(`  emulator RSS now ${fmt(emuRss.VmRSS / 1024, 'MB')}, peak ${fmt(emuRss.VmHWM / 1024, 'MB')}`)
@@ -193,6 +193,11 @@ function run(argv, env) {
   const t = process.hrtime.bigint()
   const r = spawnSync(process.execPath, argv, {env, stdio: ['ignore', 'ignore', 'pipe']})
   return {ms: Number(process.hrtime.bigint() - t) / 1e6, status: r.status}
+}
+
+/** What load() saw fail, for the throughput lines: the count and the first reason. */
+function failures(r) {
+  return r.errors ? `  (${r.errors} errors, first: ${r.firstError})` : ''
 }
 
 function median(values) {

@@ -62,9 +62,7 @@ const writtenBodies = new WeakSet<object>()
 const PARSE_ONCE = {jitless: true}
 
 /** A response schema of either zod build (classic or mini, schemas/mini.ts): both carry safeParse. */
-export type ResponseSchema = zc.$ZodType & {
-  safeParse(data: unknown, params?: {jitless?: boolean}): {success: true; data: unknown; error?: undefined} | {success: false; data?: undefined; error: zc.$ZodError}
-}
+export type ResponseSchema = zc.$ZodType & {safeParse(data: unknown, params?: {jitless?: boolean}): zc.util.SafeParseResult<unknown>}
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504])
 /** Node's default limit, given explicitly so undici need not load node:http to read it. */

@@ -1,13 +1,8 @@
 import {randomUUID} from 'node:crypto'
 import type {Db} from './store/db.js'
-import {dueJobs, jobsOfKind, nextDueAt} from './store/jobs.js'
+import {dueJobs, jobsOfKind, nextDueAt, type Job} from './store/jobs.js'
 
-export interface Job {
-  id: string
-  kind: string
-  dueAt: number
-  payload: Record<string, unknown>
-}
+export type {Job}
 
 type JobHandler = (payload: Record<string, unknown>) => void | Promise<void>
 

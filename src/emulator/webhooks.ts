@@ -6,16 +6,9 @@ import {join} from 'node:path'
 import {writePrivateFileAtomic} from '../lib/fs-safe.js'
 import type {Emulator} from './emulator.js'
 import {DataFileError} from './data-files.js'
-import {eventsOfType, maxEventSeq, oldestPendingEvent, type StoredEvent} from './store/events.js'
+import {eventsOfType, maxEventSeq, oldestPendingEvent, type StoredEvent, type WebhookEvent} from './store/events.js'
 
-export interface WebhookEvent {
-  id: string
-  type: string
-  timestamp: string
-  data?: unknown
-}
-
-export type {StoredEvent}
+export type {StoredEvent, WebhookEvent}
 
 const MAX_ATTEMPTS = 12
 

@@ -6,40 +6,10 @@ import type {Emulator} from '../emulator.js'
 import {HttpError, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {getCustomer} from './customers.js'
-
-/**
- * Agents act for one customer with a Bearer token obtained by redeeming a device code the platform
- * issued. Tokens are stored only as their SHA-256; device codes expire and redeem once.
- */
-export interface StoredAgent {
-  id: string
-  name: string
-  customerId: string
-  isPaused: boolean
-  isConnected: boolean
-  policy: AgentPolicy
-  usage: {dailyTransactionCount: number; dailySpend: number; dailyResetDate: string; monthlySpend: number; monthlyResetMonth: string}
-  createdAt: string
-  updatedAt: string
-  /** Internal: the current token's hash and the latest device code. Never returned. */
-  _: {tokenHash?: string; deviceCode?: string}
-}
-
-export interface StoredAgentAction {
-  id: string
-  agentId: string
-  customerId: string
-  platformCustomerId: string
-  status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'FAILED'
-  type: 'EXECUTE_QUOTE' | 'TRANSFER_OUT' | 'TRANSFER_IN'
-  quote?: Record<string, unknown>
-  transferDetails?: {amount: number; currency: string; sourceAccountId: string; destinationAccountId: string}
-  transaction?: Record<string, unknown>
-  rejectionReason?: string
-  createdAt: string
-  updatedAt: string
-  _: {transactionId?: string; reasons: string[]; amountPolicy: number}
-}
+import type {StoredAgent} from '../store/agents.js'
+import type {StoredAgentAction} from '../store/agents.js'
+export type {StoredAgentAction}
+export type {StoredAgent}
 
 export interface DeviceCode {
   code: string

@@ -10,39 +10,8 @@ import type {StoredCard} from './cards.js'
 import {getCustomer} from './customers.js'
 import {currencyObject, type InternalAccount} from './internal-accounts.js'
 import {credit, getInternalAccount, hold, releaseHeld, returnToAccount, settleHeld} from './ledger.js'
-
-type Amount = {amount: number; currency: ReturnType<typeof currencyObject>}
-
-/**
- * A card transaction (spec 3 "Card transaction"): one authorization and everything reconciled
- * against it. Money moves on the funding account through the ledger: an authorization holds,
- * a clearing settles from the hold (an over-clearing pulls the difference), an expiry releases,
- * a return credits back, a return reversal pulls again, a credit arrives from outside.
- */
-export interface StoredCardTransaction {
-  type: 'CARD'
-  id: string
-  cardId: string
-  customerId: string
-  platformCustomerId: string
-  issuerTransactionToken: string
-  status: CardTransactionStatus
-  direction: 'DEBIT' | 'CREDIT'
-  merchant: {descriptor: string; mcc?: string; country?: string}
-  authorizedAmount: Amount
-  settledAmount: Amount
-  refundedAmount: Amount
-  accountId: string
-  pullSummary: {count: number; totalAmount: number; pendingCount: number}
-  refundSummary: {count: number; totalAmount: number}
-  settlementSummary: {count: number; totalAmount: number}
-  authorizedAt: string
-  lastEventAt: string
-  createdAt: string
-  updatedAt: string
-  /** Internal: funds still held for this authorization, and each posted return (for reversals). */
-  _: {held: number; returns: number[]}
-}
+import type {StoredCardTransaction} from '../store/cards.js'
+export type {StoredCardTransaction}
 
 export function publicCardTransaction(t: StoredCardTransaction): Omit<StoredCardTransaction, '_'> {
   const {_: _internal, ...rest} = t

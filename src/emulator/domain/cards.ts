@@ -7,27 +7,8 @@ import {bindFundingSources, liveCardCount} from '../store/cards.js'
 import {getCustomer} from './customers.js'
 import type {InternalAccount} from './internal-accounts.js'
 import {closeOpenTransactions} from './card-transactions.js'
-
-/** A card as stored: the published Card plus, under `_`, what only a reveal may show. */
-export interface StoredCard {
-  id: string
-  cardholderId: string
-  platformCardId: string
-  state: CardState
-  stateReason: 'ISSUER_REJECTED' | 'CLOSED_BY_PLATFORM' | 'CLOSED_BY_GRID' | null
-  brand: 'VISA'
-  form: 'VIRTUAL'
-  last4: string
-  expMonth: number
-  expYear: number
-  fundingSources: string[]
-  maxSpendPerTransaction: number | null
-  currency: string
-  createdAt: string
-  updatedAt: string
-  /** Internal: the full card number and CVV (sandbox values). Never returned outside the reveal page. */
-  _: {pan: string; cvv: string}
-}
+import type {StoredCard} from '../store/cards.js'
+export type {StoredCard}
 
 export function publicCard(c: StoredCard): Omit<StoredCard, '_'> {
   const {_: _secret, ...rest} = c

@@ -1,30 +1,8 @@
 import {EU_COUNTRIES} from '../../lib/schemas/countries.js'
 import type {Emulator} from '../emulator.js'
 import {notFound} from '../http-error.js'
-
-/** The stored customer: the API object plus write-only fields that are never returned. */
-export interface StoredCustomer {
-  id: string
-  platformCustomerId: string
-  customerType: 'INDIVIDUAL' | 'BUSINESS'
-  umaAddress: string
-  kycStatus?: string
-  kybStatus?: string
-  email?: string
-  phoneNumber?: string
-  region?: string
-  currencies?: string[]
-  contactVerification?: {email?: 'PENDING' | 'VERIFIED'; phone?: 'PENDING' | 'VERIFIED'}
-  businessInfo?: Record<string, unknown> & {country?: string; registrationNumber?: string}
-  address?: {country?: string}
-  nationality?: string
-  fullName?: string
-  identifier?: string
-  isDeleted: boolean
-  createdAt: string
-  updatedAt: string
-  [key: string]: unknown
-}
+import type {StoredCustomer} from '../store/customers.js'
+export type {StoredCustomer}
 
 export const TERMS_VERSIONS = ['2025-10-01', '2025-04-01']
 export const CURRENT_TERMS_VERSION = TERMS_VERSIONS[0]

@@ -6,35 +6,8 @@ import {newId} from '../ids.js'
 import {externalAccountsOf} from '../store/accounts.js'
 import {getCustomer} from './customers.js'
 import {beneficiaryStatus, suffixOf} from './payout-patterns.js'
-
-export interface StoredChallenge {
-  method: 'WALLET_SIGNATURE' | 'LIVENESS'
-  messageToSign?: string
-  token?: string
-  verificationLink?: string
-  expiresAt: string
-  /** Set once the user finished the hosted liveness page; the decision lands later. */
-  livenessSubmitted?: boolean
-}
-
-export interface StoredExternalAccount {
-  id: string
-  customerId?: string
-  status: 'PENDING' | 'ACTIVE' | 'PENDING_OWNERSHIP_VERIFICATION' | 'UNVERIFIED' | 'UNDER_REVIEW' | 'INACTIVE'
-  currency: string
-  platformAccountId?: string
-  ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY'
-  defaultUmaDepositAccount: boolean
-  beneficiaryVerificationStatus?: string
-  accountInfo: Record<string, unknown> & {accountType: string}
-  trusted: boolean
-  isDeleted: boolean
-  challenge?: StoredChallenge
-  /** When recent challenges were issued (re-issue rate limit). */
-  challengeLog?: number[]
-  createdAt: string
-  updatedAt: string
-}
+import type {StoredChallenge, StoredExternalAccount} from '../store/accounts.js'
+export type {StoredChallenge, StoredExternalAccount}
 
 const RAILS: Record<string, string[]> = {
   USD_ACCOUNT: ['ACH', 'ACH_SAME_DAY', 'WIRE', 'RTP', 'FEDNOW'],

@@ -9,6 +9,8 @@ import {credit} from './ledger.js'
 import {currencyObject} from './internal-accounts.js'
 import {convertUp, rateFor, rateNumber} from './rates.js'
 import {failPayment, publicTransaction, type StoredTransaction} from './transactions.js'
+import type {UmaSenderBehaviour} from '../store/transactions.js'
+export type {UmaSenderBehaviour}
 
 /** What a sandbox counterparty address does (sandbox-behaviour 11). */
 export interface SandboxCounterparty {
@@ -16,8 +18,6 @@ export interface SandboxCounterparty {
   behaviour: UmaSenderBehaviour
   currency: string
 }
-
-export type UmaSenderBehaviour = 'success' | 'pending' | 'fail' | 'refund' | 'refund_fail'
 
 const SANDBOX_ADDRESS = new RegExp(`^\\$(success|pending\\.long|fail\\.compliance|refund|refund\\.fail)\\.(usd|eur|mxn)@${SANDBOX_UMA_DOMAIN.replace(/\./g, '\\.')}$`, 'i')
 

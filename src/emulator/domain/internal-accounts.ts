@@ -2,19 +2,8 @@ import {createHash} from 'node:crypto'
 import {currency as lookup} from '../../lib/currencies.js'
 import type {Emulator} from '../emulator.js'
 import {newId} from '../ids.js'
-
-export interface InternalAccount {
-  id: string
-  customerId?: string
-  type: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET'
-  status: 'ACTIVE' | 'PENDING' | 'CLOSED' | 'FROZEN' | 'FAILED'
-  balance: {amount: number; currency: {code: string; name?: string; symbol?: string; decimals?: number}}
-  totalBalance: {amount: number; currency: {code: string; name?: string; symbol?: string; decimals?: number}}
-  fundingPaymentInstructions: Array<Record<string, unknown>>
-  privateEnabled?: boolean
-  createdAt: string
-  updatedAt: string
-}
+import type {InternalAccount} from '../store/accounts.js'
+export type {InternalAccount}
 
 const CRYPTO = new Set(['USDC', 'USDT', 'USDB', 'BTC'])
 

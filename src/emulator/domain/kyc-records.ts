@@ -3,35 +3,12 @@ import type {Emulator} from '../emulator.js'
 import {HttpError, notFound} from '../http-error.js'
 import {documentsOf as documentsOfHolder, ownersOf as ownersOfCustomer} from '../store/kyc.js'
 import type {StoredCustomer} from './customers.js'
+import type {StoredOwner} from '../store/kyc.js'
+import type {StoredDocument} from '../store/kyc.js'
+export type {StoredDocument}
+export type {StoredOwner}
 
 /** Onboarding records of the local sandbox (collections beneficialOwners, documents, verifications). */
-
-export interface StoredOwner {
-  id: string
-  customerId: string
-  roles: string[]
-  ownershipPercentage: number
-  personalInfo: Record<string, unknown> & {firstName: string; lastName: string; identifier?: string}
-  kycStatus: string
-  createdAt: string
-  updatedAt: string
-}
-
-export interface StoredDocument {
-  id: string
-  documentHolder: string
-  documentType: DocumentType
-  side?: 'FRONT' | 'BACK'
-  country: string
-  documentNumber?: string
-  issuingAuthority?: string
-  fileName: string
-  mimeType: string
-  size: number
-  sha256: string
-  createdAt: string
-  updatedAt: string
-}
 
 export interface StoredVerification {
   id: string

@@ -1,14 +1,8 @@
+import type {PayoutOutcome as Outcome} from '../store/transactions.js'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
 import {primaryIdentifier} from '../../lib/schemas/accounts.js'
 
-/**
- * What happens to a payment after execute, from the destination's identifier (sandbox-behaviour 8-10:
- * the last 3 digits; for e-mail PIX keys, the end of the local part).
- */
-export type Outcome =
-  | {kind: 'complete'; delay: 'normal' | 'slow'}
-  | {kind: 'fail'; reason: string; delay: 'normal' | 'timeout'; refund?: 'COMPLETED' | 'FAILED'; refundReason?: string}
-  | {kind: 'return'}
+export type {Outcome}
 
 export function suffixOf(info: Record<string, unknown>): string {
   const id = primaryIdentifier(info)

@@ -8,41 +8,8 @@ import {credit, leaveInTransit, releaseHeld, returnToAccount, settleHeld} from '
 import {currencyObject} from './internal-accounts.js'
 import type {UmaSenderBehaviour} from './incoming-uma.js'
 import type {Outcome} from './payout-patterns.js'
-
-type Amount = {amount: number; currency: Record<string, unknown>}
-
-/** Where the money of an outgoing payment sits until it settles (drives the ledger moves). */
-export type Funding = {kind: 'held'; accountId: string; amount: number; currency: string} | {kind: 'transit'; currency: string; amount: number}
-
-export interface StoredTransaction {
-  id: string
-  status: string
-  type: 'OUTGOING' | 'INCOMING'
-  direction: 'DEBIT' | 'CREDIT'
-  customerId?: string
-  platformCustomerId?: string
-  source?: Record<string, unknown>
-  destination: Record<string, unknown>
-  sentAmount?: Amount
-  receivedAmount?: Amount
-  /** Smallest units of the sending currency (int64 in the contract). */
-  fees?: number
-  platformFees?: number
-  exchangeRate?: number
-  quoteId?: string
-  description?: string
-  paymentRail?: string | null
-  pendingReason?: string
-  failureReason?: string
-  agentId?: string
-  refund?: {reference: string; initiatedAt: string; settledAt?: string; status: string; reason: string}
-  receiptDeliveryConfirmedAt?: string
-  settledAt?: string
-  createdAt: string
-  updatedAt: string
-  /** Internal: how the funds are held and what the sandbox pattern decided. Never returned. */
-  _?: {funding?: Funding; outcome?: Outcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string; umaSender?: UmaSenderBehaviour}
-}
+import type {Funding, StoredTransaction} from '../store/transactions.js'
+export type {Funding, StoredTransaction}
 
 export function publicTransaction(t: StoredTransaction): Record<string, unknown> {
   const {_: _internal, ...rest} = t

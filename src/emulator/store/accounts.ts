@@ -1,5 +1,3 @@
-import type {InternalAccount} from '../domain/internal-accounts.js'
-import type {StoredExternalAccount} from '../domain/external-accounts.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import {docsWhere, keysetPage} from './keyset.js'
@@ -55,4 +53,46 @@ export function pageExternalAccounts(db: Db, f: {platform: boolean; customerId?:
 /** The external account whose liveness challenge carries `token`. */
 export function externalAccountByChallengeToken(db: Db, token: string): StoredExternalAccount | undefined {
   return docsWhere<StoredExternalAccount>(db, 'externalAccounts', 'challenge_token', token)[0]
+}
+
+export interface InternalAccount {
+  id: string
+  customerId?: string
+  type: 'INTERNAL_FIAT' | 'INTERNAL_CRYPTO' | 'EMBEDDED_WALLET'
+  status: 'ACTIVE' | 'PENDING' | 'CLOSED' | 'FROZEN' | 'FAILED'
+  balance: {amount: number; currency: {code: string; name?: string; symbol?: string; decimals?: number}}
+  totalBalance: {amount: number; currency: {code: string; name?: string; symbol?: string; decimals?: number}}
+  fundingPaymentInstructions: Array<Record<string, unknown>>
+  privateEnabled?: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+export interface StoredExternalAccount {
+  id: string
+  customerId?: string
+  status: 'PENDING' | 'ACTIVE' | 'PENDING_OWNERSHIP_VERIFICATION' | 'UNVERIFIED' | 'UNDER_REVIEW' | 'INACTIVE'
+  currency: string
+  platformAccountId?: string
+  ownershipType?: 'FIRST_PARTY' | 'THIRD_PARTY'
+  defaultUmaDepositAccount: boolean
+  beneficiaryVerificationStatus?: string
+  accountInfo: Record<string, unknown> & {accountType: string}
+  trusted: boolean
+  isDeleted: boolean
+  challenge?: StoredChallenge
+  /** When recent challenges were issued (re-issue rate limit). */
+  challengeLog?: number[]
+  createdAt: string
+  updatedAt: string
+}
+
+export interface StoredChallenge {
+  method: 'WALLET_SIGNATURE' | 'LIVENESS'
+  messageToSign?: string
+  token?: string
+  verificationLink?: string
+  expiresAt: string
+  /** Set once the user finished the hosted liveness page; the decision lands later. */
+  livenessSubmitted?: boolean
 }

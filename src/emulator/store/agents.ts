@@ -1,4 +1,4 @@
-import type {StoredAgent, StoredAgentAction} from '../domain/agents.js'
+import type {AgentPolicy} from '../../lib/schemas/agents.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import {keysetPage} from './keyset.js'
@@ -40,4 +40,38 @@ export function listAgentActions(
 /** The agent action that started a transaction, if any (transaction_id index). */
 export function actionOfTransaction(db: Db, transactionId: string): StoredAgentAction | undefined {
   return db.docs<StoredAgentAction>(db.sql.rows('SELECT doc FROM agentActions WHERE transaction_id = ? LIMIT 1', transactionId))[0]
+}
+
+/**
+ * Agents act for one customer with a Bearer token obtained by redeeming a device code the platform
+ * issued. Tokens are stored only as their SHA-256; device codes expire and redeem once.
+ */
+export interface StoredAgent {
+  id: string
+  name: string
+  customerId: string
+  isPaused: boolean
+  isConnected: boolean
+  policy: AgentPolicy
+  usage: {dailyTransactionCount: number; dailySpend: number; dailyResetDate: string; monthlySpend: number; monthlyResetMonth: string}
+  createdAt: string
+  updatedAt: string
+  /** Internal: the current token's hash and the latest device code. Never returned. */
+  _: {tokenHash?: string; deviceCode?: string}
+}
+
+export interface StoredAgentAction {
+  id: string
+  agentId: string
+  customerId: string
+  platformCustomerId: string
+  status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'FAILED'
+  type: 'EXECUTE_QUOTE' | 'TRANSFER_OUT' | 'TRANSFER_IN'
+  quote?: Record<string, unknown>
+  transferDetails?: {amount: number; currency: string; sourceAccountId: string; destinationAccountId: string}
+  transaction?: Record<string, unknown>
+  rejectionReason?: string
+  createdAt: string
+  updatedAt: string
+  _: {transactionId?: string; reasons: string[]; amountPolicy: number}
 }

@@ -1,5 +1,4 @@
-import type {CardListQuery} from '../../lib/schemas/cards.js'
-import type {StoredCard} from '../domain/cards.js'
+import type {CardListQuery, CardState, CardTransactionStatus} from '../../lib/schemas/cards.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import type {TransactionListQuery} from '../../lib/schemas/transactions.js'
@@ -72,3 +71,58 @@ export function keysetMerge<T extends Cursor>(db: Db, branches: Branch[], order:
   rows.sort((x, y) => (dir === 'ASC' ? cmp(x, y) : cmp(y, x)))
   return {rows: rows.slice(0, paging.limit + 1), totalCount}
 }
+
+/** A card as stored: the published Card plus, under `_`, what only a reveal may show. */
+export interface StoredCard {
+  id: string
+  cardholderId: string
+  platformCardId: string
+  state: CardState
+  stateReason: 'ISSUER_REJECTED' | 'CLOSED_BY_PLATFORM' | 'CLOSED_BY_GRID' | null
+  brand: 'VISA'
+  form: 'VIRTUAL'
+  last4: string
+  expMonth: number
+  expYear: number
+  fundingSources: string[]
+  maxSpendPerTransaction: number | null
+  currency: string
+  createdAt: string
+  updatedAt: string
+  /** Internal: the full card number and CVV (sandbox values). Never returned outside the reveal page. */
+  _: {pan: string; cvv: string}
+}
+
+/**
+ * A card transaction (spec 3 "Card transaction"): one authorization and everything reconciled
+ * against it. Money moves on the funding account through the ledger: an authorization holds,
+ * a clearing settles from the hold (an over-clearing pulls the difference), an expiry releases,
+ * a return credits back, a return reversal pulls again, a credit arrives from outside.
+ */
+export interface StoredCardTransaction {
+  type: 'CARD'
+  id: string
+  cardId: string
+  customerId: string
+  platformCustomerId: string
+  issuerTransactionToken: string
+  status: CardTransactionStatus
+  direction: 'DEBIT' | 'CREDIT'
+  merchant: {descriptor: string; mcc?: string; country?: string}
+  authorizedAmount: Amount
+  settledAmount: Amount
+  refundedAmount: Amount
+  accountId: string
+  pullSummary: {count: number; totalAmount: number; pendingCount: number}
+  refundSummary: {count: number; totalAmount: number}
+  settlementSummary: {count: number; totalAmount: number}
+  authorizedAt: string
+  lastEventAt: string
+  createdAt: string
+  updatedAt: string
+  /** Internal: funds still held for this authorization, and each posted return (for reversals). */
+  _: {held: number; returns: number[]}
+}
+
+/** A money amount with its currency object (as currencyObject builds it). */
+type Amount = {amount: number; currency: {code: string; name?: string; symbol?: string; decimals: number}}

@@ -1,6 +1,5 @@
 import type {z} from 'zod'
 import type {customerListQuery} from '../../lib/schemas/customer.js'
-import type {StoredCustomer} from '../domain/customers.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import {countOf, keysetPage} from './keyset.js'
@@ -36,4 +35,28 @@ export function listCustomers(db: Db, q: z.infer<typeof customerListQuery>, pagi
   const unfiltered = where.length === (includeDeleted ? 0 : 1)
   const total = unfiltered ? countOf(db, includeDeleted ? 'customers' : 'customers.active') : undefined
   return keysetPage<StoredCustomer>(db, {table: 'customers', where, params, total}, paging)
+}
+
+/** The stored customer: the API object plus write-only fields that are never returned. */
+export interface StoredCustomer {
+  id: string
+  platformCustomerId: string
+  customerType: 'INDIVIDUAL' | 'BUSINESS'
+  umaAddress: string
+  kycStatus?: string
+  kybStatus?: string
+  email?: string
+  phoneNumber?: string
+  region?: string
+  currencies?: string[]
+  contactVerification?: {email?: 'PENDING' | 'VERIFIED'; phone?: 'PENDING' | 'VERIFIED'}
+  businessInfo?: Record<string, unknown> & {country?: string; registrationNumber?: string}
+  address?: {country?: string}
+  nationality?: string
+  fullName?: string
+  identifier?: string
+  isDeleted: boolean
+  createdAt: string
+  updatedAt: string
+  [key: string]: unknown
 }

@@ -1,4 +1,3 @@
-import type {WebhookEvent} from '../webhooks.js'
 import type {Db} from './db.js'
 
 /** An outbox row: the event, where its delivery stands, and every attempt made. */
@@ -35,4 +34,11 @@ export function eventsOfType(db: Db, type?: string): StoredEvent[] {
 function normalize(e: StoredEvent & {deliveries?: StoredEvent['attempts']; delivered?: boolean}): StoredEvent {
   if (e.delivery) return e
   return {seq: e.seq, event: e.event, attempts: e.deliveries ?? [], delivery: e.delivered ? 'delivered' : 'none'}
+}
+
+export interface WebhookEvent {
+  id: string
+  type: string
+  timestamp: string
+  data?: unknown
 }

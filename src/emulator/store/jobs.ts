@@ -1,4 +1,3 @@
-import type {Job} from '../scheduler.js'
 import type {Db} from './db.js'
 
 /** Ids of jobs due at `now`, earliest first (index jobs_due_at). */
@@ -14,4 +13,12 @@ export function nextDueAt(db: Db): number | undefined {
 
 export function jobsOfKind(db: Db, kind: string): Job[] {
   return db.docs<Job>(db.sql.rows('SELECT doc FROM jobs WHERE kind = ? ORDER BY due_at, id', kind))
+}
+
+/** A row of the jobs table: durable delayed work the scheduler runs when due. */
+export interface Job {
+  id: string
+  kind: string
+  dueAt: number
+  payload: Record<string, unknown>
 }

@@ -1,4 +1,4 @@
-import type {StoredDocument, StoredOwner} from '../domain/kyc-records.js'
+import type {DocumentType} from '../../lib/schemas/kyc.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import {docsWhere, keysetPage} from './keyset.js'
@@ -25,4 +25,31 @@ export function pageVerifications<T extends {createdAt: string; id: string}>(db:
   if (f.customerId) where.push('customer_id = ?'), params.push(f.customerId)
   if (f.verificationStatus) where.push("json_extract(doc, '$.verificationStatus') = ?"), params.push(f.verificationStatus)
   return keysetPage<T>(db, {table: 'verifications', where, params, order: 'desc'}, paging)
+}
+
+export interface StoredOwner {
+  id: string
+  customerId: string
+  roles: string[]
+  ownershipPercentage: number
+  personalInfo: Record<string, unknown> & {firstName: string; lastName: string; identifier?: string}
+  kycStatus: string
+  createdAt: string
+  updatedAt: string
+}
+
+export interface StoredDocument {
+  id: string
+  documentHolder: string
+  documentType: DocumentType
+  side?: 'FRONT' | 'BACK'
+  country: string
+  documentNumber?: string
+  issuingAuthority?: string
+  fileName: string
+  mimeType: string
+  size: number
+  sha256: string
+  createdAt: string
+  updatedAt: string
 }

@@ -1,10 +1,8 @@
 import type {TransactionListQuery} from '../../lib/schemas/transactions.js'
-import type {StoredTransaction} from '../domain/transactions.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import {countOf, keysetPage} from './keyset.js'
-import type {StoredCardTransaction} from '../domain/card-transactions.js'
-import {cardBranch, keysetMerge} from './cards.js'
+import {cardBranch, keysetMerge, type StoredCardTransaction} from './cards.js'
 
 const iso = (v: string) => new Date(v).toISOString()
 
@@ -28,3 +26,50 @@ export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging
   const total = where.length ? undefined : countOf(db, 'transactions')
   return keysetPage<StoredTransaction>(db, {table: 'transactions', where, params, order, total}, paging)
 }
+
+export interface StoredTransaction {
+  id: string
+  status: string
+  type: 'OUTGOING' | 'INCOMING'
+  direction: 'DEBIT' | 'CREDIT'
+  customerId?: string
+  platformCustomerId?: string
+  source?: Record<string, unknown>
+  destination: Record<string, unknown>
+  sentAmount?: Amount
+  receivedAmount?: Amount
+  /** Smallest units of the sending currency (int64 in the contract). */
+  fees?: number
+  platformFees?: number
+  exchangeRate?: number
+  quoteId?: string
+  description?: string
+  paymentRail?: string | null
+  pendingReason?: string
+  failureReason?: string
+  agentId?: string
+  refund?: {reference: string; initiatedAt: string; settledAt?: string; status: string; reason: string}
+  receiptDeliveryConfirmedAt?: string
+  settledAt?: string
+  createdAt: string
+  updatedAt: string
+  /** Internal: how the funds are held and what the sandbox pattern decided. Never returned. */
+  _?: {funding?: Funding; outcome?: PayoutOutcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string; umaSender?: UmaSenderBehaviour}
+}
+
+type Amount = {amount: number; currency: Record<string, unknown>}
+
+/** Where the money of an outgoing payment sits until it settles (drives the ledger moves). */
+export type Funding = {kind: 'held'; accountId: string; amount: number; currency: string} | {kind: 'transit'; currency: string; amount: number}
+
+/**
+ * What happens to a payment after execute, from the destination's identifier (sandbox-behaviour 8-10:
+ * the last 3 digits; for e-mail PIX keys, the end of the local part).
+ */
+export type PayoutOutcome =
+  | {kind: 'complete'; delay: 'normal' | 'slow'}
+  | {kind: 'fail'; reason: string; delay: 'normal' | 'timeout'; refund?: 'COMPLETED' | 'FAILED'; refundReason?: string}
+  | {kind: 'return'}
+
+/** How a sandbox UMA sender behaves (incoming payments). */
+export type UmaSenderBehaviour = 'success' | 'pending' | 'fail' | 'refund' | 'refund_fail'

@@ -1,4 +1,4 @@
-import type {StoredCredential, StoredSession} from '../domain/wallet/state.js'
+import type {CredentialType} from '../../lib/schemas/wallet.js'
 import type {Db} from './db.js'
 import {docsWhere} from './keyset.js'
 
@@ -30,4 +30,39 @@ export function sessionsByPublicKey(db: Db, publicKey: string): StoredSession[] 
 /** Sessions a credential produced. */
 export function sessionsOfCredential(db: Db, credentialId: string): StoredSession[] {
   return docsWhere<StoredSession>(db, 'walletSessions', 'credential_id', credentialId)
+}
+
+export interface StoredCredential {
+  id: string
+  accountId: string
+  type: CredentialType
+  nickname: string
+  /** PASSKEY only: WebAuthn credential id (base64url). */
+  credentialId?: string
+  createdAt: string
+  updatedAt: string
+  /** OTP: the enclave's current HPKE target key (one per challenge) and when it was issued. */
+  otpTarget?: {privateKey: string; issuedAt: number}
+  /** Target keys of earlier challenges that a newer one replaced, newest first (at most 32). */
+  replacedOtpTargets?: string[]
+  lastChallengeAt?: number
+  /** OAUTH identity triple. */
+  oauth?: {iss: string; aud: string; sub: string}
+  /** PASSKEY: uncompressed public key hex, the origin's RP id, last sign counter. */
+  passkey?: {publicKey: string; rpId: string; signCount: number}
+}
+
+export interface StoredSession {
+  id: string
+  accountId: string
+  type: CredentialType
+  /** The AuthMethod id. */
+  credentialId: string
+  nickname: string
+  /** Compressed hex: the key stamps must carry. */
+  publicKey: string
+  revoked: boolean
+  createdAt: string
+  updatedAt: string
+  expiresAt: string
 }

@@ -13,6 +13,10 @@ import type {StoredCustomer} from '../customers.js'
 import type {InternalAccount} from '../internal-accounts.js'
 import {walletsOf} from '../../store/accounts.js'
 import {credentialsOfAccount, sessionsOfAccount, sessionsOfCredential} from '../../store/wallet.js'
+import type {StoredCredential} from '../../store/wallet.js'
+import type {StoredSession} from '../../store/wallet.js'
+export type {StoredSession}
+export type {StoredCredential}
 
 /**
  * The local sandbox's enclave state: credentials (AuthMethods plus their enclave-side secrets),
@@ -22,41 +26,6 @@ import {credentialsOfAccount, sessionsOfAccount, sessionsOfCredential} from '../
 export const CREDENTIALS = 'walletCredentials'
 export const SESSIONS = 'walletSessions'
 const SEEDS = 'walletSeeds'
-
-export interface StoredCredential {
-  id: string
-  accountId: string
-  type: CredentialType
-  nickname: string
-  /** PASSKEY only: WebAuthn credential id (base64url). */
-  credentialId?: string
-  createdAt: string
-  updatedAt: string
-  /** OTP: the enclave's current HPKE target key (one per challenge) and when it was issued. */
-  otpTarget?: {privateKey: string; issuedAt: number}
-  /** Target keys of earlier challenges that a newer one replaced, newest first (at most 32). */
-  replacedOtpTargets?: string[]
-  lastChallengeAt?: number
-  /** OAUTH identity triple. */
-  oauth?: {iss: string; aud: string; sub: string}
-  /** PASSKEY: uncompressed public key hex, the origin's RP id, last sign counter. */
-  passkey?: {publicKey: string; rpId: string; signCount: number}
-}
-
-export interface StoredSession {
-  id: string
-  accountId: string
-  type: CredentialType
-  /** The AuthMethod id. */
-  credentialId: string
-  nickname: string
-  /** Compressed hex: the key stamps must carry. */
-  publicKey: string
-  revoked: boolean
-  createdAt: string
-  updatedAt: string
-  expiresAt: string
-}
 
 /** Settings with defaults for keys added after the data dir was created. */
 export function walletSettings(emu: Emulator): SandboxSettings {

@@ -5,15 +5,35 @@ import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
+import {contextFor, type Reactions, type SandboxContext} from './context.js'
 import {DataFileError} from './data-files.js'
+import {followTransaction} from './domain/agent-actions.js'
+import {registerImportJobs} from './domain/bulk-import.js'
+import {registerCardTransactionJobs} from './domain/card-simulators.js'
+import {registerCardJobs} from './domain/cards.js'
+import {registerExternalAccountJobs} from './domain/external-accounts.js'
+import {registerIncomingJobs} from './domain/incoming-uma.js'
+import {onCustomerCreated, registerKycJobs} from './domain/kyc-decisions.js'
+import {registerOwnershipJobs} from './domain/ownership.js'
+import {registerQuoteJobs} from './domain/quotes.js'
+import {registerScaQuoteJobs, scaGate} from './domain/sca-quotes.js'
+import {registerScaResetJobs, requireScaSession} from './domain/sca.js'
+import {registerStablecoinSettler} from './domain/stablecoin-operations.js'
+import {registerTransactionJobs} from './domain/transactions.js'
+import {checkWalletQuoteSignature} from './domain/wallet/quote-signing.js'
+import {registerSettler} from './domain/wallet/signed-retry.js'
+import {provisionEmbeddedWallet} from './domain/wallet/state.js'
 import {HttpError, conflict} from './http-error.js'
+import type {Principal} from './principal.js'
 import {Router, type EmuRequest, type EmuResponse} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {Scheduler} from './scheduler.js'
 import {defaultConfig, type PlatformConfig, type SandboxSettings} from './settings.js'
-import {handleHttp, limitServer} from './server.js'
+import {handleHttp, limitServer, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
 import {Db} from './store/db.js'
 import {Webhooks, loadWebhookKey} from './webhooks.js'
+
+export type {Credentials, ObservedRequest}
 
 export interface EmulatorOptions {
   dataDir: string
@@ -28,31 +48,22 @@ export interface EmulatorOptions {
   recordRequests?: boolean
 }
 
-/** A request as the server saw it, handed to `Emulator.onResponse` with the answer sent. */
-export interface ObservedRequest {
-  method: string
-  /** Path under the API version prefix, e.g. /customers/Customer:1 */
-  path: string
-  query: URLSearchParams
-  headers: import('node:http').IncomingHttpHeaders
-  /** Undefined when the request was refused before its body was read (credentials, faults, 413). */
-  rawBody?: Buffer
-}
-
-export interface Credentials {
-  tokenId: string
-  clientSecret: string
-}
-
 /**
- * The local sandbox: one process holding the durable state (SQLite, store/), the scheduler for
- * asynchronous outcomes, the webhook outbox, and the HTTP server under /2025-10-13.
+ * The local sandbox, and its composition root: one process holding the durable state (SQLite,
+ * store/), the scheduler for asynchronous outcomes, the webhook outbox, and the HTTP server under
+ * /2025-10-13. The constructor wires routes, jobs and reactions; nothing else does, so what
+ * creating a customer sets off is read here. Route and domain code never see this class: each
+ * request gets a `SandboxContext` (context.ts) with its principal. The instance itself is the
+ * `system` context (jobs, reactions, and tests that drive domain functions directly).
  */
-export class Emulator {
+export class Emulator implements SandboxContext, ServerHost {
+  readonly principal: Principal = {kind: 'system'}
   readonly db: Db
   readonly scheduler: Scheduler
   readonly webhooks: Webhooks
+  readonly reactions: Reactions
   readonly router = new Router()
+  readonly dataDir: string
   readonly credentials: Credentials
   readonly webhookPublicKeyPem: string
   readonly now: () => number
@@ -67,6 +78,7 @@ export class Emulator {
   private constructor(readonly opts: EmulatorOptions) {
     ensurePrivateDir(opts.dataDir)
     this.now = opts.now ?? Date.now
+    this.dataDir = opts.dataDir
     this.logSink = opts.log
     this.credentials = loadCredentials(opts.dataDir)
     const key = loadWebhookKey(opts.dataDir)
@@ -75,7 +87,28 @@ export class Emulator {
     if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
     this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
     this.webhooks = new Webhooks(this, key.privateKey)
-    registerRoutes(this.router, this)
+
+    // Reactions: what else happens when something happens (context.ts says when each runs).
+    this.reactions = {
+      // A new customer: the skip-paperwork KYC decision, then its embedded wallet.
+      customerCreated: [onCustomerCreated, provisionEmbeddedWallet],
+      // An agent's transaction changed status: the agent action behind it follows.
+      agentTransactionChanged: [followTransaction],
+      // A new quote: strong customer authentication needs a login session.
+      quoteChecks: [requireScaSession],
+      // Execute: an embedded-wallet source needs its Service-Wallet-Signature stamp ...
+      executeChecks: [checkWalletQuoteSignature],
+      // ... and an SCA customer's payment is held for authorization.
+      executeGates: [scaGate],
+    }
+    // Jobs: durable delayed work, each kind's handler registered with the scheduler (run as system).
+    for (const registerJobs of [
+      registerKycJobs, registerQuoteJobs, registerTransactionJobs, registerIncomingJobs, registerExternalAccountJobs,
+      registerOwnershipJobs, registerImportJobs, registerCardJobs, registerCardTransactionJobs, registerScaQuoteJobs,
+      registerScaResetJobs, registerStablecoinSettler, registerSettler,
+    ]) registerJobs(this)
+    // Routes: every operation, one register call per resource (routes/index.ts).
+    registerRoutes(this.router)
     this.scheduler.start()
     this.webhooks.start()
   }
@@ -108,23 +141,25 @@ export class Emulator {
     return `http://127.0.0.1:${this.port}/${API_VERSION}`
   }
 
-  iso(ms = this.now()): string {
-    return new Date(ms).toISOString()
+  /** The context a request runs in: this sandbox's services, and who is calling. */
+  context(principal: Principal): SandboxContext {
+    return principal.kind === 'system' ? this : contextFor(this, principal)
   }
 
-  config(): PlatformConfig {
-    return this.db.get<PlatformConfig>('config', 'platform')!
+  system(): SandboxContext {
+    return this
   }
 
-  settings(): SandboxSettings {
-    return this.config().sandbox
-  }
+  // Arrow properties, so a context can hand them on unbound.
+  readonly iso = (ms = this.now()): string => new Date(ms).toISOString()
 
-  saveConfig(next: PlatformConfig): PlatformConfig {
-    return this.db.put('config', 'platform', {...next, updatedAt: this.iso()})
-  }
+  readonly config = (): PlatformConfig => this.db.get<PlatformConfig>('config', 'platform')!
 
-  log(line: string): void {
+  readonly settings = (): SandboxSettings => this.config().sandbox
+
+  readonly saveConfig = (next: PlatformConfig): PlatformConfig => this.db.put('config', 'platform', {...next, updatedAt: this.iso()})
+
+  readonly log = (line: string): void => {
     const stamped = `${this.iso()} ${line}`
     this.logSink?.(stamped)
     try {
@@ -138,7 +173,7 @@ export class Emulator {
    * Idempotency-Key handling: the same key with the same body replays the first answer; the same
    * key with a different body is 409 DUPLICATE_PAY_REQUEST. Only successful answers are stored.
    */
-  async idempotent(req: EmuRequest, scope: string, run: () => EmuResponse | Promise<EmuResponse>): Promise<EmuResponse> {
+  readonly idempotent = async (req: EmuRequest, scope: string, run: () => EmuResponse | Promise<EmuResponse>): Promise<EmuResponse> => {
     const key = req.headers['idempotency-key']
     if (typeof key !== 'string' || !key) return run()
     const id = `${scope}|${key}`

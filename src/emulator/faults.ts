@@ -1,6 +1,6 @@
 import type {IncomingMessage} from 'node:http'
 import {NO_FAULTS, type FaultSettings} from '../lib/schemas/faults.js'
-import type {Emulator} from './emulator.js'
+import type {SandboxContext} from './context.js'
 import {HttpError} from './http-error.js'
 
 /**
@@ -26,16 +26,17 @@ export interface FaultCounts {
   faulted: string[]
 }
 
-const states = new WeakMap<Emulator, FaultState>()
+/** By instance (its database), since a context is made per request. */
+const states = new WeakMap<object, FaultState>()
 
 /**
  * Applies the configured faults to one request: waits the latency, then throws a 503 or 429
  * HttpError (with Retry-After), or resets the connection and returns true (nothing is to be sent).
  */
-export async function injectFault(emu: Emulator, path: string, req: IncomingMessage): Promise<boolean> {
+export async function injectFault(emu: SandboxContext, path: string, req: IncomingMessage): Promise<boolean> {
   const faults = emu.settings().faults ?? NO_FAULTS
   if (!faults.rate5xx && !faults.rate429 && !faults.reset && !faults.latencyMs) {
-    states.delete(emu) // turned off: the next faults start their sequence (and counts) afresh
+    states.delete(emu.db) // turned off: the next faults start their sequence (and counts) afresh
     return false
   }
   if (EXEMPT.test(path)) return false
@@ -67,24 +68,24 @@ export async function injectFault(emu: Emulator, path: string, req: IncomingMess
 }
 
 /** How many faults were injected since the settings last changed (tests, the log). */
-export function faultCounts(emu: Emulator): FaultCounts {
-  const counts = states.get(emu)?.counts
+export function faultCounts(emu: SandboxContext): FaultCounts {
+  const counts = states.get(emu.db)?.counts
   return counts ? {...counts, faulted: [...counts.faulted]} : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}
 }
 
-function note(emu: Emulator, state: FaultState, what: string): void {
+function note(emu: SandboxContext, state: FaultState, what: string): void {
   state.counts.faulted.push(what)
   if (state.counts.faulted.length > 1000) state.counts.faulted.shift()
   emu.log(`fault: ${what}`)
 }
 
-function stateFor(emu: Emulator, faults: FaultSettings): FaultState {
+function stateFor(emu: SandboxContext, faults: FaultSettings): FaultState {
   const key = JSON.stringify(faults)
-  let state = states.get(emu)
+  let state = states.get(emu.db)
   if (!state || state.key !== key) {
     const seed = faults.seed ?? (Math.random() * 2 ** 32) >>> 0
     state = {key, next: mulberry32(seed), counts: {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}}
-    states.set(emu, state)
+    states.set(emu.db, state)
   }
   return state
 }

@@ -1,27 +1,9 @@
-import type {IncomingHttpHeaders} from 'node:http'
-import type {Emulator} from './emulator.js'
+import type {EmuRequest, EmuResponse, SandboxContext} from './context.js'
 
-export interface EmuRequest {
-  method: string
-  path: string
-  params: Record<string, string>
-  query: URLSearchParams
-  headers: IncomingHttpHeaders
-  /** Parsed JSON body (undefined when empty or not JSON). */
-  body: unknown
-  rawBody: Buffer
-  emu: Emulator
-}
+export type {EmuRequest, EmuResponse}
 
-export interface EmuResponse {
-  status: number
-  body?: unknown
-  headers?: Record<string, string>
-  /** Raw text body (HTML pages, PEM); sent as-is with the given content type. */
-  text?: string
-}
-
-export type Handler = (req: EmuRequest) => EmuResponse | Promise<EmuResponse>
+/** A route's handler: the request, and its context (also `req.ctx`), which carries the caller's principal. */
+export type Handler = (req: EmuRequest, emu: SandboxContext) => EmuResponse | Promise<EmuResponse>
 
 export interface RouteOptions {
   /**

@@ -1,12 +1,14 @@
 import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
-import type {Emulator, ObservedRequest} from './emulator.js'
+import type {SandboxContext} from './context.js'
 import {injectFault} from './faults.js'
 import {agentOfRequest, isBearer} from './domain/agents.js'
 import {HttpError} from './http-error.js'
 import {forbidden, tokenAuth} from './domain/tokens.js'
-import type {EmuResponse} from './router.js'
+import type {Permission, Principal} from './principal.js'
+import type {EmuResponse, Router} from './router.js'
+import {tokenByClientId} from './store/tokens.js'
 
 /** Documents are at most 10 MB (spec); a multipart envelope adds a little. */
 export const MAX_BODY = 12 * 1024 * 1024
@@ -16,6 +18,36 @@ const PREFIX = `/${API_VERSION}`
 const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/, /^\/agents\/device-codes\/[^/]+\/redeem$/]
 /** Agent routes take the agent's Bearer token, and only those routes do. */
 const AGENT = /^\/agents\/me(\/|$)/
+
+/** A request as the server saw it, handed to `Emulator.onResponse` with the answer sent. */
+export interface ObservedRequest {
+  method: string
+  /** Path under the API version prefix, e.g. /customers/Customer:1 */
+  path: string
+  query: URLSearchParams
+  headers: import('node:http').IncomingHttpHeaders
+  /** Undefined when the request was refused before its body was read (credentials, faults, 413). */
+  rawBody?: Buffer
+}
+
+/** The sandbox's own API credentials (credentials.json). */
+export interface Credentials {
+  tokenId: string
+  clientSecret: string
+}
+
+/** What the server needs of the instance; the composition root (emulator.ts) provides it. */
+export interface ServerHost extends SandboxContext {
+  readonly router: Router
+  readonly credentials: Credentials
+  readonly opts: {recordRequests?: boolean}
+  readonly requests: Array<{method: string; path: string}>
+  onResponse?: (request: ObservedRequest, response: EmuResponse) => void
+  /** The context one request runs in, for the principal resolved here. */
+  context(principal: Principal): SandboxContext
+}
+
+const EVERY_PERMISSION: readonly Permission[] = ['VIEW', 'TRANSACT', 'MANAGE']
 
 /** Bounds what one client can hold: connections, and how long headers and a whole request may take. */
 export function limitServer(server: Server): void {
@@ -29,7 +61,7 @@ export function limitServer(server: Server): void {
  * read as a stream up to MAX_BODY (413 past it), and the handler runs as one database unit, so its
  * writes commit together, and the answer goes out only once they are durable.
  */
-export async function handleHttp(emu: Emulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: EmuResponse
   const head = req.method === 'HEAD'
   const enqueued = emu.db.expectUnit()
@@ -43,8 +75,12 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     // Faults come before anything else, so a faulted request changes nothing (and is no API answer to observe).
     if (await injectFault(emu, path, req)) return void enqueued()
     if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers}
-    if (AGENT.test(path)) agentOfRequest(emu, req)
-    else if (!PUBLIC.some((p) => p.test(path))) checkAuth(emu, req)
+    let principal: Principal = {kind: 'public'}
+    if (AGENT.test(path)) {
+      const agent = agentOfRequest(emu, req)
+      principal = {kind: 'agent', agentId: agent.id, customerId: agent.customerId}
+    } else if (!PUBLIC.some((p) => p.test(path))) principal = checkAuth(emu, req)
+    const ctx = emu.context(principal)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
@@ -52,7 +88,7 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
       try {
-        return await match.handler({method, path, params: match.params, query: url.searchParams, headers: req.headers, body: parseJson(req, rawBody), rawBody, emu})
+        return await match.handler({method, path, params: match.params, query: url.searchParams, headers: req.headers, body: parseJson(req, rawBody), rawBody, ctx}, ctx)
       } catch (e) {
         // A refusal that is itself an outcome commits what led to it; any other throw rolls back.
         if (e instanceof HttpError && e.keepWrites) return errorResponse(e)
@@ -78,20 +114,25 @@ function errorResponse(e: HttpError): EmuResponse {
   return {status: e.status, body: e.body(), headers: e.headers}
 }
 
-function checkAuth(emu: Emulator, req: IncomingMessage): void {
+/** The platform principal of a request's Basic credentials: the sandbox's own (every permission) or a POST /tokens token. */
+function checkAuth(emu: ServerHost, req: IncomingMessage): Principal {
   const header = req.headers.authorization ?? ''
   const expected = Buffer.from(`${emu.credentials.tokenId}:${emu.credentials.clientSecret}`)
   const m = /^Basic\s+(.+)$/i.exec(header)
   const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
   if (isBearer(req)) throw new HttpError(401, 'UNAUTHORIZED', 'An agent access token is accepted only on /agents/me routes; platform routes take HTTP Basic <token id>:<client secret>', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
-  if (given.length === expected.length && timingSafeEqual(given, expected)) return
+  if (given.length === expected.length && timingSafeEqual(given, expected)) return {kind: 'platform', tokenId: emu.credentials.tokenId, permissions: EVERY_PERMISSION}
   // Tokens made with POST /tokens: `<clientId>:<clientSecret>`, looked up by clientId.
   const colon = given.indexOf(':')
-  const token = colon > 0 ? tokenAuth(emu, given.subarray(0, colon).toString('utf8'), given.subarray(colon + 1).toString('utf8'), req.method ?? 'GET') : 'unknown'
+  const clientId = colon > 0 ? given.subarray(0, colon).toString('utf8') : ''
+  const token = colon > 0 ? tokenAuth(emu, clientId, given.subarray(colon + 1).toString('utf8'), req.method ?? 'GET') : 'unknown'
   if (token === 'forbidden') throw forbidden()
-  if (token === 'unknown') {
+  const stored = token === 'ok' ? tokenByClientId(emu.db, clientId) : undefined
+  if (!stored) {
     throw new HttpError(401, 'UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
   }
+  // The token's permissions were checked against the Permission enum when it was created.
+  return {kind: 'platform', tokenId: stored.id, permissions: stored.permissions as Permission[]}
 }
 
 const tooLarge = () => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY} bytes`, {limitBytes: MAX_BODY})

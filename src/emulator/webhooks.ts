@@ -4,13 +4,24 @@ import {request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
 import {join} from 'node:path'
 import {writePrivateFileAtomic} from '../lib/fs-safe.js'
-import type {Emulator} from './emulator.js'
+import type {PlatformConfig, SandboxSettings} from './settings.js'
+import type {Db} from './store/db.js'
 import {DataFileError} from './data-files.js'
 import {eventsOfType, maxEventSeq, oldestPendingEvent, type StoredEvent, type WebhookEvent} from './store/events.js'
 
 export type {StoredEvent, WebhookEvent}
 
 const MAX_ATTEMPTS = 12
+
+/** What the outbox needs of the sandbox: a narrow slice, so it sits below the request context. */
+export interface OutboxHost {
+  readonly db: Db
+  now(): number
+  iso(ms?: number): string
+  config(): PlatformConfig
+  settings(): SandboxSettings
+  log(line: string): void
+}
 
 /** Loads (or creates once) the sandbox's P-256 webhook signing key, kept 0600 in the data dir. */
 export function loadWebhookKey(dataDir: string): {privateKey: KeyObject; publicKeyPem: string} {
@@ -52,7 +63,7 @@ export class Webhooks {
   private timer?: NodeJS.Timeout
   private idleWaiters: Array<() => void> = []
 
-  constructor(private readonly emu: Emulator, private readonly key: KeyObject) {
+  constructor(private readonly emu: OutboxHost, private readonly key: KeyObject) {
     this.seq = maxEventSeq(emu.db)
     this.committedSeq = this.seq
     emu.db.onCommit(() => {

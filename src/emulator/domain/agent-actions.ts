@@ -1,10 +1,10 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, conflict, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {getCustomer} from './customers.js'
 import {currentUsage, getAgent, saveAgent, type StoredAgent, type StoredAgentAction} from './agents.js'
 import {convertDown, rateFor} from './rates.js'
-import {agentTransactionListeners, approveTransaction, failPayment, getTransaction, publicTransaction, type StoredTransaction} from './transactions.js'
+import {approveTransaction, failPayment, getTransaction, publicTransaction, type StoredTransaction} from './transactions.js'
 import type {Initiator} from './transfers.js'
 import {actionOfTransaction} from '../store/agents.js'
 
@@ -27,7 +27,7 @@ export function requireAccount(a: StoredAgent, accountId: string, owner: string 
  * What the policy says about moving `amount` (minor units of `currency`) from `accountId`: every
  * reason the action needs the platform's approval (none: it runs at once).
  */
-export function approvalReasons(emu: Emulator, a: StoredAgent, amount: number, currency: string, accountId: string): {reasons: string[]; inPolicyCurrency: number} {
+export function approvalReasons(emu: SandboxContext, a: StoredAgent, amount: number, currency: string, accountId: string): {reasons: string[]; inPolicyCurrency: number} {
   const p = a.policy
   const lim = p.spendingLimits
   const inPolicyCurrency = currency === lim.currency ? amount : convertDown(rateFor(emu, currency, lim.currency), amount)
@@ -46,13 +46,13 @@ export function approvalReasons(emu: Emulator, a: StoredAgent, amount: number, c
   return {reasons, inPolicyCurrency}
 }
 
-function countUsage(emu: Emulator, agentId: string, amount: number): void {
+function countUsage(emu: SandboxContext, agentId: string, amount: number): void {
   const a = getAgent(emu, agentId)
   const u = currentUsage(emu, a)
   saveAgent(emu, {...a, usage: {...u, dailyTransactionCount: u.dailyTransactionCount + 1, dailySpend: u.dailySpend + amount, monthlySpend: u.monthlySpend + amount}})
 }
 
-export function publicAction(emu: Emulator, x: StoredAgentAction): Record<string, unknown> {
+export function publicAction(emu: SandboxContext, x: StoredAgentAction): Record<string, unknown> {
   const {_: internal, ...rest} = x
   const t = internal.transactionId && x.status !== 'PENDING_APPROVAL' && x.status !== 'REJECTED' ? emu.db.get<StoredTransaction>('transactions', internal.transactionId) : undefined
   return {...rest, ...(t ? {transaction: publicTransaction(t)} : {})}
@@ -63,7 +63,7 @@ export function publicAction(emu: Emulator, x: StoredAgentAction): Record<string
  * beyond it the payment waits in PENDING for the platform (PENDING_APPROVAL, with a webhook).
  */
 export function submitAction(
-  emu: Emulator,
+  emu: SandboxContext,
   a: StoredAgent,
   what: {type: StoredAgentAction['type']; amount: number; currency: string; accountId: string; describe: (t: StoredTransaction) => Partial<StoredAgentAction>},
   run: (by: Initiator) => StoredTransaction,
@@ -94,7 +94,7 @@ export function submitAction(
   return action
 }
 
-export function getAction(emu: Emulator, agentId: string, actionId: string): StoredAgentAction {
+export function getAction(emu: SandboxContext, agentId: string, actionId: string): StoredAgentAction {
   const x = emu.db.get<StoredAgentAction>('agentActions', actionId)
   if (!x || x.agentId !== agentId) throw notFound('NOT_FOUND', `Agent action ${actionId} of ${agentId}`)
   return x
@@ -105,14 +105,14 @@ function notPending(x: StoredAgentAction): HttpError {
 }
 
 /** POST /agents/{id}/actions/{actionId}/approve: the waiting payment starts (through the transaction's approval). */
-export function approveAction(emu: Emulator, x: StoredAgentAction): StoredAgentAction {
+export function approveAction(emu: SandboxContext, x: StoredAgentAction): StoredAgentAction {
   if (x.status !== 'PENDING_APPROVAL' || !x._.transactionId) throw notPending(x)
   approveTransaction(emu, getTransaction(emu, x._.transactionId))
   return emu.db.get<StoredAgentAction>('agentActions', x.id)!
 }
 
 /** POST /agents/{id}/actions/{actionId}/reject: the waiting payment fails and its funds come back. */
-export function rejectAction(emu: Emulator, x: StoredAgentAction, reason?: string): StoredAgentAction {
+export function rejectAction(emu: SandboxContext, x: StoredAgentAction, reason?: string): StoredAgentAction {
   if (x.status !== 'PENDING_APPROVAL') throw notPending(x)
   const t = x._.transactionId ? getTransaction(emu, x._.transactionId) : undefined
   if (t?.status === 'PENDING') failPayment(emu, t, undefined)
@@ -124,15 +124,11 @@ export function rejectAction(emu: Emulator, x: StoredAgentAction, reason?: strin
  * A waiting action follows its transaction: approved by the platform (either endpoint) it is
  * APPROVED; failed before that (cancelled, or rejected) it is FAILED (a reject then says REJECTED).
  */
-function followTransaction(emu: Emulator, t: StoredTransaction): void {
+export function followTransaction(emu: SandboxContext, t: StoredTransaction): void {
   if (t.status === 'PENDING') return
   const x = actionOfTransaction(emu.db, t.id)
   if (!x || x.status !== 'PENDING_APPROVAL') return
   const approved = t.status !== 'FAILED'
   emu.db.put('agentActions', x.id, {...x, status: approved ? ('APPROVED' as const) : ('FAILED' as const), updatedAt: emu.iso()})
   if (approved) countUsage(emu, x.agentId, x._.amountPolicy)
-}
-
-export function registerAgentActionHooks(): void {
-  if (!agentTransactionListeners.includes(followTransaction)) agentTransactionListeners.push(followTransaction)
 }

@@ -2,7 +2,7 @@ import {createHash, randomBytes, randomInt, timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage} from 'node:http'
 import type {z} from 'zod'
 import type {AgentPolicy, agentCreateRequest, agentPolicyUpdateRequest, agentUpdateRequest} from '../../lib/schemas/agents.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {getCustomer} from './customers.js'
@@ -25,23 +25,23 @@ export function publicAgent(a: StoredAgent) {
   return rest
 }
 
-export function getAgent(emu: Emulator, id: string): StoredAgent {
+export function getAgent(emu: SandboxContext, id: string): StoredAgent {
   const a = emu.db.get<StoredAgent>('agents', id)
   if (!a) throw notFound('NOT_FOUND', `Agent ${id}`)
   return a
 }
 
-export function saveAgent(emu: Emulator, a: StoredAgent): StoredAgent {
+export function saveAgent(emu: SandboxContext, a: StoredAgent): StoredAgent {
   return emu.db.put('agents', a.id, {...a, updatedAt: emu.iso()})
 }
 
-function freshUsage(emu: Emulator): StoredAgent['usage'] {
+function freshUsage(emu: SandboxContext): StoredAgent['usage'] {
   const today = emu.iso().slice(0, 10)
   return {dailyTransactionCount: 0, dailySpend: 0, dailyResetDate: today, monthlySpend: 0, monthlyResetMonth: today.slice(0, 7)}
 }
 
 /** Usage counters roll over at the UTC day and month. */
-export function currentUsage(emu: Emulator, a: StoredAgent): StoredAgent['usage'] {
+export function currentUsage(emu: SandboxContext, a: StoredAgent): StoredAgent['usage'] {
   const today = emu.iso().slice(0, 10)
   const u = a.usage
   const month = today.slice(0, 7)
@@ -61,7 +61,7 @@ function newDeviceCode(): string {
 }
 
 /** A new device code for the agent; an earlier unredeemed code stops working. */
-export function issueDeviceCode(emu: Emulator, a: StoredAgent): DeviceCode {
+export function issueDeviceCode(emu: SandboxContext, a: StoredAgent): DeviceCode {
   if (a._.deviceCode) {
     const old = emu.db.get<DeviceCode>('agentDeviceCodes', a._.deviceCode)
     if (old && !old.redeemed) emu.db.del('agentDeviceCodes', old.code)
@@ -72,7 +72,7 @@ export function issueDeviceCode(emu: Emulator, a: StoredAgent): DeviceCode {
   return dc
 }
 
-export function createAgent(emu: Emulator, input: z.infer<typeof agentCreateRequest>) {
+export function createAgent(emu: SandboxContext, input: z.infer<typeof agentCreateRequest>) {
   const customer = getCustomer(emu, input.customerId)
   const now = emu.iso()
   const agent: StoredAgent = {id: newId('Agent'), name: input.name, customerId: customer.id, isPaused: false, isConnected: false, policy: input.policy, usage: freshUsage(emu), createdAt: now, updatedAt: now, _: {}}
@@ -81,11 +81,11 @@ export function createAgent(emu: Emulator, input: z.infer<typeof agentCreateRequ
   return {agent: publicAgent(getAgent(emu, agent.id)), deviceCode}
 }
 
-export function updateAgent(emu: Emulator, a: StoredAgent, patch: z.infer<typeof agentUpdateRequest>): StoredAgent {
+export function updateAgent(emu: SandboxContext, a: StoredAgent, patch: z.infer<typeof agentUpdateRequest>): StoredAgent {
   return saveAgent(emu, {...a, ...(patch.name !== undefined ? {name: patch.name} : {}), ...(patch.isPaused !== undefined ? {isPaused: patch.isPaused} : {})})
 }
 
-export function updatePolicy(emu: Emulator, a: StoredAgent, patch: z.infer<typeof agentPolicyUpdateRequest>): StoredAgent {
+export function updatePolicy(emu: SandboxContext, a: StoredAgent, patch: z.infer<typeof agentPolicyUpdateRequest>): StoredAgent {
   const p = a.policy
   const policy: AgentPolicy = {
     ...p,
@@ -98,20 +98,20 @@ export function updatePolicy(emu: Emulator, a: StoredAgent, patch: z.infer<typeo
   return saveAgent(emu, {...a, policy})
 }
 
-export function deleteAgent(emu: Emulator, a: StoredAgent): void {
+export function deleteAgent(emu: SandboxContext, a: StoredAgent): void {
   if (a._.tokenHash) emu.db.del('agentTokens', a._.tokenHash)
   if (a._.deviceCode) emu.db.del('agentDeviceCodes', a._.deviceCode)
   emu.db.del('agents', a.id)
 }
 
-export function deviceCodeOf(emu: Emulator, code: string): DeviceCode {
+export function deviceCodeOf(emu: SandboxContext, code: string): DeviceCode {
   const dc = emu.db.get<DeviceCode>('agentDeviceCodes', code)
   if (!dc || !emu.db.get('agents', dc.agentId)) throw notFound('NOT_FOUND', `Device code ${code}`)
   return dc
 }
 
 /** POST /agents/device-codes/{code}/redeem (no platform credentials): the agent's Bearer token, once. */
-export function redeemDeviceCode(emu: Emulator, code: string) {
+export function redeemDeviceCode(emu: SandboxContext, code: string) {
   const dc = deviceCodeOf(emu, code)
   if (dc.redeemed) throw invalid([{field: 'code', message: 'was redeemed already; ask the platform for a new device code'}])
   if (Date.parse(dc.expiresAt) <= emu.now()) throw invalid([{field: 'code', message: `expired at ${dc.expiresAt}; ask the platform for a new device code`}])
@@ -128,7 +128,7 @@ export function redeemDeviceCode(emu: Emulator, code: string) {
 const unauthorized = (reason: string) => new HttpError(401, 'UNAUTHORIZED', reason, undefined, {'www-authenticate': 'Bearer realm="svc local sandbox agents"'})
 
 /** The agent behind `Authorization: Bearer <accessToken>`; the only credential /agents/me accepts. */
-export function agentOfRequest(emu: Emulator, req: Pick<IncomingMessage, 'headers'>): StoredAgent {
+export function agentOfRequest(emu: SandboxContext, req: Pick<IncomingMessage, 'headers'>): StoredAgent {
   const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')
   if (!m) throw unauthorized('Agent routes take the agent access token (Authorization: Bearer <accessToken> from device-code redemption), not platform credentials')
   const hash = sha256(m[1])

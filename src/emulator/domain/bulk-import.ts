@@ -1,7 +1,7 @@
 import {columnOf, readCustomerCsv, rowToCustomer} from '../../lib/customer-csv.js'
 import {fieldErrors} from '../../lib/schemas/field-errors.js'
 import {customerCreateRequest} from '../../lib/schemas/customer.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {createCustomer} from './customer-create.js'
@@ -38,14 +38,14 @@ export function publicImportJob(j: StoredImportJob): Record<string, unknown> {
   return rest
 }
 
-export function getImportJob(emu: Emulator, id: string): StoredImportJob {
+export function getImportJob(emu: SandboxContext, id: string): StoredImportJob {
   const j = emu.db.get<StoredImportJob>('bulkImportJobs', id)
   if (!j) throw notFound('BULK_UPLOAD_JOB_NOT_FOUND', `Bulk import job ${id}`)
   return j
 }
 
 /** Accepts a CSV (whole-file problems are a 400 listing each); rows are judged later, chunk by chunk. */
-export function acceptImport(emu: Emulator, text: string): StoredImportJob {
+export function acceptImport(emu: SandboxContext, text: string): StoredImportJob {
   const {file, errors} = readCustomerCsv(text)
   if (!file) throw invalid(errors)
   const chunks = Math.ceil(file.records.length / CHUNK_ROWS)
@@ -64,7 +64,7 @@ export function acceptImport(emu: Emulator, text: string): StoredImportJob {
 }
 
 /** One row: the shared create schema (errors named by CSV column), then the same rules as POST /customers. */
-function importRow(emu: Emulator, r: Chunk['rows'][number]): ImportError | undefined {
+function importRow(emu: SandboxContext, r: Chunk['rows'][number]): ImportError | undefined {
   const correlationId = r.values.platformCustomerId ?? `row ${r.row}`
   const parsed = customerCreateRequest.safeParse(rowToCustomer(r.values))
   const errors = parsed.success ? [] : fieldErrors(parsed.error).map((e) => ({...e, field: columnOf(e.field)}))
@@ -81,7 +81,7 @@ function importRow(emu: Emulator, r: Chunk['rows'][number]): ImportError | undef
   }
 }
 
-function processChunk(emu: Emulator, jobId: string, n: number): void {
+function processChunk(emu: SandboxContext, jobId: string, n: number): void {
   const job = emu.db.get<StoredImportJob>('bulkImportJobs', jobId)
   const chunk = emu.db.get<Chunk>('bulkImportChunks', chunkKey(jobId, n))
   if (!job || !chunk) return
@@ -102,6 +102,6 @@ function processChunk(emu: Emulator, jobId: string, n: number): void {
   else emu.scheduler.after(emu.settings().bulkImportChunkDelayMs, 'bulk-import.chunk', {jobId, chunk: n + 1})
 }
 
-export function registerImportJobs(emu: Emulator): void {
+export function registerImportJobs(emu: SandboxContext): void {
   emu.scheduler.on('bulk-import.chunk', (p) => processChunk(emu, String(p.jobId), Number(p.chunk)))
 }

@@ -1,5 +1,5 @@
 import {cardSimulationBody, type CardSimulator} from '../../lib/schemas/cards.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {invalid, notFound, validate} from '../http-error.js'
 import {getCard, type StoredCard} from './cards.js'
 import {clear, decline, fullyOpen, fundingAccountFor, getCardTransaction, issuerToken, newCardTransaction, post, postReturn, pull, resize, reverseReturn, voidAuthorization, type StoredCardTransaction} from './card-transactions.js'
@@ -20,7 +20,7 @@ const CREDITS = new Set<CardSimulator>(['credit_authorization', 'credit_authoriz
  * network event; the outcome reaches the platform only as a CARD_TRANSACTION.* webhook
  * (sandbox-behaviour 16d). The answer is the issuer token alone.
  */
-export function simulate(emu: Emulator, cardId: string, kind: CardSimulator, body: unknown): {issuerTransactionToken: string} {
+export function simulate(emu: SandboxContext, cardId: string, kind: CardSimulator, body: unknown): {issuerTransactionToken: string} {
   const card = getCard(emu, cardId)
   const input = validate(cardSimulationBody(kind), body ?? {}) as Record<string, unknown>
   const token = issuerToken()
@@ -65,7 +65,7 @@ export function simulate(emu: Emulator, cardId: string, kind: CardSimulator, bod
 }
 
 /** Expiry is processed in the background (spec 3): only a fully open authorization can expire. */
-function expireLater(emu: Emulator, t: StoredCardTransaction, token: string, state: (m: string) => Error) {
+function expireLater(emu: SandboxContext, t: StoredCardTransaction, token: string, state: (m: string) => Error) {
   if (!fullyOpen(t)) throw state(' with part settled; only a fully open authorization can expire')
   emu.scheduler.after(emu.settings().cardProcessingDelayMs, 'card.expire', {cardTransactionId: t.id})
   return {issuerTransactionToken: token}
@@ -83,7 +83,7 @@ function declineReason(card: StoredCard, kind: CardSimulator, auth: AuthInput): 
 }
 
 /** The authorization family: decide, move the money, record the transaction, fire its event. */
-function authorize(emu: Emulator, card: StoredCard, kind: CardSimulator, auth: AuthInput, token: string): void {
+function authorize(emu: SandboxContext, card: StoredCard, kind: CardSimulator, auth: AuthInput, token: string): void {
   const direction = CREDITS.has(kind) ? 'CREDIT' : 'DEBIT'
   const reason = declineReason(card, kind, auth)
   if (reason) return decline(emu, card, token, reason, auth.amount, auth.merchant, direction)
@@ -105,7 +105,7 @@ function authorize(emu: Emulator, card: StoredCard, kind: CardSimulator, auth: A
   post(emu, auth.merchant.descriptor.slice(-3) === '006' ? {...t, status: 'EXCEPTION'} : t)
 }
 
-export function registerCardTransactionJobs(emu: Emulator): void {
+export function registerCardTransactionJobs(emu: SandboxContext): void {
   emu.scheduler.on('card.expire', (p) => {
     const t = emu.db.get<StoredCardTransaction>('cardTransactions', String(p.cardTransactionId))
     if (t) voidAuthorization(emu, t)

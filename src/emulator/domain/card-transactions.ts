@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import type {CardTransactionStatus} from '../../lib/schemas/cards.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {docsWhere} from '../store/keyset.js'
@@ -18,7 +18,7 @@ export function publicCardTransaction(t: StoredCardTransaction): Omit<StoredCard
   return rest
 }
 
-export function getCardTransaction(emu: Emulator, id: string): StoredCardTransaction {
+export function getCardTransaction(emu: SandboxContext, id: string): StoredCardTransaction {
   const t = emu.db.get<StoredCardTransaction>('cardTransactions', id)
   if (!t) throw notFound('TRANSACTION_NOT_FOUND', `Card transaction ${id}`)
   return t
@@ -27,14 +27,14 @@ export function getCardTransaction(emu: Emulator, id: string): StoredCardTransac
 export const issuerToken = () => `sbx_txn_${randomBytes(12).toString('hex')}`
 
 /** Saves and fires `CARD_TRANSACTION.<status>` with the whole transaction (spec 6). */
-export function post(emu: Emulator, t: StoredCardTransaction, patch: Partial<StoredCardTransaction> = {}, event?: string): StoredCardTransaction {
+export function post(emu: SandboxContext, t: StoredCardTransaction, patch: Partial<StoredCardTransaction> = {}, event?: string): StoredCardTransaction {
   const saved = emu.db.put('cardTransactions', t.id, {...t, ...patch, lastEventAt: emu.iso(), updatedAt: emu.iso()})
   emu.webhooks.emit(`CARD_TRANSACTION.${event ?? saved.status}`, publicCardTransaction(saved))
   return saved
 }
 
 /** A refused authorization: no transaction, only `CARD_TRANSACTION.DECLINED` naming the reason. */
-export function decline(emu: Emulator, card: StoredCard, token: string, reason: string, amount: number, merchant: StoredCardTransaction['merchant'], direction: 'DEBIT' | 'CREDIT'): void {
+export function decline(emu: SandboxContext, card: StoredCard, token: string, reason: string, amount: number, merchant: StoredCardTransaction['merchant'], direction: 'DEBIT' | 'CREDIT'): void {
   emu.webhooks.emit('CARD_TRANSACTION.DECLINED', {
     cardId: card.id,
     customerId: card.cardholderId,
@@ -51,7 +51,7 @@ export function decline(emu: Emulator, card: StoredCard, token: string, reason: 
  * The first funding source, in priority order, whose spendable balance covers `amount`. An embedded
  * wallet funds card transactions only once the cardholder gave it an ACTIVE delegated key.
  */
-export function fundingAccountFor(emu: Emulator, card: StoredCard, amount: number): InternalAccount | undefined {
+export function fundingAccountFor(emu: SandboxContext, card: StoredCard, amount: number): InternalAccount | undefined {
   for (const id of card.fundingSources) {
     const a = emu.db.get<InternalAccount>('internalAccounts', id)
     if (a?.type === 'EMBEDDED_WALLET' && !activeKeyOfFundingSource(emu.db, fundingSourceOf(emu, card.id, a.id))) continue
@@ -61,7 +61,7 @@ export function fundingAccountFor(emu: Emulator, card: StoredCard, amount: numbe
 }
 
 /** Creates the transaction row of an approved authorization (money already moved by the caller). */
-export function newCardTransaction(emu: Emulator, card: StoredCard, o: {token: string; direction: 'DEBIT' | 'CREDIT'; merchant: StoredCardTransaction['merchant']; amount: number; accountId: string; held: number; pulled: number; settled: number}): StoredCardTransaction {
+export function newCardTransaction(emu: SandboxContext, card: StoredCard, o: {token: string; direction: 'DEBIT' | 'CREDIT'; merchant: StoredCardTransaction['merchant']; amount: number; accountId: string; held: number; pulled: number; settled: number}): StoredCardTransaction {
   const customer = getCustomer(emu, card.cardholderId, {includeDeleted: true})
   const cur = currencyObject(card.currency)
   const now = emu.iso()
@@ -91,7 +91,7 @@ export function newCardTransaction(emu: Emulator, card: StoredCard, o: {token: s
 }
 
 /** Pulls `amount` from the account at once (hold + settle); false when the balance is short. */
-export function pull(emu: Emulator, accountId: string, amount: number): boolean {
+export function pull(emu: SandboxContext, accountId: string, amount: number): boolean {
   if (amount <= 0) return true
   if (getInternalAccount(emu, accountId).balance.amount < amount) return false
   hold(emu, accountId, amount)
@@ -103,14 +103,14 @@ export function pull(emu: Emulator, accountId: string, amount: number): boolean 
 export const fullyOpen = (t: StoredCardTransaction) => t.status === 'AUTHORIZED' && t.settledAmount.amount === 0
 
 /** Authorization expiry: a fully open authorization becomes VOIDED and its hold is released. */
-export function voidAuthorization(emu: Emulator, t: StoredCardTransaction): StoredCardTransaction | undefined {
+export function voidAuthorization(emu: SandboxContext, t: StoredCardTransaction): StoredCardTransaction | undefined {
   if (!fullyOpen(t)) return undefined
   if (t._.held > 0) releaseHeld(emu, t.accountId, t._.held)
   return post(emu, t, {status: 'VOIDED', _: {...t._, held: 0}})
 }
 
 /** A clearing of `amount` (> 0) against an open authorization. */
-export function clear(emu: Emulator, t: StoredCardTransaction, amount: number): StoredCardTransaction {
+export function clear(emu: SandboxContext, t: StoredCardTransaction, amount: number): StoredCardTransaction {
   const settled = t.settledAmount.amount + amount
   let held = t._.held
   let pulls = t.pullSummary
@@ -139,7 +139,7 @@ export function clear(emu: Emulator, t: StoredCardTransaction, amount: number): 
 }
 
 /** A merchant return: credited back to the funding account; status stays, SETTLED re-fires with refundedAmount. */
-export function postReturn(emu: Emulator, t: StoredCardTransaction, amount: number): StoredCardTransaction {
+export function postReturn(emu: SandboxContext, t: StoredCardTransaction, amount: number): StoredCardTransaction {
   returnToAccount(emu, t.accountId, amount)
   return post(emu, t, {
     refundedAmount: {...t.refundedAmount, amount: t.refundedAmount.amount + amount},
@@ -149,7 +149,7 @@ export function postReturn(emu: Emulator, t: StoredCardTransaction, amount: numb
 }
 
 /** Undoes the latest return: pulled again from the funding account (EXCEPTION when the balance is short). */
-export function reverseReturn(emu: Emulator, t: StoredCardTransaction): StoredCardTransaction {
+export function reverseReturn(emu: SandboxContext, t: StoredCardTransaction): StoredCardTransaction {
   const amount = t._.returns.at(-1)!
   const ok = pull(emu, t.accountId, amount)
   return post(emu, t, {
@@ -161,7 +161,7 @@ export function reverseReturn(emu: Emulator, t: StoredCardTransaction): StoredCa
 }
 
 /** A new total authorized amount for an open authorization (authorization_advice). */
-export function resize(emu: Emulator, t: StoredCardTransaction, total: number): StoredCardTransaction {
+export function resize(emu: SandboxContext, t: StoredCardTransaction, total: number): StoredCardTransaction {
   if (total < t.settledAmount.amount) throw invalid([{field: 'amount', message: `must be at least the ${t.settledAmount.amount} already settled`}])
   let held = t._.held
   const delta = total - t.authorizedAmount.amount
@@ -179,7 +179,7 @@ export function resize(emu: Emulator, t: StoredCardTransaction, total: number): 
 }
 
 /** Closing a card reconciles its open authorizations: fully open ones are voided, partly settled ones close as SETTLED. */
-export function closeOpenTransactions(emu: Emulator, card: StoredCard): void {
+export function closeOpenTransactions(emu: SandboxContext, card: StoredCard): void {
   for (const t of docsWhere<StoredCardTransaction>(emu.db, 'cardTransactions', 'card_id', card.id)) {
     if (fullyOpen(t)) voidAuthorization(emu, t)
     else if (t.status === 'PARTIALLY_SETTLED') {

@@ -1,6 +1,6 @@
 import {createHash, randomBytes} from 'node:crypto'
 import type {CardCreateRequest, CardState, CardUpdateRequest} from '../../lib/schemas/cards.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {badRequest, conflict, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {bindFundingSources, liveCardCount} from '../store/cards.js'
@@ -15,13 +15,13 @@ export function publicCard(c: StoredCard): Omit<StoredCard, '_'> {
   return rest
 }
 
-export function getCard(emu: Emulator, id: string): StoredCard {
+export function getCard(emu: SandboxContext, id: string): StoredCard {
   const c = emu.db.get<StoredCard>('cards', id)
   if (!c) throw notFound('NOT_FOUND', `Card ${id}`)
   return c
 }
 
-function saveCard(emu: Emulator, c: StoredCard, patch: Partial<StoredCard>): StoredCard {
+function saveCard(emu: SandboxContext, c: StoredCard, patch: Partial<StoredCard>): StoredCard {
   return emu.db.put('cards', c.id, {...c, ...patch, updatedAt: emu.iso()})
 }
 
@@ -49,7 +49,7 @@ function issuanceSuffix(input: CardCreateRequest): string {
 }
 
 /** Every funding source must be an internal account of the cardholder, all in one currency (FUNDING_SOURCE_INELIGIBLE). */
-function checkFundingSources(emu: Emulator, cardholderId: string, ids: string[], currency?: string): string {
+function checkFundingSources(emu: SandboxContext, cardholderId: string, ids: string[], currency?: string): string {
   const problems: Array<{accountId: string; reason: string}> = []
   let code = currency
   if (new Set(ids).size !== ids.length) throw badRequest('INVALID_INPUT', 'Invalid input: fundingSources', {errors: [{field: 'fundingSources', message: 'lists an account twice'}]})
@@ -65,7 +65,7 @@ function checkFundingSources(emu: Emulator, cardholderId: string, ids: string[],
 }
 
 /** POST /cards: cardholder KYC APPROVED, live-card limit, funding sources; the card starts PROCESSING. */
-export function issueCard(emu: Emulator, input: CardCreateRequest): StoredCard {
+export function issueCard(emu: SandboxContext, input: CardCreateRequest): StoredCard {
   const holder = getCustomer(emu, input.cardholderId)
   const status = holder.customerType === 'BUSINESS' ? holder.kybStatus : holder.kycStatus
   if (status !== 'APPROVED') throw badRequest('CARDHOLDER_KYC_NOT_APPROVED', `${holder.id} is ${status ?? 'not verified'}; a card is issued only to an APPROVED cardholder`, {cardholderId: holder.id, status})
@@ -105,7 +105,7 @@ export function issueCard(emu: Emulator, input: CardCreateRequest): StoredCard {
 const MOVES: Partial<Record<CardState, CardState[]>> = {ACTIVE: ['FROZEN', 'CLOSED'], FROZEN: ['ACTIVE', 'CLOSED']}
 
 /** PATCH /cards/{id}: the state machine (spec 3 "Card"), funding sources, spending limit. */
-export function updateCard(emu: Emulator, card: StoredCard, patch: CardUpdateRequest): StoredCard {
+export function updateCard(emu: SandboxContext, card: StoredCard, patch: CardUpdateRequest): StoredCard {
   if (card.state === 'CLOSED') {
     if (patch.state === 'CLOSED') throw conflict('CARD_ALREADY_CLOSED', `${card.id} is already CLOSED`, {cardId: card.id, state: card.state})
     throw conflict('CARD_NOT_MUTABLE', `${card.id} is CLOSED; a closed card cannot be changed`, {cardId: card.id, state: card.state})
@@ -135,7 +135,7 @@ export function updateCard(emu: Emulator, card: StoredCard, patch: CardUpdateReq
  * POST /cards/{id}/reveal: a short-lived bearer URL of a sandbox page showing PAN, CVV and expiry
  * (the published shape: the card data itself never travels in an API answer).
  */
-export function revealCard(emu: Emulator, card: StoredCard): {panEmbedUrl: string; expiresAt: string} {
+export function revealCard(emu: SandboxContext, card: StoredCard): {panEmbedUrl: string; expiresAt: string} {
   if (card.state === 'CLOSED' || card.state === 'PROCESSING') throw conflict('INVALID_STATE_TRANSITION', `${card.id} is ${card.state}; only ACTIVE or FROZEN cards can be revealed`, {cardId: card.id, state: card.state})
   const token = randomBytes(24).toString('base64url')
   const expiresAt = emu.iso(emu.now() + 5 * 60_000)
@@ -144,7 +144,7 @@ export function revealCard(emu: Emulator, card: StoredCard): {panEmbedUrl: strin
 }
 
 /** The hosted reveal page: PAN, CVV and expiry for a live token (once), else nothing. */
-export function revealPage(emu: Emulator, token: string): {pan: string; cvv: string; expMonth: number; expYear: number} | undefined {
+export function revealPage(emu: SandboxContext, token: string): {pan: string; cvv: string; expMonth: number; expYear: number} | undefined {
   const r = emu.db.get<{cardId: string; expiresAt: string}>('cardReveals', token)
   if (!r) return undefined
   emu.db.del('cardReveals', token)
@@ -154,7 +154,7 @@ export function revealPage(emu: Emulator, token: string): {pan: string; cvv: str
 }
 
 /** Provisioning finished (ACTIVE, or CLOSED/ISSUER_REJECTED for suffix 002): CARD.STATE_CHANGE. */
-export function registerCardJobs(emu: Emulator): void {
+export function registerCardJobs(emu: SandboxContext): void {
   emu.scheduler.on('card.provisioned', (p) => {
     const card = emu.db.get<StoredCard>('cards', String(p.cardId))
     if (!card || card.state !== 'PROCESSING') return

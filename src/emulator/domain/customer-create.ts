@@ -1,15 +1,10 @@
 import type {CustomerCreateRequest} from '../../lib/schemas/customer.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {badRequest, conflict, invalid} from '../http-error.js'
 import {newId} from '../ids.js'
 import {activeByPlatformId, activeByUmaAddress} from '../store/customers.js'
 import {CURRENT_TERMS_VERSION, TERMS_VERSIONS, contactVerificationFor, getCustomer, type StoredCustomer} from './customers.js'
 import {createInternalAccounts} from './internal-accounts.js'
-
-/** Hooks other modules add to (KYC decisions at create, wallet provisioning ...). */
-export const customerHooks = {
-  created: [] as Array<(emu: Emulator, c: StoredCustomer) => void>,
-}
 
 export function checkTerms(version: string | undefined): void {
   if (version !== undefined && !TERMS_VERSIONS.includes(version)) {
@@ -21,7 +16,7 @@ export function checkTerms(version: string | undefined): void {
  * Creates a customer from a validated body, as POST /customers and the bulk import both do:
  * the platform rules, platformCustomerId and umaAddress uniqueness (409), internal accounts, hooks.
  */
-export function createCustomer(emu: Emulator, input: CustomerCreateRequest): StoredCustomer {
+export function createCustomer(emu: SandboxContext, input: CustomerCreateRequest): StoredCustomer {
   checkTerms(input.endUserTermsConsent?.termsVersion)
   if (input.customerType === 'INDIVIDUAL' && input.kycStatus && !emu.config().isRegulatedFinancialInstitution) {
     throw invalid([{field: 'kycStatus', message: 'only regulated platforms may set kycStatus'}])
@@ -53,6 +48,7 @@ export function createCustomer(emu: Emulator, input: CustomerCreateRequest): Sto
   if (cv) customer.contactVerification = cv
   emu.db.put('customers', id, customer)
   createInternalAccounts(emu, id, input.currencies ?? [])
-  for (const hook of customerHooks.created) hook(emu, customer)
+  // What else happens (KYC decision, embedded wallet ...) is wired in emulator.ts, the composition root.
+  for (const react of emu.reactions.customerCreated) react(emu.system(), customer)
   return getCustomer(emu, id)
 }

@@ -1,5 +1,5 @@
 import {EU_COUNTRIES} from '../../lib/schemas/countries.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {notFound} from '../http-error.js'
 import type {StoredCustomer} from '../store/customers.js'
 export type {StoredCustomer}
@@ -27,12 +27,12 @@ export function publicCustomer(c: StoredCustomer): Record<string, unknown> {
   return rest
 }
 
-export function getCustomer(emu: Emulator, id: string, opts: {includeDeleted?: boolean} = {}): StoredCustomer {
+export function getCustomer(emu: SandboxContext, id: string, opts: {includeDeleted?: boolean} = {}): StoredCustomer {
   const c = emu.db.get<StoredCustomer>('customers', id)
   if (!c || (c.isDeleted && !opts.includeDeleted)) throw notFound('CUSTOMER_NOT_FOUND', `Customer ${id}`)
   return c
 }
 
-export function saveCustomer(emu: Emulator, c: StoredCustomer): StoredCustomer {
+export function saveCustomer(emu: SandboxContext, c: StoredCustomer): StoredCustomer {
   return emu.db.put('customers', c.id, {...c, updatedAt: emu.iso()})
 }

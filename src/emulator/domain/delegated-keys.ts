@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import {delegatedKeyCreateRequest} from '../../lib/schemas/delegated-keys.js'
 import {bytesToHex, generateP256KeyPair} from '../../lib/wallet/index.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {badRequest, conflict, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import type {EmuRequest, EmuResponse} from '../router.js'
@@ -43,7 +43,7 @@ export function publicKeyView(k: StoredDelegatedKey) {
  * work; when the `cards` table exists the card must exist and be funded by that wallet, otherwise
  * the binding is derived from the pair (stable across calls).
  */
-export function fundingSourceOf(emu: Emulator, cardId: string, accountId: string): string {
+export function fundingSourceOf(emu: SandboxContext, cardId: string, accountId: string): string {
   if (TABLES.some((t) => t.name === 'cards')) {
     const card = emu.db.get<{id: string; fundingSourceId?: string; internalAccountId?: string; fundingSources?: Array<{id: string; accountId?: string}>}>('cards', cardId)
     if (!card) throw notFound('NOT_FOUND', `Card ${cardId}`)
@@ -54,14 +54,14 @@ export function fundingSourceOf(emu: Emulator, cardId: string, accountId: string
   return `CardFundingSource:${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`
 }
 
-function noActiveKey(emu: Emulator, fundingSourceId: string): void {
+function noActiveKey(emu: SandboxContext, fundingSourceId: string): void {
   const active = activeKeyOfFundingSource<StoredDelegatedKey>(emu.db, fundingSourceId)
   if (active) throw conflict('CONFLICT', `${active.id} is the ACTIVE delegated key of ${fundingSourceId}; revoke it first`, {delegatedKeyId: active.id})
 }
 
 /** POST /auth/delegated-keys (three legs, same body each). */
 export function createDelegatedKey(req: EmuRequest): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const body = validate(delegatedKeyCreateRequest, req.body)
   const account = getWalletAccount(emu, body.internalAccountId)
   const fundingSourceId = fundingSourceOf(emu, body.cardId, account.id)
@@ -99,21 +99,21 @@ export function createDelegatedKey(req: EmuRequest): Promise<EmuResponse> {
   )
 }
 
-function activate(emu: Emulator, id: string, fundingSourceId: string): EmuResponse {
+function activate(emu: SandboxContext, id: string, fundingSourceId: string): EmuResponse {
   const key = getDelegatedKey(emu, id)
   noActiveKey(emu, fundingSourceId)
   const active = emu.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'ACTIVE', updatedAt: emu.iso()})
   return {status: 201, body: publicKeyView(active)}
 }
 
-export function getDelegatedKey(emu: Emulator, id: string): StoredDelegatedKey {
+export function getDelegatedKey(emu: SandboxContext, id: string): StoredDelegatedKey {
   const k = emu.db.get<StoredDelegatedKey>('delegatedKeys', id)
   if (!k) throw notFound('NOT_FOUND', `Delegated key ${id}`)
   return k
 }
 
 /** DELETE: only an ACTIVE key (400 otherwise); it can never sign again. */
-export function revokeDelegatedKey(emu: Emulator, id: string): void {
+export function revokeDelegatedKey(emu: SandboxContext, id: string): void {
   const key = getDelegatedKey(emu, id)
   if (key.status !== 'ACTIVE') throw badRequest('DELEGATED_KEY_NOT_ACTIVE', `${id} is ${key.status}; only an ACTIVE delegated key can be revoked`, {status: key.status})
   emu.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'REVOKED', updatedAt: emu.iso()})

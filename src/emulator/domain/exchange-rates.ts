@@ -1,5 +1,5 @@
 import type {ExchangeRatesQuery} from '../../lib/schemas/reference.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {feesFor} from './fees.js'
 import {currencyObject} from './internal-accounts.js'
 import {convertDown, fromUsdCents, rateFor, rateTable} from './rates.js'
@@ -37,7 +37,7 @@ function fraction(v: string): [bigint, bigint] {
  * `sendingAmount` with the same rates and fees a quote would use. `exchangeRate` follows the
  * contract here (sending units per receiving unit); the spec says nothing of this endpoint.
  */
-export function exchangeRates(emu: Emulator, q: ExchangeRatesQuery): Array<Record<string, unknown>> {
+export function exchangeRates(emu: SandboxContext, q: ExchangeRatesQuery): Array<Record<string, unknown>> {
   const table = rateTable(emu)
   const updatedAt = new Date(emu.db.get<{takenAt: number}>('rates', 'current')?.takenAt ?? emu.now()).toISOString()
   const sending = q.sendingAmount === undefined ? DEFAULT_SENDING : Number(q.sendingAmount)

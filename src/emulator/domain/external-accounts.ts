@@ -1,6 +1,6 @@
 import {WALLET_KINDS, sameAddress} from '../../lib/account-checks.js'
 import {primaryIdentifier, type ExternalAccountCreateRequest} from '../../lib/schemas/accounts.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, conflict, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {externalAccountsOf} from '../store/accounts.js'
@@ -33,7 +33,7 @@ export function publicExternalAccount(a: StoredExternalAccount): Record<string, 
   return {...rest, accountInfo: {...a.accountInfo, ...(rails.length ? {paymentRails: rails.filter((r) => r !== 'ACH_SAME_DAY')} : {})}}
 }
 
-export function getExternalAccount(emu: Emulator, id: string): StoredExternalAccount {
+export function getExternalAccount(emu: SandboxContext, id: string): StoredExternalAccount {
   const a = emu.db.get<StoredExternalAccount>('externalAccounts', id)
   if (!a || a.isDeleted) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
   return a
@@ -51,7 +51,7 @@ function sameAccount(a: StoredExternalAccount, input: ExternalAccountCreateReque
 }
 
 /** Creates an external account, after every rule that can refuse it (nothing is stored on refusal). */
-export function createExternalAccount(emu: Emulator, input: ExternalAccountCreateRequest): StoredExternalAccount {
+export function createExternalAccount(emu: SandboxContext, input: ExternalAccountCreateRequest): StoredExternalAccount {
   if (input.customerId) getCustomer(emu, input.customerId)
   const info = input.accountInfo as StoredExternalAccount['accountInfo']
   const existing = externalAccountsOf(emu.db, input.customerId).find((a) => sameAccount(a, input))
@@ -88,18 +88,18 @@ export function createExternalAccount(emu: Emulator, input: ExternalAccountCreat
 }
 
 /** Saves a status change and emits EXTERNAL_ACCOUNT.STATUS_UPDATED with the account. */
-export function setStatus(emu: Emulator, a: StoredExternalAccount, status: StoredExternalAccount['status'], patch: Partial<StoredExternalAccount> = {}): StoredExternalAccount {
+export function setStatus(emu: SandboxContext, a: StoredExternalAccount, status: StoredExternalAccount['status'], patch: Partial<StoredExternalAccount> = {}): StoredExternalAccount {
   const next = emu.db.put('externalAccounts', a.id, {...a, ...patch, status, updatedAt: emu.iso()})
   if (a.status !== status) emu.webhooks.emit('EXTERNAL_ACCOUNT.STATUS_UPDATED', publicExternalAccount(next))
   return next
 }
 
-export function deleteExternalAccount(emu: Emulator, a: StoredExternalAccount): void {
+export function deleteExternalAccount(emu: SandboxContext, a: StoredExternalAccount): void {
   if (a.trusted) throw conflict('BENEFICIARY_TRUSTED', `${a.id} is a trusted beneficiary; untrust it before deleting`)
   emu.db.put('externalAccounts', a.id, {...a, isDeleted: true, updatedAt: emu.iso()})
 }
 
-export function registerExternalAccountJobs(emu: Emulator): void {
+export function registerExternalAccountJobs(emu: SandboxContext): void {
   emu.scheduler.on('externalAccount.validated', (p) => {
     const a = emu.db.get<StoredExternalAccount>('externalAccounts', String(p.id))
     if (a && !a.isDeleted && a.status === 'PENDING') setStatus(emu, a, 'ACTIVE')

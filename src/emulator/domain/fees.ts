@@ -1,4 +1,4 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {fromUsdCents} from './rates.js'
 
 export interface PlatformFeeSpec {
@@ -18,7 +18,7 @@ const bpsOf = (amount: number, bps: number) => Math.ceil((amount * bps) / 10000)
  * priced separately, plus basis points on cross-currency) and the platform fee (PATCH /config
  * feeConfigs, or the quote's platformFeeOverride; both need a USD source).
  */
-export function feesFor(emu: Emulator, o: {from: string; to: string; rail?: string; net: number; override?: PlatformFeeSpec}): Fees {
+export function feesFor(emu: SandboxContext, o: {from: string; to: string; rail?: string; net: number; override?: PlatformFeeSpec}): Fees {
   const s = emu.settings()
   const cross = o.from !== o.to
   const railCents = s.railFeesUsdCents[o.rail ?? 'DEFAULT'] ?? s.railFeesUsdCents.DEFAULT ?? 0

@@ -1,5 +1,5 @@
 import {SANDBOX_UMA_DOMAIN, type SandboxUmaReceiveRequest} from '../../lib/schemas/uma.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {internalAccounts} from '../store/accounts.js'
@@ -33,7 +33,7 @@ export function sandboxCounterparty(address: string): SandboxCounterparty | unde
 export const isSandboxDomain = (address: string) => address.toLowerCase().endsWith(`@${SANDBOX_UMA_DOMAIN}`)
 
 /** The platform customer an UMA address or id names (404 when none). */
-export function receivingCustomer(emu: Emulator, o: {umaAddress?: string; customerId?: string}): StoredCustomer {
+export function receivingCustomer(emu: SandboxContext, o: {umaAddress?: string; customerId?: string}): StoredCustomer {
   if (o.customerId) return getCustomer(emu, o.customerId)
   const c = activeByUmaAddress(emu.db, o.umaAddress!)
   if (!c) throw notFound('UMA_NOT_FOUND', `UMA address ${o.umaAddress}`)
@@ -48,7 +48,7 @@ export function receivingCustomer(emu: Emulator, o: {umaAddress?: string; custom
  * one fails COMPLIANCE_REJECTED; a `$pending.long` one waits for the platform. Money moves only on
  * completion, through the ledger (credit), so the money invariant holds at every step.
  */
-export function receiveUmaPayment(emu: Emulator, input: SandboxUmaReceiveRequest): StoredTransaction {
+export function receiveUmaPayment(emu: SandboxContext, input: SandboxUmaReceiveRequest): StoredTransaction {
   if (!isSandboxDomain(input.senderUmaAddress)) throw invalid([{field: 'senderUmaAddress', message: `must be a sandbox sender at ${SANDBOX_UMA_DOMAIN} ($success.usd@${SANDBOX_UMA_DOMAIN} ...)`}])
   const sender = sandboxCounterparty(input.senderUmaAddress)
   if (!sender) throw notFound('UMA_NOT_FOUND', `Sandbox sender ${input.senderUmaAddress}`)
@@ -81,7 +81,7 @@ export function receiveUmaPayment(emu: Emulator, input: SandboxUmaReceiveRequest
   return t
 }
 
-function saveIncoming(emu: Emulator, t: StoredTransaction, patch: Partial<StoredTransaction>, event: string): StoredTransaction {
+function saveIncoming(emu: SandboxContext, t: StoredTransaction, patch: Partial<StoredTransaction>, event: string): StoredTransaction {
   const next = emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
   emu.webhooks.emit(event, publicTransaction(next))
   return next
@@ -92,13 +92,13 @@ function saveIncoming(emu: Emulator, t: StoredTransaction, patch: Partial<Stored
  * except from a `$refund` / `$refund.fail` sender: there crediting fails (OFFRAMP_FAILED) and the
  * money goes back to the sender (refund PENDING, then COMPLETED or FAILED).
  */
-export function acceptIncoming(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function acceptIncoming(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   const sender = t._?.umaSender
   return sender === 'refund' || sender === 'refund_fail' ? failCrediting(emu, t) : completeIncoming(emu, t)
 }
 
 /** The money arrives in the receiver's account. */
-export function completeIncoming(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function completeIncoming(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   credit(emu, String(t.destination.accountId), t.receivedAmount!.amount)
   return saveIncoming(emu, t, {status: 'COMPLETED', settledAt: emu.iso()}, 'INCOMING_PAYMENT.COMPLETED')
 }
@@ -106,7 +106,7 @@ export function completeIncoming(emu: Emulator, t: StoredTransaction): StoredTra
 const awaitingDecision = (t: StoredTransaction) => t.type === 'INCOMING' && t.status === 'PENDING'
 
 /** POST /transactions/{id}/reject: a pending incoming payment is refused (nothing moves), or an agent's payment is dropped (its hold released). */
-export function rejectTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function rejectTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (awaitingDecision(t)) return saveIncoming(emu, t, {status: 'REJECTED'}, 'INCOMING_PAYMENT.FAILED')
   if (t.type === 'OUTGOING' && t.status === 'PENDING' && t.agentId) return failPayment(emu, t, undefined)
   throw notPending(t)
@@ -121,7 +121,7 @@ export function isAwaitingDecision(t: StoredTransaction): boolean {
 }
 
 /** No decision from the platform in time: a `$fail.compliance` payment fails, any other is accepted (the sandbox's stand-in for a 200 reply). */
-export function decideByDefault(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function decideByDefault(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (t._?.umaSender === 'fail') return saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
   return acceptIncoming(emu, t)
 }
@@ -132,7 +132,7 @@ export function decideByDefault(emu: Emulator, t: StoredTransaction): StoredTran
  * `paymentCompletionDelayMs` later, like a payment. Nothing was credited, and the refund leaves from
  * the sender's side, outside the platform's ledger: no balance here moves at any step.
  */
-function failCrediting(emu: Emulator, t: StoredTransaction): StoredTransaction {
+function failCrediting(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   const refund = {reference: `RF-${t.id.slice(-8)}`, initiatedAt: emu.iso(), status: 'PENDING', reason: 'TRANSACTION_FAILED'}
   const failed = saveIncoming(emu, t, {status: 'FAILED', failureReason: 'OFFRAMP_FAILED', refund}, 'INCOMING_PAYMENT.FAILED')
   emu.webhooks.emit('INCOMING_PAYMENT.REFUND_PENDING', publicTransaction(failed))
@@ -141,13 +141,13 @@ function failCrediting(emu: Emulator, t: StoredTransaction): StoredTransaction {
 }
 
 /** The refund of a failed incoming payment settles: `$refund` senders get their money back, `$refund.fail` ones do not. */
-function settleIncomingRefund(emu: Emulator, t: StoredTransaction): StoredTransaction {
+function settleIncomingRefund(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   const ok = t._?.umaSender !== 'refund_fail'
   const refund = {...t.refund!, status: ok ? 'COMPLETED' : 'FAILED', ...(ok ? {settledAt: emu.iso()} : {})}
   return saveIncoming(emu, t, {refund}, ok ? 'INCOMING_PAYMENT.REFUND_COMPLETED' : 'INCOMING_PAYMENT.REFUND_FAILED')
 }
 
-export function registerIncomingJobs(emu: Emulator): void {
+export function registerIncomingJobs(emu: SandboxContext): void {
   emu.scheduler.on('incoming.decide', (p) => {
     const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
     if (t && awaitingDecision(t)) decideByDefault(emu, t) // else the platform decided first

@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {currency as lookup} from '../../lib/currencies.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {newId} from '../ids.js'
 import type {InternalAccount} from '../store/accounts.js'
 export type {InternalAccount}
@@ -49,7 +49,7 @@ export function fundingInstructionsFor(code: string, accountId: string): Array<R
 }
 
 /** Internal accounts are created with the customer, one per currency (spec 2.5). */
-export function createInternalAccounts(emu: Emulator, customerId: string, currencies: string[]): InternalAccount[] {
+export function createInternalAccounts(emu: SandboxContext, customerId: string, currencies: string[]): InternalAccount[] {
   const now = emu.iso()
   return [...new Set(currencies)].map((code) => {
     const id = newId('InternalAccount')

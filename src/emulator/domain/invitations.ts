@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {invitationClaimRequest, invitationCreateRequest} from '../../lib/schemas/invitations.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {badRequest, notFound, validate} from '../http-error.js'
 import {activeByUmaAddress} from '../store/customers.js'
 import {currencyObject} from './internal-accounts.js'
@@ -21,14 +21,14 @@ export interface StoredInvitation {
 }
 
 /** A platform without invitations (sandbox setting `invitationsEnabled: false`) answers INVITATIONS_NOT_CONFIGURED. */
-function requireConfigured(emu: Emulator): void {
+function requireConfigured(emu: SandboxContext): void {
   if (emu.settings().invitationsEnabled === false) {
     throw badRequest('INVITATIONS_NOT_CONFIGURED', 'Invitations are not configured for this platform (sandbox: PATCH /config {"sandbox": {"invitationsEnabled": true}})')
   }
 }
 
 /** The stored invitation with its status as of now: a PENDING one past expiresAt reads EXPIRED. */
-function current(emu: Emulator, inv: StoredInvitation): StoredInvitation {
+function current(emu: SandboxContext, inv: StoredInvitation): StoredInvitation {
   if (inv.status === 'PENDING' && inv.expiresAt && Date.parse(inv.expiresAt) <= emu.now()) return {...inv, status: 'EXPIRED'}
   return inv
 }
@@ -38,14 +38,14 @@ export function view(inv: StoredInvitation) {
   return rest
 }
 
-export function getInvitation(emu: Emulator, code: string): StoredInvitation {
+export function getInvitation(emu: SandboxContext, code: string): StoredInvitation {
   requireConfigured(emu)
   const inv = emu.db.get<StoredInvitation>('invitations', code)
   if (!inv) throw notFound('INVITATION_NOT_FOUND', `Invitation ${code}`)
   return current(emu, inv)
 }
 
-export function createInvitation(emu: Emulator, body: unknown): StoredInvitation {
+export function createInvitation(emu: SandboxContext, body: unknown): StoredInvitation {
   requireConfigured(emu)
   const input = validate(invitationCreateRequest, body)
   if (input.expiresAt && Date.parse(input.expiresAt) <= emu.now()) throw badRequest('INVALID_INPUT', 'Invalid input: expiresAt', {errors: [{field: 'expiresAt', message: 'must be in the future'}]})
@@ -71,7 +71,7 @@ export function createInvitation(emu: Emulator, body: unknown): StoredInvitation
 const expired = (inv: StoredInvitation) => badRequest('INVITATION_EXPIRED', `Invitation ${inv.code} expired at ${inv.expiresAt}`, {expiresAt: inv.expiresAt})
 
 /** Claim: PENDING -> CLAIMED once; a claimed, cancelled or expired one refuses (400, spec 7). */
-export function claimInvitation(emu: Emulator, code: string, body: unknown): StoredInvitation {
+export function claimInvitation(emu: SandboxContext, code: string, body: unknown): StoredInvitation {
   const inv = getInvitation(emu, code)
   const input = validate(invitationClaimRequest, body)
   if (inv.status === 'CLAIMED') throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed at ${inv.claimedAt} by ${inv.inviteeUma}`)
@@ -85,7 +85,7 @@ export function claimInvitation(emu: Emulator, code: string, body: unknown): Sto
 }
 
 /** Cancel: only a PENDING invitation; a claimed or cancelled one answers with its own code. */
-export function cancelInvitation(emu: Emulator, code: string): StoredInvitation {
+export function cancelInvitation(emu: SandboxContext, code: string): StoredInvitation {
   const inv = getInvitation(emu, code)
   if (inv.status === 'CLAIMED') throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed already and cannot be cancelled`)
   if (inv.status === 'CANCELLED') throw badRequest('INVITATION_CANCELLED', `Invitation ${code} was cancelled already`)

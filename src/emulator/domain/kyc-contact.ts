@@ -1,4 +1,4 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {conflict, invalid} from '../http-error.js'
 import {saveCustomer, type StoredCustomer} from './customers.js'
 
@@ -18,14 +18,14 @@ function applicable(c: StoredCustomer, channel: Channel): void {
   if (state === 'VERIFIED') throw conflict('CONTACT_VERIFICATION_NOT_APPLICABLE', `The ${channel} of ${c.id} is already VERIFIED`, {channel, state})
 }
 
-export function sendContactCode(emu: Emulator, c: StoredCustomer, channel: Channel): void {
+export function sendContactCode(emu: SandboxContext, c: StoredCustomer, channel: Channel): void {
   applicable(c, channel)
   const to = channel === 'email' ? c.email : c.phoneNumber
   emu.db.put('contactCodes', `${c.id}|${channel}`, {code: SANDBOX_CONTACT_CODE, to, expiresAt: emu.now() + CODE_TTL_MS})
   emu.log(`contact verification: ${channel} code for ${c.id} sent to ${to}: ${SANDBOX_CONTACT_CODE}`)
 }
 
-export function confirmContactCode(emu: Emulator, c: StoredCustomer, channel: Channel, code: string): StoredCustomer {
+export function confirmContactCode(emu: SandboxContext, c: StoredCustomer, channel: Channel, code: string): StoredCustomer {
   applicable(c, channel)
   const key = `${c.id}|${channel}`
   const sent = emu.db.get<{code: string; to?: string; expiresAt: number}>('contactCodes', key)

@@ -1,4 +1,4 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {publicCustomer, saveCustomer, type StoredCustomer} from './customers.js'
 import {ownersOf, statusKey, statusOf, type StoredOwner} from './kyc-records.js'
 
@@ -34,7 +34,7 @@ function ownerOutcome(o: StoredOwner): Outcome {
 }
 
 /** A business is rejected if an owner is, and waits for review if an owner does. */
-export function outcomeFor(emu: Emulator, c: StoredCustomer): Outcome {
+export function outcomeFor(emu: SandboxContext, c: StoredCustomer): Outcome {
   const own = bySuffix(suffixOf(c))
   if (c.customerType !== 'BUSINESS' || own !== 'APPROVED') return own
   const owners = ownersOf(emu, c.id).map(ownerOutcome)
@@ -49,7 +49,7 @@ function eventPrefix(c: StoredCustomer): string {
 }
 
 /** UNVERIFIED or HOLD -> PENDING (with CUSTOMER.KYC_PENDING / KYB_PENDING), then a scheduled decision. */
-export function beginReview(emu: Emulator, c: StoredCustomer, via: string): StoredCustomer {
+export function beginReview(emu: SandboxContext, c: StoredCustomer, via: string): StoredCustomer {
   const saved = saveCustomer(emu, {...c, [statusKey(c)]: 'PENDING'})
   for (const o of ownersOf(emu, c.id)) emu.db.put('beneficialOwners', o.id, {...o, kycStatus: 'PENDING', updatedAt: emu.iso()})
   emu.webhooks.emit(`${eventPrefix(c)}PENDING`, publicCustomer(saved))
@@ -60,7 +60,7 @@ export function beginReview(emu: Emulator, c: StoredCustomer, via: string): Stor
 }
 
 /** The scheduled decision. A customer no longer PENDING (deleted, or moved by a regulated PATCH) is left alone. */
-export function decide(emu: Emulator, customerId: string, outcome: Outcome): void {
+export function decide(emu: SandboxContext, customerId: string, outcome: Outcome): void {
   const c = emu.db.get<StoredCustomer>('customers', customerId)
   if (!c || c.isDeleted || statusOf(c) !== 'PENDING' || outcome === 'MANUAL_REVIEW') return
   for (const o of ownersOf(emu, c.id)) {
@@ -73,8 +73,13 @@ export function decide(emu: Emulator, customerId: string, outcome: Outcome): voi
   if (outcome !== 'HOLD') emu.webhooks.emit(`${eventPrefix(c)}${outcome}`, publicCustomer(saved))
 }
 
+/** The KYC decision job: the outcome lands when its delay is over. */
+export function registerKycJobs(emu: SandboxContext): void {
+  emu.scheduler.on('kyc.decide', (p) => decide(emu, String(p.customerId), p.outcome as Outcome))
+}
+
 /** Skip-paperwork option: individuals with a terminal suffix resolve at creation (spec 4.2 rule 8). */
-export function onCustomerCreated(emu: Emulator, c: StoredCustomer): void {
+export function onCustomerCreated(emu: SandboxContext, c: StoredCustomer): void {
   if (!emu.settings().skipVerificationPaperwork || c.customerType !== 'INDIVIDUAL') return
   if (statusOf(c) !== 'UNVERIFIED' || !isTerminalSuffix(suffixOf(c))) return
   beginReview(emu, c, 'created with skipVerificationPaperwork')

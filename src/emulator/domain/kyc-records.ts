@@ -1,5 +1,5 @@
 import type {DocumentType, VerificationError} from '../../lib/schemas/kyc.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, notFound} from '../http-error.js'
 import {documentsOf as documentsOfHolder, ownersOf as ownersOfCustomer} from '../store/kyc.js'
 import type {StoredCustomer} from './customers.js'
@@ -19,11 +19,11 @@ export interface StoredVerification {
   updatedAt: string
 }
 
-export function ownersOf(emu: Emulator, customerId: string): StoredOwner[] {
+export function ownersOf(emu: SandboxContext, customerId: string): StoredOwner[] {
   return ownersOfCustomer(emu.db, customerId)
 }
 
-export function getOwner(emu: Emulator, id: string): StoredOwner {
+export function getOwner(emu: SandboxContext, id: string): StoredOwner {
   const o = emu.db.get<StoredOwner>('beneficialOwners', id)
   if (!o) throw notFound('NOT_FOUND', `Beneficial owner ${id}`)
   return o
@@ -34,7 +34,7 @@ export function publicOwner(o: StoredOwner): Record<string, unknown> {
   return {...o, personalInfo: {...o.personalInfo}}
 }
 
-export function documentsOf(emu: Emulator, holder: string): StoredDocument[] {
+export function documentsOf(emu: SandboxContext, holder: string): StoredDocument[] {
   return documentsOfHolder(emu.db, holder)
 }
 
@@ -53,7 +53,7 @@ export function statusOf(c: StoredCustomer): string {
 }
 
 /** The customer that owns a document holder (itself, or the business of a beneficial owner). */
-export function holderCustomer(emu: Emulator, holder: string): StoredCustomer | undefined {
+export function holderCustomer(emu: SandboxContext, holder: string): StoredCustomer | undefined {
   if (holder.startsWith('BeneficialOwner:')) {
     const o = emu.db.get<StoredOwner>('beneficialOwners', holder)
     return o ? emu.db.get<StoredCustomer>('customers', o.customerId) : undefined

@@ -1,6 +1,6 @@
 import {EU_COUNTRIES} from '../../lib/schemas/countries.js'
 import {IDENTITY_DOCUMENTS, LEGAL_PRESENCE_DOCUMENTS, TWO_SIDED, type VerificationError} from '../../lib/schemas/kyc.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {customerCountry, type StoredCustomer} from './customers.js'
 import {documentsOf, ownersOf, type StoredDocument} from './kyc-records.js'
 
@@ -12,7 +12,7 @@ export const OWNER_THRESHOLD = 25
  * document, naming the resource it belongs to. An empty list means the packet is complete.
  * `paperwork: false` (the sandbox skip option) drops the document and owner requirements.
  */
-export function verificationErrors(emu: Emulator, c: StoredCustomer, opts: {paperwork: boolean}): VerificationError[] {
+export function verificationErrors(emu: SandboxContext, c: StoredCustomer, opts: {paperwork: boolean}): VerificationError[] {
   const errors: VerificationError[] = []
   const missing = (field: string, reason: string) => errors.push({resourceId: c.id, type: 'MISSING_FIELD', field, reason})
 

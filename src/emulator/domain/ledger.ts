@@ -1,4 +1,4 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, notFound} from '../http-error.js'
 import type {InternalAccount} from './internal-accounts.js'
 
@@ -16,22 +16,22 @@ export interface LedgerTotals {
   inTransit: number
 }
 
-export function totals(emu: Emulator, currency: string): LedgerTotals {
+export function totals(emu: SandboxContext, currency: string): LedgerTotals {
   return emu.db.get<LedgerTotals>('ledger', currency) ?? {currency, fundedIn: 0, paidOut: 0, inTransit: 0}
 }
 
-function bump(emu: Emulator, currency: string, d: Partial<Omit<LedgerTotals, 'currency'>>): void {
+function bump(emu: SandboxContext, currency: string, d: Partial<Omit<LedgerTotals, 'currency'>>): void {
   const t = totals(emu, currency)
   emu.db.put('ledger', currency, {currency, fundedIn: t.fundedIn + (d.fundedIn ?? 0), paidOut: t.paidOut + (d.paidOut ?? 0), inTransit: t.inTransit + (d.inTransit ?? 0)})
 }
 
-export function getInternalAccount(emu: Emulator, id: string): InternalAccount {
+export function getInternalAccount(emu: SandboxContext, id: string): InternalAccount {
   const a = emu.db.get<InternalAccount>('internalAccounts', id)
   if (!a) throw notFound('ACCOUNT_NOT_FOUND', `Internal account ${id}`)
   return a
 }
 
-function save(emu: Emulator, a: InternalAccount, dBalance: number, dTotal: number): InternalAccount {
+function save(emu: SandboxContext, a: InternalAccount, dBalance: number, dTotal: number): InternalAccount {
   const next = {
     ...a,
     balance: {...a.balance, amount: a.balance.amount + dBalance},
@@ -43,7 +43,7 @@ function save(emu: Emulator, a: InternalAccount, dBalance: number, dTotal: numbe
 }
 
 /** Money arrives from outside (sandbox fund, incoming transfer, conversion into an internal account). */
-export function credit(emu: Emulator, accountId: string, amount: number): InternalAccount {
+export function credit(emu: SandboxContext, accountId: string, amount: number): InternalAccount {
   const a = getInternalAccount(emu, accountId)
   bump(emu, a.balance.currency.code, {fundedIn: amount})
   return save(emu, a, amount, amount)
@@ -58,43 +58,43 @@ export function insufficientFunds(a: InternalAccount, amount: number): HttpError
 }
 
 /** Execute: moves `amount` from spendable to held. Refused when the spendable balance is short. */
-export function hold(emu: Emulator, accountId: string, amount: number): InternalAccount {
+export function hold(emu: SandboxContext, accountId: string, amount: number): InternalAccount {
   const a = getInternalAccount(emu, accountId)
   if (a.balance.amount < amount) throw insufficientFunds(a, amount)
   return save(emu, a, -amount, 0)
 }
 
 /** A held payment settled: the funds leave the platform. */
-export function settleHeld(emu: Emulator, accountId: string, amount: number): void {
+export function settleHeld(emu: SandboxContext, accountId: string, amount: number): void {
   const a = getInternalAccount(emu, accountId)
   bump(emu, a.balance.currency.code, {paidOut: amount})
   save(emu, a, 0, -amount)
 }
 
 /** A held payment failed before settling: the hold is released back to spendable. */
-export function releaseHeld(emu: Emulator, accountId: string, amount: number): void {
+export function releaseHeld(emu: SandboxContext, accountId: string, amount: number): void {
   save(emu, getInternalAccount(emu, accountId), amount, 0)
 }
 
 /** A settled payment came back (PAYOUT_RETURNED, refund): credited back to the source account. */
-export function returnToAccount(emu: Emulator, accountId: string, amount: number): void {
+export function returnToAccount(emu: SandboxContext, accountId: string, amount: number): void {
   const a = getInternalAccount(emu, accountId)
   bump(emu, a.balance.currency.code, {paidOut: -amount})
   save(emu, a, amount, amount)
 }
 
 /** Real-time funding: the payer's money arrived and is in flight to the destination. */
-export function arriveInTransit(emu: Emulator, currency: string, amount: number): void {
+export function arriveInTransit(emu: SandboxContext, currency: string, amount: number): void {
   bump(emu, currency, {fundedIn: amount, inTransit: amount})
 }
 
 /** In-flight real-time funds left: paid out to the destination, or refunded to the payer. */
-export function leaveInTransit(emu: Emulator, currency: string, amount: number): void {
+export function leaveInTransit(emu: SandboxContext, currency: string, amount: number): void {
   bump(emu, currency, {inTransit: -amount, paidOut: amount})
 }
 
 /** Σ totalBalance + inTransit + paidOut − fundedIn per currency: all zeros when money is conserved. */
-export function imbalance(emu: Emulator): Record<string, number> {
+export function imbalance(emu: SandboxContext): Record<string, number> {
   const out: Record<string, number> = {}
   for (const t of emu.db.all<LedgerTotals>('ledger')) out[t.currency] = t.inTransit + t.paidOut - t.fundedIn
   for (const a of emu.db.all<InternalAccount>('internalAccounts')) {

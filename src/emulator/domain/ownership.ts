@@ -4,7 +4,7 @@ import {secp256k1} from '@noble/curves/secp256k1.js'
 import {keccak_256} from '@noble/hashes/sha3.js'
 import {base58, hex} from '@scure/base'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, conflict, invalid, keepingWrites} from '../http-error.js'
 import {externalAccountByChallengeToken} from '../store/accounts.js'
 import {isSelfCustodyWallet, publicExternalAccount, setStatus, type StoredExternalAccount} from './external-accounts.js'
@@ -47,7 +47,7 @@ export function signatureVerifiable(accountType: string): boolean {
 }
 
 /** POST .../challenge: abandons any in-flight challenge and issues a new one (spec 4.1 rules 1-2). */
-export function issueChallenge(emu: Emulator, a: StoredExternalAccount, method: 'WALLET_SIGNATURE' | 'LIVENESS', baseUrl: string): Record<string, unknown> {
+export function issueChallenge(emu: SandboxContext, a: StoredExternalAccount, method: 'WALLET_SIGNATURE' | 'LIVENESS', baseUrl: string): Record<string, unknown> {
   if (!isSelfCustodyWallet(a)) throw conflict('INVALID_STATE_TRANSITION', `${a.id} is not a self-custody crypto wallet; ownership verification does not apply`)
   if (a.ownershipType !== 'FIRST_PARTY') throw conflict('INVALID_STATE_TRANSITION', `${a.id} is not FIRST_PARTY; only the customer's own wallets are ownership-verified`)
   if (a.status === 'ACTIVE') throw conflict('INVALID_STATE_TRANSITION', `${a.id} is already verified (ACTIVE)`)
@@ -75,7 +75,7 @@ export function issueChallenge(emu: Emulator, a: StoredExternalAccount, method: 
 }
 
 /** POST .../verify: synchronous outcome; a bad or late signature moves the account to UNVERIFIED. */
-export function verifySignature(emu: Emulator, a: StoredExternalAccount, signature: string): Record<string, unknown> {
+export function verifySignature(emu: SandboxContext, a: StoredExternalAccount, signature: string): Record<string, unknown> {
   const c = a.challenge
   if (!c || c.method !== 'WALLET_SIGNATURE' || a.status !== 'PENDING_OWNERSHIP_VERIFICATION') {
     throw conflict('INVALID_STATE_TRANSITION', `${a.id} has no WALLET_SIGNATURE challenge outstanding; issue one first`)
@@ -92,13 +92,13 @@ export function verifySignature(emu: Emulator, a: StoredExternalAccount, signatu
   return publicExternalAccount(setStatus(emu, a, 'ACTIVE', {challenge: undefined}))
 }
 
-export function findByLivenessToken(emu: Emulator, token: string): StoredExternalAccount | undefined {
+export function findByLivenessToken(emu: SandboxContext, token: string): StoredExternalAccount | undefined {
   const a = externalAccountByChallengeToken(emu.db, token)
   return a && !a.isDeleted && a.challenge?.method === 'LIVENESS' ? a : undefined
 }
 
 /** The user finished the hosted check: the decision lands asynchronously (spec 4.1 rule 4). */
-export function submitLiveness(emu: Emulator, token: string, pass: boolean): StoredExternalAccount {
+export function submitLiveness(emu: SandboxContext, token: string, pass: boolean): StoredExternalAccount {
   const a = findByLivenessToken(emu, token)
   if (!a) throw new HttpError(404, 'NOT_FOUND', 'No liveness check is outstanding for this link (a newer challenge replaces older ones)')
   if (Date.parse(a.challenge!.expiresAt) <= emu.now()) throw badRequest('EXPIRED', 'This liveness link expired; issue a new challenge')
@@ -107,7 +107,7 @@ export function submitLiveness(emu: Emulator, token: string, pass: boolean): Sto
   return a
 }
 
-export function registerOwnershipJobs(emu: Emulator): void {
+export function registerOwnershipJobs(emu: SandboxContext): void {
   emu.scheduler.on('ownership.liveness', (p) => {
     const a = emu.db.get<StoredExternalAccount>('externalAccounts', String(p.id))
     // A newer challenge abandoned this one: its outcome no longer counts.

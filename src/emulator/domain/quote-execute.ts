@@ -1,4 +1,4 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import type {EmuRequest} from '../router.js'
 import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
@@ -9,24 +9,12 @@ import {addDailyVolume, checkCustomerReady, checkDailyVolume} from './quote-rule
 import {getQuote, type StoredQuote} from './quotes.js'
 import {startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
 
-/**
- * Checks that run before a quote's funds move, by source account type. The embedded-wallet issue
- * registers its `Service-Wallet-Signature` stamp check for `EMBEDDED_WALLET` sources here.
- */
-export const executeChecks: Array<(ctx: {emu: Emulator; quote: StoredQuote; req?: EmuRequest}) => void> = []
-
-/**
- * Gates that may hold a quote back before its funds move (strong customer authentication answers
- * with the quote in PENDING_AUTHORIZATION). A gate returns the held quote, or undefined to go on.
- */
-export const executeGates: Array<(ctx: {emu: Emulator; quote: StoredQuote; agentId?: string; agentAuto?: boolean}) => StoredQuote | undefined> = []
-
-function expired(emu: Emulator, q: StoredQuote): HttpError {
+function expired(emu: SandboxContext, q: StoredQuote): HttpError {
   if (q.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
   return badRequest('QUOTE_EXPIRED', `${q.id} expired at ${q.expiresAt}; create a new quote`, {expiresAt: q.expiresAt})
 }
 
-export function outgoing(emu: Emulator, q: StoredQuote, id: string, funding: Funding | undefined, o: {status: string; agentId?: string; pendingApproval?: boolean; source?: Record<string, unknown>; outcome?: Outcome}): StoredTransaction {
+export function outgoing(emu: SandboxContext, q: StoredQuote, id: string, funding: Funding | undefined, o: {status: string; agentId?: string; pendingApproval?: boolean; source?: Record<string, unknown>; outcome?: Outcome}): StoredTransaction {
   const dest = q._.destinationInternal ? undefined : getExternalAccount(emu, q._.destinationAccountId)
   const wallet = dest && WALLET_KINDS[dest.accountInfo.accountType] ? dest.accountInfo.accountType : undefined
   const network = q.source.sourceType === 'REALTIME_FUNDING' ? (q.source.cryptoNetwork as string | undefined) : undefined
@@ -67,7 +55,7 @@ export function outgoing(emu: Emulator, q: StoredQuote, id: string, funding: Fun
  * starts the payment. A quote executes once; a second execute is refused and never debits again.
  */
 export function executeQuote(
-  emu: Emulator,
+  emu: SandboxContext,
   quoteId: string,
   opts: {req?: EmuRequest; agentId?: string; agentAuto?: boolean; outcome?: Outcome; scaAuthorized?: boolean} = {},
 ): StoredQuote {
@@ -78,10 +66,11 @@ export function executeQuote(
   if (!releasing && (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now()))) throw expired(emu, q)
   if (q.status === 'PENDING_AUTHORIZATION' && !releasing) throw conflict('INVALID_STATE_TRANSITION', `${q.id} waits for its SCA authorization (POST /quotes/${q.id}/authorize); execute is not repeated`, {status: q.status})
   if (!releasing && q.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already executed (status ${q.status}); it never executes twice`, {status: q.status, transactionId: q.transactionId})
-  if (!releasing) for (const check of executeChecks) check({emu, quote: q, req: opts.req})
+  // Checks (the wallet signature ...) and gates (SCA holds the quote) are wired in emulator.ts.
+  if (!releasing) for (const check of emu.reactions.executeChecks) check({emu, quote: q, req: opts.req})
   checkCustomerReady(emu, q._.customerId)
   if (!releasing) {
-    for (const gate of executeGates) {
+    for (const gate of emu.reactions.executeGates) {
       const held = gate({emu, quote: q, agentId: opts.agentId, agentAuto: opts.agentAuto})
       if (held) return held
     }
@@ -104,7 +93,7 @@ export function executeQuote(
 }
 
 /** POST /sandbox/send: simulates the payer's funds arriving for a real-time-funded quote. */
-export function sandboxSend(emu: Emulator, input: {quoteId: string; currencyCode: string; currencyAmount?: number}): StoredTransaction {
+export function sandboxSend(emu: SandboxContext, input: {quoteId: string; currencyCode: string; currencyAmount?: number}): StoredTransaction {
   const q = getQuote(emu, input.quoteId)
   if (q._.sourceKind !== 'REALTIME') throw badRequest('INVALID_INPUT', `${q.id} is not funded in real time; execute it instead`, {errors: [{field: 'quoteId', message: 'must be a real-time-funded quote'}]})
   if (q.status === 'EXPIRED') throw expired(emu, q)

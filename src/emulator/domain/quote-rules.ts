@@ -1,4 +1,4 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
 import {getCustomer, type StoredCustomer} from './customers.js'
 import {railsOf, validationPending, type StoredExternalAccount} from './external-accounts.js'
@@ -8,7 +8,7 @@ import {toUsdCents} from './rates.js'
 export const NACHA_SAME_DAY_LIMIT_CENTS = 100_000_000
 
 /** Money movement needs an APPROVED customer and, on unregulated platforms, end-user terms on file. */
-export function checkCustomerReady(emu: Emulator, customerId: string): StoredCustomer {
+export function checkCustomerReady(emu: SandboxContext, customerId: string): StoredCustomer {
   const c = getCustomer(emu, customerId)
   const status = c.customerType === 'BUSINESS' ? c.kybStatus : c.kycStatus
   if (status !== 'APPROVED') {
@@ -30,7 +30,7 @@ export function pickRail(a: StoredExternalAccount | undefined, rail: string | un
 }
 
 /** Destination state: validation pending, and ownership verification above the threshold (spec 3). */
-export function checkDestination(emu: Emulator, a: StoredExternalAccount, receiving: {code: string; amount: number}): void {
+export function checkDestination(emu: SandboxContext, a: StoredExternalAccount, receiving: {code: string; amount: number}): void {
   if (a.status === 'PENDING') throw validationPending(a)
   if (a.status === 'INACTIVE' || a.status === 'UNDER_REVIEW') throw conflict('INVALID_STATE_TRANSITION', `${a.id} is ${a.status} and cannot receive`)
   if (a.status === 'PENDING_OWNERSHIP_VERIFICATION' || a.status === 'UNVERIFIED') {
@@ -43,7 +43,7 @@ export function checkDestination(emu: Emulator, a: StoredExternalAccount, receiv
 }
 
 /** Single-transaction maximum per corridor (`SRC-DST`) or sending currency, and the NACHA same-day limit. */
-export function checkSize(emu: Emulator, from: string, to: string, sending: number, receiving: number, rail: string | undefined): void {
+export function checkSize(emu: SandboxContext, from: string, to: string, sending: number, receiving: number, rail: string | undefined): void {
   const limits = emu.settings().transactionSizeLimits
   const limit = limits[`${from}-${to}`] ?? limits[from]
   if (limit !== undefined && sending > limit) {
@@ -54,10 +54,10 @@ export function checkSize(emu: Emulator, from: string, to: string, sending: numb
   }
 }
 
-const today = (emu: Emulator) => emu.iso().slice(0, 10)
+const today = (emu: SandboxContext) => emu.iso().slice(0, 10)
 
 /** Platform-wide volume executed per UTC day (429 DAILY_VOLUME_LIMIT_EXCEEDED, never retried). */
-export function checkDailyVolume(emu: Emulator, code: string, amount: number): number {
+export function checkDailyVolume(emu: SandboxContext, code: string, amount: number): number {
   const cents = toUsdCents(emu, code, amount)
   const used = emu.db.get<number>('dailyVolume', today(emu)) ?? 0
   const limit = emu.settings().dailyVolumeLimitUsdCents
@@ -67,6 +67,6 @@ export function checkDailyVolume(emu: Emulator, code: string, amount: number): n
   return cents
 }
 
-export function addDailyVolume(emu: Emulator, cents: number): void {
+export function addDailyVolume(emu: SandboxContext, cents: number): void {
   emu.db.put('dailyVolume', today(emu), (emu.db.get<number>('dailyVolume', today(emu)) ?? 0) + cents)
 }

@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {base58} from '@scure/base'
 import type {QuoteCreateRequest} from '../../lib/schemas/quotes.js'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {getExternalAccount, type StoredExternalAccount} from './external-accounts.js'
@@ -12,48 +12,8 @@ import {getInternalAccount, insufficientFunds} from './ledger.js'
 import {checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
 import {convertDown, convertUp, rateFor, rateNumber} from './rates.js'
 import {quoteWalletPayload} from './wallet/quote-signing.js'
-
-export interface StoredQuote {
-  id: string
-  status: 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
-  /** The SCA challenge to satisfy now (customers whose platform requires SCA). */
-  scaChallenge?: {id: string; expiresAt: string; factor: string; availableFactors: string[]; purpose?: string}
-  createdAt: string
-  expiresAt: string
-  source: Record<string, unknown>
-  destination: Record<string, unknown>
-  sendingCurrency: ReturnType<typeof currencyObject>
-  receivingCurrency: ReturnType<typeof currencyObject>
-  totalSendingAmount: number
-  totalReceivingAmount: number
-  exchangeRate: number
-  feesIncluded: number
-  platformFeesIncluded: number
-  paymentInstructions?: Array<Record<string, unknown>>
-  transactionId?: string
-  description?: string
-  remittanceInformation?: string
-  purposeOfPayment?: string
-  /** Internal: what execute needs. Never returned. */
-  _: {
-    customerId: string
-    platformCustomerId: string
-    sourceKind: 'INTERNAL' | 'PULL' | 'REALTIME'
-    sourceAccountType?: string
-    sourceAccountId?: string
-    destinationAccountId: string
-    destinationInternal: boolean
-    rail?: string
-    serviceFee: number
-    /** Payment instructions of a real-time quote held for SCA authorization. */
-    withheldInstructions?: Array<Record<string, unknown>>
-    /** Who executed a quote held for SCA: released on authorize as that agent would have been. */
-    heldFor?: {agentId?: string; agentAuto?: boolean}
-  }
-}
-
-/** Checks run on every new quote before it is stored (strong customer authentication needs a session). */
-export const quoteGates: Array<(emu: Emulator, customerId: string) => void> = []
+import type {StoredQuote} from '../store/quotes.js'
+export type {StoredQuote}
 
 export function publicQuote(q: StoredQuote): Record<string, unknown> {
   const {_: _internal, ...rest} = q
@@ -61,7 +21,7 @@ export function publicQuote(q: StoredQuote): Record<string, unknown> {
 }
 
 /** Reads a quote, turning a PENDING one past `expiresAt` into EXPIRED (the expiry job may not have run yet). */
-export function getQuote(emu: Emulator, id: string): StoredQuote {
+export function getQuote(emu: SandboxContext, id: string): StoredQuote {
   const q = emu.db.get<StoredQuote>('quotes', id)
   if (!q) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
   if (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now()) return emu.db.put('quotes', id, {...q, status: 'EXPIRED'})
@@ -75,7 +35,7 @@ interface ResolvedSource {
   account?: InternalAccount | StoredExternalAccount
 }
 
-function resolveSource(emu: Emulator, src: QuoteCreateRequest['source']): ResolvedSource {
+function resolveSource(emu: SandboxContext, src: QuoteCreateRequest['source']): ResolvedSource {
   if (src.sourceType === 'REALTIME_FUNDING') return {kind: 'REALTIME', currency: src.currency, customerId: src.customerId}
   if (src.accountId.startsWith('InternalAccount:')) {
     const a = getInternalAccount(emu, src.accountId)
@@ -91,7 +51,7 @@ function resolveSource(emu: Emulator, src: QuoteCreateRequest['source']): Resolv
 }
 
 /** Builds and stores a PENDING quote after every quoting rule (spec 4.4); nothing is stored on refusal. */
-export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {beforeStore?: (q: StoredQuote) => void} = {}): StoredQuote {
+export function createQuote(emu: SandboxContext, input: QuoteCreateRequest, opts: {beforeStore?: (q: StoredQuote) => void} = {}): StoredQuote {
   const src = resolveSource(emu, input.source)
   const destId = input.destination.accountId
   const destInternal = destId.startsWith('InternalAccount:')
@@ -174,7 +134,7 @@ export function createQuote(emu: Emulator, input: QuoteCreateRequest, opts: {bef
     if (input.immediatelyExecute) throw invalid([{field: 'immediatelyExecute', message: 'is not allowed for embedded-wallet sources: execute with a wallet signature'}])
     quote.paymentInstructions = [{instructionsNotes: 'Stamp payloadToSign with an active session key of the source wallet and send it as Service-Wallet-Signature on execute.', accountOrWalletInfo: {accountType: 'EMBEDDED_WALLET', payloadToSign: quoteWalletPayload(quote)}}]
   }
-  for (const gate of quoteGates) gate(emu, quote._.customerId)
+  for (const check of emu.reactions.quoteChecks) check(emu, quote._.customerId) // SCA needs a session (emulator.ts)
   opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored
   emu.db.put('quotes', id, quote)
   emu.scheduler.after(emu.settings().quoteTtlMs, 'quote.expire', {id})
@@ -193,7 +153,7 @@ function realtimeInstructions(currency: string, quoteId: string, src: QuoteCreat
   return fundingInstructionsFor(currency, quoteId).map((i) => ({...i, instructionsNotes: note}))
 }
 
-export function registerQuoteJobs(emu: Emulator): void {
+export function registerQuoteJobs(emu: SandboxContext): void {
   emu.scheduler.on('quote.expire', (p) => {
     const q = emu.db.get<StoredQuote>('quotes', String(p.id))
     if (q?.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})

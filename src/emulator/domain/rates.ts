@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {currency as lookup} from '../../lib/currencies.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError} from '../http-error.js'
 
 /** Deterministic defaults: units of each currency per 1 USD (decimal strings, never floats). */
@@ -18,7 +18,7 @@ interface Snapshot {
  * The rate table in use: the defaults merged with PATCH /config {sandbox: {exchangeRates}}, cached
  * for `rateCacheMs` (spec 8: about 5 minutes). A config change takes effect at once (new hash).
  */
-export function rateTable(emu: Emulator): Record<string, string> {
+export function rateTable(emu: SandboxContext): Record<string, string> {
   const s = emu.settings()
   const table = {...DEFAULT_RATES, ...s.exchangeRates}
   const hash = createHash('sha256').update(JSON.stringify(Object.entries(table).sort())).digest('hex')
@@ -45,7 +45,7 @@ export interface Rate {
   den: bigint
 }
 
-export function rateFor(emu: Emulator, from: string, to: string): Rate {
+export function rateFor(emu: SandboxContext, from: string, to: string): Rate {
   const table = rateTable(emu)
   if (!table[from] || !table[to]) throw new HttpError(400, 'QUOTE_RATE_UNAVAILABLE', `No ${from}→${to} rate is available in this sandbox`, {from, to})
   const [fn, fd] = fraction(table[from])
@@ -80,12 +80,12 @@ export function rateNumber(rate: Rate): number {
 }
 
 /** An amount in US cents (for limits and thresholds), rounded up. */
-export function toUsdCents(emu: Emulator, code: string, amount: number): number {
+export function toUsdCents(emu: SandboxContext, code: string, amount: number): number {
   return code === 'USD' ? amount : convertUp(rateFor(emu, 'USD', code), amount)
 }
 
 /** US cents expressed in `code` minor units (fixed fees set in USD), rounded up. */
-export function fromUsdCents(emu: Emulator, code: string, cents: number): number {
+export function fromUsdCents(emu: SandboxContext, code: string, cents: number): number {
   if (code === 'USD' || cents === 0) return cents
   const r = rateFor(emu, 'USD', code)
   return Number((BigInt(cents) * r.num + r.den - 1n) / r.den)

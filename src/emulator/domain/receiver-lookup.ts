@@ -1,5 +1,5 @@
 import {UMA_ADDRESS} from '../../lib/schemas/uma.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {internalAccounts} from '../store/accounts.js'
@@ -15,7 +15,7 @@ const DEFAULT_MAX_USD_CENTS = 100_000_000
 type Sender = {customerId?: string; senderUmaAddress?: string}
 
 /** The paying customer: by id (customerId wins), or by its UMA address on this platform. */
-function senderOf(emu: Emulator, s: Sender): StoredCustomer {
+function senderOf(emu: SandboxContext, s: Sender): StoredCustomer {
   if (s.customerId) return getCustomer(emu, s.customerId)
   const c = activeByUmaAddress(emu.db, s.senderUmaAddress!)
   if (!c) throw invalid([{field: 'senderUmaAddress', message: `no customer of this platform holds ${s.senderUmaAddress}`}])
@@ -23,12 +23,12 @@ function senderOf(emu: Emulator, s: Sender): StoredCustomer {
 }
 
 /** The currency the sender pays in: its first account currency (USD when it has none). */
-function sendingCurrency(emu: Emulator, c: StoredCustomer): string {
+function sendingCurrency(emu: SandboxContext, c: StoredCustomer): string {
   return c.currencies?.[0] ?? internalAccounts(emu.db, {customerId: c.id})[0]?.balance.currency.code ?? 'USD'
 }
 
 /** What a receiver accepts in one currency, priced from the sender's currency (spec 19: receiving units per sending unit). */
-function preference(emu: Emulator, from: string, to: string) {
+function preference(emu: SandboxContext, from: string, to: string) {
   let rate
   try {
     rate = rateFor(emu, from, to)
@@ -40,7 +40,7 @@ function preference(emu: Emulator, from: string, to: string) {
   return {currency: currencyObject(to), estimatedExchangeRate: rateNumber(rate), min: 1, max: s.transactionSizeLimits[to] ?? fromUsdCents(emu, to, DEFAULT_MAX_USD_CENTS)}
 }
 
-function record(emu: Emulator, receiver: string, sender: StoredCustomer, currencies: string[], required: Array<{name: string; mandatory: boolean}>) {
+function record(emu: SandboxContext, receiver: string, sender: StoredCustomer, currencies: string[], required: Array<{name: string; mandatory: boolean}>) {
   const from = sendingCurrency(emu, sender)
   const supportedCurrencies = currencies.map((c) => preference(emu, from, c)).filter((p) => p !== undefined)
   const lookupId = newId('Lookup')
@@ -53,7 +53,7 @@ function record(emu: Emulator, receiver: string, sender: StoredCustomer, currenc
  * domain are UMA_NOT_FOUND), or a customer of this platform by its UMA address. Other domains have
  * no receiver the sandbox can reach: 404 UMA_NOT_FOUND.
  */
-export function lookupUmaReceiver(emu: Emulator, address: string, s: Sender): Record<string, unknown> {
+export function lookupUmaReceiver(emu: SandboxContext, address: string, s: Sender): Record<string, unknown> {
   if (!UMA_ADDRESS.test(address)) throw badRequest('INVALID_UMA_ADDRESS', `"${address}" is not an UMA address ($name@domain)`, {receiverUmaAddress: address})
   const sender = senderOf(emu, s)
   if (isSandboxDomain(address)) {
@@ -69,7 +69,7 @@ export function lookupUmaReceiver(emu: Emulator, address: string, s: Sender): Re
 }
 
 /** GET /receiver/external-account/{id}: the account's currency, priced from the sender's. */
-export function lookupExternalReceiver(emu: Emulator, accountId: string, s: Sender): Record<string, unknown> {
+export function lookupExternalReceiver(emu: SandboxContext, accountId: string, s: Sender): Record<string, unknown> {
   const account = getExternalAccount(emu, accountId)
   const sender = senderOf(emu, s)
   return {accountId: account.id, ...record(emu, account.id, sender, [account.currency], [])}

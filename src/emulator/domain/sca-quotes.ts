@@ -1,8 +1,8 @@
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {conflict, keepingWrites} from '../http-error.js'
 import {newId} from '../ids.js'
-import {executeGates, executeQuote, outgoing} from './quote-execute.js'
-import {getQuote, quoteGates, type StoredQuote} from './quotes.js'
+import {executeQuote, outgoing} from './quote-execute.js'
+import {getQuote, type StoredQuote} from './quotes.js'
 import {checkLock, checkProof, factorsOf, requireScaSession, scaRequired, scaState, type Proof, type ScaState} from './sca.js'
 import {failPayment, publicTransaction, type StoredTransaction} from './transactions.js'
 
@@ -11,21 +11,19 @@ import {failPayment, publicTransaction, type StoredTransaction} from './transact
  * and to execute; an execute then holds the payment in PENDING_AUTHORIZATION with an scaChallenge
  * until POST /quotes/{id}/authorize, and a challenge left to expire fails it with SCA_NOT_COMPLETED.
  */
-export function registerScaQuotes(emu: Emulator): void {
-  // The hooks are module-wide (several sandboxes may run in one process): added once, per-emulator by argument.
-  if (!quoteGates.includes(requireScaSession)) quoteGates.push(requireScaSession)
-  if (!executeGates.includes(scaGate)) executeGates.push(scaGate)
+export function registerScaQuoteJobs(emu: SandboxContext): void {
   emu.scheduler.on('sca.challenge-expire', (p) => {
     const q = emu.db.get<StoredQuote>('quotes', String(p.quoteId))
     if (q?.status === 'PENDING_AUTHORIZATION' && q.scaChallenge?.id === p.challengeId) expireChallenge(emu, q)
   })
 }
 
-function scaGate({emu, quote, agentId, agentAuto}: {emu: Emulator; quote: StoredQuote; agentId?: string; agentAuto?: boolean}): StoredQuote | undefined {
+/** The execute gate (wired in emulator.ts): an SCA customer's payment waits for authorization. */
+export function scaGate({emu, quote, agentId, agentAuto}: {emu: SandboxContext; quote: StoredQuote; agentId?: string; agentAuto?: boolean}): StoredQuote | undefined {
   return scaRequired(emu) ? holdForAuthorization(emu, quote, {agentId, agentAuto}) : undefined
 }
 
-function newChallenge(emu: Emulator, q: StoredQuote, purpose: string): NonNullable<StoredQuote['scaChallenge']> {
+function newChallenge(emu: SandboxContext, q: StoredQuote, purpose: string): NonNullable<StoredQuote['scaChallenge']> {
   const st = scaState(emu, q._.customerId)
   const challenge = {id: newId('ScaChallenge'), expiresAt: emu.iso(emu.now() + emu.settings().scaChallengeTtlMs), factor: 'SMS_OTP', availableFactors: factorsOf(st).map((f) => f.factor), purpose}
   emu.scheduler.after(emu.settings().scaChallengeTtlMs, 'sca.challenge-expire', {quoteId: q.id, challengeId: challenge.id})
@@ -37,13 +35,13 @@ function newChallenge(emu: Emulator, q: StoredQuote, purpose: string): NonNullab
  * POST /quotes for a real-time-funded quote of an SCA customer: answered 202 in PENDING_AUTHORIZATION,
  * its payment instructions withheld until the quote is authorized.
  */
-export function holdNewQuote(emu: Emulator, q: StoredQuote): StoredQuote {
+export function holdNewQuote(emu: SandboxContext, q: StoredQuote): StoredQuote {
   if (!scaRequired(emu) || q._.sourceKind !== 'REALTIME') return q
   const {paymentInstructions, ...rest} = q
   return emu.db.put('quotes', q.id, {...rest, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: newChallenge(emu, q, 'TRANSFER'), _: {...q._, withheldInstructions: paymentInstructions}})
 }
 
-function holdForAuthorization(emu: Emulator, q: StoredQuote, by: {agentId?: string; agentAuto?: boolean}): StoredQuote {
+function holdForAuthorization(emu: SandboxContext, q: StoredQuote, by: {agentId?: string; agentAuto?: boolean}): StoredQuote {
   requireScaSession(emu, q._.customerId)
   const challenge = newChallenge(emu, q, 'PAYOUT')
   const held = emu.db.put('quotes', q.id, {...q, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: challenge, _: {...q._, heldFor: by}})
@@ -52,13 +50,13 @@ function holdForAuthorization(emu: Emulator, q: StoredQuote, by: {agentId?: stri
   return held
 }
 
-function expireChallenge(emu: Emulator, q: StoredQuote): void {
+function expireChallenge(emu: SandboxContext, q: StoredQuote): void {
   const t = q.transactionId ? emu.db.get<StoredTransaction>('transactions', q.transactionId) : undefined
   emu.db.put('quotes', q.id, {...q, status: 'FAILED' as const, scaChallenge: undefined})
   if (t?.status === 'PENDING_AUTHORIZATION') failPayment(emu, t, 'SCA_NOT_COMPLETED')
 }
 
-function pendingQuote(emu: Emulator, quoteId: string): {q: StoredQuote; st: ScaState} {
+function pendingQuote(emu: SandboxContext, quoteId: string): {q: StoredQuote; st: ScaState} {
   const q = getQuote(emu, quoteId)
   const st = scaState(emu, q._.customerId)
   checkLock(emu, st)
@@ -71,7 +69,7 @@ function pendingQuote(emu: Emulator, quoteId: string): {q: StoredQuote; st: ScaS
 }
 
 /** POST /quotes/{id}/authorize: the right proof releases the payment; a wrong one counts towards the lock. */
-export function authorizeQuote(emu: Emulator, quoteId: string, proof: Proof): StoredQuote {
+export function authorizeQuote(emu: SandboxContext, quoteId: string, proof: Proof): StoredQuote {
   const {q, st} = pendingQuote(emu, quoteId)
   requireScaSession(emu, st.customerId)
   const factor = proof.passkeyAssertion ? 'PASSKEY' : q.scaChallenge!.factor
@@ -87,7 +85,7 @@ export function authorizeQuote(emu: Emulator, quoteId: string, proof: Proof): St
 }
 
 /** POST /quotes/{id}/authorize/resend: the same SMS challenge again (its expiry is not extended). */
-export function resendAuthorization(emu: Emulator, quoteId: string): void {
+export function resendAuthorization(emu: SandboxContext, quoteId: string): void {
   const {q} = pendingQuote(emu, quoteId)
   if (q.scaChallenge!.factor !== 'SMS_OTP') throw conflict('INVALID_STATE_TRANSITION', `A ${q.scaChallenge!.factor} challenge cannot be re-sent`)
   emu.log(`sca: authorization code for ${q.id} re-sent by SMS (challenge ${q.scaChallenge!.id})`)

@@ -1,6 +1,6 @@
 import {randomBytes} from 'node:crypto'
 import {base32} from '@scure/base'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, conflict, invalid, keepingWrites, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {getCustomer} from './customers.js'
@@ -34,18 +34,18 @@ export interface ScaState {
   resetStarts?: number[]
 }
 
-export function scaRequired(emu: Emulator): boolean {
+export function scaRequired(emu: SandboxContext): boolean {
   return emu.settings().scaRequired
 }
 
 /** The customer's SCA state; 404 for an unknown customer, 409 when SCA does not apply to it. */
-export function scaState(emu: Emulator, customerId: string): ScaState {
+export function scaState(emu: SandboxContext, customerId: string): ScaState {
   const c = getCustomer(emu, customerId)
   if (!scaRequired(emu)) throw conflict('CONFLICT', `SCA is not required for ${c.id}: its platform does not require strong customer authentication (sandbox: PATCH /config {sandbox: {scaRequired: true}})`)
   return emu.db.get<ScaState>('scaStates', c.id) ?? {customerId: c.id, factors: [], failedAttempts: 0}
 }
 
-export function saveSca(emu: Emulator, st: ScaState): ScaState {
+export function saveSca(emu: SandboxContext, st: ScaState): ScaState {
   return emu.db.put('scaStates', st.customerId, st)
 }
 
@@ -53,42 +53,42 @@ export function factorsOf(st: ScaState): FactorView[] {
   return [{factor: 'SMS_OTP'}, ...st.factors]
 }
 
-function lockDetails(emu: Emulator, st: ScaState) {
+function lockDetails(emu: SandboxContext, st: ScaState) {
   return {suspended: false, lockedUntil: st.lockedUntil ?? null, failedAttempts: st.failedAttempts}
 }
 
-export function isLocked(emu: Emulator, st: ScaState): boolean {
+export function isLocked(emu: SandboxContext, st: ScaState): boolean {
   return Boolean(st.lockedUntil && Date.parse(st.lockedUntil) > emu.now())
 }
 
-function locked(emu: Emulator, st: ScaState): HttpError {
+function locked(emu: SandboxContext, st: ScaState): HttpError {
   return new HttpError(423, 'ACCOUNT_LOCKED', `${st.customerId} is locked after ${st.failedAttempts} failed authentication attempts until ${st.lockedUntil}`, lockDetails(emu, st))
 }
 
-export function checkLock(emu: Emulator, st: ScaState): void {
+export function checkLock(emu: SandboxContext, st: ScaState): void {
   if (isLocked(emu, st)) throw locked(emu, st)
 }
 
 /** Counts a failed proof; the attempt that reaches the limit locks the account. Both refusals keep the count. */
-export function countFailure(emu: Emulator, st: ScaState): ScaState {
+export function countFailure(emu: SandboxContext, st: ScaState): ScaState {
   const failedAttempts = st.failedAttempts + 1
   const lock = failedAttempts >= emu.settings().scaMaxFailedAttempts
   return saveSca(emu, {...st, failedAttempts, lockedUntil: lock ? emu.iso(emu.now() + emu.settings().scaLockMs) : (st.lockedUntil ?? null)})
 }
 
-export function failedProof(emu: Emulator, st: ScaState, field: string, message: string): HttpError {
+export function failedProof(emu: SandboxContext, st: ScaState, field: string, message: string): HttpError {
   const next = countFailure(emu, st)
   if (isLocked(emu, next)) return keepingWrites(locked(emu, next))
   const left = emu.settings().scaMaxFailedAttempts - next.failedAttempts
   return keepingWrites(new HttpError(400, 'INVALID_INPUT', `Invalid input: ${field}`, {errors: [{field, message: `${message}; ${left} attempt(s) left before the account locks`}], failedAttempts: next.failedAttempts}))
 }
 
-export function hasSession(emu: Emulator, st: ScaState): boolean {
+export function hasSession(emu: SandboxContext, st: ScaState): boolean {
   return Boolean(st.sessionExpiresAt && Date.parse(st.sessionExpiresAt) > emu.now())
 }
 
 /** Quote create/execute for a customer whose platform requires SCA: locked → 423, no session → 409. */
-export function requireScaSession(emu: Emulator, customerId: string): void {
+export function requireScaSession(emu: SandboxContext, customerId: string): void {
   if (!scaRequired(emu)) return
   const st = emu.db.get<ScaState>('scaStates', customerId) ?? {customerId, factors: [], failedAttempts: 0}
   checkLock(emu, st)
@@ -99,7 +99,7 @@ export function requireScaSession(emu: Emulator, customerId: string): void {
 
 // --- factors ---------------------------------------------------------------------------------
 
-export function startEnrolment(emu: Emulator, st: ScaState, type: 'TOTP' | 'PASSKEY') {
+export function startEnrolment(emu: SandboxContext, st: ScaState, type: 'TOTP' | 'PASSKEY') {
   if (type === 'PASSKEY') {
     if (st.factors.some((f) => f.factor === 'PASSKEY')) throw conflict('PASSKEY_ALREADY_ENROLLED', `${st.customerId} has a passkey enrolled already (one per customer); delete it first`)
     const challenge = randomBytes(32).toString('base64url')
@@ -117,7 +117,7 @@ export function startEnrolment(emu: Emulator, st: ScaState, type: 'TOTP' | 'PASS
   return {type, secret, secretBase32Encoded: secret, totpUri: `otpauth://totp/svc-sandbox:${encodeURIComponent(st.customerId)}?secret=${secret}&issuer=svc-sandbox`}
 }
 
-export function confirmEnrolment(emu: Emulator, st: ScaState, body: {type: 'TOTP'; secret: string; code: string} | {type: 'PASSKEY'; origin: string; credential: {id: string}}) {
+export function confirmEnrolment(emu: SandboxContext, st: ScaState, body: {type: 'TOTP'; secret: string; code: string} | {type: 'PASSKEY'; origin: string; credential: {id: string}}) {
   if (body.type === 'TOTP') {
     if (!st.pending?.totpSecret || st.pending.totpSecret !== body.secret) throw invalid([{field: 'secret', message: 'does not match a TOTP enrolment in progress; start one with POST /sca/factors {type: TOTP}'}])
     if (body.code !== SANDBOX_SCA_CODE) throw failedProof(emu, st, 'code', 'does not match the authenticator code')
@@ -132,7 +132,7 @@ export function confirmEnrolment(emu: Emulator, st: ScaState, body: {type: 'TOTP
   return {type: 'PASSKEY', factor}
 }
 
-export function deleteFactor(emu: Emulator, st: ScaState, credentialId: string): void {
+export function deleteFactor(emu: SandboxContext, st: ScaState, credentialId: string): void {
   if (!st.factors.some((f) => f.credentialId === credentialId)) throw notFound('NOT_FOUND', `SCA factor ${credentialId} of ${st.customerId}`)
   saveSca(emu, {...st, factors: st.factors.filter((f) => f.credentialId !== credentialId)})
 }
@@ -143,7 +143,7 @@ function requireEnrolled(st: ScaState, factor: ScaFactor): void {
   if (!factorsOf(st).some((f) => f.factor === factor)) throw invalid([{field: 'factor', message: `${factor} is not enrolled for ${st.customerId} (enrolled: ${factorsOf(st).map((f) => f.factor).join(', ')})`}])
 }
 
-export function startLogin(emu: Emulator, st: ScaState, factor: ScaFactor) {
+export function startLogin(emu: SandboxContext, st: ScaState, factor: ScaFactor) {
   checkLock(emu, st)
   requireEnrolled(st, factor)
   const expiresAt = emu.iso(emu.now() + emu.settings().scaChallengeTtlMs)
@@ -170,7 +170,7 @@ export interface Proof {
 }
 
 /** Checks a proof for `factor`; a wrong one counts towards the lock (and is refused). */
-export function checkProof(emu: Emulator, st: ScaState, factor: string, proof: Proof): void {
+export function checkProof(emu: SandboxContext, st: ScaState, factor: string, proof: Proof): void {
   if (factor === 'PASSKEY') {
     if (!proof.passkeyAssertion) throw invalid([{field: 'passkeyAssertion', message: 'is required for a PASSKEY challenge'}])
     const passkey = st.factors.find((f) => f.factor === 'PASSKEY')
@@ -183,7 +183,7 @@ export function checkProof(emu: Emulator, st: ScaState, factor: string, proof: P
   if (proof.code !== SANDBOX_SCA_CODE) throw failedProof(emu, st, 'code', 'does not match the code that was sent')
 }
 
-export function completeLogin(emu: Emulator, st: ScaState, body: Proof & {factor: ScaFactor; challengeId?: string | null}) {
+export function completeLogin(emu: SandboxContext, st: ScaState, body: Proof & {factor: ScaFactor; challengeId?: string | null}) {
   checkLock(emu, st)
   const login = st.login
   if (!login || login.factor !== body.factor) throw invalid([{field: 'factor', message: `no ${body.factor} login was started; call POST /sca/login/start first`}])
@@ -195,7 +195,7 @@ export function completeLogin(emu: Emulator, st: ScaState, body: Proof & {factor
   return {status: 'ACTIVE', sessionExpiresAt}
 }
 
-export function recordEvent(emu: Emulator, st: ScaState, eventType: 'RESET_PASSWORD_COMPLETED' | 'FAILED_LOGIN_ATTEMPT') {
+export function recordEvent(emu: SandboxContext, st: ScaState, eventType: 'RESET_PASSWORD_COMPLETED' | 'FAILED_LOGIN_ATTEMPT') {
   checkLock(emu, st)
   const next = eventType === 'FAILED_LOGIN_ATTEMPT' ? countFailure(emu, st) : saveSca(emu, {...st, failedAttempts: 0})
   return {eventType, ...lockDetails(emu, next)}
@@ -212,7 +212,7 @@ export interface ScaReset {
   completedAt?: string | null
 }
 
-export function startReset(emu: Emulator, st: ScaState, factor: ScaFactor) {
+export function startReset(emu: SandboxContext, st: ScaState, factor: ScaFactor) {
   requireEnrolled(st, factor)
   const now = emu.now()
   const recent = (st.resetStarts ?? []).filter((t) => t > now - DAY_MS)
@@ -228,7 +228,7 @@ export function startReset(emu: Emulator, st: ScaState, factor: ScaFactor) {
   return {resetId: reset.resetId, livenessAccessToken: `sandbox-liveness-${randomBytes(8).toString('hex')}`, verificationLink: `https://localhost/sandbox/liveness/${encodeURIComponent(reset.resetId)}`, expiresAt: reset.expiresAt}
 }
 
-export function getReset(emu: Emulator, st: ScaState, resetId: string): ScaReset {
+export function getReset(emu: SandboxContext, st: ScaState, resetId: string): ScaReset {
   const r = emu.db.get<ScaReset>('scaResets', resetId)
   if (!r || r.customerId !== st.customerId) throw notFound('NOT_FOUND', `Reset ${resetId} of ${st.customerId}`)
   if (r.status !== 'COMPLETED' && Date.parse(r.expiresAt) <= emu.now()) return {...r, status: 'EXPIRED'}
@@ -239,7 +239,7 @@ export function publicReset(r: ScaReset) {
   return {status: r.status, factor: r.factor, enrollmentStatus: r.status === 'COMPLETED' ? 'COMPLETED' : 'PENDING', expiresAt: r.expiresAt, completedAt: r.completedAt ?? null}
 }
 
-export function completeReset(emu: Emulator, st: ScaState, resetId: string, mobile?: {countryCode: string; number: string}): void {
+export function completeReset(emu: SandboxContext, st: ScaState, resetId: string, mobile?: {countryCode: string; number: string}): void {
   const r = getReset(emu, st, resetId)
   if (r.status !== 'LIVENESS_PASSED') throw invalid([{field: 'resetId', message: `the reset is ${r.status}; it completes once liveness has passed`}])
   if (r.factor === 'SMS_OTP' && !mobile) throw invalid([{field: 'mobile', message: 'is required to complete an SMS_OTP reset (the new number)'}])
@@ -247,7 +247,7 @@ export function completeReset(emu: Emulator, st: ScaState, resetId: string, mobi
   saveSca(emu, {...st, factors: st.factors.filter((f) => f.factor !== r.factor), failedAttempts: 0, lockedUntil: null, ...(mobile ? {mobile} : {})} as ScaState)
 }
 
-export function registerScaResetJobs(emu: Emulator): void {
+export function registerScaResetJobs(emu: SandboxContext): void {
   emu.scheduler.on('sca.reset-liveness', (p) => {
     const r = emu.db.get<ScaReset>('scaResets', String(p.resetId))
     if (r?.status === 'INITIATED') emu.db.put('scaResets', r.resetId, {...r, status: 'LIVENESS_PASSED'})

@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {burnRequest, mintRequest} from '../../lib/schemas/stablecoins.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import type {EmuRequest} from '../router.js'
@@ -58,7 +58,7 @@ function units(coin: StoredStablecoin, amount: string): {amount: number; cents: 
   return {amount: n, cents: n / perCent}
 }
 
-function externalAccount(emu: Emulator, id: string, field: string): StoredExternalAccount {
+function externalAccount(emu: SandboxContext, id: string, field: string): StoredExternalAccount {
   const a = emu.db.get<StoredExternalAccount>('externalAccounts', id)
   if (!a || a.isDeleted) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', `External account ${id} (${field}) not found`)
   return a
@@ -67,7 +67,7 @@ function externalAccount(emu: Emulator, id: string, field: string): StoredExtern
 const isWallet = (a: StoredExternalAccount) => /WALLET|BITCOIN|LIGHTNING|SPARK/.test(a.accountInfo.accountType)
 
 /** Moves into the platform's stablecoin account need the coin ENABLED for Service operations. */
-function platformCoinAccount(emu: Emulator, coin: StoredStablecoin, accountId: string, field: string) {
+function platformCoinAccount(emu: SandboxContext, coin: StoredStablecoin, accountId: string, field: string) {
   if (coin.gridOperationsStatus !== 'ENABLED') {
     throw badRequest('STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED', `${coin.id} is ${coin.gridOperationsStatus}; internal accounts hold it only once ENABLED`)
   }
@@ -76,7 +76,7 @@ function platformCoinAccount(emu: Emulator, coin: StoredStablecoin, accountId: s
   return own
 }
 
-function base(emu: Emulator, coin: StoredStablecoin, type: 'MINT' | 'BURN', amount: string) {
+function base(emu: SandboxContext, coin: StoredStablecoin, type: 'MINT' | 'BURN', amount: string) {
   const account = usableProviderAccount(emu, coin.stablecoinProviderAccountId)
   if (coin.issuanceStatus !== 'PROVISIONED') throw badRequest('STABLECOIN_NOT_PROVISIONED', `${coin.id} is ${coin.issuanceStatus} with the provider`)
   const now = emu.iso()
@@ -96,7 +96,7 @@ export function requireIdempotencyKey(req: EmuRequest): void {
 }
 
 export function mint(req: EmuRequest, stablecoinId: string) {
-  const emu = req.emu
+  const emu = req.ctx
   requireIdempotencyKey(req)
   return emu.idempotent(req, `mint|${stablecoinId}`, () => {
     const coin = getStablecoin(emu, stablecoinId)
@@ -132,7 +132,7 @@ export function mint(req: EmuRequest, stablecoinId: string) {
 }
 
 export function burn(req: EmuRequest, stablecoinId: string) {
-  const emu = req.emu
+  const emu = req.ctx
   requireIdempotencyKey(req)
   return emu.idempotent(req, `burn|${stablecoinId}`, () => {
     const coin = getStablecoin(emu, stablecoinId)
@@ -159,7 +159,7 @@ export function burn(req: EmuRequest, stablecoinId: string) {
 }
 
 /** Stores a new operation, announces it, and schedules its settlement. */
-function start(emu: Emulator, op: StoredOperation): StoredOperation {
+function start(emu: SandboxContext, op: StoredOperation): StoredOperation {
   emu.db.put('stablecoinOperations', op.id, op)
   emu.webhooks.emit(`STABLECOIN_OPERATION.${op.status}`, publicOperation(op))
   emu.scheduler.after(emu.settings().stablecoinSettlementDelayMs ?? 500, SETTLE, {operationId: op.id})
@@ -167,12 +167,12 @@ function start(emu: Emulator, op: StoredOperation): StoredOperation {
 }
 
 /** Settlement (sandbox: the provider reports funds received / transfer done): ledger effects, COMPLETED, webhook. */
-export function registerStablecoinSettler(emu: Emulator): void {
+export function registerStablecoinSettler(emu: SandboxContext): void {
   emu.scheduler.on(SETTLE, (payload) => settleOperation(emu, String(payload.operationId)))
 }
 
 /** Settles one operation (the scheduled job; tests call it to order settlements themselves). Idempotent. */
-export function settleOperation(emu: Emulator, operationId: string): void {
+export function settleOperation(emu: SandboxContext, operationId: string): void {
   const op = emu.db.get<StoredOperation>('stablecoinOperations', operationId)
   if (!op || op.status === 'COMPLETED' || op.status === 'FAILED' || op.status === 'EXPIRED') return
   if (op._ledger?.releaseHeld) settleHeld(emu, op._ledger.releaseHeld.accountId, op._ledger.releaseHeld.amount)
@@ -184,7 +184,7 @@ export function settleOperation(emu: Emulator, operationId: string): void {
   emu.webhooks.emit('STABLECOIN_OPERATION.COMPLETED', publicOperation(done))
 }
 
-export function getOperation(emu: Emulator, id: string): StoredOperation {
+export function getOperation(emu: SandboxContext, id: string): StoredOperation {
   const op = emu.db.get<StoredOperation>('stablecoinOperations', id)
   if (!op) throw notFound('STABLECOIN_OPERATION_NOT_FOUND', `Stablecoin operation ${id}`)
   return op

@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import {currency as knownCurrency} from '../../lib/currencies.js'
 import {operatorEnablementRequest, providerAccountLinkRequest, providerAccountStatusRequest, stablecoinRegisterRequest} from '../../lib/schemas/stablecoins.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, conflict, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import {internalAccounts} from '../store/accounts.js'
@@ -54,7 +54,7 @@ export function publicProviderAccount(a: StoredProviderAccount) {
 }
 
 /** POST /stablecoin-provider-accounts: the secret is verified (sandbox: accepted) and never returned. */
-export function linkProviderAccount(emu: Emulator, body: unknown): StoredProviderAccount {
+export function linkProviderAccount(emu: SandboxContext, body: unknown): StoredProviderAccount {
   const input = validate(providerAccountLinkRequest, body)
   const providerAccountId = input.providerAccountId ?? createHash('sha256').update(input.apiClientId).digest('base64url').slice(0, 27)
   const existing = providerAccountByProviderId<StoredProviderAccount>(emu.db, input.provider, providerAccountId)
@@ -74,21 +74,21 @@ export function linkProviderAccount(emu: Emulator, body: unknown): StoredProvide
   return emu.db.put('stablecoinProviderAccounts', account.id, account)
 }
 
-export function getProviderAccount(emu: Emulator, id: string): StoredProviderAccount {
+export function getProviderAccount(emu: SandboxContext, id: string): StoredProviderAccount {
   const a = emu.db.get<StoredProviderAccount>('stablecoinProviderAccounts', id)
   if (!a) throw notFound('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `Stablecoin provider account ${id}`)
   return a
 }
 
 /** Sandbox only: what the provider did to a link (revoked the credentials, or they stopped verifying). */
-export function sandboxSetProviderAccountStatus(emu: Emulator, id: string, body: unknown): StoredProviderAccount {
+export function sandboxSetProviderAccountStatus(emu: SandboxContext, id: string, body: unknown): StoredProviderAccount {
   const {status} = validate(providerAccountStatusRequest, body)
   const a = getProviderAccount(emu, id)
   return emu.db.put('stablecoinProviderAccounts', id, {...a, status, updatedAt: emu.iso()})
 }
 
 /** A link must be ACTIVE to be used. */
-export function usableProviderAccount(emu: Emulator, id: string): StoredProviderAccount {
+export function usableProviderAccount(emu: SandboxContext, id: string): StoredProviderAccount {
   const a = getProviderAccount(emu, id)
   if (a.status === 'REVOKED') throw badRequest('STABLECOIN_PROVIDER_ACCOUNT_REVOKED', `Stablecoin provider account ${id} was revoked; link it again`)
   if (a.status === 'INVALID') throw badRequest('STABLECOIN_PROVIDER_ACCOUNT_INVALID', `Stablecoin provider account ${id} is not usable; link it again with valid credentials`)
@@ -96,7 +96,7 @@ export function usableProviderAccount(emu: Emulator, id: string): StoredProvider
 }
 
 /** The link named, else the only active one; several active links need a choice (spec 7). */
-function resolveProviderAccount(emu: Emulator, given: string | undefined): StoredProviderAccount {
+function resolveProviderAccount(emu: SandboxContext, given: string | undefined): StoredProviderAccount {
   if (given) return usableProviderAccount(emu, given)
   const active = activeProviderAccounts<StoredProviderAccount>(emu.db)
   if (active.length === 0) throw notFound('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', 'An active stablecoin provider account link (link one first)')
@@ -109,7 +109,7 @@ function resolveProviderAccount(emu: Emulator, given: string | undefined): Store
 }
 
 /** POST /stablecoins: registers a provider-created token; symbol and network token id are unique. */
-export function registerStablecoin(emu: Emulator, body: unknown): StoredStablecoin {
+export function registerStablecoin(emu: SandboxContext, body: unknown): StoredStablecoin {
   const input = validate(stablecoinRegisterRequest, body)
   const account = resolveProviderAccount(emu, input.stablecoinProviderAccountId)
   const symbol = input.providerTokenIdentifier
@@ -138,19 +138,19 @@ export function registerStablecoin(emu: Emulator, body: unknown): StoredStableco
   return emu.db.put('stablecoins', coin.id, coin)
 }
 
-export function getStablecoin(emu: Emulator, id: string): StoredStablecoin {
+export function getStablecoin(emu: SandboxContext, id: string): StoredStablecoin {
   const c = emu.db.get<StoredStablecoin>('stablecoins', id)
   if (!c) throw notFound('STABLECOIN_NOT_FOUND', `Stablecoin ${id}`)
   return c
 }
 
 /** The platform's own internal account holding the coin once it is ENABLED. */
-export function stablecoinAccount(emu: Emulator, coin: StoredStablecoin): InternalAccount | undefined {
+export function stablecoinAccount(emu: SandboxContext, coin: StoredStablecoin): InternalAccount | undefined {
   return internalAccounts(emu.db, {customerId: null, currency: coin.symbol})[0]
 }
 
 /** Request enablement: NOT_ENABLED -> PENDING_APPROVAL; a repeat while PENDING_APPROVAL succeeds. */
-export function requestEnablement(emu: Emulator, id: string): StoredStablecoin {
+export function requestEnablement(emu: SandboxContext, id: string): StoredStablecoin {
   const coin = getStablecoin(emu, id)
   if (coin.gridOperationsStatus === 'PENDING_APPROVAL') return coin
   if (coin.gridOperationsStatus !== 'NOT_ENABLED') {
@@ -163,7 +163,7 @@ export function requestEnablement(emu: Emulator, id: string): StoredStablecoin {
  * Sandbox only: the operator's move. ENABLED gives the coin its Service currency and the platform an
  * internal account in it (mints can land there, burns can draw from it).
  */
-export function operatorSetEnablement(emu: Emulator, id: string, body: unknown): StoredStablecoin {
+export function operatorSetEnablement(emu: SandboxContext, id: string, body: unknown): StoredStablecoin {
   const {status} = validate(operatorEnablementRequest, body)
   const coin = getStablecoin(emu, id)
   if (coin.gridOperationsStatus === 'NOT_ENABLED') {

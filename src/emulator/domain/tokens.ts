@@ -1,6 +1,6 @@
 import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
 import {tokenCreateRequest} from '../../lib/schemas/tokens.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import {type StoredToken, tokenByClientId} from '../store/tokens.js'
@@ -14,7 +14,7 @@ export function publicToken(t: StoredToken) {
 }
 
 /** POST /tokens: the one answer that carries `clientSecret`. */
-export function createToken(emu: Emulator, body: unknown) {
+export function createToken(emu: SandboxContext, body: unknown) {
   const input = validate(tokenCreateRequest, body)
   const now = emu.iso()
   const clientSecret = `sk_tok_${randomBytes(24).toString('hex')}`
@@ -31,14 +31,14 @@ export function createToken(emu: Emulator, body: unknown) {
   return {...publicToken(token), clientSecret}
 }
 
-export function getToken(emu: Emulator, id: string): StoredToken {
+export function getToken(emu: SandboxContext, id: string): StoredToken {
   const t = emu.db.get<StoredToken>('apiTokens', id)
   if (!t) throw notFound('TOKEN_NOT_FOUND', `API token ${id}`)
   return t
 }
 
 /** DELETE /tokens/{id}: the token is gone, so its credentials stop working at once. */
-export function deleteToken(emu: Emulator, id: string): void {
+export function deleteToken(emu: SandboxContext, id: string): void {
   getToken(emu, id)
   emu.db.del('apiTokens', id)
 }
@@ -47,7 +47,7 @@ export function deleteToken(emu: Emulator, id: string): void {
  * Basic credentials of a token made with POST /tokens: the token the username names, if the
  * secret matches (constant time). A VIEW-only token may only read (api-gaps 1: permissions).
  */
-export function tokenAuth(emu: Emulator, clientId: string, secret: string, method: string): 'ok' | 'forbidden' | 'unknown' {
+export function tokenAuth(emu: SandboxContext, clientId: string, secret: string, method: string): 'ok' | 'forbidden' | 'unknown' {
   const t = tokenByClientId(emu.db, clientId)
   if (!t) return 'unknown'
   const given = sha256(secret)

@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import {base58} from '@scure/base'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {credit, leaveInTransit, releaseHeld, returnToAccount, settleHeld} from './ledger.js'
@@ -21,36 +21,34 @@ export function publicTransaction(t: StoredTransaction): Record<string, unknown>
   return rest
 }
 
-export function getTransaction(emu: Emulator, id: string): StoredTransaction {
+export function getTransaction(emu: SandboxContext, id: string): StoredTransaction {
   const t = emu.db.get<StoredTransaction>('transactions', id)
   if (!t) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`)
   return t
 }
 
-function save(emu: Emulator, t: StoredTransaction, patch: Partial<StoredTransaction>): StoredTransaction {
+function save(emu: SandboxContext, t: StoredTransaction, patch: Partial<StoredTransaction>): StoredTransaction {
   return emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
 }
 
 /** The quote follows its transaction to a terminal state (plain store access: no import cycle with quotes.ts). */
-function syncQuote(emu: Emulator, t: StoredTransaction): void {
+function syncQuote(emu: SandboxContext, t: StoredTransaction): void {
   if (!t.quoteId || t.type !== 'OUTGOING') return
   const q = emu.db.get<{id: string; status: string}>('quotes', t.quoteId)
   const status = t.status === 'COMPLETED' ? 'COMPLETED' : t.status === 'FAILED' ? 'FAILED' : undefined
   if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
 }
 
-/** Told of every status change of an agent's transaction (the agent action behind it follows). */
-export const agentTransactionListeners: Array<(emu: Emulator, t: StoredTransaction) => void> = []
-
-function changed(emu: Emulator, t: StoredTransaction, event?: string): StoredTransaction {
+function changed(emu: SandboxContext, t: StoredTransaction, event?: string): StoredTransaction {
   syncQuote(emu, t)
-  if (t.agentId) for (const l of agentTransactionListeners) l(emu, t)
+  // The agent action behind an agent's transaction follows its status (reactions: emulator.ts).
+  if (t.agentId) for (const react of emu.reactions.agentTransactionChanged) react(emu.system(), t)
   if (event) emu.webhooks.emit(event, publicTransaction(t))
   return t
 }
 
 /** Money in from outside (sandbox fund): a COMPLETED incoming transaction and its webhook. */
-export function recordIncoming(emu: Emulator, accountId: string, amount: number, o: {customerId?: string; platformCustomerId?: string; description: string; source?: Record<string, unknown>}): StoredTransaction {
+export function recordIncoming(emu: SandboxContext, accountId: string, amount: number, o: {customerId?: string; platformCustomerId?: string; description: string; source?: Record<string, unknown>}): StoredTransaction {
   const acc = credit(emu, accountId, amount)
   const now = emu.iso()
   const t: StoredTransaction = {
@@ -72,13 +70,13 @@ export function recordIncoming(emu: Emulator, accountId: string, amount: number,
 }
 
 /** Stores a new outgoing transaction (funds already held or in transit) and starts its settlement. */
-export function startOutgoing(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function startOutgoing(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   emu.db.put('transactions', t.id, t)
   if (t.status === 'PROCESSING') scheduleSettlement(emu, t)
   return changed(emu, t)
 }
 
-export function scheduleSettlement(emu: Emulator, t: StoredTransaction): void {
+export function scheduleSettlement(emu: SandboxContext, t: StoredTransaction): void {
   const s = emu.settings()
   const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
   const delay = o.kind === 'complete' && o.delay === 'slow' ? s.slowPaymentDelayMs : o.kind === 'fail' && o.delay === 'timeout' ? s.paymentTimeoutFailMs : s.paymentCompletionDelayMs
@@ -89,14 +87,14 @@ function hash(network: string): string {
   return ['ETHEREUM', 'BASE', 'POLYGON', 'PLASMA'].includes(network) ? '0x' + randomBytes(32).toString('hex') : base58.encode(randomBytes(64))
 }
 
-function releaseFunds(emu: Emulator, f: Funding | undefined, lost: boolean): void {
+function releaseFunds(emu: SandboxContext, f: Funding | undefined, lost: boolean): void {
   if (!f) return
   if (f.kind === 'transit') leaveInTransit(emu, f.currency, f.amount)
   else if (lost) settleHeld(emu, f.accountId, f.amount)
   else releaseHeld(emu, f.accountId, f.amount)
 }
 
-export function completePayment(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function completePayment(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   const f = t._?.funding
   if (f?.kind === 'transit') leaveInTransit(emu, f.currency, f.amount)
   else if (f) settleHeld(emu, f.accountId, f.amount)
@@ -122,7 +120,7 @@ function incomingSourceOf(t: StoredTransaction): Record<string, unknown> {
   return typeof accountId === 'string' ? {sourceType: 'ACCOUNT', accountId, ...(currency ? {currency} : {})} : {sourceType: 'REALTIME_FUNDING', ...(currency ? {currency} : {})}
 }
 
-export function failPayment(emu: Emulator, t: StoredTransaction, reason: string | undefined, refund?: {status: 'COMPLETED' | 'FAILED'; reason: string}): StoredTransaction {
+export function failPayment(emu: SandboxContext, t: StoredTransaction, reason: string | undefined, refund?: {status: 'COMPLETED' | 'FAILED'; reason: string}): StoredTransaction {
   releaseFunds(emu, t._?.funding, refund?.status === 'FAILED')
   const now = emu.iso()
   const r = refund ? {reference: `RF-${t.id.slice(-8)}`, initiatedAt: now, status: refund.status, reason: refund.reason, ...(refund.status === 'COMPLETED' ? {settledAt: now} : {})} : undefined
@@ -132,7 +130,7 @@ export function failPayment(emu: Emulator, t: StoredTransaction, reason: string 
 }
 
 /** Suffix 005: the receiving bank sends a settled payment back; the source is credited again. */
-export function returnPayment(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function returnPayment(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   const f = t._?.funding
   if (f?.kind === 'held') returnToAccount(emu, f.accountId, f.amount)
   // A real-time-funded payment goes back to the payer outside the platform: nothing moves here.
@@ -143,7 +141,7 @@ export function returnPayment(emu: Emulator, t: StoredTransaction): StoredTransa
 }
 
 /** Agent-initiated transactions wait in PENDING until the platform approves them. */
-export function approveTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function approveTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (t.status !== 'PENDING' || !t.agentId) throw conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${t.id} is ${t.status}${t.agentId ? '' : ' and was not started by an agent'}; only agent-initiated transactions waiting for approval can be approved`)
   const next = save(emu, t, {status: 'PROCESSING', pendingReason: undefined})
   scheduleSettlement(emu, next)
@@ -151,14 +149,14 @@ export function approveTransaction(emu: Emulator, t: StoredTransaction): StoredT
 }
 
 /** Cancels a payment that has not settled (PENDING, or PROCESSING before settlement); the funds come back. */
-export function cancelTransaction(emu: Emulator, t: StoredTransaction): StoredTransaction {
+export function cancelTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (t.type !== 'OUTGOING' || !['PENDING', 'PROCESSING'].includes(t.status)) {
     throw conflict('TRANSACTION_NOT_CANCELLABLE', `${t.id} is ${t.status}; only outgoing payments that have not settled can be cancelled`)
   }
   return failPayment(emu, t, undefined, {status: 'COMPLETED', reason: 'USER_CANCELLATION'})
 }
 
-export function registerTransactionJobs(emu: Emulator): void {
+export function registerTransactionJobs(emu: SandboxContext): void {
   emu.scheduler.on('payment.settle', (p) => {
     const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
     if (!t || t.status !== 'PROCESSING') return // cancelled or settled meanwhile
@@ -180,7 +178,7 @@ export function registerTransactionJobs(emu: Emulator): void {
  * a repeat call replaces it). The contract names no state rule and no 409 for it, so any
  * transaction may carry one; the time must lie between the transaction's creation and now.
  */
-export function confirmReceipt(emu: Emulator, t: StoredTransaction, at: string | undefined): StoredTransaction {
+export function confirmReceipt(emu: SandboxContext, t: StoredTransaction, at: string | undefined): StoredTransaction {
   const when = at ? new Date(at).toISOString() : emu.iso()
   if (when < t.createdAt) throw invalid([{field: 'receiptDeliveryConfirmedAt', message: `is before ${t.id} was created (${t.createdAt})`}])
   if (Date.parse(when) > emu.now() + 60_000) throw invalid([{field: 'receiptDeliveryConfirmedAt', message: 'is in the future'}])

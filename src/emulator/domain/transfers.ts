@@ -1,6 +1,6 @@
 import type {z} from 'zod'
 import type {transferInRequest, transferOutRequest} from '../../lib/schemas/quotes.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, invalid} from '../http-error.js'
 import type {EmuRequest} from '../router.js'
 import {getExternalAccount} from './external-accounts.js'
@@ -18,12 +18,12 @@ export interface Initiator {
 }
 
 /** A quote executed in the same request: the daily volume is checked before the quote is stored. */
-export function createQuoteChecked(emu: Emulator, create: (beforeStore: (q: StoredQuote) => void) => StoredQuote): StoredQuote {
+export function createQuoteChecked(emu: SandboxContext, create: (beforeStore: (q: StoredQuote) => void) => StoredQuote): StoredQuote {
   return create((q) => void checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount))
 }
 
 /** Same-currency payout from an internal account to an external one (the deprecated /transfer-out). */
-export function transferOut(emu: Emulator, input: z.infer<typeof transferOutRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
+export function transferOut(emu: SandboxContext, input: z.infer<typeof transferOutRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
   const src = getInternalAccount(emu, input.source.accountId)
   const dest = getExternalAccount(emu, input.destination.accountId)
   if (src.balance.currency.code !== dest.currency) throw invalid([{field: 'destination.accountId', message: `pays out ${dest.currency}; transfers are same-currency (${src.balance.currency.code})`}])
@@ -43,7 +43,7 @@ export function transferOut(emu: Emulator, input: z.infer<typeof transferOutRequ
 }
 
 /** Same-currency pull from a customer's bank account into an internal account (the deprecated /transfer-in). */
-export function transferIn(emu: Emulator, input: z.infer<typeof transferInRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
+export function transferIn(emu: SandboxContext, input: z.infer<typeof transferInRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
   const src = getExternalAccount(emu, input.source.accountId)
   const dest = getInternalAccount(emu, input.destination.accountId)
   if (src.currency !== dest.balance.currency.code) throw invalid([{field: 'destination.accountId', message: `holds ${dest.balance.currency.code}; transfers are same-currency (${src.currency})`}])

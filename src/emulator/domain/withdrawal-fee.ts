@@ -1,5 +1,5 @@
 import type {EstimateWithdrawalFeeRequest} from '../../lib/schemas/withdrawal.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {badRequest, invalid} from '../http-error.js'
 import {getInternalAccount} from './ledger.js'
 import {fromUsdCents} from './rates.js'
@@ -22,7 +22,7 @@ const NETWORK_FEES: Record<string, {asset: string; fee: number; usdCents: number
 }
 
 /** POST /crypto/estimate-withdrawal-fee: the account must hold the asset; the amount must cover the fee and fit the size limit. */
-export function estimateWithdrawalFee(emu: Emulator, b: EstimateWithdrawalFeeRequest) {
+export function estimateWithdrawalFee(emu: SandboxContext, b: EstimateWithdrawalFeeRequest) {
   const account = getInternalAccount(emu, b.internalAccountId)
   const held = account.balance.currency.code
   if (held !== b.currency) throw invalid([{field: 'currency', message: `${account.id} holds ${held}, not ${b.currency}`}])

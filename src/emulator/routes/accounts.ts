@@ -1,6 +1,5 @@
 import {z} from 'zod'
 import {idOf} from '../../lib/schemas/common.js'
-import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {EmuRequest, Router} from '../router.js'
@@ -15,16 +14,16 @@ const query = z.strictObject({
 })
 
 /** Internal accounts: the seed's `GET /internal-account` and the published aliases (api-gaps 3.1, 10.1). */
-export function registerAccounts(router: Router, emu: Emulator): void {
+export function registerAccounts(router: Router): void {
   const list = (req: EmuRequest) => {
     const q = validate(query, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = pageInternalAccounts(emu.db, q, paging)
+    const {rows, totalCount} = pageInternalAccounts(req.ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (a) => a)}
   }
   router.get('/internal-account', list)
   router.get('/customers/internal-accounts', list)
-  router.get('/platform/internal-accounts', (req) => {
+  router.get('/platform/internal-accounts', (req, emu) => {
     const q = validate(query, Object.fromEntries(req.query))
     return {status: 200, body: {data: internalAccounts(emu.db, {...q, customerId: null})}}
   })

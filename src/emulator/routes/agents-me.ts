@@ -12,7 +12,7 @@ import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
 import {getTransaction} from '../domain/transactions.js'
 import {publicTransaction} from '../domain/transactions.js'
 import {transferIn, transferOut} from '../domain/transfers.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {invalid, notFound, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
@@ -32,10 +32,10 @@ const accountQuery = z.strictObject({
  * The agent's side (HTTP Bearer with its access token, see server.ts): everything is scoped to the
  * agent's customer and its policy; money movement answers an AgentAction.
  */
-export function registerAgentMe(router: Router, emu: Emulator): void {
-  router.get('/agents/me', (req) => ({status: 200, body: publicAgent(agentOfRequest(emu, req))}))
+export function registerAgentMe(router: Router): void {
+  router.get('/agents/me', (req, emu) => ({status: 200, body: publicAgent(agentOfRequest(emu, req))}))
 
-  router.get('/agents/me/internal-accounts', (req) => {
+  router.get('/agents/me/internal-accounts', (req, emu) => {
     const a = agentOfRequest(emu, req)
     const q = validate(accountQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
@@ -43,14 +43,14 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => x)}
   })
 
-  router.get('/agents/me/external-accounts', (req) => {
+  router.get('/agents/me/external-accounts', (req, emu) => {
     const a = agentOfRequest(emu, req)
     const q = validate(accountQuery.omit({type: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = pageExternalAccounts(emu.db, {platform: false, customerId: a.customerId, currency: q.currency}, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
   })
-  router.post('/agents/me/external-accounts', (req) => {
+  router.post('/agents/me/external-accounts', (req, emu) => {
     const a = agentOfRequest(emu, req)
     requirePermission(a, 'MANAGE_EXTERNAL_ACCOUNTS')
     const body = (req.body ?? {}) as Record<string, unknown>
@@ -59,20 +59,20 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
     if (!data) throw invalid(errors)
     return {status: 201, body: publicExternalAccount(createExternalAccount(emu, data))}
   })
-  const ownExternal = (agentCustomer: string, id: string) => {
+  const ownExternal = (emu: SandboxContext, agentCustomer: string, id: string) => {
     const x = getExternalAccount(emu, id)
     if (x.customerId !== agentCustomer) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
     return x
   }
-  router.get('/agents/me/external-accounts/:id', (req) => ({status: 200, body: publicExternalAccount(ownExternal(agentOfRequest(emu, req).customerId, req.params.id))}))
-  router.delete('/agents/me/external-accounts/:id', (req) => {
+  router.get('/agents/me/external-accounts/:id', (req, emu) => ({status: 200, body: publicExternalAccount(ownExternal(emu, agentOfRequest(emu, req).customerId, req.params.id))}))
+  router.delete('/agents/me/external-accounts/:id', (req, emu) => {
     const a = agentOfRequest(emu, req)
     requirePermission(a, 'MANAGE_EXTERNAL_ACCOUNTS')
-    deleteExternalAccount(emu, ownExternal(a.customerId, req.params.id))
+    deleteExternalAccount(emu, ownExternal(emu, a.customerId, req.params.id))
     return {status: 204}
   })
 
-  router.post('/agents/me/quotes', (req) =>
+  router.post('/agents/me/quotes', (req, emu) =>
     emu.idempotent(req, `agent-quotes|${agentOfRequest(emu, req).id}`, () => {
       const a = agentOfRequest(emu, req)
       requirePermission(a, 'CREATE_QUOTES')
@@ -82,17 +82,17 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
       return {status: 201, body: publicQuote(q)}
     }),
   )
-  const ownQuote = (customerId: string, id: string) => {
+  const ownQuote = (emu: SandboxContext, customerId: string, id: string) => {
     const q = getQuote(emu, id)
     if (q._.customerId !== customerId) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
     return q
   }
-  router.get('/agents/me/quotes/:quoteId', (req) => ({status: 200, body: publicQuote(ownQuote(agentOfRequest(emu, req).customerId, req.params.quoteId))}))
-  router.post('/agents/me/quotes/:quoteId/execute', (req) =>
+  router.get('/agents/me/quotes/:quoteId', (req, emu) => ({status: 200, body: publicQuote(ownQuote(emu, agentOfRequest(emu, req).customerId, req.params.quoteId))}))
+  router.post('/agents/me/quotes/:quoteId/execute', (req, emu) =>
     emu.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
       const a = agentOfRequest(emu, req)
       requirePermission(a, 'EXECUTE_QUOTES')
-      const q = ownQuote(a.customerId, req.params.quoteId)
+      const q = ownQuote(emu, a.customerId, req.params.quoteId)
       const x = submitAction(
         emu,
         a,
@@ -107,7 +107,7 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
     ['transfer-out', 'TRANSFER_OUT', transferOutRequest, transferOut],
     ['transfer-in', 'TRANSFER_IN', transferInRequest, transferIn],
   ] as const) {
-    router.post(`/agents/me/${path}`, (req) =>
+    router.post(`/agents/me/${path}`, (req, emu) =>
       emu.idempotent(req, `agent-${path}|${agentOfRequest(emu, req).id}`, () => {
         const a = agentOfRequest(emu, req)
         requirePermission(a, 'CREATE_TRANSFERS')
@@ -117,7 +117,7 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
         const externalId = type === 'TRANSFER_OUT' ? input.destination.accountId : input.source.accountId
         const internal = getInternalAccount(emu, internalId)
         requireAccount(a, internal.id, internal.customerId)
-        ownExternal(a.customerId, externalId)
+        ownExternal(emu, a.customerId, externalId)
         const x = submitAction(
           emu,
           a,
@@ -135,7 +135,7 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
     )
   }
 
-  router.get('/agents/me/transactions', (req) => {
+  router.get('/agents/me/transactions', (req, emu) => {
     const a = agentOfRequest(emu, req)
     requirePermission(a, 'VIEW_TRANSACTIONS')
     const q = validate(transactionListQuery.omit({customerId: true, platformCustomerId: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
@@ -144,7 +144,7 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
     // The customer's card transactions are listed too (type CARD), as in GET /transactions.
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
   })
-  router.get('/agents/me/transactions/:id', (req) => {
+  router.get('/agents/me/transactions/:id', (req, emu) => {
     const a = agentOfRequest(emu, req)
     requirePermission(a, 'VIEW_TRANSACTIONS')
     const t = getTransaction(emu, req.params.id)
@@ -152,12 +152,12 @@ export function registerAgentMe(router: Router, emu: Emulator): void {
     return {status: 200, body: publicTransaction(t)}
   })
 
-  router.get('/agents/me/actions', (req) => {
+  router.get('/agents/me/actions', (req, emu) => {
     const a = agentOfRequest(emu, req)
     const q = validate(agentActionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listAgentActions(emu.db, {agentId: a.id, status: q.status}, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(emu, x))}
   })
-  router.get('/agents/me/actions/:actionId', (req) => ({status: 200, body: publicAction(emu, getAction(emu, agentOfRequest(emu, req).id, req.params.actionId))}))
+  router.get('/agents/me/actions/:actionId', (req, emu) => ({status: 200, body: publicAction(emu, getAction(emu, agentOfRequest(emu, req).id, req.params.actionId))}))
 }

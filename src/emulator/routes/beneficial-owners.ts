@@ -2,15 +2,14 @@ import {addressSchema} from '../../lib/schemas/common.js'
 import {beneficialOwnerCreate, beneficialOwnerUpdate} from '../../lib/schemas/kyc.js'
 import {getCustomer} from '../domain/customers.js'
 import {getOwner, ownersOf, publicOwner, refuseWhileUnderReview, type StoredOwner} from '../domain/kyc-records.js'
-import type {Emulator} from '../emulator.js'
 import {invalid, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import {paginate} from '../paging.js'
 import type {Router} from '../router.js'
 
 /** Beneficial owners, directors and officers of a business (spec 2.2; api-gaps 2.1). */
-export function registerBeneficialOwners(router: Router, emu: Emulator): void {
-  router.post('/beneficial-owners', (req) => {
+export function registerBeneficialOwners(router: Router): void {
+  router.post('/beneficial-owners', (req, emu) => {
     const input = validate(beneficialOwnerCreate, req.body)
     const c = getCustomer(emu, input.customerId)
     if (c.customerType !== 'BUSINESS') throw invalid([{field: 'customerId', message: `${c.id} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`}])
@@ -25,16 +24,16 @@ export function registerBeneficialOwners(router: Router, emu: Emulator): void {
     return {status: 201, body: publicOwner(owner)}
   })
 
-  router.get('/beneficial-owners', (req) => {
+  router.get('/beneficial-owners', (req, emu) => {
     const customerId = req.query.get('customerId')
     if (!customerId) throw invalid([{field: 'customerId', message: 'is required'}])
     return {status: 200, body: paginate(ownersOf(emu, customerId).map(publicOwner), req.query)}
   })
 
-  router.get('/beneficial-owners/:beneficialOwnerId', (req) => ({status: 200, body: publicOwner(getOwner(emu, req.params.beneficialOwnerId))}))
+  router.get('/beneficial-owners/:beneficialOwnerId', (req, emu) => ({status: 200, body: publicOwner(getOwner(emu, req.params.beneficialOwnerId))}))
 
   // Frozen while the business is under review, like adding owners and documents.
-  router.patch('/beneficial-owners/:beneficialOwnerId', (req) => {
+  router.patch('/beneficial-owners/:beneficialOwnerId', (req, emu) => {
     const owner = getOwner(emu, req.params.beneficialOwnerId)
     const patch = validate(beneficialOwnerUpdate, req.body ?? {})
     refuseWhileUnderReview(getCustomer(emu, owner.customerId), 'owners', 'changed')

@@ -1,15 +1,12 @@
 import {MAX_CSV_BYTES} from '../../lib/customer-csv.js'
-import {acceptImport, getImportJob, publicImportJob, registerImportJobs} from '../domain/bulk-import.js'
+import {acceptImport, getImportJob, publicImportJob} from '../domain/bulk-import.js'
 import {readUpload} from '../domain/kyc-documents.js'
-import type {Emulator} from '../emulator.js'
 import {invalid} from '../http-error.js'
 import type {Router} from '../router.js'
 
 /** Bulk customer import (api-gaps: BulkCustomerImportJob): upload a CSV, then follow the job. */
-export function registerBulkImport(router: Router, emu: Emulator): void {
-  registerImportJobs(emu)
-
-  router.post('/customers/bulk/csv', async (req) => {
+export function registerBulkImport(router: Router): void {
+  router.post('/customers/bulk/csv', async (req, emu) => {
     const {fields, file} = await readUpload(req)
     const extra = Object.keys(fields)
     if (extra.length || !file) {
@@ -26,5 +23,5 @@ export function registerBulkImport(router: Router, emu: Emulator): void {
     return {status: 202, body: {jobId: job.id, status: job.status}}
   })
 
-  router.get('/customers/bulk/jobs/:jobId', (req) => ({status: 200, body: publicImportJob(getImportJob(emu, req.params.jobId))}))
+  router.get('/customers/bulk/jobs/:jobId', (req, emu) => ({status: 200, body: publicImportJob(getImportJob(emu, req.params.jobId))}))
 }

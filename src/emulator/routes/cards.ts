@@ -1,8 +1,8 @@
 import {CARD_SIMULATORS, cardCreateRequest, cardListQuery, cardUpdateRequest, type CardSimulator} from '../../lib/schemas/cards.js'
-import {getCard, issueCard, publicCard, registerCardJobs, revealCard, revealPage, updateCard} from '../domain/cards.js'
+import {getCard, issueCard, publicCard, revealCard, revealPage, updateCard} from '../domain/cards.js'
 import {getCardTransaction, publicCardTransaction} from '../domain/card-transactions.js'
-import {registerCardTransactionJobs, simulate} from '../domain/card-simulators.js'
-import type {Emulator} from '../emulator.js'
+import {simulate} from '../domain/card-simulators.js'
+import type {SandboxContext} from '../context.js'
 import {notFound, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
@@ -11,31 +11,28 @@ import {listCards} from '../store/cards.js'
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** Cards (issue, list, get, PATCH state, reveal), card transactions and the card simulators. */
-export function registerCards(router: Router, emu: Emulator): void {
-  registerCardJobs(emu)
-  registerCardTransactionJobs(emu)
-
+export function registerCards(router: Router): void {
   // Idempotency-Key replays the first answer, so a retried issue never makes a second card.
-  router.post('/cards', (req) => emu.idempotent(req, 'cards', () => ({status: 201, body: publicCard(issueCard(emu, validate(cardCreateRequest, req.body ?? {})))})))
+  router.post('/cards', (req, emu) => emu.idempotent(req, 'cards', () => ({status: 201, body: publicCard(issueCard(emu, validate(cardCreateRequest, req.body ?? {})))})))
 
-  router.get('/cards', (req) => {
+  router.get('/cards', (req, emu) => {
     const q = validate(cardListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listCards(emu.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCard)}
   })
 
-  router.get('/cards/:id', (req) => ({status: 200, body: publicCard(getCard(emu, req.params.id))}))
+  router.get('/cards/:id', (req, emu) => ({status: 200, body: publicCard(getCard(emu, req.params.id))}))
 
-  router.patch('/cards/:id', (req) => {
+  router.patch('/cards/:id', (req, emu) => {
     const card = getCard(emu, req.params.id)
     return {status: 200, body: publicCard(updateCard(emu, card, validate(cardUpdateRequest, req.body ?? {})))}
   })
 
-  router.post('/cards/:id/reveal', (req) => ({status: 200, body: revealCard(emu, getCard(emu, req.params.id))}))
+  router.post('/cards/:id/reveal', (req, emu) => ({status: 200, body: revealCard(emu, getCard(emu, req.params.id))}))
 
   // The page behind panEmbedUrl (the processor's iframe in the Service): one view per reveal.
-  router.get('/sandbox/hosted/cards/reveal/:token', (req) => {
+  router.get('/sandbox/hosted/cards/reveal/:token', (req, emu) => {
     const d = revealPage(emu, req.params.token)
     const html = d
       ? `<dl><dt>Card number</dt><dd id="pan">${escape(d.pan)}</dd><dt>CVV</dt><dd id="cvv">${escape(d.cvv)}</dd><dt>Expires</dt><dd id="exp">${String(d.expMonth).padStart(2, '0')}/${d.expYear}</dd></dl>`
@@ -43,7 +40,7 @@ export function registerCards(router: Router, emu: Emulator): void {
     return {status: d ? 200 : 404, headers: {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store'}, text: `<!doctype html><title>Card details</title>${html}`}
   })
 
-  router.post('/sandbox/cards/:id/simulate/:kind', (req) => {
+  router.post('/sandbox/cards/:id/simulate/:kind', (req, emu) => {
     const kind = req.params.kind as CardSimulator
     if (!CARD_SIMULATORS.includes(kind)) throw notFound('NOT_FOUND', `Card simulator ${req.params.kind}`)
     return {status: 202, body: simulate(emu, req.params.id, kind, req.body)}
@@ -51,6 +48,6 @@ export function registerCards(router: Router, emu: Emulator): void {
 }
 
 /** GET /transactions/{id} for a `CardTransaction:` id. */
-export function getCardTransactionRoute(emu: Emulator, id: string) {
+export function getCardTransactionRoute(emu: SandboxContext, id: string) {
   return {status: 200, body: publicCardTransaction(getCardTransaction(emu, id))}
 }

@@ -1,36 +1,33 @@
 import {customerCreateRequest, customerListQuery, customerUpdateRequest} from '../../lib/schemas/customer.js'
-import {checkTerms, createCustomer, customerHooks} from '../domain/customer-create.js'
+import {checkTerms, createCustomer} from '../domain/customer-create.js'
 import {CURRENT_TERMS_VERSION, contactVerificationFor, getCustomer, publicCustomer, saveCustomer, type StoredCustomer} from '../domain/customers.js'
 import {walletContactChange} from '../domain/wallet/contact.js'
-import type {Emulator} from '../emulator.js'
 import {HttpError, invalid, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
 import {listCustomers} from '../store/customers.js'
 
-export {customerHooks}
-
-export function registerCustomers(router: Router, emu: Emulator): void {
-  router.get('/customers/end-user-terms', (req) => ({
+export function registerCustomers(router: Router): void {
+  router.get('/customers/end-user-terms', (req, emu) => ({
     status: 200,
     body: {version: CURRENT_TERMS_VERSION, url: `http://${req.headers.host}/2025-10-13/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
   }))
 
-  router.post('/customers', (req) => {
+  router.post('/customers', (req, emu) => {
     const input = validate(customerCreateRequest, req.body)
     return {status: 201, body: publicCustomer(createCustomer(emu, input))}
   })
 
-  router.get('/customers', (req) => {
+  router.get('/customers', (req, emu) => {
     const q = validate(customerListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listCustomers(emu.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCustomer)}
   })
 
-  router.get('/customers/:customerId', (req) => ({status: 200, body: publicCustomer(getCustomer(emu, req.params.customerId, {includeDeleted: true}))}))
+  router.get('/customers/:customerId', (req, emu) => ({status: 200, body: publicCustomer(getCustomer(emu, req.params.customerId, {includeDeleted: true}))}))
 
-  router.patch('/customers/:customerId', (req) => {
+  router.patch('/customers/:customerId', (req, emu) => {
     const existing = getCustomer(emu, req.params.customerId)
     const patch = validate(customerUpdateRequest, req.body)
     if (patch.customerType !== existing.customerType) {
@@ -51,7 +48,7 @@ export function registerCustomers(router: Router, emu: Emulator): void {
     })
   })
 
-  router.delete('/customers/:customerId', (req) => {
+  router.delete('/customers/:customerId', (req, emu) => {
     const c = getCustomer(emu, req.params.customerId, {includeDeleted: true})
     if (c.isDeleted) throw new HttpError(410, 'CUSTOMER_DELETED', `Customer ${c.id} was already deleted`)
     return {status: 200, body: publicCustomer(saveCustomer(emu, {...c, isDeleted: true}))}

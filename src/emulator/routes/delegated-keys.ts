@@ -1,19 +1,18 @@
 import {delegatedKeyListQuery} from '../../lib/schemas/delegated-keys.js'
 import {createDelegatedKey, getDelegatedKey, publicKeyView, revokeDelegatedKey, type StoredDelegatedKey} from '../domain/delegated-keys.js'
-import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
 import type {Router} from '../router.js'
 import {delegatedKeysWhere} from '../store/delegated-keys.js'
 
 /** Delegated wallet keys (api-gaps 5.7): unpaged list, three-leg signed create, plain revoke. */
-export function registerDelegatedKeys(router: Router, emu: Emulator): void {
-  router.post('/auth/delegated-keys', (req) => createDelegatedKey(req))
-  router.get('/auth/delegated-keys', (req) => {
+export function registerDelegatedKeys(router: Router): void {
+  router.post('/auth/delegated-keys', (req, emu) => createDelegatedKey(req))
+  router.get('/auth/delegated-keys', (req, emu) => {
     const q = validate(delegatedKeyListQuery, Object.fromEntries(req.query))
     return {status: 200, body: {data: delegatedKeysWhere<StoredDelegatedKey>(emu.db, q).map(publicKeyView)}}
   })
-  router.get('/auth/delegated-keys/:id', (req) => ({status: 200, body: publicKeyView(getDelegatedKey(emu, req.params.id))}))
-  router.delete('/auth/delegated-keys/:id', (req) => {
+  router.get('/auth/delegated-keys/:id', (req, emu) => ({status: 200, body: publicKeyView(getDelegatedKey(emu, req.params.id))}))
+  router.delete('/auth/delegated-keys/:id', (req, emu) => {
     revokeDelegatedKey(emu, req.params.id)
     return {status: 204}
   })

@@ -1,7 +1,7 @@
 import {documentReplaceFields, documentUploadFields} from '../../lib/schemas/kyc.js'
 import {checkUpload, fileFacts, judgePhoto, readUpload} from '../domain/kyc-documents.js'
 import {documentsOf, holderCustomer, publicDocument, refuseWhileUnderReview, statusOf, type StoredDocument} from '../domain/kyc-records.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {pageFrom, paginate, pagingOf} from '../paging.js'
@@ -9,8 +9,8 @@ import type {Router} from '../router.js'
 import {pageDocuments} from '../store/kyc.js'
 
 /** Documents (spec 2.3, 4.2 rule 4; api-gaps 2.2): one per holder, type and side. */
-export function registerDocuments(router: Router, emu: Emulator): void {
-  router.post('/documents', async (req) => {
+export function registerDocuments(router: Router): void {
+  router.post('/documents', async (req, emu) => {
     const {fields, file} = await readUpload(req)
     const meta = checkUpload(documentUploadFields, fields, file, true)
     const owner = holderCustomer(emu, meta.documentHolder)
@@ -27,7 +27,7 @@ export function registerDocuments(router: Router, emu: Emulator): void {
     return {status: 201, body: publicDocument(doc)}
   })
 
-  router.put('/documents/:documentId', async (req) => {
+  router.put('/documents/:documentId', async (req, emu) => {
     const doc = getDocument(emu, req.params.documentId)
     const {fields, file} = await readUpload(req)
     if ('documentHolder' in fields) throw invalid([{field: 'documentHolder', message: 'cannot change on replace'}])
@@ -43,7 +43,7 @@ export function registerDocuments(router: Router, emu: Emulator): void {
     return {status: 200, body: publicDocument(next)}
   })
 
-  router.get('/documents', (req) => {
+  router.get('/documents', (req, emu) => {
     const holder = req.query.get('documentHolder')
     if (holder) return {status: 200, body: paginate(documentsOf(emu, holder).map(publicDocument), req.query)}
     const paging = pagingOf(req.query)
@@ -51,9 +51,9 @@ export function registerDocuments(router: Router, emu: Emulator): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicDocument)}
   })
 
-  router.get('/documents/:documentId', (req) => ({status: 200, body: publicDocument(getDocument(emu, req.params.documentId))}))
+  router.get('/documents/:documentId', (req, emu) => ({status: 200, body: publicDocument(getDocument(emu, req.params.documentId))}))
 
-  router.delete('/documents/:documentId', (req) => {
+  router.delete('/documents/:documentId', (req, emu) => {
     const doc = getDocument(emu, req.params.documentId)
     refuseWhileSubmitted(emu, doc)
     emu.db.del('documents', doc.id)
@@ -61,14 +61,14 @@ export function registerDocuments(router: Router, emu: Emulator): void {
   })
 }
 
-function getDocument(emu: Emulator, id: string): StoredDocument {
+function getDocument(emu: SandboxContext, id: string): StoredDocument {
   const doc = emu.db.get<StoredDocument>('documents', id)
   if (!doc) throw notFound('NOT_FOUND', `Document ${id}`)
   return doc
 }
 
 /** Documents under review or decided are part of the record (api-gaps 2.2: 409 once submitted). */
-function refuseWhileSubmitted(emu: Emulator, doc: StoredDocument): void {
+function refuseWhileSubmitted(emu: SandboxContext, doc: StoredDocument): void {
   const c = holderCustomer(emu, doc.documentHolder)
   const status = c ? statusOf(c) : 'UNVERIFIED'
   if (status === 'PENDING' || status === 'APPROVED' || status === 'REJECTED') {

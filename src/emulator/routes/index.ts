@@ -1,4 +1,3 @@
-import type {Emulator} from '../emulator.js'
 import type {Router} from '../router.js'
 import {registerBeneficialOwners} from './beneficial-owners.js'
 import {registerAuth} from './auth.js'
@@ -25,30 +24,30 @@ import {registerAgents} from './agents.js'
 import {registerCards} from './cards.js'
 
 /** Every resource module registers its routes here (one line each). */
-export function registerRoutes(router: Router, emu: Emulator): void {
+export function registerRoutes(router: Router): void {
   // Before customers: /customers/internal-accounts and /customers/external-accounts would otherwise match /customers/:customerId.
-  registerAccounts(router, emu)
-  registerExternalAccounts(router, emu)
-  registerPlatform(router, emu)
-  registerBulkImport(router, emu)
-  registerCustomers(router, emu)
-  registerKyc(router, emu)
-  registerBeneficialOwners(router, emu)
-  registerDocuments(router, emu)
-  registerAuth(router, emu)
-  registerWallet(router, emu)
-  registerQuotes(router, emu)
-  registerTransactions(router, emu)
-  registerSandboxMoney(router, emu)
-  registerReference(router, emu)
-  registerReceiver(router, emu)
-  registerTokens(router, emu)
-  registerInvitations(router, emu)
-  registerStablecoins(router, emu)
-  registerDelegatedKeys(router, emu)
-  registerSca(router, emu)
+  registerAccounts(router)
+  registerExternalAccounts(router)
+  registerPlatform(router)
+  registerBulkImport(router)
+  registerCustomers(router)
+  registerKyc(router)
+  registerBeneficialOwners(router)
+  registerDocuments(router)
+  registerAuth(router)
+  registerWallet(router)
+  registerQuotes(router)
+  registerTransactions(router)
+  registerSandboxMoney(router)
+  registerReference(router)
+  registerReceiver(router)
+  registerTokens(router)
+  registerInvitations(router)
+  registerStablecoins(router)
+  registerDelegatedKeys(router)
+  registerSca(router)
   // /agents/me/... before /agents/:agentId, which would otherwise match "me".
-  registerAgentMe(router, emu)
-  registerAgents(router, emu)
-  registerCards(router, emu)
+  registerAgentMe(router)
+  registerAgents(router)
+  registerCards(router)
 }

@@ -2,16 +2,15 @@ import {randomBytes} from 'node:crypto'
 import {confirmCodeRequest, kycLinkRequest, verificationListQuery, verificationRequest} from '../../lib/schemas/kyc.js'
 import {getCustomer, publicCustomer} from '../domain/customers.js'
 import {confirmContactCode, sendContactCode, type Channel} from '../domain/kyc-contact.js'
-import {beginReview, decide, isTerminalSuffix, onCustomerCreated, suffixOf, type Outcome} from '../domain/kyc-decisions.js'
+import {beginReview, isTerminalSuffix, suffixOf} from '../domain/kyc-decisions.js'
 import {statusOf, type StoredVerification} from '../domain/kyc-records.js'
 import {verificationErrors} from '../domain/kyc-rules.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, conflict, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
 import {pageVerifications} from '../store/kyc.js'
-import {customerHooks} from './customers.js'
 
 const LINK_TTL_MS = 60 * 60_000
 
@@ -23,14 +22,9 @@ interface KycLink {
   usedAt?: string
 }
 
-// Module level: the hook receives the emulator, so one registration serves every instance.
-customerHooks.created.push(onCustomerCreated)
-
 /** Hosted links, contact verification and verification submissions (spec 3, 4.2). */
-export function registerKyc(router: Router, emu: Emulator): void {
-  emu.scheduler.on('kyc.decide', (p) => decide(emu, String(p.customerId), p.outcome as Outcome))
-
-  router.post('/customers/:customerId/kyc-link', (req) =>
+export function registerKyc(router: Router): void {
+  router.post('/customers/:customerId/kyc-link', (req, emu) =>
     emu.idempotent(req, `kyc-link|${req.params.customerId}`, () => {
       const input = validate(kycLinkRequest, req.body ?? {})
       const c = getCustomer(emu, req.params.customerId)
@@ -47,18 +41,18 @@ export function registerKyc(router: Router, emu: Emulator): void {
   )
 
   for (const channel of ['email', 'phone'] as Channel[]) {
-    router.post(`/customers/:customerId/verify-${channel}`, (req) => {
+    router.post(`/customers/:customerId/verify-${channel}`, (req, emu) => {
       sendContactCode(emu, getCustomer(emu, req.params.customerId), channel)
       return {status: 204}
     })
-    router.post(`/customers/:customerId/verify-${channel}/confirm`, (req) => {
+    router.post(`/customers/:customerId/verify-${channel}/confirm`, (req, emu) => {
       const {code} = validate(confirmCodeRequest, req.body)
       const c = confirmContactCode(emu, getCustomer(emu, req.params.customerId), channel, code)
       return {status: 200, body: publicCustomer(c)}
     })
   }
 
-  router.post('/verifications', (req) => {
+  router.post('/verifications', (req, emu) => {
     const {customerId} = validate(verificationRequest, req.body)
     const c = getCustomer(emu, customerId)
     const status = statusOf(c)
@@ -74,28 +68,28 @@ export function registerKyc(router: Router, emu: Emulator): void {
   })
 
   // Newest first, so `limit=1` is the latest submission.
-  router.get('/verifications', (req) => {
+  router.get('/verifications', (req, emu) => {
     const q = validate(verificationListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = pageVerifications<StoredVerification>(emu.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (v) => v)}
   })
 
-  router.get('/verifications/:verificationId', (req) => {
+  router.get('/verifications/:verificationId', (req, emu) => {
     const v = emu.db.get<StoredVerification>('verifications', req.params.verificationId)
     if (!v) throw notFound('VERIFICATION_NOT_FOUND', `Verification ${req.params.verificationId}`)
     return {status: 200, body: v}
   })
 
   // The hosted flow: a page the end user opens, and its completion (the provider collected everything).
-  router.get('/sandbox/hosted/kyc/:token', (req) => {
+  router.get('/sandbox/hosted/kyc/:token', (req, emu) => {
     const link = usableLink(emu, req.params.token)
     const html = `<!doctype html><title>Sandbox verification</title><h1>Sandbox verification for ${link.customerId}</h1>` +
       `<p>This stands in for the provider's hosted flow.</p><form method="post"><button>Complete verification</button></form>`
     return {status: 200, text: html, headers: {'content-type': 'text/html; charset=utf-8'}}
   })
 
-  router.post('/sandbox/hosted/kyc/:token', (req) => {
+  router.post('/sandbox/hosted/kyc/:token', (req, emu) => {
     const link = usableLink(emu, req.params.token)
     const c = getCustomer(emu, link.customerId)
     emu.db.put('kycLinks', link.token, {...link, usedAt: emu.iso()})
@@ -107,7 +101,7 @@ export function registerKyc(router: Router, emu: Emulator): void {
 }
 
 /** Links are single use and expire; earlier links stay valid until used (spec 4.2 rule 1). */
-function usableLink(emu: Emulator, token: string): KycLink {
+function usableLink(emu: SandboxContext, token: string): KycLink {
   const link = emu.db.get<KycLink>('kycLinks', token)
   if (!link) throw notFound('NOT_FOUND', 'Verification link')
   if (link.usedAt) throw new HttpError(410, 'LINK_USED', 'This verification link was used already; ask for a new one')

@@ -1,14 +1,14 @@
 import {platformConfigPatch} from '../../lib/schemas/config.js'
 import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {HttpError, notFound, validate} from '../http-error.js'
 import type {Router} from '../router.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
-export function registerPlatform(router: Router, emu: Emulator): void {
-  router.get('/config', () => ({status: 200, body: publicConfig(emu.config())}))
+export function registerPlatform(router: Router): void {
+  router.get('/config', (_req, emu) => ({status: 200, body: publicConfig(emu.config())}))
 
-  router.patch('/config', (req) => {
+  router.patch('/config', (req, emu) => {
     const patch = validate(platformConfigPatch, req.body ?? {})
     const current = emu.config()
     const next = {
@@ -26,15 +26,15 @@ export function registerPlatform(router: Router, emu: Emulator): void {
     return {status: 200, body: publicConfig(saved)}
   })
 
-  router.get('/sandbox/webhook-public-key', () => ({status: 200, text: emu.webhookPublicKeyPem, headers: {'content-type': 'application/x-pem-file'}}))
+  router.get('/sandbox/webhook-public-key', (_req, emu) => ({status: 200, text: emu.webhookPublicKeyPem, headers: {'content-type': 'application/x-pem-file'}}))
 
-  router.get('/sandbox/events', (req) => {
+  router.get('/sandbox/events', (req, emu) => {
     const type = req.query.get('type')
     const events = emu.webhooks.stored(type ?? undefined).map((e) => ({...e.event, delivery: {state: e.delivery, attempts: e.attempts}}))
     return {status: 200, body: {data: events}}
   })
 
-  router.post('/sandbox/events/:eventId/replay', async (req) => {
+  router.post('/sandbox/events/:eventId/replay', async (req, emu) => {
     const url = validate(webhookReplayRequest, req.body ?? {}).url ?? emu.config().webhookEndpoint
     if (!url) throw new HttpError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url')
     const r = await emu.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
@@ -47,7 +47,7 @@ export function registerPlatform(router: Router, emu: Emulator): void {
     return {status: 200, body}
   }, {unit: false})
 
-  router.post('/sandbox/webhooks/test', async (req) => {
+  router.post('/sandbox/webhooks/test', async (req, emu) => {
     const given = (req.body as {url?: unknown} | undefined)?.url
     const url = typeof given === 'string' ? given : emu.config().webhookEndpoint
     if (!url) throw new HttpError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured (PATCH /config {webhookEndpoint})')
@@ -63,12 +63,12 @@ export function registerPlatform(router: Router, emu: Emulator): void {
 }
 
 /** The config as answered: `webhookEndpoint` is left out while none is set (the contract has it as a string). */
-function publicConfig(config: ReturnType<Emulator['config']>): Record<string, unknown> {
+function publicConfig(config: ReturnType<SandboxContext['config']>): Record<string, unknown> {
   const {webhookEndpoint, ...rest} = config
   return webhookEndpoint ? {...rest, webhookEndpoint} : rest
 }
 
-type Fee = ReturnType<Emulator['config']>['feeConfigs'][number]
+type Fee = ReturnType<SandboxContext['config']>['feeConfigs'][number]
 
 /** PATCH merges fee configs by (feeType, sourceCurrency); zeroing both fees removes one. */
 function mergeFees(current: Fee[], patch: Fee[]): Fee[] {

@@ -1,18 +1,16 @@
 import {quoteCreateRequest, transferInRequest, transferOutRequest} from '../../lib/schemas/quotes.js'
 import {executeQuote} from '../domain/quote-execute.js'
-import {createQuote, getQuote, publicQuote, registerQuoteJobs} from '../domain/quotes.js'
+import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
 import {publicTransaction} from '../domain/transactions.js'
 import {holdNewQuote} from '../domain/sca-quotes.js'
 import {createQuoteChecked, transferIn, transferOut} from '../domain/transfers.js'
-import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
 import type {Router} from '../router.js'
 
 /** Quotes (create, get, execute) and the deprecated same-currency transfer endpoints (spec 4.4). */
-export function registerQuotes(router: Router, emu: Emulator): void {
-  registerQuoteJobs(emu)
+export function registerQuotes(router: Router): void {
 
-  router.post('/quotes', (req) =>
+  router.post('/quotes', (req, emu) =>
     emu.idempotent(req, 'quotes', () => {
       const input = validate(quoteCreateRequest, req.body ?? {})
       if (!input.immediatelyExecute) {
@@ -26,17 +24,17 @@ export function registerQuotes(router: Router, emu: Emulator): void {
     }),
   )
 
-  router.get('/quotes/:quoteId', (req) => ({status: 200, body: publicQuote(getQuote(emu, req.params.quoteId))}))
+  router.get('/quotes/:quoteId', (req, emu) => ({status: 200, body: publicQuote(getQuote(emu, req.params.quoteId))}))
 
-  router.post('/quotes/:quoteId/execute', (req) =>
+  router.post('/quotes/:quoteId/execute', (req, emu) =>
     emu.idempotent(req, `execute|${req.params.quoteId}`, () => ({status: 200, body: publicQuote(executeQuote(emu, req.params.quoteId, {req}))})),
   )
 
-  router.post('/transfer-out', (req) =>
+  router.post('/transfer-out', (req, emu) =>
     emu.idempotent(req, 'transfer-out', () => ({status: 201, body: publicTransaction(transferOut(emu, validate(transferOutRequest, req.body ?? {}), req))})),
   )
 
-  router.post('/transfer-in', (req) =>
+  router.post('/transfer-in', (req, emu) =>
     emu.idempotent(req, 'transfer-in', () => ({status: 201, body: publicTransaction(transferIn(emu, validate(transferInRequest, req.body ?? {}), req))})),
   )
 }

@@ -2,23 +2,22 @@ import {receiverLookupQuery} from '../../lib/schemas/uma.js'
 import {estimateWithdrawalFeeRequest} from '../../lib/schemas/withdrawal.js'
 import {lookupExternalReceiver, lookupUmaReceiver} from '../domain/receiver-lookup.js'
 import {estimateWithdrawalFee} from '../domain/withdrawal-fee.js'
-import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
 import type {Router} from '../router.js'
 
 /** Before paying: what a receiver accepts (UMA address or external account), and what a crypto withdrawal costs. */
-export function registerReceiver(router: Router, emu: Emulator): void {
-  router.get('/receiver/uma/:address', (req) => {
+export function registerReceiver(router: Router): void {
+  router.get('/receiver/uma/:address', (req, emu) => {
     const sender = validate(receiverLookupQuery, Object.fromEntries(req.query))
     return {status: 200, body: lookupUmaReceiver(emu, req.params.address, sender)}
   })
 
-  router.get('/receiver/external-account/:accountId', (req) => {
+  router.get('/receiver/external-account/:accountId', (req, emu) => {
     const sender = validate(receiverLookupQuery, Object.fromEntries(req.query))
     return {status: 200, body: lookupExternalReceiver(emu, req.params.accountId, sender)}
   })
 
-  router.post('/crypto/estimate-withdrawal-fee', (req) => {
+  router.post('/crypto/estimate-withdrawal-fee', (req, emu) => {
     const body = validate(estimateWithdrawalFeeRequest, req.body ?? {})
     return {status: 200, body: estimateWithdrawalFee(emu, body)}
   })

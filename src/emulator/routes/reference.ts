@@ -1,7 +1,6 @@
 import {discoveriesQuery, exchangeRatesQuery, umaProvidersQuery, vaspsQuery} from '../../lib/schemas/reference.js'
 import {exchangeRates} from '../domain/exchange-rates.js'
 import {INSTITUTIONS, UMA_PROVIDERS, VASPS} from '../domain/reference-data.js'
-import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
 import {paginate, pagingErrors} from '../paging.js'
 import type {Router} from '../router.js'
@@ -14,13 +13,13 @@ const query = (q: URLSearchParams, repeated: string[] = []) => {
 const withoutPlace = <T extends {id: string; createdAt: string}>({id: _i, createdAt: _c, ...rest}: T) => rest
 
 /** Exchange rates and the reference directories: UMA providers, VASPs, receiving institutions. */
-export function registerReference(router: Router, emu: Emulator): void {
-  router.get('/exchange-rates', (req) => {
+export function registerReference(router: Router): void {
+  router.get('/exchange-rates', (req, emu) => {
     const q = validate(exchangeRatesQuery, query(req.query, ['destinationCurrency']))
     return {status: 200, body: {data: exchangeRates(emu, q)}}
   })
 
-  router.get('/uma-providers', (req) => {
+  router.get('/uma-providers', (req, emu) => {
     const q = validate(umaProvidersQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const order = q.sortOrder ?? 'desc'
     const matching = UMA_PROVIDERS.filter(
@@ -34,13 +33,13 @@ export function registerReference(router: Router, emu: Emulator): void {
     return {status: 200, body: {...page, data: page.data.map(withoutPlace)}}
   })
 
-  router.get('/vasps', (req) => {
+  router.get('/vasps', (req, emu) => {
     validate(vaspsQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const {totalCount: _t, ...page} = paginate(VASPS, req.query)
     return {status: 200, body: {...page, data: page.data.map(withoutPlace)}}
   })
 
-  router.get('/discoveries', (req) => {
+  router.get('/discoveries', (req, emu) => {
     const q = validate(discoveriesQuery, Object.fromEntries(req.query))
     return {status: 200, body: {data: INSTITUTIONS.filter((i) => (!q.country || i.country === q.country) && (!q.currency || i.currency === q.currency))}}
   })

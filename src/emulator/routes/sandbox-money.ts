@@ -9,15 +9,14 @@ import {executeQuote, sandboxSend} from '../domain/quote-execute.js'
 import {publicQuote} from '../domain/quotes.js'
 import {getInternalAccount} from '../domain/ledger.js'
 import {publicTransaction, recordIncoming} from '../domain/transactions.js'
-import type {Emulator} from '../emulator.js'
 import {HttpError, validate} from '../http-error.js'
 import type {Router} from '../router.js'
 
 const livenessResult = z.strictObject({result: z.enum(['PASS', 'FAIL']).optional()})
 
 /** The money simulators: fund, send (spec 4.5), an UMA payment in (sandbox-behaviour 11), the hosted liveness page, and agent-initiated execution. */
-export function registerSandboxMoney(router: Router, emu: Emulator): void {
-  router.post('/sandbox/internal-accounts/:accountId/fund', (req) => {
+export function registerSandboxMoney(router: Router): void {
+  router.post('/sandbox/internal-accounts/:accountId/fund', (req, emu) => {
     const account = getInternalAccount(emu, req.params.accountId)
     const {amount} = validate(fundRequest, req.body ?? {})
     const customer = account.customerId ? getCustomer(emu, account.customerId) : undefined
@@ -27,30 +26,30 @@ export function registerSandboxMoney(router: Router, emu: Emulator): void {
     return {status: 200, body: getInternalAccount(emu, account.id)}
   })
 
-  router.post('/sandbox/send', (req) => {
+  router.post('/sandbox/send', (req, emu) => {
     const input = validate(sandboxSendRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(sandboxSend(emu, input))}
   })
 
-  router.post('/sandbox/uma/receive', (req) => {
+  router.post('/sandbox/uma/receive', (req, emu) => {
     const input = validate(sandboxUmaReceiveRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(receiveUmaPayment(emu, input))}
   })
 
   // Executes a quote the way an agent would: the transaction waits for POST /transactions/{id}/approve.
-  router.post('/sandbox/quotes/:quoteId/execute-as-agent', (req) => {
+  router.post('/sandbox/quotes/:quoteId/execute-as-agent', (req, emu) => {
     const {agentId} = validate(z.strictObject({agentId: z.string().regex(/^Agent:[A-Za-z0-9_-]{1,128}$/).optional()}), req.body ?? {})
     return {status: 200, body: publicQuote(executeQuote(emu, req.params.quoteId, {req, agentId: agentId ?? 'Agent:sandbox'}))}
   })
 
-  router.get('/sandbox/hosted/liveness/:token', (req) => {
+  router.get('/sandbox/hosted/liveness/:token', (req, emu) => {
     const a = findByLivenessToken(emu, req.params.token)
     const state = a ? `for ${a.id} (${String(a.accountInfo.address)})` : 'that is no longer outstanding'
     const form = (r: string) => `<form method="post" action="${req.params.token}/complete?result=${r}"><button>${r === 'PASS' ? 'Complete the check' : 'Fail the check'}</button></form>`
     return {status: 200, headers: {'content-type': 'text/html; charset=utf-8'}, text: `<!doctype html><title>Liveness check</title><h1>Sandbox liveness check</h1><p>A check ${state}.</p>${a ? form('PASS') + form('FAIL') : ''}`}
   })
 
-  router.post('/sandbox/hosted/liveness/:token/complete', (req) => {
+  router.post('/sandbox/hosted/liveness/:token/complete', (req, emu) => {
     const body = req.body ?? (req.query.get('result') ? {result: req.query.get('result')} : {})
     const {result} = validate(livenessResult, body)
     const a = submitLiveness(emu, req.params.token, result !== 'FAIL')

@@ -1,7 +1,7 @@
 import {recordEventRequest, resetCompleteRequest, resetStartRequest, scaAuthorization, scaConfirmRequest, scaEnrolRequest, scaLoginCompleteRequest, scaLoginStartRequest} from '../../lib/schemas/sca.js'
 import {idOf} from '../../lib/schemas/common.js'
 import {publicQuote} from '../domain/quotes.js'
-import {authorizeQuote, registerScaQuotes, resendAuthorization} from '../domain/sca-quotes.js'
+import {authorizeQuote, resendAuthorization} from '../domain/sca-quotes.js'
 import {
   completeLogin,
   completeReset,
@@ -11,70 +11,66 @@ import {
   getReset,
   publicReset,
   recordEvent,
-  registerScaResetJobs,
   scaState,
   startEnrolment,
   startLogin,
   startReset,
 } from '../domain/sca.js'
-import type {Emulator} from '../emulator.js'
+import type {SandboxContext} from '../context.js'
 import {validate} from '../http-error.js'
 import type {EmuRequest, Router} from '../router.js'
 
 const customerIdQuery = idOf('Customer')
 
 /** Every /sca route names its customer in the query (`?customerId=`). */
-function stateOf(emu: Emulator, req: EmuRequest) {
+function stateOf(emu: SandboxContext, req: EmuRequest) {
   const customerId = validate(customerIdQuery, req.query.get('customerId') ?? undefined, 'customerId')
   return scaState(emu, customerId)
 }
 
 /** Strong customer authentication: factors, login sessions, security events, factor resets, quote authorization. */
-export function registerSca(router: Router, emu: Emulator): void {
-  registerScaQuotes(emu)
-  registerScaResetJobs(emu)
-
-  router.get('/sca/factors', (req) => ({status: 200, body: {factors: factorsOf(stateOf(emu, req))}}))
-  router.post('/sca/factors', (req) => {
+export function registerSca(router: Router): void {
+  router.get('/sca/factors', (req, emu) => ({status: 200, body: {factors: factorsOf(stateOf(emu, req))}}))
+  router.post('/sca/factors', (req, emu) => {
     const st = stateOf(emu, req)
     return {status: 200, body: startEnrolment(emu, st, validate(scaEnrolRequest, req.body ?? {}).type)}
   })
-  router.post('/sca/factors/confirm', (req) => {
+  router.post('/sca/factors/confirm', (req, emu) => {
     const st = stateOf(emu, req)
     return {status: 200, body: confirmEnrolment(emu, st, validate(scaConfirmRequest, req.body ?? {}) as Parameters<typeof confirmEnrolment>[2])}
   })
-  router.post('/sca/factors/reset', (req) => {
+  router.post('/sca/factors/reset', (req, emu) => {
     const st = stateOf(emu, req)
     return {status: 201, body: startReset(emu, st, validate(resetStartRequest, req.body ?? {}).factor)}
   })
-  router.get('/sca/factors/reset/:resetId', (req) => ({status: 200, body: publicReset(getReset(emu, stateOf(emu, req), req.params.resetId))}))
-  router.post('/sca/factors/reset/:resetId/complete', (req) => {
+  router.get('/sca/factors/reset/:resetId', (req, emu) => ({status: 200, body: publicReset(getReset(emu, stateOf(emu, req), req.params.resetId))}))
+  router.post('/sca/factors/reset/:resetId/complete', (req, emu) => {
     const st = stateOf(emu, req)
     completeReset(emu, st, req.params.resetId, validate(resetCompleteRequest, req.body ?? {}).mobile)
     return {status: 204}
   })
-  router.delete('/sca/factors/:credentialId', (req) => {
+  router.delete('/sca/factors/:credentialId', (req, emu) => {
     deleteFactor(emu, stateOf(emu, req), req.params.credentialId)
     return {status: 204}
   })
-  router.post('/sca/login/start', (req) => {
+  router.post('/sca/login/start', (req, emu) => {
     const st = stateOf(emu, req)
     return {status: 200, body: startLogin(emu, st, validate(scaLoginStartRequest, req.body ?? {}).factor)}
   })
-  router.post('/sca/login/complete', (req) => {
+  router.post('/sca/login/complete', (req, emu) => {
     const st = stateOf(emu, req)
     return {status: 200, body: completeLogin(emu, st, validate(scaLoginCompleteRequest, req.body ?? {}))}
   })
-  router.post('/sca/record-event', (req) => {
+  router.post('/sca/record-event', (req, emu) => {
     const st = stateOf(emu, req)
     return {status: 200, body: recordEvent(emu, st, validate(recordEventRequest, req.body ?? {}).eventType)}
   })
 
-  router.post('/quotes/:quoteId/authorize', (req) => {
+  router.post('/quotes/:quoteId/authorize', (req, emu) => {
     const proof = validate(scaAuthorization, req.body ?? {})
     return {status: 200, body: publicQuote(authorizeQuote(emu, req.params.quoteId, proof))}
   })
-  router.post('/quotes/:quoteId/authorize/resend', (req) => {
+  router.post('/quotes/:quoteId/authorize/resend', (req, emu) => {
     resendAuthorization(emu, req.params.quoteId)
     return {status: 204}
   })

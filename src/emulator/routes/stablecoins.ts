@@ -1,5 +1,5 @@
 import {operationListQuery, providerAccountListQuery, stablecoinListQuery} from '../../lib/schemas/stablecoins.js'
-import {burn, getOperation, mint, publicOperation, registerStablecoinSettler, requireIdempotencyKey, type StoredOperation} from '../domain/stablecoin-operations.js'
+import {burn, getOperation, mint, publicOperation, requireIdempotencyKey, type StoredOperation} from '../domain/stablecoin-operations.js'
 import {
   type StoredProviderAccount,
   type StoredStablecoin,
@@ -12,18 +12,16 @@ import {
   requestEnablement,
   sandboxSetProviderAccountStatus,
 } from '../domain/stablecoins.js'
-import type {Emulator} from '../emulator.js'
 import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {EmuRequest, Router} from '../router.js'
 import {pageOperations, pageProviderAccounts, pageStablecoins} from '../store/stablecoins.js'
 
 /** Stablecoin issuance (openapi tag Stablecoins) plus the enablement request and its sandbox control. */
-export function registerStablecoins(router: Router, emu: Emulator): void {
-  registerStablecoinSettler(emu)
+export function registerStablecoins(router: Router): void {
   const keyed = (req: EmuRequest, scope: string, run: () => unknown) => {
     requireIdempotencyKey(req)
-    return emu.idempotent(req, scope, () => ({status: 201, body: run()}))
+    return req.ctx.idempotent(req, scope, () => ({status: 201, body: run()}))
   }
   const listed = <T extends {id: string; createdAt: string}, Q>(req: EmuRequest, schema: import('zod').ZodType<Q>, page: (q: Q, paging: ReturnType<typeof pagingOf>) => {rows: T[]; totalCount: number}, view: (t: T) => unknown) => {
     const q = validate(schema, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
@@ -32,23 +30,23 @@ export function registerStablecoins(router: Router, emu: Emulator): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, view)}
   }
 
-  router.post('/stablecoin-provider-accounts', (req) => keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(emu, req.body))))
-  router.get('/stablecoin-provider-accounts', (req) => listed(req, providerAccountListQuery, (q, p) => pageProviderAccounts<StoredProviderAccount>(emu.db, q, p), publicProviderAccount))
-  router.get('/stablecoin-provider-accounts/:id', (req) => ({status: 200, body: publicProviderAccount(getProviderAccount(emu, req.params.id))}))
-  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req) => ({status: 200, body: publicProviderAccount(sandboxSetProviderAccountStatus(emu, req.params.id, req.body))}))
+  router.post('/stablecoin-provider-accounts', (req, emu) => keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(emu, req.body))))
+  router.get('/stablecoin-provider-accounts', (req, emu) => listed(req, providerAccountListQuery, (q, p) => pageProviderAccounts<StoredProviderAccount>(emu.db, q, p), publicProviderAccount))
+  router.get('/stablecoin-provider-accounts/:id', (req, emu) => ({status: 200, body: publicProviderAccount(getProviderAccount(emu, req.params.id))}))
+  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req, emu) => ({status: 200, body: publicProviderAccount(sandboxSetProviderAccountStatus(emu, req.params.id, req.body))}))
 
-  router.post('/stablecoins', (req) => keyed(req, 'stablecoins', () => registerStablecoin(emu, req.body)))
-  router.get('/stablecoins', (req) => listed(req, stablecoinListQuery, (q, p) => pageStablecoins<StoredStablecoin>(emu.db, q, p), (c) => c))
-  router.get('/stablecoins/:id', (req) => ({status: 200, body: getStablecoin(emu, req.params.id)}))
+  router.post('/stablecoins', (req, emu) => keyed(req, 'stablecoins', () => registerStablecoin(emu, req.body)))
+  router.get('/stablecoins', (req, emu) => listed(req, stablecoinListQuery, (q, p) => pageStablecoins<StoredStablecoin>(emu.db, q, p), (c) => c))
+  router.get('/stablecoins/:id', (req, emu) => ({status: 200, body: getStablecoin(emu, req.params.id)}))
   // Not in the published contract (spec 3 names the request, not its path): see README.
-  router.post('/stablecoins/:id/enablement', (req) => ({status: 200, body: requestEnablement(emu, req.params.id)}))
-  router.post('/sandbox/stablecoins/:id/enablement', (req) => ({status: 200, body: operatorSetEnablement(emu, req.params.id, req.body)}))
+  router.post('/stablecoins/:id/enablement', (req, emu) => ({status: 200, body: requestEnablement(emu, req.params.id)}))
+  router.post('/sandbox/stablecoins/:id/enablement', (req, emu) => ({status: 200, body: operatorSetEnablement(emu, req.params.id, req.body)}))
 
-  router.post('/stablecoins/:id/mints', (req) => mint(req, req.params.id))
-  router.post('/stablecoins/:id/burns', (req) => burn(req, req.params.id))
-  router.get('/stablecoins/:id/operations', (req) => {
+  router.post('/stablecoins/:id/mints', (req, emu) => mint(req, req.params.id))
+  router.post('/stablecoins/:id/burns', (req, emu) => burn(req, req.params.id))
+  router.get('/stablecoins/:id/operations', (req, emu) => {
     getStablecoin(emu, req.params.id)
     return listed(req, operationListQuery, (q, p) => pageOperations<StoredOperation>(emu.db, req.params.id, q.operationType, p), publicOperation)
   })
-  router.get('/stablecoin-operations/:id', (req) => ({status: 200, body: publicOperation(getOperation(emu, req.params.id))}))
+  router.get('/stablecoin-operations/:id', (req, emu) => ({status: 200, body: publicOperation(getOperation(emu, req.params.id))}))
 }

@@ -1,7 +1,6 @@
 import {transactionApproveRequest, transactionCancelRequest, transactionConfirmRequest, transactionListQuery, transactionRejectRequest} from '../../lib/schemas/transactions.js'
-import {acceptIncoming, isAwaitingDecision, registerIncomingJobs, rejectTransaction} from '../domain/incoming-uma.js'
-import {approveTransaction, cancelTransaction, confirmReceipt, getTransaction, publicTransaction, registerTransactionJobs} from '../domain/transactions.js'
-import type {Emulator} from '../emulator.js'
+import {acceptIncoming, isAwaitingDecision, rejectTransaction} from '../domain/incoming-uma.js'
+import {approveTransaction, cancelTransaction, confirmReceipt, getTransaction, publicTransaction} from '../domain/transactions.js'
 import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
@@ -10,40 +9,37 @@ import {getCardTransactionRoute} from './cards.js'
 import {publicCardTransaction} from '../domain/card-transactions.js'
 
 /** GET /transactions with the published filters, one transaction, approve, reject, confirm and cancel (api-gaps 4.4). */
-export function registerTransactions(router: Router, emu: Emulator): void {
-  registerTransactionJobs(emu)
-  registerIncomingJobs(emu)
-
-  router.get('/transactions', (req) => {
+export function registerTransactions(router: Router): void {
+  router.get('/transactions', (req, emu) => {
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
   })
 
-  router.get('/transactions/:id', (req) =>
+  router.get('/transactions/:id', (req, emu) =>
     req.params.id.startsWith('CardTransaction:') ? getCardTransactionRoute(emu, req.params.id) : {status: 200, body: publicTransaction(getTransaction(emu, req.params.id))},
   )
 
-  router.post('/transactions/:id/approve', (req) => {
+  router.post('/transactions/:id/approve', (req, emu) => {
     const t = getTransaction(emu, req.params.id)
     validate(transactionApproveRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(isAwaitingDecision(t) ? acceptIncoming(emu, t) : approveTransaction(emu, t))}
   })
 
-  router.post('/transactions/:id/reject', (req) => {
+  router.post('/transactions/:id/reject', (req, emu) => {
     const t = getTransaction(emu, req.params.id)
     validate(transactionRejectRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(rejectTransaction(emu, t))}
   })
 
-  router.post('/transactions/:id/confirm', (req) => {
+  router.post('/transactions/:id/confirm', (req, emu) => {
     const t = getTransaction(emu, req.params.id)
     const {receiptDeliveryConfirmedAt} = validate(transactionConfirmRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(confirmReceipt(emu, t, receiptDeliveryConfirmedAt))}
   })
 
-  router.post('/transactions/:id/cancel', (req) => {
+  router.post('/transactions/:id/cancel', (req, emu) => {
     const t = getTransaction(emu, req.params.id)
     validate(transactionCancelRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(cancelTransaction(emu, t))}

@@ -1,3 +1,4 @@
+import type {CurrencyObject} from './quotes.js'
 import type {CardListQuery, CardState, CardTransactionStatus} from '../../lib/schemas/cards.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
@@ -124,5 +125,5 @@ export interface StoredCardTransaction {
   _: {held: number; returns: number[]}
 }
 
-/** A money amount with its currency object (as currencyObject builds it). */
-type Amount = {amount: number; currency: {code: string; name?: string; symbol?: string; decimals: number}}
+/** A money amount with its currency object. */
+type Amount = {amount: number; currency: CurrencyObject}

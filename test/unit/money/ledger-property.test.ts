@@ -212,7 +212,7 @@ describe('money is conserved', () => {
     requestEnablement(emu, coin.id)
     operatorSetEnablement(emu, coin.id, {status: 'ENABLED'})
     const own = stablecoinAccount(emu, emu.db.get('stablecoins', coin.id)!)!.id
-    const request = (body: unknown) => ({method: 'POST', path: '/x', params: {}, query: new URLSearchParams(), headers: {'idempotency-key': `k${rand()}`}, body, rawBody: Buffer.from(JSON.stringify(body)), emu}) as EmuRequest
+    const request = (body: unknown) => ({method: 'POST', path: '/x', params: {}, query: new URLSearchParams(), headers: {'idempotency-key': `k${rand()}`}, body, rawBody: Buffer.from(JSON.stringify(body)), ctx: emu}) as EmuRequest
     const pending = () => emu.db.all<StoredOperation>('stablecoinOperations').filter((o) => o.stablecoinId === coin.id && o.status !== 'COMPLETED')
     const did: Record<string, number> = {}
     for (let step = 0; step < 150; step++) {

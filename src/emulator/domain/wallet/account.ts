@@ -13,7 +13,7 @@ import {getWalletAccount, organizationId, quorumPrivateKey, walletSeed} from './
  * so under PROCESSING only the re-send produces it (spec 5.4 rule 4).
  */
 export function exportWallet(req: EmuRequest, accountId: string): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const body = validate(walletExportRequest, req.body)
   assertPublicKey(body.clientPublicKey, 'clientPublicKey')
   return signedRetry(
@@ -43,7 +43,7 @@ export function exportWallet(req: EmuRequest, accountId: string): Promise<EmuRes
 
 /** PATCH /internal-accounts/{id} {privateEnabled}: embedded wallets only, signed retry → 200 InternalAccount. */
 export function updateWalletPrivacy(req: EmuRequest, accountId: string): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const account = emu.db.get<InternalAccount>('internalAccounts', accountId)
   if (!account) throw notFound('ACCOUNT_NOT_FOUND', `Internal account ${accountId}`)
   const body = validate(internalAccountPatchRequest, req.body)

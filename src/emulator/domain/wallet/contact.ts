@@ -17,7 +17,7 @@ export function walletContactChange(
   patch: {email?: string; phoneNumber?: string},
   apply: () => EmuResponse,
 ): EmuResponse | Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const channel =
     patch.email !== undefined && patch.email !== existing.email
       ? {type: 'EMAIL_OTP' as const, value: patch.email, prefix: 'EMAIL_OTP', taken: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS'}

@@ -1,5 +1,5 @@
 import {credentialCreateRequest, type CredentialCreateRequest} from '../../../lib/schemas/wallet.js'
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {HttpError, badRequest, conflict, invalid, validate} from '../../http-error.js'
 import {newId} from '../../ids.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
@@ -20,7 +20,7 @@ import {
   revokeCredentialSessions,
 } from './state.js'
 
-export function listCredentials(emu: Emulator, accountId: string): EmuResponse {
+export function listCredentials(emu: SandboxContext, accountId: string): EmuResponse {
   getWalletAccount(emu, accountId)
   return {status: 200, body: {data: accountCredentials(emu, accountId).map(publicCredential)}}
 }
@@ -32,7 +32,7 @@ type NewCredential = Omit<StoredCredential, 'id' | 'accountId' | 'createdAt' | '
  * EMAIL_OTP, one SMS_OTP (each tied to the customer's contact, unique across wallets), distinct
  * PASSKEYs, one OAUTH per provider identity. Returns what to store.
  */
-function admit(emu: Emulator, body: CredentialCreateRequest, leg: 1 | 2): NewCredential {
+function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): NewCredential {
   const account = getWalletAccount(emu, body.accountId)
   const existing = accountCredentials(emu, account.id)
   const customer = account.customerId ? emu.db.get<StoredCustomer>('customers', account.customerId) : undefined
@@ -74,7 +74,7 @@ function admit(emu: Emulator, body: CredentialCreateRequest, leg: 1 | 2): NewCre
 
 /** POST /auth/credentials: every add is a signed retry by a session of the same wallet → 201 AuthMethod. */
 export function addCredential(req: EmuRequest): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const body = validate(credentialCreateRequest, req.body)
   return signedRetry(
     req,
@@ -109,7 +109,7 @@ export function addCredential(req: EmuRequest): Promise<EmuResponse> {
 
 /** DELETE /auth/credentials/{id}: signed by a session of another credential; never the last one; 204. */
 export function revokeCredential(req: EmuRequest, credentialId: string): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const check = () => {
     const cred = getCredential(emu, credentialId)
     if (accountCredentials(emu, cred.accountId).length <= 1) {

@@ -8,7 +8,7 @@ import {
   makeSignedEnvelope,
   type OtpBundlePlaintext,
 } from '../../../lib/wallet/index.js'
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {HttpError, invalid, validate} from '../../http-error.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
 import {verifyOidcLogin} from './oauth.js'
@@ -22,7 +22,7 @@ export const SANDBOX_OTP = '000000'
 
 /** POST /auth/credentials/{id}/challenge: a fresh OTP target bundle, or a passkey challenge. */
 export function challengeCredential(req: EmuRequest, credentialId: string): EmuResponse {
-  const emu = req.emu
+  const emu = req.ctx
   const cred = getCredential(emu, credentialId)
   const body = validate(credentialChallengeRequest, req.body ?? {})
   if (cred.type === 'OAUTH') throw invalid([{field: 'id', message: 'OAUTH credentials have no challenge step: verify with a fresh OIDC token'}])
@@ -42,7 +42,7 @@ export function challengeCredential(req: EmuRequest, credentialId: string): EmuR
 }
 
 /** Re-issuing a challenge on one credential faster than `challengeMinIntervalMs` is refused (spec 5.4 rule 5). */
-function rateLimit(emu: Emulator, cred: StoredCredential): void {
+function rateLimit(emu: SandboxContext, cred: StoredCredential): void {
   const gap = walletSettings(emu).challengeMinIntervalMs
   const since = cred.lastChallengeAt === undefined ? Infinity : emu.now() - cred.lastChallengeAt
   if (since < gap) {
@@ -52,7 +52,7 @@ function rateLimit(emu: Emulator, cred: StoredCredential): void {
 }
 
 /** A fresh enclave HPKE key per challenge, published in an envelope signed by the quorum key. Mutates `cred`. */
-export function issueOtpTarget(emu: Emulator, cred: StoredCredential): string {
+export function issueOtpTarget(emu: SandboxContext, cred: StoredCredential): string {
   const key = generateP256KeyPair()
   // The keys a newer challenge replaced, so a login racing another one can be told what happened.
   if (cred.otpTarget) cred.replacedOtpTargets = [cred.otpTarget.privateKey, ...(cred.replacedOtpTargets ?? [])].slice(0, 32)
@@ -65,7 +65,7 @@ export function issueOtpTarget(emu: Emulator, cred: StoredCredential): string {
 
 /** POST /auth/credentials/{id}/verify for every credential type. */
 export async function verifyCredential(req: EmuRequest, credentialId: string): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const cred = getCredential(emu, credentialId)
   const body = validate(credentialVerifyRequest, req.body)
   if (body.type !== cred.type) throw invalid([{field: 'type', message: `must be ${cred.type} (the type of credential ${cred.id})`}])
@@ -84,7 +84,7 @@ export async function verifyCredential(req: EmuRequest, credentialId: string): P
  * payload the TEK must stamp; leg 2 (same body, stamp by the TEK, Request-Id) creates the session.
  */
 function verifyOtp(req: EmuRequest, cred: StoredCredential, body: Extract<CredentialVerifyRequest, {encryptedOtpBundle: string}>): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   return signedRetry(
     req,
     async () => {
@@ -120,7 +120,7 @@ async function opensWithAny(bundle: string, privateKeys: string[]): Promise<bool
   return false
 }
 
-async function openOtp(emu: Emulator, cred: StoredCredential, encryptedOtpBundle: string): Promise<OtpBundlePlaintext> {
+async function openOtp(emu: SandboxContext, cred: StoredCredential, encryptedOtpBundle: string): Promise<OtpBundlePlaintext> {
   if (!cred.otpTarget) {
     throw invalid([{field: 'encryptedOtpBundle', message: `no OTP has been issued for ${cred.id}; POST /auth/credentials/${cred.id}/challenge first and encrypt to its otpEncryptionTargetBundle`}])
   }

@@ -1,6 +1,6 @@
 import type {CredentialVerifyRequest} from '../../../lib/schemas/wallet.js'
 import {base64urlDecode, utf8Decode} from '../../../lib/wallet/index.js'
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {HttpError, invalid} from '../../http-error.js'
 import type {EmuResponse} from '../../router.js'
 import {assertPublicKey, issueSession} from './sessions.js'
@@ -75,18 +75,18 @@ export const sameIdentity = (a: OidcIdentity, b: OidcIdentity) => a.iss === b.is
 /** Google's two spellings of its issuer are one provider. */
 export const normalIssuer = (iss: string) => iss.replace(/^https:\/\//, '')
 
-export function tokenUsed(emu: Emulator, token: string): boolean {
+export function tokenUsed(emu: SandboxContext, token: string): boolean {
   return emu.db.get(USED_TOKENS, sha256Hex(token)) !== undefined
 }
 
-export function markTokenUsed(emu: Emulator, token: string): void {
+export function markTokenUsed(emu: SandboxContext, token: string): void {
   emu.db.put(USED_TOKENS, sha256Hex(token), {usedAt: emu.iso()})
 }
 
 const refuse = (reason: string) => new HttpError(401, 'UNAUTHORIZED', `OIDC token refused: ${reason}`)
 
 /** OAUTH verify: a single call answering 200 AuthSession (sealed key only for an uncompressed clientPublicKey). */
-export async function verifyOidcLogin(emu: Emulator, cred: StoredCredential, body: Extract<CredentialVerifyRequest, {type: 'OAUTH'}>): Promise<EmuResponse> {
+export async function verifyOidcLogin(emu: SandboxContext, cred: StoredCredential, body: Extract<CredentialVerifyRequest, {type: 'OAUTH'}>): Promise<EmuResponse> {
   const raw = decodeOidcToken(body.oidcToken, 'oidcToken')
   assertPublicKey(body.clientPublicKey, 'clientPublicKey')
   const problem = oidcClaimProblem(raw, emu.now())

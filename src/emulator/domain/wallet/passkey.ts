@@ -2,7 +2,7 @@ import {sha256} from '@noble/hashes/sha2.js'
 import type {CredentialCreateRequest, CredentialVerifyRequest} from '../../../lib/schemas/wallet.js'
 import {verifyP256Der} from '../../../lib/wallet/ecdsa.js'
 import {base64urlDecode, base64urlEncode, bytesToHex, compressPublicKey, utf8Decode, utf8Encode} from '../../../lib/wallet/index.js'
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {HttpError, invalid} from '../../http-error.js'
 import {newId} from '../../ids.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
@@ -81,7 +81,7 @@ function clientData(b64: string, field: string): {type?: unknown; challenge?: un
 const rpIdOf = (origin: string) => new URL(origin).hostname
 
 /** Registration (POST /auth/credentials type PASSKEY): everything checked before the 202. */
-export function checkRegistration(emu: Emulator, body: Extract<CredentialCreateRequest, {type: 'PASSKEY'}>, leg: 1 | 2) {
+export function checkRegistration(emu: SandboxContext, body: Extract<CredentialCreateRequest, {type: 'PASSKEY'}>, leg: 1 | 2) {
   const {attestation} = body
   const data = clientData(attestation.clientDataJson, 'attestation.clientDataJson')
   const problems: Array<{field: string; message: string}> = []
@@ -117,12 +117,12 @@ export function checkRegistration(emu: Emulator, body: Extract<CredentialCreateR
   return {credentialId, passkey: {publicKey: auth!.publicKey!, rpId: rpIdOf(data.origin as string), signCount: auth!.signCount}}
 }
 
-export function markRegistrationChallengeUsed(emu: Emulator, challenge: string): void {
+export function markRegistrationChallengeUsed(emu: SandboxContext, challenge: string): void {
   emu.db.put(REGISTRATION_CHALLENGES, challenge, {usedAt: emu.iso()})
 }
 
 /** PASSKEY /challenge: binds clientPublicKey to a request id; the challenge hashes that binding. */
-export function issuePasskeyChallenge(emu: Emulator, cred: StoredCredential, clientPublicKey: string): Record<string, unknown> {
+export function issuePasskeyChallenge(emu: SandboxContext, cred: StoredCredential, clientPublicKey: string): Record<string, unknown> {
   const requestId = newId('Request')
   const expiresAt = emu.iso(emu.now() + walletSettings(emu).signedChallengeTtlSeconds * 1000)
   const challenge = sha256Hex(JSON.stringify({credentialId: cred.id, clientPublicKey, requestId, expiresAt}))
@@ -135,7 +135,7 @@ const refuse = (reason: string) => new HttpError(401, 'UNAUTHORIZED', `Passkey a
 
 /** PASSKEY verify: the assertion plus the Request-Id of the challenge → 200 AuthSession. */
 export async function verifyPasskeyLogin(req: EmuRequest, cred: StoredCredential, body: Extract<CredentialVerifyRequest, {type: 'PASSKEY'}>): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const requestId = req.headers['request-id']
   if (typeof requestId !== 'string' || !requestId) throw new HttpError(401, 'REQUEST_ID_MISSING', 'Passkey verify needs the Request-Id header from POST /auth/credentials/{id}/challenge')
   const ch = emu.db.get<PasskeyChallenge>(CHALLENGES, requestId)

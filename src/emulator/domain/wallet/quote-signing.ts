@@ -1,4 +1,4 @@
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {HttpError} from '../../http-error.js'
 import type {EmuRequest} from '../../router.js'
 import type {StoredQuote} from '../quotes.js'
@@ -23,8 +23,8 @@ export function quoteWalletPayload(q: Pick<StoredQuote, 'id' | 'expiresAt' | 'to
   })
 }
 
-/** The execute check registered with quote-execute's `executeChecks`. */
-export function checkWalletQuoteSignature({emu, quote, req}: {emu: Emulator; quote: StoredQuote; req?: EmuRequest}): void {
+/** An execute check (wired in emulator.ts): an embedded-wallet source needs its stamp. */
+export function checkWalletQuoteSignature({emu, quote, req}: {emu: SandboxContext; quote: StoredQuote; req?: EmuRequest}): void {
   if (quote._.sourceAccountType !== 'EMBEDDED_WALLET' || !quote._.sourceAccountId) return
   const payloadToSign = quoteWalletPayload(quote)
   const raw = req?.headers['service-wallet-signature']

@@ -1,6 +1,6 @@
 import {sessionRefreshRequest} from '../../../lib/schemas/wallet.js'
 import {bytesToHex, compressPublicKey, encryptCredentialBundle, generateP256KeyPair} from '../../../lib/wallet/index.js'
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {invalid, validate} from '../../http-error.js'
 import {newId} from '../../ids.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
@@ -23,7 +23,7 @@ type SessionSource = Pick<StoredSession, 'accountId' | 'type' | 'credentialId' |
  * client holds it); an uncompressed one is the legacy mode: the enclave makes the session key and
  * returns it sealed to that key as `encryptedSessionSigningKey` (api-gaps 5.3).
  */
-export async function issueSession(emu: Emulator, source: SessionSource, clientPublicKey: string): Promise<Record<string, unknown>> {
+export async function issueSession(emu: SandboxContext, source: SessionSource, clientPublicKey: string): Promise<Record<string, unknown>> {
   let publicKey: string
   let sealed: string | undefined
   if (/^0[23]/.test(clientPublicKey)) {
@@ -37,7 +37,7 @@ export async function issueSession(emu: Emulator, source: SessionSource, clientP
 }
 
 /** OTP logins: the TEK from the OTP bundle becomes the session key; nothing is sealed back. */
-export function createSession(emu: Emulator, source: SessionSource, publicKeyHex: string): StoredSession {
+export function createSession(emu: SandboxContext, source: SessionSource, publicKeyHex: string): StoredSession {
   const now = emu.now()
   const session: StoredSession = {
     id: newId('Session'),
@@ -54,14 +54,14 @@ export function createSession(emu: Emulator, source: SessionSource, publicKeyHex
   return putSession(emu, session)
 }
 
-export function listSessions(emu: Emulator, accountId: string): EmuResponse {
+export function listSessions(emu: SandboxContext, accountId: string): EmuResponse {
   getWalletAccount(emu, accountId)
   return {status: 200, body: {data: accountSessions(emu, accountId).map(publicSession)}}
 }
 
 /** DELETE /auth/sessions/{id}: any active session of the account may sign, itself included. */
 export function revokeSession(req: EmuRequest, sessionId: string): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   return signedRetry(
     req,
     () => {
@@ -78,7 +78,7 @@ export function revokeSession(req: EmuRequest, sessionId: string): Promise<EmuRe
 
 /** POST /auth/sessions/{id}/refresh: signed by that session; answers 201 with a new session. */
 export function refreshSession(req: EmuRequest, sessionId: string): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const body = validate(sessionRefreshRequest, req.body)
   assertPublicKey(body.clientPublicKey, 'clientPublicKey')
   return signedRetry(

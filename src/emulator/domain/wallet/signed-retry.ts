@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import type {CredentialType} from '../../../lib/schemas/wallet.js'
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {HttpError} from '../../http-error.js'
 import {newId} from '../../ids.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
@@ -75,7 +75,7 @@ export function sha256Hex(bytes: Buffer | string): string {
  * have changed the state it checked.
  */
 export async function signedRetry(req: EmuRequest, prepare: (leg: 1 | 2) => SignedOperation | Promise<SignedOperation>, execute: Execute): Promise<EmuResponse> {
-  const emu = req.emu
+  const emu = req.ctx
   const stampHeader = header(req, 'service-wallet-signature')
   const requestId = header(req, 'request-id')
   const pending = requestId ? emu.db.get<PendingRequest>(PENDING, requestId) : undefined
@@ -116,7 +116,7 @@ export async function signedRetry(req: EmuRequest, prepare: (leg: 1 | 2) => Sign
 }
 
 /** Marks the id used before running (no await in between), so two racing retries cannot both run; a refusal frees it again. */
-async function runOnce(emu: Emulator, p: PendingRequest, execute: Execute): Promise<EmuResponse> {
+async function runOnce(emu: SandboxContext, p: PendingRequest, execute: Execute): Promise<EmuResponse> {
   emu.db.put(PENDING, p.id, {...p, consumed: true, delivered: true})
   const result = await run(execute, p)
   if (result.status >= 400) emu.db.put(PENDING, p.id, p)
@@ -124,7 +124,7 @@ async function runOnce(emu: Emulator, p: PendingRequest, execute: Execute): Prom
 }
 
 /** A 202 challenge for `op` over this request (exported for multi-leg flows: delegated keys answer a signed leg with the next challenge). */
-export function challenge(emu: Emulator, req: EmuRequest, op: SignedOperation): EmuResponse {
+export function challenge(emu: SandboxContext, req: EmuRequest, op: SignedOperation): EmuResponse {
   const id = newId('Request')
   const expiresAt = emu.iso(emu.now() + walletSettings(emu).signedChallengeTtlSeconds * 1000)
   const bodySha256 = sha256Hex(req.rawBody)
@@ -150,7 +150,7 @@ export function challenge(emu: Emulator, req: EmuRequest, op: SignedOperation): 
 }
 
 /** A re-send of a PROCESSING request: the identical body and stamp, answered from the settled state. */
-async function resend(emu: Emulator, req: EmuRequest, p: PendingRequest, stampHeader: string, execute: Execute): Promise<EmuResponse> {
+async function resend(emu: SandboxContext, req: EmuRequest, p: PendingRequest, stampHeader: string, execute: Execute): Promise<EmuResponse> {
   const processing = p.processing!
   if (p.method !== req.method || p.path !== req.path) throw unauthorized('UNAUTHORIZED', `Request ${p.id} was issued for ${p.method} ${p.path}, not ${req.method} ${req.path}`)
   if (sha256Hex(req.rawBody) !== p.bodySha256) throw unauthorized('WALLET_SIGNATURE_BODY_MISMATCH', `The re-send body differs from the body challenged by ${p.id}; re-send the identical request`)
@@ -169,7 +169,7 @@ async function resend(emu: Emulator, req: EmuRequest, p: PendingRequest, stampHe
 }
 
 /** Registers the settle job; called once per emulator. */
-export function registerSettler(emu: Emulator): void {
+export function registerSettler(emu: SandboxContext): void {
   emu.scheduler.on(SETTLE_JOB, async (payload) => {
     await settle(emu, String(payload.requestId))
   })
@@ -180,7 +180,7 @@ export function registerSettler(emu: Emulator): void {
  * /sandbox/wallet-requests/{id}/settle): lets support and tests order events around the settle
  * point deterministically. The scheduled job later finds it settled and does nothing.
  */
-export async function settleNow(emu: Emulator, requestId: string): Promise<EmuResponse> {
+export async function settleNow(emu: SandboxContext, requestId: string): Promise<EmuResponse> {
   const stored = emu.db.get<PendingRequest>(PENDING, requestId)
   if (!stored) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox`)
   if (!stored.processing) throw new HttpError(409, 'REQUEST_NOT_PROCESSING', `Request ${requestId} is not a still-processing operation; only a PROCESSING retry can be settled`)
@@ -190,7 +190,7 @@ export async function settleNow(emu: Emulator, requestId: string): Promise<EmuRe
   return {status: 200, body: {requestId, operationType: p.operation, settled: true, resultStatus: p.processing?.result?.status}}
 }
 
-async function settle(emu: Emulator, requestId: string): Promise<void> {
+async function settle(emu: SandboxContext, requestId: string): Promise<void> {
   const stored = emu.db.get<PendingRequest>(PENDING, requestId)
   if (!stored?.processing || stored.processing.settled) return
   const p = structuredClone(stored)
@@ -227,7 +227,7 @@ function processingAnswer(): EmuResponse {
 }
 
 /** The sandbox trigger (walletProcessingCount, counting down) or the random rate. */
-function takeProcessing(emu: Emulator): boolean {
+function takeProcessing(emu: SandboxContext): boolean {
   const s = walletSettings(emu)
   if (s.walletProcessingCount > 0) {
     const config = emu.config()

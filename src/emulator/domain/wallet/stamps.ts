@@ -1,5 +1,5 @@
 import {bytesToHex, compressPublicKey, parseStamp, verifyStampSignature, type ParsedStamp} from '../../../lib/wallet/index.js'
-import type {Emulator} from '../../emulator.js'
+import type {SandboxContext} from '../../context.js'
 import {HttpError} from '../../http-error.js'
 import {type StoredSession, SESSIONS, getWalletAccount, isActive, walletSettings} from './state.js'
 import {sessionsByPublicKey} from '../../store/wallet.js'
@@ -23,7 +23,7 @@ export const LEGACY_SIGNATURE = 'sandbox-valid-signature'
 const invalid = (reason: string) => new HttpError(401, 'WALLET_SIGNATURE_INVALID', reason)
 
 /** Verifies a Service-Wallet-Signature over `payloadToSign` and that its key may sign; throws 401 otherwise. */
-export function checkStamp(emu: Emulator, headerValue: string, payloadToSign: string, signer: SignerRule): void {
+export function checkStamp(emu: SandboxContext, headerValue: string, payloadToSign: string, signer: SignerRule): void {
   if (headerValue === LEGACY_SIGNATURE && walletSettings(emu).legacySignatures) return
   let stamp: ParsedStamp
   try {
@@ -37,7 +37,7 @@ export function checkStamp(emu: Emulator, headerValue: string, payloadToSign: st
   checkSigner(emu, stamp.publicKey.toLowerCase(), signer)
 }
 
-function checkSigner(emu: Emulator, publicKey: string, rule: SignerRule): void {
+function checkSigner(emu: SandboxContext, publicKey: string, rule: SignerRule): void {
   if (rule.kind === 'key') {
     if (bytesToHex(compressPublicKey(rule.publicKey)) !== publicKey) {
       throw invalid(`The stamp must be made with the key sealed in the OTP bundle (${bytesToHex(compressPublicKey(rule.publicKey))}), not ${publicKey}`)
@@ -77,7 +77,7 @@ function checkSigner(emu: Emulator, publicKey: string, rule: SignerRule): void {
  * stamp must verify over `payloadToSign` and come from an active session of `accountId`.
  * Throws HttpError 401 (WALLET_SIGNATURE_MISSING / _MALFORMED / _INVALID) or 404 for an unknown wallet.
  */
-export function verifyAccountStamp(emu: Emulator, accountId: string, payloadToSign: string, headerValue: string | undefined): void {
+export function verifyAccountStamp(emu: SandboxContext, accountId: string, payloadToSign: string, headerValue: string | undefined): void {
   getWalletAccount(emu, accountId)
   if (headerValue === undefined || headerValue === '') {
     throw new HttpError(401, 'WALLET_SIGNATURE_MISSING', `Service-Wallet-Signature is required: stamp payloadToSign with an active session key of ${accountId}`)

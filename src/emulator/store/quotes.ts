@@ -1,0 +1,42 @@
+/** The currency object the API shows with an amount (domain/internal-accounts' currencyObject builds it). */
+export type CurrencyObject = {code: string; name?: string; symbol?: string; decimals: number}
+
+/** The quotes table holds these: the API object plus what execute needs, under `_` (never returned). */
+export interface StoredQuote {
+  id: string
+  status: 'PENDING' | 'PENDING_AUTHORIZATION' | 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'EXPIRED'
+  /** The SCA challenge to satisfy now (customers whose platform requires SCA). */
+  scaChallenge?: {id: string; expiresAt: string; factor: string; availableFactors: string[]; purpose?: string}
+  createdAt: string
+  expiresAt: string
+  source: Record<string, unknown>
+  destination: Record<string, unknown>
+  sendingCurrency: CurrencyObject
+  receivingCurrency: CurrencyObject
+  totalSendingAmount: number
+  totalReceivingAmount: number
+  exchangeRate: number
+  feesIncluded: number
+  platformFeesIncluded: number
+  paymentInstructions?: Array<Record<string, unknown>>
+  transactionId?: string
+  description?: string
+  remittanceInformation?: string
+  purposeOfPayment?: string
+  /** Internal: what execute needs. Never returned. */
+  _: {
+    customerId: string
+    platformCustomerId: string
+    sourceKind: 'INTERNAL' | 'PULL' | 'REALTIME'
+    sourceAccountType?: string
+    sourceAccountId?: string
+    destinationAccountId: string
+    destinationInternal: boolean
+    rail?: string
+    serviceFee: number
+    /** Payment instructions of a real-time quote held for SCA authorization. */
+    withheldInstructions?: Array<Record<string, unknown>>
+    /** Who executed a quote held for SCA: released on authorize as that agent would have been. */
+    heldFor?: {agentId?: string; agentAuto?: boolean}
+  }
+}

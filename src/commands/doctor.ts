@@ -11,7 +11,8 @@ export default class Doctor extends BaseCommand<typeof Doctor> {
   static override defaultTimeout = '10s'
 
   async run() {
-    const report = await runDoctor(this.ctx)
+    // The database check loads the sandbox's store only when a local database exists.
+    const report = await runDoctor(this.ctx, () => import('../emulator/entry.js'))
     const out = this.out
     const mark: Record<CheckStatus, string> = {ok: out.green('✓'), warn: out.yellow('!'), problem: out.red('✗'), skipped: out.dim('-')}
     const width = Math.max(...report.checks.map((c) => c.name.length))

@@ -7,7 +7,7 @@ import {keystoreDir} from './keystore.js'
 import {describeProfile} from './login.js'
 import {sandboxDataDir} from './paths.js'
 import {runningPid} from './sandbox-process.js'
-import {sandboxStoreCall} from './sandbox-store.js'
+import {sandboxStoreCall, type LoadSandboxStore} from './sandbox-store.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'problem' | 'skipped'
 
@@ -31,12 +31,12 @@ const MIN_NODE = [20, 19]
  * Every check runs (one failing does not hide the others); the report is a problem when any check
  * is. Nothing here changes state: expired keys are counted, not purged.
  */
-export async function runDoctor(ctx: Context, nodeVersion = process.versions.node): Promise<DoctorReport> {
+export async function runDoctor(ctx: Context, loadStore: LoadSandboxStore, nodeVersion = process.versions.node): Promise<DoctorReport> {
   const checks: Check[] = []
   const profile = profileCheck(ctx)
   checks.push(profile)
   const {credentials, clock, reachable} = profile.status === 'problem' ? unreachable('the profile has no credentials') : await serviceChecks(ctx)
-  checks.push(credentials, clock, proxyCheck(ctx), sandboxCheck(ctx, reachable), await databaseCheck(ctx), ...keyStoreChecks(ctx), quorumCheck(ctx), nodeCheck(nodeVersion))
+  checks.push(credentials, clock, proxyCheck(ctx), sandboxCheck(ctx, reachable), await databaseCheck(ctx, loadStore), ...keyStoreChecks(ctx), quorumCheck(ctx), nodeCheck(nodeVersion))
   return {ok: !checks.some((c) => c.status === 'problem'), checks}
 }
 
@@ -136,7 +136,7 @@ function sandboxCheck(ctx: Context, reachable: boolean): Check {
 }
 
 /** The local sandbox's database passes SQLite's integrity check (read-only, safe while it serves). */
-async function databaseCheck(ctx: Context): Promise<Check> {
+async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): Promise<Check> {
   const name = 'sandbox database'
   let environment
   try {
@@ -148,7 +148,7 @@ async function databaseCheck(ctx: Context): Promise<Check> {
   const file = join(sandboxDataDir(ctx.env), 'sandbox.db')
   if (!existsSync(file)) return {name, status: 'skipped', detail: `${file} does not exist yet (made at the first start)`}
   try {
-    const {tables} = await sandboxStoreCall((store) => store.checkDatabase(file))
+    const {tables} = await sandboxStoreCall(loadStore, (store) => store.checkDatabase(file))
     return {name, status: 'ok', detail: `${file}: integrity check passed (${tables} tables)`}
   } catch (e) {
     return {name, status: 'problem', detail: (e as Error).message, hint: 'Restore a backup with `svc sandbox restore <file>`, or move the file aside and run `svc sandbox reset`.'}

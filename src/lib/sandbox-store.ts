@@ -1,17 +1,23 @@
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 
-import type * as StoreFiles from '../emulator/store/files.js'
+/** The sandbox's database file operations (src/emulator/entry.ts provides them; src/lib never imports the sandbox). */
+export interface SandboxStore {
+  backupDatabase(dataDir: string, file: string): {tables: number}
+  checkDatabase(file: string): {tables: number}
+  restoreDatabase(dataDir: string, file: string): {kept?: string}
+}
 
-type Store = typeof StoreFiles
+/** Loads the store module; commands pass `() => import('../emulator/entry.js')`. */
+export type LoadSandboxStore = () => Promise<SandboxStore>
 
 /**
  * Runs an operation on a sandbox database file from the CLI process (backup, check, restore). The
- * store module loads only here, so commands that do not touch the file never load SQLite. A damaged
+ * store module loads only when called, so commands that do not touch the file never load SQLite. A damaged
  * or missing file becomes an error that names it and says how to recover (exit 1).
  */
-export async function sandboxStoreCall<T>(fn: (store: Store) => T): Promise<T> {
-  const store = await import('../emulator/store/files.js')
+export async function sandboxStoreCall<T>(load: LoadSandboxStore, fn: (store: SandboxStore) => T): Promise<T> {
+  const store = await load()
   try {
     return fn(store)
   } catch (e) {

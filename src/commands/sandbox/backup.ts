@@ -14,7 +14,7 @@ export default class SandboxBackup extends BaseCommand<typeof SandboxBackup> {
   async run() {
     const dataDir = this.flags['data-dir'] ?? sandboxDataDir()
     const file = resolve(this.args.file)
-    const {tables} = await sandboxStoreCall((store) => store.backupDatabase(dataDir, file))
+    const {tables} = await sandboxStoreCall(() => import('../../emulator/entry.js'), (store) => store.backupDatabase(dataDir, file))
     this.out.success(`Sandbox state copied to ${file} (${tables} tables, integrity checked)`)
     return {file, dataDir, tables}
   }

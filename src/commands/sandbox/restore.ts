@@ -9,6 +9,9 @@ import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 import {runningPid} from '../../lib/sandbox-process.js'
 import {sandboxStoreCall} from '../../lib/sandbox-store.js'
 
+/** The sandbox's store loads only when a restore runs. */
+const loadStore = () => import('../../emulator/entry.js')
+
 export default class SandboxRestore extends BaseCommand<typeof SandboxRestore> {
   static override summary = 'Replace the local sandbox state with a backup, after checking the backup'
   static override description =
@@ -22,9 +25,9 @@ export default class SandboxRestore extends BaseCommand<typeof SandboxRestore> {
     const file = resolve(this.args.file)
     const pid = runningPid(dataDir)
     if (pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `The sandbox is running (pid ${pid}); its state cannot be replaced under it`, hint: 'Run `svc sandbox stop` first.'})
-    const {tables} = await sandboxStoreCall((store) => store.checkDatabase(file))
+    const {tables} = await sandboxStoreCall(loadStore, (store) => store.checkDatabase(file))
     if (!this.flags.yes && canPrompt() && !(await promptConfirm(`Replace the sandbox state in ${dataDir} with ${file}?`))) throw cancelled()
-    const {kept} = await sandboxStoreCall((store) => store.restoreDatabase(dataDir, file))
+    const {kept} = await sandboxStoreCall(loadStore, (store) => store.restoreDatabase(dataDir, file))
     this.out.success(`Sandbox state restored from ${file} (${tables} tables)${kept ? `; the previous state is kept as ${kept}` : ''}`)
     return {file, dataDir, tables, ...(kept ? {previous: kept} : {})}
   }

@@ -10,7 +10,7 @@ import {loadFlow} from './load.js'
 import {progressReporter, junitXml} from './report.js'
 import {runFlow, type FlowResult} from './run.js'
 import type {StepTarget} from './steps.js'
-import {startThrowawaySandbox, type ThrowawaySandbox} from './local.js'
+import type {StartThrowawaySandbox, ThrowawaySandbox} from './local.js'
 
 export interface FlowRunOptions {
   file: string
@@ -20,6 +20,8 @@ export interface FlowRunOptions {
   json: boolean
   profile?: string
   baseUrl?: string
+  /** Starts the throwaway sandbox for --local (the command passes the sandbox's entry module in). */
+  startSandbox?: StartThrowawaySandbox
 }
 
 export type FlowRunDocument = FlowResult & {target: {local: boolean; baseUrl: string}; error?: ReturnType<SvcError['toDocument']>}
@@ -42,7 +44,8 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
   try {
     let env: NodeJS.ProcessEnv
     if (opts.local) {
-      sandbox = await startThrowawaySandbox(flow.sandbox)
+      if (!opts.startSandbox) throw new Error('runFlowCommand: --local needs opts.startSandbox')
+      sandbox = await opts.startSandbox(flow.sandbox)
       baseUrl = sandbox.url
       out.info(out.dim(`Throwaway local sandbox at ${sandbox.url}`))
       client = new ApiClient({baseUrl, tokenId: sandbox.tokenId, secret: new Secret(sandbox.clientSecret), timeoutMs: 30_000, userAgent: `svc-cli flow-run node/${process.version}`})

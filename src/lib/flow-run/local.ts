@@ -1,8 +1,7 @@
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import type {SandboxSettings} from '../../emulator/settings.js'
+import type {z} from 'zod'
+import type {sandboxSettingsPatch} from '../schemas/config.js'
 
+/** A sandbox started for one `svc flow run --local` (src/emulator/entry.ts starts it; src/lib never imports the sandbox). */
 export interface ThrowawaySandbox {
   url: string
   tokenId: string
@@ -12,40 +11,5 @@ export interface ThrowawaySandbox {
   close(): Promise<void>
 }
 
-/** Decisions land quickly in a throwaway sandbox unless the flow's `sandbox:` block says otherwise. */
-const FLOW_DEFAULTS: Partial<SandboxSettings> = {decisionDelayMs: 250}
-
-/**
- * `svc flow run --local`: a sandbox on an ephemeral loopback port with a temporary data dir, in this
- * process (so it cannot outlive the run), removed with everything in it on close.
- */
-export async function startThrowawaySandbox(settings: Partial<SandboxSettings> = {}): Promise<ThrowawaySandbox> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-flow-'))
-  try {
-    const {Emulator} = await import('../../emulator/emulator.js')
-    const emu = await Emulator.start({dataDir: join(dir, 'sandbox'), port: 0, settings: {...FLOW_DEFAULTS, ...settings}})
-    return {
-      url: emu.url,
-      tokenId: emu.credentials.tokenId,
-      clientSecret: emu.credentials.clientSecret,
-      env: {
-        SVC_BASE_URL: emu.url,
-        SVC_TOKEN_ID: emu.credentials.tokenId,
-        SVC_CLIENT_SECRET: emu.credentials.clientSecret,
-        SVC_ENVIRONMENT: 'local',
-        SVC_CONFIG_DIR: join(dir, 'config'),
-        SVC_DATA_DIR: join(dir, 'data'),
-      },
-      async close() {
-        try {
-          await emu.close()
-        } finally {
-          rmSync(dir, {recursive: true, force: true})
-        }
-      },
-    }
-  } catch (e) {
-    rmSync(dir, {recursive: true, force: true})
-    throw e
-  }
-}
+/** Starts a throwaway sandbox with the flow's `sandbox:` settings; the command passes it in. */
+export type StartThrowawaySandbox = (settings?: z.infer<typeof sandboxSettingsPatch>) => Promise<ThrowawaySandbox>

@@ -1,7 +1,7 @@
 import type {SandboxContext} from '../../context.js'
 import {HttpError} from '../../http-error.js'
 import type {EmuRequest} from '../../router.js'
-import type {StoredQuote} from '../quotes.js'
+import type {StoredQuote} from '../../store/quotes.js'
 import {verifyAccountStamp} from './stamps.js'
 
 /**

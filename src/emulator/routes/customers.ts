@@ -8,7 +8,7 @@ import type {Router} from '../router.js'
 import {listCustomers} from '../store/customers.js'
 
 export function registerCustomers(router: Router): void {
-  router.get('/customers/end-user-terms', (req, emu) => ({
+  router.get('/customers/end-user-terms', (req) => ({
     status: 200,
     body: {version: CURRENT_TERMS_VERSION, url: `http://${req.headers.host}/2025-10-13/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
   }))

@@ -6,7 +6,7 @@ import {delegatedKeysWhere} from '../store/delegated-keys.js'
 
 /** Delegated wallet keys (api-gaps 5.7): unpaged list, three-leg signed create, plain revoke. */
 export function registerDelegatedKeys(router: Router): void {
-  router.post('/auth/delegated-keys', (req, emu) => createDelegatedKey(req))
+  router.post('/auth/delegated-keys', (req) => createDelegatedKey(req))
   router.get('/auth/delegated-keys', (req, emu) => {
     const q = validate(delegatedKeyListQuery, Object.fromEntries(req.query))
     return {status: 200, body: {data: delegatedKeysWhere<StoredDelegatedKey>(emu.db, q).map(publicKeyView)}}

@@ -19,7 +19,7 @@ export function registerReference(router: Router): void {
     return {status: 200, body: {data: exchangeRates(emu, q)}}
   })
 
-  router.get('/uma-providers', (req, emu) => {
+  router.get('/uma-providers', (req) => {
     const q = validate(umaProvidersQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const order = q.sortOrder ?? 'desc'
     const matching = UMA_PROVIDERS.filter(
@@ -33,13 +33,13 @@ export function registerReference(router: Router): void {
     return {status: 200, body: {...page, data: page.data.map(withoutPlace)}}
   })
 
-  router.get('/vasps', (req, emu) => {
+  router.get('/vasps', (req) => {
     validate(vaspsQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const {totalCount: _t, ...page} = paginate(VASPS, req.query)
     return {status: 200, body: {...page, data: page.data.map(withoutPlace)}}
   })
 
-  router.get('/discoveries', (req, emu) => {
+  router.get('/discoveries', (req) => {
     const q = validate(discoveriesQuery, Object.fromEntries(req.query))
     return {status: 200, body: {data: INSTITUTIONS.filter((i) => (!q.country || i.country === q.country) && (!q.currency || i.currency === q.currency))}}
   })

@@ -42,8 +42,8 @@ export function registerStablecoins(router: Router): void {
   router.post('/stablecoins/:id/enablement', (req, emu) => ({status: 200, body: requestEnablement(emu, req.params.id)}))
   router.post('/sandbox/stablecoins/:id/enablement', (req, emu) => ({status: 200, body: operatorSetEnablement(emu, req.params.id, req.body)}))
 
-  router.post('/stablecoins/:id/mints', (req, emu) => mint(req, req.params.id))
-  router.post('/stablecoins/:id/burns', (req, emu) => burn(req, req.params.id))
+  router.post('/stablecoins/:id/mints', (req) => mint(req, req.params.id))
+  router.post('/stablecoins/:id/burns', (req) => burn(req, req.params.id))
   router.get('/stablecoins/:id/operations', (req, emu) => {
     getStablecoin(emu, req.params.id)
     return listed(req, operationListQuery, (q, p) => pageOperations<StoredOperation>(emu.db, req.params.id, q.operationType, p), publicOperation)

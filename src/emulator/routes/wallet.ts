@@ -5,8 +5,8 @@ import type {Router} from '../router.js'
 
 /** The local enclave: wallet export, privacy, and the quorum key clients pin for the sandbox. */
 export function registerWallet(router: Router): void {
-  router.post('/internal-accounts/:id/export', (req, emu) => exportWallet(req, req.params.id))
-  router.patch('/internal-accounts/:id', (req, emu) => updateWalletPrivacy(req, req.params.id))
+  router.post('/internal-accounts/:id/export', (req) => exportWallet(req, req.params.id))
+  router.patch('/internal-accounts/:id', (req) => updateWalletPrivacy(req, req.params.id))
   router.get('/sandbox/quorum-public-key', (_req, emu) => ({status: 200, body: {publicKey: quorumPublicKeyHex(emu)}}))
   // Settle a still-processing signed retry now rather than at walletProcessingDelayMs.
   router.post('/sandbox/wallet-requests/:requestId/settle', (req, emu) => settleNow(emu, req.params.requestId))

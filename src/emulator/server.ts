@@ -7,6 +7,7 @@ import {agentOfRequest, isBearer} from './domain/agents.js'
 import {HttpError} from './http-error.js'
 import {forbidden, tokenAuth} from './domain/tokens.js'
 import type {EmuResponse} from './router.js'
+import {storeFaultOf} from './store/errors.js'
 
 /** Documents are at most 10 MB (spec); a multipart envelope adds a little. */
 export const MAX_BODY = 12 * 1024 * 1024
@@ -63,15 +64,45 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
   } catch (e) {
     enqueued()
     if (e instanceof HttpError) response = errorResponse(e)
-    else {
-      emu.log(`internal error: ${(e as Error).stack ?? String(e)}`)
-      response = {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}}}
-    }
+    else response = unexpectedErrorResponse(emu, e)
   }
   // A body we refused to read is not drained: close the connection instead of reading it.
   if (!req.complete) res.setHeader('connection', 'close')
-  send(res, response, head)
+  try {
+    send(res, response, head)
+  } catch (e) {
+    // An answer that cannot be serialised or written fails this request only, never the process.
+    emu.log(`could not send the answer to ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`)
+    if (!res.headersSent) {
+      try {
+        send(res, (response = unexpectedErrorResponse(emu, e)), head)
+      } catch {
+        res.destroy()
+      }
+    } else res.destroy()
+  }
   if (seen) emu.onResponse?.(seen, response)
+}
+
+/**
+ * A failure outside the request's control: the store's faults get an answer that says what to do
+ * (wait for a lock, free disk space, restore a backup); anything else is a bug, logged.
+ */
+function unexpectedErrorResponse(emu: Emulator, e: unknown): EmuResponse {
+  const fault = storeFaultOf(e)
+  if (fault === 'busy') {
+    return {status: 503, headers: {'retry-after': '1'}, body: {code: 'SANDBOX_BUSY', reason: 'Another process holds the sandbox database\'s write lock (a second server, sqlite3, a backup tool); nothing was changed. Retry shortly.', details: {}}}
+  }
+  if (fault === 'full') {
+    emu.log(`write refused, the disk is full: ${(e as Error).message}`)
+    return {status: 507, body: {code: 'INSUFFICIENT_STORAGE', reason: `The disk holding the sandbox database is full; nothing was changed. Free space on it (${emu.db.file}); reads keep working meanwhile.`, details: {}}}
+  }
+  if (fault === 'damaged') {
+    emu.log(`damaged data: ${(e as Error).message}`)
+    return {status: 500, body: {code: 'SANDBOX_DATA_DAMAGED', reason: `The sandbox database ${emu.db.file} is damaged where this request read it. Restore a backup with \`svc sandbox restore <file>\` (stop the sandbox first).`, details: {file: emu.db.file}}}
+  }
+  emu.log(`internal error: ${(e as Error)?.stack ?? String(e)}`)
+  return {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}}}
 }
 
 function errorResponse(e: HttpError): EmuResponse {

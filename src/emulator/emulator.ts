@@ -10,6 +10,7 @@ import {HttpError, conflict} from './http-error.js'
 import {Router, type EmuRequest, type EmuResponse} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {Scheduler} from './scheduler.js'
+import {lockDataDir} from './serve-lock.js'
 import {defaultConfig, type PlatformConfig, type SandboxSettings} from './settings.js'
 import {handleHttp, limitServer} from './server.js'
 import {Db} from './store/db.js'
@@ -64,25 +65,39 @@ export class Emulator {
   private readonly logSink?: (line: string) => void
   private readonly sockets = new Set<import('node:net').Socket>()
 
+  private readonly dirLock: ReturnType<typeof lockDataDir>
+
   private constructor(readonly opts: EmulatorOptions) {
     ensurePrivateDir(opts.dataDir)
-    this.now = opts.now ?? Date.now
-    this.logSink = opts.log
-    this.credentials = loadCredentials(opts.dataDir)
-    const key = loadWebhookKey(opts.dataDir)
-    this.webhookPublicKeyPem = key.publicKeyPem
-    this.db = Db.open(opts.dataDir, (line) => this.log(line))
-    if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
-    this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
-    this.webhooks = new Webhooks(this, key.privateKey)
-    registerRoutes(this.router, this)
-    this.scheduler.start()
-    this.webhooks.start()
+    this.dirLock = lockDataDir(opts.dataDir)
+    try {
+      this.now = opts.now ?? Date.now
+      this.logSink = opts.log
+      this.credentials = loadCredentials(opts.dataDir)
+      const key = loadWebhookKey(opts.dataDir)
+      this.webhookPublicKeyPem = key.publicKeyPem
+      this.db = Db.open(opts.dataDir, (line) => this.log(line))
+      if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
+      this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
+      this.webhooks = new Webhooks(this, key.privateKey)
+      registerRoutes(this.router, this)
+      this.scheduler.start()
+      this.webhooks.start()
+    } catch (e) {
+      this.dirLock.release()
+      throw e
+    }
   }
 
   static async start(opts: EmulatorOptions): Promise<Emulator> {
     const emu = new Emulator(opts)
-    await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1')
+    try {
+      await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1')
+    } catch (e) {
+      await emu.close()
+      throw e
+    }
+    emu.dirLock.setUrl(emu.url)
     return emu
   }
 
@@ -167,6 +182,7 @@ export class Emulator {
       for (const s of this.sockets) s.destroy()
     })
     await this.db.close()
+    this.dirLock.release()
   }
 }
 

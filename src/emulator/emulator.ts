@@ -5,7 +5,7 @@ import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
-import {DataFileError} from './data-files.js'
+import {DataFileError, checkDatabaseNotLost} from './data-files.js'
 import {HttpError, conflict} from './http-error.js'
 import {Router, type EmuRequest, type EmuResponse} from './router.js'
 import {registerRoutes} from './routes/index.js'
@@ -13,7 +13,7 @@ import {Scheduler} from './scheduler.js'
 import {lockDataDir} from './serve-lock.js'
 import {defaultConfig, type PlatformConfig, type SandboxSettings} from './settings.js'
 import {handleHttp, limitServer} from './server.js'
-import {Db} from './store/db.js'
+import {DB_FILE, Db} from './store/db.js'
 import {Webhooks, loadWebhookKey} from './webhooks.js'
 
 export interface EmulatorOptions {
@@ -73,6 +73,7 @@ export class Emulator {
     try {
       this.now = opts.now ?? Date.now
       this.logSink = opts.log
+      checkDatabaseNotLost(opts.dataDir, DB_FILE)
       this.credentials = loadCredentials(opts.dataDir)
       const key = loadWebhookKey(opts.dataDir)
       this.webhookPublicKeyPem = key.publicKeyPem

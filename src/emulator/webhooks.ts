@@ -26,13 +26,20 @@ export function loadWebhookKey(dataDir: string): {privateKey: KeyObject; publicK
     const {privateKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'})
     writePrivateFileAtomic(path, privateKey.export({type: 'pkcs8', format: 'pem'}) as string)
   }
+  const recovery = 'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).'
+  let privateKey: KeyObject
   try {
-    const privateKey = createPrivateKey(readFileSync(path, 'utf8'))
-    const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
-    return {privateKey, publicKeyPem}
+    privateKey = createPrivateKey(readFileSync(path, 'utf8'))
   } catch (e) {
-    throw new DataFileError(path, 'is not a PEM private key', 'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).', e)
+    throw new DataFileError(path, 'is not a PEM private key', recovery, e)
   }
+  // Every delivery is signed ECDSA P-256 (X-Service-Signature): another key would fail each one later, so it is refused now.
+  const curve = privateKey.asymmetricKeyDetails?.namedCurve
+  if (privateKey.asymmetricKeyType !== 'ec' || curve !== 'prime256v1') {
+    throw new DataFileError(path, `holds a${privateKey.asymmetricKeyType === 'ec' ? `n EC ${curve}` : ` ${privateKey.asymmetricKeyType}`} key, not the ECDSA P-256 key webhooks are signed with`, recovery)
+  }
+  const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
+  return {privateKey, publicKeyPem}
 }
 
 /** base64 DER ECDSA P-256 over SHA-256 of the exact body bytes (header X-Service-Signature). */

@@ -22,8 +22,8 @@ export async function sandboxStoreCall<T>(fn: (store: Store) => T): Promise<T> {
 /** The sandbox's own data errors (damaged database, unusable credentials or key file) as SvcErrors. */
 export function asSandboxDataError(e: unknown): SvcError | undefined {
   const err = e as Error & {file?: string; recovery?: string}
-  if (err?.name === 'StoreDamagedError' || err?.name === 'DataFileError') {
-    return new SvcError({code: 'SANDBOX_DATA_DAMAGED', exitCode: ExitCode.FAILED, message: err.message, details: {file: err.file}, hint: err.recovery ?? 'Restore a backup with `svc sandbox restore <file>`, or start afresh with `svc sandbox reset`.'})
+  if (err?.name === 'StoreDamagedError' || err?.name === 'DataFileError' || err?.name === 'StoreTooNewError') {
+    return new SvcError({code: err.name === 'StoreTooNewError' ? 'SANDBOX_DATA_TOO_NEW' : 'SANDBOX_DATA_DAMAGED', exitCode: ExitCode.FAILED, message: err.message, details: {file: err.file}, hint: err.recovery ?? 'Restore a backup with `svc sandbox restore <file>`, or start afresh with `svc sandbox reset`.'})
   }
   if (/no sandbox database/i.test(err?.message ?? '')) return new SvcError({code: 'SANDBOX_NO_DATA', exitCode: ExitCode.NOT_FOUND, message: err.message, hint: 'Start it once with `svc sandbox serve`, or pass --data-dir.'})
   return undefined

@@ -254,14 +254,14 @@ export class Db {
     const cache = this.cache.get(table)
     if (cache?.has(id)) return cache.get(id) as T
     const row = this.sql.row(`SELECT doc FROM "${table}" WHERE id = ?`, id)
-    const doc = row ? (JSON.parse(row[0] as string) as T) : undefined
+    const doc = row ? parseDoc<T>(row[0], table) : undefined
     if (cache && doc !== undefined) cache.set(id, doc)
     return doc
   }
 
   /** Parses rows whose first column is `doc`. */
   docs<T>(rows: unknown[][]): T[] {
-    return rows.map((r) => JSON.parse(r[0] as string) as T)
+    return rows.map((r) => parseDoc<T>(r[0]))
   }
 
   put<T>(table: string, id: string, value: T): T {
@@ -332,5 +332,14 @@ export interface DbOptions {
 class CommitFailed extends Error {
   constructor(override readonly cause: unknown, readonly wrote: boolean) {
     super('commit failed', {cause})
+  }
+}
+
+/** A stored document; one that is no longer JSON was damaged on disk (SQLite keeps no record checksums). */
+function parseDoc<T>(text: unknown, table?: string): T {
+  try {
+    return JSON.parse(text as string) as T
+  } catch (e) {
+    throw new StoreUnavailableError('damaged', `a record${table ? ` of ${table}` : ''} is not readable (${(e as Error).message})`, {cause: e})
   }
 }

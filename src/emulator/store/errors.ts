@@ -37,3 +37,12 @@ export const isTransient = (e: unknown): boolean => {
   const f = storeFaultOf(e)
   return f === 'busy' || f === 'full'
 }
+
+/** A database written by a newer svc (a higher schema version): this one cannot know what it holds. */
+export class StoreTooNewError extends Error {
+  override readonly name = 'StoreTooNewError'
+  readonly recovery = 'Upgrade svc to the version that wrote it, or serve another --data-dir.'
+  constructor(readonly file: string, readonly version: number, readonly supported: number) {
+    super(`${file} has schema version ${version}: it was written by a newer svc (this one understands up to ${supported}). Nothing was changed in it.`)
+  }
+}

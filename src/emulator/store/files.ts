@@ -1,7 +1,7 @@
 import {closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {DB_FILE} from './db.js'
-import {SCHEMA_VERSION} from './migrations.js'
+import {SCHEMA_VERSION, migrate} from './migrations.js'
 import {openConnection, StoreDamagedError} from './sqlite.js'
 
 /** The database file and what SQLite keeps beside it. */
@@ -75,4 +75,17 @@ export function restoreDatabase(dataDir: string, file: string): {kept?: string} 
   for (const f of databaseFiles(dataDir).slice(1)) rmSync(f, {force: true})
   renameSync(tmp, target)
   return {kept}
+}
+
+/**
+ * An empty database of the current schema in `dataDir` (after `svc sandbox reset`): the data dir's
+ * credentials then sit beside a database again, which is how a start tells a reset from a lost file.
+ */
+export function freshDatabase(dataDir: string): void {
+  const conn = openConnection(join(dataDir, DB_FILE))
+  try {
+    migrate(conn, dataDir, () => {})
+  } finally {
+    conn.close()
+  }
 }

@@ -1,10 +1,10 @@
 import {execFileSync, spawn} from 'node:child_process'
-import {closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync} from 'node:fs'
+import {chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {request} from 'undici'
 import {afterAll, describe, expect, it} from 'vitest'
 import {BIN, kill9, serve, started, TERMS, type Ready} from '../helpers/process-sandbox.js'
@@ -295,4 +295,115 @@ describe('the event log of a long-lived sandbox', () => {
     expect(tail.code).toBe(0)
     expect(tail.json().data.map((e: {data: {n: number}}) => e.data.n)).toEqual([99_998, 99_999, 100_000])
   }, 90_000)
+})
+
+describe('damage and misuse are refused at start or before anything is written, naming the file', () => {
+  const cli = async (args: string[]) => {
+    const {svc} = await import('../helpers/cli.js')
+    return svc(args, {env: {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1'}})
+  }
+  /** A data dir that served once and stopped cleanly. */
+  async function servedOnce(): Promise<{dataDir: string; ready: Ready}> {
+    const dataDir = newDir()
+    const s = await serve(home, dataDir)
+    expect((await call(s.ready, 'POST', '/customers', newCustomer('Kept Kim'))).status).toBe(201)
+    const exited = new Promise((r) => s.child.once('exit', r))
+    s.child.kill('SIGTERM')
+    await exited
+    return {dataDir, ready: s.ready}
+  }
+  const serveFails = async (dataDir: string) => {
+    const r = await cli(['sandbox', 'serve', '--port', '0', '--data-dir', dataDir, '--json'])
+    return {code: r.code, error: JSON.parse(r.stdout).error as {code: string; reason: string; hint: string}}
+  }
+
+  it('a 0-byte or missing sandbox.db beside credentials, a newer schema, a key that is not P-256', async () => {
+    const {dataDir} = await servedOnce()
+    const db = join(dataDir, 'sandbox.db')
+    writeFileSync(db, '')
+    let r = await serveFails(dataDir)
+    expect(r.code).toBe(1)
+    expect(r.error.code).toBe('SANDBOX_DATA_DAMAGED')
+    expect(r.error.reason).toContain(`${db} is empty (0 bytes)`)
+    expect(r.error.hint).toContain('svc sandbox restore')
+    rmSync(db)
+    r = await serveFails(dataDir)
+    expect(r.error.reason).toContain(`${db} is missing`)
+    // `svc sandbox reset` is the way to start afresh on purpose: it leaves a fresh database that serves.
+    expect((await cli(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'])).code).toBe(0)
+    const fresh = await serve(home, dataDir)
+    expect((await call(fresh.ready, 'GET', '/customers')).body.data).toEqual([])
+    await kill9(fresh.child)
+
+    const newer = (await servedOnce()).dataDir
+    const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {exec(sql: string): void; close(): void}
+    const conn = new Database(join(newer, 'sandbox.db'))
+    conn.exec('PRAGMA user_version = 999')
+    conn.close()
+    r = await serveFails(newer)
+    expect(r.code).toBe(1)
+    expect(r.error.code).toBe('SANDBOX_DATA_TOO_NEW')
+    expect(r.error.reason).toContain(join(newer, 'sandbox.db'))
+    expect(r.error.reason).toMatch(/schema version 999: it was written by a newer svc/)
+
+    const keyed = (await servedOnce()).dataDir
+    const {generateKeyPairSync} = await import('node:crypto')
+    writeFileSync(join(keyed, 'webhook-key.pem'), generateKeyPairSync('ed25519').privateKey.export({type: 'pkcs8', format: 'pem'}) as string)
+    r = await serveFails(keyed)
+    expect(r.code).toBe(1)
+    expect(r.error.reason).toContain(`${join(keyed, 'webhook-key.pem')} holds a ed25519 key, not the ECDSA P-256 key`)
+  }, 60_000)
+
+  it('backups: never onto the live database or inside the data dir, never over a file without --force, always 0600', async () => {
+    const {dataDir} = await servedOnce()
+    const live = join(dataDir, 'sandbox.db')
+    const liveBefore = readFileSync(live)
+    let r = await cli(['sandbox', 'backup', live, '--data-dir', dataDir, '--json'])
+    expect(r.code).toBe(2)
+    expect(JSON.parse(r.stdout).error).toMatchObject({code: 'BACKUP_TARGET_INVALID'})
+    r = await cli(['sandbox', 'backup', join(dataDir, 'copy.db'), '--data-dir', dataDir, '--json'])
+    expect(JSON.parse(r.stdout).error.reason).toContain("inside the sandbox's data dir")
+    expect(readFileSync(live).equals(liveBefore)).toBe(true)
+
+    const out = join(dirname(dataDir), 'backup.db')
+    r = await cli(['sandbox', 'backup', out, '--data-dir', dataDir, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(statSync(out).mode & 0o777).toBe(0o600)
+    const first = readFileSync(out)
+    r = await cli(['sandbox', 'backup', out, '--data-dir', dataDir, '--json'])
+    expect(r.code).toBe(6)
+    expect(JSON.parse(r.stdout).error).toMatchObject({code: 'BACKUP_TARGET_EXISTS', hint: expect.stringContaining('--force')})
+    expect(readFileSync(out).equals(first)).toBe(true)
+    r = await cli(['sandbox', 'backup', out, '--data-dir', dataDir, '--force', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(statSync(out).mode & 0o777).toBe(0o600)
+  }, 40_000)
+
+  it('a shared directory (mode 1777) is not chmod-ed: it is refused with a hint, and a subdirectory of it works', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'svc-shared-'))
+    dirs.push(shared)
+    chmodSync(shared, 0o1777)
+    const r = await serveFails(shared)
+    expect(r.code).toBe(1)
+    expect(r.error.code).toBe('UNSAFE_DIRECTORY')
+    expect(r.error.reason).toContain('is writable by every user (mode 1777)')
+    expect(r.error.hint).toContain(join(shared, 'svc'))
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777)
+    const {child, ready} = await serve(home, join(shared, 'svc'))
+    expect((await call(ready, 'GET', '/customers')).status).toBe(200)
+    expect(statSync(join(shared, 'svc')).mode & 0o777).toBe(0o700)
+    await kill9(child)
+  }, 30_000)
+
+  it('extreme rates and amounts are refused naming the field, and nothing moves', async () => {
+    const {ready} = await serve(home, newDir())
+    let r = await call(ready, 'PATCH', '/config', {sandbox: {exchangeRates: {MXN: '1000000000000'}}})
+    expect(r.status).toBe(400)
+    expect(r.body.details.errors).toEqual([{field: 'sandbox.exchangeRates.MXN', message: 'must be at most 1000000000 units per USD'}])
+    r = await call(ready, 'PATCH', '/config', {sandbox: {exchangeRates: {MXN: '1000000000'}}})
+    expect(r.status).toBe(200)
+    const rate = await call(ready, 'GET', '/exchange-rates?sourceCurrency=USD&destinationCurrency=MXN&sendingAmount=100000000000')
+    expect(rate.status).toBe(400)
+    expect(rate.body.details.errors[0]).toMatchObject({field: 'amount', message: expect.stringContaining('past the largest exact amount')})
+  }, 30_000)
 })

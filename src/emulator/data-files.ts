@@ -13,13 +13,13 @@ export class DataFileError extends Error {
 }
 
 /**
- * A data dir that has credentials had a database: one now missing or empty was lost (a truncated
+ * Called for a data dir that had credentials at start: it had a database, so one now missing or empty was lost (a truncated
  * copy, a deleted file), not a first start. Serving an empty sandbox under the old credentials would
  * look like every customer vanished, so it is refused, naming the file. (`svc sandbox reset` leaves a
  * fresh database behind, and a journal-era dir is imported from journal.ndjson.)
  */
 export function checkDatabaseNotLost(dataDir: string, dbFile: string): void {
-  if (!existsSync(join(dataDir, 'credentials.json')) || existsSync(join(dataDir, 'journal.ndjson'))) return
+  if (existsSync(join(dataDir, 'journal.ndjson'))) return
   const path = join(dataDir, dbFile)
   const size = existsSync(path) ? statSync(path).size : -1
   if (size > 0) return

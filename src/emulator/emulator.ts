@@ -73,8 +73,9 @@ export class Emulator {
     try {
       this.now = opts.now ?? Date.now
       this.logSink = opts.log
-      checkDatabaseNotLost(opts.dataDir, DB_FILE)
+      const hadCredentials = existsSync(join(opts.dataDir, 'credentials.json'))
       this.credentials = loadCredentials(opts.dataDir)
+      if (hadCredentials) checkDatabaseNotLost(opts.dataDir, DB_FILE)
       const key = loadWebhookKey(opts.dataDir)
       this.webhookPublicKeyPem = key.publicKeyPem
       this.db = Db.open(opts.dataDir, (line) => this.log(line))

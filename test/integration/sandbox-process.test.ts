@@ -99,7 +99,8 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
     expect(reset.code).toBe(0)
     expect(reset.json()).toEqual({reset: true, dataDir})
-    expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(false)
+    // A fresh database is left beside the kept credentials, which is how a start tells a reset from a lost file.
+    expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true)
 
     const fresh = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
     pid = fresh.json().pid

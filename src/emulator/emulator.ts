@@ -104,7 +104,7 @@ export class Emulator {
   }
 
   private listen(port: number, host: string): Promise<void> {
-    const server = createServer({keepAlive: true, keepAliveTimeout: 30_000}, (req, res) => void handleHttp(this, req, res))
+    const server = createServer({keepAlive: true, keepAliveTimeout: 30_000, connectionsCheckingInterval: 1_000}, (req, res) => void handleHttp(this, req, res))
     limitServer(server)
     server.on('connection', (s) => {
       this.sockets.add(s)

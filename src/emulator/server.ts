@@ -6,11 +6,10 @@ import {injectFault} from './faults.js'
 import {agentOfRequest, isBearer} from './domain/agents.js'
 import {HttpError} from './http-error.js'
 import {forbidden, tokenAuth} from './domain/tokens.js'
-import type {EmuResponse} from './router.js'
+import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse} from './router.js'
 import {storeFaultOf} from './store/errors.js'
 
-/** Documents are at most 10 MB (spec); a multipart envelope adds a little. */
-export const MAX_BODY = 12 * 1024 * 1024
+
 const PREFIX = `/${API_VERSION}`
 
 /** Paths that take no API credentials: hosted pages a browser opens, and device-code redemption (the code is the credential). */
@@ -18,11 +17,25 @@ const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/, /^\/a
 /** Agent routes take the agent's Bearer token, and only those routes do. */
 const AGENT = /^\/agents\/me(\/|$)/
 
-/** Bounds what one client can hold: connections, and how long headers and a whole request may take. */
+/** Connections held at most; idle keep-alive ones are closed first once SOFT_CONNECTIONS are open. */
+export const MAX_CONNECTIONS = 8_192
+const SOFT_CONNECTIONS = 6_144
+
+/**
+ * Bounds what clients can hold. Headers must arrive within 5 s (checked every second), so slowloris
+ * connections go quickly; an idle connection costs a few KiB, so thousands are held, and when they
+ * crowd towards the cap the idle keep-alive ones are closed before any request is turned away.
+ */
 export function limitServer(server: Server): void {
-  server.maxConnections = 256
-  server.headersTimeout = 15_000
+  server.maxConnections = MAX_CONNECTIONS
+  server.headersTimeout = 5_000
   server.requestTimeout = 60_000
+  let open = 0
+  server.on('connection', (socket) => {
+    open++
+    socket.once('close', () => open--)
+    if (open >= SOFT_CONNECTIONS) server.closeIdleConnections()
+  })
 }
 
 /**
@@ -49,7 +62,8 @@ export async function handleHttp(emu: Emulator, req: IncomingMessage, res: Serve
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
-    const rawBody = await readBody(req).finally(enqueued)
+    const limit = PUBLIC.some((p) => p.test(path)) ? PUBLIC_MAX_BODY : (match.options.maxBody ?? DEFAULT_MAX_BODY)
+    const rawBody = await readBody(req, limit).finally(enqueued)
     if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
       try {
@@ -125,20 +139,22 @@ function checkAuth(emu: Emulator, req: IncomingMessage): void {
   }
 }
 
-const tooLarge = () => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY} bytes`, {limitBytes: MAX_BODY})
+const tooLarge = (limit: number) => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {limitBytes: limit})
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The body, streamed against the route's cap: a larger one is refused (413) as soon as it passes it, never buffered whole. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > MAX_BODY) return Promise.reject(tooLarge())
+  if (declared > limit) return Promise.reject(tooLarge(limit))
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > MAX_BODY) {
+      if (size > limit) {
         req.pause()
         req.removeAllListeners('data')
-        reject(tooLarge())
+        chunks.length = 0
+        reject(tooLarge(limit))
       } else chunks.push(c)
     })
     req.on('end', () => resolve(Buffer.concat(chunks)))

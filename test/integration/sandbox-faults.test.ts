@@ -407,3 +407,93 @@ describe('damage and misuse are refused at start or before anything is written, 
     expect(rate.body.details.errors[0]).toMatchObject({field: 'amount', message: expect.stringContaining('past the largest exact amount')})
   }, 30_000)
 })
+
+describe('hostile clients get a bounded cost', () => {
+  const peakRssKb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
+  const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
+
+  /** A legit client's GET latencies (a new connection each, as a script would make) over `ms`. */
+  async function legitLatencies(ready: Ready, ms: number): Promise<{p99: number; answered: number; sent: number}> {
+    const times: number[] = []
+    let sent = 0
+    const until = Date.now() + ms
+    while (Date.now() < until) {
+      sent++
+      const t = performance.now()
+      try {
+        const r = await call(ready, 'GET', '/customers?limit=1')
+        if (r.status === 200) times.push(performance.now() - t)
+      } catch {
+        // refused or reset: counted as not answered
+      }
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    times.sort((a, b) => a - b)
+    return {p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))], answered: times.length, sent}
+  }
+
+  it('300 slowloris connections and 1,000 idle keep-alive connections: a legit client is still answered, p99 <= 100 ms', async () => {
+    const {Socket} = await import('node:net')
+    const {ready} = await serve(home, newDir())
+    const origin = new URL(ready.url)
+    const open = (n: number, onConnect: (s: InstanceType<typeof Socket>) => void) =>
+      Promise.all(Array.from({length: n}, () => new Promise<InstanceType<typeof Socket>>((resolve) => {
+        const s = new Socket()
+        s.on('error', () => undefined)
+        s.connect(Number(origin.port), '127.0.0.1', () => (onConnect(s), resolve(s)))
+      })))
+    // Slowloris: headers that never end, a byte a second.
+    const slow = await open(300, (s) => s.write(`GET ${origin.pathname}/customers HTTP/1.1\r\nHost: x\r\nX-a: `))
+    const drip = setInterval(() => slow.forEach((s) => s.writable && s.write('a')), 1_000)
+    const duringSlow = await legitLatencies(ready, 4_000)
+    clearInterval(drip)
+    slow.forEach((s) => s.destroy())
+    expect(duringSlow.answered).toBe(duringSlow.sent)
+    expect(duringSlow.p99).toBeLessThanOrEqual(100)
+
+    // Idle keep-alive: one answered request each, then silence.
+    const auth = 'Basic ' + Buffer.from(`${ready.tokenId}:${ready.clientSecret}`).toString('base64')
+    const idle = await open(1_000, (s) => s.write(`GET ${origin.pathname}/customers?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nConnection: keep-alive\r\n\r\n`))
+    await new Promise((r) => setTimeout(r, 500))
+    const duringIdle = await legitLatencies(ready, 3_000)
+    idle.forEach((s) => s.destroy())
+    expect(duringIdle.answered).toBe(duringIdle.sent)
+    expect(duringIdle.p99).toBeLessThanOrEqual(100)
+  }, 60_000)
+
+  it('40 unauthenticated 12 MiB bodies on public routes are cut at 64 KiB: RSS grows by at most 20 MB', async () => {
+    const {ready, child} = await serve(home, newDir())
+    const origin = new URL(ready.url)
+    const {Socket} = await import('node:net')
+    const before = peakRssKb(child.pid!)
+    const mib = Buffer.alloc(1024 * 1024, 0x7b)
+    const one = (i: number) =>
+      new Promise<string>((resolve) => {
+        const s = new Socket()
+        let answer = ''
+        s.on('data', (c) => (answer += c.toString()))
+        s.on('error', () => resolve(answer))
+        s.on('close', () => resolve(answer))
+        s.connect(Number(origin.port), '127.0.0.1', async () => {
+          // Half declare their length, half stream chunked: neither may be buffered past the cap.
+          const head = i % 2 ? `Content-Length: ${12 * 1024 * 1024}\r\n` : 'Transfer-Encoding: chunked\r\n'
+          s.write(`POST ${origin.pathname}/sandbox/hosted/kyc/tok${i} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${head}\r\n`)
+          for (let k = 0; k < 12 && !s.destroyed; k++) {
+            const ok = i % 2 ? s.write(mib) : s.write(`${mib.length.toString(16)}\r\n`) && s.write(mib) && s.write('\r\n')
+            if (!ok) await new Promise((r) => s.once('drain', r).once('close', r))
+          }
+          s.end()
+        })
+      })
+    const answers = await Promise.all(Array.from({length: 40}, (_, i) => one(i)))
+    // Each is refused with 413 as soon as it passes the cap; a client still writing may see the close as a reset instead.
+    for (const a of answers) expect(a === '' || a.startsWith('HTTP/1.1 413')).toBe(true)
+    const refused = answers.filter((a) => a.startsWith('HTTP/1.1 413'))
+    expect(refused.length).toBeGreaterThan(0)
+    expect(refused[0]).toContain('"limitBytes":65536')
+    const grewMb = (peakRssKb(child.pid!) - before) / 1024
+    expect(grewMb).toBeLessThanOrEqual(20)
+    expect(rssKb(child.pid!)).toBeGreaterThan(0)
+    expect((await call(ready, 'GET', '/customers')).status).toBe(200)
+  }, 60_000)
+})

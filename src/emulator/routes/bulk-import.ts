@@ -3,7 +3,7 @@ import {acceptImport, getImportJob, publicImportJob, registerImportJobs} from '.
 import {readUpload} from '../domain/kyc-documents.js'
 import type {Emulator} from '../emulator.js'
 import {invalid} from '../http-error.js'
-import type {Router} from '../router.js'
+import {UPLOAD_MAX_BODY, type Router} from '../router.js'
 
 /** Bulk customer import (api-gaps: BulkCustomerImportJob): upload a CSV, then follow the job. */
 export function registerBulkImport(router: Router, emu: Emulator): void {
@@ -24,7 +24,7 @@ export function registerBulkImport(router: Router, emu: Emulator): void {
     }
     const job = acceptImport(emu, text)
     return {status: 202, body: {jobId: job.id, status: job.status}}
-  })
+  }, {maxBody: UPLOAD_MAX_BODY})
 
   router.get('/customers/bulk/jobs/:jobId', (req) => ({status: 200, body: publicImportJob(getImportJob(emu, req.params.jobId))}))
 }

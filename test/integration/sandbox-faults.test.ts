@@ -122,7 +122,7 @@ describe('locks held by another process', () => {
 })
 
 const isRoot = process.getuid?.() === 0
-describe.skipIf(!isRoot)('a full disk (tmpfs; runs as root, as CI does)', () => {
+describe.skipIf(!isRoot)('a full disk (a small tmpfs; mounting needs root, so this is skipped unless root — CI runs as root)', () => {
   it('writes are refused with 507, reads keep working, a due job is kept and runs once space returns; nothing acknowledged is lost', async () => {
     const mnt = mkdtempSync(join(tmpdir(), 'svc-full-'))
     dirs.push(mnt)

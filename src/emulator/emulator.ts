@@ -6,7 +6,7 @@ import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
 import {contextFor, type Reactions, type SandboxContext} from './context.js'
-import {DataFileError} from './data-files.js'
+import {DataFileError, checkDatabaseNotLost} from './data-files.js'
 import {followTransaction} from './domain/agent-actions.js'
 import {registerImportJobs} from './domain/bulk-import.js'
 import {registerCardTransactionJobs} from './domain/card-simulators.js'
@@ -28,9 +28,10 @@ import type {Principal} from './principal.js'
 import {Router, type EmuRequest, type EmuResponse} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {Scheduler} from './scheduler.js'
+import {lockDataDir} from './serve-lock.js'
 import {defaultConfig, type PlatformConfig, type SandboxSettings} from './settings.js'
 import {handleHttp, limitServer, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
-import {Db} from './store/db.js'
+import {DB_FILE, Db} from './store/db.js'
 import {Webhooks, loadWebhookKey} from './webhooks.js'
 
 export type {Credentials, ObservedRequest}
@@ -75,52 +76,68 @@ export class Emulator implements SandboxContext, ServerHost {
   private readonly logSink?: (line: string) => void
   private readonly sockets = new Set<import('node:net').Socket>()
 
+  private readonly dirLock: ReturnType<typeof lockDataDir>
+
   private constructor(readonly opts: EmulatorOptions) {
     ensurePrivateDir(opts.dataDir)
-    this.now = opts.now ?? Date.now
-    this.dataDir = opts.dataDir
-    this.logSink = opts.log
-    this.credentials = loadCredentials(opts.dataDir)
-    const key = loadWebhookKey(opts.dataDir)
-    this.webhookPublicKeyPem = key.publicKeyPem
-    this.db = Db.open(opts.dataDir, (line) => this.log(line))
-    if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
-    this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
-    this.webhooks = new Webhooks(this, key.privateKey)
+    this.dirLock = lockDataDir(opts.dataDir)
+    try {
+      this.now = opts.now ?? Date.now
+      this.dataDir = opts.dataDir
+      this.logSink = opts.log
+      const hadCredentials = existsSync(join(opts.dataDir, 'credentials.json'))
+      this.credentials = loadCredentials(opts.dataDir)
+      if (hadCredentials) checkDatabaseNotLost(opts.dataDir, DB_FILE)
+      const key = loadWebhookKey(opts.dataDir)
+      this.webhookPublicKeyPem = key.publicKeyPem
+      this.db = Db.open(opts.dataDir, (line) => this.log(line))
+      if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
+      this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
+      this.webhooks = new Webhooks(this, key.privateKey)
 
-    // Reactions: what else happens when something happens (context.ts says when each runs).
-    this.reactions = {
-      // A new customer: the skip-paperwork KYC decision, then its embedded wallet.
-      customerCreated: [onCustomerCreated, provisionEmbeddedWallet],
-      // An agent's transaction changed status: the agent action behind it follows.
-      agentTransactionChanged: [followTransaction],
-      // A new quote: strong customer authentication needs a login session.
-      quoteChecks: [requireScaSession],
-      // Execute: an embedded-wallet source needs its Service-Wallet-Signature stamp ...
-      executeChecks: [checkWalletQuoteSignature],
-      // ... and an SCA customer's payment is held for authorization.
-      executeGates: [scaGate],
+      // Reactions: what else happens when something happens (context.ts says when each runs).
+      this.reactions = {
+        // A new customer: the skip-paperwork KYC decision, then its embedded wallet.
+        customerCreated: [onCustomerCreated, provisionEmbeddedWallet],
+        // An agent's transaction changed status: the agent action behind it follows.
+        agentTransactionChanged: [followTransaction],
+        // A new quote: strong customer authentication needs a login session.
+        quoteChecks: [requireScaSession],
+        // Execute: an embedded-wallet source needs its Service-Wallet-Signature stamp ...
+        executeChecks: [checkWalletQuoteSignature],
+        // ... and an SCA customer's payment is held for authorization.
+        executeGates: [scaGate],
+      }
+      // Jobs: durable delayed work, each kind's handler registered with the scheduler (run as system).
+      for (const registerJobs of [
+        registerKycJobs, registerQuoteJobs, registerTransactionJobs, registerIncomingJobs, registerExternalAccountJobs,
+        registerOwnershipJobs, registerImportJobs, registerCardJobs, registerCardTransactionJobs, registerScaQuoteJobs,
+        registerScaResetJobs, registerStablecoinSettler, registerSettler,
+      ]) registerJobs(this)
+      // Routes: every operation, one register call per resource (routes/index.ts).
+      registerRoutes(this.router)
+      this.scheduler.start()
+      this.webhooks.start()
+    } catch (e) {
+      this.dirLock.release()
+      throw e
     }
-    // Jobs: durable delayed work, each kind's handler registered with the scheduler (run as system).
-    for (const registerJobs of [
-      registerKycJobs, registerQuoteJobs, registerTransactionJobs, registerIncomingJobs, registerExternalAccountJobs,
-      registerOwnershipJobs, registerImportJobs, registerCardJobs, registerCardTransactionJobs, registerScaQuoteJobs,
-      registerScaResetJobs, registerStablecoinSettler, registerSettler,
-    ]) registerJobs(this)
-    // Routes: every operation, one register call per resource (routes/index.ts).
-    registerRoutes(this.router)
-    this.scheduler.start()
-    this.webhooks.start()
   }
 
   static async start(opts: EmulatorOptions): Promise<Emulator> {
     const emu = new Emulator(opts)
-    await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1')
+    try {
+      await emu.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1')
+    } catch (e) {
+      await emu.close()
+      throw e
+    }
+    emu.dirLock.setUrl(emu.url)
     return emu
   }
 
   private listen(port: number, host: string): Promise<void> {
-    const server = createServer({keepAlive: true, keepAliveTimeout: 30_000}, (req, res) => void handleHttp(this, req, res))
+    const server = createServer({keepAlive: true, keepAliveTimeout: 30_000, connectionsCheckingInterval: 1_000}, (req, res) => void handleHttp(this, req, res))
     limitServer(server)
     server.on('connection', (s) => {
       this.sockets.add(s)
@@ -202,6 +219,7 @@ export class Emulator implements SandboxContext, ServerHost {
       for (const s of this.sockets) s.destroy()
     })
     await this.db.close()
+    this.dirLock.release()
   }
 }
 

@@ -9,7 +9,7 @@ import type {SandboxSettings} from './settings.js'
  * imports the sandbox itself. Commands load this lazily, so only those that touch the sandbox load
  * it, and the store operations below do not load the server (the Emulator is imported on start).
  */
-export {backupDatabase, checkDatabase, restoreDatabase} from './store/files.js'
+export {backupDatabase, checkDatabase, freshDatabase, restoreDatabase} from './store/files.js'
 
 /** Decisions land quickly in a throwaway sandbox unless the flow's `sandbox:` block says otherwise. */
 const FLOW_DEFAULTS: Partial<SandboxSettings> = {decisionDelayMs: 250}

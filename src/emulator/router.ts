@@ -2,6 +2,13 @@ import type {EmuRequest, EmuResponse, SandboxContext} from './context.js'
 
 export type {EmuRequest, EmuResponse}
 
+/** Documents are at most 10 MB (spec); a multipart envelope adds a little. Routes that take uploads declare it. */
+export const UPLOAD_MAX_BODY = 12 * 1024 * 1024
+/** Every other API request body: JSON far larger than any the contract describes. */
+export const DEFAULT_MAX_BODY = 1024 * 1024
+/** Routes anyone may call without credentials (hosted pages, device-code redemption) read at most this much. */
+export const PUBLIC_MAX_BODY = 64 * 1024
+
 /** A route's handler: the request, and its context (also `req.ctx`), which carries the caller's principal. */
 export type Handler = (req: EmuRequest, emu: SandboxContext) => EmuResponse | Promise<EmuResponse>
 
@@ -11,6 +18,8 @@ export interface RouteOptions {
    * network (a webhook test delivery), so it cannot hold up every other request.
    */
   unit?: boolean
+  /** The largest body the route reads (default DEFAULT_MAX_BODY); uploads declare theirs. */
+  maxBody?: number
 }
 
 interface Route {

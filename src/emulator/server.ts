@@ -7,11 +7,10 @@ import {agentOfRequest, isBearer} from './domain/agents.js'
 import {HttpError} from './http-error.js'
 import {forbidden, tokenAuth} from './domain/tokens.js'
 import type {Permission, Principal} from './principal.js'
-import type {EmuResponse, Router} from './router.js'
+import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse, type Router} from './router.js'
+import {storeFaultOf} from './store/errors.js'
 import {tokenByClientId} from './store/tokens.js'
 
-/** Documents are at most 10 MB (spec); a multipart envelope adds a little. */
-export const MAX_BODY = 12 * 1024 * 1024
 const PREFIX = `/${API_VERSION}`
 
 /** Paths that take no API credentials: hosted pages a browser opens, and device-code redemption (the code is the credential). */
@@ -49,11 +48,25 @@ export interface ServerHost extends SandboxContext {
 
 const EVERY_PERMISSION: readonly Permission[] = ['VIEW', 'TRANSACT', 'MANAGE']
 
-/** Bounds what one client can hold: connections, and how long headers and a whole request may take. */
+/** Connections held at most; idle keep-alive ones are closed first once SOFT_CONNECTIONS are open. */
+export const MAX_CONNECTIONS = 8_192
+const SOFT_CONNECTIONS = 6_144
+
+/**
+ * Bounds what clients can hold. Headers must arrive within 5 s (checked every second), so slowloris
+ * connections go quickly; an idle connection costs a few KiB, so thousands are held, and when they
+ * crowd towards the cap the idle keep-alive ones are closed before any request is turned away.
+ */
 export function limitServer(server: Server): void {
-  server.maxConnections = 256
-  server.headersTimeout = 15_000
+  server.maxConnections = MAX_CONNECTIONS
+  server.headersTimeout = 5_000
   server.requestTimeout = 60_000
+  let open = 0
+  server.on('connection', (socket) => {
+    open++
+    socket.once('close', () => open--)
+    if (open >= SOFT_CONNECTIONS) server.closeIdleConnections()
+  })
 }
 
 /**
@@ -84,7 +97,8 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
-    const rawBody = await readBody(req).finally(enqueued)
+    const limit = principal.kind === 'public' ? PUBLIC_MAX_BODY : (match.options.maxBody ?? DEFAULT_MAX_BODY)
+    const rawBody = await readBody(req, limit).finally(enqueued)
     if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
       try {
@@ -99,15 +113,45 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
   } catch (e) {
     enqueued()
     if (e instanceof HttpError) response = errorResponse(e)
-    else {
-      emu.log(`internal error: ${(e as Error).stack ?? String(e)}`)
-      response = {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}}}
-    }
+    else response = unexpectedErrorResponse(emu, e)
   }
   // A body we refused to read is not drained: close the connection instead of reading it.
   if (!req.complete) res.setHeader('connection', 'close')
-  send(res, response, head)
+  try {
+    send(res, response, head)
+  } catch (e) {
+    // An answer that cannot be serialised or written fails this request only, never the process.
+    emu.log(`could not send the answer to ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`)
+    if (!res.headersSent) {
+      try {
+        send(res, (response = unexpectedErrorResponse(emu, e)), head)
+      } catch {
+        res.destroy()
+      }
+    } else res.destroy()
+  }
   if (seen) emu.onResponse?.(seen, response)
+}
+
+/**
+ * A failure outside the request's control: the store's faults get an answer that says what to do
+ * (wait for a lock, free disk space, restore a backup); anything else is a bug, logged.
+ */
+function unexpectedErrorResponse(emu: ServerHost, e: unknown): EmuResponse {
+  const fault = storeFaultOf(e)
+  if (fault === 'busy') {
+    return {status: 503, headers: {'retry-after': '1'}, body: {code: 'SANDBOX_BUSY', reason: 'Another process holds the sandbox database\'s write lock (a second server, sqlite3, a backup tool); nothing was changed. Retry shortly.', details: {}}}
+  }
+  if (fault === 'full') {
+    emu.log(`write refused, the disk is full: ${(e as Error).message}`)
+    return {status: 507, body: {code: 'INSUFFICIENT_STORAGE', reason: `The disk holding the sandbox database is full; nothing was changed. Free space on it (${emu.db.file}); reads keep working meanwhile.`, details: {}}}
+  }
+  if (fault === 'damaged') {
+    emu.log(`damaged data: ${(e as Error).message}`)
+    return {status: 500, body: {code: 'SANDBOX_DATA_DAMAGED', reason: `The sandbox database ${emu.db.file} is damaged where this request read it. Restore a backup with \`svc sandbox restore <file>\` (stop the sandbox first).`, details: {file: emu.db.file}}}
+  }
+  emu.log(`internal error: ${(e as Error)?.stack ?? String(e)}`)
+  return {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}}}
 }
 
 function errorResponse(e: HttpError): EmuResponse {
@@ -135,20 +179,22 @@ function checkAuth(emu: ServerHost, req: IncomingMessage): Principal {
   return {kind: 'platform', tokenId: stored.id, permissions: stored.permissions as Permission[]}
 }
 
-const tooLarge = () => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY} bytes`, {limitBytes: MAX_BODY})
+const tooLarge = (limit: number) => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {limitBytes: limit})
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The body, streamed against the route's cap: a larger one is refused (413) as soon as it passes it, never buffered whole. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > MAX_BODY) return Promise.reject(tooLarge())
+  if (declared > limit) return Promise.reject(tooLarge(limit))
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (c: Buffer) => {
       size += c.length
-      if (size > MAX_BODY) {
+      if (size > limit) {
         req.pause()
         req.removeAllListeners('data')
-        reject(tooLarge())
+        chunks.length = 0
+        reject(tooLarge(limit))
       } else chunks.push(c)
     })
     req.on('end', () => resolve(Buffer.concat(chunks)))

@@ -30,13 +30,20 @@ export function loadWebhookKey(dataDir: string): {privateKey: KeyObject; publicK
     const {privateKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'})
     writePrivateFileAtomic(path, privateKey.export({type: 'pkcs8', format: 'pem'}) as string)
   }
+  const recovery = 'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).'
+  let privateKey: KeyObject
   try {
-    const privateKey = createPrivateKey(readFileSync(path, 'utf8'))
-    const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
-    return {privateKey, publicKeyPem}
+    privateKey = createPrivateKey(readFileSync(path, 'utf8'))
   } catch (e) {
-    throw new DataFileError(path, 'is not a PEM private key', 'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).', e)
+    throw new DataFileError(path, 'is not a PEM private key', recovery, e)
   }
+  // Every delivery is signed ECDSA P-256 (X-Service-Signature): another key would fail each one later, so it is refused now.
+  const curve = privateKey.asymmetricKeyDetails?.namedCurve
+  if (privateKey.asymmetricKeyType !== 'ec' || curve !== 'prime256v1') {
+    throw new DataFileError(path, `holds a${privateKey.asymmetricKeyType === 'ec' ? `n EC ${curve}` : ` ${privateKey.asymmetricKeyType}`} key, not the ECDSA P-256 key webhooks are signed with`, recovery)
+  }
+  const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
+  return {privateKey, publicKeyPem}
 }
 
 /** base64 DER ECDSA P-256 over SHA-256 of the exact body bytes (header X-Service-Signature). */
@@ -213,17 +220,49 @@ export class Webhooks {
   }
 }
 
+/** One delivery attempt may take this long in all: connecting, sending and the whole answer. */
+export const DELIVERY_DEADLINE_MS = 5_000
+/** What is kept of a receiver's answer; the rest is never read (the socket is destroyed). */
+export const MAX_ANSWER_BYTES = 4 * 1024
+
+/**
+ * POSTs one event. A receiver cannot hold the outbox past DELIVERY_DEADLINE_MS however slowly it
+ * trickles, nor make the sandbox read more than MAX_ANSWER_BYTES of its answer.
+ */
 function post(url: string, body: string, headers: Record<string, string>): Promise<{status: number; body: string}> {
   return new Promise((resolve, reject) => {
     const u = new URL(url)
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, {method: 'POST', headers: {...headers, 'content-length': String(Buffer.byteLength(body))}, timeout: 5000}, (res) => {
+    let settled = false
+    const finish = (err: Error | undefined, value?: {status: number; body: string}) => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      if (err) reject(err)
+      else resolve(value!)
+    }
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, {method: 'POST', headers: {...headers, 'content-length': String(Buffer.byteLength(body))}}, (res) => {
       const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 2000)}))
-      res.on('error', reject)
+      let size = 0
+      const done = () => {
+        finish(undefined, {status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 2000)})
+        if (!res.complete) req.destroy()
+      }
+      res.on('data', (c: Buffer) => {
+        if (size < MAX_ANSWER_BYTES) chunks.push(c.subarray(0, MAX_ANSWER_BYTES - size))
+        size += c.length
+        // The status is known and enough of the answer is kept: stop reading.
+        if (size >= MAX_ANSWER_BYTES) done()
+      })
+      res.on('end', done)
+      res.on('error', (e) => finish(e))
     })
-    req.on('timeout', () => req.destroy(new Error('timed out after 5s')))
-    req.on('error', reject)
+    const deadline = setTimeout(() => {
+      const e = new Error(`timed out after ${DELIVERY_DEADLINE_MS / 1000}s`)
+      finish(e)
+      req.destroy(e)
+    }, DELIVERY_DEADLINE_MS)
+    deadline.unref?.()
+    req.on('error', (e) => finish(e))
     req.end(body)
   })
 }

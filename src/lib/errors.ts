@@ -107,5 +107,6 @@ export function networkError(message: string, hint?: string): SvcError {
 }
 
 export function isSvcError(e: unknown): e is SvcError {
-  return e instanceof SvcError
+  // The local sandbox loads as separate modules (esbuild.config.mjs), with its own copy of this class.
+  return e instanceof SvcError || (e instanceof Error && e.name === 'SvcError' && typeof (e as SvcError).exitCode === 'number' && typeof (e as SvcError).toDocument === 'function')
 }

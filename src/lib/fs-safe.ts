@@ -1,10 +1,41 @@
-import {closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync, chmodSync} from 'node:fs'
+import {closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync, chmodSync, type Stats} from 'node:fs'
+import {SvcError} from './errors.js'
+import {ExitCode} from './exit-codes.js'
 import {dirname, join} from 'node:path'
 
-/** A 0700 directory, created if needed (and tightened if it already exists). */
+/**
+ * A directory for svc's private files: created 0700 when missing. One that exists is used as it
+ * is, never chmod-ed (it may be a shared directory with its own mode and sticky bit), unless it is
+ * unsafe to keep secrets in: writable by everyone, or owned by another user. That is refused.
+ */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, {recursive: true, mode: 0o700})
-  chmodSync(dir, 0o700)
+  let st: Stats | undefined
+  try {
+    st = statSync(dir)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+  }
+  if (!st) {
+    mkdirSync(dir, {recursive: true, mode: 0o700})
+    chmodSync(dir, 0o700) // ours: made just now, whatever the umask
+    return
+  }
+  const problem = !st.isDirectory()
+    ? 'is not a directory'
+    : st.mode & 0o002
+      ? `is writable by every user (mode ${(st.mode & 0o7777).toString(8)})`
+      : typeof process.getuid === 'function' && st.uid !== process.getuid()
+        ? `belongs to another user (uid ${st.uid})`
+        : undefined
+  if (problem) {
+    throw new SvcError({
+      code: 'UNSAFE_DIRECTORY',
+      exitCode: ExitCode.FAILED,
+      message: `${dir} ${problem}, so svc will not keep credentials or keys in it (and will not change its mode)`,
+      details: {dir},
+      hint: `Use a directory of your own inside it, e.g. ${join(dir, 'svc')} (svc creates it 0700), via --data-dir or SVC_DATA_DIR / SVC_CONFIG_DIR.`,
+    })
+  }
 }
 
 /** Writes a 0600 file atomically: temp file, fsync, rename. A reader never sees half a file. */

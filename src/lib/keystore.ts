@@ -76,6 +76,7 @@ export class KeyStore {
   private readonly now: () => number
   private readonly env: NodeJS.ProcessEnv
   private passphrase?: Secret
+  private passphraseChecked = false
 
   constructor(opts: KeyStoreOptions) {
     this.dir = opts.dir
@@ -115,7 +116,8 @@ export class KeyStore {
    * missing passphrase is asked for on a terminal (or refused) before anything is requested.
    */
   async unlockForWrite(): Promise<void> {
-    if (this.passphrase || !this.list({allBaseUrls: true}).some((r) => 'sealed' in r.privateKey)) return
+    if (this.passphrase) return this.checkPassphraseFits(this.list({allBaseUrls: true}), this.passphrase)
+    if (!this.list({allBaseUrls: true}).some((r) => 'sealed' in r.privateKey)) return
     if (!canPrompt(this.env)) {
       throw new SvcError({
         code: 'KEYSTORE_LOCKED',
@@ -149,6 +151,7 @@ export class KeyStore {
         })
       }
       if (passphrase) {
+        this.checkPassphraseFits(existing, passphrase)
         for (const r of existing) if ('plain' in r.privateKey) this.write({...r, privateKey: {sealed: sealKey(new Secret(r.privateKey.plain), passphrase, aadOf(r.id, r.publicKey))}})
       }
       const record: KeyRecord = {
@@ -162,6 +165,28 @@ export class KeyStore {
       this.write(record)
       return toPublic(record)
     })
+  }
+
+  /**
+   * A store is sealed with one passphrase: a different one must not seal new keys beside the old
+   * ones (the store would need two passphrases from then on). Checked by opening one sealed key,
+   * once per process; refused before anything is requested or written.
+   */
+  private checkPassphraseFits(existing: KeyRecord[], passphrase: Secret): void {
+    if (this.passphraseChecked) return
+    const sealed = existing.find((r): r is KeyRecord & {privateKey: {sealed: SealedKey}} => 'sealed' in r.privateKey)
+    if (!sealed) return
+    try {
+      openKey(sealed.privateKey.sealed, passphrase, aadOf(sealed.id, sealed.publicKey))
+    } catch {
+      throw new SvcError({
+        code: 'KEYSTORE_PASSPHRASE_MISMATCH',
+        message: 'The key store is sealed with another passphrase than the one given; nothing was written',
+        exitCode: ExitCode.AUTH,
+        hint: 'Use the passphrase the store was sealed with (SVC_KEYSTORE_PASSPHRASE), or start a new store with `svc wallet keys purge`.',
+      })
+    }
+    this.passphraseChecked = true
   }
 
   private write(record: KeyRecord): void {

@@ -3,9 +3,10 @@ import {ExitCode} from './exit-codes.js'
 
 /** The sandbox's database file operations (src/emulator/entry.ts provides them; src/lib never imports the sandbox). */
 export interface SandboxStore {
-  backupDatabase(dataDir: string, file: string): {tables: number}
+  backupDatabase(dataDir: string, file: string, opts?: {force?: boolean}): {tables: number}
   checkDatabase(file: string): {tables: number}
   restoreDatabase(dataDir: string, file: string): {kept?: string}
+  freshDatabase(dataDir: string): void
 }
 
 /** Loads the store module; commands pass `() => import('../emulator/entry.js')`. */
@@ -28,8 +29,8 @@ export async function sandboxStoreCall<T>(load: LoadSandboxStore, fn: (store: Sa
 /** The sandbox's own data errors (damaged database, unusable credentials or key file) as SvcErrors. */
 export function asSandboxDataError(e: unknown): SvcError | undefined {
   const err = e as Error & {file?: string; recovery?: string}
-  if (err?.name === 'StoreDamagedError' || err?.name === 'DataFileError') {
-    return new SvcError({code: 'SANDBOX_DATA_DAMAGED', exitCode: ExitCode.FAILED, message: err.message, details: {file: err.file}, hint: err.recovery ?? 'Restore a backup with `svc sandbox restore <file>`, or start afresh with `svc sandbox reset`.'})
+  if (err?.name === 'StoreDamagedError' || err?.name === 'DataFileError' || err?.name === 'StoreTooNewError') {
+    return new SvcError({code: err.name === 'StoreTooNewError' ? 'SANDBOX_DATA_TOO_NEW' : 'SANDBOX_DATA_DAMAGED', exitCode: ExitCode.FAILED, message: err.message, details: {file: err.file}, hint: err.recovery ?? 'Restore a backup with `svc sandbox restore <file>`, or start afresh with `svc sandbox reset`.'})
   }
   if (/no sandbox database/i.test(err?.message ?? '')) return new SvcError({code: 'SANDBOX_NO_DATA', exitCode: ExitCode.NOT_FOUND, message: err.message, hint: 'Start it once with `svc sandbox serve`, or pass --data-dir.'})
   return undefined

@@ -60,10 +60,12 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     expect(who.json()).toMatchObject({profile: 'local', environment: 'local', credentials: 'local sandbox', verified: true})
   })
 
-  it('refuses a second sandbox on the same data dir, and a reset under a running one (exit 6)', async () => {
+  it('refuses a second sandbox on the same data dir (exit 1, naming the running one), and a reset under a running one (exit 6)', async () => {
     const again = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
-    expect(again.code).toBe(6)
+    expect(again.code).toBe(1)
     expect(again.json().error.code).toBe('SANDBOX_RUNNING')
+    expect(again.json().error.reason).toContain(`pid ${pid}`)
+    expect(again.json().error.reason).toContain(url)
     const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
     expect(reset.code).toBe(6)
     expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true)
@@ -97,7 +99,8 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
     expect(reset.code).toBe(0)
     expect(reset.json()).toEqual({reset: true, dataDir})
-    expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(false)
+    // A fresh database is left beside the kept credentials, which is how a start tells a reset from a lost file.
+    expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true)
 
     const fresh = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
     pid = fresh.json().pid

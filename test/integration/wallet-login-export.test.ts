@@ -234,6 +234,14 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(plain.code).toBe(4)
     expect(plain.json().error).toMatchObject({code: 'KEYSTORE_LOCKED', hint: expect.stringContaining('SVC_KEYSTORE_PASSPHRASE')})
     expect(sessions()).toBe(before)
+    // Another passphrase would split the store between two: refused (exit 4) before any session exists or any file is written.
+    const files = readdirSync(keystore()).sort()
+    const other = await svc(['wallet', 'login', accountId, '--json'], {env: {...sbx.env, SVC_KEYSTORE_PASSPHRASE: 'Zebra-Quartz-77'}})
+    expect(other.code).toBe(4)
+    expect(other.json().error).toMatchObject({code: 'KEYSTORE_PASSPHRASE_MISMATCH', hint: expect.stringContaining('svc wallet keys purge')})
+    expect(other.stdout + other.stderr).not.toContain('Zebra-Quartz-77')
+    expect(sessions()).toBe(before)
+    expect(readdirSync(keystore()).sort()).toEqual(files)
     expect((await svc(['wallet', 'keys', 'purge', '--all-environments', '--json'], {env: sbx.env})).code).toBe(0)
   })
 

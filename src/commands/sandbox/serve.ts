@@ -1,3 +1,4 @@
+import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError, SvcError, usageError} from '../../lib/errors.js'
@@ -6,7 +7,7 @@ import {sandboxDataDir} from '../../lib/paths.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
 import {fieldErrors} from '../../lib/schemas/field-errors.js'
-import {clearRunning, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
+import {clearRunning, readyFile, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 import {asSandboxDataError} from '../../lib/sandbox-store.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
@@ -35,7 +36,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     const dataDir = f['data-dir'] ?? sandboxDataDir()
     const faults = f.faults === undefined ? undefined : parseFaultsFlag(f.faults, f['faults-seed'])
     const running = runningPid(dataDir)
-    if (running && running !== process.pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `A sandbox is already running for ${dataDir} (pid ${running})`, hint: 'Stop it with `svc sandbox stop`, or use another --data-dir.'})
+    if (running && running !== process.pid) throw sandboxRunning(dataDir, running, recordedUrl(dataDir))
     if (f.detach) {
       const args = ['--port', String(f.port), '--data-dir', dataDir]
       for (const name of ['decision-delay', 'webhook-retry-base'] as const) if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
@@ -61,6 +62,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
         },
       })
     } catch (e) {
+      if ((e as Error).name === 'SandboxInUseError') {
+        const busy = e as Error & {pid: number; url?: string}
+        throw sandboxRunning(dataDir, busy.pid, busy.url)
+      }
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')
       throw asSandboxDataError(e) ?? e
     }
@@ -85,6 +90,27 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     clearRunning(dataDir)
     return undefined
   }
+}
+
+/** The URL the running sandbox recorded in its ready file, if it did. */
+function recordedUrl(dataDir: string): string | undefined {
+  try {
+    const url = (JSON.parse(readFileSync(readyFile(dataDir), 'utf8')) as {url?: unknown}).url
+    return typeof url === 'string' ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** A second server on a data dir already served would fight the first for its database: refused at start (exit 1). */
+function sandboxRunning(dataDir: string, pid: number, url?: string): SvcError {
+  return new SvcError({
+    code: 'SANDBOX_RUNNING',
+    exitCode: ExitCode.FAILED,
+    message: `A sandbox is already serving ${dataDir} (pid ${pid}${url ? `, ${url}` : ''})`,
+    details: {dataDir, pid, ...(url ? {url} : {})},
+    hint: 'Use it as it is, stop it with `svc sandbox stop`, or serve another directory with --data-dir.',
+  })
 }
 
 function parseFaultsFlag(spec: string, seed: number | undefined): FaultSettings {

@@ -1,5 +1,5 @@
 import type {SandboxContext} from '../context.js'
-import {HttpError, notFound} from '../http-error.js'
+import {HttpError, invalid, notFound} from '../http-error.js'
 import type {InternalAccount} from './internal-accounts.js'
 
 /**
@@ -39,6 +39,10 @@ function save(emu: SandboxContext, a: InternalAccount, dBalance: number, dTotal:
     updatedAt: emu.iso(),
   }
   if (next.balance.amount < 0 || next.totalBalance.amount < next.balance.amount) throw new Error(`ledger invariant broken on ${a.id}`)
+  // A balance past the largest exact integer would round: the movement is refused whole instead.
+  if (!Number.isSafeInteger(next.totalBalance.amount)) {
+    throw invalid([{field: 'amount', message: `would take ${a.id} past the largest balance held exactly (${Number.MAX_SAFE_INTEGER} smallest units)`}])
+  }
   return emu.db.put('internalAccounts', a.id, next)
 }
 

@@ -85,10 +85,10 @@ export function createQuote(emu: SandboxContext, input: QuoteCreateRequest, opts
     fees = feesFor(emu, {from, to, rail, net: sending, override})
     for (let i = 0; i < 5; i++) fees = feesFor(emu, {from, to, rail, net: Math.max(0, sending - fees.service - fees.platform), override})
     const net = sending - fees.service - fees.platform
-    receiving = net > 0 ? convertDown(rate, net) : 0
+    receiving = net > 0 ? convertDown(rate, net, 'lockedCurrencyAmount') : 0
   } else {
     receiving = input.lockedCurrencyAmount
-    const net = convertUp(rate, receiving)
+    const net = convertUp(rate, receiving, 'lockedCurrencyAmount')
     fees = feesFor(emu, {from, to, rail, net, override})
     sending = net + fees.service + fees.platform
   }

@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import {currency as lookup} from '../../lib/currencies.js'
 import type {SandboxContext} from '../context.js'
-import {HttpError} from '../http-error.js'
+import {HttpError, invalid} from '../http-error.js'
 
 /** Deterministic defaults: units of each currency per 1 USD (decimal strings, never floats). */
 export const DEFAULT_RATES: Record<string, string> = {
@@ -64,14 +64,25 @@ function gcd(a: bigint, b: bigint): bigint {
   return a || 1n
 }
 
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * A converted amount as a number of smallest units, refused (INVALID_INPUT naming `field`) past the
+ * largest integer a number holds exactly: the ledger would otherwise round it silently.
+ */
+function exactMinor(v: bigint, code: string, field: string): number {
+  if (v > MAX_EXACT) throw invalid([{field, message: `converts to ${v} smallest units of ${code}, past the largest exact amount (${Number.MAX_SAFE_INTEGER}); use a smaller amount or rate`}])
+  return Number(v)
+}
+
 /** Receiving minor units for `amount` sending minor units (rounded down: the customer never gets more than the rate). */
-export function convertDown(rate: Rate, amount: number): number {
-  return Number((BigInt(amount) * rate.num) / rate.den)
+export function convertDown(rate: Rate, amount: number, field = 'amount'): number {
+  return exactMinor((BigInt(amount) * rate.num) / rate.den, rate.to, field)
 }
 
 /** Sending minor units needed to deliver `amount` receiving minor units (rounded up). */
-export function convertUp(rate: Rate, amount: number): number {
-  return Number((BigInt(amount) * rate.den + rate.num - 1n) / rate.num)
+export function convertUp(rate: Rate, amount: number, field = 'amount'): number {
+  return exactMinor((BigInt(amount) * rate.den + rate.num - 1n) / rate.num, rate.from, field)
 }
 
 /** The `exchangeRate` number of the spec: receiving units per sending unit (smallest units). */
@@ -88,5 +99,5 @@ export function toUsdCents(emu: SandboxContext, code: string, amount: number): n
 export function fromUsdCents(emu: SandboxContext, code: string, cents: number): number {
   if (code === 'USD' || cents === 0) return cents
   const r = rateFor(emu, 'USD', code)
-  return Number((BigInt(cents) * r.num + r.den - 1n) / r.den)
+  return exactMinor((BigInt(cents) * r.num + r.den - 1n) / r.den, code, 'amount')
 }

@@ -166,6 +166,12 @@ export function registerTransactionJobs(emu: SandboxContext): void {
       completePayment(emu, t)
       if (o.kind === 'return') emu.scheduler.after(emu.settings().paymentReturnDelayMs, 'payment.return', {id: t.id})
     }
+  }, {
+    // A settlement that can never run must not leave the money held: the payment fails and its hold goes back.
+    giveUp: (p) => {
+      const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+      if (t?.status === 'PROCESSING') failPayment(emu, t, 'QUOTE_EXECUTION_FAILED', {status: 'COMPLETED', reason: 'TRANSACTION_FAILED'})
+    },
   })
   emu.scheduler.on('payment.return', (p) => {
     const t = emu.db.get<StoredTransaction>('transactions', String(p.id))

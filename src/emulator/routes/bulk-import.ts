@@ -2,7 +2,7 @@ import {MAX_CSV_BYTES} from '../../lib/customer-csv.js'
 import {acceptImport, getImportJob, publicImportJob} from '../domain/bulk-import.js'
 import {readUpload} from '../domain/kyc-documents.js'
 import {invalid} from '../http-error.js'
-import type {Router} from '../router.js'
+import {UPLOAD_MAX_BODY, type Router} from '../router.js'
 
 /** Bulk customer import (api-gaps: BulkCustomerImportJob): upload a CSV, then follow the job. */
 export function registerBulkImport(router: Router): void {
@@ -21,7 +21,7 @@ export function registerBulkImport(router: Router): void {
     }
     const job = acceptImport(emu, text)
     return {status: 202, body: {jobId: job.id, status: job.status}}
-  })
+  }, {maxBody: UPLOAD_MAX_BODY})
 
   router.get('/customers/bulk/jobs/:jobId', (req, emu) => ({status: 200, body: publicImportJob(getImportJob(emu, req.params.jobId))}))
 }

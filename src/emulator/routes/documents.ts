@@ -5,7 +5,7 @@ import type {SandboxContext} from '../context.js'
 import {HttpError, conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {pageFrom, paginate, pagingOf} from '../paging.js'
-import type {Router} from '../router.js'
+import {UPLOAD_MAX_BODY, type Router} from '../router.js'
 import {pageDocuments} from '../store/kyc.js'
 
 /** Documents (spec 2.3, 4.2 rule 4; api-gaps 2.2): one per holder, type and side. */
@@ -25,7 +25,7 @@ export function registerDocuments(router: Router): void {
     const doc: StoredDocument = {id: newId('Document'), ...meta, ...fileFacts(file!), createdAt: now, updatedAt: now}
     emu.db.put('documents', doc.id, doc)
     return {status: 201, body: publicDocument(doc)}
-  })
+  }, {maxBody: UPLOAD_MAX_BODY})
 
   router.put('/documents/:documentId', async (req, emu) => {
     const doc = getDocument(emu, req.params.documentId)
@@ -41,7 +41,7 @@ export function registerDocuments(router: Router): void {
     const next: StoredDocument = {...doc, side: undefined, ...meta, ...(file ? fileFacts(file) : {}), updatedAt: emu.iso()}
     emu.db.put('documents', doc.id, next)
     return {status: 200, body: publicDocument(next)}
-  })
+  }, {maxBody: UPLOAD_MAX_BODY})
 
   router.get('/documents', (req, emu) => {
     const holder = req.query.get('documentHolder')

@@ -3,6 +3,7 @@ import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, notFound, validate} from '../http-error.js'
 import type {Router} from '../router.js'
+import {eventLogPage} from '../domain/event-log.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
 export function registerPlatform(router: Router): void {
@@ -28,11 +29,7 @@ export function registerPlatform(router: Router): void {
 
   router.get('/sandbox/webhook-public-key', (_req, emu) => ({status: 200, text: emu.webhookPublicKeyPem, headers: {'content-type': 'application/x-pem-file'}}))
 
-  router.get('/sandbox/events', (req, emu) => {
-    const type = req.query.get('type')
-    const events = emu.webhooks.stored(type ?? undefined).map((e) => ({...e.event, delivery: {state: e.delivery, attempts: e.attempts}}))
-    return {status: 200, body: {data: events}}
-  })
+  router.get('/sandbox/events', (req, emu) => ({status: 200, body: eventLogPage(emu.db, req.query)}))
 
   router.post('/sandbox/events/:eventId/replay', async (req, emu) => {
     const url = validate(webhookReplayRequest, req.body ?? {}).url ?? emu.config().webhookEndpoint

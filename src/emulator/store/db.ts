@@ -1,5 +1,6 @@
 import {existsSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
+import {StoreUnavailableError, storeFaultOf} from './errors.js'
 import {migrate} from './migrations.js'
 import {openConnection, Statements, type Connection} from './sqlite.js'
 import {TABLES, upsertOf, type TableDef} from './tables.js'
@@ -8,6 +9,10 @@ export const DB_FILE = 'sandbox.db'
 
 /** How long a group commit may wait for requests already on their way in. */
 const MAX_BATCH_WAIT_MS = 4
+/** How long a batch waits for another process's write lock before its units are refused as busy. */
+export const LOCK_WAIT_MS = 5_000
+/** Each attempt at the write lock blocks at most this long (SQLite's busy handler); the rest of the wait yields the event loop. */
+const BUSY_SLICE_MS = 20
 
 interface Batch {
   done: Promise<void>
@@ -42,8 +47,14 @@ export class Db {
   private readonly commitListeners: Array<() => void> = []
   /** Parsed documents of the tables declared `cached`, by table and id; cleared on rollback. */
   private readonly cache = new Map<string, Map<string, unknown>>()
+  /** Writes made so far (put/del): a unit that made none is a read, safe to run again. */
+  private writes = 0
+  /** Since when the write lock has been refused to us (another process holds it); 0 when it has not. */
+  private busySince = 0
+  private readonly lockWaitMs: number
 
-  private constructor(private readonly conn: Connection, file: string) {
+  private constructor(private readonly conn: Connection, file: string, opts: DbOptions = {}) {
+    this.lockWaitMs = opts.lockWaitMs ?? LOCK_WAIT_MS
     this.sql = new Statements(conn)
     this.file = file
     for (const t of TABLES) if (t.cached) this.cache.set(t.name, new Map())
@@ -53,34 +64,57 @@ export class Db {
   }
 
   /** Opens (creating or migrating) the database in `dir`; refuses a damaged file (StoreDamagedError). */
-  static open(dir: string, log: (line: string) => void = () => {}): Db {
+  static open(dir: string, log: (line: string) => void = () => {}, opts: DbOptions = {}): Db {
     const file = join(dir, DB_FILE)
     const conn = openConnection(file)
     try {
       migrate(conn, dir, log)
+      conn.exec(`PRAGMA busy_timeout = ${BUSY_SLICE_MS}`)
     } catch (e) {
       conn.close()
       throw e
     }
-    return new Db(conn, file)
+    return new Db(conn, file, opts)
   }
 
-  /** Runs `fn` as one atomic unit (see the class comment); resolves once its writes are committed. */
-  unit<T>(fn: () => T | Promise<T>): Promise<T> {
-    const run = async (): Promise<{value?: T; error?: unknown; failed: boolean}> => {
-      if (this.closed) return {failed: true, error: new Error('the sandbox database is closed')}
-      this.beginBatch()
+  /**
+   * Runs `fn` as one atomic unit (see the class comment); resolves once its writes are committed.
+   * When the COMMIT of its batch fails (a full disk), a unit that wrote nothing is run once more in a
+   * batch of its own: a read is not refused for what its neighbours tried to write.
+   */
+  async unit<T>(fn: () => T | Promise<T>): Promise<T> {
+    try {
+      return await this.unitOnce(fn)
+    } catch (e) {
+      if (!(e instanceof CommitFailed) || e.wrote) throw e instanceof CommitFailed ? e.cause : e
+      try {
+        return await this.unitOnce(fn)
+      } catch (again) {
+        throw again instanceof CommitFailed ? again.cause : again
+      }
+    }
+  }
+
+  private unitOnce<T>(fn: () => T | Promise<T>): Promise<T> {
+    const run = async (): Promise<{value?: T; error?: unknown; failed: boolean; wrote: boolean}> => {
+      if (this.closed) return {failed: true, wrote: false, error: new Error('the sandbox database is closed')}
+      try {
+        await this.beginBatch()
+      } catch (error) {
+        return {failed: true, wrote: false, error}
+      }
       this.conn.exec('SAVEPOINT unit')
       this.depth++
+      const writesBefore = this.writes
       try {
         const value = await fn()
         this.conn.exec('RELEASE unit')
-        return {value, failed: false}
+        return {value, failed: false, wrote: this.writes !== writesBefore}
       } catch (error) {
         this.conn.exec('ROLLBACK TO unit')
         this.conn.exec('RELEASE unit')
         for (const l of this.rollbackListeners) l()
-        return {error, failed: true}
+        return {error, failed: true, wrote: false}
       } finally {
         this.depth--
         this.queueCommit()
@@ -90,7 +124,11 @@ export class Db {
     this.chain = result.catch(() => undefined)
     return result.then(async (r) => {
       if (r.failed) throw r.error
-      await this.committed()
+      try {
+        await this.committed()
+      } catch (e) {
+        throw new CommitFailed(e, r.wrote)
+      }
       return r.value as T
     })
   }
@@ -123,9 +161,30 @@ export class Db {
     this.commitListeners.push(listener)
   }
 
-  private beginBatch(): void {
+  /**
+   * Opens the batch's transaction with BEGIN IMMEDIATE, so the write lock is taken up front (a
+   * deferred BEGIN could only fail later, at the first write, with no way to wait). While another
+   * process holds the lock, it is tried again every few ms without blocking the event loop, up to
+   * `lockWaitMs` counted from when the lock was first refused: past that, units are refused as busy
+   * at once until the lock is free again, instead of each one waiting out the whole delay.
+   */
+  private async beginBatch(): Promise<void> {
     if (this.inBatch) return
-    this.conn.exec('BEGIN')
+    for (;;) {
+      try {
+        this.conn.exec('BEGIN IMMEDIATE')
+        this.busySince = 0
+        break
+      } catch (e) {
+        if (storeFaultOf(e) !== 'busy') throw e
+        const now = performance.now()
+        if (!this.busySince) this.busySince = now
+        if (now - this.busySince >= this.lockWaitMs) {
+          throw new StoreUnavailableError('busy', `another process has held the sandbox database's write lock for over ${Math.round(this.lockWaitMs / 1000)} s (${this.file})`, {cause: e})
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
     this.inBatch = true
     this.batchStartedAt = performance.now()
   }
@@ -135,6 +194,8 @@ export class Db {
       let resolve!: () => void
       let reject!: (e: unknown) => void
       const done = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
+      // A batch whose units all failed has no one awaiting its COMMIT: its failure is theirs, not an unhandled rejection.
+      done.catch(() => undefined)
       this.batch = {done, resolve, reject}
     }
     return this.batch
@@ -193,18 +254,19 @@ export class Db {
     const cache = this.cache.get(table)
     if (cache?.has(id)) return cache.get(id) as T
     const row = this.sql.row(`SELECT doc FROM "${table}" WHERE id = ?`, id)
-    const doc = row ? (JSON.parse(row[0] as string) as T) : undefined
+    const doc = row ? parseDoc<T>(row[0], table) : undefined
     if (cache && doc !== undefined) cache.set(id, doc)
     return doc
   }
 
   /** Parses rows whose first column is `doc`. */
   docs<T>(rows: unknown[][]): T[] {
-    return rows.map((r) => JSON.parse(r[0] as string) as T)
+    return rows.map((r) => parseDoc<T>(r[0]))
   }
 
   put<T>(table: string, id: string, value: T): T {
     const {sql, values} = upsertOf(this.table(table), id, value)
+    this.writes++
     this.sql.write(sql).run(...values)
     this.cache.get(table)?.set(id, value)
     return value
@@ -212,6 +274,7 @@ export class Db {
 
   del(table: string, id: string): void {
     this.table(table)
+    this.writes++
     this.sql.write(`DELETE FROM "${table}" WHERE id = ?`).run(id)
     this.cache.get(table)?.delete(id)
   }
@@ -257,5 +320,26 @@ export class Db {
       // another reader holds the WAL open: SQLite keeps it, nothing is lost
     }
     this.conn.close()
+  }
+}
+
+export interface DbOptions {
+  /** How long to wait for another process's write lock (default LOCK_WAIT_MS). */
+  lockWaitMs?: number
+}
+
+/** The COMMIT of a unit's batch failed; `wrote` tells whether this unit had writes in it. */
+class CommitFailed extends Error {
+  constructor(override readonly cause: unknown, readonly wrote: boolean) {
+    super('commit failed', {cause})
+  }
+}
+
+/** A stored document; one that is no longer JSON was damaged on disk (SQLite keeps no record checksums). */
+function parseDoc<T>(text: unknown, table?: string): T {
+  try {
+    return JSON.parse(text as string) as T
+  } catch (e) {
+    throw new StoreUnavailableError('damaged', `a record${table ? ` of ${table}` : ''} is not readable (${(e as Error).message})`, {cause: e})
   }
 }

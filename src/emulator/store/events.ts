@@ -30,6 +30,28 @@ export function eventsOfType(db: Db, type?: string): StoredEvent[] {
   return db.docs<StoredEvent>(rows).map(normalize)
 }
 
+/**
+ * One page of the event log in emission order (or newest first), after the event numbered
+ * `afterSeq`: `limit + 1` rows at most are read, on the (seq) or (type, seq) index, so a page costs the
+ * same however long the log grows.
+ */
+export function eventsPage(db: Db, opts: {type?: string; afterSeq?: number; limit: number; newestFirst?: boolean}): StoredEvent[] {
+  const dir = opts.newestFirst ? 'DESC' : 'ASC'
+  const cmp = opts.newestFirst ? '<' : '>'
+  const after = opts.afterSeq ?? (opts.newestFirst ? Number.MAX_SAFE_INTEGER : 0)
+  const rows = opts.type
+    ? db.sql.rows(
+        `SELECT doc FROM events WHERE seq ${cmp} ? AND (type = ? OR (type >= ? AND type < ?)) ORDER BY seq ${dir} LIMIT ?`,
+        after,
+        opts.type,
+        opts.type + '.',
+        opts.type + '/',
+        opts.limit + 1,
+      )
+    : db.sql.rows(`SELECT doc FROM events WHERE seq ${cmp} ? ORDER BY seq ${dir} LIMIT ?`, after, opts.limit + 1)
+  return db.docs<StoredEvent>(rows).map(normalize)
+}
+
 /** Journal-era rows kept `deliveries` and `delivered`. */
 function normalize(e: StoredEvent & {deliveries?: StoredEvent['attempts']; delivered?: boolean}): StoredEvent {
   if (e.delivery) return e

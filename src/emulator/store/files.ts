@@ -1,7 +1,7 @@
-import {closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync} from 'node:fs'
+import {closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {DB_FILE} from './db.js'
-import {SCHEMA_VERSION} from './migrations.js'
+import {SCHEMA_VERSION, migrate} from './migrations.js'
 import {openConnection, StoreDamagedError} from './sqlite.js'
 
 /** The database file and what SQLite keeps beside it. */
@@ -14,17 +14,30 @@ export function databaseFiles(dataDir: string): string[] {
  * A consistent copy of a sandbox's database, whether or not a sandbox is serving from it: a
  * separate read transaction sees one committed state (WAL), and VACUUM INTO writes it out whole.
  */
-export function backupDatabase(dataDir: string, file: string): {tables: number} {
+export function backupDatabase(dataDir: string, file: string, opts: {force?: boolean} = {}): {tables: number} {
   const source = join(dataDir, DB_FILE)
   if (!existsSync(source)) throw new Error(`There is no sandbox database in ${dataDir}`)
-  const conn = openConnection(source)
+  // The copy holds wallet recovery phrases: it is made in a 0600 file of its own (VACUUM INTO fills an
+  // empty file), checked, and only then put in place, without replacing a file unless asked to.
+  const tmp = `${file}.${process.pid}.partial`
+  closeSync(openSync(tmp, 'wx', 0o600))
   try {
-    if (existsSync(file)) rmSync(file)
-    conn.exec(`VACUUM INTO '${file.replaceAll("'", "''")}'`)
+    const conn = openConnection(source)
+    try {
+      conn.exec(`VACUUM INTO '${tmp.replaceAll("'", "''")}'`)
+    } finally {
+      conn.close()
+    }
+    const fd = openSync(tmp, 'r+')
+    fsyncSync(fd)
+    closeSync(fd)
+    const checked = checkDatabase(tmp)
+    if (opts.force) renameSync(tmp, file)
+    else linkSync(tmp, file) // fails (EEXIST) rather than replace a file that appeared meanwhile
+    return checked
   } finally {
-    conn.close()
+    rmSync(tmp, {force: true})
   }
-  return checkDatabase(file)
 }
 
 /** Opens a copy read-only in spirit and checks it: SQLite's own integrity check and our schema version. */
@@ -75,4 +88,17 @@ export function restoreDatabase(dataDir: string, file: string): {kept?: string} 
   for (const f of databaseFiles(dataDir).slice(1)) rmSync(f, {force: true})
   renameSync(tmp, target)
   return {kept}
+}
+
+/**
+ * An empty database of the current schema in `dataDir` (after `svc sandbox reset`): the data dir's
+ * credentials then sit beside a database again, which is how a start tells a reset from a lost file.
+ */
+export function freshDatabase(dataDir: string): void {
+  const conn = openConnection(join(dataDir, DB_FILE))
+  try {
+    migrate(conn, dataDir, () => {})
+  } finally {
+    conn.close()
+  }
 }

@@ -21,4 +21,6 @@ export interface Job {
   kind: string
   dueAt: number
   payload: Record<string, unknown>
+  /** Runs that failed for a reason of the job's own (not a lock or a full disk). */
+  failures?: number
 }

@@ -1,5 +1,6 @@
 import {existsSync, renameSync} from 'node:fs'
 import {join} from 'node:path'
+import {StoreTooNewError} from './errors.js'
 import {readJournal} from './journal-import.js'
 import type {Connection} from './sqlite.js'
 import {COUNTS_TABLE_SQL, TABLES, createTableSql, upsertOf} from './tables.js'
@@ -14,7 +15,7 @@ export const SCHEMA_VERSION = Math.max(1, ...TABLES.map((t) => t.since ?? 1))
  */
 export function migrate(conn: Connection, dir: string, log: (line: string) => void): void {
   const from = Number((conn.prepare('PRAGMA user_version').raw().get() as unknown as unknown[])[0])
-  if (from > SCHEMA_VERSION) throw new Error(`The sandbox database has schema version ${from}, newer than this svc understands (${SCHEMA_VERSION}); upgrade svc`)
+  if (from > SCHEMA_VERSION) throw new StoreTooNewError(join(dir, 'sandbox.db'), from, SCHEMA_VERSION)
   if (from === SCHEMA_VERSION) return
   const journal = join(dir, 'journal.ndjson')
   const importing = from === 0 && existsSync(journal)

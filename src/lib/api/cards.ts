@@ -62,11 +62,27 @@ export async function simulateCard(client: ApiClient, cardId: string, kind: Card
   return client.parse(cardSimulationResponse, res.body, 'simulation answer')
 }
 
-const storedEvent = z.looseObject({id: z.string(), type: z.string(), timestamp: z.string(), data: z.unknown().optional()})
+const storedEvent = z.looseObject({id: z.string(), type: z.string(), timestamp: z.string(), data: z.unknown().optional(), delivery: z.unknown().optional()})
 export type SandboxEvent = z.infer<typeof storedEvent>
+const eventPage = z.looseObject({data: z.array(storedEvent), hasMore: z.boolean().optional(), nextCursor: z.string().optional()})
 
-/** The sandbox's event log (GET /sandbox/events): every webhook it emitted, in order, with its delivery. */
-export async function sandboxEvents(client: ApiClient, type: string) {
-  const res = await client.request({method: 'GET', path: ['sandbox', 'events'], query: {type}})
-  return client.parse(z.looseObject({data: z.array(storedEvent)}), res.body, 'event list').data
+/**
+ * The sandbox's event log (GET /sandbox/events): the webhooks it emitted, oldest first, with their
+ * delivery; every page is followed. With `last`, only the newest `last` events (one page, read
+ * newest first), so a long-lived sandbox's log is not walked to show its tail.
+ */
+export async function sandboxEvents(client: ApiClient, type?: string, opts: {last?: number} = {}): Promise<SandboxEvent[]> {
+  if (opts.last !== undefined) {
+    const res = await client.request({method: 'GET', path: ['sandbox', 'events'], query: {type, order: 'desc', limit: String(Math.min(opts.last, 1000))}})
+    return client.parse(eventPage, res.body, 'event list').data.reverse()
+  }
+  const all: SandboxEvent[] = []
+  let cursor: string | undefined
+  do {
+    const res = await client.request({method: 'GET', path: ['sandbox', 'events'], query: {type, limit: '1000', cursor}})
+    const page = client.parse(eventPage, res.body, 'event list')
+    all.push(...page.data)
+    cursor = page.hasMore ? page.nextCursor : undefined
+  } while (cursor)
+  return all
 }

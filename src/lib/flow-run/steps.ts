@@ -1,5 +1,6 @@
 import {spawn} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
+import {sandboxEvents} from '../api/cards.js'
 import type {ApiClient} from '../api/client.js'
 import {ApiError} from '../errors.js'
 import type {FlowStep} from '../schemas/flow.js'
@@ -102,8 +103,7 @@ export async function waitWebhook(hook: NonNullable<FlowStep['webhook']>, target
 }
 
 export async function listEvents(target: StepTarget, type?: string): Promise<SandboxEvent[]> {
-  const res = await target.client.request<{data: SandboxEvent[]}>({method: 'GET', path: ['sandbox', 'events'], query: {type}})
-  return res.body?.data ?? []
+  return (await sandboxEvents(target.client, type)) as SandboxEvent[]
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

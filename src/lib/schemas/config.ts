@@ -44,7 +44,9 @@ export const sandboxSettingsPatch = z.strictObject({
       z
         .string()
         .regex(/^\d+(\.\d{1,12})?$/)
-        .refine((v) => /[1-9]/.test(v), {message: 'must be greater than 0'}),
+        .refine((v) => /[1-9]/.test(v), {message: 'must be greater than 0'})
+        // Past a billion units per dollar, ordinary amounts convert to more smallest units than a number holds exactly.
+        .refine((v) => v.split('.')[0].replace(/^0+/, '').length <= 10 && Number(v) <= 1e9, {message: 'must be at most 1000000000 units per USD'}),
     )
     .optional(),
   /** Service fee: basis points on cross-currency sends. */
@@ -52,11 +54,11 @@ export const sandboxSettingsPatch = z.strictObject({
   /** Service fee: fixed fee per rail in US cents (converted to the sending currency); `DEFAULT` for unnamed rails. */
   railFeesUsdCents: z.record(z.string(), z.number().int().min(0).max(1_000_000)).optional(),
   /** Maximum single transaction in minor units of the sending currency, by `SRC-DST` corridor or `SRC`. */
-  transactionSizeLimits: z.record(z.string().regex(/^[A-Z]{3,5}(-[A-Z]{3,5})?$/), z.number().int().min(1)).optional(),
+  transactionSizeLimits: z.record(z.string().regex(/^[A-Z]{3,5}(-[A-Z]{3,5})?$/), z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
   /** Platform-wide executed volume per UTC day, in US cents (429 DAILY_VOLUME_LIMIT_EXCEEDED above it). */
-  dailyVolumeLimitUsdCents: z.number().int().min(0).optional(),
+  dailyVolumeLimitUsdCents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Destinations pending ownership verification are usable up to this many US cents. */
-  ownershipVerificationThresholdUsdCents: z.number().int().min(0).optional(),
+  ownershipVerificationThresholdUsdCents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Embedded wallets: provision an EMBEDDED_WALLET account (+ seed, + EMAIL_OTP) with each customer. */
   embeddedWallets: z.boolean().optional(),
   /** Lifetime of signed-retry challenges (202 expiresAt), in seconds. */
@@ -104,7 +106,7 @@ const feeConfig = z.strictObject({
   // Spec 4.4 / 8: platform fee settings require a USD source currency.
   sourceCurrency: z.literal('USD', {message: 'must be USD: platform fees require a USD source currency'}),
   variableFeeBps: z.number().int().min(0).max(10000),
-  fixedFee: z.strictObject({amount: z.number().int().min(0), currency: z.string().regex(/^[A-Z]{3,5}$/)}),
+  fixedFee: z.strictObject({amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), currency: z.string().regex(/^[A-Z]{3,5}$/)}),
 })
 
 export const platformConfigPatch = z.strictObject({

@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {sandboxEvents} from '../api/cards.js'
 import type {Context} from '../context.js'
 import {ApiError, SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
@@ -64,8 +65,7 @@ export async function triggerEvent(ctx: Context, type: string, opts: {url?: stri
 
 async function eventLog(kit: Kit, type: string): Promise<LoggedEvent[] | undefined> {
   try {
-    const res = await kit.client.request({method: 'GET', path: ['sandbox', 'events'], query: {type}})
-    return kit.client.parse(z.looseObject({data: z.array(loggedEvent)}), res.body, 'event list').data
+    return z.array(loggedEvent).parse(await sandboxEvents(kit.client, type))
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return undefined // a remote sandbox has no event log
     throw e

@@ -22,9 +22,8 @@ export default class WebhooksEventsList extends BaseCommand<typeof WebhooksEvent
     const f = this.flags
     if (f.type !== undefined && !/^[A-Z][A-Z0-9_.]*$/.test(f.type)) throw usageError(`--type "${f.type}" is not an event type (e.g. CUSTOMER.KYC_APPROVED)`)
     this.ctx.refuseInProduction('webhooks events list')
-    const res = await this.ctx.client.request<{data: StoredEventSummary[]}>({method: 'GET', path: ['sandbox', 'events'], query: {type: f.type}})
-    const all = res.body?.data ?? []
-    const data = f.last ? all.slice(-f.last) : all
+    const {sandboxEvents} = await import('../../../lib/api/cards.js')
+    const data = (await sandboxEvents(this.ctx.client, f.type, {last: f.last})) as StoredEventSummary[]
     if (!this.jsonEnabled()) {
       if (!data.length) this.out.info('No events.')
       else await renderTable(this.out, ['time', 'type', 'object', 'state', 'event id'], data.map((e) => [e.timestamp, e.type, e.data?.id, e.data?.status ?? e.data?.kycStatus ?? e.data?.kybStatus, e.id]))

@@ -29,8 +29,10 @@ export default class Login extends BaseCommand<typeof Login> {
 
   async run() {
     const f = this.flags
-    const environment = loginEnvironment(f.environment, f['base-url'])
-    const baseUrl = loginBaseUrl(environment, f['base-url'])
+    // Flag > env, as for every command (the README's precedence).
+    const urlGiven = f['base-url'] ?? (this.ctx.env.SVC_BASE_URL || undefined)
+    const environment = loginEnvironment(f.environment, urlGiven)
+    const baseUrl = loginBaseUrl(environment, urlGiven)
     const name = f.profile ?? environment
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw usageError(`Profile name "${name}" must be letters, digits, . _ - (up to 64)`)
     if (!f['token-id']) throw usageError('Missing flag: --token-id (or set SVC_TOKEN_ID)')

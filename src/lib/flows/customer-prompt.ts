@@ -9,7 +9,7 @@ import {businessCreate, individualCreate} from '../schemas/customer.js'
 type Body = Record<string, unknown>
 
 /** The flag that sets each field, so a prompt reads like the flag's help and says how to script it. */
-const FLAG_OF: Record<string, keyof typeof customerFlags> = {
+export const FLAG_OF: Record<string, keyof typeof customerFlags> = {
   fullName: 'full-name', birthDate: 'birth-date', nationality: 'nationality', email: 'email', phoneNumber: 'phone',
   'businessInfo.legalName': 'legal-name', 'businessInfo.country': 'country', 'businessInfo.taxId': 'tax-id',
   'businessInfo.incorporatedOn': 'incorporated-on', 'businessInfo.registrationNumber': 'registration-number',

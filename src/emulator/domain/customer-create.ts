@@ -4,7 +4,7 @@ import {badRequest, conflict, invalid} from '../http-error.js'
 import {newId} from '../ids.js'
 import {activeByPlatformId, activeByUmaAddress} from '../store/customers.js'
 import {CURRENT_TERMS_VERSION, TERMS_VERSIONS, contactVerificationFor, getCustomer, type StoredCustomer} from './customers.js'
-import {createInternalAccounts} from './internal-accounts.js'
+import {PLATFORM_CURRENCY, createInternalAccounts} from './internal-accounts.js'
 
 /** Hooks other modules add to (KYC decisions at create, wallet provisioning ...). */
 export const customerHooks = {
@@ -52,7 +52,7 @@ export function createCustomer(emu: Emulator, input: CustomerCreateRequest): Sto
   const cv = contactVerificationFor(customer)
   if (cv) customer.contactVerification = cv
   emu.db.put('customers', id, customer)
-  createInternalAccounts(emu, id, input.currencies ?? [])
+  createInternalAccounts(emu, id, input.currencies?.length ? input.currencies : [PLATFORM_CURRENCY])
   for (const hook of customerHooks.created) hook(emu, customer)
   return getCustomer(emu, id)
 }

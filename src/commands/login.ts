@@ -9,7 +9,7 @@ export default class Login extends BaseCommand<typeof Login> {
   static override summary = 'Save API credentials as a profile bound to one environment, and make it the active one'
   static override description =
     'The client secret comes from --secret-stdin, SVC_CLIENT_SECRET or a hidden prompt (never a flag value) and is stored in a 0600 file in the config dir. ' +
-    'The credentials are checked with GET /config before anything is saved (--no-verify to skip).'
+    'The base URL comes from --base-url, else SVC_BASE_URL (else the local sandbox). The credentials are checked with GET /config before anything is saved (--no-verify to skip).'
   static override examples = [
     'printf %s "$SECRET" | <%= config.bin %> login --profile prod --environment production --base-url https://api.example.com/2025-10-13 --token-id tok_123 --secret-stdin',
     'SVC_CLIENT_SECRET=... <%= config.bin %> login --profile sbx --environment sandbox --base-url https://sandbox.example.com --token-id tok_456',

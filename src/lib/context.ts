@@ -5,7 +5,7 @@ import {SvcError, cancelled, networkError, usageError, type ErrorDocument} from 
 import {describeSecretSource, secretSource} from './login.js'
 import {ExitCode} from './exit-codes.js'
 import type {Output} from './output/output.js'
-import {sandboxDataDir} from './paths.js'
+import {LOCAL_BASE_URL, sandboxDataDir} from './paths.js'
 import {runningPid} from './sandbox-process.js'
 import {canPrompt, promptConfirm} from './prompts.js'
 
@@ -26,7 +26,8 @@ export interface ContextOptions {
  * never started (it writes the credentials at its first start): exit 9 "start it", like one that stopped.
  */
 export function missingCredentials(p: ResolvedProfile, env: NodeJS.ProcessEnv): SvcError {
-  if (p.environment === 'local' && !runningPid(sandboxDataDir(env))) {
+  // Only for the built-in sandbox's own address: a local profile pointed elsewhere just lacks its secret.
+  if (p.environment === 'local' && p.baseUrl === LOCAL_BASE_URL && !runningPid(sandboxDataDir(env))) {
     return networkError(
       `The local sandbox is not running at ${new URL(p.baseUrl).origin} (never started: no credentials in ${sandboxDataDir(env)})`,
       'Start it with `svc sandbox serve --detach` (it writes the local credentials), or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.',
@@ -86,7 +87,7 @@ export class Context {
     }
     const from = secretSource(p, this.env)
     const fix = from === 'SVC_CLIENT_SECRET' ? 'unset or correct SVC_CLIENT_SECRET' : from === 'local sandbox' ? 'restart the local sandbox (`svc sandbox stop`, then `svc sandbox serve --detach`)' : from === 'agent token' ? 'log the agent in again (`svc agents login <code>`)' : `run \`svc login --profile ${p.name}\``
-    const hint = `The secret came from ${describeSecretSource(p, this.env)}, with token id ${p.tokenId ?? '(none)'}: ${fix}. \`svc whoami\` shows the live profile.`
+    const hint = `Check the token id (${p.tokenId ?? 'none'}) and client secret: the secret came from ${describeSecretSource(p, this.env)}; ${fix}.`
     return {...doc, details: {...doc.details, profile: p.name, secretFrom: from, ...(p.tokenId ? {tokenId: p.tokenId} : {})}, hint}
   }
 

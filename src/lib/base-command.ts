@@ -80,7 +80,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (err instanceof Errors.ExitError) throw err
     const svc = toSvcError(err)
     let doc: ErrorDocument = withCommandHint(svc.toDocument(), this.id ?? '', {...this.ctor.flags, ...(this.ctor as typeof BaseCommand).baseFlags})
-    if (this.ctx) doc = this.ctx.explainUnauthorized(doc)
+    // `svc login` checks the secret it was just given, not the profile's: its own hint stands.
+    if (this.ctx && this.id !== 'login') doc = this.ctx.explainUnauthorized(doc)
     if (this.jsonEnabled()) {
       // The document is the script's answer; the one line on stderr is for whoever watches the pipe (`| jq` hides a failure otherwise).
       this.out.printJson({error: doc})

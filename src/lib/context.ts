@@ -87,7 +87,8 @@ export class Context {
     }
     const from = secretSource(p, this.env)
     const fix = from === 'SVC_CLIENT_SECRET' ? 'unset or correct SVC_CLIENT_SECRET' : from === 'local sandbox' ? 'restart the local sandbox (`svc sandbox stop`, then `svc sandbox serve --detach`)' : from === 'agent token' ? 'log the agent in again (`svc agents login <code>`)' : `run \`svc login --profile ${p.name}\``
-    const hint = `Check the token id (${p.tokenId ?? 'none'}) and client secret: the secret came from ${describeSecretSource(p, this.env)}; ${fix}.`
+    const what = from === 'agent token' ? 'Check the agent access token' : `Check the token id (${p.tokenId ?? 'none'}) and client secret`
+    const hint = `${what}: the secret came from ${describeSecretSource(p, this.env)}; ${fix}.`
     return {...doc, details: {...doc.details, profile: p.name, secretFrom: from, ...(p.tokenId ? {tokenId: p.tokenId} : {})}, hint}
   }
 

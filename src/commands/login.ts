@@ -9,7 +9,7 @@ export default class Login extends BaseCommand<typeof Login> {
   static override summary = 'Save API credentials as a profile bound to one environment, and make it the active one'
   static override description =
     'The client secret comes from --secret-stdin, SVC_CLIENT_SECRET or a hidden prompt (never a flag value) and is stored in a 0600 file in the config dir. ' +
-    'The credentials are checked with GET /config before anything is saved (--no-verify to skip).'
+    'The base URL comes from --base-url, else SVC_BASE_URL (else the local sandbox). The credentials are checked with GET /config before anything is saved (--no-verify to skip).'
   static override examples = [
     'printf %s "$SECRET" | <%= config.bin %> login --profile prod --environment production --base-url https://api.example.com/2025-10-13 --token-id tok_123 --secret-stdin',
     'SVC_CLIENT_SECRET=... <%= config.bin %> login --profile sbx --environment sandbox --base-url https://sandbox.example.com --token-id tok_456',
@@ -29,8 +29,10 @@ export default class Login extends BaseCommand<typeof Login> {
 
   async run() {
     const f = this.flags
-    const environment = loginEnvironment(f.environment, f['base-url'])
-    const baseUrl = loginBaseUrl(environment, f['base-url'])
+    // Flag > env, as for every command (the README's precedence).
+    const urlGiven = f['base-url'] ?? (this.ctx.env.SVC_BASE_URL || undefined)
+    const environment = loginEnvironment(f.environment, urlGiven)
+    const baseUrl = loginBaseUrl(environment, urlGiven)
     const name = f.profile ?? environment
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw usageError(`Profile name "${name}" must be letters, digits, . _ - (up to 64)`)
     if (!f['token-id']) throw usageError('Missing flag: --token-id (or set SVC_TOKEN_ID)')

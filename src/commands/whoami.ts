@@ -2,8 +2,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../lib/base-command.js'
 import {describeProfile, verifyCredentials} from '../lib/login.js'
 import {renderKeyValue} from '../lib/output/render.js'
-import {SvcError} from '../lib/errors.js'
-import {ExitCode} from '../lib/exit-codes.js'
+import {missingCredentials} from '../lib/context.js'
 
 export default class Whoami extends BaseCommand<typeof Whoami> {
   static override summary = 'Show the live profile (environment, base URL, token id) and check its credentials'
@@ -16,16 +15,14 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
     const p = this.ctx.profile
     const info = describeProfile(p, this.ctx.env)
     if (this.flags.verify) {
-      if (!p.tokenId || !p.secret) {
-        throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Profile "${p.name}" has no API credentials`, hint: p.environment === 'local' ? 'Start the local sandbox once (`svc sandbox serve --detach`).' : `Run \`svc login --profile ${p.name}\`.`})
-      }
+      if (!p.tokenId || !p.secret) throw missingCredentials(p, this.ctx.env)
       await verifyCredentials({baseUrl: p.baseUrl, tokenId: p.tokenId, secret: p.secret, environment: p.environment}, this.config.version, this.ctx.remainingMs())
     }
     const result = {...info, verified: this.flags.verify}
     renderKeyValue(this.out, [
       ['profile', `${info.profile}${info.implicit ? ' (built-in)' : ''}`],
       ['environment', info.environment],
-      ['baseUrl', info.baseUrl],
+      ['baseUrl', `${info.baseUrl}${info.baseUrlFrom === 'profile' ? '' : ` (from ${info.baseUrlFrom === 'flag' ? '--base-url' : info.baseUrlFrom})`}`],
       ['tokenId', info.tokenId],
       ['credentials', info.credentials],
       ['verified', this.flags.verify ? 'yes' : 'not checked'],

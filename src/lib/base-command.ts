@@ -7,6 +7,7 @@ import {Output} from './output/output.js'
 import {durationFlag} from './flags.js'
 import {interrupts} from './interrupt.js'
 import {withCommandHint} from './hints.js'
+import {missingFlagsError} from './missing-flags.js'
 
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -78,9 +79,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async catch(err: Error & {exitCode?: number}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
     const svc = toSvcError(err)
-    const doc: ErrorDocument = withCommandHint(svc.toDocument(), this.id ?? '', {...this.ctor.flags, ...(this.ctor as typeof BaseCommand).baseFlags})
-    if (this.jsonEnabled()) this.out.printJson({error: doc})
-    else this.out.printError(doc)
+    let doc: ErrorDocument = withCommandHint(svc.toDocument(), this.id ?? '', {...this.ctor.flags, ...(this.ctor as typeof BaseCommand).baseFlags})
+    // `svc login` checks the secret it was just given, not the profile's: its own hint stands.
+    if (this.ctx && this.id !== 'login') doc = this.ctx.explainUnauthorized(doc)
+    if (this.jsonEnabled()) {
+      // The document is the script's answer; the one line on stderr is for whoever watches the pipe (`| jq` hides a failure otherwise).
+      this.out.printJson({error: doc})
+      this.out.printErrorLine(doc)
+    } else this.out.printError(doc)
     if (!isSvcError(err) && !(err as {oclif?: unknown}).oclif && this.ctx?.debug) this.out.info(String(err.stack))
     throw new Errors.ExitError(svc.exitCode)
   }
@@ -93,8 +99,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private interrupted(): void {
     const doc = interrupts.error().toDocument()
     if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K')
-    if (this.jsonEnabled()) this.out.printJson({error: doc})
-    else this.out.printError(doc)
+    if (this.jsonEnabled()) {
+      this.out.printJson({error: doc})
+      this.out.printErrorLine(doc)
+    } else this.out.printError(doc)
     process.exitCode = 130
     // Let stdout/stderr drain (pipes are asynchronous), then stop.
     process.stdout.write('', () => process.stderr.write('', () => process.exit(130)))
@@ -136,6 +144,9 @@ export function toSvcError(err: Error & {oclif?: {exit?: number}; code?: string}
     if (err.message.startsWith('Parsing --')) err.message = parseMessage(err.message)
     return err
   }
+  // oclif's required flags ("Missing required flag account" once per flag): named like svc's own, all at once.
+  const required = [...err.message.matchAll(/Missing required flag:?\s+(?:--)?([\w-]+)/g)].map((m) => m[1])
+  if (required.length) return missingFlagsError(required, [], 'See `svc <command> --help` for the flags; nothing was sent.')
   if (err.oclif || /Nonexistent flag|Unexpected argument|Missing required|Expected --|--.+ cannot also|Parsing --|at least one of|exactly one of|must also be provided/i.test(err.message)) {
     return new SvcError({code: 'USAGE', message: parseMessage(err.message), exitCode: ExitCode.USAGE, hint: 'See `svc <command> --help` for the flags and arguments.'})
   }

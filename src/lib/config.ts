@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {usageError} from './errors.js'
 import {API_VERSION, LOCAL_BASE_URL, configDir, sandboxDataDir} from './paths.js'
 import {Secret} from './secret.js'
+import {recordedSandboxUrl} from './sandbox-process.js'
 import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
 
 export const ENVIRONMENTS = ['local', 'sandbox', 'production'] as const
@@ -32,6 +33,8 @@ export interface ResolvedProfile {
   agentToken?: Secret
   /** True when no profile was configured and the built-in local one is used. */
   implicit: boolean
+  /** Where baseUrl came from: --base-url, SVC_BASE_URL, the profile, or the URL the running local sandbox recorded. */
+  baseUrlFrom: 'flag' | 'SVC_BASE_URL' | 'profile' | 'running sandbox'
 }
 
 const DEFAULT_LOCAL: Profile = {environment: 'local', baseUrl: LOCAL_BASE_URL}
@@ -115,8 +118,14 @@ export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env =
   }
   const profile = stored ?? DEFAULT_LOCAL
   const override = opts.baseUrl ?? env.SVC_BASE_URL
-  const baseUrl = normaliseBaseUrl(override ?? profile.baseUrl)
+  let baseUrl = normaliseBaseUrl(override ?? profile.baseUrl)
+  let baseUrlFrom: ResolvedProfile['baseUrlFrom'] = opts.baseUrl ? 'flag' : override ? 'SVC_BASE_URL' : 'profile'
   let environment = (env.SVC_ENVIRONMENT as Environment | undefined) ?? profile.environment
+  // A local profile at the default address follows the sandbox that runs (`serve --port 0` picks any port).
+  if (!override && environment === 'local' && baseUrl === LOCAL_BASE_URL) {
+    const recorded = recordedSandboxUrl(sandboxDataDir(env))
+    if (recorded) [baseUrl, baseUrlFrom] = [normaliseBaseUrl(recorded), 'running sandbox']
+  }
   // A remote URL on the implicit local profile is treated as production: the safe assumption.
   if (!env.SVC_ENVIRONMENT && !stored && override && !isLoopback(baseUrl)) environment = 'production'
   if (!ENVIRONMENTS.includes(environment)) throw usageError(`SVC_ENVIRONMENT must be one of ${ENVIRONMENTS.join(', ')}`)
@@ -137,6 +146,7 @@ export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env =
     secret: secretValue ? new Secret(secretValue) : undefined,
     ...(profile.agentId ? {agentId: profile.agentId, agentToken: agentToken ? new Secret(agentToken) : undefined} : {}),
     implicit: !stored,
+    baseUrlFrom,
   }
 }
 

@@ -1,8 +1,12 @@
 import {ApiClient} from './api/client.js'
 import {resolveProfile, type ResolvedProfile} from './config.js'
-import {SvcError, cancelled, networkError, usageError} from './errors.js'
+import {hintFor} from './error-catalog.js'
+import {SvcError, cancelled, networkError, usageError, type ErrorDocument} from './errors.js'
+import {describeSecretSource, secretSource} from './login.js'
 import {ExitCode} from './exit-codes.js'
 import type {Output} from './output/output.js'
+import {LOCAL_BASE_URL, sandboxDataDir} from './paths.js'
+import {runningPid} from './sandbox-process.js'
 import {canPrompt, promptConfirm} from './prompts.js'
 
 export interface ContextOptions {
@@ -15,6 +19,26 @@ export interface ContextOptions {
   env?: NodeJS.ProcessEnv
   now?: () => number
   sleep?: (ms: number) => Promise<void>
+}
+
+/**
+ * A profile without credentials. For the local profile with no sandbox running, that is a sandbox
+ * never started (it writes the credentials at its first start): exit 9 "start it", like one that stopped.
+ */
+export function missingCredentials(p: ResolvedProfile, env: NodeJS.ProcessEnv): SvcError {
+  // Only for the built-in sandbox's own address: a local profile pointed elsewhere just lacks its secret.
+  if (p.environment === 'local' && p.baseUrl === LOCAL_BASE_URL && !runningPid(sandboxDataDir(env))) {
+    return networkError(
+      `The local sandbox is not running at ${new URL(p.baseUrl).origin} (never started: no credentials in ${sandboxDataDir(env)})`,
+      'Start it with `svc sandbox serve --detach` (it writes the local credentials), or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.',
+    )
+  }
+  return new SvcError({
+    code: 'UNAUTHORIZED',
+    exitCode: ExitCode.AUTH,
+    message: `Profile "${p.name}" has no API credentials`,
+    hint: p.environment === 'local' ? 'Set SVC_TOKEN_ID and SVC_CLIENT_SECRET, or `svc login --profile ' + p.name + '`.' : `Run \`svc login --profile ${p.name}\`, or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.`,
+  })
 }
 
 /**
@@ -48,9 +72,34 @@ export class Context {
     return this._profile
   }
 
+  /**
+   * A 401 on the API credentials says where the secret came from (an old SVC_CLIENT_SECRET exported
+   * in the shell beats the profile's stored one, and is the usual surprise). A 401 about a wallet
+   * login's proof keeps its own hint.
+   */
+  explainUnauthorized(doc: ErrorDocument): ErrorDocument {
+    if (doc.status !== 401 || doc.code !== 'UNAUTHORIZED' || doc.hint !== hintFor('UNAUTHORIZED')) return doc
+    let p: ResolvedProfile
+    try {
+      p = this.profile
+    } catch {
+      return doc
+    }
+    const from = secretSource(p, this.env)
+    const fix = from === 'SVC_CLIENT_SECRET' ? 'unset or correct SVC_CLIENT_SECRET' : from === 'local sandbox' ? 'restart the local sandbox (`svc sandbox stop`, then `svc sandbox serve --detach`)' : from === 'agent token' ? 'log the agent in again (`svc agents login <code>`)' : `run \`svc login --profile ${p.name}\``
+    const what = from === 'agent token' ? 'Check the agent access token' : `Check the token id (${p.tokenId ?? 'none'}) and client secret`
+    const hint = `${what}: the secret came from ${describeSecretSource(p, this.env)}; ${fix}.`
+    return {...doc, details: {...doc.details, profile: p.name, secretFrom: from, ...(p.tokenId ? {tokenId: p.tokenId} : {})}, hint}
+  }
+
   /** Milliseconds left before --timeout. */
   remainingMs(): number {
     return Math.max(0, this.deadline - this.now())
+  }
+
+  /** ` --profile X` when the command was given a profile, so a printed next step runs against the same one. */
+  profileArg(): string {
+    return this.opts.flags.profile ? ` --profile ${this.opts.flags.profile}` : ''
   }
 
   get client(): ApiClient {
@@ -59,17 +108,7 @@ export class Context {
     if (p.agentId && !p.agentToken) {
       throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Agent profile "${p.name}" has no access token`, hint: 'Ask the platform for a device code (`svc agents device-code issue <agentId>`), then `svc agents login <code>`.'})
     }
-    if (!p.agentId && (!p.tokenId || !p.secret)) {
-      throw new SvcError({
-        code: 'UNAUTHORIZED',
-        exitCode: ExitCode.AUTH,
-        message: `Profile "${p.name}" has no API credentials`,
-        hint:
-          p.environment === 'local'
-            ? 'Start the local sandbox once (`svc sandbox serve --detach`): it writes the local credentials. Or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.'
-            : `Run \`svc login --profile ${p.name}\`, or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.`,
-      })
-    }
+    if (!p.agentId && (!p.tokenId || !p.secret)) throw missingCredentials(p, this.env)
     this._client = new ApiClient({
       baseUrl: p.baseUrl,
       tokenId: p.agentId ? undefined : p.tokenId,

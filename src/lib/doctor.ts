@@ -1,7 +1,7 @@
 import {accessSync, constants, existsSync, readFileSync, readdirSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {readConfig} from './config.js'
-import type {Context} from './context.js'
+import {missingCredentials, type Context} from './context.js'
 import {isSvcError} from './errors.js'
 import {keystoreDir} from './keystore.js'
 import {describeProfile} from './login.js'
@@ -48,10 +48,11 @@ function profileCheck(ctx: Context): Check {
     return {name: 'profile', status: 'problem', detail: isSvcError(e) ? e.message : String(e), hint: isSvcError(e) ? e.hint : undefined}
   }
   const info = describeProfile(p, ctx.env)
-  const source = {SVC_CLIENT_SECRET: 'the SVC_CLIENT_SECRET environment variable', stored: 'the credentials file (0600)', 'local sandbox': "the local sandbox's credentials.json", none: 'nowhere'}[info.credentials]
+  const source = {SVC_CLIENT_SECRET: 'the SVC_CLIENT_SECRET environment variable', stored: 'the credentials file (0600)', 'local sandbox': "the local sandbox's credentials.json", 'agent token': 'the saved agent access token', none: 'nowhere'}[info.credentials]
   const detail = `${p.name}${p.implicit ? ' (built-in)' : ''} · ${p.environment} · ${p.baseUrl} · secret from ${source}`
   if (!p.tokenId || !p.secret) {
-    return {name: 'profile', status: 'problem', detail, hint: p.environment === 'local' ? 'Start the local sandbox once (`svc sandbox serve --detach`): it writes the local credentials.' : `Run \`svc login --profile ${p.name}\`, or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.`}
+    const err = missingCredentials(p, ctx.env)
+    return {name: 'profile', status: 'problem', detail: `${detail}: ${err.message}`, hint: err.hint}
   }
   return {name: 'profile', status: 'ok', detail}
 }

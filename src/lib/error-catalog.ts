@@ -65,7 +65,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   STABLECOIN_PROVIDER_SOURCE_NOT_LINKED: 'Link a provider source first.',
   STABLECOIN_VERIFICATION_FAILED: 'Stablecoin verification failed; check the submitted data.',
   // 401
-  UNAUTHORIZED: 'Check the token id and client secret of this profile (`svc login`), or the OTP/assertion you sent.',
+  UNAUTHORIZED: 'Check the token id and client secret of this profile (`svc login`).',
   INVALID_SIGNATURE: 'The request signature was rejected; re-run the command to sign again.',
   WALLET_SIGNATURE_MISSING: 'This action needs a wallet session: run `svc wallet login <InternalAccount>`.',
   WALLET_SIGNATURE_MALFORMED: 'The Service-Wallet-Signature header is not a valid stamp; re-run to stamp again.',
@@ -187,7 +187,13 @@ const EXIT_OVERRIDES: Readonly<Record<string, number>> = {
   DELEGATED_KEY_NOT_ACTIVE: 6,
 }
 
-export function hintFor(code: string): string | undefined {
+/** A 401 about what a wallet login sent (OTP, passkey assertion, OIDC token, a signed-retry challenge), not the API credentials. */
+const WALLET_PROOF = /\b(OTP|passkey|assertion|OIDC|challenge|Request \S+ was)\b/i
+const WALLET_PROOF_HINT = 'Check the OTP, passkey assertion or OIDC token you sent, or start the login again for a fresh challenge.'
+
+/** `reason` (the API's own message) tells a 401 about the login proof from one about the API credentials. */
+export function hintFor(code: string, reason?: string): string | undefined {
+  if (code === 'UNAUTHORIZED' && reason && WALLET_PROOF.test(reason)) return WALLET_PROOF_HINT
   return ERROR_HINTS[code]
 }
 

@@ -45,7 +45,7 @@ export class SvcError extends Error {
     this.exitCode = opts.exitCode
     this.status = opts.status
     this.details = opts.details
-    this.hint = opts.hint ?? hintFor(opts.code)
+    this.hint = opts.hint ?? hintFor(opts.code, opts.message)
   }
 
   toDocument(): ErrorDocument {

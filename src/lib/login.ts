@@ -92,14 +92,34 @@ export function listProfiles(env = process.env): ProfileRow[] {
   return rows.sort((a, b) => a.name.localeCompare(b.name))
 }
 
+export type SecretSource = 'SVC_CLIENT_SECRET' | 'stored' | 'local sandbox' | 'agent token' | 'none'
+
+/** Where the profile's secret comes from (never the secret): the order resolveProfile reads them in. */
+export function secretSource(p: ResolvedProfile, env = process.env): SecretSource {
+  if (p.agentId) return p.agentToken ? 'agent token' : 'none'
+  return env.SVC_CLIENT_SECRET ? 'SVC_CLIENT_SECRET' : readSecrets(env)[p.name] ? 'stored' : p.secret ? 'local sandbox' : 'none'
+}
+
+/** The same, as a sentence a hint can use. */
+export function describeSecretSource(p: ResolvedProfile, env = process.env): string {
+  return {
+    SVC_CLIENT_SECRET: `the SVC_CLIENT_SECRET environment variable (it overrides profile ${p.name}'s stored secret)`,
+    stored: `profile ${p.name}'s stored credentials (0600 file in the config dir)`,
+    'local sandbox': "the local sandbox's credentials.json in its data dir",
+    'agent token': `the agent access token saved for profile ${p.name}`,
+    none: 'nowhere',
+  }[secretSource(p, env)]
+}
+
 /** What `svc whoami` reports: which profile is live and where each value came from. */
 export function describeProfile(p: ResolvedProfile, env = process.env) {
   return {
     profile: p.name,
     environment: p.environment,
     baseUrl: p.baseUrl,
+    baseUrlFrom: p.baseUrlFrom,
     tokenId: p.tokenId ?? null,
-    credentials: env.SVC_CLIENT_SECRET ? 'SVC_CLIENT_SECRET' : readSecrets(env)[p.name] ? 'stored' : p.secret ? 'local sandbox' : 'none',
+    credentials: secretSource(p, env),
     implicit: p.implicit,
   }
 }

@@ -26,6 +26,17 @@ export function runningPid(dataDir: string): number | undefined {
   return undefined
 }
 
+/** The URL the running sandbox of this data dir recorded at start; undefined when none runs (a stale record is ignored). */
+export function recordedSandboxUrl(dataDir: string): string | undefined {
+  if (!runningPid(dataDir)) return undefined
+  try {
+    const url = (JSON.parse(readFileSync(readyFile(dataDir), 'utf8')) as Partial<ReadyLine>).url
+    return typeof url === 'string' ? url : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export function recordRunning(dataDir: string, ready: ReadyLine): void {
   writePrivateFileAtomic(pidFile(dataDir), String(process.pid))
   writePrivateFileAtomic(readyFile(dataDir), JSON.stringify(ready))

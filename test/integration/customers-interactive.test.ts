@@ -20,7 +20,9 @@ describe('customers create off a terminal', () => {
     expect(noType.json().error.reason).toBe('Missing flag: --type')
     const biz = await svc(['customers', 'create', '--type', 'business', '--json'], {env: sbx.env})
     expect(biz.code).toBe(2)
-    expect(biz.json().error.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['businessInfo'])
+    // issue 21 item 3: named by flag, every one at once
+    expect(biz.json().error.reason).toBe('Missing flags: --legal-name, --country, --incorporated-on, --tax-id')
+    expect(biz.json().error.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['--country', '--incorporated-on', '--legal-name', '--tax-id'])
     expect(sbx.requestCount()).toBe(before)
   })
 })
@@ -37,15 +39,21 @@ describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
       await t.waitFor(/Too small|at least|>=1|expected string to have/i)
       t.keys('Ada Lovelace', true)
       t.keys('Enter')
+      // issue 21 item 4: the currencies are asked too (Enter takes the platform's USD)
+      await t.waitFor(/currencies — the customer transacts in, comma-separated \[--currency\] \(USD\)/)
+      t.keys('usd, eur', true)
+      t.keys('Enter')
       const summary = await t.waitFor(/Create this customer\?/)
-      expect(summary).toMatch(/About to create:\s+customerType\s+INDIVIDUAL\s+fullName\s+Ada Lovelace/)
+      expect(summary).toMatch(/About to create:\s+customerType\s+INDIVIDUAL\s+fullName\s+Ada Lovelace\s+currencies\s+USD, EUR/)
       expect(customers()).toHaveLength(before) // nothing sent before the answer
       t.keys('y')
       t.keys('Enter')
       expect(await t.exitCode()).toBe(0)
       expect(t.screen()).toMatch(/Created Customer:/)
       const created = customers().find((c) => c.fullName === 'Ada Lovelace')
-      expect(created).toMatchObject({customerType: 'INDIVIDUAL'})
+      expect(created).toMatchObject({customerType: 'INDIVIDUAL', currencies: ['USD', 'EUR']})
+      const accounts = sbx.emu.db.all<{customerId?: string; type: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === created!.id && a.type === 'INTERNAL_FIAT')
+      expect(accounts.map((a) => a.balance.currency.code).sort()).toEqual(['EUR', 'USD'])
     } finally {
       t.kill()
     }
@@ -68,6 +76,8 @@ describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
       t.keys('2020-01-15', true)
       t.keys('Enter')
       await answer(/taxId — tax id .*\[--tax-id\]/, '12-3456789')
+      await t.waitFor(/currencies —/)
+      t.keys('Enter') // the default, USD
       const screen = await t.waitFor(/Create this customer\?/)
       expect(screen).toMatch(/legalName\s+Acme Widgets LLC/)
       expect(screen).toMatch(/incorporatedOn\s+2020-01-15/)

@@ -41,7 +41,8 @@ describe('--json error document', () => {
     const usage = await run(['customers', 'create', '--type', 'individual', '--nope', '--json'])
     expect(usage.code).toBe(2)
     expect(errorDoc(usage)).toMatchObject({status: null, code: 'USAGE', details: {}})
-    expect(usage.stderr).toBe('')
+    // issue 21 item 2: stderr carries the one line too, so a pipe into jq still shows the failure
+    expect(usage.stderr).toBe(`Error: ${errorDoc(usage).reason}\n`)
     expect(sbx.requestCount()).toBe(before)
 
     const missing = await run(['customers', 'get', 'Customer:does-not-exist', '--json'])
@@ -49,7 +50,7 @@ describe('--json error document', () => {
     const api = errorDoc(missing)
     expect(api).toMatchObject({status: 404, code: 'CUSTOMER_NOT_FOUND', details: {}})
     expect(api.hint).toMatch(/\w/)
-    expect(missing.stderr).toBe('')
+    expect(missing.stderr).toBe(`Error: ${api.reason} (CUSTOMER_NOT_FOUND, HTTP 404)\n`)
   })
 })
 

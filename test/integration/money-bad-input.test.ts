@@ -42,7 +42,7 @@ describe('local checks refuse bad input before any request (exit 2, field named)
     ['quote amount zero', ['quote', 'create', '--from', IA, '--to', EA, '--receive', '0.00'], 'lockedCurrencyAmount', /more than zero/],
     ['quote decimals of the currency', ['quote', 'create', '--realtime', '--customer', 'Customer:abc', '--currency', 'USD', '--to', EA, '--send', '1.234'], 'lockedCurrencyAmount', /3 decimal places/],
     ['quote minor units', ['quote', 'create', '--from', IA, '--to', EA, '--amount-minor', '-5'], 'lockedCurrencyAmount', /whole number/],
-    ['quote realtime needs customer', ['quote', 'create', '--realtime', '--currency', 'USDC', '--to', EA, '--send', '1'], 'source.customerId', /--customer/],
+    ['quote realtime needs customer', ['quote', 'create', '--realtime', '--currency', 'USDC', '--to', EA, '--send', '1'], '--customer', /is required/],
     ['quote platform fee non-USD', ['quote', 'create', '--realtime', '--customer', 'Customer:abc', '--currency', 'EUR', '--to', EA, '--send', '1', '--platform-fee', '1.00'], 'platformFeeOverride', /USD/],
     ['quote id prefix', ['quote', 'create', '--from', Q, '--to', EA, '--send', '1'], 'source.accountId', /InternalAccount or ExternalAccount/],
     ['quote remittance length', ['quote', 'create', '--from', IA, '--to', EA, '--amount-minor', '5', '--remittance', 'x'.repeat(81)], 'remittanceInformation', /80/],

@@ -4,7 +4,7 @@ import {BaseCommand} from '../../lib/base-command.js'
 import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, readJsonInput, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
-import {checkCreate, customerBody} from '../../lib/flows/customer-input.js'
+import {checkCreateFlags, customerBody} from '../../lib/flows/customer-input.js'
 import {renderCustomer} from '../../lib/output/customer.js'
 import {completeCustomerInteractively} from '../../lib/flows/customer-prompt.js'
 import {canPrompt, requireFlags} from '../../lib/prompts.js'
@@ -32,7 +32,7 @@ export default class CustomersCreate extends BaseCommand<typeof CustomersCreate>
     let body = customerBody(f, data)
     if (canPrompt() && !f['dry-run']) body = (await completeCustomerInteractively(this.out, body)) ?? body
     else if (!body.customerType) requireFlags(['type'])
-    const input = checkCreate(body)
+    const input = checkCreateFlags(body)
     if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers'], body: input}))
     const customer = await createCustomer(this.ctx.client, input)
     this.out.success(`Created ${customer.id}`)

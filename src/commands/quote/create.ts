@@ -28,7 +28,7 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
 
   async run() {
     const f = this.flags
-    const body = await buildQuoteRequest(this.ctx.client, f, {dryRun: f['dry-run']})
+    const body = await buildQuoteRequest(() => this.ctx.client, f, {dryRun: f['dry-run']})
     if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes'], body, idempotencyKey: this.ctx.idempotencyKey()}))
     const quote = await createQuote(this.ctx.client, body, this.ctx.idempotencyKey())
     if (f.execute) return confirmAndExecute(this.ctx, quote, {yes: f.yes, wait: f.wait, request: body})
@@ -40,7 +40,7 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
       return held
     }
     renderQuote(this.out, quote, this.ctx.now())
-    if (quote.source.sourceType !== 'REALTIME_FUNDING') this.out.info(this.out.dim(`Execute before it expires: svc quote execute ${quote.id}`))
+    if (quote.source.sourceType !== 'REALTIME_FUNDING') this.out.info(this.out.dim(`Execute before it expires: svc quote execute ${quote.id}${this.ctx.profileArg()}`))
     return quote
   }
 }

@@ -23,7 +23,7 @@ export default class QuoteSend extends BaseCommand<typeof QuoteSend> {
 
   async run() {
     const f = this.flags
-    const body = await buildQuoteRequest(this.ctx.client, f, {immediatelyExecute: true, dryRun: f['dry-run']})
+    const body = await buildQuoteRequest(() => this.ctx.client, f, {immediatelyExecute: true, dryRun: f['dry-run']})
     if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes'], body, idempotencyKey: this.ctx.idempotencyKey()}))
     this.ctx.banner(`send from ${f.from}`)
     const amount = body.lockedCurrencySide === 'SENDING' ? `${body.lockedCurrencyAmount} smallest units` : 'the quoted amount'

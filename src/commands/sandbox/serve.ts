@@ -15,11 +15,13 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static override summary = 'Run the local sandbox: a stateful implementation of the Service sandbox on 127.0.0.1'
   static override description =
     'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State lives in one SQLite database in --data-dir (every request atomic and durable before it is answered) and survives restarts, kill -9 included. ' +
-    'With --json it prints exactly one line when ready: {"url","tokenId","clientSecret","webhookPublicKey"}.'
+    'With --json it prints exactly one line when ready: {"url","tokenId","clientSecret","webhookPublicKey"} (plus "pid" with --detach). ' +
+    'In the foreground it keeps serving and stdout stays open, so read the line from a file, not `$(...)`; with --detach the command prints the line and ends. ' +
+    'The running sandbox records its URL in --data-dir: the `local` profile follows it, whatever --port picked.'
   static override examples = [
     '<%= config.bin %> sandbox serve',
-    '<%= config.bin %> sandbox serve --detach',
-    'eval "$(<%= config.bin %> sandbox serve --port 0 --json | jq -r \'"export SVC_BASE_URL=\\(.url) SVC_TOKEN_ID=\\(.tokenId) SVC_CLIENT_SECRET=\\(.clientSecret)"\')"',
+    '<%= config.bin %> sandbox serve --detach --port 0',
+    'eval "$(<%= config.bin %> sandbox serve --detach --port 0 --json | jq -r \'"export SVC_BASE_URL=\\(.url) SVC_TOKEN_ID=\\(.tokenId) SVC_CLIENT_SECRET=\\(.clientSecret)"\')"',
   ]
   static override flags = {
     port: Flags.integer({description: 'port on 127.0.0.1 (0 picks a free one)', default: 4010, min: 0, max: 65535}),

@@ -4,7 +4,7 @@ import {badRequest, conflict, invalid} from '../http-error.js'
 import {newId} from '../ids.js'
 import {activeByPlatformId, activeByUmaAddress} from '../store/customers.js'
 import {CURRENT_TERMS_VERSION, TERMS_VERSIONS, contactVerificationFor, getCustomer, type StoredCustomer} from './customers.js'
-import {createInternalAccounts} from './internal-accounts.js'
+import {PLATFORM_CURRENCY, createInternalAccounts} from './internal-accounts.js'
 
 export function checkTerms(version: string | undefined): void {
   if (version !== undefined && !TERMS_VERSIONS.includes(version)) {
@@ -47,7 +47,7 @@ export function createCustomer(emu: SandboxContext, input: CustomerCreateRequest
   const cv = contactVerificationFor(customer)
   if (cv) customer.contactVerification = cv
   emu.db.put('customers', id, customer)
-  createInternalAccounts(emu, id, input.currencies ?? [])
+  createInternalAccounts(emu, id, input.currencies?.length ? input.currencies : [PLATFORM_CURRENCY])
   // What else happens (KYC decision, embedded wallet ...) is wired in emulator.ts, the composition root.
   for (const react of emu.reactions.customerCreated) react(emu.system(), customer)
   return getCustomer(emu, id)

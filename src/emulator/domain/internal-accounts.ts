@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {currency as lookup} from '../../lib/currencies.js'
 import type {SandboxContext} from '../context.js'
 import {newId} from '../ids.js'
-import type {InternalAccount} from '../store/accounts.js'
+import {internalAccounts, type InternalAccount} from '../store/accounts.js'
 export type {InternalAccount}
 
 const CRYPTO = new Set(['USDC', 'USDT', 'USDB', 'BTC'])
@@ -46,6 +46,24 @@ export function fundingInstructionsFor(code: string, accountId: string): Array<R
     default:
       return []
   }
+}
+
+/**
+ * The currency of a customer created without `currencies`: the contract asks for them only "if your
+ * platform supports more than one currency", so none means the platform's own, which is USD here
+ * (sandbox-behaviour 14: USD is on by default). Every customer so gets a fiat account (spec 2.x).
+ */
+export const PLATFORM_CURRENCY = 'USD'
+
+/**
+ * PATCH `currencies`: an account for each currency the customer has none for yet. The spec names no
+ * webhook for a new internal account (INTERNAL_ACCOUNT.* are balance, status and funding-instruction
+ * changes of an existing one), so none is sent. A currency dropped from the list keeps its account:
+ * it may hold a balance.
+ */
+export function addInternalAccounts(emu: SandboxContext, customerId: string, currencies: string[]): InternalAccount[] {
+  const have = new Set(internalAccounts(emu.db, {customerId}).filter((a) => a.type !== 'EMBEDDED_WALLET').map((a) => a.balance.currency.code))
+  return createInternalAccounts(emu, customerId, currencies.filter((c) => !have.has(c)))
 }
 
 /** Internal accounts are created with the customer, one per currency (spec 2.5). */

@@ -1,6 +1,7 @@
 import {customerCreateRequest, customerListQuery, customerUpdateRequest} from '../../lib/schemas/customer.js'
 import {checkTerms, createCustomer} from '../domain/customer-create.js'
 import {CURRENT_TERMS_VERSION, contactVerificationFor, getCustomer, publicCustomer, saveCustomer, type StoredCustomer} from '../domain/customers.js'
+import {addInternalAccounts} from '../domain/internal-accounts.js'
 import {walletContactChange} from '../domain/wallet/contact.js'
 import {HttpError, invalid, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
@@ -44,7 +45,9 @@ export function registerCustomers(router: Router): void {
       if (patch.phoneNumber !== undefined && patch.phoneNumber !== existing.phoneNumber && next.contactVerification?.phone) next.contactVerification.phone = 'PENDING'
       const cv = contactVerificationFor(next)
       if (cv) next.contactVerification = cv
-      return {status: 200, body: publicCustomer(saveCustomer(emu, next))}
+      const saved = saveCustomer(emu, next)
+      if (patch.currencies) addInternalAccounts(emu, saved.id, patch.currencies)
+      return {status: 200, body: publicCustomer(saved)}
     })
   })
 

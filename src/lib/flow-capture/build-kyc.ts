@@ -67,7 +67,13 @@ export function onboardingSteps(s: Situation, fakes: Fakes, out: StepList): void
   for (const item of allItems) addItem(item)
 
   const last = s.verifications.at(-1)
-  if (!last && ['APPROVED', 'REJECTED', 'HOLD', 'PENDING'].includes(status)) {
+  if (!last && !business && (status === 'APPROVED' || status === 'REJECTED')) {
+    // An individual decided without a submission was decided at creation: the sandbox does that under
+    // skipVerificationPaperwork (the journey's own setup). Submitting the packet instead would fail on the
+    // fields such a customer never needed (birthDate, nationality, address: RESOLVE_ERRORS).
+    out.sandbox.skipVerificationPaperwork = true
+    out.note(`The remote shows ${status} without any submission: decided at creation, as the sandbox does under skipVerificationPaperwork (set in this flow's sandbox: block).`)
+  } else if (!last && ['APPROVED', 'REJECTED', 'HOLD', 'PENDING'].includes(status)) {
     out.note(`The remote shows ${status} without any submission (e.g. a regulated platform); the flow submits the packet it has.`)
     out.add({name: 'submit for verification', svc: ['kyc', 'submit', '${customer}']})
   }

@@ -35,16 +35,18 @@ export function buildCapture(s: Situation, source: CaptureSource, seed: string):
     `Personal data replaced by fakes: ${replaced.length ? replaced.join(', ') : 'none'}.`,
     'Document files were not read: each is a placeholder of the same kind.',
     ...(out.notReproduced.length ? ['Not reproduced (see the comments below):', ...out.notReproduced.map((n) => `  - ${n}`)] : ['Every observed state is reproduced.']),
-    `Replay: svc flow run <this file> --local   (or --profile <a sandbox>)`,
+    Object.keys(out.sandbox).length
+      ? `Replay: svc flow run <this file> --local   (its sandbox: block applies to --local runs only; elsewhere set it on the sandbox first)`
+      : `Replay: svc flow run <this file> --local   (or --profile <a sandbox>)`,
   ]
-  const yaml = toYaml(header, `Captured ${source.customerId}`, out.steps, out.trailing())
+  const yaml = toYaml(header, `Captured ${source.customerId}`, out.steps, out.trailing(), out.sandbox)
   return {yaml, steps: out.steps.length, replaced, notReproduced: out.notReproduced}
 }
 
-function toYaml(header: string[], name: string, steps: CaptureStep[], trailing: string): string {
+function toYaml(header: string[], name: string, steps: CaptureStep[], trailing: string, sandbox: Record<string, unknown>): string {
   // Loaded here only: the yaml package stays out of the commands that do not write flows.
   const {Document} = createRequire(import.meta.url)('yaml') as typeof import('yaml')
-  const doc = new Document({name, steps: steps.map(({comment: _c, ...rest}) => rest)})
+  const doc = new Document({name, ...(Object.keys(sandbox).length ? {sandbox} : {}), steps: steps.map(({comment: _c, ...rest}) => rest)})
   doc.commentBefore = header.map((l) => ` ${l}`).join('\n')
   const seq = doc.get('steps', true) as import('yaml').YAMLSeq
   seq.items.forEach((node, i) => {

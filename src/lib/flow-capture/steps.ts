@@ -22,6 +22,8 @@ export interface CaptureOutput {
 export class StepList implements CaptureOutput {
   readonly steps: CaptureStep[] = []
   readonly notReproduced: string[] = []
+  /** Settings of the throwaway sandbox the flow needs (its `sandbox:` block, applied by `flow run --local`). */
+  readonly sandbox: Record<string, unknown> = {}
   /** A comment waiting for the next step. */
   private pending: string[] = []
 

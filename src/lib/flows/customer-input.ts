@@ -1,5 +1,8 @@
-import {customerCreateRequest, customerUpdateRequest, type CustomerCreateRequest, type CustomerUpdateRequest} from '../schemas/customer.js'
+import {InputError} from '../errors.js'
+import {nameMissingFlags} from '../missing-flags.js'
+import {businessCreate, customerCreateRequest, customerUpdateRequest, individualCreate, type CustomerCreateRequest, type CustomerUpdateRequest} from '../schemas/customer.js'
 import {checkWith, compact} from '../validate.js'
+import {FLAG_OF} from './customer-prompt.js'
 import {addressFromFlags, type AddressFlagValues} from '../flags-address.js'
 
 /** Typed flags shared by `customers create` and `customers update`, mapped onto the API body. */
@@ -61,4 +64,13 @@ export function customerBody(f: CustomerFlagValues, data: Record<string, unknown
 
 /** The same schemas the sandbox uses: every bad field is reported before anything is sent. */
 export const checkCreate = (body: unknown): CustomerCreateRequest => checkWith(customerCreateRequest, body)
+/** `customers create` from flags: a field left out is named by its flag (--legal-name), every one at once. */
+export function checkCreateFlags(body: Record<string, unknown>): CustomerCreateRequest {
+  try {
+    return checkCreate(body)
+  } catch (e) {
+    if (!(e instanceof InputError) || (body.customerType !== 'INDIVIDUAL' && body.customerType !== 'BUSINESS')) throw e
+    throw nameMissingFlags(e, body, body.customerType === 'BUSINESS' ? businessCreate : individualCreate, FLAG_OF)
+  }
+}
 export const checkUpdate = (body: unknown): CustomerUpdateRequest => checkWith(customerUpdateRequest, body)

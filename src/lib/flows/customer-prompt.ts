@@ -9,7 +9,7 @@ import {businessCreate, individualCreate} from '../schemas/customer.js'
 type Body = Record<string, unknown>
 
 /** The flag that sets each field, so a prompt reads like the flag's help and says how to script it. */
-const FLAG_OF: Record<string, keyof typeof customerFlags> = {
+export const FLAG_OF: Record<string, keyof typeof customerFlags> = {
   fullName: 'full-name', birthDate: 'birth-date', nationality: 'nationality', email: 'email', phoneNumber: 'phone',
   'businessInfo.legalName': 'legal-name', 'businessInfo.country': 'country', 'businessInfo.taxId': 'tax-id',
   'businessInfo.incorporatedOn': 'incorporated-on', 'businessInfo.registrationNumber': 'registration-number',
@@ -86,12 +86,27 @@ export async function completeCustomerInteractively(out: Output, given: Body): P
     set(body, path, answer.trim())
     asked = true
   }
+  // Asked once anything else is: a customer without currencies gets only the platform's (USD) account.
+  if (asked && body.currencies === undefined) body.currencies = await promptCurrencies()
   if (!asked) return undefined
   out.info('')
   out.info(out.bold('About to create:'))
   for (const line of summary(body)) out.info(`  ${line}`)
   if (!(await promptConfirm('Create this customer?', true))) throw cancelled('Not created; nothing was sent.')
   return body
+}
+
+async function promptCurrencies(): Promise<string[]> {
+  const split = (v: string) => v.split(/[\s,]+/).filter(Boolean).map((c) => c.toUpperCase())
+  const answer = await promptText('currencies — the customer transacts in, comma-separated [--currency]', {
+    default: 'USD',
+    validate: (v) => {
+      const codes = split(v)
+      const bad = codes.find((c) => !/^[A-Z]{3,5}$/.test(c))
+      return !codes.length ? 'name at least one (USD, EUR, USDC ...)' : bad ? `${bad} is not a currency code (USD, USDC ...)` : true
+    },
+  })
+  return [...new Set(split(answer))]
 }
 
 function summary(body: Body): string[] {

@@ -1,4 +1,5 @@
 import {InputError} from '../errors.js'
+import {nameMissingFlags, type FlagOf} from '../missing-flags.js'
 import {beneficialOwnerCreate, beneficialOwnerUpdate, type BeneficialOwnerCreate, type BeneficialOwnerUpdate} from '../schemas/kyc.js'
 import {checkWith, compact} from '../validate.js'
 import {addressFromFlags, type AddressFlagValues} from '../flags-address.js'
@@ -18,9 +19,22 @@ export interface OwnerFlagValues extends AddressFlagValues {
   'country-of-issuance'?: string
 }
 
-/** Typed flags over `--data` JSON (flags win), checked with the shared schema before any request. */
+/** The flag that sets each field, so a missing one is named as the operator types it. */
+const OWNER_FLAG_OF: FlagOf = {
+  roles: 'role', ownershipPercentage: 'ownership',
+  'personalInfo.firstName': 'first-name', 'personalInfo.lastName': 'last-name', 'personalInfo.birthDate': 'birth-date',
+  'personalInfo.nationality': 'nationality', 'personalInfo.idType': 'id-type', 'personalInfo.identifier': 'identifier',
+  'personalInfo.address.line1': 'address-line1', 'personalInfo.address.postalCode': 'address-postal-code', 'personalInfo.address.country': 'address-country',
+}
+
+/** Typed flags over `--data` JSON (flags win), checked with the shared schema before any request; missing fields named by flag. */
 export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerCreate {
-  return checkWith(beneficialOwnerCreate, {...data, customerId, ...ownerFields(f, data)})
+  const body = {...data, customerId, ...ownerFields(f, data)}
+  try {
+    return checkWith(beneficialOwnerCreate, body)
+  } catch (e) {
+    throw e instanceof InputError ? nameMissingFlags(e, body, beneficialOwnerCreate, OWNER_FLAG_OF) : e
+  }
 }
 
 /** The fields to change (typed flags over `--data`), checked with the shared update schema; at least one. */

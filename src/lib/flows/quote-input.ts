@@ -2,6 +2,7 @@ import {getExternalAccount, getInternalAccount} from '../api/accounts.js'
 import type {ApiClient} from '../api/client.js'
 import {currency as lookup} from '../currencies.js'
 import {InputError, usageError, type FieldError} from '../errors.js'
+import {missingFlagsError} from '../missing-flags.js'
 import {MoneyError, parseMinor, toMinor} from '../money.js'
 import {quoteCreateRequest, type QuoteCreateRequest} from '../schemas/quotes.js'
 import {checkWith} from '../validate.js'
@@ -30,13 +31,18 @@ const DECIMAL = /^\d+(\.\d+)?$/
 /** Every check that needs no request: which source, which amount, amount syntax, fee syntax. */
 export function checkQuoteFlags(f: QuoteFlags): void {
   const errors: FieldError[] = []
-  if (!f.from && !f.realtime) throw usageError('Name the source: --from <InternalAccount|ExternalAccount> or --realtime --customer <id> --currency <code>')
   if (f.from && f.realtime) throw usageError('--from and --realtime cannot be used together')
-  if (f.realtime && !f.customer) errors.push({field: 'source.customerId', message: 'is required with --realtime (--customer)'})
-  if (f.realtime && !f.currency) errors.push({field: 'source.currency', message: 'is required with --realtime (--currency)'})
-  if (!f.to) errors.push({field: 'destination.accountId', message: 'is required (--to)'})
   const amounts = [f.send, f.receive, f['amount-minor']].filter((v) => v !== undefined)
-  if (amounts.length !== 1) throw usageError('Give exactly one amount: --send <real units>, --receive <real units> or --amount-minor <smallest units> [--lock sending|receiving]')
+  if (amounts.length > 1) throw usageError('Give exactly one amount: --send <real units>, --receive <real units> or --amount-minor <smallest units> [--lock sending|receiving]')
+  // Every missing flag at once, so a script learns the whole list in one run.
+  const missing = [
+    ...(!f.from && !f.realtime ? ['--from'] : []),
+    ...(f.realtime && !f.customer ? ['--customer'] : []),
+    ...(f.realtime && !f.currency ? ['--currency'] : []),
+    ...(!f.to ? ['--to'] : []),
+    ...(!amounts.length ? ['--send'] : []),
+  ]
+  if (missing.length) throw missingFlagsError(missing, [], 'Source: --from <InternalAccount|ExternalAccount>, or --realtime --customer <id> --currency <code>; amount: --send, --receive or --amount-minor. Nothing was sent.')
   for (const [flag, v] of [['send', f.send], ['receive', f.receive]] as const) {
     if (v !== undefined && !DECIMAL.test(v.trim())) errors.push({field: 'lockedCurrencyAmount', message: `--${flag} "${v}" is not a decimal amount (e.g. 250.00)`})
     else if (v !== undefined && Number(v) === 0) errors.push({field: 'lockedCurrencyAmount', message: `--${flag} must be more than zero`})
@@ -81,8 +87,10 @@ function needsLookup(flag: string, value: string, accountId: string): never {
  * Builds the POST /quotes body: real units are converted with the locked side's currency, which is
  * looked up from the account when the flags do not name it (never under --dry-run).
  */
-export async function buildQuoteRequest(client: ApiClient, f: QuoteFlags, extra: {immediatelyExecute?: boolean; dryRun?: boolean} = {}): Promise<QuoteCreateRequest> {
+export async function buildQuoteRequest(getClient: () => ApiClient, f: QuoteFlags, extra: {immediatelyExecute?: boolean; dryRun?: boolean} = {}): Promise<QuoteCreateRequest> {
   checkQuoteFlags(f)
+  // The client is made only once the flags pass: a missing flag is named before credentials are needed.
+  const client = getClient()
   const side = f.receive !== undefined ? 'RECEIVING' : f.send !== undefined ? 'SENDING' : (f.lock ?? 'sending').toUpperCase()
   let sending: Promise<string | undefined> | undefined
   const sendingCurrency = () => (sending ??= f.realtime ? Promise.resolve(f.currency!) : currencyOf(client, f.from!, f.customer, extra.dryRun))

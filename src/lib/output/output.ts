@@ -68,9 +68,18 @@ export class Output {
     this.stderr.write(this.green('✓ ') + text + '\n')
   }
 
+  /** Under --json: the error's one line on stderr, beside the document on stdout (as gh does). */
+  printErrorLine(doc: ErrorDocument): void {
+    this.stderr.write(this.errorLine(doc) + '\n')
+  }
+
+  private errorLine(doc: ErrorDocument): string {
+    return this.red('Error: ') + doc.reason + (doc.code && doc.code !== 'USAGE' ? this.dim(` (${doc.code}${doc.status ? `, HTTP ${doc.status}` : ''})`) : '')
+  }
+
   /** The error as a person reads it, on stderr. */
   printError(doc: ErrorDocument): void {
-    const lines = [this.red('Error: ') + doc.reason + (doc.code && doc.code !== 'USAGE' ? this.dim(` (${doc.code}${doc.status ? `, HTTP ${doc.status}` : ''})`) : '')]
+    const lines = [this.errorLine(doc)]
     const errors = (doc.details?.errors ?? []) as FieldError[]
     for (const e of Array.isArray(errors) ? errors : []) lines.push(`  - ${this.bold(e.field)}: ${e.message}`)
     if (doc.hint) lines.push(this.dim('Hint: ') + doc.hint)

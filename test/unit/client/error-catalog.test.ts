@@ -48,4 +48,12 @@ describe('error catalog', () => {
     expect(hintFor('SCA_SESSION_REQUIRED')).toMatch(/authenticat/i)
     expect(hintFor('WALLET_SIGNATURE_BODY_MISMATCH')).toMatch(/body/i)
   })
+
+  it('a 401 names the OTP or assertion only when the answer is about one (issue 21 item 8)', () => {
+    expect(hintFor('UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)')).toBe('Check the token id and client secret of this profile (`svc login`).')
+    expect(hintFor('UNAUTHORIZED')).not.toMatch(/OTP|assertion/)
+    for (const reason of ['Invalid OTP code', 'Passkey assertion refused: bad signature', 'OIDC token refused: expired', 'Request Request:1 was already used (single use); request a new challenge']) {
+      expect(hintFor('UNAUTHORIZED', reason), reason).toMatch(/OTP, passkey assertion or OIDC token/)
+    }
+  })
 })

@@ -18,7 +18,7 @@ export default class AgentsMeQuote extends BaseCommand<typeof AgentsMeQuote> {
   async run() {
     const q = await agentQuote(this.ctx, {from: this.flags.from!, to: this.flags.to!, send: this.flags.send, description: this.flags.description})
     renderQuote(this.out, q, this.ctx.now())
-    this.out.info(this.out.dim(`Execute (under the policy): svc agents me execute ${q.id}`))
+    this.out.info(this.out.dim(`Execute (under the policy): svc agents me execute ${q.id}${this.ctx.profileArg()}`))
     return q
   }
 }

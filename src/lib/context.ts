@@ -1,4 +1,4 @@
-import {ApiClient} from './api/client.js'
+import {ApiClient, type ApiRequest, type DescribedRequest} from './api/client.js'
 import {resolveProfile, type ResolvedProfile} from './config.js'
 import {SvcError, cancelled, networkError, usageError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
@@ -19,7 +19,7 @@ export interface ContextOptions {
 
 /**
  * What a command needs, built lazily once: the resolved profile, the API client, the clock and
- * the idempotency key. Commands read from here instead of process.env or globals.
+ * the transport. Commands read from here instead of process.env or globals.
  */
 export class Context {
   readonly out: Output
@@ -30,7 +30,6 @@ export class Context {
   readonly debug: boolean
   private _profile?: ResolvedProfile
   private _client?: ApiClient
-  private baseIdempotencyKey?: string
 
   constructor(readonly opts: ContextOptions) {
     this.out = opts.out
@@ -53,8 +52,36 @@ export class Context {
     return Math.max(0, this.deadline - this.now())
   }
 
-  get client(): ApiClient {
+  /**
+   * The transport, with whatever credentials the profile has. A dry run describes its request
+   * with it and never needs credentials (it sends nothing): the same for every command.
+   */
+  get transport(): ApiClient {
     if (this._client) return this._client
+    const p = this.profile
+    this._client = new ApiClient({
+      baseUrl: p.baseUrl,
+      tokenId: p.agentId ? undefined : p.tokenId,
+      secret: p.agentId ? undefined : p.secret,
+      bearer: p.agentId ? p.agentToken : undefined,
+      timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
+      userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
+      idempotencyKey: this.opts.flags['idempotency-key'],
+      trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
+      warn: (line) => this.out.warn(line),
+      sleep: this.sleep,
+      deadline: this.deadline,
+      now: this.now,
+      onConnectionRefused: () =>
+        p.environment === 'local'
+          ? networkError(`The local sandbox is not running at ${new URL(p.baseUrl).origin}`, 'Start it with `svc sandbox serve --detach` (or `svc sandbox serve` in another terminal).')
+          : undefined,
+    })
+    return this._client
+  }
+
+  /** The transport, for sending: a profile without credentials is refused here, before any request. */
+  get client(): ApiClient {
     const p = this.profile
     if (p.agentId && !p.agentToken) {
       throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Agent profile "${p.name}" has no access token`, hint: 'Ask the platform for a device code (`svc agents device-code issue <agentId>`), then `svc agents login <code>`.'})
@@ -70,34 +97,12 @@ export class Context {
             : `Run \`svc login --profile ${p.name}\`, or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.`,
       })
     }
-    this._client = new ApiClient({
-      baseUrl: p.baseUrl,
-      tokenId: p.agentId ? undefined : p.tokenId,
-      secret: p.agentId ? undefined : p.secret,
-      bearer: p.agentId ? p.agentToken : undefined,
-      timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
-      userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
-      trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
-      warn: (line) => this.out.warn(line),
-      sleep: this.sleep,
-      deadline: this.deadline,
-      now: this.now,
-      onConnectionRefused: () =>
-        p.environment === 'local'
-          ? networkError(`The local sandbox is not running at ${new URL(p.baseUrl).origin}`, 'Start it with `svc sandbox serve --detach` (or `svc sandbox serve` in another terminal).')
-          : undefined,
-    })
-    return this._client
+    return this.transport
   }
 
-  /**
-   * One key per command, reused on every retry. A command that sends several idempotent POSTs
-   * gives each a scope, so `--idempotency-key run-42` yields run-42 and run-42:execute.
-   */
-  idempotencyKey(scope?: string): string {
-    // node:crypto is loaded on first use: a command that sends no POST never pays for it (~3 ms).
-    this.baseIdempotencyKey ??= this.opts.flags['idempotency-key'] ?? process.getBuiltinModule('node:crypto').randomUUID()
-    return scope ? `${this.baseIdempotencyKey}:${scope}` : this.baseIdempotencyKey
+  /** What --dry-run prints: the request as the transport would send it (with this command's key), redacted. */
+  describe(req: ApiRequest): {dryRun: true; request: DescribedRequest} {
+    return {dryRun: true, request: this.transport.describe(req)}
   }
 
   /** Shown on stderr before anything moves money or deletes, so nobody mistakes production for a sandbox. */

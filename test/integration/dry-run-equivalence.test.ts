@@ -58,10 +58,12 @@ describe('--dry-run prints the request the command sends', () => {
     const argv = [...id.split(':'), ...fx.args, ...extra, '--json']
 
     const before = seen.length
-    const dry = await svc([...argv, '--dry-run'], {env: sbx.env, input: fx.input})
+    // A dry run needs no credentials, for every command: it sends nothing and shows no authorization.
+    const dry = await svc([...argv, '--dry-run'], {env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}, input: fx.input})
     expect(dry.code, dry.stdout + dry.stderr).toBe(0)
     expect(seen.length, 'a dry run sends nothing').toBe(before)
     const printed = dry.json<Printed>().request
+    expect(printed.headers.authorization).toBeUndefined()
     let url = new URL(printed.url)
     for (const [placeholder, value] of Object.entries(fx.resolve ?? {})) url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
 

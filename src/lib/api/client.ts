@@ -112,7 +112,7 @@ export class ApiClient {
     return {
       method: req.method,
       url: this.url(req.path, req.query),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, /signature/i.test(k) ? '[REDACTED]' : v])),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, hideCredential(k, v)])),
       ...(body !== undefined ? {body: redact(body)} : {}),
       ...(req.walletSignature ? {walletSignature: req.walletSignature} : {}),
     }
@@ -316,6 +316,14 @@ function dropPath(root: Record<string, unknown>, path: ReadonlyArray<PropertyKey
   }
   const last = path.at(-1)
   if (last !== undefined && cur && typeof cur === 'object') delete (cur as Record<PropertyKey, unknown>)[last]
+}
+
+/** Credentials in a described header (also one given with `svc api --header`): the scheme stays, the value goes. */
+function hideCredential(name: string, value: string): string {
+  if (/signature/i.test(name)) return '[REDACTED]'
+  if (!/authorization/i.test(name)) return value
+  const scheme = /^(\S+) /.exec(value)?.[1]
+  return scheme ? `${scheme} [REDACTED]` : '[REDACTED]'
 }
 
 function definedFields(fields: Record<string, string | undefined>): Record<string, string> {

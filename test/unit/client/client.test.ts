@@ -207,6 +207,12 @@ describe('A request is data: ApiClient.describe shows what ApiClient.call sends'
     expect(client({idempotencyKey: 'ci'}).describe({method: 'GET', path: ['cards']}).headers['idempotency-key']).toBeUndefined()
   })
 
+  it('hides a credential given as a header (svc api --header) and a wallet signature, keeping the scheme', () => {
+    const shown = client({tokenId: undefined, secret: undefined}).describe({method: 'GET', path: ['me'], headers: {Authorization: 'Bearer tok_live_1', 'service-wallet-signature': 'stamp', 'x-trace': 't1'}})
+    expect(shown.headers).toMatchObject({Authorization: 'Bearer [REDACTED]', 'service-wallet-signature': '[REDACTED]', 'x-trace': 't1'})
+    expect(JSON.stringify(shown)).not.toContain('tok_live_1')
+  })
+
   it('an upload is described by its fields and file; the multipart body is encoded when sent', () => {
     const shown = client().describe({method: 'POST', path: ['documents'], upload: {fields: {documentType: 'OTHER', side: undefined}, file: {name: 'a.pdf', type: 'application/pdf', bytes: new Uint8Array(5)}}})
     expect(shown.headers['content-type']).toBe('multipart/form-data')

@@ -3,7 +3,7 @@ import {agentActionSchema, agentCreateResponse, agentSchema, deviceCodeSchema, d
 import {internalAccountSchema} from '../schemas/accounts.js'
 import {quoteSchema} from '../schemas/quotes.js'
 import {transactionSchema} from '../schemas/transactions.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 

@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {cardRevealSchema, cardSchema, type CardTransaction, cardSimulationResponse, cardTransactionSchema, type CardCreateRequest, type CardListQuery, type CardSimulator, type CardTransactionFilter, type CardUpdateRequest} from '../schemas/cards.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 

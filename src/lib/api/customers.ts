@@ -1,6 +1,6 @@
 import type {CustomerCreateRequest, CustomerUpdateRequest} from '../schemas/customer.js'
 import {customerSchema, endUserTermsSchema} from '../schemas/customer-response.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 

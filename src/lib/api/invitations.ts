@@ -1,5 +1,5 @@
 import {invitation, type InvitationCreateRequest} from '../schemas/invitations.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 /** UMA invitations (openapi /invitations). */

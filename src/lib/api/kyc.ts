@@ -7,7 +7,7 @@ import {
   type BeneficialOwnerCreate,
   type BeneficialOwnerUpdate,
 } from '../schemas/kyc.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 

@@ -1,6 +1,6 @@
 import {quoteSchema, type QuoteCreateRequest} from '../schemas/quotes.js'
 import {transactionSchema} from '../schemas/transactions.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 /** `scope` keys a second quote of one command apart from its first (a re-quote after expiry). */

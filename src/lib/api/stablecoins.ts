@@ -1,6 +1,6 @@
 import type {z} from 'zod'
 import {providerAccount, stablecoin, stablecoinOperation, type burnRequest, type mintRequest, type providerAccountLinkRequest, type stablecoinRegisterRequest} from '../schemas/stablecoins.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 

@@ -1,5 +1,5 @@
 import {transactionSchema, type TransactionListQuery} from '../schemas/transactions.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 

@@ -1,6 +1,6 @@
 import {transactionSchema} from '../schemas/transactions.js'
 import {receiverLookupSchema, type SandboxUmaReceiveRequest} from '../schemas/uma.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 /** POST /sandbox/uma/receive: a sandbox sender pays a customer (the payment starts PENDING). */

@@ -1,9 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../lib/base-command.js'
-import {describeRequest} from '../lib/dry-run.js'
 import {usageError} from '../lib/errors.js'
 import {dryRunFlag, idempotencyKeyFlag, readJsonInput} from '../lib/flags.js'
-import type {Method} from '../lib/api/client.js'
+import type {ApiRequest, Method} from '../lib/api/client.js'
 import {signedRawRequest} from '../lib/flows/wallet-raw.js'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
@@ -46,11 +45,10 @@ export default class Api extends BaseCommand<typeof Api> {
       return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()]
     }))
     const body = f.data === undefined ? undefined : readJsonInput(f.data)
-    const idempotencyKey = f['idempotency-key']
-    if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method, path, body, query, idempotencyKey}))
-    const res = f.sign
-      ? await signedRawRequest(this.ctx, {method, path, query, body, headers: {...headers, ...(idempotencyKey ? {'idempotency-key': idempotencyKey} : {})}, account: f.account})
-      : await this.ctx.client.request({method, path, query, body, headers, idempotencyKey})
+    // A raw request sends a key only when one is given (the endpoint may not take one).
+    const req: ApiRequest = {method, path, query, body, headers, ...(f['idempotency-key'] ? {idempotency: {}} : {}), ...(f.sign ? {walletSignature: {accountId: f.account}} : {})}
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const res = f.sign ? await signedRawRequest(this.ctx, req) : await this.ctx.client.request(req)
     this.out.info(this.out.dim(`HTTP ${res.status}`))
     if (!this.jsonEnabled()) this.out.printJson(res.body ?? null)
     return (res.body ?? {status: res.status}) as Record<string, unknown>

@@ -1,4 +1,4 @@
-import {ApiClient} from './api/client.js'
+import {ApiClient, type ApiRequest, type DescribedRequest} from './api/client.js'
 import {resolveProfile, type ResolvedProfile} from './config.js'
 import {hintFor} from './error-catalog.js'
 import {SvcError, cancelled, networkError, usageError, type ErrorDocument} from './errors.js'
@@ -43,7 +43,7 @@ export function missingCredentials(p: ResolvedProfile, env: NodeJS.ProcessEnv): 
 
 /**
  * What a command needs, built lazily once: the resolved profile, the API client, the clock and
- * the idempotency key. Commands read from here instead of process.env or globals.
+ * the transport. Commands read from here instead of process.env or globals.
  */
 export class Context {
   readonly out: Output
@@ -54,7 +54,6 @@ export class Context {
   readonly debug: boolean
   private _profile?: ResolvedProfile
   private _client?: ApiClient
-  private baseIdempotencyKey?: string
 
   constructor(readonly opts: ContextOptions) {
     this.out = opts.out
@@ -102,13 +101,13 @@ export class Context {
     return this.opts.flags.profile ? ` --profile ${this.opts.flags.profile}` : ''
   }
 
-  get client(): ApiClient {
+  /**
+   * The transport, with whatever credentials the profile has. A dry run describes its request
+   * with it and never needs credentials (it sends nothing): the same for every command.
+   */
+  get transport(): ApiClient {
     if (this._client) return this._client
     const p = this.profile
-    if (p.agentId && !p.agentToken) {
-      throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Agent profile "${p.name}" has no access token`, hint: 'Ask the platform for a device code (`svc agents device-code issue <agentId>`), then `svc agents login <code>`.'})
-    }
-    if (!p.agentId && (!p.tokenId || !p.secret)) throw missingCredentials(p, this.env)
     this._client = new ApiClient({
       baseUrl: p.baseUrl,
       tokenId: p.agentId ? undefined : p.tokenId,
@@ -116,6 +115,7 @@ export class Context {
       bearer: p.agentId ? p.agentToken : undefined,
       timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
       userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
+      idempotencyKey: this.opts.flags['idempotency-key'],
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
       warn: (line) => this.out.warn(line),
       sleep: this.sleep,
@@ -129,14 +129,19 @@ export class Context {
     return this._client
   }
 
-  /**
-   * One key per command, reused on every retry. A command that sends several idempotent POSTs
-   * gives each a scope, so `--idempotency-key run-42` yields run-42 and run-42:execute.
-   */
-  idempotencyKey(scope?: string): string {
-    // node:crypto is loaded on first use: a command that sends no POST never pays for it (~3 ms).
-    this.baseIdempotencyKey ??= this.opts.flags['idempotency-key'] ?? process.getBuiltinModule('node:crypto').randomUUID()
-    return scope ? `${this.baseIdempotencyKey}:${scope}` : this.baseIdempotencyKey
+  /** The transport, for sending: a profile without credentials is refused here, before any request. */
+  get client(): ApiClient {
+    const p = this.profile
+    if (p.agentId && !p.agentToken) {
+      throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Agent profile "${p.name}" has no access token`, hint: 'Ask the platform for a device code (`svc agents device-code issue <agentId>`), then `svc agents login <code>`.'})
+    }
+    if (!p.agentId && (!p.tokenId || !p.secret)) throw missingCredentials(p, this.env)
+    return this.transport
+  }
+
+  /** What --dry-run prints: the request as the transport would send it (with this command's key), redacted. */
+  describe(req: ApiRequest): {dryRun: true; request: DescribedRequest} {
+    return {dryRun: true, request: this.transport.describe(req)}
   }
 
   /** Shown on stderr before anything moves money or deletes, so nobody mistakes production for a sandbox. */

@@ -1,7 +1,6 @@
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
-import {setCardState} from '../../lib/flows/cards.js'
+import {cardStateRequest} from '../../lib/flows/cards.js'
 import {renderCard} from '../../lib/output/cards.js'
 
 export default class CardsClose extends BaseCommand<typeof CardsClose> {
@@ -13,10 +12,11 @@ export default class CardsClose extends BaseCommand<typeof CardsClose> {
 
   async run() {
     const id = this.args.cardId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'PATCH', path: ['cards', id], body: {state: 'CLOSED'}}))
+    const req = cardStateRequest(id, 'CLOSED')
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`close ${id}`)
     await this.ctx.confirm(`Close ${id} for good? A closed card cannot be reopened.`, {yes: this.flags.yes, always: true})
-    const card = await setCardState(this.ctx, id, 'CLOSED')
+    const card = await this.ctx.client.call(req)
     this.out.success(`${id} is ${card.state}`)
     renderCard(this.out, card)
     return card

@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import {issueCard} from '../../lib/api/cards.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
-import {checkId, dryRunFlag, idFlag} from '../../lib/flags.js'
+import {usageError} from '../../lib/errors.js'
+import {checkId, dryRunFlag, idFlag, idempotencyKeyFlag} from '../../lib/flags.js'
 import {checkAmountForm, maxSpendMinor, waitForCard} from '../../lib/flows/cards.js'
 import {renderCard} from '../../lib/output/cards.js'
 import {cardCreateRequest} from '../../lib/schemas/cards.js'
@@ -22,6 +22,7 @@ export default class CardsIssue extends BaseCommand<typeof CardsIssue> {
     'max-spend': Flags.string({description: 'largest single transaction, in real units of the card currency (250.00)', exclusive: ['max-spend-minor']}),
     'max-spend-minor': Flags.string({description: 'largest single transaction, in smallest units'}),
     wait: Flags.boolean({description: 'wait until the card leaves PROCESSING (exit 8 at --timeout)'}),
+    'idempotency-key': idempotencyKeyFlag,
     'dry-run': dryRunFlag,
   }
 
@@ -33,12 +34,14 @@ export default class CardsIssue extends BaseCommand<typeof CardsIssue> {
     const draft = {cardholderId: f.customer, form: 'VIRTUAL' as const, fundingSources: accounts, ...(f['platform-card-id'] ? {platformCardId: f['platform-card-id']} : {}), ...(minor !== undefined ? {maxSpendPerTransaction: minor} : {})}
     let body = checkWith(cardCreateRequest, draft)
     if (f['max-spend'] !== undefined) {
+      if (f['dry-run']) throw usageError('--dry-run sends nothing, so the funding account\'s currency is not looked up to convert --max-spend', 'Give --max-spend-minor <smallest units> with --dry-run.')
       const limit = await maxSpendMinor(this.ctx, f['max-spend'], accounts[0], f.customer!)
       body = checkWith(cardCreateRequest, {...body, maxSpendPerTransaction: limit})
     }
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['cards'], body}))
+    const req = issueCard(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`issue a card to ${f.customer}`)
-    let card = await issueCard(this.ctx.client, body, this.ctx.idempotencyKey())
+    let card = await this.ctx.client.call(req)
     if (f.wait && card.state === 'PROCESSING') card = await waitForCard(this.ctx, card.id)
     this.out.success(`Issued ${card.id} (•••• ${card.last4 ?? '????'}): ${card.state}${card.stateReason ? ` (${card.stateReason})` : ''}`)
     renderCard(this.out, card)

@@ -1,7 +1,6 @@
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
-import {setCardState} from '../../lib/flows/cards.js'
+import {cardStateRequest} from '../../lib/flows/cards.js'
 import {renderCard} from '../../lib/output/cards.js'
 
 export default class CardsUnfreeze extends BaseCommand<typeof CardsUnfreeze> {
@@ -13,9 +12,10 @@ export default class CardsUnfreeze extends BaseCommand<typeof CardsUnfreeze> {
 
   async run() {
     const id = this.args.cardId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'PATCH', path: ['cards', id], body: {state: 'ACTIVE'}}))
+    const req = cardStateRequest(id, 'ACTIVE')
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`unfreeze ${id}`)
-    const card = await setCardState(this.ctx, id, 'ACTIVE')
+    const card = await this.ctx.client.call(req)
     this.out.success(`${id} is ${card.state}`)
     renderCard(this.out, card)
     return card

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createCustomer} from '../../lib/api/customers.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, readJsonInput, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
 import {checkCreateFlags, customerBody} from '../../lib/flows/customer-input.js'
@@ -33,8 +32,9 @@ export default class CustomersCreate extends BaseCommand<typeof CustomersCreate>
     if (canPrompt() && !f['dry-run']) body = (await completeCustomerInteractively(this.out, body)) ?? body
     else if (!body.customerType) requireFlags(['type'])
     const input = checkCreateFlags(body)
-    if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers'], body: input}))
-    const customer = await createCustomer(this.ctx.client, input)
+    const req = createCustomer(input)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const customer = await this.ctx.client.call(req)
     this.out.success(`Created ${customer.id}`)
     renderCustomer(this.out, customer)
     return customer

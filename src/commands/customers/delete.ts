@@ -1,6 +1,5 @@
 import {deleteCustomer} from '../../lib/api/customers.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderCustomer} from '../../lib/output/customer.js'
 
@@ -12,10 +11,11 @@ export default class CustomersDelete extends BaseCommand<typeof CustomersDelete>
 
   async run() {
     const id = this.args.customerId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['customers', id]}))
+    const req = deleteCustomer(id)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`delete ${id}`)
     await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
-    const customer = await deleteCustomer(this.ctx.client, id)
+    const customer = await this.ctx.client.call(req)
     this.out.success(`Deleted ${customer.id}`)
     renderCustomer(this.out, customer)
     return customer

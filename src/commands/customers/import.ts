@@ -1,7 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {uploadCustomerCsv} from '../../lib/api/bulk-import.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag} from '../../lib/flags.js'
 import {readImportFile, waitForImport} from '../../lib/flows/customer-import.js'
 import {importOutcome, renderImportJob} from '../../lib/output/bulk-import.js'
@@ -25,12 +24,10 @@ export default class CustomersImport extends BaseCommand<typeof CustomersImport>
 
   async run() {
     const file = readImportFile(this.args.file)
-    if (this.flags['dry-run']) {
-      const d = describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'bulk', 'csv'], body: {file: `${file.name} (${file.bytes.length} bytes, ${file.rows} rows)`}})
-      return this.dryRun({...d, request: {...d.request, headers: {...d.request.headers, 'content-type': 'multipart/form-data'}}})
-    }
+    const req = uploadCustomerCsv(file)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`import ${file.rows} customer row(s)`)
-    const accepted = await uploadCustomerCsv(this.ctx.client, file)
+    const accepted = await this.ctx.client.call(req)
     this.out.success(`Accepted ${file.rows} row(s) as ${accepted.jobId} (${accepted.status})`)
     if (!this.flags.wait) {
       this.out.print(accepted.jobId)

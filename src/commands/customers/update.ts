@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import {getCustomer} from '../../lib/api/customers.js'
+import {walletOps} from '../../lib/api/wallet.js'
 import {updateCustomerSigned} from '../../lib/flows/wallet-ops.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, readJsonInput, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
 import {checkUpdate, customerBody} from '../../lib/flows/customer-input.js'
@@ -32,10 +32,10 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
     // (a dry run sends nothing, so it infers it from the business-only fields instead).
     body.customerType ??= f['dry-run'] ? ('businessInfo' in body || 'kybStatus' in body ? 'BUSINESS' : 'INDIVIDUAL') : (await getCustomer(this.ctx.client, this.args.customerId)).customerType
     const input = checkUpdate(body)
-    const path = ['customers', this.args.customerId]
-    if (f['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'PATCH', path, body: input}))
+    const op = walletOps.updateCustomer(this.args.customerId, input as Record<string, unknown>)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(op))
     // A tied wallet email/phone answers 202: the engine signs with a session of the customer's wallet.
-    const res = await updateCustomerSigned(this.ctx, this.args.customerId, input as Record<string, unknown>)
+    const res = await updateCustomerSigned(this.ctx, op)
     const customer = this.ctx.client.parse(customerSchema, res.body, 'customer')
     this.out.success(`Updated ${customer.id}`)
     renderCustomer(this.out, customer)

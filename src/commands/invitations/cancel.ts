@@ -1,6 +1,5 @@
 import {cancelInvitation} from '../../lib/api/invitations.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, yesFlag} from '../../lib/flags.js'
 import {invitationCodeArg} from '../../lib/flags-invitation.js'
 import {renderInvitation} from '../../lib/output/invitation.js'
@@ -13,9 +12,10 @@ export default class InvitationsCancel extends BaseCommand<typeof InvitationsCan
 
   async run() {
     const code = this.args.code
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['invitations', code, 'cancel'], body: {}}))
+    const req = cancelInvitation(code)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     await this.ctx.confirm(`Cancel invitation ${code}?`, {yes: this.flags.yes})
-    const inv = await cancelInvitation(this.ctx.client, code)
+    const inv = await this.ctx.client.call(req)
     this.out.success(`Cancelled ${inv.code}`)
     renderInvitation(this.out, inv)
     return inv

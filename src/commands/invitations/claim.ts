@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {claimInvitation} from '../../lib/api/invitations.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag} from '../../lib/flags.js'
 import {invitationCodeArg} from '../../lib/flags-invitation.js'
 import {renderInvitation} from '../../lib/output/invitation.js'
@@ -16,8 +15,9 @@ export default class InvitationsClaim extends BaseCommand<typeof InvitationsClai
 
   async run() {
     const body = checkWith(invitationClaimRequest, {inviteeUma: this.flags['invitee-uma']})
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['invitations', this.args.code, 'claim'], body}))
-    const inv = await claimInvitation(this.ctx.client, this.args.code, body.inviteeUma)
+    const req = claimInvitation(this.args.code, body.inviteeUma)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const inv = await this.ctx.client.call(req)
     this.out.success(`Claimed ${inv.code} for ${inv.inviteeUma}`)
     renderInvitation(this.out, inv)
     return inv

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createInvitation} from '../../lib/api/invitations.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag} from '../../lib/flags.js'
 import {renderInvitation} from '../../lib/output/invitation.js'
 import {invitationCreateRequest} from '../../lib/schemas/invitations.js'
@@ -22,8 +21,9 @@ export default class InvitationsCreate extends BaseCommand<typeof InvitationsCre
     const f = this.flags
     const amount = f['amount-minor'] === undefined ? undefined : /^\d+$/.test(f['amount-minor']) ? Number(f['amount-minor']) : f['amount-minor']
     const body = checkWith(invitationCreateRequest, compact({inviterUma: f['inviter-uma'], firstName: f['first-name'], amountToSend: amount, expiresAt: f['expires-at']}))
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['invitations'], body}))
-    const inv = await createInvitation(this.ctx.client, body)
+    const req = createInvitation(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const inv = await this.ctx.client.call(req)
     this.out.success(`Created invitation ${inv.code}: ${inv.url}`)
     renderInvitation(this.out, inv)
     return inv

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createKycLink} from '../../lib/api/kyc.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {ApiError, SvcError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
 import {dryRunFlag, idArg, idempotencyKeyFlag} from '../../lib/flags.js'
@@ -24,9 +23,9 @@ export default class KycLink extends BaseCommand<typeof KycLink> {
   async run() {
     const id = this.args.customerId
     const body = checkWith(kycLinkRequest, compact({redirectUri: this.flags['redirect-uri']}))
-    const idempotencyKey = this.ctx.idempotencyKey()
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', id, 'kyc-link'], body, idempotencyKey}))
-    const link = await createKycLink(this.ctx.client, id, body, idempotencyKey).catch((e) => {
+    const req = createKycLink(id, body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const link = await this.ctx.client.call(req).catch((e) => {
       if (!(e instanceof ApiError) || e.status !== 409) throw e
       const pending = Array.isArray(e.details?.pending) ? (e.details.pending as string[]) : ['email', 'phone']
       throw new SvcError({

@@ -2,7 +2,6 @@ import {Errors} from '@oclif/core'
 import {submitVerification} from '../../lib/api/kyc.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {ExitCode} from '../../lib/exit-codes.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {loadStatus} from '../../lib/flows/kyc-status.js'
 import {renderChecklist} from '../../lib/output/kyc.js'
@@ -18,8 +17,9 @@ export default class KycSubmit extends BaseCommand<typeof KycSubmit> {
 
   async run() {
     const customerId = this.args.customerId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'POST', path: ['verifications'], body: {customerId}}))
-    const v = await submitVerification(this.ctx.client, customerId)
+    const req = submitVerification(customerId)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const v = await this.ctx.client.call(req)
     renderKeyValue(this.out, [['verification', v.id], ['customer', v.customerId], ['status', v.verificationStatus]])
     if (v.verificationStatus === 'RESOLVE_ERRORS') {
       this.out.warn(`Submission incomplete: ${v.errors.length} item(s) to resolve`)

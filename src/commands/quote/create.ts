@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createQuote} from '../../lib/api/quotes.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {quoteCreateFlags} from '../../lib/flags-money.js'
 import {buildQuoteRequest} from '../../lib/flows/quote-input.js'
@@ -28,9 +27,10 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
 
   async run() {
     const f = this.flags
-    const body = await buildQuoteRequest(() => this.ctx.client, f, {dryRun: f['dry-run']})
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes'], body, idempotencyKey: this.ctx.idempotencyKey()}))
-    const quote = await createQuote(this.ctx.client, body, this.ctx.idempotencyKey())
+    const body = await buildQuoteRequest(() => (f['dry-run'] ? this.ctx.transport : this.ctx.client), f, {dryRun: f['dry-run']})
+    const req = createQuote(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const quote = await this.ctx.client.call(req)
     if (f.execute) return confirmAndExecute(this.ctx, quote, {yes: f.yes, wait: f.wait, request: body})
     if (quote.status === 'PENDING_AUTHORIZATION') {
       // SCA: a real-time quote's payment instructions come only once the customer authorizes it.

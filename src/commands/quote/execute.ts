@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
-import {getQuote} from '../../lib/api/quotes.js'
+import {executeQuote, getQuote} from '../../lib/api/quotes.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {confirmAndExecute} from '../../lib/flows/quote-execute.js'
 
@@ -18,8 +17,8 @@ export default class QuoteExecute extends BaseCommand<typeof QuoteExecute> {
   }
 
   async run() {
-    // The same key confirmAndExecute sends, so a dry run shows what a re-run with --idempotency-key replays.
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes', this.args.quoteId, 'execute'], idempotencyKey: this.ctx.idempotencyKey('execute')}))
+    // The request confirmAndExecute sends (same `execute` key), so a dry run shows what a re-run with --idempotency-key replays.
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(executeQuote(this.args.quoteId)))
     const quote = await getQuote(this.ctx.client, this.args.quoteId)
     return confirmAndExecute(this.ctx, quote, {yes: this.flags.yes, wait: this.flags.wait})
   }

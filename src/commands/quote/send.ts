@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createQuote} from '../../lib/api/quotes.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {quoteTermFlags} from '../../lib/flags-money.js'
 import {buildQuoteRequest} from '../../lib/flows/quote-input.js'
@@ -23,12 +22,13 @@ export default class QuoteSend extends BaseCommand<typeof QuoteSend> {
 
   async run() {
     const f = this.flags
-    const body = await buildQuoteRequest(() => this.ctx.client, f, {immediatelyExecute: true, dryRun: f['dry-run']})
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['quotes'], body, idempotencyKey: this.ctx.idempotencyKey()}))
+    const body = await buildQuoteRequest(() => (f['dry-run'] ? this.ctx.transport : this.ctx.client), f, {immediatelyExecute: true, dryRun: f['dry-run']})
+    const req = createQuote(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`send from ${f.from}`)
     const amount = body.lockedCurrencySide === 'SENDING' ? `${body.lockedCurrencyAmount} smallest units` : 'the quoted amount'
     await this.ctx.confirm(`Send ${amount} from ${f.from} to ${f.to} now?`, {yes: f.yes, always: true})
-    const quote = await createQuote(this.ctx.client, body, this.ctx.idempotencyKey())
+    const quote = await this.ctx.client.call(req)
     this.out.success(`Sent ${formatAmount(quote.totalSendingAmount, quote.sendingCurrency)}: ${quote.status} (transaction ${quote.transactionId ?? '-'})`)
     if (f.wait) return follow(this.ctx, quote.id)
     renderQuote(this.out, quote, this.ctx.now())

@@ -1,6 +1,5 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, idFlag} from '../../lib/flags.js'
 import {seenCardEvents, simulateCard, simulationBody, waitForCardEvent, withCardCurrency} from '../../lib/flows/cards.js'
 import {renderKeyValue} from '../../lib/output/render.js'
@@ -44,10 +43,11 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     this.ctx.refuseInProduction(`sandbox card ${kind}`)
     if (needsCurrency && !f['dry-run']) body = await withCardCurrency(this.ctx, cardId, kind, body, input)
     const path = ['sandbox', 'cards', cardId, 'simulate', kind]
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path, body}))
+    const req = simulateCard(cardId, kind, body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`simulate ${kind} on ${cardId}`)
     const seen = f['wait-for-event'] ? await seenCardEvents(this.ctx) : undefined
-    const sim = await simulateCard(this.ctx.client, cardId, kind, body)
+    const sim = await this.ctx.client.call(req)
     if (!seen) {
       this.out.success(`Accepted: issuer token ${sim.issuerTransactionToken}; the outcome arrives as a CARD_TRANSACTION.* webhook`)
       renderKeyValue(this.out, [['issuerTransactionToken', sim.issuerTransactionToken]])

@@ -2,7 +2,6 @@ import {Flags} from '@oclif/core'
 import {fundInternalAccount, getInternalAccount} from '../../lib/api/accounts.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, idFlag} from '../../lib/flags.js'
 import {MoneyError, parseMinor, toMinor} from '../../lib/money.js'
 import {formatCurrencyAmount} from '../../lib/output/format.js'
@@ -37,9 +36,10 @@ export default class SandboxFund extends BaseCommand<typeof SandboxFund> {
       }
       if (amount <= 0) throw new InputError([{field: 'amount', message: 'must be more than zero'}])
     }
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'internal-accounts', this.args.accountId, 'fund'], body: {amount}}))
+    const req = fundInternalAccount(this.args.accountId, amount)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`fund ${this.args.accountId}`)
-    const account = await fundInternalAccount(this.ctx.client, this.args.accountId, amount)
+    const account = await this.ctx.client.call(req)
     this.out.success(`Funded ${account.id}: balance ${formatCurrencyAmount(account.balance)}`)
     renderInternalAccount(this.out, account)
     return account

@@ -2,7 +2,6 @@ import {Flags} from '@oclif/core'
 import {getQuote, sandboxSend} from '../../lib/api/quotes.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {follow} from '../../lib/flows/quote-execute.js'
 import {parseMinor} from '../../lib/money.js'
@@ -29,9 +28,10 @@ export default class SandboxSend extends BaseCommand<typeof SandboxSend> {
     const currencyCode = f.currency ?? (await getQuote(this.ctx.client, quoteId)).sendingCurrency.code
     if (!currencyCode) throw usageError(`Quote ${quoteId} does not name its sending currency code`, 'Name it with --currency <code>.')
     const body = {quoteId, currencyCode, ...(f['amount-minor'] ? {currencyAmount: parseMinor(f['amount-minor'])} : {})}
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'send'], body}))
+    const req = sandboxSend(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`send funds for ${quoteId}`)
-    const tx = await sandboxSend(this.ctx.client, body)
+    const tx = await this.ctx.client.call(req)
     this.out.success(`Funds sent for ${quoteId}: ${tx.id} ${tx.status}`)
     if (f.wait) return follow(this.ctx, quoteId)
     renderTransaction(this.out, tx)

@@ -2,7 +2,6 @@ import {Flags} from '@oclif/core'
 import {getTransaction} from '../../lib/api/transactions.js'
 import {sandboxUmaReceive} from '../../lib/api/uma.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {InputError, type FieldError, stillPending, usageError} from '../../lib/errors.js'
 import {idFlag, dryRunFlag} from '../../lib/flags.js'
 import {currencyProblem, minorAmount} from '../../lib/flows/money-input.js'
@@ -42,9 +41,10 @@ export default class SandboxUmaReceive extends BaseCommand<typeof SandboxUmaRece
     if (errors.length) throw new InputError(errors)
     const body = checkWith(sandboxUmaReceiveRequest, {senderUmaAddress: f.from, receiverUmaAddress: f.to, customerId: f.customer, receivingCurrencyCode: code, receivingCurrencyAmount: amount})
     this.ctx.refuseInProduction('sandbox uma-receive')
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'uma', 'receive'], body}))
+    const req = sandboxUmaReceive(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner('sandbox uma-receive')
-    let t = await sandboxUmaReceive(this.ctx.client, body)
+    let t = await this.ctx.client.call(req)
     this.out.success(`${t.id}: ${body.senderUmaAddress} is paying; ${t.status}`)
     while (f.wait && t.status === 'PENDING') {
       if (this.ctx.remainingMs() <= 0) throw stillPending(`${t.id} is still PENDING at --timeout`, `Approve or reject it (\`svc transactions approve ${t.id}\`), or watch it with \`svc transactions get ${t.id}\`.`)

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {registerStablecoin} from '../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idFlag, idempotencyKeyFlag} from '../../lib/flags.js'
 import {renderStablecoin} from '../../lib/output/stablecoin.js'
 import {stablecoinRegisterRequest} from '../../lib/schemas/stablecoins.js'
@@ -22,9 +21,9 @@ export default class StablecoinsCreate extends BaseCommand<typeof StablecoinsCre
   async run() {
     const f = this.flags
     const body = checkWith(stablecoinRegisterRequest, compact({providerTokenIdentifier: f.token, networkTokenIdentifier: f['network-token'], network: f.network, stablecoinProviderAccountId: f['provider-account']}))
-    const key = this.ctx.idempotencyKey()
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['stablecoins'], body, idempotencyKey: key}))
-    const coin = await registerStablecoin(this.ctx.client, body, key)
+    const req = registerStablecoin(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const coin = await this.ctx.client.call(req)
     this.out.success(`Registered ${coin.id} (${coin.symbol}); Service operations: ${coin.gridOperationsStatus}`)
     renderStablecoin(this.out, coin)
     return coin

@@ -1,6 +1,5 @@
 import {requestEnablement} from '../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {renderStablecoin} from '../../lib/output/stablecoin.js'
 
@@ -13,8 +12,9 @@ export default class StablecoinsRequestEnablement extends BaseCommand<typeof Sta
 
   async run() {
     const id = this.args.stablecoinId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['stablecoins', id, 'enablement'], body: {}}))
-    const coin = await requestEnablement(this.ctx.client, id)
+    const req = requestEnablement(id)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const coin = await this.ctx.client.call(req)
     this.out.success(`${coin.id}: ${coin.gridOperationsStatus}`)
     renderStablecoin(this.out, coin)
     return coin

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createToken} from '../../lib/api/tokens.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag} from '../../lib/flags.js'
 import {deliverSecret, planSecretDestination} from '../../lib/flows/secret-once.js'
 import {renderKeyValue} from '../../lib/output/render.js'
@@ -28,10 +27,11 @@ export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
   async run() {
     const f = this.flags
     const body = checkWith(tokenCreateRequest, {name: f.name, permissions: f.permission})
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['tokens'], body}))
+    const req = createToken(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     const dest = planSecretDestination({out: f.out, force: f.force, showSecret: f['show-secret'], json: this.jsonEnabled(), stdoutIsTTY: this.out.stdoutIsTTY, what: 'client secret'})
     this.ctx.banner(`create API token ${body.name}`)
-    const {clientSecret, ...token} = await createToken(this.ctx.client, body)
+    const {clientSecret, ...token} = await this.ctx.client.call(req)
     const secret = new Secret(clientSecret ?? '')
     this.out.success(`Created ${token.id} (${token.permissions.join(', ')})`)
     renderKeyValue(this.out, [['id', token.id], ['name', token.name], ['clientId', token.clientId], ['permissions', token.permissions.join(', ')]])

@@ -1,6 +1,5 @@
 import {deleteToken} from '../../lib/api/tokens.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 
 export default class TokensRevoke extends BaseCommand<typeof TokensRevoke> {
@@ -11,10 +10,11 @@ export default class TokensRevoke extends BaseCommand<typeof TokensRevoke> {
 
   async run() {
     const id = this.args.tokenId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['tokens', id]}))
+    const req = deleteToken(id)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`revoke ${id}`)
     await this.ctx.confirm(`Revoke ${id}? Anything using it loses access`, {yes: this.flags.yes})
-    await deleteToken(this.ctx.client, id)
+    await this.ctx.client.call(req)
     this.out.success(`Revoked ${id}`)
     return {revoked: id}
   }

@@ -1,6 +1,5 @@
 import {approveTransaction} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 
@@ -12,10 +11,11 @@ export default class TransactionsApprove extends BaseCommand<typeof Transactions
 
   async run() {
     const id = this.args.transactionId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['transactions', id, 'approve'], body: {}}))
+    const req = approveTransaction(id)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`approve ${id}`)
     await this.ctx.confirm(`Approve ${id} (money will move)?`, {yes: this.flags.yes})
-    const t = await approveTransaction(this.ctx.client, id)
+    const t = await this.ctx.client.call(req)
     this.out.success(`Approved ${id}: ${t.status}`)
     renderTransaction(this.out, t)
     return t

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {cancelTransaction} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 
@@ -13,10 +12,11 @@ export default class TransactionsCancel extends BaseCommand<typeof TransactionsC
 
   async run() {
     const id = this.args.transactionId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['transactions', id, 'cancel'], body: this.flags.reason ? {reason: this.flags.reason} : {}}))
+    const req = cancelTransaction(id, this.flags.reason ? {reason: this.flags.reason} : {})
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`cancel ${id}`)
     await this.ctx.confirm(`Cancel ${id}?`, {yes: this.flags.yes, always: true})
-    const t = await cancelTransaction(this.ctx.client, id, this.flags.reason)
+    const t = await this.ctx.client.call(req)
     this.out.success(`Cancelled ${id}: ${t.status}${t.refund ? `, refund ${(t.refund as {status: string}).status}` : ''}`)
     renderTransaction(this.out, t)
     return t

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {confirmReceiptDelivery} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 import {transactionConfirmRequest} from '../../lib/schemas/transactions.js'
@@ -20,8 +19,9 @@ export default class TransactionsConfirm extends BaseCommand<typeof Transactions
   async run() {
     const id = this.args.transactionId
     const body = checkWith(transactionConfirmRequest, this.flags.at === undefined ? {} : {receiptDeliveryConfirmedAt: this.flags.at})
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['transactions', id, 'confirm'], body}))
-    const t = await confirmReceiptDelivery(this.ctx.client, id, body.receiptDeliveryConfirmedAt)
+    const req = confirmReceiptDelivery(id, body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const t = await this.ctx.client.call(req)
     this.out.success(`Receipt delivery for ${id} recorded at ${String(t.receiptDeliveryConfirmedAt ?? body.receiptDeliveryConfirmedAt ?? 'now')}`)
     renderTransaction(this.out, t)
     return t

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {rejectTransaction} from '../../lib/api/transactions.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {InputError} from '../../lib/errors.js'
 import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
@@ -19,10 +18,11 @@ export default class TransactionsReject extends BaseCommand<typeof TransactionsR
     const id = this.args.transactionId
     const body = checkWith(transactionRejectRequest, this.flags.reason === undefined ? {} : {reason: this.flags.reason})
     if (this.flags.reason !== undefined && !this.flags.reason.trim()) throw new InputError([{field: 'reason', message: 'must not be blank'}])
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['transactions', id, 'reject'], body}))
+    const req = rejectTransaction(id, body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`reject ${id}`)
     await this.ctx.confirm(`Reject ${id}?`, {yes: this.flags.yes, always: true})
-    const t = await rejectTransaction(this.ctx.client, id, body.reason)
+    const t = await this.ctx.client.call(req)
     this.out.success(`Rejected ${id}: ${t.status}`)
     renderTransaction(this.out, t)
     return t

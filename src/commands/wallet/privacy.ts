@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
+import {walletOps} from '../../lib/api/wallet.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {describeRequest} from '../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {setPrivacy} from '../../lib/flows/wallet-ops.js'
 
@@ -12,9 +12,9 @@ export default class WalletPrivacy extends BaseCommand<typeof WalletPrivacy> {
   static override flags = {enabled: Flags.string({description: 'true or false', options: ['true', 'false'], required: true}), 'dry-run': dryRunFlag}
 
   async run() {
-    const body = {privateEnabled: this.flags.enabled === 'true'}
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'PATCH', path: ['internal-accounts', this.args.accountId], body}))
-    const account = await setPrivacy(this.ctx, this.args.accountId, this.flags.enabled === 'true')
+    const op = walletOps.privacy(this.args.accountId, this.flags.enabled === 'true')
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(op))
+    const account = await setPrivacy(this.ctx, {...op, accountId: this.args.accountId})
     this.out.success(`Privacy ${this.flags.enabled === 'true' ? 'enabled' : 'disabled'} on ${this.args.accountId}`)
     return account
   }

@@ -2,7 +2,8 @@ import {z} from 'zod'
 import {SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {externalAccountSchema, internalAccountSchema, ownershipChallengeSchema, type ExternalAccountCreateRequest} from '../schemas/accounts.js'
-import type {ApiClient} from './client.js'
+import type {ApiClient, ApiRequest} from './client.js'
+import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
 export async function listInternalAccounts(client: ApiClient, query: {customerId?: string; currency?: string}, page: PageOptions) {
@@ -17,14 +18,12 @@ export async function getInternalAccount(client: ApiClient, id: string, customer
   return found
 }
 
-export async function fundInternalAccount(client: ApiClient, id: string, amount: number) {
-  const res = await client.request({method: 'POST', path: ['sandbox', 'internal-accounts', id, 'fund'], body: {amount}})
-  return client.parse(internalAccountSchema, res.body, 'internal account')
+export function fundInternalAccount(id: string, amount: number) {
+  return apiRequest({method: 'POST', path: ['sandbox', 'internal-accounts', id, 'fund'], body: {amount}}, internalAccountSchema, 'internal account')
 }
 
-export async function createExternalAccount(client: ApiClient, body: ExternalAccountCreateRequest) {
-  const res = await client.request({method: 'POST', path: ['customers', 'external-accounts'], body})
-  return client.parse(externalAccountSchema, res.body, 'external account')
+export function createExternalAccount(body: ExternalAccountCreateRequest) {
+  return apiRequest({method: 'POST', path: ['customers', 'external-accounts'], body}, externalAccountSchema, 'external account')
 }
 
 export async function listExternalAccounts(client: ApiClient, query: {customerId?: string; currency?: string}, page: PageOptions) {
@@ -36,15 +35,20 @@ export async function getExternalAccount(client: ApiClient, id: string) {
   return client.parse(externalAccountSchema, res.body, 'external account')
 }
 
-export async function deleteExternalAccount(client: ApiClient, id: string): Promise<void> {
-  await client.request({method: 'DELETE', path: ['customers', 'external-accounts', id]})
+export function deleteExternalAccount(id: string): ApiRequest<void> {
+  return {method: 'DELETE', path: ['customers', 'external-accounts', id]}
 }
 
 const scaAnswer = z.looseObject({scaChallenge: z.looseObject({id: z.string()}).optional()})
 
+export function untrustRequest(id: string) {
+  return apiRequest({method: 'POST', path: ['customers', 'external-accounts', id, 'untrust']}, scaAnswer, 'untrust answer')
+}
+
 /** Untrust, then confirm (with the SCA code when the provider asked for one). */
-export async function untrustExternalAccount(client: ApiClient, id: string, code?: string) {
-  const res = await client.request({method: 'POST', path: ['customers', 'external-accounts', id, 'untrust']})
+export async function untrustExternalAccount(client: ApiClient, untrust: ReturnType<typeof untrustRequest>, code?: string) {
+  const id = untrust.path[2]
+  const res = await client.request(untrust)
   const sca = client.parse(scaAnswer, res.body ?? {}, 'untrust answer').scaChallenge
   if (sca && !code) {
     throw new SvcError({code: 'SCA_CODE_REQUIRED', exitCode: ExitCode.USAGE, message: `Untrusting ${id} needs the customer's SCA code (challenge ${sca.id})`, hint: 'Re-run with --code <code from the customer>.'})
@@ -55,12 +59,10 @@ export async function untrustExternalAccount(client: ApiClient, id: string, code
   return client.parse(z.looseObject({trusted: z.boolean()}), confirm.body, 'untrust confirmation')
 }
 
-export async function createOwnershipChallenge(client: ApiClient, id: string, method: 'WALLET_SIGNATURE' | 'LIVENESS') {
-  const res = await client.request({method: 'POST', path: ['customers', 'external-accounts', id, 'challenge'], body: {method}})
-  return client.parse(ownershipChallengeSchema, res.body, 'ownership challenge')
+export function createOwnershipChallenge(id: string, method: 'WALLET_SIGNATURE' | 'LIVENESS') {
+  return apiRequest({method: 'POST', path: ['customers', 'external-accounts', id, 'challenge'], body: {method}}, ownershipChallengeSchema, 'ownership challenge')
 }
 
-export async function submitOwnershipSignature(client: ApiClient, id: string, signature: string, signatureScheme?: 'bip137' | 'electrum') {
-  const res = await client.request({method: 'POST', path: ['customers', 'external-accounts', id, 'verify'], body: {signature, ...(signatureScheme ? {signatureScheme} : {})}})
-  return client.parse(externalAccountSchema, res.body, 'external account')
+export function submitOwnershipSignature(id: string, signature: string, signatureScheme?: 'bip137' | 'electrum') {
+  return apiRequest({method: 'POST', path: ['customers', 'external-accounts', id, 'verify'], body: {signature, ...(signatureScheme ? {signatureScheme} : {})}}, externalAccountSchema, 'external account')
 }

@@ -4,6 +4,7 @@ import {internalAccountSchema} from '../schemas/accounts.js'
 import {quoteSchema} from '../schemas/quotes.js'
 import {transactionSchema} from '../schemas/transactions.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
 type Query = Record<string, string | number | boolean | undefined>
@@ -70,19 +71,16 @@ export const myInternalAccounts = (client: ApiClient, query: Query, page: PageOp
 export const myExternalAccounts = (client: ApiClient, query: Query, page: PageOptions) =>
   listPaged(client, ['agents', 'me', 'external-accounts'], query, z.looseObject({id: z.string()}), page, 'external account list')
 
-export async function myQuote(client: ApiClient, body: Record<string, unknown>, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['agents', 'me', 'quotes'], body, idempotencyKey})
-  return client.parse(quoteSchema, res.body, 'quote')
+export function myQuote(body: Record<string, unknown>) {
+  return apiRequest({method: 'POST', path: ['agents', 'me', 'quotes'], body, idempotency: {}}, quoteSchema, 'quote')
 }
 
-export async function myExecute(client: ApiClient, quoteId: string, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['agents', 'me', 'quotes', quoteId, 'execute'], idempotencyKey})
-  return client.parse(agentActionSchema, res.body, 'agent action')
+export function myExecute(quoteId: string) {
+  return apiRequest({method: 'POST', path: ['agents', 'me', 'quotes', quoteId, 'execute'], idempotency: {scope: 'execute'}}, agentActionSchema, 'agent action')
 }
 
-export async function myTransfer(client: ApiClient, direction: 'transfer-in' | 'transfer-out', body: Record<string, unknown>, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['agents', 'me', direction], body, idempotencyKey})
-  return client.parse(agentActionSchema, res.body, 'agent action')
+export function myTransfer(direction: 'transfer-in' | 'transfer-out', body: Record<string, unknown>) {
+  return apiRequest({method: 'POST', path: ['agents', 'me', direction], body, idempotency: {}}, agentActionSchema, 'agent action')
 }
 
 export const myTransactions = (client: ApiClient, query: Query, page: PageOptions) => listPaged(client, ['agents', 'me', 'transactions'], query, transactionSchema, page, 'transaction list')

@@ -1,11 +1,11 @@
 import {z} from 'zod'
 import {cardRevealSchema, cardSchema, type CardTransaction, cardSimulationResponse, cardTransactionSchema, type CardCreateRequest, type CardListQuery, type CardSimulator, type CardTransactionFilter, type CardUpdateRequest} from '../schemas/cards.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
-export async function issueCard(client: ApiClient, body: CardCreateRequest, idempotencyKey?: string) {
-  const res = await client.request({method: 'POST', path: ['cards'], body, ...(idempotencyKey ? {idempotencyKey} : {})})
-  return client.parse(cardSchema, res.body, 'card')
+export function issueCard(body: CardCreateRequest) {
+  return apiRequest({method: 'POST', path: ['cards'], body, idempotency: {}}, cardSchema, 'card')
 }
 
 export async function listCards(client: ApiClient, query: Omit<CardListQuery, 'limit' | 'cursor'>, page: PageOptions) {
@@ -17,9 +17,8 @@ export async function getCard(client: ApiClient, id: string) {
   return client.parse(cardSchema, res.body, 'card')
 }
 
-export async function updateCard(client: ApiClient, id: string, body: CardUpdateRequest) {
-  const res = await client.request({method: 'PATCH', path: ['cards', id], body})
-  return client.parse(cardSchema, res.body, 'card')
+export function updateCard(id: string, body: CardUpdateRequest) {
+  return apiRequest({method: 'PATCH', path: ['cards', id], body}, cardSchema, 'card')
 }
 
 /** The reveal answer is a bearer secret: callers keep it out of output (see `cards reveal`). */
@@ -57,9 +56,8 @@ export async function getCardTransaction(client: ApiClient, id: string) {
   return client.parse(cardTransactionSchema, res.body, 'card transaction')
 }
 
-export async function simulateCard(client: ApiClient, cardId: string, kind: CardSimulator, body: Record<string, unknown>) {
-  const res = await client.request({method: 'POST', path: ['sandbox', 'cards', cardId, 'simulate', kind], body})
-  return client.parse(cardSimulationResponse, res.body, 'simulation answer')
+export function simulateCard(cardId: string, kind: CardSimulator, body: Record<string, unknown>) {
+  return apiRequest({method: 'POST', path: ['sandbox', 'cards', cardId, 'simulate', kind], body}, cardSimulationResponse, 'simulation answer')
 }
 
 const storedEvent = z.looseObject({id: z.string(), type: z.string(), timestamp: z.string(), data: z.unknown().optional(), delivery: z.unknown().optional()})

@@ -3,8 +3,9 @@ import {ApiError, SvcError, networkError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {redact, type Secret} from '../secret.js'
 import {fieldErrors} from '../schemas/field-errors.js'
+import type {ApiRequest, Method, Query, ResponseSchema} from './request.js'
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type {ApiRequest, Method, ResponseSchema} from './request.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -29,19 +30,25 @@ export interface ClientOptions {
   onConnectionRefused?: (error: Error) => SvcError | undefined
   /** An undici dispatcher to use instead of the client's own keep-alive Agent (tests: MockAgent). */
   dispatcher?: import('undici').Dispatcher
+  /** --idempotency-key: the key pinned by the operator (default: a fresh UUID per command). */
+  idempotencyKey?: string
 }
 
-export interface RequestOptions {
-  method: Method
-  /** Path segments are encoded one by one: ['customers', 'Customer:1'] -> /customers/Customer%3A1 */
-  path: string[]
-  /** An array value repeats the parameter (destinationCurrency=INR&destinationCurrency=GBP). */
-  query?: Record<string, string | number | boolean | string[] | undefined>
-  body?: unknown
-  /** A multipart or other raw body; content-type must be given in headers. */
+/** A request as the transport takes it: the description, plus what only a sender has. */
+export interface RequestOptions extends ApiRequest {
+  /** Bytes sent as they are (a signed retry resends the first leg's bytes); content-type must be given in headers. */
   rawBody?: Uint8Array
-  headers?: Record<string, string>
+  /** A literal key from a scenario file; commands use `idempotency` and the command's key. */
   idempotencyKey?: string
+}
+
+/** What --dry-run prints: the request as it would leave, credentials and secret fields redacted. */
+export interface DescribedRequest {
+  method: Method
+  url: string
+  headers: Record<string, string>
+  body?: unknown
+  walletSignature?: {accountId?: string; ifAsked?: boolean}
 }
 
 export interface ApiResponse<T = unknown> {
@@ -61,9 +68,6 @@ const writtenBodies = new WeakSet<object>()
  */
 const PARSE_ONCE = {jitless: true}
 
-/** A response schema of either zod build (classic or mini, schemas/mini.ts): both carry safeParse. */
-export type ResponseSchema = zc.$ZodType & {safeParse(data: unknown, params?: {jitless?: boolean}): zc.util.SafeParseResult<unknown>}
-
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504])
 /** Node's default limit, given explicitly so undici need not load node:http to read it. */
 const MAX_HEADER_BYTES = 16 * 1024
@@ -76,11 +80,22 @@ const NEVER_RETRY_CODES = new Set(['DAILY_VOLUME_LIMIT_EXCEEDED'])
  */
 export class ApiClient {
   private dispatcher?: import('undici').Dispatcher
+  private baseIdempotencyKey?: string
   readonly requests: Array<{method: Method; url: string}> = []
 
   constructor(readonly opts: ClientOptions) {}
 
-  url(path: string[], query?: RequestOptions['query']): string {
+  /**
+   * The one place an Idempotency-Key is made: one key per command (the operator's --idempotency-key
+   * or a fresh UUID), reused on every retry; a scope suffixes it (`run-42:execute`).
+   */
+  idempotencyKey(scope?: string): string {
+    // node:crypto is loaded on first use: a command that sends no keyed request never pays for it.
+    this.baseIdempotencyKey ??= this.opts.idempotencyKey ?? process.getBuiltinModule('node:crypto').randomUUID()
+    return scope ? `${this.baseIdempotencyKey}:${scope}` : this.baseIdempotencyKey
+  }
+
+  url(path: string[], query?: Query): string {
     const encoded = path.map((s) => encodeURIComponent(s)).join('/')
     let url = `${this.opts.baseUrl}/${encoded}`
     const qs = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== '')
@@ -88,28 +103,66 @@ export class ApiClient {
     return url
   }
 
-  async request<T = unknown>(req: RequestOptions): Promise<ApiResponse<T>> {
-    const url = this.url(req.path, req.query)
-    const bodyText = req.body === undefined ? undefined : JSON.stringify(req.body)
+  /** --dry-run: the request exactly as `request` would send it, with credentials and secret fields redacted. */
+  describe(req: ApiRequest): DescribedRequest {
+    const upload = req.upload
+    const body = upload ? {...definedFields(upload.fields), file: `${upload.file.name} (${upload.file.type}, ${upload.file.bytes.length} bytes)`} : req.body
+    // A multipart boundary is drawn when the body is encoded, at send time.
+    const headers = this.headers(req, req.body !== undefined, upload ? 'multipart/form-data' : undefined, true)
+    return {
+      method: req.method,
+      url: this.url(req.path, req.query),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, hideCredential(k, v)])),
+      ...(body !== undefined ? {body: redact(body)} : {}),
+      ...(req.walletSignature ? {walletSignature: req.walletSignature} : {}),
+    }
+  }
+
+  /** Sends a described request and reads its answer with the request's schema. */
+  async call<T>(req: ApiRequest<T> & Pick<RequestOptions, 'idempotencyKey'>): Promise<T> {
+    const res = await this.request(req)
+    if (!req.response) return res.body as T
+    return this.parse(req.response.schema, res.body, req.response.what) as T
+  }
+
+  /**
+   * The headers of a request, in the order they are sent: the same function builds what is sent
+   * and what --dry-run shows (`redacted`: the credential's scheme only).
+   */
+  private headers(req: RequestOptions, json: boolean, contentType: string | undefined, redacted: boolean): Record<string, string> {
+    const key = req.idempotencyKey ?? (req.idempotency ? this.idempotencyKey(req.idempotency.scope) : undefined)
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.opts.userAgent,
-      ...(bodyText !== undefined ? {'content-type': 'application/json'} : {}),
-      ...(req.idempotencyKey ? {'idempotency-key': req.idempotencyKey} : {}),
+      ...(contentType ? {'content-type': contentType} : json ? {'content-type': 'application/json'} : {}),
+      ...(key ? {'idempotency-key': key} : {}),
       ...req.headers,
     }
-    if (this.opts.bearer) headers.authorization = 'Bearer ' + this.opts.bearer.reveal()
+    if (this.opts.bearer) headers.authorization = 'Bearer ' + (redacted ? '[REDACTED]' : this.opts.bearer.reveal())
     else if (this.opts.tokenId && this.opts.secret) {
-      headers.authorization = 'Basic ' + Buffer.from(`${this.opts.tokenId}:${this.opts.secret.reveal()}`).toString('base64')
+      headers.authorization = 'Basic ' + (redacted ? '[REDACTED]' : Buffer.from(`${this.opts.tokenId}:${this.opts.secret.reveal()}`).toString('base64'))
     }
-    const retryable = req.method === 'GET' || Boolean(req.idempotencyKey)
+    return headers
+  }
+
+  async request<T = unknown>(req: RequestOptions): Promise<ApiResponse<T>> {
+    const url = this.url(req.path, req.query)
+    const bodyText = req.body === undefined || req.rawBody || req.upload ? undefined : JSON.stringify(req.body)
+    let rawBody = req.rawBody
+    let contentType: string | undefined
+    if (req.upload) {
+      const {multipartBody} = await import('./multipart.js')
+      ;({rawBody, contentType} = await multipartBody(req.upload.fields, req.upload.file))
+    }
+    const headers = this.headers(req, bodyText !== undefined, contentType, false)
+    const retryable = req.method === 'GET' || Boolean(headers['idempotency-key'])
     const maxRetries = retryable ? (this.opts.maxRetries ?? 3) : 0
     for (let attempt = 0; ; attempt++) {
       this.trace(`> ${req.method} ${url}${attempt ? ` (retry ${attempt})` : ''}`, headers, bodyText)
       const started = Date.now()
       let res: ApiResponse<unknown>
       try {
-        res = await this.send(req.method, url, headers, req.rawBody ?? bodyText)
+        res = await this.send(req.method, url, headers, rawBody ?? bodyText)
       } catch (error) {
         const mapped = this.mapNetworkError(error as Error, url)
         if (attempt < maxRetries && mapped.exitCode === ExitCode.NETWORK && !(error as {code?: string}).code?.includes('REFUSED') && (await this.backoff(attempt))) continue
@@ -263,6 +316,18 @@ function dropPath(root: Record<string, unknown>, path: ReadonlyArray<PropertyKey
   }
   const last = path.at(-1)
   if (last !== undefined && cur && typeof cur === 'object') delete (cur as Record<PropertyKey, unknown>)[last]
+}
+
+/** Credentials in a described header (also one given with `svc api --header`): the scheme stays, the value goes. */
+function hideCredential(name: string, value: string): string {
+  if (/signature/i.test(name)) return '[REDACTED]'
+  if (!/authorization/i.test(name)) return value
+  const scheme = /^(\S+) /.exec(value)?.[1]
+  return scheme ? `${scheme} [REDACTED]` : '[REDACTED]'
+}
+
+function definedFields(fields: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined))
 }
 
 function safeJson(text: string): unknown {

@@ -1,11 +1,11 @@
 import type {CustomerCreateRequest, CustomerUpdateRequest} from '../schemas/customer.js'
 import {customerSchema, endUserTermsSchema} from '../schemas/customer-response.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
-export async function createCustomer(client: ApiClient, body: CustomerCreateRequest) {
-  const res = await client.request({method: 'POST', path: ['customers'], body})
-  return client.parse(customerSchema, res.body, 'customer')
+export function createCustomer(body: CustomerCreateRequest) {
+  return apiRequest({method: 'POST', path: ['customers'], body}, customerSchema, 'customer')
 }
 
 export async function getCustomer(client: ApiClient, id: string) {
@@ -21,9 +21,8 @@ export async function updateCustomer(client: ApiClient, id: string, body: Custom
   return client.request({method: 'PATCH', path: ['customers', id], body, headers})
 }
 
-export async function deleteCustomer(client: ApiClient, id: string) {
-  const res = await client.request({method: 'DELETE', path: ['customers', id]})
-  return client.parse(customerSchema, res.body, 'customer')
+export function deleteCustomer(id: string) {
+  return apiRequest({method: 'DELETE', path: ['customers', id]}, customerSchema, 'customer')
 }
 
 export async function getEndUserTerms(client: ApiClient) {

@@ -1,10 +1,11 @@
 import {delegatedKey, delegatedKeyList, type DelegatedKeyCreateRequest} from '../schemas/delegated-keys.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
-import type {ApiClient} from './client.js'
+import type {ApiClient, ApiRequest} from './client.js'
+import {apiRequest} from './request.js'
 
 /** Delegated wallet keys (api-gaps 5.7). Create is a three-leg signed retry: see flows/delegated-keys.ts. */
 export const createDelegatedKeyOp = (body: DelegatedKeyCreateRequest): SignedOperation => ({
-  method: 'POST', path: ['auth', 'delegated-keys'], body, success: 'created', signedLegs: 2,
+  method: 'POST', path: ['auth', 'delegated-keys'], body, success: 'created', signedLegs: 2, walletSignature: {accountId: body.internalAccountId},
   what: `creation of a delegated key for ${body.cardId}`,
   resume: `Check \`svc wallet delegated-keys list --account ${body.internalAccountId}\`: an abandoned creation stays PENDING and does not block a new one.`,
 })
@@ -19,8 +20,8 @@ export async function getDelegatedKey(client: ApiClient, id: string) {
   return client.parse(delegatedKey, res.body, 'delegated key')
 }
 
-export async function revokeDelegatedKey(client: ApiClient, id: string): Promise<void> {
-  await client.request({method: 'DELETE', path: ['auth', 'delegated-keys', id]})
+export function revokeDelegatedKey(id: string): ApiRequest<void> {
+  return {method: 'DELETE', path: ['auth', 'delegated-keys', id]}
 }
 
 export {delegatedKey as delegatedKeySchema}

@@ -1,10 +1,10 @@
 import {invitation, type InvitationCreateRequest} from '../schemas/invitations.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 
 /** UMA invitations (openapi /invitations). */
-export async function createInvitation(client: ApiClient, body: InvitationCreateRequest) {
-  const res = await client.request({method: 'POST', path: ['invitations'], body})
-  return client.parse(invitation, res.body, 'invitation')
+export function createInvitation(body: InvitationCreateRequest) {
+  return apiRequest({method: 'POST', path: ['invitations'], body}, invitation, 'invitation')
 }
 
 export async function getInvitation(client: ApiClient, code: string) {
@@ -12,12 +12,10 @@ export async function getInvitation(client: ApiClient, code: string) {
   return client.parse(invitation, res.body, 'invitation')
 }
 
-export async function claimInvitation(client: ApiClient, code: string, inviteeUma: string) {
-  const res = await client.request({method: 'POST', path: ['invitations', code, 'claim'], body: {inviteeUma}})
-  return client.parse(invitation, res.body, 'invitation')
+export function claimInvitation(code: string, inviteeUma: string) {
+  return apiRequest({method: 'POST', path: ['invitations', code, 'claim'], body: {inviteeUma}}, invitation, 'invitation')
 }
 
-export async function cancelInvitation(client: ApiClient, code: string) {
-  const res = await client.request({method: 'POST', path: ['invitations', code, 'cancel']})
-  return client.parse(invitation, res.body, 'invitation')
+export function cancelInvitation(code: string) {
+  return apiRequest({method: 'POST', path: ['invitations', code, 'cancel']}, invitation, 'invitation')
 }

@@ -8,14 +8,13 @@ import {
   type BeneficialOwnerUpdate,
 } from '../schemas/kyc.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
-import {multipartBody} from './multipart.js'
 
 export type Channel = 'email' | 'phone'
 
-export async function createKycLink(client: ApiClient, customerId: string, body: {redirectUri?: string}, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['customers', customerId, 'kyc-link'], body, idempotencyKey})
-  return client.parse(kycLinkSchema, res.body, 'verification link')
+export function createKycLink(customerId: string, body: {redirectUri?: string}) {
+  return apiRequest({method: 'POST', path: ['customers', customerId, 'kyc-link'], body, idempotency: {}}, kycLinkSchema, 'verification link')
 }
 
 export async function sendContactCode(client: ApiClient, customerId: string, channel: Channel): Promise<void> {
@@ -27,24 +26,25 @@ export async function confirmContactCode(client: ApiClient, customerId: string, 
   return client.parse(customerSchema, res.body, 'customer')
 }
 
-export async function addBeneficialOwner(client: ApiClient, body: BeneficialOwnerCreate) {
-  const res = await client.request({method: 'POST', path: ['beneficial-owners'], body})
-  return client.parse(beneficialOwnerSchema, res.body, 'beneficial owner')
+export function addBeneficialOwner(body: BeneficialOwnerCreate) {
+  return apiRequest({method: 'POST', path: ['beneficial-owners'], body}, beneficialOwnerSchema, 'beneficial owner')
+}
+
+export function updateBeneficialOwner(id: string, body: BeneficialOwnerUpdate) {
+  return apiRequest({method: 'PATCH', path: ['beneficial-owners', id], body}, beneficialOwnerSchema, 'beneficial owner')
 }
 
 /**
- * PATCH an owner. The published contract replaces `personalInfo.address` whole (line1 and country
- * required), so a change of some address fields is completed from the owner as it stands (one GET).
+ * The published contract replaces `personalInfo.address` whole (line1 and country required), so a
+ * change of some address fields is completed from the owner as it stands (one GET) before it is sent.
  */
-export async function updateBeneficialOwner(client: ApiClient, id: string, body: BeneficialOwnerUpdate) {
+export async function withStoredAddress(client: ApiClient, req: ReturnType<typeof updateBeneficialOwner>): Promise<ReturnType<typeof updateBeneficialOwner>> {
+  const body = req.body as BeneficialOwnerUpdate
   const address = (body.personalInfo as {address?: Record<string, unknown>} | undefined)?.address
-  if (address && (address.line1 === undefined || address.country === undefined)) {
-    const current = await client.request({method: 'GET', path: ['beneficial-owners', id]})
-    const stored = (client.parse(beneficialOwnerSchema, current.body, 'beneficial owner').personalInfo as {address?: Record<string, unknown>} | undefined)?.address ?? {}
-    body = {...body, personalInfo: {...body.personalInfo, address: {...stored, ...address}}} as BeneficialOwnerUpdate
-  }
-  const res = await client.request({method: 'PATCH', path: ['beneficial-owners', id], body})
-  return client.parse(beneficialOwnerSchema, res.body, 'beneficial owner')
+  if (!address || (address.line1 !== undefined && address.country !== undefined)) return req
+  const current = await client.request({method: 'GET', path: req.path})
+  const stored = (client.parse(beneficialOwnerSchema, current.body, 'beneficial owner').personalInfo as {address?: Record<string, unknown>} | undefined)?.address ?? {}
+  return {...req, body: {...body, personalInfo: {...body.personalInfo, address: {...stored, ...address}}}}
 }
 
 export async function listBeneficialOwners(client: ApiClient, customerId: string, page: PageOptions) {
@@ -57,25 +57,17 @@ export interface DocumentFile {
   type: string
 }
 
-/** POST /documents, or PUT /documents/{id} to replace one (api-gaps 10.1 #2). */
-export async function sendDocument(client: ApiClient, fields: Record<string, string | undefined>, file: DocumentFile, replaceId?: string) {
-  const {rawBody, contentType} = await multipartBody(fields, file)
-  const res = await client.request({
-    method: replaceId ? 'PUT' : 'POST',
-    path: replaceId ? ['documents', replaceId] : ['documents'],
-    rawBody,
-    headers: {'content-type': contentType},
-  })
-  return client.parse(documentSchema, res.body, 'document')
+/** POST /documents, or PUT /documents/{id} to replace one (api-gaps 10.1 #2): multipart, encoded when sent. */
+export function sendDocument(fields: Record<string, string | undefined>, file: DocumentFile, replaceId?: string) {
+  return apiRequest({method: replaceId ? 'PUT' : 'POST', path: replaceId ? ['documents', replaceId] : ['documents'], upload: {fields, file}}, documentSchema, 'document')
 }
 
 export async function listDocuments(client: ApiClient, documentHolder: string, page: PageOptions) {
   return listPaged(client, ['documents'], {documentHolder}, documentSchema, page, 'document list')
 }
 
-export async function submitVerification(client: ApiClient, customerId: string) {
-  const res = await client.request({method: 'POST', path: ['verifications'], body: {customerId}})
-  return client.parse(verificationSchema, res.body, 'verification')
+export function submitVerification(customerId: string) {
+  return apiRequest({method: 'POST', path: ['verifications'], body: {customerId}}, verificationSchema, 'verification')
 }
 
 /** The newest submission (the list is newest first), or undefined before the first one. */

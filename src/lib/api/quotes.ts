@@ -1,10 +1,11 @@
 import {quoteSchema, type QuoteCreateRequest} from '../schemas/quotes.js'
 import {transactionSchema} from '../schemas/transactions.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 
-export async function createQuote(client: ApiClient, body: QuoteCreateRequest, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['quotes'], body, idempotencyKey})
-  return client.parse(quoteSchema, res.body, 'quote')
+/** `scope` keys a second quote of one command apart from its first (a re-quote after expiry). */
+export function createQuote(body: QuoteCreateRequest, scope?: string) {
+  return apiRequest({method: 'POST', path: ['quotes'], body, idempotency: scope ? {scope} : {}}, quoteSchema, 'quote')
 }
 
 export async function getQuote(client: ApiClient, id: string) {
@@ -12,13 +13,15 @@ export async function getQuote(client: ApiClient, id: string) {
   return client.parse(quoteSchema, res.body, 'quote')
 }
 
-export async function executeQuote(client: ApiClient, id: string, idempotencyKey: string, headers?: Record<string, string>) {
-  const res = await client.request({method: 'POST', path: ['quotes', id, 'execute'], idempotencyKey, headers})
-  return client.parse(quoteSchema, res.body, 'quote')
+/**
+ * Executes with the command's `execute` key (a CI re-run with the same --idempotency-key pays once).
+ * A quote from an embedded wallet is authorised by a stamp of a session of its source wallet.
+ */
+export function executeQuote(id: string, sourceWallet?: string) {
+  return apiRequest({method: 'POST', path: ['quotes', id, 'execute'], idempotency: {scope: 'execute'}, ...(sourceWallet ? {walletSignature: {accountId: sourceWallet}} : {})}, quoteSchema, 'quote')
 }
 
 /** Sandbox simulator: the payer's funds arrive for a real-time-funded quote. */
-export async function sandboxSend(client: ApiClient, body: {quoteId: string; currencyCode: string; currencyAmount?: number}) {
-  const res = await client.request({method: 'POST', path: ['sandbox', 'send'], body})
-  return client.parse(transactionSchema, res.body, 'transaction')
+export function sandboxSend(body: {quoteId: string; currencyCode: string; currencyAmount?: number}) {
+  return apiRequest({method: 'POST', path: ['sandbox', 'send'], body}, transactionSchema, 'transaction')
 }

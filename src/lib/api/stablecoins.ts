@@ -1,12 +1,12 @@
 import type {z} from 'zod'
 import {providerAccount, stablecoin, stablecoinOperation, type burnRequest, type mintRequest, type providerAccountLinkRequest, type stablecoinRegisterRequest} from '../schemas/stablecoins.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
 /** Stablecoin issuance (openapi tag Stablecoins) and the enablement request (spec 3). */
-export async function linkProviderAccount(client: ApiClient, body: z.infer<typeof providerAccountLinkRequest>, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['stablecoin-provider-accounts'], body, idempotencyKey})
-  return client.parse(providerAccount, res.body, 'stablecoin provider account')
+export function linkProviderAccount(body: z.infer<typeof providerAccountLinkRequest>) {
+  return apiRequest({method: 'POST', path: ['stablecoin-provider-accounts'], body, idempotency: {}}, providerAccount, 'stablecoin provider account')
 }
 
 export async function listProviderAccounts(client: ApiClient, query: {provider?: string; status?: string}, page: PageOptions) {
@@ -18,9 +18,8 @@ export async function getProviderAccount(client: ApiClient, id: string) {
   return client.parse(providerAccount, res.body, 'stablecoin provider account')
 }
 
-export async function registerStablecoin(client: ApiClient, body: z.infer<typeof stablecoinRegisterRequest>, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['stablecoins'], body, idempotencyKey})
-  return client.parse(stablecoin, res.body, 'stablecoin')
+export function registerStablecoin(body: z.infer<typeof stablecoinRegisterRequest>) {
+  return apiRequest({method: 'POST', path: ['stablecoins'], body, idempotency: {}}, stablecoin, 'stablecoin')
 }
 
 export async function listStablecoins(client: ApiClient, query: {issuanceStatus?: string; gridOperationsStatus?: string; provider?: string}, page: PageOptions) {
@@ -32,25 +31,21 @@ export async function getStablecoin(client: ApiClient, id: string) {
   return client.parse(stablecoin, res.body, 'stablecoin')
 }
 
-export async function requestEnablement(client: ApiClient, id: string) {
-  const res = await client.request({method: 'POST', path: ['stablecoins', id, 'enablement'], body: {}})
-  return client.parse(stablecoin, res.body, 'stablecoin')
+export function requestEnablement(id: string) {
+  return apiRequest({method: 'POST', path: ['stablecoins', id, 'enablement'], body: {}}, stablecoin, 'stablecoin')
 }
 
 /** Sandbox only: the operator's move of the enablement state. */
-export async function sandboxSetEnablement(client: ApiClient, id: string, status: string) {
-  const res = await client.request({method: 'POST', path: ['sandbox', 'stablecoins', id, 'enablement'], body: {status}})
-  return client.parse(stablecoin, res.body, 'stablecoin')
+export function sandboxSetEnablement(id: string, status: string) {
+  return apiRequest({method: 'POST', path: ['sandbox', 'stablecoins', id, 'enablement'], body: {status}}, stablecoin, 'stablecoin')
 }
 
-export async function mintStablecoin(client: ApiClient, id: string, body: z.infer<typeof mintRequest>, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['stablecoins', id, 'mints'], body, idempotencyKey})
-  return client.parse(stablecoinOperation, res.body, 'stablecoin operation')
+export function mintStablecoin(id: string, body: z.infer<typeof mintRequest>) {
+  return apiRequest({method: 'POST', path: ['stablecoins', id, 'mints'], body, idempotency: {}}, stablecoinOperation, 'stablecoin operation')
 }
 
-export async function burnStablecoin(client: ApiClient, id: string, body: z.infer<typeof burnRequest>, idempotencyKey: string) {
-  const res = await client.request({method: 'POST', path: ['stablecoins', id, 'burns'], body, idempotencyKey})
-  return client.parse(stablecoinOperation, res.body, 'stablecoin operation')
+export function burnStablecoin(id: string, body: z.infer<typeof burnRequest>) {
+  return apiRequest({method: 'POST', path: ['stablecoins', id, 'burns'], body, idempotency: {}}, stablecoinOperation, 'stablecoin operation')
 }
 
 export async function listOperations(client: ApiClient, id: string, query: {operationType?: string}, page: PageOptions) {
@@ -63,7 +58,6 @@ export async function getOperation(client: ApiClient, id: string) {
 }
 
 /** Sandbox only: the provider revoked (or invalidated) a link's credentials. */
-export async function sandboxSetProviderAccountStatus(client: ApiClient, id: string, status: string) {
-  const res = await client.request({method: 'POST', path: ['sandbox', 'stablecoin-provider-accounts', id, 'status'], body: {status}})
-  return client.parse(providerAccount, res.body, 'stablecoin provider account')
+export function sandboxSetProviderAccountStatus(id: string, status: string) {
+  return apiRequest({method: 'POST', path: ['sandbox', 'stablecoin-provider-accounts', id, 'status'], body: {status}}, providerAccount, 'stablecoin provider account')
 }

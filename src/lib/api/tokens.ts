@@ -1,11 +1,11 @@
 import {apiToken, type TokenCreateRequest} from '../schemas/tokens.js'
-import type {ApiClient} from './client.js'
+import type {ApiClient, ApiRequest} from './client.js'
+import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
 /** API tokens (openapi /tokens). */
-export async function createToken(client: ApiClient, body: TokenCreateRequest) {
-  const res = await client.request({method: 'POST', path: ['tokens'], body})
-  return client.parse(apiToken, res.body, 'API token')
+export function createToken(body: TokenCreateRequest) {
+  return apiRequest({method: 'POST', path: ['tokens'], body}, apiToken, 'API token')
 }
 
 export async function listTokens(client: ApiClient, query: {name?: string}, page: PageOptions) {
@@ -17,6 +17,6 @@ export async function getToken(client: ApiClient, id: string) {
   return client.parse(apiToken, res.body, 'API token')
 }
 
-export async function deleteToken(client: ApiClient, id: string): Promise<void> {
-  await client.request({method: 'DELETE', path: ['tokens', id]})
+export function deleteToken(id: string): ApiRequest<void> {
+  return {method: 'DELETE', path: ['tokens', id]}
 }

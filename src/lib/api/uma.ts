@@ -1,11 +1,11 @@
 import {transactionSchema} from '../schemas/transactions.js'
 import {receiverLookupSchema, type SandboxUmaReceiveRequest} from '../schemas/uma.js'
 import type {ApiClient} from './client.js'
+import {apiRequest} from './request.js'
 
 /** POST /sandbox/uma/receive: a sandbox sender pays a customer (the payment starts PENDING). */
-export async function sandboxUmaReceive(client: ApiClient, body: SandboxUmaReceiveRequest) {
-  const res = await client.request({method: 'POST', path: ['sandbox', 'uma', 'receive'], body})
-  return client.parse(transactionSchema, res.body, 'transaction')
+export function sandboxUmaReceive(body: SandboxUmaReceiveRequest) {
+  return apiRequest({method: 'POST', path: ['sandbox', 'uma', 'receive'], body}, transactionSchema, 'transaction')
 }
 
 /** GET /receiver/uma/{address} or /receiver/external-account/{id}: what the receiver accepts. */

@@ -51,16 +51,16 @@ export const walletOps = {
     method: 'POST', path: ['auth', 'credentials'], body, success: 'created', accountId: typeof body.accountId === 'string' ? body.accountId : undefined,
     what: `addition of ${withArticle(String(body.type))} credential`, resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
   }),
-  revokeCredential: (credentialId: string, accountId: string): SignedOperation => ({
-    method: 'DELETE', path: ['auth', 'credentials', credentialId], success: 'created', accountId,
+  revokeCredential: (credentialId: string, accountId?: string): SignedOperation => ({
+    method: 'DELETE', path: ['auth', 'credentials', credentialId], success: 'created', accountId, walletSignature: {accountId},
     what: `revocation of ${credentialId}`, resume: `Check \`svc wallet credentials list ${accountId}\`: the service finishes the revocation itself.`,
   }),
   refreshSession: (sessionId: string, clientPublicKey: string, accountId: string): SignedOperation => ({
     method: 'POST', path: ['auth', 'sessions', sessionId, 'refresh'], body: {clientPublicKey}, success: 'created', accountId,
     what: `refresh of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`, or log in again.`,
   }),
-  revokeSession: (sessionId: string, accountId: string): SignedOperation => ({
-    method: 'DELETE', path: ['auth', 'sessions', sessionId], success: 'created', accountId,
+  revokeSession: (sessionId: string, accountId?: string): SignedOperation => ({
+    method: 'DELETE', path: ['auth', 'sessions', sessionId], success: 'created', accountId, walletSignature: {accountId},
     what: `revocation of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`: the service finishes the revocation itself.`,
   }),
   exportWallet: (accountId: string, clientPublicKey: string): SignedOperation => ({
@@ -68,11 +68,11 @@ export const walletOps = {
     what: `export of ${accountId}`, resume: `Run \`svc wallet export ${accountId}\` again: an export is only delivered to a re-send, and a fresh one starts if the challenge lapsed.`,
   }),
   privacy: (accountId: string, privateEnabled: boolean): SignedOperation => ({
-    method: 'PATCH', path: ['internal-accounts', accountId], body: {privateEnabled}, success: 'ok', accountId,
+    method: 'PATCH', path: ['internal-accounts', accountId], body: {privateEnabled}, success: 'ok', accountId, walletSignature: {accountId},
     what: `privacy update of ${accountId}`, resume: 'Run the command again to check; the update is idempotent.',
   }),
   updateCustomer: (customerId: string, body: Record<string, unknown>): SignedOperation => ({
-    method: 'PATCH', path: ['customers', customerId], body, success: 'ok',
+    method: 'PATCH', path: ['customers', customerId], body, success: 'ok', walletSignature: {ifAsked: true},
     what: `update of ${customerId}`, resume: `Check \`svc customers get ${customerId}\` before running the update again.`,
   }),
 }

@@ -25,5 +25,5 @@ export async function agentQuote(ctx: Context, f: {from: string; to: string; sen
     lockedCurrencyAmount: amount,
     ...(f.description ? {description: f.description} : {}),
   })
-  return myQuote(ctx.client, body, ctx.idempotencyKey())
+  return ctx.client.call(myQuote(body))
 }

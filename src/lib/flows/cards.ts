@@ -24,8 +24,8 @@ async function pollCard(ctx: Context, id: string): Promise<Card> {
 }
 
 /** freeze / unfreeze / close: one PATCH of `state`; refusals (409) carry the API's code. */
-export async function setCardState(ctx: Context, id: string, state: 'ACTIVE' | 'FROZEN' | 'CLOSED'): Promise<Card> {
-  return updateCard(ctx.client, id, {state})
+export function cardStateRequest(id: string, state: 'ACTIVE' | 'FROZEN' | 'CLOSED') {
+  return updateCard(id, {state})
 }
 
 /** An amount flag in real units ("12.50") or smallest units, checked for form before anything is sent. */

@@ -9,17 +9,18 @@ import {engineFor, keyStoreFor, requireSession, signerFor} from './wallet-common
  * itself is the Service's; its record (id, card, public key) is kept in the key store beside the
  * session keys, with no private part, and dropped when the key is revoked.
  */
-export async function createDelegatedKey(ctx: Context, body: DelegatedKeyCreateRequest): Promise<DelegatedKey> {
+export async function createDelegatedKey(ctx: Context, op: ReturnType<typeof createDelegatedKeyOp>): Promise<DelegatedKey> {
   const keys = keyStoreFor(ctx)
-  const signer = requireSession(keys, body.internalAccountId)
-  const res = await engineFor(ctx).run(createDelegatedKeyOp(body), signerFor(keys, signer))
+  const signer = requireSession(keys, (op.body as DelegatedKeyCreateRequest).internalAccountId)
+  const res = await engineFor(ctx).run(op, signerFor(keys, signer))
   const key = ctx.client.parse(delegatedKeySchema, res.body, 'delegated key')
   keys.saveDelegated({id: key.id, accountId: key.accountId, cardId: key.cardId, publicKey: key.publicKey})
   return key
 }
 
-export async function revokeDelegated(ctx: Context, id: string): Promise<{revoked: string; localRecordRemoved: boolean}> {
-  await revokeDelegatedKey(ctx.client, id)
+export async function revokeDelegated(ctx: Context, req: ReturnType<typeof revokeDelegatedKey>): Promise<{revoked: string; localRecordRemoved: boolean}> {
+  const id = req.path[2]
+  await ctx.client.call(req)
   const keys = keyStoreFor(ctx)
   const local = keys.findDelegated(id)
   if (local) keys.remove(local.id)

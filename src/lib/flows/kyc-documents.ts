@@ -114,18 +114,21 @@ export async function existingDocument(client: ApiClient, f: DocumentUploadField
   return found
 }
 
+/** The path segment a replace's dry run shows for the document it would look up when sent. */
+export const LOOKED_UP_DOCUMENT = '{documentId}'
+
 /**
  * Upload (POST) or replace (PUT on the existing document of that type and side). Everything is
- * checked before the first request; a dry run describes the request and sends nothing.
+ * checked before the first request. A replace finds the document first (a GET), so its dry run,
+ * which sends nothing, shows LOOKED_UP_DOCUMENT in the path.
  */
-export async function sendPrepared(client: ApiClient, prepared: ReturnType<typeof prepareUpload>, replace: boolean) {
+export function uploadRequest(prepared: ReturnType<typeof prepareUpload>, replaceId?: string) {
   const {fields, file} = prepared
-  const replaceId = replace ? (await existingDocument(client, fields)).id : undefined
   const {documentHolder: _holder, ...meta} = fields
-  return {document: await sendDocument(client, replaceId ? meta : fields, file, replaceId), replaced: Boolean(replaceId)}
+  return sendDocument(replaceId ? meta : fields, file, replaceId)
 }
 
-export function describeUpload(prepared: ReturnType<typeof prepareUpload>, replace: boolean) {
-  const {fields, file} = prepared
-  return {method: replace ? ('PUT' as const) : ('POST' as const), path: ['documents'], body: {...fields, file: `${file.name} (${file.type}, ${file.bytes.length} bytes)`}}
+export async function sendPrepared(client: ApiClient, prepared: ReturnType<typeof prepareUpload>, replace: boolean) {
+  const replaceId = replace ? (await existingDocument(client, prepared.fields)).id : undefined
+  return {document: await client.call(uploadRequest(prepared, replaceId)), replaced: Boolean(replaceId)}
 }

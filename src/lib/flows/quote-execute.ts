@@ -42,11 +42,12 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
   if (quote.status === 'PENDING') await ctx.confirm(quoteQuestion(quote), {yes: opts.yes, always: true})
   let executed: Quote
   try {
-    // Embedded-wallet sources are authorised by a stamp over the quote's payloadToSign (no-op otherwise).
+    // Embedded-wallet sources are authorised by a stamp over the quote's payloadToSign (no-op otherwise);
+    // the request and its `execute` key are executeQuote's, the signature header is added to it.
     const sending = {doing: `The execution of ${quote.id} was sent and may have reached the Service`, resume: `svc quote get ${quote.id}`}
     // Loaded here, not with the module: it brings the wallet crypto, which `quote create` alone never needs (~4 ms).
     const {executeWithWalletSignature} = await import('./wallet-ops.js')
-    executed = await interrupts.during(sending, () => executeWithWalletSignature(ctx, quote, (headers) => executeQuote(ctx.client, quote.id, ctx.idempotencyKey('execute'), headers)))
+    executed = await interrupts.during(sending, () => executeWithWalletSignature(ctx, quote, executeQuote(quote.id)))
   } catch (e) {
     if (e instanceof ApiError && e.code === 'SCA_SESSION_REQUIRED') {
       const {explainSessionRequired, offerScaLogin} = await import('./sca-execute.js')
@@ -57,7 +58,7 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
     if (!canPrompt(ctx.env) || opts.yes) throw e
     out.warn(`${quote.id} expired at ${quote.expiresAt}.`)
     if (!(await promptConfirm('Create a new quote with the same terms?', true))) throw e
-    const fresh = await createQuote(ctx.client, sameTerms(quote, opts.request), ctx.idempotencyKey('requote'))
+    const fresh = await ctx.client.call(createQuote(sameTerms(quote, opts.request), 'requote'))
     return confirmAndExecute(ctx, fresh, {...opts, request: sameTerms(quote, opts.request)})
   }
   if (executed.status === 'PENDING_AUTHORIZATION') {

@@ -1,6 +1,5 @@
 import {burnStablecoin, mintStablecoin} from '../api/stablecoins.js'
 import type {Context} from '../context.js'
-import {describeRequest} from '../dry-run.js'
 import type {Output} from '../output/output.js'
 import {renderOperation} from '../output/stablecoin.js'
 
@@ -17,16 +16,15 @@ export async function submitOperation(
   ctx: Context,
   out: Output,
   op: {kind: Kind; id: string; body: (dryRun: boolean) => Promise<Body>; yes?: boolean; dryRun?: boolean},
-  printDryRun: (d: ReturnType<typeof describeRequest>) => unknown,
+  printDryRun: (d: ReturnType<Context['describe']>) => unknown,
 ) {
   const {kind, id} = op
   const body = await op.body(Boolean(op.dryRun))
-  const key = ctx.idempotencyKey()
-  if (op.dryRun) return printDryRun(describeRequest(ctx.client, ctx.profile.baseUrl, {method: 'POST', path: ['stablecoins', id, `${kind}s`], body, idempotencyKey: key}))
+  const req = kind === 'mint' ? mintStablecoin(id, body as never) : burnStablecoin(id, body as never)
+  if (op.dryRun) return printDryRun(ctx.describe(req))
   ctx.banner(`${kind} ${body.amount} smallest units of ${id}`)
   await ctx.confirm(`${VERB[kind]} ${body.amount} smallest units of ${id}?`, {yes: op.yes})
-  const send = kind === 'mint' ? mintStablecoin : burnStablecoin
-  const result = await send(ctx.client, id, body as never, key)
+  const result = await ctx.client.call(req)
   out.success(`${VERB[kind]} ${result.id}: ${result.status}`)
   renderOperation(out, result)
   return result

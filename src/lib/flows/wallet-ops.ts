@@ -1,10 +1,12 @@
 import {type AuthMethod, authMethodSchema, authSessionSchema, type CredentialType, embeddedWalletsOf, listCredentials, walletOps} from '../api/wallet.js'
+import type {SignedOperation} from '../wallet/signed-retry.js'
+import type {ApiRequest} from '../api/request.js'
 import type {Context} from '../context.js'
 import {ApiError, SvcError} from '../errors.js'
 import {explainWalletAuthError} from '../wallet/signed-retry-errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {bytesToHex, generateP256KeyPair} from '../wallet/index.js'
-import {engineFor, keyStoreFor, noSession, requireSession, signerFor, writableKeyStore} from './wallet-common.js'
+import {accountFor, engineFor, keyStoreFor, noSession, requireSession, signerFor, writableKeyStore} from './wallet-common.js'
 import {type LoginResult, storeSession} from './wallet-login.js'
 
 /** Refresh (api-gaps 5.5): signed by the session being refreshed; a new key pair becomes its key. */
@@ -20,18 +22,22 @@ export async function refreshSession(ctx: Context, accountId: string, sessionId:
   return result
 }
 
-/** Revoke a session: any verified session of the account may sign (itself included). */
-export async function revokeSession(ctx: Context, accountId: string, sessionId: string): Promise<{revoked: string; signedBy: string}> {
+/** Revoke a session (walletOps.revokeSession): any verified session of the account may sign (itself included). */
+export async function revokeSession(ctx: Context, op: SignedOperation): Promise<{revoked: string; signedBy: string}> {
+  const sessionId = op.path[2]
+  const accountId = accountFor(ctx, op.accountId, {sessionId})
   const keys = keyStoreFor(ctx)
   const signer = keys.findSession({accountId, minRemainingMs: 5000, sessionId: undefined})
   if (!signer) throw noSession(accountId, 'revoking a session is signed by a session of the same account')
-  await engineFor(ctx).run(walletOps.revokeSession(sessionId, accountId), signerFor(keys, signer))
+  await engineFor(ctx).run({...op, accountId}, signerFor(keys, signer))
   for (const r of keys.list({accountId, kind: 'session'})) if (r.sessionId === sessionId) keys.remove(r.id)
   return {revoked: sessionId, signedBy: signer.sessionId ?? signer.publicKey}
 }
 
-/** Spec 5.3 rule 5: a session of a different credential signs; the last credential is refused locally. */
-export async function revokeCredential(ctx: Context, accountId: string, credentialId: string): Promise<{revoked: string; sessionsRemoved: number}> {
+/** Spec 5.3 rule 5 (walletOps.revokeCredential): a session of a different credential signs; the last credential is refused locally. */
+export async function revokeCredential(ctx: Context, op: SignedOperation): Promise<{revoked: string; sessionsRemoved: number}> {
+  const credentialId = op.path[2]
+  const accountId = accountFor(ctx, op.accountId, {credentialId})
   const credentials = await listCredentials(ctx.client, accountId)
   if (!credentials.some((c) => c.id === credentialId)) {
     throw new SvcError({code: 'AUTH_METHOD_NOT_FOUND', message: `${credentialId} is not a credential of ${accountId}`, exitCode: ExitCode.NOT_FOUND, hint: `List them with \`svc wallet credentials list ${accountId}\`.`})
@@ -42,7 +48,7 @@ export async function revokeCredential(ctx: Context, accountId: string, credenti
   }
   const keys = keyStoreFor(ctx)
   const signer = requireSession(keys, accountId, {excludeCredentialId: credentialId})
-  await engineFor(ctx).run(walletOps.revokeCredential(credentialId, accountId), signerFor(keys, signer))
+  await engineFor(ctx).run({...op, accountId}, signerFor(keys, signer))
   // Its sessions are revoked with it (rule 5): drop their keys here too.
   const stale = keys.list({accountId, kind: 'session'}).filter((r) => r.credentialId === credentialId)
   for (const r of stale) keys.remove(r.id)
@@ -57,9 +63,10 @@ export async function addCredential(ctx: Context, accountId: string, type: Crede
   return ctx.client.parse(authMethodSchema, res.body, 'credential')
 }
 
-export async function setPrivacy(ctx: Context, accountId: string, enabled: boolean): Promise<Record<string, unknown>> {
+/** walletOps.privacy, signed by a session of the wallet. */
+export async function setPrivacy(ctx: Context, op: SignedOperation & {accountId: string}): Promise<Record<string, unknown>> {
   const keys = keyStoreFor(ctx)
-  const res = await engineFor(ctx).run(walletOps.privacy(accountId, enabled), signerFor(keys, requireSession(keys, accountId)))
+  const res = await engineFor(ctx).run(op, signerFor(keys, requireSession(keys, op.accountId)))
   return res.body as Record<string, unknown>
 }
 
@@ -67,9 +74,10 @@ export async function setPrivacy(ctx: Context, accountId: string, enabled: boole
  * PATCH customer through the engine: a plain 200 when nothing tied changes; a 202 when an email
  * (or phone) is tied to a wallet credential, signed with a session of one of the customer's wallets.
  */
-export async function updateCustomerSigned(ctx: Context, customerId: string, body: Record<string, unknown>): Promise<{status: number; body: unknown}> {
+export async function updateCustomerSigned(ctx: Context, op: SignedOperation): Promise<{status: number; body: unknown}> {
+  const customerId = op.path[1]
   const keys = keyStoreFor(ctx)
-  return engineFor(ctx).run(walletOps.updateCustomer(customerId, body), async (challenge) => {
+  return engineFor(ctx).run(op, async (challenge) => {
     const wallets = await embeddedWalletsOf(ctx.client, customerId)
     const session = keys.findSession({accountIds: wallets, minRemainingMs: 5000})
     if (!session) throw noSession(wallets[0] ?? customerId, `${customerId}'s email or phone is tied to a wallet credential, so the change is signed by a wallet session`)
@@ -116,7 +124,8 @@ export function refusalPayload(error: unknown): {payloadToSign: string; accountI
  * when the service refuses with the payload instead (401 WALLET_SIGNATURE_MISSING), stamps it with a
  * session of the source wallet and sends once more (same Idempotency-Key: a refused call paid nothing).
  */
-export async function executeWithWalletSignature<T>(ctx: Context, quote: Record<string, unknown>, send: (headers?: Record<string, string>) => Promise<T>): Promise<T> {
+export async function executeWithWalletSignature<T>(ctx: Context, quote: Record<string, unknown>, req: ApiRequest<T>): Promise<T> {
+  const send = (headers?: Record<string, string>) => ctx.client.call(headers ? {...req, headers: {...req.headers, ...headers}} : req)
   const what = `execution of ${String(quote.id)}`
   const explain = (e: unknown) => (e instanceof ApiError ? explainWalletAuthError(e, what) : e)
   const headers = await signedHeadersForQuote(ctx, quote)

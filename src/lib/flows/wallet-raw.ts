@@ -1,4 +1,4 @@
-import type {Method} from '../api/client.js'
+import type {ApiRequest, Method} from '../api/client.js'
 import {embeddedWalletsOf} from '../api/wallet.js'
 import type {Context} from '../context.js'
 import {usageError} from '../errors.js'
@@ -15,20 +15,14 @@ export function successRuleFor(method: Method, path: string[]): SuccessRule {
   return 'ok'
 }
 
-interface RawRequest {
-  method: Method
-  path: string[]
-  query?: Record<string, string>
-  body?: unknown
-  headers?: Record<string, string>
-  account?: string
-}
+/** `svc api` builds it; walletSignature.accountId is --account, when given. */
+type RawRequest = ApiRequest
 
 /** The signing wallet: --account, else the path, body or query, else the key store or the customer's wallets. */
 async function signingAccount(ctx: Context, keys: KeyStore, req: RawRequest, hinted?: string): Promise<string> {
   const [a, b, c] = req.path
   const body = (req.body ?? {}) as Record<string, unknown>
-  let accountId = req.account ?? hinted ?? (a === 'internal-accounts' ? b : undefined) ?? (typeof body.accountId === 'string' ? body.accountId : undefined) ?? req.query?.accountId
+  let accountId = req.walletSignature?.accountId ?? hinted ?? (a === 'internal-accounts' ? b : undefined) ?? (typeof body.accountId === 'string' ? body.accountId : undefined) ?? (typeof req.query?.accountId === 'string' ? req.query.accountId : undefined)
   if (!accountId && a === 'auth' && c) accountId = keys.list({kind: 'session'}).find((r) => r.sessionId === c || r.credentialId === c)?.accountId
   if (!accountId && a === 'customers' && b) accountId = (await embeddedWalletsOf(ctx.client, b)).find((id) => keys.findSession({accountId: id}))
   if (!accountId) throw usageError('--sign cannot tell which wallet signs this request', 'Pass --account InternalAccount:<id>.')
@@ -47,7 +41,7 @@ export async function signedRawRequest(ctx: Context, req: RawRequest) {
   if (a === 'auth' && b === 'credentials' && c && req.method === 'DELETE') rule.excludeCredentialId = c
   if (a === 'auth' && b === 'sessions' && c && d === 'refresh') rule.sessionId = c
   const op = {
-    method: req.method, path: req.path, query: req.query, body: req.body, headers: req.headers, success: successRuleFor(req.method, req.path),
+    ...req, success: successRuleFor(req.method, req.path),
     what: `${req.method} /${req.path.join('/')}`, resume: 'Re-run the same `svc api ... --sign` command; list credentials or sessions to see what the service settled.',
   }
   const sign = async (payloadToSign: string, hinted?: string) => {

@@ -5,7 +5,7 @@
  * PROCESSING} is re-sent unchanged (same bytes, same stamp, same Request-Id) with backoff until a
  * terminal answer or the deadline. The stamp is never recomputed for a re-send.
  */
-import type {ApiClient, ApiResponse, Method} from '../api/client.js'
+import type {ApiClient, ApiRequest, ApiResponse} from '../api/client.js'
 import {ApiError, SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {explainWalletAuthError} from './signed-retry-errors.js'
@@ -24,12 +24,8 @@ export interface SignedChallenge {
  */
 export type SuccessRule = 'ok' | 'created'
 
-export interface SignedOperation {
-  method: Method
-  path: string[]
-  query?: Record<string, string | undefined>
-  body?: unknown
-  headers?: Record<string, string>
+/** A request that needs a wallet signature (ApiRequest.walletSignature), with how the engine runs it. */
+export interface SignedOperation extends ApiRequest {
   success: SuccessRule
   /** Human label for messages: "export of InternalAccount:...". */
   what: string
@@ -184,9 +180,8 @@ export class SignedRetryEngine {
   private async send(op: SignedOperation, rawBody: string | undefined, what: string): Promise<ApiResponse> {
     for (;;) {
       try {
-        return rawBody === undefined
-          ? await this.deps.client.request({method: op.method, path: op.path, query: op.query, body: op.body, headers: op.headers})
-          : await this.deps.client.request({method: op.method, path: op.path, query: op.query, rawBody: Buffer.from(rawBody, 'utf8'), headers: op.headers})
+        // The description as it is (idempotency included); a re-send carries the first leg's exact bytes.
+        return await this.deps.client.request(rawBody === undefined ? op : {...op, rawBody: Buffer.from(rawBody, 'utf8')})
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 429 || error.code === 'DAILY_VOLUME_LIMIT_EXCEEDED') throw error
         const wait = error.retryAfterMs ?? 1000

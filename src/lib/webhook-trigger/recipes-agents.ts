@@ -19,8 +19,8 @@ const agentAction: Recipe = async (kit) => {
   const {accessToken} = await redeemDeviceCode(kit.client, deviceCode.code)
   const asAgent = new ApiClient({...kit.client.opts, tokenId: undefined, secret: undefined, bearer: new Secret(accessToken)})
   try {
-    const q = await myQuote(asAgent, {source: {sourceType: 'ACCOUNT', accountId}, destination: {destinationType: 'ACCOUNT', accountId: to}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000}, kit.key('agent-quote'))
-    await myExecute(asAgent, q.id, kit.key('agent-execute'))
+    const q = await asAgent.call({...myQuote({source: {sourceType: 'ACCOUNT', accountId}, destination: {destinationType: 'ACCOUNT', accountId: to}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000}), idempotencyKey: kit.key('agent-quote')})
+    await asAgent.call({...myExecute(q.id), idempotencyKey: kit.key('agent-execute')})
     kit.did(`the agent logged in (device code) and executed ${q.id}: USD 10.00 to ${to}`)
   } finally {
     await asAgent.close()

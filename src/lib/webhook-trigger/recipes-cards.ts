@@ -17,7 +17,7 @@ async function activeCard(kit: Kit): Promise<{cardId: string; accountId: string}
   const {customer, accountId} = await approvedIndividual(kit)
   await fund(kit, accountId, 10_000)
   // The platform card id's suffix picks issuance (16a): 100 = ACTIVE almost at once.
-  const card = await issueCard(kit.client, {cardholderId: customer.id!, platformCardId: kit.key('card-100'), form: 'VIRTUAL', fundingSources: [accountId]}, kit.key('card'))
+  const card = await kit.client.call({...issueCard({cardholderId: customer.id!, platformCardId: kit.key('card-100'), form: 'VIRTUAL', fundingSources: [accountId]}), idempotencyKey: kit.key('card')})
   kit.did(`issued virtual card ${card.id} (${card.state})`)
   await kit.until(`${card.id} to become ACTIVE`, () => getCard(kit.client, card.id), (c) => c.state === 'ACTIVE')
   kit.did(`${card.id} is ACTIVE`)
@@ -25,7 +25,7 @@ async function activeCard(kit: Kit): Promise<{cardId: string; accountId: string}
 }
 
 async function authorize(kit: Kit, cardId: string, descriptor: string): Promise<string> {
-  const {issuerTransactionToken} = await simulateCard(kit.client, cardId, 'authorization', {amount: PURCHASE, currency: {code: 'USD'}, merchant: {descriptor, mcc: '5814', country: 'US'}})
+  const {issuerTransactionToken} = await kit.client.call(simulateCard(cardId, 'authorization', {amount: PURCHASE, currency: {code: 'USD'}, merchant: {descriptor, mcc: '5814', country: 'US'}}))
   kit.did(`simulated a USD 12.50 authorization at "${descriptor}" on ${cardId} (issuer token ${issuerTransactionToken})`)
   return issuerTransactionToken
 }
@@ -49,7 +49,7 @@ const thenSimulate = (kind: 'clearing' | 'authorization_expiry', amount?: number
   const {cardId} = await activeCard(kit)
   const token = await authorize(kit, cardId, 'BLUE BOTTLE COFFEE SF')
   const cardTransactionId = await transactionOf(kit, cardId, token)
-  await simulateCard(kit.client, cardId, kind, amount === undefined ? {cardTransactionId} : {cardTransactionId, amount})
+  await kit.client.call(simulateCard(cardId, kind, amount === undefined ? {cardTransactionId} : {cardTransactionId, amount}))
   kit.did(`simulated ${kind}${amount === undefined ? '' : ` of USD ${fromMinor(amount, 2)}`} on ${cardTransactionId}`)
   return {objectId: cardTransactionId, matches: byId(cardTransactionId)}
 }
@@ -61,7 +61,7 @@ const activation: Recipe = async (kit) => {
 
 const fundingChange: Recipe = async (kit) => {
   const {cardId, accountId} = await activeCard(kit)
-  await updateCard(kit.client, cardId, {fundingSources: [accountId]})
+  await kit.client.call(updateCard(cardId, {fundingSources: [accountId]}))
   kit.did(`set ${cardId}'s funding sources to [${accountId}]`)
   return {objectId: cardId, matches: byId(cardId)}
 }

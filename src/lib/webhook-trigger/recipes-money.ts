@@ -30,7 +30,7 @@ const approvedAgentPayment: Recipe = async (kit) => {
   const executed = kit.client.parse(quoteSchema, res.body, 'quote')
   const txId = String(executed.transactionId)
   kit.did(`executed ${quote.id} as an agent: ${txId} waits for the platform's approval`)
-  const t = await approveTransaction(kit.client, txId)
+  const t = await kit.client.call(approveTransaction(txId))
   kit.did(`approved ${txId} (${t.status})`)
   return {objectId: txId, matches: byId(txId)}
 }
@@ -43,7 +43,7 @@ const approvedAgentPayment: Recipe = async (kit) => {
 const umaPayment = (sender: string, approve: boolean): Recipe => async (kit) => {
   const {customer} = await approvedIndividual(kit)
   const senderUmaAddress = `$${sender}.usd@${SANDBOX_UMA_DOMAIN}`
-  const t = await sandboxUmaReceive(kit.client, {senderUmaAddress, customerId: customer.id!, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 700})
+  const t = await kit.client.call(sandboxUmaReceive({senderUmaAddress, customerId: customer.id!, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 700}))
   kit.did(`${senderUmaAddress} pays ${customer.id} USD 7.00: ${t.id} (${t.status})`)
   if (approve) await approveNow(kit, t.id)
   return {objectId: t.id, matches: byId(t.id)}
@@ -51,7 +51,7 @@ const umaPayment = (sender: string, approve: boolean): Recipe => async (kit) => 
 
 async function approveNow(kit: Kit, id: string): Promise<void> {
   try {
-    const t = await approveTransaction(kit.client, id)
+    const t = await kit.client.call(approveTransaction(id))
     kit.did(`approved ${id} as the platform (${t.status})`)
   } catch (e) {
     if (!(e instanceof ApiError && e.code === 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')) throw e

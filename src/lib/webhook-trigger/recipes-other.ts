@@ -25,13 +25,13 @@ const ownershipVerified: Recipe = async (kit) => {
   const c = await individual(kit)
   const sk = secp256k1.utils.randomSecretKey()
   const address = '0x' + hex.encode(keccak_256(secp256k1.getPublicKey(sk, false).slice(1)).slice(12))
-  const a = await createExternalAccount(kit.client, {customerId: c.id!, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: {accountType: 'ETHEREUM_WALLET', address}})
+  const a = await kit.client.call(createExternalAccount({customerId: c.id!, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: {accountType: 'ETHEREUM_WALLET', address}}))
   kit.did(`added ${c.id}'s own Ethereum wallet ${a.id} (${a.status})`)
-  const challenge = await createOwnershipChallenge(kit.client, a.id, 'WALLET_SIGNATURE')
+  const challenge = await kit.client.call(createOwnershipChallenge(a.id, 'WALLET_SIGNATURE'))
   const message = utf8(String(challenge.messageToSign))
   const digest = keccak_256(new Uint8Array([...utf8(`\x19Ethereum Signed Message:\n${message.length}`), ...message]))
   const sig = secp256k1.sign(digest, sk, {prehash: false, format: 'recovered'})
-  const verified = await submitOwnershipSignature(kit.client, a.id, '0x' + hex.encode(new Uint8Array([...sig.slice(1), sig[0] + 27])))
+  const verified = await kit.client.call(submitOwnershipSignature(a.id, '0x' + hex.encode(new Uint8Array([...sig.slice(1), sig[0] + 27]))))
   kit.did(`signed the ownership challenge with the wallet's key: ${a.id} is ${verified.status}`)
   return {objectId: a.id, matches: (d) => d.id === a.id && d.status === 'ACTIVE'}
 }
@@ -68,9 +68,9 @@ const invitationClaimed: Recipe = async (kit) => {
   const created = await individual(kit)
   const inviterUma = (await getCustomer(kit.client, created.id!)).umaAddress
   if (!inviterUma) throw setupFailed(`${created.id} has no UMA address to invite from`)
-  const inv = await createInvitation(kit.client, {inviterUma, firstName: 'Grace'})
+  const inv = await kit.client.call(createInvitation({inviterUma, firstName: 'Grace'}))
   kit.did(`${inviterUma} created invitation ${inv.code}`)
-  const claimed = await claimInvitation(kit.client, inv.code, `$grace-${kit.tag}@example.com`)
+  const claimed = await kit.client.call(claimInvitation(inv.code, `$grace-${kit.tag}@example.com`))
   kit.did(`invitation ${inv.code} claimed by ${String(claimed.inviteeUma)}`)
   return {objectId: inv.code, matches: (d) => d.code === inv.code}
 }
@@ -78,7 +78,7 @@ const invitationClaimed: Recipe = async (kit) => {
 /** BULK_UPLOAD.*: a one-row customer CSV; an unknown customerType makes its only row fail, so the job FAILS. */
 const bulkUpload = (valid: boolean): Recipe => async (kit) => {
   const csv = `platformCustomerId,customerType,fullName\n${kit.key('bulk')},${valid ? 'INDIVIDUAL' : 'ROBOT'},Ada Lovelace\n`
-  const job = await uploadCustomerCsv(kit.client, {name: 'customers.csv', bytes: utf8(csv)})
+  const job = await kit.client.call(uploadCustomerCsv({name: 'customers.csv', bytes: utf8(csv)}))
   kit.did(`uploaded a one-row customer CSV${valid ? '' : ' whose row is invalid'}: job ${job.jobId}`)
   return {objectId: job.jobId, matches: byId(job.jobId)}
 }

@@ -24,12 +24,12 @@ async function consent(kit: Kit) {
 }
 
 async function passport(kit: Kit, holder: string, number: string): Promise<void> {
-  await sendDocument(kit.client, {documentHolder: holder, documentType: 'PASSPORT', country: 'US', documentNumber: number, issuingAuthority: 'US Department of State'}, {name: 'passport.pdf', bytes: PDF, type: 'application/pdf'})
+  await kit.client.call(sendDocument({documentHolder: holder, documentType: 'PASSPORT', country: 'US', documentNumber: number, issuingAuthority: 'US Department of State'}, {name: 'passport.pdf', bytes: PDF, type: 'application/pdf'}))
 }
 
 /** Submits a complete packet; a packet the sandbox finds incomplete is a bug of the recipe (exit 1 naming what was missing). */
 async function submit(kit: Kit, id: string): Promise<void> {
-  const v = await submitVerification(kit.client, id)
+  const v = await kit.client.call(submitVerification(id))
   if (v.verificationStatus === 'RESOLVE_ERRORS') {
     throw new SvcError({code: 'TRIGGER_SETUP_FAILED', exitCode: ExitCode.FAILED, message: `The sandbox found ${id}'s packet incomplete: ${v.errors.map((e) => e.type + (e.field ? ` ${e.field}` : '')).join(', ')}`, details: {verification: v}})
   }
@@ -38,7 +38,7 @@ async function submit(kit: Kit, id: string): Promise<void> {
 
 /** An individual with everything KYC asks for, submitted unless the sandbox already decided or began review (skip-paperwork option). */
 export async function individual(kit: Kit, o: {nameSuffix?: string; currencies?: string[]} = {}): Promise<Customer> {
-  const c = await createCustomer(kit.client, {
+  const c = await kit.client.call(createCustomer({
     customerType: 'INDIVIDUAL',
     platformCustomerId: kit.key('individual'),
     fullName: `Ada Lovelace${o.nameSuffix ? ` ${o.nameSuffix}` : ''}`,
@@ -50,7 +50,7 @@ export async function individual(kit: Kit, o: {nameSuffix?: string; currencies?:
     identifier: '123-45-6789',
     currencies: o.currencies ?? ['USD'],
     endUserTermsConsent: await consent(kit),
-  })
+  }))
   kit.did(`created individual ${c.id} "${String(c.fullName)}" (terms accepted)`)
   if (c.kycStatus !== 'UNVERIFIED') return c
   await passport(kit, c.id!, 'X1234567')
@@ -61,22 +61,22 @@ export async function individual(kit: Kit, o: {nameSuffix?: string; currencies?:
 
 /** A business with a certificate of incorporation and one owner (UBO and control person) with a passport, submitted. */
 export async function business(kit: Kit, registrationSuffix: string): Promise<Customer> {
-  const c = await createCustomer(kit.client, {
+  const c = await kit.client.call(createCustomer({
     customerType: 'BUSINESS',
     platformCustomerId: kit.key('business'),
     address: ADDRESS,
     businessInfo: {legalName: 'Acme Robotics', country: 'US', registrationNumber: `REG-${kit.tag}-${registrationSuffix}`, incorporatedOn: '2020-01-15', taxId: '12-3456789'},
     endUserTermsConsent: await consent(kit),
-  })
+  }))
   const id = c.id!
   kit.did(`created business ${id} (registration number ending in ${registrationSuffix}, terms accepted)`)
-  await sendDocument(kit.client, {documentHolder: id, documentType: 'CERTIFICATE_OF_INCORPORATION', country: 'US'}, {name: 'certificate.pdf', bytes: PDF, type: 'application/pdf'})
-  const owner = await addBeneficialOwner(kit.client, {
+  await kit.client.call(sendDocument({documentHolder: id, documentType: 'CERTIFICATE_OF_INCORPORATION', country: 'US'}, {name: 'certificate.pdf', bytes: PDF, type: 'application/pdf'}))
+  const owner = await kit.client.call(addBeneficialOwner({
     customerId: id,
     roles: ['UBO', 'CONTROL_PERSON'],
     ownershipPercentage: 60,
     personalInfo: {firstName: 'Ana', lastName: 'Ruiz', birthDate: '1980-02-03', nationality: 'US', address: ADDRESS, idType: 'SSN', identifier: '123-45-6789'},
-  })
+  }))
   await passport(kit, owner.id, 'X7654321')
   kit.did(`added a certificate of incorporation and owner ${owner.id} with a passport`)
   await submit(kit, id)
@@ -102,7 +102,7 @@ export async function approvedIndividual(kit: Kit, currency = 'USD'): Promise<{c
 
 /** Sandbox fund (POST /sandbox/internal-accounts/{id}/fund): INCOMING_PAYMENT.COMPLETED follows. */
 export async function fund(kit: Kit, accountId: string, amount: number): Promise<void> {
-  const a = await fundInternalAccount(kit.client, accountId, amount)
+  const a = await kit.client.call(fundInternalAccount(accountId, amount))
   const code = String(a.balance?.currency?.code ?? '')
   const decimals = Number(a.balance?.currency?.decimals ?? 2)
   kit.did(`funded ${accountId} with ${code} ${fromMinor(amount, decimals)} (balance ${fromMinor(Number(a.balance?.amount ?? 0), decimals)})`)
@@ -111,11 +111,11 @@ export async function fund(kit: Kit, accountId: string, amount: number): Promise
 /** A third-party US bank account whose number ends in `suffix` (the payout pattern, sandbox-behaviour.md §9). */
 export async function bankAccount(kit: Kit, customerId: string, suffix: string): Promise<string> {
   const accountNumber = `${Date.now() % 1_000_000}`.padStart(6, '0') + suffix
-  const a = await createExternalAccount(kit.client, {
+  const a = await kit.client.call(createExternalAccount({
     customerId,
     currency: 'USD',
     accountInfo: {accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', bankName: 'Chase', beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia'}},
-  })
+  }))
   kit.did(`added bank account ${a.id} (account number ending in ${suffix})`)
   return a.id
 }
@@ -125,7 +125,7 @@ export async function payoutQuote(kit: Kit, suffix: string) {
   const {customer, accountId} = await approvedIndividual(kit)
   await fund(kit, accountId, 10_000)
   const to = await bankAccount(kit, customer.id!, suffix)
-  const q = await createQuote(kit.client, {source: {sourceType: 'ACCOUNT', accountId}, destination: {destinationType: 'ACCOUNT', accountId: to}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, description: 'svc webhooks trigger'}, kit.key('quote'))
+  const q = await kit.client.call({...createQuote({source: {sourceType: 'ACCOUNT', accountId}, destination: {destinationType: 'ACCOUNT', accountId: to}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000, description: 'svc webhooks trigger'}), idempotencyKey: kit.key('quote')})
   kit.did(`quoted USD 10.00 to ${to}: ${q.id}`)
   return {customer, accountId, quote: q}
 }
@@ -133,7 +133,7 @@ export async function payoutQuote(kit: Kit, suffix: string) {
 /** payoutQuote, executed (the payment starts PROCESSING and settles by the pattern). */
 export async function payout(kit: Kit, suffix: string) {
   const made = await payoutQuote(kit, suffix)
-  const q = await executeQuote(kit.client, made.quote.id, kit.key('execute'))
+  const q = await kit.client.call({...executeQuote(made.quote.id), idempotencyKey: kit.key('execute')})
   kit.did(`executed ${q.id} (${q.status})`)
   return {...made, quote: q}
 }

@@ -177,6 +177,49 @@ describe('ApiClient retries and idempotency', () => {
   })
 })
 
+describe('A request is data: ApiClient.describe shows what ApiClient.call sends', () => {
+  const issue = {method: 'POST' as const, path: ['cards'], query: {expand: 'limits'}, body: {cardholderId: 'Customer:1', password: 'hunter2'}, idempotency: {}}
+
+  it('a pinned --idempotency-key is sent as is on every retry, and the description shows the same key and headers, credentials redacted', async () => {
+    answer('POST', '/cards?expand=limits', [{status: 503}, {status: 201, body: {id: 'Card:1'}}])
+    const c = client({idempotencyKey: 'ci-run-42'})
+    const shown = c.describe(issue)
+    expect(await c.call(issue)).toEqual({id: 'Card:1'})
+    expect(seen.map((s) => s.headers['idempotency-key'])).toEqual(['ci-run-42', 'ci-run-42'])
+    expect(shown).toEqual({
+      method: 'POST',
+      url: `${BASE}/cards?expand=limits`,
+      headers: {accept: 'application/json', 'user-agent': 'svc-test', 'content-type': 'application/json', 'idempotency-key': 'ci-run-42', authorization: 'Basic [REDACTED]'},
+      body: {cardholderId: 'Customer:1', password: '[REDACTED]'},
+    })
+    const {authorization: _a, ...sent} = seen[0].headers
+    const {authorization: _b, ...described} = shown.headers
+    expect(Object.fromEntries(Object.entries(sent).filter(([k]) => k in described))).toEqual(described)
+    expect(Object.keys(sent).filter((k) => !(k in described)).sort()).toEqual(['content-length', 'host'].filter((k) => k in sent))
+  })
+
+  it('mints one key per client (a fresh UUID), scoped per request; no credentials, no authorization header shown', () => {
+    const c = client({tokenId: undefined, secret: undefined})
+    const first = c.describe(issue).headers['idempotency-key']
+    expect(first).toMatch(/^[0-9a-f-]{36}$/)
+    expect(c.describe({...issue, idempotency: {scope: 'execute'}}).headers['idempotency-key']).toBe(`${first}:execute`)
+    expect(c.describe(issue).headers.authorization).toBeUndefined()
+    expect(client({idempotencyKey: 'ci'}).describe({method: 'GET', path: ['cards']}).headers['idempotency-key']).toBeUndefined()
+  })
+
+  it('hides a credential given as a header (svc api --header) and a wallet signature, keeping the scheme', () => {
+    const shown = client({tokenId: undefined, secret: undefined}).describe({method: 'GET', path: ['me'], headers: {Authorization: 'Bearer tok_live_1', 'service-wallet-signature': 'stamp', 'x-trace': 't1'}})
+    expect(shown.headers).toMatchObject({Authorization: 'Bearer [REDACTED]', 'service-wallet-signature': '[REDACTED]', 'x-trace': 't1'})
+    expect(JSON.stringify(shown)).not.toContain('tok_live_1')
+  })
+
+  it('an upload is described by its fields and file; the multipart body is encoded when sent', () => {
+    const shown = client().describe({method: 'POST', path: ['documents'], upload: {fields: {documentType: 'OTHER', side: undefined}, file: {name: 'a.pdf', type: 'application/pdf', bytes: new Uint8Array(5)}}})
+    expect(shown.headers['content-type']).toBe('multipart/form-data')
+    expect(shown.body).toEqual({documentType: 'OTHER', file: 'a.pdf (application/pdf, 5 bytes)'})
+  })
+})
+
 describe('ApiClient.parse after a write', () => {
   const tx = z.looseObject({id: z.string(), status: z.string(), fees: z.number().int().optional()})
   const odd = {id: 'Transaction:1', status: 'FAILED', fees: {amount: 5, currency: {code: 'USD'}}}

@@ -1,6 +1,5 @@
 import {createExternalAccount} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {ApiError} from '../../../lib/errors.js'
 import {dryRunFlag} from '../../../lib/flags.js'
 import {externalAccountBody, externalAccountFlags} from '../../../lib/flows/external-account-input.js'
@@ -19,9 +18,10 @@ export default class AccountsExternalAdd extends BaseCommand<typeof AccountsExte
 
   async run() {
     const body = externalAccountBody(this.flags)
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'external-accounts'], body}))
+    const req = createExternalAccount(body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     try {
-      const account = await createExternalAccount(this.ctx.client, body)
+      const account = await this.ctx.client.call(req)
       this.out.success(`Registered ${account.id} (${account.status})`)
       renderExternalAccount(this.out, account)
       return account

@@ -1,6 +1,5 @@
 import {deleteExternalAccount} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
 
 export default class AccountsExternalDelete extends BaseCommand<typeof AccountsExternalDelete> {
@@ -11,10 +10,11 @@ export default class AccountsExternalDelete extends BaseCommand<typeof AccountsE
 
   async run() {
     const id = this.args.accountId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['customers', 'external-accounts', id]}))
+    const req = deleteExternalAccount(id)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`delete ${id}`)
     await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
-    await deleteExternalAccount(this.ctx.client, id)
+    await this.ctx.client.call(req)
     this.out.success(`Deleted ${id}`)
     return {id, deleted: true}
   }

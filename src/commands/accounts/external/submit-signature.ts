@@ -3,7 +3,6 @@ import {Flags} from '@oclif/core'
 import {submitOwnershipSignature} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {renderExternalAccount} from '../../../lib/output/accounts.js'
 
@@ -23,8 +22,9 @@ export default class AccountsExternalSubmitSignature extends BaseCommand<typeof 
     const f = this.flags
     const signature = (f.signature ?? (f['signature-file'] ? readFileSync(f['signature-file'], 'utf8') : '')).trim()
     if (!signature) throw usageError('Give the signature: --signature <sig> or --signature-file <path>')
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'external-accounts', this.args.accountId, 'verify'], body: {signature, ...(f.scheme ? {signatureScheme: f.scheme} : {})}}))
-    const account = await submitOwnershipSignature(this.ctx.client, this.args.accountId, signature, f.scheme as 'bip137' | 'electrum' | undefined)
+    const req = submitOwnershipSignature(this.args.accountId, signature, f.scheme as 'bip137' | 'electrum' | undefined)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const account = await this.ctx.client.call(req)
     this.out.success(`Ownership verified: ${account.id} is ${account.status}`)
     renderExternalAccount(this.out, account)
     return account

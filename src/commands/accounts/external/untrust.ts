@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
-import {untrustExternalAccount} from '../../../lib/api/accounts.js'
+import {untrustExternalAccount, untrustRequest} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
 
 export default class AccountsExternalUntrust extends BaseCommand<typeof AccountsExternalUntrust> {
@@ -13,10 +12,11 @@ export default class AccountsExternalUntrust extends BaseCommand<typeof Accounts
   async run() {
     const id = this.args.accountId
     // The first request; an SCA confirm may follow it, depending on the answer.
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'external-accounts', id, 'untrust']}))
+    const req = untrustRequest(id)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`untrust ${id}`)
     await this.ctx.confirm(`Untrust ${id}?`, {yes: this.flags.yes})
-    const r = await untrustExternalAccount(this.ctx.client, id, this.flags.code)
+    const r = await untrustExternalAccount(this.ctx.client, req, this.flags.code)
     this.out.success(`${id} is ${r.trusted ? 'still trusted' : 'no longer trusted'}`)
     return {id, trusted: r.trusted}
   }

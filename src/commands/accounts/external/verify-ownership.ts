@@ -3,7 +3,6 @@ import {Flags} from '@oclif/core'
 import {createOwnershipChallenge} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {waitForOwnership} from '../../../lib/flows/ownership.js'
 import {renderChallenge, renderExternalAccount} from '../../../lib/output/accounts.js'
@@ -30,8 +29,9 @@ export default class AccountsExternalVerifyOwnership extends BaseCommand<typeof 
     if (f['message-out'] && f.method !== 'WALLET_SIGNATURE') throw usageError('--message-out applies to WALLET_SIGNATURE')
     const id = this.args.accountId
     // A real call would abandon the challenge in flight: a dry run must not.
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['customers', 'external-accounts', id, 'challenge'], body: {method: f.method}}))
-    const challenge = await createOwnershipChallenge(this.ctx.client, id, f.method as 'WALLET_SIGNATURE' | 'LIVENESS')
+    const req = createOwnershipChallenge(id, f.method as 'WALLET_SIGNATURE' | 'LIVENESS')
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const challenge = await this.ctx.client.call(req)
     if (f['message-out']) {
       writeFileSync(f['message-out'], challenge.messageToSign ?? '', {encoding: 'utf8'})
       this.out.info(`messageToSign written to ${f['message-out']} (${Buffer.byteLength(challenge.messageToSign ?? '')} bytes)`)

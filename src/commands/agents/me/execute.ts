@@ -10,7 +10,7 @@ export default class AgentsMeExecute extends BaseCommand<typeof AgentsMeExecute>
   static override flags = {'idempotency-key': idempotencyKeyFlag}
 
   async run() {
-    const x = await myExecute(this.ctx.client, this.args.quoteId, this.ctx.idempotencyKey('execute'))
+    const x = await this.ctx.client.call(myExecute(this.args.quoteId))
     explainAction(this.out, x)
     return x
   }

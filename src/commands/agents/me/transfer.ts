@@ -35,7 +35,7 @@ export default class AgentsMeTransfer extends BaseCommand<typeof AgentsMeTransfe
     const body = f.out
       ? checkWith(transferOutRequest, {source: {accountId: f.account}, destination: {accountId: f.external}, amount})
       : checkWith(transferInRequest, {source: {accountId: f.external}, destination: {accountId: f.account}, amount})
-    const x = await myTransfer(this.ctx.client, f.out ? 'transfer-out' : 'transfer-in', body, this.ctx.idempotencyKey())
+    const x = await this.ctx.client.call(myTransfer(f.out ? 'transfer-out' : 'transfer-in', body))
     explainAction(this.out, x)
     return x
   }

@@ -1,7 +1,6 @@
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {documentFlags} from '../../../lib/flags-kyc.js'
-import {describeUpload, prepareUpload, sendPrepared} from '../../../lib/flows/kyc-documents.js'
+import {LOOKED_UP_DOCUMENT, prepareUpload, sendPrepared, uploadRequest} from '../../../lib/flows/kyc-documents.js'
 import {renderDocuments} from '../../../lib/output/kyc.js'
 
 export default class KycDocumentsReplace extends BaseCommand<typeof KycDocumentsReplace> {
@@ -11,7 +10,7 @@ export default class KycDocumentsReplace extends BaseCommand<typeof KycDocuments
 
   async run() {
     const prepared = prepareUpload(this.flags)
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, describeUpload(prepared, true)))
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(uploadRequest(prepared, LOOKED_UP_DOCUMENT)))
     const {document: doc} = await sendPrepared(this.ctx.client, prepared, true)
     this.out.success(`Replaced ${doc.id} (${doc.documentType}${doc.side ? ` ${doc.side}` : ''}) for ${doc.documentHolder}`)
     await renderDocuments(this.out, [doc])

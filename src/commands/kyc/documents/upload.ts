@@ -1,8 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {documentFlags} from '../../../lib/flags-kyc.js'
-import {describeUpload, prepareUpload, sendPrepared} from '../../../lib/flows/kyc-documents.js'
+import {LOOKED_UP_DOCUMENT, prepareUpload, sendPrepared, uploadRequest} from '../../../lib/flows/kyc-documents.js'
 import {renderDocuments} from '../../../lib/output/kyc.js'
 
 export default class KycDocumentsUpload extends BaseCommand<typeof KycDocumentsUpload> {
@@ -21,7 +20,7 @@ export default class KycDocumentsUpload extends BaseCommand<typeof KycDocumentsU
   async run() {
     const prepared = prepareUpload(this.flags)
     const replace = this.flags.replace
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, describeUpload(prepared, replace)))
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(uploadRequest(prepared, replace ? LOOKED_UP_DOCUMENT : undefined)))
     const {document: doc, replaced} = await sendPrepared(this.ctx.client, prepared, replace)
     this.out.success(`${replaced ? 'Replaced' : 'Uploaded'} ${doc.id} (${doc.documentType}${doc.side ? ` ${doc.side}` : ''}) for ${doc.documentHolder}`)
     await renderDocuments(this.out, [doc])

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {addBeneficialOwner} from '../../../lib/api/kyc.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {addressFlags} from '../../../lib/flags-address.js'
 import {dryRunFlag, idArg, readJsonInput} from '../../../lib/flags.js'
 import {ownerBody} from '../../../lib/flows/kyc-owner-input.js'
@@ -38,8 +37,9 @@ export default class KycOwnersAdd extends BaseCommand<typeof KycOwnersAdd> {
   async run() {
     const data = this.flags.data ? (readJsonInput(this.flags.data) as Record<string, unknown>) : {}
     const body = ownerBody(this.args.customerId, this.flags, data)
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'POST', path: ['beneficial-owners'], body}))
-    const owner = await addBeneficialOwner(this.ctx.client, body)
+    const req = addBeneficialOwner(body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const owner = await this.ctx.client.call(req)
     this.out.success(`Registered ${owner.id} (${owner.roles.join(', ')}, ${owner.ownershipPercentage}%)`)
     await renderOwners(this.out, [owner])
     return owner

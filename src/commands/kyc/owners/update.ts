@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
-import {updateBeneficialOwner} from '../../../lib/api/kyc.js'
+import {updateBeneficialOwner, withStoredAddress} from '../../../lib/api/kyc.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {addressFlags} from '../../../lib/flags-address.js'
 import {dryRunFlag, idArg, readJsonInput} from '../../../lib/flags.js'
 import {ownerPatchBody} from '../../../lib/flows/kyc-owner-input.js'
@@ -39,8 +38,9 @@ export default class KycOwnersUpdate extends BaseCommand<typeof KycOwnersUpdate>
     const data = this.flags.data ? (readJsonInput(this.flags.data) as Record<string, unknown>) : {}
     const body = ownerPatchBody(this.flags, data)
     const id = this.args.beneficialOwnerId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'PATCH', path: ['beneficial-owners', id], body}))
-    const owner = await updateBeneficialOwner(this.ctx.client, id, body)
+    const req = updateBeneficialOwner(id, body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const owner = await this.ctx.client.call(await withStoredAddress(this.ctx.client, req))
     this.out.success(`Updated ${owner.id} (${owner.roles.join(', ')}, ${owner.ownershipPercentage}%)`)
     await renderOwners(this.out, [owner])
     return owner

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {sandboxSetEnablement} from '../../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {renderStablecoin} from '../../../lib/output/stablecoin.js'
 import {OPERATOR_STATUSES} from '../../../lib/schemas/stablecoins.js'
@@ -16,8 +15,9 @@ export default class SandboxStablecoinsEnablement extends BaseCommand<typeof San
   async run() {
     const id = this.args.stablecoinId
     this.ctx.refuseInProduction('sandbox stablecoins enablement')
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'stablecoins', id, 'enablement'], body: {status: this.flags.status}}))
-    const coin = await sandboxSetEnablement(this.ctx.client, id, this.flags.status)
+    const req = sandboxSetEnablement(id, this.flags.status)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const coin = await this.ctx.client.call(req)
     this.out.success(`${coin.id}: ${coin.gridOperationsStatus}`)
     renderStablecoin(this.out, coin)
     return coin

@@ -1,7 +1,6 @@
 import {Flags} from '@oclif/core'
 import {sandboxSetProviderAccountStatus} from '../../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 import {PROVIDER_ACCOUNT_STATUSES} from '../../../lib/schemas/stablecoins.js'
@@ -15,8 +14,9 @@ export default class SandboxStablecoinsProviderAccount extends BaseCommand<typeo
   async run() {
     const id = this.args.id
     this.ctx.refuseInProduction('sandbox stablecoins provider-account')
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['sandbox', 'stablecoin-provider-accounts', id, 'status'], body: {status: this.flags.status}}))
-    const a = await sandboxSetProviderAccountStatus(this.ctx.client, id, this.flags.status)
+    const req = sandboxSetProviderAccountStatus(id, this.flags.status)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const a = await this.ctx.client.call(req)
     this.out.success(`${a.id}: ${a.status}`)
     renderKeyValue(this.out, [['id', a.id], ['provider', a.provider], ['status', a.status]])
     return a

@@ -2,7 +2,6 @@ import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {linkProviderAccount} from '../../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {usageError} from '../../../lib/errors.js'
 import {dryRunFlag, idempotencyKeyFlag} from '../../../lib/flags.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
@@ -30,9 +29,9 @@ export default class ProviderAccountsLink extends BaseCommand<typeof ProviderAcc
     else if (!f['dry-run'] && canPrompt(this.ctx.env)) secret = (await promptSecret('Provider API client secret')).trim()
     else if (!f['dry-run']) throw usageError('No provider API client secret given', 'Pipe it with --secret-stdin, set SVC_PROVIDER_CLIENT_SECRET, or run on a terminal to be prompted.')
     const body = checkWith(providerAccountLinkRequest, compact({provider: f.provider, apiClientId: f['api-client-id'], apiClientSecret: secret ?? '[not read in a dry run]', providerAccountId: f['provider-account-id']}))
-    const key = this.ctx.idempotencyKey()
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['stablecoin-provider-accounts'], body, idempotencyKey: key}))
-    const account = await linkProviderAccount(this.ctx.client, body, key)
+    const req = linkProviderAccount(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const account = await this.ctx.client.call(req)
     this.out.success(`Linked ${account.id} (${account.provider} ${account.providerAccountId})`)
     renderKeyValue(this.out, [['id', account.id], ['provider', account.provider], ['providerAccountId', account.providerAccountId], ['environment', account.providerEnvironment], ['status', account.status]])
     return account

@@ -1,8 +1,7 @@
+import {walletOps} from '../../../lib/api/wallet.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
-import {accountFor} from '../../../lib/flows/wallet-common.js'
 import {revokeCredential} from '../../../lib/flows/wallet-ops.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 
 export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCredentialsRevoke> {
   static override summary = 'Revoke a wallet credential (signed by a session of a different credential); its sessions go with it'
@@ -18,11 +17,12 @@ export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCr
   async run() {
     const {account, yes} = this.flags
     const id = this.args.credentialId
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['auth', 'credentials', id]}))
+    const op = walletOps.revokeCredential(id, account)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(op))
     this.ctx.banner(`revoke ${id}`)
     this.out.warn(`Revoking ${id} also revokes every session it issued.`)
     await this.ctx.confirm(`revoke ${id} and every session it issued?`, {yes})
-    const result = await revokeCredential(this.ctx, accountFor(this.ctx, account, {credentialId: id}), id)
+    const result = await revokeCredential(this.ctx, op)
     this.out.success(`Revoked ${id}; its sessions were revoked with it${result.sessionsRemoved ? ` (${result.sessionsRemoved} local key(s) removed)` : ''}`)
     return result
   }

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
+import {createDelegatedKeyOp} from '../../../lib/api/delegated-keys.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idFlag} from '../../../lib/flags.js'
 import {createDelegatedKey} from '../../../lib/flows/delegated-keys.js'
 import {renderDelegatedKey} from '../../../lib/output/delegated-key.js'
@@ -22,9 +22,10 @@ export default class DelegatedKeysCreate extends BaseCommand<typeof DelegatedKey
   async run() {
     const f = this.flags
     const body = checkWith(delegatedKeyCreateRequest, {cardId: f.card, internalAccountId: f.account, nickname: f.nickname})
-    if (f['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'POST', path: ['auth', 'delegated-keys'], body}))
+    const op = createDelegatedKeyOp(body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(op))
     this.ctx.banner(`delegate signing for ${body.cardId}`)
-    const key = await createDelegatedKey(this.ctx, body)
+    const key = await createDelegatedKey(this.ctx, op)
     this.out.success(`Created ${key.id}: ${key.status}`)
     renderDelegatedKey(this.out, key)
     return key

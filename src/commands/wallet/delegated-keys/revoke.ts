@@ -1,5 +1,5 @@
+import {revokeDelegatedKey} from '../../../lib/api/delegated-keys.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
 import {revokeDelegated} from '../../../lib/flows/delegated-keys.js'
 
@@ -11,10 +11,11 @@ export default class DelegatedKeysRevoke extends BaseCommand<typeof DelegatedKey
 
   async run() {
     const id = this.args.id
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(this.ctx.client, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['auth', 'delegated-keys', id]}))
+    const req = revokeDelegatedKey(id)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`revoke ${id}`)
     await this.ctx.confirm(`Revoke ${id}?`, {yes: this.flags.yes})
-    const result = await revokeDelegated(this.ctx, id)
+    const result = await revokeDelegated(this.ctx, req)
     this.out.success(`Revoked ${id}`)
     return result
   }

@@ -1,7 +1,6 @@
+import {walletOps} from '../../../lib/api/wallet.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {describeRequest} from '../../../lib/dry-run.js'
 import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
-import {accountFor} from '../../../lib/flows/wallet-common.js'
 import {revokeSession} from '../../../lib/flows/wallet-ops.js'
 
 export default class WalletSessionsRevoke extends BaseCommand<typeof WalletSessionsRevoke> {
@@ -12,10 +11,11 @@ export default class WalletSessionsRevoke extends BaseCommand<typeof WalletSessi
   static override flags = {account: idFlag('InternalAccount', {description: 'the wallet the session belongs to (default: from the key store)', name: 'account'}), yes: yesFlag, 'dry-run': dryRunFlag}
 
   async run() {
-    if (this.flags['dry-run']) return this.dryRun(describeRequest(undefined, this.ctx.profile.baseUrl, {method: 'DELETE', path: ['auth', 'sessions', this.args.sessionId]}))
+    const op = walletOps.revokeSession(this.args.sessionId, this.flags.account)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(op))
     this.ctx.banner(`revoke ${this.args.sessionId}`)
     await this.ctx.confirm(`revoke ${this.args.sessionId}?`, {yes: this.flags.yes})
-    const result = await revokeSession(this.ctx, accountFor(this.ctx, this.flags.account, {sessionId: this.args.sessionId}), this.args.sessionId)
+    const result = await revokeSession(this.ctx, op)
     this.out.success(`Revoked ${result.revoked}`)
     return result
   }

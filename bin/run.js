@@ -51,6 +51,7 @@ async function main() {
   // finding, reading and parsing their package.json and manifest.
   if (!needsPlugins(argv)) pjson.oclif.plugins = []
   if (bundle) pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
+  if (bundle) pjson.oclif.helpClass = {target: './dist/svc.cjs', identifier: 'HELP'}
   const oclif = bundle ?? (await import('@oclif/core'))
   const options = bundle ? await runOptions(bundle, argv) : {root, pjson}
   await oclif

@@ -77,10 +77,11 @@ export function readJsonInput(value: string, what = '--data'): unknown {
   }
 }
 
-export function durationFlag(description: string) {
+export function durationFlag(description: string, dflt?: string) {
   return Flags.string({
     description,
     helpGroup: 'GLOBAL',
+    default: dflt,
     parse: async (v) => {
       if (parseDuration(v) === undefined) throw usageError(`--timeout: "${v}" is not a duration (e.g. 30s, 10m, 1h)`)
       return v

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
 import {webhookUrl} from '../../lib/schemas/webhooks.js'
 import {Forwarder, type ForwardResult} from '../../lib/webhook-forward.js'
@@ -17,7 +17,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     '<%= config.bin %> webhooks listen --port 0 --register --json --max-events 3',
     '<%= config.bin %> webhooks listen --register --forward-to http://localhost:3000/webhooks',
   ]
-  static override defaultTimeout = '24h'
+  static override baseFlags = withTimeout('24h')
   static override flags = {
     port: Flags.integer({description: 'port on 127.0.0.1 (0 picks a free one)', default: 4020, min: 0, max: 65535}),
     register: Flags.boolean({description: 'set this listener as the webhook endpoint of the profile (PATCH /config)'}),

@@ -28,9 +28,10 @@ main().catch((error) => {
 })
 
 async function main() {
-  if (argv[0] === '--version') {
-    // Same text as oclif's config.userAgent.
-    process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+  if (argv[0] === '--version' && argv.every((a) => a === '--version' || a === '--json')) {
+    // Same text as oclif's config.userAgent; with --json the document `svc version --json` prints.
+    const info = {name: pjson.name, version: pjson.version, platform: process.platform, arch: process.arch, node: process.version}
+    process.stdout.write(argv.includes('--json') ? JSON.stringify(info, null, 2) + '\n' : `${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`)
     return
   }
   // undici parses HTTP with a WebAssembly module; V8 tiers it up with an optimising compile on a

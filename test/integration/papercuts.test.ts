@@ -35,6 +35,15 @@ describe('version', () => {
   })
 })
 
+describe('--timeout', () => {
+  it("--help shows each command's own default: 10m for kyc wait, 24h for a listener, 30s otherwise", async () => {
+    const help = async (args: string[]) => (await run([...args, '--help'])).stdout.split('\n').find((l) => l.includes('--timeout=<value>'))?.trim()
+    expect(await help(['kyc', 'wait'])).toBe('--timeout=<value>   [default: 10m] give up after this long (30s, 10m ...)')
+    expect(await help(['webhooks', 'listen'])).toBe('--timeout=<value>   [default: 24h] give up after this long (30s, 10m ...)')
+    expect(await help(['customers', 'get'])).toBe('--timeout=<value>   [default: 30s] give up after this long (30s, 10m ...)')
+  })
+})
+
 describe('--data must be one JSON object', () => {
   it('an array, a number or null on stdin is refused as such, naming --data, before any request (exit 2)', async () => {
     const before = sbx.requestCount()

@@ -13,7 +13,7 @@ export default class ScaFactorsConfirm extends BaseCommand<typeof ScaFactorsConf
   static override examples = [
     '<%= config.bin %> sca factors confirm Customer:… --type PASSKEY --credential @credential.json --origin https://localhost',
     '<%= config.bin %> sca factors confirm Customer:… --type TOTP --secret-file totp-secret.txt --code -',
-    '<%= config.bin %> sca factors confirm Customer:… --type TOTP --code 123456   # on a terminal: asks for the secret, hidden',
+    '<%= config.bin %> sca factors confirm Customer:… --type TOTP --secret-stdin --code 123456 < totp-secret.txt',
   ]
   static override args = customerArg
   static override flags = {

@@ -1,5 +1,6 @@
 import {usageError} from '../errors.js'
 import type {Output} from './output.js'
+import {visibleWidth as visible} from './wrap.js'
 
 export type Cell = string | number | boolean | undefined | null
 
@@ -192,10 +193,4 @@ export function fitColumns<T>(cols: Array<Column<T>>, rows: string[][], width: n
   }
   // Every column shown, none cut: the short forms are not needed.
   return {keep, widths, whole: keep.length === cols.length && keep.every((i, k) => widths[k] >= natural[i])}
-}
-
-/** Printed width, without colour codes. */
-function visible(s: string): number {
-  // eslint-disable-next-line no-control-regex
-  return [...s.replace(/\x1b\[[0-9;]*m/g, '')].length
 }

@@ -65,6 +65,7 @@ function commandIndex() {
 const entry = `
 export {run, flush, handle, settings, Plugin} from '@oclif/core'
 export {setLogger} from '@oclif/core/logger'
+export {default as HELP} from './src/lib/help.ts'
 export const COMMAND_INDEX = ${JSON.stringify(commandIndex())}
 const lazy = (load) => {
   const stub = {

@@ -28,9 +28,10 @@ main().catch((error) => {
 })
 
 async function main() {
-  if (argv[0] === '--version') {
-    // Same text as oclif's config.userAgent.
-    process.stdout.write(`${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+  if (argv[0] === '--version' && argv.every((a) => a === '--version' || a === '--json')) {
+    // Same text as oclif's config.userAgent; with --json the document `svc version --json` prints.
+    const info = {name: pjson.name, version: pjson.version, platform: process.platform, arch: process.arch, node: process.version}
+    process.stdout.write(argv.includes('--json') ? JSON.stringify(info, null, 2) + '\n' : `${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`)
     return
   }
   // undici parses HTTP with a WebAssembly module; V8 tiers it up with an optimising compile on a
@@ -51,14 +52,13 @@ async function main() {
   // finding, reading and parsing their package.json and manifest.
   if (!needsPlugins(argv)) pjson.oclif.plugins = []
   if (bundle) pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
+  if (bundle) pjson.oclif.helpClass = {target: './dist/svc.cjs', identifier: 'HELP'}
   const oclif = bundle ?? (await import('@oclif/core'))
   const options = bundle ? await runOptions(bundle, argv) : {root, pjson}
-  const run = (args, opts) =>
-    oclif
-      .run(args, opts)
-      .then(() => oclif.flush())
-      .catch(async (error) => ((await notFound(error, args === argv ? (typed) => run(typed, {root, pjson}) : undefined)) ? undefined : oclif.handle(error)))
-  await run(argv, options)
+  await oclif
+    .run(argv, options)
+    .then(() => oclif.flush())
+    .catch(async (error) => ((await notFound(error)) ? undefined : oclif.handle(error)))
 }
 
 /**
@@ -127,11 +127,11 @@ function needsPlugins(args) {
 /**
  * An unknown command is a usage error (exit 2) like any other; under --json its error document goes
  * to stdout so a script still parses exactly one JSON document. The hint names the closest command
- * (dist/lib/suggest.js, loaded only here). On an interactive terminal @oclif/plugin-not-found's
- * prompt asks "Did you mean ...?" and runs it on yes; its hook itself is not registered: it exits
- * 127 and suggests nothing off a terminal, and the bundle does not load oclif hook files.
+ * (dist/lib/suggest.js, loaded only here). The guess is only ever suggested, on a terminal too:
+ * running it, even after a "(Y/n)", could run a destructive command the person never typed (a
+ * mistyped `custmers delete X --yes`), and the same line then behaves the same in a script.
  */
-async function notFound(error, rerun) {
+async function notFound(error) {
   const m = /^command (\S+) not found/.exec(error?.message ?? '')
   if (!m) return false
   process.exitCode = 2
@@ -143,26 +143,10 @@ async function notFound(error, rerun) {
     const ids = Object.values(manifest.commands).filter((c) => !c.hidden).flatMap((c) => [c.id, ...(c.aliases ?? [])])
     suggestion = suggestCommand(argv, ids)
   } catch {}
-  const typed = suggestion && [...suggestion.id.split(':'), ...argv.slice(suggestion.consumed)]
   const hint = suggestion ? `Did you mean \`svc ${suggestion.id.replaceAll(':', ' ')}\`? Run \`svc help\` for the command list.` : 'Run `svc help` for the command list.'
-  const json = argv.includes('--json')
-  if (json) process.stdout.write(JSON.stringify({error: {status: null, code: 'USAGE', reason, details: {}, hint}}, null, 2) + '\n')
+  if (argv.includes('--json')) process.stdout.write(JSON.stringify({error: {status: null, code: 'USAGE', reason, details: {}, hint}}, null, 2) + '\n')
   else process.stderr.write(`Error: ${reason}\nHint: ${hint}\n`)
-  const interactive = process.stdin.isTTY && process.stderr.isTTY && !json && !process.env.SVC_NO_INPUT && !process.env.CI
-  if (typed && interactive && rerun) {
-    const {default: utils} = await import(pluginFile('@oclif/plugin-not-found', 'utils.js'))
-    if (await utils.getConfirmation(`svc ${typed.join(' ')}`).catch(() => false)) {
-      process.exitCode = undefined
-      await rerun(typed)
-    }
-  }
   return true
-}
-
-/** A file of a plugin's lib/ (its package exports only lib/index.js), as a URL for import(). */
-function pluginFile(name, file) {
-  const main = Module.createRequire(join(root, 'package.json')).resolve(name)
-  return require('node:url').pathToFileURL(join(dirname(main), file)).href
 }
 
 function loadBundle(file) {

@@ -1,4 +1,5 @@
-import {Args, Help} from '@oclif/core'
+import {Args} from '@oclif/core'
+import SvcHelp from '../lib/help.js'
 import {BaseCommand} from '../lib/base-command.js'
 import {EXIT_CODE_TABLE} from '../lib/exit-codes.js'
 import {renderTable} from '../lib/output/render.js'
@@ -15,7 +16,7 @@ export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
       await renderTable(this.out, ['CODE', 'MEANING'], EXIT_CODE_TABLE.map(([c, m]) => [c, m]))
       return Object.fromEntries(EXIT_CODE_TABLE.map(([c, m]) => [String(c), m]))
     }
-    await new Help(this.config, {sendToStderr: false}).showHelp(argv)
+    await new SvcHelp(this.config, {sendToStderr: false}).showHelp(argv)
     return undefined
   }
 }

@@ -36,11 +36,11 @@ export default class Rates extends BaseCommand<typeof Rates> {
       ...(sending !== undefined ? {sendingAmount: String(sending)} : {}),
     })
     const rates = (await getExchangeRates(this.ctx.client, query)).map(rateView)
-    if (!rates.length) this.out.warn('No corridor matches these currencies.')
     await renderTable(
       this.out,
       ['FROM', 'TO', 'RAIL', 'SEND', 'RECEIVE', 'SEND PER 1 TO', 'FEES', 'MIN', 'MAX'],
       rates.map((r) => [r.from, r.to, r.rail, r.sendingAmount, r.receivingAmount, r.sendingPerReceiving, r.fees.total, r.minSendingAmount, r.maxSendingAmount]),
+      {what: 'corridors for these currencies', hint: '`svc rates` without currencies lists every corridor.'},
     )
     return rates
   }

@@ -9,6 +9,8 @@ import {interrupts} from './interrupt.js'
 import {withCommandHint} from './hints.js'
 import {missingFlagsError} from './missing-flags.js'
 
+const TIMEOUT_HELP = 'give up after this long (30s, 10m ...)'
+
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
@@ -21,13 +23,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
   /** Commands that end cleanly on SIGINT themselves (a server that stops) set this. */
   static handlesInterrupt = false
-  /** Default for --timeout when a command does not say otherwise. */
-  static defaultTimeout = '30s'
 
   static override baseFlags = {
     profile: Flags.string({description: 'profile to use (see `svc profiles list`)', helpGroup: 'GLOBAL', env: 'SVC_PROFILE'}),
     'base-url': Flags.string({description: 'API base URL including the version segment', helpGroup: 'GLOBAL'}),
-    timeout: durationFlag('give up after this long (30s, 10m ...)'),
+    timeout: durationFlag(TIMEOUT_HELP, '30s'),
     debug: Flags.boolean({description: 'trace HTTP requests on stderr (secrets redacted)', helpGroup: 'GLOBAL'}),
     'no-color': Flags.boolean({description: 'disable colour (also NO_COLOR)', helpGroup: 'GLOBAL'}),
   }
@@ -66,13 +66,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (!(this.ctor as typeof BaseCommand).handlesInterrupt) process.once('SIGINT', () => this.interrupted())
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
-    const ctor = this.ctor as typeof BaseCommand
     this.ctx = new Context({
       out: this.out,
       commandId: this.id ?? '',
       version: this.config.version,
       flags: this.flags as Context['opts']['flags'],
-      timeoutMs: parseDuration((this.flags as {timeout?: string}).timeout ?? ctor.defaultTimeout) ?? 30_000,
+      timeoutMs: parseDuration((this.flags as {timeout?: string}).timeout ?? '30s') ?? 30_000,
     })
   }
 
@@ -128,6 +127,16 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     if (json === undefined) return
     this.out.printJson(json)
   }
+}
+
+/**
+ * The base flags with this command's own --timeout default (`kyc wait`: 10m), so --help and the
+ * generated reference show it: `static override baseFlags = withTimeout('10m')`. (oclif collects a
+ * command's static properties into its manifest by copying them, so the default cannot be read off
+ * the subclass by a getter on the base class.)
+ */
+export function withTimeout(dflt: string): typeof BaseCommand.baseFlags {
+  return {...BaseCommand.baseFlags, timeout: durationFlag(TIMEOUT_HELP, dflt)}
 }
 
 function makeOutput(json: boolean, argv: string[]): Output {

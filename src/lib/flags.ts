@@ -77,10 +77,24 @@ export function readJsonInput(value: string, what = '--data'): unknown {
   }
 }
 
-export function durationFlag(description: string) {
+/**
+ * `--data` that is merged with typed flags must be one JSON object: an array or a number would be
+ * spread into nonsense keys and reported as missing flags instead of what is wrong.
+ */
+export function readJsonObject(value: string, what = '--data'): Record<string, unknown> {
+  const data = readJsonInput(value, what)
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    const got = data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`
+    throw usageError(`${what}: must be a JSON object ({...}), got ${got}`, 'Give the request body as one object, e.g. --data \'{"customerType":"INDIVIDUAL"}\'.')
+  }
+  return data as Record<string, unknown>
+}
+
+export function durationFlag(description: string, dflt?: string) {
   return Flags.string({
     description,
     helpGroup: 'GLOBAL',
+    default: dflt,
     parse: async (v) => {
       if (parseDuration(v) === undefined) throw usageError(`--timeout: "${v}" is not a duration (e.g. 30s, 10m, 1h)`)
       return v

@@ -53,6 +53,8 @@ describe('KYC of individuals, end to end', () => {
     expect(status.stdout).toContain('Still missing (8)')
     expect(status.stdout).toContain('[ ] the customer: field birthDate')
     expect(status.stdout).toContain(`→ svc customers update ${c.id} --birth-date YYYY-MM-DD`)
+    expect(status.stdout).toContain(`→ svc customers update ${c.id} --id-type SSN --identifier ###-##-####`) // typed flags, not --data JSON
+    expect(status.stdout).not.toContain('--data')
     expect(status.stdout).toContain('accepted: PASSPORT, DRIVERS_LICENSE, NATIONAL_ID')
     expect(status.stdout).toContain(`→ svc kyc documents upload --holder ${c.id} --type PASSPORT`)
     const statusJson = await svc.json(['kyc', 'status', c.id])
@@ -64,7 +66,7 @@ describe('KYC of individuals, end to end', () => {
     expect(stuck.code).toBe(6)
     expect(stuck.json().error.code).toBe('VERIFICATION_INCOMPLETE')
 
-    await svc.json(['customers', 'update', c.id, '--full-name', 'Grace Hopper', '--birth-date', '1906-12-09', '--nationality', 'US', '--address-line1', '1 Navy Way', '--address-postal-code', '20001', '--address-country', 'US', '--data', JSON.stringify({idType: 'SSN', identifier: '123-45-6789'})])
+    await svc.json(['customers', 'update', c.id, '--full-name', 'Grace Hopper', '--birth-date', '1906-12-09', '--nationality', 'US', '--address-line1', '1 Navy Way', '--address-postal-code', '20001', '--address-country', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789'])
     await svc.json(['customers', 'terms', c.id, '--accept'])
     const front = fixture(sbx.dir, 'dl-front.png', png(1000, 640))
     await svc.json(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'DRIVERS_LICENSE', '--side', 'FRONT', '--file', front, '--number', 'D1234', '--issuing-authority', 'CA DMV', '--country', 'US'])

@@ -15,7 +15,7 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
+const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
 
 describe('list output formats', () => {
   it('csv for spreadsheets: a header, every row, quotes and commas escaped, ISO dates', async () => {
@@ -60,10 +60,10 @@ describe('list output formats', () => {
 })
 
 describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
-  async function screenOf(args: string[], width = 80): Promise<string[]> {
+  async function screenOf(args: string[], width = 80, exit: number | number[] = 0): Promise<string[]> {
     const t = new TmuxSession(args, {env: {...sbx.env, NO_COLOR: '1'}, width})
     try {
-      expect(await t.exitCode()).toBe(0)
+      expect([exit].flat()).toContain(await t.exitCode())
       const lines = t.screen().split('\n').filter((l) => l.trim())
       if (process.env.SVC_TEST_SHOW) console.log(lines.join('\n'))
       return lines
@@ -92,6 +92,79 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
     for (const line of keys) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(keys[0]).toMatch(/ACCOUNT\s+EXPIRES/) // who holds a key, and until when, before anything else
     expect(keys.some((l) => l.includes(accountId))).toBe(true) // ids are never cut
+  })
+
+  it('transactions list keeps TYPE (IN/OUT when narrow) and RECEIVED at 80 columns', async () => {
+    const txs = await screenOf(['transactions', 'list'])
+    expect(txs[0]).toMatch(/^ID\s+TYPE\s+STATUS\s+RECEIVED$/)
+    const rows = txs.filter((l) => l.startsWith('Transaction:'))
+    expect(rows).toHaveLength(3)
+    for (const row of rows) expect(row).toMatch(/^Transaction:[\w-]{36}\s+IN\s+COMPLETED\s+USD [\d,]+\.\d\d$/)
+    expect(rows.some((r) => r.endsWith('USD 2,500.00'))).toBe(true)
+    expect(txs.at(-1)).toBe('(--wide shows 3 more: sent, created, customer)')
+    // With room, the full type.
+    const wide = await screenOf(['transactions', 'list'], 160)
+    expect(wide.find((l) => l.startsWith('Transaction:'))).toMatch(/\s+INCOMING\s+COMPLETED\s+/)
+  })
+
+  it('webhooks events list: an upper-case header like every table; event ids and types whole', async () => {
+    const events = [
+      sbx.emu.webhooks.emit('OUTGOING_PAYMENT.COMPLETED', {id: 'Transaction:0b6f3c2e-9a1c-4c55-8d2e-000000000001', status: 'COMPLETED'}),
+      sbx.emu.webhooks.emit('CUSTOMER.KYC_APPROVED', {id: 'Customer:0b6f3c2e-9a1c-4c55-8d2e-000000000002', kycStatus: 'APPROVED'}),
+    ]
+    const lines = await screenOf(['webhooks', 'events', 'list'])
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
+    // The id (44) and the longest type (26) take the width: the rest is behind --wide, never a cut id or type.
+    expect(lines[0]).toMatch(/^ID\s+TYPE$/)
+    expect(lines).toContain(`${events[0].id}  OUTGOING_PAYMENT.COMPLETED`)
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${events[1].id}  CUSTOMER\\.KYC_APPROVED\\s*$`)))
+    expect(lines.at(-1)).toBe('(--wide shows 4 more: object, state, delivery, time)')
+    const wide = await screenOf(['webhooks', 'events', 'list'], 200)
+    expect(wide[0]).toMatch(/^ID\s+TYPE\s+OBJECT\s+STATE\s+DELIVERY\s+TIME$/)
+    expect(wide).toContainEqual(expect.stringMatching(new RegExp(`^${events[1].id}\\s+CUSTOMER\\.KYC_APPROVED\\s+Customer:\\S+002\\s+APPROVED\\s+`)))
+  })
+
+  it('profiles list shows the whole base URL, port and version included', async () => {
+    const login = await run(['login', '--profile', 'a-rather-long-profile-name', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin'], sbx.env.SVC_CLIENT_SECRET)
+    expect(login.code, login.stderr).toBe(0)
+    const lines = await screenOf(['profiles', 'list'])
+    expect(lines[0]).toMatch(/^\s+NAME\s+ENVIRONMENT\s+BASE URL$/)
+    expect(lines.at(-1)).toBe('(--wide shows 2 more: token-id, secret)')
+    expect(lines.find((l) => l.includes('a-rather-long-profile-name'))).toContain(sbx.url) // http://127.0.0.1:<port>/2025-10-13
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
+  })
+
+  it('help wraps between words: the summaries oclif prints as they are no longer break mid-word', async () => {
+    // capture-pane -J joins what the terminal folded: a line the terminal cut would come back longer than 80.
+    const root = await screenOf(['--help'])
+    for (const line of root) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(root.slice(0, 2)).toEqual(["The operator's command line for the Service: customers, KYC/KYB, accounts,", 'quotes, embedded wallets, and a local sandbox'])
+    const authorize = await screenOf(['quote', 'authorize', '--help'])
+    for (const line of authorize) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(authorize[0]).toMatch(/ PENDING_AUTHORIZATION /) // whole
+    const topic = await screenOf(['help', 'quote'])
+    expect(topic.slice(0, 2)).toEqual(['Quotes and transfers: rate, fees, totals and time left; execute with', 'confirmation; wait to a terminal state'])
+  })
+
+  it('doctor wraps long details under the detail column, between words', async () => {
+    const lines = await screenOf(['doctor'], 80, [0, 1])
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
+    // "- sandbox database  /tmp/svc-home-…/data/sandbox/sandbox.db does not exist yet (made at the first start)"
+    const db = lines.findIndex((l) => /^. sandbox database\s+\//.test(l))
+    const detailColumn = lines[db].indexOf('/')
+    expect(detailColumn).toBe(20) // after the widest check name
+    expect(lines[db + 1]).toMatch(/^ {20}\S/) // continues under the detail, not at the left edge
+    expect(`${lines[db]} ${lines[db + 1].trim()}`).toMatch(/sandbox\.db does not exist yet \(made at the first start\)$/) // broken between words
+  })
+
+  it('an empty list says so, with a hint, instead of a bare header; --json and pipes are unchanged', async () => {
+    const lines = await screenOf(['customers', 'list', '--platform-id', 'nobody-has-this'])
+    expect(lines).toEqual(['No customers.', 'Create one with `svc customers create`.'])
+    const piped = await run(['customers', 'list', '--platform-id', 'nobody-has-this'])
+    expect(piped.stdout).toBe('ID\tTYPE\tNAME\tSTATUS\tPLATFORM ID\tCREATED\n') // a header for scripts, as before
+    const json = await run(['customers', 'list', '--platform-id', 'nobody-has-this', '--json'])
+    expect(json.json()).toEqual({data: [], hasMore: false, totalCount: 0})
+    expect(json.stderr).toBe('')
   })
 
   it('--wide shows every column even past the terminal width', async () => {

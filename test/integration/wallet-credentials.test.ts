@@ -33,6 +33,15 @@ async function wallet(fields: Record<string, unknown> = {}) {
 }
 
 describe('SMS_OTP', () => {
+  it('logging in with SMS_OTP before one was added says to add one, and how (exit 5)', async () => {
+    const w = await wallet({phoneNumber: '+14155550124'})
+    const r = await run(['wallet', 'login', w.accountId, '--type', 'SMS_OTP'])
+    expect(r.code).toBe(5)
+    expect(r.stderr).toContain(`Error: ${w.accountId} has no SMS_OTP credential`)
+    expect(r.stderr).toContain(`Hint: Add one first with \`svc wallet credentials add ${w.accountId} --type SMS_OTP\` (it sends codes to the customer's phoneNumber)`)
+    expect(r.stderr).not.toContain('Pick one with --credential')
+  })
+
   it('adds an SMS_OTP credential (activated at once) and logs in with it', async () => {
     const w = await wallet({phoneNumber: '+14155550123'})
     const added = await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])

@@ -12,7 +12,7 @@ export default class AgentsApprovals extends BaseCommand<typeof AgentsApprovals>
   async run() {
     const f = this.flags
     const list = await listApprovals(this.ctx.client, compact({agentId: f.agent, customerId: f.customer}), {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTable(this.out, ['action', 'agent', 'type', 'status'], list.data.map((x) => [x.id, x.agentId, x.type, x.status]))
+    await renderTable(this.out, ['action', 'agent', 'type', 'status'], list.data.map((x) => [x.id, x.agentId, x.type, x.status]), {what: 'actions waiting for approval'})
     return list
   }
 }

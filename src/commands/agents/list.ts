@@ -18,7 +18,7 @@ export default class AgentsList extends BaseCommand<typeof AgentsList> {
   async run() {
     const f = this.flags
     const list = await listAgents(this.ctx.client, compact({customerId: f.customer, isPaused: f.paused, isConnected: f.connected}), {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTable(this.out, ['id', 'name', 'customer', 'paused', 'connected'], list.data.map((a) => [a.id, a.name, a.customerId, String(a.isPaused), String(a.isConnected)]))
+    await renderTable(this.out, ['id', 'name', 'customer', 'paused', 'connected'], list.data.map((a) => [a.id, a.name, a.customerId, String(a.isPaused), String(a.isConnected)]), {what: 'agents', hint: 'Create one with `svc agents create`.'})
     return list
   }
 }

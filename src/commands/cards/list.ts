@@ -24,7 +24,7 @@ export default class CardsList extends BaseCommand<typeof CardsList> {
 
   async run() {
     const f = this.flags
-    const view = listView(f, cardColumns)
+    const view = listView(f, cardColumns, {what: 'cards', hint: 'Issue one with `svc cards issue`.'})
     const query = checkWith(cardListQuery, compact({cardholderId: f.customer, accountId: f.account, platformCardId: f['platform-card-id'], state: f.state, sortOrder: f.order}))
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
     return showList(this.out, view, cardColumns, page, (p) => listCards(this.ctx.client, query, p), (list) => renderCardList(this.out, list, view))

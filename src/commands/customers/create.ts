@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {createCustomer} from '../../lib/api/customers.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {dryRunFlag, readJsonInput, choiceFlag} from '../../lib/flags.js'
+import {dryRunFlag, readJsonObject, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
 import {checkCreateFlags, customerBody} from '../../lib/flows/customer-input.js'
 import {renderCustomer} from '../../lib/output/customer.js'
@@ -27,7 +27,7 @@ export default class CustomersCreate extends BaseCommand<typeof CustomersCreate>
 
   async run() {
     const f = this.flags
-    const data = f.data ? (readJsonInput(f.data) as Record<string, unknown>) : {}
+    const data = f.data ? readJsonObject(f.data) : {}
     let body = customerBody(f, data)
     if (canPrompt() && !f['dry-run']) body = (await completeCustomerInteractively(this.out, body)) ?? body
     else if (!body.customerType) requireFlags(['type'])

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {uploadCustomerCsv} from '../../lib/api/bulk-import.js'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag} from '../../lib/flags.js'
 import {readImportFile, waitForImport} from '../../lib/flows/customer-import.js'
 import {importOutcome, renderImportJob} from '../../lib/output/bulk-import.js'
@@ -20,7 +20,7 @@ export default class CustomersImport extends BaseCommand<typeof CustomersImport>
     wait: Flags.boolean({description: 'follow the job until it completes or fails (--timeout bounds the wait)'}),
     'dry-run': dryRunFlag,
   }
-  static override defaultTimeout = '10m'
+  static override baseFlags = withTimeout('10m')
 
   async run() {
     const file = readImportFile(this.args.file)

@@ -29,7 +29,7 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
 
   async run() {
     const f = this.flags
-    const view = listView(f, customerColumns)
+    const view = listView(f, customerColumns, {what: 'customers', hint: 'Create one with `svc customers create`.'})
     const query = checkWith(customerListQuery, compact({
         customerType: f.type?.toUpperCase(),
         platformCustomerId: f['platform-id'],

@@ -3,7 +3,7 @@ import {getCustomer} from '../../lib/api/customers.js'
 import {walletOps} from '../../lib/api/wallet.js'
 import {updateCustomerSigned} from '../../lib/flows/wallet-ops.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {dryRunFlag, idArg, readJsonInput, choiceFlag} from '../../lib/flags.js'
+import {dryRunFlag, idArg, readJsonObject, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
 import {checkUpdate, customerBody} from '../../lib/flows/customer-input.js'
 import {renderCustomer} from '../../lib/output/customer.js'
@@ -25,7 +25,7 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
 
   async run() {
     const f = this.flags
-    const data = f.data ? (readJsonInput(f.data) as Record<string, unknown>) : {}
+    const data = f.data ? readJsonObject(f.data) : {}
     const body = customerBody(f, data)
     if (Object.keys(body).filter((k) => k !== 'customerType').length === 0) throw usageError('Nothing to update', 'Pass at least one field flag or --data.')
     // customerType is the PATCH discriminator; look it up rather than make the operator repeat it

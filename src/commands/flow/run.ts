@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {yesFlag} from '../../lib/flags.js'
 import type {StartThrowawaySandbox} from '../../lib/flow-run/local.js'
 
@@ -16,7 +16,7 @@ export default class FlowRun extends BaseCommand<typeof FlowRun> {
     '<%= config.bin %> flow run flows/fund-quote-execute.yaml --local --junit /tmp/flow-report.xml',
     '<%= config.bin %> flow run my-flow.yaml --profile staging --json',
   ]
-  static override defaultTimeout = '30m'
+  static override baseFlags = withTimeout('30m')
   static override args = {
     file: Args.string({description: 'the flow file (YAML)', required: true}),
   }

@@ -1,6 +1,7 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {listProfiles} from '../../lib/login.js'
-import {renderTable} from '../../lib/output/render.js'
+import {profileColumns} from '../../lib/output/profile.js'
+import {renderList} from '../../lib/output/table.js'
 
 export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
   static override summary = 'List profiles: environment, base URL, token id, and which one is active'
@@ -8,11 +9,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
 
   async run() {
     const rows = listProfiles(this.ctx.env)
-    await renderTable(
-      this.out,
-      ['', 'NAME', 'ENVIRONMENT', 'BASE URL', 'TOKEN ID', 'SECRET'],
-      rows.map((r) => [r.active ? '*' : '', r.name, r.environment, r.baseUrl, r.tokenId ?? '-', r.secret]),
-    )
+    await renderList(this.out, profileColumns, {data: rows}, {format: 'table', wide: false})
     return rows
   }
 }

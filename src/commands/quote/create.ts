@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createQuote} from '../../lib/api/quotes.js'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {quoteCreateFlags} from '../../lib/flags-money.js'
 import {buildQuoteRequest} from '../../lib/flows/quote-input.js'
@@ -15,7 +15,7 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
     '<%= config.bin %> quote create --realtime --customer Customer:… --currency USDC --network SOLANA --to ExternalAccount:… --send 100',
     '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --send 250 --execute --yes --json --idempotency-key "$CI_RUN_ID"',
   ]
-  static override defaultTimeout = '10m'
+  static override baseFlags = withTimeout('10m')
   static override flags = {
     ...quoteCreateFlags,
     execute: Flags.boolean({description: 'execute after confirmation (production needs --yes off a TTY)'}),

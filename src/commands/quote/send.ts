@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createQuote} from '../../lib/api/quotes.js'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {quoteTermFlags} from '../../lib/flags-money.js'
 import {buildQuoteRequest} from '../../lib/flows/quote-input.js'
@@ -11,7 +11,7 @@ import {renderQuote} from '../../lib/output/quote.js'
 export default class QuoteSend extends BaseCommand<typeof QuoteSend> {
   static override summary = 'Same-currency transfer in one request (a quote with immediatelyExecute)'
   static override examples = ['<%= config.bin %> quote send --from InternalAccount:… --to ExternalAccount:… --send 100.00 --rail ACH', '<%= config.bin %> quote send --from InternalAccount:… --to ExternalAccount:… --amount-minor 10000 --yes --wait --json']
-  static override defaultTimeout = '10m'
+  static override baseFlags = withTimeout('10m')
   static override flags = {
     ...quoteTermFlags,
     wait: Flags.boolean({description: 'follow the payment to COMPLETED or FAILED (exit 8 at --timeout)'}),

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {getQuote, sandboxSend} from '../../lib/api/quotes.js'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {follow} from '../../lib/flows/quote-execute.js'
@@ -10,7 +10,7 @@ import {renderTransaction} from '../../lib/output/transaction.js'
 export default class SandboxSend extends BaseCommand<typeof SandboxSend> {
   static override summary = 'Sandbox: pay a real-time-funded quote (the quote executes when the funds arrive)'
   static override examples = ['<%= config.bin %> sandbox send Quote:…', '<%= config.bin %> sandbox send Quote:… --wait --json']
-  static override defaultTimeout = '10m'
+  static override baseFlags = withTimeout('10m')
   static override args = {quoteId: idArg('Quote')}
   static override flags = {
     currency: Flags.string({description: 'currency sent (default: the quote\'s sending currency, looked up)'}),

@@ -18,7 +18,7 @@ export default class StablecoinsList extends BaseCommand<typeof StablecoinsList>
   async run() {
     const f = this.flags
     const list = await listStablecoins(this.ctx.client, {issuanceStatus: f['issuance-status'], gridOperationsStatus: f['operations-status'], provider: f.provider}, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTable(this.out, ['ID', 'SYMBOL', 'ISSUANCE', 'OPERATIONS', 'CREATED'], list.data.map((c) => [c.id, c.symbol, c.issuanceStatus, c.gridOperationsStatus, c.createdAt]))
+    await renderTable(this.out, ['ID', 'SYMBOL', 'ISSUANCE', 'OPERATIONS', 'CREATED'], list.data.map((c) => [c.id, c.symbol, c.issuanceStatus, c.gridOperationsStatus, c.createdAt]), {what: 'stablecoins', hint: 'Create one with `svc stablecoins create`.'})
     return list
   }
 }

@@ -30,7 +30,7 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
 
   async run() {
     const f = this.flags
-    const view = listView(f, transactionColumns)
+    const view = listView(f, transactionColumns, {what: 'transactions', hint: 'Payments appear here once sent (`svc quote create`) or received.'})
     const query = checkWith(
       transactionListQuery,
       compact({customerId: f.customer, platformCustomerId: f['platform-id'], accountIdentifier: f.account, status: f.status, type: f.type, reference: f.reference, startDate: f['created-after'], endDate: f['created-before'], sortOrder: f.order}),

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {cancelled, usageError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
 import {exportWallet} from '../../lib/flows/wallet-export.js'
@@ -14,7 +14,7 @@ export default class WalletExport extends BaseCommand<typeof WalletExport> {
     '<%= config.bin %> wallet export InternalAccount:0b6f... --out wallet.txt',
     '<%= config.bin %> wallet export InternalAccount:0b6f... --verify-only --json',
   ]
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount')}
   static override flags = {
     out: Flags.string({description: 'write the mnemonic to this new file (mode 0600)', exclusive: ['verify-only']}),

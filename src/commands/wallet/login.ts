@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../lib/api/wallet.js'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg, idFlag, readJsonInput} from '../../lib/flags.js'
 import {finishPasskeyLogin, loginWithOauth, precheckOidcToken, prepareOauth, startPasskeyLogin} from '../../lib/flows/wallet-login-extra.js'
 import {loginWithOtp, otpSource, resolveCredential} from '../../lib/flows/wallet-login.js'
@@ -19,7 +19,7 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
     '<%= config.bin %> wallet login InternalAccount:0b6f... --type PASSKEY --json > challenge.json',
     '<%= config.bin %> wallet login InternalAccount:0b6f... --type PASSKEY --assertion @assertion.json',
   ]
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount')}
   static override flags = {
     credential: idFlag('AuthMethod', {description: 'credential to verify (default: the only one of --type)'}),

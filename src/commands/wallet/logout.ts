@@ -1,4 +1,4 @@
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
 import {logout} from '../../lib/flows/wallet-logout.js'
 
@@ -7,7 +7,7 @@ export default class WalletLogout extends BaseCommand<typeof WalletLogout> {
   static override description =
     'Every session of the wallet this machine holds a key for is revoked (signed by itself), then its key is deleted from the key store. Sessions the Service already ended (expired, revoked elsewhere) only lose their key. Nothing stored: nothing to do, exit 0.'
   static override examples = ['<%= config.bin %> wallet logout InternalAccount:0b6f...', '<%= config.bin %> wallet logout InternalAccount:0b6f... --json']
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount', 'the wallet (an EMBEDDED_WALLET internal account)')}
 
   async run() {

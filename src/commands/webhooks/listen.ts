@@ -1,10 +1,11 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
 import {webhookUrl} from '../../lib/schemas/webhooks.js'
 import {Forwarder, type ForwardResult} from '../../lib/webhook-forward.js'
 import {listen, type ReceivedEvent} from '../../lib/webhook-listener.js'
+import {listenerInterrupted, registerListener} from '../../lib/webhook-register.js'
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static override handlesInterrupt = true
@@ -17,7 +18,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     '<%= config.bin %> webhooks listen --port 0 --register --json --max-events 3',
     '<%= config.bin %> webhooks listen --register --forward-to http://localhost:3000/webhooks',
   ]
-  static override defaultTimeout = '24h'
+  static override baseFlags = withTimeout('24h')
   static override flags = {
     port: Flags.integer({description: 'port on 127.0.0.1 (0 picks a free one)', default: 4020, min: 0, max: 65535}),
     register: Flags.boolean({description: 'set this listener as the webhook endpoint of the profile (PATCH /config)'}),
@@ -52,18 +53,25 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
           })
       },
     })
-    if (f.register) {
-      await this.ctx.client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: url}})
-      this.out.info(`Registered ${url} as the webhook endpoint`)
+    let interrupted = false
+    const stop = (signal?: string) => {
+      interrupted = signal === 'SIGINT'
+      done()
     }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    const registration = f.register ? await registerListener(this.ctx.client, url).catch((e) => (server.close(), Promise.reject(e))) : undefined
+    if (registration) this.out.info(`Registered ${url} as the webhook endpoint (put back when this stops)`)
     this.out.info(`Listening on ${url}${forwarder ? `, forwarding to ${f['forward-to']}` : ''} (Ctrl-C to stop)`)
     const timer = setTimeout(done, this.ctx.remainingMs())
-    process.once('SIGINT', done)
-    process.once('SIGTERM', done)
     await finished
-    await forwarder?.idle() // events already received still reach the app (each post is bounded by a timeout)
     clearTimeout(timer)
+    // Unregister first: no new deliveries to this listener while what was received reaches the app.
+    const restored = await registration?.restore()
+    await forwarder?.idle() // events already received still reach the app (each post is bounded by a timeout)
     server.close()
+    if (interrupted) throw listenerInterrupted(restored)
+    if (restored) (restored.fix ? this.out.warn(`${restored.said}. Point it elsewhere with: ${restored.fix}`) : this.out.info(restored.said))
     return undefined
   }
 

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {BaseCommand} from '../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {InputError, type FieldError, usageError} from '../../lib/errors.js'
 import {webhookUrl} from '../../lib/schemas/webhooks.js'
 import {closeMatches, knownType, TRIGGERABLE} from '../../lib/webhook-trigger/catalogue.js'
@@ -19,7 +19,7 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     '<%= config.bin %> webhooks trigger OUTGOING_PAYMENT.COMPLETED --json',
     '<%= config.bin %> webhooks trigger CARD_TRANSACTION.SETTLED --url http://127.0.0.1:4020/webhooks',
   ]
-  static override defaultTimeout = '2m'
+  static override baseFlags = withTimeout('2m')
   static override args = {
     type: Args.string({description: 'event type to produce (TEST when omitted; `--list` shows them all)'}),
   }

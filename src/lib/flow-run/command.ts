@@ -1,4 +1,4 @@
-import {existsSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
 import {Errors} from '@oclif/core'
 import {ApiClient} from '../api/client.js'
@@ -30,7 +30,9 @@ export type FlowRunDocument = FlowResult & {target: {local: boolean; baseUrl: st
 export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promise<FlowRunDocument> {
   const {flow, stepLines} = await loadFlow(opts.file)
   const junit = opts.junit ? resolve(opts.junit) : undefined
-  if (junit && (!existsSync(dirname(junit)) || (existsSync(junit) && statSync(junit).isDirectory()))) throw usageError(`--junit ${opts.junit}: the folder does not exist or the path is a folder`, 'Create the folder first; nothing was run.')
+  if (junit && existsSync(junit) && statSync(junit).isDirectory()) throw usageError(`--junit ${opts.junit}: the path is a folder`, 'Name the report file, e.g. reports/flow.xml; nothing was run.')
+  // `--junit reports/flow.xml` in a fresh checkout: the folder is made, as CI report paths expect.
+  if (junit) mkdirSync(dirname(junit), {recursive: true})
   const out = ctx.out
   let sandbox: ThrowawaySandbox | undefined
   const abort = new AbortController()
@@ -52,7 +54,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
       const {SVC_PROFILE: _p, SVC_SANDBOX_DIR: _s, ...rest} = process.env
       env = {...rest, ...sandbox.env}
     } else {
-      if (flow.sandbox) out.warn('The flow\'s sandbox: settings apply to --local runs only; ignored.')
+      if (flow.sandbox) out.warn(ignoredSandboxSettings(flow.sandbox, ctx.profile.baseUrl))
       baseUrl = ctx.profile.baseUrl
       ctx.banner(`flow ${flow.name}`)
       await ctx.confirm(`run the flow "${flow.name}" against production?`, {yes: opts.yes})
@@ -91,4 +93,14 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
   // Under --json the result document carries the error document too, then exit non-zero.
   out.printJson({...doc, error: error.toDocument()})
   throw new Errors.ExitError(error.exitCode)
+}
+
+/**
+ * A flow's `sandbox:` block configures the throwaway sandbox of --local only. Said at the start, by
+ * name, since a step that relies on one (a fast decision, no paperwork) would otherwise just wait
+ * out its timeout against a sandbox that never got the setting.
+ */
+export function ignoredSandboxSettings(settings: Record<string, unknown>, baseUrl: string): string {
+  const named = Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')
+  return `The flow's sandbox: settings (${named}) apply to --local runs only and are ignored against ${baseUrl}; steps that rely on them may wait until their timeout. Run with --local to use them.`
 }

@@ -1,5 +1,6 @@
 import type {z} from 'zod'
-import {cancelled} from '../errors.js'
+import {InputError, cancelled, type FieldError} from '../errors.js'
+import {fieldErrors} from '../schemas/field-errors.js'
 import {customerFlags} from '../flags-customer.js'
 import {describeAddress, describeValue} from '../output/customer.js'
 import type {Output} from '../output/output.js'
@@ -63,7 +64,7 @@ function label(path: string): string {
 
 /**
  * On a terminal, asks for what the flags left out: the customer type, then every field the
- * create schema of that type requires (each answer checked with that field's own schema), shows
+ * create schema of that type requires (each answer checked against the whole schema as typed), shows
  * the whole request, and asks before sending. Returns the body, or undefined when nothing was asked.
  */
 export async function completeCustomerInteractively(out: Output, given: Body): Promise<Body | undefined> {
@@ -75,14 +76,11 @@ export async function completeCustomerInteractively(out: Output, given: Body): P
   }
   const type = body.customerType as 'INDIVIDUAL' | 'BUSINESS'
   if (type !== 'INDIVIDUAL' && type !== 'BUSINESS') return undefined
-  for (const {path, schema} of requiredFields(type)) {
+  const root = type === 'INDIVIDUAL' ? individualCreate : businessCreate
+  refuseBadGiven(root, body)
+  for (const {path} of requiredFields(type)) {
     if (get(body, path) !== undefined) continue
-    const answer = await promptText(label(path), {
-      validate: (v) => {
-        const r = schema.safeParse(v.trim())
-        return r.success || (r.error.issues[0]?.message ?? 'invalid')
-      },
-    })
+    const answer = await promptText(label(path), {validate: (v) => answerProblem(root, body, path, v.trim()) ?? true})
     set(body, path, answer.trim())
     asked = true
   }
@@ -107,6 +105,40 @@ async function promptCurrencies(): Promise<string[]> {
     },
   })
   return [...new Set(split(answer))]
+}
+
+/**
+ * What is wrong with `value` as the answer for `path`, judged by the whole create schema rather than
+ * the field's own: a tax id is only valid for its country (a refinement on businessInfo), so `123`
+ * passes the field's schema and would fail only after the confirmation. Also reported: a problem the
+ * answer causes in a field given earlier (a country that the --tax-id given does not fit).
+ */
+export function answerProblem(root: z.ZodType, body: Body, path: string, value: string): string | undefined {
+  const problems = (v: unknown) => problemsOf(root, v === undefined ? body : withAnswer(body, path, v))
+  const issues = problems(value)
+  const own = issues.find((i) => i.field === path)
+  if (own) return own.message
+  const before = new Set(problems(undefined).map((i) => `${i.field}\n${i.message}`))
+  const caused = issues.find((i) => get(body, i.field) !== undefined && !before.has(`${i.field}\n${i.message}`))
+  return caused && `${caused.field.split('.').at(-1)}${FLAG_OF[caused.field] ? ` (--${FLAG_OF[caused.field]})` : ''} ${caused.message}`
+}
+
+/** The problems of a (partial) body in the flags' own words: fieldErrors, as `checkCreate` reports them. */
+function problemsOf(root: z.ZodType, body: Body): FieldError[] {
+  const r = root.safeParse(body)
+  return r.success ? [] : fieldErrors(r.error)
+}
+
+function withAnswer(body: Body, path: string, value: unknown): Body {
+  const copy = structuredClone(body)
+  set(copy, path, value)
+  return copy
+}
+
+/** Values given as flags or --data are checked before anything is asked: nobody answers prompts for a request that must fail. */
+function refuseBadGiven(root: z.ZodType, body: Body): void {
+  const bad = problemsOf(root, body).filter((e) => get(body, e.field) !== undefined)
+  if (bad.length) throw new InputError(bad)
 }
 
 function summary(body: Body): string[] {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {WALLET_KINDS} from '../account-checks.js'
 import {InputError} from '../errors.js'
-import {idFlag, readJsonInput} from '../flags.js'
+import {idFlag, readJsonObject} from '../flags.js'
 import {ACCOUNT_TYPES, FIAT_KIND_CURRENCY, externalAccountProblems, type ExternalAccountCreateRequest} from '../schemas/accounts.js'
 import {compact} from '../validate.js'
 
@@ -55,7 +55,7 @@ function beneficiaryOf(f: F): Record<string, unknown> | undefined {
 /** Flags (over --data) to the create body, then every shape and format check before any request. */
 /** The POST body from the flags; `ownerImplied` when the route names the owner (an agent's customer). */
 export function externalAccountBody(f: F, opts: {ownerImplied?: boolean} = {}): ExternalAccountCreateRequest {
-  const data = (f.data ? readJsonInput(f.data) : {}) as Record<string, unknown>
+  const data = f.data ? readJsonObject(f.data) : {}
   const dataInfo = (data.accountInfo ?? {}) as Record<string, unknown>
   const type = f.type ?? (dataInfo.accountType as string | undefined)
   const info = compact({

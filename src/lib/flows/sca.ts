@@ -3,6 +3,7 @@ import {Flags} from '@oclif/core'
 import {InputError, usageError} from '../errors.js'
 import {idArg} from '../flags.js'
 import {scaCode} from '../schemas/sca.js'
+import {canPrompt, promptSecret} from '../prompts.js'
 import {Secret} from '../secret.js'
 
 /** Every `svc sca` command names its customer first. */
@@ -23,12 +24,27 @@ export function readScaCode(value: string | undefined, required = true): Secret 
   return new Secret(raw)
 }
 
-/** A secret given inline or as @file (trimmed); a file that cannot be read is a usage error naming it. */
-export function readSecretValue(value: string): string {
-  if (!value.startsWith('@')) return value
-  try {
-    return readFileSync(value.slice(1), 'utf8').trim()
-  } catch (e) {
-    throw usageError(`--secret: cannot read ${value.slice(1)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+/**
+ * The TOTP shared secret of `sca factors confirm`: a long-lived secret, so never a flag value (shell
+ * history, ps). Like client secrets: --secret-file, --secret-stdin, or a hidden prompt on a terminal.
+ */
+export async function readTotpInput(opts: {file?: string; stdin: boolean; code?: string; legacyFlag?: string}): Promise<{secret: Secret; code: Secret}> {
+  if (opts.legacyFlag !== undefined) {
+    throw usageError('--secret: the TOTP secret is no longer taken as a flag value (it would land in shell history and ps)', 'Use --secret-file <file>, --secret-stdin, or answer the hidden prompt on a terminal.')
   }
+  if (opts.stdin && opts.code === '-') throw usageError('--secret-stdin and --code - both read stdin', 'Give the secret with --secret-file <file>, or the code as --code <6 digits>.')
+  // The code first: nobody types a secret at a prompt for a request that must fail.
+  const code = readScaCode(opts.code)!
+  let value: string
+  if (opts.file !== undefined) {
+    try {
+      value = readFileSync(opts.file, 'utf8').trim()
+    } catch (e) {
+      throw usageError(`--secret-file: cannot read ${opts.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+    }
+  } else if (opts.stdin) value = readFileSync(0, 'utf8').trim()
+  else if (canPrompt()) value = (await promptSecret('TOTP secret (from `svc sca factors enrol --show-secret`)')).trim()
+  else throw new InputError([{field: 'secret', message: 'is required for TOTP: --secret-file <file> or --secret-stdin (prompts are off)'}])
+  if (!value) throw new InputError([{field: 'secret', message: 'must not be empty'}])
+  return {secret: new Secret(value), code}
 }

@@ -30,8 +30,14 @@ export async function resolveCredential(ctx: Context, accountId: string, opts: {
     code: matching.length ? 'CREDENTIAL_AMBIGUOUS' : 'AUTH_METHOD_NOT_FOUND',
     message: matching.length ? `${accountId} has ${matching.length} ${type} credentials` : `${accountId} has no ${type} credential`,
     exitCode: matching.length ? ExitCode.USAGE : ExitCode.NOT_FOUND,
-    hint: `Pick one with --credential (see \`svc wallet credentials list ${accountId}\`).`,
+    hint: matching.length ? `Pick one with --credential (see \`svc wallet credentials list ${accountId}\`).` : addHint(accountId, type),
   })
+}
+
+/** No credential of the type asked for: it has to be added (signed by a session of one the wallet has) before anyone logs in with it. */
+function addHint(accountId: string, type: string): string {
+  const needs = type === 'SMS_OTP' ? " (it sends codes to the customer's phoneNumber)" : ''
+  return `Add one first with \`svc wallet credentials add ${accountId} --type ${type}\`${needs}, signed by a session of a credential the wallet has (\`svc wallet login ${accountId}\`); see \`svc wallet credentials list ${accountId}\`.`
 }
 
 /** Stores the session key and returns what may be shown (never the key). */

@@ -7,5 +7,5 @@ export function renderDelegatedKey(out: Output, k: DelegatedKey): void {
 }
 
 export async function renderDelegatedKeys(out: Output, list: DelegatedKey[]): Promise<void> {
-  await renderTable(out, ['ID', 'STATUS', 'NICKNAME', 'CARD', 'PUBLIC KEY'], list.map((k) => [k.id, k.status, k.nickname, k.cardId, k.publicKey]))
+  await renderTable(out, ['ID', 'STATUS', 'NICKNAME', 'CARD', 'PUBLIC KEY'], list.map((k) => [k.id, k.status, k.nickname, k.cardId, k.publicKey]), {what: 'delegated keys', hint: 'Create one with `svc wallet delegated-keys create`.'})
 }

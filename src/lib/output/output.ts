@@ -31,6 +31,11 @@ export class Output {
     return Boolean(this.stdout.isTTY)
   }
 
+  /** The terminal's width when stdout is one (text is wrapped to it), else undefined: pipes are not wrapped. */
+  get columns(): number | undefined {
+    return this.stdout.isTTY ? (this.stdout as {columns?: number}).columns : undefined
+  }
+
   /** chalk with the level decided once from --no-color / NO_COLOR / FORCE_COLOR / TTY. */
   readonly style: ChalkInstance
 

@@ -1,5 +1,6 @@
 import {usageError} from '../errors.js'
 import type {Output} from './output.js'
+import {visibleWidth as visible} from './wrap.js'
 
 export type Cell = string | number | boolean | undefined | null
 
@@ -15,6 +16,10 @@ export interface Column<T> {
   priority?: number
   /** Ids and codes are never cut (a cut id cannot be pasted); free text is, with an ellipsis. */
   noTruncate?: boolean
+  /** How narrow a cut text column may get (default 16): a column worth keeping even when cut short. */
+  minWidth?: number
+  /** A shorter form (IN for INCOMING), used only when the full forms do not fit the terminal. */
+  short?: (row: T) => Cell
 }
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const
@@ -26,6 +31,16 @@ export interface ListView {
   /** Column keys in the order asked for (`--columns`), or undefined for the defaults. */
   columns?: string[]
   wide: boolean
+  /** What a terminal shows instead of a bare header when the list is empty. */
+  empty?: EmptyList
+}
+
+/** "No customers." and where to go from there; shown on a terminal only (json stays `{data: []}`, csv keeps its header). */
+export interface EmptyList {
+  /** Plural noun: "customers", "transactions". */
+  what: string
+  /** The next step: "Create one with `svc customers create`." */
+  hint?: string
 }
 
 const GAP = 2
@@ -33,16 +48,16 @@ const GAP = 2
 const MIN_SHRUNK = 16
 
 /** Checks --output/--columns/--wide before any request (exit 2 naming the unknown columns). */
-export function listView<T>(flags: {output?: string; columns?: string; wide?: boolean; json?: boolean}, columns: Array<Column<T>>): ListView {
+export function listView<T>(flags: {output?: string; columns?: string; wide?: boolean; json?: boolean}, columns: Array<Column<T>>, empty?: EmptyList): ListView {
   const format = (flags.json ? 'json' : (flags.output ?? 'table')) as OutputFormat
-  if (!flags.columns) return {format, wide: Boolean(flags.wide)}
+  if (!flags.columns) return {format, wide: Boolean(flags.wide), empty}
   const asked = flags.columns.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean)
   const known = new Set(columns.map((c) => c.key))
   const unknown = asked.filter((c) => !known.has(c))
   if (unknown.length || !asked.length) {
     throw usageError(`--columns: unknown column${unknown.length === 1 ? '' : 's'} ${unknown.join(', ') || '(none given)'}`, `Choose from: ${[...known].join(', ')}.`)
   }
-  return {format, columns: asked, wide: Boolean(flags.wide)}
+  return {format, columns: asked, wide: Boolean(flags.wide), empty}
 }
 
 function chosen<T>(columns: Array<Column<T>>, view: ListView): Array<Column<T>> {
@@ -94,8 +109,21 @@ export class ListWriter<T> {
       if (!this.headerDone && this.mode !== 'json' && this.mode !== 'ndjson') this.rows([])
       return
     }
-    const cells = this.buffered.map((r) => this.cols.map((c) => oneLine(text(c.get(r)))))
-    const fit = fitColumns(this.cols, cells, this.view.wide ? Infinity : this.width || 80, Boolean(this.view.columns))
+    if (!this.buffered.length) {
+      // A bare header reads as "something went wrong"; say so, and what to do next (stderr: a note, not data).
+      const {what, hint} = this.view.empty ?? {what: 'results'}
+      this.out.info(`No ${what}.`)
+      if (hint) this.out.info(this.out.dim(hint))
+      return
+    }
+    const width = this.view.wide ? Infinity : this.width || 80
+    const cellsOf = (short: boolean) => this.buffered.map((r) => this.cols.map((c) => oneLine(text(short && c.short ? c.short(r) : c.get(r)))))
+    let cells = cellsOf(false)
+    let fit = fitColumns(this.cols, cells, width, Boolean(this.view.columns))
+    if (!fit.whole && this.cols.some((c) => c.short)) {
+      cells = cellsOf(true)
+      fit = fitColumns(this.cols, cells, width, Boolean(this.view.columns))
+    }
     const {default: Table} = await import('cli-table3')
     const table = new Table({
       head: fit.keep.map((i) => this.out.bold(this.cols[i].header)),
@@ -141,9 +169,9 @@ const BORDERLESS = {
  * Which columns fit in `width`, and how wide each is: columns are kept by priority while their
  * minimum widths fit, then the widest truncatable ones give way one character at a time.
  */
-export function fitColumns<T>(cols: Array<Column<T>>, rows: string[][], width: number, keepAll = false): {keep: number[]; widths: number[]} {
+export function fitColumns<T>(cols: Array<Column<T>>, rows: string[][], width: number, keepAll = false): {keep: number[]; widths: number[]; whole: boolean} {
   const natural = cols.map((c, i) => Math.max(visible(c.header), ...rows.map((r) => visible(r[i]))))
-  const min = cols.map((c, i) => (c.noTruncate ? natural[i] : Math.min(natural[i], Math.max(visible(c.header), MIN_SHRUNK))))
+  const min = cols.map((c, i) => (c.noTruncate ? natural[i] : Math.min(natural[i], Math.max(visible(c.header), c.minWidth ?? MIN_SHRUNK))))
   const byPriority = cols.map((c, i) => ({i, p: c.priority ?? i})).sort((a, b) => a.p - b.p || a.i - b.i)
   const keep: number[] = []
   let used = 0
@@ -163,11 +191,6 @@ export function fitColumns<T>(cols: Array<Column<T>>, rows: string[][], width: n
     widths[widest]--
     excess--
   }
-  return {keep, widths}
-}
-
-/** Printed width, without colour codes. */
-function visible(s: string): number {
-  // eslint-disable-next-line no-control-regex
-  return [...s.replace(/\x1b\[[0-9;]*m/g, '')].length
+  // Every column shown, none cut: the short forms are not needed.
+  return {keep, widths, whole: keep.length === cols.length && keep.every((i, k) => widths[k] >= natural[i])}
 }

@@ -64,15 +64,21 @@ export function renderTransaction(out: Output, t: Transaction): void {
   ])
 }
 
+/**
+ * At 80 columns the id (never cut) leaves about 30: what identifies a row comes first, TYPE (IN/OUT
+ * when short) and RECEIVED (an incoming payment has no SENT), then STATUS, cut if it must be.
+ */
 export const transactionColumns: Array<Column<Transaction>> = [
   {key: 'id', header: 'ID', get: (t) => t.id, noTruncate: true},
-  {key: 'type', header: 'TYPE', get: (t) => t.type, priority: 4},
-  {key: 'status', header: 'STATUS', get: (t) => (t.failureReason ? `${t.status} (${t.failureReason})` : t.pendingReason ? `${t.status} (${t.pendingReason})` : t.status), priority: 1},
-  {key: 'sent', header: 'SENT', get: (t) => (t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-'), raw: (t) => plainAmount(t.sentAmount), priority: 2, noTruncate: true},
-  {key: 'received', header: 'RECEIVED', get: (t) => (t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-'), raw: (t) => plainAmount(t.receivedAmount), priority: 3, noTruncate: true},
+  {key: 'type', header: 'TYPE', get: (t) => t.type, short: (t) => SHORT_TYPE[t.type] ?? t.type, priority: 1, noTruncate: true},
+  {key: 'status', header: 'STATUS', get: (t) => (t.failureReason ? `${t.status} (${t.failureReason})` : t.pendingReason ? `${t.status} (${t.pendingReason})` : t.status), priority: 3, minWidth: 6},
+  {key: 'sent', header: 'SENT', get: (t) => (t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-'), raw: (t) => plainAmount(t.sentAmount), priority: 4, noTruncate: true},
+  {key: 'received', header: 'RECEIVED', get: (t) => (t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-'), raw: (t) => plainAmount(t.receivedAmount), priority: 2, noTruncate: true},
   {key: 'created', header: 'CREATED', get: (t) => relativeTime(t.createdAt), raw: (t) => t.createdAt, priority: 5},
   {key: 'customer', header: 'CUSTOMER', get: (t) => t.customerId, priority: 6, noTruncate: true},
 ]
+
+const SHORT_TYPE: Record<string, string> = {INCOMING: 'IN', OUTGOING: 'OUT'}
 
 export async function renderTransactionList(out: Output, list: Page<Transaction>, view: ListView = {format: 'table', wide: false}): Promise<void> {
   await renderList(out, transactionColumns, list, view)

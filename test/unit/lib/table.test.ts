@@ -93,3 +93,38 @@ describe('tables', () => {
     expect(() => listView({columns: 'id,bogus'}, columns)).toThrow(/unknown column bogus/)
   })
 })
+
+describe('short forms and empty lists', () => {
+  type Tx = {id: string; type: string; amount: string}
+  const txColumns: Array<Column<Tx>> = [
+    {key: 'id', header: 'ID', get: (r) => r.id, noTruncate: true},
+    {key: 'type', header: 'TYPE', get: (r) => r.type, short: (r) => (r.type === 'INCOMING' ? 'IN' : 'OUT'), priority: 1, noTruncate: true},
+    {key: 'amount', header: 'AMOUNT', get: (r) => r.amount, priority: 2, noTruncate: true},
+  ]
+  const txs: Tx[] = [{id: 'Transaction:0b6f3c2e-9a1c-4c55-8d2e-000000000001', type: 'INCOMING', amount: 'USD 2,500.00'}]
+
+  it('a short form is used only when the full forms do not fit', async () => {
+    const roomy = capture(true)
+    const w = new ListWriter(roomy.out, txColumns, listView({}, txColumns), 80)
+    w.rows(txs)
+    await w.end()
+    expect(roomy.stdout.split('\n')[1]).toMatch(/\s+INCOMING\s+USD 2,500\.00$/)
+    const narrow = capture(true)
+    const n = new ListWriter(narrow.out, txColumns, listView({}, txColumns), 70) // 48 + 2 + 8 + 2 + 12 = 72 > 70 >= 48 + 2 + 4 + 2 + 12
+    n.rows(txs)
+    await n.end()
+    expect(narrow.stdout.split('\n')[1]).toMatch(/\s+IN\s+USD 2,500\.00$/)
+    expect(narrow.stderr).toBe('')
+  })
+
+  it('an empty list on a terminal: "No <what>." and the hint on stderr, no header; piped: the header only', async () => {
+    const tty = capture(true)
+    const w = new ListWriter(tty.out, txColumns, listView({}, txColumns, {what: 'transactions', hint: 'Send one.'}), 80)
+    await w.end()
+    expect([tty.stdout, tty.stderr]).toEqual(['', 'No transactions.\nSend one.\n'])
+    const piped = capture(false)
+    const p = new ListWriter(piped.out, txColumns, listView({}, txColumns, {what: 'transactions'}), 80)
+    await p.end()
+    expect([piped.stdout, piped.stderr]).toEqual(['ID\tTYPE\tAMOUNT\n', ''])
+  })
+})

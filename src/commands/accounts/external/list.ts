@@ -16,7 +16,7 @@ export default class AccountsExternalList extends BaseCommand<typeof AccountsExt
 
   async run() {
     const f = this.flags
-    const view = listView(f, externalAccountColumns)
+    const view = listView(f, externalAccountColumns, {what: 'external accounts', hint: 'Add one with `svc accounts external add`.'})
     if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code`}])
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
     return showList(this.out, view, externalAccountColumns, page, (p) => listExternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p), (list) => renderExternalAccountList(this.out, list, view))

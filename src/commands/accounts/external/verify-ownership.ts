@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {createOwnershipChallenge} from '../../../lib/api/accounts.js'
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
 import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {waitForOwnership} from '../../../lib/flows/ownership.js'
@@ -14,7 +14,7 @@ export default class AccountsExternalVerifyOwnership extends BaseCommand<typeof 
     '<%= config.bin %> accounts external verify-ownership ExternalAccount:… --method WALLET_SIGNATURE --message-out msg.txt',
     '<%= config.bin %> accounts external verify-ownership ExternalAccount:… --method LIVENESS --wait',
   ]
-  static override defaultTimeout = '15m'
+  static override baseFlags = withTimeout('15m')
   static override args = {accountId: idArg('ExternalAccount')}
   static override flags = {
     method: Flags.string({description: 'how to prove ownership', options: ['WALLET_SIGNATURE', 'LIVENESS'], required: true}),

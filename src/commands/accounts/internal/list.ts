@@ -23,7 +23,7 @@ export default class AccountsInternalList extends BaseCommand<typeof AccountsInt
 
   async run() {
     const f = this.flags
-    const view = listView(f, internalAccountColumns)
+    const view = listView(f, internalAccountColumns, {what: 'internal accounts', hint: 'Internal accounts are made by the Service with the customer, one per currency.'})
     if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`}])
     const load = (p: PageOptions) => listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p)
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}

@@ -18,7 +18,7 @@ export default class AgentsMeActions extends BaseCommand<typeof AgentsMeActions>
       return x
     }
     const list = await myActions(this.ctx.client, {status: this.flags.status}, {limit: this.flags.limit, cursor: this.flags.cursor, all: this.flags.all})
-    await renderTable(this.out, ['action', 'type', 'status'], list.data.map((x) => [x.id, x.type, x.status]))
+    await renderTable(this.out, ['action', 'type', 'status'], list.data.map((x) => [x.id, x.type, x.status]), {what: 'actions'})
     return list
   }
 }

@@ -25,7 +25,7 @@ export default class CardsTransactionsList extends BaseCommand<typeof CardsTrans
 
   async run() {
     const f = this.flags
-    const view = listView(f, cardTransactionColumns)
+    const view = listView(f, cardTransactionColumns, {what: 'card transactions'})
     const filter = checkWith(cardTransactionFilter, compact({cardId: f.card, customerId: f.customer, accountIdentifier: f.account, status: f.status, sortOrder: f.order}))
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
     return showList(this.out, view, cardTransactionColumns, page, (p) => listCardTransactions(this.ctx.client, filter, p), (list) => renderCardTransactionList(this.out, list, view))

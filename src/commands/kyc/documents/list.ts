@@ -16,7 +16,7 @@ export default class KycDocumentsList extends BaseCommand<typeof KycDocumentsLis
   }
 
   async run() {
-    const view = listView(this.flags, documentColumns)
+    const view = listView(this.flags, documentColumns, {what: 'documents', hint: 'Upload one with `svc kyc documents upload`.'})
     const list = await listDocuments(this.ctx.client, this.flags.holder!, this.flags)
     await renderDocuments(this.out, list.data, view)
     if (list.hasMore) this.out.info(this.out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {addBeneficialOwner} from '../../../lib/api/kyc.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {addressFlags} from '../../../lib/flags-address.js'
-import {dryRunFlag, idArg, readJsonInput} from '../../../lib/flags.js'
+import {dryRunFlag, idArg, readJsonObject} from '../../../lib/flags.js'
 import {ownerBody} from '../../../lib/flows/kyc-owner-input.js'
 import {renderOwners} from '../../../lib/output/kyc.js'
 
@@ -35,7 +35,7 @@ export default class KycOwnersAdd extends BaseCommand<typeof KycOwnersAdd> {
   }
 
   async run() {
-    const data = this.flags.data ? (readJsonInput(this.flags.data) as Record<string, unknown>) : {}
+    const data = this.flags.data ? readJsonObject(this.flags.data) : {}
     const body = ownerBody(this.args.customerId, this.flags, data)
     const req = addBeneficialOwner(body)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))

@@ -13,7 +13,7 @@ export default class KycOwnersList extends BaseCommand<typeof KycOwnersList> {
   static override flags = {...pagingFlags, ...listOutputFlags}
 
   async run() {
-    const view = listView(this.flags, ownerColumns)
+    const view = listView(this.flags, ownerColumns, {what: 'beneficial owners', hint: 'Add one with `svc kyc owners add`.'})
     const list = await listBeneficialOwners(this.ctx.client, this.args.customerId, this.flags)
     await renderOwners(this.out, list.data, view)
     if (list.hasMore) this.out.info(this.out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))

@@ -1,24 +1,27 @@
 import {Flags} from '@oclif/core'
 import {confirmEnrolment} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {InputError} from '../../../lib/errors.js'
 import {readJsonInput} from '../../../lib/flags.js'
-import {codeFlag, customerArg, readScaCode} from '../../../lib/flows/sca.js'
+import {codeFlag, customerArg} from '../../../lib/flows/sca.js'
 import {scaConfirmRequest} from '../../../lib/schemas/sca.js'
 import {redact} from '../../../lib/secret.js'
 import {checkWith} from '../../../lib/validate.js'
-import {readSecretValue} from '../../../lib/flows/sca.js'
+import {readTotpInput} from '../../../lib/flows/sca.js'
 
 export default class ScaFactorsConfirm extends BaseCommand<typeof ScaFactorsConfirm> {
   static override summary = 'Finish an SCA factor enrolment: TOTP with its secret and first code, PASSKEY with the credential the device made'
   static override examples = [
     '<%= config.bin %> sca factors confirm Customer:… --type PASSKEY --credential @credential.json --origin https://localhost',
-    '<%= config.bin %> sca factors confirm Customer:… --type TOTP --secret @totp-secret.txt --code -',
+    '<%= config.bin %> sca factors confirm Customer:… --type TOTP --secret-file totp-secret.txt --code -',
+    '<%= config.bin %> sca factors confirm Customer:… --type TOTP --secret-stdin --code 123456 < totp-secret.txt',
   ]
   static override args = customerArg
   static override flags = {
     type: Flags.string({description: 'factor being enrolled', options: ['TOTP', 'PASSKEY'], required: true}),
-    secret: Flags.string({description: 'TOTP: the shared secret from `sca factors enrol`, or @file holding it (keeps it out of shell history)'}),
+    'secret-file': Flags.string({description: 'TOTP: a file holding the shared secret from `sca factors enrol --show-secret` (on a terminal, without it, a hidden prompt asks)'}),
+    'secret-stdin': Flags.boolean({description: 'TOTP: read the shared secret from stdin'}),
+    // Refused with a pointer to the safe ways: a long-lived secret on argv lands in shell history and ps.
+    secret: Flags.string({hidden: true, description: 'no longer accepted: use --secret-file, --secret-stdin or the prompt'}),
     code: codeFlag,
     credential: Flags.string({description: 'PASSKEY: the WebAuthn credential JSON (inline, @file or -)'}),
     origin: Flags.string({description: 'PASSKEY: the origin the credential was made against'}),
@@ -28,9 +31,8 @@ export default class ScaFactorsConfirm extends BaseCommand<typeof ScaFactorsConf
     const f = this.flags
     let body: Record<string, unknown>
     if (f.type === 'TOTP') {
-      const missing = f.secret === undefined ? [{field: 'secret', message: 'is required for TOTP'}] : []
-      if (missing.length) throw new InputError(missing)
-      body = {type: 'TOTP', secret: readSecretValue(f.secret!), code: readScaCode(f.code)!.reveal()}
+      const {secret, code} = await readTotpInput({file: f['secret-file'], stdin: f['secret-stdin'], code: f.code, legacyFlag: f.secret})
+      body = {type: 'TOTP', secret: secret.reveal(), code: code.reveal()}
     } else body = {type: 'PASSKEY', origin: f.origin, credential: f.credential === undefined ? undefined : readJsonInput(f.credential, '--credential')}
     const checked = checkWith(scaConfirmRequest, body)
     const done = await confirmEnrolment(this.ctx.client, this.args.customerId, checked)

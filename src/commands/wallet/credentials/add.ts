@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../../lib/api/wallet.js'
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {idArg, readJsonInput} from '../../../lib/flags.js'
 import {addCredentialFlow} from '../../../lib/flows/wallet-credentials.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
@@ -14,7 +14,7 @@ export default class WalletCredentialsAdd extends BaseCommand<typeof WalletCrede
     'mint-token | <%= config.bin %> wallet credentials add InternalAccount:0b6f... --type OAUTH --oidc-token-stdin',
     '<%= config.bin %> wallet credentials add InternalAccount:0b6f... --type PASSKEY --nickname "Ops laptop" --attestation @registration.json',
   ]
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount')}
   static override flags = {
     type: Flags.string({description: 'credential type', options: [...CREDENTIAL_TYPES], required: true}),

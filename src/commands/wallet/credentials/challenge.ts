@@ -1,5 +1,5 @@
 import {authMethodSchema, walletOps} from '../../../lib/api/wallet.js'
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {SvcError} from '../../../lib/errors.js'
 import {ExitCode} from '../../../lib/exit-codes.js'
 import {idArg} from '../../../lib/flags.js'
@@ -10,7 +10,7 @@ export default class WalletCredentialsChallenge extends BaseCommand<typeof Walle
   static override summary = 'Send a fresh OTP for an EMAIL_OTP or SMS_OTP credential (waits out still-processing and rate limits)'
   static override description = 'Prints the credential and its otpEncryptionTargetBundle. `svc wallet login` calls this itself; use it to resend a code or for interop.'
   static override examples = ['<%= config.bin %> wallet credentials challenge AuthMethod:0b6f... --json']
-  static override defaultTimeout = '2m'
+  static override baseFlags = withTimeout('2m')
   static override args = {credentialId: idArg('AuthMethod')}
 
   async run() {

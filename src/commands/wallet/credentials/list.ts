@@ -13,7 +13,7 @@ export default class WalletCredentialsList extends BaseCommand<typeof WalletCred
   static override flags = {...listOutputFlags}
 
   async run() {
-    const view = listView(this.flags, credentialColumns)
+    const view = listView(this.flags, credentialColumns, {what: 'credentials', hint: 'Add one with `svc wallet credentials add`.'})
     const data = await listCredentials(this.ctx.client, this.args.accountId)
     await renderCredentials(this.out, data, view)
     return {data}

@@ -1,12 +1,12 @@
 import {walletOps} from '../../../lib/api/wallet.js'
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
 import {revokeCredential} from '../../../lib/flows/wallet-ops.js'
 
 export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCredentialsRevoke> {
   static override summary = 'Revoke a wallet credential (signed by a session of a different credential); its sessions go with it'
   static override examples = ['<%= config.bin %> wallet credentials revoke AuthMethod:0b6f... --account InternalAccount:9a1c...']
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override args = {credentialId: idArg('AuthMethod')}
   static override flags = {
     account: idFlag('InternalAccount', {description: 'the wallet (internal account) holding the credential (default: from the key store)', name: 'account'}),

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {createDelegatedKeyOp} from '../../../lib/api/delegated-keys.js'
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {dryRunFlag, idFlag} from '../../../lib/flags.js'
 import {createDelegatedKey} from '../../../lib/flows/delegated-keys.js'
 import {renderDelegatedKey} from '../../../lib/output/delegated-key.js'
@@ -11,7 +11,7 @@ export default class DelegatedKeysCreate extends BaseCommand<typeof DelegatedKey
   static override summary = 'Create a delegated signing key for a card funded by a wallet (three-leg signed retry with a session key)'
   static override description = 'The Service makes and keeps the key pair; svc never sees its private half. Needs a wallet session (`svc wallet login <InternalAccount>`). One ACTIVE key per card funding source.'
   static override examples = ['<%= config.bin %> wallet delegated-keys create --card Card:… --account InternalAccount:… --nickname "Card payments key"']
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override flags = {
     card: idFlag('Card', {description: 'the card whose wallet funding the key signs for', required: true, name: 'cardId'}),
     account: idFlag('InternalAccount', {description: 'the embedded wallet funding the card', required: true, name: 'internalAccountId'}),

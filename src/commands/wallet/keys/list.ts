@@ -19,7 +19,7 @@ export default class WalletKeysList extends BaseCommand<typeof WalletKeysList> {
   }
 
   async run() {
-    const view = listView(this.flags, keyColumns)
+    const view = listView(this.flags, keyColumns, {what: 'session keys in the local key store', hint: '`svc wallet login` stores one.'})
     const keys = keyStoreFor(this.ctx).list({accountId: walletFrom(this.args.accountId, this.flags.account), allBaseUrls: this.flags['all-environments']}).map(toPublic)
     await renderKeys(this.out, keys, view)
     return {data: keys}

@@ -1,4 +1,4 @@
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {idArg, idFlag} from '../../../lib/flags.js'
 import {accountFor} from '../../../lib/flows/wallet-common.js'
 import {refreshSession} from '../../../lib/flows/wallet-ops.js'
@@ -7,7 +7,7 @@ import {renderSession} from '../../../lib/output/wallet.js'
 export default class WalletSessionsRefresh extends BaseCommand<typeof WalletSessionsRefresh> {
   static override summary = 'Refresh a session before it expires (signed by that session; a new key replaces the old one)'
   static override examples = ['<%= config.bin %> wallet sessions refresh Session:0b6f... --account InternalAccount:9a1c...']
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override args = {sessionId: idArg('Session')}
   static override flags = {account: idFlag('InternalAccount', {description: 'the wallet the session belongs to (default: from the key store)', name: 'account'})}
 

@@ -1,12 +1,12 @@
 import {walletOps} from '../../../lib/api/wallet.js'
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
 import {revokeSession} from '../../../lib/flows/wallet-ops.js'
 
 export default class WalletSessionsRevoke extends BaseCommand<typeof WalletSessionsRevoke> {
   static override summary = 'Revoke a wallet session (signed by any session of the account, itself included)'
   static override examples = ['<%= config.bin %> wallet sessions revoke Session:0b6f... --account InternalAccount:9a1c...']
-  static override defaultTimeout = '5m'
+  static override baseFlags = withTimeout('5m')
   static override args = {sessionId: idArg('Session')}
   static override flags = {account: idFlag('InternalAccount', {description: 'the wallet the session belongs to (default: from the key store)', name: 'account'}), yes: yesFlag, 'dry-run': dryRunFlag}
 

@@ -1,0 +1,45 @@
+import type {ApiClient} from './api/client.js'
+import {SvcError} from './errors.js'
+import {ExitCode} from './exit-codes.js'
+
+/** How the endpoint was left when a registered listener stopped: one line for the person, and the fix when it could not be put back. */
+export interface Restored {
+  said: string
+  /** Set when the sandbox may still post to the dead listener. */
+  fix?: string
+}
+
+/**
+ * `webhooks listen --register` points the sandbox at a listener that lives only as long as svc does.
+ * The endpoint before it is remembered, and put back when the listener stops (Ctrl-C, --max-events,
+ * --timeout), unless someone else changed it meanwhile; when that fails, what is left is said with
+ * the command that fixes it, instead of the sandbox posting to a dead port.
+ */
+export async function registerListener(client: ApiClient, url: string): Promise<{restore(): Promise<Restored>}> {
+  const before = await client.request<{webhookEndpoint?: string | null}>({method: 'GET', path: ['config']})
+  const previous = before.body?.webhookEndpoint || undefined
+  await client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: url}})
+  const fix = previous ? `svc webhooks endpoint ${previous}` : 'svc webhooks endpoint --clear'
+  return {
+    async restore() {
+      try {
+        const now = await client.request<{webhookEndpoint?: string | null}>({method: 'GET', path: ['config']})
+        if (now.body?.webhookEndpoint !== url) return {said: `The webhook endpoint was changed to ${now.body?.webhookEndpoint || '(none)'} meanwhile; left as it is`}
+        await client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: previous ?? ''}})
+        return {said: previous ? `The webhook endpoint is back to ${previous}` : 'The webhook endpoint is cleared again (none was set before)'}
+      } catch (e) {
+        return {said: `The sandbox still sends events to ${url}, where nothing listens now (${(e as Error).message})`, fix}
+      }
+    },
+  }
+}
+
+/** Ctrl-C on a registered listener: exit 130 like any interrupt, saying where the endpoint was left. */
+export function listenerInterrupted(restored: Restored | undefined): SvcError {
+  return new SvcError({
+    code: 'INTERRUPTED',
+    exitCode: ExitCode.INTERRUPTED,
+    message: restored ? `Interrupted. ${restored.said}` : 'Interrupted',
+    hint: restored?.fix ? `Point it elsewhere with: ${restored.fix}` : undefined,
+  })
+}

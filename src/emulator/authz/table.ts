@@ -218,6 +218,7 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   op('GET', '/stablecoins', 'listStablecoins', READ),
   op('POST', '/stablecoins', 'registerStablecoin', MANAGE),
   op('GET', '/stablecoins/{stablecoinId}', 'getStablecoin', READ),
+  own('POST', '/stablecoins/{stablecoinId}/enablement', MANAGE, 'The enablement request (spec 3 names it, the contract has no path for it): platform config.'),
   op('POST', '/stablecoins/{stablecoinId}/mints', 'createStablecoinMint', TRANSACT),
   op('POST', '/stablecoins/{stablecoinId}/burns', 'createStablecoinBurn', TRANSACT),
   op('GET', '/stablecoins/{stablecoinId}/operations', 'listStablecoinOperations', READ),

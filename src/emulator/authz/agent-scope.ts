@@ -17,28 +17,30 @@ const forbidden = (reason: string, details: Record<string, unknown>) => new Http
  * Refusals are 403 FORBIDDEN, the contract's answer for "agent policy does not permit this operation".
  */
 export function requireQuoteInScope(emu: SandboxContext, a: StoredAgent, q: StoredQuote): void {
-  const refuse = (accountId: string, role: string) => forbidden(`${accountId} (the quote's ${role}) does not belong to ${a.customerId}, the customer ${a.id} acts for`, {agentId: a.id, accountId})
-  if (q._.customerId !== a.customerId) throw refuse(q._.sourceAccountId ?? '(real-time funding)', 'source')
-  const internal: string[] = []
-  const src = q._.sourceAccountId
-  if (q._.sourceKind === 'INTERNAL' && src) {
-    if (getInternalAccount(emu, src).customerId !== a.customerId) throw refuse(src, 'source')
-    internal.push(src)
-  } else if (q._.sourceKind === 'PULL' && src) {
-    if (getExternalAccount(emu, src).customerId !== a.customerId) throw refuse(src, 'source')
-  }
-  const dest = q._.destinationAccountId
-  // A destination that is no account (an UMA address) is a payment to someone else, as a payout is.
-  if (dest?.startsWith('InternalAccount:')) {
-    if (getInternalAccount(emu, dest).customerId !== a.customerId) throw refuse(dest, 'destination')
-    internal.push(dest)
-  } else if (dest) {
-    if (getExternalAccount(emu, dest).customerId !== a.customerId) throw refuse(dest, 'destination')
-  }
+  if (q._.customerId !== a.customerId) throw notTheCustomers(a, q._.sourceAccountId ?? '(real-time funding)', 'source')
+  const src = q._.sourceKind === 'REALTIME' ? undefined : q._.sourceAccountId
+  requireOwnAccounts(emu, a, {source: src, destination: q._.destinationAccountId})
   const allowed = a.policy.accountRestrictions?.allowedAccountIds
   if (!allowed) return
-  // "Restricts the agent to operate only on the specified internal account IDs": every internal account the quote touches, and a source that is no internal account (real-time or pull funding) is outside the list.
-  const touched = q._.sourceKind === 'INTERNAL' ? internal : [src ?? '(real-time funding)', ...internal]
+  // "Restricts the agent to operate only on the specified internal account IDs": every internal account the quote touches; a source that is no internal account (real-time or pull funding) is outside the list.
+  const dest = q._.destinationAccountId
+  const touched = [q._.sourceKind === 'INTERNAL' ? src! : (src ?? '(real-time funding)'), ...(dest?.startsWith('InternalAccount:') ? [dest] : [])]
   const outside = touched.find((id) => !allowed.includes(id))
   if (outside) throw forbidden(`${outside} is not among the accounts ${a.id} may use`, {agentId: a.id, accountId: outside})
 }
+
+/**
+ * The accounts a request names (source, destination) are the agent's customer's, by the account's
+ * own owner; checked first, so the answer is this refusal whatever else is wrong with the request.
+ * An absent id (real-time funding, an UMA address) names no account.
+ */
+export function requireOwnAccounts(emu: SandboxContext, a: StoredAgent, named: {source?: string; destination?: string}): void {
+  for (const [role, id] of Object.entries(named)) {
+    if (!id) continue
+    const owner = id.startsWith('InternalAccount:') ? getInternalAccount(emu, id).customerId : getExternalAccount(emu, id).customerId
+    if (owner !== a.customerId) throw notTheCustomers(a, id, role)
+  }
+}
+
+const notTheCustomers = (a: StoredAgent, accountId: string, role: string) =>
+  forbidden(`${accountId} (the ${role}) does not belong to ${a.customerId}, the customer ${a.id} acts for`, {agentId: a.id, accountId})

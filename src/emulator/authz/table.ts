@@ -102,7 +102,7 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   op('DELETE', '/sca/factors/{credentialId}', 'deleteScaFactor', MANAGE),
   op('POST', '/sca/login/start', 'startScaLogin', SESSION, {note: 'A payment under SCA needs a session: TRANSACT may log in, as MANAGE may.'}),
   op('POST', '/sca/login/complete', 'completeScaLogin', SESSION, {note: 'As startScaLogin.'}),
-  op('POST', '/sca/record-event', 'recordSecurityEvent', MANAGE),
+  op('POST', '/sca/record-event', 'recordSecurityEvent', SESSION, {note: 'Feeds the risk engine with sign-ins and sensitive views: part of a session, as login is.'}),
   op('POST', '/sca/factors/reset', 'startTwoFactorReset', MANAGE),
   op('GET', '/sca/factors/reset/{resetId}', 'getTwoFactorResetStatus', READ),
   op('POST', '/sca/factors/reset/{resetId}/complete', 'completeTwoFactorReset', MANAGE),

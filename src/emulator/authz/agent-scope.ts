@@ -1,7 +1,7 @@
-import type {StoredAgent} from '../domain/agents.js'
+import type {StoredAgent} from '../store/agents.js'
 import {getExternalAccount} from '../domain/external-accounts.js'
 import {getInternalAccount} from '../domain/ledger.js'
-import type {StoredQuote} from '../domain/quotes.js'
+import type {StoredQuote} from '../store/quotes.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError} from '../http-error.js'
 

@@ -1,5 +1,5 @@
 import type {IncomingHttpHeaders} from 'node:http'
-import type {StoredAgent} from '../domain/agents.js'
+import type {StoredAgent} from '../store/agents.js'
 import {HttpError} from '../http-error.js'
 import type {Principal} from '../principal.js'
 import {type CredentialStore, resolvePrincipal, unauthorized} from './principal-of.js'

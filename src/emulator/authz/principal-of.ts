@@ -1,9 +1,9 @@
 import {createHash, timingSafeEqual} from 'node:crypto'
 import type {IncomingHttpHeaders} from 'node:http'
-import type {StoredAgent} from '../domain/agents.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError} from '../http-error.js'
 import type {Permission, Principal} from '../principal.js'
+import type {StoredAgent} from '../store/agents.js'
 import type {Db} from '../store/db.js'
 import {tokenByClientId} from '../store/tokens.js'
 
@@ -14,17 +14,17 @@ const basicRealm = {'www-authenticate': 'Basic realm="svc local sandbox"'}
 const bearerRealm = {'www-authenticate': 'Bearer realm="svc local sandbox agents"'}
 export const unauthorized = (reason: string, agentRoute: boolean) => new HttpError(401, 'UNAUTHORIZED', reason, undefined, agentRoute ? bearerRealm : basicRealm)
 
-/**
- * Who is calling, from the Authorization header, for a route that takes `expected` credentials:
- * Basic for the platform (the sandbox's own credentials hold every permission; a token made with
- * POST /tokens holds its own), Bearer for an agent. Missing, unknown or the other kind: 401.
- */
 /** What resolving a caller needs of the sandbox: its records, and its own credentials. */
 export interface CredentialStore {
   readonly db: Db
   readonly credentials: {tokenId: string; clientSecret: string}
 }
 
+/**
+ * Who is calling, from the Authorization header, for a route that takes `expected` credentials:
+ * Basic for the platform (the sandbox's own credentials hold every permission; a token made with
+ * POST /tokens holds its own), Bearer for an agent. Missing, unknown or the other kind: 401.
+ */
 export function resolvePrincipal(emu: CredentialStore, headers: IncomingHttpHeaders, expected: 'platform' | 'agent'): Principal {
   const header = headers.authorization ?? ''
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)

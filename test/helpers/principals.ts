@@ -1,6 +1,6 @@
 import {createHash, randomBytes} from 'node:crypto'
 import {connect} from 'node:net'
-import {MAX_BODY} from '../../src/emulator/server.js'
+import {UPLOAD_MAX_BODY} from '../../src/emulator/router.js'
 import {api} from './money.js'
 import type {TestSandbox} from './sandbox.js'
 
@@ -43,7 +43,7 @@ export async function call(sbx: TestSandbox, auth: string | undefined, method: s
 }
 
 /**
- * A request that declares a body over the size cap and sends none of it. The server decides who
+ * A request that declares a body over every route's size cap and sends none of it. The server decides who
  * may call before it reads a body, so an admitted caller gets 413 PAYLOAD_TOO_LARGE (no handler
  * runs, nothing changes) and a refused one gets the 401/403 of the authorization table.
  */
@@ -54,7 +54,7 @@ export function probe(sbx: TestSandbox, method: string, path: string, auth?: str
     let raw = ''
     socket.setEncoding('latin1')
     socket.on('connect', () => {
-      const head = [`${method} ${url.pathname}${path} HTTP/1.1`, `Host: ${url.host}`, ...(auth ? [`Authorization: ${auth}`] : []), 'Content-Type: application/json', `Content-Length: ${MAX_BODY + 1}`]
+      const head = [`${method} ${url.pathname}${path} HTTP/1.1`, `Host: ${url.host}`, ...(auth ? [`Authorization: ${auth}`] : []), 'Content-Type: application/json', `Content-Length: ${UPLOAD_MAX_BODY + 1}`]
       socket.write(head.join('\r\n') + '\r\n\r\n')
     })
     socket.on('data', (c: string) => {

@@ -6,6 +6,7 @@ import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
 import {contextFor, type Reactions, type SandboxContext} from './context.js'
+import {principalKey} from './authz/principal-of.js'
 import {DataFileError, checkDatabaseNotLost} from './data-files.js'
 import {followTransaction} from './domain/agent-actions.js'
 import {registerImportJobs} from './domain/bulk-import.js'
@@ -189,11 +190,13 @@ export class Emulator implements SandboxContext, ServerHost {
   /**
    * Idempotency-Key handling: the same key with the same body replays the first answer; the same
    * key with a different body is 409 DUPLICATE_PAY_REQUEST. Only successful answers are stored.
+   * Keys belong to the caller (token or agent), as payment APIs scope them per account: another
+   * principal's use of the same key is a request of its own, never a replay of someone else's answer.
    */
   readonly idempotent = async (req: EmuRequest, scope: string, run: () => EmuResponse | Promise<EmuResponse>): Promise<EmuResponse> => {
     const key = req.headers['idempotency-key']
     if (typeof key !== 'string' || !key) return run()
-    const id = `${scope}|${key}`
+    const id = `${principalKey(req.ctx?.principal)}|${scope}|${key}`
     const hash = createHash('sha256').update(req.rawBody).digest('hex')
     const seen = this.db.get<{hash: string; response: EmuResponse}>('idempotency', id)
     if (seen) {

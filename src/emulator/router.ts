@@ -44,6 +44,11 @@ export class Router {
   patch(p: string, h: Handler, o?: RouteOptions) { return this.add('PATCH', p, h, o) }
   delete(p: string, h: Handler, o?: RouteOptions) { return this.add('DELETE', p, h, o) }
 
+  /** Every registered route as `METHOD /pattern` (the authorization table must name each). */
+  patterns(): Array<{method: string; pattern: string}> {
+    return this.routes.map((r) => ({method: r.method, pattern: '/' + r.parts.join('/')}))
+  }
+
   /** The handler and params for a request, `'method'` when the path exists for another method, or undefined. */
   match(method: string, path: string): {handler: Handler; params: Record<string, string>; options: RouteOptions} | 'method' | undefined {
     let segments: string[]

@@ -1,22 +1,14 @@
-import {timingSafeEqual} from 'node:crypto'
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {SandboxContext} from './context.js'
+import {authorize, entryFor, principalFor} from './authz/enforce.js'
 import {injectFault} from './faults.js'
-import {agentOfRequest, isBearer} from './domain/agents.js'
 import {HttpError} from './http-error.js'
-import {forbidden, tokenAuth} from './domain/tokens.js'
-import type {Permission, Principal} from './principal.js'
+import type {Principal} from './principal.js'
 import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse, type Router} from './router.js'
 import {storeFaultOf} from './store/errors.js'
-import {tokenByClientId} from './store/tokens.js'
 
 const PREFIX = `/${API_VERSION}`
-
-/** Paths that take no API credentials: hosted pages a browser opens, and device-code redemption (the code is the credential). */
-const PUBLIC = [/^\/sandbox\/hosted\//, /^\/sandbox\/webhook-public-key$/, /^\/agents\/device-codes\/[^/]+\/redeem$/]
-/** Agent routes take the agent's Bearer token, and only those routes do. */
-const AGENT = /^\/agents\/me(\/|$)/
 
 /** A request as the server saw it, handed to `Emulator.onResponse` with the answer sent. */
 export interface ObservedRequest {
@@ -46,8 +38,6 @@ export interface ServerHost extends SandboxContext {
   context(principal: Principal): SandboxContext
 }
 
-const EVERY_PERMISSION: readonly Permission[] = ['VIEW', 'TRANSACT', 'MANAGE']
-
 /** Connections held at most; idle keep-alive ones are closed first once SOFT_CONNECTIONS are open. */
 export const MAX_CONNECTIONS = 8_192
 const SOFT_CONNECTIONS = 6_144
@@ -70,7 +60,7 @@ export function limitServer(server: Server): void {
 }
 
 /**
- * One request: route and credentials are checked before a byte of the body is read, the body is
+ * One request: route, credentials and the authorization table are checked before a byte of the body is read, the body is
  * read as a stream up to MAX_BODY (413 past it), and the handler runs as one database unit, so its
  * writes commit together, and the answer goes out only once they are durable.
  */
@@ -88,15 +78,14 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     // Faults come before anything else, so a faulted request changes nothing (and is no API answer to observe).
     if (await injectFault(emu, path, req)) return void enqueued()
     if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers}
-    let principal: Principal = {kind: 'public'}
-    if (AGENT.test(path)) {
-      const agent = agentOfRequest(emu, req)
-      principal = {kind: 'agent', agentId: agent.id, customerId: agent.customerId}
-    } else if (!PUBLIC.some((p) => p.test(path))) principal = checkAuth(emu, req)
-    const ctx = emu.context(principal)
+    // Who is calling, then may they call this (authz/table.ts): all of it before the body is read.
+    const entry = entryFor(method, path)
+    const principal = principalFor(emu, entry, req.headers)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+    authorize(emu, entry, principal, method, path)
+    const ctx = emu.context(principal)
     const limit = principal.kind === 'public' ? PUBLIC_MAX_BODY : (match.options.maxBody ?? DEFAULT_MAX_BODY)
     const rawBody = await readBody(req, limit).finally(enqueued)
     if (seen) seen.rawBody = rawBody
@@ -156,27 +145,6 @@ function unexpectedErrorResponse(emu: ServerHost, e: unknown): EmuResponse {
 
 function errorResponse(e: HttpError): EmuResponse {
   return {status: e.status, body: e.body(), headers: e.headers}
-}
-
-/** The platform principal of a request's Basic credentials: the sandbox's own (every permission) or a POST /tokens token. */
-function checkAuth(emu: ServerHost, req: IncomingMessage): Principal {
-  const header = req.headers.authorization ?? ''
-  const expected = Buffer.from(`${emu.credentials.tokenId}:${emu.credentials.clientSecret}`)
-  const m = /^Basic\s+(.+)$/i.exec(header)
-  const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
-  if (isBearer(req)) throw new HttpError(401, 'UNAUTHORIZED', 'An agent access token is accepted only on /agents/me routes; platform routes take HTTP Basic <token id>:<client secret>', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
-  if (given.length === expected.length && timingSafeEqual(given, expected)) return {kind: 'platform', tokenId: emu.credentials.tokenId, permissions: EVERY_PERMISSION}
-  // Tokens made with POST /tokens: `<clientId>:<clientSecret>`, looked up by clientId.
-  const colon = given.indexOf(':')
-  const clientId = colon > 0 ? given.subarray(0, colon).toString('utf8') : ''
-  const token = colon > 0 ? tokenAuth(emu, clientId, given.subarray(colon + 1).toString('utf8'), req.method ?? 'GET') : 'unknown'
-  if (token === 'forbidden') throw forbidden()
-  const stored = token === 'ok' ? tokenByClientId(emu.db, clientId) : undefined
-  if (!stored) {
-    throw new HttpError(401, 'UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)', undefined, {'www-authenticate': 'Basic realm="svc local sandbox"'})
-  }
-  // The token's permissions were checked against the Permission enum when it was created.
-  return {kind: 'platform', tokenId: stored.id, permissions: stored.permissions as Permission[]}
 }
 
 const tooLarge = (limit: number) => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {limitBytes: limit})

@@ -143,13 +143,13 @@ export const ALLOWANCES: Allowance[] = [
     why: 'A funding source that is not the cardholder\'s (or not in the card currency) is 400 FUNDING_SOURCE_INELIGIBLE, as both name it; the contract\'s Error400 code enum omits it.',
     excuses: ({kind, exchange, line}) => kind === 'response' && exchange.status === 400 && code(exchange) === 'FUNDING_SOURCE_INELIGIBLE' && /^\/cards(\/|$)/.test(exchange.path) && enumLine('/code')(line),
   },
-  // Open differences the sandbox or CLI should lose (not decided by the spec); each names what to change.
   {
-    id: 'open-permission-403',
-    decidedBy: 'not decided: service-api.md §7 names no 403, the contract documents none on these operations',
-    why: 'TO DECIDE: a VIEW-only API token writing, and an agent acting without the permission or while paused, get 403 FORBIDDEN (exit 4); the contract would make them 401 or 400.',
+    id: 'permission-403',
+    decidedBy: 'api-gaps.md "Auth" row (quote create/execute need TRANSACT, else 403) and the contract\'s Error403 (FORBIDDEN: "Insufficient permissions"); issue 18 (authorization table) and issue 21 R7',
+    why: 'A caller with valid credentials but without the permission the authorization table (src/emulator/authz/table.ts) names gets 403 FORBIDDEN on every operation, with the Error403 body; the contract lists 403 on only some operations (createQuote, executeQuote, the agent\'s quote and transfer routes, ...). The same holds for an agent whose policy lacks the permission the operation\'s text names, or that is paused: e.g. POST/DELETE /agents/me/external-accounts need MANAGE_EXTERNAL_ACCOUNTS by their own text, and their 403 is not listed.',
     excuses: ({kind, exchange, line}) => kind === 'response' && exchange.status === 403 && code(exchange) === 'FORBIDDEN' && line.startsWith('status 403 is not a documented answer'),
   },
+  // Open differences the sandbox or CLI should lose (not decided by the spec); each names what to change.
   {
     id: 'open-sandbox-only-codes',
     decidedBy: 'not decided: the spec names the states (EXPIRED invitations, revoked delegated keys) but no error code for them',

@@ -10,12 +10,6 @@ import {actionOfTransaction} from '../store/agents.js'
 
 const forbidden = (reason: string, details?: Record<string, unknown>) => new HttpError(403, 'FORBIDDEN', reason, details)
 
-/** 403 unless the agent is active and its policy grants `permission`. */
-export function requirePermission(a: StoredAgent, permission: string): void {
-  if (a.isPaused) throw forbidden(`${a.id} is paused by the platform`, {agentId: a.id})
-  if (!a.policy.permissions.includes(permission as never)) throw forbidden(`${a.id}'s policy does not grant ${permission}`, {agentId: a.id, permission})
-}
-
 /** Refuses an account outside the policy's allowed list, or one that is not the agent's customer's. */
 export function requireAccount(a: StoredAgent, accountId: string, owner: string | null | undefined): void {
   if (owner !== a.customerId) throw notFound('ACCOUNT_NOT_FOUND', `Account ${accountId}`)

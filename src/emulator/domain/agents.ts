@@ -1,9 +1,8 @@
-import {createHash, randomBytes, randomInt, timingSafeEqual} from 'node:crypto'
-import type {IncomingMessage} from 'node:http'
+import {createHash, randomBytes, randomInt} from 'node:crypto'
 import type {z} from 'zod'
 import type {AgentPolicy, agentCreateRequest, agentPolicyUpdateRequest, agentUpdateRequest} from '../../lib/schemas/agents.js'
 import type {SandboxContext} from '../context.js'
-import {HttpError, invalid, notFound} from '../http-error.js'
+import {invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {getCustomer} from './customers.js'
 import type {StoredAgent} from '../store/agents.js'
@@ -123,22 +122,4 @@ export function redeemDeviceCode(emu: SandboxContext, code: string) {
   emu.db.put('agentDeviceCodes', dc.code, {...dc, redeemed: true})
   const saved = saveAgent(emu, {...a, isConnected: true, _: {...a._, tokenHash}})
   return {agentId: saved.id, agentName: saved.name, accessToken, policy: saved.policy}
-}
-
-const unauthorized = (reason: string) => new HttpError(401, 'UNAUTHORIZED', reason, undefined, {'www-authenticate': 'Bearer realm="svc local sandbox agents"'})
-
-/** The agent behind `Authorization: Bearer <accessToken>`; the only credential /agents/me accepts. */
-export function agentOfRequest(emu: SandboxContext, req: Pick<IncomingMessage, 'headers'>): StoredAgent {
-  const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')
-  if (!m) throw unauthorized('Agent routes take the agent access token (Authorization: Bearer <accessToken> from device-code redemption), not platform credentials')
-  const hash = sha256(m[1])
-  const entry = emu.db.get<{agentId: string}>('agentTokens', hash)
-  const agent = entry ? emu.db.get<StoredAgent>('agents', entry.agentId) : undefined
-  if (!agent || !agent._.tokenHash || !timingSafeEqual(Buffer.from(agent._.tokenHash), Buffer.from(hash))) throw unauthorized('The agent access token is not valid (revoked, replaced by a newer device code, or the agent was deleted)')
-  return agent
-}
-
-/** True for a request carrying a Bearer credential: the platform routes refuse it. */
-export function isBearer(req: Pick<IncomingMessage, 'headers'>): boolean {
-  return /^Bearer\s/i.test(req.headers.authorization ?? '')
 }

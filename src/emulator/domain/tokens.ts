@@ -1,9 +1,9 @@
-import {createHash, randomBytes, timingSafeEqual} from 'node:crypto'
+import {createHash, randomBytes} from 'node:crypto'
 import {tokenCreateRequest} from '../../lib/schemas/tokens.js'
 import type {SandboxContext} from '../context.js'
-import {HttpError, notFound, validate} from '../http-error.js'
+import {notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
-import {type StoredToken, tokenByClientId} from '../store/tokens.js'
+import type {StoredToken} from '../store/tokens.js'
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest()
 
@@ -42,18 +42,3 @@ export function deleteToken(emu: SandboxContext, id: string): void {
   getToken(emu, id)
   emu.db.del('apiTokens', id)
 }
-
-/**
- * Basic credentials of a token made with POST /tokens: the token the username names, if the
- * secret matches (constant time). A VIEW-only token may only read (api-gaps 1: permissions).
- */
-export function tokenAuth(emu: SandboxContext, clientId: string, secret: string, method: string): 'ok' | 'forbidden' | 'unknown' {
-  const t = tokenByClientId(emu.db, clientId)
-  if (!t) return 'unknown'
-  const given = sha256(secret)
-  if (!timingSafeEqual(given, Buffer.from(t.secretSha256, 'hex'))) return 'unknown'
-  const readOnly = !t.permissions.some((p) => p === 'TRANSACT' || p === 'MANAGE')
-  return readOnly && method !== 'GET' && method !== 'HEAD' ? 'forbidden' : 'ok'
-}
-
-export const forbidden = () => new HttpError(403, 'FORBIDDEN', 'This API token has only VIEW permission; it cannot change anything')

@@ -3,8 +3,10 @@ import {agentActionListQuery} from '../../lib/schemas/agents.js'
 import {externalAccountProblems} from '../../lib/schemas/accounts.js'
 import {quoteCreateRequest, transferInRequest, transferOutRequest} from '../../lib/schemas/quotes.js'
 import {transactionListQuery} from '../../lib/schemas/transactions.js'
-import {getAction, publicAction, requireAccount, requirePermission, submitAction} from '../domain/agent-actions.js'
-import {agentOfRequest, publicAgent} from '../domain/agents.js'
+import {requireOwnAccounts, requireQuoteInScope} from '../authz/agent-scope.js'
+import {callingAgent} from '../authz/principal-of.js'
+import {getAction, publicAction, requireAccount, submitAction} from '../domain/agent-actions.js'
+import {publicAgent} from '../domain/agents.js'
 import {createExternalAccount, deleteExternalAccount, getExternalAccount, publicExternalAccount} from '../domain/external-accounts.js'
 import {getInternalAccount} from '../domain/ledger.js'
 import {executeQuote} from '../domain/quote-execute.js'
@@ -29,14 +31,15 @@ const accountQuery = z.strictObject({
 })
 
 /**
- * The agent's side (HTTP Bearer with its access token, see server.ts): everything is scoped to the
+ * The agent's side (HTTP Bearer with its access token): the server has admitted the agent and
+ * checked the permission each route needs (authz/table.ts); everything here is scoped to the
  * agent's customer and its policy; money movement answers an AgentAction.
  */
 export function registerAgentMe(router: Router): void {
-  router.get('/agents/me', (req, emu) => ({status: 200, body: publicAgent(agentOfRequest(emu, req))}))
+  router.get('/agents/me', (req, emu) => ({status: 200, body: publicAgent(callingAgent(emu))}))
 
   router.get('/agents/me/internal-accounts', (req, emu) => {
-    const a = agentOfRequest(emu, req)
+    const a = callingAgent(emu)
     const q = validate(accountQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = pageInternalAccounts(emu.db, {customerId: a.customerId, currency: q.currency, type: q.type}, paging)
@@ -44,15 +47,14 @@ export function registerAgentMe(router: Router): void {
   })
 
   router.get('/agents/me/external-accounts', (req, emu) => {
-    const a = agentOfRequest(emu, req)
+    const a = callingAgent(emu)
     const q = validate(accountQuery.omit({type: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = pageExternalAccounts(emu.db, {platform: false, customerId: a.customerId, currency: q.currency}, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
   })
   router.post('/agents/me/external-accounts', (req, emu) => {
-    const a = agentOfRequest(emu, req)
-    requirePermission(a, 'MANAGE_EXTERNAL_ACCOUNTS')
+    const a = callingAgent(emu)
     const body = (req.body ?? {}) as Record<string, unknown>
     if (body.customerId !== undefined && body.customerId !== a.customerId) throw invalid([{field: 'customerId', message: `must be the agent's customer ${a.customerId} (or omitted)`}])
     const {data, errors} = externalAccountProblems({...body, customerId: a.customerId})
@@ -64,21 +66,20 @@ export function registerAgentMe(router: Router): void {
     if (x.customerId !== agentCustomer) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
     return x
   }
-  router.get('/agents/me/external-accounts/:id', (req, emu) => ({status: 200, body: publicExternalAccount(ownExternal(emu, agentOfRequest(emu, req).customerId, req.params.id))}))
+  router.get('/agents/me/external-accounts/:id', (req, emu) => ({status: 200, body: publicExternalAccount(ownExternal(emu, callingAgent(emu).customerId, req.params.id))}))
   router.delete('/agents/me/external-accounts/:id', (req, emu) => {
-    const a = agentOfRequest(emu, req)
-    requirePermission(a, 'MANAGE_EXTERNAL_ACCOUNTS')
+    const a = callingAgent(emu)
     deleteExternalAccount(emu, ownExternal(emu, a.customerId, req.params.id))
     return {status: 204}
   })
 
   router.post('/agents/me/quotes', (req, emu) =>
-    emu.idempotent(req, `agent-quotes|${agentOfRequest(emu, req).id}`, () => {
-      const a = agentOfRequest(emu, req)
-      requirePermission(a, 'CREATE_QUOTES')
+    emu.idempotent(req, 'agent-quotes', () => {
+      const a = callingAgent(emu)
       const input = validate(quoteCreateRequest, req.body ?? {})
       if (input.immediatelyExecute) throw invalid([{field: 'immediatelyExecute', message: 'is not available to agents: execute with POST /agents/me/quotes/{quoteId}/execute, under the policy'}])
-      const q = createQuote(emu, input, {beforeStore: (x) => requireAccount(a, x._.sourceAccountId ?? '(real-time funding)', x._.customerId)})
+      requireOwnAccounts(emu, a, {source: 'accountId' in input.source ? input.source.accountId : undefined, destination: (input.destination as {accountId?: string}).accountId})
+      const q = createQuote(emu, input, {beforeStore: (x) => requireQuoteInScope(emu, a, x)})
       return {status: 201, body: publicQuote(q)}
     }),
   )
@@ -87,12 +88,13 @@ export function registerAgentMe(router: Router): void {
     if (q._.customerId !== customerId) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
     return q
   }
-  router.get('/agents/me/quotes/:quoteId', (req, emu) => ({status: 200, body: publicQuote(ownQuote(emu, agentOfRequest(emu, req).customerId, req.params.quoteId))}))
+  router.get('/agents/me/quotes/:quoteId', (req, emu) => ({status: 200, body: publicQuote(ownQuote(emu, callingAgent(emu).customerId, req.params.quoteId))}))
   router.post('/agents/me/quotes/:quoteId/execute', (req, emu) =>
     emu.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
-      const a = agentOfRequest(emu, req)
-      requirePermission(a, 'EXECUTE_QUOTES')
+      const a = callingAgent(emu)
       const q = ownQuote(emu, a.customerId, req.params.quoteId)
+      // Again at execute, under the policy as it is now (it may have changed since the quote).
+      requireQuoteInScope(emu, a, q)
       const x = submitAction(
         emu,
         a,
@@ -108,9 +110,8 @@ export function registerAgentMe(router: Router): void {
     ['transfer-in', 'TRANSFER_IN', transferInRequest, transferIn],
   ] as const) {
     router.post(`/agents/me/${path}`, (req, emu) =>
-      emu.idempotent(req, `agent-${path}|${agentOfRequest(emu, req).id}`, () => {
-        const a = agentOfRequest(emu, req)
-        requirePermission(a, 'CREATE_TRANSFERS')
+      emu.idempotent(req, `agent-${path}`, () => {
+        const a = callingAgent(emu)
         const input = validate(schema, req.body ?? {})
         // The customer's side of the transfer: the internal account paid from, or the one paid into.
         const internalId = type === 'TRANSFER_OUT' ? input.source.accountId : input.destination.accountId
@@ -136,8 +137,7 @@ export function registerAgentMe(router: Router): void {
   }
 
   router.get('/agents/me/transactions', (req, emu) => {
-    const a = agentOfRequest(emu, req)
-    requirePermission(a, 'VIEW_TRANSACTIONS')
+    const a = callingAgent(emu)
     const q = validate(transactionListQuery.omit({customerId: true, platformCustomerId: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, {...q, customerId: a.customerId}, paging)
@@ -145,19 +145,18 @@ export function registerAgentMe(router: Router): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
   })
   router.get('/agents/me/transactions/:id', (req, emu) => {
-    const a = agentOfRequest(emu, req)
-    requirePermission(a, 'VIEW_TRANSACTIONS')
+    const a = callingAgent(emu)
     const t = getTransaction(emu, req.params.id)
     if (t.customerId !== a.customerId) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${req.params.id}`)
     return {status: 200, body: publicTransaction(t)}
   })
 
   router.get('/agents/me/actions', (req, emu) => {
-    const a = agentOfRequest(emu, req)
+    const a = callingAgent(emu)
     const q = validate(agentActionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listAgentActions(emu.db, {agentId: a.id, status: q.status}, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(emu, x))}
   })
-  router.get('/agents/me/actions/:actionId', (req, emu) => ({status: 200, body: publicAction(emu, getAction(emu, agentOfRequest(emu, req).id, req.params.actionId))}))
+  router.get('/agents/me/actions/:actionId', (req, emu) => ({status: 200, body: publicAction(emu, getAction(emu, callingAgent(emu).id, req.params.actionId))}))
 }

@@ -9,9 +9,10 @@ import type {Router} from '../router.js'
 import {listCustomers} from '../store/customers.js'
 
 export function registerCustomers(router: Router): void {
-  router.get('/customers/end-user-terms', (req) => ({
+  // Hosted URLs come from the sandbox's own address, never the request's Host header (a forged Host would send customers elsewhere).
+  router.get('/customers/end-user-terms', (_req, emu) => ({
     status: 200,
-    body: {version: CURRENT_TERMS_VERSION, url: `http://${req.headers.host}/2025-10-13/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
+    body: {version: CURRENT_TERMS_VERSION, url: `${emu.url}/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
   }))
 
   router.post('/customers', (req, emu) => {

@@ -8,12 +8,11 @@ import {
 import {issueChallenge, verifySignature} from '../domain/ownership.js'
 import {invalid, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
-import type {EmuRequest, Router} from '../router.js'
+import type {Router} from '../router.js'
 import {pageExternalAccounts} from '../store/accounts.js'
 
 /** External accounts (beneficiaries, wallets), trust, and ownership verification (spec 3, 4.1, 4.3). */
 export function registerExternalAccounts(router: Router): void {
-  const baseUrl = (req: EmuRequest) => `http://${req.headers.host ?? new URL(req.ctx.url).host}/2025-10-13`
 
   for (const scope of ['customers', 'platform'] as const) {
     router.post(`/${scope}/external-accounts`, (req, emu) => {
@@ -41,7 +40,7 @@ export function registerExternalAccounts(router: Router): void {
     router.post(`/${scope}/external-accounts/:id/challenge`, (req, emu) => {
       const a = getExternalAccount(emu, req.params.id)
       const {method} = validate(ownershipChallengeRequest, req.body ?? {})
-      return {status: 201, body: issueChallenge(emu, a, method, baseUrl(req))}
+      return {status: 201, body: issueChallenge(emu, a, method, emu.url)}
     })
 
     router.post(`/${scope}/external-accounts/:id/verify`, (req, emu) => {

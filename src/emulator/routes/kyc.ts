@@ -35,7 +35,8 @@ export function registerKyc(router: Router): void {
       const token = randomBytes(18).toString('base64url')
       const link: KycLink = {token, customerId: c.id, redirectUri: input.redirectUri, expiresAt: emu.iso(emu.now() + LINK_TTL_MS)}
       emu.db.put('kycLinks', token, link)
-      const kycUrl = `http://${req.headers.host}/2025-10-13/sandbox/hosted/kyc/${token}`
+      // The sandbox's own address, never the request's Host header.
+      const kycUrl = `${emu.url}/sandbox/hosted/kyc/${token}`
       return {status: 201, body: {kycUrl, expiresAt: link.expiresAt, provider: 'SUMSUB', token}}
     }),
   )

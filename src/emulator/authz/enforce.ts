@@ -1,0 +1,80 @@
+import type {IncomingHttpHeaders} from 'node:http'
+import type {StoredAgent} from '../store/agents.js'
+import {HttpError} from '../http-error.js'
+import type {Principal} from '../principal.js'
+import {type CredentialStore, resolvePrincipal, unauthorized} from './principal-of.js'
+import {AUTHZ_TABLE, type AuthzEntry} from './table.js'
+
+interface Compiled {
+  entry: AuthzEntry
+  /** Literal segments; null where the template has a parameter. */
+  parts: Array<string | null>
+}
+
+/** Entries by `METHOD segmentCount`, most specific first: at the first position where two differ, a literal beats a parameter. */
+function compile(table: readonly AuthzEntry[]): Map<string, Compiled[]> {
+  const index = new Map<string, Compiled[]>()
+  for (const entry of table) {
+    const parts = entry.path.split('/').filter(Boolean).map((s) => (/^\{.+\}$/.test(s) ? null : s))
+    const key = `${entry.method} ${parts.length}`
+    index.set(key, [...(index.get(key) ?? []), {entry, parts}])
+  }
+  const specificity = (a: Compiled, b: Compiled) => {
+    for (let i = 0; i < a.parts.length; i++) if ((a.parts[i] === null) !== (b.parts[i] === null)) return a.parts[i] === null ? 1 : -1
+    return 0
+  }
+  for (const list of index.values()) list.sort(specificity)
+  return index
+}
+
+const INDEX = compile(AUTHZ_TABLE)
+
+/** The table's entry for a concrete request path (under the version prefix), or undefined. */
+export function entryFor(method: string, path: string, index = INDEX): AuthzEntry | undefined {
+  let segments: string[]
+  try {
+    segments = path.split('/').filter(Boolean).map(decodeURIComponent)
+  } catch {
+    return undefined
+  }
+  return index.get(`${method} ${segments.length}`)?.find((c) => c.parts.every((p, i) => p === null || p === segments[i]))?.entry
+}
+
+/**
+ * First half of admission, before the route is looked up: the principal behind the credentials a
+ * route of this kind takes (public routes take none, and a path the table does not know takes the
+ * platform's). Bad or missing credentials are 401 here, before anything else is said about the path.
+ */
+export function principalFor(emu: CredentialStore, entry: AuthzEntry | undefined, headers: IncomingHttpHeaders): Principal {
+  if (entry?.who.kind === 'public') return {kind: 'public'}
+  return resolvePrincipal(emu, headers, entry?.who.kind === 'agent' ? 'agent' : 'platform')
+}
+
+const forbidden = (reason: string, details: Record<string, unknown>) => new HttpError(403, 'FORBIDDEN', reason, details)
+
+/**
+ * Second half, once the route exists: the table must name it (fail closed), and the principal must
+ * be the kind it takes with the permission it needs. Runs before the body is read.
+ */
+export function authorize(emu: CredentialStore & {log: (line: string) => void}, entry: AuthzEntry | undefined, principal: Principal, method: string, path: string): void {
+  if (!entry) {
+    emu.log(`authz: ${method} ${path} has a route but no entry in the authorization table; refused`)
+    throw forbidden(`${method} ${path} is not in the sandbox's authorization table, so nobody may call it`, {})
+  }
+  const who = entry.who
+  const operation = entry.operationId ?? `${entry.method} ${entry.path}`
+  if (who.kind === 'public') return
+  if (who.kind === 'platform') {
+    if (principal.kind !== 'platform') throw unauthorized('Platform routes take HTTP Basic <token id>:<client secret>', false)
+    if (!who.anyOf.some((p) => principal.permissions.includes(p))) {
+      throw forbidden(`This API token's permissions (${principal.permissions.join(', ') || 'none'}) do not allow ${operation}; it needs ${who.anyOf.join(' or ')}`, {operation, required: who.anyOf, granted: principal.permissions})
+    }
+    return
+  }
+  if (principal.kind !== 'agent') throw unauthorized('Agent routes take the agent access token', true)
+  if (!who.needs) return
+  const a = emu.db.get<StoredAgent>('agents', principal.agentId)
+  if (!a) throw unauthorized('The agent access token is not valid (the agent was deleted)', true)
+  if (a.isPaused) throw forbidden(`${a.id} is paused by the platform`, {agentId: a.id, operation})
+  if (!a.policy.permissions.includes(who.needs)) throw forbidden(`${a.id}'s policy does not grant ${who.needs}`, {agentId: a.id, permission: who.needs, operation})
+}

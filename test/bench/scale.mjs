@@ -61,6 +61,7 @@ export async function benchScale({bin, customers = 100_000, seconds = 3}) {
       const r = await measure(sbx, dir, work, bin, {...levelSeed, pcid: `fill-${Math.floor(n / 2)}`, mid: iso(Math.floor(n / 2))}, seconds, n.toLocaleString('en'))
       sbx = r.sbx
       rows.push({label: n.toLocaleString('en'), ...r})
+      console.log(`  at ${n.toLocaleString('en')}: restart ${r.restartMs.toFixed(0)} ms, POST ${r.post.toFixed(0)}/s, slowest list p50 ${Math.max(...Object.values(r.lists)).toFixed(2)} ms`)
       await stop(sbx)
       sbx = undefined
     }

@@ -6,9 +6,17 @@ export interface Cursor {
   id: string
 }
 
+/**
+ * A cursor as the sandbox issues it: where the next page starts, and the totalCount the chain's
+ * first page counted, so the pages after it do not count the filtered rows again.
+ */
+export interface After extends Cursor {
+  total?: number
+}
+
 export interface Paging {
   limit: number
-  after?: Cursor
+  after?: After
 }
 
 export interface Page<T> {
@@ -18,20 +26,25 @@ export interface Page<T> {
   nextCursor?: string
 }
 
-const PREFIX = 'k1:'
+// k1: [createdAt, id] (still accepted); k2: [createdAt, id, totalCount].
+const PREFIX = 'k2:'
+const PREFIX_V1 = 'k1:'
 
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(PREFIX + JSON.stringify([c.createdAt, c.id])).toString('base64url')
+export function encodeCursor(c: After): string {
+  return c.total === undefined
+    ? Buffer.from(PREFIX_V1 + JSON.stringify([c.createdAt, c.id])).toString('base64url')
+    : Buffer.from(PREFIX + JSON.stringify([c.createdAt, c.id, c.total])).toString('base64url')
 }
 
-function decodeCursor(cursor: string): Cursor | undefined {
+function decodeCursor(cursor: string): After | undefined {
   // Buffer ignores characters outside base64url, so compare the round trip to refuse garbage.
   const text = Buffer.from(cursor, 'base64url').toString('utf8')
-  if (!text.startsWith(PREFIX)) return undefined
+  if (!text.startsWith(PREFIX) && !text.startsWith(PREFIX_V1)) return undefined
   try {
-    const [createdAt, id] = JSON.parse(text.slice(PREFIX.length)) as unknown[]
+    const [createdAt, id, total] = JSON.parse(text.slice(PREFIX.length)) as unknown[]
     if (typeof createdAt !== 'string' || typeof id !== 'string') return undefined
-    const c = {createdAt, id}
+    if (text.startsWith(PREFIX) && !(Number.isSafeInteger(total) && (total as number) >= 0)) return undefined
+    const c: After = text.startsWith(PREFIX) ? {createdAt, id, total: total as number} : {createdAt, id}
     return encodeCursor(c) === cursor ? c : undefined
   } catch {
     return undefined
@@ -66,7 +79,7 @@ export function pageFrom<T extends Cursor, U>(rows: T[], limit: number, totalCou
   const hasMore = rows.length > limit
   const data = rows.slice(0, limit)
   const last = data.at(-1)
-  return {data: data.map(view), hasMore, totalCount, ...(hasMore && last ? {nextCursor: encodeCursor(last)} : {})}
+  return {data: data.map(view), hasMore, totalCount, ...(hasMore && last ? {nextCursor: encodeCursor({createdAt: last.createdAt, id: last.id, total: totalCount})} : {})}
 }
 
 /**

@@ -1,4 +1,4 @@
-import {mkdtempSync, rmSync} from 'node:fs'
+import {existsSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
@@ -152,4 +152,35 @@ describe('durability: kill -9 at random moments during bursts of multi-write req
       await new Promise((r) => last.child.once('exit', r))
     }
   }, 180_000)
+})
+
+describe('start-up check: the full integrity check only after an unclean shutdown', () => {
+  const UNCLEAN = /unclean shutdown: ran the full integrity check \(quick_check\) on .*sandbox\.db: ok in \d+ ms/
+
+  /** Starts, creates one customer (a write), stops as asked; returns what it logged. */
+  async function session(dir: string, stop: 'SIGTERM' | 'SIGKILL'): Promise<string> {
+    const s = await serve(home, dir)
+    const api = client(s.ready)
+    const r = await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: `chk-${Date.now()}-${Math.random()}`, fullName: 'Check Me', currencies: ['USD']})
+    expect(r.status).toBe(201)
+    await api.close()
+    if (stop === 'SIGKILL') await kill9(s.child)
+    else {
+      const exited = new Promise((res) => s.child.once('exit', res))
+      s.child.kill('SIGTERM')
+      await exited
+    }
+    return s.stderr()
+  }
+
+  it('a kill -9 leaves the open marker and the next start runs quick_check; a clean stop removes it and the next start does not', async () => {
+    const dir = join(home, 'check')
+    expect(await session(dir, 'SIGTERM')).not.toMatch(UNCLEAN) // a new database
+    expect(existsSync(join(dir, 'sandbox.db.open'))).toBe(false)
+    expect(await session(dir, 'SIGTERM')).not.toMatch(UNCLEAN) // after a clean stop
+    expect(await session(dir, 'SIGKILL')).not.toMatch(UNCLEAN)
+    expect(existsSync(join(dir, 'sandbox.db.open'))).toBe(true)
+    expect(await session(dir, 'SIGTERM')).toMatch(UNCLEAN) // after the kill -9
+    expect(await session(dir, 'SIGTERM')).not.toMatch(UNCLEAN) // and clean again
+  }, 60_000)
 })

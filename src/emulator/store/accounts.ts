@@ -15,7 +15,7 @@ function internalWhere(f: InternalAccountFilter) {
   if (f.customerId === null) where.push('customer_id IS NULL')
   else if (f.customerId) where.push('customer_id = ?'), params.push(f.customerId)
   if (f.type) where.push('type = ?'), params.push(f.type)
-  if (f.currency) where.push("json_extract(doc, '$.balance.currency.code') = ?"), params.push(f.currency)
+  if (f.currency) where.push('currency = ?'), params.push(f.currency)
   return {where, params}
 }
 
@@ -41,12 +41,12 @@ export function externalAccountsOf(db: Db, customerId: string | null | undefined
 
 /** External accounts, active only, by scope, customer and currency: one page, oldest first. */
 export function pageExternalAccounts(db: Db, f: {platform: boolean; customerId?: string; currency?: string}, paging: Paging) {
-  const where = ["json_extract(doc, '$.isDeleted') IS NOT 1"]
+  const where = ['is_deleted = 0']
   const params: unknown[] = []
   if (f.platform) where.push('customer_id IS NULL')
   if (f.customerId) where.push('customer_id = ?'), params.push(f.customerId)
   else if (!f.platform) where.push('customer_id IS NOT NULL')
-  if (f.currency) where.push("json_extract(doc, '$.currency') = ?"), params.push(f.currency)
+  if (f.currency) where.push('currency = ?'), params.push(f.currency)
   return keysetPage<StoredExternalAccount>(db, {table: 'externalAccounts', where, params}, paging)
 }
 

@@ -1,7 +1,7 @@
 import type {AgentPolicy} from '../../lib/schemas/agents.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
-import {keysetPage} from './keyset.js'
+import {countOf, keysetPage} from './keyset.js'
 
 const iso = (v: string) => new Date(v).toISOString()
 
@@ -17,7 +17,9 @@ export function listAgents(db: Db, q: {customerId?: string; isPaused?: string; i
   if (q.createdBefore) add('created_at <= ?', iso(q.createdBefore))
   if (q.updatedAfter) add('updated_at >= ?', iso(q.updatedAfter))
   if (q.updatedBefore) add('updated_at <= ?', iso(q.updatedBefore))
-  return keysetPage<StoredAgent>(db, {table: 'agents', where, params}, paging)
+  // Only an update window: read its index range and sort the matches (see listCustomers).
+  const onlyUpdated = where.length > 0 && where.every((w) => w.startsWith('updated_at'))
+  return keysetPage<StoredAgent>(db, {table: 'agents', ...(onlyUpdated ? {from: 'agents INDEXED BY agents_updated_at'} : {}), where, params, total: where.length ? undefined : countOf(db, 'agents')}, paging)
 }
 
 /** Agent actions: the platform's pending approvals (status index) or one agent's actions (agent index). */

@@ -19,7 +19,7 @@ export function listCards(db: Db, q: CardListQuery, paging: Paging) {
   if (q.platformCardId) where.push('platform_card_id = ?'), params.push(q.platformCardId)
   if (q.state) where.push('state = ?'), params.push(q.state)
   if (q.accountId) where.push('id IN (SELECT card_id FROM cardFundingSources WHERE account_id = ?)'), params.push(q.accountId)
-  return keysetPage<StoredCard>(db, {table: 'cards', where, params, order: q.sortOrder === 'asc' ? 'asc' : 'desc'}, paging)
+  return keysetPage<StoredCard>(db, {table: 'cards', where, params, order: q.sortOrder === 'asc' ? 'asc' : 'desc', total: where.length ? undefined : countOf(db, 'cards')}, paging)
 }
 
 /** Replaces the (card, account) rows that answer GET /cards?accountId=. */
@@ -66,8 +66,11 @@ export function keysetMerge<T extends Cursor>(db: Db, branches: Branch[], order:
     if (paging.after) where.push(`(created_at, id) ${dir === 'ASC' ? '>' : '<'} (?, ?)`), params.push(paging.after.createdAt, paging.after.id)
     const clause = (w: string[]) => (w.length ? ` WHERE ${w.join(' AND ')}` : '')
     rows.push(...db.docs<T>(db.sql.rows(`SELECT doc FROM "${b.table}"${clause(where)} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`, ...params, paging.limit + 1)))
+    // The chain's first page counted the branches it had no counter for; the cursor carries that sum.
+    if (b.total === undefined && paging.after?.total !== undefined) continue
     totalCount += b.total ?? Number(db.sql.row(`SELECT count(*) FROM "${b.table}"${clause(b.where)}`, ...b.params)![0])
   }
+  if (paging.after?.total !== undefined && branches.some((b) => b.total === undefined)) totalCount = paging.after.total
   const cmp = (x: T, y: T) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
   rows.sort((x, y) => (dir === 'ASC' ? cmp(x, y) : cmp(y, x)))
   return {rows: rows.slice(0, paging.limit + 1), totalCount}

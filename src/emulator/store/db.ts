@@ -1,5 +1,5 @@
-import {existsSync, rmSync} from 'node:fs'
-import {join} from 'node:path'
+import {closeSync, existsSync, fsyncSync, openSync, rmSync, writeSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {StoreUnavailableError, storeFaultOf} from './errors.js'
 import {migrate} from './migrations.js'
 import {openConnection, Statements, type Connection} from './sqlite.js'
@@ -53,7 +53,14 @@ export class Db {
   private busySince = 0
   private readonly lockWaitMs: number
 
-  private constructor(private readonly conn: Connection, file: string, opts: DbOptions = {}) {
+  private constructor(
+    private readonly conn: Connection,
+    file: string,
+    private readonly marker: string,
+    /** What the open checked: `full` after an unclean shutdown, `header` otherwise. */
+    readonly openCheck: 'full' | 'header',
+    opts: DbOptions = {},
+  ) {
     this.lockWaitMs = opts.lockWaitMs ?? LOCK_WAIT_MS
     this.sql = new Statements(conn)
     this.file = file
@@ -63,18 +70,28 @@ export class Db {
     })
   }
 
-  /** Opens (creating or migrating) the database in `dir`; refuses a damaged file (StoreDamagedError). */
+  /**
+   * Opens (creating or migrating) the database in `dir`; refuses a damaged file (StoreDamagedError).
+   * The full integrity check is O(database), so it runs only when the last process to open the
+   * file did not close it (its OPEN_MARKER is still there: a crash, a kill -9); a clean start
+   * pays the O(1) header check. `svc doctor` and restore/snapshot load run integrity_check.
+   */
   static open(dir: string, log: (line: string) => void = () => {}, opts: DbOptions = {}): Db {
     const file = join(dir, DB_FILE)
-    const conn = openConnection(file)
+    const marker = join(dir, OPEN_MARKER)
+    const unclean = existsSync(marker)
+    const t0 = performance.now()
+    const conn = openConnection(file, {check: unclean ? 'full' : 'header'})
+    if (unclean) log(`unclean shutdown: ran the full integrity check (quick_check) on ${file}: ok in ${Math.round(performance.now() - t0)} ms`)
     try {
       migrate(conn, dir, log)
       conn.exec(`PRAGMA busy_timeout = ${BUSY_SLICE_MS}`)
+      writeDurably(marker, `${process.pid}\n`)
     } catch (e) {
       conn.close()
       throw e
     }
-    return new Db(conn, file, opts)
+    return new Db(conn, file, marker, unclean ? 'full' : 'header', opts)
   }
 
   /**
@@ -320,6 +337,31 @@ export class Db {
       // another reader holds the WAL open: SQLite keeps it, nothing is lost
     }
     this.conn.close()
+    rmSync(this.marker, {force: true})
+  }
+}
+
+/** Written when a process opens the database, removed when it closes it cleanly. */
+export const OPEN_MARKER = 'sandbox.db.open'
+
+/** A small file that is on disk (file and directory entry) before the database is written to. */
+function writeDurably(file: string, text: string): void {
+  const fd = openSync(file, 'w')
+  try {
+    writeSync(fd, text)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+  try {
+    const dirFd = openSync(dirname(file), 'r')
+    try {
+      fsyncSync(dirFd)
+    } finally {
+      closeSync(dirFd)
+    }
+  } catch {
+    // some filesystems refuse to fsync a directory: the file's own fsync is what they offer
   }
 }
 

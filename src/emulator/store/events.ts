@@ -22,10 +22,13 @@ export function oldestPendingEvent(db: Db, endpoint: string): StoredEvent | unde
   return db.docs<StoredEvent>(db.sql.rows("SELECT doc FROM events WHERE delivery = 'pending' AND endpoint = ? ORDER BY seq LIMIT 1", endpoint))[0]
 }
 
-/** Events in emission order, all or those of a type (`X` also matches `X.*`). */
+/**
+ * Events in emission order, all or those of a type (`X` also matches `X.*`): `X.*` is the index
+ * range ['X.', 'X/') ('/' follows '.'), where a LIKE would scan.
+ */
 export function eventsOfType(db: Db, type?: string): StoredEvent[] {
   const rows = type
-    ? db.sql.rows("SELECT doc FROM events WHERE type = ? OR type LIKE ? ESCAPE '\\' ORDER BY seq", type, type.replace(/[\\%_]/g, (c) => '\\' + c) + '.%')
+    ? db.sql.rows('SELECT doc FROM events WHERE type = ? OR (type >= ? AND type < ?) ORDER BY seq', type, `${type}.`, `${type}/`)
     : db.sql.rows('SELECT doc FROM events ORDER BY seq')
   return db.docs<StoredEvent>(rows).map(normalize)
 }

@@ -22,7 +22,7 @@ export function backupDatabase(dataDir: string, file: string, opts: {force?: boo
   const tmp = `${file}.${process.pid}.partial`
   closeSync(openSync(tmp, 'wx', 0o600))
   try {
-    const conn = openConnection(source)
+    const conn = openConnection(source, {check: 'header'})
     try {
       conn.exec(`VACUUM INTO '${tmp.replaceAll("'", "''")}'`)
     } finally {
@@ -43,7 +43,7 @@ export function backupDatabase(dataDir: string, file: string, opts: {force?: boo
 /** Opens a copy read-only in spirit and checks it: SQLite's own integrity check and our schema version. */
 export function checkDatabase(file: string): {tables: number} {
   if (!existsSync(file)) throw new StoreDamagedError(file, 'no such file')
-  const conn = openConnection(file, {readonly: true})
+  const conn = openConnection(file, {readonly: true, check: 'header'})
   try {
     const integrity = conn.prepare('PRAGMA integrity_check').raw().all() as unknown as unknown[][]
     const verdict = integrity.map((r) => String(r[0])).join('; ')
@@ -76,7 +76,7 @@ export function restoreDatabase(dataDir: string, file: string): {kept?: string} 
   if (existsSync(target)) {
     // Fold the WAL into the old file so the kept copy is whole on its own.
     try {
-      const old = openConnection(target)
+      const old = openConnection(target, {check: 'none'})
       old.exec('PRAGMA wal_checkpoint(TRUNCATE)')
       old.close()
     } catch {

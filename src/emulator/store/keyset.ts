@@ -9,30 +9,45 @@ export interface ListQuery {
   order?: 'asc' | 'desc'
   /** A totalCount known without counting (the `counts` table), for unfiltered lists. */
   total?: number
+  /**
+   * The FROM clause when the keyset order comes from another table (a side table joined to the
+   * documents), with the columns of that order and the document; the table itself by default.
+   */
+  from?: string
+  key?: {createdAt: string; id: string}
+  doc?: string
 }
 
 /**
  * One page of a table in `(created_at, id)` order, starting after the cursor: an index range scan
- * of `limit + 1` rows, so page N costs what page 1 costs. totalCount is an indexed count of the
- * filtered rows unless the caller knows it.
+ * of `limit + 1` rows, so page N costs what page 1 costs. totalCount is, in order: a running
+ * counter the caller read (`total`), the count the chain's first page made (carried in the
+ * cursor), or an indexed count of the filtered rows (first page only).
  */
 export function keysetPage<T extends Cursor>(db: Db, q: ListQuery, paging: Paging): {rows: T[]; totalCount: number} {
   const dir = q.order === 'desc' ? 'DESC' : 'ASC'
+  const from = q.from ?? `"${q.table}"`
+  const key = q.key ?? {createdAt: 'created_at', id: 'id'}
   const where = [...q.where]
   const params = [...q.params]
   if (paging.after) {
-    where.push(`(created_at, id) ${dir === 'ASC' ? '>' : '<'} (?, ?)`)
+    where.push(`(${key.createdAt}, ${key.id}) ${dir === 'ASC' ? '>' : '<'} (?, ?)`)
     params.push(paging.after.createdAt, paging.after.id)
   }
   const clause = (w: string[]) => (w.length ? ` WHERE ${w.join(' AND ')}` : '')
-  const rows = db.docs<T>(db.sql.rows(`SELECT doc FROM "${q.table}"${clause(where)} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`, ...params, paging.limit + 1))
-  const totalCount = q.total ?? Number(db.sql.row(`SELECT count(*) FROM "${q.table}"${clause(q.where)}`, ...q.params)![0])
+  const rows = db.docs<T>(db.sql.rows(`SELECT ${q.doc ?? 'doc'} FROM ${from}${clause(where)} ORDER BY ${key.createdAt} ${dir}, ${key.id} ${dir} LIMIT ?`, ...params, paging.limit + 1))
+  const totalCount = q.total ?? paging.after?.total ?? Number(db.sql.row(`SELECT count(*) FROM ${from}${clause(q.where)}`, ...q.params)![0])
   return {rows, totalCount}
 }
 
-/** A running count kept by triggers (see `counts` in tables.ts). */
+/** A running count kept by triggers (see `counts` and `groupCounts` in tables.ts). */
 export function countOf(db: Db, name: string): number {
   return Number(db.sql.row('SELECT n FROM counts WHERE name = ?', name)?.[0] ?? 0)
+}
+
+/** The running count of rows whose column holds `value` (a `groupCounts` counter). */
+export function groupCountOf(db: Db, name: string, value: string): number {
+  return countOf(db, `${name}:${value}`)
 }
 
 /** Documents of `table` whose indexed `column` equals `value` (NULL matches IS NULL), oldest first. */

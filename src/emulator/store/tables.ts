@@ -30,6 +30,20 @@ export interface TableDef {
    * costs one lookup instead of a scan: name, and the SQL condition over `row` (NEW or OLD).
    */
   counts?: Array<{name: string; when: (row: string) => string}>
+  /**
+   * Running counts per value of a column (`<name>:<value>`), so a list filtered by one
+   * low-cardinality column (customerType, region, status, type) answers totalCount with one lookup.
+   */
+  groupCounts?: GroupCount[]
+  /** More schema that lives and dies with the table (side tables kept by triggers), created after it. */
+  derived?: string[]
+}
+
+export interface GroupCount {
+  name: string
+  column: string
+  /** Which rows count (SQL over `row`, NEW or OLD); all when absent. */
+  when?: (row: string) => string
 }
 
 const text = (name: string, of: Column['of']): Column => ({name, type: 'TEXT', of})
@@ -51,26 +65,51 @@ export const TABLES: TableDef[] = [
       createdAt,
       text('updated_at', (d) => d.updatedAt),
     ],
+    // Each filter of GET /customers leads an index that continues in the keyset order, so a
+    // filtered page is one range read of limit + 1 entries (deleted customers, rare, are skipped
+    // in the range). The partial (created_at, id) index answers the unfiltered list of active ones.
     indexes: [
-      {columns: ['platform_customer_id'], where: 'is_deleted = 0'},
-      {columns: ['uma_address'], where: 'is_deleted = 0'},
-      {columns: ['is_deleted', 'created_at', 'id']},
+      {columns: ['platform_customer_id', 'created_at', 'id']},
+      {columns: ['uma_address', 'created_at', 'id']},
+      {columns: ['customer_type', 'created_at', 'id']},
+      {columns: ['region', 'created_at', 'id']},
+      {columns: ['created_at', 'id'], where: 'is_deleted = 0'},
       {columns: ['created_at', 'id']},
+      {columns: ['updated_at']},
     ],
     counts: [
       {name: 'customers', when: () => '1'},
       {name: 'customers.active', when: (row) => `${row}.is_deleted = 0`},
     ],
+    groupCounts: [
+      {name: 'customers.type', column: 'customer_type'},
+      {name: 'customers.active.type', column: 'customer_type', when: (row) => `${row}.is_deleted = 0`},
+      {name: 'customers.region', column: 'region'},
+      {name: 'customers.active.region', column: 'region', when: (row) => `${row}.is_deleted = 0`},
+    ],
+    derived: customerCurrencies(),
   },
   {
     name: 'internalAccounts',
-    columns: [text('customer_id', (d) => d.customerId), text('type', (d) => d.type), createdAt],
-    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['type', 'customer_id']}, {columns: ['created_at', 'id']}],
+    columns: [text('customer_id', (d) => d.customerId), text('type', (d) => d.type), createdAt, text('currency', (d) => d.balance?.currency?.code)],
+    indexes: [
+      {columns: ['customer_id', 'created_at', 'id']},
+      {columns: ['type', 'customer_id']},
+      {columns: ['created_at', 'id']},
+      {columns: ['type', 'created_at', 'id']},
+      {columns: ['currency', 'created_at', 'id']},
+    ],
   },
   {
     name: 'externalAccounts',
-    columns: [text('customer_id', (d) => d.customerId), text('challenge_token', (d) => d.challenge?.token), createdAt],
-    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['challenge_token']}, {columns: ['created_at', 'id']}],
+    columns: [
+      text('customer_id', (d) => d.customerId),
+      text('challenge_token', (d) => d.challenge?.token),
+      createdAt,
+      bool('is_deleted', (d) => d.isDeleted),
+      text('currency', (d) => d.currency),
+    ],
+    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['challenge_token']}, {columns: ['created_at', 'id']}, {columns: ['currency', 'created_at', 'id']}],
   },
   {name: 'quotes', columns: [text('customer_id', (d) => d.customerId), createdAt], indexes: [{columns: ['customer_id', 'created_at', 'id']}]},
   {
@@ -92,9 +131,14 @@ export const TABLES: TableDef[] = [
       {columns: ['source_account_id', 'created_at', 'id']},
       {columns: ['destination_account_id', 'created_at', 'id']},
       {columns: ['status', 'created_at', 'id']},
+      {columns: ['type', 'created_at', 'id']},
       {columns: ['reference']},
     ],
     counts: [{name: 'transactions', when: () => '1'}],
+    groupCounts: [
+      {name: 'transactions.status', column: 'status'},
+      {name: 'transactions.type', column: 'type'},
+    ],
   },
   {name: 'beneficialOwners', columns: [text('customer_id', (d) => d.customerId), createdAt], indexes: [{columns: ['customer_id', 'created_at', 'id']}]},
   {name: 'documents', columns: [text('holder', (d) => d.documentHolder), createdAt], indexes: [{columns: ['holder', 'created_at', 'id']}, {columns: ['created_at', 'id']}]},
@@ -128,7 +172,8 @@ export const TABLES: TableDef[] = [
   {
     name: 'cards',
     columns: [text('cardholder_id', (d) => d.cardholderId), text('platform_card_id', (d) => d.platformCardId), text('state', (d) => d.state), createdAt],
-    indexes: [{columns: ['cardholder_id', 'state']}, {columns: ['cardholder_id', 'created_at', 'id']}, {columns: ['platform_card_id']}, {columns: ['state', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+    indexes: [{columns: ['cardholder_id', 'state']}, {columns: ['cardholder_id', 'created_at', 'id']}, {columns: ['platform_card_id', 'created_at', 'id']}, {columns: ['state', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+    counts: [{name: 'cards', when: () => '1'}],
     since: 2,
   },
   /** Which cards an internal account funds (GET /cards?accountId=): one row per (card, account). */
@@ -217,7 +262,14 @@ export const TABLES: TableDef[] = [
   {
     name: 'agents',
     columns: [text('customer_id', (d) => d.customerId), bool('is_paused', (d) => d.isPaused), bool('is_connected', (d) => d.isConnected), createdAt, text('updated_at', (d) => d.updatedAt)],
-    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+    indexes: [
+      {columns: ['customer_id', 'created_at', 'id']},
+      {columns: ['created_at', 'id']},
+      {columns: ['is_paused', 'created_at', 'id']},
+      {columns: ['is_connected', 'created_at', 'id']},
+      {columns: ['updated_at']},
+    ],
+    counts: [{name: 'agents', when: () => '1'}],
     since: 2,
   },
   {...keyOnly('agentDeviceCodes'), since: 2},
@@ -225,7 +277,13 @@ export const TABLES: TableDef[] = [
   {
     name: 'agentActions',
     columns: [text('agent_id', (d) => d.agentId), text('customer_id', (d) => d.customerId), text('status', (d) => d.status), text('transaction_id', (d) => d._?.transactionId), createdAt],
-    indexes: [{columns: ['agent_id', 'created_at', 'id']}, {columns: ['status', 'created_at', 'id']}, {columns: ['transaction_id']}],
+    indexes: [
+      {columns: ['agent_id', 'created_at', 'id']},
+      {columns: ['status', 'created_at', 'id']},
+      {columns: ['customer_id', 'created_at', 'id']},
+      {columns: ['created_at', 'id']},
+      {columns: ['transaction_id']},
+    ],
     since: 2,
   },
 ]
@@ -257,8 +315,55 @@ export function createTableSql(t: TableDef): string[] {
     `CREATE TABLE IF NOT EXISTS "${t.name}" (${cols.join(', ')})`,
     ...t.indexes.map(
       (ix) =>
-        `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${t.name}_${ix.columns.join('_')}${ix.where ? '_partial' : ''}" ON "${t.name}" (${ix.columns.join(', ')})${ix.where ? ` WHERE ${ix.where}` : ''}`,
+        `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${indexName(t, ix)}" ON "${t.name}" (${ix.columns.join(', ')})${ix.where ? ` WHERE ${ix.where}` : ''}`,
     ),
     ...counts,
+    ...(t.groupCounts ?? []).flatMap((g) => groupCountSql(t.name, g)),
+    ...(t.derived ?? []),
+  ]
+}
+
+export function indexName(t: TableDef, ix: TableDef['indexes'][number]): string {
+  return `${t.name}_${ix.columns.join('_')}${ix.where ? '_partial' : ''}`
+}
+
+/**
+ * The triggers that keep `<name>:<value>` counters for `column` of `table`, and the counters'
+ * first values (one grouped count, when the counters are new).
+ */
+export function groupCountSql(table: string, g: GroupCount, triggerPrefix = table): string[] {
+  const when = g.when ?? (() => '1')
+  const key = (row: string) => `'${g.name}:' || coalesce(${row}.${g.column}, '')`
+  // Not INSERT OR IGNORE: inside a trigger, the upsert that fired it overrides the conflict policy.
+  const ensure = (row: string) => `INSERT INTO counts (name, n) SELECT ${key(row)}, 0 WHERE NOT EXISTS (SELECT 1 FROM counts WHERE name = ${key(row)});`
+  const bump = (row: string, sign: '+' | '-') => `UPDATE counts SET n = n ${sign} (${when(row)}) WHERE name = ${key(row)};`
+  const trigger = (event: string, body: string) => `CREATE TRIGGER IF NOT EXISTS "${triggerPrefix}_group_${g.name.replace(/\W/g, '_')}_${event}" AFTER ${event} ON "${table}" BEGIN ${body} END`
+  return [
+    `INSERT OR IGNORE INTO counts (name, n) SELECT ${key('row')}, count(*) FROM "${table}" AS row WHERE ${when('row')} GROUP BY row.${g.column}`,
+    trigger('INSERT', ensure('NEW') + bump('NEW', '+')),
+    trigger('DELETE', bump('OLD', '-')),
+    trigger('UPDATE', bump('OLD', '-') + ensure('NEW') + bump('NEW', '+')),
+  ]
+}
+
+/**
+ * GET /customers?currency=: a customer's currencies live inside its document, so a side table
+ * holds one row per (currency, customer) in the keyset order, kept by triggers from the document
+ * itself (it can never disagree with it), with running counts per currency.
+ */
+function customerCurrencies(): string[] {
+  // DISTINCT rather than OR IGNORE (which the upsert firing the trigger would override).
+  const rows = (row: string) => `SELECT DISTINCT value, ${row}.created_at, ${row}.id, ${row}.is_deleted FROM json_each(${row}.doc, '$.currencies') WHERE type = 'text'`
+  const add = (row: string) => `INSERT INTO customerCurrencies (currency, created_at, customer_id, is_deleted) ${rows(row)};`
+  const remove = `DELETE FROM customerCurrencies WHERE customer_id = OLD.id AND created_at = OLD.created_at AND currency IN (SELECT value FROM json_each(OLD.doc, '$.currencies'));`
+  return [
+    `CREATE TABLE IF NOT EXISTS customerCurrencies (currency TEXT NOT NULL, created_at TEXT NOT NULL, customer_id TEXT NOT NULL, is_deleted INTEGER NOT NULL, PRIMARY KEY (currency, created_at, customer_id)) WITHOUT ROWID`,
+    // Filled from the documents once, when a migration adds the table.
+    `INSERT OR IGNORE INTO customerCurrencies (currency, created_at, customer_id, is_deleted) SELECT j.value, c.created_at, c.id, c.is_deleted FROM customers AS c, json_each(c.doc, '$.currencies') AS j WHERE j.type = 'text' AND c.created_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM customerCurrencies LIMIT 1)`,
+    `CREATE TRIGGER IF NOT EXISTS customers_currencies_INSERT AFTER INSERT ON customers WHEN NEW.created_at IS NOT NULL BEGIN ${add('NEW')} END`,
+    `CREATE TRIGGER IF NOT EXISTS customers_currencies_DELETE AFTER DELETE ON customers BEGIN ${remove} END`,
+    `CREATE TRIGGER IF NOT EXISTS customers_currencies_UPDATE AFTER UPDATE ON customers WHEN NEW.created_at IS NOT NULL BEGIN ${remove} ${add('NEW')} END`,
+    ...groupCountSql('customerCurrencies', {name: 'customers.currency', column: 'currency'}),
+    ...groupCountSql('customerCurrencies', {name: 'customers.active.currency', column: 'currency', when: (row) => `${row}.is_deleted = 0`}),
   ]
 }

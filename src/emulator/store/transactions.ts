@@ -1,30 +1,46 @@
 import type {TransactionListQuery} from '../../lib/schemas/transactions.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
-import {countOf, keysetPage} from './keyset.js'
+import {countOf, groupCountOf, keysetPage, type ListQuery} from './keyset.js'
 import {cardBranch, keysetMerge, type StoredCardTransaction} from './cards.js'
 
 const iso = (v: string) => new Date(v).toISOString()
 
-/** GET /transactions: the published filters over indexed columns, newest first unless asked. */
+/**
+ * GET /transactions: the published filters, newest first unless asked. Each filter leads an index
+ * that continues in the keyset order (tables.ts). An account is either side of a payment: two
+ * index ranges (source, then destination where the source is another), merged page by page.
+ * totalCount: a running counter when unfiltered or filtered by status or type alone; otherwise
+ * counted by the chain's first page and carried in the cursor.
+ */
 export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging) {
   const where: string[] = []
   const params: unknown[] = []
   const add = (sql: string, ...values: unknown[]) => (where.push(sql), params.push(...values))
   if (q.customerId) add('customer_id = ?', q.customerId)
   if (q.platformCustomerId) add('platform_customer_id = ?', q.platformCustomerId)
-  if (q.accountIdentifier) add('(source_account_id = ? OR destination_account_id = ?)', q.accountIdentifier, q.accountIdentifier)
   if (q.status) add('status = ?', q.status)
   if (q.type) add('type = ?', q.type)
   if (q.reference) add('(reference = ? OR id = ?)', q.reference, q.reference)
   if (q.startDate) add('created_at >= ?', iso(q.startDate))
   if (q.endDate) add('created_at <= ?', iso(q.endDate))
   const order = q.sortOrder === 'asc' ? 'asc' : 'desc'
+  const alone = where.length === 1 && !q.accountIdentifier
+  let total: number | undefined
+  if (!where.length && !q.accountIdentifier) total = countOf(db, 'transactions')
+  else if (alone && q.status) total = groupCountOf(db, 'transactions.status', q.status)
+  else if (alone && q.type) total = groupCountOf(db, 'transactions.type', q.type)
+  const payments: ListQuery[] = q.accountIdentifier
+    ? [
+        {table: 'transactions', where: [...where, 'source_account_id = ?'], params: [...params, q.accountIdentifier]},
+        {table: 'transactions', where: [...where, 'destination_account_id = ?', 'source_account_id IS NOT ?'], params: [...params, q.accountIdentifier, q.accountIdentifier]},
+      ]
+    : [{table: 'transactions', where, params, total}]
   // Card transactions appear in the list too (type CARD), unless a filter only payments have excludes them.
   const cards = cardBranch(db, q)
-  if (cards) return keysetMerge<StoredTransaction | StoredCardTransaction>(db, [{table: 'transactions', where, params, total: where.length ? undefined : countOf(db, 'transactions')}, cards], order, paging)
-  const total = where.length ? undefined : countOf(db, 'transactions')
-  return keysetPage<StoredTransaction>(db, {table: 'transactions', where, params, order, total}, paging)
+  const branches = cards ? [...payments, cards] : payments
+  if (branches.length > 1) return keysetMerge<StoredTransaction | StoredCardTransaction>(db, branches, order, paging)
+  return keysetPage<StoredTransaction>(db, {...payments[0]!, order}, paging)
 }
 
 export interface StoredTransaction {

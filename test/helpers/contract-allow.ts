@@ -238,12 +238,6 @@ export const WEBHOOK_ALLOWANCES: WebhookAllowance[] = [
     noSchema: ['CARD_TRANSACTION.DECLINED'],
   },
   {
-    id: 'stablecoin-operation-events',
-    decidedBy: 'service-api.md §2.13 (stablecoin operation: fields not shown beyond status) and §6 (names no stablecoin event)',
-    why: 'The sandbox announces each stablecoin mint/burn status as STABLECOIN_OPERATION.<status> with the operation; neither the spec nor the contract has such an event.',
-    noSchema: ['STABLECOIN_OPERATION.*'],
-  },
-  {
     id: 'card-transaction-voided-event',
     decidedBy: 'service-api.md §3 Card transaction, §6 (`CARD_TRANSACTION.VOIDED` after an authorization expiry); api-gaps §10.2 #25',
     why: 'The spec adds CARD_TRANSACTION.VOIDED (status VOIDED); the contract\'s card-transaction webhook and WebhookType enums lack both. The rest of the body is checked against the card-transaction webhook.',

@@ -74,6 +74,16 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     await conserved()
   })
 
+  it('$pending.long stays PROCESSING past the normal completion: quote wait reaches its --timeout (exit 8), the money still held', async () => {
+    const c = await funded()
+    const q = (await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', '$pending.long.usd@sandbox.uma.money', '--send', '5.00', '--json'])).json()
+    expect(q).toMatchObject({receivingCurrency: {code: 'USD'}, exchangeRate: 1})
+    const r = await run(['quote', 'execute', q.id, '--yes', '--wait', '--timeout', '600ms', '--json'])
+    expect(r.code, r.stdout).toBe(8)
+    expect(sbx.emu.db.get<{status: string}>('transactions', q.transactionId)!.status).toBe('PROCESSING')
+    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 9_500}, totalBalance: {amount: 10_000}})
+  })
+
   it('payer data: taken from the customer record; a mandatory field it lacks is refused before the quote (exit 2), --payer-info supplies it', async () => {
     const created = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', currencies: ['USD']})
     const id = created.body.id as string

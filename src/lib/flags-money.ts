@@ -23,6 +23,7 @@ export const quoteCreateFlags = {
   receive: Flags.string({description: 'lock the receiving side: amount in real units (4500.00)'}),
   'to-uma': Flags.string({description: 'destination: an UMA address ($name@domain); it is looked up first and the quote carries its lookupId', exclusive: ['to', 'rail']}),
   'to-currency': Flags.string({description: 'with --to-uma: the receiving currency (one the receiver offers; default its first)'}),
+  'lookup-id': Flags.string({description: 'with --to-uma: a lookupId from `svc quote receiver` instead of a new lookup (a retry with the same --idempotency-key then sends the same request)'}),
   'payer-info': Flags.string({description: 'with --to-uma: payer data the receiver asks for, NAME=value (repeatable; default from the customer record)', multiple: true}),
   lock: Flags.string({description: 'side --amount-minor locks', options: ['sending', 'receiving'], default: 'sending'}),
   'platform-fee': Flags.string({description: 'platform fee override: fixed USD amount (USD sources only)'}),

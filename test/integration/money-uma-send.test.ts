@@ -109,6 +109,28 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     expect(quotesSent()).toBe(before)
   })
 
+  it('--lookup-id reuses a lookup from `quote receiver`: a retry with the same --idempotency-key is the same request, and --dry-run shows it', async () => {
+    const c = await funded()
+    const address = '$success.mxn@sandbox.uma.money'
+    const found = await run(['quote', 'receiver', address, '--customer', c.id, '--json'])
+    expect(found.code, found.stderr).toBe(0)
+    const lookupId = found.json().lookupId
+    const args = ['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--lookup-id', lookupId, '--payer-info', 'FULL_NAME=Ada Lovelace', '--amount-minor', '700', '--idempotency-key', 'uma-retry-1', '--json']
+    const dry = await run([...args, '--dry-run'])
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.json().request).toMatchObject({method: 'POST', headers: {'idempotency-key': 'uma-retry-1'}, body: {destination: {destinationType: 'UMA_ADDRESS', umaAddress: address}, lookupId, senderCustomerInfo: {FULL_NAME: 'Ada Lovelace'}, lockedCurrencyAmount: 700}})
+    const quotes = sbx.emu.db.count('quotes')
+    const first = await run(args)
+    const again = await run(args)
+    expect([first.code, again.code], first.stderr + again.stderr).toEqual([0, 0])
+    expect(again.json().id).toBe(first.json().id)
+    expect(first.json()).toMatchObject({destination: {currency: 'MXN'}, exchangeRate: 17.25, totalSendingAmount: 700})
+    expect(sbx.emu.db.count('quotes')).toBe(quotes + 1)
+    const noCurrency = await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--lookup-id', lookupId, '--receive', '5.00', '--json'])
+    expect(noCurrency.code).toBe(2)
+    expect(noCurrency.json().error.details.errors[0]).toMatchObject({field: 'destination.currency', message: expect.stringMatching(/needs --to-currency/)})
+  })
+
   it.each([
     ['a malformed address', ['--to-uma', 'success@sandbox'], 'destination.umaAddress'],
     ['--to and --to-uma together', ['--to-uma', '$success.eur@sandbox.uma.money', '--to', 'ExternalAccount:abc'], undefined],
@@ -126,7 +148,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     const before = sbx.requestCount()
     const r = await run(['quote', 'create', '--from', 'InternalAccount:22222222-2222-2222-2222-222222222222', '--to-uma', '$success.eur@sandbox.uma.money', '--send', '1.00', '--dry-run', '--json'])
     expect(r.code).toBe(2)
-    expect(r.json().error.reason).toMatch(/--dry-run sends nothing, so \$success\.eur@sandbox\.uma\.money is not looked up/)
+    expect(r.json().error).toMatchObject({reason: expect.stringMatching(/--dry-run sends nothing, so \$success\.eur@sandbox\.uma\.money is not looked up/), hint: expect.stringMatching(/--lookup-id/)})
     expect(sbx.requestCount()).toBe(before)
   })
 })

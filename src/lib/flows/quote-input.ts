@@ -85,6 +85,11 @@ function needsLookup(flag: string, value: string, accountId: string): never {
   )
 }
 
+/** --receive with --lookup-id: the receiving currency is not looked up, so it must be named. */
+function needsCurrency(value: string): never {
+  throw new InputError([{field: 'destination.currency', message: `--receive ${value} with --lookup-id needs --to-currency: the receiver's currency is not looked up`}])
+}
+
 /**
  * Builds the POST /quotes body: real units are converted with the locked side's currency, which is
  * looked up from the account when the flags do not name it (never under --dry-run).
@@ -100,7 +105,7 @@ export async function buildQuoteRequest(getClient: () => ApiClient, f: QuoteFlag
   let amount: number
   if (f['amount-minor'] !== undefined) amount = parseMinor(f['amount-minor'])
   else if (side === 'SENDING') amount = minorOf(f.send!, (await sendingCurrency()) ?? needsLookup('send', f.send!, f.from!), 'lockedCurrencyAmount')
-  else if (uma) amount = minorOf(f.receive!, uma.destination.currency, 'lockedCurrencyAmount')
+  else if (uma) amount = minorOf(f.receive!, uma.destination.currency ?? needsCurrency(f.receive!), 'lockedCurrencyAmount')
   else amount = minorOf(f.receive!, (await currencyOf(client, f.to!, f.customer, extra.dryRun)) ?? needsLookup('receive', f.receive!, f.to!), 'lockedCurrencyAmount')
   // Under --dry-run an account's currency stays unknown: the Service refuses a non-USD override itself.
   const feeCurrency = f['platform-fee'] !== undefined || f['platform-fee-bps'] !== undefined ? await sendingCurrency() : 'USD'

@@ -10,6 +10,7 @@ export interface UmaFlags {
   'to-uma'?: string
   'to-currency'?: string
   'payer-info'?: string[]
+  'lookup-id'?: string
   from?: string
   customer?: string
 }
@@ -19,7 +20,7 @@ export function umaFlagProblems(f: UmaFlags): FieldError[] {
   const errors: FieldError[] = []
   const address = f['to-uma']
   if (address === undefined) {
-    if (f['to-currency'] !== undefined || f['payer-info']?.length) errors.push({field: 'destination.umaAddress', message: '--to-currency and --payer-info go with --to-uma <$name@domain>'})
+    if (f['to-currency'] !== undefined || f['payer-info']?.length || f['lookup-id'] !== undefined) errors.push({field: 'destination.umaAddress', message: '--to-currency, --payer-info and --lookup-id go with --to-uma <$name@domain>'})
     return errors
   }
   if (!UMA_ADDRESS.test(address.trim())) errors.push({field: 'destination.umaAddress', message: `"${address}" is not an UMA address ($name@domain)`})
@@ -58,7 +59,7 @@ function fromCustomer(c: Customer, name: string): unknown {
 }
 
 export interface UmaTerms {
-  destination: {destinationType: 'UMA_ADDRESS'; umaAddress: string; currency: string}
+  destination: {destinationType: 'UMA_ADDRESS'; umaAddress: string; currency?: string}
   lookupId: string
   senderCustomerInfo?: Record<string, unknown>
 }
@@ -79,8 +80,18 @@ async function payerOf(client: ApiClient, f: UmaFlags): Promise<string> {
  */
 export async function umaTerms(client: ApiClient, f: UmaFlags, opts: {dryRun?: boolean}): Promise<UmaTerms> {
   const address = f['to-uma']!.trim()
+  const given = Object.fromEntries((f['payer-info'] ?? []).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]))
+  // A lookup made before (`svc quote receiver`): the body is then the same on every run, so a retry
+  // with the same --idempotency-key is the same request (a fresh lookup would change lookupId).
+  if (f['lookup-id']) {
+    return {
+      destination: {destinationType: 'UMA_ADDRESS', umaAddress: address, ...(f['to-currency'] ? {currency: f['to-currency']} : {})},
+      lookupId: f['lookup-id'],
+      ...(Object.keys(given).length ? {senderCustomerInfo: given} : {}),
+    }
+  }
   if (opts.dryRun) {
-    throw usageError(`--dry-run sends nothing, so ${address} is not looked up, and a quote to an UMA address needs the lookupId that GET /receiver/uma gives`, 'Run `svc quote receiver <address> --customer <id>` to see what the receiver takes, or drop --dry-run.')
+    throw usageError(`--dry-run sends nothing, so ${address} is not looked up, and a quote to an UMA address needs the lookupId that GET /receiver/uma gives`, 'Give one with --lookup-id (`svc quote receiver <address> --customer <id>` prints it), or drop --dry-run.')
   }
   const customerId = await payerOf(client, f)
   const found = await lookupReceiver(client, address, {customerId})
@@ -90,7 +101,6 @@ export async function umaTerms(client: ApiClient, f: UmaFlags, opts: {dryRun?: b
     const codes = found.supportedCurrencies.map((c) => c.currency.code)
     throw new InputError([{field: 'destination.currency', message: `${address} receives ${codes.join(', ') || 'no currency'}${wanted ? `, not ${wanted}` : ''}`}])
   }
-  const given = Object.fromEntries((f['payer-info'] ?? []).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]))
   const asked = found.requiredPayerDataFields ?? []
   const customer = asked.some((a) => given[a.name] === undefined) ? await getCustomer(client, customerId) : undefined
   const info: Record<string, unknown> = {...given}

@@ -134,7 +134,6 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   INTERNAL_ERROR: 'The Service failed; retry later, and report it with the request id if it persists.',
   // onboarding (local sandbox codes and svc's own)
   CONTACT_VERIFICATION_REQUIRED: 'Verify every contact channel first: `svc kyc verify-email|verify-phone <id>`, then `confirm-email|confirm-phone --code`.',
-  CONTACT_VERIFICATION_NOT_APPLICABLE: "This customer's provider does not require that channel, or it is VERIFIED already; see `svc kyc status`.",
   LINK_USED: 'Verification links are single use; issue a new one with `svc kyc link <customerId>`.',
   LINK_EXPIRED: 'Issue a new link with `svc kyc link <customerId>`.',
   KYC_REJECTED: 'The decision is final for this customer; see `svc kyc status` and contact compliance.',

@@ -159,10 +159,10 @@ export const ALLOWANCES: Allowance[] = [
   {
     id: 'open-sandbox-error-codes',
     decidedBy: 'service-api.md §4.1 (verify shape "not shown") and §7 409 ("return 409 when not applicable", code not named)',
-    why: 'TO FIX: the sandbox names 400 INVALID_SIGNATURE (ownership verify) and 409 CONTACT_VERIFICATION_REQUIRED / CONTACT_VERIFICATION_NOT_APPLICABLE; the contract\'s enums have INVALID_INPUT and CONFLICT there. The CLI\'s hints key on these codes, so renaming them is a change of its own.',
+    why: 'TO FIX: the sandbox names 400 INVALID_SIGNATURE (ownership verify) and 409 CONTACT_VERIFICATION_REQUIRED (kyc-link before every channel is VERIFIED); the contract\'s enums have INVALID_INPUT and CONFLICT there. The CLI\'s hints key on these codes, so renaming them is a change of its own.',
     excuses: ({kind, exchange, line}) =>
       kind === 'response' &&
-      ((exchange.status === 400 && code(exchange) === 'INVALID_SIGNATURE' && /\/verify$/.test(exchange.path)) || (exchange.status === 409 && /^CONTACT_VERIFICATION_(REQUIRED|NOT_APPLICABLE)$/.test(String(code(exchange))))) &&
+      ((exchange.status === 400 && code(exchange) === 'INVALID_SIGNATURE' && /\/verify$/.test(exchange.path)) || (exchange.status === 409 && code(exchange) === 'CONTACT_VERIFICATION_REQUIRED')) &&
       enumLine('/code')(line),
   },
 ]
@@ -236,12 +236,6 @@ export const WEBHOOK_ALLOWANCES: WebhookAllowance[] = [
     decidedBy: 'service-api.md §6 ("exact names of the card event types other than those above: not shown"); sandbox-behaviour.md §16c (declines)',
     why: 'A declined authorization creates no card transaction, so the sandbox reports it as CARD_TRANSACTION.DECLINED with the decline reason; the contract has no such type.',
     noSchema: ['CARD_TRANSACTION.DECLINED'],
-  },
-  {
-    id: 'stablecoin-operation-events',
-    decidedBy: 'service-api.md §2.13 (stablecoin operation: fields not shown beyond status) and §6 (names no stablecoin event)',
-    why: 'The sandbox announces each stablecoin mint/burn status as STABLECOIN_OPERATION.<status> with the operation; neither the spec nor the contract has such an event.',
-    noSchema: ['STABLECOIN_OPERATION.*'],
   },
   {
     id: 'card-transaction-voided-event',

@@ -82,6 +82,10 @@ describe('EU contact verification before the hosted link', () => {
       expect(r.code).toBe(6)
       expect(r.stderr).toContain("This customer's provider does not require")
     }
+    // The contract's code for "not applicable" is CONFLICT (as for SCA); the hint is the CLI's own.
+    const doc = await svc.run(['kyc', 'verify-email', us.id, '--json'])
+    expect(doc.code).toBe(6)
+    expect(doc.json().error).toMatchObject({status: 409, code: 'CONFLICT', details: {channel: 'email'}, hint: expect.stringMatching(/contactVerification; see `svc kyc status`/)})
     expect((await svc.json(['kyc', 'link', us.id])).provider).toBe('SUMSUB')
   })
 

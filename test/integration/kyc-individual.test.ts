@@ -106,7 +106,8 @@ describe('KYC of individuals, end to end', () => {
     const verifications = sbx.emu.db.count('verifications')
     const again = await svc.run(['kyc', 'submit', c.id, '--json'])
     expect(again.code).toBe(6)
-    expect(again.json().error.code).toBe('INVALID_STATE_TRANSITION')
+    // sandbox-behaviour 2: re-submitting a settled customer is a 400, as the contract allows
+    expect(again.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT', details: {status: 'REJECTED', errors: [{field: 'customerId'}]}, hint: expect.stringMatching(/decision is final/)})
     expect(stored(c.id).kycStatus).toBe('REJECTED')
     expect(sbx.emu.db.count('verifications')).toBe(verifications)
   })
@@ -123,7 +124,8 @@ describe('KYC of individuals, end to end', () => {
     const verifications = sbx.emu.db.count('verifications')
     const again = await svc.run(['kyc', 'submit', c.id, '--json'])
     expect(again.code).toBe(6)
-    expect(again.json().error).toMatchObject({code: 'INVALID_STATE_TRANSITION', details: {status: 'APPROVED'}})
+    expect(again.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT', details: {status: 'APPROVED'}})
+    expect(again.json().error.hint).toContain(`svc kyc status ${c.id}`)
     await new Promise((r) => setTimeout(r, 200)) // longer than the decision delay: nothing is scheduled
     expect(stored(c.id).kycStatus).toBe('APPROVED')
     expect(sbx.emu.db.count('verifications')).toBe(verifications)

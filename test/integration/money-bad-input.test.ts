@@ -21,8 +21,8 @@ describe('local checks refuse bad input before any request (exit 2, field named)
   it.each([
     ['CLABE check digit', add('--type', 'CLABE', '--clabe', '002010077777777770', ...ben), 'accountInfo.clabeNumber', /check digit/],
     ['CLABE length', add('--type', 'CLABE', '--clabe', '00201007777777777', ...ben), 'accountInfo.clabeNumber', /18 digits/],
-    ['ABA routing checksum', add('--type', 'USD_ACCOUNT', '--account-number', '12345', '--routing-number', '021000022', ...ben), 'accountInfo.routingNumber', /checksum/],
-    ['intermediary routing checksum', add('--type', 'USD_ACCOUNT', '--account-number', '12345', '--routing-number', '021000021', '--intermediary-routing-number', '123456789', ...ben), 'accountInfo.intermediaryRoutingNumber', /checksum/],
+    ['ABA routing length', add('--type', 'USD_ACCOUNT', '--account-number', '12345', '--routing-number', '02100002', ...ben), 'accountInfo.routingNumber', /9 digits/],
+    ['intermediary routing digits', add('--type', 'USD_ACCOUNT', '--account-number', '12345', '--routing-number', '021000021', '--intermediary-routing-number', '12345678x', ...ben), 'accountInfo.intermediaryRoutingNumber', /9 digits/],
     ['IBAN mod-97', add('--type', 'EUR_ACCOUNT', '--iban', 'DE89370400440532013001', ...ben), 'accountInfo.iban', /mod-97/],
     ['IBAN length per country', add('--type', 'EUR_ACCOUNT', '--iban', 'DE8937040044053201300', ...ben), 'accountInfo.iban', /22 characters/],
     ['PIX CPF key', add('--type', 'BRL_ACCOUNT', '--pix-key', '52998224726', '--pix-key-type', 'CPF', '--tax-id', '52998224725', ...ben), 'accountInfo.pixKey', /CPF/],

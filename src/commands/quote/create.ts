@@ -14,6 +14,7 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
     '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --receive 4500.00 --execute --wait',
     '<%= config.bin %> quote create --realtime --customer Customer:… --currency USDC --network SOLANA --to ExternalAccount:… --send 100',
     '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --send 250 --execute --yes --json --idempotency-key "$CI_RUN_ID"',
+    `<%= config.bin %> quote create --from InternalAccount:… --to-uma '$success.eur@sandbox.uma.money' --send 10.00 --execute --wait`,
   ]
   static override baseFlags = withTimeout('10m')
   static override flags = {

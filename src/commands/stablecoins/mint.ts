@@ -6,7 +6,7 @@ import {submitOperation} from '../../lib/flows/stablecoin-operation.js'
 import {MINT_FUNDING_TYPES} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint> {
-  static override summary = 'Mint a stablecoin (STABLECOIN_OPERATION.* webhooks follow as it settles)'
+  static override summary = 'Mint a stablecoin; follow it with `stablecoins operations get` (INTERNAL_ACCOUNT.BALANCE_UPDATED when a platform balance moves)'
   static override description = 'The amount must be a whole number of fiat cents. Into an internal account only once the coin is ENABLED; funded from an internal account, the fiat is held at once and paid out on settlement.'
   static override examples = [
     '<%= config.bin %> stablecoins mint Stablecoin:… --amount 100.00 --funding ACH_DEBIT --funding-account ExternalAccount:… --to ExternalAccount:…',

@@ -12,10 +12,11 @@ const CODE_TTL_MS = 10 * 60_000
 
 export type Channel = 'email' | 'phone'
 
+/** Spec 7: contact verification answers 409 when it does not apply; CONFLICT is the contract's code for it (as for SCA). */
 function applicable(c: StoredCustomer, channel: Channel): void {
   const state = c.contactVerification?.[channel]
-  if (!state) throw conflict('CONTACT_VERIFICATION_NOT_APPLICABLE', `This customer's provider does not require ${channel} verification`, {channel})
-  if (state === 'VERIFIED') throw conflict('CONTACT_VERIFICATION_NOT_APPLICABLE', `The ${channel} of ${c.id} is already VERIFIED`, {channel, state})
+  if (!state) throw conflict('CONFLICT', `This customer's provider does not require ${channel} verification`, {channel})
+  if (state === 'VERIFIED') throw conflict('CONFLICT', `The ${channel} of ${c.id} is already VERIFIED`, {channel, state})
 }
 
 export function sendContactCode(emu: SandboxContext, c: StoredCustomer, channel: Channel): void {

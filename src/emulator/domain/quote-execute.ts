@@ -2,11 +2,13 @@ import type {SandboxContext} from '../context.js'
 import type {EmuRequest} from '../router.js'
 import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
+import {getCustomer} from './customers.js'
 import {getExternalAccount} from './external-accounts.js'
 import {arriveInTransit, hold} from './ledger.js'
 import {quoteOutcome, type Outcome} from './payout-patterns.js'
 import {addDailyVolume, checkCustomerReady, checkDailyVolume} from './quote-rules.js'
 import {getQuote, type StoredQuote} from './quotes.js'
+import {umaOutcome} from './quote-uma.js'
 import {startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
 
 function expired(emu: SandboxContext, q: StoredQuote): HttpError {
@@ -15,7 +17,8 @@ function expired(emu: SandboxContext, q: StoredQuote): HttpError {
 }
 
 export function outgoing(emu: SandboxContext, q: StoredQuote, id: string, funding: Funding | undefined, o: {status: string; agentId?: string; pendingApproval?: boolean; source?: Record<string, unknown>; outcome?: Outcome}): StoredTransaction {
-  const dest = q._.destinationInternal ? undefined : getExternalAccount(emu, q._.destinationAccountId)
+  const uma = q._.uma
+  const dest = q._.destinationInternal || !q._.destinationAccountId ? undefined : getExternalAccount(emu, q._.destinationAccountId)
   const wallet = dest && WALLET_KINDS[dest.accountInfo.accountType] ? dest.accountInfo.accountType : undefined
   const network = q.source.sourceType === 'REALTIME_FUNDING' ? (q.source.cryptoNetwork as string | undefined) : undefined
   const now = emu.iso()
@@ -27,7 +30,7 @@ export function outgoing(emu: SandboxContext, q: StoredQuote, id: string, fundin
     customerId: q._.customerId,
     platformCustomerId: q._.platformCustomerId,
     source: o.source ?? {...q.source, currency: q.sendingCurrency.code},
-    destination: {destinationType: 'ACCOUNT', accountId: q._.destinationAccountId, currency: q.receivingCurrency.code},
+    destination: uma ? {destinationType: 'UMA_ADDRESS', umaAddress: uma.address, currency: q.receivingCurrency.code} : {destinationType: 'ACCOUNT', accountId: q._.destinationAccountId, currency: q.receivingCurrency.code},
     sentAmount: {amount: q.totalSendingAmount, currency: q.sendingCurrency},
     receivedAmount: {amount: q.totalReceivingAmount, currency: q.receivingCurrency},
     fees: q.feesIncluded,
@@ -42,12 +45,18 @@ export function outgoing(emu: SandboxContext, q: StoredQuote, id: string, fundin
     updatedAt: now,
     _: {
       funding,
-      outcome: o.outcome ?? (dest ? quoteOutcome(dest.accountInfo) : {kind: 'complete', delay: 'normal'}),
+      outcome: o.outcome ?? (uma ? umaOutcome(uma) : dest ? quoteOutcome(dest.accountInfo) : {kind: 'complete', delay: 'normal'}),
       ...(q._.destinationInternal ? {destinationInternal: q._.destinationAccountId} : {}),
+      ...(uma?.accountId ? {umaReceiver: {customerId: uma.customerId!, platformCustomerId: uma.platformCustomerId!, accountId: uma.accountId, senderUma: senderUmaOf(emu, q._.customerId)}} : {}),
       ...(wallet ? {destinationWallet: wallet} : {}),
       ...(network ? {sourceNetwork: network} : {}),
     },
   }
+}
+
+/** The paying customer's UMA address: the source of the money its receiver on this platform gets. */
+function senderUmaOf(emu: SandboxContext, customerId: string): string {
+  return String(getCustomer(emu, customerId).umaAddress)
 }
 
 /**

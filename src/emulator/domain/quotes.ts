@@ -10,6 +10,7 @@ import {feesFor} from './fees.js'
 import {currencyObject, fundingInstructionsFor, type InternalAccount} from './internal-accounts.js'
 import {getInternalAccount, insufficientFunds} from './ledger.js'
 import {checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
+import {checkUmaAmount, umaDestination} from './quote-uma.js'
 import {convertDown, convertUp, rateFor, rateNumber} from './rates.js'
 import {quoteWalletPayload} from './wallet/quote-signing.js'
 import type {StoredQuote} from '../store/quotes.js'
@@ -53,15 +54,17 @@ function resolveSource(emu: SandboxContext, src: QuoteCreateRequest['source']): 
 /** Builds and stores a PENDING quote after every quoting rule (spec 4.4); nothing is stored on refusal. */
 export function createQuote(emu: SandboxContext, input: QuoteCreateRequest, opts: {beforeStore?: (q: StoredQuote) => void} = {}): StoredQuote {
   const src = resolveSource(emu, input.source)
-  const destId = input.destination.accountId
-  const destInternal = destId.startsWith('InternalAccount:')
-  const destInt = destInternal ? getInternalAccount(emu, destId) : undefined
-  const destExt = destInternal ? undefined : getExternalAccount(emu, destId)
+  const dest = input.destination
+  const uma = dest.destinationType === 'UMA_ADDRESS' ? umaDestination(emu, {...input, destination: dest}, src) : undefined
+  const destId = dest.destinationType === 'ACCOUNT' ? dest.accountId : undefined
+  const destInternal = destId?.startsWith('InternalAccount:') ?? false
+  const destInt = destId && destInternal ? getInternalAccount(emu, destId) : undefined
+  const destExt = destId && !destInternal ? getExternalAccount(emu, destId) : undefined
   if (input.source.sourceType === 'ACCOUNT' && destId === input.source.accountId) throw badRequest('SELF_PAYMENT', 'Source and destination are the same account')
   if (destExt && destExt.customerId && destExt.customerId !== src.customerId) {
     throw invalid([{field: 'destination.accountId', message: `belongs to ${destExt.customerId}, not to the paying customer ${src.customerId}`}])
   }
-  const to = destInt ? destInt.balance.currency.code : destExt!.currency
+  const to = uma ? uma.currency : destInt ? destInt.balance.currency.code : destExt!.currency
   const from = src.currency
   if (input.platformFeeOverride && from !== 'USD') throw invalid([{field: 'platformFeeOverride', message: `requires a USD source currency (this quote sends ${from})`}])
   if (input.platformFeeOverride && input.platformFeeOverride.platformFixedFee.currency !== 'USD') throw invalid([{field: 'platformFeeOverride.platformFixedFee.currency', message: 'must be USD'}])
@@ -72,10 +75,11 @@ export function createQuote(emu: SandboxContext, input: QuoteCreateRequest, opts
     if (!network) throw invalid([{field: 'source.cryptoNetwork', message: `is required to fund ${from} in real time (e.g. SOLANA)`}])
     if (!assets?.includes(from)) throw invalid([{field: 'source.cryptoNetwork', message: `${network} does not carry ${from} here`}])
   }
-  const rail = pickRail(destExt, input.destination.paymentRail)
+  const rail = pickRail(destExt, dest.destinationType === 'ACCOUNT' ? dest.paymentRail : undefined)
   const customer = checkCustomerReady(emu, src.customerId)
 
-  const rate = rateFor(emu, from, to)
+  // An UMA quote pays at the rate its lookup showed (when it sends from the currency the lookup priced from).
+  const rate = uma?.rate ?? rateFor(emu, from, to)
   const override = input.platformFeeOverride ? {fixed: input.platformFeeOverride.platformFixedFee.amount, bps: input.platformFeeOverride.platformVariableFeeBps} : undefined
   let sending: number, receiving: number, fees: {service: number; platform: number}
   if (input.lockedCurrencySide === 'SENDING') {
@@ -94,6 +98,7 @@ export function createQuote(emu: SandboxContext, input: QuoteCreateRequest, opts
   }
   if (receiving <= 0) throw badRequest('INVALID_AMOUNT', `After fees of ${fees.service + fees.platform} (smallest units of ${from}) nothing would be delivered; send more`)
   checkSize(emu, from, to, sending, receiving, rail)
+  if (uma) checkUmaAmount(uma, receiving)
   if (destExt) checkDestination(emu, destExt, {code: to, amount: receiving})
   if (src.kind === 'INTERNAL' && (src.account as InternalAccount).balance.amount < sending) throw insufficientFunds(src.account as InternalAccount, sending)
 
@@ -105,7 +110,7 @@ export function createQuote(emu: SandboxContext, input: QuoteCreateRequest, opts
     createdAt: emu.iso(now),
     expiresAt: emu.iso(now + emu.settings().quoteTtlMs),
     source: input.source,
-    destination: {...input.destination, ...(rail ? {paymentRail: rail} : {})},
+    destination: uma ? {destinationType: 'UMA_ADDRESS', umaAddress: uma.receiver.address, currency: to} : {...dest, ...(rail ? {paymentRail: rail} : {})},
     sendingCurrency: currencyObject(from),
     receivingCurrency: currencyObject(to),
     totalSendingAmount: sending,
@@ -123,8 +128,9 @@ export function createQuote(emu: SandboxContext, input: QuoteCreateRequest, opts
       sourceKind: src.kind,
       sourceAccountType: (src.account as InternalAccount | undefined)?.type ?? (src.account as StoredExternalAccount | undefined)?.accountInfo.accountType,
       sourceAccountId: src.account?.id,
-      destinationAccountId: destId,
+      ...(destId ? {destinationAccountId: destId} : {}),
       destinationInternal: destInternal,
+      ...(uma ? {uma: uma.receiver} : {}),
       rail,
       serviceFee: fees.service,
     },

@@ -27,6 +27,19 @@ function sendingCurrency(emu: SandboxContext, c: StoredCustomer): string {
   return c.currencies?.[0] ?? internalAccounts(emu.db, {customerId: c.id})[0]?.balance.currency.code ?? 'USD'
 }
 
+/** What a lookup offered, kept so that a quote with its lookupId pays at the rate it showed. */
+export interface StoredLookup {
+  id: string
+  receiver: string
+  senderCustomerId: string
+  /** The sending currency the rates were priced from. */
+  from?: string
+  /** Per offered currency: the exact rate (BigInt parts as strings) and the amount range. */
+  offered?: Array<{code: string; num: string; den: string; min: number; max: number}>
+  requiredPayerDataFields?: Array<{name: string; mandatory: boolean}>
+  createdAt: string
+}
+
 /** What a receiver accepts in one currency, priced from the sender's currency (spec 19: receiving units per sending unit). */
 function preference(emu: SandboxContext, from: string, to: string) {
   let rate
@@ -37,15 +50,17 @@ function preference(emu: SandboxContext, from: string, to: string) {
     throw e
   }
   const s = emu.settings()
-  return {currency: currencyObject(to), estimatedExchangeRate: rateNumber(rate), min: 1, max: s.transactionSizeLimits[to] ?? fromUsdCents(emu, to, DEFAULT_MAX_USD_CENTS)}
+  return {rate, shown: {currency: currencyObject(to), estimatedExchangeRate: rateNumber(rate), min: 1, max: s.transactionSizeLimits[to] ?? fromUsdCents(emu, to, DEFAULT_MAX_USD_CENTS)}}
 }
 
 function record(emu: SandboxContext, receiver: string, sender: StoredCustomer, currencies: string[], required: Array<{name: string; mandatory: boolean}>) {
   const from = sendingCurrency(emu, sender)
-  const supportedCurrencies = currencies.map((c) => preference(emu, from, c)).filter((p) => p !== undefined)
+  const prefs = currencies.map((c) => preference(emu, from, c)).filter((p) => p !== undefined)
   const lookupId = newId('Lookup')
-  emu.db.put('receiverLookups', lookupId, {id: lookupId, receiver, senderCustomerId: sender.id, createdAt: emu.iso()})
-  return {lookupId, supportedCurrencies, ...(required.length ? {requiredPayerDataFields: required} : {})}
+  const offered = prefs.map(({rate, shown}) => ({code: rate.to, num: rate.num.toString(), den: rate.den.toString(), min: shown.min, max: shown.max}))
+  const stored: StoredLookup = {id: lookupId, receiver, senderCustomerId: sender.id, from, offered, requiredPayerDataFields: required, createdAt: emu.iso()}
+  emu.db.put('receiverLookups', lookupId, stored)
+  return {lookupId, supportedCurrencies: prefs.map((p) => p.shown), ...(required.length ? {requiredPayerDataFields: required} : {})}
 }
 
 /**

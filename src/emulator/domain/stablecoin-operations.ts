@@ -158,10 +158,21 @@ export function burn(req: EmuRequest, stablecoinId: string) {
   })
 }
 
-/** Stores a new operation, announces it, and schedules its settlement. */
+/**
+ * Neither the spec (section 6 names no stablecoin event; 2.13 and 4.7 give no shapes) nor the
+ * contract's `webhooks:` has an operation event, so an operation is followed by polling it. What the
+ * contract does have is INTERNAL_ACCOUNT.BALANCE_UPDATED with the full account: sent whenever a mint
+ * or burn moves a platform balance (the hold at creation, the settlement). Operations off the
+ * platform's books announce nothing.
+ */
+function balanceUpdated(emu: SandboxContext, accountId: string): void {
+  emu.webhooks.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', getInternalAccount(emu, accountId))
+}
+
+/** Stores a new operation, announces the balance it held, and schedules its settlement. */
 function start(emu: SandboxContext, op: StoredOperation): StoredOperation {
   emu.db.put('stablecoinOperations', op.id, op)
-  emu.webhooks.emit(`STABLECOIN_OPERATION.${op.status}`, publicOperation(op))
+  if (op._ledger?.releaseHeld) balanceUpdated(emu, op._ledger.releaseHeld.accountId)
   emu.scheduler.after(emu.settings().stablecoinSettlementDelayMs ?? 500, SETTLE, {operationId: op.id})
   return op
 }
@@ -181,7 +192,7 @@ export function settleOperation(emu: SandboxContext, operationId: string): void 
   delete done.expiresAt
   delete done._ledger
   emu.db.put('stablecoinOperations', op.id, done)
-  emu.webhooks.emit('STABLECOIN_OPERATION.COMPLETED', publicOperation(done))
+  for (const moved of [op._ledger?.releaseHeld, op._ledger?.creditOnSettle]) if (moved) balanceUpdated(emu, moved.accountId)
 }
 
 export function getOperation(emu: SandboxContext, id: string): StoredOperation {

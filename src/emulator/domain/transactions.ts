@@ -110,6 +110,11 @@ export function completePayment(emu: SandboxContext, t: StoredTransaction): Stor
   if (t._?.destinationInternal && t.receivedAmount) {
     recordIncoming(emu, t._.destinationInternal, t.receivedAmount.amount, {customerId: t.customerId, platformCustomerId: t.platformCustomerId, description: `From ${t.id}`, source: incomingSourceOf(t)})
   }
+  const r = t._?.umaReceiver
+  if (r && t.receivedAmount) {
+    const currency = t.sentAmount?.currency.code as string | undefined
+    recordIncoming(emu, r.accountId, t.receivedAmount.amount, {customerId: r.customerId, platformCustomerId: r.platformCustomerId, description: `UMA payment from ${r.senderUma}`, source: {sourceType: 'UMA_ADDRESS', umaAddress: r.senderUma, ...(currency ? {currency} : {})}})
+  }
   return done
 }
 

@@ -57,8 +57,10 @@ export function registerKyc(router: Router): void {
     const {customerId} = validate(verificationRequest, req.body)
     const c = getCustomer(emu, customerId)
     const status = statusOf(c)
-    if (status === 'APPROVED' || status === 'REJECTED') throw conflict('INVALID_STATE_TRANSITION', `${c.id} is already ${status}; a settled decision is final`, {status})
-    if (status === 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${c.id} is already under review (PENDING); wait for the decision`, {status})
+    // sandbox-behaviour 2-3: re-submitting a settled customer answers 400 (the contract lists no 409 here);
+    // a submission under review is refused the same way.
+    if (status === 'APPROVED' || status === 'REJECTED') throw notSubmittable(c.id, status, `is already ${status}; a settled decision is final`)
+    if (status === 'PENDING') throw notSubmittable(c.id, status, 'is already under review (PENDING); wait for the decision')
     const skip = emu.settings().skipVerificationPaperwork && c.customerType === 'BUSINESS' && isTerminalSuffix(suffixOf(c))
     const errors = verificationErrors(emu, c, {paperwork: !skip})
     const now = emu.iso()
@@ -102,6 +104,10 @@ export function registerKyc(router: Router): void {
 }
 
 /** Links are single use and expire; earlier links stay valid until used (spec 4.2 rule 1). */
+function notSubmittable(customerId: string, status: string, why: string): HttpError {
+  return new HttpError(400, 'INVALID_INPUT', `${customerId} ${why}`, {status, errors: [{field: 'customerId', message: `${customerId} ${why}`}]})
+}
+
 function usableLink(emu: SandboxContext, token: string): KycLink {
   const link = emu.db.get<KycLink>('kycLinks', token)
   if (!link) throw notFound('NOT_FOUND', 'Verification link')

@@ -1,5 +1,19 @@
+import type {UmaSenderBehaviour} from './transactions.js'
+
 /** The currency object the API shows with an amount (domain/internal-accounts' currencyObject builds it). */
 export type CurrencyObject = {code: string; name?: string; symbol?: string; decimals: number}
+
+/** Who receives a quote to an UMA address: a sandbox counterparty, or a customer of this platform. */
+export interface UmaReceiver {
+  address: string
+  lookupId: string
+  /** Sandbox counterparty ($success.eur@sandbox.uma.money ...): what its payment does. */
+  behaviour?: UmaSenderBehaviour
+  /** A customer of this platform: the internal account credited on completion. */
+  customerId?: string
+  platformCustomerId?: string
+  accountId?: string
+}
 
 /** The quotes table holds these: the API object plus what execute needs, under `_` (never returned). */
 export interface StoredQuote {
@@ -30,8 +44,11 @@ export interface StoredQuote {
     sourceKind: 'INTERNAL' | 'PULL' | 'REALTIME'
     sourceAccountType?: string
     sourceAccountId?: string
-    destinationAccountId: string
+    /** ACCOUNT destinations. */
+    destinationAccountId?: string
     destinationInternal: boolean
+    /** UMA_ADDRESS destinations: who receives, from the lookup. */
+    uma?: UmaReceiver
     rail?: string
     serviceFee: number
     /** Payment instructions of a real-time quote held for SCA authorization. */

@@ -70,7 +70,16 @@ export interface StoredTransaction {
   createdAt: string
   updatedAt: string
   /** Internal: how the funds are held and what the sandbox pattern decided. Never returned. */
-  _?: {funding?: Funding; outcome?: PayoutOutcome; destinationInternal?: string; destinationWallet?: string; sourceNetwork?: string; umaSender?: UmaSenderBehaviour}
+  _?: {
+    funding?: Funding
+    outcome?: PayoutOutcome
+    destinationInternal?: string
+    destinationWallet?: string
+    sourceNetwork?: string
+    umaSender?: UmaSenderBehaviour
+    /** A payment to the UMA address of a customer of this platform: credited to it on completion. */
+    umaReceiver?: {customerId: string; platformCustomerId: string; accountId: string; senderUma: string}
+  }
 }
 
 type Amount = {amount: number; currency: Record<string, unknown>}

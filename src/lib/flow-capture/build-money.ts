@@ -113,7 +113,10 @@ function externalAccountStep(a: Doc, name: string, payout: string | undefined, f
   if (a.ownershipType) body.ownershipType = a.ownershipType
   if (!body.currency) delete body.currency
   if (field) {
-    const valid = (v: string) => !externalAccountProblems({...body, accountInfo: {...info, [field]: v}}).errors.some((e) => e.field.startsWith(`accountInfo.${field}`))
+    const valid = (v: string) => {
+      const p = externalAccountProblems({...body, accountInfo: {...info, [field]: v}})
+      return ![...p.errors, ...p.warnings].some((e) => e.field.startsWith(`accountInfo.${field}`))
+    }
     const faked = original.includes('@') ? fakeEmailKey(original, suffix, fakes, valid) : fakes.accountIdentifier(original, suffix, KEEP_PREFIX[field] ?? 0, valid)
     if (!faked) {
       out.cannot(`${name} (${info.accountType}): no valid stand-in identifier ending in ${suffix} was found; the account is not rebuilt`)

@@ -15,7 +15,7 @@ export const externalAccountFlags = {
   clabe: Flags.string({description: 'CLABE: 18 digits with check digit', helpGroup: 'MXN'}),
   'bank-name': Flags.string({description: 'name of the bank holding the account', helpGroup: 'BANK'}),
   'account-number': Flags.string({description: 'US or GB account number', helpGroup: 'BANK'}),
-  'routing-number': Flags.string({description: 'US ABA routing number (9 digits, checksum)', helpGroup: 'USD'}),
+  'routing-number': Flags.string({description: 'US ABA routing number (9 digits; a bad checksum is warned about)', helpGroup: 'USD'}),
   'bank-account-type': Flags.string({description: 'US account type', options: ['CHECKING', 'SAVINGS'], helpGroup: 'USD'}),
   'intermediary-bank-name': Flags.string({description: 'wire: intermediary bank', helpGroup: 'USD'}),
   'intermediary-routing-number': Flags.string({description: 'wire: intermediary routing number', helpGroup: 'USD'}),
@@ -54,7 +54,7 @@ function beneficiaryOf(f: F): Record<string, unknown> | undefined {
 
 /** Flags (over --data) to the create body, then every shape and format check before any request. */
 /** The POST body from the flags; `ownerImplied` when the route names the owner (an agent's customer). */
-export function externalAccountBody(f: F, opts: {ownerImplied?: boolean} = {}): ExternalAccountCreateRequest {
+export function externalAccountBody(f: F, opts: {ownerImplied?: boolean; warn?: (message: string) => void} = {}): ExternalAccountCreateRequest {
   const data = f.data ? readJsonObject(f.data) : {}
   const dataInfo = (data.accountInfo ?? {}) as Record<string, unknown>
   const type = f.type ?? (dataInfo.accountType as string | undefined)
@@ -81,8 +81,9 @@ export function externalAccountBody(f: F, opts: {ownerImplied?: boolean} = {}): 
   })
   const currency = f.currency ?? (data.currency as string | undefined) ?? (type ? (FIAT_KIND_CURRENCY[type] ?? WALLET_KINDS[type]?.assets[0]) : undefined)
   const body = compact({...data, customerId: f.customer ?? data.customerId, currency, platformAccountId: f['platform-account-id'] ?? data.platformAccountId, ownershipType: f.ownership ?? data.ownershipType, accountInfo: info})
-  const {data: valid, errors} = externalAccountProblems(body)
+  const {data: valid, errors, warnings} = externalAccountProblems(body)
   if (!valid) throw new InputError(errors)
   if (!valid.customerId && !opts.ownerImplied) throw new InputError([{field: 'customerId', message: 'is required (--customer)'}])
+  for (const w of warnings) opts.warn?.(`${w.field} ${w.message} (sent anyway: the Service checks 9 digits only)`)
   return valid
 }

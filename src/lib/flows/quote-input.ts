@@ -6,8 +6,9 @@ import {missingFlagsError} from '../missing-flags.js'
 import {MoneyError, parseMinor, toMinor} from '../money.js'
 import {quoteCreateRequest, type QuoteCreateRequest} from '../schemas/quotes.js'
 import {checkWith} from '../validate.js'
+import {umaFlagProblems, umaTerms, type UmaFlags} from './quote-uma.js'
 
-export interface QuoteFlags {
+export interface QuoteFlags extends UmaFlags {
   from?: string
   realtime?: boolean
   customer?: string
@@ -32,6 +33,7 @@ const DECIMAL = /^\d+(\.\d+)?$/
 export function checkQuoteFlags(f: QuoteFlags): void {
   const errors: FieldError[] = []
   if (f.from && f.realtime) throw usageError('--from and --realtime cannot be used together')
+  errors.push(...umaFlagProblems(f))
   const amounts = [f.send, f.receive, f['amount-minor']].filter((v) => v !== undefined)
   if (amounts.length > 1) throw usageError('Give exactly one amount: --send <real units>, --receive <real units> or --amount-minor <smallest units> [--lock sending|receiving]')
   // Every missing flag at once, so a script learns the whole list in one run.
@@ -39,7 +41,7 @@ export function checkQuoteFlags(f: QuoteFlags): void {
     ...(!f.from && !f.realtime ? ['--from'] : []),
     ...(f.realtime && !f.customer ? ['--customer'] : []),
     ...(f.realtime && !f.currency ? ['--currency'] : []),
-    ...(!f.to ? ['--to'] : []),
+    ...(!f.to && !f['to-uma'] ? ['--to'] : []),
     ...(!amounts.length ? ['--send'] : []),
   ]
   if (missing.length) throw missingFlagsError(missing, [], 'Source: --from <InternalAccount|ExternalAccount>, or --realtime --customer <id> --currency <code>; amount: --send, --receive or --amount-minor. Nothing was sent.')
@@ -83,6 +85,11 @@ function needsLookup(flag: string, value: string, accountId: string): never {
   )
 }
 
+/** --receive with --lookup-id: the receiving currency is not looked up, so it must be named. */
+function needsCurrency(value: string): never {
+  throw new InputError([{field: 'destination.currency', message: `--receive ${value} with --lookup-id needs --to-currency: the receiver's currency is not looked up`}])
+}
+
 /**
  * Builds the POST /quotes body: real units are converted with the locked side's currency, which is
  * looked up from the account when the flags do not name it (never under --dry-run).
@@ -91,12 +98,14 @@ export async function buildQuoteRequest(getClient: () => ApiClient, f: QuoteFlag
   checkQuoteFlags(f)
   // The client is made only once the flags pass: a missing flag is named before credentials are needed.
   const client = getClient()
+  const uma = f['to-uma'] !== undefined ? await umaTerms(client, f, {dryRun: extra.dryRun}) : undefined
   const side = f.receive !== undefined ? 'RECEIVING' : f.send !== undefined ? 'SENDING' : (f.lock ?? 'sending').toUpperCase()
   let sending: Promise<string | undefined> | undefined
   const sendingCurrency = () => (sending ??= f.realtime ? Promise.resolve(f.currency!) : currencyOf(client, f.from!, f.customer, extra.dryRun))
   let amount: number
   if (f['amount-minor'] !== undefined) amount = parseMinor(f['amount-minor'])
   else if (side === 'SENDING') amount = minorOf(f.send!, (await sendingCurrency()) ?? needsLookup('send', f.send!, f.from!), 'lockedCurrencyAmount')
+  else if (uma) amount = minorOf(f.receive!, uma.destination.currency ?? needsCurrency(f.receive!), 'lockedCurrencyAmount')
   else amount = minorOf(f.receive!, (await currencyOf(client, f.to!, f.customer, extra.dryRun)) ?? needsLookup('receive', f.receive!, f.to!), 'lockedCurrencyAmount')
   // Under --dry-run an account's currency stays unknown: the Service refuses a non-USD override itself.
   const feeCurrency = f['platform-fee'] !== undefined || f['platform-fee-bps'] !== undefined ? await sendingCurrency() : 'USD'
@@ -107,7 +116,8 @@ export async function buildQuoteRequest(getClient: () => ApiClient, f: QuoteFlag
     source: f.realtime
       ? {sourceType: 'REALTIME_FUNDING', currency: f.currency, customerId: f.customer, ...(f.network ? {cryptoNetwork: f.network} : {})}
       : {sourceType: 'ACCOUNT', accountId: f.from, ...(f.customer ? {customerId: f.customer} : {})},
-    destination: {destinationType: 'ACCOUNT', accountId: f.to, ...(f.rail ? {paymentRail: f.rail} : {})},
+    destination: uma ? uma.destination : {destinationType: 'ACCOUNT', accountId: f.to, ...(f.rail ? {paymentRail: f.rail} : {})},
+    ...(uma ? {lookupId: uma.lookupId, ...(uma.senderCustomerInfo ? {senderCustomerInfo: uma.senderCustomerInfo} : {})} : {}),
     lockedCurrencySide: side,
     lockedCurrencyAmount: amount,
     ...(extra.immediatelyExecute ? {immediatelyExecute: true} : {}),

@@ -34,12 +34,12 @@ export function renderQuote(out: Output, q: Quote, now: number): void {
   const platform = q.platformFeesIncluded ?? 0
   const [forward, backward] = rateLines(q)
   const left = secondsLeft(q.expiresAt, now)
-  const dest = q.destination as {accountId?: string; paymentRail?: string}
+  const dest = q.destination as {accountId?: string; umaAddress?: string; paymentRail?: string}
   const src = q.source as {accountId?: string; currency?: string; cryptoNetwork?: string}
   renderKeyValue(out, [
     ['quote', `${q.id}  ${q.status}`],
     ['from', src.accountId ?? `real-time funding (${src.currency}${src.cryptoNetwork ? ` on ${src.cryptoNetwork}` : ''})`],
-    ['to', `${dest.accountId ?? '-'}${dest.paymentRail ? ` via ${dest.paymentRail}` : ''}`],
+    ['to', `${dest.accountId ?? dest.umaAddress ?? '-'}${dest.paymentRail ? ` via ${dest.paymentRail}` : ''}`],
     ['you send', formatAmount(q.totalSendingAmount, send)],
     ['fees', `${formatAmount(fees, send)} included (service ${formatAmount(fees - platform, send)}, platform ${formatAmount(platform, send)})`],
     ['converted', formatAmount(q.totalSendingAmount - fees, send)],
@@ -54,6 +54,7 @@ export function renderQuote(out: Output, q: Quote, now: number): void {
 
 /** One line for prompts: "Send USD 250.00 → MXN 4,291.13 to ExternalAccount:…?" */
 export function quoteQuestion(q: Quote): string {
-  const dest = (q.destination as {accountId?: string}).accountId ?? 'the destination'
+  const d = q.destination as {accountId?: string; umaAddress?: string}
+  const dest = d.accountId ?? d.umaAddress ?? 'the destination'
   return `Send ${formatAmount(q.totalSendingAmount, q.sendingCurrency)} → ${formatAmount(q.totalReceivingAmount, q.receivingCurrency)} to ${dest}?`
 }

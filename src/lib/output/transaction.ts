@@ -24,8 +24,8 @@ function onChain(side: unknown): string | undefined {
 }
 
 function accountOf(side: unknown): string | undefined {
-  const s = side as {accountId?: string; sourceType?: string; currency?: string} | undefined
-  return s?.accountId ?? (s?.sourceType ? `${s.sourceType}${s.currency ? ` ${s.currency}` : ''}` : undefined)
+  const s = side as {accountId?: string; umaAddress?: string; sourceType?: string; currency?: string} | undefined
+  return s?.accountId ?? s?.umaAddress ?? (s?.sourceType ? `${s.sourceType}${s.currency ? ` ${s.currency}` : ''}` : undefined)
 }
 
 export function statusText(t: Transaction): string {

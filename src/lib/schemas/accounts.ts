@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {WALLET_KINDS, clabeProblem, ibanProblem, pixKeyProblem, routingProblem, walletAddressProblem, PIX_KEY_TYPES} from '../account-checks.js'
+import {WALLET_KINDS, clabeProblem, ibanProblem, pixKeyProblem, routingChecksumProblem, routingProblem, walletAddressProblem, PIX_KEY_TYPES} from '../account-checks.js'
 import type {FieldError} from '../errors.js'
 import {addressSchema, countryCode, currencyAmountSchema, e164, email, idOf, isoDate} from './common.js'
 import {fieldErrors} from './field-errors.js'
@@ -48,8 +48,11 @@ const businessBeneficiary = z.strictObject({
 })
 export const beneficiarySchema = z.discriminatedUnion('beneficiaryType', [individualBeneficiary, businessBeneficiary])
 
+/** The platform's own reference, where the contract's usBankAccount example puts it (inside accountInfo). */
+const platformRef = {platformAccountId: z.string().min(1).max(100).optional()}
+
 const wallet = (accountType: keyof typeof WALLET_KINDS) =>
-  z.strictObject({accountType: z.literal(accountType), address: z.string().min(1).max(200), beneficiary: beneficiarySchema.optional(), vaspName: z.string().min(1).max(200).optional()})
+  z.strictObject({accountType: z.literal(accountType), address: z.string().min(1).max(200), beneficiary: beneficiarySchema.optional(), vaspName: z.string().min(1).max(200).optional(), ...platformRef})
 
 /** accountInfo kinds: the spec's (CLABE, L2_WALLET, US bank with wire beneficiary) and the common published ones. */
 export const accountInfoSchema = z.discriminatedUnion('accountType', [
@@ -63,12 +66,13 @@ export const accountInfoSchema = z.discriminatedUnion('accountType', [
     intermediaryRoutingNumber: z.string().optional(),
     fiToFiInformation: z.string().max(210).optional(),
     beneficiary: beneficiarySchema,
+    ...platformRef,
   }),
-  z.strictObject({accountType: z.literal('CLABE'), clabeNumber: z.string(), bankName: z.string().max(140).optional(), beneficiary: beneficiarySchema}),
-  z.strictObject({accountType: z.literal('MXN_ACCOUNT'), clabeNumber: z.string(), bankName: z.string().max(140).optional(), beneficiary: beneficiarySchema}),
-  z.strictObject({accountType: z.literal('EUR_ACCOUNT'), iban: z.string(), swiftCode: z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, {message: 'must be an 8 or 11 character BIC'}).optional(), beneficiary: beneficiarySchema}),
-  z.strictObject({accountType: z.literal('BRL_ACCOUNT'), pixKey: z.string().min(1).max(77), pixKeyType: z.enum(PIX_KEY_TYPES), taxId: z.string().regex(/^[0-9]{11,14}$/, {message: 'must be 11-14 digits (CPF or CNPJ)'}), beneficiary: beneficiarySchema}),
-  z.strictObject({accountType: z.literal('GBP_ACCOUNT'), sortCode: z.string().regex(/^\d{6}$/, {message: 'must be 6 digits'}), accountNumber: z.string().regex(/^\d{8}$/, {message: 'must be 8 digits'}), beneficiary: beneficiarySchema}),
+  z.strictObject({accountType: z.literal('CLABE'), clabeNumber: z.string(), bankName: z.string().max(140).optional(), beneficiary: beneficiarySchema, ...platformRef}),
+  z.strictObject({accountType: z.literal('MXN_ACCOUNT'), clabeNumber: z.string(), bankName: z.string().max(140).optional(), beneficiary: beneficiarySchema, ...platformRef}),
+  z.strictObject({accountType: z.literal('EUR_ACCOUNT'), iban: z.string(), swiftCode: z.string().regex(/^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, {message: 'must be an 8 or 11 character BIC'}).optional(), beneficiary: beneficiarySchema, ...platformRef}),
+  z.strictObject({accountType: z.literal('BRL_ACCOUNT'), pixKey: z.string().min(1).max(77), pixKeyType: z.enum(PIX_KEY_TYPES), taxId: z.string().regex(/^[0-9]{11,14}$/, {message: 'must be 11-14 digits (CPF or CNPJ)'}), beneficiary: beneficiarySchema, ...platformRef}),
+  z.strictObject({accountType: z.literal('GBP_ACCOUNT'), sortCode: z.string().regex(/^\d{6}$/, {message: 'must be 6 digits'}), accountNumber: z.string().regex(/^\d{8}$/, {message: 'must be 8 digits'}), beneficiary: beneficiarySchema, ...platformRef}),
   wallet('L2_WALLET'),
   wallet('SOLANA_WALLET'),
   wallet('ETHEREUM_WALLET'),
@@ -102,7 +106,7 @@ export function primaryIdentifier(info: Record<string, unknown>): string {
  * Shape plus the per-kind format checks (check digits, checksums, chain formats), every problem at
  * once. Format checks run on the raw input so a bad CLABE is reported next to a missing currency.
  */
-export function externalAccountProblems(body: unknown): {data?: ExternalAccountCreateRequest; errors: FieldError[]} {
+export function externalAccountProblems(body: unknown): {data?: ExternalAccountCreateRequest; errors: FieldError[]; warnings: FieldError[]} {
   const r = externalAccountCreateRequest.safeParse(body)
   const errors = r.success ? [] : fieldErrors(r.error)
   const raw = (body ?? {}) as Record<string, unknown>
@@ -119,6 +123,17 @@ export function externalAccountProblems(body: unknown): {data?: ExternalAccountC
   if (str('clabeNumber') !== undefined) add('clabeNumber', clabeProblem(str('clabeNumber')!))
   if (kind === 'USD_ACCOUNT' && str('routingNumber') !== undefined) add('routingNumber', routingProblem(str('routingNumber')!))
   if (str('intermediaryRoutingNumber') !== undefined) add('intermediaryRoutingNumber', routingProblem(str('intermediaryRoutingNumber')!))
+  // Worth a second look, never a refusal (the spec asks for 9 digits only).
+  const warnings: FieldError[] = []
+  for (const k of kind === 'USD_ACCOUNT' ? ['routingNumber', 'intermediaryRoutingNumber'] : []) {
+    const message = str(k) !== undefined ? routingChecksumProblem(str(k)!) : undefined
+    if (message) warnings.push({field: `accountInfo.${k}`, message})
+  }
+  // The platform's reference may come at the top level or inside accountInfo (the contract's example): one value.
+  const infoRef = str('platformAccountId')
+  if (infoRef !== undefined && typeof raw.platformAccountId === 'string' && raw.platformAccountId !== infoRef) {
+    errors.push({field: 'accountInfo.platformAccountId', message: `differs from platformAccountId "${raw.platformAccountId}"; give one reference`})
+  }
   if (str('iban') !== undefined) add('iban', ibanProblem(str('iban')!))
   if (kind === 'BRL_ACCOUNT' && str('pixKey') !== undefined && str('pixKeyType')) add('pixKey', pixKeyProblem(str('pixKey')!, str('pixKeyType')!))
   if (WALLET_KINDS[kind] && str('address') !== undefined) add('address', walletAddressProblem(kind, str('address')!))
@@ -135,7 +150,9 @@ export function externalAccountProblems(body: unknown): {data?: ExternalAccountC
   if (raw.ownershipType === 'THIRD_PARTY' && WALLET_KINDS[kind] && info.beneficiary === undefined) {
     errors.push({field: 'accountInfo.beneficiary', message: 'is required for a THIRD_PARTY wallet'})
   }
-  return errors.length || !r.success ? {errors} : {data: r.data, errors}
+  if (errors.length || !r.success) return {errors, warnings}
+  const data = infoRef !== undefined && r.data.platformAccountId === undefined ? {...r.data, platformAccountId: infoRef} : r.data
+  return {data, errors, warnings}
 }
 
 export const externalAccountSchema = z.looseObject({

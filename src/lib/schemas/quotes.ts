@@ -1,5 +1,6 @@
 import {z} from 'zod'
 import {currencySchema, idOf} from './common.js'
+import {umaAddress} from './uma.js'
 
 export const quoteId = idOf('Quote')
 
@@ -22,6 +23,8 @@ export const quoteSource = z.discriminatedUnion('sourceType', [
 
 export const quoteDestination = z.discriminatedUnion('destinationType', [
   z.strictObject({destinationType: z.literal('ACCOUNT'), accountId: z.union([idOf('InternalAccount'), idOf('ExternalAccount')]), paymentRail: z.enum(PAYMENT_RAILS).optional()}),
+  // api-gaps 4.2: an UMA address; `currency` picks one of the receiver's (its first when absent).
+  z.strictObject({destinationType: z.literal('UMA_ADDRESS'), umaAddress, currency: currencyCode.optional()}),
 ])
 
 export const platformFeeOverride = z.strictObject({
@@ -40,6 +43,12 @@ export const quoteCreateRequest = z.strictObject({
   remittanceInformation: z.string().max(80).optional(),
   purposeOfPayment: z.enum(PURPOSES).optional(),
   platformFeeOverride: platformFeeOverride.optional(),
+  /** From GET /receiver/uma/{address}; required for UMA destinations. */
+  lookupId: z.string().min(1).max(200).optional(),
+  /** The payer data the receiver asked for in the lookup (requiredPayerDataFields), by field name. */
+  senderCustomerInfo: z.record(z.string(), z.unknown()).optional(),
+}).superRefine((q, ctx) => {
+  if (q.destination?.destinationType === 'UMA_ADDRESS' && q.lookupId === undefined) ctx.addIssue({code: 'custom', path: ['lookupId'], message: 'is required for an UMA destination (GET /receiver/uma/{address} gives it)'})
 })
 export type QuoteCreateRequest = z.infer<typeof quoteCreateRequest>
 

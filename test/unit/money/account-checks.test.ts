@@ -1,7 +1,7 @@
 import {ed25519} from '@noble/curves/ed25519.js'
 import {base58} from '@scure/base'
 import {describe, expect, it} from 'vitest'
-import {clabeCheckDigit, clabeProblem, ibanProblem, pixKeyProblem, routingProblem, walletAddressProblem} from '../../../src/lib/account-checks.js'
+import {clabeCheckDigit, clabeProblem, ibanProblem, pixKeyProblem, routingChecksumProblem, routingProblem, walletAddressProblem} from '../../../src/lib/account-checks.js'
 import {externalAccountProblems} from '../../../src/lib/schemas/accounts.js'
 
 describe('account format checks', () => {
@@ -13,9 +13,12 @@ describe('account format checks', () => {
     expect(clabeProblem('03218000011835971a')).toMatch(/18 digits/)
   })
 
-  it('ABA routing numbers: checksum', () => {
-    for (const ok of ['021000021', '011000015', '121000358']) expect(routingProblem(ok)).toBeUndefined()
-    expect(routingProblem('021000022')).toMatch(/checksum/)
+  it('ABA routing numbers: 9 digits refused otherwise; the checksum is a separate (warning) check', () => {
+    for (const ok of ['021000021', '011000015', '121000358', '123456789']) expect(routingProblem(ok)).toBeUndefined()
+    for (const ok of ['021000021', '011000015', '121000358']) expect(routingChecksumProblem(ok)).toBeUndefined()
+    expect(routingChecksumProblem('021000022')).toMatch(/checksum/)
+    expect(routingChecksumProblem('123456789')).toMatch(/checksum/) // the contract's own example
+    expect(routingChecksumProblem('02100002')).toBeUndefined() // the format check speaks for it
     expect(routingProblem('02100002')).toMatch(/9 digits/)
   })
 

@@ -17,7 +17,7 @@ export default class AccountsExternalAdd extends BaseCommand<typeof AccountsExte
   static override flags = {...externalAccountFlags, 'dry-run': dryRunFlag}
 
   async run() {
-    const body = externalAccountBody(this.flags)
+    const body = externalAccountBody(this.flags, {warn: (m) => this.out.warn(m)})
     const req = createExternalAccount(body)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     try {

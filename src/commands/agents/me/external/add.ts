@@ -10,7 +10,7 @@ export default class AgentsMeExternalAdd extends BaseCommand<typeof AgentsMeExte
   static override flags = flags
 
   async run() {
-    const body = externalAccountBody({...this.flags, customer: undefined}, {ownerImplied: true})
+    const body = externalAccountBody({...this.flags, customer: undefined}, {ownerImplied: true, warn: (m) => this.out.warn(m)})
     const account = await myExternalAccountAdd(this.ctx.client, body)
     this.out.success(`Registered ${account.id} (${account.status})`)
     return account

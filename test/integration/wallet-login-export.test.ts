@@ -4,6 +4,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {walletSeed} from '../../src/emulator/domain/wallet/state.js'
 import {svc} from '../helpers/cli.js'
 import {EnclaveClient} from '../helpers/enclave.js'
+import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -117,25 +118,7 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
   it('shows the mnemonic on a terminal only after the warning and a confirmation', async () => {
     const {accountId} = await api.createCustomer()
     await login(accountId)
-    const {spawn} = await import('node:child_process')
-    const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
-    delete env.CI
-    delete env.SVC_NO_INPUT
-    const screen = (answer: string) =>
-      new Promise<string>((resolve) => {
-        // `script` gives the command a pseudo-terminal, as a person at a shell has.
-        const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} wallet export ${accountId}`, '/dev/null'], {env})
-        let out = ''
-        let answered = false
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString('utf8')
-          if (!answered && out.includes('Show the recovery phrase')) {
-            answered = true
-            child.stdin.write(answer)
-          }
-        })
-        child.on('close', () => resolve(out))
-      })
+    const screen = async (answer: string) => (await onTerminal(['wallet', 'export', accountId], {env: sbx.env, answers: [[/Show the recovery phrase/, answer]]})).raw
     const seed = walletSeed(sbx.emu, accountId)!
     const refused = await screen('n\r')
     expect(refused).toContain('full control of this wallet')

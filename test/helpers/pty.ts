@@ -30,9 +30,13 @@ export type Answers = Array<[RegExp, string]> | ((raw: string) => string | undef
  * terminal, so prompts, spinners and TTY-only output are on. CI and SVC_NO_INPUT are taken out of the environment
  * (they turn prompts off). The transcript is the raw stream, not a rendered screen (that is `TmuxSession`).
  */
-export function onTerminal(args: string[], opts: {env: Record<string, string | undefined>; answers?: Answers; timeoutMs?: number}): Promise<TerminalRun> {
+export function onTerminal(
+  args: string[],
+  opts: {env: Record<string, string | undefined>; answers?: Answers; timeoutMs?: number},
+): Promise<TerminalRun> {
   const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries({TERM: 'xterm', ...opts.env, PATH: process.env.PATH})) if (v !== undefined) env[k] = v
+  for (const [k, v] of Object.entries({TERM: 'xterm', ...opts.env, PATH: process.env.PATH}))
+    if (v !== undefined) env[k] = v
   delete env.CI
   delete env.SVC_NO_INPUT
   const answers = opts.answers ?? []

@@ -2,7 +2,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, clabeEnding, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, clabeEnding, expectConserved, until} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -14,7 +14,6 @@ const run = (args: string[]) => svc(args, {env: sbx.env})
 type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
 const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
 const events = (type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
-const conserved = async () => expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 
 async function beneficiary(customerId: string, suffix = '123', extra: string[] = []) {
   const r = await run(['accounts', 'external', 'add', '--customer', customerId, '--type', 'CLABE', '--clabe', clabeEnding(suffix), '--beneficiary-name', 'Maria Garcia', ...extra, '--json'])
@@ -73,7 +72,7 @@ describe('money movement journeys through the CLI', () => {
     const out = events('OUTGOING_PAYMENT.COMPLETED').map((e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}})
     expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({sentAmount: {amount: 25_000}, receivedAmount: {amount: 429_093}})
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
-    await conserved()
+    await expectConserved(sbx)
 
     const again = await run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(again.code).toBe(6)
@@ -111,7 +110,7 @@ describe('money movement journeys through the CLI', () => {
     expect(yes.out).toMatch(/status\s+COMPLETED/)
     expect(yes.out).toMatch(/settled\s+\S+/)
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {
@@ -135,7 +134,7 @@ describe('money movement journeys through the CLI', () => {
     const shownTx = await run(['transactions', 'get', sent.json().transaction.id])
     expect(shownTx.stdout).toMatch(/onChain \(source\)\s+\S{20,} \(SOLANA\)/)
     expect(shownTx.stdout).toMatch(/status\s+COMPLETED/)
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('an expired quote is refused with QUOTE_EXPIRED and nothing moves', async () => {
@@ -228,7 +227,7 @@ describe('money movement journeys through the CLI', () => {
     expect(events('OUTGOING_PAYMENT.FAILED').some((e) => (e.data as {id: string}).id === err.details.transaction.id)).toBe(true)
     const shown = await run(['transactions', 'get', err.details.transaction.id])
     expect(shown.stdout).toMatch(/status\s+FAILED: ACCOUNT_CANNOT_RECEIVE \(the destination cannot receive this payment\)/)
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('--wait gives up at --timeout with exit 8 while a slow payment (suffix 003) is still processing', async () => {
@@ -255,6 +254,6 @@ describe('money movement journeys through the CLI', () => {
     const t = await until(() => api(sbx, 'GET', `/transactions/${txId}`), (x) => x.body.status === 'FAILED')
     expect(t.body).toMatchObject({status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {status: 'COMPLETED'}})
     expect(balance(c.account('USD')).balance.amount).toBe(30_000)
-    await conserved()
+    await expectConserved(sbx)
   })
 })

@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
+import {errorOf, svc, type CliResult} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -16,7 +16,6 @@ afterAll(async () => sbx.stop())
 
 const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) => svc(args, {env: {...sbx.env, ...env}, input})
 const tokenCount = () => sbx.emu.db.count('apiTokens')
-const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
 
 function expectSecretAbsent(r: CliResult, secret: string, label: string) {
   expect(r.stdout.includes(secret), `${label}: secret on stdout`).toBe(false)

@@ -1,6 +1,6 @@
 import {beforeAll, describe, expect, it} from 'vitest'
 import type {ResponseSchema} from '../../../src/lib/api/client.js'
-import {authMethodSchema, authSessionSchema, exportResponseSchema, passkeyChallengeSchema} from '../../../src/lib/api/wallet.js'
+import {authMethodSchema, authSessionSchema, exportResponseSchema} from '../../../src/lib/api/wallet.js'
 import {externalAccountSchema, internalAccountSchema, ownershipChallengeSchema} from '../../../src/lib/schemas/accounts.js'
 import {pagedList} from '../../../src/lib/schemas/common.js'
 import {platformConfigSchema} from '../../../src/lib/schemas/config.js'

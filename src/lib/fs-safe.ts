@@ -74,7 +74,7 @@ export function withDirLock<T>(dir: string, fn: () => T, opts: {timeoutMs?: numb
       } catch {
         // released meanwhile
       }
-      if (Date.now() > deadline) throw new Error(`${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms (is another svc writing to it?)`)
+      if (Date.now() > deadline) throw new Error(`${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms (is another svc writing to it?)`, {cause: e})
       Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 10))
     }
   }

@@ -10,7 +10,10 @@ import {checkWith} from '../../lib/validate.js'
 
 export default class CardsIssue extends BaseCommand<typeof CardsIssue> {
   static override summary = 'Issue a virtual card to a customer whose KYC is APPROVED'
-  static override description = 'The card starts PROCESSING while the issuer provisions it; --wait follows it to ACTIVE (or CLOSED when the issuer rejects it). One live card per cardholder in the sandbox (409 CARD_LIMIT_REACHED; closing a card frees the slot).'
+  static override description =
+    'The card starts PROCESSING while the issuer provisions it; --wait follows it to ACTIVE (or CLOSED ' +
+    'when the issuer rejects it). One live card per cardholder in the sandbox (409 CARD_LIMIT_REACHED; ' +
+    'closing a card frees the slot).'
   static override examples = [
     '<%= config.bin %> cards issue --customer Customer:… --account InternalAccount:… --wait',
     '<%= config.bin %> cards issue --customer Customer:… --account InternalAccount:… --max-spend 250.00 --platform-card-id emp-042 --json',

@@ -1,4 +1,3 @@
-import {Flags} from '@oclif/core'
 import {getCustomer} from '../../lib/api/customers.js'
 import {walletOps} from '../../lib/api/wallet.js'
 import {updateCustomerSigned} from '../../lib/flows/wallet-ops.js'

@@ -10,7 +10,9 @@ import {renderKeyValue} from '../../lib/output/render.js'
 export default class KycSubmit extends BaseCommand<typeof KycSubmit> {
   static override summary = "Submit the customer's data, documents and owners for verification"
   static override description =
-    'Prints the Verification. IN_PROGRESS: review has begun (`svc kyc wait`), exit 0. RESOLVE_ERRORS: a checklist of what is missing, exit 6 (with --json the Verification is still printed); resolve it and submit again. So `svc kyc submit X && svc kyc wait X` stops where it should.'
+    'Prints the Verification. IN_PROGRESS: review has begun (`svc kyc wait`), exit 0. RESOLVE_ERRORS: a ' +
+      'checklist of what is missing, exit 6 (with --json the Verification is still printed); resolve it and ' +
+      'submit again. So `svc kyc submit X && svc kyc wait X` stops where it should.'
   static override examples = ['<%= config.bin %> kyc submit Customer:0b6f...', '<%= config.bin %> kyc submit Customer:0b6f... --json | jq .errors']
   static override args = {customerId: idArg('Customer')}
   static override flags = {'dry-run': dryRunFlag}

@@ -8,7 +8,9 @@ import {renderKeyValue, renderTable} from '../../lib/output/render.js'
 
 export default class QuoteReceiver extends BaseCommand<typeof QuoteReceiver> {
   static override summary = 'What a receiver accepts before you quote: currencies, estimated rates, limits, payer data it needs, and the lookupId'
-  static override description = 'The receiver is an UMA address ($name@domain) or an external account (ExternalAccount:<id>). Rates are estimates (receiving units per one sending unit); a quote locks them.'
+  static override description =
+    'The receiver is an UMA address ($name@domain) or an external account (ExternalAccount:<id>). Rates ' +
+    'are estimates (receiving units per one sending unit); a quote locks them.'
   static override examples = [
     `<%= config.bin %> quote receiver '$success.eur@sandbox.uma.money' --customer Customer:…`,
     '<%= config.bin %> quote receiver ExternalAccount:… --customer Customer:… --json',

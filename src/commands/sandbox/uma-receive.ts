@@ -14,7 +14,8 @@ export default class SandboxUmaReceive extends BaseCommand<typeof SandboxUmaRece
   static override description = [
     `Senders at ${SANDBOX_UMA_DOMAIN}: $success.<usd|eur|mxn> (approved after a short wait unless you approve or reject first), ` +
       '$pending.long.<cur> (waits for `svc transactions approve|reject`), $fail.compliance.<cur> (fails COMPLIANCE_REJECTED), ' +
-      '$refund.<cur> (approved, crediting fails OFFRAMP_FAILED, the money goes back: refund PENDING then COMPLETED), $refund.fail.<cur> (the same, but the refund FAILS).',
+      '$refund.<cur> (approved, crediting fails OFFRAMP_FAILED, the money goes back: refund PENDING then ' +
+        'COMPLETED), $refund.fail.<cur> (the same, but the refund FAILS).',
     'The money reaches the customer\'s internal account in --currency only when the payment completes.',
   ].join('\n\n')
   static override examples = [

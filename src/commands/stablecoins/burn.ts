@@ -7,7 +7,9 @@ import {BURN_SOURCE_TYPES, PAYOUT_RAILS} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsBurn extends BaseCommand<typeof StablecoinsBurn> {
   static override summary = 'Burn (redeem) a stablecoin to a fiat bank account (STABLECOIN_OPERATION.* webhooks follow)'
-  static override description = 'From the platform\'s internal account the coins are held at once and paid out on settlement; from an external wallet the operation waits for the deposit named in its funding instructions.'
+  static override description =
+    'From the platform\'s internal account the coins are held at once and paid out on settlement; from an ' +
+    'external wallet the operation waits for the deposit named in its funding instructions.'
   static override examples = ['<%= config.bin %> stablecoins burn Stablecoin:… --amount 25.00 --source GRID_INTERNAL_ACCOUNT --source-account InternalAccount:… --to ExternalAccount:… --rail ACH_CREDIT']
   static override args = {stablecoinId: idArg('Stablecoin')}
   static override flags = {

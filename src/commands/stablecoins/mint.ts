@@ -7,7 +7,9 @@ import {MINT_FUNDING_TYPES} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint> {
   static override summary = 'Mint a stablecoin (STABLECOIN_OPERATION.* webhooks follow as it settles)'
-  static override description = 'The amount must be a whole number of fiat cents. Into an internal account only once the coin is ENABLED; funded from an internal account, the fiat is held at once and paid out on settlement.'
+  static override description =
+    'The amount must be a whole number of fiat cents. Into an internal account only once the coin is ' +
+    'ENABLED; funded from an internal account, the fiat is held at once and paid out on settlement.'
   static override examples = [
     '<%= config.bin %> stablecoins mint Stablecoin:… --amount 100.00 --funding ACH_DEBIT --funding-account ExternalAccount:… --to ExternalAccount:…',
     '<%= config.bin %> stablecoins mint Stablecoin:… --amount-minor 5000000 --funding GRID_INTERNAL_ACCOUNT --funding-account InternalAccount:… --to InternalAccount:… --json',

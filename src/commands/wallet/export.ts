@@ -9,7 +9,10 @@ import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 
 export default class WalletExport extends BaseCommand<typeof WalletExport> {
   static override summary = 'Export an embedded wallet: signed retry, envelope check and local decryption to its BIP-39 mnemonic'
-  static override description = 'The mnemonic controls the funds. It is shown only on a terminal after a warning and a confirmation, or written to a new 0600 file with --out; never in --json or logs. --verify-only checks everything and prints the word count and a fingerprint.'
+  static override description =
+    'The mnemonic controls the funds. It is shown only on a terminal after a warning and a confirmation, ' +
+    'or written to a new 0600 file with --out; never in --json or logs. --verify-only checks everything ' +
+    'and prints the word count and a fingerprint.'
   static override examples = [
     '<%= config.bin %> wallet export InternalAccount:0b6f... --out wallet.txt',
     '<%= config.bin %> wallet export InternalAccount:0b6f... --verify-only --json',

@@ -10,7 +10,10 @@ import {renderSession} from '../../lib/output/wallet.js'
 
 export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   static override summary = 'Log in to an embedded wallet: verify a credential and store the session signing key'
-  static override description = 'EMAIL_OTP and SMS_OTP complete in one command (the sandbox OTP 000000 is used automatically). OAUTH takes a fresh OIDC token on stdin (--print-nonce first to bind it). PASSKEY runs in two steps: without --assertion it prints the challenge; with --assertion it verifies.'
+  static override description =
+    'EMAIL_OTP and SMS_OTP complete in one command (the sandbox OTP 000000 is used automatically). OAUTH ' +
+    'takes a fresh OIDC token on stdin (--print-nonce first to bind it). PASSKEY runs in two steps: ' +
+    'without --assertion it prints the challenge; with --assertion it verifies.'
   static override examples = [
     '<%= config.bin %> wallet login InternalAccount:0b6f...',
     'echo 000000 | <%= config.bin %> wallet login InternalAccount:0b6f... --type SMS_OTP --otp-stdin',

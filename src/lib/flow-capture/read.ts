@@ -1,6 +1,7 @@
 import type {ApiClient} from '../api/client.js'
 
 /** One JSON document as the remote sent it (only the fields the flow needs are read by name). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an answer read loosely; each field is checked where used
 export type Doc = Record<string, any>
 
 /** Everything `flow capture` knows about one customer, read with GETs only. */

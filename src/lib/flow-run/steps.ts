@@ -87,7 +87,7 @@ interface SandboxEvent {
  */
 export async function waitWebhook(hook: NonNullable<FlowStep['webhook']>, target: StepTarget, timeoutMs: number): Promise<StepOutcome> {
   const until = Date.now() + timeoutMs
-  let seenTypes: string[] = []
+  let seenTypes: string[]
   for (let delay = 100; ; delay = Math.min(delay * 1.5, 1000)) {
     const events = await listEvents(target, hook.type)
     const hit = events.find((e) => !target.seenEvents.has(e.id) && e.type === hook.type && Object.entries(hook.where ?? {}).every(([p, v]) => deepEqual(getPath(e, p), v)))

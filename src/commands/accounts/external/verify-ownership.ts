@@ -9,7 +9,9 @@ import {renderChallenge, renderExternalAccount} from '../../../lib/output/accoun
 
 export default class AccountsExternalVerifyOwnership extends BaseCommand<typeof AccountsExternalVerifyOwnership> {
   static override summary = 'Start an ownership challenge for a self-custody wallet: a message to sign, or a liveness link'
-  static override description = 'Each call abandons any challenge in flight and issues a new one (a signature or link from an earlier challenge stops counting).'
+  static override description =
+    'Each call abandons any challenge in flight and issues a new one (a signature or link from an earlier ' +
+    'challenge stops counting).'
   static override examples = [
     '<%= config.bin %> accounts external verify-ownership ExternalAccount:… --method WALLET_SIGNATURE --message-out msg.txt',
     '<%= config.bin %> accounts external verify-ownership ExternalAccount:… --method LIVENESS --wait',

@@ -1,4 +1,4 @@
-import type * as zc from 'zod/v4/core'
+import type {z} from 'zod'
 import {ApiError, SvcError, networkError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {redact, type Secret} from '../secret.js'
@@ -64,7 +64,7 @@ const writtenBodies = new WeakSet<object>()
 
 /**
  * zod compiles a parser per object shape (new Function) on its first parse, which pays off only
- * over many parses. A command parses a handful of answers: interpreting them is faster (~2 ms).
+ * over many parses. A command parses a handful of answers: interpreting them is faster.
  */
 const PARSE_ONCE = {jitless: true}
 
@@ -186,9 +186,9 @@ export class ApiClient {
    * a successful write (POST/PUT/PATCH/DELETE) the change has happened, so a mismatch is a warning
    * on stderr, never a failure: the fields that do not fit are left out and the rest is returned.
    */
-  parse<S extends ResponseSchema>(schema: S, body: unknown, what: string): zc.output<S> {
+  parse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
     const r = schema.safeParse(body, PARSE_ONCE)
-    if (r.success) return r.data as zc.output<S>
+    if (r.success) return r.data
     if (body && typeof body === 'object' && writtenBodies.has(body)) return this.salvage(schema, body, what, r.error)
     throw new SvcError({
       code: 'RESPONSE_INVALID',
@@ -197,13 +197,13 @@ export class ApiClient {
     })
   }
 
-  private salvage<S extends ResponseSchema>(schema: S, body: object, what: string, error: zc.$ZodError): zc.output<S> {
+  private salvage<S extends z.ZodType>(schema: S, body: object, what: string, error: z.ZodError): z.infer<S> {
     const bad = fieldErrors(error)
     this.opts.warn?.(`The change was made, but the API answered with an unexpected ${what} (${bad.map((e) => `${e.field} ${e.message}`).join('; ')}); those fields are left out.`)
     const copy = structuredClone(body) as Record<string, unknown>
     for (const issue of error.issues) dropPath(copy, issue.path)
     const again = schema.safeParse(copy, PARSE_ONCE)
-    return (again.success ? again.data : copy) as zc.output<S>
+    return (again.success ? again.data : copy) as z.infer<S>
   }
 
   async close(): Promise<void> {
@@ -286,7 +286,7 @@ export class ApiClient {
 
 /**
  * undici's Agent plus its request API, without the rest of the package (fetch, websocket, mocks,
- * caches, interceptors): the full entry point costs ~40 ms more at start-up. The same wiring as
+ * caches, interceptors): the full entry point is much slower to load. The same wiring as
  * undici's index.js (`Object.assign(Dispatcher.prototype, api)`).
  */
 async function loadAgent(): Promise<typeof import('undici').Agent> {

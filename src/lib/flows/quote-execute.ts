@@ -45,7 +45,7 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
     // Embedded-wallet sources are authorised by a stamp over the quote's payloadToSign (no-op otherwise);
     // the request and its `execute` key are executeQuote's, the signature header is added to it.
     const sending = {doing: `The execution of ${quote.id} was sent and may have reached the Service`, resume: `svc quote get ${quote.id}`}
-    // Loaded here, not with the module: it brings the wallet crypto, which `quote create` alone never needs (~4 ms).
+    // Loaded here, not with the module: it brings the wallet crypto, which `quote create` alone never needs.
     const {executeWithWalletSignature} = await import('./wallet-ops.js')
     executed = await interrupts.during(sending, () => executeWithWalletSignature(ctx, quote, executeQuote(quote.id)))
   } catch (e) {

@@ -12,7 +12,7 @@ import {type ChallengeSigner, type SignedOperation, type SignedResult, SignedRet
 // A wallet command makes a handful of P-256 base-point multiplications (its key pair, an HPKE
 // ephemeral key, a signature). noble builds a 6-bit window table on the first one, which pays off
 // over thousands (the sandbox keeps it); a 4-bit table is built three times faster and wins at this
-// count: `svc wallet login` ~14 ms faster. The results are the same bytes either way.
+// count. The results are the same bytes either way.
 p256.Point.BASE.precompute(4)
 
 /** Shared plumbing of the wallet flows: key store, engine and envelope trust, built from the context. */

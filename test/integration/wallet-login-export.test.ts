@@ -205,7 +205,7 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(sessions()).toBe(before)
     // Another passphrase would split the store between two: refused (exit 4) before any session exists or any file is written.
     const files = readdirSync(keystore()).sort()
-    const other = await svc(['wallet', 'login', accountId, '--json'], {env: {...sbx.env, SVC_KEYSTORE_PASSPHRASE: 'Zebra-Quartz-77'}})
+    const other = await svc(['wallet', 'login', accountId, '--json'], {env: {...fx.sbx.env, SVC_KEYSTORE_PASSPHRASE: 'Zebra-Quartz-77'}})
     expect(other.code).toBe(4)
     expect(other.json().error).toMatchObject({code: 'KEYSTORE_PASSPHRASE_MISMATCH', hint: expect.stringContaining('svc wallet keys purge')})
     expect(other.stdout + other.stderr).not.toContain('Zebra-Quartz-77')

@@ -48,7 +48,6 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     let body = simulated.body
     this.ctx.refuseInProduction(`sandbox card ${kind}`)
     if (simulated.needsCurrency && !f['dry-run']) body = await withCardCurrency(this.ctx, cardId, kind, body, input)
-    const path = ['sandbox', 'cards', cardId, 'simulate', kind]
     const req = simulateCard(cardId, kind, body)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`simulate ${kind} on ${cardId}`)

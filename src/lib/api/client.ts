@@ -1,4 +1,4 @@
-import type {z} from 'zod'
+import type * as zc from 'zod/v4/core'
 import {ApiError, SvcError, networkError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {redact, type Secret} from '../secret.js'
@@ -186,9 +186,9 @@ export class ApiClient {
    * a successful write (POST/PUT/PATCH/DELETE) the change has happened, so a mismatch is a warning
    * on stderr, never a failure: the fields that do not fit are left out and the rest is returned.
    */
-  parse<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
+  parse<S extends ResponseSchema>(schema: S, body: unknown, what: string): zc.output<S> {
     const r = schema.safeParse(body, PARSE_ONCE)
-    if (r.success) return r.data
+    if (r.success) return r.data as zc.output<S>
     if (body && typeof body === 'object' && writtenBodies.has(body)) return this.salvage(schema, body, what, r.error)
     throw new SvcError({
       code: 'RESPONSE_INVALID',
@@ -197,13 +197,13 @@ export class ApiClient {
     })
   }
 
-  private salvage<S extends z.ZodType>(schema: S, body: object, what: string, error: z.ZodError): z.infer<S> {
+  private salvage<S extends ResponseSchema>(schema: S, body: object, what: string, error: zc.$ZodError): zc.output<S> {
     const bad = fieldErrors(error)
     this.opts.warn?.(`The change was made, but the API answered with an unexpected ${what} (${bad.map((e) => `${e.field} ${e.message}`).join('; ')}); those fields are left out.`)
     const copy = structuredClone(body) as Record<string, unknown>
     for (const issue of error.issues) dropPath(copy, issue.path)
     const again = schema.safeParse(copy, PARSE_ONCE)
-    return (again.success ? again.data : copy) as z.infer<S>
+    return (again.success ? again.data : copy) as zc.output<S>
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import type {z} from 'zod'
+import type * as zc from 'zod/v4/core'
 import type {FieldError} from '../errors.js'
 import {withArticle} from '../article.js'
 
@@ -7,7 +7,7 @@ import {withArticle} from '../article.js'
  * `constraint` {format, pattern, enum, minLength, maxLength} and a plain-language `message`.
  * The client uses it before sending and the emulator uses it to answer 400 INVALID_INPUT.
  */
-export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
+export function fieldErrors(error: zc.$ZodError, prefix?: string): FieldError[] {
   const out: FieldError[] = []
   for (const issue of error.issues) {
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.')

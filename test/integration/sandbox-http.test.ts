@@ -49,7 +49,7 @@ describe('the sandbox over HTTP', () => {
     expect(JSON.parse(r.body)).toMatchObject({code: 'UNAUTHORIZED', details: {}})
   })
 
-  it('refuses a body over the route's cap (1 MiB for JSON routes) with 413 and the usual error document, storing nothing', async () => {
+  it('refuses a body over the route\'s cap (1 MiB for JSON routes) with 413 and the usual error document, storing nothing', async () => {
     const before = sbx.emu.db.count('customers')
     const big = Buffer.alloc(13 * 1024 * 1024, 0x20)
     const declared = await raw('POST', '/customers', {authorization: auth(), 'content-type': 'application/json', 'content-length': String(big.length)}, {first: big.subarray(0, 1024), rest: big.subarray(1024)})

@@ -16,8 +16,8 @@ const credentialsOf = async (accountId: string) => (await ok(['wallet', 'credent
 
 describe('SMS_OTP', () => {
   it('logging in with SMS_OTP before one was added says to add one, and how (exit 5)', async () => {
-    const w = await wallet({phoneNumber: '+14155550124'})
-    const r = await run(['wallet', 'login', w.accountId, '--type', 'SMS_OTP'])
+    const w = await fx.cliWallet({phoneNumber: '+14155550124'})
+    const r = await fx.run(['wallet', 'login', w.accountId, '--type', 'SMS_OTP'])
     expect(r.code).toBe(5)
     expect(r.stderr).toContain(`Error: ${w.accountId} has no SMS_OTP credential`)
     expect(r.stderr).toContain(`Hint: Add one first with \`svc wallet credentials add ${w.accountId} --type SMS_OTP\` (it sends codes to the customer's phoneNumber)`)

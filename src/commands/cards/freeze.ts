@@ -1,6 +1,6 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
-import {cardStateRequest} from '../../lib/flows/cards.js'
+import {cardStateRequest} from '../../lib/workflows/cards.js'
 import {renderCard} from '../../lib/output/cards.js'
 
 export default class CardsFreeze extends BaseCommand<typeof CardsFreeze> {

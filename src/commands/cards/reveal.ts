@@ -3,7 +3,7 @@ import {revealCard} from '../../lib/api/cards.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {cancelled, usageError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
-import {checkOutPath, writeSecretFile} from '../../lib/flows/wallet-secret-file.js'
+import {checkOutPath, writeSecretFile} from '../../lib/workflows/wallet/secret-file.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 

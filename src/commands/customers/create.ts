@@ -3,9 +3,9 @@ import {createCustomer} from '../../lib/api/customers.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, readJsonObject, choiceFlag} from '../../lib/flags.js'
 import {customerFlags} from '../../lib/flags-customer.js'
-import {checkCreateFlags, customerBody} from '../../lib/flows/customer-input.js'
+import {checkCreateFlags, customerBody} from '../../lib/workflows/customer/input.js'
 import {renderCustomer} from '../../lib/output/customer.js'
-import {completeCustomerInteractively} from '../../lib/flows/customer-prompt.js'
+import {completeCustomerInteractively} from '../../lib/workflows/customer/prompt.js'
 import {canPrompt, requireFlags} from '../../lib/prompts.js'
 
 export default class CustomersCreate extends BaseCommand<typeof CustomersCreate> {

@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {uploadCustomerCsv} from '../../lib/api/bulk-import.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag} from '../../lib/flags.js'
-import {readImportFile, waitForImport} from '../../lib/flows/customer-import.js'
+import {readImportFile, waitForImport} from '../../lib/workflows/customer/import.js'
 import {importOutcome, renderImportJob} from '../../lib/output/bulk-import.js'
 
 export default class CustomersImport extends BaseCommand<typeof CustomersImport> {

@@ -1,6 +1,6 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {sendCode} from '../../lib/flows/kyc-contact.js'
+import {sendCode} from '../../lib/workflows/kyc/contact.js'
 
 export default class KycVerifyEmail extends BaseCommand<typeof KycVerifyEmail> {
   static override summary = "Send a one-time code to the customer's email (run again to resend)"

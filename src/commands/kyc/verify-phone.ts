@@ -1,6 +1,6 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {sendCode} from '../../lib/flows/kyc-contact.js'
+import {sendCode} from '../../lib/workflows/kyc/contact.js'
 
 export default class KycVerifyPhone extends BaseCommand<typeof KycVerifyPhone> {
   static override summary = "Send a one-time code to the customer's phone (run again to resend)"

@@ -1,6 +1,6 @@
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {waitForDecision} from '../../lib/flows/kyc-wait.js'
+import {waitForDecision} from '../../lib/workflows/kyc/wait.js'
 import {renderCustomer} from '../../lib/output/customer.js'
 
 export default class KycWait extends BaseCommand<typeof KycWait> {

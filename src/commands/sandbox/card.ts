@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag} from '../../lib/flags.js'
-import {seenCardEvents, simulateCard, simulationBody, waitForCardEvent, withCardCurrency} from '../../lib/flows/cards.js'
+import {seenCardEvents, simulateCard, simulationBody, waitForCardEvent, withCardCurrency} from '../../lib/workflows/cards.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {CARD_SIMULATORS, type CardSimulator} from '../../lib/schemas/cards.js'
 

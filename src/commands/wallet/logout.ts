@@ -1,6 +1,6 @@
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {logout} from '../../lib/flows/wallet-logout.js'
+import {logout} from '../../lib/workflows/wallet/logout.js'
 
 export default class WalletLogout extends BaseCommand<typeof WalletLogout> {
   static override summary = "End a wallet's sessions: revoke them on the Service and delete their keys locally, in one step"

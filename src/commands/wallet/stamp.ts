@@ -3,7 +3,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {usageError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
-import {keyStoreFor, requireSession, signerFor} from '../../lib/flows/wallet-common.js'
+import {keyStoreFor, requireSession, signerFor} from '../../lib/workflows/wallet/common.js'
 
 export default class WalletStamp extends BaseCommand<typeof WalletStamp> {
   static override summary = 'Stamp a payloadToSign with a stored session key and print the Service-Wallet-Signature value'

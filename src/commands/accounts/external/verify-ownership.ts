@@ -4,7 +4,7 @@ import {createOwnershipChallenge} from '../../../lib/api/accounts.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
 import {dryRunFlag, idArg} from '../../../lib/flags.js'
-import {waitForOwnership} from '../../../lib/flows/ownership.js'
+import {waitForOwnership} from '../../../lib/workflows/ownership.js'
 import {renderChallenge, renderExternalAccount} from '../../../lib/output/accounts.js'
 
 export default class AccountsExternalVerifyOwnership extends BaseCommand<typeof AccountsExternalVerifyOwnership> {

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {documentFlags} from '../../../lib/flags-kyc.js'
-import {LOOKED_UP_DOCUMENT, prepareUpload, sendPrepared, uploadRequest} from '../../../lib/flows/kyc-documents.js'
+import {LOOKED_UP_DOCUMENT, prepareUpload, sendPrepared, uploadRequest} from '../../../lib/workflows/kyc/documents.js'
 import {renderDocuments} from '../../../lib/output/kyc.js'
 
 export default class KycDocumentsUpload extends BaseCommand<typeof KycDocumentsUpload> {

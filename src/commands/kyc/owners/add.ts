@@ -4,7 +4,7 @@ import {BaseCommand} from '../../../lib/base-command.js'
 import {addressFlags} from '../../../lib/flags-address.js'
 import {ownerFlags} from '../../../lib/flags-owner.js'
 import {dryRunFlag, idArg, readJsonObject} from '../../../lib/flags.js'
-import {ownerBody} from '../../../lib/flows/kyc-owner-input.js'
+import {ownerBody} from '../../../lib/workflows/kyc/owner-input.js'
 import {renderOwners} from '../../../lib/output/kyc.js'
 
 export default class KycOwnersAdd extends BaseCommand<typeof KycOwnersAdd> {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {idArg, readJsonInput} from '../../../lib/flags.js'
-import {addCredentialFlow} from '../../../lib/flows/wallet-credentials.js'
+import {addCredentialFlow} from '../../../lib/workflows/wallet/credentials.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 import {withArticle} from '../../../lib/article.js'
 

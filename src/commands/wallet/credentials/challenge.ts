@@ -3,7 +3,7 @@ import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {SvcError} from '../../../lib/errors.js'
 import {ExitCode} from '../../../lib/exit-codes.js'
 import {idArg} from '../../../lib/flags.js'
-import {engineFor} from '../../../lib/flows/wallet-common.js'
+import {engineFor} from '../../../lib/workflows/wallet/common.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 
 export default class WalletCredentialsChallenge extends BaseCommand<typeof WalletCredentialsChallenge> {

@@ -184,7 +184,7 @@ const leanDeps = {
 /**
  * esbuild leaves some non-ASCII characters as they are (inside regular expressions). Escaping them
  * makes the bundle pure ASCII, so bin/run.js can read it as latin1: a plain copy instead of UTF-8
- * decoding, ~4 ms less per start. `\uXXXX` means the same in strings, templates and regular
+ * decoding on every start. `\uXXXX` means the same in strings, templates and regular
  * expressions (surrogate pairs included); bin/run.js relies on the check below.
  */
 function asciiOnly(code) {
@@ -217,7 +217,7 @@ try {
   })
   const tmp = `${outfile}.${process.pid}.tmp`
   // Written inside CommonJS's module wrapper, so bin/run.js compiles the file's text as read: no
-  // concatenated copy of the whole bundle per start (~0.7 ms).
+  // concatenated copy of the whole bundle per start.
   writeFileSync(tmp, `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`)
   writeFileSync(join(root, 'dist', 'dependency-edits.json'), JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n')
   renameSync(tmp, outfile)
@@ -231,7 +231,7 @@ rmSync(cacheFile, {force: true})
 
 // Prime the V8 code cache with a representative run: `customers get` answered by a throwaway local
 // server, so the cache holds the whole path (parse, config, client, response parsing, output) and
-// not only the start. Measured against priming with a refused connection: ~3 ms less CPU per run.
+// not only the start. That beats priming with a refused connection (docs/performance.md).
 const home = mkdtempSync(join(tmpdir(), 'svc-prime-'))
 const primeCustomer = {id: 'Customer:prime', platformCustomerId: 'prime', customerType: 'INDIVIDUAL', fullName: 'Prime Run', umaAddress: '$prime@sandbox.uma.local', kycStatus: 'UNVERIFIED', isDeleted: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'}
 const server = createServer((req, res) => res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(primeCustomer)))

@@ -35,7 +35,7 @@ async function main() {
     return
   }
   // undici parses HTTP with a WebAssembly module; V8 tiers it up with an optimising compile on a
-  // background thread, and Node waits for that thread before it exits: up to ~200 ms after the
+  // background thread, and Node waits for that thread before it exits, long after the
   // command is done. The baseline compiler alone is plenty for one CLI's worth of responses.
   require('node:v8').setFlagsFromString('--liftoff-only')
   // package.json engines already says >= 20.19; oclif's own check loads and runs semver each start.

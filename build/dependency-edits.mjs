@@ -6,16 +6,9 @@
 // dependency-edits.test.ts fails: the speed would otherwise be lost without anyone noticing.
 //
 // savesMs: CPU milliseconds (user + system) that `svc customers get <id> --json` spends at start
-// without the edit minus with every edit: medians of 31 interleaved runs against a local sandbox by
-// `node test/bench/edits.mjs` (CPU time, because wall time on the shared 2-core machine swings under
-// other work; its environment has no NODE_EXTRA_CA_CERTS). Measured 2026-11-25 after the start-up
-// work of issue 14: every edit 50.8 ms, none 69.7 ms (they overlap: http2 and undici's client both
-// pull in node:http; the three fs/promises parts count once). oclif-sort-without-icu saves 0.4 ms
-// on a command that runs (oclif then sorts one command) and ~4.3 ms on help, topics and mistyped
-// commands, where it sorts them all (a process's first localeCompare builds an ICU collator).
-// Removed because they saved nothing measurable (<= 0.2 ms in two runs): get-package-type and
-// cli-spinners on use. Earlier: a no-op logger alone (the debug package still loaded through
-// Command.run's second Config; see src/lib/base-command.ts).
+// without the edit minus with every edit, as `node test/bench/edits.mjs` last measured them (how, and
+// the history of edits removed because they bought less than 0.5 ms, is in docs/performance.md).
+// An edit stays only while it pays: 0.5 ms or more there, or on the path it was made for.
 //
 // partOf: an edit that pays only together with another one; measured and skipped with it.
 //
@@ -100,15 +93,6 @@ export function dependencyEdits(http2Constants) {
       ],
     },
     {
-      name: 'oclif-tinyglobby-on-use',
-      savesMs: 0.4,
-      why: 'oclif requires tinyglobby for command discovery without a manifest; svc always has one',
-      kind: 'replace',
-      path: '@oclif/core/lib/config/plugin.js',
-      guards: ['require("tinyglobby")'],
-      edits: [['require("tinyglobby")', lazy('tinyglobby')]],
-    },
-    {
       name: 'oclif-debug-on-use',
       savesMs: 0.8,
       why: "oclif's logger requires the debug package (which loads tty and probes the terminal's colours) when loaded; bin/run.js gives oclif a silent logger unless DEBUG is set, so debug is needed only then",
@@ -136,15 +120,6 @@ export function dependencyEdits(http2Constants) {
       edits: [['const node_readline_1 = require("node:readline");', `const node_readline_1 = ${lazy('node:readline')};`]],
     },
     {
-      name: 'oclif-supports-color-on-use',
-      savesMs: 0.3,
-      why: "oclif's theme probes the terminal's colour support (loading tty and os) when loaded; it needs the answer only when it colours a message",
-      kind: 'replace',
-      path: '@oclif/core/lib/ux/supports-color.js',
-      guards: ['const supports_color_1 = require("supports-color");'],
-      edits: [['const supports_color_1 = require("supports-color");', `const supports_color_1 = ${lazy('supports-color')};`]],
-    },
-    {
       name: 'oclif-fs-promises-on-use',
       savesMs: 1.4,
       why: "oclif's file helpers require node:fs/promises when loaded; with the command index (bin/run.js) a command that runs reads no file through them",
@@ -152,17 +127,6 @@ export function dependencyEdits(http2Constants) {
       path: '@oclif/core/lib/util/fs.js',
       guards: ['const promises_1 = require("node:fs/promises");'],
       edits: [['const promises_1 = require("node:fs/promises");', `const promises_1 = ${lazy('node:fs/promises')};`]],
-    },
-    {
-      name: 'chalk-no-default-probe',
-      savesMs: 0.3,
-      why: "chalk probes the terminal (tty, os, environment) when loaded, for its default instance; svc only builds instances with an explicit level (src/lib/output/output.ts decides it from --no-color, NO_COLOR, FORCE_COLOR and the TTY), so the default instance is colourless",
-      kind: 'stub',
-      specifier: '#supports-color',
-      importer: /[\\/]chalk[\\/]source[\\/]index\.js$/,
-      path: 'chalk/source/index.js',
-      guards: ["import supportsColor from '#supports-color';", 'const {stdout: stdoutColor, stderr: stderrColor} = supportsColor;'],
-      contents: 'export default {stdout: false, stderr: false}',
     },
     {
       name: 'oclif-ts-path-fs-promises-on-use',
@@ -177,7 +141,7 @@ export function dependencyEdits(http2Constants) {
     {
       name: 'oclif-sort-without-icu',
       savesMs: 0.4,
-      why: "oclif sorts a plugin's commands with localeCompare, and the first localeCompare of a process builds an ICU collator (~4.5 ms); command ids are lowercase ASCII words joined by ':' and '-', which code-point order sorts the same way (test/unit/build/dependency-edits.test.ts checks svc's ids)",
+      why: "oclif sorts a plugin's commands with localeCompare, and the first localeCompare of a process builds an ICU collator (help, topics and mistyped commands sort them all); command ids are lowercase ASCII words joined by ':' and '-', which code-point order sorts the same way (test/unit/build/dependency-edits.test.ts checks svc's ids)",
       kind: 'replace',
       path: '@oclif/core/lib/config/plugin.js',
       guards: ['.sort((a, b) => a.id.localeCompare(b.id));'],
@@ -205,7 +169,7 @@ export function dependencyEdits(http2Constants) {
     {
       name: 'oclif-theme-file-if-present',
       savesMs: 2.2,
-      why: "oclif reads the user's theme.json on every start through node:fs/promises (loading it costs ~3 ms) even when there is none; a stat first keeps the same result and skips the load when the file is absent",
+      why: "oclif reads the user's theme.json on every start through node:fs/promises (which it then has to load) even when there is none; a stat first keeps the same result and skips the load when the file is absent",
       kind: 'replace',
       path: '@oclif/core/lib/config/config.js',
       guards: ['(0, fs_1.safeReadJson)(userThemeFile),'],

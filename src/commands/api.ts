@@ -3,7 +3,7 @@ import {BaseCommand} from '../lib/base-command.js'
 import {usageError} from '../lib/errors.js'
 import {dryRunFlag, idempotencyKeyFlag, readJsonInput} from '../lib/flags.js'
 import type {ApiRequest, Method} from '../lib/api/client.js'
-import {signedRawRequest} from '../lib/flows/wallet-raw.js'
+import {signedRawRequest} from '../lib/workflows/wallet/raw.js'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 

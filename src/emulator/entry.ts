@@ -1,7 +1,7 @@
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import type {ThrowawaySandbox} from '../lib/flow-run/local.js'
+import type {ThrowawaySandbox} from '../lib/scenario/run/local.js'
 import type {SandboxSettings} from './settings.js'
 
 /**

@@ -127,7 +127,7 @@ export function walletAddressProblem(kind: string, address: string): string | un
       try {
         const bytes = base58.decode(address)
         const body = bytes.slice(0, 21)
-        // node:crypto on use: every command that checks an account would otherwise load it (~3 ms).
+        // node:crypto on use: every command that checks an account would otherwise load it.
         const {createHash} = process.getBuiltinModule('node:crypto')
         const sum = createHash('sha256').update(createHash('sha256').update(body).digest()).digest().subarray(0, 4)
         if (bytes.length === 25 && bytes[0] === 0x41 && Buffer.from(bytes.slice(21)).equals(sum)) return undefined

@@ -173,5 +173,5 @@ export class Context {
   }
 
   // No close(): the process ends with the command. undici does not keep a process alive for idle
-  // keep-alive sockets, and the kernel closes them at exit; closing them one by one cost ~2 ms.
+  // keep-alive sockets, and the kernel closes them at exit; closing them one by one only costs time.
 }

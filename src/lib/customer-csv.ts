@@ -34,7 +34,10 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]
     if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') (field += '"'), i++
+      if (ch === '"' && src[i + 1] === '"') {
+        field += '"'
+        i++
+      }
       else if (ch === '"') quoted = false
       else {
         if (ch === '\n') line++
@@ -43,8 +46,10 @@ export function parseCsv(text: string): string[][] {
     } else if (ch === '"') {
       if (field !== '') throw new CsvError(`line ${line}: a quote inside an unquoted field`)
       quoted = true
-    } else if (ch === ',') (row.push(field), (field = ''))
-    else if (ch === '\n' || ch === '\r') {
+    } else if (ch === ',') {
+      row.push(field)
+      field = ''
+    } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && src[i + 1] === '\n') i++
       endRow()
       line++

@@ -41,7 +41,7 @@ export function ensurePrivateDir(dir: string): void {
 /** Writes a 0600 file atomically: temp file, fsync, rename. A reader never sees half a file. */
 export function writePrivateFileAtomic(path: string, data: string | Uint8Array): void {
   ensurePrivateDir(dirname(path))
-  // node:crypto is loaded here, on use: most commands never write a file and skip its ~3 ms load.
+  // node:crypto is loaded here, on use: most commands never write a file and skip its load.
   const tmp = `${path}.${process.pid}.${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}.tmp`
   const fd = openSync(tmp, 'wx', 0o600)
   try {
@@ -74,7 +74,7 @@ export function withDirLock<T>(dir: string, fn: () => T, opts: {timeoutMs?: numb
       } catch {
         // released meanwhile
       }
-      if (Date.now() > deadline) throw new Error(`${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms (is another svc writing to it?)`)
+      if (Date.now() > deadline) throw new Error(`${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms (is another svc writing to it?)`, {cause: e})
       Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 10))
     }
   }

@@ -41,9 +41,12 @@ export class SoftAuthenticator {
   }
 }
 
+/** Seconds since the epoch, as JWT claims (iat, exp) count time. */
+export const unixNow = () => Math.floor(Date.now() / 1000)
+
 /** A JWT-shaped OIDC token (the sandbox does not check the signature). */
 export function mintOidcToken(claims: Record<string, unknown>): string {
-  const now = Math.floor(Date.now() / 1000)
+  const now = unixNow()
   const payload = {iss: 'https://accounts.google.com', aud: 'svc-test-client', sub: 'google-sub-1', iat: now, exp: now + 600, email: 'holder@gmail.com', ...claims}
   return `${b64u(JSON.stringify({alg: 'RS256', typ: 'JWT'}))}.${b64u(JSON.stringify(payload))}.${b64u(randomBytes(8))}`
 }

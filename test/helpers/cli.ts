@@ -41,3 +41,6 @@ export function svc(args: string[], opts: {env?: Record<string, string | undefin
     child.stdin.end(opts.input ?? '')
   })
 }
+
+/** The `error` object of a failed `--json` run. */
+export const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error

@@ -2,7 +2,8 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {crc32} from 'node:zlib'
 import {svc, type CliResult} from './cli.js'
-import type {TestSandbox} from './sandbox.js'
+import {afterAll, beforeAll} from 'vitest'
+import {startSandbox, type TestSandbox} from './sandbox.js'
 
 /** Document fixtures built in code: just enough of a real header for the type and quality checks. */
 export function png(width: number, height: number, colourType = 2): Buffer {
@@ -101,4 +102,28 @@ export function individualFlags(fullName: string): string[] {
 
 export function passportArgs(holder: string, file: string): string[] {
   return ['kyc', 'documents', 'upload', '--holder', holder, '--type', 'PASSPORT', '--file', file, '--number', 'X1234567', '--issuing-authority', 'US Department of State', '--country', 'US']
+}
+
+/**
+ * The KYC journeys' sandbox, started before the file's tests and stopped after them. A decision takes 500 ms: long
+ * enough that PENDING can be read right after a CLI call on a busy machine, short enough to keep journeys quick.
+ */
+export function kycSandbox(): {readonly sbx: TestSandbox; readonly svc: Journey} {
+  let sbx: TestSandbox | undefined
+  let svc: Journey | undefined
+  beforeAll(async () => {
+    sbx = await startSandbox({decisionDelayMs: 500})
+    svc = journey(sbx)
+  })
+  afterAll(async () => sbx?.stop())
+  return {
+    get sbx() {
+      if (!sbx) throw new Error('the KYC sandbox starts in beforeAll')
+      return sbx
+    },
+    get svc() {
+      if (!svc) throw new Error('the KYC sandbox starts in beforeAll')
+      return svc
+    },
+  }
 }

@@ -1,3 +1,4 @@
+import {expect} from 'vitest'
 import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import type {TestSandbox} from './sandbox.js'
 
@@ -49,6 +50,14 @@ export const beneficiary = {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garc
 export async function imbalance(sbx: TestSandbox): Promise<Record<string, number>> {
   const {imbalance: compute} = await import('../../src/emulator/domain/ledger.js')
   return compute(sbx.emu)
+}
+
+/** An internal account's available balance in minor units, read from the sandbox's store. */
+export const balanceOf = (sbx: TestSandbox, accountId: string) => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', accountId)!.balance.amount
+
+/** Money is conserved: every currency's ledger sums to zero. */
+export async function expectConserved(sbx: TestSandbox): Promise<void> {
+  expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 }
 
 export async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {

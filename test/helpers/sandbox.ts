@@ -22,18 +22,7 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-sbx-'))
   const emu = await Emulator.start({dataDir, port: 0, recordRequests: true, settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings}})
   recordContract(emu)
-  const home = mkdtempSync(join(tmpdir(), 'svc-home-'))
-  const env = {
-    SVC_BASE_URL: emu.url,
-    SVC_TOKEN_ID: emu.credentials.tokenId,
-    SVC_CLIENT_SECRET: emu.credentials.clientSecret,
-    SVC_CONFIG_DIR: join(home, 'config'),
-    SVC_DATA_DIR: join(home, 'data'),
-    HOME: home,
-    CI: '1',
-    SVC_NO_INPUT: '1',
-    NO_COLOR: '1',
-  }
+  const env = cliEnv(emu.url, emu.credentials.tokenId, emu.credentials.clientSecret)
   const sandbox: TestSandbox = {
     emu,
     url: emu.url,
@@ -49,6 +38,22 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
     },
   }
   return sandbox
+}
+
+/** Environment pointing `svc` at `baseUrl` with these credentials, a private home and config dir, and no prompts. */
+export function cliEnv(baseUrl: string, tokenId: string, clientSecret: string): Record<string, string> {
+  const home = mkdtempSync(join(tmpdir(), 'svc-home-'))
+  return {
+    SVC_BASE_URL: baseUrl,
+    SVC_TOKEN_ID: tokenId,
+    SVC_CLIENT_SECRET: clientSecret,
+    SVC_CONFIG_DIR: join(home, 'config'),
+    SVC_DATA_DIR: join(home, 'data'),
+    HOME: home,
+    CI: '1',
+    SVC_NO_INPUT: '1',
+    NO_COLOR: '1',
+  }
 }
 
 export function cleanup(dir: string): void {

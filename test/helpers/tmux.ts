@@ -3,6 +3,7 @@ import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {sh} from './pty.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 
@@ -79,8 +80,4 @@ export class TmuxSession {
       this.tmux('kill-server')
     } catch {}
   }
-}
-
-function sh(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`
 }

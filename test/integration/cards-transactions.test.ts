@@ -3,7 +3,7 @@ import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, expectConserved, until} from '../helpers/money.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 let sbx: TestSandbox
@@ -16,7 +16,6 @@ const run = (args: string[]) => svc(args, {env: sbx.env})
 type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
 const account = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
 const money = (id: string) => ({spendable: account(id).balance.amount, total: account(id).totalBalance.amount})
-const conserved = async () => expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 let n = 0
 
 /** A funded cardholder (USD 1,000.00) with an ACTIVE card issued through the CLI. */
@@ -71,7 +70,7 @@ describe('card transactions through the CLI', () => {
     expect(got.json()).toMatchObject({status: 'SETTLED', settledAmount: {amount: 1250}, refundedAmount: {amount: 0}})
     const human = await run(['cards', 'transactions', 'list', '--card', h.card])
     expect(human.stdout).toMatch(/SETTLED\tDEBIT\tBLUE BOTTLE COFFEE SF\tUSD 12\.50\tUSD 12\.50/)
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('partial clearing -> PARTIALLY_SETTLED; an over-clearing pulls the difference (pull count 2) and SETTLES', async () => {
@@ -87,7 +86,7 @@ describe('card transactions through the CLI', () => {
     const late = await run(['sandbox', 'card', 'authorization_expiry', h.card, '--transaction', tx, '--json'])
     expect(late.code).toBe(2)
     expect(late.json().error.code).toBe('INVALID_INPUT')
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('authorization -> authorization expiry -> VOIDED, the held funds released (also clearing with amount 0)', async () => {
@@ -103,7 +102,7 @@ describe('card transactions through the CLI', () => {
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
     const list = await run(['cards', 'transactions', 'list', '--card', h.card, '--status', 'VOIDED', '--json'])
     expect(list.json().data.map((t: {id: string}) => t.id).sort()).toEqual([tx, tx2].sort())
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('return re-fires SETTLED with refundedAmount; return_reversal takes it back; a reversal needs a posted return', async () => {
@@ -121,11 +120,11 @@ describe('card transactions through the CLI', () => {
     const returned = await sim('return', h.card, ['--transaction', tx, '--amount', '15.00'])
     expect(returned).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {id: tx, status: 'SETTLED', settledAmount: {amount: 4000}, refundedAmount: {amount: 1500}, refundSummary: {count: 1, totalAmount: 1500}}})
     expect(money(h.account)).toEqual({spendable: 97_500, total: 97_500})
-    await conserved()
+    await expectConserved(sbx)
     const reversed = await sim('return_reversal', h.card, ['--transaction', tx])
     expect(reversed).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {id: tx, status: 'SETTLED', refundedAmount: {amount: 0}}})
     expect(money(h.account)).toEqual({spendable: 96_000, total: 96_000})
-    await conserved()
+    await expectConserved(sbx)
     const events = sbx.emu.webhooks.list().filter((e) => (e.data as {id?: string}).id === tx).map((e) => `${e.type}:${(e.data as {refundedAmount: {amount: number}}).refundedAmount.amount}`)
     expect(events).toEqual(['CARD_TRANSACTION.AUTHORIZED:0', 'CARD_TRANSACTION.SETTLED:0', 'CARD_TRANSACTION.SETTLED:1500', 'CARD_TRANSACTION.SETTLED:0'])
   })
@@ -143,7 +142,7 @@ describe('card transactions through the CLI', () => {
     const advice = await sim('credit_authorization_advice', h.card, ['--amount', '1.00', '--descriptor', 'NETWORK ADVICE'])
     expect(advice).toMatchObject({type: 'CARD_TRANSACTION.AUTHORIZED', data: {direction: 'CREDIT'}})
     expect(money(h.account)).toEqual({spendable: 100_800, total: 100_800})
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('financial_authorization settles at once; authorization_advice resizes the hold; balance_inquiry is a 0-amount authorization', async () => {
@@ -160,7 +159,7 @@ describe('card transactions through the CLI', () => {
     expect(money(h.account)).toEqual({spendable: 97_500, total: 98_000})
     const inquiry = await sim('balance_inquiry', h.card, ['--descriptor', 'ATM 42'])
     expect(inquiry).toMatchObject({type: 'CARD_TRANSACTION.AUTHORIZED', data: {authorizedAmount: {amount: 0}}})
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('declines arrive as CARD_TRANSACTION.DECLINED: frozen card, descriptor 002 and 003, short balance, spending limit; nothing held', async () => {
@@ -180,7 +179,7 @@ describe('card transactions through the CLI', () => {
     expect((await run(['cards', 'transactions', 'list', '--card', h.card, '--json'])).json().data).toEqual([])
     const exception = await auth(h.card, '10.00', 'SHOP-006')
     expect(exception).toMatchObject({type: 'CARD_TRANSACTION.EXCEPTION', data: {status: 'EXCEPTION'}})
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('an authorization above the balance is declined INSUFFICIENT_FUNDS', async () => {
@@ -243,6 +242,6 @@ describe('card transactions through the CLI', () => {
     expect(t.json().status).toBe('VOIDED')
     const after = await auth(h.card, '1.00')
     expect(after.data.declineReason).toBe('CARD_CLOSED')
-    await conserved()
+    await expectConserved(sbx)
   })
 })

@@ -1,8 +1,8 @@
-import {spawn} from 'node:child_process'
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {api, approvedCustomer} from '../helpers/money.js'
 
@@ -236,24 +236,7 @@ describe('cards reveal', () => {
   it('shows the link on a terminal only after the warning and a confirmation; declining requests nothing', async () => {
     const h = await cardholder(0)
     const card = (await issue(h.id, h.account, ['--wait'])).json()
-    const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
-    delete env.CI
-    delete env.SVC_NO_INPUT
-    const screen = (answer: string) =>
-      new Promise<string>((resolve) => {
-        // `script` gives the command a pseudo-terminal, as a person at a shell has.
-        const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} cards reveal ${card.id}`, '/dev/null'], {env})
-        let out = ''
-        let answered = false
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString('utf8')
-          if (!answered && out.includes(`Reveal ${card.id}`)) {
-            answered = true
-            child.stdin.write(answer)
-          }
-        })
-        child.on('close', () => resolve(out))
-      })
+    const screen = async (answer: string) => (await onTerminal(['cards', 'reveal', card.id], {env: sbx.env, answers: [[new RegExp(`Reveal ${card.id}`), answer]]})).raw
     const reveals = () => sbx.emu.db.sql.rows('SELECT id FROM cardReveals').length
     const before = reveals()
     const refused = await screen('n\r')

@@ -1,17 +1,14 @@
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {spawnSync, spawn} from 'node:child_process'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ProgressBar} from '../../src/lib/flows/customer-import.js'
+import {ProgressBar} from '../../src/lib/workflows/customer/import.js'
 import {activeByPlatformId} from '../../src/emulator/store/customers.js'
 import {svc} from '../helpers/cli.js'
+import {hasScript, onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
-const hasScript = spawnSync('script', ['--version']).status === 0
 const dir = mkdtempSync(join(tmpdir(), 'svc-import-'))
 const HEADER = 'platformCustomerId,customerType,fullName,birthDate,email,addressLine1,city,state,postalCode,country,businessLegalName,businessTaxId,businessIncorporatedOn,currencies'
 
@@ -139,15 +136,9 @@ describe('svc customers import', () => {
   it.skipIf(!hasScript)('on a terminal, --wait draws a progress bar on stderr; off a terminal it draws none', async () => {
     const file = join(dir, 'tty.csv')
     writeFileSync(file, ['platformCustomerId,customerType,fullName', ...Array.from({length: 300}, (_, i) => `tty-${i},INDIVIDUAL,Tty ${i}`)].join('\n'))
-    // `script` runs the command on a pseudo-terminal (stdout and stderr both a TTY) and copies what it shows.
-    const shown = await new Promise<{code: number | null; out: string}>((resolve) => {
-      const child = spawn('script', ['-qec', `${process.execPath} ${BIN} customers import ${file} --wait`, '/dev/null'], {env: {PATH: process.env.PATH, ...sbx.env}})
-      let out = ''
-      child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')))
-      child.on('close', (code) => resolve({code, out}))
-    })
+    const shown = await onTerminal(['customers', 'import', file, '--wait'], {env: sbx.env})
     expect(shown.code, shown.out).toBe(0)
-    expect(shown.out).toMatch(/\r\x1b\[2K\[#{30}\] 300\/300/)
+    expect(shown.raw).toMatch(/\r\x1b\[2K\[#{30}\] 300\/300/)
     expect(shown.out).toMatch(/Status\s+COMPLETED/)
     const piped = await svc(['customers', 'import-status', shown.out.match(/Job:[0-9a-f-]+/)![0], '--wait'], {env: sbx.env})
     expect(piped.stderr).not.toContain('\x1b[2K')

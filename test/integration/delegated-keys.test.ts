@@ -1,7 +1,7 @@
 import {readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
+import {errorOf, svc, type CliResult} from '../helpers/cli.js'
 import {EnclaveClient} from '../helpers/enclave.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {api, approvedCustomer} from '../helpers/money.js'
@@ -19,7 +19,6 @@ beforeAll(async () => {
 afterAll(async () => sbx.stop())
 
 const run = (args: string[]) => svc(args, {env: sbx.env})
-const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
 /** A real card (the sandbox now checks that the card exists): issued to an approved customer in beforeAll. */
 let card = ''
 const custodied = () => sbx.emu.db.all<{_privateKey: string}>('delegatedKeys').map((k) => k._privateKey)

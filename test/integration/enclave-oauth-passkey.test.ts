@@ -1,34 +1,20 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {bytesToHex, decryptCredentialBundle, generateP256KeyPair, publicKeyFromPrivate, stamp} from '../../src/lib/wallet/index.js'
-import {SoftAuthenticator, mintOidcToken, nonceFor} from '../helpers/authenticator.js'
-import {EnclaveClient, type Session} from '../helpers/enclave.js'
-import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {SoftAuthenticator, mintOidcToken, nonceFor, unixNow} from '../helpers/authenticator.js'
+import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
-let sbx: TestSandbox
-let api: EnclaveClient
+const fx = walletSandbox()
 
-beforeAll(async () => {
-  sbx = await startSandbox({challengeMinIntervalMs: 0})
-  api = new EnclaveClient(sbx)
-})
-afterAll(async () => sbx.stop())
-
-async function wallet(): Promise<{accountId: string; s: Session}> {
-  const c = await api.createCustomer()
-  return {accountId: c.accountId, s: await api.otpLogin(c.emailCredentialId!)}
-}
-
-const now = () => Math.floor(Date.now() / 1000)
 
 describe('OAUTH', () => {
   async function withOauth(claims: Record<string, unknown> = {}) {
-    const w = await wallet()
-    const {leg1, leg2} = await api.signed('POST', '/auth/credentials', {type: 'OAUTH', accountId: w.accountId, oidcToken: mintOidcToken(claims)}, w.s.key)
+    const w = await fx.httpWallet()
+    const {leg1, leg2} = await fx.api.signed('POST', '/auth/credentials', {type: 'OAUTH', accountId: w.accountId, oidcToken: mintOidcToken(claims)}, w.s.key)
     expect(leg1.body.type).toBe('OAUTH')
     expect(leg2.status).toBe(201)
     return {...w, cred: leg2.body}
   }
-  const verify = (id: string, body: Record<string, unknown>) => api.call('POST', `/auth/credentials/${id}/verify`, {body: {type: 'OAUTH', ...body}})
+  const verify = (id: string, body: Record<string, unknown>) => fx.api.call('POST', `/auth/credentials/${id}/verify`, {body: {type: 'OAUTH', ...body}})
 
   it('adds a credential named after the email claim and logs in with a fresh token whose nonce hashes the key', async () => {
     const {accountId, cred} = await withOauth({email: 'ada@gmail.com'})
@@ -40,7 +26,7 @@ describe('OAUTH', () => {
     expect(r.body).toMatchObject({type: 'OAUTH', credentialId: cred.id, nickname: 'ada@gmail.com', publicKey: clientPublicKey})
     expect(r.body.encryptedSessionSigningKey).toBeUndefined()
     // The new session signs.
-    const {leg2} = await api.signed('PATCH', `/internal-accounts/${accountId}`, {privateEnabled: true}, key)
+    const {leg2} = await fx.api.signed('PATCH', `/internal-accounts/${accountId}`, {privateEnabled: true}, key)
     expect(leg2.status).toBe(200)
   })
 
@@ -59,8 +45,8 @@ describe('OAUTH', () => {
     const clientPublicKey = bytesToHex(generateP256KeyPair().publicKeyCompressed)
     const nonce = nonceFor(clientPublicKey)
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['stale iat', {nonce, iat: now() - 120}, /iat is \d+ s old/],
-      ['expired', {nonce, exp: now() - 1}, /exp is in the past/],
+      ['stale iat', {nonce, iat: unixNow() - 120}, /iat is \d+ s old/],
+      ['expired', {nonce, exp: unixNow() - 1}, /exp is in the past/],
       ['wrong nonce', {nonce: nonceFor(clientPublicKey.toUpperCase())}, /nonce must be/],
       ['other subject', {nonce, sub: 'someone-else'}, /does not match credential/],
       ['other issuer', {nonce, iss: 'https://login.example.com'}, /not a supported issuer/],
@@ -75,7 +61,7 @@ describe('OAUTH', () => {
     expect(malformed.body.details.errors[0].field).toBe('oidcToken')
     const notJwt = await verify(cred.id, {oidcToken: 'sandbox-valid-oidc-token', clientPublicKey})
     expect(notJwt.status).toBe(400)
-    expect((await api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data).toHaveLength(1)
+    expect((await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data).toHaveLength(1)
   })
 
   it('refuses a replayed token, and accepts Google issuer spelled without the scheme', async () => {
@@ -90,28 +76,28 @@ describe('OAUTH', () => {
 
   it('add: bad claims are 400 INVALID_INPUT on oidcToken; one credential per provider identity', async () => {
     const {accountId, s} = await withOauth({sub: 'same-sub'})
-    const stale = await api.call('POST', '/auth/credentials', {body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({iat: now() - 300})}})
+    const stale = await fx.api.call('POST', '/auth/credentials', {body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({iat: unixNow() - 300})}})
     expect(stale.status).toBe(400)
     expect(stale.body.details.errors[0]).toMatchObject({field: 'oidcToken', message: expect.stringMatching(/iat/)})
-    const dup = await api.call('POST', '/auth/credentials', {body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({sub: 'same-sub', iss: 'accounts.google.com'})}})
+    const dup = await fx.api.call('POST', '/auth/credentials', {body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({sub: 'same-sub', iss: 'accounts.google.com'})}})
     expect([dup.status, dup.body.code]).toEqual([409, 'CONFLICT'])
-    const apple = await api.signed('POST', '/auth/credentials', {type: 'OAUTH', accountId, oidcToken: mintOidcToken({sub: 'same-sub', iss: 'https://appleid.apple.com', aud: ['com.example.app']})}, s.key)
+    const apple = await fx.api.signed('POST', '/auth/credentials', {type: 'OAUTH', accountId, oidcToken: mintOidcToken({sub: 'same-sub', iss: 'https://appleid.apple.com', aud: ['com.example.app']})}, s.key)
     expect(apple.leg2.status).toBe(201)
   })
 })
 
 describe('PASSKEY', () => {
   async function withPasskey(auth = new SoftAuthenticator()) {
-    const w = await wallet()
+    const w = await fx.httpWallet()
     const challenge = Buffer.from(`reg-${Math.random()}`).toString('base64url')
-    const {leg2} = await api.signed('POST', '/auth/credentials', {type: 'PASSKEY', accountId: w.accountId, nickname: 'YubiKey', challenge, attestation: auth.register(challenge)}, w.s.key)
+    const {leg2} = await fx.api.signed('POST', '/auth/credentials', {type: 'PASSKEY', accountId: w.accountId, nickname: 'YubiKey', challenge, attestation: auth.register(challenge)}, w.s.key)
     expect(leg2.status).toBe(201)
     expect(leg2.body).toMatchObject({type: 'PASSKEY', nickname: 'YubiKey', credentialId: auth.credentialId})
     return {...w, auth, cred: leg2.body}
   }
-  const challenge = async (id: string, clientPublicKey: string) => api.call('POST', `/auth/credentials/${id}/challenge`, {body: {clientPublicKey}})
+  const challenge = async (id: string, clientPublicKey: string) => fx.api.call('POST', `/auth/credentials/${id}/challenge`, {body: {clientPublicKey}})
   const verify = (id: string, requestId: string | undefined, assertion: unknown) =>
-    api.call('POST', `/auth/credentials/${id}/verify`, {body: {type: 'PASSKEY', assertion}, headers: requestId ? {'request-id': requestId} : {}})
+    fx.api.call('POST', `/auth/credentials/${id}/verify`, {body: {type: 'PASSKEY', assertion}, headers: requestId ? {'request-id': requestId} : {}})
 
   it('logs in with a real ES256 assertion over the UTF-8 hex challenge', async () => {
     const {accountId, auth, cred} = await withPasskey()
@@ -149,12 +135,12 @@ describe('PASSKEY', () => {
     const replayed = await verify(cred.id, next.body.requestId, auth.assert(next.body.challenge, {counter: 10}))
     expect(replayed.body.reason).toMatch(/counter 10 did not increase past 10/)
     expect((await verify(cred.id, next.body.requestId, auth.assert(next.body.challenge, {counter: 11}))).status).toBe(200)
-    expect((await api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data).toHaveLength(3)
+    expect((await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data).toHaveLength(3)
   })
 
   it('needs clientPublicKey on the challenge and Request-Id on verify', async () => {
     const {auth, cred} = await withPasskey()
-    const noKey = await api.call('POST', `/auth/credentials/${cred.id}/challenge`, {body: {}})
+    const noKey = await fx.api.call('POST', `/auth/credentials/${cred.id}/challenge`, {body: {}})
     expect(noKey.status).toBe(400)
     expect(noKey.body.details.errors[0].field).toBe('clientPublicKey')
     const ch = await challenge(cred.id, bytesToHex(generateP256KeyPair().publicKeyCompressed))
@@ -165,9 +151,9 @@ describe('PASSKEY', () => {
   })
 
   it('refuses registrations with a mismatched challenge or a foreign origin, listing the fields', async () => {
-    const {accountId} = await wallet()
+    const {accountId} = await fx.httpWallet()
     const auth = new SoftAuthenticator()
-    const r = await api.call('POST', '/auth/credentials', {body: {type: 'PASSKEY', accountId, nickname: 'Key', challenge: 'Y2hhbGxlbmdl', attestation: auth.register('b3RoZXI', {origin: 'https://evil.example'})}})
+    const r = await fx.api.call('POST', '/auth/credentials', {body: {type: 'PASSKEY', accountId, nickname: 'Key', challenge: 'Y2hhbGxlbmdl', attestation: auth.register('b3RoZXI', {origin: 'https://evil.example'})}})
     expect(r.status).toBe(400)
     expect(r.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['attestation.clientDataJson', 'challenge'])
   })
@@ -177,13 +163,13 @@ describe('PASSKEY', () => {
     const key = generateP256KeyPair()
     const ch = await challenge(cred.id, bytesToHex(key.publicKeyCompressed))
     const pk = await verify(cred.id, ch.body.requestId, auth.assert(ch.body.challenge))
-    const {leg1, leg2} = await api.signed('DELETE', `/auth/credentials/${cred.id}`, undefined, s.key)
+    const {leg1, leg2} = await fx.api.signed('DELETE', `/auth/credentials/${cred.id}`, undefined, s.key)
     expect(leg1.body.type).toBe('PASSKEY')
     expect(leg2.status).toBe(204)
-    const ids = (await api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data.map((x: {id: string}) => x.id)
+    const ids = (await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data.map((x: {id: string}) => x.id)
     expect(ids).not.toContain(pk.body.id)
-    const leg = await api.call('PATCH', `/internal-accounts/${accountId}`, {raw: '{"privateEnabled":true}'})
-    const refused = await api.call('PATCH', `/internal-accounts/${accountId}`, {raw: '{"privateEnabled":true}', headers: {'service-wallet-signature': stamp(leg.body.payloadToSign, key.privateKey), 'request-id': leg.body.requestId}})
+    const leg = await fx.api.call('PATCH', `/internal-accounts/${accountId}`, {raw: '{"privateEnabled":true}'})
+    const refused = await fx.api.call('PATCH', `/internal-accounts/${accountId}`, {raw: '{"privateEnabled":true}', headers: {'service-wallet-signature': stamp(leg.body.payloadToSign, key.privateKey), 'request-id': leg.body.requestId}})
     expect(refused.body.reason).toMatch(/revoked/)
   })
 })

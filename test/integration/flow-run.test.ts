@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {XMLParser, XMLValidator} from 'fast-xml-parser'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const FLOWS = join(process.cwd(), 'flows')
@@ -199,18 +200,12 @@ describe('svc flow run on a terminal', () => {
     const {env} = localEnv('tty')
     const file = join(work, 'tty.yaml')
     writeFileSync(file, ['name: tty', 'steps:', '  - name: read the config', '    api: {method: GET, path: /config}', '  - name: list customers', '    svc: customers list', ''].join('\n'))
-    const cmd = `${process.execPath} ${join(process.cwd(), 'bin/run.js')} flow run '${file}' --local`
-    const out = await new Promise<{text: string; code: number | null}>((resolve) => {
-      const child = spawn('script', ['-qfec', cmd, '/dev/null'], {env: {PATH: process.env.PATH, TERM: 'xterm', ...env}})
-      let text = ''
-      child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')))
-      child.on('close', (code) => resolve({text, code}))
-    })
+    const out = await onTerminal(['flow', 'run', file, '--local'], {env})
     expect(out.code).toBe(0)
-    expect(out.text).toMatch(/\r\x1b\[K. \[1\/2\] read the config/) // the spinner line
-    expect(out.text).toMatch(/\r\x1b\[K✓ \[1\/2\] read the config \(\d+ ms\)/)
-    expect(out.text).toMatch(/✓ \[2\/2\] list customers/)
-    expect(out.text).not.toMatch(/^ok {3}\[/m) // the plain off-terminal lines are not used
-    expect(out.text).toContain('PASS tty: 2/2 steps')
+    expect(out.raw).toMatch(/\r\x1b\[K. \[1\/2\] read the config/) // the spinner line
+    expect(out.raw).toMatch(/\r\x1b\[K✓ \[1\/2\] read the config \(\d+ ms\)/)
+    expect(out.raw).toMatch(/✓ \[2\/2\] list customers/)
+    expect(out.raw).not.toMatch(/^ok {3}\[/m) // the plain off-terminal lines are not used
+    expect(out.raw).toContain('PASS tty: 2/2 steps')
   }, 30_000)
 })

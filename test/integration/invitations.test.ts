@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
+import {errorOf, svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -12,7 +12,6 @@ beforeAll(async () => {
 afterAll(async () => sbx.stop())
 
 const run = (args: string[]) => svc(args, {env: sbx.env})
-const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
 const stored = (code: string) => sbx.emu.db.get<Record<string, unknown>>('invitations', code)
 
 describe('svc invitations', () => {

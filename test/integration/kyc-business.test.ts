@@ -1,135 +1,128 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ADDRESS, fixture, journey, listenForWebhooks, passportArgs, pdf, type Journey} from '../helpers/kyc.js'
-import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {describe, expect, it} from 'vitest'
+import {ADDRESS, fixture, journey, kycSandbox, listenForWebhooks, passportArgs, pdf} from '../helpers/kyc.js'
+import {startSandbox} from '../helpers/sandbox.js'
 
-let sbx: TestSandbox
-let svc: Journey
-beforeAll(async () => {
-  // Long enough that PENDING can be read right after a CLI call on a busy machine, short enough to keep journeys quick.
-  sbx = await startSandbox({decisionDelayMs: 500})
-  svc = journey(sbx)
-})
-afterAll(async () => sbx.stop())
+const fx = kycSandbox()
 
 const business = (reg: string) => ['customers', 'create', '--type', 'business', '--legal-name', `Acme ${reg}`, '--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15', '--registration-number', reg, ...ADDRESS]
 const owner = (biz: string, first: string, last: string, roles: string[], pct: number | string) => [
   'kyc', 'owners', 'add', biz, ...roles.flatMap((r) => ['--role', r]), '--ownership', String(pct), '--first-name', first, '--last-name', last,
   '--birth-date', '1980-02-03', '--nationality', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789', ...ADDRESS,
 ]
-const certificate = (biz: string) => ['kyc', 'documents', 'upload', '--holder', biz, '--type', 'CERTIFICATE_OF_INCORPORATION', '--file', fixture(sbx.dir, 'cert.pdf', pdf()), '--country', 'US']
+const certificate = (biz: string) => ['kyc', 'documents', 'upload', '--holder', biz, '--type', 'CERTIFICATE_OF_INCORPORATION', '--file', fixture(fx.sbx.dir, 'cert.pdf', pdf()), '--country', 'US']
 const types = (v: {errors: Array<{type: string}>}) => v.errors.map((e) => e.type).sort()
 
 describe('KYB of businesses, end to end', () => {
   it('suffix 003: documents, a control person and two 30% owners are collected, then the business is approved', async () => {
-    const events = await listenForWebhooks(sbx, 2)
-    const b = await svc.json(business('REG-2024-003'))
+    const events = await listenForWebhooks(fx.sbx, 2)
+    const b = await fx.svc.json(business('REG-2024-003'))
     expect(b.kybStatus).toBe('UNVERIFIED')
-    await svc.json(['customers', 'terms', b.id, '--accept'])
-    const first = await svc.submit(b.id)
+    await fx.svc.json(['customers', 'terms', b.id, '--accept'])
+    const first = await fx.svc.submit(b.id)
     expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(types(first)).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_LEGAL_PRESENCE_DOCUMENT'])
     expect(first.errors.find((e: any) => e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT').acceptedDocumentTypes).toContain('CERTIFICATE_OF_INCORPORATION')
 
-    await svc.json(certificate(b.id))
-    const ana = await svc.json(owner(b.id, 'Ana', 'Ruiz', ['UBO'], 30))
-    const ben = await svc.json(owner(b.id, 'Ben', 'Ortiz', ['UBO'], 30))
-    const cleo = await svc.json(owner(b.id, 'Cleo', 'Park', ['DIRECTOR', 'CONTROL_PERSON'], 0))
-    const dan = await svc.json(owner(b.id, 'Dan', 'Small', ['UBO'], 10))
+    await fx.svc.json(certificate(b.id))
+    const ana = await fx.svc.json(owner(b.id, 'Ana', 'Ruiz', ['UBO'], 30))
+    const ben = await fx.svc.json(owner(b.id, 'Ben', 'Ortiz', ['UBO'], 30))
+    const cleo = await fx.svc.json(owner(b.id, 'Cleo', 'Park', ['DIRECTOR', 'CONTROL_PERSON'], 0))
+    const dan = await fx.svc.json(owner(b.id, 'Dan', 'Small', ['UBO'], 10))
     expect(ana).toMatchObject({customerId: b.id, roles: ['UBO'], ownershipPercentage: 30, kycStatus: 'UNVERIFIED', personalInfo: {firstName: 'Ana', lastName: 'Ruiz'}})
     // Only the customer's own identifier is write-only; an owner's comes back (create, get, list).
     expect(ana.personalInfo.identifier).toBe('123-45-6789')
 
     // Owners at or above 25% and the control person must be identified; Dan (10%) need not be.
-    const second = await svc.submit(b.id)
+    const second = await fx.svc.submit(b.id)
     expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(second.errors.map((e: any) => `${e.type} ${e.resourceId}`).sort()).toEqual([ana.id, ben.id, cleo.id].map((id) => `MISSING_IDENTITY_DOCUMENT ${id}`).sort())
-    const status = await svc.run(['kyc', 'status', b.id])
+    const status = await fx.svc.run(['kyc', 'status', b.id])
     expect(status.stdout).toContain(`[ ] ${ana.id} (Ana Ruiz, UBO): identity document`)
     expect(status.stdout).toContain(`[ ] ${cleo.id} (Cleo Park, DIRECTOR/CONTROL_PERSON): identity document`)
     expect(status.stdout).not.toContain(dan.id + ' (')
     expect(status.stdout).toMatch(/owners\s+Ana Ruiz 30% UNVERIFIED; Ben Ortiz 30% UNVERIFIED; Cleo Park 0% UNVERIFIED; Dan Small 10% UNVERIFIED/)
 
-    for (const o of [ana, ben, cleo]) await svc.json(passportArgs(o.id, fixture(sbx.dir, `${o.personalInfo.firstName}.pdf`, pdf())))
-    const third = await svc.submit(b.id)
+    for (const o of [ana, ben, cleo]) await fx.svc.json(passportArgs(o.id, fixture(fx.sbx.dir, `${o.personalInfo.firstName}.pdf`, pdf())))
+    const third = await fx.svc.submit(b.id)
     expect(third).toMatchObject({verificationStatus: 'IN_PROGRESS', errors: []})
-    expect(sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
+    expect(fx.sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
 
-    const approved = await svc.json(['kyc', 'wait', b.id])
+    const approved = await fx.svc.json(['kyc', 'wait', b.id])
     expect(approved.kybStatus).toBe('APPROVED')
     const got = await events()
     expect(got.map((e) => `${e.type} ${e.data.id} ${e.data.kybStatus}`)).toEqual([`CUSTOMER.KYB_PENDING ${b.id} PENDING`, `CUSTOMER.KYB_APPROVED ${b.id} APPROVED`])
-    const owners = await svc.json(['kyc', 'owners', 'list', b.id])
+    const owners = await fx.svc.json(['kyc', 'owners', 'list', b.id])
     expect(owners.data.map((o: any) => o.kycStatus)).toEqual(['APPROVED', 'APPROVED', 'APPROVED', 'APPROVED'])
     expect(owners.totalCount).toBe(4)
     expect(owners.data.map((o: any) => o.personalInfo.identifier)).toEqual(['123-45-6789', '123-45-6789', '123-45-6789', '123-45-6789'])
   })
 
   it('refuses owners beyond 100% in total and owners of an individual, changing nothing', async () => {
-    const b = await svc.json(business('REG-100'))
-    await svc.json(owner(b.id, 'Max', 'Share', ['UBO'], 80))
-    const count = sbx.emu.db.count('beneficialOwners')
-    const over = await svc.run([...owner(b.id, 'Too', 'Much', ['UBO'], 30), '--json'])
+    const b = await fx.svc.json(business('REG-100'))
+    await fx.svc.json(owner(b.id, 'Max', 'Share', ['UBO'], 80))
+    const count = fx.sbx.emu.db.count('beneficialOwners')
+    const over = await fx.svc.run([...owner(b.id, 'Too', 'Much', ['UBO'], 30), '--json'])
     expect(over.code).toBe(2)
     expect(over.json().error.details.errors).toEqual([{field: 'ownershipPercentage', message: '80% is declared already; 30% more would exceed 100%'}])
-    const person = await svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Solo Trader'])
-    const wrong = await svc.run([...owner(person.id, 'No', 'Body', ['UBO'], 50), '--json'])
+    const person = await fx.svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Solo Trader'])
+    const wrong = await fx.svc.run([...owner(person.id, 'No', 'Body', ['UBO'], 50), '--json'])
     expect(wrong.code).toBe(2)
     expect(wrong.json().error.details.errors[0].field).toBe('customerId')
-    expect(sbx.emu.db.count('beneficialOwners')).toBe(count)
+    expect(fx.sbx.emu.db.count('beneficialOwners')).toBe(count)
   })
 
   it('percentages are whole numbers, as the published API takes them: 33.5 is refused before sending', async () => {
-    const b = await svc.json(business('REG-333'))
-    const before = sbx.requestCount()
-    const frac = await svc.run([...owner(b.id, 'Ann', 'Partner', ['UBO'], '33.5'), '--json'])
+    const b = await fx.svc.json(business('REG-333'))
+    const before = fx.sbx.requestCount()
+    const frac = await fx.svc.run([...owner(b.id, 'Ann', 'Partner', ['UBO'], '33.5'), '--json'])
     expect(frac.code).toBe(2)
     expect(frac.json().error.details.errors).toEqual([expect.objectContaining({field: 'ownershipPercentage', message: expect.stringMatching(/int/)})])
-    expect(sbx.requestCount()).toBe(before)
-    expect((await svc.json(owner(b.id, 'Ann', 'Partner', ['UBO'], '34%'))).ownershipPercentage).toBe(34)
+    expect(fx.sbx.requestCount()).toBe(before)
+    expect((await fx.svc.json(owner(b.id, 'Ann', 'Partner', ['UBO'], '34%'))).ownershipPercentage).toBe(34)
   })
 
   it('suffix 002 reports RESOLVE_ERRORS while incomplete, then is rejected once complete', async () => {
-    const events = await listenForWebhooks(sbx, 2)
-    const b = await svc.json(business('REG-002'))
-    await svc.json(['customers', 'terms', b.id, '--accept'])
-    expect((await svc.submit(b.id)).verificationStatus).toBe('RESOLVE_ERRORS')
-    await svc.json(certificate(b.id))
-    const boss = await svc.json(owner(b.id, 'Olga', 'Owner', ['UBO', 'CONTROL_PERSON'], 100))
-    await svc.json(passportArgs(boss.id, fixture(sbx.dir, 'olga.pdf', pdf())))
-    expect((await svc.submit(b.id)).verificationStatus).toBe('IN_PROGRESS')
-    const r = await svc.run(['kyc', 'wait', b.id, '--json'])
+    const events = await listenForWebhooks(fx.sbx, 2)
+    const b = await fx.svc.json(business('REG-002'))
+    await fx.svc.json(['customers', 'terms', b.id, '--accept'])
+    expect((await fx.svc.submit(b.id)).verificationStatus).toBe('RESOLVE_ERRORS')
+    await fx.svc.json(certificate(b.id))
+    const boss = await fx.svc.json(owner(b.id, 'Olga', 'Owner', ['UBO', 'CONTROL_PERSON'], 100))
+    await fx.svc.json(passportArgs(boss.id, fixture(fx.sbx.dir, 'olga.pdf', pdf())))
+    expect((await fx.svc.submit(b.id)).verificationStatus).toBe('IN_PROGRESS')
+    const r = await fx.svc.run(['kyc', 'wait', b.id, '--json'])
     expect(r.code).toBe(1)
     expect(r.json().error.code).toBe('KYB_REJECTED')
     expect((await events()).map((e) => e.type)).toEqual(['CUSTOMER.KYB_PENDING', 'CUSTOMER.KYB_REJECTED'])
-    expect(sbx.emu.db.get<any>('beneficialOwners', boss.id).kycStatus).toBe('APPROVED')
+    expect(fx.sbx.emu.db.get<any>('beneficialOwners', boss.id).kycStatus).toBe('APPROVED')
   })
 
   it('suffix 001 stays PENDING for manual review, and its packet is frozen: late owners are refused, nothing stored', async () => {
-    const b = await svc.json(business('REG-001'))
-    await svc.json(['customers', 'terms', b.id, '--accept'])
-    await svc.json(certificate(b.id))
-    const boss = await svc.json(owner(b.id, 'Mia', 'Manual', ['UBO', 'CONTROL_PERSON'], 60))
-    await svc.json(passportArgs(boss.id, fixture(sbx.dir, 'mia.pdf', pdf())))
-    expect((await svc.submit(b.id)).verificationStatus).toBe('IN_PROGRESS')
-    const ownerCount = sbx.emu.db.count('beneficialOwners')
-    const late = await svc.run([...owner(b.id, 'Lou', 'Late', ['UBO'], 5), '--json'])
+    const b = await fx.svc.json(business('REG-001'))
+    await fx.svc.json(['customers', 'terms', b.id, '--accept'])
+    await fx.svc.json(certificate(b.id))
+    const boss = await fx.svc.json(owner(b.id, 'Mia', 'Manual', ['UBO', 'CONTROL_PERSON'], 60))
+    await fx.svc.json(passportArgs(boss.id, fixture(fx.sbx.dir, 'mia.pdf', pdf())))
+    expect((await fx.svc.submit(b.id)).verificationStatus).toBe('IN_PROGRESS')
+    const ownerCount = fx.sbx.emu.db.count('beneficialOwners')
+    const late = await fx.svc.run([...owner(b.id, 'Lou', 'Late', ['UBO'], 5), '--json'])
     expect(late.code).toBe(6)
     expect(late.json().error).toMatchObject({code: 'INVALID_STATE_TRANSITION', reason: expect.stringMatching(/under review \(PENDING\)/)})
-    expect(sbx.emu.db.count('beneficialOwners')).toBe(ownerCount)
-    const r = await svc.run(['kyc', 'wait', b.id, '--timeout', '500ms'])
+    expect(fx.sbx.emu.db.count('beneficialOwners')).toBe(ownerCount)
+    const r = await fx.svc.run(['kyc', 'wait', b.id, '--timeout', '500ms'])
     expect(r.code).toBe(8)
-    expect(sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
+    expect(fx.sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
   })
 
   it("an owner whose lastName ends in 002 is rejected, and so is the business", async () => {
-    const b = await svc.json(business('REG-555'))
-    await svc.json(['customers', 'terms', b.id, '--accept'])
-    await svc.json(certificate(b.id))
-    const bad = await svc.json(owner(b.id, 'Gil', 'Gray 002', ['UBO', 'CONTROL_PERSON'], 60))
-    await svc.json(passportArgs(bad.id, fixture(sbx.dir, 'gil.pdf', pdf())))
-    await svc.submit(b.id)
-    expect((await svc.run(['kyc', 'wait', b.id])).code).toBe(1)
-    expect(sbx.emu.db.get<any>('beneficialOwners', bad.id).kycStatus).toBe('REJECTED')
+    const b = await fx.svc.json(business('REG-555'))
+    await fx.svc.json(['customers', 'terms', b.id, '--accept'])
+    await fx.svc.json(certificate(b.id))
+    const bad = await fx.svc.json(owner(b.id, 'Gil', 'Gray 002', ['UBO', 'CONTROL_PERSON'], 60))
+    await fx.svc.json(passportArgs(bad.id, fixture(fx.sbx.dir, 'gil.pdf', pdf())))
+    await fx.svc.submit(b.id)
+    expect((await fx.svc.run(['kyc', 'wait', b.id])).code).toBe(1)
+    expect(fx.sbx.emu.db.get<any>('beneficialOwners', bad.id).kycStatus).toBe('REJECTED')
   })
 })
 

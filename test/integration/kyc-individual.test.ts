@@ -1,32 +1,25 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {fixture, individualFlags, journey, jpeg, listenForWebhooks, passportArgs, png, type Journey} from '../helpers/kyc.js'
+import {fixture, individualFlags, journey, jpeg, kycSandbox, listenForWebhooks, passportArgs, png, type Journey} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
-let sbx: TestSandbox
-let svc: Journey
-beforeAll(async () => {
-  // Long enough that PENDING can be read right after a CLI call on a busy machine, short enough to keep journeys quick.
-  sbx = await startSandbox({decisionDelayMs: 500})
-  svc = journey(sbx)
-})
-afterAll(async () => sbx.stop())
+const fx = kycSandbox()
 
-const stored = (id: string) => sbx.emu.db.get<Record<string, any>>('customers', id)!
+const stored = (id: string) => fx.sbx.emu.db.get<Record<string, any>>('customers', id)!
 
 describe('KYC of individuals, end to end', () => {
   it('a complete individual is approved at its first submission, with PENDING then APPROVED webhooks', async () => {
-    const events = await listenForWebhooks(sbx, 2)
-    const c = await svc.json(individualFlags('Ada Lovelace'))
-    await svc.json(['customers', 'terms', c.id, '--accept'])
-    const passport = fixture(sbx.dir, 'ada-passport.jpg', jpeg(1200, 800))
-    const doc = await svc.json(passportArgs(c.id, passport))
+    const events = await listenForWebhooks(fx.sbx, 2)
+    const c = await fx.svc.json(individualFlags('Ada Lovelace'))
+    await fx.svc.json(['customers', 'terms', c.id, '--accept'])
+    const passport = fixture(fx.sbx.dir, 'ada-passport.jpg', jpeg(1200, 800))
+    const doc = await fx.svc.json(passportArgs(c.id, passport))
     expect(doc).toMatchObject({documentHolder: c.id, documentType: 'PASSPORT', fileName: 'ada-passport.jpg', country: 'US'})
 
-    const v = await svc.submit(c.id)
+    const v = await fx.svc.submit(c.id)
     expect(v).toMatchObject({customerId: c.id, verificationStatus: 'IN_PROGRESS', errors: []})
     expect(stored(c.id).kycStatus).toBe('PENDING')
 
-    const approved = await svc.run(['kyc', 'wait', c.id, '--json'])
+    const approved = await fx.svc.run(['kyc', 'wait', c.id, '--json'])
     expect(approved.code).toBe(0)
     expect(approved.json()).toMatchObject({id: c.id, kycStatus: 'APPROVED'})
     const got = await events()
@@ -36,9 +29,9 @@ describe('KYC of individuals, end to end', () => {
   })
 
   it('goes through RESOLVE_ERRORS: the checklist names each gap, then fields and a passport get it approved', async () => {
-    const events = await listenForWebhooks(sbx, 2)
-    const c = await svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Grace'])
-    const first = await svc.submit(c.id)
+    const events = await listenForWebhooks(fx.sbx, 2)
+    const c = await fx.svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Grace'])
+    const first = await fx.svc.submit(c.id)
     expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(first.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(
       ['MISSING_IDENTITY_DOCUMENT', 'address', 'birthDate', 'endUserTermsConsent', 'fullName', 'idType', 'identifier', 'nationality'],
@@ -48,7 +41,7 @@ describe('KYC of individuals, end to end', () => {
     expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
 
     // The human checklist: one box per gap, with the command that resolves it.
-    const status = await svc.run(['kyc', 'status', c.id])
+    const status = await fx.svc.run(['kyc', 'status', c.id])
     expect(status.code).toBe(0)
     expect(status.stdout).toContain('Still missing (8)')
     expect(status.stdout).toContain('[ ] the customer: field birthDate')
@@ -57,125 +50,125 @@ describe('KYC of individuals, end to end', () => {
     expect(status.stdout).not.toContain('--data')
     expect(status.stdout).toContain('accepted: PASSPORT, DRIVERS_LICENSE, NATIONAL_ID')
     expect(status.stdout).toContain(`→ svc kyc documents upload --holder ${c.id} --type PASSPORT`)
-    const statusJson = await svc.json(['kyc', 'status', c.id])
+    const statusJson = await fx.svc.json(['kyc', 'status', c.id])
     expect(statusJson.customer.id).toBe(c.id)
     expect(statusJson.verification.id).toBe(first.id)
 
     // Waiting on an incomplete submission fails at once instead of hanging.
-    const stuck = await svc.run(['kyc', 'wait', c.id, '--json'])
+    const stuck = await fx.svc.run(['kyc', 'wait', c.id, '--json'])
     expect(stuck.code).toBe(6)
     expect(stuck.json().error.code).toBe('VERIFICATION_INCOMPLETE')
 
-    await svc.json(['customers', 'update', c.id, '--full-name', 'Grace Hopper', '--birth-date', '1906-12-09', '--nationality', 'US', '--address-line1', '1 Navy Way', '--address-postal-code', '20001', '--address-country', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789'])
-    await svc.json(['customers', 'terms', c.id, '--accept'])
-    const front = fixture(sbx.dir, 'dl-front.png', png(1000, 640))
-    await svc.json(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'DRIVERS_LICENSE', '--side', 'FRONT', '--file', front, '--number', 'D1234', '--issuing-authority', 'CA DMV', '--country', 'US'])
-    const second = await svc.submit(c.id)
+    await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Grace Hopper', '--birth-date', '1906-12-09', '--nationality', 'US', '--address-line1', '1 Navy Way', '--address-postal-code', '20001', '--address-country', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789'])
+    await fx.svc.json(['customers', 'terms', c.id, '--accept'])
+    const front = fixture(fx.sbx.dir, 'dl-front.png', png(1000, 640))
+    await fx.svc.json(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'DRIVERS_LICENSE', '--side', 'FRONT', '--file', front, '--number', 'D1234', '--issuing-authority', 'CA DMV', '--country', 'US'])
+    const second = await fx.svc.submit(c.id)
     expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(second.errors).toHaveLength(1)
     expect(second.errors[0]).toMatchObject({type: 'MISSING_IDENTITY_DOCUMENT', reason: expect.stringMatching(/DRIVERS_LICENSE has only its FRONT side; upload the BACK/)})
 
-    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'grace-passport.pdf', Buffer.from('%PDF-1.7\n%%EOF\n'))))
-    const third = await svc.submit(c.id)
+    await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'grace-passport.pdf', Buffer.from('%PDF-1.7\n%%EOF\n'))))
+    const third = await fx.svc.submit(c.id)
     expect(third.verificationStatus).toBe('IN_PROGRESS')
-    const approved = await svc.json(['kyc', 'wait', c.id])
+    const approved = await fx.svc.json(['kyc', 'wait', c.id])
     expect(approved.kycStatus).toBe('APPROVED')
     expect((await events()).map((e) => `${e.type} ${e.data.id}`)).toEqual([`CUSTOMER.KYC_PENDING ${c.id}`, `CUSTOMER.KYC_APPROVED ${c.id}`])
-    const list = await svc.json(['kyc', 'documents', 'list', '--holder', c.id])
+    const list = await fx.svc.json(['kyc', 'documents', 'list', '--holder', c.id])
     expect(list.data.map((d: any) => `${d.documentType}${d.side ? ' ' + d.side : ''}`)).toEqual(['DRIVERS_LICENSE FRONT', 'PASSPORT'])
   })
 
   it('suffix 002 reports RESOLVE_ERRORS first, is rejected once complete (exit 1), and renaming does not overwrite the settled decision', async () => {
-    const events = await listenForWebhooks(sbx, 2)
-    const c = await svc.json(individualFlags('Eve Adams 002'))
+    const events = await listenForWebhooks(fx.sbx, 2)
+    const c = await fx.svc.json(individualFlags('Eve Adams 002'))
     // Rule 8: the outcome is decided once the submission is in, so an incomplete 002 is not rejected yet.
-    const early = await svc.submit(c.id)
+    const early = await fx.svc.submit(c.id)
     expect(early.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(early.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(['MISSING_IDENTITY_DOCUMENT', 'endUserTermsConsent'])
     expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
-    await svc.json(['customers', 'terms', c.id, '--accept'])
-    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'eve.png', png(900, 600))))
-    expect((await svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
-    const rejected = await svc.run(['kyc', 'wait', c.id, '--json'])
+    await fx.svc.json(['customers', 'terms', c.id, '--accept'])
+    await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'eve.png', png(900, 600))))
+    expect((await fx.svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
+    const rejected = await fx.svc.run(['kyc', 'wait', c.id, '--json'])
     expect(rejected.code).toBe(1)
     expect(rejected.json().error).toMatchObject({code: 'KYC_REJECTED', details: {customerId: c.id, status: 'REJECTED'}})
     expect((await events()).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_REJECTED'])
 
-    await svc.json(['customers', 'update', c.id, '--full-name', 'Eve Adams'])
+    await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Eve Adams'])
     expect(stored(c.id).kycStatus).toBe('REJECTED')
-    const verifications = sbx.emu.db.count('verifications')
-    const again = await svc.run(['kyc', 'submit', c.id, '--json'])
+    const verifications = fx.sbx.emu.db.count('verifications')
+    const again = await fx.svc.run(['kyc', 'submit', c.id, '--json'])
     expect(again.code).toBe(6)
     // sandbox-behaviour 2: re-submitting a settled customer is a 400, as the contract allows
     expect(again.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT', details: {status: 'REJECTED', errors: [{field: 'customerId'}]}, hint: expect.stringMatching(/decision is final/)})
     expect(stored(c.id).kycStatus).toBe('REJECTED')
-    expect(sbx.emu.db.count('verifications')).toBe(verifications)
+    expect(fx.sbx.emu.db.count('verifications')).toBe(verifications)
   })
 
   it('a settled APPROVED is not overwritten by renaming to a 002 name, and cannot be resubmitted', async () => {
-    const c = await svc.json(individualFlags('Ann Settled'))
-    await svc.json(['customers', 'terms', c.id, '--accept'])
-    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'ann.jpg', jpeg(800, 600))))
-    await svc.submit(c.id)
-    expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
-    const eventsBefore = sbx.emu.webhooks.list().length
-    const renamed = await svc.json(['customers', 'update', c.id, '--full-name', 'Ann Settled 002'])
+    const c = await fx.svc.json(individualFlags('Ann Settled'))
+    await fx.svc.json(['customers', 'terms', c.id, '--accept'])
+    await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'ann.jpg', jpeg(800, 600))))
+    await fx.svc.submit(c.id)
+    expect((await fx.svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+    const eventsBefore = fx.sbx.emu.webhooks.list().length
+    const renamed = await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Ann Settled 002'])
     expect(renamed).toMatchObject({fullName: 'Ann Settled 002', kycStatus: 'APPROVED'})
-    const verifications = sbx.emu.db.count('verifications')
-    const again = await svc.run(['kyc', 'submit', c.id, '--json'])
+    const verifications = fx.sbx.emu.db.count('verifications')
+    const again = await fx.svc.run(['kyc', 'submit', c.id, '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT', details: {status: 'APPROVED'}})
     expect(again.json().error.hint).toContain(`svc kyc status ${c.id}`)
     await new Promise((r) => setTimeout(r, 200)) // longer than the decision delay: nothing is scheduled
     expect(stored(c.id).kycStatus).toBe('APPROVED')
-    expect(sbx.emu.db.count('verifications')).toBe(verifications)
-    expect(sbx.emu.webhooks.list().length).toBe(eventsBefore)
-    expect((await svc.run(['kyc', 'wait', c.id])).code).toBe(0)
+    expect(fx.sbx.emu.db.count('verifications')).toBe(verifications)
+    expect(fx.sbx.emu.webhooks.list().length).toBe(eventsBefore)
+    expect((await fx.svc.run(['kyc', 'wait', c.id])).code).toBe(0)
   })
 
   it('END_USER_TERMS_VERSION_NOT_FOUND for an unknown terms version: nothing is recorded, the gap stays on the checklist', async () => {
-    const c = await svc.json(individualFlags('Tess Terms'))
-    const bad = await svc.run(['customers', 'terms', c.id, '--accept', '--version', '1999-01-01', '--json'])
+    const c = await fx.svc.json(individualFlags('Tess Terms'))
+    const bad = await fx.svc.run(['customers', 'terms', c.id, '--accept', '--version', '1999-01-01', '--json'])
     expect(bad.json().error).toMatchObject({status: 400, code: 'END_USER_TERMS_VERSION_NOT_FOUND'})
     expect(bad.code).not.toBe(0)
     expect(stored(c.id).endUserTermsConsent).toBeUndefined()
-    const customers = sbx.emu.db.count('customers')
+    const customers = fx.sbx.emu.db.count('customers')
     const consent = {acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '203.0.113.9', termsVersion: 'v0-unknown', acceptanceMethod: 'CHECKBOX'}
-    const atCreate = await svc.run(['customers', 'create', '--type', 'individual', '--full-name', 'Nora New', '--data', JSON.stringify({endUserTermsConsent: consent}), '--json'])
+    const atCreate = await fx.svc.run(['customers', 'create', '--type', 'individual', '--full-name', 'Nora New', '--data', JSON.stringify({endUserTermsConsent: consent}), '--json'])
     expect(atCreate.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
-    expect(sbx.emu.db.count('customers')).toBe(customers)
-    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'tess.jpg', jpeg(800, 600))))
-    const v = await svc.submit(c.id)
+    expect(fx.sbx.emu.db.count('customers')).toBe(customers)
+    await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'tess.jpg', jpeg(800, 600))))
+    const v = await fx.svc.submit(c.id)
     expect(v.errors.map((e: any) => e.field)).toEqual(['endUserTermsConsent'])
     expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
   })
 
   it('suffix 004 goes on HOLD (wait keeps waiting, exit 8 at --timeout); fixing and resubmitting approves', async () => {
-    const c = await svc.json(individualFlags('Hal Jordan 004'))
-    await svc.json(['customers', 'terms', c.id, '--accept'])
-    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'hal.jpg', jpeg(640, 480))))
-    await svc.submit(c.id)
+    const c = await fx.svc.json(individualFlags('Hal Jordan 004'))
+    await fx.svc.json(['customers', 'terms', c.id, '--accept'])
+    await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'hal.jpg', jpeg(640, 480))))
+    await fx.svc.submit(c.id)
     const deadline = Date.now() + 5000
     while (stored(c.id).kycStatus !== 'HOLD' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     expect(stored(c.id).kycStatus).toBe('HOLD')
-    const waiting = await svc.run(['kyc', 'wait', c.id, '--timeout', '1s', '--json'])
+    const waiting = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '1s', '--json'])
     expect(waiting.code).toBe(8)
     expect(waiting.json().error.code).toBe('TIMEOUT')
     expect(waiting.stderr).toContain('on HOLD')
-    await svc.json(['customers', 'update', c.id, '--full-name', 'Hal Jordan'])
-    expect((await svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
-    expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+    await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Hal Jordan'])
+    expect((await fx.svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
+    expect((await fx.svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
   })
 
   it('suffix 001 stays PENDING for manual review: no decision arrives', async () => {
-    const c = await svc.json(individualFlags('Manny Review 001'))
-    await svc.json(['customers', 'terms', c.id, '--accept'])
-    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'manny.jpg', jpeg(640, 480))))
-    await svc.submit(c.id)
-    const r = await svc.run(['kyc', 'wait', c.id, '--timeout', '600ms'])
+    const c = await fx.svc.json(individualFlags('Manny Review 001'))
+    await fx.svc.json(['customers', 'terms', c.id, '--accept'])
+    await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'manny.jpg', jpeg(640, 480))))
+    await fx.svc.submit(c.id)
+    const r = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '600ms'])
     expect(r.code).toBe(8)
     expect(r.stderr).toMatch(/still PENDING/)
-    expect(sbx.emu.scheduler.pending('kyc.decide').filter((j) => j.payload.customerId === c.id)).toHaveLength(0)
+    expect(fx.sbx.emu.scheduler.pending('kyc.decide').filter((j) => j.payload.customerId === c.id)).toHaveLength(0)
   })
 })
 
@@ -199,37 +192,37 @@ describe('decisions are durable and the platform type matters', () => {
   })
 
   it('the decision delay is a PATCH /config sandbox setting; PENDING is visible by polling until the decision lands', async () => {
-    await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 1500}})])
+    await fx.svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 1500}})])
     try {
-      const c = await svc.json(individualFlags('Pat Ience'))
-      await svc.json(['customers', 'terms', c.id, '--accept'])
-      await svc.json(passportArgs(c.id, fixture(sbx.dir, 'pat.jpg', jpeg(800, 600))))
+      const c = await fx.svc.json(individualFlags('Pat Ience'))
+      await fx.svc.json(['customers', 'terms', c.id, '--accept'])
+      await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'pat.jpg', jpeg(800, 600))))
       const submitted = Date.now()
-      await svc.submit(c.id)
-      expect((await svc.json(['kyc', 'status', c.id])).customer.kycStatus).toBe('PENDING')
-      const early = await svc.run(['kyc', 'wait', c.id, '--timeout', '200ms'])
+      await fx.svc.submit(c.id)
+      expect((await fx.svc.json(['kyc', 'status', c.id])).customer.kycStatus).toBe('PENDING')
+      const early = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '200ms'])
       expect(early.code).toBe(8)
-      expect((await svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+      expect((await fx.svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
       expect(Date.now() - submitted).toBeGreaterThanOrEqual(1500)
     } finally {
-      await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 500}})])
+      await fx.svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 500}})])
     }
   })
 
   it('regulated platforms need no end-user terms consent on file; unregulated ones do', async () => {
-    const c = await svc.json(individualFlags('Reggie Lated'))
-    await svc.json(passportArgs(c.id, fixture(sbx.dir, 'reggie.jpg', jpeg(800, 600))))
-    await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: true})])
+    const c = await fx.svc.json(individualFlags('Reggie Lated'))
+    await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'reggie.jpg', jpeg(800, 600))))
+    await fx.svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: true})])
     try {
-      expect((await svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
+      expect((await fx.svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
     } finally {
-      await svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: false})])
+      await fx.svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({isRegulatedFinancialInstitution: false})])
     }
-    const d = await svc.json(individualFlags('Una Regulated'))
-    await svc.json(passportArgs(d.id, fixture(sbx.dir, 'una.jpg', jpeg(800, 600))))
-    const v = await svc.submit(d.id)
+    const d = await fx.svc.json(individualFlags('Una Regulated'))
+    await fx.svc.json(passportArgs(d.id, fixture(fx.sbx.dir, 'una.jpg', jpeg(800, 600))))
+    const v = await fx.svc.submit(d.id)
     expect(v.errors.map((e: any) => e.field)).toEqual(['endUserTermsConsent'])
-    await svc.json(['kyc', 'wait', c.id])
+    await fx.svc.json(['kyc', 'wait', c.id])
   })
 })
 

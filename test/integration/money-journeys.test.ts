@@ -1,9 +1,8 @@
-import {spawn} from 'node:child_process'
-import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, clabeEnding, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, clabeEnding, expectConserved, until} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -15,7 +14,6 @@ const run = (args: string[]) => svc(args, {env: sbx.env})
 type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
 const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
 const events = (type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
-const conserved = async () => expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 
 async function beneficiary(customerId: string, suffix = '123', extra: string[] = []) {
   const r = await run(['accounts', 'external', 'add', '--customer', customerId, '--type', 'CLABE', '--clabe', clabeEnding(suffix), '--beneficiary-name', 'Maria Garcia', ...extra, '--json'])
@@ -25,35 +23,21 @@ async function beneficiary(customerId: string, suffix = '123', extra: string[] =
 
 
 /**
- * Runs svc on a pseudo-terminal (`script`), as an operator at a shell does, answering each prompt
- * that matches `prompt` with `answer`. Returns the terminal transcript and how many prompts were seen.
+ * Runs svc on a pseudo-terminal answering every y/N question that matches `prompt` with `answer`; counts the
+ * questions asked (inquirer redraws a question as it is typed; a finished one is marked ✔ with the answer).
  */
-function onTerminal(args: string[], prompt: RegExp, answer: string): Promise<{out: string; prompts: number; code: number | null}> {
-  const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
-  delete env.CI
-  delete env.SVC_NO_INPUT
-  const quoted = args.map((a) => `'${a}'`).join(' ')
-  return new Promise((resolve) => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} ${quoted}`, '/dev/null'], {env})
-    let out = ''
-    let prompts = 0
-    let answered = 0
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8')
-      // inquirer redraws a question as it is typed; a finished one is marked ✔ with the answer.
-      prompts = out.split('✔').length - 1
-      const open = out.slice(out.lastIndexOf('✔') + 1)
-      if (answered === prompts && prompt.test(open.replace(/\r?\n/g, ' ')) && /\((y\/N|Y\/n)\)/.test(open)) {
-        answered++
-        child.stdin.write(answer)
-      }
-    })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), prompts: out.split('✔').length - 1, code})
-    })
+async function confirming(args: string[], prompt: RegExp, answer: string) {
+  let answered = 0
+  const t = await onTerminal(args, {
+    env: sbx.env,
+    answers: (raw) => {
+      const open = raw.slice(raw.lastIndexOf('✔') + 1)
+      if (answered !== raw.split('✔').length - 1 || !prompt.test(open.replace(/\r?\n/g, ' ')) || !/\((y\/N|Y\/n)\)/.test(open)) return undefined
+      answered++
+      return answer
+    },
   })
+  return {...t, prompts: t.raw.split('✔').length - 1}
 }
 
 describe('money movement journeys through the CLI', () => {
@@ -88,7 +72,7 @@ describe('money movement journeys through the CLI', () => {
     const out = events('OUTGOING_PAYMENT.COMPLETED').map((e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}})
     expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({sentAmount: {amount: 25_000}, receivedAmount: {amount: 429_093}})
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
-    await conserved()
+    await expectConserved(sbx)
 
     const again = await run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(again.code).toBe(6)
@@ -108,13 +92,13 @@ describe('money movement journeys through the CLI', () => {
     const quoteId = quoted.stderr.match(/svc quote execute (Quote:[\w-]+)/)![1]
 
     // Declining sends nothing.
-    const no = await onTerminal(['quote', 'execute', quoteId], /Send USD 250\.00 → MXN 4,290\.93 to/, 'n\r')
+    const no = await confirming(['quote', 'execute', quoteId], /Send USD 250\.00 → MXN 4,290\.93 to/, 'n\r')
     expect(no.prompts).toBe(1)
     expect(no.out).toMatch(/nothing was sent/i)
     expect(sbx.emu.db.get<{status: string}>('quotes', quoteId)!.status).toBe('PENDING')
     expect(balance(c.account('USD')).balance.amount).toBe(100_000)
 
-    const yes = await onTerminal(['quote', 'execute', quoteId, '--wait'], /Send USD 250\.00 → MXN 4,290\.93 to/, 'y\r')
+    const yes = await confirming(['quote', 'execute', quoteId, '--wait'], /Send USD 250\.00 → MXN 4,290\.93 to/, 'y\r')
     expect(yes.code, yes.out).toBe(0)
     expect(yes.prompts).toBe(1) // one confirmation, asked once
     // The summary came before the question: rate both ways, every fee, the time left.
@@ -126,7 +110,7 @@ describe('money movement journeys through the CLI', () => {
     expect(yes.out).toMatch(/status\s+COMPLETED/)
     expect(yes.out).toMatch(/settled\s+\S+/)
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {
@@ -150,7 +134,7 @@ describe('money movement journeys through the CLI', () => {
     const shownTx = await run(['transactions', 'get', sent.json().transaction.id])
     expect(shownTx.stdout).toMatch(/onChain \(source\)\s+\S{20,} \(SOLANA\)/)
     expect(shownTx.stdout).toMatch(/status\s+COMPLETED/)
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('an expired quote is refused with QUOTE_EXPIRED and nothing moves', async () => {
@@ -177,7 +161,7 @@ describe('money movement journeys through the CLI', () => {
     const old = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '20.00', '--json'])).json()
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 120_000}})
     await new Promise((r) => setTimeout(r, 400))
-    const t = await onTerminal(['quote', 'execute', old.id], /Create a new quote with the same terms|Send USD 20\.00/, 'y\r')
+    const t = await confirming(['quote', 'execute', old.id], /Create a new quote with the same terms|Send USD 20\.00/, 'y\r')
     expect(t.code, t.out).toBe(0)
     expect(t.out).toMatch(new RegExp(`${old.id} expired at`))
     expect(t.prompts).toBe(2) // re-quote?, then the usual confirmation of the new quote
@@ -243,7 +227,7 @@ describe('money movement journeys through the CLI', () => {
     expect(events('OUTGOING_PAYMENT.FAILED').some((e) => (e.data as {id: string}).id === err.details.transaction.id)).toBe(true)
     const shown = await run(['transactions', 'get', err.details.transaction.id])
     expect(shown.stdout).toMatch(/status\s+FAILED: ACCOUNT_CANNOT_RECEIVE \(the destination cannot receive this payment\)/)
-    await conserved()
+    await expectConserved(sbx)
   })
 
   it('--wait gives up at --timeout with exit 8 while a slow payment (suffix 003) is still processing', async () => {
@@ -270,6 +254,6 @@ describe('money movement journeys through the CLI', () => {
     const t = await until(() => api(sbx, 'GET', `/transactions/${txId}`), (x) => x.body.status === 'FAILED')
     expect(t.body).toMatchObject({status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {status: 'COMPLETED'}})
     expect(balance(c.account('USD')).balance.amount).toBe(30_000)
-    await conserved()
+    await expectConserved(sbx)
   })
 })

@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, clabeEnding, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, balanceOf, clabeEnding, imbalance, until} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -15,7 +15,6 @@ const clabe = async (customerId: string, suffix = '123') =>
   (await api(sbx, 'POST', '/customers/external-accounts', {customerId, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding(suffix), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia'}}})).body.id as string
 const usBank = async (customerId: string, accountNumber = '123456789') =>
   (await api(sbx, 'POST', '/customers/external-accounts', {customerId, currency: 'USD', accountInfo: {accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'}}})).body.id as string
-const balance = (id: string) => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', id)!.balance.amount
 
 describe('quoting rules', () => {
   it('refuses customers that are not APPROVED, and unregulated platforms without end-user terms', async () => {
@@ -46,7 +45,7 @@ describe('quoting rules', () => {
     const ex = await run(['quote', 'execute', earlier.id, '--yes', '--json'])
     expect(ex.json().error.code).toBe('USER_NOT_READY')
     expect(sbx.emu.db.get<{status: string}>('quotes', earlier.id)!.status).toBe('PENDING')
-    expect(balance(held.account('USD'))).toBe(10_000)
+    expect(balanceOf(sbx, held.account('USD'))).toBe(10_000)
   })
 
   it('locks the receiving side exactly, and applies standing and per-quote platform fees (USD sources only)', async () => {
@@ -102,7 +101,7 @@ describe('quoting rules', () => {
     const sent = await run(['quote', 'send', '--from', c.account('USD'), '--to', bank, '--send', '100.00', '--yes', '--wait', '--json'])
     expect(sent.code, sent.stderr).toBe(0)
     expect(sent.json()).toMatchObject({status: 'COMPLETED', transaction: {status: 'COMPLETED', sentAmount: {amount: 10_000}}})
-    expect(balance(c.account('USD'))).toBe(90_000)
+    expect(balanceOf(sbx, c.account('USD'))).toBe(90_000)
 
     await api(sbx, 'PATCH', '/config', {sandbox: {dailyVolumeLimitUsdCents: 1}})
     const quotes = sbx.emu.db.count('quotes')
@@ -116,7 +115,7 @@ describe('quoting rules', () => {
     expect(posts() - before).toBe(1)
     expect(sbx.emu.db.count('quotes')).toBe(quotes)
     expect(sbx.emu.scheduler.pending().length).toBe(jobs)
-    expect(balance(c.account('USD'))).toBe(90_000)
+    expect(balanceOf(sbx, c.account('USD'))).toBe(90_000)
   })
 })
 
@@ -129,7 +128,7 @@ describe('pullable sources', () => {
     expect(r.stdout).toMatch(/status\s+COMPLETED/)
     const q = sbx.emu.db.all<{id: string; source: {sourceType: string; accountId?: string}; totalReceivingAmount: number}>('quotes').find((x) => x.source.accountId === bank)!
     expect(q.source.sourceType).toBe('ACCOUNT')
-    expect(balance(c.account('USD'))).toBe(q.totalReceivingAmount)
+    expect(balanceOf(sbx, c.account('USD'))).toBe(q.totalReceivingAmount)
     expect(q.totalReceivingAmount).toBeGreaterThan(19_000)
     expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 
@@ -161,11 +160,11 @@ describe('transactions', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(c.account('USD'), 50_000)
     const slow = (await run(['quote', 'create', '--from', c.account('USD'), '--to', await clabe(c.id, '003'), '--send', '100', '--execute', '--yes', '--json'])).json()
-    expect(balance(c.account('USD'))).toBe(40_000)
+    expect(balanceOf(sbx, c.account('USD'))).toBe(40_000)
     const cancel = await run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
     expect(cancel.code, cancel.stderr).toBe(0)
     expect(cancel.json()).toMatchObject({status: 'FAILED', refund: {status: 'COMPLETED', reason: 'USER_CANCELLATION'}})
-    expect(balance(c.account('USD'))).toBe(50_000)
+    expect(balanceOf(sbx, c.account('USD'))).toBe(50_000)
     const twice = await run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
     expect(twice.code).toBe(6)
     expect(twice.json().error.code).toBe('TRANSACTION_NOT_CANCELLABLE')
@@ -189,7 +188,7 @@ describe('transactions', () => {
     const pulled = await api(sbx, 'POST', '/transfer-in', {source: {accountId: bank}, destination: {accountId: c.account('USD')}, amount: 1_000})
     expect(pulled.status).toBe(201)
     expect(pulled.body).toMatchObject({type: 'OUTGOING', sentAmount: {amount: 1_000}, destination: {accountId: c.account('USD')}})
-    expect(await until(() => balance(c.account('USD')), (b) => b === 45_950)).toBe(45_950) // 1,000 pulled minus the USD 0.50 default rail fee
+    expect(await until(() => balanceOf(sbx, c.account('USD')), (b) => b === 45_950)).toBe(45_950) // 1,000 pulled minus the USD 0.50 default rail fee
     const incoming = (await run(['transactions', 'list', '--customer', c.id, '--type', 'INCOMING', '--json'])).json()
     expect(incoming.data.map((x: {receivedAmount: {amount: number}}) => x.receivedAmount.amount).sort()).toEqual([20_000, 30_000, 1_000 - 50].sort())
     const all = (await run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--all', '--json'])).json()

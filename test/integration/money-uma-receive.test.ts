@@ -1,13 +1,12 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, beneficiary, clabeEnding, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, balanceOf, beneficiary, clabeEnding, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
 let customer: {id: string; account: (code: string) => string}
 let uma: string
 const SENDER = (kind: string, cur = 'usd') => `$${kind}.${cur}@sandbox.uma.money`
-const balance = (accountId: string) => sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', accountId)!.balance.amount
 const eventsOf = (id: string) => sbx.emu.webhooks.list().filter((e) => (e.data as {id?: string}).id === id).map((e) => e.type)
 
 beforeAll(async () => {
@@ -20,20 +19,20 @@ afterAll(async () => sbx.stop())
 describe('svc sandbox uma-receive', () => {
   it('a $success sender pays: PENDING, then COMPLETED with the money in the account and the ledger balanced', async () => {
     const usd = customer.account('USD')
-    const before = balance(usd)
+    const before = balanceOf(sbx, usd)
     const r = await svc(['sandbox', 'uma-receive', '--customer', customer.id, '--currency', 'USD', '--amount', '25.00', '--wait', '--json'], {env: sbx.env})
     expect(r.code, r.stderr).toBe(0)
     const t = r.json()
     expect(t).toMatchObject({type: 'INCOMING', direction: 'CREDIT', status: 'COMPLETED', customerId: customer.id, receivedAmount: {amount: 2500, currency: {code: 'USD'}}, source: {sourceType: 'UMA_ADDRESS', umaAddress: SENDER('success')}, destination: {accountId: usd}})
     expect(r.stderr).toMatch(/is paying; PENDING/)
-    expect(balance(usd) - before).toBe(2500)
+    expect(balanceOf(sbx, usd) - before).toBe(2500)
     expect(eventsOf(t.id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED'])
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
   })
 
   it('a $pending.long payment waits for the platform: reject (nothing arrives, a second reject is exit 6), approve (the money arrives)', async () => {
     const eur = customer.account('EUR')
-    const before = balance(eur)
+    const before = balanceOf(sbx, eur)
     const first = await svc(['sandbox', 'uma-receive', '--to', uma, '--from', SENDER('pending.long', 'eur'), '--currency', 'EUR', '--amount-minor', '1234', '--json'], {env: sbx.env})
     expect(first.code, first.stderr).toBe(0)
     const pending = first.json()
@@ -42,7 +41,7 @@ describe('svc sandbox uma-receive', () => {
     expect(rejected.code, rejected.stderr).toBe(0)
     expect(rejected.json()).toMatchObject({id: pending.id, status: 'REJECTED'})
     expect(sbx.emu.db.get<{status: string}>('transactions', pending.id)!.status).toBe('REJECTED')
-    expect(balance(eur)).toBe(before)
+    expect(balanceOf(sbx, eur)).toBe(before)
     expect(eventsOf(pending.id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED'])
     const again = await svc(['transactions', 'reject', pending.id, '--yes', '--json'], {env: sbx.env})
     expect(again.code).toBe(6)
@@ -52,22 +51,22 @@ describe('svc sandbox uma-receive', () => {
     const approved = await svc(['transactions', 'approve', second.id, '--yes', '--json'], {env: sbx.env})
     expect(approved.code, approved.stderr).toBe(0)
     expect(approved.json()).toMatchObject({status: 'COMPLETED'})
-    expect(balance(eur) - before).toBe(1000)
+    expect(balanceOf(sbx, eur) - before).toBe(1000)
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
   })
 
   it('a $fail.compliance payment fails COMPLIANCE_REJECTED and moves nothing', async () => {
     const usd = customer.account('USD')
-    const before = balance(usd)
+    const before = balanceOf(sbx, usd)
     const r = await svc(['sandbox', 'uma-receive', '--customer', customer.id, '--from', SENDER('fail.compliance'), '--currency', 'USD', '--amount', '5', '--wait', '--json'], {env: sbx.env})
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'})
-    expect(balance(usd)).toBe(before)
+    expect(balanceOf(sbx, usd)).toBe(before)
   })
 
   it('a $refund sender: approved by default, crediting fails, the money goes back (refund PENDING -> COMPLETED); $refund.fail: the refund FAILS; nothing moves here', async () => {
     const usd = customer.account('USD')
-    const before = balance(usd)
+    const before = balanceOf(sbx, usd)
     for (const [kind, refund, last] of [['refund', 'COMPLETED', 'INCOMING_PAYMENT.REFUND_COMPLETED'], ['refund.fail', 'FAILED', 'INCOMING_PAYMENT.REFUND_FAILED']] as const) {
       // --wait: the sandbox plays the platform's approval; then crediting fails
       const r = await svc(['sandbox', 'uma-receive', '--customer', customer.id, '--from', SENDER(kind), '--currency', 'USD', '--amount', '7.00', '--wait', '--json'], {env: sbx.env})
@@ -79,7 +78,7 @@ describe('svc sandbox uma-receive', () => {
       expect(Boolean(settled.refund?.settledAt)).toBe(refund === 'COMPLETED')
       expect(eventsOf(id)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED', 'INCOMING_PAYMENT.REFUND_PENDING', last])
     }
-    expect(balance(usd)).toBe(before)
+    expect(balanceOf(sbx, usd)).toBe(before)
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
   })
 
@@ -120,11 +119,11 @@ describe('svc transactions reject, agent-initiated payments', () => {
     const ext = await api(sbx, 'POST', '/customers/external-accounts', {customerId: c.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary}})
     const q = await api(sbx, 'POST', '/quotes', {source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: ext.body.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000})
     await api(sbx, 'POST', `/sandbox/quotes/${q.body.id}/execute-as-agent`, {})
-    expect(balance(c.account('USD'))).toBe(40_000)
+    expect(balanceOf(sbx, c.account('USD'))).toBe(40_000)
     const r = await svc(['transactions', 'reject', q.body.transactionId, '--yes', '--json'], {env: sbx.env})
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({type: 'OUTGOING', status: 'FAILED'})
-    expect(balance(c.account('USD'))).toBe(50_000)
+    expect(balanceOf(sbx, c.account('USD'))).toBe(50_000)
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
   })
 })

@@ -1,8 +1,9 @@
-import {existsSync, readFileSync, statSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc, type CliResult} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {fileMode} from '../helpers/files.js'
 
 let sbx: TestSandbox
 let env: Record<string, string | undefined>
@@ -17,7 +18,6 @@ afterAll(async () => sbx.stop())
 
 const run = (args: string[], opts: {input?: string; extra?: Record<string, string | undefined>} = {}) => svc(args, {env: {...env, ...opts.extra}, input: opts.input})
 const configDir = () => env.SVC_CONFIG_DIR!
-const mode = (path: string) => statSync(path).mode & 0o777
 const noSecret = (r: CliResult) => {
   expect(r.stdout).not.toContain(secret)
   expect(r.stderr).not.toContain(secret)
@@ -59,9 +59,9 @@ describe('login, whoami, profiles, logout', () => {
     expect(r.json()).toMatchObject({profile: 'dev', environment: 'local', tokenId: sbx.env.SVC_TOKEN_ID, verified: true, active: true})
     expect(sbx.requestCount()).toBe(before + 1)
     const creds = join(configDir(), 'credentials.json')
-    expect(mode(creds)).toBe(0o600)
-    expect(mode(join(configDir(), 'config.json'))).toBe(0o600)
-    expect(mode(configDir())).toBe(0o700)
+    expect(fileMode(creds)).toBe(0o600)
+    expect(fileMode(join(configDir(), 'config.json'))).toBe(0o600)
+    expect(fileMode(configDir())).toBe(0o700)
     expect(JSON.parse(readFileSync(creds, 'utf8')).profiles.dev).toBe(secret)
     expect(readFileSync(join(configDir(), 'config.json'), 'utf8')).not.toContain(secret)
   })
@@ -126,7 +126,7 @@ describe('login, whoami, profiles, logout', () => {
     const r = await run(['profiles', 'remove', 'other', '--json'])
     expect(r.code).toBe(0)
     expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.other).toBeUndefined()
-    expect(mode(join(configDir(), 'credentials.json'))).toBe(0o600)
+    expect(fileMode(join(configDir(), 'credentials.json'))).toBe(0o600)
     const again = await run(['profiles', 'remove', 'other', '--json'])
     expect(again.code).toBe(5)
     expect(again.json().error.code).toBe('PROFILE_NOT_FOUND')

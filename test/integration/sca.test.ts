@@ -1,9 +1,9 @@
-import {spawn} from 'node:child_process'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {api, approvedCustomer, clabeEnding, until} from '../helpers/money.js'
+import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -162,12 +162,16 @@ describe('strong customer authentication through the CLI', () => {
     const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '4.00', '--json'])
     const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
     await sbx.emu.db.unit(() => sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}))
-    const t = await onTerminal(['quote', 'execute', q.json().id], [
-      [/Send USD 4\.00[\s\S]*\(y\/N\)/, 'y\r'],
-      [/log them in now[\s\S]*\(Y\/n\)/, 'y\r'],
-      [/SCA code/, SECRET_CODE + '\r'],
-      [/SCA code/, SECRET_CODE + '\r'],
-    ])
+    const t = await onTerminal(['quote', 'execute', q.json().id], {
+      env: sbx.env,
+      answers: [
+        [/Send USD 4\.00[\s\S]*\(y\/N\)/, 'y\r'],
+        [/log them in now[\s\S]*\(Y\/n\)/, 'y\r'],
+        [/SCA code/, SECRET_CODE + '\r'],
+        // The first question's redraws say "SCA code" too: wait for it to be done (✔) and the next one asked.
+        [/✔[\s\S]*\? SCA code/, SECRET_CODE + '\r'],
+      ],
+    })
     expect(t.code, t.out).toBe(0)
     expect(t.out).toMatch(/SCA session open until/)
     expect(t.out).toMatch(/Authorized .*PROCESSING/)
@@ -268,31 +272,3 @@ describe('strong customer authentication through the CLI', () => {
     expect(ok.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})
   })
 })
-
-/** Runs svc on a pseudo-terminal (`script`), answering each expected prompt in turn. */
-function onTerminal(args: string[], answers: Array<[RegExp, string]>): Promise<{out: string; code: number | null}> {
-  const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
-  delete env.CI
-  delete env.SVC_NO_INPUT
-  const quoted = args.map((a) => `'${a}'`).join(' ')
-  return new Promise((resolve) => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${join(process.cwd(), 'bin/run.js')} ${quoted}`, '/dev/null'], {env})
-    let out = ''
-    let seen = 0
-    let next = 0
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8')
-      const fresh = out.slice(seen)
-      if (next < answers.length && answers[next][0].test(fresh)) {
-        seen = out.length
-        child.stdin.write(answers[next][1])
-        next++
-      }
-    })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code})
-    })
-  })
-}

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
+import {errorOf, svc} from '../helpers/cli.js'
 import {api, approvedCustomer, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -25,7 +25,6 @@ const ok = async (args: string[], input?: string) => {
   expect(r.code, `${args.join(' ')}: ${r.stdout} ${r.stderr}`).toBe(0)
   return r.json()
 }
-const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
 const snapshot = () => ({
   coins: sbx.emu.db.count('stablecoins'),
   links: sbx.emu.db.count('stablecoinProviderAccounts'),

@@ -1,9 +1,9 @@
-import {spawn} from 'node:child_process'
 import {mkdtempSync, readFileSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
+import {errorOf, svc, type CliResult} from '../helpers/cli.js'
+import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -16,7 +16,6 @@ afterAll(async () => sbx.stop())
 
 const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) => svc(args, {env: {...sbx.env, ...env}, input})
 const tokenCount = () => sbx.emu.db.count('apiTokens')
-const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
 
 function expectSecretAbsent(r: CliResult, secret: string, label: string) {
   expect(r.stdout.includes(secret), `${label}: secret on stdout`).toBe(false)
@@ -112,15 +111,7 @@ describe('svc tokens', () => {
   })
 
   it('on a terminal, with no --out or --show-secret, the secret is shown there once, after a warning', async () => {
-    const env: Record<string, string> = {...sbx.env, PATH: process.env.PATH!, TERM: 'xterm'}
-    const cmd = `${process.execPath} ${join(process.cwd(), 'bin/run.js')} tokens create --name tty --permission VIEW`
-    const {out, code} = await new Promise<{out: string; code: number | null}>((resolve) => {
-      const child = spawn('script', ['-qfec', cmd, '/dev/null'], {env})
-      let text = ''
-      child.stdout.on('data', (c: Buffer) => (text += c.toString('utf8')))
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000)
-      child.on('close', (c) => (clearTimeout(timer), resolve({out: text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''), code: c})))
-    })
+    const {out, code} = await onTerminal(['tokens', 'create', '--name', 'tty', '--permission', 'VIEW'], {env: sbx.env})
     expect(code, out).toBe(0)
     const secrets = out.match(/sk_tok_[0-9a-f]{48}/g) ?? []
     expect(secrets).toHaveLength(1)

@@ -1,20 +1,12 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {walletSeed} from '../../src/emulator/domain/wallet/state.js'
-import {base64urlEncode, utf8Encode} from '../../src/lib/wallet/index.js'
+import {mintOidcToken} from '../helpers/authenticator.js'
 import {svc, type CliResult} from '../helpers/cli.js'
-import {EnclaveClient} from '../helpers/enclave.js'
-import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
-let sbx: TestSandbox
-let api: EnclaveClient
-
-beforeAll(async () => {
-  sbx = await startSandbox({challengeMinIntervalMs: 0, walletProcessingDelayMs: 100})
-  api = new EnclaveClient(sbx)
-})
-afterAll(async () => sbx.stop())
+const fx = walletSandbox({walletProcessingDelayMs: 100})
 
 /**
  * Every wallet command runs with --debug (HTTP traces on stderr); afterwards no private key, OTP,
@@ -24,14 +16,14 @@ describe('secrets never leak', () => {
   it('across all wallet commands with --debug', async () => {
     const outputs: CliResult[] = []
     const run = async (args: string[], input?: string, expectCode = 0) => {
-      const r = await svc([...args, '--debug'], {env: sbx.env, input})
+      const r = await svc([...args, '--debug'], {env: fx.sbx.env, input})
       expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(expectCode)
       outputs.push(r)
       return r
     }
     const json = async (args: string[], input?: string) => (await run([...args, '--json'], input)).json()
 
-    const w = await api.createCustomer({phoneNumber: '+14155550142'})
+    const w = await fx.api.createCustomer({phoneNumber: '+14155550142'})
     const login = await json(['wallet', 'login', w.accountId])
     await json(['wallet', 'credentials', 'list', w.accountId])
     await json(['wallet', 'credentials', 'challenge', w.emailCredentialId!])
@@ -44,19 +36,18 @@ describe('secrets never leak', () => {
     await json(['wallet', 'keys', 'list'])
     await run(['wallet', 'stamp', w.accountId, '--payload', '{"any":"payload"}'])
     await json(['wallet', 'privacy', w.accountId, '--enabled', 'true'])
-    await api.setSandbox({walletProcessingCount: 1})
+    await fx.api.setSandbox({walletProcessingCount: 1})
     await json(['api', 'PATCH', `/internal-accounts/${w.accountId}`, '--data', '{"privateEnabled":false}', '--sign'])
-    const seedFile = join(sbx.env.HOME, 'leak-seed.txt')
+    const seedFile = join(fx.sbx.env.HOME, 'leak-seed.txt')
     await json(['wallet', 'export', w.accountId, '--out', seedFile])
     await json(['wallet', 'export', w.accountId, '--verify-only'])
 
     const now = Math.floor(Date.now() / 1000)
     const claims = {iss: 'accounts.google.com', aud: 'leak', sub: 'u1', email: 'leak@example.com', exp: now + 600}
-    const jwt = (c: object) => `${base64urlEncode(utf8Encode('{"alg":"none"}'))}.${base64urlEncode(utf8Encode(JSON.stringify(c)))}.c2ln`
-    const addToken = jwt({...claims, iat: now})
+    const addToken = mintOidcToken({...claims, iat: now})
     const oauth = await json(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], addToken)
     const nonce = (await json(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--print-nonce'])).nonce
-    const loginToken = jwt({...claims, iat: now, nonce})
+    const loginToken = mintOidcToken({...claims, iat: now, nonce})
     await json(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--oidc-token-stdin'], loginToken)
 
     const reg = await json(['sandbox', 'passkey', 'create'])
@@ -68,20 +59,20 @@ describe('secrets never leak', () => {
     await json(['customers', 'update', w.customerId, '--email', 'leak-moved@example.com'])
     // Error paths print too.
     await run(['wallet', 'export', w.accountId, '--out', seedFile, '--json'], undefined, 2)
-    await run(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--oidc-token-stdin', '--json'], jwt({...claims, iat: now - 300}), 2)
+    await run(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--oidc-token-stdin', '--json'], mintOidcToken({...claims, iat: now - 300}), 2)
 
     // The secrets that existed during the run.
-    const mnemonic = walletSeed(sbx.emu, w.accountId)!
+    const mnemonic = walletSeed(fx.sbx.emu, w.accountId)!
     expect(readFileSync(seedFile, 'utf8').trim()).toBe(mnemonic)
-    const ksDir = join(sbx.env.SVC_CONFIG_DIR, 'keystore')
+    const ksDir = join(fx.sbx.env.SVC_CONFIG_DIR, 'keystore')
     const sessionKeys = readdirSync(ksDir).map((f) => JSON.parse(readFileSync(join(ksDir, f), 'utf8')).privateKey.plain as string)
-    const passkeyKey = JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'passkeys', `${reg.credentialId}.json`), 'utf8')).privateKey as string
+    const passkeyKey = JSON.parse(readFileSync(join(fx.sbx.env.SVC_CONFIG_DIR, 'passkeys', `${reg.credentialId}.json`), 'utf8')).privateKey as string
     expect(sessionKeys.length).toBeGreaterThanOrEqual(3)
     // keys purge last, once the keys it removes have been collected as secrets to look for.
     await json(['wallet', 'keys', 'purge', '--account', w.accountId])
     expect(readdirSync(ksDir)).toEqual([])
     const secrets = [...sessionKeys, passkeyKey, addToken, loginToken, loginToken.split('.')[1], mnemonic, mnemonic.split(' ').slice(0, 4).join(' ')]
-    const emulatorLog = existsSync(join(sbx.dir, 'emulator.log')) ? readFileSync(join(sbx.dir, 'emulator.log'), 'utf8') : ''
+    const emulatorLog = existsSync(join(fx.sbx.dir, 'emulator.log')) ? readFileSync(join(fx.sbx.dir, 'emulator.log'), 'utf8') : ''
     const printed = outputs.map((o) => o.stdout + '\n' + o.stderr).join('\n')
     expect(printed).toContain('> POST') // the traces really ran
     expect(printed).toContain('[REDACTED]')

@@ -1,20 +1,13 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
-import {EnclaveClient} from '../helpers/enclave.js'
-import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
-let sbx: TestSandbox
-let api: EnclaveClient
-beforeAll(async () => {
-  sbx = await startSandbox({challengeMinIntervalMs: 0})
-  api = new EnclaveClient(sbx)
-})
-afterAll(async () => sbx.stop())
+const fx = walletSandbox()
 
 describe('parallel wallet logins', () => {
   it('the ones whose challenge a newer login replaced are told so (exit 4), and at least one login holds a session', async () => {
-    const w = await api.createCustomer({})
-    const runs = await Promise.all(Array.from({length: 10}, () => svc(['wallet', 'login', w.accountId, '--json'], {env: sbx.env})))
+    const w = await fx.api.createCustomer({})
+    const runs = await Promise.all(Array.from({length: 10}, () => svc(['wallet', 'login', w.accountId, '--json'], {env: fx.sbx.env})))
     const won = runs.filter((r) => r.code === 0)
     const lost = runs.filter((r) => r.code !== 0)
     expect(won.length).toBeGreaterThanOrEqual(1)
@@ -26,7 +19,7 @@ describe('parallel wallet logins', () => {
       expect(error.reason).not.toMatch(/Invalid OTP/)
       expect(error.hint).toMatch(/one login per wallet at a time/)
     }
-    const sessions = await svc(['wallet', 'sessions', 'list', w.accountId, '--json'], {env: sbx.env})
+    const sessions = await svc(['wallet', 'sessions', 'list', w.accountId, '--json'], {env: fx.sbx.env})
     expect(sessions.json().data.length).toBeGreaterThanOrEqual(won.length)
   }, 120_000)
 })

@@ -4,6 +4,7 @@ import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {eventually} from '../helpers/wait.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -35,19 +36,11 @@ function app(status: (n: number) => number = () => 200): Promise<{server: Server
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, got})))
 }
 
-const until = async (cond: () => boolean, ms = 15_000) => {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
 describe('svc webhooks listen --forward-to', () => {
   it('20 events reach the app in order with their original bodies and signatures; the app status is printed per event', async () => {
     const target = await app((n) => (n === 6 ? 500 : 200)) // the app fails one: its status is shown, nothing else changes
     const listener = svc(['webhooks', 'listen', '--port', '0', '--register', '--forward-to', target.url, '--json', '--max-events', '21'], {env: sbx.env, timeoutMs: 40_000})
-    await until(() => Boolean(sbx.emu.config().webhookEndpoint))
+    await eventually(() => Boolean(sbx.emu.config().webhookEndpoint))
     const emitted = Array.from({length: 20}, (_, i) => sbx.emu.webhooks.emit('CUSTOMER.UPDATED', {id: `Customer:fwd-${i}`, n: i}))
     const r = await listener
     expect(r.code, r.stderr).toBe(0)
@@ -92,7 +85,7 @@ describe('svc webhooks events list / replay', () => {
     const first = await app()
     await svc(['webhooks', 'endpoint', first.url], {env: sbx.env})
     const event = sbx.emu.webhooks.emit('OUTGOING_PAYMENT.COMPLETED', {id: 'Transaction:replayed', status: 'COMPLETED'})
-    await until(() => first.got.some((g) => g.body.includes(event.id)))
+    await eventually(() => first.got.some((g) => g.body.includes(event.id)))
     const original = first.got.find((g) => g.body.includes(event.id))!.body
 
     const again = await svc(['webhooks', 'replay', event.id, '--json'], {env: sbx.env})

@@ -8,6 +8,7 @@ import {Contract} from '../helpers/contract.js'
 import {checkWebhookBody} from '../helpers/contract-webhooks.js'
 import {imbalance} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {eventually} from '../helpers/wait.js'
 
 /**
  * `svc webhooks trigger <TYPE>` for every type it offers: the built CLI makes the local sandbox do
@@ -77,14 +78,6 @@ const STATE: Record<string, (id: string, data: any) => void> = {
   'BULK_UPLOAD.FAILED': (id) => expect(get('bulkImportJobs', id)).toMatchObject({status: 'FAILED'}),
 }
 
-const until = async (cond: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting for the delivery')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
 describe('svc webhooks trigger <TYPE>', () => {
   it('offers every event type of spec §6, each with a state check here', async () => {
     const spec = ['INCOMING_PAYMENT.COMPLETED', 'OUTGOING_PAYMENT.COMPLETED', 'INCOMING_PAYMENT.REFUND_PENDING', 'INCOMING_PAYMENT.REFUND_COMPLETED', 'INCOMING_PAYMENT.REFUND_FAILED', 'CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED', 'CUSTOMER.KYC_REJECTED', 'CUSTOMER.KYB_PENDING', 'CUSTOMER.KYB_APPROVED', 'CUSTOMER.KYB_REJECTED', 'EXTERNAL_ACCOUNT.STATUS_UPDATED', 'CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.PARTIALLY_SETTLED', 'CARD_TRANSACTION.SETTLED', 'CARD_TRANSACTION.EXCEPTION', 'CARD_TRANSACTION.VOIDED', 'wallet_operation.completed', 'TEST']
@@ -101,7 +94,7 @@ describe('svc webhooks trigger <TYPE>', () => {
     const out = r.json()
     expect(out).toMatchObject({type, eventLog: true, event: {type}, delivery: {state: 'delivered', endpointStatus: 200}})
     expect(out.steps.length).toBeGreaterThan(0)
-    await until(() => app.got.some((d) => JSON.parse(d.body).id === out.event.id))
+    await eventually(() => app.got.some((d) => JSON.parse(d.body).id === out.event.id))
     const delivery = app.got.find((d) => JSON.parse(d.body).id === out.event.id)!
     const key = createPublicKey(sbx.emu.webhookPublicKeyPem)
     expect(verify('sha256', Buffer.from(delivery.body), {key, dsaEncoding: 'der'}, Buffer.from(delivery.signature, 'base64'))).toBe(true)
@@ -187,7 +180,7 @@ describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes',
       expect(out).toMatchObject({type: 'CUSTOMER.KYC_APPROVED', eventLog: false})
       expect(out.objectId).toMatch(/^Customer:/)
       expect(out.event).toBeUndefined()
-      await until(() => app.got.some((d) => JSON.parse(d.body).type === 'CUSTOMER.KYC_APPROVED' && JSON.parse(d.body).data.id === out.objectId))
+      await eventually(() => app.got.some((d) => JSON.parse(d.body).type === 'CUSTOMER.KYC_APPROVED' && JSON.parse(d.body).data.id === out.objectId))
       const human = await svc(['webhooks', 'trigger', 'BULK_UPLOAD.COMPLETED'], {env, timeoutMs: 60_000})
       expect(human.code, human.stderr).toBe(0)
       expect(human.stderr).toMatch(/this sandbox has no event log, so the event goes to the configured webhook endpoint/)

@@ -10,6 +10,7 @@ import {svc} from '../helpers/cli.js'
 import {recordedExchanges} from '../helpers/contract-recorder.js'
 import {api} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {eventually} from '../helpers/wait.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 let sbx: TestSandbox
@@ -42,14 +43,6 @@ function endpoint(failures: number): Promise<{server: Server; url: string; got: 
     })
   })
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got})))
-}
-
-const until = async (cond: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 async function publicKey(): Promise<string> {
@@ -122,7 +115,7 @@ describe('webhooks plumbing', () => {
     try {
       sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: ep.url})
       const event = sbx.emu.webhooks.emit('CUSTOMER.KYC_APPROVED', {id: 'Customer:retry', kycStatus: 'APPROVED'})
-      await until(() => ep.got.filter((d) => JSON.parse(d.body).id === event.id).length >= 4)
+      await eventually(() => ep.got.filter((d) => JSON.parse(d.body).id === event.id).length >= 4)
       const mine = ep.got.filter((d) => JSON.parse(d.body).id === event.id)
       expect(new Set(mine.map((d) => d.body)).size).toBe(1)
       // ECDSA signatures are randomised, so each attempt carries a fresh one; every one verifies.
@@ -132,7 +125,7 @@ describe('webhooks plumbing', () => {
       expect(gaps[0]).toBeGreaterThanOrEqual(50) // base 60 ms, then 120, 240
       expect(gaps[1]).toBeGreaterThan(gaps[0])
       expect(gaps[2]).toBeGreaterThan(gaps[1])
-      await until(() => sbx.emu.db.get<{delivery: string}>('events', event.id)?.delivery === 'delivered')
+      await eventually(() => sbx.emu.db.get<{delivery: string}>('events', event.id)?.delivery === 'delivered')
       const stored = sbx.emu.db.get<{delivery: string; attempts: Array<{status: number}>}>('events', event.id)
       expect(stored?.attempts.map((d) => d.status)).toEqual([500, 500, 500, 200])
     } finally {
@@ -148,7 +141,7 @@ describe('webhooks plumbing', () => {
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
     child.stderr.on('data', (c: Buffer) => (err += c.toString()))
     const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)))
-    await until(() => /Listening on/.test(err))
+    await eventually(() => /Listening on/.test(err))
     // Registering sends a TEST event; this is the second one.
     sbx.emu.webhooks.emit('CUSTOMER.KYC_REJECTED', {id: 'Customer:listen', kycStatus: 'REJECTED'})
     expect(await exited).toBe(0)

@@ -1,10 +1,8 @@
-import {mkdtempSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {cliEnv} from '../helpers/sandbox.js'
 
 /**
  * A service that answers in a shape the CLI does not expect (here the old `fees: {amount, currency}`
@@ -40,19 +38,7 @@ beforeAll(async () => {
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const home = mkdtempSync(join(tmpdir(), 'svc-home-'))
-  env = {
-    SVC_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/2025-10-13`,
-    SVC_TOKEN_ID: 'tok_test',
-    SVC_CLIENT_SECRET: 'sk_test_secret_value',
-    SVC_ENVIRONMENT: 'sandbox',
-    SVC_CONFIG_DIR: join(home, 'config'),
-    SVC_DATA_DIR: join(home, 'data'),
-    HOME: home,
-    CI: '1',
-    SVC_NO_INPUT: '1',
-    NO_COLOR: '1',
-  }
+  env = {...cliEnv(`http://127.0.0.1:${(server.address() as AddressInfo).port}/2025-10-13`, 'tok_test', 'sk_test_secret_value'), SVC_ENVIRONMENT: 'sandbox'}
 })
 afterAll(() => new Promise<void>((r) => server.close(() => r())))
 

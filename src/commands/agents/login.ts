@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError} from '../../lib/errors.js'
-import {agentLogin} from '../../lib/flows/agent-login.js'
+import {agentLogin} from '../../lib/workflows/agent/login.js'
 import {deviceCode} from '../../lib/schemas/agents.js'
 import {checkWith} from '../../lib/validate.js'
 

@@ -1,7 +1,7 @@
 import {updatePolicy} from '../../lib/api/agents.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {policyFlags, policyFromFlags} from '../../lib/flows/agent-input.js'
+import {policyFlags, policyFromFlags} from '../../lib/workflows/agent/input.js'
 import {agentPolicyUpdateRequest} from '../../lib/schemas/agents.js'
 import {checkWith} from '../../lib/validate.js'
 

@@ -3,14 +3,17 @@ import {issueCard} from '../../lib/api/cards.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {usageError} from '../../lib/errors.js'
 import {checkId, dryRunFlag, idFlag, idempotencyKeyFlag} from '../../lib/flags.js'
-import {checkAmountForm, maxSpendMinor, waitForCard} from '../../lib/flows/cards.js'
+import {checkAmountForm, maxSpendMinor, waitForCard} from '../../lib/workflows/cards.js'
 import {renderCard} from '../../lib/output/cards.js'
 import {cardCreateRequest} from '../../lib/schemas/cards.js'
 import {checkWith} from '../../lib/validate.js'
 
 export default class CardsIssue extends BaseCommand<typeof CardsIssue> {
   static override summary = 'Issue a virtual card to a customer whose KYC is APPROVED'
-  static override description = 'The card starts PROCESSING while the issuer provisions it; --wait follows it to ACTIVE (or CLOSED when the issuer rejects it). One live card per cardholder in the sandbox (409 CARD_LIMIT_REACHED; closing a card frees the slot).'
+  static override description =
+    'The card starts PROCESSING while the issuer provisions it; --wait follows it to ACTIVE (or CLOSED ' +
+    'when the issuer rejects it). One live card per cardholder in the sandbox (409 CARD_LIMIT_REACHED; ' +
+    'closing a card frees the slot).'
   static override examples = [
     '<%= config.bin %> cards issue --customer Customer:… --account InternalAccount:… --wait',
     '<%= config.bin %> cards issue --customer Customer:… --account InternalAccount:… --max-spend 250.00 --platform-card-id emp-042 --json',

@@ -3,14 +3,17 @@ import {revealCard} from '../../lib/api/cards.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {cancelled, usageError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
-import {checkOutPath, writeSecretFile} from '../../lib/flows/wallet-secret-file.js'
+import {checkOutPath, writeSecretFile} from '../../lib/workflows/wallet/secret-file.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 
 export default class CardsReveal extends BaseCommand<typeof CardsReveal> {
   static override summary = 'Reveal a card\'s full number, CVV and expiry through a short-lived link'
   static override description =
-    'The API answers with a signed link (panEmbedUrl) to the processor\'s page that shows the card details; the link is a bearer secret for minutes. It is shown only on a terminal after a confirmation, or written to a new 0600 file with --out; never in --json, --debug or logs. Every reveal is audit-logged by the Service.'
+    'The API answers with a signed link (panEmbedUrl) to the processor\'s page that shows the card ' +
+      'details; the link is a bearer secret for minutes. It is shown only on a terminal after a ' +
+      'confirmation, or written to a new 0600 file with --out; never in --json, --debug or logs. Every ' +
+      'reveal is audit-logged by the Service.'
   static override examples = ['<%= config.bin %> cards reveal Card:… --out card-link.json', '<%= config.bin %> cards reveal Card:… --out card-link.json --force --json']
   static override args = {cardId: idArg('Card')}
   static override flags = {

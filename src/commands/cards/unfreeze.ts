@@ -1,11 +1,13 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
-import {cardStateRequest} from '../../lib/flows/cards.js'
+import {cardStateRequest} from '../../lib/workflows/cards.js'
 import {renderCard} from '../../lib/output/cards.js'
 
 export default class CardsUnfreeze extends BaseCommand<typeof CardsUnfreeze> {
   static override summary = 'Unfreeze a FROZEN card: authorizations resume'
-  static override description = 'Allowed moves: ACTIVE <-> FROZEN, ACTIVE or FROZEN -> CLOSED. Any other is refused with 409 (exit 6): INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, or CARD_NOT_MUTABLE for a closed card.'
+  static override description =
+    'Allowed moves: ACTIVE <-> FROZEN, ACTIVE or FROZEN -> CLOSED. Any other is refused with 409 (exit ' +
+    '6): INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, or CARD_NOT_MUTABLE for a closed card.'
   static override examples = ['<%= config.bin %> cards unfreeze Card:…']
   static override args = {cardId: idArg('Card')}
   static override flags = {'dry-run': dryRunFlag}

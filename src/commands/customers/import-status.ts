@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {getImportJob} from '../../lib/api/bulk-import.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {checkId} from '../../lib/flags.js'
-import {waitForImport} from '../../lib/flows/customer-import.js'
+import {waitForImport} from '../../lib/workflows/customer/import.js'
 import {renderImportJob} from '../../lib/output/bulk-import.js'
 
 export default class CustomersImportStatus extends BaseCommand<typeof CustomersImportStatus> {

@@ -4,7 +4,7 @@ import {BaseCommand} from '../../lib/base-command.js'
 import {optionalIdArg} from '../../lib/flags.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {customerSchema} from '../../lib/schemas/customer.js'
-import {checkUpdate} from '../../lib/flows/customer-input.js'
+import {checkUpdate} from '../../lib/workflows/customer/input.js'
 import {usageError} from '../../lib/errors.js'
 
 export default class CustomersTerms extends BaseCommand<typeof CustomersTerms> {

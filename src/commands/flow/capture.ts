@@ -28,7 +28,7 @@ export default class FlowCapture extends BaseCommand<typeof FlowCapture> {
   }
 
   async run() {
-    const {captureFlow} = await import('../../lib/flow-capture/command.js')
+    const {captureFlow} = await import('../../lib/scenario/capture/command.js')
     const f = this.flags
     const {result, yaml} = await captureFlow(this.ctx, {customerId: this.args.customer, fromProfile: f['from-profile'], out: f.out, force: f.force, yes: f.yes, seed: f.seed}, this.jsonEnabled())
     if (!result.file) this.out.print(yaml.trimEnd())

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {yesFlag} from '../../lib/flags.js'
-import type {StartThrowawaySandbox} from '../../lib/flow-run/local.js'
+import type {StartThrowawaySandbox} from '../../lib/scenario/run/local.js'
 
 export default class FlowRun extends BaseCommand<typeof FlowRun> {
   /** The flow stops its own steps and throwaway sandbox on Ctrl-C and reports them (exit 130). */
@@ -27,7 +27,7 @@ export default class FlowRun extends BaseCommand<typeof FlowRun> {
   }
 
   async run() {
-    const {runFlowCommand} = await import('../../lib/flow-run/command.js')
+    const {runFlowCommand} = await import('../../lib/scenario/run/command.js')
     // The sandbox loads only for --local, from its own entry module (src/lib does not import it).
     const startSandbox: StartThrowawaySandbox = async (settings) => (await import('../../emulator/entry.js')).startThrowawaySandbox(settings)
     return runFlowCommand(this.ctx, {file: this.args.file, local: this.flags.local, junit: this.flags.junit, yes: this.flags.yes, json: this.jsonEnabled(), profile: this.flags.profile, baseUrl: this.flags['base-url'], startSandbox})

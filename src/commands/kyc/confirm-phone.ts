@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {confirmCode} from '../../lib/flows/kyc-contact.js'
+import {confirmCode} from '../../lib/workflows/kyc/contact.js'
 import {renderCustomer} from '../../lib/output/customer.js'
 
 export default class KycConfirmPhone extends BaseCommand<typeof KycConfirmPhone> {

@@ -11,7 +11,9 @@ import {checkWith, compact} from '../../lib/validate.js'
 
 export default class KycLink extends BaseCommand<typeof KycLink> {
   static override summary = 'Issue a hosted KYC/KYB link for the customer to complete verification'
-  static override description = 'Each call issues a fresh single-use link; earlier links stay usable until used or expired. Every contact channel the provider verifies must be VERIFIED first.'
+  static override description =
+    'Each call issues a fresh single-use link; earlier links stay usable until used or expired. Every ' +
+    'contact channel the provider verifies must be VERIFIED first.'
   static override examples = ['<%= config.bin %> kyc link Customer:0b6f... --redirect-uri https://app.example.com/onboarded']
   static override args = {customerId: idArg('Customer')}
   static override flags = {

@@ -1,6 +1,6 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {loadStatus} from '../../lib/flows/kyc-status.js'
+import {loadStatus} from '../../lib/workflows/kyc/status.js'
 import {renderKycStatus} from '../../lib/output/kyc.js'
 
 export default class KycStatus extends BaseCommand<typeof KycStatus> {

@@ -3,7 +3,7 @@ import {submitVerification} from '../../lib/api/kyc.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {ExitCode} from '../../lib/exit-codes.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
-import {explainNotSubmittable, loadStatus} from '../../lib/flows/kyc-status.js'
+import {explainNotSubmittable, loadStatus} from '../../lib/workflows/kyc/status.js'
 import {renderChecklist} from '../../lib/output/kyc.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 

@@ -1,10 +1,12 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {sendCode} from '../../lib/flows/kyc-contact.js'
+import {sendCode} from '../../lib/workflows/kyc/contact.js'
 
 export default class KycVerifyEmail extends BaseCommand<typeof KycVerifyEmail> {
   static override summary = "Send a one-time code to the customer's email (run again to resend)"
-  static override description = 'Only for customers whose provider mandates contact verification (e.g. EU regions). In the local sandbox the code is always 123456 and is written to the sandbox log.'
+  static override description =
+    'Only for customers whose provider mandates contact verification (e.g. EU regions). In the local ' +
+    'sandbox the code is always 123456 and is written to the sandbox log.'
   static override examples = ['<%= config.bin %> kyc verify-email Customer:0b6f...']
   static override args = {customerId: idArg('Customer')}
 

@@ -3,8 +3,8 @@ import {createQuote} from '../../lib/api/quotes.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {quoteCreateFlags} from '../../lib/flags-money.js'
-import {buildQuoteRequest} from '../../lib/flows/quote-input.js'
-import {confirmAndExecute} from '../../lib/flows/quote-execute.js'
+import {buildQuoteRequest} from '../../lib/workflows/quote/input.js'
+import {confirmAndExecute} from '../../lib/workflows/quote/execute.js'
 import {renderQuote} from '../../lib/output/quote.js'
 
 export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
@@ -35,7 +35,7 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
     if (f.execute) return confirmAndExecute(this.ctx, quote, {yes: f.yes, wait: f.wait, request: body})
     if (quote.status === 'PENDING_AUTHORIZATION') {
       // SCA: a real-time quote's payment instructions come only once the customer authorizes it.
-      const {handleHeldQuote} = await import('../../lib/flows/sca-execute.js')
+      const {handleHeldQuote} = await import('../../lib/workflows/sca/execute.js')
       const held = await handleHeldQuote(this.ctx, quote)
       if (!this.out.json) renderQuote(this.out, held, this.ctx.now())
       return held

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {executeQuote, getQuote} from '../../lib/api/quotes.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
-import {confirmAndExecute} from '../../lib/flows/quote-execute.js'
+import {confirmAndExecute} from '../../lib/workflows/quote/execute.js'
 
 export default class QuoteExecute extends BaseCommand<typeof QuoteExecute> {
   static override summary = 'Execute a quote after confirming its summary (real-time-funded quotes execute when funds arrive)'

@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {lookupReceiver} from '../../lib/api/uma.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idFlag} from '../../lib/flags.js'
-import {receiverLookupInput} from '../../lib/flows/receiver-input.js'
+import {receiverLookupInput} from '../../lib/workflows/receiver-input.js'
 import {fromMinor} from '../../lib/money.js'
 import {renderKeyValue, renderTable} from '../../lib/output/render.js'
 

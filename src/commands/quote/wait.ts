@@ -1,6 +1,6 @@
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {follow} from '../../lib/flows/quote-execute.js'
+import {follow} from '../../lib/workflows/quote/execute.js'
 
 export default class QuoteWait extends BaseCommand<typeof QuoteWait> {
   static override summary = 'Wait until a quote\'s payment COMPLETED or FAILED (or the quote EXPIRED); exit 8 at --timeout'

@@ -6,7 +6,9 @@ import {sandboxStoreCall} from '../../lib/sandbox-store.js'
 
 export default class SandboxBackup extends BaseCommand<typeof SandboxBackup> {
   static override summary = 'Copy the local sandbox state to a file, consistently, even while it is serving'
-  static override description = 'The copy is one committed state of the SQLite database (VACUUM INTO), checked after it is written. Restore it with `svc sandbox restore <file>`.'
+  static override description =
+    'The copy is one committed state of the SQLite database (VACUUM INTO), checked after it is written. ' +
+    'Restore it with `svc sandbox restore <file>`.'
   static override examples = ['<%= config.bin %> sandbox backup ./before-migration.db']
   static override args = {file: Args.string({description: 'where to write the copy (a new file outside the data dir, written 0600)', required: true})}
   static override flags = {

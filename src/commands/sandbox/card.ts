@@ -1,16 +1,21 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag} from '../../lib/flags.js'
-import {seenCardEvents, simulateCard, simulationBody, waitForCardEvent, withCardCurrency} from '../../lib/flows/cards.js'
+import {seenCardEvents, simulateCard, simulationBody, waitForCardEvent, withCardCurrency} from '../../lib/workflows/cards.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {CARD_SIMULATORS, type CardSimulator} from '../../lib/schemas/cards.js'
 
 export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
   static override summary = 'Sandbox: simulate a card network event (authorization, clearing, return ...); the outcome arrives by webhook'
   static override description = [
-    'Starts a transaction: authorization, balance_inquiry, credit_authorization, credit_authorization_advice, financial_authorization, financial_credit_authorization (need --descriptor, and --amount except balance_inquiry).',
-    'Acts on one (--transaction CardTransaction:…): clearing (--amount; 0 = authorization expiry), authorization_advice (--amount = new total), return (--amount), return_reversal, authorization_expiry.',
-    'The answer is only the issuer token. --wait-for-event waits for the CARD_TRANSACTION.* webhook that carried the outcome, prints it and exits 0 (exit 8 at --timeout).',
+    'Starts a transaction: authorization, balance_inquiry, credit_authorization, ' +
+      'credit_authorization_advice, financial_authorization, financial_credit_authorization (need ' +
+      '--descriptor, and --amount except balance_inquiry).',
+    'Acts on one (--transaction CardTransaction:…): clearing (--amount; 0 = authorization expiry), ' +
+      'authorization_advice (--amount = new total), return (--amount), return_reversal, ' +
+      'authorization_expiry.',
+    'The answer is only the issuer token. --wait-for-event waits for the CARD_TRANSACTION.* webhook that ' +
+      'carried the outcome, prints it and exits 0 (exit 8 at --timeout).',
     'Descriptor suffixes: 002 declined INSUFFICIENT_FUNDS, 003 declined CARD_PAUSED, 005 pull delayed ~30 s, 006 EXCEPTION.',
   ].join('\n')
   static override examples = [
@@ -39,10 +44,10 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     const kind = this.args.simulator as CardSimulator
     const cardId = this.args.cardId
     const input = {amount: f.amount, amountMinor: f['amount-minor'], currency: f.currency, descriptor: f.descriptor, mcc: f.mcc, country: f.country, transaction: f.transaction}
-    let {body, needsCurrency} = simulationBody(kind, input)
+    const simulated = simulationBody(kind, input)
+    let body = simulated.body
     this.ctx.refuseInProduction(`sandbox card ${kind}`)
-    if (needsCurrency && !f['dry-run']) body = await withCardCurrency(this.ctx, cardId, kind, body, input)
-    const path = ['sandbox', 'cards', cardId, 'simulate', kind]
+    if (simulated.needsCurrency && !f['dry-run']) body = await withCardCurrency(this.ctx, cardId, kind, body, input)
     const req = simulateCard(cardId, kind, body)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`simulate ${kind} on ${cardId}`)

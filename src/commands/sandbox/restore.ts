@@ -15,7 +15,8 @@ const loadStore = () => import('../../emulator/entry.js')
 export default class SandboxRestore extends BaseCommand<typeof SandboxRestore> {
   static override summary = 'Replace the local sandbox state with a backup, after checking the backup'
   static override description =
-    'The file is checked (SQLite integrity check, schema version) before anything is replaced; the state it replaces is kept beside it as sandbox.db.before-restore. The sandbox must be stopped.'
+    'The file is checked (SQLite integrity check, schema version) before anything is replaced; the state ' +
+      'it replaces is kept beside it as sandbox.db.before-restore. The sandbox must be stopped.'
   static override examples = ['<%= config.bin %> sandbox restore ./before-migration.db --yes']
   static override args = {file: Args.string({description: 'a file written by `svc sandbox backup`', required: true})}
   static override flags = {'data-dir': Flags.string({description: 'data dir to restore into (default: the user data dir)'}), yes: yesFlag}

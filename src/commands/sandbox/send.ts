@@ -3,7 +3,7 @@ import {getQuote, sandboxSend} from '../../lib/api/quotes.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {InputError, usageError} from '../../lib/errors.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
-import {follow} from '../../lib/flows/quote-execute.js'
+import {follow} from '../../lib/workflows/quote/execute.js'
 import {parseMinor} from '../../lib/money.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 

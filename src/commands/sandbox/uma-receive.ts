@@ -4,7 +4,7 @@ import {sandboxUmaReceive} from '../../lib/api/uma.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError, type FieldError, stillPending, usageError} from '../../lib/errors.js'
 import {idFlag, dryRunFlag} from '../../lib/flags.js'
-import {currencyProblem, minorAmount} from '../../lib/flows/money-input.js'
+import {currencyProblem, minorAmount} from '../../lib/workflows/money-input.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 import {SANDBOX_UMA_DOMAIN, sandboxUmaReceiveRequest} from '../../lib/schemas/uma.js'
 import {checkWith} from '../../lib/validate.js'
@@ -14,7 +14,8 @@ export default class SandboxUmaReceive extends BaseCommand<typeof SandboxUmaRece
   static override description = [
     `Senders at ${SANDBOX_UMA_DOMAIN}: $success.<usd|eur|mxn> (approved after a short wait unless you approve or reject first), ` +
       '$pending.long.<cur> (waits for `svc transactions approve|reject`), $fail.compliance.<cur> (fails COMPLIANCE_REJECTED), ' +
-      '$refund.<cur> (approved, crediting fails OFFRAMP_FAILED, the money goes back: refund PENDING then COMPLETED), $refund.fail.<cur> (the same, but the refund FAILS).',
+      '$refund.<cur> (approved, crediting fails OFFRAMP_FAILED, the money goes back: refund PENDING then ' +
+        'COMPLETED), $refund.fail.<cur> (the same, but the refund FAILS).',
     'The money reaches the customer\'s internal account in --currency only when the payment completes.',
   ].join('\n\n')
   static override examples = [

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {recordEvent} from '../../lib/api/sca.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {customerArg} from '../../lib/flows/sca.js'
+import {customerArg} from '../../lib/workflows/sca/flags.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {SECURITY_EVENTS} from '../../lib/schemas/sca.js'
 

@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
-import {burnBody} from '../../lib/flows/stablecoin-input.js'
-import {submitOperation} from '../../lib/flows/stablecoin-operation.js'
+import {burnBody} from '../../lib/workflows/stablecoin/input.js'
+import {submitOperation} from '../../lib/workflows/stablecoin/operation.js'
 import {BURN_SOURCE_TYPES, PAYOUT_RAILS} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsBurn extends BaseCommand<typeof StablecoinsBurn> {

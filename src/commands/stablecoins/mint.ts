@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
-import {mintBody} from '../../lib/flows/stablecoin-input.js'
-import {submitOperation} from '../../lib/flows/stablecoin-operation.js'
+import {mintBody} from '../../lib/workflows/stablecoin/input.js'
+import {submitOperation} from '../../lib/workflows/stablecoin/operation.js'
 import {MINT_FUNDING_TYPES} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint> {

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {createToken} from '../../lib/api/tokens.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag} from '../../lib/flags.js'
-import {deliverSecret, planSecretDestination} from '../../lib/flows/secret-once.js'
+import {deliverSecret, planSecretDestination} from '../../lib/workflows/secret-once.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {TOKEN_PERMISSIONS, tokenCreateRequest} from '../../lib/schemas/tokens.js'
 import {Secret} from '../../lib/secret.js'
@@ -10,7 +10,9 @@ import {checkWith} from '../../lib/validate.js'
 
 export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
   static override summary = 'Create an API token; its client secret is shown once (terminal, a 0600 file, or stdout with --show-secret)'
-  static override description = 'Use the new token with `svc login --token-id <clientId>`. The secret never appears in --json output unless --show-secret is given, and then only on stdout.'
+  static override description =
+    'Use the new token with `svc login --token-id <clientId>`. The secret never appears in --json output ' +
+    'unless --show-secret is given, and then only on stdout.'
   static override examples = [
     '<%= config.bin %> tokens create --name ci-read --permission VIEW --out ci-read.secret',
     '<%= config.bin %> tokens create --name payouts --permission TRANSACT --permission VIEW --show-secret --json | jq -r .clientSecret',

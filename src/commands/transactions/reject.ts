@@ -9,7 +9,9 @@ import {checkWith} from '../../lib/validate.js'
 
 export default class TransactionsReject extends BaseCommand<typeof TransactionsReject> {
   static override summary = 'Reject a payment waiting for the platform: a PENDING incoming payment (nothing arrives) or an agent-initiated one'
-  static override description = 'Only a PENDING transaction that waits for the platform\'s decision can be rejected; anything else is refused with TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL (exit 6).'
+  static override description =
+    'Only a PENDING transaction that waits for the platform\'s decision can be rejected; anything else is ' +
+    'refused with TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL (exit 6).'
   static override examples = ['<%= config.bin %> transactions reject Transaction:… --reason RESTRICTED_JURISDICTION --yes']
   static override args = {transactionId: idArg('Transaction')}
   static override flags = {reason: Flags.string({description: 'why (1-200 characters, kept for your records)'}), yes: yesFlag, 'dry-run': dryRunFlag}

@@ -2,14 +2,17 @@ import {Flags} from '@oclif/core'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {cancelled, usageError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
-import {exportWallet} from '../../lib/flows/wallet-export.js'
-import {checkOutPath, writeSecretFile} from '../../lib/flows/wallet-secret-file.js'
+import {exportWallet} from '../../lib/workflows/wallet/export.js'
+import {checkOutPath, writeSecretFile} from '../../lib/workflows/wallet/secret-file.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 
 export default class WalletExport extends BaseCommand<typeof WalletExport> {
   static override summary = 'Export an embedded wallet: signed retry, envelope check and local decryption to its BIP-39 mnemonic'
-  static override description = 'The mnemonic controls the funds. It is shown only on a terminal after a warning and a confirmation, or written to a new 0600 file with --out; never in --json or logs. --verify-only checks everything and prints the word count and a fingerprint.'
+  static override description =
+    'The mnemonic controls the funds. It is shown only on a terminal after a warning and a confirmation, ' +
+    'or written to a new 0600 file with --out; never in --json or logs. --verify-only checks everything ' +
+    'and prints the word count and a fingerprint.'
   static override examples = [
     '<%= config.bin %> wallet export InternalAccount:0b6f... --out wallet.txt',
     '<%= config.bin %> wallet export InternalAccount:0b6f... --verify-only --json',

@@ -2,15 +2,18 @@ import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg, idFlag, readJsonInput} from '../../lib/flags.js'
-import {finishPasskeyLogin, loginWithOauth, precheckOidcToken, prepareOauth, startPasskeyLogin} from '../../lib/flows/wallet-login-extra.js'
-import {loginWithOtp, otpSource, resolveCredential} from '../../lib/flows/wallet-login.js'
-import {readSecretInput} from '../../lib/flows/wallet-input.js'
+import {finishPasskeyLogin, loginWithOauth, precheckOidcToken, prepareOauth, startPasskeyLogin} from '../../lib/workflows/wallet/login-extra.js'
+import {loginWithOtp, otpSource, resolveCredential} from '../../lib/workflows/wallet/login.js'
+import {readSecretInput} from '../../lib/workflows/wallet/input.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {renderSession} from '../../lib/output/wallet.js'
 
 export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   static override summary = 'Log in to an embedded wallet: verify a credential and store the session signing key'
-  static override description = 'EMAIL_OTP and SMS_OTP complete in one command (the sandbox OTP 000000 is used automatically). OAUTH takes a fresh OIDC token on stdin (--print-nonce first to bind it). PASSKEY runs in two steps: without --assertion it prints the challenge; with --assertion it verifies.'
+  static override description =
+    'EMAIL_OTP and SMS_OTP complete in one command (the sandbox OTP 000000 is used automatically). OAUTH ' +
+    'takes a fresh OIDC token on stdin (--print-nonce first to bind it). PASSKEY runs in two steps: ' +
+    'without --assertion it prints the challenge; with --assertion it verifies.'
   static override examples = [
     '<%= config.bin %> wallet login InternalAccount:0b6f...',
     'echo 000000 | <%= config.bin %> wallet login InternalAccount:0b6f... --type SMS_OTP --otp-stdin',

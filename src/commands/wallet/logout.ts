@@ -1,11 +1,13 @@
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg} from '../../lib/flags.js'
-import {logout} from '../../lib/flows/wallet-logout.js'
+import {logout} from '../../lib/workflows/wallet/logout.js'
 
 export default class WalletLogout extends BaseCommand<typeof WalletLogout> {
   static override summary = "End a wallet's sessions: revoke them on the Service and delete their keys locally, in one step"
   static override description =
-    'Every session of the wallet this machine holds a key for is revoked (signed by itself), then its key is deleted from the key store. Sessions the Service already ended (expired, revoked elsewhere) only lose their key. Nothing stored: nothing to do, exit 0.'
+    'Every session of the wallet this machine holds a key for is revoked (signed by itself), then its key ' +
+      'is deleted from the key store. Sessions the Service already ended (expired, revoked elsewhere) only ' +
+      'lose their key. Nothing stored: nothing to do, exit 0.'
   static override examples = ['<%= config.bin %> wallet logout InternalAccount:0b6f...', '<%= config.bin %> wallet logout InternalAccount:0b6f... --json']
   static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount', 'the wallet (an EMBEDDED_WALLET internal account)')}

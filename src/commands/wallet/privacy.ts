@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {walletOps} from '../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
-import {setPrivacy} from '../../lib/flows/wallet-ops.js'
+import {setPrivacy} from '../../lib/workflows/wallet/ops.js'
 
 export default class WalletPrivacy extends BaseCommand<typeof WalletPrivacy> {
   static override summary = 'Turn wallet privacy on or off (PATCH privateEnabled, signed retry)'

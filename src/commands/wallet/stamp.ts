@@ -3,11 +3,13 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {usageError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
-import {keyStoreFor, requireSession, signerFor} from '../../lib/flows/wallet-common.js'
+import {keyStoreFor, requireSession, signerFor} from '../../lib/workflows/wallet/common.js'
 
 export default class WalletStamp extends BaseCommand<typeof WalletStamp> {
   static override summary = 'Stamp a payloadToSign with a stored session key and print the Service-Wallet-Signature value'
-  static override description = 'For interop with other tools: the payload is signed byte for byte (a trailing newline from a file or stdin is part of it unless --strip-newline).'
+  static override description =
+    'For interop with other tools: the payload is signed byte for byte (a trailing newline from a file or ' +
+    'stdin is part of it unless --strip-newline).'
   static override examples = [
     '<%= config.bin %> wallet stamp InternalAccount:0b6f... --payload \'{"type":"ACTIVITY"}\'',
     'jq -j .payloadToSign challenge.json | <%= config.bin %> wallet stamp InternalAccount:0b6f... --payload -',

@@ -12,7 +12,8 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static override summary = 'Receive webhooks locally, verify their signatures and print them; optionally forward them to your app'
   static override description =
     'Prints one line per verified event (one JSON document per line with --json). With --register the sandbox is pointed at this listener (PATCH /config webhookEndpoint). ' +
-    'With --forward-to each event is re-posted to your app, in order, with the original body and signature headers, and the app\'s HTTP status is printed per event (--json: a "forward" key).'
+    'With --forward-to each event is re-posted to your app, in order, with the original body and ' +
+      'signature headers, and the app\'s HTTP status is printed per event (--json: a "forward" key).'
   static override examples = [
     '<%= config.bin %> webhooks listen --port 4020 --register',
     '<%= config.bin %> webhooks listen --port 0 --register --json --max-events 3',

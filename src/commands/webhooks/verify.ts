@@ -18,7 +18,9 @@ function readRaw(value: string, what: string): Buffer {
 
 export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
   static override summary = 'Verify a saved webhook delivery: its exact body against its X-Service-Signature'
-  static override description = 'Exit 0 when the signature is valid, 4 when it is not. The public key defaults to the one the sandbox serves (GET /sandbox/webhook-public-key).'
+  static override description =
+    'Exit 0 when the signature is valid, 4 when it is not. The public key defaults to the one the sandbox ' +
+    'serves (GET /sandbox/webhook-public-key).'
   static override examples = [
     '<%= config.bin %> webhooks verify --payload @event.json --signature "$SIG"',
     '<%= config.bin %> webhooks verify --payload - --signature @sig.txt --public-key webhook.pem < event.json',

@@ -1,4 +1,4 @@
-import type {DocumentType, VerificationError} from '../../lib/schemas/kyc.js'
+import type {VerificationError} from '../../lib/schemas/kyc.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, notFound} from '../http-error.js'
 import {documentsOf as documentsOfHolder, ownersOf as ownersOfCustomer} from '../store/kyc.js'

@@ -6,8 +6,6 @@ import {conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {credit, leaveInTransit, releaseHeld, returnToAccount, settleHeld} from './ledger.js'
 import {currencyObject} from './internal-accounts.js'
-import type {UmaSenderBehaviour} from '../store/transactions.js'
-import type {Outcome} from './payout-patterns.js'
 import type {Funding, StoredTransaction} from '../store/transactions.js'
 export type {Funding, StoredTransaction}
 

@@ -64,7 +64,7 @@ const writtenBodies = new WeakSet<object>()
 
 /**
  * zod compiles a parser per object shape (new Function) on its first parse, which pays off only
- * over many parses. A command parses a handful of answers: interpreting them is faster (~2 ms).
+ * over many parses. A command parses a handful of answers: interpreting them is faster.
  */
 const PARSE_ONCE = {jitless: true}
 
@@ -286,7 +286,7 @@ export class ApiClient {
 
 /**
  * undici's Agent plus its request API, without the rest of the package (fetch, websocket, mocks,
- * caches, interceptors): the full entry point costs ~40 ms more at start-up. The same wiring as
+ * caches, interceptors): the full entry point is much slower to load. The same wiring as
  * undici's index.js (`Object.assign(Dispatcher.prototype, api)`).
  */
 async function loadAgent(): Promise<typeof import('undici').Agent> {

@@ -1,9 +1,8 @@
 import {delegatedKey, delegatedKeyList, type DelegatedKeyCreateRequest} from '../schemas/delegated-keys.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
 import type {ApiClient, ApiRequest} from './client.js'
-import {apiRequest} from './request.js'
 
-/** Delegated wallet keys (api-gaps 5.7). Create is a three-leg signed retry: see flows/delegated-keys.ts. */
+/** Delegated wallet keys (api-gaps 5.7). Create is a three-leg signed retry: see workflows/delegated-keys.ts. */
 export const createDelegatedKeyOp = (body: DelegatedKeyCreateRequest): SignedOperation => ({
   method: 'POST', path: ['auth', 'delegated-keys'], body, success: 'created', signedLegs: 2, walletSignature: {accountId: body.internalAccountId},
   what: `creation of a delegated key for ${body.cardId}`,

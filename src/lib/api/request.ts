@@ -5,7 +5,7 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 /** An array value repeats the parameter (destinationCurrency=INR&destinationCurrency=GBP). */
 export type Query = Record<string, string | number | boolean | string[] | undefined>
 
-/** A response schema of either zod build (classic or mini, schemas/mini.ts): both carry safeParse. */
+/** A response schema: anything zod builds that carries safeParse. */
 export type ResponseSchema = zc.$ZodType & {safeParse(data: unknown, params?: {jitless?: boolean}): zc.util.SafeParseResult<unknown>}
 
 /** A file sent as multipart/form-data; the transport encodes it when it sends. */

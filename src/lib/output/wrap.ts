@@ -1,4 +1,3 @@
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g
 
 /** Printed width, without colour codes. */

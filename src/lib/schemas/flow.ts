@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {parseDuration} from '../duration.js'
-import {PATH_RE, VAR_NAME_RE} from '../flow-run/paths.js'
+import {PATH_RE, VAR_NAME_RE} from '../scenario/run/paths.js'
 import {sandboxSettingsPatch} from './config.js'
 
 /**

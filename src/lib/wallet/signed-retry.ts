@@ -1,3 +1,4 @@
+// Client half: svc's engine that sends a signed wallet request and retries it. The sandbox's rule is emulator/domain/wallet/signed-retry.ts.
 /**
  * The signed-retry engine (spec 5.3-5.6), used by every signed wallet endpoint:
  * leg 1 -> 202 {payloadToSign, requestId, expiresAt} -> stamp payloadToSign exactly as received ->

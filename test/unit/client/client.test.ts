@@ -8,7 +8,6 @@ import {Secret} from '../../../src/lib/secret.js'
 
 const ORIGIN = 'http://api.test'
 const BASE = `${ORIGIN}/2025-10-13`
-const JSON_HEADERS = {headers: {'content-type': 'application/json'}}
 
 let agent: MockAgent
 let sleeps: number[]

@@ -1,6 +1,6 @@
+import type {z} from 'zod'
 import {beforeAll, describe, expect, it} from 'vitest'
-import type {ResponseSchema} from '../../../src/lib/api/client.js'
-import {authMethodSchema, authSessionSchema, exportResponseSchema, passkeyChallengeSchema} from '../../../src/lib/api/wallet.js'
+import {authMethodSchema, authSessionSchema, exportResponseSchema} from '../../../src/lib/api/wallet.js'
 import {externalAccountSchema, internalAccountSchema, ownershipChallengeSchema} from '../../../src/lib/schemas/accounts.js'
 import {pagedList} from '../../../src/lib/schemas/common.js'
 import {platformConfigSchema} from '../../../src/lib/schemas/config.js'
@@ -19,7 +19,7 @@ import {sample, variantCount} from '../../helpers/contract-samples.js'
  * schema (every oneOf/discriminator branch, every optional field present and absent) that the
  * contract itself accepts must pass the CLI's zod schema.
  */
-const CLI_READS: Array<[operation: string, schema: ResponseSchema, statuses?: number[]]> = [
+const CLI_READS: Array<[operation: string, schema: z.ZodType, statuses?: number[]]> = [
   ['POST /customers', customerSchema],
   ['GET /customers', pagedList(customerSchema)],
   ['GET /customers/{customerId}', customerSchema],

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {CborError, decodeCbor, decodeCborItem, encodeCbor} from '../../../src/emulator/domain/wallet/cbor.js'
+import {bytesToHex} from '../../../src/lib/wallet/index.js'
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex')
 const bytes = (h: string) => new Uint8Array(Buffer.from(h, 'hex'))
 
 describe('CBOR', () => {
@@ -28,8 +28,8 @@ describe('CBOR', () => {
     const decoded = decodeCbor(encodeCbor(att as never)) as Map<string, unknown>
     expect(decoded.get('fmt')).toBe('none')
     expect(decodeCbor(decoded.get('authData') as Uint8Array)).toEqual(cose)
-    expect(hex(encodeCbor(-7))).toBe('26')
-    expect(hex(encodeCbor(1000))).toBe('1903e8')
+    expect(bytesToHex(encodeCbor(-7))).toBe('26')
+    expect(bytesToHex(encodeCbor(1000))).toBe('1903e8')
   })
 
   it('reports where an embedded item ends, and rejects truncation, trailing bytes and indefinite lengths', () => {

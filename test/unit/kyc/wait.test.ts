@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {waitForDecision} from '../../../src/lib/flows/kyc-wait.js'
+import {waitForDecision} from '../../../src/lib/workflows/kyc/wait.js'
 import {SvcError} from '../../../src/lib/errors.js'
 
 /** A fake clock and client: each GET /customers answers the next status; sleeps advance the clock. */

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {answerProblem, requiredFields} from '../../../src/lib/flows/customer-prompt.js'
+import {answerProblem, requiredFields} from '../../../src/lib/workflows/customer/prompt.js'
 import {businessCreate} from '../../../src/lib/schemas/customer.js'
 
 describe('interactive create asks what the create schema requires', () => {

@@ -1,8 +1,8 @@
 import {XMLParser, XMLValidator} from 'fast-xml-parser'
 import {describe, expect, it} from 'vitest'
-import {getPath, interpolate, splitArgs, UnknownVariable} from '../../../src/lib/flow-run/paths.js'
-import {junitXml, progressReporter} from '../../../src/lib/flow-run/report.js'
-import type {FlowResult} from '../../../src/lib/flow-run/run.js'
+import {getPath, interpolate, splitArgs, UnknownVariable} from '../../../src/lib/scenario/run/paths.js'
+import {junitXml, progressReporter} from '../../../src/lib/scenario/run/report.js'
+import type {FlowResult} from '../../../src/lib/scenario/run/run.js'
 
 describe('flow paths and variables', () => {
   const doc = {id: 'Customer:1', data: [{id: 'a', n: 3}, {id: 'b'}], error: {code: 'X'}}

@@ -8,16 +8,7 @@ import {createInternalAccounts, type InternalAccount} from '../../../src/emulato
 import {imbalance} from '../../../src/emulator/domain/ledger.js'
 import {confirmReceipt, type StoredTransaction} from '../../../src/emulator/domain/transactions.js'
 import {HttpError} from '../../../src/emulator/http-error.js'
-
-/** mulberry32: a seeded PRNG so a failing sequence can be replayed from its seed. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import {prng} from '../../helpers/prng.js'
 
 let emu: Emulator
 let dir: string
@@ -68,12 +59,18 @@ describe('incoming UMA payments conserve money', () => {
             if (next.status === 'COMPLETED') credited = next
             tally(`approve ${next.status}`)
           }
-          else if (op === 3) rejectTransaction(emu, t), tally('reject')
+          else if (op === 3) {
+            rejectTransaction(emu, t)
+            tally('reject')
+          }
           else if (op === 4) {
             const next = decideByDefault(emu, t)
             if (next.status === 'COMPLETED') credited = next
             tally(`default ${next.status}`)
-          } else confirmReceipt(emu, t, undefined), tally('confirm')
+          } else {
+            confirmReceipt(emu, t, undefined)
+            tally('confirm')
+          }
         }
       } catch (e) {
         if (!(e instanceof HttpError)) throw e

@@ -17,16 +17,7 @@ import {burn, mint, settleOperation, type StoredOperation} from '../../../src/em
 import {linkProviderAccount, operatorSetEnablement, registerStablecoin, requestEnablement, stablecoinAccount} from '../../../src/emulator/domain/stablecoins.js'
 import type {EmuRequest} from '../../../src/emulator/router.js'
 import {clabeEnding} from '../../helpers/money.js'
-
-/** mulberry32: a seeded PRNG so a failing sequence can be replayed from its seed. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import {prng} from '../../helpers/prng.js'
 
 let emu: Emulator
 let dir: string

@@ -1,14 +1,13 @@
 import {p256} from '@noble/curves/nist.js'
 import {sha256} from '@noble/hashes/sha2.js'
 import {describe, expect, it} from 'vitest'
-import {parseAssertion} from '../../../src/lib/flows/wallet-login-extra.js'
-import {passkeyFields} from '../../../src/lib/flows/wallet-credentials.js'
-import {base64urlDecode, base64urlEncode, hexToBytes, utf8Decode, utf8Encode} from '../../../src/lib/wallet/index.js'
+import {parseAssertion} from '../../../src/lib/workflows/wallet/login-extra.js'
+import {passkeyFields} from '../../../src/lib/workflows/wallet/credentials.js'
+import {base64urlDecode, base64urlEncode, bytesToHex, hexToBytes, utf8Decode, utf8Encode} from '../../../src/lib/wallet/index.js'
 import {checkOidcToken, oidcNonce} from '../../../src/lib/wallet/oidc.js'
 import {cborEncode, createPasskey, signAssertion} from '../../../src/lib/wallet/passkey-authenticator.js'
 
 const b = (s: string) => base64urlDecode(s)
-const hex = (u: Uint8Array) => Buffer.from(u).toString('hex')
 
 describe('software passkey authenticator', () => {
   const {passkey, registration} = createPasskey({challenge: 'cmVnaXN0ZXItbWU'})
@@ -16,17 +15,17 @@ describe('software passkey authenticator', () => {
   it('registers with attestation "none" and a COSE ES256 key that matches the stored key', () => {
     const att = b(registration.attestationObject)
     // {"fmt": "none", "attStmt": {}, "authData": bytes} in canonical order.
-    expect(hex(att.slice(0, 1))).toBe('a3')
+    expect(bytesToHex(att.slice(0, 1))).toBe('a3')
     expect(Buffer.from(att).includes(Buffer.from('none'))).toBe(true)
     const authData = Buffer.from(att).subarray(Buffer.from(att).indexOf(Buffer.from('authData')) + 8 + 2)
-    expect(hex(authData.subarray(0, 32))).toBe(hex(sha256(utf8Encode('localhost'))))
+    expect(bytesToHex(authData.subarray(0, 32))).toBe(bytesToHex(sha256(utf8Encode('localhost'))))
     expect(authData[32]).toBe(0x45)
     const idLen = (authData[53] << 8) | authData[54]
     expect(base64urlEncode(authData.subarray(55, 55 + idLen))).toBe(registration.credentialId)
     const cose = authData.subarray(55 + idLen)
     const pub = hexToBytes(passkey.publicKey)
-    expect(hex(cose)).toBe(hex(cborEncode(new Map<any, any>([[1, 2], [3, -7], [-1, 1], [-2, pub.slice(1, 33)], [-3, pub.slice(33)]]))))
-    expect(hex(cose.subarray(0, 7))).toBe('a5010203262001')
+    expect(bytesToHex(cose)).toBe(bytesToHex(cborEncode(new Map<any, any>([[1, 2], [3, -7], [-1, 1], [-2, pub.slice(1, 33)], [-3, pub.slice(33)]]))))
+    expect(bytesToHex(cose.subarray(0, 7))).toBe('a5010203262001')
     expect(JSON.parse(utf8Decode(b(registration.clientDataJSON)))).toMatchObject({type: 'webauthn.create', challenge: 'cmVnaXN0ZXItbWU', origin: 'http://localhost'})
   })
 
@@ -36,7 +35,7 @@ describe('software passkey authenticator', () => {
     const second = signAssertion(first.passkey, challenge)
     for (const [{assertion}, counter] of [[first, 1], [second, 2]] as const) {
       const authData = b(assertion.authenticatorData)
-      expect(hex(authData.slice(0, 32))).toBe(hex(sha256(utf8Encode('localhost'))))
+      expect(bytesToHex(authData.slice(0, 32))).toBe(bytesToHex(sha256(utf8Encode('localhost'))))
       expect(authData[32]).toBe(0x05)
       expect(Buffer.from(authData.slice(33, 37)).readUInt32BE()).toBe(counter)
       const clientData = JSON.parse(utf8Decode(b(assertion.clientDataJSON)))
@@ -77,7 +76,7 @@ describe('OIDC token local checks', () => {
   const good = {iss: 'https://accounts.google.com', aud: 'app', sub: '42', iat: now / 1000 - 10, exp: now / 1000 + 600}
 
   it('computes the nonce as lowercase hex SHA-256 of the public key text', () => {
-    expect(oidcNonce('02' + 'ab'.repeat(32))).toBe(hex(sha256(utf8Encode('02' + 'ab'.repeat(32)))))
+    expect(oidcNonce('02' + 'ab'.repeat(32))).toBe(bytesToHex(sha256(utf8Encode('02' + 'ab'.repeat(32)))))
   })
 
   it('accepts a fresh, complete token with the right nonce', () => {

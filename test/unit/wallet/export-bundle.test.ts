@@ -4,19 +4,17 @@ import {describe, expect, it} from 'vitest'
 import {
   decryptExportBundle,
   encryptExportBundle,
-  hexToBytes,
   parseSignedEnvelope,
   publicKeyFromPrivate,
   WalletCryptoError,
   type WalletCryptoErrorCode,
 } from '../../../src/lib/wallet/index.js'
-import {caught, vectors} from './vectors.js'
+import {caught, sOf, vectors} from './vectors.js'
 
 const pin = vectors.keys.quorum.publicKeyUncompressed
 const recipient = vectors.keys.recipient
 const twelveWords = vectors.exportBundles[0]!.expectedPlaintext!
 const N = p256.Point.CURVE().n
-const sOf = (derHex: string) => p256.Signature.fromBytes(hexToBytes(derHex), 'der').s
 
 describe('decryptExportBundle() on the export vectors', () => {
   it.each(vectors.exportBundles.map((v) => [v.name, v] as const))('%s decrypts to the expected plaintext', async (_n, v) => {

@@ -17,10 +17,9 @@ import {
   verifyStampSignature,
   WalletCryptoError,
 } from '../../../src/lib/wallet/index.js'
-import {caught, vectors} from './vectors.js'
+import {caught, sOf, vectors} from './vectors.js'
 
 const N = p256.Point.CURVE().n
-const sOf = (derHex: string) => p256.Signature.fromBytes(hexToBytes(derHex), 'der').s
 const headerOf = (json: object) => base64urlEncode(utf8Encode(JSON.stringify(json)))
 
 describe('stamp vectors', () => {

@@ -1,7 +1,9 @@
 /** Loads ../shared/vectors/wallet-crypto.json (layout: ../shared/spec/wallet-crypto.md section 7). */
+import {p256} from '@noble/curves/nist.js'
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {hexToBytes} from '../../../src/lib/wallet/index.js'
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 
@@ -104,3 +106,6 @@ export async function caught(fn: () => unknown): Promise<unknown> {
   }
   throw new Error('expected the call to throw, but it returned')
 }
+
+/** The s component of a DER-encoded P-256 signature (to check low-S normalisation). */
+export const sOf = (derHex: string) => p256.Signature.fromBytes(hexToBytes(derHex), 'der').s

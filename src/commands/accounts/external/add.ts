@@ -2,7 +2,7 @@ import {createExternalAccount} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {ApiError} from '../../../lib/errors.js'
 import {dryRunFlag} from '../../../lib/flags.js'
-import {externalAccountBody, externalAccountFlags} from '../../../lib/flows/external-account-input.js'
+import {externalAccountBody, externalAccountFlags} from '../../../lib/workflows/external-account-input.js'
 import {renderExternalAccount} from '../../../lib/output/accounts.js'
 import {externalAccountSchema} from '../../../lib/schemas/accounts.js'
 

@@ -4,12 +4,14 @@ import {createOwnershipChallenge} from '../../../lib/api/accounts.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
 import {dryRunFlag, idArg} from '../../../lib/flags.js'
-import {waitForOwnership} from '../../../lib/flows/ownership.js'
+import {waitForOwnership} from '../../../lib/workflows/ownership.js'
 import {renderChallenge, renderExternalAccount} from '../../../lib/output/accounts.js'
 
 export default class AccountsExternalVerifyOwnership extends BaseCommand<typeof AccountsExternalVerifyOwnership> {
   static override summary = 'Start an ownership challenge for a self-custody wallet: a message to sign, or a liveness link'
-  static override description = 'Each call abandons any challenge in flight and issues a new one (a signature or link from an earlier challenge stops counting).'
+  static override description =
+    'Each call abandons any challenge in flight and issues a new one (a signature or link from an earlier ' +
+    'challenge stops counting).'
   static override examples = [
     '<%= config.bin %> accounts external verify-ownership ExternalAccount:… --method WALLET_SIGNATURE --message-out msg.txt',
     '<%= config.bin %> accounts external verify-ownership ExternalAccount:… --method LIVENESS --wait',

@@ -1,7 +1,7 @@
 import {myExecute} from '../../../lib/api/agents.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {idArg, idempotencyKeyFlag} from '../../../lib/flags.js'
-import {explainAction} from '../../../lib/flows/agent-actions.js'
+import {explainAction} from '../../../lib/workflows/agent/actions.js'
 
 export default class AgentsMeExecute extends BaseCommand<typeof AgentsMeExecute> {
   static override summary = 'As the agent: execute a quote under the policy; beyond it the payment waits for the platform (PENDING_APPROVAL)'

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {idFlag, idempotencyKeyFlag} from '../../../lib/flags.js'
-import {agentQuote} from '../../../lib/flows/agent-quote.js'
+import {agentQuote} from '../../../lib/workflows/agent/quote.js'
 import {renderQuote} from '../../../lib/output/quote.js'
 
 export default class AgentsMeQuote extends BaseCommand<typeof AgentsMeQuote> {

@@ -11,7 +11,10 @@ import {checkWith, compact} from '../../../lib/validate.js'
 
 export default class CardsTransactionsList extends BaseCommand<typeof CardsTransactionsList> {
   static override summary = 'List card transactions (type CARD in GET /transactions) by card, cardholder, funding account or status'
-  static override description = 'The published list narrows by cardholder and funding account; the card, the CARD type and the card status are picked from its pages, so a page may show fewer rows than --limit (--all reads every page).'
+  static override description =
+    'The published list narrows by cardholder and funding account; the card, the CARD type and the card ' +
+    'status are picked from its pages, so a page may show fewer rows than --limit (--all reads every ' +
+    'page).'
   static override examples = ['<%= config.bin %> cards transactions list --card Card:…', '<%= config.bin %> cards transactions list --customer Customer:… --status SETTLED --json']
   static override flags = {
     card: idFlag('Card', {description: 'transactions of this card', name: 'cardId'}),

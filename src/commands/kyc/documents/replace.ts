@@ -1,6 +1,6 @@
 import {BaseCommand} from '../../../lib/base-command.js'
 import {documentFlags} from '../../../lib/flags-kyc.js'
-import {LOOKED_UP_DOCUMENT, prepareUpload, sendPrepared, uploadRequest} from '../../../lib/flows/kyc-documents.js'
+import {LOOKED_UP_DOCUMENT, prepareUpload, sendPrepared, uploadRequest} from '../../../lib/workflows/kyc/documents.js'
 import {renderDocuments} from '../../../lib/output/kyc.js'
 
 export default class KycDocumentsReplace extends BaseCommand<typeof KycDocumentsReplace> {

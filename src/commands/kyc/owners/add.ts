@@ -2,33 +2,23 @@ import {Flags} from '@oclif/core'
 import {addBeneficialOwner} from '../../../lib/api/kyc.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {addressFlags} from '../../../lib/flags-address.js'
+import {ownerFlags} from '../../../lib/flags-owner.js'
 import {dryRunFlag, idArg, readJsonObject} from '../../../lib/flags.js'
-import {ownerBody} from '../../../lib/flows/kyc-owner-input.js'
+import {ownerBody} from '../../../lib/workflows/kyc/owner-input.js'
 import {renderOwners} from '../../../lib/output/kyc.js'
-
-const P = 'PERSON'
 
 export default class KycOwnersAdd extends BaseCommand<typeof KycOwnersAdd> {
   static override summary = 'Register a beneficial owner, director, officer or control person of a business'
-  static override description = 'Every owner with 25% or more must be declared, plus one CONTROL_PERSON. Roles: UBO, DIRECTOR, COMPANY_OFFICER, CONTROL_PERSON, TRUSTEE, GENERAL_PARTNER.'
+  static override description =
+    'Every owner with 25% or more must be declared, plus one CONTROL_PERSON. Roles: UBO, DIRECTOR, ' +
+    'COMPANY_OFFICER, CONTROL_PERSON, TRUSTEE, GENERAL_PARTNER.'
   static override examples = [
     '<%= config.bin %> kyc owners add Customer:0b6f... --role UBO --ownership 30 --first-name Ana --last-name Ruiz --birth-date 1985-04-02 --nationality US --id-type SSN --identifier 123-45-6789 --address-line1 "1 Main St" --address-postal-code 94105 --address-country US',
     '<%= config.bin %> kyc owners add Customer:0b6f... --data @owner.json',
   ]
   static override args = {customerId: idArg('Customer', 'the business (Customer:<id>)')}
   static override flags = {
-    role: Flags.string({description: 'role (repeatable): UBO, DIRECTOR, COMPANY_OFFICER, CONTROL_PERSON, TRUSTEE, GENERAL_PARTNER', multiple: true}),
-    ownership: Flags.string({description: 'ownership percentage, a whole number 0-100'}),
-    'first-name': Flags.string({description: 'given name', helpGroup: P}),
-    'middle-name': Flags.string({description: 'middle name(s)', helpGroup: P}),
-    'last-name': Flags.string({description: 'family name (the sandbox decides on its last 3 characters)', helpGroup: P}),
-    'birth-date': Flags.string({description: 'YYYY-MM-DD', helpGroup: P}),
-    nationality: Flags.string({description: 'ISO 3166-1 alpha-2', helpGroup: P}),
-    email: Flags.string({description: 'contact email', helpGroup: P}),
-    phone: Flags.string({description: 'E.164', helpGroup: P}),
-    'id-type': Flags.string({description: 'SSN, ITIN, EIN or NON_US_TAX_ID', helpGroup: P}),
-    identifier: Flags.string({description: 'the identification number', helpGroup: P}),
-    'country-of-issuance': Flags.string({description: 'country that issued --identifier, ISO 3166-1 alpha-2', helpGroup: P}),
+    ...ownerFlags,
     ...addressFlags,
     data: Flags.string({description: 'request body as JSON: inline, @file.json or - (typed flags override it)'}),
     'dry-run': dryRunFlag,

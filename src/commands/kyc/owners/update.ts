@@ -2,33 +2,23 @@ import {Flags} from '@oclif/core'
 import {updateBeneficialOwner, withStoredAddress} from '../../../lib/api/kyc.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {addressFlags} from '../../../lib/flags-address.js'
+import {ownerFlags} from '../../../lib/flags-owner.js'
 import {dryRunFlag, idArg, readJsonObject} from '../../../lib/flags.js'
-import {ownerPatchBody} from '../../../lib/flows/kyc-owner-input.js'
+import {ownerPatchBody} from '../../../lib/workflows/kyc/owner-input.js'
 import {renderOwners} from '../../../lib/output/kyc.js'
-
-const P = 'PERSON'
 
 export default class KycOwnersUpdate extends BaseCommand<typeof KycOwnersUpdate> {
   static override summary = 'Change a beneficial owner: roles, ownership, or personal details (only what you give changes)'
-  static override description = 'Personal details and the address merge field by field. Refused (exit 6) while the business is under review (PENDING), like adding owners and documents.'
+  static override description =
+    'Personal details and the address merge field by field. Refused (exit 6) while the business is under ' +
+    'review (PENDING), like adding owners and documents.'
   static override examples = [
     '<%= config.bin %> kyc owners update BeneficialOwner:… --ownership 40 --role UBO --role DIRECTOR',
     '<%= config.bin %> kyc owners update BeneficialOwner:… --email ana@example.com --address-postal-code 94107',
   ]
   static override args = {beneficialOwnerId: idArg('BeneficialOwner')}
   static override flags = {
-    role: Flags.string({description: 'role (repeatable): UBO, DIRECTOR, COMPANY_OFFICER, CONTROL_PERSON, TRUSTEE, GENERAL_PARTNER', multiple: true}),
-    ownership: Flags.string({description: 'ownership percentage, a whole number 0-100'}),
-    'first-name': Flags.string({description: 'first name', helpGroup: P}),
-    'middle-name': Flags.string({description: 'middle name', helpGroup: P}),
-    'last-name': Flags.string({description: 'last name', helpGroup: P}),
-    'birth-date': Flags.string({description: 'YYYY-MM-DD', helpGroup: P}),
-    nationality: Flags.string({description: 'ISO 3166-1 alpha-2', helpGroup: P}),
-    email: Flags.string({description: 'email address', helpGroup: P}),
-    phone: Flags.string({description: 'E.164', helpGroup: P}),
-    'id-type': Flags.string({description: 'SSN, ITIN, EIN or NON_US_TAX_ID', helpGroup: P}),
-    identifier: Flags.string({description: 'the identification number', helpGroup: P}),
-    'country-of-issuance': Flags.string({description: 'country that issued the identification (ISO 3166-1 alpha-2)', helpGroup: P}),
+    ...ownerFlags,
     ...addressFlags,
     data: Flags.string({description: 'fields to change as JSON: inline, @file.json or - (typed flags override it)'}),
     'dry-run': dryRunFlag,

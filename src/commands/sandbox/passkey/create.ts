@@ -7,7 +7,9 @@ import {InputError} from '../../../lib/errors.js'
 
 export default class SandboxPasskeyCreate extends BaseCommand<typeof SandboxPasskeyCreate> {
   static override summary = 'Software authenticator: create a P-256 passkey and print its WebAuthn registration (attestation "none")'
-  static override description = 'For sandbox work with no browser. The registration JSON feeds `svc wallet credentials add --type PASSKEY --attestation @file`; the private key stays in the config dir (0600).'
+  static override description =
+    'For sandbox work with no browser. The registration JSON feeds `svc wallet credentials add --type ' +
+    'PASSKEY --attestation @file`; the private key stays in the config dir (0600).'
   static override examples = ['<%= config.bin %> sandbox passkey create --json > registration.json']
   static override flags = {
     challenge: Flags.string({description: 'registration challenge, base64url (default: 32 random bytes)'}),

@@ -5,7 +5,9 @@ import {signAssertion} from '../../../lib/wallet/passkey-authenticator.js'
 
 export default class SandboxPasskeySign extends BaseCommand<typeof SandboxPasskeySign> {
   static override summary = 'Software authenticator: sign a passkey challenge and print the WebAuthn assertion'
-  static override description = 'The challenge is UTF-8 encoded as the Service asks (not base64-decoded). The output feeds `svc wallet login --type PASSKEY --assertion @file`.'
+  static override description =
+    'The challenge is UTF-8 encoded as the Service asks (not base64-decoded). The output feeds `svc ' +
+    'wallet login --type PASSKEY --assertion @file`.'
   static override examples = ['<%= config.bin %> sandbox passkey sign --credential-id q1w2... --challenge 3f5a... --json > assertion.json']
   static override flags = {
     'credential-id': Flags.string({description: 'the passkey to use (from `sandbox passkey create`)', required: true}),

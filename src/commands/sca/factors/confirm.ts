@@ -2,11 +2,11 @@ import {Flags} from '@oclif/core'
 import {confirmEnrolment} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {readJsonInput} from '../../../lib/flags.js'
-import {codeFlag, customerArg} from '../../../lib/flows/sca.js'
+import {codeFlag, customerArg} from '../../../lib/workflows/sca/flags.js'
 import {scaConfirmRequest} from '../../../lib/schemas/sca.js'
 import {redact} from '../../../lib/secret.js'
 import {checkWith} from '../../../lib/validate.js'
-import {readTotpInput} from '../../../lib/flows/sca.js'
+import {readTotpInput} from '../../../lib/workflows/sca/flags.js'
 
 export default class ScaFactorsConfirm extends BaseCommand<typeof ScaFactorsConfirm> {
   static override summary = 'Finish an SCA factor enrolment: TOTP with its secret and first code, PASSKEY with the credential the device made'

@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {deleteFactor} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {yesFlag} from '../../../lib/flags.js'
-import {customerArg} from '../../../lib/flows/sca.js'
+import {customerArg} from '../../../lib/workflows/sca/flags.js'
 
 export default class ScaFactorsDelete extends BaseCommand<typeof ScaFactorsDelete> {
   static override summary = "Delete an enrolled SCA factor by its credentialId (the customer's passkey), so another can be enrolled"

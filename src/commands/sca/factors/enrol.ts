@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {startEnrolment} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {customerArg} from '../../../lib/flows/sca.js'
+import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {redact} from '../../../lib/secret.js'
 
 export default class ScaFactorsEnrol extends BaseCommand<typeof ScaFactorsEnrol> {

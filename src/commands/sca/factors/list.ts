@@ -1,6 +1,6 @@
 import {listFactors} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {customerArg} from '../../../lib/flows/sca.js'
+import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {renderTable} from '../../../lib/output/render.js'
 
 export default class ScaFactorsList extends BaseCommand<typeof ScaFactorsList> {

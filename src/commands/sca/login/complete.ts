@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {completeLogin} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {readJsonInput} from '../../../lib/flags.js'
-import {codeFlag, customerArg, ipFlag, readScaCode} from '../../../lib/flows/sca.js'
+import {codeFlag, customerArg, ipFlag, readScaCode} from '../../../lib/workflows/sca/flags.js'
 import {SCA_FACTORS, scaLoginCompleteRequest} from '../../../lib/schemas/sca.js'
 import {checkWith, compact} from '../../../lib/validate.js'
 

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {completeReset} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {customerArg} from '../../../lib/flows/sca.js'
+import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {resetCompleteRequest} from '../../../lib/schemas/sca.js'
 import {checkWith} from '../../../lib/validate.js'
 

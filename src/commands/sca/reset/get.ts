@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 import {getReset} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {customerArg} from '../../../lib/flows/sca.js'
+import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 
 export default class ScaResetGet extends BaseCommand<typeof ScaResetGet> {

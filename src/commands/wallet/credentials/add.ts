@@ -2,13 +2,16 @@ import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {idArg, readJsonInput} from '../../../lib/flags.js'
-import {addCredentialFlow} from '../../../lib/flows/wallet-credentials.js'
+import {addCredentialFlow} from '../../../lib/workflows/wallet/credentials.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 import {withArticle} from '../../../lib/article.js'
 
 export default class WalletCredentialsAdd extends BaseCommand<typeof WalletCredentialsAdd> {
   static override summary = 'Add a credential to a wallet (signed by an existing session) and activate it'
-  static override description = 'EMAIL_OTP and SMS_OTP are activated at once (the new session key is stored). OAUTH takes an OIDC token on stdin; PASSKEY takes the registration from `svc sandbox passkey create` or a browser. Both are then activated with `svc wallet login`.'
+  static override description =
+    'EMAIL_OTP and SMS_OTP are activated at once (the new session key is stored). OAUTH takes an OIDC ' +
+    'token on stdin; PASSKEY takes the registration from `svc sandbox passkey create` or a browser. Both ' +
+    'are then activated with `svc wallet login`.'
   static override examples = [
     '<%= config.bin %> wallet credentials add InternalAccount:0b6f... --type SMS_OTP',
     'mint-token | <%= config.bin %> wallet credentials add InternalAccount:0b6f... --type OAUTH --oidc-token-stdin',

@@ -3,12 +3,14 @@ import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {SvcError} from '../../../lib/errors.js'
 import {ExitCode} from '../../../lib/exit-codes.js'
 import {idArg} from '../../../lib/flags.js'
-import {engineFor} from '../../../lib/flows/wallet-common.js'
+import {engineFor} from '../../../lib/workflows/wallet/common.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 
 export default class WalletCredentialsChallenge extends BaseCommand<typeof WalletCredentialsChallenge> {
   static override summary = 'Send a fresh OTP for an EMAIL_OTP or SMS_OTP credential (waits out still-processing and rate limits)'
-  static override description = 'Prints the credential and its otpEncryptionTargetBundle. `svc wallet login` calls this itself; use it to resend a code or for interop.'
+  static override description =
+    'Prints the credential and its otpEncryptionTargetBundle. `svc wallet login` calls this itself; use ' +
+    'it to resend a code or for interop.'
   static override examples = ['<%= config.bin %> wallet credentials challenge AuthMethod:0b6f... --json']
   static override baseFlags = withTimeout('2m')
   static override args = {credentialId: idArg('AuthMethod')}

@@ -1,7 +1,7 @@
 import {walletOps} from '../../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
-import {revokeCredential} from '../../../lib/flows/wallet-ops.js'
+import {revokeCredential} from '../../../lib/workflows/wallet/ops.js'
 
 export default class WalletCredentialsRevoke extends BaseCommand<typeof WalletCredentialsRevoke> {
   static override summary = 'Revoke a wallet credential (signed by a session of a different credential); its sessions go with it'

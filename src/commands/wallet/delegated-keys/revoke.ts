@@ -1,7 +1,7 @@
 import {revokeDelegatedKey} from '../../../lib/api/delegated-keys.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
-import {revokeDelegated} from '../../../lib/flows/delegated-keys.js'
+import {revokeDelegated} from '../../../lib/workflows/delegated-keys.js'
 
 export default class DelegatedKeysRevoke extends BaseCommand<typeof DelegatedKeysRevoke> {
   static override summary = 'Revoke an ACTIVE delegated key: it can never sign again'

@@ -1,7 +1,7 @@
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {idArg, idFlag} from '../../../lib/flags.js'
-import {accountFor} from '../../../lib/flows/wallet-common.js'
-import {refreshSession} from '../../../lib/flows/wallet-ops.js'
+import {accountFor} from '../../../lib/workflows/wallet/common.js'
+import {refreshSession} from '../../../lib/workflows/wallet/ops.js'
 import {renderSession} from '../../../lib/output/wallet.js'
 
 export default class WalletSessionsRefresh extends BaseCommand<typeof WalletSessionsRefresh> {

@@ -1,7 +1,7 @@
 import {walletOps} from '../../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag, yesFlag} from '../../../lib/flags.js'
-import {revokeSession} from '../../../lib/flows/wallet-ops.js'
+import {revokeSession} from '../../../lib/workflows/wallet/ops.js'
 
 export default class WalletSessionsRevoke extends BaseCommand<typeof WalletSessionsRevoke> {
   static override summary = 'Revoke a wallet session (signed by any session of the account, itself included)'

@@ -2,7 +2,7 @@ import {conflict} from '../../http-error.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
 import type {StoredCustomer} from '../customers.js'
 import {signedRetry} from './signed-retry.js'
-import {type StoredCredential, CREDENTIALS, customerWallets, putCredential} from './state.js'
+import {customerWallets, putCredential} from './state.js'
 import {credentialsByContact, credentialsOfAccount} from '../../store/wallet.js'
 
 /**

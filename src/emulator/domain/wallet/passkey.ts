@@ -9,7 +9,7 @@ import type {EmuRequest, EmuResponse} from '../../router.js'
 import {type CborValue, decodeCbor, decodeCborItem} from './cbor.js'
 import {issueSession} from './sessions.js'
 import {sha256Hex} from './signed-retry.js'
-import {type StoredCredential, CREDENTIALS, putCredential, publicCredential, walletSettings} from './state.js'
+import {type StoredCredential, putCredential, publicCredential, walletSettings} from './state.js'
 import {credentialByPasskeyId} from '../../store/wallet.js'
 
 /**

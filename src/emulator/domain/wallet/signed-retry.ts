@@ -1,3 +1,4 @@
+// Sandbox half: how the local Service checks and answers a signed retry. svc's client engine is lib/wallet/signed-retry.ts.
 import {createHash} from 'node:crypto'
 import type {CredentialType} from '../../../lib/schemas/wallet.js'
 import type {SandboxContext} from '../../context.js'

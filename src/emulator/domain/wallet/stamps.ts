@@ -1,7 +1,7 @@
 import {bytesToHex, compressPublicKey, parseStamp, verifyStampSignature, type ParsedStamp} from '../../../lib/wallet/index.js'
 import type {SandboxContext} from '../../context.js'
 import {HttpError} from '../../http-error.js'
-import {type StoredSession, SESSIONS, getWalletAccount, isActive, walletSettings} from './state.js'
+import {getWalletAccount, isActive, walletSettings} from './state.js'
 import {sessionsByPublicKey} from '../../store/wallet.js'
 
 /**

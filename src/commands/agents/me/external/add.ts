@@ -1,6 +1,6 @@
 import {myExternalAccountAdd} from '../../../../lib/api/agents.js'
 import {BaseCommand} from '../../../../lib/base-command.js'
-import {externalAccountBody, externalAccountFlags} from '../../../../lib/flows/external-account-input.js'
+import {externalAccountBody, externalAccountFlags} from '../../../../lib/workflows/external-account-input.js'
 
 const {customer: _customer, ...flags} = externalAccountFlags
 

@@ -1,0 +1,231 @@
+import {taxIdProblem} from '../../schemas/tax-id.js'
+import type {Fakes} from './fakes.js'
+import type {Doc, Situation} from './read.js'
+import {PLACEHOLDER_PDF, type StepList} from './steps.js'
+
+/**
+ * Onboarding: the customer (and a business's owners) created with faked personal data, then every
+ * submission replayed in order, each withholding what the remote's submission reported missing, so
+ * the same RESOLVE_ERRORS come back; the final decision is driven by the sandbox's name suffix
+ * (registration number for businesses) chosen from the observed status.
+ */
+
+/** Observed status -> the suffix that makes the sandbox decide the same (sandbox-behaviour 2-4). */
+const STATUS_SUFFIX: Record<string, string> = {APPROVED: '', REJECTED: ' 002', PENDING: ' 001', HOLD: ' 004'}
+const OWNER_SUFFIX: Record<string, string> = {APPROVED: '', REJECTED: '002', PENDING: '001', HOLD: '004'}
+
+/** Something a submission can lack: a field, the terms, a contact channel, the documents of a holder, owners of a role. */
+type Item = string
+
+export function onboardingSteps(s: Situation, fakes: Fakes, out: StepList): void {
+  const c = s.customer
+  const business = c.customerType === 'BUSINESS'
+  const status = String((business ? c.kybStatus : c.kycStatus) ?? 'UNVERIFIED')
+  const missing = s.verifications.map((v) => expand(s, missingItems(v, out)))
+  // What each submission lacked; what the remote has now and was never reported missing is there from the start.
+  const withheldAtStart = new Set(missing[0] ?? [])
+  const statusSuffix = STATUS_SUFFIX[status]
+  if (statusSuffix === undefined && status !== 'UNVERIFIED') out.cannot(`${business ? 'kybStatus' : 'kycStatus'} ${status} (no sandbox control decides it)`)
+
+  const body = customerBody(c, fakes, statusSuffix ?? '', withheldAtStart)
+  out.add({name: `create the ${business ? 'business' : 'customer'} (personal data faked)`, api: {method: 'POST', path: '/customers', body}, capture: {customer: 'id'}, expect: {equals: {customerType: c.customerType}}})
+
+  const added = new Set<Item>()
+  const addItem = (item: Item) => {
+    if (added.has(item) || !presentItems(s).includes(item)) return
+    // An owner's documents wait for the owner.
+    if (item.startsWith('docs:') && item.slice(5) !== c.id && !added.has(`owner:${item.slice(5)}`)) return
+    added.add(item)
+    itemSteps(s, item, fakes, out)
+  }
+  const allItems = presentItems(s)
+  for (const item of allItems) if (!withheldAtStart.has(item) && !item.startsWith('field:')) addItem(item)
+  for (const item of allItems) if (item.startsWith('field:') && !withheldAtStart.has(item)) added.add(item)
+
+  s.verifications.forEach((v, i) => {
+    // Before this submission: what the previous one lacked and this one does not.
+    for (const item of allItems) if (!missing[i].includes(item)) addItem(item)
+    const errors = (v.errors as Doc[]) ?? []
+    const kept = errors.filter(reproducible)
+    if (errors.length && !kept.length) return out.cannot(`submission ${i + 1} (${v.id}): none of its errors can be produced here, so it is not replayed`)
+    const equals: Record<string, unknown> = {verificationStatus: v.verificationStatus}
+    // With an error nothing here produces, only the status is checked (the list would differ).
+    if (kept.length === errors.length) {
+      equals['errors.length'] = errors.length
+      errors.forEach((e, k) => {
+        equals[`errors[${k}].type`] = e.type
+        if (e.field) equals[`errors[${k}].field`] = e.field
+      })
+    }
+    out.add({
+      name: `submission ${i + 1} of ${s.verifications.length}: ${v.verificationStatus}${kept.length ? ` (${kept.map((e) => e.field ?? e.type).join(', ')})` : ''}`,
+      svc: ['kyc', 'submit', '${customer}'],
+      expect: {exit: v.verificationStatus === 'RESOLVE_ERRORS' ? 6 : 0, equals},
+    })
+  })
+  // What the remote received after its last submission.
+  for (const item of allItems) addItem(item)
+
+  const last = s.verifications.at(-1)
+  if (!last && !business && (status === 'APPROVED' || status === 'REJECTED')) {
+    // An individual decided without a submission was decided at creation: the sandbox does that under
+    // skipVerificationPaperwork (the journey's own setup). Submitting the packet instead would fail on the
+    // fields such a customer never needed (birthDate, nationality, address: RESOLVE_ERRORS).
+    out.sandbox.skipVerificationPaperwork = true
+    out.note(`The remote shows ${status} without any submission: decided at creation, as the sandbox does under skipVerificationPaperwork (set in this flow's sandbox: block).`)
+  } else if (!last && ['APPROVED', 'REJECTED', 'HOLD', 'PENDING'].includes(status)) {
+    out.note(`The remote shows ${status} without any submission (e.g. a regulated platform); the flow submits the packet it has.`)
+    out.add({name: 'submit for verification', svc: ['kyc', 'submit', '${customer}']})
+  }
+  const prefix = business ? 'CUSTOMER.KYB_' : 'CUSTOMER.KYC_'
+  if ((last?.verificationStatus === 'IN_PROGRESS' || !last) && (status === 'APPROVED' || status === 'REJECTED')) {
+    out.add({name: `the decision lands: ${status}`, webhook: {type: `${prefix}${status}`, where: {'data.id': '${customer}'}}, timeout: '60s'})
+  }
+  out.add({name: `the ${business ? 'business' : 'customer'} reads ${status}`, api: {method: 'GET', path: '/customers/${customer}'}, expect: {equals: {[business ? 'kybStatus' : 'kycStatus']: status}}, ...(status === 'HOLD' ? {timeout: '60s'} : {})})
+}
+
+const REPRODUCIBLE = new Set(['MISSING_FIELD', 'MISSING_IDENTITY_DOCUMENT', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON'])
+const reproducible = (e: Doc) => REPRODUCIBLE.has(String(e.type)) && (e.type !== 'MISSING_FIELD' || typeof e.field === 'string')
+
+/** The items a submission reported missing; an error type nothing here can withhold is reported. */
+function missingItems(v: Doc, out: StepList): Item[] {
+  const items: Item[] = []
+  for (const e of (v.errors as Doc[]) ?? []) {
+    if (e.type === 'MISSING_FIELD' && typeof e.field === 'string') items.push(fieldItem(e.field))
+    else if (e.type === 'MISSING_IDENTITY_DOCUMENT' || e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT') items.push(`docs:${e.resourceId}`)
+    else if (e.type === 'MISSING_BENEFICIAL_OWNER') items.push('owners:UBO')
+    else if (e.type === 'MISSING_CONTROL_PERSON') items.push('owners:CONTROL_PERSON')
+    else out.cannot(`verification error ${e.type} of ${v.id} (no sandbox control produces it; that submission is checked by its status only)`)
+  }
+  return items
+}
+
+/** Owners of a missing role are withheld, and an owner's documents with the owner. */
+function expand(s: Situation, items: Item[]): Item[] {
+  const roles = items.filter((i) => i.startsWith('owners:')).map((i) => i.slice(7))
+  const owners = s.owners.filter((o) => (o.roles as string[]).some((r) => roles.includes(r))).map((o) => String(o.id))
+  return [...items.filter((i) => !i.startsWith('owners:')), ...owners.flatMap((id) => [`owner:${id}`, `docs:${id}`])]
+}
+
+function fieldItem(field: string): Item {
+  if (field === 'endUserTermsConsent') return 'terms'
+  if (field.startsWith('contactVerification.')) return `contact:${field.slice('contactVerification.'.length)}`
+  // identifier goes with idType (write-only, never shown back)
+  return `field:${field === 'identifier' ? 'idType' : field}`
+}
+
+const PERSONAL_FIELDS = ['fullName', 'birthDate', 'nationality', 'address', 'idType']
+const BUSINESS_FIELDS = ['address', 'businessInfo.registrationNumber']
+
+/** Every item the remote customer has now, in the order the flow adds them. */
+function presentItems(s: Situation): Item[] {
+  const c = s.customer
+  const fields = (c.customerType === 'BUSINESS' ? BUSINESS_FIELDS : PERSONAL_FIELDS).filter((f) => get(c, f) !== undefined).map((f) => `field:${f}`)
+  const contacts = Object.entries((c.contactVerification as Record<string, string>) ?? {}).filter(([, v]) => v === 'VERIFIED').map(([k]) => `contact:${k}`)
+  const owners = s.owners.flatMap((o) => [`owner:${o.id}`])
+  const docs = Object.keys(s.documents).filter((h) => s.documents[h].length).map((h) => `docs:${h}`)
+  return [...fields, ...(c.endUserTermsConsent ? ['terms'] : []), ...contacts, ...owners, ...docs]
+}
+
+/** The steps that add one item to the rebuilt customer. */
+function itemSteps(s: Situation, item: Item, fakes: Fakes, out: StepList): void {
+  const c = s.customer
+  const [kind, rest] = [item.slice(0, item.indexOf(':') < 0 ? item.length : item.indexOf(':')), item.slice(item.indexOf(':') + 1)]
+  if (kind === 'terms') return out.add({name: 'accept the end-user terms', svc: ['customers', 'terms', '${customer}', '--accept']})
+  if (kind === 'contact') {
+    out.add({name: `send the ${rest} verification code`, svc: ['kyc', `verify-${rest}`, '${customer}']})
+    return out.add({name: `confirm the ${rest} (sandbox code 123456)`, svc: ['kyc', `confirm-${rest}`, '${customer}', '--code', '123456']})
+  }
+  if (kind === 'field') {
+    const patch: Record<string, unknown> = {customerType: c.customerType}
+    const value = fakeField(c, rest, fakes)
+    if (rest.startsWith('businessInfo.')) patch.businessInfo = {[rest.slice('businessInfo.'.length)]: value}
+    else Object.assign(patch, rest === 'idType' ? {idType: c.idType, identifier: value} : {[rest]: value})
+    return out.add({name: `add the ${rest === 'idType' ? 'tax id' : rest}`, api: {method: 'PATCH', path: '/customers/${customer}', body: patch}})
+  }
+  if (kind === 'owner') return ownerStep(s, s.owners.find((x) => x.id === rest)!, fakes, out)
+  if (kind === 'docs') {
+    const holder = rest === c.id ? '${customer}' : `\${${ownerVar(s, rest)}}`
+    for (const d of s.documents[rest] ?? []) {
+      const args = ['kyc', 'documents', 'upload', '--holder', holder, '--type', d.documentType, '--file', '-']
+      if (d.side) args.push('--side', d.side)
+      if (d.documentNumber) args.push('--number', fakes.documentNumber(String(d.documentNumber)))
+      if (d.issuingAuthority) args.push('--issuing-authority', String(d.issuingAuthority))
+      if (d.country) args.push('--country', String(d.country))
+      out.add({name: `upload a placeholder ${d.documentType}${d.side ? ` ${d.side}` : ''} (kind only; the file is not copied)`, svc: args, input: PLACEHOLDER_PDF, expect: {equals: {documentType: d.documentType}}})
+    }
+  }
+}
+
+function ownerVar(s: Situation, id: string): string {
+  return `owner${s.owners.findIndex((o) => o.id === id) + 1}`
+}
+
+function ownerStep(s: Situation, o: Doc, fakes: Fakes, out: StepList): void {
+  const p = (o.personalInfo ?? {}) as Doc
+  const names = fakes.ownerName(String(p.firstName ?? ''), String(p.lastName ?? ''))
+  const suffix = OWNER_SUFFIX[String(o.kycStatus ?? 'APPROVED')] ?? ''
+  const personalInfo = {
+    firstName: names.firstName,
+    lastName: names.lastName + suffix,
+    birthDate: p.birthDate ? fakes.birthDate(String(p.birthDate)) : '1980-01-01',
+    nationality: p.nationality ?? 'US',
+    ...(p.email ? {email: fakes.email(String(p.email))} : {}),
+    ...(p.phoneNumber ? {phoneNumber: fakes.phone(String(p.phoneNumber))} : {}),
+    address: p.address ? fakes.address(p.address as Doc) : fakes.address({country: 'US'}),
+    idType: p.idType ?? 'SSN',
+    identifier: fakes.taxId(`${o.id}:identifier`),
+  }
+  out.add({
+    name: `add owner ${ownerVar(s, o.id).slice(5)} (${(o.roles as string[]).join(', ')}, ${o.ownershipPercentage}%)`,
+    api: {method: 'POST', path: '/beneficial-owners', body: {customerId: '${customer}', roles: o.roles, ownershipPercentage: o.ownershipPercentage, personalInfo}},
+    capture: {[ownerVar(s, o.id)]: 'id'},
+  })
+}
+
+/** The create body: personal data faked, status suffix on the name, withheld fields left out. */
+function customerBody(c: Doc, fakes: Fakes, suffix: string, withheld: Set<Item>): Record<string, unknown> {
+  const keep = (f: string) => !withheld.has(`field:${f}`) && get(c, f) !== undefined
+  const body: Record<string, unknown> = {customerType: c.customerType, platformCustomerId: `${fakes.platformCustomerId(String(c.platformCustomerId))}-\${run.id}`}
+  if (c.umaAddress) fakes.droppedUmaAddress()
+  if (c.region) body.region = c.region
+  if (c.currencies) body.currencies = c.currencies
+  if (c.email) body.email = fakes.email(String(c.email))
+  if (c.phoneNumber) body.phoneNumber = fakes.phone(String(c.phoneNumber))
+  if (c.customerType === 'BUSINESS') {
+    const info = {...(c.businessInfo as Doc)}
+    info.legalName = fakes.businessName(String(info.legalName))
+    if (info.doingBusinessAs) info.doingBusinessAs = info.legalName
+    // Free text may name people: left out.
+    for (const k of Object.keys(info)) if (k === 'sourceOfFunds' || k.endsWith('OtherDescription')) delete info[k]
+    if (info.taxId) info.taxId = fakes.businessTaxId(String(info.taxId), (v) => !taxIdProblem(String(info.country), v))
+    if (info.primaryContactFirstName || info.primaryContactLastName) {
+      const n = fakes.ownerName(String(info.primaryContactFirstName ?? ''), String(info.primaryContactLastName ?? ''))
+      if (info.primaryContactFirstName) info.primaryContactFirstName = n.firstName
+      if (info.primaryContactLastName) info.primaryContactLastName = n.lastName
+    }
+    if (keep('businessInfo.registrationNumber')) info.registrationNumber = fakeField(c, 'businessInfo.registrationNumber', fakes, suffix)
+    else delete info.registrationNumber
+    body.businessInfo = info
+    if (keep('address')) body.address = fakes.address(c.address as Doc)
+    return body
+  }
+  if (keep('fullName')) body.fullName = fakes.fullName(String(c.fullName ?? ''), suffix)
+  for (const f of ['birthDate', 'nationality', 'address', 'idType']) if (keep(f)) Object.assign(body, f === 'idType' ? {idType: c.idType, identifier: fakeField(c, 'idType', fakes)} : {[f]: fakeField(c, f, fakes)})
+  return body
+}
+
+function fakeField(c: Doc, field: string, fakes: Fakes, suffix = ''): unknown {
+  const v = get(c, field)
+  if (field === 'birthDate') return fakes.birthDate(String(v))
+  if (field === 'address') return fakes.address(v as Doc)
+  if (field === 'idType') return fakes.taxId(`${c.id}:identifier`)
+  if (field === 'fullName') return fakes.fullName(String(v), STATUS_SUFFIX[String(c.kycStatus)] ?? '')
+  // A registration number is not personal, but the sandbox decides on its suffix: rebuilt from the status.
+  if (field === 'businessInfo.registrationNumber') return `REG-\${run.id}-${(suffix || STATUS_SUFFIX[String(c.kybStatus)] || '').trim() || '010'}`
+  return v
+}
+
+function get(o: Doc, path: string): unknown {
+  return path.split('.').reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Doc)[k] : undefined), o)
+}

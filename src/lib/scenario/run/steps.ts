@@ -1,0 +1,116 @@
+import {spawn} from 'node:child_process'
+import {fileURLToPath} from 'node:url'
+import {sandboxEvents} from '../../api/cards.js'
+import type {ApiClient} from '../../api/client.js'
+import {ApiError} from '../../errors.js'
+import type {FlowStep} from '../../schemas/flow.js'
+import {getPath, splitArgs} from './paths.js'
+
+/** What a step produced: the JSON its expectations and captures read, and the exit code or status. */
+export interface StepOutcome {
+  doc: unknown
+  exit?: number
+  status?: number
+  /** Last lines of the command's stderr (shown when the step fails; svc keeps secrets off stderr). */
+  stderr?: string
+  /** A webhook step whose event did not come in time: what did arrive instead. */
+  timedOut?: {afterMs: number; otherEvents: string[]}
+}
+
+export interface StepTarget {
+  client: ApiClient
+  /** Environment of the svc commands the flow runs. */
+  env: NodeJS.ProcessEnv
+  /** Working directory of svc commands: the flow file's folder, so @file paths are relative to it. */
+  cwd: string
+  /** Event ids that existed before the run, and those already consumed by a webhook step. */
+  seenEvents: Set<string>
+  signal: AbortSignal
+  sleep: (ms: number) => Promise<void>
+}
+
+const BIN = fileURLToPath(new URL('../../../../bin/run.js', import.meta.url))
+
+/** Runs `svc <argv> --json` as a child process, the way a script would. */
+export function runSvc(argv: string[] | string, input: string | undefined, target: StepTarget, timeoutMs: number): Promise<StepOutcome> {
+  const args = typeof argv === 'string' ? splitArgs(argv) : argv
+  if (!args.includes('--json')) args.push('--json')
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {env: target.env, cwd: target.cwd, stdio: ['pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+    const kill = () => child.kill('SIGTERM')
+    const timer = setTimeout(kill, timeoutMs)
+    target.signal.addEventListener('abort', kill, {once: true})
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      target.signal.removeEventListener('abort', kill)
+      const text = stdout.trim()
+      let doc: unknown = text
+      try {
+        doc = text ? JSON.parse(text) : null
+      } catch {
+        // NDJSON or plain text: kept as a string for `matches`
+      }
+      const timedOut = signal !== null && !target.signal.aborted
+      resolve({doc, exit: code ?? 128 + 15, stderr: (timedOut ? `killed after ${timeoutMs} ms\n` : '') + stderr.trim().split('\n').slice(-5).join('\n')})
+    })
+    child.stdin.end(input ?? '')
+  })
+}
+
+/** One API call; an error answer is an outcome too (its body is {code, reason, details}). */
+export async function runApi(api: NonNullable<FlowStep['api']>, target: StepTarget): Promise<StepOutcome> {
+  const [pathname, qs] = api.path.split('?')
+  const query = {...Object.fromEntries(new URLSearchParams(qs ?? '')), ...api.query}
+  try {
+    const res = await target.client.request({method: api.method, path: pathname.split('/').filter(Boolean).map(decodeURIComponent), query, body: api.body, idempotencyKey: api.idempotencyKey})
+    return {doc: res.body ?? null, status: res.status}
+  } catch (e) {
+    if (e instanceof ApiError && e.status) return {doc: {code: e.code, reason: e.message, details: e.details ?? {}}, status: e.status}
+    throw e
+  }
+}
+
+interface SandboxEvent {
+  id: string
+  type: string
+  data?: unknown
+}
+
+/**
+ * Waits for an event of the type (and `where` values) emitted during this run, from the sandbox's
+ * event log (GET /sandbox/events); each event satisfies one webhook step only.
+ */
+export async function waitWebhook(hook: NonNullable<FlowStep['webhook']>, target: StepTarget, timeoutMs: number): Promise<StepOutcome> {
+  const until = Date.now() + timeoutMs
+  let seenTypes: string[]
+  for (let delay = 100; ; delay = Math.min(delay * 1.5, 1000)) {
+    const events = await listEvents(target, hook.type)
+    const hit = events.find((e) => !target.seenEvents.has(e.id) && e.type === hook.type && Object.entries(hook.where ?? {}).every(([p, v]) => deepEqual(getPath(e, p), v)))
+    if (hit) {
+      target.seenEvents.add(hit.id)
+      return {doc: hit}
+    }
+    seenTypes = events.filter((e) => !target.seenEvents.has(e.id)).map((e) => e.type).slice(-10)
+    if (Date.now() + delay > until || target.signal.aborted) break
+    await target.sleep(delay)
+  }
+  return {doc: null, timedOut: {afterMs: timeoutMs, otherEvents: seenTypes}}
+}
+
+export async function listEvents(target: StepTarget, type?: string): Promise<SandboxEvent[]> {
+  return (await sandboxEvents(target.client, type)) as SandboxEvent[]
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ka = Object.keys(a as object)
+  const kb = Object.keys(b as object)
+  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+}

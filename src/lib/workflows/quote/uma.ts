@@ -34,7 +34,16 @@ export function umaFlagProblems(f: UmaFlags): FieldError[] {
 
 /** Payer data the Service names (CustomerInfoFieldName) that a customer record can answer. */
 function fromCustomer(c: Customer, name: string): unknown {
-  const r = c as Record<string, any>
+  const r = c as {
+    fullName?: unknown
+    businessInfo?: {legalName?: unknown}
+    birthDate?: unknown
+    nationality?: unknown
+    email?: unknown
+    phoneNumber?: unknown
+    address?: {country?: unknown}
+    customerType?: unknown
+  }
   switch (name) {
     case 'FULL_NAME':
       return r.fullName ?? r.businessInfo?.legalName

@@ -50,7 +50,19 @@ const commands = commandFiles(join(root, 'src', 'commands'))
  */
 function commandIndex() {
   const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-  const keep = ['id', 'aliases', 'hiddenAliases', 'hidden', 'state', 'deprecationOptions', 'deprecateAliases', 'strict', 'pluginName', 'pluginAlias', 'pluginType']
+  const keep = [
+    'id',
+    'aliases',
+    'hiddenAliases',
+    'hidden',
+    'state',
+    'deprecationOptions',
+    'deprecateAliases',
+    'strict',
+    'pluginName',
+    'pluginAlias',
+    'pluginType',
+  ]
   const commands = {}
   const aliases = {}
   for (const [id, c] of Object.entries(manifest.commands)) {
@@ -84,7 +96,8 @@ ${commands.map((c) => `  ${JSON.stringify(c.id)}: lazy(() => import(${JSON.strin
 }
 `
 
-const distUrl = (distRel) => `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(distRel)})).href`
+const distUrl = (distRel) =>
+  `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(distRel)})).href`
 
 /**
  * - import.meta.url -> URL of the file's tsc output (dist/<same path>.js).
@@ -101,12 +114,16 @@ const sourceRewrites = {
     b.onLoad({filter: /[\\/]src[\\/].*\.ts$/}, (args) => {
       let contents = readFileSync(args.path, 'utf8')
       const toDist = (file) => relative(join(root, 'src'), file).split(sep).join('/').replace(/\.ts$/, '.js')
-      if (contents.includes('import.meta.url')) contents = contents.replaceAll('import.meta.url', distUrl(toDist(args.path)))
+      if (contents.includes('import.meta.url'))
+        contents = contents.replaceAll('import.meta.url', distUrl(toDist(args.path)))
       const emulatorDir = join(root, 'src', 'emulator') + sep
       if (!args.path.startsWith(emulatorDir)) {
         // Packages only a few commands need, from node_modules on use: conf (writing profiles; it
         // brings ajv) and undici's full entry (multipart uploads; the client uses its Agent only).
-        contents = contents.replace(/\bawait import\((['"])(conf|undici)\1\)/g, (_whole, _q, name) => `await globalThis.__svcImport(${JSON.stringify(name)})`)
+        contents = contents.replace(
+          /\bawait import\((['"])(conf|undici)\1\)/g,
+          (_whole, _q, name) => `await globalThis.__svcImport(${JSON.stringify(name)})`,
+        )
         contents = contents.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g, (whole, _q, spec) => {
           const target = join(dirname(args.path), spec).replace(/\.js$/, '.ts')
           // Through bin/run.js's import(): code compiled from a V8 code cache cannot import() itself.
@@ -126,7 +143,9 @@ const sourceRewrites = {
  * SVC_SKIP_EDITS=name,name builds without those edits (test/bench/edits.mjs measures each).
  */
 const skipped = new Set((process.env.SVC_SKIP_EDITS ?? '').split(',').filter(Boolean))
-const EDITS = dependencyEdits(JSON.stringify((await import('node:http2')).constants)).filter((e) => !skipped.has(e.name))
+const EDITS = dependencyEdits(JSON.stringify((await import('node:http2')).constants)).filter(
+  (e) => !skipped.has(e.name),
+)
 const editReport = Object.fromEntries(EDITS.map((e) => [e.name, 'not loaded']))
 function guardedBy(edit, contents) {
   const missing = [...edit.guards, ...(edit.edits ?? []).map(([from]) => from)].find((g) => !contents.includes(g))
@@ -218,8 +237,14 @@ try {
   const tmp = `${outfile}.${process.pid}.tmp`
   // Written inside CommonJS's module wrapper, so bin/run.js compiles the file's text as read: no
   // concatenated copy of the whole bundle per start.
-  writeFileSync(tmp, `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`)
-  writeFileSync(join(root, 'dist', 'dependency-edits.json'), JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n')
+  writeFileSync(
+    tmp,
+    `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`,
+  )
+  writeFileSync(
+    join(root, 'dist', 'dependency-edits.json'),
+    JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n',
+  )
   renameSync(tmp, outfile)
 } catch (error) {
   rmSync(outfile, {force: true})
@@ -233,12 +258,33 @@ rmSync(cacheFile, {force: true})
 // server, so the cache holds the whole path (parse, config, client, response parsing, output) and
 // not only the start. That beats priming with a refused connection (docs/performance.md).
 const home = mkdtempSync(join(tmpdir(), 'svc-prime-'))
-const primeCustomer = {id: 'Customer:prime', platformCustomerId: 'prime', customerType: 'INDIVIDUAL', fullName: 'Prime Run', umaAddress: '$prime@sandbox.uma.local', kycStatus: 'UNVERIFIED', isDeleted: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z'}
-const server = createServer((req, res) => res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(primeCustomer)))
+const primeCustomer = {
+  id: 'Customer:prime',
+  platformCustomerId: 'prime',
+  customerType: 'INDIVIDUAL',
+  fullName: 'Prime Run',
+  umaAddress: '$prime@sandbox.uma.local',
+  kycStatus: 'UNVERIFIED',
+  isDeleted: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+}
+const server = createServer((req, res) =>
+  res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(primeCustomer)),
+)
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
 await new Promise((resolve) => {
   const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'customers', 'get', 'Customer:prime', '--json'], {
-    env: {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'c'), SVC_DATA_DIR: join(home, 'd'), SVC_BASE_URL: `http://127.0.0.1:${server.address().port}/2025-10-13`, SVC_TOKEN_ID: 'prime', SVC_CLIENT_SECRET: 'prime', SVC_NO_INPUT: '1'},
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      SVC_CONFIG_DIR: join(home, 'c'),
+      SVC_DATA_DIR: join(home, 'd'),
+      SVC_BASE_URL: `http://127.0.0.1:${server.address().port}/2025-10-13`,
+      SVC_TOKEN_ID: 'prime',
+      SVC_CLIENT_SECRET: 'prime',
+      SVC_NO_INPUT: '1',
+    },
     stdio: 'ignore',
     timeout: 30_000,
   })

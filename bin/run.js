@@ -30,8 +30,18 @@ main().catch((error) => {
 async function main() {
   if (argv[0] === '--version' && argv.every((a) => a === '--version' || a === '--json')) {
     // Same text as oclif's config.userAgent; with --json the document `svc version --json` prints.
-    const info = {name: pjson.name, version: pjson.version, platform: process.platform, arch: process.arch, node: process.version}
-    process.stdout.write(argv.includes('--json') ? JSON.stringify(info, null, 2) + '\n' : `${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+    const info = {
+      name: pjson.name,
+      version: pjson.version,
+      platform: process.platform,
+      arch: process.arch,
+      node: process.version,
+    }
+    process.stdout.write(
+      argv.includes('--json')
+        ? JSON.stringify(info, null, 2) + '\n'
+        : `${pjson.name}/${pjson.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+    )
     return
   }
   // undici parses HTTP with a WebAssembly module; V8 tiers it up with an optimising compile on a
@@ -109,7 +119,15 @@ function commandNamed(args, index) {
 
 function silentLogger(namespace) {
   const no = () => {}
-  return {namespace, child: (ns, delimiter = ':') => silentLogger(`${namespace}${delimiter}${ns}`), debug: no, error: no, info: no, trace: no, warn: no}
+  return {
+    namespace,
+    child: (ns, delimiter = ':') => silentLogger(`${namespace}${delimiter}${ns}`),
+    debug: no,
+    error: no,
+    info: no,
+    trace: no,
+    warn: no,
+  }
 }
 
 /** Help reads every command's flags, descriptions and examples: those are in the full manifest only. */
@@ -121,7 +139,9 @@ function wantsHelp(args) {
 function needsPlugins(args) {
   const words = args.filter((a) => !a.startsWith('-'))
   if (words[0] === 'autocomplete' || (words[0] === 'help' && words[1] === 'autocomplete')) return true
-  return words.length === 0 ? args.length === 0 || args.some((a) => a === '--help' || a === '-h') : words.length === 1 && words[0] === 'help'
+  return words.length === 0
+    ? args.length === 0 || args.some((a) => a === '--help' || a === '-h')
+    : words.length === 1 && words[0] === 'help'
 }
 
 /**
@@ -140,11 +160,18 @@ async function notFound(error) {
   try {
     const {suggestCommand} = await import('../dist/lib/suggest.js')
     const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-    const ids = Object.values(manifest.commands).filter((c) => !c.hidden).flatMap((c) => [c.id, ...(c.aliases ?? [])])
+    const ids = Object.values(manifest.commands)
+      .filter((c) => !c.hidden)
+      .flatMap((c) => [c.id, ...(c.aliases ?? [])])
     suggestion = suggestCommand(argv, ids)
   } catch {}
-  const hint = suggestion ? `Did you mean \`svc ${suggestion.id.replaceAll(':', ' ')}\`? Run \`svc help\` for the command list.` : 'Run `svc help` for the command list.'
-  if (argv.includes('--json')) process.stdout.write(JSON.stringify({error: {status: null, code: 'USAGE', reason, details: {}, hint}}, null, 2) + '\n')
+  const hint = suggestion
+    ? `Did you mean \`svc ${suggestion.id.replaceAll(':', ' ')}\`? Run \`svc help\` for the command list.`
+    : 'Run `svc help` for the command list.'
+  if (argv.includes('--json'))
+    process.stdout.write(
+      JSON.stringify({error: {status: null, code: 'USAGE', reason, details: {}, hint}}, null, 2) + '\n',
+    )
   else process.stderr.write(`Error: ${reason}\nHint: ${hint}\n`)
   return true
 }

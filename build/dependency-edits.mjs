@@ -29,7 +29,12 @@ export function dependencyEdits(http2Constants) {
       kind: 'replace',
       path: 'undici/lib/dispatcher/client-h2.js',
       guards: ["require('node:http2')"],
-      edits: [["require('node:http2')", `{constants: ${http2Constants}, connect: (...a) => require('node:http2').connect(...a)}`]],
+      edits: [
+        [
+          "require('node:http2')",
+          `{constants: ${http2Constants}, connect: (...a) => require('node:http2').connect(...a)}`,
+        ],
+      ],
     },
     {
       name: 'inquirer-no-external-editor',
@@ -99,7 +104,12 @@ export function dependencyEdits(http2Constants) {
       kind: 'replace',
       path: '@oclif/core/lib/logger.js',
       guards: ['const debug_1 = __importDefault(require("debug"));', '(0, debug_1.default)(namespace)'],
-      edits: [['const debug_1 = __importDefault(require("debug"));', 'const debug_1 = {get default() { return require("debug") }};']],
+      edits: [
+        [
+          'const debug_1 = __importDefault(require("debug"));',
+          'const debug_1 = {get default() { return require("debug") }};',
+        ],
+      ],
     },
     {
       name: 'oclif-perf-hooks-on-use',
@@ -108,7 +118,12 @@ export function dependencyEdits(http2Constants) {
       kind: 'replace',
       path: '@oclif/core/lib/performance.js',
       guards: ['const node_perf_hooks_1 = require("node:perf_hooks");'],
-      edits: [['const node_perf_hooks_1 = require("node:perf_hooks");', `const node_perf_hooks_1 = ${lazy('node:perf_hooks')};`]],
+      edits: [
+        [
+          'const node_perf_hooks_1 = require("node:perf_hooks");',
+          `const node_perf_hooks_1 = ${lazy('node:perf_hooks')};`,
+        ],
+      ],
     },
     {
       name: 'oclif-readline-on-use',
@@ -117,7 +132,9 @@ export function dependencyEdits(http2Constants) {
       kind: 'replace',
       path: '@oclif/core/lib/parser/parse.js',
       guards: ['const node_readline_1 = require("node:readline");'],
-      edits: [['const node_readline_1 = require("node:readline");', `const node_readline_1 = ${lazy('node:readline')};`]],
+      edits: [
+        ['const node_readline_1 = require("node:readline");', `const node_readline_1 = ${lazy('node:readline')};`],
+      ],
     },
     {
       name: 'oclif-fs-promises-on-use',
@@ -145,7 +162,9 @@ export function dependencyEdits(http2Constants) {
       kind: 'replace',
       path: '@oclif/core/lib/config/plugin.js',
       guards: ['.sort((a, b) => a.id.localeCompare(b.id));'],
-      edits: [['.sort((a, b) => a.id.localeCompare(b.id));', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));']],
+      edits: [
+        ['.sort((a, b) => a.id.localeCompare(b.id));', '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));'],
+      ],
     },
     {
       name: 'oclif-read-tsconfig-fs-promises-on-use',
@@ -173,13 +192,21 @@ export function dependencyEdits(http2Constants) {
       kind: 'replace',
       path: '@oclif/core/lib/config/config.js',
       guards: ['(0, fs_1.safeReadJson)(userThemeFile),'],
-      edits: [['(0, fs_1.safeReadJson)(userThemeFile),', 'require("node:fs").existsSync(userThemeFile) ? (0, fs_1.safeReadJson)(userThemeFile) : undefined,']],
+      edits: [
+        [
+          '(0, fs_1.safeReadJson)(userThemeFile),',
+          'require("node:fs").existsSync(userThemeFile) ? (0, fs_1.safeReadJson)(userThemeFile) : undefined,',
+        ],
+      ],
     },
   ]
 }
 
 /** esbuild's filter for a node_modules path, with either separator. */
 export function pathFilter(path) {
-  const escaped = path.split('/').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\\\/]')
+  const escaped = path
+    .split('/')
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[\\\\/]')
   return new RegExp(`[\\\\/]node_modules[\\\\/]${escaped}$`)
 }

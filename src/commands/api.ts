@@ -16,7 +16,11 @@ export default class Api extends BaseCommand<typeof Api> {
     '<%= config.bin %> api PATCH /internal-accounts/InternalAccount:0b6f... --data \'{"privateEnabled":true}\' --sign',
   ]
   static override args = {
-    method: Args.string({description: 'HTTP method', required: true, options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())]}),
+    method: Args.string({
+      description: 'HTTP method',
+      required: true,
+      options: [...METHODS, ...METHODS.map((m) => m.toLowerCase())],
+    }),
     path: Args.string({description: 'path under the base URL, e.g. /customers/Customer:123', required: true}),
   }
   static override flags = {
@@ -25,8 +29,14 @@ export default class Api extends BaseCommand<typeof Api> {
     header: Flags.string({description: 'extra header "Name: value" (repeatable)', multiple: true}),
     'idempotency-key': idempotencyKeyFlag,
     'dry-run': dryRunFlag,
-    sign: Flags.boolean({description: 'run the wallet signed-retry dance (202 -> stamp -> retry, PROCESSING re-sends) with a stored session key'}),
-    account: Flags.string({description: 'with --sign: the InternalAccount whose session signs (default: from the path or body)', dependsOn: ['sign']}),
+    sign: Flags.boolean({
+      description:
+        'run the wallet signed-retry dance (202 -> stamp -> retry, PROCESSING re-sends) with a stored session key',
+    }),
+    account: Flags.string({
+      description: 'with --sign: the InternalAccount whose session signs (default: from the path or body)',
+      dependsOn: ['sign'],
+    }),
   }
 
   async run() {
@@ -34,19 +44,31 @@ export default class Api extends BaseCommand<typeof Api> {
     const method = this.args.method.toUpperCase() as Method
     if (!this.args.path.startsWith('/')) throw usageError(`PATH must start with / (got "${this.args.path}")`)
     const path = this.args.path.split('?')[0].split('/').filter(Boolean).map(decodeURIComponent)
-    const query = Object.fromEntries((f.query ?? []).map((kv) => {
-      const i = kv.indexOf('=')
-      if (i < 1) throw usageError(`--query "${kv}" must be key=value`)
-      return [kv.slice(0, i), kv.slice(i + 1)]
-    }))
-    const headers = Object.fromEntries((f.header ?? []).map((h) => {
-      const i = h.indexOf(':')
-      if (i < 1) throw usageError(`--header "${h}" must be "Name: value"`)
-      return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()]
-    }))
+    const query = Object.fromEntries(
+      (f.query ?? []).map((kv) => {
+        const i = kv.indexOf('=')
+        if (i < 1) throw usageError(`--query "${kv}" must be key=value`)
+        return [kv.slice(0, i), kv.slice(i + 1)]
+      }),
+    )
+    const headers = Object.fromEntries(
+      (f.header ?? []).map((h) => {
+        const i = h.indexOf(':')
+        if (i < 1) throw usageError(`--header "${h}" must be "Name: value"`)
+        return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()]
+      }),
+    )
     const body = f.data === undefined ? undefined : readJsonInput(f.data)
     // A raw request sends a key only when one is given (the endpoint may not take one).
-    const req: ApiRequest = {method, path, query, body, headers, ...(f['idempotency-key'] ? {idempotency: {}} : {}), ...(f.sign ? {walletSignature: {accountId: f.account}} : {})}
+    const req: ApiRequest = {
+      method,
+      path,
+      query,
+      body,
+      headers,
+      ...(f['idempotency-key'] ? {idempotency: {}} : {}),
+      ...(f.sign ? {walletSignature: {accountId: f.account}} : {}),
+    }
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     const res = f.sign ? await signedRawRequest(this.ctx, req) : await this.ctx.client.request(req)
     this.out.info(this.out.dim(`HTTP ${res.status}`))

@@ -13,7 +13,11 @@ export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
   async run() {
     const argv = this.argv.filter((a) => !a.startsWith('-'))
     if (argv[0] === 'exit-codes') {
-      await renderTable(this.out, ['CODE', 'MEANING'], EXIT_CODE_TABLE.map(([c, m]) => [c, m]))
+      await renderTable(
+        this.out,
+        ['CODE', 'MEANING'],
+        EXIT_CODE_TABLE.map(([c, m]) => [c, m]),
+      )
       return Object.fromEntries(EXIT_CODE_TABLE.map(([c, m]) => [String(c), m]))
     }
     await new SvcHelp(this.config, {sendToStderr: false}).showHelp(argv)

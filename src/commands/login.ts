@@ -16,10 +16,17 @@ export default class Login extends BaseCommand<typeof Login> {
     '<%= config.bin %> login --profile local --token-id local_abc --secret-stdin < secret.txt',
   ]
   static override flags = {
-    environment: Flags.string({description: 'environment the profile is bound to (default: local for a loopback URL)', options: [...ENVIRONMENTS]}),
+    environment: Flags.string({
+      description: 'environment the profile is bound to (default: local for a loopback URL)',
+      options: [...ENVIRONMENTS],
+    }),
     'token-id': Flags.string({description: 'API token id (or SVC_TOKEN_ID)', env: 'SVC_TOKEN_ID'}),
     'secret-stdin': Flags.boolean({description: 'read the client secret from stdin'}),
-    verify: Flags.boolean({description: 'check the credentials with GET /config before saving', default: true, allowNo: true}),
+    verify: Flags.boolean({
+      description: 'check the credentials with GET /config before saving',
+      default: true,
+      allowNo: true,
+    }),
   }
 
   public override async init(): Promise<void> {
@@ -34,15 +41,28 @@ export default class Login extends BaseCommand<typeof Login> {
     const environment = loginEnvironment(f.environment, urlGiven)
     const baseUrl = loginBaseUrl(environment, urlGiven)
     const name = f.profile ?? environment
-    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name)) throw usageError(`Profile name "${name}" must be letters, digits, . _ - (up to 64)`)
+    if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name))
+      throw usageError(`Profile name "${name}" must be letters, digits, . _ - (up to 64)`)
     if (!f['token-id']) throw usageError('Missing flag: --token-id (or set SVC_TOKEN_ID)')
     const secret = await readClientSecret({stdin: f['secret-stdin'], env: this.ctx.env})
-    if (f.verify) await verifyCredentials({baseUrl, tokenId: f['token-id'], secret, environment}, this.config.version, this.ctx.remainingMs())
+    if (f.verify)
+      await verifyCredentials(
+        {baseUrl, tokenId: f['token-id'], secret, environment},
+        this.config.version,
+        this.ctx.remainingMs(),
+      )
     const profile: Profile = {environment, baseUrl, tokenId: f['token-id']}
     await saveProfile(name, profile, secret, this.ctx.env)
     await useProfile(name, this.ctx.env)
-    this.out.success(`Logged in: profile ${name} (${environment}) is now active${f.verify ? '' : ' (credentials not verified)'}`)
-    renderKeyValue(this.out, [['profile', name], ['environment', environment], ['baseUrl', baseUrl], ['tokenId', f['token-id']]])
+    this.out.success(
+      `Logged in: profile ${name} (${environment}) is now active${f.verify ? '' : ' (credentials not verified)'}`,
+    )
+    renderKeyValue(this.out, [
+      ['profile', name],
+      ['environment', environment],
+      ['baseUrl', baseUrl],
+      ['tokenId', f['token-id']],
+    ])
     return {profile: name, ...profile, verified: f.verify, active: true}
   }
 }

@@ -9,17 +9,25 @@ import {exchangeRatesQuery} from '../lib/schemas/reference.js'
 import {checkWith} from '../lib/validate.js'
 
 export default class Rates extends BaseCommand<typeof Rates> {
-  static override summary = 'Exchange rates per corridor (cached about 5 minutes), with fees and what a sending amount delivers'
+  static override summary =
+    'Exchange rates per corridor (cached about 5 minutes), with fees and what a sending amount delivers'
   static override description = [
     'Filter by currency pair with --from and --to (repeatable). Amounts are exact decimal strings in real units; ' +
       'sendingPerReceiving is how many sending units buy one receiving unit, as the API gives it.',
     'Quotes lock the rate; these are estimates.',
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> rates --from USD --to EUR', '<%= config.bin %> rates --from USD --to MXN --to BRL --amount 250.00 --json']
+  static override examples = [
+    '<%= config.bin %> rates --from USD --to EUR',
+    '<%= config.bin %> rates --from USD --to MXN --to BRL --amount 250.00 --json',
+  ]
   static override flags = {
     from: Flags.string({description: 'sending currency (USD, EUR, USDC ...)'}),
     to: Flags.string({description: 'receiving currency; repeat for several', multiple: true}),
-    amount: Flags.string({description: 'sending amount in real units of --from (default 100.00 for 2-decimal currencies)', exclusive: ['amount-minor'], dependsOn: ['from']}),
+    amount: Flags.string({
+      description: 'sending amount in real units of --from (default 100.00 for 2-decimal currencies)',
+      exclusive: ['amount-minor'],
+      dependsOn: ['from'],
+    }),
     'amount-minor': Flags.string({description: 'sending amount in smallest units (default 10000)'}),
   }
 
@@ -39,7 +47,17 @@ export default class Rates extends BaseCommand<typeof Rates> {
     await renderTable(
       this.out,
       ['FROM', 'TO', 'RAIL', 'SEND', 'RECEIVE', 'SEND PER 1 TO', 'FEES', 'MIN', 'MAX'],
-      rates.map((r) => [r.from, r.to, r.rail, r.sendingAmount, r.receivingAmount, r.sendingPerReceiving, r.fees.total, r.minSendingAmount, r.maxSendingAmount]),
+      rates.map((r) => [
+        r.from,
+        r.to,
+        r.rail,
+        r.sendingAmount,
+        r.receivingAmount,
+        r.sendingPerReceiving,
+        r.fees.total,
+        r.minSendingAmount,
+        r.maxSendingAmount,
+      ]),
       {what: 'corridors for these currencies', hint: '`svc rates` without currencies lists every corridor.'},
     )
     return rates

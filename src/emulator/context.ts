@@ -34,7 +34,11 @@ export interface SandboxContext {
   readonly saveConfig: (next: PlatformConfig) => PlatformConfig
   readonly log: (line: string) => void
   /** Idempotency-Key handling (see Emulator.idempotent). */
-  readonly idempotent: (req: EmuRequest, scope: string, run: () => EmuResponse | Promise<EmuResponse>) => Promise<EmuResponse>
+  readonly idempotent: (
+    req: EmuRequest,
+    scope: string,
+    run: () => EmuResponse | Promise<EmuResponse>,
+  ) => Promise<EmuResponse>
   /** The same sandbox acting as itself (what jobs and reactions run as). */
   readonly system: () => SandboxContext
 }
@@ -53,11 +57,16 @@ export interface Reactions {
   /** Before a quote's funds move; a check refuses by throwing. */
   readonly executeChecks: ReadonlyArray<(c: {emu: SandboxContext; quote: StoredQuote; req?: EmuRequest}) => void>
   /** Before a quote's funds move: a gate returns the quote held back, or undefined to go on. */
-  readonly executeGates: ReadonlyArray<(c: {emu: SandboxContext; quote: StoredQuote; agentId?: string; agentAuto?: boolean}) => StoredQuote | undefined>
+  readonly executeGates: ReadonlyArray<
+    (c: {emu: SandboxContext; quote: StoredQuote; agentId?: string; agentAuto?: boolean}) => StoredQuote | undefined
+  >
 }
 
 /** The services an instance has once, whoever calls; a context adds the principal. */
-export type SandboxServices = Omit<SandboxContext, 'principal' | 'iso' | 'config' | 'settings' | 'saveConfig' | 'system'>
+export type SandboxServices = Omit<
+  SandboxContext,
+  'principal' | 'iso' | 'config' | 'settings' | 'saveConfig' | 'system'
+>
 
 export interface EmuRequest {
   method: string

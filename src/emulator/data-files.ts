@@ -7,7 +7,12 @@ import {join} from 'node:path'
  */
 export class DataFileError extends Error {
   override readonly name = 'DataFileError'
-  constructor(readonly file: string, problem: string, readonly recovery: string, cause?: unknown) {
+  constructor(
+    readonly file: string,
+    problem: string,
+    readonly recovery: string,
+    cause?: unknown,
+  ) {
     super(`${file} ${problem}: ${recovery}`, {cause})
   }
 }
@@ -25,7 +30,9 @@ export function checkDatabaseNotLost(dataDir: string, dbFile: string): void {
   if (size > 0) return
   throw new DataFileError(
     path,
-    size < 0 ? 'is missing, though this data dir has credentials (its state was lost)' : 'is empty (0 bytes), though this data dir has credentials (its state was lost)',
+    size < 0
+      ? 'is missing, though this data dir has credentials (its state was lost)'
+      : 'is empty (0 bytes), though this data dir has credentials (its state was lost)',
     'Restore it with `svc sandbox restore <backup file>`, or start afresh on purpose with `svc sandbox reset`.',
   )
 }

@@ -92,8 +92,11 @@ export class Emulator implements SandboxContext, ServerHost {
       const key = loadWebhookKey(opts.dataDir)
       this.webhookPublicKeyPem = key.publicKeyPem
       this.db = Db.open(opts.dataDir, (line) => this.log(line))
-      if (!this.db.get('config', 'platform')) this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
-      this.scheduler = new Scheduler(this.db, this.now, (e) => this.log(`job failed: ${(e as Error).stack ?? String(e)}`))
+      if (!this.db.get('config', 'platform'))
+        this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
+      this.scheduler = new Scheduler(this.db, this.now, (e) =>
+        this.log(`job failed: ${(e as Error).stack ?? String(e)}`),
+      )
       this.webhooks = new Webhooks(this, key.privateKey)
 
       // Reactions: what else happens when something happens (context.ts says when each runs).
@@ -111,10 +114,21 @@ export class Emulator implements SandboxContext, ServerHost {
       }
       // Jobs: durable delayed work, each kind's handler registered with the scheduler (run as system).
       for (const registerJobs of [
-        registerKycJobs, registerQuoteJobs, registerTransactionJobs, registerIncomingJobs, registerExternalAccountJobs,
-        registerOwnershipJobs, registerImportJobs, registerCardJobs, registerCardTransactionJobs, registerScaQuoteJobs,
-        registerScaResetJobs, registerStablecoinSettler, registerSettler,
-      ]) registerJobs(this)
+        registerKycJobs,
+        registerQuoteJobs,
+        registerTransactionJobs,
+        registerIncomingJobs,
+        registerExternalAccountJobs,
+        registerOwnershipJobs,
+        registerImportJobs,
+        registerCardJobs,
+        registerCardTransactionJobs,
+        registerScaQuoteJobs,
+        registerScaResetJobs,
+        registerStablecoinSettler,
+        registerSettler,
+      ])
+        registerJobs(this)
       // Routes: every operation, one register call per resource (routes/index.ts).
       registerRoutes(this.router)
       this.scheduler.start()
@@ -138,7 +152,10 @@ export class Emulator implements SandboxContext, ServerHost {
   }
 
   private listen(port: number, host: string): Promise<void> {
-    const server = createServer({keepAlive: true, keepAliveTimeout: 30_000, connectionsCheckingInterval: 1_000}, (req, res) => void handleHttp(this, req, res))
+    const server = createServer(
+      {keepAlive: true, keepAliveTimeout: 30_000, connectionsCheckingInterval: 1_000},
+      (req, res) => void handleHttp(this, req, res),
+    )
     limitServer(server)
     server.on('connection', (s) => {
       this.sockets.add(s)
@@ -175,7 +192,8 @@ export class Emulator implements SandboxContext, ServerHost {
 
   readonly settings = (): SandboxSettings => this.config().sandbox
 
-  readonly saveConfig = (next: PlatformConfig): PlatformConfig => this.db.put('config', 'platform', {...next, updatedAt: this.iso()})
+  readonly saveConfig = (next: PlatformConfig): PlatformConfig =>
+    this.db.put('config', 'platform', {...next, updatedAt: this.iso()})
 
   readonly log = (line: string): void => {
     const stamped = `${this.iso()} ${line}`
@@ -193,14 +211,22 @@ export class Emulator implements SandboxContext, ServerHost {
    * Keys belong to the caller (token or agent), as payment APIs scope them per account: another
    * principal's use of the same key is a request of its own, never a replay of someone else's answer.
    */
-  readonly idempotent = async (req: EmuRequest, scope: string, run: () => EmuResponse | Promise<EmuResponse>): Promise<EmuResponse> => {
+  readonly idempotent = async (
+    req: EmuRequest,
+    scope: string,
+    run: () => EmuResponse | Promise<EmuResponse>,
+  ): Promise<EmuResponse> => {
     const key = req.headers['idempotency-key']
     if (typeof key !== 'string' || !key) return run()
     const id = `${principalKey(req.ctx?.principal)}|${scope}|${key}`
     const hash = createHash('sha256').update(req.rawBody).digest('hex')
     const seen = this.db.get<{hash: string; response: EmuResponse}>('idempotency', id)
     if (seen) {
-      if (seen.hash !== hash) throw conflict('DUPLICATE_PAY_REQUEST', `Idempotency-Key "${key}" was already used with a different request body`)
+      if (seen.hash !== hash)
+        throw conflict(
+          'DUPLICATE_PAY_REQUEST',
+          `Idempotency-Key "${key}" was already used with a different request body`,
+        )
       return seen.response
     }
     const response = await run()
@@ -231,13 +257,21 @@ function loadCredentials(dataDir: string): Credentials {
   if (existsSync(path)) {
     try {
       const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<Credentials>
-      if (typeof c.tokenId === 'string' && typeof c.clientSecret === 'string' && c.tokenId && c.clientSecret) return {tokenId: c.tokenId, clientSecret: c.clientSecret}
+      if (typeof c.tokenId === 'string' && typeof c.clientSecret === 'string' && c.tokenId && c.clientSecret)
+        return {tokenId: c.tokenId, clientSecret: c.clientSecret}
     } catch {
       // reported below
     }
-    throw new DataFileError(path, 'is not valid sandbox credentials ({"tokenId", "clientSecret"})', 'Restore it from a backup, or delete it to have new credentials made (profiles and scripts holding the old ones must then be updated).')
+    throw new DataFileError(
+      path,
+      'is not valid sandbox credentials ({"tokenId", "clientSecret"})',
+      'Restore it from a backup, or delete it to have new credentials made (profiles and scripts holding the old ones must then be updated).',
+    )
   }
-  const creds = {tokenId: `local_${randomBytes(6).toString('hex')}`, clientSecret: `sk_local_${randomBytes(24).toString('hex')}`}
+  const creds = {
+    tokenId: `local_${randomBytes(6).toString('hex')}`,
+    clientSecret: `sk_local_${randomBytes(24).toString('hex')}`,
+  }
   writePrivateFileAtomic(path, JSON.stringify(creds, null, 2))
   return creds
 }

@@ -22,7 +22,11 @@ export async function startThrowawaySandbox(settings: Partial<SandboxSettings> =
   const dir = mkdtempSync(join(tmpdir(), 'svc-flow-'))
   try {
     const {Emulator} = await import('./emulator.js')
-    const emu = await Emulator.start({dataDir: join(dir, 'sandbox'), port: 0, settings: {...FLOW_DEFAULTS, ...settings}})
+    const emu = await Emulator.start({
+      dataDir: join(dir, 'sandbox'),
+      port: 0,
+      settings: {...FLOW_DEFAULTS, ...settings},
+    })
     return {
       url: emu.url,
       tokenId: emu.credentials.tokenId,

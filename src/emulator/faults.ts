@@ -57,12 +57,24 @@ export async function injectFault(emu: SandboxContext, path: string, req: Incomi
   if (x < faults.reset + faults.rate5xx) {
     state.counts.rate5xx++
     note(emu, state, `503 ${req.method} ${path}`)
-    throw new HttpError(503, 'SERVICE_UNAVAILABLE', 'Injected fault: the service is temporarily unavailable; nothing was done', undefined, retryAfter)
+    throw new HttpError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'Injected fault: the service is temporarily unavailable; nothing was done',
+      undefined,
+      retryAfter,
+    )
   }
   if (x < faults.reset + faults.rate5xx + faults.rate429) {
     state.counts.rate429++
     note(emu, state, `429 ${req.method} ${path}`)
-    throw new HttpError(429, 'RATE_LIMITED', `Injected fault: too many requests; retry after ${faults.retryAfterSeconds} s`, {retryAfterSeconds: faults.retryAfterSeconds}, retryAfter)
+    throw new HttpError(
+      429,
+      'RATE_LIMITED',
+      `Injected fault: too many requests; retry after ${faults.retryAfterSeconds} s`,
+      {retryAfterSeconds: faults.retryAfterSeconds},
+      retryAfter,
+    )
   }
   return false
 }
@@ -70,7 +82,9 @@ export async function injectFault(emu: SandboxContext, path: string, req: Incomi
 /** How many faults were injected since the settings last changed (tests, the log). */
 export function faultCounts(emu: SandboxContext): FaultCounts {
   const counts = states.get(emu.db)?.counts
-  return counts ? {...counts, faulted: [...counts.faulted]} : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}
+  return counts
+    ? {...counts, faulted: [...counts.faulted]}
+    : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}
 }
 
 function note(emu: SandboxContext, state: FaultState, what: string): void {

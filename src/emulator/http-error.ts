@@ -32,14 +32,21 @@ export function keepingWrites(e: HttpError): HttpError {
 }
 
 export const notFound = (code: string, what: string) => new HttpError(404, code, `${what} not found`)
-export const conflict = (code: string, reason: string, details?: Record<string, unknown>) => new HttpError(409, code, reason, details)
-export const badRequest = (code: string, reason: string, details?: Record<string, unknown>) => new HttpError(400, code, reason, details)
+export const conflict = (code: string, reason: string, details?: Record<string, unknown>) =>
+  new HttpError(409, code, reason, details)
+export const badRequest = (code: string, reason: string, details?: Record<string, unknown>) =>
+  new HttpError(400, code, reason, details)
 
 /**
  * Validates with a shared schema; on failure every invalid field comes back at once, together with
  * `also` (problems found outside the schema, e.g. a cursor this sandbox never issued).
  */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, prefix?: string, also: FieldError[] = []): z.infer<S> {
+export function validate<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix?: string,
+  also: FieldError[] = [],
+): z.infer<S> {
   const r = schema.safeParse(value)
   if (r.success && also.length === 0) return r.data
   const errors = r.success ? [] : fieldErrors(r.error, prefix)

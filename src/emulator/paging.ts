@@ -55,7 +55,8 @@ function readPaging(query: URLSearchParams): Paging & {errors: Array<{field: str
   const errors: Array<{field: string; message: string}> = []
   const limitRaw = query.get('limit')
   const limit = limitRaw === null ? 20 : Number(limitRaw)
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100) errors.push({field: 'limit', message: 'must be an integer from 1 to 100'})
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+    errors.push({field: 'limit', message: 'must be an integer from 1 to 100'})
   const raw = query.get('cursor')
   const after = raw === null ? undefined : decodeCursor(raw)
   if (raw !== null && !after) errors.push({field: 'cursor', message: 'is not a cursor this sandbox issued'})
@@ -75,21 +76,44 @@ export function pagingOf(query: URLSearchParams): Paging {
 }
 
 /** A page from up to `limit + 1` rows fetched after the cursor: the extra row only says there is more. */
-export function pageFrom<T extends Cursor, U>(rows: T[], limit: number, totalCount: number, view: (row: T) => U): Page<U> {
+export function pageFrom<T extends Cursor, U>(
+  rows: T[],
+  limit: number,
+  totalCount: number,
+  view: (row: T) => U,
+): Page<U> {
   const hasMore = rows.length > limit
   const data = rows.slice(0, limit)
   const last = data.at(-1)
-  return {data: data.map(view), hasMore, totalCount, ...(hasMore && last ? {nextCursor: encodeCursor({createdAt: last.createdAt, id: last.id, total: totalCount})} : {})}
+  return {
+    data: data.map(view),
+    hasMore,
+    totalCount,
+    ...(hasMore && last ? {nextCursor: encodeCursor({createdAt: last.createdAt, id: last.id, total: totalCount})} : {}),
+  }
 }
 
 /**
  * Keyset paging over a small, already filtered and sorted list (the lists bounded by one customer
  * or account). Items are ordered by `(createdAt, id)` ascending, or descending with `order: 'desc'`.
  */
-export function paginate<T extends Partial<Cursor>>(items: T[], query: URLSearchParams, order: 'asc' | 'desc' = 'asc'): Page<T> {
+export function paginate<T extends Partial<Cursor>>(
+  items: T[],
+  query: URLSearchParams,
+  order: 'asc' | 'desc' = 'asc',
+): Page<T> {
   const {limit, after} = pagingOf(query)
   const dir = order === 'asc' ? 1 : -1
-  const cmp = (t: T, c: Cursor) => ((t.createdAt ?? '') < c.createdAt ? -1 : (t.createdAt ?? '') > c.createdAt ? 1 : (t.id ?? '') < c.id ? -1 : (t.id ?? '') > c.id ? 1 : 0)
+  const cmp = (t: T, c: Cursor) =>
+    (t.createdAt ?? '') < c.createdAt
+      ? -1
+      : (t.createdAt ?? '') > c.createdAt
+        ? 1
+        : (t.id ?? '') < c.id
+          ? -1
+          : (t.id ?? '') > c.id
+            ? 1
+            : 0
   let start = 0
   if (after) {
     const at = items.findIndex((t) => t.createdAt === after.createdAt && t.id === after.id)

@@ -38,11 +38,21 @@ export class Router {
     return this
   }
 
-  get(p: string, h: Handler, o?: RouteOptions) { return this.add('GET', p, h, o) }
-  post(p: string, h: Handler, o?: RouteOptions) { return this.add('POST', p, h, o) }
-  put(p: string, h: Handler, o?: RouteOptions) { return this.add('PUT', p, h, o) }
-  patch(p: string, h: Handler, o?: RouteOptions) { return this.add('PATCH', p, h, o) }
-  delete(p: string, h: Handler, o?: RouteOptions) { return this.add('DELETE', p, h, o) }
+  get(p: string, h: Handler, o?: RouteOptions) {
+    return this.add('GET', p, h, o)
+  }
+  post(p: string, h: Handler, o?: RouteOptions) {
+    return this.add('POST', p, h, o)
+  }
+  put(p: string, h: Handler, o?: RouteOptions) {
+    return this.add('PUT', p, h, o)
+  }
+  patch(p: string, h: Handler, o?: RouteOptions) {
+    return this.add('PATCH', p, h, o)
+  }
+  delete(p: string, h: Handler, o?: RouteOptions) {
+    return this.add('DELETE', p, h, o)
+  }
 
   /** Every registered route as `METHOD /pattern` (the authorization table must name each). */
   patterns(): Array<{method: string; pattern: string}> {
@@ -50,7 +60,10 @@ export class Router {
   }
 
   /** The handler and params for a request, `'method'` when the path exists for another method, or undefined. */
-  match(method: string, path: string): {handler: Handler; params: Record<string, string>; options: RouteOptions} | 'method' | undefined {
+  match(
+    method: string,
+    path: string,
+  ): {handler: Handler; params: Record<string, string>; options: RouteOptions} | 'method' | undefined {
     let segments: string[]
     try {
       segments = path.split('/').filter(Boolean).map(decodeURIComponent)

@@ -39,7 +39,11 @@ export class Scheduler {
   private running = false
   private stopped = true
 
-  constructor(private readonly db: Db, private readonly now: () => number, private readonly onError: (e: unknown) => void) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    private readonly onError: (e: unknown) => void,
+  ) {}
 
   on(kind: string, handler: JobHandler, options: JobOptions = {}): void {
     this.handlers.set(kind, {run: handler, ...options})

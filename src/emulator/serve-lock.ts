@@ -4,7 +4,11 @@ import {join} from 'node:path'
 /** A data dir another live process is serving: a second server on it would fight it for the database. */
 export class SandboxInUseError extends Error {
   override readonly name = 'SandboxInUseError'
-  constructor(readonly dataDir: string, readonly pid: number, readonly url: string | undefined) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+    readonly url: string | undefined,
+  ) {
     super(`A sandbox is already serving ${dataDir} (pid ${pid}${url ? `, ${url}` : ''})`)
   }
 }
@@ -50,7 +54,8 @@ export function lockDataDir(dataDir: string): {setUrl(url: string): void; releas
         // a lock being written right now, or torn by a crash: its pid decides below
       }
       const pid = typeof held.pid === 'number' ? held.pid : 0
-      if (pid && alive(pid)) throw new SandboxInUseError(dataDir, pid, typeof held.url === 'string' ? held.url : undefined)
+      if (pid && alive(pid))
+        throw new SandboxInUseError(dataDir, pid, typeof held.url === 'string' ? held.url : undefined)
       rmSync(path, {force: true})
     }
   }

@@ -73,7 +73,8 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     const url = new URL(req.url ?? '/', 'http://localhost')
     const method = head ? 'GET' : (req.method ?? 'GET')
     if (emu.opts.recordRequests) emu.requests.push({method: req.method ?? 'GET', path: url.pathname})
-    if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
+    if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX)
+      throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
     // Faults come before anything else, so a faulted request changes nothing (and is no API answer to observe).
     if (await injectFault(emu, path, req)) return void enqueued()
@@ -91,7 +92,19 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
       try {
-        return await match.handler({method, path, params: match.params, query: url.searchParams, headers: req.headers, body: parseJson(req, rawBody), rawBody, ctx}, ctx)
+        return await match.handler(
+          {
+            method,
+            path,
+            params: match.params,
+            query: url.searchParams,
+            headers: req.headers,
+            body: parseJson(req, rawBody),
+            rawBody,
+            ctx,
+          },
+          ctx,
+        )
       } catch (e) {
         // A refusal that is itself an outcome commits what led to it; any other throw rolls back.
         if (e instanceof HttpError && e.keepWrites) return errorResponse(e)
@@ -129,15 +142,38 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
 function unexpectedErrorResponse(emu: ServerHost, e: unknown): EmuResponse {
   const fault = storeFaultOf(e)
   if (fault === 'busy') {
-    return {status: 503, headers: {'retry-after': '1'}, body: {code: 'SANDBOX_BUSY', reason: 'Another process holds the sandbox database\'s write lock (a second server, sqlite3, a backup tool); nothing was changed. Retry shortly.', details: {}}}
+    return {
+      status: 503,
+      headers: {'retry-after': '1'},
+      body: {
+        code: 'SANDBOX_BUSY',
+        reason:
+          "Another process holds the sandbox database's write lock (a second server, sqlite3, a backup tool); nothing was changed. Retry shortly.",
+        details: {},
+      },
+    }
   }
   if (fault === 'full') {
     emu.log(`write refused, the disk is full: ${(e as Error).message}`)
-    return {status: 507, body: {code: 'INSUFFICIENT_STORAGE', reason: `The disk holding the sandbox database is full; nothing was changed. Free space on it (${emu.db.file}); reads keep working meanwhile.`, details: {}}}
+    return {
+      status: 507,
+      body: {
+        code: 'INSUFFICIENT_STORAGE',
+        reason: `The disk holding the sandbox database is full; nothing was changed. Free space on it (${emu.db.file}); reads keep working meanwhile.`,
+        details: {},
+      },
+    }
   }
   if (fault === 'damaged') {
     emu.log(`damaged data: ${(e as Error).message}`)
-    return {status: 500, body: {code: 'SANDBOX_DATA_DAMAGED', reason: `The sandbox database ${emu.db.file} is damaged where this request read it. Restore a backup with \`svc sandbox restore <file>\` (stop the sandbox first).`, details: {file: emu.db.file}}}
+    return {
+      status: 500,
+      body: {
+        code: 'SANDBOX_DATA_DAMAGED',
+        reason: `The sandbox database ${emu.db.file} is damaged where this request read it. Restore a backup with \`svc sandbox restore <file>\` (stop the sandbox first).`,
+        details: {file: emu.db.file},
+      },
+    }
   }
   emu.log(`internal error: ${(e as Error)?.stack ?? String(e)}`)
   return {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}}}
@@ -147,7 +183,10 @@ function errorResponse(e: HttpError): EmuResponse {
   return {status: e.status, body: e.body(), headers: e.headers}
 }
 
-const tooLarge = (limit: number) => new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {limitBytes: limit})
+const tooLarge = (limit: number) =>
+  new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {
+    limitBytes: limit,
+  })
 
 /** The body, streamed against the route's cap: a larger one is refused (413) as soon as it passes it, never buffered whole. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -175,7 +214,9 @@ function parseJson(req: IncomingMessage, raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'))
   } catch {
-    throw new HttpError(400, 'INVALID_INPUT', 'The request body is not valid JSON', {errors: [{field: '(body)', message: 'is not valid JSON'}]})
+    throw new HttpError(400, 'INVALID_INPUT', 'The request body is not valid JSON', {
+      errors: [{field: '(body)', message: 'is not valid JSON'}],
+    })
   }
 }
 

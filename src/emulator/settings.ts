@@ -53,7 +53,12 @@ export interface PlatformConfig {
   webhookEndpoint: string | null
   isRegulatedFinancialInstitution: boolean
   embeddedWalletConfig: Record<string, unknown>
-  feeConfigs: Array<{feeType: string; sourceCurrency: string; variableFeeBps: number; fixedFee: {amount: number; currency: string}}>
+  feeConfigs: Array<{
+    feeType: string
+    sourceCurrency: string
+    variableFeeBps: number
+    fixedFee: {amount: number; currency: string}
+  }>
   sandbox: SandboxSettings
   createdAt: string
   updatedAt: string
@@ -65,7 +70,13 @@ export function defaultConfig(nowIso: string, overrides: Partial<SandboxSettings
     umaDomain: 'sandbox.uma.local',
     webhookEndpoint: null,
     isRegulatedFinancialInstitution: false,
-    embeddedWalletConfig: {appName: 'svc local sandbox', otpLength: 6, alphanumeric: false, expirationSeconds: 300, sendFromEmailSenderName: 'Notifications'},
+    embeddedWalletConfig: {
+      appName: 'svc local sandbox',
+      otpLength: 6,
+      alphanumeric: false,
+      expirationSeconds: 300,
+      sendFromEmailSenderName: 'Notifications',
+    },
     feeConfigs: [],
     sandbox: {...DEFAULT_SETTINGS, ...overrides},
     createdAt: nowIso,

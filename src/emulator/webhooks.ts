@@ -30,7 +30,8 @@ export function loadWebhookKey(dataDir: string): {privateKey: KeyObject; publicK
     const {privateKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'})
     writePrivateFileAtomic(path, privateKey.export({type: 'pkcs8', format: 'pem'}) as string)
   }
-  const recovery = 'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).'
+  const recovery =
+    'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).'
   let privateKey: KeyObject
   try {
     privateKey = createPrivateKey(readFileSync(path, 'utf8'))
@@ -40,7 +41,11 @@ export function loadWebhookKey(dataDir: string): {privateKey: KeyObject; publicK
   // Every delivery is signed ECDSA P-256 (X-Service-Signature): another key would fail each one later, so it is refused now.
   const curve = privateKey.asymmetricKeyDetails?.namedCurve
   if (privateKey.asymmetricKeyType !== 'ec' || curve !== 'prime256v1') {
-    throw new DataFileError(path, `holds a${privateKey.asymmetricKeyType === 'ec' ? `n EC ${curve}` : ` ${privateKey.asymmetricKeyType}`} key, not the ECDSA P-256 key webhooks are signed with`, recovery)
+    throw new DataFileError(
+      path,
+      `holds a${privateKey.asymmetricKeyType === 'ec' ? `n EC ${curve}` : ` ${privateKey.asymmetricKeyType}`} key, not the ECDSA P-256 key webhooks are signed with`,
+      recovery,
+    )
   }
   const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
   return {privateKey, publicKeyPem}
@@ -70,7 +75,10 @@ export class Webhooks {
   private timer?: NodeJS.Timeout
   private idleWaiters: Array<() => void> = []
 
-  constructor(private readonly emu: OutboxHost, private readonly key: KeyObject) {
+  constructor(
+    private readonly emu: OutboxHost,
+    private readonly key: KeyObject,
+  ) {
     this.seq = maxEventSeq(emu.db)
     this.committedSeq = this.seq
     emu.db.onCommit(() => {
@@ -91,9 +99,20 @@ export class Webhooks {
 
   /** Records an event in the current unit; it is delivered once that unit commits. */
   emit(type: string, data?: unknown): WebhookEvent {
-    const event: WebhookEvent = {id: `Webhook:${randomUUID()}`, type, timestamp: new Date(this.emu.now()).toISOString(), ...(data === undefined ? {} : {data})}
+    const event: WebhookEvent = {
+      id: `Webhook:${randomUUID()}`,
+      type,
+      timestamp: new Date(this.emu.now()).toISOString(),
+      ...(data === undefined ? {} : {data}),
+    }
     const endpoint = this.emu.config().webhookEndpoint
-    const stored: StoredEvent = {seq: ++this.seq, event, delivery: endpoint ? 'pending' : 'none', ...(endpoint ? {endpoint} : {}), attempts: []}
+    const stored: StoredEvent = {
+      seq: ++this.seq,
+      event,
+      delivery: endpoint ? 'pending' : 'none',
+      ...(endpoint ? {endpoint} : {}),
+      attempts: [],
+    }
     this.emu.db.put('events', event.id, stored)
     this.emu.log(`webhook ${type} ${event.id}`)
     // Outside a unit the write has committed on its own already.
@@ -124,7 +143,10 @@ export class Webhooks {
    * stored envelope, serialised as on its first delivery), freshly signed. Recorded among the
    * event's attempts as a replay (replays do not count against its delivery attempts).
    */
-  async replay(eventId: string, url: string): Promise<{event: WebhookEvent; status?: number; body?: string; error?: string}> {
+  async replay(
+    eventId: string,
+    url: string,
+  ): Promise<{event: WebhookEvent; status?: number; body?: string; error?: string}> {
     const stored = this.emu.db.get<StoredEvent>('events', eventId)
     if (!stored) throw Object.assign(new Error(`${eventId} not found`), {notFound: true})
     let result: {status?: number; body?: string; error?: string}
@@ -135,7 +157,13 @@ export class Webhooks {
     }
     await this.emu.db.unit(() => {
       const latest = this.emu.db.get<StoredEvent>('events', eventId) ?? stored
-      const attempt = {at: this.emu.iso(), url, ...(result.status !== undefined ? {status: result.status} : {}), ...(result.error ? {error: result.error} : {}), replay: true}
+      const attempt = {
+        at: this.emu.iso(),
+        url,
+        ...(result.status !== undefined ? {status: result.status} : {}),
+        ...(result.error ? {error: result.error} : {}),
+        replay: true,
+      }
       this.emu.db.put('events', eventId, {...latest, attempts: [...(latest.attempts ?? []), attempt]})
     })
     this.emu.log(`webhook replay ${stored.event.type} ${eventId} -> ${url}: ${result.status ?? result.error}`)
@@ -205,7 +233,10 @@ export class Webhooks {
     await this.emu.db.unit(() => {
       const current = this.emu.db.get<StoredEvent>('events', stored.event.id)
       if (!current || current.delivery !== 'pending') return
-      const attempts = [...current.attempts, {at: this.emu.iso(), url, ...(status !== undefined ? {status} : {}), ...(error ? {error} : {})}]
+      const attempts = [
+        ...current.attempts,
+        {at: this.emu.iso(), url, ...(status !== undefined ? {status} : {}), ...(error ? {error} : {})},
+      ]
       const tries = attempts.filter((a) => !a.replay).length
       const exhausted = current.event.type === 'TEST' || tries >= MAX_ATTEMPTS
       const delay = Math.min(30 * 60_000, this.emu.settings().webhookRetryBaseMs * 2 ** (tries - 1))
@@ -215,7 +246,8 @@ export class Webhooks {
           ? {...current, attempts, delivery: 'dead', nextAttemptAt: undefined}
           : {...current, attempts, nextAttemptAt: this.emu.now() + delay}
       this.emu.db.put('events', current.event.id, next)
-      if (next.delivery === 'dead') this.emu.log(`webhook ${current.event.id} is dead after ${attempts.length} attempt(s)`)
+      if (next.delivery === 'dead')
+        this.emu.log(`webhook ${current.event.id} is dead after ${attempts.length} attempt(s)`)
     })
   }
 }
@@ -240,22 +272,26 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
       if (err) reject(err)
       else resolve(value!)
     }
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, {method: 'POST', headers: {...headers, 'content-length': String(Buffer.byteLength(body))}}, (res) => {
-      const chunks: Buffer[] = []
-      let size = 0
-      const done = () => {
-        finish(undefined, {status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 2000)})
-        if (!res.complete) req.destroy()
-      }
-      res.on('data', (c: Buffer) => {
-        if (size < MAX_ANSWER_BYTES) chunks.push(c.subarray(0, MAX_ANSWER_BYTES - size))
-        size += c.length
-        // The status is known and enough of the answer is kept: stop reading.
-        if (size >= MAX_ANSWER_BYTES) done()
-      })
-      res.on('end', done)
-      res.on('error', (e) => finish(e))
-    })
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
+      u,
+      {method: 'POST', headers: {...headers, 'content-length': String(Buffer.byteLength(body))}},
+      (res) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        const done = () => {
+          finish(undefined, {status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 2000)})
+          if (!res.complete) req.destroy()
+        }
+        res.on('data', (c: Buffer) => {
+          if (size < MAX_ANSWER_BYTES) chunks.push(c.subarray(0, MAX_ANSWER_BYTES - size))
+          size += c.length
+          // The status is known and enough of the answer is kept: stop reading.
+          if (size >= MAX_ANSWER_BYTES) done()
+        })
+        res.on('end', done)
+        res.on('error', (e) => finish(e))
+      },
+    )
     const deadline = setTimeout(() => {
       const e = new Error(`timed out after ${DELIVERY_DEADLINE_MS / 1000}s`)
       finish(e)

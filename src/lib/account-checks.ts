@@ -36,16 +36,46 @@ export function routingChecksumProblem(v: string): string | undefined {
 }
 
 const IBAN_LENGTHS: Record<string, number> = {
-  AT: 20, BE: 16, BG: 22, CH: 21, CY: 28, CZ: 24, DE: 22, DK: 18, EE: 20, ES: 24, FI: 18, FR: 27, GB: 22, GR: 27, HR: 21,
-  HU: 28, IE: 22, IT: 27, LT: 20, LU: 20, LV: 21, MT: 31, NL: 18, NO: 15, PL: 28, PT: 25, RO: 24, SE: 24, SI: 19, SK: 24,
+  AT: 20,
+  BE: 16,
+  BG: 22,
+  CH: 21,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  EE: 20,
+  ES: 24,
+  FI: 18,
+  FR: 27,
+  GB: 22,
+  GR: 27,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IT: 27,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MT: 31,
+  NL: 18,
+  NO: 15,
+  PL: 28,
+  PT: 25,
+  RO: 24,
+  SE: 24,
+  SI: 19,
+  SK: 24,
 }
 
 /** IBAN: country code, two check digits, the BBAN; ISO 7064 mod-97 must give 1. */
 export function ibanProblem(raw: string): string | undefined {
   const v = raw.replace(/ /g, '')
-  if (!/^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$/.test(v)) return 'must look like an IBAN: 2 letters, 2 check digits, 11-30 letters or digits'
+  if (!/^[A-Z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$/.test(v))
+    return 'must look like an IBAN: 2 letters, 2 check digits, 11-30 letters or digits'
   const expected = IBAN_LENGTHS[v.slice(0, 2)]
-  if (expected && v.length !== expected) return `must have ${expected} characters for ${v.slice(0, 2)} (has ${v.length})`
+  if (expected && v.length !== expected)
+    return `must have ${expected} characters for ${v.slice(0, 2)} (has ${v.length})`
   const rearranged = (v.slice(4) + v.slice(0, 4)).toUpperCase()
   let rem = 0
   for (const ch of rearranged) {
@@ -92,14 +122,19 @@ export function pixKeyProblem(key: string, type: string): string | undefined {
     case 'PHONE':
       return /^\+55\d{10,11}$/.test(key) ? undefined : 'must be a Brazilian phone number: +55 then 10 or 11 digits'
     case 'RANDOM':
-      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key) ? undefined : 'must be a random key (EVP): a UUID'
+      return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)
+        ? undefined
+        : 'must be a random key (EVP): a UUID'
     default:
       return undefined
   }
 }
 
 /** Which chain family an address kind belongs to (decides format and signature verification). */
-export const WALLET_KINDS: Record<string, {chain: 'EVM' | 'SOLANA' | 'TRON' | 'L2'; network: string; assets: string[]}> = {
+export const WALLET_KINDS: Record<
+  string,
+  {chain: 'EVM' | 'SOLANA' | 'TRON' | 'L2'; network: string; assets: string[]}
+> = {
   ETHEREUM_WALLET: {chain: 'EVM', network: 'ETHEREUM', assets: ['USDC', 'USDT']},
   BASE_WALLET: {chain: 'EVM', network: 'BASE', assets: ['USDC']},
   POLYGON_WALLET: {chain: 'EVM', network: 'POLYGON', assets: ['USDC']},
@@ -137,7 +172,9 @@ export function walletAddressProblem(kind: string, address: string): string | un
       return 'must be a Tron address: base58check starting with T (0x41 prefix)'
     }
     case 'L2':
-      return /^(spark|sparkrt|sparkt|sp|sprt)1[02-9ac-hj-np-z]{20,120}$/.test(address) ? undefined : 'must be a layer-2 address: spark1... / sparkrt1... (bech32m characters)'
+      return /^(spark|sparkrt|sparkt|sp|sprt)1[02-9ac-hj-np-z]{20,120}$/.test(address)
+        ? undefined
+        : 'must be a layer-2 address: spark1... / sparkrt1... (bech32m characters)'
     default:
       return undefined
   }

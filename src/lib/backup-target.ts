@@ -11,7 +11,13 @@ import {ExitCode, type ExitCodeValue} from './exit-codes.js'
 export function checkBackupTarget(dataDir: string, file: string, force: boolean): string {
   const target = resolve(file)
   const parent = dirname(target)
-  if (!existsSync(parent)) throw refuse('BACKUP_TARGET_INVALID', ExitCode.USAGE, `${parent} does not exist`, 'Create the directory first, or write the backup elsewhere.')
+  if (!existsSync(parent))
+    throw refuse(
+      'BACKUP_TARGET_INVALID',
+      ExitCode.USAGE,
+      `${parent} does not exist`,
+      'Create the directory first, or write the backup elsewhere.',
+    )
   const inside = (dir: string, path: string) => {
     const rel = relative(dir, path)
     return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
@@ -19,15 +25,34 @@ export function checkBackupTarget(dataDir: string, file: string, force: boolean)
   const realTarget = join(realpathSync(parent), basename(target))
   const realData = existsSync(dataDir) ? realpathSync(dataDir) : resolve(dataDir)
   if (inside(realData, realTarget)) {
-    throw refuse('BACKUP_TARGET_INVALID', ExitCode.USAGE, `${target} is inside the sandbox's data dir (${realData}); a backup there could overwrite the live database or go with it`, 'Write the backup outside the data dir, e.g. ./sandbox-backup.db.')
+    throw refuse(
+      'BACKUP_TARGET_INVALID',
+      ExitCode.USAGE,
+      `${target} is inside the sandbox's data dir (${realData}); a backup there could overwrite the live database or go with it`,
+      'Write the backup outside the data dir, e.g. ./sandbox-backup.db.',
+    )
   }
   if (existsSync(target)) {
     const live = join(realData, 'sandbox.db')
-    const same = existsSync(live) && statSync(live).ino === statSync(target).ino && statSync(live).dev === statSync(target).dev
-    if (same) throw refuse('BACKUP_TARGET_INVALID', ExitCode.USAGE, `${target} is the live database itself (a link to ${live})`, 'Write the backup to a new file.')
-    if (!force) throw refuse('BACKUP_TARGET_EXISTS', ExitCode.CONFLICT, `${target} already exists; it was not replaced`, 'Pass --force to replace it, or choose another file.')
+    const same =
+      existsSync(live) && statSync(live).ino === statSync(target).ino && statSync(live).dev === statSync(target).dev
+    if (same)
+      throw refuse(
+        'BACKUP_TARGET_INVALID',
+        ExitCode.USAGE,
+        `${target} is the live database itself (a link to ${live})`,
+        'Write the backup to a new file.',
+      )
+    if (!force)
+      throw refuse(
+        'BACKUP_TARGET_EXISTS',
+        ExitCode.CONFLICT,
+        `${target} already exists; it was not replaced`,
+        'Pass --force to replace it, or choose another file.',
+      )
   }
   return target
 }
 
-const refuse = (code: string, exitCode: ExitCodeValue, message: string, hint: string) => new SvcError({code, exitCode, message, hint})
+const refuse = (code: string, exitCode: ExitCodeValue, message: string, hint: string) =>
+  new SvcError({code, exitCode, message, hint})

@@ -11,7 +11,9 @@ import {missingFlagsError} from './missing-flags.js'
 
 const TIMEOUT_HELP = 'give up after this long (30s, 10m ...)'
 
-export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BaseCommand)['baseFlags'] & T['flags']
+>
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
 /**
@@ -25,7 +27,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   static handlesInterrupt = false
 
   static override baseFlags = {
-    profile: Flags.string({description: 'profile to use (see `svc profiles list`)', helpGroup: 'GLOBAL', env: 'SVC_PROFILE'}),
+    profile: Flags.string({
+      description: 'profile to use (see `svc profiles list`)',
+      helpGroup: 'GLOBAL',
+      env: 'SVC_PROFILE',
+    }),
     'base-url': Flags.string({description: 'API base URL including the version segment', helpGroup: 'GLOBAL'}),
     timeout: durationFlag(TIMEOUT_HELP, '30s'),
     debug: Flags.boolean({description: 'trace HTTP requests on stderr (secrets redacted)', helpGroup: 'GLOBAL'}),
@@ -38,7 +44,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * runs the command. An svc command runs on the runner's Config as it is; called any other way
    * (tests, a plain options object) it goes through oclif's path.
    */
-  static override async run<C extends Command>(this: new (argv: string[], config: Config) => C, argv?: string[], opts?: Interfaces.LoadOptions): Promise<ReturnType<C['run']>> {
+  static override async run<C extends Command>(
+    this: new (argv: string[], config: Config) => C,
+    argv?: string[],
+    opts?: Interfaces.LoadOptions,
+  ): Promise<ReturnType<C['run']>> {
     if (!(opts instanceof Config)) return super.run(argv, opts) as Promise<ReturnType<C['run']>>
     const cmd = new this(argv ?? process.argv.slice(2), opts) as unknown as {_run(): Promise<ReturnType<C['run']>>}
     return cmd._run()
@@ -78,7 +88,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async catch(err: Error & {exitCode?: number}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
     const svc = toSvcError(err)
-    let doc: ErrorDocument = withCommandHint(svc.toDocument(), this.id ?? '', {...this.ctor.flags, ...(this.ctor as typeof BaseCommand).baseFlags})
+    let doc: ErrorDocument = withCommandHint(svc.toDocument(), this.id ?? '', {
+      ...this.ctor.flags,
+      ...(this.ctor as typeof BaseCommand).baseFlags,
+    })
     // `svc login` checks the secret it was just given, not the profile's: its own hint stands.
     if (this.ctx && this.id !== 'login') doc = this.ctx.explainUnauthorized(doc)
     if (this.jsonEnabled()) {
@@ -155,16 +168,35 @@ export function toSvcError(err: Error & {oclif?: {exit?: number}; code?: string}
   }
   // oclif's required flags ("Missing required flag account" once per flag): named like svc's own, all at once.
   const required = [...err.message.matchAll(/Missing required flag:?\s+(?:--)?([\w-]+)/g)].map((m) => m[1])
-  if (required.length) return missingFlagsError(required, [], 'See `svc <command> --help` for the flags; nothing was sent.')
-  if (err.oclif || /Nonexistent flag|Unexpected argument|Missing required|Expected --|--.+ cannot also|Parsing --|at least one of|exactly one of|must also be provided/i.test(err.message)) {
-    return new SvcError({code: 'USAGE', message: parseMessage(err.message), exitCode: ExitCode.USAGE, hint: 'See `svc <command> --help` for the flags and arguments.'})
+  if (required.length)
+    return missingFlagsError(required, [], 'See `svc <command> --help` for the flags; nothing was sent.')
+  if (
+    err.oclif ||
+    /Nonexistent flag|Unexpected argument|Missing required|Expected --|--.+ cannot also|Parsing --|at least one of|exactly one of|must also be provided/i.test(
+      err.message,
+    )
+  ) {
+    return new SvcError({
+      code: 'USAGE',
+      message: parseMessage(err.message),
+      exitCode: ExitCode.USAGE,
+      hint: 'See `svc <command> --help` for the flags and arguments.',
+    })
   }
-  return new SvcError({code: 'INTERNAL_CLI_ERROR', message: `Unexpected error: ${err.message}`, exitCode: ExitCode.FAILED, hint: 'This is a bug in svc; re-run with --debug and report it.'})
+  return new SvcError({
+    code: 'INTERNAL_CLI_ERROR',
+    message: `Unexpected error: ${err.message}`,
+    exitCode: ExitCode.FAILED,
+    hint: 'This is a bug in svc; re-run with --debug and report it.',
+  })
 }
 
 /** oclif's multi-line parse message as one line that keeps the reason ("--limit: Expected an integer ..."). */
 function parseMessage(message: string): string {
-  const lines = message.split('\n').map((l) => l.trim()).filter((l) => l && !/^See more help/i.test(l))
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^See more help/i.test(l))
   const flag = /^Parsing (--[\w-]+)$/.exec(lines[0] ?? '')?.[1]
   if (!flag || lines.length < 2) return lines.join(' ')
   const rest = lines.slice(1).join(' ')

@@ -66,7 +66,12 @@ export function readAgentTokens(env = process.env): Record<string, string> {
 }
 
 /** Saves an agent profile and its access token (0600); the profile is not made active. */
-export async function saveAgentProfile(name: string, profile: Profile, token: Secret, env = process.env): Promise<void> {
+export async function saveAgentProfile(
+  name: string,
+  profile: Profile,
+  token: Secret,
+  env = process.env,
+): Promise<void> {
   const store = await confStore(env)
   store.set(`profiles.${name}`, profile)
   const tokens = readAgentTokens(env)
@@ -114,7 +119,10 @@ export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env =
   const stored = config.profiles?.[name]
   if (!stored && name !== 'local') {
     const known = Object.keys(config.profiles ?? {})
-    throw usageError(`No profile named "${name}"`, known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with `svc login`.')
+    throw usageError(
+      `No profile named "${name}"`,
+      known.length ? `Known profiles: ${known.join(', ')}` : 'Create one with `svc login`.',
+    )
   }
   const profile = stored ?? DEFAULT_LOCAL
   const override = opts.baseUrl ?? env.SVC_BASE_URL
@@ -156,7 +164,12 @@ async function confStore(env = process.env) {
   return new Conf<ConfigFile>({cwd: configDir(env), configName: 'config', configFileMode: 0o600})
 }
 
-export async function saveProfile(name: string, profile: Profile, secret: Secret | undefined, env = process.env): Promise<void> {
+export async function saveProfile(
+  name: string,
+  profile: Profile,
+  secret: Secret | undefined,
+  env = process.env,
+): Promise<void> {
   const store = await confStore(env)
   store.set(`profiles.${name}`, profile)
   if (!store.get('activeProfile')) store.set('activeProfile', name)

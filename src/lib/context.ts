@@ -37,7 +37,10 @@ export function missingCredentials(p: ResolvedProfile, env: NodeJS.ProcessEnv): 
     code: 'UNAUTHORIZED',
     exitCode: ExitCode.AUTH,
     message: `Profile "${p.name}" has no API credentials`,
-    hint: p.environment === 'local' ? 'Set SVC_TOKEN_ID and SVC_CLIENT_SECRET, or `svc login --profile ' + p.name + '`.' : `Run \`svc login --profile ${p.name}\`, or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.`,
+    hint:
+      p.environment === 'local'
+        ? 'Set SVC_TOKEN_ID and SVC_CLIENT_SECRET, or `svc login --profile ' + p.name + '`.'
+        : `Run \`svc login --profile ${p.name}\`, or set SVC_TOKEN_ID and SVC_CLIENT_SECRET.`,
   })
 }
 
@@ -85,10 +88,24 @@ export class Context {
       return doc
     }
     const from = secretSource(p, this.env)
-    const fix = from === 'SVC_CLIENT_SECRET' ? 'unset or correct SVC_CLIENT_SECRET' : from === 'local sandbox' ? 'restart the local sandbox (`svc sandbox stop`, then `svc sandbox serve --detach`)' : from === 'agent token' ? 'log the agent in again (`svc agents login <code>`)' : `run \`svc login --profile ${p.name}\``
-    const what = from === 'agent token' ? 'Check the agent access token' : `Check the token id (${p.tokenId ?? 'none'}) and client secret`
+    const fix =
+      from === 'SVC_CLIENT_SECRET'
+        ? 'unset or correct SVC_CLIENT_SECRET'
+        : from === 'local sandbox'
+          ? 'restart the local sandbox (`svc sandbox stop`, then `svc sandbox serve --detach`)'
+          : from === 'agent token'
+            ? 'log the agent in again (`svc agents login <code>`)'
+            : `run \`svc login --profile ${p.name}\``
+    const what =
+      from === 'agent token'
+        ? 'Check the agent access token'
+        : `Check the token id (${p.tokenId ?? 'none'}) and client secret`
     const hint = `${what}: the secret came from ${describeSecretSource(p, this.env)}; ${fix}.`
-    return {...doc, details: {...doc.details, profile: p.name, secretFrom: from, ...(p.tokenId ? {tokenId: p.tokenId} : {})}, hint}
+    return {
+      ...doc,
+      details: {...doc.details, profile: p.name, secretFrom: from, ...(p.tokenId ? {tokenId: p.tokenId} : {})},
+      hint,
+    }
   }
 
   /** Milliseconds left before --timeout. */
@@ -123,7 +140,10 @@ export class Context {
       now: this.now,
       onConnectionRefused: () =>
         p.environment === 'local'
-          ? networkError(`The local sandbox is not running at ${new URL(p.baseUrl).origin}`, 'Start it with `svc sandbox serve --detach` (or `svc sandbox serve` in another terminal).')
+          ? networkError(
+              `The local sandbox is not running at ${new URL(p.baseUrl).origin}`,
+              'Start it with `svc sandbox serve --detach` (or `svc sandbox serve` in another terminal).',
+            )
           : undefined,
     })
     return this._client
@@ -133,7 +153,12 @@ export class Context {
   get client(): ApiClient {
     const p = this.profile
     if (p.agentId && !p.agentToken) {
-      throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Agent profile "${p.name}" has no access token`, hint: 'Ask the platform for a device code (`svc agents device-code issue <agentId>`), then `svc agents login <code>`.'})
+      throw new SvcError({
+        code: 'UNAUTHORIZED',
+        exitCode: ExitCode.AUTH,
+        message: `Agent profile "${p.name}" has no access token`,
+        hint: 'Ask the platform for a device code (`svc agents device-code issue <agentId>`), then `svc agents login <code>`.',
+      })
     }
     if (!p.agentId && (!p.tokenId || !p.secret)) throw missingCredentials(p, this.env)
     return this.transport
@@ -147,7 +172,8 @@ export class Context {
   /** Shown on stderr before anything moves money or deletes, so nobody mistakes production for a sandbox. */
   banner(action: string): void {
     const p = this.profile
-    const env = p.environment === 'production' ? this.out.red(this.out.bold('PRODUCTION')) : this.out.cyan(p.environment)
+    const env =
+      p.environment === 'production' ? this.out.red(this.out.bold('PRODUCTION')) : this.out.cyan(p.environment)
     this.out.info(`${env} · profile ${p.name} · ${action}`)
   }
 
@@ -160,7 +186,11 @@ export class Context {
     const production = this.profile.environment === 'production'
     if (!production && !opts.always) return
     if (!canPrompt(this.env)) {
-      if (production) throw usageError(`Refusing to ${question.replace(/\?$/, '')} in production without confirmation`, 'Pass --yes to confirm non-interactively.')
+      if (production)
+        throw usageError(
+          `Refusing to ${question.replace(/\?$/, '')} in production without confirmation`,
+          'Pass --yes to confirm non-interactively.',
+        )
       return
     }
     if (!(await promptConfirm(question, false))) throw cancelled('Not confirmed; nothing was sent.')
@@ -168,7 +198,10 @@ export class Context {
 
   refuseInProduction(what: string): void {
     if (this.profile.environment === 'production') {
-      throw usageError(`${what} is a sandbox simulator and is refused against production`, 'Switch to a sandbox or local profile (`svc profiles use`).')
+      throw usageError(
+        `${what} is a sandbox simulator and is refused against production`,
+        'Switch to a sandbox or local profile (`svc profiles use`).',
+      )
     }
   }
 

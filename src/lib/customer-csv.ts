@@ -8,8 +8,25 @@ import type {FieldError} from './errors.js'
 
 /** Columns of the published format, plus `currencies` (space/semicolon separated) and the business facts POST /customers requires. */
 export const CSV_COLUMNS = [
-  'umaAddress', 'platformCustomerId', 'customerType', 'fullName', 'birthDate', 'addressLine1', 'addressLine2', 'city', 'state', 'postalCode', 'country',
-  'platformAccountId', 'description', 'email', 'businessLegalName', 'businessRegistrationNumber', 'businessTaxId', 'businessIncorporatedOn', 'currencies',
+  'umaAddress',
+  'platformCustomerId',
+  'customerType',
+  'fullName',
+  'birthDate',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+  'platformAccountId',
+  'description',
+  'email',
+  'businessLegalName',
+  'businessRegistrationNumber',
+  'businessTaxId',
+  'businessIncorporatedOn',
+  'currencies',
 ] as const
 export const REQUIRED_COLUMNS = ['platformCustomerId', 'customerType'] as const
 export const MAX_CSV_ROWS = 10_000
@@ -37,8 +54,7 @@ export function parseCsv(text: string): string[][] {
       if (ch === '"' && src[i + 1] === '"') {
         field += '"'
         i++
-      }
-      else if (ch === '"') quoted = false
+      } else if (ch === '"') quoted = false
       else {
         if (ch === '\n') line++
         field += ch
@@ -74,19 +90,29 @@ export function readCustomerCsv(text: string): {file?: CsvFile; errors: FieldErr
   } catch (e) {
     return {errors: [{field: 'file', message: `is not valid CSV (${(e as Error).message})`}]}
   }
-  if (!rows.length) return {errors: [{field: 'file', message: 'is empty (expected a header row and at least one customer)'}]}
+  if (!rows.length)
+    return {errors: [{field: 'file', message: 'is empty (expected a header row and at least one customer)'}]}
   const header = rows[0].map((h) => h.trim())
   const errors: FieldError[] = []
   const unknown = header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h))
-  if (unknown.length) errors.push({field: 'file.header', message: `unknown column(s) ${unknown.join(', ')}; known: ${CSV_COLUMNS.join(', ')}`})
+  if (unknown.length)
+    errors.push({
+      field: 'file.header',
+      message: `unknown column(s) ${unknown.join(', ')}; known: ${CSV_COLUMNS.join(', ')}`,
+    })
   const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c))
   if (missing.length) errors.push({field: 'file.header', message: `missing required column(s) ${missing.join(', ')}`})
   const dup = header.filter((h, i) => header.indexOf(h) !== i)
   if (dup.length) errors.push({field: 'file.header', message: `repeated column(s) ${[...new Set(dup)].join(', ')}`})
   if (rows.length === 1) errors.push({field: 'file', message: 'has a header but no customer rows'})
-  if (rows.length - 1 > MAX_CSV_ROWS) errors.push({field: 'file', message: `has ${rows.length - 1} rows; at most ${MAX_CSV_ROWS} per upload`})
+  if (rows.length - 1 > MAX_CSV_ROWS)
+    errors.push({field: 'file', message: `has ${rows.length - 1} rows; at most ${MAX_CSV_ROWS} per upload`})
   const ragged = rows.slice(1).findIndex((r) => r.length !== header.length)
-  if (ragged >= 0) errors.push({field: 'file', message: `row ${ragged + 1} has ${rows[ragged + 1].length} cells; the header has ${header.length}`})
+  if (ragged >= 0)
+    errors.push({
+      field: 'file',
+      message: `row ${ragged + 1} has ${rows[ragged + 1].length} cells; the header has ${header.length}`,
+    })
   if (errors.length) return {errors}
   const records = rows.slice(1).map((cells, i) => {
     const values: Record<string, string> = {}
@@ -101,20 +127,39 @@ export function readCustomerCsv(text: string): {file?: CsvFile; errors: FieldErr
 
 /** One row as a POST /customers body (the shared create schema then judges it). */
 export function rowToCustomer(v: Record<string, string>): Record<string, unknown> {
-  const address = v.addressLine1 || v.city || v.state || v.postalCode || v.country
-    ? drop({line1: v.addressLine1, line2: v.addressLine2, city: v.city, state: v.state, postalCode: v.postalCode, country: v.country?.toUpperCase()})
-    : undefined
+  const address =
+    v.addressLine1 || v.city || v.state || v.postalCode || v.country
+      ? drop({
+          line1: v.addressLine1,
+          line2: v.addressLine2,
+          city: v.city,
+          state: v.state,
+          postalCode: v.postalCode,
+          country: v.country?.toUpperCase(),
+        })
+      : undefined
   const uma = v.umaAddress && !v.umaAddress.startsWith('$') ? `$${v.umaAddress}` : v.umaAddress
   const common = drop({
     customerType: v.customerType?.toUpperCase(),
     platformCustomerId: v.platformCustomerId,
     umaAddress: uma,
     email: v.email,
-    currencies: v.currencies ? v.currencies.split(/[\s;]+/).filter(Boolean).map((c) => c.toUpperCase()) : undefined,
+    currencies: v.currencies
+      ? v.currencies
+          .split(/[\s;]+/)
+          .filter(Boolean)
+          .map((c) => c.toUpperCase())
+      : undefined,
     address,
   })
   if (common.customerType === 'BUSINESS') {
-    const businessInfo = drop({legalName: v.businessLegalName, registrationNumber: v.businessRegistrationNumber, taxId: v.businessTaxId, incorporatedOn: v.businessIncorporatedOn, country: v.country?.toUpperCase()})
+    const businessInfo = drop({
+      legalName: v.businessLegalName,
+      registrationNumber: v.businessRegistrationNumber,
+      taxId: v.businessTaxId,
+      incorporatedOn: v.businessIncorporatedOn,
+      country: v.country?.toUpperCase(),
+    })
     return {...common, businessInfo}
   }
   return {...common, ...drop({fullName: v.fullName, birthDate: v.birthDate})}

@@ -29,7 +29,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   SELF_PAYMENT: 'Source and destination are the same; choose another destination.',
   LOOKUP_REQUEST_FAILED: 'The receiver lookup failed; retry later.',
   PARSE_LNURLP_RESPONSE_ERROR: 'The counterparty LNURLP answer could not be parsed; retry later.',
-  INVALID_AMOUNT: 'Check the amount: a positive value in the currency\'s units.',
+  INVALID_AMOUNT: "Check the amount: a positive value in the currency's units.",
   WEBHOOK_ENDPOINT_NOT_SET: 'Set one with `svc webhooks endpoint <url>` first.',
   WEBHOOK_DELIVERY_ERROR: 'The webhook endpoint did not answer 2xx; check that it is reachable.',
   LOW_QUALITY: 'Upload a sharper photo: all four corners, in focus, in colour.',
@@ -42,15 +42,19 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   SMS_OTP_CREDENTIAL_ALREADY_EXISTS: 'An account holds one SMS_OTP credential; revoke the existing one first.',
   PASSKEY_CREDENTIAL_ALREADY_EXISTS: 'This passkey (credentialId) is registered already; use another authenticator.',
   CARDHOLDER_KYC_NOT_APPROVED: 'Cards need an APPROVED cardholder; finish KYC (`svc kyc status`).',
-  TRANSACTION_SIZE_LIMIT_EXCEEDED: 'Split the transfer: the amount is above the single-transaction maximum for this corridor.',
-  EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED: 'Verify the destination first: `svc accounts external verify-ownership <id>`.',
+  TRANSACTION_SIZE_LIMIT_EXCEEDED:
+    'Split the transfer: the amount is above the single-transaction maximum for this corridor.',
+  EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED:
+    'Verify the destination first: `svc accounts external verify-ownership <id>`.',
   INSUFFICIENT_FUNDS: 'Fund the source account (`svc sandbox fund` in sandbox) or lower the amount.',
   QUOTE_EXPIRED: 'The quote expired; create a new quote with `svc quote create`.',
   QUOTE_RATE_UNAVAILABLE: 'No rate is available for this corridor right now; retry later.',
   STABLECOIN_PROVIDER_ACCOUNT_INVALID: 'The stablecoin provider account is invalid; relink it.',
   STABLECOIN_PROVIDER_ACCOUNT_REVOKED: 'The stablecoin provider account was revoked; relink it.',
-  STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED: 'Several provider accounts are linked; choose one with --provider-account (stablecoinProviderAccountId).',
-  STABLECOIN_AMOUNT_NOT_REPRESENTABLE: 'Use a whole number of fiat cents: with 6 decimals, a multiple of 10000 smallest units (e.g. --amount 12.34).',
+  STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED:
+    'Several provider accounts are linked; choose one with --provider-account (stablecoinProviderAccountId).',
+  STABLECOIN_AMOUNT_NOT_REPRESENTABLE:
+    'Use a whole number of fiat cents: with 6 decimals, a multiple of 10000 smallest units (e.g. --amount 12.34).',
   STABLECOIN_BURN_SOURCE_NOT_SUPPORTED: 'Burn from a supported source account.',
   STABLECOIN_EXTERNAL_ACCOUNT_LINK_FAILED: 'Linking the external account failed; retry the link.',
   STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED: 'Name a link method for the external account.',
@@ -58,7 +62,8 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED: 'This external account cannot be used for the stablecoin.',
   STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_FAILED: 'The provider link failed; retry later.',
   STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_REQUIRED: 'Link the external account with the provider first.',
-  STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED: 'Internal accounts hold the coin only once ENABLED: `svc stablecoins request-enablement <id>`, then wait for the operator.',
+  STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED:
+    'Internal accounts hold the coin only once ENABLED: `svc stablecoins request-enablement <id>`, then wait for the operator.',
   STABLECOIN_NOT_PROVISIONED: 'The stablecoin is not provisioned yet; wait for provisioning.',
   STABLECOIN_OPERATION_NOT_SUPPORTED: 'This stablecoin operation is not supported.',
   STABLECOIN_PROVIDER_ERROR: 'The stablecoin provider failed; retry later.',
@@ -69,7 +74,8 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   INVALID_SIGNATURE: 'The request signature was rejected; re-run the command to sign again.',
   WALLET_SIGNATURE_MISSING: 'This action needs a wallet session: run `svc wallet login <InternalAccount>`.',
   WALLET_SIGNATURE_MALFORMED: 'The Service-Wallet-Signature header is not a valid stamp; re-run to stamp again.',
-  WALLET_SIGNATURE_BODY_MISMATCH: 'The body changed after signing; re-run the command so it is signed over the exact body.',
+  WALLET_SIGNATURE_BODY_MISMATCH:
+    'The body changed after signing; re-run the command so it is signed over the exact body.',
   WALLET_SIGNATURE_INVALID: 'The stamp did not verify with an active session key; run `svc wallet login` and retry.',
   REQUEST_ID_MISSING: 'A signed retry must carry Request-Id; re-run the command (svc sends it for you).',
   // 403
@@ -100,21 +106,26 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   STABLECOIN_OPERATION_NOT_FOUND: 'Check the stablecoin operation id.',
   VERIFICATION_NOT_FOUND: 'Check the Verification id (`svc kyc status <customerId>`).',
   // 409
-  TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 'Only a PENDING incoming payment or an agent-initiated transaction waiting for platform approval can be approved or rejected.',
+  TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL:
+    'Only a PENDING incoming payment or an agent-initiated transaction waiting for platform approval can be approved or rejected.',
   TRANSACTION_NOT_CANCELLABLE: 'The transaction already settled or is past its cancellation window.',
   UMA_ADDRESS_EXISTS: 'Choose another UMA address; this one is taken.',
   EMAIL_OTP_EMAIL_ALREADY_EXISTS: 'Another EMAIL_OTP credential uses this email; choose another address.',
   EMAIL_OTP_CREDENTIAL_SET_CHANGED: 'The credentials changed after the challenge was issued; re-run the command.',
   PASSKEY_ALREADY_ENROLLED: 'One passkey per customer for SCA: delete the enrolled passkey first.',
-  SCA_SESSION_REQUIRED: 'Re-authenticate the customer (`svc sca login start <customerId>`, then `svc sca login complete … --code -`), then retry.',
+  SCA_SESSION_REQUIRED:
+    'Re-authenticate the customer (`svc sca login start <customerId>`, then `svc sca login complete … --code -`), then retry.',
   BENEFICIARY_TRUSTED: 'Untrust it first: `svc accounts external untrust <id>`, then delete.',
-  BANK_ACCOUNT_VALIDATION_PENDING: 'The bank account is being validated (micro-entries, a few banking days); retry after the window.',
+  BANK_ACCOUNT_VALIDATION_PENDING:
+    'The bank account is being validated (micro-entries, a few banking days); retry after the window.',
   INVALID_STATE_TRANSITION: 'That status change is not allowed from the current state.',
   CARD_ALREADY_CLOSED: 'The card is closed already.',
   CARD_NOT_MUTABLE: 'A closed card cannot be changed.',
   CARD_LIMIT_REACHED: 'Close a card to free a slot, or raise the platform limit.',
-  STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE: 'This enablement state is driven by the operator; it cannot be requested.',
-  CONFLICT: 'It clashes with one that exists already (a customer with this platformCustomerId, a linked provider account, an ACTIVE delegated key for the card): fetch, reuse or revoke that one; the error details name it.',
+  STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE:
+    'This enablement state is driven by the operator; it cannot be requested.',
+  CONFLICT:
+    'It clashes with one that exists already (a customer with this platformCustomerId, a linked provider account, an ACTIVE delegated key for the card): fetch, reuse or revoke that one; the error details name it.',
   DOCUMENT_ALREADY_EXISTS: 'A document of this type exists for the holder; use `svc kyc documents upload --replace`.',
   DUPLICATE_EXTERNAL_ACCOUNT: 'This account is registered already; the existing account is shown in details.',
   DUPLICATE_PAY_REQUEST: 'This Idempotency-Key was used with a different body; use a new key for a new payment.',
@@ -126,14 +137,17 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   // 410, 422, 423, 424, 429, 500
   CUSTOMER_DELETED: 'This customer was deleted; list with --include-deleted to see it.',
   DOCUMENT_REJECTED: 'Upload a clearer image: all four corners visible, in focus, in colour.',
-  ACCOUNT_LOCKED: 'Too many failed SCA attempts; wait until the lock expires (details.lockedUntil), or recover the factor with `svc sca reset start`.',
+  ACCOUNT_LOCKED:
+    'Too many failed SCA attempts; wait until the lock expires (details.lockedUntil), or recover the factor with `svc sca reset start`.',
   EMAIL_OTP_CREDENTIAL_SYNC_FAILED: 'The credential email could not be synced; nothing changed. Retry later.',
-  DAILY_VOLUME_LIMIT_EXCEEDED: 'The daily volume limit is reached; retry tomorrow or ask for a higher limit. Not retried automatically.',
+  DAILY_VOLUME_LIMIT_EXCEEDED:
+    'The daily volume limit is reached; retry tomorrow or ask for a higher limit. Not retried automatically.',
   RATE_LIMITED: 'Too many requests; wait for Retry-After and try again.',
   SERVICE_SWITCH_ERROR: 'The Service failed upstream; retry later.',
   INTERNAL_ERROR: 'The Service failed; retry later, and report it with the request id if it persists.',
   // onboarding (local sandbox codes and svc's own)
-  CONTACT_VERIFICATION_REQUIRED: 'Verify every contact channel first: `svc kyc verify-email|verify-phone <id>`, then `confirm-email|confirm-phone --code`.',
+  CONTACT_VERIFICATION_REQUIRED:
+    'Verify every contact channel first: `svc kyc verify-email|verify-phone <id>`, then `confirm-email|confirm-phone --code`.',
   LINK_USED: 'Verification links are single use; issue a new one with `svc kyc link <customerId>`.',
   LINK_EXPIRED: 'Issue a new link with `svc kyc link <customerId>`.',
   KYC_REJECTED: 'The decision is final for this customer; see `svc kyc status` and contact compliance.',
@@ -142,7 +156,8 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   // client-side codes
   WALLET_SESSION_REQUIRED: 'Log in to the wallet first: `svc wallet login <InternalAccount>`.',
   WALLET_OPERATION_PROCESSING: 'Run the same command again: the service keeps settling the operation.',
-  SIGNED_CHALLENGE_EXPIRED: 'Run the command again for a fresh challenge; list credentials or sessions to see what settled.',
+  SIGNED_CHALLENGE_EXPIRED:
+    'Run the command again for a fresh challenge; list credentials or sessions to see what settled.',
   LAST_CREDENTIAL: 'Add another credential first (`svc wallet credentials add`), then revoke this one.',
   KEYSTORE_LOCKED: 'Set SVC_KEYSTORE_PASSPHRASE, or run on a terminal to be prompted.',
   KEYSTORE_PASSPHRASE_WRONG: 'Check SVC_KEYSTORE_PASSPHRASE, or purge the key and log in again.',
@@ -153,7 +168,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   RESPONSE_INVALID: 'The API answered with an unexpected shape; report it with --debug output.',
   // money movement (issue 4)
   USER_NOT_READY: 'The customer must be APPROVED before money moves: check `svc kyc status <customerId>`.',
-  FUNDING_AMOUNT_MISMATCH: 'Send exactly the quote\'s totalSendingAmount (or omit the amount to use it).',
+  FUNDING_AMOUNT_MISMATCH: "Send exactly the quote's totalSendingAmount (or omit the amount to use it).",
   PAYMENT_FAILED: 'See failureReason in details; funds are returned to the source unless the refund failed too.',
   OWNERSHIP_NOT_VERIFIED: 'Start a new ownership challenge: `svc accounts external verify-ownership <id>`.',
   INVITATION_EXPIRED: 'This invitation expired; create a new one.',
@@ -188,7 +203,8 @@ const EXIT_OVERRIDES: Readonly<Record<string, number>> = {
 
 /** A 401 about what a wallet login sent (OTP, passkey assertion, OIDC token, a signed-retry challenge), not the API credentials. */
 const WALLET_PROOF = /\b(OTP|passkey|assertion|OIDC|challenge|Request \S+ was)\b/i
-const WALLET_PROOF_HINT = 'Check the OTP, passkey assertion or OIDC token you sent, or start the login again for a fresh challenge.'
+const WALLET_PROOF_HINT =
+  'Check the OTP, passkey assertion or OIDC token you sent, or start the login again for a fresh challenge.'
 
 /** `reason` (the API's own message) tells a 401 about the login proof from one about the API credentials. */
 export function hintFor(code: string, reason?: string): string | undefined {

@@ -49,7 +49,13 @@ export class SvcError extends Error {
   }
 
   toDocument(): ErrorDocument {
-    return {status: this.status ?? null, code: this.code, reason: this.message, details: this.details ?? {}, hint: this.hint || null}
+    return {
+      status: this.status ?? null,
+      code: this.code,
+      reason: this.message,
+      details: this.details ?? {},
+      hint: this.hint || null,
+    }
   }
 }
 
@@ -84,7 +90,10 @@ export function stillPending(message: string, hint: string): SvcError {
 export class ApiError extends SvcError {
   /** From the Retry-After header of a 429/503 answer, for callers that wait themselves (signed retries). */
   retryAfterMs?: number
-  constructor(status: number, body: {code?: string; reason?: string; message?: string; details?: Record<string, unknown>}) {
+  constructor(
+    status: number,
+    body: {code?: string; reason?: string; message?: string; details?: Record<string, unknown>},
+  ) {
     const code = body.code ?? `HTTP_${status}`
     super({
       code,
@@ -108,5 +117,11 @@ export function networkError(message: string, hint?: string): SvcError {
 
 export function isSvcError(e: unknown): e is SvcError {
   // The local sandbox loads as separate modules (esbuild.config.mjs), with its own copy of this class.
-  return e instanceof SvcError || (e instanceof Error && e.name === 'SvcError' && typeof (e as SvcError).exitCode === 'number' && typeof (e as SvcError).toDocument === 'function')
+  return (
+    e instanceof SvcError ||
+    (e instanceof Error &&
+      e.name === 'SvcError' &&
+      typeof (e as SvcError).exitCode === 'number' &&
+      typeof (e as SvcError).toDocument === 'function')
+  )
 }

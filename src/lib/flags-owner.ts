@@ -18,5 +18,8 @@ export const ownerFlags = {
   phone: Flags.string({description: 'E.164', helpGroup: P}),
   'id-type': Flags.string({description: 'SSN, ITIN, EIN or NON_US_TAX_ID', helpGroup: P}),
   identifier: Flags.string({description: 'the identification number', helpGroup: P}),
-  'country-of-issuance': Flags.string({description: 'country that issued --identifier, ISO 3166-1 alpha-2', helpGroup: P}),
+  'country-of-issuance': Flags.string({
+    description: 'country that issued --identifier, ISO 3166-1 alpha-2',
+    helpGroup: P,
+  }),
 }

@@ -11,7 +11,9 @@ export function checkId(value: string, types: string[], field: string): string {
   const [prefix, ...rest] = value.split(':')
   const body = rest.join(':')
   if (!types.includes(prefix) || !ID_BODY.test(body)) {
-    throw new InputError([{field, message: `must be ${withArticle(types.join(' or '))} id (${types[0]}:<id>), got "${value}"`}])
+    throw new InputError([
+      {field, message: `must be ${withArticle(types.join(' or '))} id (${types[0]}:<id>), got "${value}"`},
+    ])
   }
   return value
 }
@@ -33,7 +35,10 @@ export function optionalIdArg(type: string | string[], description?: string) {
   return Args.string({...idArgOptions(type, description), required: false})
 }
 
-export function idFlag(type: string | string[], opts: {description?: string; required?: boolean; name?: string; hidden?: boolean} = {}) {
+export function idFlag(
+  type: string | string[],
+  opts: {description?: string; required?: boolean; name?: string; hidden?: boolean} = {},
+) {
   const types = Array.isArray(type) ? type : [type]
   return Flags.string({
     description: opts.description ?? `${types.join(' or ')} id`,
@@ -45,9 +50,14 @@ export function idFlag(type: string | string[], opts: {description?: string; req
 
 // -y is a char alias, not `char`: oclif's help misaligns a flag group whose first flag has no short
 // form when another one has (issue 13); help still says -y.
-export const yesFlag = Flags.boolean({charAliases: ['y'], description: 'confirm without prompting (also -y; needed off a TTY in production)'})
+export const yesFlag = Flags.boolean({
+  charAliases: ['y'],
+  description: 'confirm without prompting (also -y; needed off a TTY in production)',
+})
 export const dryRunFlag = Flags.boolean({description: 'print the request (secrets redacted) and send nothing'})
-export const idempotencyKeyFlag = Flags.string({description: 'Idempotency-Key to send (default: a fresh UUID per command; reuse e.g. a CI run id to re-run safely)'})
+export const idempotencyKeyFlag = Flags.string({
+  description: 'Idempotency-Key to send (default: a fresh UUID per command; reuse e.g. a CI run id to re-run safely)',
+})
 
 export const pagingFlags = {
   limit: Flags.integer({description: 'page size (1-100)', min: 1, max: 100}),
@@ -85,7 +95,10 @@ export function readJsonObject(value: string, what = '--data'): Record<string, u
   const data = readJsonInput(value, what)
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const got = data === null ? 'null' : Array.isArray(data) ? 'an array' : `a ${typeof data}`
-    throw usageError(`${what}: must be a JSON object ({...}), got ${got}`, 'Give the request body as one object, e.g. --data \'{"customerType":"INDIVIDUAL"}\'.')
+    throw usageError(
+      `${what}: must be a JSON object ({...}), got ${got}`,
+      'Give the request body as one object, e.g. --data \'{"customerType":"INDIVIDUAL"}\'.',
+    )
   }
   return data as Record<string, unknown>
 }
@@ -112,7 +125,8 @@ export function choiceFlag(values: readonly string[], opts: {description: string
     helpValue: values.join('|'),
     parse: async (v, _cmd, flag) => {
       const value = v.toUpperCase()
-      if (!values.includes(value)) throw usageError(`--${flag.name}: expected one of ${values.join(', ')} (any case), got "${v}"`)
+      if (!values.includes(value))
+        throw usageError(`--${flag.name}: expected one of ${values.join(', ')} (any case), got "${v}"`)
       return value
     },
   })
@@ -124,11 +138,17 @@ export function choiceFlag(values: readonly string[], opts: {description: string
  * argument is another object (a credential, a session) take the wallet as --account. Where the
  * positional replaced --account, the flag stays as a hidden alias.
  */
-export const walletArg = (description = 'the wallet: InternalAccount id (InternalAccount:<id>)') => optionalIdArg('InternalAccount', description)
-export const walletAliasFlag = () => idFlag('InternalAccount', {description: 'same as ACCOUNTID (older spelling)', name: 'account', hidden: true})
+export const walletArg = (description = 'the wallet: InternalAccount id (InternalAccount:<id>)') =>
+  optionalIdArg('InternalAccount', description)
+export const walletAliasFlag = () =>
+  idFlag('InternalAccount', {description: 'same as ACCOUNTID (older spelling)', name: 'account', hidden: true})
 
 /** ACCOUNTID or its older --account spelling; both at once must agree. */
 export function walletFrom(arg: string | undefined, flag: string | undefined): string | undefined {
-  if (arg && flag && arg !== flag) throw usageError(`ACCOUNTID ${arg} and --account ${flag} name different wallets`, 'Give the wallet once, as ACCOUNTID.')
+  if (arg && flag && arg !== flag)
+    throw usageError(
+      `ACCOUNTID ${arg} and --account ${flag} name different wallets`,
+      'Give the wallet once, as ACCOUNTID.',
+    )
   return arg ?? flag
 }

@@ -1,4 +1,15 @@
-import {closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync, chmodSync, type Stats} from 'node:fs'
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+  chmodSync,
+  type Stats,
+} from 'node:fs'
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 import {dirname, join} from 'node:path'
@@ -74,7 +85,10 @@ export function withDirLock<T>(dir: string, fn: () => T, opts: {timeoutMs?: numb
       } catch {
         // released meanwhile
       }
-      if (Date.now() > deadline) throw new Error(`${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms (is another svc writing to it?)`, {cause: e})
+      if (Date.now() > deadline)
+        throw new Error(`${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms (is another svc writing to it?)`, {
+          cause: e,
+        })
       Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 10))
     }
   }

@@ -6,7 +6,11 @@ import type {ErrorDocument} from './errors.js'
  * `svc customers list --help`, and a mistyped flag gets the closest real one ("Did you mean
  * --customer?"), and placeholders the error's details can fill are filled (`<customerId>`).
  */
-export function withCommandHint(doc: ErrorDocument, commandId: string, flags: Record<string, {char?: string; hidden?: boolean}>): ErrorDocument {
+export function withCommandHint(
+  doc: ErrorDocument,
+  commandId: string,
+  flags: Record<string, {char?: string; hidden?: boolean}>,
+): ErrorDocument {
   const command = commandId ? `svc ${commandId.replaceAll(':', ' ')}` : 'svc'
   let hint = doc.hint?.replaceAll('svc <command>', command) ?? null
   // Catalog hints are generic; when the error names the object, the hint names it too.
@@ -15,7 +19,9 @@ export function withCommandHint(doc: ErrorDocument, commandId: string, flags: Re
   if (hint && typeof accountId === 'string') hint = hint.replaceAll('<InternalAccount>', accountId)
   const typo = /Nonexistent flags?: (--?[\w-]+)/.exec(doc.reason)?.[1]
   if (typo?.startsWith('--')) {
-    const names = Object.entries(flags).filter(([, f]) => !f.hidden).map(([name]) => name)
+    const names = Object.entries(flags)
+      .filter(([, f]) => !f.hidden)
+      .map(([name]) => name)
     const meant = closest(typo.slice(2), [...names, 'json'])
     if (meant) hint = `Did you mean --${meant}? ${hint ?? ''}`.trim()
   }

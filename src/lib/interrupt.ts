@@ -29,7 +29,9 @@ export function interruptedError(activity?: Activity, atPrompt = false, atPrompt
     code: 'INTERRUPTED',
     exitCode: ExitCode.INTERRUPTED,
     message: atPrompt ? `Interrupted at the prompt; ${atPromptSaid}` : 'Interrupted',
-    hint: atPrompt ? undefined : 'A request in flight may still have reached the Service; check before retrying (an --idempotency-key makes a retry safe).',
+    hint: atPrompt
+      ? undefined
+      : 'A request in flight may still have reached the Service; check before retrying (an --idempotency-key makes a retry safe).',
   })
 }
 

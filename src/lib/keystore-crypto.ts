@@ -23,7 +23,12 @@ export interface SealedKey {
 const PARAMS = {n: 2 ** 15, r: 8, p: 1}
 
 function derive(passphrase: Secret, salt: Buffer, params: {n: number; r: number; p: number}): Buffer {
-  return scryptSync(passphrase.reveal(), salt, 32, {N: params.n, r: params.r, p: params.p, maxmem: 128 * params.n * params.r * 2})
+  return scryptSync(passphrase.reveal(), salt, 32, {
+    N: params.n,
+    r: params.r,
+    p: params.p,
+    maxmem: 128 * params.n * params.r * 2,
+  })
 }
 
 export function sealKey(privateKeyHex: Secret, passphrase: Secret, aad: string): SealedKey {
@@ -34,7 +39,14 @@ export function sealKey(privateKeyHex: Secret, passphrase: Secret, aad: string):
   // The record's public identity is authenticated too, so a sealed key cannot be moved to another record.
   cipher.setAAD(Buffer.from(aad))
   const ct = Buffer.concat([cipher.update(privateKeyHex.reveal(), 'utf8'), cipher.final()])
-  return {kdf: 'scrypt', ...PARAMS, salt: salt.toString('hex'), iv: iv.toString('hex'), tag: cipher.getAuthTag().toString('hex'), ct: ct.toString('hex')}
+  return {
+    kdf: 'scrypt',
+    ...PARAMS,
+    salt: salt.toString('hex'),
+    iv: iv.toString('hex'),
+    tag: cipher.getAuthTag().toString('hex'),
+    ct: ct.toString('hex'),
+  }
 }
 
 export function openKey(sealed: SealedKey, passphrase: Secret, aad: string): Secret {
@@ -43,7 +55,9 @@ export function openKey(sealed: SealedKey, passphrase: Secret, aad: string): Sec
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'hex'))
     decipher.setAAD(Buffer.from(aad))
     decipher.setAuthTag(Buffer.from(sealed.tag, 'hex'))
-    return new Secret(Buffer.concat([decipher.update(Buffer.from(sealed.ct, 'hex')), decipher.final()]).toString('utf8'))
+    return new Secret(
+      Buffer.concat([decipher.update(Buffer.from(sealed.ct, 'hex')), decipher.final()]).toString('utf8'),
+    )
   } catch {
     throw new SvcError({
       code: 'KEYSTORE_PASSPHRASE_WRONG',

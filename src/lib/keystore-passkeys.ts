@@ -12,7 +12,12 @@ export function passkeyDir(env = process.env): string {
 }
 
 function fileOf(dir: string, credentialId: string): string {
-  if (!/^[A-Za-z0-9_-]{1,512}$/.test(credentialId)) throw new SvcError({code: 'INVALID_INPUT', message: 'credentialId must be base64url text', exitCode: ExitCode.USAGE})
+  if (!/^[A-Za-z0-9_-]{1,512}$/.test(credentialId))
+    throw new SvcError({
+      code: 'INVALID_INPUT',
+      message: 'credentialId must be base64url text',
+      exitCode: ExitCode.USAGE,
+    })
   return join(dir, `${credentialId}.json`)
 }
 

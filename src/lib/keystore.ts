@@ -121,7 +121,8 @@ export class KeyStore {
     if (!canPrompt(this.env)) {
       throw new SvcError({
         code: 'KEYSTORE_LOCKED',
-        message: 'The key store holds passphrase-encrypted keys, so new keys are encrypted too, and no passphrase is available',
+        message:
+          'The key store holds passphrase-encrypted keys, so new keys are encrypted too, and no passphrase is available',
         exitCode: ExitCode.AUTH,
         hint: 'Set SVC_KEYSTORE_PASSPHRASE (or run on a terminal to be prompted); `svc wallet keys purge` starts a plain store.',
       })
@@ -136,7 +137,8 @@ export class KeyStore {
    * with and without SVC_KEYSTORE_PASSPHRASE never leave a mixed store.
    */
   save(input: SaveKeyInput): PublicKeyRecord {
-    const key = input.kind === 'session' ? (input.sessionId ?? input.publicKey) : `${input.accountId}\n${input.credentialId}`
+    const key =
+      input.kind === 'session' ? (input.sessionId ?? input.publicKey) : `${input.accountId}\n${input.credentialId}`
     const id = fileId(input.kind, this.baseUrl, key)
     const {privateKey, ...fields} = input
     return withDirLock(this.dir, () => {
@@ -145,14 +147,20 @@ export class KeyStore {
       if (!passphrase && existing.some((r) => 'sealed' in r.privateKey)) {
         throw new SvcError({
           code: 'KEYSTORE_LOCKED',
-          message: 'Another svc sealed the key store with a passphrase meanwhile, so this key must be sealed too, and no passphrase is available; it was not stored',
+          message:
+            'Another svc sealed the key store with a passphrase meanwhile, so this key must be sealed too, and no passphrase is available; it was not stored',
           exitCode: ExitCode.AUTH,
           hint: 'Set SVC_KEYSTORE_PASSPHRASE and run the login again.',
         })
       }
       if (passphrase) {
         this.checkPassphraseFits(existing, passphrase)
-        for (const r of existing) if ('plain' in r.privateKey) this.write({...r, privateKey: {sealed: sealKey(new Secret(r.privateKey.plain), passphrase, aadOf(r.id, r.publicKey))}})
+        for (const r of existing)
+          if ('plain' in r.privateKey)
+            this.write({
+              ...r,
+              privateKey: {sealed: sealKey(new Secret(r.privateKey.plain), passphrase, aadOf(r.id, r.publicKey))},
+            })
       }
       const record: KeyRecord = {
         version: 1,
@@ -160,7 +168,9 @@ export class KeyStore {
         id,
         baseUrl: this.baseUrl,
         createdAt: new Date(this.now()).toISOString(),
-        privateKey: passphrase ? {sealed: sealKey(privateKey, passphrase, aadOf(id, input.publicKey))} : {plain: privateKey.reveal()},
+        privateKey: passphrase
+          ? {sealed: sealKey(privateKey, passphrase, aadOf(id, input.publicKey))}
+          : {plain: privateKey.reveal()},
       }
       this.write(record)
       return toPublic(record)
@@ -223,7 +233,12 @@ export class KeyStore {
 
   /** The private key of a record, opened with the passphrase when it is sealed. */
   async privateKey(record: KeyRecord): Promise<Secret> {
-    if ('custodied' in record.privateKey) throw new SvcError({code: 'KEY_CUSTODIED', message: `${record.credentialId} is custodied by the Service; svc never holds its private key`, exitCode: ExitCode.FAILED})
+    if ('custodied' in record.privateKey)
+      throw new SvcError({
+        code: 'KEY_CUSTODIED',
+        message: `${record.credentialId} is custodied by the Service; svc never holds its private key`,
+        exitCode: ExitCode.FAILED,
+      })
     if ('plain' in record.privateKey) return new Secret(record.privateKey.plain)
     if (!this.passphrase) {
       if (!canPrompt(this.env)) {
@@ -251,7 +266,14 @@ export class KeyStore {
   }
 
   /** The freshest live session matching the signer rule of the operation. */
-  findSession(q: {accountId?: string; accountIds?: string[]; credentialId?: string; excludeCredentialId?: string; sessionId?: string; minRemainingMs?: number}): KeyRecord | undefined {
+  findSession(q: {
+    accountId?: string
+    accountIds?: string[]
+    credentialId?: string
+    excludeCredentialId?: string
+    sessionId?: string
+    minRemainingMs?: number
+  }): KeyRecord | undefined {
     const minExpiry = this.now() + (q.minRemainingMs ?? 0)
     return this.list({kind: 'session'}).find(
       (r) =>

@@ -1,6 +1,15 @@
 import {readFileSync} from 'node:fs'
 import {ApiClient} from './api/client.js'
-import {ENVIRONMENTS, isLoopback, normaliseBaseUrl, readConfig, readSecrets, readLocalSandboxCredentials, type Environment, type ResolvedProfile} from './config.js'
+import {
+  ENVIRONMENTS,
+  isLoopback,
+  normaliseBaseUrl,
+  readConfig,
+  readSecrets,
+  readLocalSandboxCredentials,
+  type Environment,
+  type ResolvedProfile,
+} from './config.js'
 import {SvcError, usageError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 import {LOCAL_BASE_URL} from './paths.js'
@@ -12,7 +21,10 @@ const SECRET_ON_ARGV = /^--(client-?secret|secret)(=|$)/
 
 export function refuseSecretOnArgv(argv: string[]): void {
   if (argv.some((a) => SECRET_ON_ARGV.test(a))) {
-    throw usageError('The client secret is never accepted as a flag value (it would land in shell history and ps)', 'Use SVC_CLIENT_SECRET, --secret-stdin, or answer the hidden prompt.')
+    throw usageError(
+      'The client secret is never accepted as a flag value (it would land in shell history and ps)',
+      'Use SVC_CLIENT_SECRET, --secret-stdin, or answer the hidden prompt.',
+    )
   }
 }
 
@@ -22,7 +34,11 @@ export async function readClientSecret(opts: {stdin: boolean; env: NodeJS.Proces
   if (opts.stdin) value = readFileSync(0, 'utf8').trim()
   else if (opts.env.SVC_CLIENT_SECRET) value = opts.env.SVC_CLIENT_SECRET
   else if (canPrompt(opts.env)) value = (await promptSecret('Client secret')).trim()
-  else throw usageError('No client secret given', 'Set SVC_CLIENT_SECRET, pipe it with --secret-stdin, or run on a terminal to be prompted.')
+  else
+    throw usageError(
+      'No client secret given',
+      'Set SVC_CLIENT_SECRET, pipe it with --secret-stdin, or run on a terminal to be prompted.',
+    )
   if (!value) throw usageError('The client secret is empty')
   return new Secret(value)
 }
@@ -31,7 +47,10 @@ export async function readClientSecret(opts: {stdin: boolean; env: NodeJS.Proces
 export function loginEnvironment(flag: string | undefined, baseUrl: string | undefined): Environment {
   if (flag) return flag as Environment
   if (!baseUrl || isLoopback(normaliseBaseUrl(baseUrl))) return 'local'
-  throw usageError('Missing flag: --environment (sandbox or production) for a remote --base-url', `Profiles are bound to one environment: ${ENVIRONMENTS.join(', ')}.`)
+  throw usageError(
+    'Missing flag: --environment (sandbox or production) for a remote --base-url',
+    `Profiles are bound to one environment: ${ENVIRONMENTS.join(', ')}.`,
+  )
 }
 
 export function loginBaseUrl(environment: Environment, baseUrl: string | undefined): string {
@@ -44,7 +63,11 @@ export function loginBaseUrl(environment: Environment, baseUrl: string | undefin
  * Proves the credentials with the cheapest authenticated call there is (GET /config). A 401 becomes
  * exit 4; nothing answering becomes exit 9 with the local-sandbox hint where that applies.
  */
-export async function verifyCredentials(p: {baseUrl: string; tokenId: string; secret: Secret; environment: Environment}, version: string, timeoutMs: number): Promise<void> {
+export async function verifyCredentials(
+  p: {baseUrl: string; tokenId: string; secret: Secret; environment: Environment},
+  version: string,
+  timeoutMs: number,
+): Promise<void> {
   const client = new ApiClient({
     baseUrl: p.baseUrl,
     tokenId: p.tokenId,
@@ -53,7 +76,14 @@ export async function verifyCredentials(p: {baseUrl: string; tokenId: string; se
     maxRetries: 1,
     userAgent: `svc-cli/${version} node/${process.version}`,
     onConnectionRefused: () =>
-      p.environment === 'local' ? new SvcError({code: 'NETWORK_ERROR', exitCode: ExitCode.NETWORK, message: `The local sandbox is not running at ${new URL(p.baseUrl).origin}`, hint: 'Start it with `svc sandbox serve --detach`.'}) : undefined,
+      p.environment === 'local'
+        ? new SvcError({
+            code: 'NETWORK_ERROR',
+            exitCode: ExitCode.NETWORK,
+            message: `The local sandbox is not running at ${new URL(p.baseUrl).origin}`,
+            hint: 'Start it with `svc sandbox serve --detach`.',
+          })
+        : undefined,
   })
   try {
     await client.request({method: 'GET', path: ['config']})
@@ -82,12 +112,24 @@ export function listProfiles(env = process.env): ProfileRow[] {
     environment: p.environment,
     baseUrl: p.baseUrl,
     tokenId: p.tokenId,
-    secret: name in secrets ? 'stored' : p.environment === 'local' && readLocalSandboxCredentials(env) ? 'local sandbox' : 'none',
+    secret:
+      name in secrets
+        ? 'stored'
+        : p.environment === 'local' && readLocalSandboxCredentials(env)
+          ? 'local sandbox'
+          : 'none',
     active: name === active,
   }))
   if (!rows.some((r) => r.name === 'local')) {
     const local = readLocalSandboxCredentials(env)
-    rows.unshift({name: 'local', environment: 'local', baseUrl: LOCAL_BASE_URL, tokenId: local?.tokenId, secret: local ? 'local sandbox' : 'none', active: active === 'local'})
+    rows.unshift({
+      name: 'local',
+      environment: 'local',
+      baseUrl: LOCAL_BASE_URL,
+      tokenId: local?.tokenId,
+      secret: local ? 'local sandbox' : 'none',
+      active: active === 'local',
+    })
   }
   return rows.sort((a, b) => a.name.localeCompare(b.name))
 }
@@ -97,7 +139,13 @@ export type SecretSource = 'SVC_CLIENT_SECRET' | 'stored' | 'local sandbox' | 'a
 /** Where the profile's secret comes from (never the secret): the order resolveProfile reads them in. */
 export function secretSource(p: ResolvedProfile, env = process.env): SecretSource {
   if (p.agentId) return p.agentToken ? 'agent token' : 'none'
-  return env.SVC_CLIENT_SECRET ? 'SVC_CLIENT_SECRET' : readSecrets(env)[p.name] ? 'stored' : p.secret ? 'local sandbox' : 'none'
+  return env.SVC_CLIENT_SECRET
+    ? 'SVC_CLIENT_SECRET'
+    : readSecrets(env)[p.name]
+      ? 'stored'
+      : p.secret
+        ? 'local sandbox'
+        : 'none'
 }
 
 /** The same, as a sentence a hint can use. */

@@ -4,10 +4,14 @@ import {InputError, type FieldError} from './errors.js'
 /** Request field (dot path) -> the flag that sets it. */
 export type FlagOf = Record<string, string>
 
-const shapeOf = (s: z.ZodType): Record<string, z.ZodType> | undefined => (s as unknown as {shape?: Record<string, z.ZodType>}).shape
+const shapeOf = (s: z.ZodType): Record<string, z.ZodType> | undefined =>
+  (s as unknown as {shape?: Record<string, z.ZodType>}).shape
 const unwrap = (s: z.ZodType): z.ZodType => (s as unknown as {unwrap?: () => z.ZodType}).unwrap?.call(s) ?? s
 const isRequired = (s: z.ZodType): boolean => !s.safeParse(undefined).success
-const get = (body: unknown, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), body)
+const get = (body: unknown, path: string): unknown =>
+  path
+    .split('.')
+    .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), body)
 
 function schemaAt(root: z.ZodType, path: string): z.ZodType | undefined {
   let s: z.ZodType | undefined = root
@@ -43,7 +47,11 @@ export function nameMissingFlags(err: InputError, body: unknown, root: z.ZodType
 }
 
 /** Exit 2 naming every missing flag (and any other bad field after them). */
-export function missingFlagsError(missing: string[], other: FieldError[] = [], hint = 'Pass them as flags (or in --data); nothing was sent.'): InputError {
+export function missingFlagsError(
+  missing: string[],
+  other: FieldError[] = [],
+  hint = 'Pass them as flags (or in --data); nothing was sent.',
+): InputError {
   const names = missing.map((f) => (f.startsWith('-') ? f : `--${f}`))
   const errors = [...names.map((field) => ({field, message: 'is required'})), ...other]
   const message = `Missing ${names.length === 1 ? 'flag' : 'flags'}: ${names.join(', ')}${other.length ? `; invalid: ${other.map((e) => e.field).join(', ')}` : ''}`

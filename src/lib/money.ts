@@ -25,7 +25,9 @@ export function toMinor(value: string, decimals: number): number {
 export function fromMinor(minor: number, decimals: number, group = false): string {
   if (!Number.isSafeInteger(minor)) throw new MoneyError(`${minor} is not an integer amount`)
   const negative = minor < 0
-  const digits = Math.abs(minor).toString().padStart(decimals + 1, '0')
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(decimals + 1, '0')
   let whole = decimals ? digits.slice(0, -decimals) : digits
   const frac = decimals ? digits.slice(-decimals) : ''
   if (group) whole = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')

@@ -27,7 +27,10 @@ function mapAbort(error: unknown, said?: string): never {
 }
 
 /** `validate` returns true, or the message shown under the question until the answer passes. */
-export async function promptText(message: string, opts: {default?: string; validate?: (value: string) => true | string} = {}): Promise<string> {
+export async function promptText(
+  message: string,
+  opts: {default?: string; validate?: (value: string) => true | string} = {},
+): Promise<string> {
   const {input} = await inquirer()
   return input({message, default: opts.default, validate: opts.validate}, toStderr).catch(mapAbort)
 }

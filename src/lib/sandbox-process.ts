@@ -48,17 +48,31 @@ export function clearRunning(dataDir: string): void {
 }
 
 /** Starts `svc sandbox serve --json` in the background and resolves with its ready line. */
-export async function startDetached(args: string[], dataDir: string, timeoutMs = 15_000): Promise<ReadyLine & {pid: number}> {
+export async function startDetached(
+  args: string[],
+  dataDir: string,
+  timeoutMs = 15_000,
+): Promise<ReadyLine & {pid: number}> {
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
   ensurePrivateDir(dataDir) // a first start: the log below lives in it
   const logFd = openSync(join(dataDir, 'sandbox.out'), 'a', 0o600)
-  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], {detached: true, stdio: ['ignore', 'pipe', logFd]})
+  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], {
+    detached: true,
+    stdio: ['ignore', 'pipe', logFd],
+  })
   closeSync(logFd)
   return new Promise((resolve, reject) => {
     let buf = ''
     const timer = setTimeout(() => {
       child.kill()
-      reject(new SvcError({code: 'SANDBOX_START_FAILED', exitCode: ExitCode.FAILED, message: `The sandbox did not start within ${timeoutMs / 1000}s`, hint: `See ${join(dataDir, 'sandbox.out')}`}))
+      reject(
+        new SvcError({
+          code: 'SANDBOX_START_FAILED',
+          exitCode: ExitCode.FAILED,
+          message: `The sandbox did not start within ${timeoutMs / 1000}s`,
+          hint: `See ${join(dataDir, 'sandbox.out')}`,
+        }),
+      )
     }, timeoutMs)
     child.stdout!.on('data', (chunk: Buffer) => {
       buf += chunk.toString('utf8')
@@ -70,12 +84,25 @@ export async function startDetached(args: string[], dataDir: string, timeoutMs =
       try {
         resolve({...(JSON.parse(buf.slice(0, nl)) as ReadyLine), pid: child.pid!})
       } catch {
-        reject(new SvcError({code: 'SANDBOX_START_FAILED', exitCode: ExitCode.FAILED, message: 'The sandbox printed an unexpected ready line'}))
+        reject(
+          new SvcError({
+            code: 'SANDBOX_START_FAILED',
+            exitCode: ExitCode.FAILED,
+            message: 'The sandbox printed an unexpected ready line',
+          }),
+        )
       }
     })
     child.on('exit', (code) => {
       clearTimeout(timer)
-      reject(new SvcError({code: 'SANDBOX_START_FAILED', exitCode: ExitCode.FAILED, message: `The sandbox exited with code ${code} before it was ready`, hint: `See ${join(dataDir, 'sandbox.out')}`}))
+      reject(
+        new SvcError({
+          code: 'SANDBOX_START_FAILED',
+          exitCode: ExitCode.FAILED,
+          message: `The sandbox exited with code ${code} before it was ready`,
+          hint: `See ${join(dataDir, 'sandbox.out')}`,
+        }),
+      )
     })
   })
 }

@@ -30,8 +30,21 @@ export async function sandboxStoreCall<T>(load: LoadSandboxStore, fn: (store: Sa
 export function asSandboxDataError(e: unknown): SvcError | undefined {
   const err = e as Error & {file?: string; recovery?: string}
   if (err?.name === 'StoreDamagedError' || err?.name === 'DataFileError' || err?.name === 'StoreTooNewError') {
-    return new SvcError({code: err.name === 'StoreTooNewError' ? 'SANDBOX_DATA_TOO_NEW' : 'SANDBOX_DATA_DAMAGED', exitCode: ExitCode.FAILED, message: err.message, details: {file: err.file}, hint: err.recovery ?? 'Restore a backup with `svc sandbox restore <file>`, or start afresh with `svc sandbox reset`.'})
+    return new SvcError({
+      code: err.name === 'StoreTooNewError' ? 'SANDBOX_DATA_TOO_NEW' : 'SANDBOX_DATA_DAMAGED',
+      exitCode: ExitCode.FAILED,
+      message: err.message,
+      details: {file: err.file},
+      hint:
+        err.recovery ?? 'Restore a backup with `svc sandbox restore <file>`, or start afresh with `svc sandbox reset`.',
+    })
   }
-  if (/no sandbox database/i.test(err?.message ?? '')) return new SvcError({code: 'SANDBOX_NO_DATA', exitCode: ExitCode.NOT_FOUND, message: err.message, hint: 'Start it once with `svc sandbox serve`, or pass --data-dir.'})
+  if (/no sandbox database/i.test(err?.message ?? ''))
+    return new SvcError({
+      code: 'SANDBOX_NO_DATA',
+      exitCode: ExitCode.NOT_FOUND,
+      message: err.message,
+      hint: 'Start it once with `svc sandbox serve`, or pass --data-dir.',
+    })
   return undefined
 }

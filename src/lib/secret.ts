@@ -27,7 +27,8 @@ export class Secret {
 }
 
 /** Field names whose values are never printed in traces, dry runs or errors. */
-export const SECRET_KEY = /secret|password|passphrase|otp_?code|^otp$|private(?!Enabled)|mnemonic|encryptedOtpBundle|oidcToken|encryptedSessionSigningKey|encryptedWalletCredentials|^token$|accessToken|recoveryCodes|totpUri|secretBase32Encoded|authorization|wallet-signature|panEmbedUrl|^pan$|^cvv$/i
+export const SECRET_KEY =
+  /secret|password|passphrase|otp_?code|^otp$|private(?!Enabled)|mnemonic|encryptedOtpBundle|oidcToken|encryptedSessionSigningKey|encryptedWalletCredentials|^token$|accessToken|recoveryCodes|totpUri|secretBase32Encoded|authorization|wallet-signature|panEmbedUrl|^pan$|^cvv$/i
 
 /**
  * `code` is a one-time code in confirm bodies ("123456") but an error code in answers

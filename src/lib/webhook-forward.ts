@@ -16,7 +16,10 @@ export interface ForwardResult {
 export class Forwarder {
   private queue: Promise<void> = Promise.resolve()
 
-  constructor(private readonly url: string, private readonly timeoutMs = 10_000) {}
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
 
   forward(e: ReceivedEvent, done: (r: ForwardResult) => void): void {
     this.queue = this.queue.then(async () => done(await this.post(e)))
@@ -30,12 +33,21 @@ export class Forwarder {
     const request = this.url.startsWith('https:') ? httpsRequest : httpRequest
     const started = Date.now()
     return new Promise((resolve) => {
-      const finish = (r: Omit<ForwardResult, 'url' | 'durationMs'>) => resolve({url: this.url, ...r, durationMs: Date.now() - started})
-      const req = request(this.url, {method: 'POST', headers: {...e.headers, 'content-length': String(Buffer.byteLength(e.raw))}, timeout: this.timeoutMs}, (res) => {
-        res.resume()
-        res.on('end', () => finish({status: res.statusCode ?? 0}))
-        res.on('error', (err) => finish({error: err.message}))
-      })
+      const finish = (r: Omit<ForwardResult, 'url' | 'durationMs'>) =>
+        resolve({url: this.url, ...r, durationMs: Date.now() - started})
+      const req = request(
+        this.url,
+        {
+          method: 'POST',
+          headers: {...e.headers, 'content-length': String(Buffer.byteLength(e.raw))},
+          timeout: this.timeoutMs,
+        },
+        (res) => {
+          res.resume()
+          res.on('end', () => finish({status: res.statusCode ?? 0}))
+          res.on('error', (err) => finish({error: err.message}))
+        },
+      )
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000}s`)))
       req.on('error', (err) => finish({error: (err as NodeJS.ErrnoException).code ?? err.message}))
       req.end(e.raw)

@@ -14,7 +14,12 @@ export interface ReceivedEvent {
  * A local receiver: verifies each delivery's signature, answers 200 (401 when the signature is bad,
  * 409 for a duplicate id), and hands verified events to `onEvent` in arrival order.
  */
-export function listen(opts: {port: number; publicKeyPem: string; onEvent: (e: ReceivedEvent) => void; onRejected: (reason: string) => void}): Promise<{server: Server; url: string}> {
+export function listen(opts: {
+  port: number
+  publicKeyPem: string
+  onEvent: (e: ReceivedEvent) => void
+  onRejected: (reason: string) => void
+}): Promise<{server: Server; url: string}> {
   const seen = new Set<string>()
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -42,12 +47,15 @@ export function listen(opts: {port: number; publicKeyPem: string; onEvent: (e: R
       seen.add(event.id)
       res.writeHead(200).end()
       const headers: Record<string, string> = {}
-      for (const [k, v] of Object.entries(req.headers)) if ((k === 'content-type' || k.startsWith('x-service-')) && typeof v === 'string') headers[k] = v
+      for (const [k, v] of Object.entries(req.headers))
+        if ((k === 'content-type' || k.startsWith('x-service-')) && typeof v === 'string') headers[k] = v
       opts.onEvent({verified: true, event, raw: raw.toString('utf8'), headers})
     })
   })
   return new Promise((resolve, reject) => {
     server.once('error', reject)
-    server.listen(opts.port, '127.0.0.1', () => resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`}))
+    server.listen(opts.port, '127.0.0.1', () =>
+      resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`}),
+    )
   })
 }

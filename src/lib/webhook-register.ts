@@ -24,11 +24,21 @@ export async function registerListener(client: ApiClient, url: string): Promise<
     async restore() {
       try {
         const now = await client.request<{webhookEndpoint?: string | null}>({method: 'GET', path: ['config']})
-        if (now.body?.webhookEndpoint !== url) return {said: `The webhook endpoint was changed to ${now.body?.webhookEndpoint || '(none)'} meanwhile; left as it is`}
+        if (now.body?.webhookEndpoint !== url)
+          return {
+            said: `The webhook endpoint was changed to ${now.body?.webhookEndpoint || '(none)'} meanwhile; left as it is`,
+          }
         await client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: previous ?? ''}})
-        return {said: previous ? `The webhook endpoint is back to ${previous}` : 'The webhook endpoint is cleared again (none was set before)'}
+        return {
+          said: previous
+            ? `The webhook endpoint is back to ${previous}`
+            : 'The webhook endpoint is cleared again (none was set before)',
+        }
       } catch (e) {
-        return {said: `The sandbox still sends events to ${url}, where nothing listens now (${(e as Error).message})`, fix}
+        return {
+          said: `The sandbox still sends events to ${url}, where nothing listens now (${(e as Error).message})`,
+          fix,
+        }
       }
     },
   }

@@ -82,7 +82,11 @@ try {
       {key: 'version', label: 'svc --version', argv: [bin, '--version']},
       {key: 'get', label: 'svc customers get <id> --json', argv: [bin, 'customers', 'get', id, '--json']},
       // The floor of the same work: a bare node process doing that one GET with node:http, printing the body.
-      {key: 'getFloor', label: 'node: one GET (node:http)', argv: ['-e', oneGet(`${sandbox.ready.url}/customers/${encodeURIComponent(id)}`, auth)]},
+      {
+        key: 'getFloor',
+        label: 'node: one GET (node:http)',
+        argv: ['-e', oneGet(`${sandbox.ready.url}/customers/${encodeURIComponent(id)}`, auth)],
+      },
     ]
     // One warm-up each (disk cache, V8 code cache written by a first run).
     for (const c of cases) run(c.argv, cliEnv)
@@ -104,7 +108,9 @@ try {
       results.push({metric: c.label, ms: round(med[c.key]), ratio: round(ratio)})
     }
     const vsGet = med.get / med.getFloor
-    console.log(`  customers get vs the one-GET floor: ${vsGet.toFixed(2)}x  target <= ${TARGETS.getVsGetFloor.toFixed(1)}x  ${check('get vs one-GET floor', vsGet <= TARGETS.getVsGetFloor)}`)
+    console.log(
+      `  customers get vs the one-GET floor: ${vsGet.toFixed(2)}x  target <= ${TARGETS.getVsGetFloor.toFixed(1)}x  ${check('get vs one-GET floor', vsGet <= TARGETS.getVsGetFloor)}`,
+    )
     results.push({metric: 'customers get vs one-GET floor', ratio: round(vsGet)})
     // The floor moves with the environment: NODE_EXTRA_CA_CERTS (set on these machines) makes every
     // node start load a CA bundle. Report the same pair without it, so the CLI's own cost is visible.
@@ -115,26 +121,49 @@ try {
       const pairCases = cases.filter((c) => c.key in pair)
       for (let i = 0; i < Math.min(RUNS, 11); i++) for (const c of pairCases) pair[c.key].push(run(c.argv, bare).ms)
       const [f, g, gf] = [median(pair.floor), median(pair.get), median(pair.getFloor)]
-      console.log(`  without NODE_EXTRA_CA_CERTS: node -e 0 ${fmt(f, 'ms')}, one-GET floor ${fmt(gf, 'ms')}, customers get ${fmt(g, 'ms')} (${(g / f).toFixed(2)}x node -e 0, ${(g / gf).toFixed(2)}x the one-GET floor; svc's own cost ${fmt(g - f, 'ms')}, ${fmt(med.get - med.floor, 'ms')} with it)`)
+      console.log(
+        `  without NODE_EXTRA_CA_CERTS: node -e 0 ${fmt(f, 'ms')}, one-GET floor ${fmt(gf, 'ms')}, customers get ${fmt(g, 'ms')} (${(g / f).toFixed(2)}x node -e 0, ${(g / gf).toFixed(2)}x the one-GET floor; svc's own cost ${fmt(g - f, 'ms')}, ${fmt(med.get - med.floor, 'ms')} with it)`,
+      )
       results.push({metric: 'customers get without NODE_EXTRA_CA_CERTS', ms: round(g), ratio: round(g / f)})
     }
 
     // Every topic's most used command, and the same commands of --baseline when given.
     {
       const {benchStartup} = await import(pathToFileURL(join(root, 'test', 'bench', 'startup.mjs')).href)
-      const topics = await benchStartup({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env: cliEnv, runs: Math.min(RUNS, 11), baseline: BASELINE})
-      console.log(`\nStart-up by topic (median of ${Math.min(RUNS, 11)} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`)
+      const topics = await benchStartup({
+        url: sandbox.ready.url,
+        tokenId: sandbox.ready.tokenId,
+        clientSecret: sandbox.ready.clientSecret,
+        bin,
+        env: cliEnv,
+        runs: Math.min(RUNS, 11),
+        baseline: BASELINE,
+      })
+      console.log(
+        `\nStart-up by topic (median of ${Math.min(RUNS, 11)} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`,
+      )
       for (const r of topics.rows) {
-        const vs = r.baselineMs === undefined ? '' : `  baseline ${fmt(r.baselineMs, 'ms')}  ${r.deltaMs > 0 ? '+' : ''}${r.deltaMs.toFixed(1)} ms`
+        const vs =
+          r.baselineMs === undefined
+            ? ''
+            : `  baseline ${fmt(r.baselineMs, 'ms')}  ${r.deltaMs > 0 ? '+' : ''}${r.deltaMs.toFixed(1)} ms`
         console.log(`  ${r.command.padEnd(34)} ${fmt(r.ms, 'ms')}  ${r.ratio.toFixed(2)}x${vs}`)
-        results.push({metric: `startup ${r.command}`, ms: r.ms, ratio: r.ratio, ...(r.baselineMs === undefined ? {} : {baselineMs: r.baselineMs})})
+        results.push({
+          metric: `startup ${r.command}`,
+          ms: r.ms,
+          ratio: r.ratio,
+          ...(r.baselineMs === undefined ? {} : {baselineMs: r.baselineMs}),
+        })
       }
     }
 
     // --- CLI memory ---------------------------------------------------------------------------
     const hook = join(work, 'rss-hook.cjs')
     const rssFile = join(work, 'rss.txt')
-    writeFileSync(hook, `process.on('exit', () => { const m = /VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8')); require('fs').appendFileSync(${JSON.stringify(rssFile)}, (m ? m[1] : '0') + '\\n') })`)
+    writeFileSync(
+      hook,
+      `process.on('exit', () => { const m = /VmHWM:\\s+(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8')); require('fs').appendFileSync(${JSON.stringify(rssFile)}, (m ? m[1] : '0') + '\\n') })`,
+    )
     let peakKb = 0
     if (existsSync('/proc/self/status')) {
       for (const c of cases.slice(1)) {
@@ -143,7 +172,9 @@ try {
         const kb = Math.max(...readFileSync(rssFile, 'utf8').trim().split('\n').map(Number))
         peakKb = Math.max(peakKb, kb)
       }
-      console.log(`\nMemory\n  CLI peak RSS (max of --version, customers get) ${fmt(peakKb / 1024, 'MB')}  target <= ${TARGETS.cliRssMb} MB  ${check('cli rss', peakKb / 1024 <= TARGETS.cliRssMb)}`)
+      console.log(
+        `\nMemory\n  CLI peak RSS (max of --version, customers get) ${fmt(peakKb / 1024, 'MB')}  target <= ${TARGETS.cliRssMb} MB  ${check('cli rss', peakKb / 1024 <= TARGETS.cliRssMb)}`,
+      )
       results.push({metric: 'cli peak rss MB', value: round(peakKb / 1024)})
     }
 
@@ -153,23 +184,56 @@ try {
     }
     // --- emulator throughput --------------------------------------------------------------------
     console.log(`\nEmulator throughput (${CONCURRENCY} keep-alive connections, ${SECONDS}s per phase)`)
-    const get = await load(pool, SECONDS, CONCURRENCY, () => ({method: 'GET', path: `${base.pathname}/customers/${encodeURIComponent(id)}`, headers: {authorization: auth}}), 200)
-    console.log(`  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${failures(get)}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`)
+    const get = await load(
+      pool,
+      SECONDS,
+      CONCURRENCY,
+      () => ({
+        method: 'GET',
+        path: `${base.pathname}/customers/${encodeURIComponent(id)}`,
+        headers: {authorization: auth},
+      }),
+      200,
+    )
+    console.log(
+      `  GET  /customers/{id}   ${fmt(get.perSec, 'req/s', 0)}  target >= ${TARGETS.getPerSec}  ${check('get', get.perSec >= TARGETS.getPerSec)}${failures(get)}  p50 ${get.p50.toFixed(1)} ms  p99 ${get.p99.toFixed(1)} ms`,
+    )
     let n = 0
-    const post = await load(pool, SECONDS, CONCURRENCY, () => ({
-      method: 'POST',
-      path: `${base.pathname}/customers`,
-      headers: {authorization: auth, 'content-type': 'application/json'},
-      body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: `bench-${process.pid}-${n++}`, fullName: 'Bench Person', currencies: ['USD']}),
-    }), 201)
-    console.log(`  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${failures(post)}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`)
+    const post = await load(
+      pool,
+      SECONDS,
+      CONCURRENCY,
+      () => ({
+        method: 'POST',
+        path: `${base.pathname}/customers`,
+        headers: {authorization: auth, 'content-type': 'application/json'},
+        body: JSON.stringify({
+          customerType: 'INDIVIDUAL',
+          platformCustomerId: `bench-${process.pid}-${n++}`,
+          fullName: 'Bench Person',
+          currencies: ['USD'],
+        }),
+      }),
+      201,
+    )
+    console.log(
+      `  POST /customers (fsync) ${fmt(post.perSec, 'req/s', 0)}  target >= ${TARGETS.postPerSec}  ${check('post', post.perSec >= TARGETS.postPerSec)}${failures(post)}  p50 ${post.p50.toFixed(1)} ms  p99 ${post.p99.toFixed(1)} ms`,
+    )
     results.push({metric: 'GET req/s', value: round(get.perSec)}, {metric: 'POST req/s', value: round(post.perSec)})
     const emuRss = procStatus(sandbox.child.pid)
-    if (emuRss) console.log(`  emulator RSS now ${fmt(emuRss.VmRSS / 1024, 'MB')}, peak ${fmt(emuRss.VmHWM / 1024, 'MB')}`)
+    if (emuRss)
+      console.log(`  emulator RSS now ${fmt(emuRss.VmRSS / 1024, 'MB')}, peak ${fmt(emuRss.VmHWM / 1024, 'MB')}`)
     await pool.close()
 
     // --- other engineers' benches -------------------------------------------------------------
-    await otherBenches([['quotes.mjs', 'benchQuotes'], ['wallet.mjs', 'benchWallet'], ['scale.mjs', 'benchScale']], cliEnv)
+    await otherBenches(
+      [
+        ['quotes.mjs', 'benchQuotes'],
+        ['wallet.mjs', 'benchWallet'],
+        ['scale.mjs', 'benchScale'],
+      ],
+      cliEnv,
+    )
   }
 } finally {
   sandbox.child.kill('SIGTERM')
@@ -187,8 +251,18 @@ async function otherBenches(list, env) {
     console.log(`\n${file}`)
     try {
       const mod = await import(pathToFileURL(path).href)
-      const out = await mod[fn]({url: sandbox.ready.url, tokenId: sandbox.ready.tokenId, clientSecret: sandbox.ready.clientSecret, bin, env, customers: CUSTOMERS, seconds: SECONDS})
-      if (out && typeof out === 'object') for (const [k, v] of Object.entries(out)) console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+      const out = await mod[fn]({
+        url: sandbox.ready.url,
+        tokenId: sandbox.ready.tokenId,
+        clientSecret: sandbox.ready.clientSecret,
+        bin,
+        env,
+        customers: CUSTOMERS,
+        seconds: SECONDS,
+      })
+      if (out && typeof out === 'object')
+        for (const [k, v] of Object.entries(out))
+          console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
     } catch (error) {
       failed = true
       console.log(`  failed: ${error.message}`)
@@ -243,10 +317,14 @@ function procStatus(pid) {
 
 /** The real `svc sandbox serve` as a child process, like a user runs it. */
 function startSandbox() {
-  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', join(work, 'sandbox')], {
-    env: {PATH: process.env.PATH, HOME: work, SVC_CONFIG_DIR: join(work, 'config'), SVC_DATA_DIR: join(work, 'data')},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [bin, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', join(work, 'sandbox')],
+    {
+      env: {PATH: process.env.PATH, HOME: work, SVC_CONFIG_DIR: join(work, 'config'), SVC_DATA_DIR: join(work, 'data')},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   return new Promise((resolve, reject) => {
     let out = ''
     let err = ''
@@ -299,5 +377,11 @@ async function load(pool, seconds, concurrency, makeRequest, expected) {
   await Promise.all(Array.from({length: concurrency}, worker))
   const elapsed = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
-  return {perSec: latencies.length / elapsed, errors, firstError, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)}
+  return {
+    perSec: latencies.length / elapsed,
+    errors,
+    firstError,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+  }
 }

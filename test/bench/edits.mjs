@@ -8,7 +8,16 @@
 // variants so that load from other work on the machine hits each alike. Prints medians and the
 // difference to the full build. Leaves the full build in dist/.
 import {spawn, spawnSync} from 'node:child_process'
-import {copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -20,7 +29,11 @@ const i = process.argv.indexOf('--runs')
 const RUNS = i > 0 ? Number(process.argv[i + 1]) : 31
 const work = mkdtempSync(join(tmpdir(), 'svc-edits-'))
 
-const server = spawn(process.execPath, [bin, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', join(work, 'sbx')], {stdio: ['ignore', 'pipe', 'ignore'], env: {...process.env, HOME: work}})
+const server = spawn(
+  process.execPath,
+  [bin, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', join(work, 'sbx')],
+  {stdio: ['ignore', 'pipe', 'ignore'], env: {...process.env, HOME: work}},
+)
 const ready = await new Promise((resolve) => {
   let buf = ''
   server.stdout.on('data', (c) => {
@@ -28,12 +41,28 @@ const ready = await new Promise((resolve) => {
     if (buf.includes('\n')) resolve(JSON.parse(buf.split('\n')[0]))
   })
 })
-const env = {PATH: process.env.PATH, HOME: work, SVC_CONFIG_DIR: join(work, 'c'), SVC_BASE_URL: ready.url, SVC_TOKEN_ID: ready.tokenId, SVC_CLIENT_SECRET: ready.clientSecret, SVC_NO_INPUT: '1'}
-const created = spawnSync(process.execPath, [bin, 'customers', 'create', '--type', 'individual', '--full-name', 'Bench', '--json'], {env, encoding: 'utf8'})
+const env = {
+  PATH: process.env.PATH,
+  HOME: work,
+  SVC_CONFIG_DIR: join(work, 'c'),
+  SVC_BASE_URL: ready.url,
+  SVC_TOKEN_ID: ready.tokenId,
+  SVC_CLIENT_SECRET: ready.clientSecret,
+  SVC_NO_INPUT: '1',
+}
+const created = spawnSync(
+  process.execPath,
+  [bin, 'customers', 'create', '--type', 'individual', '--full-name', 'Bench', '--json'],
+  {env, encoding: 'utf8'},
+)
 const id = JSON.parse(created.stdout).id
 
 function build(skip) {
-  const r = spawnSync(process.execPath, [join(root, 'esbuild.config.mjs')], {cwd: root, env: {...process.env, SVC_SKIP_EDITS: skip.join(',')}, encoding: 'utf8'})
+  const r = spawnSync(process.execPath, [join(root, 'esbuild.config.mjs')], {
+    cwd: root,
+    env: {...process.env, SVC_SKIP_EDITS: skip.join(',')},
+    encoding: 'utf8',
+  })
   if (r.status !== 0) throw new Error(r.stderr)
 }
 
@@ -48,7 +77,8 @@ function variantRoot(name, skip) {
   copyFileSync(bin, join(dir, 'bin', 'run.js'))
   copyFileSync(join(root, 'bin', 'package.json'), join(dir, 'bin', 'package.json')) // run.js is CommonJS
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
-  for (const f of readdirSync(join(root, 'dist'))) if (!f.startsWith('svc.cjs')) symlinkSync(join(root, 'dist', f), join(dir, 'dist', f))
+  for (const f of readdirSync(join(root, 'dist')))
+    if (!f.startsWith('svc.cjs')) symlinkSync(join(root, 'dist', f), join(dir, 'dist', f))
   copyFileSync(join(root, 'dist', 'svc.cjs'), join(dir, 'dist', 'svc.cjs')) // newer than the manifest copy
   return join(dir, 'bin', 'run.js')
 }
@@ -56,11 +86,17 @@ function variantRoot(name, skip) {
 // CPU time (user + system) of the child, written at exit: far less sensitive than wall time to
 // other work on a shared machine.
 const hook = join(work, 'cpu-hook.cjs')
-writeFileSync(hook, "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeFileSync(process.env.SVC_BENCH_CPU, String((u.user + u.system) / 1000)) })")
+writeFileSync(
+  hook,
+  "process.on('exit', () => { const u = process.cpuUsage(); require('fs').writeFileSync(process.env.SVC_BENCH_CPU, String((u.user + u.system) / 1000)) })",
+)
 const cpuFile = join(work, 'cpu.txt')
 function time(runJs) {
   const t = process.hrtime.bigint()
-  const r = spawnSync(process.execPath, ['--require', hook, runJs, 'customers', 'get', id, '--json'], {env: {...env, SVC_BENCH_CPU: cpuFile}, stdio: 'ignore'})
+  const r = spawnSync(process.execPath, ['--require', hook, runJs, 'customers', 'get', id, '--json'], {
+    env: {...env, SVC_BENCH_CPU: cpuFile},
+    stdio: 'ignore',
+  })
   if (r.status !== 0) throw new Error(`customers get failed (${runJs})`)
   return {wall: Number(process.hrtime.bigint() - t) / 1e6, cpu: Number(readFileSync(cpuFile, 'utf8'))}
 }
@@ -68,7 +104,13 @@ function time(runJs) {
 const all = dependencyEdits('{}')
 const variants = [
   {name: 'all', skip: []},
-  ...all.filter((e) => !e.partOf).map((e) => ({name: e.name, skip: [e.name, ...all.filter((p) => p.partOf === e.name).map((p) => p.name)], listed: e.savesMs})),
+  ...all
+    .filter((e) => !e.partOf)
+    .map((e) => ({
+      name: e.name,
+      skip: [e.name, ...all.filter((p) => p.partOf === e.name).map((p) => p.name)],
+      listed: e.savesMs,
+    })),
   {name: 'none', skip: all.map((e) => e.name)},
 ]
 try {
@@ -79,10 +121,14 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const m = (v, key) => median(times.get(v).map((t) => t[key]))
   const [wall0, cpu0] = [m(variants[0], 'wall'), m(variants[0], 'cpu')]
-  console.log(`svc customers get --json, medians of ${RUNS} interleaved runs; every edit: wall ${wall0.toFixed(1)} ms, cpu ${cpu0.toFixed(1)} ms`)
+  console.log(
+    `svc customers get --json, medians of ${RUNS} interleaved runs; every edit: wall ${wall0.toFixed(1)} ms, cpu ${cpu0.toFixed(1)} ms`,
+  )
   for (const v of variants.slice(1)) {
     const [wall, cpu] = [m(v, 'wall'), m(v, 'cpu')]
-    console.log(`without ${v.name.padEnd(30)} wall ${wall.toFixed(1)} ms (${(wall - wall0).toFixed(1)})  cpu ${cpu.toFixed(1)} ms (saves ${(cpu - cpu0).toFixed(1)})${v.listed !== undefined ? `  listed ${v.listed}` : ''}`)
+    console.log(
+      `without ${v.name.padEnd(30)} wall ${wall.toFixed(1)} ms (${(wall - wall0).toFixed(1)})  cpu ${cpu.toFixed(1)} ms (saves ${(cpu - cpu0).toFixed(1)})${v.listed !== undefined ? `  listed ${v.listed}` : ''}`,
+    )
   }
 } finally {
   build([])

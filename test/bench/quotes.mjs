@@ -25,10 +25,15 @@ const median = (xs) => {
 
 export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv}) {
   const host = new URL(url).hostname
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) throw new Error(`benchQuotes runs against a loopback sandbox only (got ${host})`)
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
+    throw new Error(`benchQuotes runs against a loopback sandbox only (got ${host})`)
   const auth = 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`).toString('base64')
   const call = async (method, path, body) => {
-    const res = await fetch(url + path, {method, headers: {authorization: auth, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+    const res = await fetch(url + path, {
+      method,
+      headers: {authorization: auth, 'content-type': 'application/json'},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const text = await res.text()
     const json = text ? JSON.parse(text) : undefined
     if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${text}`)
@@ -39,12 +44,30 @@ export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv
   const config = await call('GET', '/config')
   await call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
   try {
-    const customer = await call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Bench Mark', kycStatus: 'APPROVED', currencies: ['USD', 'MXN']})
+    const customer = await call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Bench Mark',
+      kycStatus: 'APPROVED',
+      currencies: ['USD', 'MXN'],
+    })
     const accounts = await call('GET', `/internal-account?customerId=${encodeURIComponent(customer.id)}&currency=USD`)
     const source = accounts.data[0].id
     await call('POST', `/sandbox/internal-accounts/${encodeURIComponent(source)}/fund`, {amount: 100_000_000})
-    const dest = await call('POST', '/customers/external-accounts', {customerId: customer.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabe(), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Receiver'}}})
-    const body = {source: {sourceType: 'ACCOUNT', accountId: source}, destination: {destinationType: 'ACCOUNT', accountId: dest.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 100}
+    const dest = await call('POST', '/customers/external-accounts', {
+      customerId: customer.id,
+      currency: 'MXN',
+      accountInfo: {
+        accountType: 'CLABE',
+        clabeNumber: clabe(),
+        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Receiver'},
+      },
+    })
+    const body = {
+      source: {sourceType: 'ACCOUNT', accountId: source},
+      destination: {destinationType: 'ACCOUNT', accountId: dest.id},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 100,
+    }
 
     // Throughput: create + execute, sequentially (what one client sees), bounded in count and time.
     let done = 0
@@ -59,7 +82,17 @@ export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv
     // CLI wall time: `svc quote create --json` against `node -e 0` (the floor of any Node CLI).
     const home = mkdtempSync(join(tmpdir(), 'svc-bench-'))
     // Same environment as the floor it is compared with (bench.mjs passes the caller's).
-    const env = {...(baseEnv ?? {PATH: process.env.PATH}), HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_BASE_URL: url, SVC_TOKEN_ID: tokenId, SVC_CLIENT_SECRET: clientSecret, CI: '1', SVC_NO_INPUT: '1', NO_COLOR: '1'}
+    const env = {
+      ...(baseEnv ?? {PATH: process.env.PATH}),
+      HOME: home,
+      SVC_CONFIG_DIR: join(home, 'config'),
+      SVC_BASE_URL: url,
+      SVC_TOKEN_ID: tokenId,
+      SVC_CLIENT_SECRET: clientSecret,
+      CI: '1',
+      SVC_NO_INPUT: '1',
+      NO_COLOR: '1',
+    }
     const args = ['quote', 'create', '--from', source, '--to', dest.id, '--amount-minor', '100', '--json']
     // Asynchronous spawn: the sandbox may live in this very process and must keep answering.
     const time = (argv) =>
@@ -69,7 +102,11 @@ export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv
         let stderr = ''
         child.stderr.on('data', (c) => (stderr += c))
         child.on('error', reject)
-        child.on('close', (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr}`))))
+        child.on('close', (code) =>
+          code === 0
+            ? resolve(performance.now() - t)
+            : reject(new Error(`${argv.join(' ')} exited ${code}: ${stderr}`)),
+        )
       })
     await time([bin, ...args]) // warm the code cache
     const cli = []

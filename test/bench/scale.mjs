@@ -56,12 +56,24 @@ export async function benchScale({bin, customers = 100_000, seconds = 3}) {
       const t0 = performance.now()
       filled = await fill(Db, dir, tpl, filled, n)
       const fillSec = (performance.now() - t0) / 1000
-      console.log(`  filled to ${n.toLocaleString('en')} customers and as many transactions through the repository layer in ${fillSec.toFixed(1)} s (database ${(statSync(join(dir, 'sandbox.db')).size / 2 ** 20).toFixed(0)} MB)`)
+      console.log(
+        `  filled to ${n.toLocaleString('en')} customers and as many transactions through the repository layer in ${fillSec.toFixed(1)} s (database ${(statSync(join(dir, 'sandbox.db')).size / 2 ** 20).toFixed(0)} MB)`,
+      )
       sbx = await serve(bin, dir, work)
-      const r = await measure(sbx, dir, work, bin, {...levelSeed, pcid: `fill-${Math.floor(n / 2)}`, mid: iso(Math.floor(n / 2))}, seconds, n.toLocaleString('en'))
+      const r = await measure(
+        sbx,
+        dir,
+        work,
+        bin,
+        {...levelSeed, pcid: `fill-${Math.floor(n / 2)}`, mid: iso(Math.floor(n / 2))},
+        seconds,
+        n.toLocaleString('en'),
+      )
       sbx = r.sbx
       rows.push({label: n.toLocaleString('en'), ...r})
-      console.log(`  at ${n.toLocaleString('en')}: restart ${r.restartMs.toFixed(0)} ms, POST ${r.post.toFixed(0)}/s, slowest list p50 ${Math.max(...Object.values(r.lists)).toFixed(2)} ms`)
+      console.log(
+        `  at ${n.toLocaleString('en')}: restart ${r.restartMs.toFixed(0)} ms, POST ${r.post.toFixed(0)}/s, slowest list p50 ${Math.max(...Object.values(r.lists)).toFixed(2)} ms`,
+      )
       await stop(sbx)
       sbx = undefined
     }
@@ -74,15 +86,25 @@ export async function benchScale({bin, customers = 100_000, seconds = 3}) {
   const first = rows[0]
   const last = rows.at(-1)
   const col = (v) => String(v).padStart(10)
-  console.log(`\n  p50 ms per request (sequential, keep-alive)      ${rows.map((r) => col(r.label)).join('')}   ${last.label} / empty`)
+  console.log(
+    `\n  p50 ms per request (sequential, keep-alive)      ${rows.map((r) => col(r.label)).join('')}   ${last.label} / empty`,
+  )
   for (const name of Object.keys(first.lists)) {
     const ratio = last.lists[name] / first.lists[name]
-    console.log(`  ${name.padEnd(48)} ${rows.map((r) => col(r.lists[name].toFixed(2))).join('')}   ${ratio.toFixed(2)}x  ${check(name, ratio <= TARGETS.listRatio)}`)
+    console.log(
+      `  ${name.padEnd(48)} ${rows.map((r) => col(r.lists[name].toFixed(2))).join('')}   ${ratio.toFixed(2)}x  ${check(name, ratio <= TARGETS.listRatio)}`,
+    )
   }
-  console.log(`  ${'GET /customers/{id}'.padEnd(48)} ${rows.map((r) => col(r.get.toFixed(2))).join('')}   ${(last.get / first.get).toFixed(2)}x`)
+  console.log(
+    `  ${'GET /customers/{id}'.padEnd(48)} ${rows.map((r) => col(r.get.toFixed(2))).join('')}   ${(last.get / first.get).toFixed(2)}x`,
+  )
   const postRatio = last.post / first.post
-  console.log(`  ${'POST /customers (durable), req/s'.padEnd(48)} ${rows.map((r) => col(r.post.toFixed(0))).join('')}   ${(postRatio * 100).toFixed(0)}%  target >= ${TARGETS.postRatio * 100}%  ${check('post at scale', postRatio >= TARGETS.postRatio)}`)
-  console.log(`  ${'restart to ready, ms (clean stop, warm cache)'.padEnd(48)} ${rows.map((r) => col(r.restartMs.toFixed(0))).join('')}   target <= ${TARGETS.restartMs} ms  ${check('restart', last.restartMs <= TARGETS.restartMs)}`)
+  console.log(
+    `  ${'POST /customers (durable), req/s'.padEnd(48)} ${rows.map((r) => col(r.post.toFixed(0))).join('')}   ${(postRatio * 100).toFixed(0)}%  target >= ${TARGETS.postRatio * 100}%  ${check('post at scale', postRatio >= TARGETS.postRatio)}`,
+  )
+  console.log(
+    `  ${'restart to ready, ms (clean stop, warm cache)'.padEnd(48)} ${rows.map((r) => col(r.restartMs.toFixed(0))).join('')}   target <= ${TARGETS.restartMs} ms  ${check('restart', last.restartMs <= TARGETS.restartMs)}`,
+  )
   console.log(`  ${'sandbox RSS, MB (peak)'.padEnd(48)} ${rows.map((r) => col(r.rssMb.toFixed(0))).join('')}`)
   const missed = verdicts.filter((v) => !v.ok).map((v) => v.label)
   if (missed.length) throw new Error(`missed: ${missed.join(', ')}`)
@@ -95,15 +117,32 @@ const iso = (i) => new Date(BASE_MS + i * 1000).toISOString()
 async function seedByHttp(ready) {
   const {pool, base, auth} = connect(ready)
   const call = async (method, path, body) => {
-    const res = await pool.request({method, path: base.pathname + path, headers: {authorization: auth, ...(body ? {'content-type': 'application/json'} : {})}, body: body ? JSON.stringify(body) : undefined})
+    const res = await pool.request({
+      method,
+      path: base.pathname + path,
+      headers: {authorization: auth, ...(body ? {'content-type': 'application/json'} : {})},
+      body: body ? JSON.stringify(body) : undefined,
+    })
     const json = await res.body.json()
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`)
     return json
   }
   try {
     await call('PATCH', '/config', {isRegulatedFinancialInstitution: true}) // so the seed may be APPROVED at create
-    const terms = {acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}
-    const c = await call('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: 'scale-seed', fullName: 'Scale Seed', currencies: ['USD', 'EUR'], kycStatus: 'APPROVED', endUserTermsConsent: terms})
+    const terms = {
+      acceptedAt: '2026-01-01T00:00:00Z',
+      ipAddress: '127.0.0.1',
+      termsVersion: '2025-10-01',
+      acceptanceMethod: 'CHECKBOX',
+    }
+    const c = await call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: 'scale-seed',
+      fullName: 'Scale Seed',
+      currencies: ['USD', 'EUR'],
+      kycStatus: 'APPROVED',
+      endUserTermsConsent: terms,
+    })
     const accounts = await call('GET', `/internal-account?customerId=${encodeURIComponent(c.id)}`)
     const usd = accounts.data.find((a) => a.balance.currency.code === 'USD').id
     await call('POST', `/sandbox/internal-accounts/${encodeURIComponent(usd)}/fund`, {amount: 1000})
@@ -118,7 +157,11 @@ async function seedByHttp(ready) {
 async function readTemplates(Db, dir, seed) {
   const db = Db.open(dir)
   try {
-    return {customer: db.get('customers', seed.customerId), transaction: db.get('transactions', seed.transactionId), accountId: seed.accountId}
+    return {
+      customer: db.get('customers', seed.customerId),
+      transaction: db.get('transactions', seed.transactionId),
+      accountId: seed.accountId,
+    }
   } finally {
     await db.close()
   }
@@ -160,7 +203,9 @@ async function fill(Db, dir, tpl, from, to) {
             platformCustomerId: `fill-${i}`,
             type: outgoing ? 'OUTGOING' : 'INCOMING',
             status: STATUSES[i % STATUSES.length],
-            ...(outgoing ? {source: {...tpl.transaction.source, accountId: `InternalAccount:fill-${i % 1000}`}} : {destination: {...tpl.transaction.destination, accountId: `InternalAccount:fill-${i % 1000}`}}),
+            ...(outgoing
+              ? {source: {...tpl.transaction.source, accountId: `InternalAccount:fill-${i % 1000}`}}
+              : {destination: {...tpl.transaction.destination, accountId: `InternalAccount:fill-${i % 1000}`}}),
             createdAt,
             updatedAt: createdAt,
           })
@@ -196,7 +241,10 @@ async function measure(sbx, dir, work, bin, seed, seconds, label) {
     ['customers ?umaAddress=X', `/customers?umaAddress=${enc('$fill7@sandbox.example')}`],
     ['customers ?createdAfter=<middle>', `/customers?createdAfter=${enc(seed.mid)}`],
     ['customers ?createdBefore=<middle>', `/customers?createdBefore=${enc(seed.mid)}`],
-    ['customers ?updatedAfter=<now - 1 min>', `/customers?updatedAfter=${enc(new Date(Date.now() - 60_000).toISOString())}`],
+    [
+      'customers ?updatedAfter=<now - 1 min>',
+      `/customers?updatedAfter=${enc(new Date(Date.now() - 60_000).toISOString())}`,
+    ],
     ['customers ?isIncludingDeleted=true', '/customers?isIncludingDeleted=true'],
     ['customers ?customerType=BUSINESS&region=MX', '/customers?customerType=BUSINESS&region=MX'],
   ]
@@ -228,7 +276,12 @@ async function measure(sbx, dir, work, bin, seed, seconds, label) {
     method: 'POST',
     path: `${base.pathname}/customers`,
     headers: {authorization: auth, 'content-type': 'application/json'},
-    body: JSON.stringify({customerType: 'INDIVIDUAL', platformCustomerId: `post-${label}-${n++}`, fullName: 'Scale Person', currencies: ['USD']}),
+    body: JSON.stringify({
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `post-${label}-${n++}`,
+      fullName: 'Scale Person',
+      currencies: ['USD'],
+    }),
   })
   await load(pool, 1, 32, create, 201) // warm-up
   const post = (await load(pool, seconds, 32, create, 201)).perSec
@@ -239,7 +292,11 @@ async function measure(sbx, dir, work, bin, seed, seconds, label) {
 
 function connect(ready) {
   const base = new URL(ready.url)
-  return {base, pool: new Pool(base.origin, {connections: 32, keepAliveTimeout: 30_000}), auth: 'Basic ' + Buffer.from(`${ready.tokenId}:${ready.clientSecret}`).toString('base64')}
+  return {
+    base,
+    pool: new Pool(base.origin, {connections: 32, keepAliveTimeout: 30_000}),
+    auth: 'Basic ' + Buffer.from(`${ready.tokenId}:${ready.clientSecret}`).toString('base64'),
+  }
 }
 
 function serve(bin, dataDir, work) {
@@ -306,7 +363,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
   const i = process.argv.indexOf('--customers')
   const s = process.argv.indexOf('--seconds')
-  await benchScale({bin: join(root, 'bin', 'run.js'), customers: i > 0 ? Number(process.argv[i + 1]) : 100_000, seconds: s > 0 ? Number(process.argv[s + 1]) : 3}).catch((e) => {
+  await benchScale({
+    bin: join(root, 'bin', 'run.js'),
+    customers: i > 0 ? Number(process.argv[i + 1]) : 100_000,
+    seconds: s > 0 ? Number(process.argv[s + 1]) : 3,
+  }).catch((e) => {
     console.log(`  ${e.message}`)
     process.exitCode = 1
   })

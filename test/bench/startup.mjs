@@ -15,7 +15,11 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 /** Objects the commands read: an approved, funded customer with an external account. */
 async function seed(url, auth) {
   const call = async (method, path, body) => {
-    const res = await fetch(url + path, {method, headers: {authorization: auth, 'content-type': 'application/json'}, body: body === undefined ? undefined : JSON.stringify(body)})
+    const res = await fetch(url + path, {
+      method,
+      headers: {authorization: auth, 'content-type': 'application/json'},
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const text = await res.text()
     if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${text}`)
     return text ? JSON.parse(text) : undefined
@@ -25,12 +29,31 @@ async function seed(url, auth) {
   try {
     // Consent to the current end-user terms, which a payment needs once the platform setting is restored.
     const terms = await call('GET', '/customers/end-user-terms')
-    const endUserTermsConsent = {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: terms.version, acceptanceMethod: 'CHECKBOX'}
-    const customer = await call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Startup Bench', kycStatus: 'APPROVED', currencies: ['USD', 'MXN'], endUserTermsConsent})
+    const endUserTermsConsent = {
+      acceptedAt: new Date().toISOString(),
+      ipAddress: '127.0.0.1',
+      termsVersion: terms.version,
+      acceptanceMethod: 'CHECKBOX',
+    }
+    const customer = await call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Startup Bench',
+      kycStatus: 'APPROVED',
+      currencies: ['USD', 'MXN'],
+      endUserTermsConsent,
+    })
     const accounts = await call('GET', `/internal-account?customerId=${encodeURIComponent(customer.id)}&currency=USD`)
     const source = accounts.data[0].id
     await call('POST', `/sandbox/internal-accounts/${encodeURIComponent(source)}/fund`, {amount: 100_000_000})
-    const dest = await call('POST', '/customers/external-accounts', {customerId: customer.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabe(), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Startup Receiver'}}})
+    const dest = await call('POST', '/customers/external-accounts', {
+      customerId: customer.id,
+      currency: 'MXN',
+      accountInfo: {
+        accountType: 'CLABE',
+        clabeNumber: clabe(),
+        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Startup Receiver'},
+      },
+    })
     return {customer: customer.id, source, dest: dest.id}
   } finally {
     await call('PATCH', '/config', {isRegulatedFinancialInstitution: config.isRegulatedFinancialInstitution ?? false})
@@ -74,7 +97,10 @@ export async function benchStartup({url, tokenId, clientSecret, bin, env, runs =
   const bins = [{key: 'svc', bin}, ...(baseline ? [{key: 'baseline', bin: join(baseline, 'bin', 'run.js')}] : [])]
   // A one-step flow: the start-up of `svc flow run` and its file check, not of the steps it could run.
   const flowFile = join(mkdtempSync(join(tmpdir(), 'svc-startup-flow-')), 'one-step.yaml')
-  writeFileSync(flowFile, `name: one step\nsteps:\n  - name: read the customer\n    api: {method: GET, path: /customers/${ids.customer}}\n`)
+  writeFileSync(
+    flowFile,
+    `name: one step\nsteps:\n  - name: read the customer\n    api: {method: GET, path: /customers/${ids.customer}}\n`,
+  )
   const cases = topicCommands(ids, flowFile)
   const run = (argv, expected = 0) => {
     const t = process.hrtime.bigint()
@@ -91,7 +117,8 @@ export async function benchStartup({url, tokenId, clientSecret, bin, env, runs =
   for (const [, argv, expected] of cases) for (const b of bins) run([b.bin, ...argv], expected) // code caches, disk cache
   for (let i = 0; i < runs; i++) {
     floor.push(run(['-e', '0']))
-    for (const [label, argv, expected] of cases) for (const b of bins) times.get(`${label}|${b.key}`).push(run([b.bin, ...argv], expected))
+    for (const [label, argv, expected] of cases)
+      for (const b of bins) times.get(`${label}|${b.key}`).push(run([b.bin, ...argv], expected))
   }
   const f = median(floor)
   const rows = cases.map(([label]) => {

@@ -27,7 +27,11 @@ function run(bin, args, env) {
 }
 
 async function api(url, auth, method, path, body) {
-  const res = await fetch(url + path, {method, headers: {authorization: auth, 'content-type': 'application/json'}, body: body && JSON.stringify(body)})
+  const res = await fetch(url + path, {
+    method,
+    headers: {authorization: auth, 'content-type': 'application/json'},
+    body: body && JSON.stringify(body),
+  })
   const json = await res.json()
   if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`)
   return json
@@ -49,12 +53,31 @@ async function stampRate(ms = 1000) {
 export async function benchWallet({url, tokenId, clientSecret, bin = join(ROOT, 'bin/run.js'), env: baseEnv}) {
   const auth = 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`).toString('base64')
   const stampsPerSecond = await stampRate()
-  const customer = await api(url, auth, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Bench Holder', email: `bench-${Date.now()}@example.com`})
-  const accounts = await api(url, auth, 'GET', `/customers/internal-accounts?type=EMBEDDED_WALLET&customerId=${encodeURIComponent(customer.id)}`)
+  const customer = await api(url, auth, 'POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: 'Bench Holder',
+    email: `bench-${Date.now()}@example.com`,
+  })
+  const accounts = await api(
+    url,
+    auth,
+    'GET',
+    `/customers/internal-accounts?type=EMBEDDED_WALLET&customerId=${encodeURIComponent(customer.id)}`,
+  )
   const wallet = accounts.data.find((a) => a.customerId === customer.id)
   if (!wallet) throw new Error('the sandbox provisioned no embedded wallet for the bench customer')
   const home = mkdtempSync(join(tmpdir(), 'svc-bench-wallet-'))
-  const env = {...(baseEnv ?? {PATH: process.env.PATH}), HOME: home, SVC_BASE_URL: url, SVC_TOKEN_ID: tokenId, SVC_CLIENT_SECRET: clientSecret, SVC_CONFIG_DIR: join(home, 'config'), CI: '1', SVC_NO_INPUT: '1', NO_COLOR: '1'}
+  const env = {
+    ...(baseEnv ?? {PATH: process.env.PATH}),
+    HOME: home,
+    SVC_BASE_URL: url,
+    SVC_TOKEN_ID: tokenId,
+    SVC_CLIENT_SECRET: clientSecret,
+    SVC_CONFIG_DIR: join(home, 'config'),
+    CI: '1',
+    SVC_NO_INPUT: '1',
+    NO_COLOR: '1',
+  }
   try {
     const login = await run(bin, ['wallet', 'login', wallet.id, '--json'], env)
     const exp = await run(bin, ['wallet', 'export', wallet.id, '--verify-only', '--json'], env)

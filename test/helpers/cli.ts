@@ -12,7 +12,10 @@ export interface CliResult {
 }
 
 /** Runs the built `svc` binary as a child process, the way a user or a CI script does. */
-export function svc(args: string[], opts: {env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string} = {}): Promise<CliResult> {
+export function svc(
+  args: string[],
+  opts: {env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string} = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, ...opts.env}
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
@@ -43,4 +46,5 @@ export function svc(args: string[], opts: {env?: Record<string, string | undefin
 }
 
 /** The `error` object of a failed `--json` run. */
-export const errorOf = (r: CliResult) => r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
+export const errorOf = (r: CliResult) =>
+  r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error

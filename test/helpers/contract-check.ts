@@ -81,7 +81,14 @@ function adapt(x: Exchange, use: Record<string, number>): Exchange {
   return out
 }
 
-function excused(list: Allowance[], use: Record<string, number>, kind: Finding['kind'], x: Exchange, op: Operation | undefined, line: string): boolean {
+function excused(
+  list: Allowance[],
+  use: Record<string, number>,
+  kind: Finding['kind'],
+  x: Exchange,
+  op: Operation | undefined,
+  line: string,
+): boolean {
   const a = list.find((a) => a.excuses?.({kind, exchange: x, operation: op?.key, line}))
   if (a) use[a.id]++
   return Boolean(a)
@@ -90,10 +97,14 @@ function excused(list: Allowance[], use: Record<string, number>, kind: Finding['
 function checkResponse(contract: Contract, op: Operation, x: Exchange): string[] {
   const documented = contract.responseFor(op, x.status)
   if (!documented) return [`status ${x.status} is not a documented answer of ${op.key}`]
-  if (!documented.content.length) return x.responseBody === undefined ? [] : [`(body) ${op.key} ${x.status} has no body in the contract, the sandbox sent one`]
+  if (!documented.content.length)
+    return x.responseBody === undefined
+      ? []
+      : [`(body) ${op.key} ${x.status} has no body in the contract, the sandbox sent one`]
   if (!documented.content.includes('application/json')) return []
   if (x.responseBody === undefined) return [`(body) missing: ${op.key} ${x.status} answers application/json`]
-  if (!x.responseContentType.includes('json')) return [`(body) content-type "${x.responseContentType}" instead of application/json`]
+  if (!x.responseContentType.includes('json'))
+    return [`(body) content-type "${x.responseContentType}" instead of application/json`]
   if (!documented.schema) return []
   return contract.validate('response', documented.pointer, x.responseBody)
 }
@@ -108,10 +119,14 @@ function checkRequest(contract: Contract, op: Operation, x: Exchange): string[] 
   } else if (x.requestBody === undefined) {
     if (expected.required) errors.push(`(request body) missing: ${op.key} requires one`)
   } else if (x.requestContentType.includes('json')) {
-    if (!expected.content.includes('application/json')) errors.push(`(request body) JSON sent, the contract takes ${expected.content.join(', ')}`)
-    else if (expected.schema) errors.push(...contract.validate('request', expected.pointer, x.requestBody).map((e) => `(request) ${e}`))
+    if (!expected.content.includes('application/json'))
+      errors.push(`(request body) JSON sent, the contract takes ${expected.content.join(', ')}`)
+    else if (expected.schema)
+      errors.push(...contract.validate('request', expected.pointer, x.requestBody).map((e) => `(request) ${e}`))
   } else if (!expected.content.some((c) => x.requestContentType.startsWith(c))) {
-    errors.push(`(request body) content-type "${x.requestContentType}", the contract takes ${expected.content.join(', ')}`)
+    errors.push(
+      `(request body) content-type "${x.requestContentType}", the contract takes ${expected.content.join(', ')}`,
+    )
   }
   errors.push(...checkQuery(contract, op, x))
   return errors
@@ -128,7 +143,10 @@ function checkQuery(contract: Contract, op: Operation, x: Exchange): string[] {
     }
     const coerced = coerce(value, p.type)
     if (coerced === undefined) errors.push(`(query) ${name}=${JSON.stringify(value).slice(0, 60)} is not a ${p.type}`)
-    else errors.push(...contract.validate('request', p.pointer, coerced).map((e) => `(query ${name}) ${e.replace('(body) ', '')}`))
+    else
+      errors.push(
+        ...contract.validate('request', p.pointer, coerced).map((e) => `(query ${name}) ${e.replace('(body) ', '')}`),
+      )
   }
   return errors
 }

@@ -21,12 +21,25 @@ export default async function setup(project: TestProject) {
   project.provide('contractJson', jsonPath)
   const all = countOperations(doc)
   return () => {
-    const files = safeList(filesDir).map((f) => JSON.parse(readFileSync(join(filesDir, f), 'utf8')) as {file: string; exercised: string[]; succeeded: string[]; cliRequests: number; allowanceUse: Record<string, number>; findings: number; report: string})
+    const files = safeList(filesDir).map(
+      (f) =>
+        JSON.parse(readFileSync(join(filesDir, f), 'utf8')) as {
+          file: string
+          exercised: string[]
+          succeeded: string[]
+          cliRequests: number
+          allowanceUse: Record<string, number>
+          findings: number
+          report: string
+        },
+    )
     rmSync(dir, {recursive: true, force: true})
     if (!files.length) return
     const exercised = new Set(files.flatMap((f) => f.exercised))
     const succeeded = new Set(files.flatMap((f) => f.succeeded))
-    const allowanceUse = Object.fromEntries(ALLOWANCES.map((a) => [a.id, files.reduce((n, f) => n + (f.allowanceUse[a.id] ?? 0), 0)]))
+    const allowanceUse = Object.fromEntries(
+      ALLOWANCES.map((a) => [a.id, files.reduce((n, f) => n + (f.allowanceUse[a.id] ?? 0), 0)]),
+    )
     const summary = {
       operationsInContract: all.length,
       operationsExercised: exercised.size,
@@ -41,7 +54,9 @@ export default async function setup(project: TestProject) {
     }
     mkdirSync(join(REPO_ROOT, '.tmp'), {recursive: true})
     writeFileSync(SUMMARY, JSON.stringify(summary, null, 2) + '\n')
-    console.log(`contract: ${exercised.size}/${all.length} operations exercised (${succeeded.size} with a 2xx answer), ${summary.cliRequestsChecked} CLI requests checked, ${summary.findings} unexcused findings; detail in ${relative(REPO_ROOT, SUMMARY)}`)
+    console.log(
+      `contract: ${exercised.size}/${all.length} operations exercised (${succeeded.size} with a 2xx answer), ${summary.cliRequestsChecked} CLI requests checked, ${summary.findings} unexcused findings; detail in ${relative(REPO_ROOT, SUMMARY)}`,
+    )
   }
 }
 

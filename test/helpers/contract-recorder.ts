@@ -35,7 +35,8 @@ export function recordContract(emu: Emulator): void {
   const emit = emu.webhooks.emit.bind(emu.webhooks)
   emu.webhooks.emit = (type, data) => {
     const event = emit(type, data)
-    if (emu.db.inUnit) webhooks.push({test: expect.getState().currentTestName ?? '(hook)', body: JSON.parse(JSON.stringify(event))})
+    if (emu.db.inUnit)
+      webhooks.push({test: expect.getState().currentTestName ?? '(hook)', body: JSON.parse(JSON.stringify(event))})
     return event
   }
 }
@@ -50,7 +51,10 @@ export function recordedWebhooks(): EmittedWebhook[] {
 
 function toExchange(req: ObservedRequest, res: EmuResponse): Exchange {
   const requestContentType = String(req.headers['content-type'] ?? '')
-  const responseContentType = String(res.headers?.['content-type'] ?? (res.text !== undefined ? 'text/plain' : res.body !== undefined ? 'application/json' : ''))
+  const responseContentType = String(
+    res.headers?.['content-type'] ??
+      (res.text !== undefined ? 'text/plain' : res.body !== undefined ? 'application/json' : ''),
+  )
   return {
     test: expect.getState().currentTestName ?? '(hook)',
     method: req.method,
@@ -63,7 +67,8 @@ function toExchange(req: ObservedRequest, res: EmuResponse): Exchange {
     status: res.status,
     responseContentType,
     // a deep copy: the handler's object may be a stored record that changes later
-    responseBody: res.text !== undefined ? res.text : res.body === undefined ? undefined : JSON.parse(JSON.stringify(res.body)),
+    responseBody:
+      res.text !== undefined ? res.text : res.body === undefined ? undefined : JSON.parse(JSON.stringify(res.body)),
   }
 }
 
@@ -78,9 +83,22 @@ function parseBody(raw: Buffer, contentType: string): unknown {
 }
 
 /** Writes what this file exercised, for the run's summary (test/helpers/contract-global.ts). */
-export function writeFileCoverage(file: string, data: {exercised: string[]; succeeded: string[]; cliRequests: number; allowanceUse: Record<string, number>; findings: number; report: string}): void {
+export function writeFileCoverage(
+  file: string,
+  data: {
+    exercised: string[]
+    succeeded: string[]
+    cliRequests: number
+    allowanceUse: Record<string, number>
+    findings: number
+    report: string
+  },
+): void {
   const dir = inject('contractDir')
   if (!dir) return
   mkdirSync(dir, {recursive: true})
-  writeFileSync(join(dir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`), JSON.stringify({file, ...data}))
+  writeFileSync(
+    join(dir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`),
+    JSON.stringify({file, ...data}),
+  )
 }

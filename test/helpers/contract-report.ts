@@ -6,7 +6,10 @@ export function formatFindings(findings: Finding[]): string {
   for (const f of findings) {
     const x = f.exchange
     for (const line of f.errors) {
-      const code = x.status >= 400 && typeof (x.responseBody as {code?: unknown})?.code === 'string' ? ` ${(x.responseBody as {code: string}).code}` : ''
+      const code =
+        x.status >= 400 && typeof (x.responseBody as {code?: unknown})?.code === 'string'
+          ? ` ${(x.responseBody as {code: string}).code}`
+          : ''
       const key = `${f.kind} ${f.operation ?? `${x.method} ${x.path}`} -> ${x.status}${code}${x.fromCli ? ' (CLI)' : ''}: ${line}`
       const g = groups.get(key) ?? {count: 0, tests: new Set<string>()}
       g.count++

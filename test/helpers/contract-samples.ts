@@ -26,7 +26,9 @@ export function variantCount(doc: Json, schema: Json, cap = 12): number {
       return walk(resolvePointer(doc, o.$ref.slice(1)), depth + 1)
     }
     const d = o.discriminator as {mapping?: Record<string, string>} | undefined
-    const branches = d?.mapping ? Object.keys(d.mapping).length : ((o.oneOf ?? o.anyOf) as unknown[] | undefined)?.length
+    const branches = d?.mapping
+      ? Object.keys(d.mapping).length
+      : ((o.oneOf ?? o.anyOf) as unknown[] | undefined)?.length
     if (branches) widest = Math.max(widest, branches)
     if (Array.isArray(o.enum)) widest = Math.max(widest, Math.min(o.enum.length, 3))
     for (const v of Object.values(o)) walk(v, depth + 1)
@@ -36,11 +38,16 @@ export function variantCount(doc: Json, schema: Json, cap = 12): number {
 }
 
 class Sampler {
-  constructor(private readonly doc: Json, private readonly variant: number, private readonly full: boolean) {}
+  constructor(
+    private readonly doc: Json,
+    private readonly variant: number,
+    private readonly full: boolean,
+  ) {}
 
   of(schema: Json | undefined, depth: number): unknown {
     if (!schema || depth > 14) return undefined
-    if (typeof schema.$ref === 'string') return this.of(resolvePointer(this.doc, schema.$ref.slice(1)) as Json, depth + 1)
+    if (typeof schema.$ref === 'string')
+      return this.of(resolvePointer(this.doc, schema.$ref.slice(1)) as Json, depth + 1)
     if ('const' in schema) return schema.const
     const d = schema.discriminator as {propertyName: string; mapping?: Record<string, string>} | undefined
     if (d?.mapping) {
@@ -53,18 +60,25 @@ class Sampler {
     if (choice?.length) {
       const base = this.objectPart(schema, depth)
       const picked = this.of(choice[this.variant % choice.length], depth + 1)
-      return base && picked && typeof picked === 'object' && !Array.isArray(picked) ? {...base, ...(picked as Json)} : picked
+      return base && picked && typeof picked === 'object' && !Array.isArray(picked)
+        ? {...base, ...(picked as Json)}
+        : picked
     }
     if (Array.isArray(schema.allOf)) {
       let out: unknown = this.objectPart(schema, depth)
       for (const part of schema.allOf as Json[]) {
         const v = this.of(part, depth + 1)
-        out = out && v && typeof out === 'object' && typeof v === 'object' && !Array.isArray(v) ? deepMerge(out as Json, v as Json) : (v ?? out)
+        out =
+          out && v && typeof out === 'object' && typeof v === 'object' && !Array.isArray(v)
+            ? deepMerge(out as Json, v as Json)
+            : (v ?? out)
       }
       return out
     }
     if (Array.isArray(schema.enum)) return schema.enum[this.variant % schema.enum.length]
-    const type = Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== 'null') : (schema.type as string | undefined)
+    const type = Array.isArray(schema.type)
+      ? (schema.type as string[]).find((t) => t !== 'null')
+      : (schema.type as string | undefined)
     if (type === 'object' || (!type && schema.properties)) return this.objectPart(schema, depth) ?? {}
     if (type === 'array') {
       const n = this.full || Number(schema.minItems ?? 0) > 0 ? Math.max(1, Number(schema.minItems ?? 1)) : 0
@@ -112,7 +126,10 @@ function deepMerge(a: Json, b: Json): Json {
   const out: Json = {...a}
   for (const [k, v] of Object.entries(b)) {
     const cur = out[k]
-    out[k] = cur && v && typeof cur === 'object' && typeof v === 'object' && !Array.isArray(cur) && !Array.isArray(v) ? deepMerge(cur as Json, v as Json) : v
+    out[k] =
+      cur && v && typeof cur === 'object' && typeof v === 'object' && !Array.isArray(cur) && !Array.isArray(v)
+        ? deepMerge(cur as Json, v as Json)
+        : v
   }
   return out
 }

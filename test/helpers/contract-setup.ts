@@ -10,11 +10,25 @@ import {recordedExchanges, recordedWebhooks, writeFileCoverage} from './contract
 afterAll(async () => {
   const exchanges = recordedExchanges()
   if (!exchanges.length) return
-  const [{Contract}, {checkExchanges}, {formatFindings}, {webhookFindings}] = await Promise.all([import('./contract.js'), import('./contract-check.js'), import('./contract-report.js'), import('./contract-webhooks.js')])
+  const [{Contract}, {checkExchanges}, {formatFindings}, {webhookFindings}] = await Promise.all([
+    import('./contract.js'),
+    import('./contract-check.js'),
+    import('./contract-report.js'),
+    import('./contract-webhooks.js'),
+  ])
   const contract = await Contract.load(undefined, inject('contractJson') || undefined)
   const result = checkExchanges(contract, exchanges)
   const hooks = webhookFindings(contract, recordedWebhooks())
-  const report = [result.findings.length ? formatFindings(result.findings) : '', hooks.length ? `Webhook bodies that differ from the contract:\n${hooks.join('\n')}` : ''].filter(Boolean).join('\n\n')
-  writeFileCoverage(expect.getState().testPath ?? '', {...result, findings: result.findings.length + hooks.length, report})
+  const report = [
+    result.findings.length ? formatFindings(result.findings) : '',
+    hooks.length ? `Webhook bodies that differ from the contract:\n${hooks.join('\n')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n')
+  writeFileCoverage(expect.getState().testPath ?? '', {
+    ...result,
+    findings: result.findings.length + hooks.length,
+    report,
+  })
   if (report) throw new Error(report)
 })

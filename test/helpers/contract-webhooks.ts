@@ -13,10 +13,12 @@ export function webhookOperations(contract: Contract): Map<string, string> {
   const byType = new Map<string, string>()
   const hooks = (contract.doc.webhooks ?? {}) as Record<string, Json>
   for (const [name, item] of Object.entries(hooks)) {
-    const schema = (((item.post as Json)?.requestBody as Json)?.content as Json)?.['application/json'] as Json | undefined
+    const schema = (((item.post as Json)?.requestBody as Json)?.content as Json)?.['application/json'] as
+      Json | undefined
     const component = contract.deref((schema?.schema ?? {}) as Json)
     for (const part of (component.allOf ?? []) as Json[]) {
-      const types = ((contract.deref(part).properties as Json | undefined)?.type as Json | undefined)?.enum as string[] | undefined
+      const types = ((contract.deref(part).properties as Json | undefined)?.type as Json | undefined)?.enum as
+        string[] | undefined
       for (const t of types ?? []) byType.set(t, name)
     }
   }
@@ -25,9 +27,14 @@ export function webhookOperations(contract: Contract): Map<string, string> {
 }
 
 /** Unexcused problems with one delivered event body ([] when it conforms); `allowance` names what excused it, if anything did. */
-export function checkWebhookBody(contract: Contract, body: {type?: unknown}): {errors: string[]; operation?: string; allowance?: string} {
+export function checkWebhookBody(
+  contract: Contract,
+  body: {type?: unknown},
+): {errors: string[]; operation?: string; allowance?: string} {
   const type = String(body.type)
-  const unschemed = WEBHOOK_ALLOWANCES.find((a) => a.noSchema?.some((t) => t === type || (t.endsWith('.*') && type.startsWith(t.slice(0, -1)))))
+  const unschemed = WEBHOOK_ALLOWANCES.find((a) =>
+    a.noSchema?.some((t) => t === type || (t.endsWith('.*') && type.startsWith(t.slice(0, -1)))),
+  )
   const operation = webhookOperations(contract).get(type)
   if (!operation) {
     if (unschemed) return {errors: envelope(body), allowance: unschemed.id}
@@ -48,7 +55,8 @@ function envelope(body: Json | {type?: unknown}): string[] {
   const b = body as Json
   const errors: string[] = []
   if (typeof b.id !== 'string' || !b.id.startsWith('Webhook:')) errors.push('/id must be Webhook:<id>')
-  if (typeof b.timestamp !== 'string' || Number.isNaN(Date.parse(b.timestamp))) errors.push('/timestamp must be a date-time')
+  if (typeof b.timestamp !== 'string' || Number.isNaN(Date.parse(b.timestamp)))
+    errors.push('/timestamp must be a date-time')
   if (!b.data || typeof b.data !== 'object') errors.push('/data must be an object')
   return errors
 }

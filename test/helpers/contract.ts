@@ -46,7 +46,10 @@ export class Contract {
   private readonly ajv: {request: import('ajv').default; response: import('ajv').default}
   private readonly cache = new Map<string, ValidateFunction>()
 
-  private constructor(readonly doc: Json, ajv: Contract['ajv']) {
+  private constructor(
+    readonly doc: Json,
+    ajv: Contract['ajv'],
+  ) {
     this.ajv = ajv
     this.operations = listOperations(doc)
   }
@@ -55,7 +58,8 @@ export class Contract {
   static async load(path = CONTRACT_PATH, jsonPath?: string): Promise<Contract> {
     const [ajvModule, {default: addFormats}] = await Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')])
     // CommonJS under ESM: the class is the module's default export (or its `default` property)
-    const Ajv2020 = ((ajvModule as {default?: unknown}).default ?? ajvModule) as typeof import('ajv/dist/2020.js').default
+    const Ajv2020 = ((ajvModule as {default?: unknown}).default ??
+      ajvModule) as typeof import('ajv/dist/2020.js').default
     const doc = jsonPath ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as Json) : await readContract(path)
     const make = (direction: Direction) => {
       const ajv = new Ajv2020({strict: false, allErrors: true, validateFormats: true})
@@ -110,7 +114,12 @@ export class Contract {
     }
     const content = (body.content ?? {}) as Record<string, Json>
     const json = content['application/json']
-    return {pointer: `${pointer}/content/${esc('application/json')}/schema`, required: Boolean(body.required), content: Object.keys(content), schema: json?.schema as Json | undefined}
+    return {
+      pointer: `${pointer}/content/${esc('application/json')}/schema`,
+      required: Boolean(body.required),
+      content: Object.keys(content),
+      schema: json?.schema as Json | undefined,
+    }
   }
 
   /** The query parameters an operation declares (path-level ones too): name -> schema pointer and type. */
@@ -124,7 +133,9 @@ export class Contract {
         if (p.in !== 'query') return
         const pointer = typeof raw.$ref === 'string' ? `${raw.$ref.slice(1)}/schema` : `${base}/parameters/${i}/schema`
         const schema = this.deref((p.schema ?? {}) as Json)
-        const type = Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== 'null') : (schema.type as string | undefined)
+        const type = Array.isArray(schema.type)
+          ? (schema.type as string[]).find((t) => t !== 'null')
+          : (schema.type as string | undefined)
         out.set(String(p.name), {pointer, type})
       })
     }
@@ -161,7 +172,9 @@ function listOperations(doc: Json): Operation[] {
       const op = item[method] as Json | undefined
       if (!op) continue
       const segments = template.split('/').filter(Boolean)
-      const source = segments.map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')
+      const source = segments
+        .map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')
       out.push({
         key: `${method.toUpperCase()} ${template}`,
         method,
@@ -186,8 +199,10 @@ function adapt(node: unknown, direction: Direction): unknown {
   if (props && typeof props === 'object') {
     const hidden = direction === 'response' ? 'writeOnly' : 'readOnly'
     const names = Object.keys(props).filter((k) => props[k] && props[k][hidden] === true)
-    if (names.length && Array.isArray(o.required)) o.required = (o.required as string[]).filter((r) => !names.includes(r))
-    if (direction === 'response') for (const n of names) props[n] = {not: {}, description: 'writeOnly: never in a response'}
+    if (names.length && Array.isArray(o.required))
+      o.required = (o.required as string[]).filter((r) => !names.includes(r))
+    if (direction === 'response')
+      for (const n of names) props[n] = {not: {}, description: 'writeOnly: never in a response'}
   }
   const d = o.discriminator as {propertyName: string; mapping?: Record<string, string>} | undefined
   if (d && d.mapping && Array.isArray(o.oneOf ?? o.anyOf)) {
@@ -195,8 +210,15 @@ function adapt(node: unknown, direction: Direction): unknown {
     delete o.oneOf
     delete o.anyOf
     delete o.discriminator
-    const branches = Object.entries(d.mapping).map(([value, ref]) => ({if: {properties: {[tag]: {const: value}}, required: [tag]}, then: {$ref: ref}}))
-    o.allOf = [...((o.allOf as unknown[]) ?? []), {required: [tag], properties: {[tag]: {enum: Object.keys(d.mapping)}}}, ...branches]
+    const branches = Object.entries(d.mapping).map(([value, ref]) => ({
+      if: {properties: {[tag]: {const: value}}, required: [tag]},
+      then: {$ref: ref},
+    }))
+    o.allOf = [
+      ...((o.allOf as unknown[]) ?? []),
+      {required: [tag], properties: {[tag]: {enum: Object.keys(d.mapping)}}},
+      ...branches,
+    ]
   }
   return o
 }
@@ -219,7 +241,10 @@ function describe(errors: ErrorObject[]): string[] {
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'allOf') continue
     const at = e.instancePath || '(body)'
-    const extra = e.keyword === 'enum' ? ` ${JSON.stringify((e.params as {allowedValues: unknown[]}).allowedValues).slice(0, 200)}` : ''
+    const extra =
+      e.keyword === 'enum'
+        ? ` ${JSON.stringify((e.params as {allowedValues: unknown[]}).allowedValues).slice(0, 200)}`
+        : ''
     lines.add(`${at} ${e.message}${extra}`)
   }
   return [...lines]

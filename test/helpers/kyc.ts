@@ -19,11 +19,17 @@ export function png(width: number, height: number, colourType = 2): Buffer {
     crc.writeUInt32BE(crc32(body))
     return Buffer.concat([len, body, crc])
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IEND', Buffer.alloc(0))])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
 }
 
 export function jpeg(width: number, height: number, components = 3): Buffer {
-  const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00])
+  const app0 = Buffer.from([
+    0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+  ])
   const sof = Buffer.alloc(10 + components * 3)
   sof.set([0xff, 0xc0])
   sof.writeUInt16BE(8 + components * 3, 2)
@@ -66,7 +72,10 @@ export function journey(sbx: TestSandbox): Journey {
       const r = await run(['kyc', 'submit', customerId, '--json'])
       const v = r.json()
       const expected = v.verificationStatus === 'RESOLVE_ERRORS' ? 6 : 0
-      if (r.code !== expected) throw new Error(`svc kyc submit ${customerId} (${v.verificationStatus}) exited ${r.code}, expected ${expected}\n${r.stderr}`)
+      if (r.code !== expected)
+        throw new Error(
+          `svc kyc submit ${customerId} (${v.verificationStatus}) exited ${r.code}, expected ${expected}\n${r.stderr}`,
+        )
       return v
     },
   }
@@ -76,8 +85,14 @@ export function journey(sbx: TestSandbox): Journey {
  * `svc webhooks listen --register --json --max-events N` as a child process; resolves with the
  * event types it printed (after the TEST event sent on registration) once N events arrived.
  */
-export async function listenForWebhooks(sbx: TestSandbox, maxEvents: number): Promise<() => Promise<Array<{type: string; data?: any}>>> {
-  const child = svc(['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', String(maxEvents + 1)], {env: sbx.env, timeoutMs: 25_000})
+export async function listenForWebhooks(
+  sbx: TestSandbox,
+  maxEvents: number,
+): Promise<() => Promise<Array<{type: string; data?: any}>>> {
+  const child = svc(
+    ['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', String(maxEvents + 1)],
+    {env: sbx.env, timeoutMs: 25_000},
+  )
   const deadline = Date.now() + 10_000
   while (!sbx.emu.config().webhookEndpoint) {
     if (Date.now() > deadline) throw new Error('the listener never registered')
@@ -86,22 +101,64 @@ export async function listenForWebhooks(sbx: TestSandbox, maxEvents: number): Pr
   return async () => {
     const r = await child
     if (r.code !== 0) throw new Error(`webhooks listen exited ${r.code}: ${r.stderr}`)
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     if (events[0]?.type !== 'TEST') throw new Error(`expected the TEST event first, got ${events[0]?.type}`)
     return events.slice(1)
   }
 }
 
-export const ADDRESS = ['--address-line1', '1 Main St', '--address-city', 'Springfield', '--address-postal-code', '94105', '--address-country', 'US']
+export const ADDRESS = [
+  '--address-line1',
+  '1 Main St',
+  '--address-city',
+  'Springfield',
+  '--address-postal-code',
+  '94105',
+  '--address-country',
+  'US',
+]
 export const OWNER_ADDRESS = ADDRESS
 
 /** Flags for a complete individual (everything the rules ask for except documents and consent). */
 export function individualFlags(fullName: string): string[] {
-  return ['customers', 'create', '--type', 'individual', '--full-name', fullName, '--birth-date', '1990-01-15', '--nationality', 'US', ...ADDRESS, '--data', JSON.stringify({idType: 'SSN', identifier: '123-45-6789'})]
+  return [
+    'customers',
+    'create',
+    '--type',
+    'individual',
+    '--full-name',
+    fullName,
+    '--birth-date',
+    '1990-01-15',
+    '--nationality',
+    'US',
+    ...ADDRESS,
+    '--data',
+    JSON.stringify({idType: 'SSN', identifier: '123-45-6789'}),
+  ]
 }
 
 export function passportArgs(holder: string, file: string): string[] {
-  return ['kyc', 'documents', 'upload', '--holder', holder, '--type', 'PASSPORT', '--file', file, '--number', 'X1234567', '--issuing-authority', 'US Department of State', '--country', 'US']
+  return [
+    'kyc',
+    'documents',
+    'upload',
+    '--holder',
+    holder,
+    '--type',
+    'PASSPORT',
+    '--file',
+    file,
+    '--number',
+    'X1234567',
+    '--issuing-authority',
+    'US Department of State',
+    '--country',
+    'US',
+  ]
 }
 
 /**

@@ -3,11 +3,21 @@ import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import type {TestSandbox} from './sandbox.js'
 
 /** Direct HTTP to the sandbox (setup steps that are not under test). */
-export async function api(sbx: TestSandbox, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function api(
+  sbx: TestSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const auth = Buffer.from(`${sbx.emu.credentials.tokenId}:${sbx.emu.credentials.clientSecret}`).toString('base64')
   const res = await fetch(sbx.url + path, {
     method,
-    headers: {authorization: `Basic ${auth}`, ...(body !== undefined ? {'content-type': 'application/json'} : {}), ...headers},
+    headers: {
+      authorization: `Basic ${auth}`,
+      ...(body !== undefined ? {'content-type': 'application/json'} : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await res.text()
@@ -18,12 +28,22 @@ export async function api(sbx: TestSandbox, method: string, path: string, body?:
  * An APPROVED customer with terms on file and internal accounts per currency. The status is written
  * straight into the sandbox store so these tests do not depend on the KYC state machine.
  */
-export async function approvedCustomer(sbx: TestSandbox, currencies: string[], opts: {terms?: boolean; name?: string} = {}) {
-  const r = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: opts.name ?? 'Ada Lovelace', currencies})
+export async function approvedCustomer(
+  sbx: TestSandbox,
+  currencies: string[],
+  opts: {terms?: boolean; name?: string} = {},
+) {
+  const r = await api(sbx, 'POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    fullName: opts.name ?? 'Ada Lovelace',
+    currencies,
+  })
   if (r.status !== 201) throw new Error(`customer create failed: ${JSON.stringify(r.body)}`)
   const id = r.body.id as string
   approveInStore(sbx, id, opts)
-  const accounts = sbx.emu.db.all<{id: string; customerId: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === id)
+  const accounts = sbx.emu.db
+    .all<{id: string; customerId: string; balance: {currency: {code: string}}}>('internalAccounts')
+    .filter((a) => a.customerId === id)
   const account = (code: string) => accounts.find((a) => a.balance.currency.code === code)!.id
   return {id, account}
 }
@@ -31,7 +51,17 @@ export async function approvedCustomer(sbx: TestSandbox, currencies: string[], o
 /** Marks a customer APPROVED (and, unless `terms: false`, with terms on file) directly in the sandbox store. */
 export function approveInStore(sbx: TestSandbox, customerId: string, opts: {terms?: boolean} = {}): void {
   const stored = sbx.emu.db.get<Record<string, unknown>>('customers', customerId)!
-  const consent = opts.terms === false ? {} : {endUserTermsConsent: {acceptedAt: new Date().toISOString(), ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}}
+  const consent =
+    opts.terms === false
+      ? {}
+      : {
+          endUserTermsConsent: {
+            acceptedAt: new Date().toISOString(),
+            ipAddress: '127.0.0.1',
+            termsVersion: '2025-10-01',
+            acceptanceMethod: 'CHECKBOX',
+          },
+        }
   sbx.emu.db.put('customers', customerId, {...stored, kycStatus: 'APPROVED', ...consent})
 }
 
@@ -53,7 +83,8 @@ export async function imbalance(sbx: TestSandbox): Promise<Record<string, number
 }
 
 /** An internal account's available balance in minor units, read from the sandbox's store. */
-export const balanceOf = (sbx: TestSandbox, accountId: string) => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', accountId)!.balance.amount
+export const balanceOf = (sbx: TestSandbox, accountId: string) =>
+  sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', accountId)!.balance.amount
 
 /** Money is conserved: every currency's ledger sums to zero. */
 export async function expectConserved(sbx: TestSandbox): Promise<void> {

@@ -19,23 +19,58 @@ export function tokenWithNoPermission(sbx: TestSandbox): {id: string; auth: stri
   const clientId = randomBytes(16).toString('hex')
   const now = new Date().toISOString()
   const id = 'Token:00000000-0000-0000-0000-0000000000ee'
-  sbx.emu.db.put('apiTokens', id, {id, name: 'no permission', permissions: [], clientId, secretSha256: createHash('sha256').update(secret).digest('hex'), createdAt: now, updatedAt: now})
+  sbx.emu.db.put('apiTokens', id, {
+    id,
+    name: 'no permission',
+    permissions: [],
+    clientId,
+    secretSha256: createHash('sha256').update(secret).digest('hex'),
+    createdAt: now,
+    updatedAt: now,
+  })
   return {id, auth: basic(clientId, secret)}
 }
 
 /** An agent of `customerId` with these policy permissions, connected: its id and Bearer header. */
-export async function agentWith(sbx: TestSandbox, customerId: string, permissions: string[], policy: Record<string, unknown> = {}): Promise<{id: string; auth: string}> {
-  const r = await api(sbx, 'POST', '/agents', {name: `a-${permissions.length}`, customerId, policy: {permissions, defaultExecutionMode: 'AUTO', spendingLimits: {currency: 'USD', perTransactionLimit: 10_000_000}, ...policy}})
+export async function agentWith(
+  sbx: TestSandbox,
+  customerId: string,
+  permissions: string[],
+  policy: Record<string, unknown> = {},
+): Promise<{id: string; auth: string}> {
+  const r = await api(sbx, 'POST', '/agents', {
+    name: `a-${permissions.length}`,
+    customerId,
+    policy: {
+      permissions,
+      defaultExecutionMode: 'AUTO',
+      spendingLimits: {currency: 'USD', perTransactionLimit: 10_000_000},
+      ...policy,
+    },
+  })
   if (r.status !== 201) throw new Error(`agent create failed: ${JSON.stringify(r.body)}`)
-  const redeemed = await fetch(`${sbx.url}/agents/device-codes/${r.body.deviceCode.code}/redeem`, {method: 'POST'}).then((x) => x.json())
+  const redeemed = await fetch(`${sbx.url}/agents/device-codes/${r.body.deviceCode.code}/redeem`, {
+    method: 'POST',
+  }).then((x) => x.json())
   return {id: r.body.agent.id, auth: `Bearer ${redeemed.accessToken}`}
 }
 
 /** Calls with an agent's (or any) Authorization header and a JSON body. */
-export async function call(sbx: TestSandbox, auth: string | undefined, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function call(
+  sbx: TestSandbox,
+  auth: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(sbx.url + path, {
     method,
-    headers: {...(auth ? {authorization: auth} : {}), ...(body !== undefined ? {'content-type': 'application/json'} : {}), ...headers},
+    headers: {
+      ...(auth ? {authorization: auth} : {}),
+      ...(body !== undefined ? {'content-type': 'application/json'} : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await res.text()
@@ -47,14 +82,25 @@ export async function call(sbx: TestSandbox, auth: string | undefined, method: s
  * may call before it reads a body, so an admitted caller gets 413 PAYLOAD_TOO_LARGE (no handler
  * runs, nothing changes) and a refused one gets the 401/403 of the authorization table.
  */
-export function probe(sbx: TestSandbox, method: string, path: string, auth?: string): Promise<{status: number; body: {code?: string; details?: Record<string, unknown>}}> {
+export function probe(
+  sbx: TestSandbox,
+  method: string,
+  path: string,
+  auth?: string,
+): Promise<{status: number; body: {code?: string; details?: Record<string, unknown>}}> {
   const url = new URL(sbx.url)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname)
     let raw = ''
     socket.setEncoding('latin1')
     socket.on('connect', () => {
-      const head = [`${method} ${url.pathname}${path} HTTP/1.1`, `Host: ${url.host}`, ...(auth ? [`Authorization: ${auth}`] : []), 'Content-Type: application/json', `Content-Length: ${UPLOAD_MAX_BODY + 1}`]
+      const head = [
+        `${method} ${url.pathname}${path} HTTP/1.1`,
+        `Host: ${url.host}`,
+        ...(auth ? [`Authorization: ${auth}`] : []),
+        'Content-Type: application/json',
+        `Content-Length: ${UPLOAD_MAX_BODY + 1}`,
+      ]
       socket.write(head.join('\r\n') + '\r\n\r\n')
     })
     socket.on('data', (c: string) => {

@@ -22,10 +22,14 @@ export const started: ChildProcess[] = []
 
 /** `svc sandbox serve` as its own process (so it can be killed for real), resolved at its ready line. */
 export function serve(home: string, dataDir: string, extra: string[] = []): Promise<ServedSandbox> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir, ...extra], {
-    env: {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1'},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir, ...extra],
+    {
+      env: {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1'},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   started.push(child)
   let out = ''
   let err = ''
@@ -36,7 +40,9 @@ export function serve(home: string, dataDir: string, extra: string[] = []): Prom
       const nl = out.indexOf('\n')
       if (nl >= 0) resolve({child, ready: JSON.parse(out.slice(0, nl)), stderr: () => err})
     })
-    child.once('exit', (code) => reject(Object.assign(new Error(`sandbox exited ${code}: ${err}`), {code, stderr: err})))
+    child.once('exit', (code) =>
+      reject(Object.assign(new Error(`sandbox exited ${code}: ${err}`), {code, stderr: err})),
+    )
   })
 }
 
@@ -69,4 +75,9 @@ export function client(ready: Ready) {
 
 export type Api = ReturnType<typeof client>['call']
 
-export const TERMS = {acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '127.0.0.1', termsVersion: '2025-10-01', acceptanceMethod: 'CHECKBOX'}
+export const TERMS = {
+  acceptedAt: '2026-01-01T00:00:00Z',
+  ipAddress: '127.0.0.1',
+  termsVersion: '2025-10-01',
+  acceptanceMethod: 'CHECKBOX',
+}

@@ -20,7 +20,12 @@ export interface TestSandbox {
 /** Starts the real emulator in-process on an ephemeral loopback port with a fresh data dir. */
 export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?: string): Promise<TestSandbox> {
   const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-sbx-'))
-  const emu = await Emulator.start({dataDir, port: 0, recordRequests: true, settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings}})
+  const emu = await Emulator.start({
+    dataDir,
+    port: 0,
+    recordRequests: true,
+    settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings},
+  })
   recordContract(emu)
   const env = cliEnv(emu.url, emu.credentials.tokenId, emu.credentials.clientSecret)
   const sandbox: TestSandbox = {

@@ -34,8 +34,21 @@ export class TmuxSession {
     const script = join(this.dir, 'run.sh')
     // The shell ignores Ctrl-C (a trap, which children do not inherit) so it survives to record the exit code.
     // The tmux server hands its own environment (CI=true on CI) to the shell: unset what turns prompts off.
-    writeFileSync(script, `unset CI SVC_NO_INPUT\n${exports}\ntrap : INT\n${sh(process.execPath)} ${sh(BIN)} ${args.map(sh).join(' ')}\necho $? > ${sh(join(this.dir, 'rc'))}\nsleep 600\n`)
-    this.tmux('new-session', '-d', '-s', this.name, '-x', String(opts.width ?? 80), '-y', String(opts.height ?? 50), `sh ${sh(script)}`)
+    writeFileSync(
+      script,
+      `unset CI SVC_NO_INPUT\n${exports}\ntrap : INT\n${sh(process.execPath)} ${sh(BIN)} ${args.map(sh).join(' ')}\necho $? > ${sh(join(this.dir, 'rc'))}\nsleep 600\n`,
+    )
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(opts.width ?? 80),
+      '-y',
+      String(opts.height ?? 50),
+      `sh ${sh(script)}`,
+    )
   }
 
   private tmux(...args: string[]): string {

@@ -11,7 +11,15 @@ beforeAll(async () => {
   sbx = await startSandbox()
   const c = await approvedCustomer(sbx, ['USD', 'MXN'])
   account = c.account('USD')
-  const r = await api(sbx, 'POST', '/agents', {name: 'P', customerId: c.id, policy: {permissions: ['EXECUTE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: {currency: 'USD', perTransactionLimit: 10_000}}})
+  const r = await api(sbx, 'POST', '/agents', {
+    name: 'P',
+    customerId: c.id,
+    policy: {
+      permissions: ['EXECUTE_QUOTES'],
+      defaultExecutionMode: 'AUTO',
+      spendingLimits: {currency: 'USD', perTransactionLimit: 10_000},
+    },
+  })
   agent = sbx.emu.db.get<StoredAgent>('agents', r.body.agent.id)!
 })
 afterAll(async () => sbx.stop())
@@ -21,7 +29,8 @@ const withPolicy = (patch: Partial<StoredAgent['policy']>, usage: Partial<Stored
   policy: {...agent.policy, ...patch, spendingLimits: {...agent.policy.spendingLimits, ...patch.spendingLimits}},
   usage: {...agent.usage, ...usage},
 })
-const reasons = (a: StoredAgent, amount: number, currency = 'USD', acc = account) => approvalReasons(sbx.emu, a, amount, currency, acc).reasons
+const reasons = (a: StoredAgent, amount: number, currency = 'USD', acc = account) =>
+  approvalReasons(sbx.emu, a, amount, currency, acc).reasons
 
 describe('agent policy: what needs the platform approval', () => {
   it('within every limit: nothing (the action runs at once)', () => {
@@ -30,17 +39,55 @@ describe('agent policy: what needs the platform approval', () => {
 
   it('each limit, by itself', () => {
     expect(reasons(agent, 10_001)).toEqual(['above the per-transaction limit of 10000 USD'])
-    expect(reasons(withPolicy({defaultExecutionMode: 'APPROVAL_REQUIRED'}), 1)).toEqual(['the policy requires approval for every action'])
-    expect(reasons(withPolicy({spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, dailyLimit: 5000}}, {dailySpend: 4000}), 2000)).toEqual(['above the daily limit of 5000 USD'])
-    expect(reasons(withPolicy({spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, monthlyLimit: 5000}}, {monthlySpend: 4000}), 2000)).toEqual(['above the monthly limit of 5000 USD'])
-    expect(reasons(withPolicy({spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, dailyTransactionLimit: 2}}, {dailyTransactionCount: 2}), 1)).toEqual(['more than 2 transactions today'])
-    expect(reasons(withPolicy({approvalThresholds: {amount: 500}}), 500)).toEqual(['at or above the approval threshold of 500 USD'])
-    expect(reasons(withPolicy({accountRestrictions: {accountRules: [{accountId: account, executionMode: 'APPROVAL_REQUIRED'}]}}), 1)).toEqual([`the policy requires approval for actions on ${account}`])
-    expect(reasons(withPolicy({accountRestrictions: {accountRules: [{accountId: account, perTransactionLimit: 100}]}}), 101)).toEqual([`above the per-transaction limit of 100 for ${account}`])
+    expect(reasons(withPolicy({defaultExecutionMode: 'APPROVAL_REQUIRED'}), 1)).toEqual([
+      'the policy requires approval for every action',
+    ])
+    expect(
+      reasons(
+        withPolicy(
+          {spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, dailyLimit: 5000}},
+          {dailySpend: 4000},
+        ),
+        2000,
+      ),
+    ).toEqual(['above the daily limit of 5000 USD'])
+    expect(
+      reasons(
+        withPolicy(
+          {spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, monthlyLimit: 5000}},
+          {monthlySpend: 4000},
+        ),
+        2000,
+      ),
+    ).toEqual(['above the monthly limit of 5000 USD'])
+    expect(
+      reasons(
+        withPolicy(
+          {spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, dailyTransactionLimit: 2}},
+          {dailyTransactionCount: 2},
+        ),
+        1,
+      ),
+    ).toEqual(['more than 2 transactions today'])
+    expect(reasons(withPolicy({approvalThresholds: {amount: 500}}), 500)).toEqual([
+      'at or above the approval threshold of 500 USD',
+    ])
+    expect(
+      reasons(
+        withPolicy({accountRestrictions: {accountRules: [{accountId: account, executionMode: 'APPROVAL_REQUIRED'}]}}),
+        1,
+      ),
+    ).toEqual([`the policy requires approval for actions on ${account}`])
+    expect(
+      reasons(withPolicy({accountRestrictions: {accountRules: [{accountId: account, perTransactionLimit: 100}]}}), 101),
+    ).toEqual([`above the per-transaction limit of 100 for ${account}`])
   })
 
   it('usage of an earlier day or month does not count', () => {
-    const old = withPolicy({spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, dailyLimit: 5000, monthlyLimit: 5000}}, {dailySpend: 5000, monthlySpend: 5000, dailyResetDate: '2000-01-01', monthlyResetMonth: '2000-01'})
+    const old = withPolicy(
+      {spendingLimits: {currency: 'USD', perTransactionLimit: 10_000, dailyLimit: 5000, monthlyLimit: 5000}},
+      {dailySpend: 5000, monthlySpend: 5000, dailyResetDate: '2000-01-01', monthlyResetMonth: '2000-01'},
+    )
     expect(reasons(old, 5000)).toEqual([])
   })
 

@@ -13,28 +13,68 @@ afterAll(async () => sbx.stop())
 
 const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
 /** The same environment without platform credentials: only the agent profile's token is available. */
-const asAgent = (args: string[], profile = 'agent') => svc([...args, '--profile', profile], {env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}})
+const asAgent = (args: string[], profile = 'agent') =>
+  svc([...args, '--profile', profile], {env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}})
 const configDir = () => sbx.env.SVC_CONFIG_DIR
-const tokenOf = (profile = 'agent') => JSON.parse(readFileSync(join(configDir(), 'agent-tokens.json'), 'utf8')).profiles[profile] as string
+const tokenOf = (profile = 'agent') =>
+  JSON.parse(readFileSync(join(configDir(), 'agent-tokens.json'), 'utf8')).profiles[profile] as string
 
 async function setup() {
   const c = await approvedCustomer(sbx, ['USD', 'MXN'])
   await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
-  const ext = await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('123'), '--beneficiary-name', 'Maria Garcia', '--json'])
+  const ext = await run([
+    'accounts',
+    'external',
+    'add',
+    '--customer',
+    c.id,
+    '--type',
+    'CLABE',
+    '--clabe',
+    clabeEnding('123'),
+    '--beneficiary-name',
+    'Maria Garcia',
+    '--json',
+  ])
   expect(ext.code, ext.stderr).toBe(0)
   const created = await run([
-    'agents', 'create', '--customer', c.id, '--name', 'Bill payer',
-    '--permission', 'CREATE_QUOTES', '--permission', 'EXECUTE_QUOTES', '--permission', 'VIEW_TRANSACTIONS', '--permission', 'CREATE_TRANSFERS',
-    '--per-transaction', '50.00', '--limit-currency', 'USD', '--json',
+    'agents',
+    'create',
+    '--customer',
+    c.id,
+    '--name',
+    'Bill payer',
+    '--permission',
+    'CREATE_QUOTES',
+    '--permission',
+    'EXECUTE_QUOTES',
+    '--permission',
+    'VIEW_TRANSACTIONS',
+    '--permission',
+    'CREATE_TRANSFERS',
+    '--per-transaction',
+    '50.00',
+    '--limit-currency',
+    'USD',
+    '--json',
   ])
   expect(created.code, created.stderr).toBe(0)
-  return {...c, dest: ext.json().id as string, agent: created.json().agent, code: created.json().deviceCode.code as string}
+  return {
+    ...c,
+    dest: ext.json().id as string,
+    agent: created.json().agent,
+    code: created.json().deviceCode.code as string,
+  }
 }
 
 describe('agents through the CLI', () => {
   it('device code -> agent login -> a quote within policy runs, one beyond waits; the platform approves one and rejects another', async () => {
     const s = await setup()
-    expect(s.agent).toMatchObject({customerId: s.id, isConnected: false, policy: {spendingLimits: {currency: 'USD', perTransactionLimit: 5000}, defaultExecutionMode: 'AUTO'}})
+    expect(s.agent).toMatchObject({
+      customerId: s.id,
+      isConnected: false,
+      policy: {spendingLimits: {currency: 'USD', perTransactionLimit: 5000}, defaultExecutionMode: 'AUTO'},
+    })
 
     const login = await run(['agents', 'login', s.code, '--as', 'agent', '--json'])
     expect(login.code, login.stderr).toBe(0)
@@ -51,23 +91,62 @@ describe('agents through the CLI', () => {
     expect(me.json()).toMatchObject({id: s.agent.id, isConnected: true})
 
     // Within the policy: runs at once.
-    const small = await asAgent(['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '20.00', '--json'])
+    const small = await asAgent([
+      'agents',
+      'me',
+      'quote',
+      '--from',
+      s.account('USD'),
+      '--to',
+      s.dest,
+      '--send',
+      '20.00',
+      '--json',
+    ])
     expect(small.code, small.stderr).toBe(0)
     const ran = await asAgent(['agents', 'me', 'execute', small.json().id, '--json'])
     expect(ran.code, ran.stderr).toBe(0)
-    expect(ran.json()).toMatchObject({type: 'EXECUTE_QUOTE', status: 'APPROVED', transaction: {status: 'PROCESSING', agentId: s.agent.id}})
+    expect(ran.json()).toMatchObject({
+      type: 'EXECUTE_QUOTE',
+      status: 'APPROVED',
+      transaction: {status: 'PROCESSING', agentId: s.agent.id},
+    })
 
     // Beyond the per-transaction limit: waits for the platform, funds held.
-    const big = await asAgent(['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '80.00', '--json'])
+    const big = await asAgent([
+      'agents',
+      'me',
+      'quote',
+      '--from',
+      s.account('USD'),
+      '--to',
+      s.dest,
+      '--send',
+      '80.00',
+      '--json',
+    ])
     const held = await asAgent(['agents', 'me', 'execute', big.json().id, '--json'])
     expect(held.code, held.stderr).toBe(0)
     expect(held.json()).toMatchObject({status: 'PENDING_APPROVAL'})
     expect(held.json().transaction).toBeUndefined()
     expect(held.stderr).toMatch(/waits for the platform's approval/)
-    const webhook = sbx.emu.webhooks.list().find((e) => e.type === 'AGENT_ACTION.PENDING_APPROVAL' && (e.data as {id: string}).id === held.json().id)
+    const webhook = sbx.emu.webhooks
+      .list()
+      .find((e) => e.type === 'AGENT_ACTION.PENDING_APPROVAL' && (e.data as {id: string}).id === held.json().id)
     expect(webhook).toBeDefined()
 
-    const third = await asAgent(['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '60.00', '--json'])
+    const third = await asAgent([
+      'agents',
+      'me',
+      'quote',
+      '--from',
+      s.account('USD'),
+      '--to',
+      s.dest,
+      '--send',
+      '60.00',
+      '--json',
+    ])
     const held2 = await asAgent(['agents', 'me', 'execute', third.json().id, '--json'])
     expect(held2.json().status).toBe('PENDING_APPROVAL')
 
@@ -77,7 +156,16 @@ describe('agents through the CLI', () => {
     const approved = await run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
     expect(approved.code, approved.stderr).toBe(0)
     expect(approved.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})
-    const rejected = await run(['agents', 'reject', s.agent.id, held2.json().id, '--reason', 'too much today', '--yes', '--json'])
+    const rejected = await run([
+      'agents',
+      'reject',
+      s.agent.id,
+      held2.json().id,
+      '--reason',
+      'too much today',
+      '--yes',
+      '--json',
+    ])
     expect(rejected.code, rejected.stderr).toBe(0)
     expect(rejected.json()).toMatchObject({status: 'REJECTED', rejectionReason: 'too much today'})
 
@@ -92,7 +180,10 @@ describe('agents through the CLI', () => {
     expect(notAgent.code).toBe(6)
     expect(notAgent.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
 
-    await until(() => sbx.emu.db.get<{status: string}>('transactions', approved.json().transaction.id)!, (t) => t.status === 'COMPLETED')
+    await until(
+      () => sbx.emu.db.get<{status: string}>('transactions', approved.json().transaction.id)!,
+      (t) => t.status === 'COMPLETED',
+    )
     // 20.00 + 80.00 left (plus fees); the rejected 60.00 came back.
     const balance = sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', s.account('USD'))!.balance.amount
     expect(balance).toBe(100_000 - 2000 - 8000)
@@ -107,7 +198,10 @@ describe('agents through the CLI', () => {
   it('a transaction needing approval is also released by POST /transactions/{id}/approve', async () => {
     const s = await setup()
     await run(['agents', 'login', s.code, '--as', 'agent2', '--json'])
-    const q = await asAgent(['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '70.00', '--json'], 'agent2')
+    const q = await asAgent(
+      ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '70.00', '--json'],
+      'agent2',
+    )
     const held = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent2')
     expect(held.json().status).toBe('PENDING_APPROVAL')
     const txId = q.json().transactionId
@@ -149,10 +243,22 @@ describe('agents through the CLI', () => {
   it('policy: a paused agent and a missing permission are 403 (exit 4); a changed limit applies at once', async () => {
     const s = await setup()
     await run(['agents', 'login', s.code, '--as', 'agent5', '--json'])
-    const policy = await run(['agents', 'policy', s.agent.id, '--per-transaction', '100.00', '--limit-currency', 'USD', '--json'])
+    const policy = await run([
+      'agents',
+      'policy',
+      s.agent.id,
+      '--per-transaction',
+      '100.00',
+      '--limit-currency',
+      'USD',
+      '--json',
+    ])
     expect(policy.code, policy.stderr).toBe(0)
     expect(policy.json().policy.spendingLimits.perTransactionLimit).toBe(10_000)
-    const q = await asAgent(['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '80.00', '--json'], 'agent5')
+    const q = await asAgent(
+      ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '80.00', '--json'],
+      'agent5',
+    )
     const paused = await run(['agents', 'update', s.agent.id, '--pause', '--json'])
     expect(paused.json().isPaused).toBe(true)
     const refused = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent5')
@@ -172,7 +278,19 @@ describe('agents through the CLI', () => {
 
   it('bad input is refused before any request (exit 2, every field named)', async () => {
     const before = sbx.requestCount()
-    const r = await run(['agents', 'create', '--customer', 'Customer:x', '--name', 'A', '--per-transaction', '1.234', '--limit-currency', 'XXX', '--json'])
+    const r = await run([
+      'agents',
+      'create',
+      '--customer',
+      'Customer:x',
+      '--name',
+      'A',
+      '--per-transaction',
+      '1.234',
+      '--limit-currency',
+      'XXX',
+      '--json',
+    ])
     expect(r.code).toBe(2)
     const fields = r.json().error.details.errors.map((e: {field: string}) => e.field)
     expect(fields).toEqual(expect.arrayContaining(['spendingLimits.currency', 'permissions']))
@@ -186,13 +304,65 @@ describe('agents through the CLI', () => {
     const s = await setup()
     await run(['agents', 'login', s.code, '--as', 'agent6', '--json'])
     const token = tokenOf('agent6')
-    const usd = await run(['accounts', 'external', 'add', '--customer', s.id, '--type', 'USD_ACCOUNT', '--account-number', '123456789', '--routing-number', '021000021', '--bank-name', 'Chase', '--beneficiary-name', 'Ada Lovelace', '--json'])
+    const usd = await run([
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      s.id,
+      '--type',
+      'USD_ACCOUNT',
+      '--account-number',
+      '123456789',
+      '--routing-number',
+      '021000021',
+      '--bank-name',
+      'Chase',
+      '--beneficiary-name',
+      'Ada Lovelace',
+      '--json',
+    ])
     expect(usd.code, usd.stderr).toBe(0)
-    const out = await asAgent(['agents', 'me', 'transfer', '--out', '--account', s.account('USD'), '--external', usd.json().id, '--amount', '10.00', '--debug', '--json'], 'agent6')
+    const out = await asAgent(
+      [
+        'agents',
+        'me',
+        'transfer',
+        '--out',
+        '--account',
+        s.account('USD'),
+        '--external',
+        usd.json().id,
+        '--amount',
+        '10.00',
+        '--debug',
+        '--json',
+      ],
+      'agent6',
+    )
     expect(out.code, out.stderr).toBe(0)
-    expect(out.json()).toMatchObject({type: 'TRANSFER_OUT', status: 'APPROVED', transferDetails: {amount: 1000, currency: 'USD'}})
+    expect(out.json()).toMatchObject({
+      type: 'TRANSFER_OUT',
+      status: 'APPROVED',
+      transferDetails: {amount: 1000, currency: 'USD'},
+    })
     expect(out.stderr).toMatch(/authorization: \[REDACTED\]/)
-    const big = await asAgent(['agents', 'me', 'transfer', '--out', '--account', s.account('USD'), '--external', usd.json().id, '--amount', '75.00', '--json'], 'agent6')
+    const big = await asAgent(
+      [
+        'agents',
+        'me',
+        'transfer',
+        '--out',
+        '--account',
+        s.account('USD'),
+        '--external',
+        usd.json().id,
+        '--amount',
+        '75.00',
+        '--json',
+      ],
+      'agent6',
+    )
     expect(big.json()).toMatchObject({type: 'TRANSFER_OUT', status: 'PENDING_APPROVAL'})
     const actions = await asAgent(['agents', 'me', 'actions', '--status', 'PENDING_APPROVAL', '--json'], 'agent6')
     expect(actions.json().data.map((x: {id: string}) => x.id)).toEqual([big.json().id])
@@ -210,25 +380,49 @@ describe('agents through the CLI', () => {
     expect(old.status).toBe(401)
   })
 
-  it('external accounts as the agent need MANAGE_EXTERNAL_ACCOUNTS; another customer\'s data stays hidden', async () => {
+  it("external accounts as the agent need MANAGE_EXTERNAL_ACCOUNTS; another customer's data stays hidden", async () => {
     const s = await setup()
     const other = await setup()
     await run(['agents', 'login', s.code, '--as', 'agent7', '--json'])
-    const add = ['agents', 'me', 'external', 'add', '--type', 'CLABE', '--clabe', clabeEnding('124'), '--beneficiary-name', 'Juan Perez', '--json']
+    const add = [
+      'agents',
+      'me',
+      'external',
+      'add',
+      '--type',
+      'CLABE',
+      '--clabe',
+      clabeEnding('124'),
+      '--beneficiary-name',
+      'Juan Perez',
+      '--json',
+    ]
     const before = sbx.emu.db.count('externalAccounts')
     const refused = await asAgent(add, 'agent7')
     expect(refused.code).toBe(4)
     expect(refused.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
     expect(refused.json().error.hint).toBeTruthy()
     expect(sbx.emu.db.count('externalAccounts')).toBe(before)
-    await run(['agents', 'policy', s.agent.id, '--permission', 'MANAGE_EXTERNAL_ACCOUNTS', '--permission', 'VIEW_TRANSACTIONS', '--json'])
+    await run([
+      'agents',
+      'policy',
+      s.agent.id,
+      '--permission',
+      'MANAGE_EXTERNAL_ACCOUNTS',
+      '--permission',
+      'VIEW_TRANSACTIONS',
+      '--json',
+    ])
     const ok = await asAgent(add, 'agent7')
     expect(ok.code, ok.stderr).toBe(0)
     expect(sbx.emu.db.get<{customerId: string}>('externalAccounts', ok.json().id)!.customerId).toBe(s.id)
     const list = await asAgent(['agents', 'me', 'accounts', '--external', '--json'], 'agent7')
     expect(list.json().data.map((a: {id: string}) => a.id)).toEqual(expect.arrayContaining([s.dest, ok.json().id]))
     expect(list.json().data.map((a: {id: string}) => a.id)).not.toContain(other.dest)
-    const foreign = await asAgent(['agents', 'me', 'quote', '--from', other.account('USD'), '--to', other.dest, '--send', '1.00', '--json'], 'agent7')
+    const foreign = await asAgent(
+      ['agents', 'me', 'quote', '--from', other.account('USD'), '--to', other.dest, '--send', '1.00', '--json'],
+      'agent7',
+    )
     expect(foreign.code).toBe(2)
     expect(foreign.json().error.details.errors[0].field).toBe('source.accountId')
     const del = await asAgent(['agents', 'me', 'external', 'delete', ok.json().id, '--yes', '--json'], 'agent7')
@@ -238,7 +432,10 @@ describe('agents through the CLI', () => {
   it('a waiting action follows its transaction: cancelled by the platform, the action is FAILED and the funds are back', async () => {
     const s = await setup()
     await run(['agents', 'login', s.code, '--as', 'agent8', '--json'])
-    const q = await asAgent(['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '90.00', '--json'], 'agent8')
+    const q = await asAgent(
+      ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '90.00', '--json'],
+      'agent8',
+    )
     const held = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent8')
     expect(held.json().status).toBe('PENDING_APPROVAL')
     const cancel = await run(['transactions', 'cancel', q.json().transactionId, '--yes', '--json'])
@@ -248,7 +445,8 @@ describe('agents through the CLI', () => {
     const approve = await run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
     expect(approve.code).toBe(6)
     expect(approve.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
-    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', s.account('USD'))!.balance.amount).toBe(100_000)
+    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', s.account('USD'))!.balance.amount).toBe(
+      100_000,
+    )
   })
 })
-

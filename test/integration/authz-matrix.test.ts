@@ -17,15 +17,41 @@ let sbx: TestSandbox
 const callers: Caller[] = []
 beforeAll(async () => {
   sbx = await startSandbox()
-  const other = (await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Other Customer', currencies: ['USD']})).body.id as string
-  const token = async (permissions: Permission[]) => ({name: `${permissions.join('+')} token`, auth: (await tokenWith(sbx, permissions)).auth, kind: 'platform' as const, permissions})
+  const other = (
+    await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Other Customer', currencies: ['USD']})
+  ).body.id as string
+  const token = async (permissions: Permission[]) => ({
+    name: `${permissions.join('+')} token`,
+    auth: (await tokenWith(sbx, permissions)).auth,
+    kind: 'platform' as const,
+    permissions,
+  })
   callers.push(
     {name: 'no credentials', kind: 'none', permissions: []},
     {name: 'token with no permission', auth: tokenWithNoPermission(sbx).auth, kind: 'platform', permissions: []},
     await token(['VIEW']),
     await token(['TRANSACT']),
     await token(['MANAGE']),
-    {name: 'agent of another customer (every permission)', auth: (await agentWith(sbx, other, ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'])).auth, kind: 'agent', permissions: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS']},
+    {
+      name: 'agent of another customer (every permission)',
+      auth: (
+        await agentWith(sbx, other, [
+          'VIEW_TRANSACTIONS',
+          'CREATE_TRANSFERS',
+          'CREATE_QUOTES',
+          'EXECUTE_QUOTES',
+          'MANAGE_EXTERNAL_ACCOUNTS',
+        ])
+      ).auth,
+      kind: 'agent',
+      permissions: [
+        'VIEW_TRANSACTIONS',
+        'CREATE_TRANSFERS',
+        'CREATE_QUOTES',
+        'EXECUTE_QUOTES',
+        'MANAGE_EXTERNAL_ACCOUNTS',
+      ],
+    },
     {name: 'agent with no permission', auth: (await agentWith(sbx, other, [])).auth, kind: 'agent', permissions: []},
   )
 })
@@ -41,14 +67,23 @@ function expected(e: AuthzEntry, c: Caller): {status: number; code: string; deta
   const who = e.who
   if (who.kind === 'public') return through
   if (c.kind === 'none' || c.kind !== who.kind) return {status: 401, code: 'UNAUTHORIZED'}
-  if (who.kind === 'platform') return who.anyOf.some((p) => c.permissions.includes(p)) ? through : {status: 403, code: 'FORBIDDEN', details: {operation: operation(e), required: who.anyOf}}
-  return !who.needs || c.permissions.includes(who.needs) ? through : {status: 403, code: 'FORBIDDEN', details: {operation: operation(e), permission: who.needs}}
+  if (who.kind === 'platform')
+    return who.anyOf.some((p) => c.permissions.includes(p))
+      ? through
+      : {status: 403, code: 'FORBIDDEN', details: {operation: operation(e), required: who.anyOf}}
+  return !who.needs || c.permissions.includes(who.needs)
+    ? through
+    : {status: 403, code: 'FORBIDDEN', details: {operation: operation(e), permission: who.needs}}
 }
 
 describe('authorization matrix: every operation in the table, called by every kind of caller', () => {
   it(`covers the ${AUTHZ_TABLE.length} entries: each caller is admitted or refused exactly as the table says, before any body is read`, async () => {
     expect(AUTHZ_TABLE.filter((e) => e.operationId)).toHaveLength(153)
-    const before = {tokens: sbx.emu.db.count('apiTokens'), customers: sbx.emu.db.count('customers'), quotes: sbx.emu.db.count('quotes')}
+    const before = {
+      tokens: sbx.emu.db.count('apiTokens'),
+      customers: sbx.emu.db.count('customers'),
+      quotes: sbx.emu.db.count('quotes'),
+    }
     const wrong: string[] = []
     const tally = {admitted: 0, refused401: 0, refused403: 0}
     for (const e of AUTHZ_TABLE) {
@@ -56,8 +91,15 @@ describe('authorization matrix: every operation in the table, called by every ki
       callers.forEach((c, i) => {
         const want = expected(e, c)
         const got = answers[i]
-        const ok = got.status === want.status && got.body.code === want.code && (!want.details || Object.entries(want.details).every(([k, v]) => JSON.stringify(got.body.details?.[k]) === JSON.stringify(v)))
-        if (!ok) wrong.push(`${operation(e)} as ${c.name}: expected ${want.status} ${want.code}, got ${got.status} ${JSON.stringify(got.body)}`)
+        const ok =
+          got.status === want.status &&
+          got.body.code === want.code &&
+          (!want.details ||
+            Object.entries(want.details).every(([k, v]) => JSON.stringify(got.body.details?.[k]) === JSON.stringify(v)))
+        if (!ok)
+          wrong.push(
+            `${operation(e)} as ${c.name}: expected ${want.status} ${want.code}, got ${got.status} ${JSON.stringify(got.body)}`,
+          )
         else if (want.status === 413) tally.admitted++
         else if (want.status === 401) tally.refused401++
         else tally.refused403++
@@ -66,7 +108,11 @@ describe('authorization matrix: every operation in the table, called by every ki
     expect(wrong).toEqual([])
     // Every kind of outcome happened (the matrix is not vacuous), and no probe changed anything.
     expect(tally).toEqual({admitted: 326, refused401: 516, refused403: 341})
-    expect({tokens: sbx.emu.db.count('apiTokens'), customers: sbx.emu.db.count('customers'), quotes: sbx.emu.db.count('quotes')}).toEqual(before)
+    expect({
+      tokens: sbx.emu.db.count('apiTokens'),
+      customers: sbx.emu.db.count('customers'),
+      quotes: sbx.emu.db.count('quotes'),
+    }).toEqual(before)
   })
 
   it('the permissions the contract spells out: reads for every token, payments for TRANSACT only, tokens/config/customers for MANAGE only', () => {

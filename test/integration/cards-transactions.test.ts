@@ -23,7 +23,19 @@ async function cardWithFunds(extra: string[] = []) {
   const c = await approvedCustomer(sbx, ['USD'])
   const acc = c.account('USD')
   expect((await api(sbx, 'POST', `/sandbox/internal-accounts/${acc}/fund`, {amount: 100_000})).status).toBe(200)
-  const r = await run(['cards', 'issue', '--customer', c.id, '--account', acc, '--platform-card-id', `emp-${200 + ++n}`, '--wait', ...extra, '--json'])
+  const r = await run([
+    'cards',
+    'issue',
+    '--customer',
+    c.id,
+    '--account',
+    acc,
+    '--platform-card-id',
+    `emp-${200 + ++n}`,
+    '--wait',
+    ...extra,
+    '--json',
+  ])
   expect(r.code, r.stderr).toBe(0)
   return {customer: c.id, account: acc, card: r.json().id as string}
 }
@@ -36,37 +48,73 @@ async function sim(kind: string, card: string, args: string[]) {
   expect(out.issuerTransactionToken).toMatch(/^sbx_txn_/)
   return out.event as {id: string; type: string; data: any}
 }
-const auth = (card: string, amount: string, descriptor = 'BLUE BOTTLE COFFEE SF') => sim('authorization', card, ['--amount', amount, '--descriptor', descriptor, '--mcc', '5814', '--country', 'US'])
+const auth = (card: string, amount: string, descriptor = 'BLUE BOTTLE COFFEE SF') =>
+  sim('authorization', card, ['--amount', amount, '--descriptor', descriptor, '--mcc', '5814', '--country', 'US'])
 
 describe('card transactions through the CLI', () => {
   it('authorization -> clearing -> SETTLED, with the CARD_TRANSACTION.* webhooks received by `webhooks listen` in order', async () => {
     const h = await cardWithFunds()
-    const child = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '3'], {env: {PATH: process.env.PATH, ...sbx.env}})
+    const child = spawn(
+      process.execPath,
+      [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '3'],
+      {env: {PATH: process.env.PATH, ...sbx.env}},
+    )
     let out = ''
     let err = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
     child.stderr.on('data', (c: Buffer) => (err += c.toString()))
     const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)))
     try {
-      await until(() => /Listening on/.test(err), (v) => v, 15_000)
+      await until(
+        () => /Listening on/.test(err),
+        (v) => v,
+        15_000,
+      )
       const authorized = await auth(h.card, '12.50')
       expect(authorized.type).toBe('CARD_TRANSACTION.AUTHORIZED')
-      expect(authorized.data).toMatchObject({type: 'CARD', cardId: h.card, customerId: h.customer, status: 'AUTHORIZED', direction: 'DEBIT', accountId: h.account, authorizedAmount: {amount: 1250, currency: {code: 'USD'}}, merchant: {descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US'}})
+      expect(authorized.data).toMatchObject({
+        type: 'CARD',
+        cardId: h.card,
+        customerId: h.customer,
+        status: 'AUTHORIZED',
+        direction: 'DEBIT',
+        accountId: h.account,
+        authorizedAmount: {amount: 1250, currency: {code: 'USD'}},
+        merchant: {descriptor: 'BLUE BOTTLE COFFEE SF', mcc: '5814', country: 'US'},
+      })
       expect(money(h.account)).toEqual({spendable: 98_750, total: 100_000})
       const tx = authorized.data.id as string
       const settled = await sim('clearing', h.card, ['--transaction', tx, '--amount', '12.50'])
       expect(settled.type).toBe('CARD_TRANSACTION.SETTLED')
-      expect(settled.data).toMatchObject({id: tx, status: 'SETTLED', settledAmount: {amount: 1250}, settlementSummary: {count: 1, totalAmount: 1250}, pullSummary: {count: 1, totalAmount: 1250}})
+      expect(settled.data).toMatchObject({
+        id: tx,
+        status: 'SETTLED',
+        settledAmount: {amount: 1250},
+        settlementSummary: {count: 1, totalAmount: 1250},
+        pullSummary: {count: 1, totalAmount: 1250},
+      })
       expect(money(h.account)).toEqual({spendable: 98_750, total: 98_750})
       expect(await exited).toBe(0)
-      const lines = out.trim().split('\n').map((l) => JSON.parse(l))
+      const lines = out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
       expect(lines.map((e) => e.type)).toEqual(['TEST', 'CARD_TRANSACTION.AUTHORIZED', 'CARD_TRANSACTION.SETTLED'])
-      expect(lines.slice(1).map((e) => [e.data.id, e.data.status])).toEqual([[tx, 'AUTHORIZED'], [tx, 'SETTLED']])
+      expect(lines.slice(1).map((e) => [e.data.id, e.data.status])).toEqual([
+        [tx, 'AUTHORIZED'],
+        [tx, 'SETTLED'],
+      ])
     } finally {
       child.kill()
       sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: null})
     }
-    const got = await run(['cards', 'transactions', 'get', (await run(['cards', 'transactions', 'list', '--card', h.card, '--json'])).json().data[0].id, '--json'])
+    const got = await run([
+      'cards',
+      'transactions',
+      'get',
+      (await run(['cards', 'transactions', 'list', '--card', h.card, '--json'])).json().data[0].id,
+      '--json',
+    ])
     expect(got.json()).toMatchObject({status: 'SETTLED', settledAmount: {amount: 1250}, refundedAmount: {amount: 0}})
     const human = await run(['cards', 'transactions', 'list', '--card', h.card])
     expect(human.stdout).toMatch(/SETTLED\tDEBIT\tBLUE BOTTLE COFFEE SF\tUSD 12\.50\tUSD 12\.50/)
@@ -77,10 +125,21 @@ describe('card transactions through the CLI', () => {
     const h = await cardWithFunds()
     const tx = (await auth(h.card, '50.00')).data.id
     const partial = await sim('clearing', h.card, ['--transaction', tx, '--amount', '20.00'])
-    expect(partial).toMatchObject({type: 'CARD_TRANSACTION.PARTIALLY_SETTLED', data: {status: 'PARTIALLY_SETTLED', settledAmount: {amount: 2000}}})
+    expect(partial).toMatchObject({
+      type: 'CARD_TRANSACTION.PARTIALLY_SETTLED',
+      data: {status: 'PARTIALLY_SETTLED', settledAmount: {amount: 2000}},
+    })
     expect(money(h.account)).toEqual({spendable: 95_000, total: 98_000})
     const rest = await sim('clearing', h.card, ['--transaction', tx, '--amount', '40.00'])
-    expect(rest).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {status: 'SETTLED', settledAmount: {amount: 6000}, pullSummary: {count: 2, totalAmount: 6000}, settlementSummary: {count: 2}}})
+    expect(rest).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: {
+        status: 'SETTLED',
+        settledAmount: {amount: 6000},
+        pullSummary: {count: 2, totalAmount: 6000},
+        settlementSummary: {count: 2},
+      },
+    })
     expect(money(h.account)).toEqual({spendable: 94_000, total: 94_000})
     // Once any part has settled, the authorization can no longer expire.
     const late = await run(['sandbox', 'card', 'authorization_expiry', h.card, '--transaction', tx, '--json'])
@@ -94,14 +153,22 @@ describe('card transactions through the CLI', () => {
     const tx = (await auth(h.card, '30.00')).data.id
     expect(money(h.account)).toEqual({spendable: 97_000, total: 100_000})
     const voided = await sim('authorization_expiry', h.card, ['--transaction', tx])
-    expect(voided).toMatchObject({type: 'CARD_TRANSACTION.VOIDED', data: {id: tx, status: 'VOIDED', settledAmount: {amount: 0}}})
+    expect(voided).toMatchObject({
+      type: 'CARD_TRANSACTION.VOIDED',
+      data: {id: tx, status: 'VOIDED', settledAmount: {amount: 0}},
+    })
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
     const tx2 = (await auth(h.card, '7.00')).data.id
     const viaClearing = await sim('clearing', h.card, ['--transaction', tx2, '--amount-minor', '0'])
     expect(viaClearing).toMatchObject({type: 'CARD_TRANSACTION.VOIDED', data: {id: tx2, status: 'VOIDED'}})
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
     const list = await run(['cards', 'transactions', 'list', '--card', h.card, '--status', 'VOIDED', '--json'])
-    expect(list.json().data.map((t: {id: string}) => t.id).sort()).toEqual([tx, tx2].sort())
+    expect(
+      list
+        .json()
+        .data.map((t: {id: string}) => t.id)
+        .sort(),
+    ).toEqual([tx, tx2].sort())
     await expectConserved(sbx)
   })
 
@@ -118,28 +185,67 @@ describe('card transactions through the CLI', () => {
     expect(tooMuch.code).toBe(2)
     expect(money(h.account)).toEqual({spendable: 96_000, total: 96_000})
     const returned = await sim('return', h.card, ['--transaction', tx, '--amount', '15.00'])
-    expect(returned).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {id: tx, status: 'SETTLED', settledAmount: {amount: 4000}, refundedAmount: {amount: 1500}, refundSummary: {count: 1, totalAmount: 1500}}})
+    expect(returned).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: {
+        id: tx,
+        status: 'SETTLED',
+        settledAmount: {amount: 4000},
+        refundedAmount: {amount: 1500},
+        refundSummary: {count: 1, totalAmount: 1500},
+      },
+    })
     expect(money(h.account)).toEqual({spendable: 97_500, total: 97_500})
     await expectConserved(sbx)
     const reversed = await sim('return_reversal', h.card, ['--transaction', tx])
-    expect(reversed).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {id: tx, status: 'SETTLED', refundedAmount: {amount: 0}}})
+    expect(reversed).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: {id: tx, status: 'SETTLED', refundedAmount: {amount: 0}},
+    })
     expect(money(h.account)).toEqual({spendable: 96_000, total: 96_000})
     await expectConserved(sbx)
-    const events = sbx.emu.webhooks.list().filter((e) => (e.data as {id?: string}).id === tx).map((e) => `${e.type}:${(e.data as {refundedAmount: {amount: number}}).refundedAmount.amount}`)
-    expect(events).toEqual(['CARD_TRANSACTION.AUTHORIZED:0', 'CARD_TRANSACTION.SETTLED:0', 'CARD_TRANSACTION.SETTLED:1500', 'CARD_TRANSACTION.SETTLED:0'])
+    const events = sbx.emu.webhooks
+      .list()
+      .filter((e) => (e.data as {id?: string}).id === tx)
+      .map((e) => `${e.type}:${(e.data as {refundedAmount: {amount: number}}).refundedAmount.amount}`)
+    expect(events).toEqual([
+      'CARD_TRANSACTION.AUTHORIZED:0',
+      'CARD_TRANSACTION.SETTLED:0',
+      'CARD_TRANSACTION.SETTLED:1500',
+      'CARD_TRANSACTION.SETTLED:0',
+    ])
   })
 
   it('a standalone merchant refund arrives as a CREDIT, SETTLED, with the value in settledAmount', async () => {
     const h = await cardWithFunds()
-    const credit = await sim('financial_credit_authorization', h.card, ['--amount', '5.00', '--descriptor', 'AMAZON RETAIL REFUND'])
-    expect(credit).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {direction: 'CREDIT', status: 'SETTLED', settledAmount: {amount: 500}}})
+    const credit = await sim('financial_credit_authorization', h.card, [
+      '--amount',
+      '5.00',
+      '--descriptor',
+      'AMAZON RETAIL REFUND',
+    ])
+    expect(credit).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: {direction: 'CREDIT', status: 'SETTLED', settledAmount: {amount: 500}},
+    })
     expect(money(h.account)).toEqual({spendable: 100_500, total: 100_500})
     const creditAuth = await sim('credit_authorization', h.card, ['--amount', '3.00', '--descriptor', 'SHOP'])
-    expect(creditAuth).toMatchObject({type: 'CARD_TRANSACTION.AUTHORIZED', data: {direction: 'CREDIT', status: 'AUTHORIZED'}})
+    expect(creditAuth).toMatchObject({
+      type: 'CARD_TRANSACTION.AUTHORIZED',
+      data: {direction: 'CREDIT', status: 'AUTHORIZED'},
+    })
     expect(money(h.account).total).toBe(100_500) // nothing moves until it clears
     const cleared = await sim('clearing', h.card, ['--transaction', creditAuth.data.id, '--amount', '3.00'])
-    expect(cleared).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {direction: 'CREDIT', settledAmount: {amount: 300}}})
-    const advice = await sim('credit_authorization_advice', h.card, ['--amount', '1.00', '--descriptor', 'NETWORK ADVICE'])
+    expect(cleared).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: {direction: 'CREDIT', settledAmount: {amount: 300}},
+    })
+    const advice = await sim('credit_authorization_advice', h.card, [
+      '--amount',
+      '1.00',
+      '--descriptor',
+      'NETWORK ADVICE',
+    ])
     expect(advice).toMatchObject({type: 'CARD_TRANSACTION.AUTHORIZED', data: {direction: 'CREDIT'}})
     expect(money(h.account)).toEqual({spendable: 100_800, total: 100_800})
     await expectConserved(sbx)
@@ -148,7 +254,10 @@ describe('card transactions through the CLI', () => {
   it('financial_authorization settles at once; authorization_advice resizes the hold; balance_inquiry is a 0-amount authorization', async () => {
     const h = await cardWithFunds()
     const atm = await sim('financial_authorization', h.card, ['--amount', '20.00', '--descriptor', 'ATM 42'])
-    expect(atm).toMatchObject({type: 'CARD_TRANSACTION.SETTLED', data: {status: 'SETTLED', settledAmount: {amount: 2000}, direction: 'DEBIT'}})
+    expect(atm).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: {status: 'SETTLED', settledAmount: {amount: 2000}, direction: 'DEBIT'},
+    })
     expect(money(h.account)).toEqual({spendable: 98_000, total: 98_000})
     const tx = (await auth(h.card, '10.00')).data.id
     const bigger = await sim('authorization_advice', h.card, ['--transaction', tx, '--amount', '25.00'])
@@ -190,7 +299,20 @@ describe('card transactions through the CLI', () => {
 
   it('--wait-for-event exits 8 at --timeout when the outcome is delayed (descriptor 005); the simulation was still accepted', async () => {
     const h = await cardWithFunds()
-    const r = await run(['sandbox', 'card', 'authorization', h.card, '--amount', '1.00', '--descriptor', 'SLOW-005', '--wait-for-event', '--timeout', '1s', '--json'])
+    const r = await run([
+      'sandbox',
+      'card',
+      'authorization',
+      h.card,
+      '--amount',
+      '1.00',
+      '--descriptor',
+      'SLOW-005',
+      '--wait-for-event',
+      '--timeout',
+      '1s',
+      '--json',
+    ])
     expect(r.code).toBe(8)
     expect(r.json().error.code).toBe('TIMEOUT')
     expect(sbx.emu.scheduler.pending('card.authorize')).toHaveLength(1)
@@ -198,10 +320,32 @@ describe('card transactions through the CLI', () => {
 
   it('without --wait-for-event the answer is the issuer token only; unknown card 404 (exit 5)', async () => {
     const h = await cardWithFunds()
-    const r = await run(['sandbox', 'card', 'authorization', h.card, '--amount', '1.00', '--descriptor', 'SHOP', '--json'])
+    const r = await run([
+      'sandbox',
+      'card',
+      'authorization',
+      h.card,
+      '--amount',
+      '1.00',
+      '--descriptor',
+      'SHOP',
+      '--json',
+    ])
     expect(r.code).toBe(0)
     expect(Object.keys(r.json())).toEqual(['issuerTransactionToken'])
-    const missing = await run(['sandbox', 'card', 'authorization', 'Card:00000000-0000-0000-0000-000000000000', '--amount-minor', '100', '--currency', 'USD', '--descriptor', 'SHOP', '--json'])
+    const missing = await run([
+      'sandbox',
+      'card',
+      'authorization',
+      'Card:00000000-0000-0000-0000-000000000000',
+      '--amount-minor',
+      '100',
+      '--currency',
+      'USD',
+      '--descriptor',
+      'SHOP',
+      '--json',
+    ])
     expect(missing.code).toBe(5)
     expect(missing.json().error.code).toBe('NOT_FOUND')
   })
@@ -219,14 +363,29 @@ describe('card transactions through the CLI', () => {
     const paged: string[] = []
     let cursor: string | undefined
     do {
-      const page = (await run(['transactions', 'list', '--customer', h.customer, '--limit', '1', ...(cursor ? ['--cursor', cursor] : []), '--json'])).json()
+      const page = (
+        await run([
+          'transactions',
+          'list',
+          '--customer',
+          h.customer,
+          '--limit',
+          '1',
+          ...(cursor ? ['--cursor', cursor] : []),
+          '--json',
+        ])
+      ).json()
       paged.push(...page.data.map((t: {id: string}) => t.id))
       cursor = page.nextCursor
     } while (cursor)
     expect(paged).toEqual(rows.map((t) => t.id))
     const asc = await run(['transactions', 'list', '--customer', h.customer, '--order', 'asc', '--all', '--json'])
     expect(asc.json().data.map((t: {id: string}) => t.id)).toEqual([...paged].reverse())
-    expect((await run(['transactions', 'list', '--customer', h.customer, '--type', 'INCOMING', '--json'])).json().data.map((t: {type: string}) => t.type)).toEqual(['INCOMING'])
+    expect(
+      (await run(['transactions', 'list', '--customer', h.customer, '--type', 'INCOMING', '--json']))
+        .json()
+        .data.map((t: {type: string}) => t.type),
+    ).toEqual(['INCOMING'])
     const one = await run(['transactions', 'get', a, '--json'])
     expect(one.code, one.stderr).toBe(0)
     expect(one.json()).toMatchObject({id: a, type: 'CARD', status: 'AUTHORIZED', cardId: h.card})

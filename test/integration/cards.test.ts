@@ -19,12 +19,24 @@ let n = 0
 async function cardholder(fund = 100_000) {
   const c = await approvedCustomer(sbx, ['USD'])
   const account = c.account('USD')
-  if (fund) expect((await api(sbx, 'POST', `/sandbox/internal-accounts/${account}/fund`, {amount: fund})).status).toBe(200)
+  if (fund)
+    expect((await api(sbx, 'POST', `/sandbox/internal-accounts/${account}/fund`, {amount: fund})).status).toBe(200)
   return {id: c.id, account}
 }
 
 async function issue(customer: string, account: string, extra: string[] = []) {
-  return run(['cards', 'issue', '--customer', customer, '--account', account, '--platform-card-id', `emp-${100 + ++n}`, ...extra, '--json'])
+  return run([
+    'cards',
+    'issue',
+    '--customer',
+    customer,
+    '--account',
+    account,
+    '--platform-card-id',
+    `emp-${100 + ++n}`,
+    ...extra,
+    '--json',
+  ])
 }
 
 describe('cards: issue, list, get', () => {
@@ -33,14 +45,28 @@ describe('cards: issue, list, get', () => {
     const r = await issue(h.id, h.account, ['--wait', '--max-spend', '250.00'])
     expect(r.code, r.stderr).toBe(0)
     const card = r.json()
-    expect(card).toMatchObject({cardholderId: h.id, state: 'ACTIVE', stateReason: null, form: 'VIRTUAL', brand: 'VISA', fundingSources: [h.account], maxSpendPerTransaction: 25_000, currency: 'USD'})
+    expect(card).toMatchObject({
+      cardholderId: h.id,
+      state: 'ACTIVE',
+      stateReason: null,
+      form: 'VIRTUAL',
+      brand: 'VISA',
+      fundingSources: [h.account],
+      maxSpendPerTransaction: 25_000,
+      currency: 'USD',
+    })
     expect(card.id).toMatch(/^Card:/)
     expect(card.last4).toMatch(/^\d{4}$/)
     expect(JSON.stringify(card)).not.toMatch(/"pan"|"cvv"|_/)
     expect(r.stderr).toMatch(/Issued Card:/)
     const stored = sbx.emu.db.get<{state: string}>('cards', card.id)!
     expect(stored.state).toBe('ACTIVE')
-    expect(sbx.emu.webhooks.list().filter((e) => e.type === 'CARD.STATE_CHANGE' && (e.data as {id: string}).id === card.id).map((e) => (e.data as {state: string}).state)).toEqual(['ACTIVE'])
+    expect(
+      sbx.emu.webhooks
+        .list()
+        .filter((e) => e.type === 'CARD.STATE_CHANGE' && (e.data as {id: string}).id === card.id)
+        .map((e) => (e.data as {state: string}).state),
+    ).toEqual(['ACTIVE'])
 
     const got = await run(['cards', 'get', card.id, '--json'])
     expect(got.code).toBe(0)
@@ -49,7 +75,12 @@ describe('cards: issue, list, get', () => {
     expect(human.stdout).toMatch(new RegExp(`•••• ${card.last4}`))
     expect(human.stdout).toMatch(/USD 250\.00/)
 
-    for (const filter of [['--customer', h.id], ['--account', h.account], ['--platform-card-id', card.platformCardId], ['--customer', h.id, '--state', 'ACTIVE']]) {
+    for (const filter of [
+      ['--customer', h.id],
+      ['--account', h.account],
+      ['--platform-card-id', card.platformCardId],
+      ['--customer', h.id, '--state', 'ACTIVE'],
+    ]) {
       const l = await run(['cards', 'list', ...filter, '--json'])
       expect(l.code, l.stderr).toBe(0)
       expect(l.json().data.map((c: {id: string}) => c.id)).toEqual([card.id])
@@ -70,7 +101,19 @@ describe('cards: issue, list, get', () => {
     const page1 = first.json()
     expect(page1.data).toHaveLength(2)
     expect(page1.hasMore).toBe(true)
-    const second = await run(['cards', 'list', '--limit', '2', '--state', 'ACTIVE', '--order', 'asc', '--cursor', page1.nextCursor, '--json'])
+    const second = await run([
+      'cards',
+      'list',
+      '--limit',
+      '2',
+      '--state',
+      'ACTIVE',
+      '--order',
+      'asc',
+      '--cursor',
+      page1.nextCursor,
+      '--json',
+    ])
     const seen = [...page1.data, ...second.json().data].map((c: {id: string}) => c.id)
     expect(new Set(seen).size).toBe(seen.length)
     const all = await run(['cards', 'list', '--all', '--order', 'asc', '--json'])
@@ -79,8 +122,14 @@ describe('cards: issue, list, get', () => {
   })
 
   it('refuses a card for a customer whose KYC is not APPROVED (CARDHOLDER_KYC_NOT_APPROVED, exit 1) and stores nothing', async () => {
-    const r0 = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Not Yet', currencies: ['USD']})
-    const account = sbx.emu.db.all<{id: string; customerId: string}>('internalAccounts').find((a) => a.customerId === r0.body.id)!.id
+    const r0 = await api(sbx, 'POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Not Yet',
+      currencies: ['USD'],
+    })
+    const account = sbx.emu.db
+      .all<{id: string; customerId: string}>('internalAccounts')
+      .find((a) => a.customerId === r0.body.id)!.id
     const before = sbx.emu.db.count('cards')
     const r = await issue(r0.body.id, account)
     expect(r.code).toBe(1)
@@ -111,11 +160,35 @@ describe('cards: issue, list, get', () => {
 
   it('issuance suffixes: 001 stays PROCESSING (--wait exits 8 at --timeout), 002 is CLOSED by the issuer', async () => {
     const a = await cardholder(0)
-    const stuck = await run(['cards', 'issue', '--customer', a.id, '--account', a.account, '--platform-card-id', 'emp-001', '--wait', '--timeout', '1s', '--json'])
+    const stuck = await run([
+      'cards',
+      'issue',
+      '--customer',
+      a.id,
+      '--account',
+      a.account,
+      '--platform-card-id',
+      'emp-001',
+      '--wait',
+      '--timeout',
+      '1s',
+      '--json',
+    ])
     expect(stuck.code).toBe(8)
     expect(stuck.json().error.code).toBe('TIMEOUT')
     const b = await cardholder(0)
-    const rejected = await run(['cards', 'issue', '--customer', b.id, '--account', b.account, '--platform-card-id', 'emp-002', '--wait', '--json'])
+    const rejected = await run([
+      'cards',
+      'issue',
+      '--customer',
+      b.id,
+      '--account',
+      b.account,
+      '--platform-card-id',
+      'emp-002',
+      '--wait',
+      '--json',
+    ])
     expect(rejected.code, rejected.stderr).toBe(0)
     expect(rejected.json()).toMatchObject({state: 'CLOSED', stateReason: 'ISSUER_REJECTED'})
   })
@@ -148,13 +221,33 @@ describe('cards: state machine', () => {
     await expectRefused(['cards', 'close'], 'CARD_ALREADY_CLOSED', 'CLOSED')
     await expectRefused(['cards', 'unfreeze'], 'CARD_NOT_MUTABLE', 'CLOSED')
     await expectRefused(['cards', 'freeze'], 'CARD_NOT_MUTABLE', 'CLOSED')
-    const changes = sbx.emu.webhooks.list().filter((e) => e.type === 'CARD.STATE_CHANGE' && (e.data as {id: string}).id === card.id)
-    expect(changes.map((e) => (e.data as {state: string}).state)).toEqual(['ACTIVE', 'FROZEN', 'ACTIVE', 'FROZEN', 'CLOSED'])
+    const changes = sbx.emu.webhooks
+      .list()
+      .filter((e) => e.type === 'CARD.STATE_CHANGE' && (e.data as {id: string}).id === card.id)
+    expect(changes.map((e) => (e.data as {state: string}).state)).toEqual([
+      'ACTIVE',
+      'FROZEN',
+      'ACTIVE',
+      'FROZEN',
+      'CLOSED',
+    ])
   })
 
   it('a PROCESSING card cannot be frozen (INVALID_STATE_TRANSITION)', async () => {
     const h = await cardholder(0)
-    const card = (await run(['cards', 'issue', '--customer', h.id, '--account', h.account, '--platform-card-id', 'emp-001', '--json'])).json()
+    const card = (
+      await run([
+        'cards',
+        'issue',
+        '--customer',
+        h.id,
+        '--account',
+        h.account,
+        '--platform-card-id',
+        'emp-001',
+        '--json',
+      ])
+    ).json()
     const r = await run(['cards', 'freeze', card.id, '--json'])
     expect(r.code).toBe(6)
     expect(r.json().error.code).toBe('INVALID_STATE_TRANSITION')
@@ -164,25 +257,103 @@ describe('cards: state machine', () => {
 describe('cards: bad input is refused before any request (exit 2)', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['issue without --account', ['cards', 'issue', '--customer', 'Customer:abc'], /account/],
-    ['issue with a bad customer id', ['cards', 'issue', '--customer', 'Quote:abc', '--account', 'InternalAccount:x'], /cardholderId/],
-    ['issue with a bad account id', ['cards', 'issue', '--customer', 'Customer:abc', '--account', 'ExternalAccount:x'], /fundingSources\.0/],
-    ['issue with a bad limit', ['cards', 'issue', '--customer', 'Customer:abc', '--account', 'InternalAccount:x', '--max-spend', '12.5.0'], /amount/],
-    ['issue with a zero limit', ['cards', 'issue', '--customer', 'Customer:abc', '--account', 'InternalAccount:x', '--max-spend-minor', '0'], /maxSpendPerTransaction/],
+    [
+      'issue with a bad customer id',
+      ['cards', 'issue', '--customer', 'Quote:abc', '--account', 'InternalAccount:x'],
+      /cardholderId/,
+    ],
+    [
+      'issue with a bad account id',
+      ['cards', 'issue', '--customer', 'Customer:abc', '--account', 'ExternalAccount:x'],
+      /fundingSources\.0/,
+    ],
+    [
+      'issue with a bad limit',
+      ['cards', 'issue', '--customer', 'Customer:abc', '--account', 'InternalAccount:x', '--max-spend', '12.5.0'],
+      /amount/,
+    ],
+    [
+      'issue with a zero limit',
+      ['cards', 'issue', '--customer', 'Customer:abc', '--account', 'InternalAccount:x', '--max-spend-minor', '0'],
+      /maxSpendPerTransaction/,
+    ],
     ['get with a bad id', ['cards', 'get', 'Customer:abc'], /cardId/],
     ['freeze with a bad id', ['cards', 'freeze', 'nope'], /cardId/],
     ['list with a bad state', ['cards', 'list', '--state', 'OPEN'], /state/],
     ['transactions list with a bad status', ['cards', 'transactions', 'list', '--status', 'REFUNDED'], /status/],
     ['transactions get with a bad id', ['cards', 'transactions', 'get', 'Transaction:abc'], /cardTransactionId/],
     ['simulator unknown', ['sandbox', 'card', 'refund', 'Card:abc'], /simulator|Expected/],
-    ['authorization without amount and descriptor', ['sandbox', 'card', 'authorization', 'Card:abc'], /amount[\s\S]*merchant\.descriptor|merchant\.descriptor[\s\S]*amount/],
-    ['authorization with a bad amount and mcc', ['sandbox', 'card', 'authorization', 'Card:abc', '--amount', '1,2x', '--descriptor', 'X'], /amount/],
-    ['authorization with a bad mcc', ['sandbox', 'card', 'authorization', 'Card:abc', '--amount-minor', '100', '--currency', 'USD', '--descriptor', 'X', '--mcc', '58'], /merchant\.mcc/],
-    ['authorization with a bad country', ['sandbox', 'card', 'authorization', 'Card:abc', '--amount-minor', '100', '--currency', 'USD', '--descriptor', 'X', '--country', 'XX'], /merchant\.country/],
-    ['authorization with too many decimals', ['sandbox', 'card', 'authorization', 'Card:abc', '--amount', '1.234', '--currency', 'USD', '--descriptor', 'X'], /amount/],
-    ['clearing without --transaction', ['sandbox', 'card', 'clearing', 'Card:abc', '--amount-minor', '100'], /cardTransactionId/],
-    ['return with a zero amount', ['sandbox', 'card', 'return', 'Card:abc', '--transaction', 'CardTransaction:x', '--amount-minor', '0'], /amount/],
-    ['return_reversal with an amount', ['sandbox', 'card', 'return_reversal', 'Card:abc', '--transaction', 'CardTransaction:x', '--amount-minor', '5'], /amount/],
-    ['clearing with a bad transaction id', ['sandbox', 'card', 'clearing', 'Card:abc', '--transaction', 'Transaction:x', '--amount-minor', '5'], /cardTransactionId/],
+    [
+      'authorization without amount and descriptor',
+      ['sandbox', 'card', 'authorization', 'Card:abc'],
+      /amount[\s\S]*merchant\.descriptor|merchant\.descriptor[\s\S]*amount/,
+    ],
+    [
+      'authorization with a bad amount and mcc',
+      ['sandbox', 'card', 'authorization', 'Card:abc', '--amount', '1,2x', '--descriptor', 'X'],
+      /amount/,
+    ],
+    [
+      'authorization with a bad mcc',
+      [
+        'sandbox',
+        'card',
+        'authorization',
+        'Card:abc',
+        '--amount-minor',
+        '100',
+        '--currency',
+        'USD',
+        '--descriptor',
+        'X',
+        '--mcc',
+        '58',
+      ],
+      /merchant\.mcc/,
+    ],
+    [
+      'authorization with a bad country',
+      [
+        'sandbox',
+        'card',
+        'authorization',
+        'Card:abc',
+        '--amount-minor',
+        '100',
+        '--currency',
+        'USD',
+        '--descriptor',
+        'X',
+        '--country',
+        'XX',
+      ],
+      /merchant\.country/,
+    ],
+    [
+      'authorization with too many decimals',
+      ['sandbox', 'card', 'authorization', 'Card:abc', '--amount', '1.234', '--currency', 'USD', '--descriptor', 'X'],
+      /amount/,
+    ],
+    [
+      'clearing without --transaction',
+      ['sandbox', 'card', 'clearing', 'Card:abc', '--amount-minor', '100'],
+      /cardTransactionId/,
+    ],
+    [
+      'return with a zero amount',
+      ['sandbox', 'card', 'return', 'Card:abc', '--transaction', 'CardTransaction:x', '--amount-minor', '0'],
+      /amount/,
+    ],
+    [
+      'return_reversal with an amount',
+      ['sandbox', 'card', 'return_reversal', 'Card:abc', '--transaction', 'CardTransaction:x', '--amount-minor', '5'],
+      /amount/,
+    ],
+    [
+      'clearing with a bad transaction id',
+      ['sandbox', 'card', 'clearing', 'Card:abc', '--transaction', 'Transaction:x', '--amount-minor', '5'],
+      /cardTransactionId/,
+    ],
   ]
   it.each(cases)('%s', async (_name, args, field) => {
     const before = sbx.requestCount()
@@ -236,7 +407,13 @@ describe('cards reveal', () => {
   it('shows the link on a terminal only after the warning and a confirmation; declining requests nothing', async () => {
     const h = await cardholder(0)
     const card = (await issue(h.id, h.account, ['--wait'])).json()
-    const screen = async (answer: string) => (await onTerminal(['cards', 'reveal', card.id], {env: sbx.env, answers: [[new RegExp(`Reveal ${card.id}`), answer]]})).raw
+    const screen = async (answer: string) =>
+      (
+        await onTerminal(['cards', 'reveal', card.id], {
+          env: sbx.env,
+          answers: [[new RegExp(`Reveal ${card.id}`), answer]],
+        })
+      ).raw
     const reveals = () => sbx.emu.db.sql.rows('SELECT id FROM cardReveals').length
     const before = reveals()
     const refused = await screen('n\r')

@@ -13,15 +13,33 @@ const run = (args: string[]) => svc(args, {env: sbx.env})
 
 describe('one name per concept, old spellings kept', () => {
   it('customers create/update take --id-type and --identifier (typed, any case) and the sandbox stores them', async () => {
-    const created = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Ada Lovelace', '--id-type', 'ssn', '--identifier', '123-45-6789', '--json'])
+    const created = await run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Ada Lovelace',
+      '--id-type',
+      'ssn',
+      '--identifier',
+      '123-45-6789',
+      '--json',
+    ])
     expect(created.code, created.stderr).toBe(0)
     const id = created.json().id
-    expect(sbx.emu.db.get<Record<string, unknown>>('customers', id)).toMatchObject({idType: 'SSN', identifier: '123-45-6789'})
+    expect(sbx.emu.db.get<Record<string, unknown>>('customers', id)).toMatchObject({
+      idType: 'SSN',
+      identifier: '123-45-6789',
+    })
     const updated = await run(['customers', 'update', id, '--id-type', 'ITIN', '--identifier', '912-34-5678', '--json'])
     expect(updated.code, updated.stderr).toBe(0)
     expect(updated.json().idType).toBe('ITIN')
     expect(updated.stdout).not.toContain('912-34-5678') // the API never echoes the identifier
-    expect(sbx.emu.db.get<Record<string, unknown>>('customers', id)).toMatchObject({idType: 'ITIN', identifier: '912-34-5678'})
+    expect(sbx.emu.db.get<Record<string, unknown>>('customers', id)).toMatchObject({
+      idType: 'ITIN',
+      identifier: '912-34-5678',
+    })
   })
 
   it('refuses a bad --type or --identifier before any request, naming the field', async () => {
@@ -29,7 +47,19 @@ describe('one name per concept, old spellings kept', () => {
     const badType = await run(['customers', 'create', '--type', 'person', '--full-name', 'X', '--json'])
     expect(badType.code).toBe(2)
     expect(JSON.stringify(badType.json().error)).toContain('--type')
-    const badId = await run(['customers', 'create', '--type', 'INDIVIDUAL', '--full-name', 'X', '--id-type', 'SSN', '--identifier', '12345', '--json'])
+    const badId = await run([
+      'customers',
+      'create',
+      '--type',
+      'INDIVIDUAL',
+      '--full-name',
+      'X',
+      '--id-type',
+      'SSN',
+      '--identifier',
+      '12345',
+      '--json',
+    ])
     expect(badId.code).toBe(2)
     expect(badId.json().error.details.errors.map((e: {field: string}) => e.field)).toContain('identifier')
     expect(sbx.requestCount()).toBe(before)
@@ -41,7 +71,16 @@ describe('one name per concept, old spellings kept', () => {
     const now = await run(['transactions', 'list', '--created-after', future, '--json', '--debug'])
     expect(now.code, now.stderr).toBe(0)
     expect(now.stderr).toMatch(/startDate=2999-01-01/)
-    const old = await run(['transactions', 'list', '--since', future, '--until', '2999-12-31T00:00:00Z', '--json', '--debug'])
+    const old = await run([
+      'transactions',
+      'list',
+      '--since',
+      future,
+      '--until',
+      '2999-12-31T00:00:00Z',
+      '--json',
+      '--debug',
+    ])
     expect(old.code, old.stderr).toBe(0)
     expect(old.stderr).toMatch(/startDate=2999-01-01.*endDate=2999-12-31|endDate=2999-12-31.*startDate=2999-01-01/)
     const help = await run(['transactions', 'list', '--help'])
@@ -64,11 +103,34 @@ describe('one name per concept, old spellings kept', () => {
 
 describe('hints name the real object', () => {
   it('a customer not yet approved: the hint names that customer', async () => {
-    const c = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Hint Person', '--currency', 'USD', '--json'])
+    const c = await run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Hint Person',
+      '--currency',
+      'USD',
+      '--json',
+    ])
     const customer = c.json().id
     const accounts = await run(['accounts', 'internal', 'list', '--customer', customer, '--json'])
     const account = accounts.json().data.find((a: {type: string}) => a.type === 'INTERNAL_FIAT').id
-    const payee = await run(['accounts', 'external', 'add', '--customer', customer, '--type', 'CLABE', '--clabe', '032180000118359719', '--beneficiary-name', 'Maria Garcia', '--json'])
+    const payee = await run([
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      customer,
+      '--type',
+      'CLABE',
+      '--clabe',
+      '032180000118359719',
+      '--beneficiary-name',
+      'Maria Garcia',
+      '--json',
+    ])
     const r = await run(['quote', 'create', '--from', account, '--to', payee.json().id, '--send', '10.00', '--json'])
     const {error} = r.json()
     expect(error.code).toBe('USER_NOT_READY')
@@ -78,7 +140,17 @@ describe('hints name the real object', () => {
 
 describe('wallet hints name the wallet', () => {
   it('after the session is revoked, the hint says `svc wallet login <that account id>`', async () => {
-    const c = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Wallet Person', '--email', 'wallet@example.com', '--json'])
+    const c = await run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Wallet Person',
+      '--email',
+      'wallet@example.com',
+      '--json',
+    ])
     const accounts = await run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
     const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
     const login = await run(['wallet', 'login', wallet, '--json'])
@@ -103,7 +175,17 @@ describe('wallet hints name the wallet', () => {
 
 describe('the wallet is ACCOUNTID; --account stays as a hidden alias where it was replaced', () => {
   it('wallet keys list/purge take the wallet positionally, the old --account still works, a mismatch is exit 2', async () => {
-    const c = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Keys Person', '--email', 'keys@example.com', '--json'])
+    const c = await run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Keys Person',
+      '--email',
+      'keys@example.com',
+      '--json',
+    ])
     const accounts = await run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
     const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
     expect((await run(['wallet', 'login', wallet, '--json'])).code).toBe(0)
@@ -115,7 +197,16 @@ describe('the wallet is ACCOUNTID; --account stays as a hidden alias where it wa
     const help = await run(['wallet', 'keys', 'list', '--help'])
     expect(help.stdout).toContain('ACCOUNTID')
     expect(help.stdout).not.toContain('--account')
-    const mismatch = await run(['wallet', 'keys', 'purge', wallet, '--account', 'InternalAccount:other', '--yes', '--json'])
+    const mismatch = await run([
+      'wallet',
+      'keys',
+      'purge',
+      wallet,
+      '--account',
+      'InternalAccount:other',
+      '--yes',
+      '--json',
+    ])
     expect(mismatch.code).toBe(2)
     const purged = await run(['wallet', 'keys', 'purge', wallet, '--yes', '--json'])
     expect(purged.json()).toEqual({removed: 1})

@@ -26,7 +26,14 @@ interface Ledger {
 }
 
 /** One writer: a mix of multi-write requests, looping until the process dies. */
-async function burst(api: Api, round: number, w: number, payer: {usd: string; clabe: string}, book: Ledger, dead: () => boolean): Promise<void> {
+async function burst(
+  api: Api,
+  round: number,
+  w: number,
+  payer: {usd: string; clabe: string},
+  book: Ledger,
+  dead: () => boolean,
+): Promise<void> {
   for (let i = 0; !dead(); i++) {
     const kind = (w + i) % 4
     try {
@@ -34,20 +41,35 @@ async function burst(api: Api, round: number, w: number, payer: {usd: string; cl
         // customer + two internal accounts in one request
         const pcid = `r${round}-w${w}-${i}`
         book.createsSent.add(pcid)
-        const r = await api('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: pcid, fullName: `Crash ${pcid}`, currencies: ['USD', 'MXN']})
+        const r = await api('POST', '/customers', {
+          customerType: 'INDIVIDUAL',
+          platformCustomerId: pcid,
+          fullName: `Crash ${pcid}`,
+          currencies: ['USD', 'MXN'],
+        })
         if (r.status === 201) book.createsAcked.add(pcid)
       } else if (kind === 1) {
         // balance, transaction, ledger totals and a webhook in one request
         await api('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, {amount: 1_000})
       } else if (kind === 2) {
         // hold, transaction, quote status, daily volume, then a completion job
-        const q = await api('POST', '/quotes', {source: {sourceType: 'ACCOUNT', accountId: payer.usd}, destination: {destinationType: 'ACCOUNT', accountId: payer.clabe}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 500})
+        const q = await api('POST', '/quotes', {
+          source: {sourceType: 'ACCOUNT', accountId: payer.usd},
+          destination: {destinationType: 'ACCOUNT', accountId: payer.clabe},
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: 500,
+        })
         if (q.status !== 201) continue
         const ex = await api('POST', `/quotes/${q.body.id}/execute`, undefined, {'idempotency-key': `x-${q.body.id}`})
         if (ex.status === 200) book.executesAcked.set(q.body.id, ex.body.transactionId)
       } else {
         // a customer put under review: status, event and a decision job together
-        const c = await api('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: `kyc-r${round}-w${w}-${i}`, fullName: 'Kyc Crash', currencies: ['USD']})
+        const c = await api('POST', '/customers', {
+          customerType: 'INDIVIDUAL',
+          platformCustomerId: `kyc-r${round}-w${w}-${i}`,
+          fullName: 'Kyc Crash',
+          currencies: ['USD'],
+        })
         if (c.status !== 201) continue
         const link = await api('POST', `/customers/${c.body.id}/kyc-link`, {})
         if (link.status !== 201) continue
@@ -66,7 +88,8 @@ function verifyAfterKill(book: Ledger, payerId: string): void {
   try {
     const byPcid = (pcid: string) =>
       db.docs<{id: string}>(db.sql.rows('SELECT doc FROM customers WHERE platform_customer_id = ?', pcid))[0]
-    const accountsOf = (id: string) => Number(db.sql.row('SELECT count(*) FROM internalAccounts WHERE customer_id = ?', id)![0])
+    const accountsOf = (id: string) =>
+      Number(db.sql.row('SELECT count(*) FROM internalAccounts WHERE customer_id = ?', id)![0])
     // created the same way: USD and MXN accounts plus the embedded wallet provisioned at create
     const full = accountsOf(payerId)
     expect(full).toBe(3)
@@ -76,19 +99,31 @@ function verifyAfterKill(book: Ledger, payerId: string): void {
       // acknowledged or not: the customer and all its accounts, or nothing
       if (c) expect(accountsOf(c.id), `accounts of ${pcid}`).toBe(full)
     }
-    expect(Number(db.sql.row('SELECT count(*) FROM internalAccounts WHERE customer_id IS NOT NULL AND customer_id NOT IN (SELECT id FROM customers)')![0])).toBe(0)
+    expect(
+      Number(
+        db.sql.row(
+          'SELECT count(*) FROM internalAccounts WHERE customer_id IS NOT NULL AND customer_id NOT IN (SELECT id FROM customers)',
+        )![0],
+      ),
+    ).toBe(0)
     for (const [quoteId, txId] of book.executesAcked) {
       const q = db.get<{status: string; transactionId?: string}>('quotes', quoteId)
       expect(q?.status, quoteId).not.toBe('PENDING')
       expect(db.get('transactions', txId), txId).toBeDefined()
     }
     // no executed quote without its transaction, no transaction without its quote
-    for (const [doc] of db.sql.rows("SELECT doc FROM quotes WHERE json_extract(doc, '$.status') NOT IN ('PENDING', 'EXPIRED')")) {
+    for (const [doc] of db.sql.rows(
+      "SELECT doc FROM quotes WHERE json_extract(doc, '$.status') NOT IN ('PENDING', 'EXPIRED')",
+    )) {
       const q = JSON.parse(doc as string) as {id: string; transactionId: string; status: string}
       expect(db.get('transactions', q.transactionId), `transaction of ${q.id} (${q.status})`).toBeDefined()
     }
     // a review and its decision job, or a decision and no job: never one without the other
-    const jobs = new Set(db.sql.rows("SELECT json_extract(doc, '$.payload.customerId') FROM jobs WHERE kind = 'kyc.decide'").map((r) => r[0]))
+    const jobs = new Set(
+      db.sql
+        .rows("SELECT json_extract(doc, '$.payload.customerId') FROM jobs WHERE kind = 'kyc.decide'")
+        .map((r) => r[0]),
+    )
     for (const id of book.kycSubmitted) {
       const c = db.get<{kycStatus: string}>('customers', id)!
       if (c.kycStatus === 'PENDING') expect(jobs.has(id), `decision job of ${id}`).toBe(true)
@@ -107,24 +142,47 @@ describe('durability: kill -9 at random moments during bursts of multi-write req
     const first = await run()
     const api0 = client(first.ready)
     await api0.call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
-    const c = await api0.call('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: 'payer', fullName: 'Payer', currencies: ['USD', 'MXN'], kycStatus: 'APPROVED', endUserTermsConsent: TERMS})
+    const c = await api0.call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: 'payer',
+      fullName: 'Payer',
+      currencies: ['USD', 'MXN'],
+      kycStatus: 'APPROVED',
+      endUserTermsConsent: TERMS,
+    })
     expect(c.status).toBe(201)
     const accounts = await api0.call('GET', `/internal-account?customerId=${c.body.id}`)
-    const usd = accounts.body.data.find((a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD').id as string
+    const usd = accounts.body.data.find((a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD')
+      .id as string
     await api0.call('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000_000})
-    const ext = await api0.call('POST', '/customers/external-accounts', {customerId: c.body.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}}})
+    const ext = await api0.call('POST', '/customers/external-accounts', {
+      customerId: c.body.id,
+      currency: 'MXN',
+      accountInfo: {
+        accountType: 'CLABE',
+        clabeNumber: clabeEnding('123'),
+        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'},
+      },
+    })
     expect(ext.status).toBe(201)
     await api0.close()
     await kill9(first.child)
 
-    const book: Ledger = {createsAcked: new Set(), createsSent: new Set(), executesAcked: new Map(), kycSubmitted: new Set()}
+    const book: Ledger = {
+      createsAcked: new Set(),
+      createsSent: new Set(),
+      executesAcked: new Map(),
+      kycSubmitted: new Set(),
+    }
     let acknowledged = 0
     for (let round = 0; round < 20; round++) {
       const {child, ready} = await run()
       const {call, close} = client(ready)
       let dead = false
       const before = book.createsAcked.size + book.executesAcked.size + book.kycSubmitted.size
-      const writers = Array.from({length: 8}, (_, w) => burst(call, round, w, {usd, clabe: ext.body.id}, book, () => dead))
+      const writers = Array.from({length: 8}, (_, w) =>
+        burst(call, round, w, {usd, clabe: ext.body.id}, book, () => dead),
+      )
       await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 350)))
       dead = true
       await kill9(child)
@@ -161,7 +219,12 @@ describe('start-up check: the full integrity check only after an unclean shutdow
   async function session(dir: string, stop: 'SIGTERM' | 'SIGKILL'): Promise<string> {
     const s = await serve(home, dir)
     const api = client(s.ready)
-    const r = await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', platformCustomerId: `chk-${Date.now()}-${Math.random()}`, fullName: 'Check Me', currencies: ['USD']})
+    const r = await api.call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      platformCustomerId: `chk-${Date.now()}-${Math.random()}`,
+      fullName: 'Check Me',
+      currencies: ['USD'],
+    })
     expect(r.status).toBe(201)
     await api.close()
     if (stop === 'SIGKILL') await kill9(s.child)

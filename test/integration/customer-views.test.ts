@@ -59,12 +59,16 @@ const business = {
 }
 
 function expectShowsEverything(stdout: string, body: object) {
-  for (const [path, value] of leaves(body)) expect(stdout, `${path} = ${value} is missing from the human view`).toContain(value)
+  for (const [path, value] of leaves(body))
+    expect(stdout, `${path} = ${value} is missing from the human view`).toContain(value)
 }
 
 describe('human views show every settable field', () => {
   it('customers create / get / update (individual): birthDate, nationality, address, idType, EDD answers ...', async () => {
-    const created = await run(['customers', 'create', '--data', JSON.stringify({...individual, identifier: '123-45-6789'})], {env: sbx.env})
+    const created = await run(
+      ['customers', 'create', '--data', JSON.stringify({...individual, identifier: '123-45-6789'})],
+      {env: sbx.env},
+    )
     expect(created.code, created.stderr).toBe(0)
     expectShowsEverything(created.stdout, individual)
     expect(created.stdout).toMatch(/address\s+1 Main St, Apt 2, Springfield, IL 62701, US/)
@@ -74,7 +78,30 @@ describe('human views show every settable field', () => {
     const got = await run(['customers', 'get', id], {env: sbx.env})
     expectShowsEverything(got.stdout, individual)
 
-    const updated = await run(['customers', 'update', id, '--nationality', 'FR', '--address-line1', '1 Main St', '--address-line2', 'Apt 2', '--address-city', 'Paris', '--address-state', 'IL', '--address-postal-code', '62701', '--address-country', 'US', '--birth-date', '1985-12-10'], {env: sbx.env})
+    const updated = await run(
+      [
+        'customers',
+        'update',
+        id,
+        '--nationality',
+        'FR',
+        '--address-line1',
+        '1 Main St',
+        '--address-line2',
+        'Apt 2',
+        '--address-city',
+        'Paris',
+        '--address-state',
+        'IL',
+        '--address-postal-code',
+        '62701',
+        '--address-country',
+        'US',
+        '--birth-date',
+        '1985-12-10',
+      ],
+      {env: sbx.env},
+    )
     expect(updated.code, updated.stderr).toBe(0)
     expect(updated.stdout).toMatch(/nationality\s+FR/)
     expect(updated.stdout).toMatch(/birthDate\s+1985-12-10/)
@@ -115,7 +142,11 @@ describe('kyc status and submit tell one story', () => {
     expect(human.stderr).not.toMatch(/Error:/)
     const json = await run(['kyc', 'submit', c.id, '--json'], {env: sbx.env})
     expect(json.code).toBe(6)
-    expect(json.json()).toMatchObject({customerId: c.id, verificationStatus: 'RESOLVE_ERRORS', errors: expect.arrayContaining([expect.objectContaining({field: 'birthDate'})])})
+    expect(json.json()).toMatchObject({
+      customerId: c.id,
+      verificationStatus: 'RESOLVE_ERRORS',
+      errors: expect.arrayContaining([expect.objectContaining({field: 'birthDate'})]),
+    })
     // `submit && wait` stops at submit.
     const chained = await run(['kyc', 'submit', c.id], {env: sbx.env})
     expect(chained.code).not.toBe(0)

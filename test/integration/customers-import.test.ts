@@ -10,7 +10,8 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
 const dir = mkdtempSync(join(tmpdir(), 'svc-import-'))
-const HEADER = 'platformCustomerId,customerType,fullName,birthDate,email,addressLine1,city,state,postalCode,country,businessLegalName,businessTaxId,businessIncorporatedOn,currencies'
+const HEADER =
+  'platformCustomerId,customerType,fullName,birthDate,email,addressLine1,city,state,postalCode,country,businessLegalName,businessTaxId,businessIncorporatedOn,currencies'
 
 /** 1,000 rows; every 50th has a bad birth date and email, every 125th (offset) lacks its platformCustomerId, one business lacks its tax id. */
 function thousandRows(): {csv: string; bad: Map<number, string[]>} {
@@ -59,7 +60,11 @@ describe('svc customers import', () => {
     expect(r.stderr).toMatch(/customer\(s\) created, \d+ row\(s\) refused/)
     expect(sbx.emu.db.count('customers') - before).toBe(1000 - bad.size)
     const one = activeByPlatformId(sbx.emu.db, 'imp-0001')!
-    expect(one).toMatchObject({customerType: 'INDIVIDUAL', fullName: 'Person 1', address: {country: 'US', line1: '1 Main St'}})
+    expect(one).toMatchObject({
+      customerType: 'INDIVIDUAL',
+      fullName: 'Person 1',
+      address: {country: 'US', line1: '1 Main St'},
+    })
     expect(activeByPlatformId(sbx.emu.db, 'imp-0050')).toBeUndefined()
 
     // The same file again: every valid row now names its existing customer; nothing is created twice.
@@ -77,7 +82,10 @@ describe('svc customers import', () => {
 
   it('without --wait prints the job id; import-status shows it; the job webhook is emitted', async () => {
     const file = join(dir, 'two.csv')
-    writeFileSync(file, 'platformCustomerId,customerType,fullName\nsolo-1,INDIVIDUAL,Solo One\nsolo-2,individual,Solo Two\n')
+    writeFileSync(
+      file,
+      'platformCustomerId,customerType,fullName\nsolo-1,INDIVIDUAL,Solo One\nsolo-2,individual,Solo Two\n',
+    )
     const r = await svc(['customers', 'import', file], {env: sbx.env})
     expect(r.code, r.stderr).toBe(0)
     const jobId = r.stdout.trim()
@@ -98,12 +106,19 @@ describe('svc customers import', () => {
     const before = sbx.requestCount()
     const r = await svc(['customers', 'import', file, '--dry-run', '--json'], {env: sbx.env})
     expect(r.code, r.stderr).toBe(0)
-    expect(r.json().request).toMatchObject({method: 'POST', url: expect.stringMatching(/\/customers\/bulk\/csv$/), headers: {'content-type': 'multipart/form-data'}, body: {file: 'dry.csv (text/csv, 49 bytes)'}})
+    expect(r.json().request).toMatchObject({
+      method: 'POST',
+      url: expect.stringMatching(/\/customers\/bulk\/csv$/),
+      headers: {'content-type': 'multipart/form-data'},
+      body: {file: 'dry.csv (text/csv, 49 bytes)'},
+    })
     expect(sbx.requestCount()).toBe(before)
   })
 
   it('an unknown job is exit 5', async () => {
-    const r = await svc(['customers', 'import-status', 'Job:00000000-0000-0000-0000-000000000000', '--json'], {env: sbx.env})
+    const r = await svc(['customers', 'import-status', 'Job:00000000-0000-0000-0000-000000000000', '--json'], {
+      env: sbx.env,
+    })
     expect(r.code).toBe(5)
     expect(r.json().error.code).toBe('BULK_UPLOAD_JOB_NOT_FOUND')
   })
@@ -111,8 +126,18 @@ describe('svc customers import', () => {
   it.each([
     ['a missing file', 'missing.csv', undefined, /cannot read/],
     ['an empty file', 'empty.csv', '', /empty/],
-    ['a header without required columns', 'nohead.csv', 'fullName,email\nAda,a@b.co\n', /missing required column\(s\) platformCustomerId, customerType/],
-    ['an unknown column', 'unknown.csv', 'platformCustomerId,customerType,shoeSize\nx,INDIVIDUAL,9\n', /unknown column\(s\) shoeSize/],
+    [
+      'a header without required columns',
+      'nohead.csv',
+      'fullName,email\nAda,a@b.co\n',
+      /missing required column\(s\) platformCustomerId, customerType/,
+    ],
+    [
+      'an unknown column',
+      'unknown.csv',
+      'platformCustomerId,customerType,shoeSize\nx,INDIVIDUAL,9\n',
+      /unknown column\(s\) shoeSize/,
+    ],
     ['a ragged row', 'ragged.csv', 'platformCustomerId,customerType\nx,INDIVIDUAL,extra\n', /row 1 has 3 cells/],
     ['an unclosed quote', 'quote.csv', 'platformCustomerId,customerType\n"x,INDIVIDUAL\n', /never closed/],
   ])('refuses %s before sending (exit 2)', async (_name, name, content, message) => {
@@ -122,7 +147,10 @@ describe('svc customers import', () => {
     const r = await svc(['customers', 'import', file, '--json'], {env: sbx.env})
     expect(r.code, r.stdout).toBe(2)
     const errors = r.json().error.details.errors as Array<{field: string; message: string}>
-    expect(errors.some((e) => e.field.startsWith('file') && message.test(e.message)), JSON.stringify(errors)).toBe(true)
+    expect(
+      errors.some((e) => e.field.startsWith('file') && message.test(e.message)),
+      JSON.stringify(errors),
+    ).toBe(true)
     expect(sbx.requestCount()).toBe(before)
   })
 
@@ -133,24 +161,42 @@ describe('svc customers import', () => {
     expect(sbx.requestCount()).toBe(before)
   })
 
-  it.skipIf(!hasScript)('on a terminal, --wait draws a progress bar on stderr; off a terminal it draws none', async () => {
-    const file = join(dir, 'tty.csv')
-    writeFileSync(file, ['platformCustomerId,customerType,fullName', ...Array.from({length: 300}, (_, i) => `tty-${i},INDIVIDUAL,Tty ${i}`)].join('\n'))
-    const shown = await onTerminal(['customers', 'import', file, '--wait'], {env: sbx.env})
-    expect(shown.code, shown.out).toBe(0)
-    expect(shown.raw).toMatch(/\r\x1b\[2K\[#{30}\] 300\/300/)
-    expect(shown.out).toMatch(/Status\s+COMPLETED/)
-    const piped = await svc(['customers', 'import-status', shown.out.match(/Job:[0-9a-f-]+/)![0], '--wait'], {env: sbx.env})
-    expect(piped.stderr).not.toContain('\x1b[2K')
-  })
+  it.skipIf(!hasScript)(
+    'on a terminal, --wait draws a progress bar on stderr; off a terminal it draws none',
+    async () => {
+      const file = join(dir, 'tty.csv')
+      writeFileSync(
+        file,
+        [
+          'platformCustomerId,customerType,fullName',
+          ...Array.from({length: 300}, (_, i) => `tty-${i},INDIVIDUAL,Tty ${i}`),
+        ].join('\n'),
+      )
+      const shown = await onTerminal(['customers', 'import', file, '--wait'], {env: sbx.env})
+      expect(shown.code, shown.out).toBe(0)
+      expect(shown.raw).toMatch(/\r\x1b\[2K\[#{30}\] 300\/300/)
+      expect(shown.out).toMatch(/Status\s+COMPLETED/)
+      const piped = await svc(['customers', 'import-status', shown.out.match(/Job:[0-9a-f-]+/)![0], '--wait'], {
+        env: sbx.env,
+      })
+      expect(piped.stderr).not.toContain('\x1b[2K')
+    },
+  )
 
   it('draws a progress bar', () => {
-    expect(ProgressBar.line({total: 1000, processed: 500, successful: 497, failed: 3}, 10)).toBe('[#####.....] 500/1000 · 3 failed')
+    expect(ProgressBar.line({total: 1000, processed: 500, successful: 497, failed: 3}, 10)).toBe(
+      '[#####.....] 500/1000 · 3 failed',
+    )
     let written = ''
     const bar = new ProgressBar({isTTY: true, write: (s: string) => ((written += s), true)} as never)
     bar.draw({total: 4, processed: 4, successful: 4, failed: 0})
     expect(written).toContain('4/4')
-    const quiet = new ProgressBar({isTTY: false, write: () => { throw new Error('wrote off a TTY') }} as never)
+    const quiet = new ProgressBar({
+      isTTY: false,
+      write: () => {
+        throw new Error('wrote off a TTY')
+      },
+    } as never)
     quiet.draw({total: 1, processed: 0, successful: 0, failed: 0})
   })
 })

@@ -9,7 +9,10 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const customers = () => sbx.emu.db.all<{id: string; customerType: string; fullName?: string; businessInfo?: Record<string, string>}>('customers')
+const customers = () =>
+  sbx.emu.db.all<{id: string; customerType: string; fullName?: string; businessInfo?: Record<string, string>}>(
+    'customers',
+  )
 const posts = (from: number) => sbx.emu.requests.slice(from).filter((r) => r.method === 'POST')
 
 describe('customers create off a terminal', () => {
@@ -22,7 +25,12 @@ describe('customers create off a terminal', () => {
     expect(biz.code).toBe(2)
     // issue 21 item 3: named by flag, every one at once
     expect(biz.json().error.reason).toBe('Missing flags: --legal-name, --country, --incorporated-on, --tax-id')
-    expect(biz.json().error.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['--country', '--incorporated-on', '--legal-name', '--tax-id'])
+    expect(
+      biz
+        .json()
+        .error.details.errors.map((e: {field: string}) => e.field)
+        .sort(),
+    ).toEqual(['--country', '--incorporated-on', '--legal-name', '--tax-id'])
     expect(sbx.requestCount()).toBe(before)
   })
 })
@@ -44,7 +52,9 @@ describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
       t.keys('usd, eur', true)
       t.keys('Enter')
       const summary = await t.waitFor(/Create this customer\?/)
-      expect(summary).toMatch(/About to create:\s+customerType\s+INDIVIDUAL\s+fullName\s+Ada Lovelace\s+currencies\s+USD, EUR/)
+      expect(summary).toMatch(
+        /About to create:\s+customerType\s+INDIVIDUAL\s+fullName\s+Ada Lovelace\s+currencies\s+USD, EUR/,
+      )
       expect(customers()).toHaveLength(before) // nothing sent before the answer
       t.keys('y')
       t.keys('Enter')
@@ -52,7 +62,9 @@ describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
       expect(t.screen()).toMatch(/Created Customer:/)
       const created = customers().find((c) => c.fullName === 'Ada Lovelace')
       expect(created).toMatchObject({customerType: 'INDIVIDUAL', currencies: ['USD', 'EUR']})
-      const accounts = sbx.emu.db.all<{customerId?: string; type: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === created!.id && a.type === 'INTERNAL_FIAT')
+      const accounts = sbx.emu.db
+        .all<{customerId?: string; type: string; balance: {currency: {code: string}}}>('internalAccounts')
+        .filter((a) => a.customerId === created!.id && a.type === 'INTERNAL_FIAT')
       expect(accounts.map((a) => a.balance.currency.code).sort()).toEqual(['EUR', 'USD'])
     } finally {
       t.kill()
@@ -61,7 +73,9 @@ describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
 
   it('a business: every required field, each checked as typed; declining sends nothing (exit 3)', async () => {
     const from = sbx.requestCount()
-    const t = new TmuxSession(['customers', 'create', '--type', 'business', '--platform-id', 'biz-prompt'], {env: sbx.env})
+    const t = new TmuxSession(['customers', 'create', '--type', 'business', '--platform-id', 'biz-prompt'], {
+      env: sbx.env,
+    })
     try {
       const answer = async (question: RegExp, text: string) => {
         await t.waitFor(question)
@@ -101,7 +115,10 @@ describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
 
   it('a --tax-id that does not fit the country typed is refused at the country prompt, naming the flag', async () => {
     const from = sbx.requestCount()
-    const t = new TmuxSession(['customers', 'create', '--type', 'business', '--tax-id', '123', '--legal-name', 'Acme Widgets LLC'], {env: sbx.env})
+    const t = new TmuxSession(
+      ['customers', 'create', '--type', 'business', '--tax-id', '123', '--legal-name', 'Acme Widgets LLC'],
+      {env: sbx.env},
+    )
     try {
       await t.waitFor(/country — country of incorporation/)
       t.keys('US', true)
@@ -117,7 +134,9 @@ describe.skipIf(!hasTmux)('customers create on a terminal (tmux)', () => {
 
   it('a bad value given as a flag is refused before any question (exit 2)', async () => {
     const from = sbx.requestCount()
-    const t = new TmuxSession(['customers', 'create', '--type', 'individual', '--email', 'not-an-email'], {env: sbx.env})
+    const t = new TmuxSession(['customers', 'create', '--type', 'individual', '--email', 'not-an-email'], {
+      env: sbx.env,
+    })
     try {
       expect(await t.exitCode()).toBe(2)
       const screen = t.screen()

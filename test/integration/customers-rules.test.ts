@@ -10,15 +10,20 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) => svc(args, {env: {...sbx.env, ...extra}, input})
-const create = async (name: string) => (await run(['customers', 'create', '--type', 'individual', '--full-name', name, '--json'])).json() as {id: string}
+const run = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
+  svc(args, {env: {...sbx.env, ...extra}, input})
+const create = async (name: string) =>
+  (await run(['customers', 'create', '--type', 'individual', '--full-name', name, '--json'])).json() as {id: string}
 const isDeleted = (id: string) => sbx.emu.db.get<{isDeleted: boolean}>('customers', id)?.isDeleted
 
 /** Raw HTTP to the sandbox, to see exactly what it answers. */
 async function http(method: string, path: string, body?: unknown, authorization: string | null = auth) {
   const res = await fetch(sbx.url + path, {
     method,
-    headers: {...(authorization ? {authorization} : {}), ...(body === undefined ? {} : {'content-type': 'application/json'})},
+    headers: {
+      ...(authorization ? {authorization} : {}),
+      ...(body === undefined ? {} : {'content-type': 'application/json'}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   return {status: res.status, body: (await res.json()) as any}
@@ -59,7 +64,10 @@ describe('flag parse errors keep their reason on one line', () => {
     [['customers', 'list', '--limit', '0'], /^--limit: Expected an integer greater than or equal to 1/],
     [['customers', 'list', '--timeout', 'soon'], /^--timeout: "soon" is not a duration/],
     [['customers', 'get'], /^Missing 1 required arg: customerId/],
-    [['customers', 'create', '--type', 'robot'], /^--type: expected one of INDIVIDUAL, BUSINESS \(any case\), got "robot"$/],
+    [
+      ['customers', 'create', '--type', 'robot'],
+      /^--type: expected one of INDIVIDUAL, BUSINESS \(any case\), got "robot"$/,
+    ],
   ])('%j: exit 2, nothing sent', async (args, reason) => {
     const before = sbx.requestCount()
     const r = await run([...args, '--json'])
@@ -72,16 +80,16 @@ describe('flag parse errors keep their reason on one line', () => {
 })
 
 describe('prompts never under CI or SVC_NO_INPUT', () => {
-  it.each([
-    [{CI: '1', SVC_NO_INPUT: undefined}],
-    [{CI: undefined, SVC_NO_INPUT: '1'}],
-  ])('names the missing flags instead of prompting (%j)', async (extra) => {
-    const before = sbx.requestCount()
-    const r = await run(['customers', 'create', '--json'], extra)
-    expect(r.code).toBe(2)
-    expect(errorDoc(r).reason).toContain('--type')
-    expect(sbx.requestCount()).toBe(before)
-  })
+  it.each([[{CI: '1', SVC_NO_INPUT: undefined}], [{CI: undefined, SVC_NO_INPUT: '1'}]])(
+    'names the missing flags instead of prompting (%j)',
+    async (extra) => {
+      const before = sbx.requestCount()
+      const r = await run(['customers', 'create', '--json'], extra)
+      expect(r.code).toBe(2)
+      expect(errorDoc(r).reason).toContain('--type')
+      expect(sbx.requestCount()).toBe(before)
+    },
+  )
 })
 
 describe('delete confirmation rules', () => {
@@ -111,7 +119,23 @@ describe('delete confirmation rules', () => {
   it('a stored profile bound to production behaves the same', async () => {
     const c = await create('Prod Profile Delete')
     const bare = {SVC_BASE_URL: undefined, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}
-    const login = await run(['login', '--profile', 'prod', '--environment', 'production', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin', '--json'], bare, sbx.env.SVC_CLIENT_SECRET)
+    const login = await run(
+      [
+        'login',
+        '--profile',
+        'prod',
+        '--environment',
+        'production',
+        '--base-url',
+        sbx.url,
+        '--token-id',
+        sbx.env.SVC_TOKEN_ID,
+        '--secret-stdin',
+        '--json',
+      ],
+      bare,
+      sbx.env.SVC_CLIENT_SECRET,
+    )
     expect(login.code).toBe(0)
     const before = sbx.requestCount()
     const refused = await run(['customers', 'delete', c.id], bare)
@@ -133,8 +157,18 @@ describe('--dry-run on mutating commands', () => {
     const count = sbx.emu.db.count('customers')
     const prod = {SVC_ENVIRONMENT: 'production'}
     const cases: Array<[string[], string, string, Record<string, string>]> = [
-      [['customers', 'create', '--type', 'individual', '--full-name', 'Dry Run', '--dry-run', '--json'], 'POST', '/customers', {}],
-      [['customers', 'update', c.id, '--full-name', 'Renamed', '--dry-run', '--json'], 'PATCH', `/customers/${encodeURIComponent(c.id)}`, {}],
+      [
+        ['customers', 'create', '--type', 'individual', '--full-name', 'Dry Run', '--dry-run', '--json'],
+        'POST',
+        '/customers',
+        {},
+      ],
+      [
+        ['customers', 'update', c.id, '--full-name', 'Renamed', '--dry-run', '--json'],
+        'PATCH',
+        `/customers/${encodeURIComponent(c.id)}`,
+        {},
+      ],
       [['customers', 'delete', c.id, '--dry-run', '--json'], 'DELETE', `/customers/${encodeURIComponent(c.id)}`, {}],
       // Even in production a dry run needs no --yes: nothing is sent.
       [['customers', 'delete', c.id, '--dry-run', '--json'], 'DELETE', `/customers/${encodeURIComponent(c.id)}`, prod],
@@ -150,25 +184,80 @@ describe('--dry-run on mutating commands', () => {
     }
     expect(sbx.requestCount()).toBe(before)
     expect(sbx.emu.db.count('customers')).toBe(count)
-    expect(sbx.emu.db.get<{fullName: string; isDeleted: boolean}>('customers', c.id)).toMatchObject({fullName: 'Dry Subject', isDeleted: false})
+    expect(sbx.emu.db.get<{fullName: string; isDeleted: boolean}>('customers', c.id)).toMatchObject({
+      fullName: 'Dry Subject',
+      isDeleted: false,
+    })
   })
 
   it('the dry-run body is what would be sent', async () => {
-    const r = await run(['customers', 'create', '--type', 'business', '--legal-name', 'Dry GmbH', '--country', 'DE', '--tax-id', 'DE123456789', '--incorporated-on', '2020-01-31', '--dry-run'])
+    const r = await run([
+      'customers',
+      'create',
+      '--type',
+      'business',
+      '--legal-name',
+      'Dry GmbH',
+      '--country',
+      'DE',
+      '--tax-id',
+      'DE123456789',
+      '--incorporated-on',
+      '2020-01-31',
+      '--dry-run',
+    ])
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout).request.body).toEqual({customerType: 'BUSINESS', businessInfo: {legalName: 'Dry GmbH', country: 'DE', taxId: 'DE123456789', incorporatedOn: '2020-01-31'}})
+    expect(JSON.parse(r.stdout).request.body).toEqual({
+      customerType: 'BUSINESS',
+      businessInfo: {legalName: 'Dry GmbH', country: 'DE', taxId: 'DE123456789', incorporatedOn: '2020-01-31'},
+    })
   })
 })
 
 describe('list filters and a business update', () => {
   it('filters by type, platform id, currency and deleted state, the same answer the sandbox holds', async () => {
-    const biz = (await run(['customers', 'create', '--type', 'business', '--legal-name', 'Filter GmbH', '--country', 'DE', '--tax-id', 'DE123456789', '--incorporated-on', '2015-03-01', '--currency', 'EUR', '--platform-id', 'filter-biz', '--json'])).json()
-    const stored = sbx.emu.db.all<{id: string; customerType: string; isDeleted: boolean; currencies?: string[]}>('customers')
+    const biz = (
+      await run([
+        'customers',
+        'create',
+        '--type',
+        'business',
+        '--legal-name',
+        'Filter GmbH',
+        '--country',
+        'DE',
+        '--tax-id',
+        'DE123456789',
+        '--incorporated-on',
+        '2015-03-01',
+        '--currency',
+        'EUR',
+        '--platform-id',
+        'filter-biz',
+        '--json',
+      ])
+    ).json()
+    const stored = sbx.emu.db.all<{id: string; customerType: string; isDeleted: boolean; currencies?: string[]}>(
+      'customers',
+    )
     const businesses = (await run(['customers', 'list', '--type', 'business', '--all', '--json'])).json()
-    expect(businesses.data.map((c: {id: string}) => c.id).sort()).toEqual(stored.filter((c) => c.customerType === 'BUSINESS' && !c.isDeleted).map((c) => c.id).sort())
+    expect(businesses.data.map((c: {id: string}) => c.id).sort()).toEqual(
+      stored
+        .filter((c) => c.customerType === 'BUSINESS' && !c.isDeleted)
+        .map((c) => c.id)
+        .sort(),
+    )
     expect(businesses.data.map((c: {id: string}) => c.id)).toContain(biz.id)
-    expect((await run(['customers', 'list', '--platform-id', 'filter-biz', '--json'])).json().data.map((c: {id: string}) => c.id)).toEqual([biz.id])
-    expect((await run(['customers', 'list', '--currency', 'EUR', '--all', '--json'])).json().data.map((c: {id: string}) => c.id)).toEqual(stored.filter((c) => c.currencies?.includes('EUR') && !c.isDeleted).map((c) => c.id))
+    expect(
+      (await run(['customers', 'list', '--platform-id', 'filter-biz', '--json']))
+        .json()
+        .data.map((c: {id: string}) => c.id),
+    ).toEqual([biz.id])
+    expect(
+      (await run(['customers', 'list', '--currency', 'EUR', '--all', '--json']))
+        .json()
+        .data.map((c: {id: string}) => c.id),
+    ).toEqual(stored.filter((c) => c.currencies?.includes('EUR') && !c.isDeleted).map((c) => c.id))
     const deleted = stored.filter((c) => c.isDeleted).length
     expect(deleted).toBeGreaterThan(0)
     const withDeleted = (await run(['customers', 'list', '--include-deleted', '--all', '--json'])).json()
@@ -177,15 +266,39 @@ describe('list filters and a business update', () => {
   })
 
   it('update --dry-run of a business field sends nothing; the real update changes only that field', async () => {
-    const biz = (await run(['customers', 'create', '--type', 'business', '--legal-name', 'Old Ltd', '--country', 'GB', '--tax-id', '1234567890', '--incorporated-on', '2010-10-10', '--json'])).json()
+    const biz = (
+      await run([
+        'customers',
+        'create',
+        '--type',
+        'business',
+        '--legal-name',
+        'Old Ltd',
+        '--country',
+        'GB',
+        '--tax-id',
+        '1234567890',
+        '--incorporated-on',
+        '2010-10-10',
+        '--json',
+      ])
+    ).json()
     const before = sbx.requestCount()
     const dry = await run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--dry-run', '--json'])
     expect(dry.code, dry.stdout).toBe(0)
-    expect(dry.json().request).toMatchObject({method: 'PATCH', body: {customerType: 'BUSINESS', businessInfo: {legalName: 'New Ltd'}}})
+    expect(dry.json().request).toMatchObject({
+      method: 'PATCH',
+      body: {customerType: 'BUSINESS', businessInfo: {legalName: 'New Ltd'}},
+    })
     expect(sbx.requestCount()).toBe(before)
     const upd = await run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--json'])
     expect(upd.code).toBe(0)
-    expect(sbx.emu.db.get<{businessInfo: Record<string, string>}>('customers', biz.id)?.businessInfo).toMatchObject({legalName: 'New Ltd', country: 'GB', taxId: '1234567890', incorporatedOn: '2010-10-10'})
+    expect(sbx.emu.db.get<{businessInfo: Record<string, string>}>('customers', biz.id)?.businessInfo).toMatchObject({
+      legalName: 'New Ltd',
+      country: 'GB',
+      taxId: '1234567890',
+      incorporatedOn: '2010-10-10',
+    })
   })
 })
 
@@ -195,7 +308,9 @@ describe('create from stdin', () => {
     const r = await run(['customers', 'create', '--data', '-', '--full-name', 'Stdin Samantha', '--json'], {}, body)
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({customerType: 'INDIVIDUAL', fullName: 'Stdin Samantha', kycStatus: 'UNVERIFIED'})
-    const accounts = sbx.emu.db.all<{customerId: string; type: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === r.json().id && a.type !== 'EMBEDDED_WALLET')
+    const accounts = sbx.emu.db
+      .all<{customerId: string; type: string; balance: {currency: {code: string}}}>('internalAccounts')
+      .filter((a) => a.customerId === r.json().id && a.type !== 'EMBEDDED_WALLET')
     expect(accounts.map((a) => a.balance.currency.code).sort()).toEqual(['EUR', 'MXN'])
   })
 })
@@ -221,7 +336,12 @@ describe('the sandbox API surface', () => {
     const none = await http('GET', '/customers', undefined, null)
     expect(none.status).toBe(401)
     expect(none.body).toMatchObject({code: 'UNAUTHORIZED', reason: expect.any(String)})
-    const wrong = await http('GET', '/customers', undefined, 'Basic ' + Buffer.from(`${sbx.env.SVC_TOKEN_ID}:nope`).toString('base64'))
+    const wrong = await http(
+      'GET',
+      '/customers',
+      undefined,
+      'Basic ' + Buffer.from(`${sbx.env.SVC_TOKEN_ID}:nope`).toString('base64'),
+    )
     expect(wrong.status).toBe(401)
     expect(wrong.body.code).toBe('UNAUTHORIZED')
   })
@@ -278,8 +398,19 @@ describe('the sandbox API surface', () => {
     })
     expect(r.status).toBe(400)
     expect(r.body.code).toBe('INVALID_INPUT')
-    const byField = Object.fromEntries(r.body.details.errors.map((e: {field: string; constraint?: unknown; message: string}) => [e.field, e]))
-    expect(Object.keys(byField).sort()).toEqual(['businessInfo.entityType', 'businessInfo.incorporatedOn', 'businessInfo.legalName', 'businessInfo.taxId', 'email', 'phoneNumber', 'platformCustomerId', 'region'])
+    const byField = Object.fromEntries(
+      r.body.details.errors.map((e: {field: string; constraint?: unknown; message: string}) => [e.field, e]),
+    )
+    expect(Object.keys(byField).sort()).toEqual([
+      'businessInfo.entityType',
+      'businessInfo.incorporatedOn',
+      'businessInfo.legalName',
+      'businessInfo.taxId',
+      'email',
+      'phoneNumber',
+      'platformCustomerId',
+      'region',
+    ])
     expect(byField.platformCustomerId.constraint).toEqual({maxLength: 128})
     expect(byField['businessInfo.legalName'].constraint).toEqual({minLength: 1})
     expect(byField.email.constraint.format).toBe('email')
@@ -290,14 +421,19 @@ describe('the sandbox API surface', () => {
     expect(byField['businessInfo.entityType'].constraint.enum).toContain('LLC')
     for (const e of Object.values(byField) as Array<{message: string}>) expect(e.message).toMatch(/\w/)
     const noType = await http('POST', '/customers', {fullName: 'Typeless'})
-    expect(noType.body.details.errors).toEqual([expect.objectContaining({field: 'customerType', constraint: {enum: ['INDIVIDUAL', 'BUSINESS']}})])
+    expect(noType.body.details.errors).toEqual([
+      expect.objectContaining({field: 'customerType', constraint: {enum: ['INDIVIDUAL', 'BUSINESS']}}),
+    ])
     expect(sbx.emu.db.count('customers')).toBe(count)
     expect(sbx.emu.db.all('internalAccounts').length).toBe(before)
   })
 })
 
 describe('tax ids are checked against the country of incorporation', () => {
-  const business = (country: string, taxId: string) => ({customerType: 'BUSINESS', businessInfo: {legalName: `Tax ${country}`, country, taxId, incorporatedOn: '2018-06-01'}})
+  const business = (country: string, taxId: string) => ({
+    customerType: 'BUSINESS',
+    businessInfo: {legalName: `Tax ${country}`, country, taxId, incorporatedOn: '2018-06-01'},
+  })
   it.each([
     ['US', '12-3456789', '1234-56789'],
     ['GB', '1234567890', 'GB12345'],
@@ -313,11 +449,27 @@ describe('tax ids are checked against the country of incorporation', () => {
     const count = sbx.emu.db.count('customers')
     const refused = await http('POST', '/customers', business(country, bad))
     expect(refused.status).toBe(400)
-    expect(refused.body.details.errors).toEqual([expect.objectContaining({field: 'businessInfo.taxId', message: expect.stringContaining(country)})])
+    expect(refused.body.details.errors).toEqual([
+      expect.objectContaining({field: 'businessInfo.taxId', message: expect.stringContaining(country)}),
+    ])
     expect(sbx.emu.db.count('customers')).toBe(count)
 
     const before = sbx.requestCount()
-    const cli = await run(['customers', 'create', '--type', 'business', '--legal-name', 'Tax Co', '--country', country, '--tax-id', bad, '--incorporated-on', '2018-06-01', '--json'])
+    const cli = await run([
+      'customers',
+      'create',
+      '--type',
+      'business',
+      '--legal-name',
+      'Tax Co',
+      '--country',
+      country,
+      '--tax-id',
+      bad,
+      '--incorporated-on',
+      '2018-06-01',
+      '--json',
+    ])
     expect(cli.code).toBe(2)
     expect(errorDoc(cli).details.errors.map((e: {field: string}) => e.field)).toEqual(['businessInfo.taxId'])
     expect(sbx.requestCount()).toBe(before)
@@ -328,7 +480,8 @@ describe('svc help exit-codes', () => {
   it('prints the exit-code table (human and --json)', async () => {
     const human = await run(['help', 'exit-codes'])
     expect(human.code).toBe(0)
-    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130]) expect(human.stdout).toMatch(new RegExp(`^${code}\\s+\\S`, 'm'))
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130])
+      expect(human.stdout).toMatch(new RegExp(`^${code}\\s+\\S`, 'm'))
     const json = (await run(['help', 'exit-codes', '--json'])).json()
     expect(Object.keys(json)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '130'])
     expect(json['5']).toMatch(/not found/)

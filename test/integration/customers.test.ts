@@ -14,35 +14,89 @@ const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
 
 describe('customers, end to end against the local sandbox', () => {
   it('creates an individual and the sandbox holds it with an internal account per currency', async () => {
-    const r = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Ada Lovelace', '--email', 'ada@example.com', '--currency', 'USD', '--currency', 'MXN', '--platform-id', 'ada-1', '--json'])
+    const r = await run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Ada Lovelace',
+      '--email',
+      'ada@example.com',
+      '--currency',
+      'USD',
+      '--currency',
+      'MXN',
+      '--platform-id',
+      'ada-1',
+      '--json',
+    ])
     expect(r.code).toBe(0)
     const c = r.json()
     expect(c.id).toMatch(/^Customer:/)
-    expect(c).toMatchObject({customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace', kycStatus: 'UNVERIFIED', platformCustomerId: 'ada-1'})
+    expect(c).toMatchObject({
+      customerType: 'INDIVIDUAL',
+      fullName: 'Ada Lovelace',
+      kycStatus: 'UNVERIFIED',
+      platformCustomerId: 'ada-1',
+    })
     expect(c.contactVerification).toBeUndefined()
     const stored = sbx.emu.db.get<{fullName: string}>('customers', c.id)
     expect(stored?.fullName).toBe('Ada Lovelace')
-    const accounts = sbx.emu.db.all<{customerId: string; type: string; balance: {currency: {code: string}}}>('internalAccounts').filter((a) => a.customerId === c.id)
+    const accounts = sbx.emu.db
+      .all<{customerId: string; type: string; balance: {currency: {code: string}}}>('internalAccounts')
+      .filter((a) => a.customerId === c.id)
     // Plus the embedded wallet every customer gets (sandbox-behaviour 14), in USDB.
-    expect(accounts.map((a) => `${a.type === 'EMBEDDED_WALLET' ? 'wallet ' : ''}${a.balance.currency.code}`).sort()).toEqual(['MXN', 'USD', 'wallet USDB'])
+    expect(
+      accounts.map((a) => `${a.type === 'EMBEDDED_WALLET' ? 'wallet ' : ''}${a.balance.currency.code}`).sort(),
+    ).toEqual(['MXN', 'USD', 'wallet USDB'])
   })
 
   it('creates a business from --data @file with typed flags overriding it', async () => {
     const file = join(sbx.dir, 'biz.json')
-    writeFileSync(file, JSON.stringify({customerType: 'BUSINESS', businessInfo: {legalName: 'Old Name', country: 'MX', taxId: 'ABC010203XY9', incorporatedOn: '2019-05-01'}}))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        customerType: 'BUSINESS',
+        businessInfo: {legalName: 'Old Name', country: 'MX', taxId: 'ABC010203XY9', incorporatedOn: '2019-05-01'},
+      }),
+    )
     const r = await run(['customers', 'create', '--data', `@${file}`, '--legal-name', 'Acme SA de CV', '--json'])
     expect(r.code).toBe(0)
-    expect(r.json()).toMatchObject({customerType: 'BUSINESS', kybStatus: 'UNVERIFIED', businessInfo: {legalName: 'Acme SA de CV', country: 'MX', taxId: 'ABC010203XY9'}})
+    expect(r.json()).toMatchObject({
+      customerType: 'BUSINESS',
+      kybStatus: 'UNVERIFIED',
+      businessInfo: {legalName: 'Acme SA de CV', country: 'MX', taxId: 'ABC010203XY9'},
+    })
   })
 
   it('refuses bad input before any request, naming every bad field (exit 2)', async () => {
     const before = sbx.requestCount()
-    const r = await run(['customers', 'create', '--type', 'business', '--country', 'US', '--tax-id', '99', '--incorporated-on', '2021-02-30', '--email', 'nope', '--json'])
+    const r = await run([
+      'customers',
+      'create',
+      '--type',
+      'business',
+      '--country',
+      'US',
+      '--tax-id',
+      '99',
+      '--incorporated-on',
+      '2021-02-30',
+      '--email',
+      'nope',
+      '--json',
+    ])
     expect(r.code).toBe(2)
     const err = r.json().error
     expect(err.code).toBe('INVALID_INPUT')
     // The flag left out is named by its flag (issue 21 item 3); the values given but wrong by their field.
-    expect(err.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['--legal-name', 'businessInfo.incorporatedOn', 'businessInfo.taxId', 'email'])
+    expect(err.details.errors.map((e: {field: string}) => e.field).sort()).toEqual([
+      '--legal-name',
+      'businessInfo.incorporatedOn',
+      'businessInfo.taxId',
+      'email',
+    ])
     expect(sbx.requestCount()).toBe(before)
   })
 
@@ -78,9 +132,23 @@ describe('customers, end to end against the local sandbox', () => {
 
   it('the sandbox itself lists every invalid field at once and stores nothing', async () => {
     const count = sbx.emu.db.count('customers')
-    const r = await run(['api', 'POST', '/customers', '--data', JSON.stringify({customerType: 'BUSINESS', email: 'x', businessInfo: {country: 'BR', taxId: '11.222.333/0001-00', incorporatedOn: 'soon'}}), '--json'])
+    const r = await run([
+      'api',
+      'POST',
+      '/customers',
+      '--data',
+      JSON.stringify({
+        customerType: 'BUSINESS',
+        email: 'x',
+        businessInfo: {country: 'BR', taxId: '11.222.333/0001-00', incorporatedOn: 'soon'},
+      }),
+      '--json',
+    ])
     expect(r.code).toBe(2)
-    const fields = r.json().error.details.errors.map((e: {field: string}) => e.field).sort()
+    const fields = r
+      .json()
+      .error.details.errors.map((e: {field: string}) => e.field)
+      .sort()
     expect(fields).toEqual(['businessInfo.incorporatedOn', 'businessInfo.legalName', 'businessInfo.taxId', 'email'])
     expect(sbx.emu.db.count('customers')).toBe(count)
   })
@@ -93,7 +161,9 @@ describe('customers, end to end against the local sandbox', () => {
   })
 
   it('gets, updates, lists with paging and --all, and deletes', async () => {
-    const created = (await run(['customers', 'create', '--type', 'individual', '--full-name', 'Grace Hopper', '--json'])).json()
+    const created = (
+      await run(['customers', 'create', '--type', 'individual', '--full-name', 'Grace Hopper', '--json'])
+    ).json()
     const got = (await run(['customers', 'get', created.id, '--json'])).json()
     expect(got.fullName).toBe('Grace Hopper')
     const upd = await run(['customers', 'update', created.id, '--nationality', 'US', '--json'])
@@ -118,7 +188,11 @@ describe('customers, end to end against the local sandbox', () => {
     expect(terms.version).toBe('2025-10-01')
     const accepted = await run(['customers', 'terms', created.id, '--accept', '--ip', '203.0.113.7', '--json'])
     expect(accepted.code).toBe(0)
-    expect(accepted.json().endUserTermsConsent).toMatchObject({termsVersion: '2025-10-01', ipAddress: '203.0.113.7', acceptanceMethod: 'CLICK_TO_ACCEPT'})
+    expect(accepted.json().endUserTermsConsent).toMatchObject({
+      termsVersion: '2025-10-01',
+      ipAddress: '203.0.113.7',
+      acceptanceMethod: 'CLICK_TO_ACCEPT',
+    })
     const unknown = await run(['customers', 'terms', created.id, '--accept', '--version', '1999-01-01', '--json'])
     expect(unknown.code).toBe(1)
     expect(unknown.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
@@ -131,7 +205,9 @@ describe('customers, end to end against the local sandbox', () => {
     expect(ok.stderr).toContain('authorization: [REDACTED]')
     expect(ok.stdout + ok.stderr).not.toContain(secret)
     expect(ok.stdout + ok.stderr).not.toContain(Buffer.from(`${sbx.env.SVC_TOKEN_ID}:${secret}`).toString('base64'))
-    const bad = await svc(['customers', 'list', '--debug'], {env: {...sbx.env, SVC_CLIENT_SECRET: 'wrong-secret-value'}})
+    const bad = await svc(['customers', 'list', '--debug'], {
+      env: {...sbx.env, SVC_CLIENT_SECRET: 'wrong-secret-value'},
+    })
     expect(bad.code).toBe(4)
     expect(bad.stdout + bad.stderr).not.toContain('wrong-secret-value')
   })

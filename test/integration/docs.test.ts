@@ -13,22 +13,31 @@ import {svc} from '../helpers/cli.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const read = (rel: string) => readFileSync(join(root, rel), 'utf8')
-const docs = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)
+const docs = readdirSync(join(root, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`)
 const manifest = JSON.parse(read('oclif.manifest.json')) as {commands: Record<string, {examples?: string[]}>}
 
 describe('docs/commands.md', () => {
   it('is what `npm run readme` generates from the current manifest (run it and commit the result)', () => {
     const oclif = join(root, 'node_modules', 'oclif', 'bin', 'run.js')
-    const r = spawnSync(process.execPath, [oclif, 'readme', '--readme-path', 'docs/commands.md', '--no-aliases', '--dry-run'], {
-      cwd: root,
-      encoding: 'utf8',
-      env: {PATH: process.env.PATH, HOME: process.env.HOME, OCLIF_SKIP_NEW_VERSION_CHECK: 'true', SVC_NO_INPUT: '1'},
-      timeout: 120_000,
-    })
+    const r = spawnSync(
+      process.execPath,
+      [oclif, 'readme', '--readme-path', 'docs/commands.md', '--no-aliases', '--dry-run'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: {PATH: process.env.PATH, HOME: process.env.HOME, OCLIF_SKIP_NEW_VERSION_CHECK: 'true', SVC_NO_INPUT: '1'},
+        timeout: 120_000,
+      },
+    )
     expect(r.status, r.stderr).toBe(0)
     const generated = r.stdout.replace(/^replacing <!-- commands --> in .*\n/m, '')
     expect(generated.trim().length).toBeGreaterThan(10_000)
-    expect(read('docs/commands.md').trimEnd() === generated.trimEnd(), 'docs/commands.md is stale: run `npm run build && npm run readme`').toBe(true)
+    expect(
+      read('docs/commands.md').trimEnd() === generated.trimEnd(),
+      'docs/commands.md is stale: run `npm run build && npm run readme`',
+    ).toBe(true)
   }, 120_000)
 })
 
@@ -37,7 +46,15 @@ describe('README', () => {
 
   it('stays a newcomer page: under 15 KB, with install, quick start, test, exit codes, environment, links', () => {
     expect(statSync(join(root, 'README.md')).size).toBeLessThan(15 * 1024)
-    for (const h of ['## Install', '## Quick start', '## Test', '## Exit codes', '## Environment variables', '## Guides']) expect(readme).toContain(h)
+    for (const h of [
+      '## Install',
+      '## Quick start',
+      '## Test',
+      '## Exit codes',
+      '## Environment variables',
+      '## Guides',
+    ])
+      expect(readme).toContain(h)
     const test = readme.slice(readme.indexOf('## Test'), readme.indexOf('## Exit codes'))
     expect(test).toContain('npm ci && npm test') // exactly what CI runs
   })
@@ -67,7 +84,10 @@ describe('README', () => {
 describe('sandbox codes in examples', () => {
   const texts = [
     ...['README.md', ...docs].map((f) => ({where: f, text: read(f)})),
-    ...Object.entries(manifest.commands).map(([id, c]) => ({where: `${id} examples`, text: (c.examples ?? []).join('\n')})),
+    ...Object.entries(manifest.commands).map(([id, c]) => ({
+      where: `${id} examples`,
+      text: (c.examples ?? []).join('\n'),
+    })),
   ]
 
   it(`pipe the wallet OTP ${SANDBOX_OTP} into wallet login, and confirm contacts with ${SANDBOX_CONTACT_CODE}`, () => {

@@ -18,8 +18,21 @@ describe('svc doctor', () => {
     const r = await svc(['doctor'], {env: env()})
     expect(r.code, r.stdout + r.stderr).toBe(0)
     const lines = r.stdout.trimEnd().split('\n')
-    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual(['✓ profile', '✓ credentials', '✓ clock', '✓ proxy', '✓ local sandbox', '✓ sandbox database', '✓ key store', '✓ expired keys', '✓ quorum key', '✓ node'])
-    expect(r.stdout).toMatch(/profile\s+local \(built-in\) · local · http:\/\/127\.0\.0\.1:\d+\/2025-10-13 · secret from the SVC_CLIENT_SECRET environment variable/)
+    expect(lines.map((l) => l.split(/\s{2,}/)[0])).toEqual([
+      '✓ profile',
+      '✓ credentials',
+      '✓ clock',
+      '✓ proxy',
+      '✓ local sandbox',
+      '✓ sandbox database',
+      '✓ key store',
+      '✓ expired keys',
+      '✓ quorum key',
+      '✓ node',
+    ])
+    expect(r.stdout).toMatch(
+      /profile\s+local \(built-in\) · local · http:\/\/127\.0\.0\.1:\d+\/2025-10-13 · secret from the SVC_CLIENT_SECRET environment variable/,
+    )
     expect(r.stdout).not.toContain(sbx.emu.credentials.clientSecret)
 
     const json = await svc(['doctor', '--json'], {env: env()})
@@ -44,7 +57,10 @@ describe('svc doctor', () => {
   it('a skewed clock (injected): names how far off it is, with a hint, exit 1', async () => {
     const r = await svc(['doctor', '--json'], {env: env({SVC_TEST_CLOCK_OFFSET_MS: String(10 * 60_000)})})
     expect(r.code).toBe(1)
-    expect(byName(r).clock).toMatchObject({status: 'problem', detail: expect.stringMatching(/^this machine's clock is (9m 5\d|10m [0-9])s? ?.*ahead of the Service$/)})
+    expect(byName(r).clock).toMatchObject({
+      status: 'problem',
+      detail: expect.stringMatching(/^this machine's clock is (9m 5\d|10m [0-9])s? ?.*ahead of the Service$/),
+    })
     expect(byName(r).clock.hint).toMatch(/NTP/)
     const behind = await svc(['doctor', '--json'], {env: env({SVC_TEST_CLOCK_OFFSET_MS: String(-2 * 3600_000)})})
     expect(byName(behind).clock.detail).toMatch(/2h 0m behind the Service|1h 59m behind the Service/)
@@ -59,8 +75,14 @@ describe('svc doctor', () => {
     try {
       const r = await svc(['doctor', '--json'], {env: env()})
       expect(r.code).toBe(1)
-      expect(byName(r)['key store']).toMatchObject({status: 'problem', detail: 'readable by others: session-expired.json'})
-      expect(byName(r)['expired keys']).toMatchObject({status: 'warn', detail: '1 expired session key(s) still on disk'})
+      expect(byName(r)['key store']).toMatchObject({
+        status: 'problem',
+        detail: 'readable by others: session-expired.json',
+      })
+      expect(byName(r)['expired keys']).toMatchObject({
+        status: 'warn',
+        detail: '1 expired session key(s) still on disk',
+      })
     } finally {
       chmodSync(file, 0o600)
     }
@@ -68,7 +90,10 @@ describe('svc doctor', () => {
 
   it('a proxy in the environment is shown with its password hidden', async () => {
     const r = await svc(['doctor', '--json'], {env: env({HTTPS_PROXY: 'http://bob:hunter2@proxy.example:3128'})})
-    expect(byName(r).proxy).toMatchObject({status: 'warn', detail: expect.stringContaining('HTTPS_PROXY=http://***:***@proxy.example:3128/')})
+    expect(byName(r).proxy).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('HTTPS_PROXY=http://***:***@proxy.example:3128/'),
+    })
     expect(r.stdout).not.toContain('hunter2')
   })
 

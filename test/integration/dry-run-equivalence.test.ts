@@ -12,8 +12,12 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
  * Every command with --dry-run prints the request it then sends: method, path, query, body and the
  * headers svc sets (authorization aside) are compared byte for byte with what the sandbox received.
  */
-const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)), 'utf8')) as {commands: Record<string, {flags: Record<string, unknown>}>}
-const withDryRun = Object.keys(manifest.commands).filter((id) => 'dry-run' in manifest.commands[id].flags).sort()
+const manifest = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)), 'utf8'),
+) as {commands: Record<string, {flags: Record<string, unknown>}>}
+const withDryRun = Object.keys(manifest.commands)
+  .filter((id) => 'dry-run' in manifest.commands[id].flags)
+  .sort()
 /** Credentials, and what a wallet stamp adds on a signed retry: not part of the described request. */
 const AUTH = new Set(['authorization', 'service-wallet-signature', 'request-id'])
 /** What the HTTP layer adds under the request (undici), not svc. */
@@ -54,24 +58,35 @@ describe('--dry-run prints the request the command sends', () => {
     const flags = manifest.commands[id].flags
     // Pinned per command: one endpoint refuses a key reused with another body.
     const key = `eq-${id.replaceAll(':', '-')}`
-    const extra = [...('idempotency-key' in flags ? ['--idempotency-key', key] : []), ...('yes' in flags ? ['--yes'] : [])]
+    const extra = [
+      ...('idempotency-key' in flags ? ['--idempotency-key', key] : []),
+      ...('yes' in flags ? ['--yes'] : []),
+    ]
     const argv = [...id.split(':'), ...fx.args, ...extra, '--json']
 
     const before = seen.length
     // A dry run needs no credentials, for every command: it sends nothing and shows no authorization.
-    const dry = await svc([...argv, '--dry-run'], {env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}, input: fx.input})
+    const dry = await svc([...argv, '--dry-run'], {
+      env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined},
+      input: fx.input,
+    })
     expect(dry.code, dry.stdout + dry.stderr).toBe(0)
     expect(seen.length, 'a dry run sends nothing').toBe(before)
     const printed = dry.json<Printed>().request
     expect(printed.headers.authorization).toBeUndefined()
     let url = new URL(printed.url)
-    for (const [placeholder, value] of Object.entries(fx.resolve ?? {})) url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
+    for (const [placeholder, value] of Object.entries(fx.resolve ?? {}))
+      url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
 
     const real = await svc(argv, {env: sbx.env, input: fx.input})
     expect(real.code, real.stdout + real.stderr).toBe(fx.code ?? 0)
     // A key is sent only by a command that declares --idempotency-key, and it is the pinned one (with its scope).
-    for (const r of seen.slice(before)) if (r.headers['idempotency-key'] !== undefined) expect(String(r.headers['idempotency-key'])).toMatch(new RegExp(`^${key}(:[a-z]+)?$`))
-    const sent = seen.slice(before).filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
+    for (const r of seen.slice(before))
+      if (r.headers['idempotency-key'] !== undefined)
+        expect(String(r.headers['idempotency-key'])).toMatch(new RegExp(`^${key}(:[a-z]+)?$`))
+    const sent = seen
+      .slice(before)
+      .filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
     expect(sent.length, `${printed.method} ${url.pathname} was not sent`).toBeGreaterThan(0)
     // A signed retry sends the same request again with a stamp: every leg is the described request.
     for (const req of sent) {
@@ -83,7 +98,18 @@ describe('--dry-run prints the request the command sends', () => {
   })
 
   it('the commands that send a key show it in their dry run', () => {
-    expect(keyed).toEqual(['api', 'cards:issue', 'kyc:link', 'quote:create', 'quote:execute', 'quote:send', 'stablecoins:burn', 'stablecoins:create', 'stablecoins:mint', 'stablecoins:provider-accounts:link'])
+    expect(keyed).toEqual([
+      'api',
+      'cards:issue',
+      'kyc:link',
+      'quote:create',
+      'quote:execute',
+      'quote:send',
+      'stablecoins:burn',
+      'stablecoins:create',
+      'stablecoins:mint',
+      'stablecoins:provider-accounts:link',
+    ])
   })
 })
 
@@ -103,14 +129,18 @@ function headersOf(req: ObservedRequest): Record<string, string> {
 function expectedHeaders(printed: Record<string, string>, req: ObservedRequest): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(printed)) if (!AUTH.has(k)) out[k] = v
-  if (out['content-type'] === 'multipart/form-data') out['content-type'] = String(req.headers['content-type']).startsWith('multipart/form-data; boundary=') ? String(req.headers['content-type']) : 'no boundary'
+  if (out['content-type'] === 'multipart/form-data')
+    out['content-type'] = String(req.headers['content-type']).startsWith('multipart/form-data; boundary=')
+      ? String(req.headers['content-type'])
+      : 'no boundary'
   return out
 }
 
 function expectBody(req: ObservedRequest, printed: Printed['request']): void {
   const raw = req.rawBody?.toString('utf8') ?? ''
   if (printed.body === undefined) return void expect(raw).toBe('')
-  if (String(req.headers['content-type']).startsWith('multipart/')) return expectMultipart(req, printed.body as Record<string, string>)
+  if (String(req.headers['content-type']).startsWith('multipart/'))
+    return expectMultipart(req, printed.body as Record<string, string>)
   const shown = JSON.stringify(printed.body)
   // Byte for byte; a secret field is compared redacted (the dry run never shows it).
   if (JSON.stringify(redact(JSON.parse(raw))) === raw) expect(raw).toBe(shown)
@@ -128,7 +158,9 @@ function expectMultipart(req: ObservedRequest, shown: Record<string, string>): v
     const name = /name="([^"]+)"/.exec(head)![1]
     const filename = /filename="([^"]+)"/.exec(head)?.[1]
     const type = /content-type: (.+)/i.exec(head)?.[1]
-    fields[name] = filename ? `${filename} (${type}, ${Buffer.byteLength(value, 'latin1')} bytes)` : Buffer.from(value, 'latin1').toString('utf8')
+    fields[name] = filename
+      ? `${filename} (${type}, ${Buffer.byteLength(value, 'latin1')} bytes)`
+      : Buffer.from(value, 'latin1').toString('utf8')
   }
   expect(fields).toEqual(shown)
 }

@@ -5,8 +5,14 @@ import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox()
 
-const creds = async (accountId: string) => (await fx.api.call('GET', `/auth/credentials?accountId=${accountId}`)).body.data as Array<{id: string; type: string; nickname: string}>
-const sessions = async (accountId: string) => (await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data as Array<{id: string}>
+const creds = async (accountId: string) =>
+  (await fx.api.call('GET', `/auth/credentials?accountId=${accountId}`)).body.data as Array<{
+    id: string
+    type: string
+    nickname: string
+  }>
+const sessions = async (accountId: string) =>
+  (await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data as Array<{id: string}>
 
 const withPhone = () => fx.httpWallet({phoneNumber: `+1555${Math.floor(1_000_000 + Math.random() * 8_999_999)}`})
 
@@ -22,7 +28,12 @@ describe('adding credentials', () => {
     const {accountId, customerId, s} = await withPhone()
     const sms = await addSms(accountId, s.key)
     const phone = fx.sbx.emu.db.get<{phoneNumber: string}>('customers', customerId)!.phoneNumber
-    expect(sms).toMatchObject({type: 'SMS_OTP', accountId, nickname: phone, otpEncryptionTargetBundle: expect.any(String)})
+    expect(sms).toMatchObject({
+      type: 'SMS_OTP',
+      accountId,
+      nickname: phone,
+      otpEncryptionTargetBundle: expect.any(String),
+    })
     const smsSession = await fx.api.otpLogin(sms.id)
     expect(smsSession.body).toMatchObject({type: 'SMS_OTP', credentialId: sms.id, nickname: phone})
     expect((await creds(accountId)).map((c) => c.type)).toEqual(['EMAIL_OTP', 'SMS_OTP'])
@@ -47,16 +58,37 @@ describe('adding credentials', () => {
     const other = await withPhone()
     const {leg2} = await fx.api.signed('POST', '/auth/credentials', {type: 'SMS_OTP', accountId}, other.s.key)
     expect([leg2.status, leg2.body.code]).toEqual([401, 'WALLET_SIGNATURE_INVALID'])
-    const {leg2: stranger} = await fx.api.signed('POST', '/auth/credentials', {type: 'SMS_OTP', accountId}, generateP256KeyPair())
+    const {leg2: stranger} = await fx.api.signed(
+      'POST',
+      '/auth/credentials',
+      {type: 'SMS_OTP', accountId},
+      generateP256KeyPair(),
+    )
     expect(stranger.body.reason).toMatch(/not the key of any session/)
     expect(await creds(accountId)).toHaveLength(1)
   })
 
   it('lists every invalid field of an add request at once', async () => {
-    const r = await fx.api.call('POST', '/auth/credentials', {body: {type: 'PASSKEY', accountId: 'Customer:1', nickname: '', challenge: 'ok', attestation: {credentialId: '***'}}})
+    const r = await fx.api.call('POST', '/auth/credentials', {
+      body: {
+        type: 'PASSKEY',
+        accountId: 'Customer:1',
+        nickname: '',
+        challenge: 'ok',
+        attestation: {credentialId: '***'},
+      },
+    })
     expect(r.status).toBe(400)
     const fields = r.body.details.errors.map((e: {field: string}) => e.field).sort()
-    expect(fields).toEqual(expect.arrayContaining(['accountId', 'attestation.attestationObject', 'attestation.clientDataJson', 'attestation.credentialId', 'nickname']))
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'accountId',
+        'attestation.attestationObject',
+        'attestation.clientDataJson',
+        'attestation.credentialId',
+        'nickname',
+      ]),
+    )
   })
 })
 
@@ -95,7 +127,9 @@ describe('tied email and phone changes', () => {
     expect(leg2.body).toMatchObject({id: customerId, email: 'new-address@example.com'})
     expect((await creds(accountId))[0].nickname).toBe('new-address@example.com')
     // A non-contact field needs no signature.
-    const plain = await fx.api.call('PATCH', `/customers/${customerId}`, {body: {customerType: 'INDIVIDUAL', fullName: 'Renamed'}})
+    const plain = await fx.api.call('PATCH', `/customers/${customerId}`, {
+      body: {customerType: 'INDIVIDUAL', fullName: 'Renamed'},
+    })
     expect(plain.status).toBe(200)
   })
 
@@ -106,7 +140,13 @@ describe('tied email and phone changes', () => {
     const leg1 = await fx.api.call('PATCH', `/customers/${customerId}`, {raw})
     await addSms(accountId, s.key)
     const {stamp} = await import('../../src/lib/wallet/index.js')
-    const r = await fx.api.call('PATCH', `/customers/${customerId}`, {raw, headers: {'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey), 'request-id': leg1.body.requestId}})
+    const r = await fx.api.call('PATCH', `/customers/${customerId}`, {
+      raw,
+      headers: {
+        'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey),
+        'request-id': leg1.body.requestId,
+      },
+    })
     expect([r.status, r.body.code]).toEqual([409, 'EMAIL_OTP_CREDENTIAL_SET_CHANGED'])
     expect(fx.sbx.emu.db.get<{email: string}>('customers', customerId)!.email).toBe(before)
     expect((await creds(accountId)).find((c) => c.type === 'EMAIL_OTP')!.nickname).toBe(before)
@@ -116,16 +156,25 @@ describe('tied email and phone changes', () => {
     const taken = await fx.api.createCustomer({email: 'taken@example.com'})
     expect(taken.emailCredentialId).toBeDefined()
     const {customerId} = await withPhone()
-    const r = await fx.api.call('PATCH', `/customers/${customerId}`, {body: {customerType: 'INDIVIDUAL', email: 'taken@example.com'}})
+    const r = await fx.api.call('PATCH', `/customers/${customerId}`, {
+      body: {customerType: 'INDIVIDUAL', email: 'taken@example.com'},
+    })
     expect([r.status, r.body.code]).toEqual([409, 'EMAIL_OTP_EMAIL_ALREADY_EXISTS'])
   })
 
   it('PATCH phone with a tied SMS_OTP is signed too; without one it applies directly', async () => {
     const {accountId, customerId, s} = await withPhone()
-    const direct = await fx.api.call('PATCH', `/customers/${customerId}`, {body: {customerType: 'INDIVIDUAL', phoneNumber: '+15550001111'}})
+    const direct = await fx.api.call('PATCH', `/customers/${customerId}`, {
+      body: {customerType: 'INDIVIDUAL', phoneNumber: '+15550001111'},
+    })
     expect(direct.status).toBe(200)
     await addSms(accountId, s.key)
-    const {leg2} = await fx.api.signed('PATCH', `/customers/${customerId}`, {customerType: 'INDIVIDUAL', phoneNumber: '+15550002222'}, s.key)
+    const {leg2} = await fx.api.signed(
+      'PATCH',
+      `/customers/${customerId}`,
+      {customerType: 'INDIVIDUAL', phoneNumber: '+15550002222'},
+      s.key,
+    )
     expect(leg2.status).toBe(200)
     expect((await creds(accountId)).find((c) => c.type === 'SMS_OTP')!.nickname).toBe('+15550002222')
   })
@@ -135,9 +184,20 @@ describe('passkey registration limits', () => {
   it('PASSKEY_CREDENTIAL_ALREADY_EXISTS on a known credentialId; distinct passkeys are fine', async () => {
     const {accountId, s} = await withPhone()
     const auth = new SoftAuthenticator()
-    const add = (a: SoftAuthenticator, challenge: string) => ({type: 'PASSKEY', accountId, nickname: 'Laptop (work)', challenge, attestation: a.register(challenge)})
-    expect((await fx.api.signed('POST', '/auth/credentials', add(auth, 'Y2hhbGxlbmdlLTE'), s.key)).leg2.status).toBe(201)
-    expect((await fx.api.signed('POST', '/auth/credentials', add(new SoftAuthenticator(), 'Y2hhbGxlbmdlLTI'), s.key)).leg2.status).toBe(201)
+    const add = (a: SoftAuthenticator, challenge: string) => ({
+      type: 'PASSKEY',
+      accountId,
+      nickname: 'Laptop (work)',
+      challenge,
+      attestation: a.register(challenge),
+    })
+    expect((await fx.api.signed('POST', '/auth/credentials', add(auth, 'Y2hhbGxlbmdlLTE'), s.key)).leg2.status).toBe(
+      201,
+    )
+    expect(
+      (await fx.api.signed('POST', '/auth/credentials', add(new SoftAuthenticator(), 'Y2hhbGxlbmdlLTI'), s.key)).leg2
+        .status,
+    ).toBe(201)
     const dup = await fx.api.call('POST', '/auth/credentials', {body: add(auth, 'Y2hhbGxlbmdlLTM')})
     expect([dup.status, dup.body.code]).toEqual([400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS'])
     expect((await creds(accountId)).filter((c) => c.type === 'PASSKEY')).toHaveLength(2)

@@ -1,20 +1,31 @@
 import {describe, expect, it} from 'vitest'
-import {bytesToHex, decryptCredentialBundle, generateP256KeyPair, publicKeyFromPrivate, stamp} from '../../src/lib/wallet/index.js'
+import {
+  bytesToHex,
+  decryptCredentialBundle,
+  generateP256KeyPair,
+  publicKeyFromPrivate,
+  stamp,
+} from '../../src/lib/wallet/index.js'
 import {SoftAuthenticator, mintOidcToken, nonceFor, unixNow} from '../helpers/authenticator.js'
 import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox()
 
-
 describe('OAUTH', () => {
   async function withOauth(claims: Record<string, unknown> = {}) {
     const w = await fx.httpWallet()
-    const {leg1, leg2} = await fx.api.signed('POST', '/auth/credentials', {type: 'OAUTH', accountId: w.accountId, oidcToken: mintOidcToken(claims)}, w.s.key)
+    const {leg1, leg2} = await fx.api.signed(
+      'POST',
+      '/auth/credentials',
+      {type: 'OAUTH', accountId: w.accountId, oidcToken: mintOidcToken(claims)},
+      w.s.key,
+    )
     expect(leg1.body.type).toBe('OAUTH')
     expect(leg2.status).toBe(201)
     return {...w, cred: leg2.body}
   }
-  const verify = (id: string, body: Record<string, unknown>) => fx.api.call('POST', `/auth/credentials/${id}/verify`, {body: {type: 'OAUTH', ...body}})
+  const verify = (id: string, body: Record<string, unknown>) =>
+    fx.api.call('POST', `/auth/credentials/${id}/verify`, {body: {type: 'OAUTH', ...body}})
 
   it('adds a credential named after the email claim and logs in with a fresh token whose nonce hashes the key', async () => {
     const {accountId, cred} = await withOauth({email: 'ada@gmail.com'})
@@ -23,7 +34,12 @@ describe('OAUTH', () => {
     const clientPublicKey = bytesToHex(key.publicKeyCompressed)
     const r = await verify(cred.id, {oidcToken: mintOidcToken({nonce: nonceFor(clientPublicKey)}), clientPublicKey})
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({type: 'OAUTH', credentialId: cred.id, nickname: 'ada@gmail.com', publicKey: clientPublicKey})
+    expect(r.body).toMatchObject({
+      type: 'OAUTH',
+      credentialId: cred.id,
+      nickname: 'ada@gmail.com',
+      publicKey: clientPublicKey,
+    })
     expect(r.body.encryptedSessionSigningKey).toBeUndefined()
     // The new session signs.
     const {leg2} = await fx.api.signed('PATCH', `/internal-accounts/${accountId}`, {privateEnabled: true}, key)
@@ -76,12 +92,25 @@ describe('OAUTH', () => {
 
   it('add: bad claims are 400 INVALID_INPUT on oidcToken; one credential per provider identity', async () => {
     const {accountId, s} = await withOauth({sub: 'same-sub'})
-    const stale = await fx.api.call('POST', '/auth/credentials', {body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({iat: unixNow() - 300})}})
+    const stale = await fx.api.call('POST', '/auth/credentials', {
+      body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({iat: unixNow() - 300})},
+    })
     expect(stale.status).toBe(400)
     expect(stale.body.details.errors[0]).toMatchObject({field: 'oidcToken', message: expect.stringMatching(/iat/)})
-    const dup = await fx.api.call('POST', '/auth/credentials', {body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({sub: 'same-sub', iss: 'accounts.google.com'})}})
+    const dup = await fx.api.call('POST', '/auth/credentials', {
+      body: {type: 'OAUTH', accountId, oidcToken: mintOidcToken({sub: 'same-sub', iss: 'accounts.google.com'})},
+    })
     expect([dup.status, dup.body.code]).toEqual([409, 'CONFLICT'])
-    const apple = await fx.api.signed('POST', '/auth/credentials', {type: 'OAUTH', accountId, oidcToken: mintOidcToken({sub: 'same-sub', iss: 'https://appleid.apple.com', aud: ['com.example.app']})}, s.key)
+    const apple = await fx.api.signed(
+      'POST',
+      '/auth/credentials',
+      {
+        type: 'OAUTH',
+        accountId,
+        oidcToken: mintOidcToken({sub: 'same-sub', iss: 'https://appleid.apple.com', aud: ['com.example.app']}),
+      },
+      s.key,
+    )
     expect(apple.leg2.status).toBe(201)
   })
 })
@@ -90,14 +119,23 @@ describe('PASSKEY', () => {
   async function withPasskey(auth = new SoftAuthenticator()) {
     const w = await fx.httpWallet()
     const challenge = Buffer.from(`reg-${Math.random()}`).toString('base64url')
-    const {leg2} = await fx.api.signed('POST', '/auth/credentials', {type: 'PASSKEY', accountId: w.accountId, nickname: 'YubiKey', challenge, attestation: auth.register(challenge)}, w.s.key)
+    const {leg2} = await fx.api.signed(
+      'POST',
+      '/auth/credentials',
+      {type: 'PASSKEY', accountId: w.accountId, nickname: 'YubiKey', challenge, attestation: auth.register(challenge)},
+      w.s.key,
+    )
     expect(leg2.status).toBe(201)
     expect(leg2.body).toMatchObject({type: 'PASSKEY', nickname: 'YubiKey', credentialId: auth.credentialId})
     return {...w, auth, cred: leg2.body}
   }
-  const challenge = async (id: string, clientPublicKey: string) => fx.api.call('POST', `/auth/credentials/${id}/challenge`, {body: {clientPublicKey}})
+  const challenge = async (id: string, clientPublicKey: string) =>
+    fx.api.call('POST', `/auth/credentials/${id}/challenge`, {body: {clientPublicKey}})
   const verify = (id: string, requestId: string | undefined, assertion: unknown) =>
-    fx.api.call('POST', `/auth/credentials/${id}/verify`, {body: {type: 'PASSKEY', assertion}, headers: requestId ? {'request-id': requestId} : {}})
+    fx.api.call('POST', `/auth/credentials/${id}/verify`, {
+      body: {type: 'PASSKEY', assertion},
+      headers: requestId ? {'request-id': requestId} : {},
+    })
 
   it('logs in with a real ES256 assertion over the UTF-8 hex challenge', async () => {
     const {accountId, auth, cred} = await withPasskey()
@@ -105,7 +143,12 @@ describe('PASSKEY', () => {
     const clientPublicKey = bytesToHex(key.publicKeyCompressed)
     const ch = await challenge(cred.id, clientPublicKey)
     expect(ch.status).toBe(200)
-    expect(ch.body).toMatchObject({id: cred.id, credentialId: auth.credentialId, challenge: expect.stringMatching(/^[0-9a-f]{64}$/), requestId: expect.stringMatching(/^Request:/)})
+    expect(ch.body).toMatchObject({
+      id: cred.id,
+      credentialId: auth.credentialId,
+      challenge: expect.stringMatching(/^[0-9a-f]{64}$/),
+      requestId: expect.stringMatching(/^Request:/),
+    })
     const r = await verify(cred.id, ch.body.requestId, auth.assert(ch.body.challenge))
     expect(r.status).toBe(200)
     expect(r.body).toMatchObject({type: 'PASSKEY', accountId, credentialId: cred.id, publicKey: clientPublicKey})
@@ -134,7 +177,9 @@ describe('PASSKEY', () => {
     const next = await challenge(cred.id, clientPublicKey)
     const replayed = await verify(cred.id, next.body.requestId, auth.assert(next.body.challenge, {counter: 10}))
     expect(replayed.body.reason).toMatch(/counter 10 did not increase past 10/)
-    expect((await verify(cred.id, next.body.requestId, auth.assert(next.body.challenge, {counter: 11}))).status).toBe(200)
+    expect((await verify(cred.id, next.body.requestId, auth.assert(next.body.challenge, {counter: 11}))).status).toBe(
+      200,
+    )
     expect((await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data).toHaveLength(3)
   })
 
@@ -153,9 +198,20 @@ describe('PASSKEY', () => {
   it('refuses registrations with a mismatched challenge or a foreign origin, listing the fields', async () => {
     const {accountId} = await fx.httpWallet()
     const auth = new SoftAuthenticator()
-    const r = await fx.api.call('POST', '/auth/credentials', {body: {type: 'PASSKEY', accountId, nickname: 'Key', challenge: 'Y2hhbGxlbmdl', attestation: auth.register('b3RoZXI', {origin: 'https://evil.example'})}})
+    const r = await fx.api.call('POST', '/auth/credentials', {
+      body: {
+        type: 'PASSKEY',
+        accountId,
+        nickname: 'Key',
+        challenge: 'Y2hhbGxlbmdl',
+        attestation: auth.register('b3RoZXI', {origin: 'https://evil.example'}),
+      },
+    })
     expect(r.status).toBe(400)
-    expect(r.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['attestation.clientDataJson', 'challenge'])
+    expect(r.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual([
+      'attestation.clientDataJson',
+      'challenge',
+    ])
   })
 
   it('revoking the passkey with an OTP session revokes its sessions too', async () => {
@@ -166,10 +222,18 @@ describe('PASSKEY', () => {
     const {leg1, leg2} = await fx.api.signed('DELETE', `/auth/credentials/${cred.id}`, undefined, s.key)
     expect(leg1.body.type).toBe('PASSKEY')
     expect(leg2.status).toBe(204)
-    const ids = (await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data.map((x: {id: string}) => x.id)
+    const ids = (await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data.map(
+      (x: {id: string}) => x.id,
+    )
     expect(ids).not.toContain(pk.body.id)
     const leg = await fx.api.call('PATCH', `/internal-accounts/${accountId}`, {raw: '{"privateEnabled":true}'})
-    const refused = await fx.api.call('PATCH', `/internal-accounts/${accountId}`, {raw: '{"privateEnabled":true}', headers: {'service-wallet-signature': stamp(leg.body.payloadToSign, key.privateKey), 'request-id': leg.body.requestId}})
+    const refused = await fx.api.call('PATCH', `/internal-accounts/${accountId}`, {
+      raw: '{"privateEnabled":true}',
+      headers: {
+        'service-wallet-signature': stamp(leg.body.payloadToSign, key.privateKey),
+        'request-id': leg.body.requestId,
+      },
+    })
     expect(refused.body.reason).toMatch(/revoked/)
   })
 })

@@ -18,9 +18,16 @@ describe('enclave state across restarts', () => {
     expect(await fx.api.quorumKey()).toBe(quorum)
     expect(walletSeed(fx.sbx.emu, accountId)).toBe(seed)
     const key = generateP256KeyPair()
-    const {leg2} = await fx.api.signed('POST', `/internal-accounts/${accountId}/export`, {clientPublicKey: bytesToHex(key.publicKeyUncompressed)}, s.key)
+    const {leg2} = await fx.api.signed(
+      'POST',
+      `/internal-accounts/${accountId}/export`,
+      {clientPublicKey: bytesToHex(key.publicKeyUncompressed)},
+      s.key,
+    )
     expect(leg2.status).toBe(200)
-    const out = await decryptExportBundle(leg2.body.encryptedWalletCredentials, key.privateKey, {pinnedQuorumKey: quorum})
+    const out = await decryptExportBundle(leg2.body.encryptedWalletCredentials, key.privateKey, {
+      pinnedQuorumKey: quorum,
+    })
     expect(out.kind === 'mnemonic' && out.mnemonic).toBe(seed)
   })
 })
@@ -31,7 +38,10 @@ describe('sandbox switches', () => {
     const raw = '{"privateEnabled":true}'
     const tryLegacy = async () => {
       const leg1 = await fx.api.call('PATCH', `/internal-accounts/${accountId}`, {raw})
-      return fx.api.call('PATCH', `/internal-accounts/${accountId}`, {raw, headers: {'service-wallet-signature': 'sandbox-valid-signature', 'request-id': leg1.body.requestId}})
+      return fx.api.call('PATCH', `/internal-accounts/${accountId}`, {
+        raw,
+        headers: {'service-wallet-signature': 'sandbox-valid-signature', 'request-id': leg1.body.requestId},
+      })
     }
     expect((await tryLegacy()).status).toBe(401)
     await fx.api.setSandbox({legacySignatures: true})
@@ -48,12 +58,20 @@ describe('sandbox switches', () => {
     const {accountId, emailCredentialId} = await fx.api.createCustomer()
     const s = await fx.api.otpLogin(emailCredentialId!)
     const auth = new SoftAuthenticator()
-    const {leg2} = await fx.api.signed('POST', '/auth/credentials', {type: 'PASSKEY', accountId, nickname: 'Key', challenge: 'bGVnYWN5', attestation: auth.register('bGVnYWN5')}, s.key)
+    const {leg2} = await fx.api.signed(
+      'POST',
+      '/auth/credentials',
+      {type: 'PASSKEY', accountId, nickname: 'Key', challenge: 'bGVnYWN5', attestation: auth.register('bGVnYWN5')},
+      s.key,
+    )
     const clientPublicKey = bytesToHex(generateP256KeyPair().publicKeyCompressed)
     const attempt = async () => {
       const ch = await fx.api.call('POST', `/auth/credentials/${leg2.body.id}/challenge`, {body: {clientPublicKey}})
       const assertion = {...auth.assert('not-the-challenge'), signature: 'sandbox-valid-passkey-signature'}
-      return fx.api.call('POST', `/auth/credentials/${leg2.body.id}/verify`, {body: {type: 'PASSKEY', assertion}, headers: {'request-id': ch.body.requestId}})
+      return fx.api.call('POST', `/auth/credentials/${leg2.body.id}/verify`, {
+        body: {type: 'PASSKEY', assertion},
+        headers: {'request-id': ch.body.requestId},
+      })
     }
     expect((await attempt()).status).toBe(401)
     await fx.api.setSandbox({legacySignatures: true})
@@ -65,17 +83,38 @@ describe('sandbox switches', () => {
   })
 
   it('validates the wallet knobs of PATCH /config, listing every bad one', async () => {
-    const r = await fx.api.call('PATCH', '/config', {body: {sandbox: {walletProcessingRate: 2, walletProcessingCount: -1, passkeyOrigins: ['ftp://x'], sessionTtlSeconds: 0}}})
+    const r = await fx.api.call('PATCH', '/config', {
+      body: {
+        sandbox: {
+          walletProcessingRate: 2,
+          walletProcessingCount: -1,
+          passkeyOrigins: ['ftp://x'],
+          sessionTtlSeconds: 0,
+        },
+      },
+    })
     expect(r.status).toBe(400)
-    expect(r.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual(['sandbox.passkeyOrigins.0', 'sandbox.sessionTtlSeconds', 'sandbox.walletProcessingCount', 'sandbox.walletProcessingRate'])
+    expect(r.body.details.errors.map((e: {field: string}) => e.field).sort()).toEqual([
+      'sandbox.passkeyOrigins.0',
+      'sandbox.sessionTtlSeconds',
+      'sandbox.walletProcessingCount',
+      'sandbox.walletProcessingRate',
+    ])
   })
 
   it('privacy applies to embedded wallets only', async () => {
-    const c = await fx.api.call('POST', '/customers', {body: {customerType: 'INDIVIDUAL', fullName: 'Fiat Holder', currencies: ['USD']}})
-    const fiat = fx.sbx.emu.db.all<{id: string; type: string; customerId: string}>('internalAccounts').find((a) => a.customerId === c.body.id && a.type !== 'EMBEDDED_WALLET')!
+    const c = await fx.api.call('POST', '/customers', {
+      body: {customerType: 'INDIVIDUAL', fullName: 'Fiat Holder', currencies: ['USD']},
+    })
+    const fiat = fx.sbx.emu.db
+      .all<{id: string; type: string; customerId: string}>('internalAccounts')
+      .find((a) => a.customerId === c.body.id && a.type !== 'EMBEDDED_WALLET')!
     const r = await fx.api.call('PATCH', `/internal-accounts/${fiat.id}`, {body: {privateEnabled: true}})
     expect(r.status).toBe(400)
-    expect(r.body.details.errors[0]).toMatchObject({field: 'privateEnabled', message: expect.stringMatching(/EMBEDDED_WALLET/)})
+    expect(r.body.details.errors[0]).toMatchObject({
+      field: 'privateEnabled',
+      message: expect.stringMatching(/EMBEDDED_WALLET/),
+    })
     const bad = await fx.api.call('PATCH', `/internal-accounts/${fiat.id}`, {body: {privateEnabled: 'yes', extra: 1}})
     expect(bad.status).toBe(400)
   })

@@ -14,7 +14,14 @@ describe('signed-retry binding', () => {
     expect(r.status).toBe(202)
     expect(Object.keys(r.body).sort()).toEqual(['expiresAt', 'payloadToSign', 'requestId'])
     const payload = JSON.parse(r.body.payloadToSign)
-    expect(payload).toMatchObject({operation: 'internal_account.update', method: 'PATCH', path: privacy(accountId), resourceId: accountId, requestId: r.body.requestId, expiresAt: r.body.expiresAt})
+    expect(payload).toMatchObject({
+      operation: 'internal_account.update',
+      method: 'PATCH',
+      path: privacy(accountId),
+      resourceId: accountId,
+      requestId: r.body.requestId,
+      expiresAt: r.body.expiresAt,
+    })
     expect(payload.bodySha256).toMatch(/^[0-9a-f]{64}$/)
     expect(Date.parse(r.body.expiresAt) - Date.now()).toBeGreaterThan(290_000)
   })
@@ -22,7 +29,10 @@ describe('signed-retry binding', () => {
   it('refuses a stamp carried over another body with WALLET_SIGNATURE_BODY_MISMATCH and changes nothing', async () => {
     const {accountId, s} = await fx.httpWallet()
     const leg1 = await fx.api.call('PATCH', privacy(accountId), {raw: '{"privateEnabled":true}'})
-    const headers = {'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey), 'request-id': leg1.body.requestId}
+    const headers = {
+      'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey),
+      'request-id': leg1.body.requestId,
+    }
     const other = await fx.api.call('PATCH', privacy(accountId), {raw: '{"privateEnabled": true}', headers})
     expect(other.status).toBe(401)
     expect(other.body.code).toBe('WALLET_SIGNATURE_BODY_MISMATCH')
@@ -42,10 +52,29 @@ describe('signed-retry binding', () => {
     const cases: Array<[Record<string, string>, number, string]> = [
       [{'request-id': leg1.body.requestId}, 401, 'WALLET_SIGNATURE_MISSING'],
       [{'service-wallet-signature': good}, 401, 'REQUEST_ID_MISSING'],
-      [{'service-wallet-signature': 'not-a-stamp!', 'request-id': leg1.body.requestId}, 401, 'WALLET_SIGNATURE_MALFORMED'],
-      [{'service-wallet-signature': stamp(leg1.body.payloadToSign + ' ', s.key.privateKey), 'request-id': leg1.body.requestId}, 401, 'WALLET_SIGNATURE_INVALID'],
-      [{'service-wallet-signature': 'sandbox-valid-signature', 'request-id': leg1.body.requestId}, 401, 'WALLET_SIGNATURE_MALFORMED'],
-      [{'service-wallet-signature': good, 'request-id': 'Request:00000000-0000-0000-0000-000000000000'}, 404, 'REQUEST_NOT_FOUND'],
+      [
+        {'service-wallet-signature': 'not-a-stamp!', 'request-id': leg1.body.requestId},
+        401,
+        'WALLET_SIGNATURE_MALFORMED',
+      ],
+      [
+        {
+          'service-wallet-signature': stamp(leg1.body.payloadToSign + ' ', s.key.privateKey),
+          'request-id': leg1.body.requestId,
+        },
+        401,
+        'WALLET_SIGNATURE_INVALID',
+      ],
+      [
+        {'service-wallet-signature': 'sandbox-valid-signature', 'request-id': leg1.body.requestId},
+        401,
+        'WALLET_SIGNATURE_MALFORMED',
+      ],
+      [
+        {'service-wallet-signature': good, 'request-id': 'Request:00000000-0000-0000-0000-000000000000'},
+        404,
+        'REQUEST_NOT_FOUND',
+      ],
     ]
     for (const [headers, status, code] of cases) {
       const r = await fx.api.call('PATCH', privacy(accountId), {raw, headers})
@@ -56,9 +85,17 @@ describe('signed-retry binding', () => {
 
   it('refuses a reused Request-Id', async () => {
     const {accountId, s} = await fx.httpWallet()
-    const {leg1, leg2, raw, stampHeader} = await fx.api.signed('PATCH', privacy(accountId), {privateEnabled: true}, s.key)
+    const {leg1, leg2, raw, stampHeader} = await fx.api.signed(
+      'PATCH',
+      privacy(accountId),
+      {privateEnabled: true},
+      s.key,
+    )
     expect(leg2.status).toBe(200)
-    const again = await fx.api.call('PATCH', privacy(accountId), {raw, headers: {'service-wallet-signature': stampHeader, 'request-id': leg1.body.requestId}})
+    const again = await fx.api.call('PATCH', privacy(accountId), {
+      raw,
+      headers: {'service-wallet-signature': stampHeader, 'request-id': leg1.body.requestId},
+    })
     expect(again.status).toBe(401)
     expect(again.body.reason).toMatch(/already used/)
   })
@@ -67,8 +104,13 @@ describe('signed-retry binding', () => {
     const {accountId, s} = await fx.httpWallet()
     const raw = JSON.stringify({clientPublicKey: bytesToHex(generateP256KeyPair().publicKeyUncompressed)})
     const leg1 = await fx.api.call('POST', `/internal-accounts/${accountId}/export`, {raw})
-    const headers = {'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey), 'request-id': leg1.body.requestId}
-    const answers = await Promise.all([1, 2, 3].map(() => fx.api.call('POST', `/internal-accounts/${accountId}/export`, {raw, headers})))
+    const headers = {
+      'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey),
+      'request-id': leg1.body.requestId,
+    }
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => fx.api.call('POST', `/internal-accounts/${accountId}/export`, {raw, headers})),
+    )
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401])
   })
 
@@ -79,7 +121,13 @@ describe('signed-retry binding', () => {
       const raw = '{"privateEnabled":true}'
       const leg1 = await fx.api.call('PATCH', privacy(accountId), {raw})
       await new Promise((r) => setTimeout(r, 1100))
-      const r = await fx.api.call('PATCH', privacy(accountId), {raw, headers: {'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey), 'request-id': leg1.body.requestId}})
+      const r = await fx.api.call('PATCH', privacy(accountId), {
+        raw,
+        headers: {
+          'service-wallet-signature': stamp(leg1.body.payloadToSign, s.key.privateKey),
+          'request-id': leg1.body.requestId,
+        },
+      })
       expect(r.status).toBe(401)
       expect(r.body.reason).toMatch(/expired/)
     } finally {
@@ -91,7 +139,13 @@ describe('signed-retry binding', () => {
     const a = await fx.httpWallet()
     const b = await fx.api.createCustomer()
     const leg1 = await fx.api.call('PATCH', privacy(a.accountId), {raw: '{"privateEnabled":true}'})
-    const r = await fx.api.call('PATCH', privacy(b.accountId), {raw: '{"privateEnabled":true}', headers: {'service-wallet-signature': stamp(leg1.body.payloadToSign, a.s.key.privateKey), 'request-id': leg1.body.requestId}})
+    const r = await fx.api.call('PATCH', privacy(b.accountId), {
+      raw: '{"privateEnabled":true}',
+      headers: {
+        'service-wallet-signature': stamp(leg1.body.payloadToSign, a.s.key.privateKey),
+        'request-id': leg1.body.requestId,
+      },
+    })
     expect(r.status).toBe(401)
     expect(r.body.reason).toMatch(/issued for/)
   })
@@ -102,20 +156,33 @@ describe('still processing', () => {
     const {accountId, s} = await fx.httpWallet()
     await fx.api.setSandbox({walletProcessingCount: 1})
     const exportKey = generateP256KeyPair()
-    const {leg1, leg2, raw, stampHeader} = await fx.api.signed('POST', `/internal-accounts/${accountId}/export`, {clientPublicKey: bytesToHex(exportKey.publicKeyUncompressed)}, s.key)
+    const {leg1, leg2, raw, stampHeader} = await fx.api.signed(
+      'POST',
+      `/internal-accounts/${accountId}/export`,
+      {clientPublicKey: bytesToHex(exportKey.publicKeyUncompressed)},
+      s.key,
+    )
     expect([leg2.status, leg2.body.status]).toEqual([200, 'PROCESSING'])
     expect(fx.sbx.emu.settings().walletProcessingCount).toBe(0)
     const headers = {'service-wallet-signature': stampHeader, 'request-id': leg1.body.requestId}
     const early = await fx.api.call('POST', `/internal-accounts/${accountId}/export`, {raw, headers})
     expect(early.body).toMatchObject({status: 'PROCESSING'})
-    const restamped = await fx.api.call('POST', `/internal-accounts/${accountId}/export`, {raw, headers: {...headers, 'service-wallet-signature': stamp(leg1.body.payloadToSign, generateP256KeyPair().privateKey)}})
+    const restamped = await fx.api.call('POST', `/internal-accounts/${accountId}/export`, {
+      raw,
+      headers: {
+        ...headers,
+        'service-wallet-signature': stamp(leg1.body.payloadToSign, generateP256KeyPair().privateKey),
+      },
+    })
     expect([restamped.status, restamped.body.code]).toEqual([401, 'WALLET_SIGNATURE_INVALID'])
     await new Promise((r) => setTimeout(r, 400))
     const events = await fx.api.call('GET', '/sandbox/events?type=wallet_operation.completed')
     expect(events.body.data.map((e: {data: {requestId: string}}) => e.data.requestId)).toContain(leg1.body.requestId)
     const done = await fx.api.call('POST', `/internal-accounts/${accountId}/export`, {raw, headers})
     expect(done.status).toBe(200)
-    const out = await decryptExportBundle(done.body.encryptedWalletCredentials, exportKey.privateKey, {pinnedQuorumKey: await fx.api.quorumKey()})
+    const out = await decryptExportBundle(done.body.encryptedWalletCredentials, exportKey.privateKey, {
+      pinnedQuorumKey: await fx.api.quorumKey(),
+    })
     expect(out.kind === 'mnemonic' && out.mnemonic).toBe(walletSeed(fx.sbx.emu, accountId))
     const reuse = await fx.api.call('POST', `/internal-accounts/${accountId}/export`, {raw, headers})
     expect(reuse.status).toBe(401)
@@ -123,7 +190,9 @@ describe('still processing', () => {
 
   it('session revoke: settles by itself (visible in GET /auth/sessions); the re-send gets 204', async () => {
     const {accountId, s} = await fx.httpWallet()
-    const other = await fx.api.otpLogin((await fx.api.call('GET', `/auth/credentials?accountId=${accountId}`)).body.data[0].id)
+    const other = await fx.api.otpLogin(
+      (await fx.api.call('GET', `/auth/credentials?accountId=${accountId}`)).body.data[0].id,
+    )
     await fx.api.setSandbox({walletProcessingCount: 1})
     const {leg1, leg2, stampHeader} = await fx.api.signed('DELETE', `/auth/sessions/${other.id}`, undefined, s.key)
     expect(leg1.body.type).toBe('EMAIL_OTP')
@@ -131,9 +200,19 @@ describe('still processing', () => {
     await new Promise((r) => setTimeout(r, 400))
     const list = await fx.api.call('GET', `/auth/sessions?accountId=${accountId}`)
     expect(list.body.data.map((x: {id: string}) => x.id)).toEqual([s.id])
-    const event = (await fx.api.call('GET', '/sandbox/events?type=wallet_operation.completed')).body.data.find((e: {data: {requestId: string}}) => e.data.requestId === leg1.body.requestId)
-    expect(event.data).toMatchObject({operationType: 'session.revoke', resourceType: 'SESSION', resourceId: other.id, status: 'completed', operationId: expect.stringMatching(/^Operation:/)})
-    const resend = await fx.api.call('DELETE', `/auth/sessions/${other.id}`, {headers: {'service-wallet-signature': stampHeader, 'request-id': leg1.body.requestId}})
+    const event = (await fx.api.call('GET', '/sandbox/events?type=wallet_operation.completed')).body.data.find(
+      (e: {data: {requestId: string}}) => e.data.requestId === leg1.body.requestId,
+    )
+    expect(event.data).toMatchObject({
+      operationType: 'session.revoke',
+      resourceType: 'SESSION',
+      resourceId: other.id,
+      status: 'completed',
+      operationId: expect.stringMatching(/^Operation:/),
+    })
+    const resend = await fx.api.call('DELETE', `/auth/sessions/${other.id}`, {
+      headers: {'service-wallet-signature': stampHeader, 'request-id': leg1.body.requestId},
+    })
     expect(resend.status).toBe(204)
   })
 })
@@ -157,7 +236,12 @@ describe('sessions', () => {
   it('refresh with an uncompressed key returns the legacy sealed session key', async () => {
     const {s} = await fx.httpWallet()
     const client = generateP256KeyPair()
-    const {leg2} = await fx.api.signed('POST', `/auth/sessions/${s.id}/refresh`, {clientPublicKey: bytesToHex(client.publicKeyUncompressed)}, s.key)
+    const {leg2} = await fx.api.signed(
+      'POST',
+      `/auth/sessions/${s.id}/refresh`,
+      {clientPublicKey: bytesToHex(client.publicKeyUncompressed)},
+      s.key,
+    )
     expect(leg2.status).toBe(201)
     const {decryptCredentialBundle, publicKeyFromPrivate} = await import('../../src/lib/wallet/index.js')
     const sessionKey = await decryptCredentialBundle(leg2.body.encryptedSessionSigningKey, client.privateKey)

@@ -18,26 +18,69 @@ const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', im
 const LONG_RUNNING = [/^sandbox serve/, /^webhooks listen/, /^sandbox stop/]
 // Commands with no example that can run here as printed: they need real credentials, a file made
 // by another program (an image, a signature, a WebAuthn assertion) or a terminal.
-const NEEDS_OUTSIDE = ['login', 'sandbox:serve', 'sandbox:stop', 'webhooks:listen', 'webhooks:verify', 'kyc:documents:upload', 'kyc:documents:replace',
-  'sandbox:passkey:create', 'sandbox:passkey:sign', 'accounts:external:submit-signature', 'accounts:external:verify-ownership',
+const NEEDS_OUTSIDE = [
+  'login',
+  'sandbox:serve',
+  'sandbox:stop',
+  'webhooks:listen',
+  'webhooks:verify',
+  'kyc:documents:upload',
+  'kyc:documents:replace',
+  'sandbox:passkey:create',
+  'sandbox:passkey:sign',
+  'accounts:external:submit-signature',
+  'accounts:external:verify-ownership',
   // a CSV file of the reader's, and the job it starts
-  'customers:import', 'customers:import-status',
+  'customers:import',
+  'customers:import-status',
   // Shows a card-details link only on a terminal, else writes it to a file.
   'cards:reveal',
   // reads from a second environment: a saved profile of the reader's (test/integration/flow-capture.test.ts drives it)
-  'flow:capture']
+  'flow:capture',
+]
 // Commands whose examples name objects this test does not create yet (agents, SCA, stablecoins,
 // tokens, invitations, delegated keys): their own integration tests run them; listed here by name
 // so that any other command without a runnable example still fails this test.
 const OBJECTS_NOT_CREATED_HERE = [
-  'agents:approvals', 'agents:approve', 'agents:delete', 'agents:get', 'agents:policy', 'agents:reject', 'agents:update', 'agents:device-code:issue',
-  'agents:me:accounts', 'agents:me:actions', 'agents:me:execute', 'agents:me:quote', 'agents:me:show', 'agents:me:transactions', 'agents:me:transfer',
-  'agents:me:external:add', 'agents:me:external:delete',
-  'invitations:claim', 'invitations:create', 'kyc:owners:update',
-  'sca:factors:confirm', 'sca:login:complete', 'sca:reset:complete', 'sca:reset:get',
-  'stablecoins:burn', 'stablecoins:get', 'stablecoins:mint', 'stablecoins:request-enablement', 'stablecoins:operations:get', 'stablecoins:operations:list',
-  'stablecoins:provider-accounts:get', 'stablecoins:provider-accounts:link', 'sandbox:stablecoins:enablement', 'sandbox:stablecoins:provider-account',
-  'tokens:get', 'tokens:revoke', 'wallet:delegated-keys:create', 'wallet:delegated-keys:get', 'wallet:delegated-keys:revoke',
+  'agents:approvals',
+  'agents:approve',
+  'agents:delete',
+  'agents:get',
+  'agents:policy',
+  'agents:reject',
+  'agents:update',
+  'agents:device-code:issue',
+  'agents:me:accounts',
+  'agents:me:actions',
+  'agents:me:execute',
+  'agents:me:quote',
+  'agents:me:show',
+  'agents:me:transactions',
+  'agents:me:transfer',
+  'agents:me:external:add',
+  'agents:me:external:delete',
+  'invitations:claim',
+  'invitations:create',
+  'kyc:owners:update',
+  'sca:factors:confirm',
+  'sca:login:complete',
+  'sca:reset:complete',
+  'sca:reset:get',
+  'stablecoins:burn',
+  'stablecoins:get',
+  'stablecoins:mint',
+  'stablecoins:request-enablement',
+  'stablecoins:operations:get',
+  'stablecoins:operations:list',
+  'stablecoins:provider-accounts:get',
+  'stablecoins:provider-accounts:link',
+  'sandbox:stablecoins:enablement',
+  'sandbox:stablecoins:provider-account',
+  'tokens:get',
+  'tokens:revoke',
+  'wallet:delegated-keys:create',
+  'wallet:delegated-keys:get',
+  'wallet:delegated-keys:revoke',
 ]
 const DESTRUCTIVE = /\b(delete|purge|reset|revoke|untrust|cancel|remove|logout|close)\b/
 
@@ -49,31 +92,148 @@ symlinkSync(fileURLToPath(new URL('../../flows', import.meta.url)), join(workDir
 beforeAll(async () => {
   sbx = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 0})
   const run = (args: string[]) => svc(args, {env: sbx.env}).then((r) => r.json())
-  ids.Customer = (await run(['customers', 'create', '--type', 'individual', '--full-name', 'Example Person', '--email', 'ex@example.com', '--phone', '+15551234567', '--currency', 'USD', '--currency', 'USDC', '--json'])).id
-  ids.Business = (await run(['customers', 'create', '--type', 'business', '--legal-name', 'Acme LLC', '--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15', '--json'])).id
-  const accounts = (await run(['accounts', 'internal', 'list', '--customer', ids.Customer, '--json'])).data as Array<{id: string; type: string}>
+  ids.Customer = (
+    await run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Example Person',
+      '--email',
+      'ex@example.com',
+      '--phone',
+      '+15551234567',
+      '--currency',
+      'USD',
+      '--currency',
+      'USDC',
+      '--json',
+    ])
+  ).id
+  ids.Business = (
+    await run([
+      'customers',
+      'create',
+      '--type',
+      'business',
+      '--legal-name',
+      'Acme LLC',
+      '--country',
+      'US',
+      '--tax-id',
+      '12-3456789',
+      '--incorporated-on',
+      '2020-01-15',
+      '--json',
+    ])
+  ).id
+  const accounts = (await run(['accounts', 'internal', 'list', '--customer', ids.Customer, '--json'])).data as Array<{
+    id: string
+    type: string
+  }>
   ids.InternalAccount = accounts.find((a) => a.type === 'INTERNAL_FIAT')!.id
   ids.Wallet = accounts.find((a) => a.type === 'EMBEDDED_WALLET')!.id
   ids.CryptoAccount = accounts.find((a) => a.type === 'INTERNAL_CRYPTO')!.id
-  ids.ExternalAccount = (await run(['accounts', 'external', 'add', '--customer', ids.Customer, '--type', 'CLABE', '--clabe', '032180000118359719', '--beneficiary-name', 'Maria Garcia', '--json'])).id
-  ids.UsdAccount = (await run(['accounts', 'external', 'add', '--customer', ids.Customer, '--type', 'USD_ACCOUNT', '--account-number', '123456789', '--routing-number', '021000021', '--bank-name', 'Chase', '--beneficiary-name', 'Ada Lovelace', '--json'])).id
+  ids.ExternalAccount = (
+    await run([
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      ids.Customer,
+      '--type',
+      'CLABE',
+      '--clabe',
+      '032180000118359719',
+      '--beneficiary-name',
+      'Maria Garcia',
+      '--json',
+    ])
+  ).id
+  ids.UsdAccount = (
+    await run([
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      ids.Customer,
+      '--type',
+      'USD_ACCOUNT',
+      '--account-number',
+      '123456789',
+      '--routing-number',
+      '021000021',
+      '--bank-name',
+      'Chase',
+      '--beneficiary-name',
+      'Ada Lovelace',
+      '--json',
+    ])
+  ).id
   await run(['customers', 'terms', ids.Customer, '--accept', '--json'])
   await run(['sandbox', 'fund', ids.InternalAccount, '--amount', '5000.00', '--json'])
-  const quote = () => run(['quote', 'create', '--from', ids.InternalAccount, '--to', ids.ExternalAccount, '--send', '10.00', '--json'])
+  const quote = () =>
+    run(['quote', 'create', '--from', ids.InternalAccount, '--to', ids.ExternalAccount, '--send', '10.00', '--json'])
   ids.Quote = (await quote()).id
   // `sandbox send` pays a quote funded in real time (the customer's crypto deposit arriving).
-  ids.RealtimeQuote = (await run(['quote', 'create', '--realtime', '--customer', ids.Customer, '--currency', 'USDC', '--network', 'SOLANA', '--to', ids.ExternalAccount, '--send', '100', '--json'])).id
+  ids.RealtimeQuote = (
+    await run([
+      'quote',
+      'create',
+      '--realtime',
+      '--customer',
+      ids.Customer,
+      '--currency',
+      'USDC',
+      '--network',
+      'SOLANA',
+      '--to',
+      ids.ExternalAccount,
+      '--send',
+      '100',
+      '--json',
+    ])
+  ).id
   ids.Transaction = (await run(['quote', 'execute', (await quote()).id, '--yes', '--json'])).transactionId
   const login = await run(['wallet', 'login', ids.Wallet, '--json'])
   ids.Session = login.id ?? login.session?.id
   ids.AuthMethod = (await run(['wallet', 'credentials', 'list', ids.Wallet, '--json'])).data[0].id
-  ids.Card = (await run(['cards', 'issue', '--customer', ids.Customer, '--account', ids.InternalAccount, '--platform-card-id', 'example-card-100', '--wait', '--json'])).id
-  const authorize = async () => (await run(['sandbox', 'card', 'authorization', ids.Card, '--amount', '12.50', '--descriptor', 'EXAMPLE SHOP', '--wait-for-event', '--json'])).event.data.id
+  ids.Card = (
+    await run([
+      'cards',
+      'issue',
+      '--customer',
+      ids.Customer,
+      '--account',
+      ids.InternalAccount,
+      '--platform-card-id',
+      'example-card-100',
+      '--wait',
+      '--json',
+    ])
+  ).id
+  const authorize = async () =>
+    (
+      await run([
+        'sandbox',
+        'card',
+        'authorization',
+        ids.Card,
+        '--amount',
+        '12.50',
+        '--descriptor',
+        'EXAMPLE SHOP',
+        '--wait-for-event',
+        '--json',
+      ])
+    ).event.data.id
   ids.CardTransaction = await authorize()
   // Expiry needs an authorization nothing has settled yet.
   ids.OpenCardTransaction = await authorize()
   ids.Webhook = (await run(['webhooks', 'events', 'list', '--json'])).data[0].id
-  for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook', 'Card', 'CardTransaction']) expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
+  for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook', 'Card', 'CardTransaction'])
+    expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
   expect(ids.RealtimeQuote).toMatch(/^Quote:/)
 })
 afterAll(async () => {
@@ -94,13 +254,19 @@ function runnable(commandId: string, example: string): string[] | undefined {
       // The object each command's example is about: a wallet for wallet commands, a business for
       // owners, a US account for a same-currency ACH send.
       const kind =
-        ph[1] === 'InternalAccount' && /^(wallet|api)/.test(commandId) ? 'Wallet'
-        : ph[1] === 'Customer' && commandId.startsWith('kyc:owners') ? 'Business'
-        : ph[1] === 'ExternalAccount' && commandId === 'quote:send' ? 'UsdAccount'
-        : ph[1] === 'Quote' && commandId === 'sandbox:send' ? 'RealtimeQuote'
-        : ph[1] === 'InternalAccount' && commandId === 'accounts:estimate-withdrawal-fee' ? 'CryptoAccount'
-        : ph[1] === 'CardTransaction' && /authorization_expiry/.test(example) ? 'OpenCardTransaction'
-        : ph[1]
+        ph[1] === 'InternalAccount' && /^(wallet|api)/.test(commandId)
+          ? 'Wallet'
+          : ph[1] === 'Customer' && commandId.startsWith('kyc:owners')
+            ? 'Business'
+            : ph[1] === 'ExternalAccount' && commandId === 'quote:send'
+              ? 'UsdAccount'
+              : ph[1] === 'Quote' && commandId === 'sandbox:send'
+                ? 'RealtimeQuote'
+                : ph[1] === 'InternalAccount' && commandId === 'accounts:estimate-withdrawal-fee'
+                  ? 'CryptoAccount'
+                  : ph[1] === 'CardTransaction' && /authorization_expiry/.test(example)
+                    ? 'OpenCardTransaction'
+                    : ph[1]
       if (!ids[kind]) return undefined
       out.push(ids[kind])
       continue
@@ -127,11 +293,16 @@ describe('command examples against the local sandbox', () => {
       if (!argv) continue
       ran++
       const r = await svc([...argv], {env: sbx.env, timeoutMs: 30_000, cwd: workDir})
-      if (r.code === 2 || /INTERNAL_CLI_ERROR|Unexpected error/.test(r.stdout + r.stderr)) failures.push(`${example}\n  -> exit ${r.code}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`)
+      if (r.code === 2 || /INTERNAL_CLI_ERROR|Unexpected error/.test(r.stdout + r.stderr))
+        failures.push(`${example}\n  -> exit ${r.code}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`)
     }
     expect(failures).toEqual([])
     expect(ran).toBeGreaterThan(40)
     const covered = new Set(cases.filter((c) => runnable(c.id, c.example)).map((c) => c.id))
-    expect(Object.keys(manifest.commands).filter((id) => !covered.has(id) && !NEEDS_OUTSIDE.includes(id) && !OBJECTS_NOT_CREATED_HERE.includes(id))).toEqual([])
+    expect(
+      Object.keys(manifest.commands).filter(
+        (id) => !covered.has(id) && !NEEDS_OUTSIDE.includes(id) && !OBJECTS_NOT_CREATED_HERE.includes(id),
+      ),
+    ).toEqual([])
   }, 300_000)
 })

@@ -9,7 +9,9 @@ import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const FLOWS = join(process.cwd(), 'flows')
-const examples = readdirSync(FLOWS).filter((f) => f.endsWith('.yaml')).sort()
+const examples = readdirSync(FLOWS)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
 const work = mkdtempSync(join(tmpdir(), 'svc-flow-test-'))
 afterAll(() => rmSync(work, {recursive: true, force: true}))
 
@@ -18,7 +20,17 @@ function localEnv(name: string) {
   const home = join(work, name)
   const tmp = join(home, 'tmp')
   mkdirSync(tmp, {recursive: true})
-  return {tmp, env: {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_DATA_DIR: join(home, 'data'), TMPDIR: tmp, NO_COLOR: '1', CI: '1'}}
+  return {
+    tmp,
+    env: {
+      HOME: home,
+      SVC_CONFIG_DIR: join(home, 'config'),
+      SVC_DATA_DIR: join(home, 'data'),
+      TMPDIR: tmp,
+      NO_COLOR: '1',
+      CI: '1',
+    },
+  }
 }
 
 function junit(file: string) {
@@ -30,28 +42,37 @@ function junit(file: string) {
 }
 
 describe('svc flow run --local: every example flow against a fresh throwaway sandbox', () => {
-  it.each(examples)('%s runs green, writes well-formed JUnit, and leaves nothing behind', async (name) => {
-    const {tmp, env} = localEnv(name)
-    const report = join(work, `${name}.xml`)
-    const r = await svc(['flow', 'run', join(FLOWS, name), '--local', '--json', '--junit', report], {env, timeoutMs: 120_000})
-    expect(r.code, r.stdout + r.stderr).toBe(0)
-    const doc = r.json()
-    expect(doc.ok).toBe(true)
-    expect(doc.error).toBeUndefined()
-    expect(doc.steps.every((s: {status: string}) => s.status === 'passed')).toBe(true)
-    expect(doc.target.local).toBe(true)
-    // Off a TTY: one plain line per step on stderr.
-    expect(r.stderr.split('\n').filter((l) => /^ok {3}\[\d+\/\d+\] /.test(l))).toHaveLength(doc.steps.length)
-    const {suite, cases} = junit(report)
-    expect(Number(suite.tests)).toBe(doc.steps.length)
-    expect(suite.failures).toBe('0')
-    expect(cases.map((c) => c.name)).toEqual(doc.steps.map((s: {index: number; name: string}) => `${s.index}. ${s.name}`))
-    // The throwaway sandbox's client secret never reaches the output or the report.
-    expect(r.stdout + r.stderr + readFileSync(report, 'utf8')).not.toMatch(/sk_local_/)
-    // Hermetic: the sandbox's temp dir is gone and nothing listens on its port any more.
-    expect(readdirSync(tmp)).toEqual([])
-    await expect(fetch(doc.target.baseUrl + '/config')).rejects.toThrow()
-  }, 120_000)
+  it.each(examples)(
+    '%s runs green, writes well-formed JUnit, and leaves nothing behind',
+    async (name) => {
+      const {tmp, env} = localEnv(name)
+      const report = join(work, `${name}.xml`)
+      const r = await svc(['flow', 'run', join(FLOWS, name), '--local', '--json', '--junit', report], {
+        env,
+        timeoutMs: 120_000,
+      })
+      expect(r.code, r.stdout + r.stderr).toBe(0)
+      const doc = r.json()
+      expect(doc.ok).toBe(true)
+      expect(doc.error).toBeUndefined()
+      expect(doc.steps.every((s: {status: string}) => s.status === 'passed')).toBe(true)
+      expect(doc.target.local).toBe(true)
+      // Off a TTY: one plain line per step on stderr.
+      expect(r.stderr.split('\n').filter((l) => /^ok {3}\[\d+\/\d+\] /.test(l))).toHaveLength(doc.steps.length)
+      const {suite, cases} = junit(report)
+      expect(Number(suite.tests)).toBe(doc.steps.length)
+      expect(suite.failures).toBe('0')
+      expect(cases.map((c) => c.name)).toEqual(
+        doc.steps.map((s: {index: number; name: string}) => `${s.index}. ${s.name}`),
+      )
+      // The throwaway sandbox's client secret never reaches the output or the report.
+      expect(r.stdout + r.stderr + readFileSync(report, 'utf8')).not.toMatch(/sk_local_/)
+      // Hermetic: the sandbox's temp dir is gone and nothing listens on its port any more.
+      expect(readdirSync(tmp)).toEqual([])
+      await expect(fetch(doc.target.baseUrl + '/config')).rejects.toThrow()
+    },
+    120_000,
+  )
 })
 
 describe('svc flow run against a running sandbox', () => {
@@ -62,16 +83,24 @@ describe('svc flow run against a running sandbox', () => {
   afterAll(async () => sbx.stop())
 
   it('runs the onboarding flow against the profile: the sandbox ends with an approved customer', async () => {
-    const r = await svc(['flow', 'run', join(FLOWS, 'onboarding-individual.yaml'), '--json'], {env: sbx.env, timeoutMs: 60_000})
+    const r = await svc(['flow', 'run', join(FLOWS, 'onboarding-individual.yaml'), '--json'], {
+      env: sbx.env,
+      timeoutMs: 60_000,
+    })
     expect(r.code, r.stdout + r.stderr).toBe(0)
     expect(r.json().target).toEqual({local: false, baseUrl: sbx.url})
-    const customers = sbx.emu.db.all<{fullName?: string; kycStatus: string}>('customers').filter((c) => c.fullName === 'Ada Lovelace')
+    const customers = sbx.emu.db
+      .all<{fullName?: string; kycStatus: string}>('customers')
+      .filter((c) => c.fullName === 'Ada Lovelace')
     expect(customers.map((c) => c.kycStatus)).toEqual(['APPROVED'])
     expect(sbx.emu.webhooks.list().filter((e) => e.type === 'CUSTOMER.KYC_APPROVED')).toHaveLength(1)
   }, 60_000)
 
   it('a broken expectation fails with the step named, expected and actual; later steps are skipped; JUnit has the failure', async () => {
-    const broken = readFileSync(join(FLOWS, 'onboarding-individual.yaml'), 'utf8').replace('equals: {verificationStatus: IN_PROGRESS, errors.length: 0}', 'equals: {verificationStatus: APPROVED}')
+    const broken = readFileSync(join(FLOWS, 'onboarding-individual.yaml'), 'utf8').replace(
+      'equals: {verificationStatus: IN_PROGRESS, errors.length: 0}',
+      'equals: {verificationStatus: APPROVED}',
+    )
     const file = join(work, 'broken.yaml')
     cpSync(join(FLOWS, 'fixtures'), join(work, 'fixtures'), {recursive: true}) // the files it names, relative to it
     writeFileSync(file, broken)
@@ -81,9 +110,27 @@ describe('svc flow run against a running sandbox', () => {
       expect(r.code).toBe(1)
       const doc = r.json()
       expect(doc.ok).toBe(false)
-      expect(doc.error).toMatchObject({code: 'FLOW_STEP_FAILED', details: {step: 'submit for verification', index: 4, line: 28, expected: {verificationStatus: 'APPROVED'}, actual: {verificationStatus: 'IN_PROGRESS'}}})
-      expect(doc.error.reason).toBe('Step 4/6 "submit for verification" (line 28) failed: verificationStatus is "IN_PROGRESS", expected "APPROVED"')
-      expect(doc.steps.map((s: {status: string}) => s.status)).toEqual(['passed', 'passed', 'passed', 'failed', 'skipped', 'skipped'])
+      expect(doc.error).toMatchObject({
+        code: 'FLOW_STEP_FAILED',
+        details: {
+          step: 'submit for verification',
+          index: 4,
+          line: 28,
+          expected: {verificationStatus: 'APPROVED'},
+          actual: {verificationStatus: 'IN_PROGRESS'},
+        },
+      })
+      expect(doc.error.reason).toBe(
+        'Step 4/6 "submit for verification" (line 28) failed: verificationStatus is "IN_PROGRESS", expected "APPROVED"',
+      )
+      expect(doc.steps.map((s: {status: string}) => s.status)).toEqual([
+        'passed',
+        'passed',
+        'passed',
+        'failed',
+        'skipped',
+        'skipped',
+      ])
       expect(r.stderr).toContain('FAIL [4/6] submit for verification')
       expect(r.stderr).toContain('expected: {"verificationStatus":"APPROVED"}')
       expect(r.stderr).toContain('actual:   {"verificationStatus":"IN_PROGRESS"}')
@@ -126,7 +173,11 @@ describe('svc flow run against a running sandbox', () => {
     const before = sbx.requestCount()
     const r = await svc(['flow', 'run', file, '--json', '--junit', join(work, 'never.xml')], {env: sbx.env})
     expect(r.code).toBe(2)
-    const errors = r.json().error.details.errors.map((e: {field: string; line: number; step?: string}) => `${e.line} ${e.field} ${e.step ?? '-'}`)
+    const errors = r
+      .json()
+      .error.details.errors.map(
+        (e: {field: string; line: number; step?: string}) => `${e.line} ${e.field} ${e.step ?? '-'}`,
+      )
     expect(errors).toEqual([
       '3 steps[0] two kinds',
       '7 steps[1].api.method bad api',
@@ -148,23 +199,63 @@ describe('svc flow run against a running sandbox', () => {
 
   it('an expected failure holds: exit code and the error document (argv list form)', async () => {
     const file = join(work, 'exit.yaml')
-    writeFileSync(file, ['name: exit', 'steps:', '  - name: missing customer', '    svc: [customers, get, "Customer:nope"]', '    expect:', '      exit: 5', '      equals: {error.status: 404}', '      matches: {error.code: NOT_FOUND}', ''].join('\n'))
+    writeFileSync(
+      file,
+      [
+        'name: exit',
+        'steps:',
+        '  - name: missing customer',
+        '    svc: [customers, get, "Customer:nope"]',
+        '    expect:',
+        '      exit: 5',
+        '      equals: {error.status: 404}',
+        '      matches: {error.code: NOT_FOUND}',
+        '',
+      ].join('\n'),
+    )
     const ok = await svc(['flow', 'run', file, '--json'], {env: sbx.env})
     expect(ok.code, ok.stdout).toBe(0)
-    writeFileSync(file, ['name: exit', 'steps:', '  - name: missing customer', '    svc: [customers, get, "Customer:nope"]', ''].join('\n'))
+    writeFileSync(
+      file,
+      ['name: exit', 'steps:', '  - name: missing customer', '    svc: [customers, get, "Customer:nope"]', ''].join(
+        '\n',
+      ),
+    )
     const r = await svc(['flow', 'run', file, '--json'], {env: sbx.env})
     expect(r.code).toBe(1)
-    expect(r.json().error.reason).toMatch(/^Step 1\/1 "missing customer" \(line 3\) failed: exit code 5, expected 0 \(\w*NOT_FOUND: /)
+    expect(r.json().error.reason).toMatch(
+      /^Step 1\/1 "missing customer" \(line 3\) failed: exit code 5, expected 0 \(\w*NOT_FOUND: /,
+    )
     expect(r.json().error.details.actual).toMatchObject({exit: 5, output: {error: {status: 404}}})
   })
 
   it('a capture that finds nothing and a webhook that never comes fail their step', async () => {
     const file = join(work, 'runtime.yaml')
-    writeFileSync(file, ['name: runtime', 'steps:', '  - name: list', '    api: {method: GET, path: /customers}', '    capture: {first: "data[999].id"}', ''].join('\n'))
+    writeFileSync(
+      file,
+      [
+        'name: runtime',
+        'steps:',
+        '  - name: list',
+        '    api: {method: GET, path: /customers}',
+        '    capture: {first: "data[999].id"}',
+        '',
+      ].join('\n'),
+    )
     const r = await svc(['flow', 'run', file, '--json'], {env: sbx.env})
     expect(r.code).toBe(1)
     expect(r.json().error.details).toMatchObject({step: 'list', expected: 'a value at data[999].id'})
-    writeFileSync(file, ['name: runtime', 'steps:', '  - name: never', '    webhook: {type: CUSTOMER.KYC_REJECTED}', '    timeout: 500ms', ''].join('\n'))
+    writeFileSync(
+      file,
+      [
+        'name: runtime',
+        'steps:',
+        '  - name: never',
+        '    webhook: {type: CUSTOMER.KYC_REJECTED}',
+        '    timeout: 500ms',
+        '',
+      ].join('\n'),
+    )
     const w = await svc(['flow', 'run', file, '--json'], {env: sbx.env})
     expect(w.code).toBe(1)
     expect(w.json().error.reason).toMatch(/no CUSTOMER.KYC_REJECTED event within 500 ms/)
@@ -175,8 +266,24 @@ describe('svc flow run --local, interrupted', () => {
   it('Ctrl-C stops the flow (exit 130) and still removes the throwaway sandbox', async () => {
     const {tmp, env} = localEnv('interrupted')
     const file = join(work, 'slow.yaml')
-    writeFileSync(file, ['name: slow', 'steps:', '  - name: one', '    api: {method: GET, path: /config}', '  - name: wait', '    webhook: {type: CUSTOMER.KYC_REJECTED}', '    timeout: 60s', ''].join('\n'))
-    const child = spawn(process.execPath, [join(process.cwd(), 'bin/run.js'), 'flow', 'run', file, '--local', '--json'], {env: {PATH: process.env.PATH, ...env}})
+    writeFileSync(
+      file,
+      [
+        'name: slow',
+        'steps:',
+        '  - name: one',
+        '    api: {method: GET, path: /config}',
+        '  - name: wait',
+        '    webhook: {type: CUSTOMER.KYC_REJECTED}',
+        '    timeout: 60s',
+        '',
+      ].join('\n'),
+    )
+    const child = spawn(
+      process.execPath,
+      [join(process.cwd(), 'bin/run.js'), 'flow', 'run', file, '--local', '--json'],
+      {env: {PATH: process.env.PATH, ...env}},
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c))
@@ -199,7 +306,18 @@ describe('svc flow run on a terminal', () => {
   it('shows a spinner line per step, rewritten in place as ✓', async () => {
     const {env} = localEnv('tty')
     const file = join(work, 'tty.yaml')
-    writeFileSync(file, ['name: tty', 'steps:', '  - name: read the config', '    api: {method: GET, path: /config}', '  - name: list customers', '    svc: customers list', ''].join('\n'))
+    writeFileSync(
+      file,
+      [
+        'name: tty',
+        'steps:',
+        '  - name: read the config',
+        '    api: {method: GET, path: /config}',
+        '  - name: list customers',
+        '    svc: customers list',
+        '',
+      ].join('\n'),
+    )
     const out = await onTerminal(['flow', 'run', file, '--local'], {env})
     expect(out.code).toBe(0)
     expect(out.raw).toMatch(/\r\x1b\[K. \[1\/2\] read the config/) // the spinner line

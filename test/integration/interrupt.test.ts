@@ -22,18 +22,45 @@ const txStatus = (quoteId: string) => {
 
 async function pendingQuote(): Promise<string> {
   const c = await approvedCustomer(sbx, ['USD', 'MXN'])
-  await api(sbx, 'POST', '/sandbox/internal-accounts/' + encodeURIComponent(c.account('USD')) + '/fund', {amount: 100_000})
-  const add = await svc(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('123'), '--beneficiary-name', 'Maria Garcia', '--json'], {env: sbx.env})
+  await api(sbx, 'POST', '/sandbox/internal-accounts/' + encodeURIComponent(c.account('USD')) + '/fund', {
+    amount: 100_000,
+  })
+  const add = await svc(
+    [
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      c.id,
+      '--type',
+      'CLABE',
+      '--clabe',
+      clabeEnding('123'),
+      '--beneficiary-name',
+      'Maria Garcia',
+      '--json',
+    ],
+    {env: sbx.env},
+  )
   expect(add.code, add.stderr).toBe(0)
-  const q = await svc(['quote', 'create', '--from', c.account('USD'), '--to', add.json().id, '--send', '10.00', '--json'], {env: sbx.env})
+  const q = await svc(
+    ['quote', 'create', '--from', c.account('USD'), '--to', add.json().id, '--send', '10.00', '--json'],
+    {env: sbx.env},
+  )
   expect(q.code, q.stderr).toBe(0)
   return q.json().id
 }
 
 /** Starts svc without a terminal, sends SIGINT once stderr matches `when`, and collects the result. */
-function interruptWhen(args: string[], when: RegExp): Promise<{code: number | null; signal: string | null; stdout: string; stderr: string}> {
+function interruptWhen(
+  args: string[],
+  when: RegExp,
+): Promise<{code: number | null; signal: string | null; stdout: string; stderr: string}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {env: {PATH: process.env.PATH, ...sbx.env}, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: {PATH: process.env.PATH, ...sbx.env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     let sent = false
@@ -57,14 +84,27 @@ function interruptWhen(args: string[], when: RegExp): Promise<{code: number | nu
 describe('Ctrl-C (SIGINT) during a wait', () => {
   it('quote execute --wait: says the payment goes on and how to resume, exits 130, and the payment completes', async () => {
     const quoteId = await pendingQuote()
-    const r = await interruptWhen(['quote', 'execute', quoteId, '--yes', '--wait'], /… transaction (PENDING|PROCESSING)/)
+    const r = await interruptWhen(
+      ['quote', 'execute', quoteId, '--yes', '--wait'],
+      /… transaction (PENDING|PROCESSING)/,
+    )
     expect(r.code, r.stderr).toBe(130)
-    expect(r.stderr).toMatch(new RegExp(`Error: Interrupted\\. The payment of ${quoteId} goes on at the Service \\(last seen: transaction (PENDING|PROCESSING)\\); stopping svc does not stop it`))
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `Error: Interrupted\\. The payment of ${quoteId} goes on at the Service \\(last seen: transaction (PENDING|PROCESSING)\\); stopping svc does not stop it`,
+      ),
+    )
     expect(r.stderr).toContain(`Hint: Resume or inspect it with: svc quote wait ${quoteId}`)
     expect(r.stdout).not.toMatch(/COMPLETED/)
     expect(txStatus(quoteId)).not.toBe('COMPLETED')
     // The Service finishes the payment by itself; the printed command picks it up.
-    expect(await until(() => txStatus(quoteId), (s) => s === 'COMPLETED', 20_000)).toBe('COMPLETED')
+    expect(
+      await until(
+        () => txStatus(quoteId),
+        (s) => s === 'COMPLETED',
+        20_000,
+      ),
+    ).toBe('COMPLETED')
     const resumed = await svc(['quote', 'wait', quoteId, '--json'], {env: sbx.env})
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.json()).toMatchObject({id: quoteId, transaction: {status: 'COMPLETED'}})
@@ -110,7 +150,12 @@ describe.skipIf(!hasTmux)('Ctrl-C on a real terminal (tmux)', () => {
   }, 60_000)
 
   it('at a code prompt: says the code was not submitted and how to submit it later', async () => {
-    const c = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Jean Dupont', nationality: 'FR', email: 'jean@example.fr'})
+    const c = await api(sbx, 'POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Jean Dupont',
+      nationality: 'FR',
+      email: 'jean@example.fr',
+    })
     const id = c.body.id as string
     expect((await svc(['kyc', 'verify-email', id], {env: sbx.env})).code).toBe(0)
     const t = new TmuxSession(['kyc', 'confirm-email', id], {env: sbx.env})
@@ -118,8 +163,12 @@ describe.skipIf(!hasTmux)('Ctrl-C on a real terminal (tmux)', () => {
       await t.waitFor(/Code sent to the customer's email/)
       t.keys('C-c')
       expect(await t.exitCode()).toBe(130)
-      expect(t.screen()).toContain(`Interrupted at the prompt; the code was not submitted; \`svc kyc confirm-email ${id} --code <code>\` submits it later`)
-      expect(sbx.emu.db.get<{contactVerification: {email: string}}>('customers', id)!.contactVerification.email).toBe('PENDING')
+      expect(t.screen()).toContain(
+        `Interrupted at the prompt; the code was not submitted; \`svc kyc confirm-email ${id} --code <code>\` submits it later`,
+      )
+      expect(sbx.emu.db.get<{contactVerification: {email: string}}>('customers', id)!.contactVerification.email).toBe(
+        'PENDING',
+      )
     } finally {
       t.kill()
     }
@@ -138,7 +187,13 @@ describe.skipIf(!hasTmux)('Ctrl-C on a real terminal (tmux)', () => {
       const screen = t.screen()
       expect(screen).toContain(`The payment of ${quoteId} goes on at the Service`)
       expect(screen).toContain(`svc quote wait ${quoteId}`)
-      expect(await until(() => txStatus(quoteId), (s) => s === 'COMPLETED', 20_000)).toBe('COMPLETED')
+      expect(
+        await until(
+          () => txStatus(quoteId),
+          (s) => s === 'COMPLETED',
+          20_000,
+        ),
+      ).toBe('COMPLETED')
     } finally {
       t.kill()
     }

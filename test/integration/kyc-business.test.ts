@@ -4,12 +4,58 @@ import {startSandbox} from '../helpers/sandbox.js'
 
 const fx = kycSandbox()
 
-const business = (reg: string) => ['customers', 'create', '--type', 'business', '--legal-name', `Acme ${reg}`, '--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15', '--registration-number', reg, ...ADDRESS]
-const owner = (biz: string, first: string, last: string, roles: string[], pct: number | string) => [
-  'kyc', 'owners', 'add', biz, ...roles.flatMap((r) => ['--role', r]), '--ownership', String(pct), '--first-name', first, '--last-name', last,
-  '--birth-date', '1980-02-03', '--nationality', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789', ...ADDRESS,
+const business = (reg: string) => [
+  'customers',
+  'create',
+  '--type',
+  'business',
+  '--legal-name',
+  `Acme ${reg}`,
+  '--country',
+  'US',
+  '--tax-id',
+  '12-3456789',
+  '--incorporated-on',
+  '2020-01-15',
+  '--registration-number',
+  reg,
+  ...ADDRESS,
 ]
-const certificate = (biz: string) => ['kyc', 'documents', 'upload', '--holder', biz, '--type', 'CERTIFICATE_OF_INCORPORATION', '--file', fixture(fx.sbx.dir, 'cert.pdf', pdf()), '--country', 'US']
+const owner = (biz: string, first: string, last: string, roles: string[], pct: number | string) => [
+  'kyc',
+  'owners',
+  'add',
+  biz,
+  ...roles.flatMap((r) => ['--role', r]),
+  '--ownership',
+  String(pct),
+  '--first-name',
+  first,
+  '--last-name',
+  last,
+  '--birth-date',
+  '1980-02-03',
+  '--nationality',
+  'US',
+  '--id-type',
+  'SSN',
+  '--identifier',
+  '123-45-6789',
+  ...ADDRESS,
+]
+const certificate = (biz: string) => [
+  'kyc',
+  'documents',
+  'upload',
+  '--holder',
+  biz,
+  '--type',
+  'CERTIFICATE_OF_INCORPORATION',
+  '--file',
+  fixture(fx.sbx.dir, 'cert.pdf', pdf()),
+  '--country',
+  'US',
+]
 const types = (v: {errors: Array<{type: string}>}) => v.errors.map((e) => e.type).sort()
 
 describe('KYB of businesses, end to end', () => {
@@ -20,29 +66,46 @@ describe('KYB of businesses, end to end', () => {
     await fx.svc.json(['customers', 'terms', b.id, '--accept'])
     const first = await fx.svc.submit(b.id)
     expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
-    expect(types(first)).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_LEGAL_PRESENCE_DOCUMENT'])
-    expect(first.errors.find((e: any) => e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT').acceptedDocumentTypes).toContain('CERTIFICATE_OF_INCORPORATION')
+    expect(types(first)).toEqual([
+      'MISSING_BENEFICIAL_OWNER',
+      'MISSING_CONTROL_PERSON',
+      'MISSING_LEGAL_PRESENCE_DOCUMENT',
+    ])
+    expect(first.errors.find((e: any) => e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT').acceptedDocumentTypes).toContain(
+      'CERTIFICATE_OF_INCORPORATION',
+    )
 
     await fx.svc.json(certificate(b.id))
     const ana = await fx.svc.json(owner(b.id, 'Ana', 'Ruiz', ['UBO'], 30))
     const ben = await fx.svc.json(owner(b.id, 'Ben', 'Ortiz', ['UBO'], 30))
     const cleo = await fx.svc.json(owner(b.id, 'Cleo', 'Park', ['DIRECTOR', 'CONTROL_PERSON'], 0))
     const dan = await fx.svc.json(owner(b.id, 'Dan', 'Small', ['UBO'], 10))
-    expect(ana).toMatchObject({customerId: b.id, roles: ['UBO'], ownershipPercentage: 30, kycStatus: 'UNVERIFIED', personalInfo: {firstName: 'Ana', lastName: 'Ruiz'}})
+    expect(ana).toMatchObject({
+      customerId: b.id,
+      roles: ['UBO'],
+      ownershipPercentage: 30,
+      kycStatus: 'UNVERIFIED',
+      personalInfo: {firstName: 'Ana', lastName: 'Ruiz'},
+    })
     // Only the customer's own identifier is write-only; an owner's comes back (create, get, list).
     expect(ana.personalInfo.identifier).toBe('123-45-6789')
 
     // Owners at or above 25% and the control person must be identified; Dan (10%) need not be.
     const second = await fx.svc.submit(b.id)
     expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
-    expect(second.errors.map((e: any) => `${e.type} ${e.resourceId}`).sort()).toEqual([ana.id, ben.id, cleo.id].map((id) => `MISSING_IDENTITY_DOCUMENT ${id}`).sort())
+    expect(second.errors.map((e: any) => `${e.type} ${e.resourceId}`).sort()).toEqual(
+      [ana.id, ben.id, cleo.id].map((id) => `MISSING_IDENTITY_DOCUMENT ${id}`).sort(),
+    )
     const status = await fx.svc.run(['kyc', 'status', b.id])
     expect(status.stdout).toContain(`[ ] ${ana.id} (Ana Ruiz, UBO): identity document`)
     expect(status.stdout).toContain(`[ ] ${cleo.id} (Cleo Park, DIRECTOR/CONTROL_PERSON): identity document`)
     expect(status.stdout).not.toContain(dan.id + ' (')
-    expect(status.stdout).toMatch(/owners\s+Ana Ruiz 30% UNVERIFIED; Ben Ortiz 30% UNVERIFIED; Cleo Park 0% UNVERIFIED; Dan Small 10% UNVERIFIED/)
+    expect(status.stdout).toMatch(
+      /owners\s+Ana Ruiz 30% UNVERIFIED; Ben Ortiz 30% UNVERIFIED; Cleo Park 0% UNVERIFIED; Dan Small 10% UNVERIFIED/,
+    )
 
-    for (const o of [ana, ben, cleo]) await fx.svc.json(passportArgs(o.id, fixture(fx.sbx.dir, `${o.personalInfo.firstName}.pdf`, pdf())))
+    for (const o of [ana, ben, cleo])
+      await fx.svc.json(passportArgs(o.id, fixture(fx.sbx.dir, `${o.personalInfo.firstName}.pdf`, pdf())))
     const third = await fx.svc.submit(b.id)
     expect(third).toMatchObject({verificationStatus: 'IN_PROGRESS', errors: []})
     expect(fx.sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
@@ -50,11 +113,19 @@ describe('KYB of businesses, end to end', () => {
     const approved = await fx.svc.json(['kyc', 'wait', b.id])
     expect(approved.kybStatus).toBe('APPROVED')
     const got = await events()
-    expect(got.map((e) => `${e.type} ${e.data.id} ${e.data.kybStatus}`)).toEqual([`CUSTOMER.KYB_PENDING ${b.id} PENDING`, `CUSTOMER.KYB_APPROVED ${b.id} APPROVED`])
+    expect(got.map((e) => `${e.type} ${e.data.id} ${e.data.kybStatus}`)).toEqual([
+      `CUSTOMER.KYB_PENDING ${b.id} PENDING`,
+      `CUSTOMER.KYB_APPROVED ${b.id} APPROVED`,
+    ])
     const owners = await fx.svc.json(['kyc', 'owners', 'list', b.id])
     expect(owners.data.map((o: any) => o.kycStatus)).toEqual(['APPROVED', 'APPROVED', 'APPROVED', 'APPROVED'])
     expect(owners.totalCount).toBe(4)
-    expect(owners.data.map((o: any) => o.personalInfo.identifier)).toEqual(['123-45-6789', '123-45-6789', '123-45-6789', '123-45-6789'])
+    expect(owners.data.map((o: any) => o.personalInfo.identifier)).toEqual([
+      '123-45-6789',
+      '123-45-6789',
+      '123-45-6789',
+      '123-45-6789',
+    ])
   })
 
   it('refuses owners beyond 100% in total and owners of an individual, changing nothing', async () => {
@@ -63,7 +134,9 @@ describe('KYB of businesses, end to end', () => {
     const count = fx.sbx.emu.db.count('beneficialOwners')
     const over = await fx.svc.run([...owner(b.id, 'Too', 'Much', ['UBO'], 30), '--json'])
     expect(over.code).toBe(2)
-    expect(over.json().error.details.errors).toEqual([{field: 'ownershipPercentage', message: '80% is declared already; 30% more would exceed 100%'}])
+    expect(over.json().error.details.errors).toEqual([
+      {field: 'ownershipPercentage', message: '80% is declared already; 30% more would exceed 100%'},
+    ])
     const person = await fx.svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Solo Trader'])
     const wrong = await fx.svc.run([...owner(person.id, 'No', 'Body', ['UBO'], 50), '--json'])
     expect(wrong.code).toBe(2)
@@ -76,7 +149,9 @@ describe('KYB of businesses, end to end', () => {
     const before = fx.sbx.requestCount()
     const frac = await fx.svc.run([...owner(b.id, 'Ann', 'Partner', ['UBO'], '33.5'), '--json'])
     expect(frac.code).toBe(2)
-    expect(frac.json().error.details.errors).toEqual([expect.objectContaining({field: 'ownershipPercentage', message: expect.stringMatching(/int/)})])
+    expect(frac.json().error.details.errors).toEqual([
+      expect.objectContaining({field: 'ownershipPercentage', message: expect.stringMatching(/int/)}),
+    ])
     expect(fx.sbx.requestCount()).toBe(before)
     expect((await fx.svc.json(owner(b.id, 'Ann', 'Partner', ['UBO'], '34%'))).ownershipPercentage).toBe(34)
   })
@@ -107,14 +182,17 @@ describe('KYB of businesses, end to end', () => {
     const ownerCount = fx.sbx.emu.db.count('beneficialOwners')
     const late = await fx.svc.run([...owner(b.id, 'Lou', 'Late', ['UBO'], 5), '--json'])
     expect(late.code).toBe(6)
-    expect(late.json().error).toMatchObject({code: 'INVALID_STATE_TRANSITION', reason: expect.stringMatching(/under review \(PENDING\)/)})
+    expect(late.json().error).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+      reason: expect.stringMatching(/under review \(PENDING\)/),
+    })
     expect(fx.sbx.emu.db.count('beneficialOwners')).toBe(ownerCount)
     const r = await fx.svc.run(['kyc', 'wait', b.id, '--timeout', '500ms'])
     expect(r.code).toBe(8)
     expect(fx.sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
   })
 
-  it("an owner whose lastName ends in 002 is rejected, and so is the business", async () => {
+  it('an owner whose lastName ends in 002 is rejected, and so is the business', async () => {
     const b = await fx.svc.json(business('REG-555'))
     await fx.svc.json(['customers', 'terms', b.id, '--accept'])
     await fx.svc.json(certificate(b.id))
@@ -142,7 +220,11 @@ describe('KYB with the skip-paperwork option', () => {
       expect(skip.emu.db.get<any>('customers', no.id).kybStatus).toBe('REJECTED')
       const slow = await s.json(business('REG-003'))
       await s.json(['customers', 'terms', slow.id, '--accept'])
-      expect(types(await s.submit(slow.id))).toEqual(['MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON', 'MISSING_LEGAL_PRESENCE_DOCUMENT'])
+      expect(types(await s.submit(slow.id))).toEqual([
+        'MISSING_BENEFICIAL_OWNER',
+        'MISSING_CONTROL_PERSON',
+        'MISSING_LEGAL_PRESENCE_DOCUMENT',
+      ])
       expect(skip.emu.db.get<any>('customers', slow.id).kybStatus).toBe('UNVERIFIED')
     } finally {
       await skip.stop()

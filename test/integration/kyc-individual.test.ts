@@ -1,5 +1,15 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {fixture, individualFlags, journey, jpeg, kycSandbox, listenForWebhooks, passportArgs, png, type Journey} from '../helpers/kyc.js'
+import {
+  fixture,
+  individualFlags,
+  journey,
+  jpeg,
+  kycSandbox,
+  listenForWebhooks,
+  passportArgs,
+  png,
+  type Journey,
+} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 const fx = kycSandbox()
@@ -13,7 +23,12 @@ describe('KYC of individuals, end to end', () => {
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     const passport = fixture(fx.sbx.dir, 'ada-passport.jpg', jpeg(1200, 800))
     const doc = await fx.svc.json(passportArgs(c.id, passport))
-    expect(doc).toMatchObject({documentHolder: c.id, documentType: 'PASSPORT', fileName: 'ada-passport.jpg', country: 'US'})
+    expect(doc).toMatchObject({
+      documentHolder: c.id,
+      documentType: 'PASSPORT',
+      fileName: 'ada-passport.jpg',
+      country: 'US',
+    })
 
     const v = await fx.svc.submit(c.id)
     expect(v).toMatchObject({customerId: c.id, verificationStatus: 'IN_PROGRESS', errors: []})
@@ -24,7 +39,10 @@ describe('KYC of individuals, end to end', () => {
     expect(approved.json()).toMatchObject({id: c.id, kycStatus: 'APPROVED'})
     const got = await events()
     expect(got.map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
-    expect(got.map((e) => [e.data.id, e.data.kycStatus])).toEqual([[c.id, 'PENDING'], [c.id, 'APPROVED']])
+    expect(got.map((e) => [e.data.id, e.data.kycStatus])).toEqual([
+      [c.id, 'PENDING'],
+      [c.id, 'APPROVED'],
+    ])
     expect(got[1].data.identifier).toBeUndefined()
   })
 
@@ -33,10 +51,20 @@ describe('KYC of individuals, end to end', () => {
     const c = await fx.svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Grace'])
     const first = await fx.svc.submit(c.id)
     expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
-    expect(first.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(
-      ['MISSING_IDENTITY_DOCUMENT', 'address', 'birthDate', 'endUserTermsConsent', 'fullName', 'idType', 'identifier', 'nationality'],
-    )
-    expect(first.errors.find((e: any) => e.type === 'MISSING_IDENTITY_DOCUMENT')).toMatchObject({resourceId: c.id, acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID']})
+    expect(first.errors.map((e: any) => e.field ?? e.type).sort()).toEqual([
+      'MISSING_IDENTITY_DOCUMENT',
+      'address',
+      'birthDate',
+      'endUserTermsConsent',
+      'fullName',
+      'idType',
+      'identifier',
+      'nationality',
+    ])
+    expect(first.errors.find((e: any) => e.type === 'MISSING_IDENTITY_DOCUMENT')).toMatchObject({
+      resourceId: c.id,
+      acceptedDocumentTypes: ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID'],
+    })
     expect(first.errors.find((e: any) => e.field === 'fullName').reason).toMatch(/given and a family name/)
     expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
 
@@ -59,23 +87,70 @@ describe('KYC of individuals, end to end', () => {
     expect(stuck.code).toBe(6)
     expect(stuck.json().error.code).toBe('VERIFICATION_INCOMPLETE')
 
-    await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Grace Hopper', '--birth-date', '1906-12-09', '--nationality', 'US', '--address-line1', '1 Navy Way', '--address-postal-code', '20001', '--address-country', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789'])
+    await fx.svc.json([
+      'customers',
+      'update',
+      c.id,
+      '--full-name',
+      'Grace Hopper',
+      '--birth-date',
+      '1906-12-09',
+      '--nationality',
+      'US',
+      '--address-line1',
+      '1 Navy Way',
+      '--address-postal-code',
+      '20001',
+      '--address-country',
+      'US',
+      '--id-type',
+      'SSN',
+      '--identifier',
+      '123-45-6789',
+    ])
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     const front = fixture(fx.sbx.dir, 'dl-front.png', png(1000, 640))
-    await fx.svc.json(['kyc', 'documents', 'upload', '--holder', c.id, '--type', 'DRIVERS_LICENSE', '--side', 'FRONT', '--file', front, '--number', 'D1234', '--issuing-authority', 'CA DMV', '--country', 'US'])
+    await fx.svc.json([
+      'kyc',
+      'documents',
+      'upload',
+      '--holder',
+      c.id,
+      '--type',
+      'DRIVERS_LICENSE',
+      '--side',
+      'FRONT',
+      '--file',
+      front,
+      '--number',
+      'D1234',
+      '--issuing-authority',
+      'CA DMV',
+      '--country',
+      'US',
+    ])
     const second = await fx.svc.submit(c.id)
     expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(second.errors).toHaveLength(1)
-    expect(second.errors[0]).toMatchObject({type: 'MISSING_IDENTITY_DOCUMENT', reason: expect.stringMatching(/DRIVERS_LICENSE has only its FRONT side; upload the BACK/)})
+    expect(second.errors[0]).toMatchObject({
+      type: 'MISSING_IDENTITY_DOCUMENT',
+      reason: expect.stringMatching(/DRIVERS_LICENSE has only its FRONT side; upload the BACK/),
+    })
 
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'grace-passport.pdf', Buffer.from('%PDF-1.7\n%%EOF\n'))))
     const third = await fx.svc.submit(c.id)
     expect(third.verificationStatus).toBe('IN_PROGRESS')
     const approved = await fx.svc.json(['kyc', 'wait', c.id])
     expect(approved.kycStatus).toBe('APPROVED')
-    expect((await events()).map((e) => `${e.type} ${e.data.id}`)).toEqual([`CUSTOMER.KYC_PENDING ${c.id}`, `CUSTOMER.KYC_APPROVED ${c.id}`])
+    expect((await events()).map((e) => `${e.type} ${e.data.id}`)).toEqual([
+      `CUSTOMER.KYC_PENDING ${c.id}`,
+      `CUSTOMER.KYC_APPROVED ${c.id}`,
+    ])
     const list = await fx.svc.json(['kyc', 'documents', 'list', '--holder', c.id])
-    expect(list.data.map((d: any) => `${d.documentType}${d.side ? ' ' + d.side : ''}`)).toEqual(['DRIVERS_LICENSE FRONT', 'PASSPORT'])
+    expect(list.data.map((d: any) => `${d.documentType}${d.side ? ' ' + d.side : ''}`)).toEqual([
+      'DRIVERS_LICENSE FRONT',
+      'PASSPORT',
+    ])
   })
 
   it('suffix 002 reports RESOLVE_ERRORS first, is rejected once complete (exit 1), and renaming does not overwrite the settled decision', async () => {
@@ -84,7 +159,10 @@ describe('KYC of individuals, end to end', () => {
     // Rule 8: the outcome is decided once the submission is in, so an incomplete 002 is not rejected yet.
     const early = await fx.svc.submit(c.id)
     expect(early.verificationStatus).toBe('RESOLVE_ERRORS')
-    expect(early.errors.map((e: any) => e.field ?? e.type).sort()).toEqual(['MISSING_IDENTITY_DOCUMENT', 'endUserTermsConsent'])
+    expect(early.errors.map((e: any) => e.field ?? e.type).sort()).toEqual([
+      'MISSING_IDENTITY_DOCUMENT',
+      'endUserTermsConsent',
+    ])
     expect(stored(c.id).kycStatus).toBe('UNVERIFIED')
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'eve.png', png(900, 600))))
@@ -100,7 +178,12 @@ describe('KYC of individuals, end to end', () => {
     const again = await fx.svc.run(['kyc', 'submit', c.id, '--json'])
     expect(again.code).toBe(6)
     // sandbox-behaviour 2: re-submitting a settled customer is a 400, as the contract allows
-    expect(again.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT', details: {status: 'REJECTED', errors: [{field: 'customerId'}]}, hint: expect.stringMatching(/decision is final/)})
+    expect(again.json().error).toMatchObject({
+      status: 400,
+      code: 'INVALID_INPUT',
+      details: {status: 'REJECTED', errors: [{field: 'customerId'}]},
+      hint: expect.stringMatching(/decision is final/),
+    })
     expect(stored(c.id).kycStatus).toBe('REJECTED')
     expect(fx.sbx.emu.db.count('verifications')).toBe(verifications)
   })
@@ -133,8 +216,23 @@ describe('KYC of individuals, end to end', () => {
     expect(bad.code).not.toBe(0)
     expect(stored(c.id).endUserTermsConsent).toBeUndefined()
     const customers = fx.sbx.emu.db.count('customers')
-    const consent = {acceptedAt: '2026-01-01T00:00:00Z', ipAddress: '203.0.113.9', termsVersion: 'v0-unknown', acceptanceMethod: 'CHECKBOX'}
-    const atCreate = await fx.svc.run(['customers', 'create', '--type', 'individual', '--full-name', 'Nora New', '--data', JSON.stringify({endUserTermsConsent: consent}), '--json'])
+    const consent = {
+      acceptedAt: '2026-01-01T00:00:00Z',
+      ipAddress: '203.0.113.9',
+      termsVersion: 'v0-unknown',
+      acceptanceMethod: 'CHECKBOX',
+    }
+    const atCreate = await fx.svc.run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Nora New',
+      '--data',
+      JSON.stringify({endUserTermsConsent: consent}),
+      '--json',
+    ])
     expect(atCreate.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
     expect(fx.sbx.emu.db.count('customers')).toBe(customers)
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'tess.jpg', jpeg(800, 600))))
@@ -185,7 +283,12 @@ describe('decisions are durable and the platform type matters', () => {
       box = await box.restart()
       expect(box.emu.db.get<any>('customers', c.id).kycStatus).toBe('PENDING')
       expect((await journey(box).json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
-      expect(box.emu.webhooks.list().filter((e) => (e.data as any)?.id === c.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
+      expect(
+        box.emu.webhooks
+          .list()
+          .filter((e) => (e.data as any)?.id === c.id)
+          .map((e) => e.type),
+      ).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
     } finally {
       await box.stop()
     }
@@ -244,8 +347,14 @@ describe('the skip-paperwork sandbox option', () => {
     expect((await s.json(['kyc', 'wait', ok.id])).kycStatus).toBe('APPROVED')
     expect((await s.run(['kyc', 'wait', no.id])).code).toBe(1)
     const got = await events()
-    expect(got.filter((e) => e.data.id === ok.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_APPROVED'])
-    expect(got.filter((e) => e.data.id === no.id).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_REJECTED'])
+    expect(got.filter((e) => e.data.id === ok.id).map((e) => e.type)).toEqual([
+      'CUSTOMER.KYC_PENDING',
+      'CUSTOMER.KYC_APPROVED',
+    ])
+    expect(got.filter((e) => e.data.id === no.id).map((e) => e.type)).toEqual([
+      'CUSTOMER.KYC_PENDING',
+      'CUSTOMER.KYC_REJECTED',
+    ])
 
     // Settled by the option at create; renaming does not reopen or flip it.
     await s.json(['customers', 'update', ok.id, '--full-name', 'Quick Approve 002'])

@@ -8,36 +8,102 @@ let business: string
 let owner: string
 let other: string
 
-const person = (first: string) => ({firstName: first, lastName: 'Ruiz', birthDate: '1985-04-02', nationality: 'US', address: {line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US'}, idType: 'SSN', identifier: '123-45-6789'})
+const person = (first: string) => ({
+  firstName: first,
+  lastName: 'Ruiz',
+  birthDate: '1985-04-02',
+  nationality: 'US',
+  address: {line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US'},
+  idType: 'SSN',
+  identifier: '123-45-6789',
+})
 
 beforeAll(async () => {
   sbx = await startSandbox()
-  const b = await api(sbx, 'POST', '/customers', {customerType: 'BUSINESS', businessInfo: {legalName: 'Acme LLC', country: 'US', incorporatedOn: '2010-05-01', taxId: '12-3456789'}})
+  const b = await api(sbx, 'POST', '/customers', {
+    customerType: 'BUSINESS',
+    businessInfo: {legalName: 'Acme LLC', country: 'US', incorporatedOn: '2010-05-01', taxId: '12-3456789'},
+  })
   expect(b.status, JSON.stringify(b.body)).toBe(201)
   business = b.body.id
-  owner = (await api(sbx, 'POST', '/beneficial-owners', {customerId: business, roles: ['UBO'], ownershipPercentage: 30, personalInfo: person('Ana')})).body.id
-  other = (await api(sbx, 'POST', '/beneficial-owners', {customerId: business, roles: ['UBO'], ownershipPercentage: 50, personalInfo: person('Luis')})).body.id
+  owner = (
+    await api(sbx, 'POST', '/beneficial-owners', {
+      customerId: business,
+      roles: ['UBO'],
+      ownershipPercentage: 30,
+      personalInfo: person('Ana'),
+    })
+  ).body.id
+  other = (
+    await api(sbx, 'POST', '/beneficial-owners', {
+      customerId: business,
+      roles: ['UBO'],
+      ownershipPercentage: 50,
+      personalInfo: person('Luis'),
+    })
+  ).body.id
 })
 afterAll(async () => sbx.stop())
 
 describe('svc kyc owners update', () => {
   it('changes only what is given: roles, ownership, a personal detail, one address field', async () => {
-    const r = await svc(['kyc', 'owners', 'update', owner, '--role', 'ubo', '--role', 'DIRECTOR', '--ownership', '40', '--email', 'ana@example.com', '--address-postal-code', '78702', '--json'], {env: sbx.env})
+    const r = await svc(
+      [
+        'kyc',
+        'owners',
+        'update',
+        owner,
+        '--role',
+        'ubo',
+        '--role',
+        'DIRECTOR',
+        '--ownership',
+        '40',
+        '--email',
+        'ana@example.com',
+        '--address-postal-code',
+        '78702',
+        '--json',
+      ],
+      {env: sbx.env},
+    )
     expect(r.code, r.stderr).toBe(0)
-    expect(r.json()).toMatchObject({id: owner, roles: ['UBO', 'DIRECTOR'], ownershipPercentage: 40, personalInfo: {firstName: 'Ana', email: 'ana@example.com', address: {line1: '1 Main St', postalCode: '78702'}}})
+    expect(r.json()).toMatchObject({
+      id: owner,
+      roles: ['UBO', 'DIRECTOR'],
+      ownershipPercentage: 40,
+      personalInfo: {firstName: 'Ana', email: 'ana@example.com', address: {line1: '1 Main St', postalCode: '78702'}},
+    })
     const stored = sbx.emu.db.get<any>('beneficialOwners', owner)
-    expect(stored).toMatchObject({ownershipPercentage: 40, personalInfo: {lastName: 'Ruiz', identifier: '123-45-6789', address: {city: 'Austin', postalCode: '78702'}}})
+    expect(stored).toMatchObject({
+      ownershipPercentage: 40,
+      personalInfo: {lastName: 'Ruiz', identifier: '123-45-6789', address: {city: 'Austin', postalCode: '78702'}},
+    })
     expect(r.stderr).toMatch(/Updated BeneficialOwner:/)
   })
 
   it('refuses ownership past 100% in total (the other owners counted, not this one) and an unknown owner', async () => {
     const over = await svc(['kyc', 'owners', 'update', owner, '--ownership', '51', '--json'], {env: sbx.env})
     expect(over.code).toBe(2)
-    expect(over.json().error.details.errors[0]).toMatchObject({field: 'ownershipPercentage', message: expect.stringMatching(/50%/)})
+    expect(over.json().error.details.errors[0]).toMatchObject({
+      field: 'ownershipPercentage',
+      message: expect.stringMatching(/50%/),
+    })
     expect(sbx.emu.db.get<any>('beneficialOwners', owner).ownershipPercentage).toBe(40)
     const fifty = await svc(['kyc', 'owners', 'update', owner, '--ownership', '50', '--json'], {env: sbx.env})
     expect(fifty.code, fifty.stderr).toBe(0)
-    const missing = await svc(['kyc', 'owners', 'update', 'BeneficialOwner:00000000-0000-0000-0000-000000000000', '--email', 'x@example.com', '--json'], {env: sbx.env})
+    const missing = await svc(
+      [
+        'kyc',
+        'owners',
+        'update',
+        'BeneficialOwner:00000000-0000-0000-0000-000000000000',
+        '--email',
+        'x@example.com',
+        '--json',
+      ],
+      {env: sbx.env},
+    )
     expect(missing.code).toBe(5)
   })
 
@@ -47,7 +113,10 @@ describe('svc kyc owners update', () => {
     try {
       const r = await svc(['kyc', 'owners', 'update', other, '--email', 'luis@example.com', '--json'], {env: sbx.env})
       expect(r.code).toBe(6)
-      expect(r.json().error).toMatchObject({code: 'INVALID_STATE_TRANSITION', reason: expect.stringMatching(/cannot be changed/)})
+      expect(r.json().error).toMatchObject({
+        code: 'INVALID_STATE_TRANSITION',
+        reason: expect.stringMatching(/cannot be changed/),
+      })
       expect(sbx.emu.db.get<any>('beneficialOwners', other).personalInfo.email).toBeUndefined()
     } finally {
       sbx.emu.db.put('customers', business, stored)
@@ -70,7 +139,9 @@ describe('svc kyc owners update', () => {
 
   it('a bad owner id is exit 2 with nothing sent', async () => {
     const before = sbx.requestCount()
-    const r = await svc(['kyc', 'owners', 'update', 'Customer:abc', '--email', 'x@example.com', '--json'], {env: sbx.env})
+    const r = await svc(['kyc', 'owners', 'update', 'Customer:abc', '--email', 'x@example.com', '--json'], {
+      env: sbx.env,
+    })
     expect(r.code).toBe(2)
     expect(sbx.requestCount()).toBe(before)
   })

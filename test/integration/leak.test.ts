@@ -6,7 +6,9 @@ import {svc, type CliResult} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 // The built manifest lists every command, including ones added after this test was written.
-const MANIFEST = JSON.parse(readFileSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)), 'utf8')) as {
+const MANIFEST = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)), 'utf8'),
+) as {
   commands: Record<string, {flags: Record<string, unknown>}>
 }
 /** Commands that run until stopped. */
@@ -25,7 +27,10 @@ afterAll(async () => sbx.stop())
 const env = () => ({...sbx.env, SVC_DEBUG: '1', SVC_SANDBOX_DIR: join(sbx.dir, 'not-the-running-sandbox')})
 
 function expectNoLeak(r: CliResult, label: string): void {
-  for (const [stream, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+  for (const [stream, text] of [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ] as const) {
     expect(text.includes(secret), `${label}: client secret on ${stream}`).toBe(false)
     expect(text.includes(basic), `${label}: Basic credentials on ${stream}`).toBe(false)
   }
@@ -37,7 +42,9 @@ async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<v
 
 describe('the client secret never reaches any output', () => {
   it('requests traced with --debug, dry runs, and --json errors and results', async () => {
-    const customer = (await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Leak Check', '--json'], {env: sbx.env})).json()
+    const customer = (
+      await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Leak Check', '--json'], {env: sbx.env})
+    ).json()
     const cases: string[][] = [
       ['customers', 'create', '--type', 'individual', '--full-name', 'Debug Dan', '--debug'],
       ['customers', 'create', '--type', 'individual', '--full-name', 'Dry Dora', '--dry-run', '--debug'],
@@ -66,10 +73,26 @@ describe('the client secret never reaches any output', () => {
   })
 
   it('a rejected secret (401) and svc login --debug do not echo it', async () => {
-    const wrong = await svc(['customers', 'list', '--debug', '--json'], {env: {...env(), SVC_CLIENT_SECRET: secret + 'x'}})
+    const wrong = await svc(['customers', 'list', '--debug', '--json'], {
+      env: {...env(), SVC_CLIENT_SECRET: secret + 'x'},
+    })
     expect(wrong.code).toBe(4)
     expectNoLeak(wrong, '401')
-    const login = await svc(['login', '--profile', 'leak', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin', '--debug', '--json'], {env: {...env(), SVC_CLIENT_SECRET: undefined}, input: secret})
+    const login = await svc(
+      [
+        'login',
+        '--profile',
+        'leak',
+        '--base-url',
+        sbx.url,
+        '--token-id',
+        sbx.env.SVC_TOKEN_ID,
+        '--secret-stdin',
+        '--debug',
+        '--json',
+      ],
+      {env: {...env(), SVC_CLIENT_SECRET: undefined}, input: secret},
+    )
     expect(login.code).toBe(0)
     expectNoLeak(login, 'login')
   })

@@ -7,7 +7,16 @@ let sbx: TestSandbox
 const ids: string[] = []
 beforeAll(async () => {
   sbx = await startSandbox()
-  for (let i = 0; i < 230; i++) ids.push((await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: `Stream ${i}`, platformCustomerId: `stream-${i}`})).body.id)
+  for (let i = 0; i < 230; i++)
+    ids.push(
+      (
+        await api(sbx, 'POST', '/customers', {
+          customerType: 'INDIVIDUAL',
+          fullName: `Stream ${i}`,
+          platformCustomerId: `stream-${i}`,
+        })
+      ).body.id,
+    )
 })
 afterAll(async () => sbx.stop())
 
@@ -18,7 +27,10 @@ describe('--all streams page by page', () => {
     const before = sbx.requestCount()
     const r = await run(['customers', 'list', '--all', '--limit', '50', '--output', 'ndjson'])
     expect(r.code, r.stderr).toBe(0)
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.map((c) => c.id)).toEqual(ids)
     expect(sbx.requestCount() - before).toBe(5) // 230 / 50, rounded up
   })
@@ -29,7 +41,11 @@ describe('--all streams page by page', () => {
     const doc = r.json()
     expect(doc).toEqual({data: expect.any(Array), hasMore: false, totalCount: 230})
     expect(doc.data.map((c: {id: string}) => c.id)).toEqual(ids)
-    expect(doc.data[3]).toMatchObject({fullName: 'Stream 3', platformCustomerId: 'stream-3', customerType: 'INDIVIDUAL'})
+    expect(doc.data[3]).toMatchObject({
+      fullName: 'Stream 3',
+      platformCustomerId: 'stream-3',
+      customerType: 'INDIVIDUAL',
+    })
   })
 
   it('--output csv --all: a header once, then a row per customer', async () => {

@@ -32,26 +32,91 @@ function evmWallet() {
   return {address, sign}
 }
 
-const statusEvents = (id: string) => sbx.emu.webhooks.list().filter((e) => e.type === 'EXTERNAL_ACCOUNT.STATUS_UPDATED' && (e.data as {id: string}).id === id).map((e) => (e.data as {status: string}).status)
+const statusEvents = (id: string) =>
+  sbx.emu.webhooks
+    .list()
+    .filter((e) => e.type === 'EXTERNAL_ACCOUNT.STATUS_UPDATED' && (e.data as {id: string}).id === id)
+    .map((e) => (e.data as {status: string}).status)
 
 describe('external accounts', () => {
   it('registers the spec kinds with local checks passing, and shows them', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const cases: string[][] = [
-      ['--type', 'USD_ACCOUNT', '--account-number', '123456789', '--routing-number', '021000021', '--bank-name', 'Chase', '--intermediary-bank-name', 'Citi', '--intermediary-routing-number', '021000089', '--fi-to-fi', 'Attn wire desk', '--beneficiary-name', 'Ada Lovelace'],
-      ['--type', 'EUR_ACCOUNT', '--iban', 'DE89370400440532013000', '--swift', 'COBADEFFXXX', '--beneficiary-name', 'Ada Lovelace', '--beneficiary-country', 'DE'],
-      ['--type', 'BRL_ACCOUNT', '--pix-key', '52998224725', '--pix-key-type', 'CPF', '--tax-id', '52998224725', '--beneficiary-name', 'Joao Silva'],
-      ['--type', 'GBP_ACCOUNT', '--sort-code', '401276', '--account-number', '12345678', '--beneficiary-name', 'Ada Lovelace'],
+      [
+        '--type',
+        'USD_ACCOUNT',
+        '--account-number',
+        '123456789',
+        '--routing-number',
+        '021000021',
+        '--bank-name',
+        'Chase',
+        '--intermediary-bank-name',
+        'Citi',
+        '--intermediary-routing-number',
+        '021000089',
+        '--fi-to-fi',
+        'Attn wire desk',
+        '--beneficiary-name',
+        'Ada Lovelace',
+      ],
+      [
+        '--type',
+        'EUR_ACCOUNT',
+        '--iban',
+        'DE89370400440532013000',
+        '--swift',
+        'COBADEFFXXX',
+        '--beneficiary-name',
+        'Ada Lovelace',
+        '--beneficiary-country',
+        'DE',
+      ],
+      [
+        '--type',
+        'BRL_ACCOUNT',
+        '--pix-key',
+        '52998224725',
+        '--pix-key-type',
+        'CPF',
+        '--tax-id',
+        '52998224725',
+        '--beneficiary-name',
+        'Joao Silva',
+      ],
+      [
+        '--type',
+        'GBP_ACCOUNT',
+        '--sort-code',
+        '401276',
+        '--account-number',
+        '12345678',
+        '--beneficiary-name',
+        'Ada Lovelace',
+      ],
       ['--type', 'TRON_WALLET', '--address', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--vasp', 'Binance'],
-      ['--type', 'L2_WALLET', '--address', 'sparkrt1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu', '--currency', 'BTC'],
+      [
+        '--type',
+        'L2_WALLET',
+        '--address',
+        'sparkrt1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhu',
+        '--currency',
+        'BTC',
+      ],
     ]
     for (const args of cases) {
       const r = await run(['accounts', 'external', 'add', '--customer', c.id, ...args, '--json'])
       expect(r.code, `${args[1]}: ${r.stderr}`).toBe(0)
       expect(r.json().accountInfo.accountType).toBe(args[1])
     }
-    const wire = sbx.emu.db.all<{accountInfo: Record<string, unknown>}>('externalAccounts').find((a) => a.accountInfo.accountType === 'USD_ACCOUNT')!
-    expect(wire.accountInfo).toMatchObject({intermediaryRoutingNumber: '021000089', fiToFiInformation: 'Attn wire desk', beneficiary: {fullName: 'Ada Lovelace'}})
+    const wire = sbx.emu.db
+      .all<{accountInfo: Record<string, unknown>}>('externalAccounts')
+      .find((a) => a.accountInfo.accountType === 'USD_ACCOUNT')!
+    expect(wire.accountInfo).toMatchObject({
+      intermediaryRoutingNumber: '021000089',
+      fiToFiInformation: 'Attn wire desk',
+      beneficiary: {fullName: 'Ada Lovelace'},
+    })
     const list = await run(['accounts', 'external', 'list', '--customer', c.id, '--json'])
     expect(list.json().data).toHaveLength(cases.length)
     const table = await run(['accounts', 'external', 'list', '--customer', c.id])
@@ -60,7 +125,19 @@ describe('external accounts', () => {
 
   it('409 DUPLICATE_EXTERNAL_ACCOUNT shows the existing account; BANK_ACCOUNT_VALIDATION_PENDING explains the window', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const args = ['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('777'), '--beneficiary-name', 'Maria Garcia']
+    const args = [
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      c.id,
+      '--type',
+      'CLABE',
+      '--clabe',
+      clabeEnding('777'),
+      '--beneficiary-name',
+      'Maria Garcia',
+    ]
     const first = (await run([...args, '--json'])).json()
     const dup = await run(args)
     expect(dup.code).toBe(6)
@@ -69,7 +146,22 @@ describe('external accounts', () => {
     expect((await run([...args, '--json'])).json().error.details.existingAccount.id).toBe(first.id)
 
     await api(sbx, 'PATCH', '/config', {sandbox: {bankValidationMs: 60_000}})
-    const us = ['accounts', 'external', 'add', '--customer', c.id, '--type', 'USD_ACCOUNT', '--account-number', '99887766', '--routing-number', '021000021', '--beneficiary-name', 'Ada Lovelace', '--json']
+    const us = [
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      c.id,
+      '--type',
+      'USD_ACCOUNT',
+      '--account-number',
+      '99887766',
+      '--routing-number',
+      '021000021',
+      '--beneficiary-name',
+      'Ada Lovelace',
+      '--json',
+    ]
     const pending = await run(us)
     await api(sbx, 'PATCH', '/config', {sandbox: {bankValidationMs: 0}})
     expect(pending.json().status).toBe('PENDING')
@@ -81,7 +173,22 @@ describe('external accounts', () => {
 
   it('delete is refused while trusted (409 BENEFICIARY_TRUSTED explained), works after untrust', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('321'), '--beneficiary-name', 'Maria Garcia', '--json'])).json().id
+    const id = (
+      await run([
+        'accounts',
+        'external',
+        'add',
+        '--customer',
+        c.id,
+        '--type',
+        'CLABE',
+        '--clabe',
+        clabeEnding('321'),
+        '--beneficiary-name',
+        'Maria Garcia',
+        '--json',
+      ])
+    ).json().id
     await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)
     const refused = await run(['accounts', 'external', 'delete', id, '--yes', '--json'])
     expect(refused.code).toBe(6)
@@ -98,18 +205,50 @@ describe('ownership verification', () => {
   it('WALLET_SIGNATURE with a real EVM key activates the wallet; a wrong key leaves it UNVERIFIED', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const wallet = evmWallet()
-    const add = await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'ETHEREUM_WALLET', '--currency', 'USDC', '--address', wallet.address, '--ownership', 'FIRST_PARTY', '--json'])
+    const add = await run([
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      c.id,
+      '--type',
+      'ETHEREUM_WALLET',
+      '--currency',
+      'USDC',
+      '--address',
+      wallet.address,
+      '--ownership',
+      'FIRST_PARTY',
+      '--json',
+    ])
     expect(add.json().status).toBe('PENDING_OWNERSHIP_VERIFICATION')
     const id = add.json().id
 
     // Wrong key first: refused (exit 4) and the account drops to UNVERIFIED.
     const file = join(sbx.dir, 'msg.txt')
-    const ch = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--message-out', file])
+    const ch = await run([
+      'accounts',
+      'external',
+      'verify-ownership',
+      id,
+      '--method',
+      'WALLET_SIGNATURE',
+      '--message-out',
+      file,
+    ])
     expect(ch.code, ch.stderr).toBe(0)
     const message = readFileSync(file, 'utf8')
     expect(ch.stdout).toBe(message) // stdout carries the message exactly, nothing added
     expect(message).toContain(wallet.address)
-    const wrong = await run(['accounts', 'external', 'submit-signature', id, '--signature', evmWallet().sign(message), '--json'])
+    const wrong = await run([
+      'accounts',
+      'external',
+      'submit-signature',
+      id,
+      '--signature',
+      evmWallet().sign(message),
+      '--json',
+    ])
     expect(wrong.code).toBe(4)
     expect(wrong.json().error.code).toBe('INVALID_SIGNATURE')
     expect((await run(['accounts', 'external', 'get', id, '--json'])).json().status).toBe('UNVERIFIED')
@@ -118,13 +257,35 @@ describe('ownership verification', () => {
     const fresh = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
     const m2 = fresh.json().messageToSign as string
     expect(m2).not.toBe(message)
-    const stale = await run(['accounts', 'external', 'submit-signature', id, '--signature', wallet.sign(message), '--json'])
+    const stale = await run([
+      'accounts',
+      'external',
+      'submit-signature',
+      id,
+      '--signature',
+      wallet.sign(message),
+      '--json',
+    ])
     expect(stale.code).toBe(4) // a signature over the abandoned challenge no longer counts
     await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--message-out', file])
-    const ok = await run(['accounts', 'external', 'submit-signature', id, '--signature', wallet.sign(readFileSync(file, 'utf8')), '--json'])
+    const ok = await run([
+      'accounts',
+      'external',
+      'submit-signature',
+      id,
+      '--signature',
+      wallet.sign(readFileSync(file, 'utf8')),
+      '--json',
+    ])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.json().status).toBe('ACTIVE')
-    expect(statusEvents(id)).toEqual(['UNVERIFIED', 'PENDING_OWNERSHIP_VERIFICATION', 'UNVERIFIED', 'PENDING_OWNERSHIP_VERIFICATION', 'ACTIVE'])
+    expect(statusEvents(id)).toEqual([
+      'UNVERIFIED',
+      'PENDING_OWNERSHIP_VERIFICATION',
+      'UNVERIFIED',
+      'PENDING_OWNERSHIP_VERIFICATION',
+      'ACTIVE',
+    ])
     const done = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
     expect(done.code).toBe(6) // already verified
   })
@@ -133,14 +294,60 @@ describe('ownership verification', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const sk = ed25519.utils.randomSecretKey()
     const address = base58.encode(ed25519.getPublicKey(sk))
-    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'SOLANA_WALLET', '--address', address, '--json'])).json().id
-    const msg = (await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])).json().messageToSign
-    const ok = await run(['accounts', 'external', 'submit-signature', id, '--signature', base58.encode(ed25519.sign(utf8(msg), sk)), '--json'])
+    const id = (
+      await run([
+        'accounts',
+        'external',
+        'add',
+        '--customer',
+        c.id,
+        '--type',
+        'SOLANA_WALLET',
+        '--address',
+        address,
+        '--json',
+      ])
+    ).json().id
+    const msg = (
+      await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
+    ).json().messageToSign
+    const ok = await run([
+      'accounts',
+      'external',
+      'submit-signature',
+      id,
+      '--signature',
+      base58.encode(ed25519.sign(utf8(msg), sk)),
+      '--json',
+    ])
     expect(ok.json().status).toBe('ACTIVE')
 
-    const l2 = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'L2_WALLET', '--currency', 'BTC', '--address', 'sparkrt1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhq', '--json'])).json()
+    const l2 = (
+      await run([
+        'accounts',
+        'external',
+        'add',
+        '--customer',
+        c.id,
+        '--type',
+        'L2_WALLET',
+        '--currency',
+        'BTC',
+        '--address',
+        'sparkrt1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhq',
+        '--json',
+      ])
+    ).json()
     expect(l2.status).toBe('PENDING_OWNERSHIP_VERIFICATION')
-    const refused = await run(['accounts', 'external', 'verify-ownership', l2.id, '--method', 'WALLET_SIGNATURE', '--json'])
+    const refused = await run([
+      'accounts',
+      'external',
+      'verify-ownership',
+      l2.id,
+      '--method',
+      'WALLET_SIGNATURE',
+      '--json',
+    ])
     expect(refused.code).toBe(2)
     expect(refused.json().error.details.errors[0]).toMatchObject({field: 'method'})
     expect(refused.json().error.details.errors[0].message).toMatch(/EVM and Solana only\); use LIVENESS/)
@@ -149,7 +356,20 @@ describe('ownership verification', () => {
   it('LIVENESS: --wait follows the hosted check to ACTIVE', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const wallet = evmWallet()
-    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'BASE_WALLET', '--address', wallet.address, '--json'])).json().id
+    const id = (
+      await run([
+        'accounts',
+        'external',
+        'add',
+        '--customer',
+        c.id,
+        '--type',
+        'BASE_WALLET',
+        '--address',
+        wallet.address,
+        '--json',
+      ])
+    ).json().id
     const waiting = run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--wait', '--json'])
     let token: string | undefined
     for (let i = 0; i < 100 && !token; i++) {
@@ -158,7 +378,11 @@ describe('ownership verification', () => {
     }
     const page = await fetch(`${sbx.url}/sandbox/hosted/liveness/${token}`)
     expect(await page.text()).toContain(id)
-    const done = await fetch(`${sbx.url}/sandbox/hosted/liveness/${token}/complete`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{"result":"PASS"}'})
+    const done = await fetch(`${sbx.url}/sandbox/hosted/liveness/${token}/complete`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: '{"result":"PASS"}',
+    })
     expect(done.status).toBe(202)
     const r = await waiting
     expect(r.code, r.stderr).toBe(0)
@@ -169,13 +393,36 @@ describe('ownership verification', () => {
 
   it('LIVENESS: a new challenge abandons the old link; a failed check leaves UNVERIFIED, a new challenge returns it to pending (one event each)', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'POLYGON_WALLET', '--address', evmWallet().address, '--json'])).json().id
+    const id = (
+      await run([
+        'accounts',
+        'external',
+        'add',
+        '--customer',
+        c.id,
+        '--type',
+        'POLYGON_WALLET',
+        '--address',
+        evmWallet().address,
+        '--json',
+      ])
+    ).json().id
     const first = (await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).json()
-    const second = (await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).json()
+    const second = (
+      await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
+    ).json()
     expect(second.token).not.toBe(first.token)
-    const stale = await fetch(`${first.verificationLink}/complete`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{"result":"PASS"}'})
+    const stale = await fetch(`${first.verificationLink}/complete`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: '{"result":"PASS"}',
+    })
     expect(stale.status).toBe(404) // the abandoned link no longer counts
-    const failed = await fetch(`${second.verificationLink}/complete`, {method: 'POST', headers: {'content-type': 'application/json'}, body: '{"result":"FAIL"}'})
+    const failed = await fetch(`${second.verificationLink}/complete`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: '{"result":"FAIL"}',
+    })
     expect(failed.status).toBe(202)
     const status = () => sbx.emu.db.get<{status: string}>('externalAccounts', id)!.status
     for (let i = 0; i < 100 && status() !== 'UNVERIFIED'; i++) await new Promise((r) => setTimeout(r, 20))
@@ -187,8 +434,24 @@ describe('ownership verification', () => {
 
   it('challenge re-issues are rate limited (429 with Retry-After, exit 7)', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'POLYGON_WALLET', '--address', evmWallet().address, '--json'])).json().id
-    for (let i = 0; i < 10; i++) expect((await api(sbx, 'POST', `/customers/external-accounts/${id}/challenge`, {method: 'LIVENESS'})).status).toBe(201)
+    const id = (
+      await run([
+        'accounts',
+        'external',
+        'add',
+        '--customer',
+        c.id,
+        '--type',
+        'POLYGON_WALLET',
+        '--address',
+        evmWallet().address,
+        '--json',
+      ])
+    ).json().id
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await api(sbx, 'POST', `/customers/external-accounts/${id}/challenge`, {method: 'LIVENESS'})).status,
+      ).toBe(201)
     const r = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
     expect(r.code).toBe(7)
     expect(r.json().error).toMatchObject({code: 'RATE_LIMITED', status: 429})
@@ -198,7 +461,22 @@ describe('ownership verification', () => {
   it('a destination pending verification is usable below the threshold and refused above it', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 500_000})
-    const id = (await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'ETHEREUM_WALLET', '--currency', 'USDC', '--address', evmWallet().address, '--json'])).json().id
+    const id = (
+      await run([
+        'accounts',
+        'external',
+        'add',
+        '--customer',
+        c.id,
+        '--type',
+        'ETHEREUM_WALLET',
+        '--currency',
+        'USDC',
+        '--address',
+        evmWallet().address,
+        '--json',
+      ])
+    ).json().id
     const small = await run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '500', '--json'])
     expect(small.code, small.stderr).toBe(0)
     const big = await run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '2000', '--json'])

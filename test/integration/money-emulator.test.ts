@@ -5,7 +5,12 @@ import {api, approvedCustomer, beneficiary, clabeEnding, imbalance, until} from 
 let sbx: TestSandbox
 beforeAll(async () => {
   // Completion after 400 ms: long enough that the held funds can be read before it lands on a loaded machine.
-  sbx = await startSandbox({paymentCompletionDelayMs: 400, paymentReturnDelayMs: 60, paymentTimeoutFailMs: 60, livenessDelayMs: 30})
+  sbx = await startSandbox({
+    paymentCompletionDelayMs: 400,
+    paymentReturnDelayMs: 60,
+    paymentTimeoutFailMs: 60,
+    livenessDelayMs: 30,
+  })
 })
 afterAll(async () => sbx.stop())
 
@@ -15,10 +20,23 @@ describe('local sandbox money movement (HTTP)', () => {
     const fund = await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 100_000})
     expect(fund.status).toBe(200)
     expect(fund.body.balance.amount).toBe(100_000)
-    const ext = await api(sbx, 'POST', '/customers/external-accounts', {customerId: c.id, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary}})
+    const ext = await api(sbx, 'POST', '/customers/external-accounts', {
+      customerId: c.id,
+      currency: 'MXN',
+      accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary},
+    })
     expect(ext.status).toBe(201)
-    expect(ext.body).toMatchObject({status: 'ACTIVE', beneficiaryVerificationStatus: 'MATCHED', accountInfo: {paymentRails: ['SPEI']}})
-    const q = await api(sbx, 'POST', '/quotes', {source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: ext.body.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 25_000})
+    expect(ext.body).toMatchObject({
+      status: 'ACTIVE',
+      beneficiaryVerificationStatus: 'MATCHED',
+      accountInfo: {paymentRails: ['SPEI']},
+    })
+    const q = await api(sbx, 'POST', '/quotes', {
+      source: {sourceType: 'ACCOUNT', accountId: c.account('USD')},
+      destination: {destinationType: 'ACCOUNT', accountId: ext.body.id},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 25_000,
+    })
     expect(q.status).toBe(201)
     expect(q.body).toMatchObject({status: 'PENDING', totalSendingAmount: 25_000, exchangeRate: 17.25})
     // 0.30% service fee on the net plus the default rail fee of USD 0.50.
@@ -28,11 +46,23 @@ describe('local sandbox money movement (HTTP)', () => {
     expect(ex.body.status).toBe('PROCESSING')
     const again = await api(sbx, 'POST', `/quotes/${q.body.id}/execute`)
     expect(again.status).toBe(409)
-    const acc = sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', c.account('USD'))!
+    const acc = sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>(
+      'internalAccounts',
+      c.account('USD'),
+    )!
     expect(acc.balance.amount).toBe(75_000)
     expect(acc.totalBalance.amount).toBe(100_000)
-    const tx = await until(() => api(sbx, 'GET', `/transactions/${q.body.transactionId}`), (r) => r.body.status === 'COMPLETED')
-    expect(tx.body).toMatchObject({status: 'COMPLETED', type: 'OUTGOING', direction: 'DEBIT', quoteId: q.body.id, sentAmount: {amount: 25_000}})
+    const tx = await until(
+      () => api(sbx, 'GET', `/transactions/${q.body.transactionId}`),
+      (r) => r.body.status === 'COMPLETED',
+    )
+    expect(tx.body).toMatchObject({
+      status: 'COMPLETED',
+      type: 'OUTGOING',
+      direction: 'DEBIT',
+      quoteId: q.body.id,
+      sentAmount: {amount: 25_000},
+    })
     expect((await api(sbx, 'GET', `/quotes/${q.body.id}`)).body.status).toBe('COMPLETED')
     const events = (await api(sbx, 'GET', '/sandbox/events')).body.data.map((e: {type: string}) => e.type)
     expect(events).toContain('INCOMING_PAYMENT.COMPLETED')

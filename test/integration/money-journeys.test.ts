@@ -16,11 +16,24 @@ const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
 const events = (type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
 
 async function beneficiary(customerId: string, suffix = '123', extra: string[] = []) {
-  const r = await run(['accounts', 'external', 'add', '--customer', customerId, '--type', 'CLABE', '--clabe', clabeEnding(suffix), '--beneficiary-name', 'Maria Garcia', ...extra, '--json'])
+  const r = await run([
+    'accounts',
+    'external',
+    'add',
+    '--customer',
+    customerId,
+    '--type',
+    'CLABE',
+    '--clabe',
+    clabeEnding(suffix),
+    '--beneficiary-name',
+    'Maria Garcia',
+    ...extra,
+    '--json',
+  ])
   expect(r.code, r.stderr).toBe(0)
   return r.json().id as string
 }
-
 
 /**
  * Runs svc on a pseudo-terminal answering every y/N question that matches `prompt` with `answer`; counts the
@@ -32,7 +45,12 @@ async function confirming(args: string[], prompt: RegExp, answer: string) {
     env: sbx.env,
     answers: (raw) => {
       const open = raw.slice(raw.lastIndexOf('✔') + 1)
-      if (answered !== raw.split('✔').length - 1 || !prompt.test(open.replace(/\r?\n/g, ' ')) || !/\((y\/N|Y\/n)\)/.test(open)) return undefined
+      if (
+        answered !== raw.split('✔').length - 1 ||
+        !prompt.test(open.replace(/\r?\n/g, ' ')) ||
+        !/\((y\/N|Y\/n)\)/.test(open)
+      )
+        return undefined
       answered++
       return answer
     },
@@ -46,8 +64,14 @@ describe('money movement journeys through the CLI', () => {
     const fund = await run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00', '--json'])
     expect(fund.code, fund.stderr).toBe(0)
     expect(fund.json().balance.amount).toBe(100_000)
-    const incoming = events('INCOMING_PAYMENT.COMPLETED').map((e) => e.data as {type: string; direction: string; receivedAmount: {amount: number}; customerId: string})
-    expect(incoming.find((d) => d.customerId === c.id)).toMatchObject({type: 'INCOMING', direction: 'CREDIT', receivedAmount: {amount: 100_000}})
+    const incoming = events('INCOMING_PAYMENT.COMPLETED').map(
+      (e) => e.data as {type: string; direction: string; receivedAmount: {amount: number}; customerId: string},
+    )
+    expect(incoming.find((d) => d.customerId === c.id)).toMatchObject({
+      type: 'INCOMING',
+      direction: 'CREDIT',
+      receivedAmount: {amount: 100_000},
+    })
 
     const dest = await beneficiary(c.id)
     const human = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
@@ -60,17 +84,40 @@ describe('money movement journeys through the CLI', () => {
 
     const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
     const quote = q.json()
-    expect(quote).toMatchObject({status: 'PENDING', totalSendingAmount: 25_000, totalReceivingAmount: 429_093, feesIncluded: 125, platformFeesIncluded: 0, exchangeRate: 17.25})
+    expect(quote).toMatchObject({
+      status: 'PENDING',
+      totalSendingAmount: 25_000,
+      totalReceivingAmount: 429_093,
+      feesIncluded: 125,
+      platformFeesIncluded: 0,
+      exchangeRate: 17.25,
+    })
     const ex = await run(['quote', 'execute', quote.id, '--yes', '--wait', '--json'])
     expect(ex.code, ex.stderr).toBe(0)
     const settled = ex.json()
-    expect(settled).toMatchObject({id: quote.id, status: 'COMPLETED', transaction: {id: quote.transactionId, status: 'COMPLETED', type: 'OUTGOING', direction: 'DEBIT', quoteId: quote.id, exchangeRate: 17.25}})
+    expect(settled).toMatchObject({
+      id: quote.id,
+      status: 'COMPLETED',
+      transaction: {
+        id: quote.transactionId,
+        status: 'COMPLETED',
+        type: 'OUTGOING',
+        direction: 'DEBIT',
+        quoteId: quote.id,
+        exchangeRate: 17.25,
+      },
+    })
     expect(settled.transaction.settledAt).toBeTruthy()
     // outgoing transactions carry fees and platformFees as int64 smallest units of the sending currency
     expect(settled.transaction).toMatchObject({fees: quote.feesIncluded, platformFees: 0})
     expect(ex.stderr).toContain(`execute ${quote.id}`) // the environment banner before money moves
-    const out = events('OUTGOING_PAYMENT.COMPLETED').map((e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}})
-    expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({sentAmount: {amount: 25_000}, receivedAmount: {amount: 429_093}})
+    const out = events('OUTGOING_PAYMENT.COMPLETED').map(
+      (e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}},
+    )
+    expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({
+      sentAmount: {amount: 25_000},
+      receivedAmount: {amount: 429_093},
+    })
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
     await expectConserved(sbx)
 
@@ -85,7 +132,19 @@ describe('money movement journeys through the CLI', () => {
     const funded = await run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00'])
     expect(funded.code, funded.stderr).toBe(0)
     expect(funded.stderr).toMatch(/Funded InternalAccount:\S+: balance USD 1,000\.00/)
-    const added = await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('123'), '--beneficiary-name', 'Maria Garcia'])
+    const added = await run([
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      c.id,
+      '--type',
+      'CLABE',
+      '--clabe',
+      clabeEnding('123'),
+      '--beneficiary-name',
+      'Maria Garcia',
+    ])
     expect(added.code, added.stderr).toBe(0)
     const dest = added.stdout.match(/ExternalAccount:[\w-]+/)![0]
     const quoted = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
@@ -116,21 +175,68 @@ describe('money movement journeys through the CLI', () => {
   it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const dest = await beneficiary(c.id)
-    const shown = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USDC', '--network', 'SOLANA', '--to', dest, '--send', '100'])
-    expect(shown.stdout).toMatch(/Pay USDC 100\.000000 to \(real-time funding\)\n\s+SOLANA_WALLET\n\s+address\s+\S+\n\s+assetType\s+USDC/)
+    const shown = await run([
+      'quote',
+      'create',
+      '--realtime',
+      '--customer',
+      c.id,
+      '--currency',
+      'USDC',
+      '--network',
+      'SOLANA',
+      '--to',
+      dest,
+      '--send',
+      '100',
+    ])
+    expect(shown.stdout).toMatch(
+      /Pay USDC 100\.000000 to \(real-time funding\)\n\s+SOLANA_WALLET\n\s+address\s+\S+\n\s+assetType\s+USDC/,
+    )
     expect(shown.stdout).toMatch(/from\s+real-time funding \(USDC on SOLANA\)/)
-    const q = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USDC', '--network', 'SOLANA', '--to', dest, '--send', '100', '--json'])
+    const q = await run([
+      'quote',
+      'create',
+      '--realtime',
+      '--customer',
+      c.id,
+      '--currency',
+      'USDC',
+      '--network',
+      'SOLANA',
+      '--to',
+      dest,
+      '--send',
+      '100',
+      '--json',
+    ])
     expect(q.code, q.stderr).toBe(0)
     const quote = q.json()
-    expect(quote).toMatchObject({status: 'PENDING', totalSendingAmount: 100_000_000, sendingCurrency: {code: 'USDC', decimals: 6}, receivingCurrency: {code: 'MXN'}})
-    expect(quote.paymentInstructions[0].accountOrWalletInfo).toMatchObject({accountType: 'SOLANA_WALLET', assetType: 'USDC'})
+    expect(quote).toMatchObject({
+      status: 'PENDING',
+      totalSendingAmount: 100_000_000,
+      sendingCurrency: {code: 'USDC', decimals: 6},
+      receivingCurrency: {code: 'MXN'},
+    })
+    expect(quote.paymentInstructions[0].accountOrWalletInfo).toMatchObject({
+      accountType: 'SOLANA_WALLET',
+      assetType: 'USDC',
+    })
     const refused = await run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(refused.code).toBe(2)
     expect(refused.json().error.reason).toMatch(/funded in real time/)
     const sent = await run(['sandbox', 'send', quote.id, '--wait', '--json'])
     expect(sent.code, sent.stderr).toBe(0)
-    expect(sent.json()).toMatchObject({status: 'COMPLETED', transaction: {status: 'COMPLETED', source: {sourceType: 'REALTIME_FUNDING', onChainTransaction: {network: 'SOLANA'}}}})
-    expect(events('OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id)).toBe(true)
+    expect(sent.json()).toMatchObject({
+      status: 'COMPLETED',
+      transaction: {
+        status: 'COMPLETED',
+        source: {sourceType: 'REALTIME_FUNDING', onChainTransaction: {network: 'SOLANA'}},
+      },
+    })
+    expect(events('OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id)).toBe(
+      true,
+    )
     const shownTx = await run(['transactions', 'get', sent.json().transaction.id])
     expect(shownTx.stdout).toMatch(/onChain \(source\)\s+\S{20,} \(SOLANA\)/)
     expect(shownTx.stdout).toMatch(/status\s+COMPLETED/)
@@ -142,7 +248,9 @@ describe('money movement journeys through the CLI', () => {
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
     const dest = await beneficiary(c.id)
     expect((await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":300}}'])).code).toBe(0)
-    const quote = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '10', '--json'])).json()
+    const quote = (
+      await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '10', '--json'])
+    ).json()
     await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":120000}}'])
     await new Promise((r) => setTimeout(r, 400))
     const ex = await run(['quote', 'execute', quote.id, '--yes', '--json'])
@@ -158,17 +266,31 @@ describe('money movement journeys through the CLI', () => {
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
     const dest = await beneficiary(c.id)
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 300}})
-    const old = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '20.00', '--json'])).json()
+    const old = (
+      await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '20.00', '--json'])
+    ).json()
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 120_000}})
     await new Promise((r) => setTimeout(r, 400))
-    const t = await confirming(['quote', 'execute', old.id], /Create a new quote with the same terms|Send USD 20\.00/, 'y\r')
+    const t = await confirming(
+      ['quote', 'execute', old.id],
+      /Create a new quote with the same terms|Send USD 20\.00/,
+      'y\r',
+    )
     expect(t.code, t.out).toBe(0)
     expect(t.out).toMatch(new RegExp(`${old.id} expired at`))
     expect(t.prompts).toBe(2) // re-quote?, then the usual confirmation of the new quote
     const fresh = t.out.match(/Executed (Quote:[\w-]+)/)![1]
     expect(fresh).not.toBe(old.id)
-    const q = sbx.emu.db.get<{totalSendingAmount: number; source: {accountId: string}; destination: {accountId: string}}>('quotes', fresh)!
-    expect(q).toMatchObject({totalSendingAmount: 2_000, source: {accountId: c.account('USD')}, destination: {accountId: dest}})
+    const q = sbx.emu.db.get<{
+      totalSendingAmount: number
+      source: {accountId: string}
+      destination: {accountId: string}
+    }>('quotes', fresh)!
+    expect(q).toMatchObject({
+      totalSendingAmount: 2_000,
+      source: {accountId: c.account('USD')},
+      destination: {accountId: dest},
+    })
     expect(sbx.emu.db.get<{status: string}>('quotes', old.id)!.status).toBe('EXPIRED')
     expect(balance(c.account('USD')).balance.amount).toBe(48_000)
   })
@@ -177,29 +299,75 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 100_000})
     const dest = await beneficiary(c.id)
-    const args = ['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--execute', '--yes', '--json', '--idempotency-key', 'ci-run-42']
+    const args = [
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      dest,
+      '--send',
+      '100.00',
+      '--execute',
+      '--yes',
+      '--json',
+      '--idempotency-key',
+      'ci-run-42',
+    ]
     const first = await run(args)
     const second = await run(args)
     expect(first.code, first.stderr).toBe(0)
     expect(second.code, second.stderr).toBe(0)
     expect(second.json().id).toBe(first.json().id)
     expect(second.json().transactionId).toBe(first.json().transactionId)
-    const outgoing = sbx.emu.db.all<{customerId: string; type: string}>('transactions').filter((t) => t.customerId === c.id && t.type === 'OUTGOING')
+    const outgoing = sbx.emu.db
+      .all<{customerId: string; type: string}>('transactions')
+      .filter((t) => t.customerId === c.id && t.type === 'OUTGOING')
     expect(outgoing).toHaveLength(1)
     expect(balance(c.account('USD')).balance.amount).toBe(90_000)
-    const other = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '200.00', '--json', '--idempotency-key', 'ci-run-42'])
+    const other = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      dest,
+      '--send',
+      '200.00',
+      '--json',
+      '--idempotency-key',
+      'ci-run-42',
+    ])
     expect(other.code).toBe(6)
     expect(other.json().error.code).toBe('DUPLICATE_PAY_REQUEST')
 
     // The two-step CI form: quote, then `quote execute --yes --json` re-run with one key.
-    const q2 = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '50.00', '--json', '--idempotency-key', 'ci-run-43'])).json()
+    const q2 = (
+      await run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to',
+        dest,
+        '--send',
+        '50.00',
+        '--json',
+        '--idempotency-key',
+        'ci-run-43',
+      ])
+    ).json()
     const exec = ['quote', 'execute', q2.id, '--yes', '--json', '--idempotency-key', 'ci-run-43']
     const e1 = await run(exec)
     const e2 = await run(exec)
     expect(e1.code, e1.stderr).toBe(0)
     expect(e2.code, e2.stderr).toBe(0)
     expect(e2.json()).toMatchObject({id: q2.id, transactionId: e1.json().transactionId})
-    expect(sbx.emu.db.all<{customerId: string; type: string}>('transactions').filter((t) => t.customerId === c.id && t.type === 'OUTGOING')).toHaveLength(2)
+    expect(
+      sbx.emu.db
+        .all<{customerId: string; type: string}>('transactions')
+        .filter((t) => t.customerId === c.id && t.type === 'OUTGOING'),
+    ).toHaveLength(2)
     expect(balance(c.account('USD')).balance.amount).toBe(85_000)
   })
 
@@ -219,14 +387,34 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
     const dest = await beneficiary(c.id, '004')
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100', '--execute', '--wait', '--yes', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      dest,
+      '--send',
+      '100',
+      '--execute',
+      '--wait',
+      '--yes',
+      '--json',
+    ])
     expect(r.code).toBe(1)
     const err = r.json().error
-    expect(err).toMatchObject({code: 'PAYMENT_FAILED', details: {transaction: {status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE'}}})
+    expect(err).toMatchObject({
+      code: 'PAYMENT_FAILED',
+      details: {transaction: {status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE'}},
+    })
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 30_000}, totalBalance: {amount: 30_000}})
-    expect(events('OUTGOING_PAYMENT.FAILED').some((e) => (e.data as {id: string}).id === err.details.transaction.id)).toBe(true)
+    expect(
+      events('OUTGOING_PAYMENT.FAILED').some((e) => (e.data as {id: string}).id === err.details.transaction.id),
+    ).toBe(true)
     const shown = await run(['transactions', 'get', err.details.transaction.id])
-    expect(shown.stdout).toMatch(/status\s+FAILED: ACCOUNT_CANNOT_RECEIVE \(the destination cannot receive this payment\)/)
+    expect(shown.stdout).toMatch(
+      /status\s+FAILED: ACCOUNT_CANNOT_RECEIVE \(the destination cannot receive this payment\)/,
+    )
     await expectConserved(sbx)
   })
 
@@ -234,11 +422,33 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
     const dest = await beneficiary(c.id, '003')
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100', '--execute', '--wait', '--yes', '--timeout', '1s', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      dest,
+      '--send',
+      '100',
+      '--execute',
+      '--wait',
+      '--yes',
+      '--timeout',
+      '1s',
+      '--json',
+    ])
     expect(r.code).toBe(8)
     expect(r.json().error.code).toBe('TIMEOUT')
     expect(r.json().error.hint).toMatch(/svc quote wait Quote:/)
-    const again = await run(['quote', 'wait', r.json().error.hint.match(/Quote:[\w-]+/)[0], '--timeout', '1s', '--json'])
+    const again = await run([
+      'quote',
+      'wait',
+      r.json().error.hint.match(/Quote:[\w-]+/)[0],
+      '--timeout',
+      '1s',
+      '--json',
+    ])
     expect(again.code).toBe(8)
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 20_000}, totalBalance: {amount: 30_000}}) // held until it settles
   })
@@ -247,11 +457,27 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
     const dest = await beneficiary(c.id, '005')
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100', '--execute', '--wait', '--yes', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      dest,
+      '--send',
+      '100',
+      '--execute',
+      '--wait',
+      '--yes',
+      '--json',
+    ])
     expect(r.code, r.stderr).toBe(0)
     expect(balance(c.account('USD')).balance.amount).toBe(20_000)
     const txId = r.json().transaction.id
-    const t = await until(() => api(sbx, 'GET', `/transactions/${txId}`), (x) => x.body.status === 'FAILED')
+    const t = await until(
+      () => api(sbx, 'GET', `/transactions/${txId}`),
+      (x) => x.body.status === 'FAILED',
+    )
     expect(t.body).toMatchObject({status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {status: 'COMPLETED'}})
     expect(balance(c.account('USD')).balance.amount).toBe(30_000)
     await expectConserved(sbx)

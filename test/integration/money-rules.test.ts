@@ -12,21 +12,58 @@ afterAll(async () => sbx.stop())
 const run = (args: string[]) => svc(args, {env: sbx.env})
 const fund = (id: string, amount: number) => api(sbx, 'POST', `/sandbox/internal-accounts/${id}/fund`, {amount})
 const clabe = async (customerId: string, suffix = '123') =>
-  (await api(sbx, 'POST', '/customers/external-accounts', {customerId, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding(suffix), beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia'}}})).body.id as string
+  (
+    await api(sbx, 'POST', '/customers/external-accounts', {
+      customerId,
+      currency: 'MXN',
+      accountInfo: {
+        accountType: 'CLABE',
+        clabeNumber: clabeEnding(suffix),
+        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia'},
+      },
+    })
+  ).body.id as string
 const usBank = async (customerId: string, accountNumber = '123456789') =>
-  (await api(sbx, 'POST', '/customers/external-accounts', {customerId, currency: 'USD', accountInfo: {accountType: 'USD_ACCOUNT', accountNumber, routingNumber: '021000021', beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'}}})).body.id as string
+  (
+    await api(sbx, 'POST', '/customers/external-accounts', {
+      customerId,
+      currency: 'USD',
+      accountInfo: {
+        accountType: 'USD_ACCOUNT',
+        accountNumber,
+        routingNumber: '021000021',
+        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'},
+      },
+    })
+  ).body.id as string
 
 describe('quoting rules', () => {
   it('refuses customers that are not APPROVED, and unregulated platforms without end-user terms', async () => {
-    const raw = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Pending Person', currencies: ['USD', 'MXN']})
-    const acc = sbx.emu.db.all<{id: string; customerId: string}>('internalAccounts').find((a) => a.customerId === raw.body.id)!.id
+    const raw = await api(sbx, 'POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Pending Person',
+      currencies: ['USD', 'MXN'],
+    })
+    const acc = sbx.emu.db
+      .all<{id: string; customerId: string}>('internalAccounts')
+      .find((a) => a.customerId === raw.body.id)!.id
     const f = await run(['sandbox', 'fund', acc, '--amount-minor', '100', '--json'])
     expect(f.code).toBe(6)
     expect(f.json().error).toMatchObject({code: 'USER_NOT_READY', status: 403})
 
     const noTerms = await approvedCustomer(sbx, ['USD', 'MXN'], {terms: false})
     await fund(noTerms.account('USD'), 10_000)
-    const r = await run(['quote', 'create', '--from', noTerms.account('USD'), '--to', await clabe(noTerms.id), '--send', '10', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      noTerms.account('USD'),
+      '--to',
+      await clabe(noTerms.id),
+      '--send',
+      '10',
+      '--json',
+    ])
     expect(r.code).toBe(6)
     expect(r.json().error.code).toBe('END_USER_TERMS_NOT_ACCEPTED')
     expect(r.json().error.hint).toMatch(/svc customers terms/)
@@ -35,10 +72,25 @@ describe('quoting rules', () => {
     const held = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(held.account('USD'), 10_000)
     const dest = await clabe(held.id)
-    const earlier = (await run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])).json()
-    sbx.emu.db.put('customers', held.id, {...sbx.emu.db.get<Record<string, unknown>>('customers', held.id)!, kycStatus: 'HOLD'})
+    const earlier = (
+      await run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])
+    ).json()
+    sbx.emu.db.put('customers', held.id, {
+      ...sbx.emu.db.get<Record<string, unknown>>('customers', held.id)!,
+      kycStatus: 'HOLD',
+    })
     const quotes = sbx.emu.db.count('quotes')
-    const refused = await run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])
+    const refused = await run([
+      'quote',
+      'create',
+      '--from',
+      held.account('USD'),
+      '--to',
+      dest,
+      '--send',
+      '10',
+      '--json',
+    ])
     expect(refused.code).toBe(6)
     expect(refused.json().error).toMatchObject({code: 'USER_NOT_READY', status: 403, details: {status: 'HOLD'}})
     expect(sbx.emu.db.count('quotes')).toBe(quotes)
@@ -52,23 +104,104 @@ describe('quoting rules', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN', 'EUR'])
     await fund(c.account('USD'), 1_000_000)
     const dest = await clabe(c.id)
-    const recv = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--receive', '4500.00', '--description', 'March rent', '--purpose', 'FAMILY_SUPPORT', '--remittance', 'INV-42', '--json'])).json()
+    const recv = (
+      await run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to',
+        dest,
+        '--receive',
+        '4500.00',
+        '--description',
+        'March rent',
+        '--purpose',
+        'FAMILY_SUPPORT',
+        '--remittance',
+        'INV-42',
+        '--json',
+      ])
+    ).json()
     expect(recv.totalReceivingAmount).toBe(450_000)
-    expect(sbx.emu.db.get('quotes', recv.id)).toMatchObject({description: 'March rent', purposeOfPayment: 'FAMILY_SUPPORT', remittanceInformation: 'INV-42'})
+    expect(sbx.emu.db.get('quotes', recv.id)).toMatchObject({
+      description: 'March rent',
+      purposeOfPayment: 'FAMILY_SUPPORT',
+      remittanceInformation: 'INV-42',
+    })
     expect(recv.totalSendingAmount - recv.feesIncluded).toBe(Math.ceil(450_000 / 17.25))
 
-    expect((await run(['api', 'PATCH', '/config', '--data', '{"feeConfigs":[{"feeType":"CROSS_CURRENCY_TRANSACTION","sourceCurrency":"EUR","variableFeeBps":10,"fixedFee":{"amount":1,"currency":"USD"}}]}', '--json'])).code).toBe(2)
-    await api(sbx, 'PATCH', '/config', {feeConfigs: [{feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 100, fixedFee: {amount: 50, currency: 'USD'}}]})
-    const standing = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--json'])).json()
+    expect(
+      (
+        await run([
+          'api',
+          'PATCH',
+          '/config',
+          '--data',
+          '{"feeConfigs":[{"feeType":"CROSS_CURRENCY_TRANSACTION","sourceCurrency":"EUR","variableFeeBps":10,"fixedFee":{"amount":1,"currency":"USD"}}]}',
+          '--json',
+        ])
+      ).code,
+    ).toBe(2)
+    await api(sbx, 'PATCH', '/config', {
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 100,
+          fixedFee: {amount: 50, currency: 'USD'},
+        },
+      ],
+    })
+    const standing = (
+      await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--json'])
+    ).json()
     const net = standing.totalSendingAmount - standing.feesIncluded
     expect(standing.platformFeesIncluded).toBe(50 + Math.ceil(net / 100))
-    const override = (await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--platform-fee', '2.00', '--platform-fee-bps', '0', '--json'])).json()
+    const override = (
+      await run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to',
+        dest,
+        '--send',
+        '100.00',
+        '--platform-fee',
+        '2.00',
+        '--platform-fee-bps',
+        '0',
+        '--json',
+      ])
+    ).json()
     expect(override.platformFeesIncluded).toBe(200)
     const human = await run(['quote', 'get', override.id])
     expect(human.stdout).toMatch(/platform USD 2\.00/)
-    await api(sbx, 'PATCH', '/config', {feeConfigs: [{feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 0, fixedFee: {amount: 0, currency: 'USD'}}]})
+    await api(sbx, 'PATCH', '/config', {
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 0,
+          fixedFee: {amount: 0, currency: 'USD'},
+        },
+      ],
+    })
     await fund(c.account('EUR'), 10_000)
-    const eur = await run(['quote', 'create', '--from', c.account('EUR'), '--to', dest, '--send', '10', '--platform-fee', '1', '--json'])
+    const eur = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('EUR'),
+      '--to',
+      dest,
+      '--send',
+      '10',
+      '--platform-fee',
+      '1',
+      '--json',
+    ])
     expect(eur.code).toBe(2)
     expect(eur.json().error.details.errors[0].field).toBe('platformFeeOverride')
   })
@@ -77,18 +210,70 @@ describe('quoting rules', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(c.account('USD'), 100_000)
     const bank = await usBank(c.id)
-    const ach = (await run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--send', '100', '--json'])).json()
+    const ach = (
+      await run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--send', '100', '--json'])
+    ).json()
     expect(ach.destination.paymentRail).toBe('ACH')
     expect(ach.feesIncluded).toBe(25)
-    const sameDay = (await run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--send', '100', '--rail', 'ACH_SAME_DAY', '--json'])).json()
+    const sameDay = (
+      await run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to',
+        bank,
+        '--send',
+        '100',
+        '--rail',
+        'ACH_SAME_DAY',
+        '--json',
+      ])
+    ).json()
     expect(sameDay.feesIncluded).toBe(150)
-    const spei = await run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--send', '100', '--rail', 'SPEI', '--json'])
+    const spei = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      bank,
+      '--send',
+      '100',
+      '--rail',
+      'SPEI',
+      '--json',
+    ])
     expect(spei.json().error.details.errors[0].field).toBe('destination.paymentRail')
 
     await api(sbx, 'PATCH', '/config', {sandbox: {transactionSizeLimits: {USD: 1_000_000_000_00, 'USD-MXN': 5_000}}})
-    const big = await run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--amount-minor', '100000001', '--lock', 'receiving', '--rail', 'ACH_SAME_DAY', '--json'])
+    const big = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      bank,
+      '--amount-minor',
+      '100000001',
+      '--lock',
+      'receiving',
+      '--rail',
+      'ACH_SAME_DAY',
+      '--json',
+    ])
     expect(big.json().error).toMatchObject({code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', details: {rail: 'ACH_SAME_DAY'}})
-    const corridor = await run(['quote', 'create', '--from', c.account('USD'), '--to', await clabe(c.id), '--send', '60', '--json'])
+    const corridor = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      await clabe(c.id),
+      '--send',
+      '60',
+      '--json',
+    ])
     expect(corridor.code).toBe(1)
     expect(corridor.json().error).toMatchObject({code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', details: {limit: 5_000}})
     await api(sbx, 'PATCH', '/config', {sandbox: {transactionSizeLimits: {USD: 100_000_000}}})
@@ -98,9 +283,24 @@ describe('quoting rules', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     await fund(c.account('USD'), 100_000)
     const bank = await usBank(c.id, '55555555')
-    const sent = await run(['quote', 'send', '--from', c.account('USD'), '--to', bank, '--send', '100.00', '--yes', '--wait', '--json'])
+    const sent = await run([
+      'quote',
+      'send',
+      '--from',
+      c.account('USD'),
+      '--to',
+      bank,
+      '--send',
+      '100.00',
+      '--yes',
+      '--wait',
+      '--json',
+    ])
     expect(sent.code, sent.stderr).toBe(0)
-    expect(sent.json()).toMatchObject({status: 'COMPLETED', transaction: {status: 'COMPLETED', sentAmount: {amount: 10_000}}})
+    expect(sent.json()).toMatchObject({
+      status: 'COMPLETED',
+      transaction: {status: 'COMPLETED', sentAmount: {amount: 10_000}},
+    })
     expect(balanceOf(sbx, c.account('USD'))).toBe(90_000)
 
     await api(sbx, 'PATCH', '/config', {sandbox: {dailyVolumeLimitUsdCents: 1}})
@@ -108,7 +308,18 @@ describe('quoting rules', () => {
     const jobs = sbx.emu.scheduler.pending().length
     const posts = () => sbx.emu.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/quotes')).length
     const before = posts()
-    const r = await run(['quote', 'send', '--from', c.account('USD'), '--to', bank, '--send', '1.00', '--yes', '--json'])
+    const r = await run([
+      'quote',
+      'send',
+      '--from',
+      c.account('USD'),
+      '--to',
+      bank,
+      '--send',
+      '1.00',
+      '--yes',
+      '--json',
+    ])
     await api(sbx, 'PATCH', '/config', {sandbox: {dailyVolumeLimitUsdCents: 5_000_000_000}})
     expect(r.code).toBe(7)
     expect(r.json().error).toMatchObject({code: 'DAILY_VOLUME_LIMIT_EXCEEDED', status: 429})
@@ -123,16 +334,40 @@ describe('pullable sources', () => {
   it('quotes from a US bank (ACH pull) into an internal account; a CLABE cannot be pulled from', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     const bank = await usBank(c.id, '44556677')
-    const r = await run(['quote', 'create', '--from', bank, '--to', c.account('USD'), '--send', '200.00', '--execute', '--yes', '--wait'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      bank,
+      '--to',
+      c.account('USD'),
+      '--send',
+      '200.00',
+      '--execute',
+      '--yes',
+      '--wait',
+    ])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/status\s+COMPLETED/)
-    const q = sbx.emu.db.all<{id: string; source: {sourceType: string; accountId?: string}; totalReceivingAmount: number}>('quotes').find((x) => x.source.accountId === bank)!
+    const q = sbx.emu.db
+      .all<{id: string; source: {sourceType: string; accountId?: string}; totalReceivingAmount: number}>('quotes')
+      .find((x) => x.source.accountId === bank)!
     expect(q.source.sourceType).toBe('ACCOUNT')
     expect(balanceOf(sbx, c.account('USD'))).toBe(q.totalReceivingAmount)
     expect(q.totalReceivingAmount).toBeGreaterThan(19_000)
     expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 
-    const refused = await run(['quote', 'create', '--from', await clabe(c.id, '124'), '--to', c.account('MXN'), '--amount-minor', '1000', '--json'])
+    const refused = await run([
+      'quote',
+      'create',
+      '--from',
+      await clabe(c.id, '124'),
+      '--to',
+      c.account('MXN'),
+      '--amount-minor',
+      '1000',
+      '--json',
+    ])
     expect(refused.code).toBe(2)
     expect(refused.json().error.details.errors[0]).toMatchObject({field: 'source.accountId'})
   })
@@ -142,14 +377,24 @@ describe('transactions', () => {
   it('approves an agent-initiated payment; refuses approving one that is not waiting', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(c.account('USD'), 50_000)
-    const q = await api(sbx, 'POST', '/quotes', {source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: await clabe(c.id)}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 10_000})
+    const q = await api(sbx, 'POST', '/quotes', {
+      source: {sourceType: 'ACCOUNT', accountId: c.account('USD')},
+      destination: {destinationType: 'ACCOUNT', accountId: await clabe(c.id)},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 10_000,
+    })
     await api(sbx, 'POST', `/sandbox/quotes/${q.body.id}/execute-as-agent`, {})
     const pending = await run(['transactions', 'get', q.body.transactionId])
     expect(pending.stdout).toMatch(/status\s+PENDING: waiting \(COMPLIANCE_REVIEW\)/)
     const ok = await run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.json().status).toBe('PROCESSING')
-    expect(await until(() => sbx.emu.db.get<{status: string}>('transactions', q.body.transactionId)!.status, (s) => s === 'COMPLETED')).toBe('COMPLETED')
+    expect(
+      await until(
+        () => sbx.emu.db.get<{status: string}>('transactions', q.body.transactionId)!.status,
+        (s) => s === 'COMPLETED',
+      ),
+    ).toBe('COMPLETED')
     const again = await run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
@@ -159,7 +404,21 @@ describe('transactions', () => {
   it('cancels a slow payment before it settles (funds back); a settled one is not cancellable', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(c.account('USD'), 50_000)
-    const slow = (await run(['quote', 'create', '--from', c.account('USD'), '--to', await clabe(c.id, '003'), '--send', '100', '--execute', '--yes', '--json'])).json()
+    const slow = (
+      await run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to',
+        await clabe(c.id, '003'),
+        '--send',
+        '100',
+        '--execute',
+        '--yes',
+        '--json',
+      ])
+    ).json()
     expect(balanceOf(sbx, c.account('USD'))).toBe(40_000)
     const cancel = await run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
     expect(cancel.code, cancel.stderr).toBe(0)
@@ -180,17 +439,40 @@ describe('transactions', () => {
     await fund(c.account('USD'), 20_000)
     await fund(c.account('USD'), 30_000)
     const bank = await usBank(c.id, '77777777')
-    const t = await api(sbx, 'POST', '/transfer-out', {source: {accountId: c.account('USD')}, destination: {accountId: bank, paymentRail: 'ACH'}, amount: 5_000})
+    const t = await api(sbx, 'POST', '/transfer-out', {
+      source: {accountId: c.account('USD')},
+      destination: {accountId: bank, paymentRail: 'ACH'},
+      amount: 5_000,
+    })
     expect(t.status).toBe(201)
     expect(t.body).toMatchObject({type: 'OUTGOING', status: 'PROCESSING', sentAmount: {amount: 5_000}})
-    const refused = await api(sbx, 'POST', '/transfer-out', {source: {accountId: c.account('USD')}, destination: {accountId: await usBank(c.id, '12345002')}, amount: 5_000})
+    const refused = await api(sbx, 'POST', '/transfer-out', {
+      source: {accountId: c.account('USD')},
+      destination: {accountId: await usBank(c.id, '12345002')},
+      amount: 5_000,
+    })
     expect(refused.body.code).toBe('INSUFFICIENT_FUNDS')
-    const pulled = await api(sbx, 'POST', '/transfer-in', {source: {accountId: bank}, destination: {accountId: c.account('USD')}, amount: 1_000})
+    const pulled = await api(sbx, 'POST', '/transfer-in', {
+      source: {accountId: bank},
+      destination: {accountId: c.account('USD')},
+      amount: 1_000,
+    })
     expect(pulled.status).toBe(201)
-    expect(pulled.body).toMatchObject({type: 'OUTGOING', sentAmount: {amount: 1_000}, destination: {accountId: c.account('USD')}})
-    expect(await until(() => balanceOf(sbx, c.account('USD')), (b) => b === 45_950)).toBe(45_950) // 1,000 pulled minus the USD 0.50 default rail fee
+    expect(pulled.body).toMatchObject({
+      type: 'OUTGOING',
+      sentAmount: {amount: 1_000},
+      destination: {accountId: c.account('USD')},
+    })
+    expect(
+      await until(
+        () => balanceOf(sbx, c.account('USD')),
+        (b) => b === 45_950,
+      ),
+    ).toBe(45_950) // 1,000 pulled minus the USD 0.50 default rail fee
     const incoming = (await run(['transactions', 'list', '--customer', c.id, '--type', 'INCOMING', '--json'])).json()
-    expect(incoming.data.map((x: {receivedAmount: {amount: number}}) => x.receivedAmount.amount).sort()).toEqual([20_000, 30_000, 1_000 - 50].sort())
+    expect(incoming.data.map((x: {receivedAmount: {amount: number}}) => x.receivedAmount.amount).sort()).toEqual(
+      [20_000, 30_000, 1_000 - 50].sort(),
+    )
     const all = (await run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--all', '--json'])).json()
     expect(all).toMatchObject({hasMore: false})
     expect(all.data).toHaveLength(5)

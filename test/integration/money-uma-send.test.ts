@@ -12,7 +12,11 @@ afterAll(async () => sbx.stop())
 const run = (args: string[]) => svc(args, {env: sbx.env})
 type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
 const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
-const events = (type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type).map((e) => e.data as Record<string, any>)
+const events = (type: string) =>
+  sbx.emu.webhooks
+    .list()
+    .filter((e) => e.type === type)
+    .map((e) => e.data as Record<string, any>)
 const conserved = async () => expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 const quotesSent = () => sbx.emu.requests.filter((r) => r.method === 'POST' && /\/quotes$/.test(r.path)).length
 
@@ -24,7 +28,7 @@ async function funded(dollars = '100.00') {
 }
 
 describe('svc quote create --to-uma (issue 21 R1)', () => {
-  it('journey: look up, quote in the receiver\'s currency at the lookup\'s rate, execute, COMPLETED, with the webhook', async () => {
+  it("journey: look up, quote in the receiver's currency at the lookup's rate, execute, COMPLETED, with the webhook", async () => {
     const c = await funded()
     const address = '$success.eur@sandbox.uma.money'
     const shown = await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--send', '10.00'])
@@ -35,7 +39,20 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     expect(shown.stderr).toContain('svc quote execute Quote:')
 
     const before = quotesSent()
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--send', '10.00', '--execute', '--yes', '--wait', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to-uma',
+      address,
+      '--send',
+      '10.00',
+      '--execute',
+      '--yes',
+      '--wait',
+      '--json',
+    ])
     expect(r.code, r.stderr).toBe(0)
     const q = r.json()
     expect(q).toMatchObject({
@@ -45,38 +62,78 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       receivingCurrency: {code: 'EUR'},
       totalSendingAmount: 1000,
       exchangeRate: 0.92,
-      transaction: {status: 'COMPLETED', type: 'OUTGOING', destination: {destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'EUR'}, sentAmount: {amount: 1000}},
+      transaction: {
+        status: 'COMPLETED',
+        type: 'OUTGOING',
+        destination: {destinationType: 'UMA_ADDRESS', umaAddress: address, currency: 'EUR'},
+        sentAmount: {amount: 1000},
+      },
     })
     expect(q.totalReceivingAmount).toBe(Math.floor(((1000 - q.feesIncluded) * 92) / 100))
     expect(q.transaction.receivedAmount.amount).toBe(q.totalReceivingAmount)
     expect(quotesSent() - before).toBe(1) // one quote, after one lookup
 
     // The sandbox: the lookup the CLI made is this customer's, the money left, the webhook says so.
-    const lookups = sbx.emu.db.all<{receiver: string; senderCustomerId: string}>('receiverLookups').filter((l) => l.senderCustomerId === c.id)
+    const lookups = sbx.emu.db
+      .all<{receiver: string; senderCustomerId: string}>('receiverLookups')
+      .filter((l) => l.senderCustomerId === c.id)
     expect(lookups.map((l) => l.receiver)).toEqual([address, address])
     expect(sbx.emu.db.get<{status: string}>('quotes', q.id)!.status).toBe('COMPLETED')
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 9_000}, totalBalance: {amount: 9_000}})
-    expect(events('OUTGOING_PAYMENT.COMPLETED').find((d) => d.id === q.transactionId)).toMatchObject({status: 'COMPLETED', destination: {umaAddress: address}, receivedAmount: {amount: q.totalReceivingAmount}})
+    expect(events('OUTGOING_PAYMENT.COMPLETED').find((d) => d.id === q.transactionId)).toMatchObject({
+      status: 'COMPLETED',
+      destination: {umaAddress: address},
+      receivedAmount: {amount: q.totalReceivingAmount},
+    })
     await conserved()
   })
 
   it('a compliance failure ($fail.compliance): FAILED COMPLIANCE_REJECTED, exit 1, the money back', async () => {
     const c = await funded()
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', '$fail.compliance.usd@sandbox.uma.money', '--send', '5.00', '--execute', '--yes', '--wait', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to-uma',
+      '$fail.compliance.usd@sandbox.uma.money',
+      '--send',
+      '5.00',
+      '--execute',
+      '--yes',
+      '--wait',
+      '--json',
+    ])
     expect(r.code, r.stdout).toBe(1)
     const err = r.json().error
     expect(err).toMatchObject({code: 'PAYMENT_FAILED'})
     expect(JSON.stringify(err.details)).toContain('COMPLIANCE_REJECTED')
-    const t = sbx.emu.db.all<{quoteId?: string; status: string; failureReason?: string; customerId?: string}>('transactions').find((x) => x.customerId === c.id && x.quoteId)
+    const t = sbx.emu.db
+      .all<{quoteId?: string; status: string; failureReason?: string; customerId?: string}>('transactions')
+      .find((x) => x.customerId === c.id && x.quoteId)
     expect(t).toMatchObject({status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'})
     expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 10_000}, totalBalance: {amount: 10_000}})
-    expect(events('OUTGOING_PAYMENT.FAILED').some((d) => d.customerId === c.id && d.failureReason === 'COMPLIANCE_REJECTED')).toBe(true)
+    expect(
+      events('OUTGOING_PAYMENT.FAILED').some((d) => d.customerId === c.id && d.failureReason === 'COMPLIANCE_REJECTED'),
+    ).toBe(true)
     await conserved()
   })
 
   it('$pending.long stays PROCESSING past the normal completion: quote wait reaches its --timeout (exit 8), the money still held', async () => {
     const c = await funded()
-    const q = (await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', '$pending.long.usd@sandbox.uma.money', '--send', '5.00', '--json'])).json()
+    const q = (
+      await run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to-uma',
+        '$pending.long.usd@sandbox.uma.money',
+        '--send',
+        '5.00',
+        '--json',
+      ])
+    ).json()
     expect(q).toMatchObject({receivingCurrency: {code: 'USD'}, exchangeRate: 1})
     const r = await run(['quote', 'execute', q.id, '--yes', '--wait', '--timeout', '600ms', '--json'])
     expect(r.code, r.stdout).toBe(8)
@@ -88,24 +145,71 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     const created = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', currencies: ['USD']})
     const id = created.body.id as string
     approveInStore(sbx, id)
-    const usd = sbx.emu.db.all<{id: string; customerId: string; balance: {currency: {code: string}}}>('internalAccounts').find((a) => a.customerId === id && a.balance.currency.code === 'USD')!.id
+    const usd = sbx.emu.db
+      .all<{id: string; customerId: string; balance: {currency: {code: string}}}>('internalAccounts')
+      .find((a) => a.customerId === id && a.balance.currency.code === 'USD')!.id
     await api(sbx, 'POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 10_000})
     const before = quotesSent()
-    const refused = await run(['quote', 'create', '--from', usd, '--to-uma', '$success.mxn@sandbox.uma.money', '--send', '1.00', '--json'])
+    const refused = await run([
+      'quote',
+      'create',
+      '--from',
+      usd,
+      '--to-uma',
+      '$success.mxn@sandbox.uma.money',
+      '--send',
+      '1.00',
+      '--json',
+    ])
     expect(refused.code, refused.stdout).toBe(2)
-    expect(refused.json().error.details.errors).toEqual([{field: 'senderCustomerInfo.FULL_NAME', message: `is required by $success.mxn@sandbox.uma.money and ${id} has none: --payer-info FULL_NAME=<value>`}])
+    expect(refused.json().error.details.errors).toEqual([
+      {
+        field: 'senderCustomerInfo.FULL_NAME',
+        message: `is required by $success.mxn@sandbox.uma.money and ${id} has none: --payer-info FULL_NAME=<value>`,
+      },
+    ])
     expect(quotesSent()).toBe(before)
-    const ok = await run(['quote', 'create', '--from', usd, '--to-uma', '$success.mxn@sandbox.uma.money', '--send', '1.00', '--payer-info', 'FULL_NAME=Grace Hopper', '--json'])
+    const ok = await run([
+      'quote',
+      'create',
+      '--from',
+      usd,
+      '--to-uma',
+      '$success.mxn@sandbox.uma.money',
+      '--send',
+      '1.00',
+      '--payer-info',
+      'FULL_NAME=Grace Hopper',
+      '--json',
+    ])
     expect(ok.code, ok.stderr).toBe(0)
-    expect(ok.json()).toMatchObject({status: 'PENDING', destination: {umaAddress: '$success.mxn@sandbox.uma.money', currency: 'MXN'}, exchangeRate: 17.25})
+    expect(ok.json()).toMatchObject({
+      status: 'PENDING',
+      destination: {umaAddress: '$success.mxn@sandbox.uma.money', currency: 'MXN'},
+      exchangeRate: 17.25,
+    })
   })
 
   it('--to-currency picks one the receiver offers, else exit 2 naming destination.currency after the lookup only', async () => {
     const c = await funded()
     const before = quotesSent()
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', '$success.eur@sandbox.uma.money', '--to-currency', 'MXN', '--send', '1.00', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to-uma',
+      '$success.eur@sandbox.uma.money',
+      '--to-currency',
+      'MXN',
+      '--send',
+      '1.00',
+      '--json',
+    ])
     expect(r.code).toBe(2)
-    expect(r.json().error.details.errors).toEqual([{field: 'destination.currency', message: '$success.eur@sandbox.uma.money receives EUR, not MXN'}])
+    expect(r.json().error.details.errors).toEqual([
+      {field: 'destination.currency', message: '$success.eur@sandbox.uma.money receives EUR, not MXN'},
+    ])
     expect(quotesSent()).toBe(before)
   })
 
@@ -115,10 +219,35 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     const found = await run(['quote', 'receiver', address, '--customer', c.id, '--json'])
     expect(found.code, found.stderr).toBe(0)
     const lookupId = found.json().lookupId
-    const args = ['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--lookup-id', lookupId, '--payer-info', 'FULL_NAME=Ada Lovelace', '--amount-minor', '700', '--idempotency-key', 'uma-retry-1', '--json']
+    const args = [
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to-uma',
+      address,
+      '--lookup-id',
+      lookupId,
+      '--payer-info',
+      'FULL_NAME=Ada Lovelace',
+      '--amount-minor',
+      '700',
+      '--idempotency-key',
+      'uma-retry-1',
+      '--json',
+    ]
     const dry = await run([...args, '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)
-    expect(dry.json().request).toMatchObject({method: 'POST', headers: {'idempotency-key': 'uma-retry-1'}, body: {destination: {destinationType: 'UMA_ADDRESS', umaAddress: address}, lookupId, senderCustomerInfo: {FULL_NAME: 'Ada Lovelace'}, lockedCurrencyAmount: 700}})
+    expect(dry.json().request).toMatchObject({
+      method: 'POST',
+      headers: {'idempotency-key': 'uma-retry-1'},
+      body: {
+        destination: {destinationType: 'UMA_ADDRESS', umaAddress: address},
+        lookupId,
+        senderCustomerInfo: {FULL_NAME: 'Ada Lovelace'},
+        lockedCurrencyAmount: 700,
+      },
+    })
     const quotes = sbx.emu.db.count('quotes')
     const first = await run(args)
     const again = await run(args)
@@ -126,19 +255,55 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     expect(again.json().id).toBe(first.json().id)
     expect(first.json()).toMatchObject({destination: {currency: 'MXN'}, exchangeRate: 17.25, totalSendingAmount: 700})
     expect(sbx.emu.db.count('quotes')).toBe(quotes + 1)
-    const noCurrency = await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--lookup-id', lookupId, '--receive', '5.00', '--json'])
+    const noCurrency = await run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to-uma',
+      address,
+      '--lookup-id',
+      lookupId,
+      '--receive',
+      '5.00',
+      '--json',
+    ])
     expect(noCurrency.code).toBe(2)
-    expect(noCurrency.json().error.details.errors[0]).toMatchObject({field: 'destination.currency', message: expect.stringMatching(/needs --to-currency/)})
+    expect(noCurrency.json().error.details.errors[0]).toMatchObject({
+      field: 'destination.currency',
+      message: expect.stringMatching(/needs --to-currency/),
+    })
   })
 
   it.each([
     ['a malformed address', ['--to-uma', 'success@sandbox'], 'destination.umaAddress'],
-    ['--to and --to-uma together', ['--to-uma', '$success.eur@sandbox.uma.money', '--to', 'ExternalAccount:abc'], undefined],
-    ['a bad --payer-info', ['--to-uma', '$success.eur@sandbox.uma.money', '--payer-info', 'full name'], 'senderCustomerInfo'],
-    ['--to-currency without --to-uma', ['--to', 'ExternalAccount:abc', '--to-currency', 'EUR'], 'destination.umaAddress'],
+    [
+      '--to and --to-uma together',
+      ['--to-uma', '$success.eur@sandbox.uma.money', '--to', 'ExternalAccount:abc'],
+      undefined,
+    ],
+    [
+      'a bad --payer-info',
+      ['--to-uma', '$success.eur@sandbox.uma.money', '--payer-info', 'full name'],
+      'senderCustomerInfo',
+    ],
+    [
+      '--to-currency without --to-uma',
+      ['--to', 'ExternalAccount:abc', '--to-currency', 'EUR'],
+      'destination.umaAddress',
+    ],
   ])('refuses %s before any request (exit 2)', async (_name, args, field) => {
     const before = sbx.requestCount()
-    const r = await run(['quote', 'create', '--from', 'InternalAccount:22222222-2222-2222-2222-222222222222', '--send', '1.00', ...args, '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      'InternalAccount:22222222-2222-2222-2222-222222222222',
+      '--send',
+      '1.00',
+      ...args,
+      '--json',
+    ])
     expect(r.code, r.stdout + r.stderr).toBe(2)
     if (field) expect(r.json().error.details.errors.map((e: {field: string}) => e.field)).toContain(field)
     expect(sbx.requestCount()).toBe(before)
@@ -146,9 +311,23 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
 
   it('--dry-run cannot look the receiver up: a usage error that says why, nothing sent', async () => {
     const before = sbx.requestCount()
-    const r = await run(['quote', 'create', '--from', 'InternalAccount:22222222-2222-2222-2222-222222222222', '--to-uma', '$success.eur@sandbox.uma.money', '--send', '1.00', '--dry-run', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--from',
+      'InternalAccount:22222222-2222-2222-2222-222222222222',
+      '--to-uma',
+      '$success.eur@sandbox.uma.money',
+      '--send',
+      '1.00',
+      '--dry-run',
+      '--json',
+    ])
     expect(r.code).toBe(2)
-    expect(r.json().error).toMatchObject({reason: expect.stringMatching(/--dry-run sends nothing, so \$success\.eur@sandbox\.uma\.money is not looked up/), hint: expect.stringMatching(/--lookup-id/)})
+    expect(r.json().error).toMatchObject({
+      reason: expect.stringMatching(/--dry-run sends nothing, so \$success\.eur@sandbox\.uma\.money is not looked up/),
+      hint: expect.stringMatching(/--lookup-id/),
+    })
     expect(sbx.requestCount()).toBe(before)
   })
 })

@@ -29,7 +29,11 @@ afterAll(async () => {
   rmSync(work, {recursive: true, force: true})
 })
 
-async function onTerminal(args: string[], env: Record<string, string | undefined>, expectScreen: RegExp): Promise<{screen: string; code: number}> {
+async function onTerminal(
+  args: string[],
+  env: Record<string, string | undefined>,
+  expectScreen: RegExp,
+): Promise<{screen: string; code: number}> {
   const t = new TmuxSession(args, {env})
   try {
     const code = await t.exitCode()
@@ -75,7 +79,9 @@ describe.skipIf(!hasTmux)('on a terminal (tmux)', () => {
     }
     const ci = await svc(['customers', 'create', '--type', 'business'], {env: {...sbx.env, CI: 'true'}})
     expect(ci.code).toBe(2)
-    expect(ci.stderr).toContain('Error: Missing flags: --legal-name, --country, --incorporated-on, --tax-id (INVALID_INPUT)')
+    expect(ci.stderr).toContain(
+      'Error: Missing flags: --legal-name, --country, --incorporated-on, --tax-id (INVALID_INPUT)',
+    )
   })
 })
 

@@ -15,7 +15,13 @@ afterAll(async () => sbx.stop())
 
 const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input, cwd: work})
 const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as {name: string; version: string}
-const versionDoc = {name: pkg.name, version: pkg.version, platform: process.platform, arch: process.arch, node: process.version}
+const versionDoc = {
+  name: pkg.name,
+  version: pkg.version,
+  platform: process.platform,
+  arch: process.arch,
+  node: process.version,
+}
 
 describe('version', () => {
   it('`svc version` prints the same line as --version; with --json, a document', async () => {
@@ -37,10 +43,20 @@ describe('version', () => {
 
 describe('--timeout', () => {
   it("--help shows each command's own default: 10m for kyc wait, 24h for a listener, 30s otherwise", async () => {
-    const help = async (args: string[]) => (await run([...args, '--help'])).stdout.split('\n').find((l) => l.includes('--timeout=<value>'))?.trim()
-    expect(await help(['kyc', 'wait'])).toBe('--timeout=<value>   [default: 10m] give up after this long (30s, 10m ...)')
-    expect(await help(['webhooks', 'listen'])).toBe('--timeout=<value>   [default: 24h] give up after this long (30s, 10m ...)')
-    expect(await help(['customers', 'get'])).toBe('--timeout=<value>   [default: 30s] give up after this long (30s, 10m ...)')
+    const help = async (args: string[]) =>
+      (await run([...args, '--help'])).stdout
+        .split('\n')
+        .find((l) => l.includes('--timeout=<value>'))
+        ?.trim()
+    expect(await help(['kyc', 'wait'])).toBe(
+      '--timeout=<value>   [default: 10m] give up after this long (30s, 10m ...)',
+    )
+    expect(await help(['webhooks', 'listen'])).toBe(
+      '--timeout=<value>   [default: 24h] give up after this long (30s, 10m ...)',
+    )
+    expect(await help(['customers', 'get'])).toBe(
+      '--timeout=<value>   [default: 30s] give up after this long (30s, 10m ...)',
+    )
   })
 })
 
@@ -52,7 +68,10 @@ describe('--data must be one JSON object', () => {
     expect(arr.stderr).toContain('Error: --data: must be a JSON object ({...}), got an array')
     expect(arr.stderr).not.toContain('Missing flag')
     const num = await run(['customers', 'create', '--data', '42', '--json'])
-    expect(num.json().error).toMatchObject({code: 'USAGE', reason: '--data: must be a JSON object ({...}), got a number'})
+    expect(num.json().error).toMatchObject({
+      code: 'USAGE',
+      reason: '--data: must be a JSON object ({...}), got a number',
+    })
     const nul = await run(['customers', 'update', 'Customer:0b6f3c2e-9a1c-4c55-8d2e-000000000001', '--data', 'null'])
     expect(nul.stderr).toContain('got null')
     expect(sbx.requestCount()).toBe(before)
@@ -62,7 +81,10 @@ describe('--data must be one JSON object', () => {
 describe('flow run', () => {
   const flow = (extra = '') => {
     const file = join(work, `tiny-${Math.random().toString(36).slice(2)}.yaml`)
-    writeFileSync(file, `name: tiny\n${extra}steps:\n  - name: list customers\n    api: {method: GET, path: /customers}\n    expect: {status: 200}\n`)
+    writeFileSync(
+      file,
+      `name: tiny\n${extra}steps:\n  - name: list customers\n    api: {method: GET, path: /customers}\n    expect: {status: 200}\n`,
+    )
     return file
   }
 

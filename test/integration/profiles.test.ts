@@ -16,7 +16,8 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], opts: {input?: string; extra?: Record<string, string | undefined>} = {}) => svc(args, {env: {...env, ...opts.extra}, input: opts.input})
+const run = (args: string[], opts: {input?: string; extra?: Record<string, string | undefined>} = {}) =>
+  svc(args, {env: {...env, ...opts.extra}, input: opts.input})
 const configDir = () => env.SVC_CONFIG_DIR!
 const noSecret = (r: CliResult) => {
   expect(r.stdout).not.toContain(secret)
@@ -25,7 +26,17 @@ const noSecret = (r: CliResult) => {
 
 describe('login, whoami, profiles, logout', () => {
   it('refuses the secret as a flag value without echoing it (exit 2, nothing stored)', async () => {
-    const r = await run(['login', '--profile', 'p0', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, `--secret=${secret}`, '--json'])
+    const r = await run([
+      'login',
+      '--profile',
+      'p0',
+      '--base-url',
+      sbx.url,
+      '--token-id',
+      sbx.env.SVC_TOKEN_ID,
+      `--secret=${secret}`,
+      '--json',
+    ])
     expect(r.code).toBe(2)
     expect(r.json().error.reason).toMatch(/never accepted as a flag/)
     noSecret(r)
@@ -39,13 +50,29 @@ describe('login, whoami, profiles, logout', () => {
     const noToken = await run(['login', '--profile', 'p0', '--base-url', sbx.url, '--secret-stdin'], {input: secret})
     expect(noToken.code).toBe(2)
     expect(noToken.stderr).toContain('--token-id')
-    const remote = await run(['login', '--base-url', 'https://api.example.com', '--token-id', 'tok', '--secret-stdin'], {input: secret})
+    const remote = await run(
+      ['login', '--base-url', 'https://api.example.com', '--token-id', 'tok', '--secret-stdin'],
+      {input: secret},
+    )
     expect(remote.code).toBe(2)
     expect(remote.stderr).toContain('--environment')
   })
 
   it('a wrong secret is checked before saving: exit 4 and nothing stored', async () => {
-    const r = await run(['login', '--profile', 'bad', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin', '--json'], {input: 'not-the-secret'})
+    const r = await run(
+      [
+        'login',
+        '--profile',
+        'bad',
+        '--base-url',
+        sbx.url,
+        '--token-id',
+        sbx.env.SVC_TOKEN_ID,
+        '--secret-stdin',
+        '--json',
+      ],
+      {input: 'not-the-secret'},
+    )
     expect(r.code).toBe(4)
     expect(r.json().error.code).toBe('UNAUTHORIZED')
     expect(existsSync(join(configDir(), 'credentials.json'))).toBe(false)
@@ -53,10 +80,29 @@ describe('login, whoami, profiles, logout', () => {
 
   it('logs in from stdin: verified, active, secret stored 0600 in a 0700 dir and never printed', async () => {
     const before = sbx.requestCount()
-    const r = await run(['login', '--profile', 'dev', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin', '--json'], {input: secret + '\n'})
+    const r = await run(
+      [
+        'login',
+        '--profile',
+        'dev',
+        '--base-url',
+        sbx.url,
+        '--token-id',
+        sbx.env.SVC_TOKEN_ID,
+        '--secret-stdin',
+        '--json',
+      ],
+      {input: secret + '\n'},
+    )
     expect(r.code).toBe(0)
     noSecret(r)
-    expect(r.json()).toMatchObject({profile: 'dev', environment: 'local', tokenId: sbx.env.SVC_TOKEN_ID, verified: true, active: true})
+    expect(r.json()).toMatchObject({
+      profile: 'dev',
+      environment: 'local',
+      tokenId: sbx.env.SVC_TOKEN_ID,
+      verified: true,
+      active: true,
+    })
     expect(sbx.requestCount()).toBe(before + 1)
     const creds = join(configDir(), 'credentials.json')
     expect(fileMode(creds)).toBe(0o600)
@@ -67,7 +113,21 @@ describe('login, whoami, profiles, logout', () => {
   })
 
   it('logs in from SVC_CLIENT_SECRET into a second profile, which becomes active', async () => {
-    const r = await run(['login', '--profile', 'other', '--environment', 'sandbox', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--json'], {extra: {SVC_CLIENT_SECRET: secret}})
+    const r = await run(
+      [
+        'login',
+        '--profile',
+        'other',
+        '--environment',
+        'sandbox',
+        '--base-url',
+        sbx.url,
+        '--token-id',
+        sbx.env.SVC_TOKEN_ID,
+        '--json',
+      ],
+      {extra: {SVC_CLIENT_SECRET: secret}},
+    )
     expect(r.code).toBe(0)
     expect(r.json()).toMatchObject({profile: 'other', environment: 'sandbox'})
     noSecret(r)
@@ -76,7 +136,14 @@ describe('login, whoami, profiles, logout', () => {
   it('whoami reports the live profile and verifies it; --profile picks another', async () => {
     const r = await run(['whoami', '--json'])
     expect(r.code).toBe(0)
-    expect(r.json()).toMatchObject({profile: 'other', environment: 'sandbox', baseUrl: sbx.url, tokenId: sbx.env.SVC_TOKEN_ID, credentials: 'stored', verified: true})
+    expect(r.json()).toMatchObject({
+      profile: 'other',
+      environment: 'sandbox',
+      baseUrl: sbx.url,
+      tokenId: sbx.env.SVC_TOKEN_ID,
+      credentials: 'stored',
+      verified: true,
+    })
     noSecret(r)
     const human = await run(['whoami', '--profile', 'dev'])
     expect(human.code).toBe(0)

@@ -41,18 +41,24 @@ let listener: ChildProcess | undefined
 
 beforeAll(() => {
   mkdirSync(bin)
-  writeFileSync(join(bin, 'svc'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'run.js'))} "$@"\n`)
+  writeFileSync(
+    join(bin, 'svc'),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin', 'run.js'))} "$@"\n`,
+  )
   chmodSync(join(bin, 'svc'), 0o755)
   if (spawnSync('sh', ['-c', 'command -v jq']).status !== 0) {
     // docs/journey.md pipes --json into jq; where jq is not installed, a stand-in that evaluates the
     // same filters (with -r) keeps the test about svc, not about the machine.
-    writeFileSync(join(bin, 'jq'), `#!${process.execPath}
+    writeFileSync(
+      join(bin, 'jq'),
+      `#!${process.execPath}
 const filter = process.argv.filter((a) => a !== '-r').slice(2)[0]
 const doc = JSON.parse(require('fs').readFileSync(0, 'utf8'))
 const sel = /^\\.data\\[\\] \\| select\\(\\.type == "(\\w+)"\\) \\| \\.id$/.exec(filter)
 const out = sel ? doc.data.filter((x) => x.type === sel[1]).map((x) => x.id) : [filter === '.id' ? doc.id : undefined]
 for (const v of out) console.log(v)
-`)
+`,
+    )
     chmodSync(join(bin, 'jq'), 0o755)
   }
 })
@@ -64,7 +70,9 @@ afterAll(() => {
 
 describe.skipIf(!free)('the docs, as printed, from an empty home', () => {
   it('README quick start: step by step', async () => {
-    const lines = shBlock('README.md', '## Quick start').split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'))
+    const lines = shBlock('README.md', '## Quick start')
+      .split('\n')
+      .filter((l) => l.trim() && !l.trim().startsWith('#'))
     expect(lines[0]).toMatch(/^svc sandbox serve --detach/)
     let customer = ''
     let listened = ''

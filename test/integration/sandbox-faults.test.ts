@@ -1,5 +1,16 @@
 import {execFileSync, spawn} from 'node:child_process'
-import {chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs'
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {createRequire} from 'node:module'
@@ -27,18 +38,29 @@ async function call(ready: Ready, method: string, path: string, body?: unknown) 
   const base = new URL(ready.url)
   const res = await request(base.origin + base.pathname + path, {
     method: method as 'GET',
-    headers: {authorization: 'Basic ' + Buffer.from(`${ready.tokenId}:${ready.clientSecret}`).toString('base64'), ...(body === undefined ? {} : {'content-type': 'application/json'})},
+    headers: {
+      authorization: 'Basic ' + Buffer.from(`${ready.tokenId}:${ready.clientSecret}`).toString('base64'),
+      ...(body === undefined ? {} : {'content-type': 'application/json'}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   const text = await res.body.text()
   return {status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined}
 }
 
-const newCustomer = (name: string) => ({customerType: 'INDIVIDUAL', platformCustomerId: name.replaceAll(' ', '-'), fullName: name, endUserTermsConsent: TERMS})
+const newCustomer = (name: string) => ({
+  customerType: 'INDIVIDUAL',
+  platformCustomerId: name.replaceAll(' ', '-'),
+  fullName: name,
+  endUserTermsConsent: TERMS,
+})
 
 /** An outside process's write lock on the sandbox's database (as sqlite3 or a backup tool would hold it). */
 function holdWriteLock(file: string): {release(): void} {
-  const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {exec(sql: string): void; close(): void}
+  const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {
+    exec(sql: string): void
+    close(): void
+  }
   const conn = new Database(file)
   conn.exec('BEGIN IMMEDIATE')
   conn.exec('CREATE TABLE IF NOT EXISTS outside_lock (x)')
@@ -70,7 +92,10 @@ describe('locks held by another process', () => {
     lock = holdWriteLock(join(dataDir, 'sandbox.db'))
     const released = new Promise<void>((r) => setTimeout(() => (lock.release(), r()), 10_000))
     const t1 = Date.now()
-    const [write, read] = await Promise.all([call(ready, 'POST', '/customers', newCustomer('Lock Long')), call(ready, 'GET', `/customers/${acked[0]}`)])
+    const [write, read] = await Promise.all([
+      call(ready, 'POST', '/customers', newCustomer('Lock Long')),
+      call(ready, 'GET', `/customers/${acked[0]}`),
+    ])
     const took = Date.now() - t1
     expect(write.status).toBe(503)
     expect(write.body.code).toBe('SANDBOX_BUSY')
@@ -90,19 +115,27 @@ describe('locks held by another process', () => {
     expect(child.exitCode).toBeNull()
     for (const id of acked) expect((await call(ready, 'GET', `/customers/${id}`)).status).toBe(200)
     const list = await call(ready, 'GET', '/customers?limit=100')
-    expect(list.body.data.map((c: {fullName: string}) => c.fullName).sort()).toEqual(['Lock After', 'Lock Before', 'Lock Short'])
+    expect(list.body.data.map((c: {fullName: string}) => c.fullName).sort()).toEqual([
+      'Lock After',
+      'Lock Before',
+      'Lock Short',
+    ])
   }, 40_000)
 
   it('two servers started together on one data dir: one serves, the other exits 1 naming it', async () => {
     const dataDir = newDir()
     const start = () => {
-      const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir], {env: {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1'}, stdio: ['ignore', 'pipe', 'pipe']})
+      const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir], {
+        env: {PATH: process.env.PATH, HOME: home, SVC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1'},
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       started.push(child)
       let out = ''
       child.stdout!.on('data', (c: Buffer) => (out += c.toString()))
       return new Promise<{child: typeof child; ready?: Ready; code?: number | null; out: string}>((resolve) => {
         child.stdout!.on('data', () => {
-          if (out.startsWith('{"url"') && out.includes('\n')) resolve({child, ready: JSON.parse(out.slice(0, out.indexOf('\n'))), out})
+          if (out.startsWith('{"url"') && out.includes('\n'))
+            resolve({child, ready: JSON.parse(out.slice(0, out.indexOf('\n'))), out})
         })
         child.once('exit', (code) => resolve({child, code, out}))
       })
@@ -122,69 +155,74 @@ describe('locks held by another process', () => {
 })
 
 const isRoot = process.getuid?.() === 0
-describe.skipIf(!isRoot)('a full disk (a small tmpfs; mounting needs root, so this is skipped unless root — CI runs as root)', () => {
-  it('writes are refused with 507, reads keep working, a due job is kept and runs once space returns; nothing acknowledged is lost', async () => {
-    const mnt = mkdtempSync(join(tmpdir(), 'svc-full-'))
-    dirs.push(mnt)
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mnt])
-    try {
-      const dataDir = join(mnt, 'data')
-      const {child, ready} = await serve(home, dataDir, ['--decision-delay', '1500'])
-      expect((await call(ready, 'PATCH', '/config', {sandbox: {skipVerificationPaperwork: true}})).status).toBe(200)
-      const pending = await call(ready, 'POST', '/customers', newCustomer('Full Disk Ada'))
-      expect(pending.status).toBe(201)
-      const acked = [pending.body.id as string]
-
-      // Fill the disk to the last byte.
-      const filler = join(mnt, 'filler')
-      const fd = openSync(filler, 'w')
-      const chunk = Buffer.alloc(64 * 1024)
+describe.skipIf(!isRoot)(
+  'a full disk (a small tmpfs; mounting needs root, so this is skipped unless root — CI runs as root)',
+  () => {
+    it('writes are refused with 507, reads keep working, a due job is kept and runs once space returns; nothing acknowledged is lost', async () => {
+      const mnt = mkdtempSync(join(tmpdir(), 'svc-full-'))
+      dirs.push(mnt)
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mnt])
       try {
-        for (;;) writeSync(fd, chunk)
-      } catch (e) {
-        expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC')
-      }
-      try {
-        for (;;) writeSync(fd, chunk.subarray(0, 512))
-      } catch {
-        // full to the last block
-      }
-      closeSync(fd)
+        const dataDir = join(mnt, 'data')
+        const {child, ready} = await serve(home, dataDir, ['--decision-delay', '1500'])
+        expect((await call(ready, 'PATCH', '/config', {sandbox: {skipVerificationPaperwork: true}})).status).toBe(200)
+        const pending = await call(ready, 'POST', '/customers', newCustomer('Full Disk Ada'))
+        expect(pending.status).toBe(201)
+        const acked = [pending.body.id as string]
 
-      let refused: Awaited<ReturnType<typeof call>> | undefined
-      for (let i = 0; i < 400 && !refused; i++) {
-        const r = await call(ready, 'POST', '/customers', newCustomer(`Full Disk ${i}`))
-        if (r.status === 201) acked.push(r.body.id)
-        else refused = r
-      }
-      expect(refused?.status).toBe(507)
-      expect(refused?.body.code).toBe('INSUFFICIENT_STORAGE')
-      expect(refused?.body.reason).toMatch(/disk .* is full/)
-      const read = await call(ready, 'GET', `/customers/${acked[0]}`)
-      expect(read.status).toBe(200)
-      // The KYC decision falls due while the disk is full: it cannot be written, so it must wait, not vanish.
-      await new Promise((r) => setTimeout(r, 2_500))
-      expect((await call(ready, 'GET', `/customers/${acked[0]}`)).body.kycStatus).toBe('PENDING')
+        // Fill the disk to the last byte.
+        const filler = join(mnt, 'filler')
+        const fd = openSync(filler, 'w')
+        const chunk = Buffer.alloc(64 * 1024)
+        try {
+          for (;;) writeSync(fd, chunk)
+        } catch (e) {
+          expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC')
+        }
+        try {
+          for (;;) writeSync(fd, chunk.subarray(0, 512))
+        } catch {
+          // full to the last block
+        }
+        closeSync(fd)
 
-      rmSync(filler)
-      let status = ''
-      for (let i = 0; i < 100 && status !== 'APPROVED'; i++) {
-        await new Promise((r) => setTimeout(r, 200))
-        status = (await call(ready, 'GET', `/customers/${acked[0]}`)).body.kycStatus
+        let refused: Awaited<ReturnType<typeof call>> | undefined
+        for (let i = 0; i < 400 && !refused; i++) {
+          const r = await call(ready, 'POST', '/customers', newCustomer(`Full Disk ${i}`))
+          if (r.status === 201) acked.push(r.body.id)
+          else refused = r
+        }
+        expect(refused?.status).toBe(507)
+        expect(refused?.body.code).toBe('INSUFFICIENT_STORAGE')
+        expect(refused?.body.reason).toMatch(/disk .* is full/)
+        const read = await call(ready, 'GET', `/customers/${acked[0]}`)
+        expect(read.status).toBe(200)
+        // The KYC decision falls due while the disk is full: it cannot be written, so it must wait, not vanish.
+        await new Promise((r) => setTimeout(r, 2_500))
+        expect((await call(ready, 'GET', `/customers/${acked[0]}`)).body.kycStatus).toBe('PENDING')
+
+        rmSync(filler)
+        let status = ''
+        for (let i = 0; i < 100 && status !== 'APPROVED'; i++) {
+          await new Promise((r) => setTimeout(r, 200))
+          status = (await call(ready, 'GET', `/customers/${acked[0]}`)).body.kycStatus
+        }
+        expect(status).toBe('APPROVED')
+        expect((await call(ready, 'POST', '/customers', newCustomer('Space Again'))).status).toBe(201)
+        for (const id of acked) expect((await call(ready, 'GET', `/customers/${id}`)).status, id).toBe(200)
+        expect(child.exitCode).toBeNull()
+        await kill9(child)
+      } finally {
+        execFileSync('umount', ['-l', mnt])
       }
-      expect(status).toBe('APPROVED')
-      expect((await call(ready, 'POST', '/customers', newCustomer('Space Again'))).status).toBe(201)
-      for (const id of acked) expect((await call(ready, 'GET', `/customers/${id}`)).status, id).toBe(200)
-      expect(child.exitCode).toBeNull()
-      await kill9(child)
-    } finally {
-      execFileSync('umount', ['-l', mnt])
-    }
-  }, 60_000)
-})
+    }, 60_000)
+  },
+)
 
 describe('outbound webhooks against hostile receivers', () => {
-  async function receiver(handler: (res: import('node:http').ServerResponse) => void): Promise<{server: Server; url: string}> {
+  async function receiver(
+    handler: (res: import('node:http').ServerResponse) => void,
+  ): Promise<{server: Server; url: string}> {
     const server = createServer((req, res) => {
       req.resume()
       req.on('end', () => handler(res))
@@ -257,7 +295,17 @@ describe('the event log of a long-lived sandbox', () => {
     await db.unit(() => {
       for (let seq = 1; seq <= 100_000; seq++) {
         const id = `Webhook:00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`
-        db.put('events', id, {seq, event: {id, type: seq % 2 ? 'CUSTOMER.KYC_APPROVED' : 'INCOMING_PAYMENT.COMPLETED', timestamp: new Date(1_700_000_000_000 + seq).toISOString(), data: {n: seq}}, delivery: 'none', attempts: []})
+        db.put('events', id, {
+          seq,
+          event: {
+            id,
+            type: seq % 2 ? 'CUSTOMER.KYC_APPROVED' : 'INCOMING_PAYMENT.COMPLETED',
+            timestamp: new Date(1_700_000_000_000 + seq).toISOString(),
+            data: {n: seq},
+          },
+          delivery: 'none',
+          attempts: [],
+        })
       }
     })
     await db.close()
@@ -290,7 +338,14 @@ describe('the event log of a long-lived sandbox', () => {
     expect(bad.body.details.errors.map((e: {field: string}) => e.field)).toEqual(['limit', 'cursor'])
 
     const {svc} = await import('../helpers/cli.js')
-    const env = {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_BASE_URL: ready.url, SVC_TOKEN_ID: ready.tokenId, SVC_CLIENT_SECRET: ready.clientSecret, NO_COLOR: '1'}
+    const env = {
+      HOME: home,
+      SVC_CONFIG_DIR: join(home, 'config'),
+      SVC_BASE_URL: ready.url,
+      SVC_TOKEN_ID: ready.tokenId,
+      SVC_CLIENT_SECRET: ready.clientSecret,
+      NO_COLOR: '1',
+    }
     const tail = await svc(['webhooks', 'events', 'list', '--last', '3', '--json'], {env})
     expect(tail.code).toBe(0)
     expect(tail.json().data.map((e: {data: {n: number}}) => e.data.n)).toEqual([99_998, 99_999, 100_000])
@@ -336,7 +391,10 @@ describe('damage and misuse are refused at start or before anything is written, 
     await kill9(fresh.child)
 
     const newer = (await servedOnce()).dataDir
-    const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {exec(sql: string): void; close(): void}
+    const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {
+      exec(sql: string): void
+      close(): void
+    }
     const conn = new Database(join(newer, 'sandbox.db'))
     conn.exec('PRAGMA user_version = 999')
     conn.close()
@@ -348,7 +406,10 @@ describe('damage and misuse are refused at start or before anything is written, 
 
     const keyed = (await servedOnce()).dataDir
     const {generateKeyPairSync} = await import('node:crypto')
-    writeFileSync(join(keyed, 'webhook-key.pem'), generateKeyPairSync('ed25519').privateKey.export({type: 'pkcs8', format: 'pem'}) as string)
+    writeFileSync(
+      join(keyed, 'webhook-key.pem'),
+      generateKeyPairSync('ed25519').privateKey.export({type: 'pkcs8', format: 'pem'}) as string,
+    )
     r = await serveFails(keyed)
     expect(r.code).toBe(1)
     expect(r.error.reason).toContain(`${join(keyed, 'webhook-key.pem')} holds a ed25519 key, not the ECDSA P-256 key`)
@@ -372,7 +433,10 @@ describe('damage and misuse are refused at start or before anything is written, 
     const first = readFileSync(out)
     r = await cli(['sandbox', 'backup', out, '--data-dir', dataDir, '--json'])
     expect(r.code).toBe(6)
-    expect(JSON.parse(r.stdout).error).toMatchObject({code: 'BACKUP_TARGET_EXISTS', hint: expect.stringContaining('--force')})
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'BACKUP_TARGET_EXISTS',
+      hint: expect.stringContaining('--force'),
+    })
     expect(readFileSync(out).equals(first)).toBe(true)
     r = await cli(['sandbox', 'backup', out, '--data-dir', dataDir, '--force', '--json'])
     expect(r.code, r.stderr).toBe(0)
@@ -399,12 +463,21 @@ describe('damage and misuse are refused at start or before anything is written, 
     const {ready} = await serve(home, newDir())
     let r = await call(ready, 'PATCH', '/config', {sandbox: {exchangeRates: {MXN: '1000000000000'}}})
     expect(r.status).toBe(400)
-    expect(r.body.details.errors).toEqual([{field: 'sandbox.exchangeRates.MXN', message: 'must be at most 1000000000 units per USD'}])
+    expect(r.body.details.errors).toEqual([
+      {field: 'sandbox.exchangeRates.MXN', message: 'must be at most 1000000000 units per USD'},
+    ])
     r = await call(ready, 'PATCH', '/config', {sandbox: {exchangeRates: {MXN: '1000000000'}}})
     expect(r.status).toBe(200)
-    const rate = await call(ready, 'GET', '/exchange-rates?sourceCurrency=USD&destinationCurrency=MXN&sendingAmount=100000000000')
+    const rate = await call(
+      ready,
+      'GET',
+      '/exchange-rates?sourceCurrency=USD&destinationCurrency=MXN&sendingAmount=100000000000',
+    )
     expect(rate.status).toBe(400)
-    expect(rate.body.details.errors[0]).toMatchObject({field: 'amount', message: expect.stringContaining('past the largest exact amount')})
+    expect(rate.body.details.errors[0]).toMatchObject({
+      field: 'amount',
+      message: expect.stringContaining('past the largest exact amount'),
+    })
   }, 30_000)
 })
 
@@ -437,11 +510,17 @@ describe('hostile clients get a bounded cost', () => {
     const {ready} = await serve(home, newDir())
     const origin = new URL(ready.url)
     const open = (n: number, onConnect: (s: InstanceType<typeof Socket>) => void) =>
-      Promise.all(Array.from({length: n}, () => new Promise<InstanceType<typeof Socket>>((resolve) => {
-        const s = new Socket()
-        s.on('error', () => undefined)
-        s.connect(Number(origin.port), '127.0.0.1', () => (onConnect(s), resolve(s)))
-      })))
+      Promise.all(
+        Array.from(
+          {length: n},
+          () =>
+            new Promise<InstanceType<typeof Socket>>((resolve) => {
+              const s = new Socket()
+              s.on('error', () => undefined)
+              s.connect(Number(origin.port), '127.0.0.1', () => (onConnect(s), resolve(s)))
+            }),
+        ),
+      )
     // Slowloris: headers that never end, a byte a second.
     const slow = await open(300, (s) => s.write(`GET ${origin.pathname}/customers HTTP/1.1\r\nHost: x\r\nX-a: `))
     const drip = setInterval(() => slow.forEach((s) => s.writable && s.write('a')), 1_000)
@@ -453,7 +532,11 @@ describe('hostile clients get a bounded cost', () => {
 
     // Idle keep-alive: one answered request each, then silence.
     const auth = 'Basic ' + Buffer.from(`${ready.tokenId}:${ready.clientSecret}`).toString('base64')
-    const idle = await open(1_000, (s) => s.write(`GET ${origin.pathname}/customers?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nConnection: keep-alive\r\n\r\n`))
+    const idle = await open(1_000, (s) =>
+      s.write(
+        `GET ${origin.pathname}/customers?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nConnection: keep-alive\r\n\r\n`,
+      ),
+    )
     await new Promise((r) => setTimeout(r, 500))
     const duringIdle = await legitLatencies(ready, 3_000)
     idle.forEach((s) => s.destroy())
@@ -477,9 +560,12 @@ describe('hostile clients get a bounded cost', () => {
         s.connect(Number(origin.port), '127.0.0.1', async () => {
           // Half declare their length, half stream chunked: neither may be buffered past the cap.
           const head = i % 2 ? `Content-Length: ${12 * 1024 * 1024}\r\n` : 'Transfer-Encoding: chunked\r\n'
-          s.write(`POST ${origin.pathname}/sandbox/hosted/kyc/tok${i} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${head}\r\n`)
+          s.write(
+            `POST ${origin.pathname}/sandbox/hosted/kyc/tok${i} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${head}\r\n`,
+          )
           for (let k = 0; k < 12 && !s.destroyed; k++) {
-            const ok = i % 2 ? s.write(mib) : s.write(`${mib.length.toString(16)}\r\n`) && s.write(mib) && s.write('\r\n')
+            const ok =
+              i % 2 ? s.write(mib) : s.write(`${mib.length.toString(16)}\r\n`) && s.write(mib) && s.write('\r\n')
             if (!ok) await new Promise((r) => s.once('drain', r).once('close', r))
           }
           s.end()

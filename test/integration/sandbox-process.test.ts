@@ -7,7 +7,13 @@ import {svc} from '../helpers/cli.js'
 const home = mkdtempSync(join(tmpdir(), 'svc-proc-'))
 const dataDir = join(home, 'sandbox')
 // The implicit local profile, with its credentials read from the sandbox's data dir.
-const env: Record<string, string> = {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_SANDBOX_DIR: dataDir, SVC_NO_INPUT: '1', NO_COLOR: '1'}
+const env: Record<string, string> = {
+  HOME: home,
+  SVC_CONFIG_DIR: join(home, 'config'),
+  SVC_SANDBOX_DIR: dataDir,
+  SVC_NO_INPUT: '1',
+  NO_COLOR: '1',
+}
 let pid: number | undefined
 
 afterAll(() => {
@@ -53,11 +59,18 @@ describe('svc sandbox serve --detach / stop / reset', () => {
   })
 
   it('the local profile finds it with no credentials configured', async () => {
-    const r = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Detached Dora', '--json'], {env: {...env, SVC_BASE_URL: url}})
+    const r = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Detached Dora', '--json'], {
+      env: {...env, SVC_BASE_URL: url},
+    })
     expect(r.code).toBe(0)
     customerId = r.json().id
     const who = await svc(['whoami', '--json'], {env: {...env, SVC_BASE_URL: url}})
-    expect(who.json()).toMatchObject({profile: 'local', environment: 'local', credentials: 'local sandbox', verified: true})
+    expect(who.json()).toMatchObject({
+      profile: 'local',
+      environment: 'local',
+      credentials: 'local sandbox',
+      verified: true,
+    })
   })
 
   it('refuses a second sandbox on the same data dir (exit 1, naming the running one), and a reset under a running one (exit 6)', async () => {

@@ -8,7 +8,13 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
-  sbx = await startSandbox({paymentCompletionDelayMs: 50, scaRequired: true, scaMaxFailedAttempts: 3, scaChallengeTtlMs: 60_000, livenessDelayMs: 50})
+  sbx = await startSandbox({
+    paymentCompletionDelayMs: 50,
+    scaRequired: true,
+    scaMaxFailedAttempts: 3,
+    scaChallengeTtlMs: 60_000,
+    livenessDelayMs: 50,
+  })
 })
 afterAll(async () => sbx.stop())
 
@@ -18,7 +24,20 @@ const SECRET_CODE = '123456'
 async function fundedCustomer() {
   const c = await approvedCustomer(sbx, ['USD', 'MXN'])
   await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
-  const ext = await run(['accounts', 'external', 'add', '--customer', c.id, '--type', 'CLABE', '--clabe', clabeEnding('123'), '--beneficiary-name', 'Maria Garcia', '--json'])
+  const ext = await run([
+    'accounts',
+    'external',
+    'add',
+    '--customer',
+    c.id,
+    '--type',
+    'CLABE',
+    '--clabe',
+    clabeEnding('123'),
+    '--beneficiary-name',
+    'Maria Garcia',
+    '--json',
+  ])
   expect(ext.code, ext.stderr).toBe(0)
   return {...c, dest: ext.json().id as string}
 }
@@ -26,7 +45,10 @@ async function fundedCustomer() {
 async function login(customerId: string) {
   const started = await run(['sca', 'login', 'start', customerId, '--json'])
   expect(started.code, started.stderr).toBe(0)
-  const done = await run(['sca', 'login', 'complete', customerId, '--challenge-id', started.json().challengeId, '--code', '-', '--json'], SECRET_CODE)
+  const done = await run(
+    ['sca', 'login', 'complete', customerId, '--challenge-id', started.json().challengeId, '--code', '-', '--json'],
+    SECRET_CODE,
+  )
   expect(done.code, done.stderr).toBe(0)
   return done
 }
@@ -48,7 +70,19 @@ describe('strong customer authentication through the CLI', () => {
     const enrol = await run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
     expect(enrol.code, enrol.stderr).toBe(0)
     expect(enrol.json()).toMatchObject({type: 'PASSKEY', relyingPartyId: 'localhost'})
-    const confirm = await run(['sca', 'factors', 'confirm', c.id, '--type', 'PASSKEY', '--origin', 'https://localhost', '--credential', '{"id":"cred-1"}', '--json'])
+    const confirm = await run([
+      'sca',
+      'factors',
+      'confirm',
+      c.id,
+      '--type',
+      'PASSKEY',
+      '--origin',
+      'https://localhost',
+      '--credential',
+      '{"id":"cred-1"}',
+      '--json',
+    ])
     expect(confirm.code, confirm.stderr).toBe(0)
     const second = await run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
     expect(second.code).toBe(6)
@@ -72,7 +106,10 @@ describe('strong customer authentication through the CLI', () => {
     const auth = await run(['quote', 'authorize', q.json().id, '--code', '-', '--json'], SECRET_CODE)
     expect(auth.code, auth.stderr).toBe(0)
     expect(auth.json().status).toBe('PROCESSING')
-    const settled = await until(() => sbx.emu.db.get<{status: string}>('transactions', ex.json().transactionId)!, (t) => t.status === 'COMPLETED')
+    const settled = await until(
+      () => sbx.emu.db.get<{status: string}>('transactions', ex.json().transactionId)!,
+      (t) => t.status === 'COMPLETED',
+    )
     expect(settled.status).toBe('COMPLETED')
     for (const out of [enrol, confirm, session, q, ex, auth]) expect(out.stdout + out.stderr).not.toContain(SECRET_CODE)
   })
@@ -81,7 +118,8 @@ describe('strong customer authentication through the CLI', () => {
     const c = await fundedCustomer()
     const started = await run(['sca', 'login', 'start', c.id, '--json'])
     const challengeId = started.json().challengeId
-    const wrong = (n: string) => run(['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', n, '--json'])
+    const wrong = (n: string) =>
+      run(['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', n, '--json'])
     const first = await wrong('111111')
     expect(first.code).toBe(2)
     expect(first.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT'})
@@ -91,9 +129,14 @@ describe('strong customer authentication through the CLI', () => {
     expect(third.code).toBe(6)
     expect(third.json().error).toMatchObject({status: 423, code: 'ACCOUNT_LOCKED', details: {failedAttempts: 3}})
     expect(third.json().error.hint).toMatch(/lockedUntil/)
-    expect(sbx.emu.db.get<{failedAttempts: number; lockedUntil: string}>('scaStates', c.id)).toMatchObject({failedAttempts: 3})
+    expect(sbx.emu.db.get<{failedAttempts: number; lockedUntil: string}>('scaStates', c.id)).toMatchObject({
+      failedAttempts: 3,
+    })
     // Locked: even the right code is refused, and the state does not change.
-    const right = await run(['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', '-', '--json'], SECRET_CODE)
+    const right = await run(
+      ['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', '-', '--json'],
+      SECRET_CODE,
+    )
     expect(right.code).toBe(6)
     expect(right.json().error.code).toBe('ACCOUNT_LOCKED')
     expect(sbx.emu.db.get<{sessionExpiresAt?: string}>('scaStates', c.id)!.sessionExpiresAt).toBeUndefined()
@@ -111,7 +154,11 @@ describe('strong customer authentication through the CLI', () => {
       const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '5.00', '--json'])
       const ex = await run(['quote', 'execute', q.json().id, '--yes', '--json'])
       expect(ex.json().status).toBe('PENDING_AUTHORIZATION')
-      const t = await until(() => sbx.emu.db.get<{status: string; failureReason?: string}>('transactions', ex.json().transactionId)!, (x) => x.status === 'FAILED', 10_000)
+      const t = await until(
+        () => sbx.emu.db.get<{status: string; failureReason?: string}>('transactions', ex.json().transactionId)!,
+        (x) => x.status === 'FAILED',
+        10_000,
+      )
       expect(t).toMatchObject({status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED'})
       const balance = sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', c.account('USD'))!.balance.amount
       expect(balance).toBe(100_000)
@@ -134,7 +181,21 @@ describe('strong customer authentication through the CLI', () => {
   it('--debug never shows the SCA code', async () => {
     const c = await fundedCustomer()
     const started = await run(['sca', 'login', 'start', c.id, '--json'])
-    const done = await run(['sca', 'login', 'complete', c.id, '--challenge-id', started.json().challengeId, '--code', '-', '--debug', '--json'], SECRET_CODE)
+    const done = await run(
+      [
+        'sca',
+        'login',
+        'complete',
+        c.id,
+        '--challenge-id',
+        started.json().challengeId,
+        '--code',
+        '-',
+        '--debug',
+        '--json',
+      ],
+      SECRET_CODE,
+    )
     expect(done.code, done.stderr).toBe(0)
     expect(done.stderr).toMatch(/POST .*sca\/login\/complete/)
     expect(done.stdout + done.stderr).not.toContain(SECRET_CODE)
@@ -147,7 +208,9 @@ describe('strong customer authentication through the CLI', () => {
     expect(q.code, q.stderr).toBe(0)
     // The session lapses before execute.
     const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
-    await sbx.emu.db.unit(() => sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}))
+    await sbx.emu.db.unit(() =>
+      sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}),
+    )
     const human = await run(['quote', 'execute', q.json().id, '--yes'])
     expect(human.code).toBe(6)
     expect(human.stderr).toMatch(/SCA_SESSION_REQUIRED, HTTP 409/)
@@ -156,28 +219,34 @@ describe('strong customer authentication through the CLI', () => {
     expect(sbx.emu.db.get('transactions', q.json().transactionId)).toBeUndefined()
   })
 
-  it('on a terminal, quote execute offers the SCA login and asks for the authorization code', {timeout: 60_000}, async () => {
-    const c = await fundedCustomer()
-    await login(c.id)
-    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '4.00', '--json'])
-    const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
-    await sbx.emu.db.unit(() => sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}))
-    const t = await onTerminal(['quote', 'execute', q.json().id], {
-      env: sbx.env,
-      answers: [
-        [/Send USD 4\.00[\s\S]*\(y\/N\)/, 'y\r'],
-        [/log them in now[\s\S]*\(Y\/n\)/, 'y\r'],
-        [/SCA code/, SECRET_CODE + '\r'],
-        // The first question's redraws say "SCA code" too: wait for it to be done (✔) and the next one asked.
-        [/✔[\s\S]*\? SCA code/, SECRET_CODE + '\r'],
-      ],
-    })
-    expect(t.code, t.out).toBe(0)
-    expect(t.out).toMatch(/SCA session open until/)
-    expect(t.out).toMatch(/Authorized .*PROCESSING/)
-    expect(t.out).not.toContain(SECRET_CODE)
-    expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).not.toBe('PENDING_AUTHORIZATION')
-  })
+  it(
+    'on a terminal, quote execute offers the SCA login and asks for the authorization code',
+    {timeout: 60_000},
+    async () => {
+      const c = await fundedCustomer()
+      await login(c.id)
+      const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '4.00', '--json'])
+      const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
+      await sbx.emu.db.unit(() =>
+        sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}),
+      )
+      const t = await onTerminal(['quote', 'execute', q.json().id], {
+        env: sbx.env,
+        answers: [
+          [/Send USD 4\.00[\s\S]*\(y\/N\)/, 'y\r'],
+          [/log them in now[\s\S]*\(Y\/n\)/, 'y\r'],
+          [/SCA code/, SECRET_CODE + '\r'],
+          // The first question's redraws say "SCA code" too: wait for it to be done (✔) and the next one asked.
+          [/✔[\s\S]*\? SCA code/, SECRET_CODE + '\r'],
+        ],
+      })
+      expect(t.code, t.out).toBe(0)
+      expect(t.out).toMatch(/SCA session open until/)
+      expect(t.out).toMatch(/Authorized .*PROCESSING/)
+      expect(t.out).not.toContain(SECRET_CODE)
+      expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).not.toBe('PENDING_AUTHORIZATION')
+    },
+  )
 
   it('TOTP enrolment keeps the secret and recovery codes off the output unless asked; record-event and reset', async () => {
     const c = await fundedCustomer()
@@ -190,33 +259,67 @@ describe('strong customer authentication through the CLI', () => {
     writeFileSync(secretFile, secret + '\n', {mode: 0o600})
     // The secret never on argv: the old flag is refused (even as @file), stdin cannot carry both, nothing is sent.
     const before = sbx.requestCount()
-    const legacy = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret', secret, '--code', SECRET_CODE])
+    const legacy = await run([
+      'sca',
+      'factors',
+      'confirm',
+      c.id,
+      '--type',
+      'TOTP',
+      '--secret',
+      secret,
+      '--code',
+      SECRET_CODE,
+    ])
     expect(legacy.code).toBe(2)
-    expect(legacy.stderr).toContain('Error: --secret: the TOTP secret is no longer taken as a flag value (it would land in shell history and ps)')
-    expect(legacy.stderr).toContain('Hint: Use --secret-file <file>, --secret-stdin, or answer the hidden prompt on a terminal.')
+    expect(legacy.stderr).toContain(
+      'Error: --secret: the TOTP secret is no longer taken as a flag value (it would land in shell history and ps)',
+    )
+    expect(legacy.stderr).toContain(
+      'Hint: Use --secret-file <file>, --secret-stdin, or answer the hidden prompt on a terminal.',
+    )
     expect(legacy.stderr).not.toContain(secret)
-    const both = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-stdin', '--code', '-'], secret)
+    const both = await run(
+      ['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-stdin', '--code', '-'],
+      secret,
+    )
     expect(both.code).toBe(2)
     expect(both.stderr).toContain('--secret-stdin and --code - both read stdin')
     const none = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--code', SECRET_CODE, '--json'])
     expect(none.code).toBe(2)
-    expect(none.json().error.details.errors).toEqual([{field: 'secret', message: 'is required for TOTP: --secret-file <file> or --secret-stdin (prompts are off)'}])
+    expect(none.json().error.details.errors).toEqual([
+      {field: 'secret', message: 'is required for TOTP: --secret-file <file> or --secret-stdin (prompts are off)'},
+    ])
     expect(sbx.requestCount()).toBe(before)
-    const fromStdin = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-stdin', '--code', '000000', '--json'], secret + '\n')
+    const fromStdin = await run(
+      ['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-stdin', '--code', '000000', '--json'],
+      secret + '\n',
+    )
     expect(fromStdin.json().error?.code).not.toBe('USAGE') // read and sent (the code is wrong: the Service refuses it)
     expect(sbx.requestCount()).toBe(before + 1)
-    const confirm = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-file', secretFile, '--code', '-', '--json'], SECRET_CODE)
+    const confirm = await run(
+      ['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-file', secretFile, '--code', '-', '--json'],
+      SECRET_CODE,
+    )
     expect(confirm.code, confirm.stderr).toBe(0)
     expect(confirm.json()).toEqual({type: 'TOTP', recoveryCodes: '[REDACTED]'})
 
     const ev = await run(['sca', 'record-event', c.id, '--event', 'FAILED_LOGIN_ATTEMPT', '--json'])
-    expect(ev.json()).toMatchObject({eventType: 'FAILED_LOGIN_ATTEMPT', failedAttempts: 1, suspended: false, lockedUntil: null})
+    expect(ev.json()).toMatchObject({
+      eventType: 'FAILED_LOGIN_ATTEMPT',
+      failedAttempts: 1,
+      suspended: false,
+      lockedUntil: null,
+    })
 
     const reset = await run(['sca', 'reset', 'start', c.id, '--factor', 'TOTP', '--json'])
     expect(reset.code, reset.stderr).toBe(0)
     const resetId = reset.json().resetId
     expect(reset.json().livenessAccessToken).toBeUndefined()
-    const early = await until(() => run(['sca', 'reset', 'get', c.id, resetId, '--json']), (r) => r.json().status === 'LIVENESS_PASSED')
+    const early = await until(
+      () => run(['sca', 'reset', 'get', c.id, resetId, '--json']),
+      (r) => r.json().status === 'LIVENESS_PASSED',
+    )
     expect(early.json()).toMatchObject({status: 'LIVENESS_PASSED', factor: 'TOTP'})
     const done = await run(['sca', 'reset', 'complete', c.id, resetId, '--json'])
     expect(done.code, done.stderr).toBe(0)
@@ -240,7 +343,20 @@ describe('strong customer authentication through the CLI', () => {
   it('a real-time-funded quote is answered 202 PENDING_AUTHORIZATION without instructions, which come with the authorization', async () => {
     const c = await fundedCustomer()
     await login(c.id)
-    const r = await run(['quote', 'create', '--realtime', '--customer', c.id, '--currency', 'USD', '--to', c.dest, '--send', '15.00', '--json'])
+    const r = await run([
+      'quote',
+      'create',
+      '--realtime',
+      '--customer',
+      c.id,
+      '--currency',
+      'USD',
+      '--to',
+      c.dest,
+      '--send',
+      '15.00',
+      '--json',
+    ])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({status: 'PENDING_AUTHORIZATION', scaChallenge: {purpose: 'TRANSFER'}})
     expect(r.json().paymentInstructions).toBeUndefined()
@@ -257,16 +373,43 @@ describe('strong customer authentication through the CLI', () => {
   it("an agent's payment beyond its policy, held for SCA, still waits for the platform after authorization", async () => {
     const c = await fundedCustomer()
     await login(c.id)
-    const created = await api(sbx, 'POST', '/agents', {name: 'Helper', customerId: c.id, policy: {permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'], defaultExecutionMode: 'AUTO', spendingLimits: {currency: 'USD', perTransactionLimit: 500}}})
-    const token = (await fetch(`${sbx.url}/agents/device-codes/${created.body.deviceCode.code}/redeem`, {method: 'POST'}).then((r) => r.json())).accessToken as string
+    const created = await api(sbx, 'POST', '/agents', {
+      name: 'Helper',
+      customerId: c.id,
+      policy: {
+        permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
+        defaultExecutionMode: 'AUTO',
+        spendingLimits: {currency: 'USD', perTransactionLimit: 500},
+      },
+    })
+    const token = (
+      await fetch(`${sbx.url}/agents/device-codes/${created.body.deviceCode.code}/redeem`, {method: 'POST'}).then((r) =>
+        r.json(),
+      )
+    ).accessToken as string
     const bearer = {authorization: `Bearer ${token}`, 'content-type': 'application/json'}
-    const q = await fetch(`${sbx.url}/agents/me/quotes`, {method: 'POST', headers: bearer, body: JSON.stringify({source: {sourceType: 'ACCOUNT', accountId: c.account('USD')}, destination: {destinationType: 'ACCOUNT', accountId: c.dest}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 2000})}).then((r) => r.json())
-    const action = await fetch(`${sbx.url}/agents/me/quotes/${encodeURIComponent(q.id)}/execute`, {method: 'POST', headers: bearer}).then((r) => r.json())
+    const q = await fetch(`${sbx.url}/agents/me/quotes`, {
+      method: 'POST',
+      headers: bearer,
+      body: JSON.stringify({
+        source: {sourceType: 'ACCOUNT', accountId: c.account('USD')},
+        destination: {destinationType: 'ACCOUNT', accountId: c.dest},
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 2000,
+      }),
+    }).then((r) => r.json())
+    const action = await fetch(`${sbx.url}/agents/me/quotes/${encodeURIComponent(q.id)}/execute`, {
+      method: 'POST',
+      headers: bearer,
+    }).then((r) => r.json())
     expect(action.status).toBe('PENDING_APPROVAL')
     expect(sbx.emu.db.get<{status: string}>('quotes', q.id)!.status).toBe('PENDING_AUTHORIZATION')
     const auth = await run(['quote', 'authorize', q.id, '--code', '-', '--json'], SECRET_CODE)
     expect(auth.code, auth.stderr).toBe(0)
-    expect(sbx.emu.db.get<{status: string; agentId: string}>('transactions', q.transactionId)).toMatchObject({status: 'PENDING', agentId: created.body.agent.id})
+    expect(sbx.emu.db.get<{status: string; agentId: string}>('transactions', q.transactionId)).toMatchObject({
+      status: 'PENDING',
+      agentId: created.body.agent.id,
+    })
     const ok = await run(['agents', 'approve', created.body.agent.id, action.id, '--yes', '--json'])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})

@@ -14,8 +14,21 @@ beforeAll(async () => {
   usd = c.account('USD')
   await api(sbx, 'POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000})
   const add = async (body: unknown) => (await api(sbx, 'POST', '/customers/external-accounts', body)).body.id as string
-  bank = await add({customerId: c.id, currency: 'USD', accountInfo: {accountType: 'USD_ACCOUNT', accountNumber: '99887766', routingNumber: '021000021', beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'}}})
-  wallet = await add({customerId: c.id, currency: 'USDB', accountInfo: {accountType: 'L2_WALLET', address: 'sparkrt1' + 'q'.repeat(40)}})
+  bank = await add({
+    customerId: c.id,
+    currency: 'USD',
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '99887766',
+      routingNumber: '021000021',
+      beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'},
+    },
+  })
+  wallet = await add({
+    customerId: c.id,
+    currency: 'USDB',
+    accountInfo: {accountType: 'L2_WALLET', address: 'sparkrt1' + 'q'.repeat(40)},
+  })
 })
 afterAll(async () => sbx.stop())
 
@@ -29,9 +42,18 @@ const snapshot = () => ({
   coins: sbx.emu.db.count('stablecoins'),
   links: sbx.emu.db.count('stablecoinProviderAccounts'),
   ops: sbx.emu.db.count('stablecoinOperations'),
-  accounts: sbx.emu.db.all<{id: string; balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts').map((a) => [a.id, a.balance.amount, a.totalBalance.amount]),
+  accounts: sbx.emu.db
+    .all<{id: string; balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts')
+    .map((a) => [a.id, a.balance.amount, a.totalBalance.amount]),
 })
-const settled = async (id: string) => expect(await until(() => sbx.emu.db.get<{status: string}>('stablecoinOperations', id)!.status, (s) => s === 'COMPLETED', 20_000)).toBe('COMPLETED')
+const settled = async (id: string) =>
+  expect(
+    await until(
+      () => sbx.emu.db.get<{status: string}>('stablecoinOperations', id)!.status,
+      (s) => s === 'COMPLETED',
+      20_000,
+    ),
+  ).toBe('COMPLETED')
 
 describe('svc stablecoins', () => {
   let coin: {id: string; symbol: string}
@@ -39,7 +61,19 @@ describe('svc stablecoins', () => {
 
   it('journey: link -> create -> request enablement (twice) -> operator ENABLED -> mint -> burn -> operations, with webhooks and the money invariant', async () => {
     const secret = 'provider_secret_456_do_not_print'
-    const linked = await run(['stablecoins', 'provider-accounts', 'link', '--api-client-id', 'provider_client_123', '--secret-stdin', '--json', '--debug'], secret)
+    const linked = await run(
+      [
+        'stablecoins',
+        'provider-accounts',
+        'link',
+        '--api-client-id',
+        'provider_client_123',
+        '--secret-stdin',
+        '--json',
+        '--debug',
+      ],
+      secret,
+    )
     expect(linked.code, linked.stderr).toBe(0)
     expect(linked.stdout + linked.stderr).not.toContain(secret)
     link = linked.json().id
@@ -47,33 +81,114 @@ describe('svc stablecoins', () => {
     expect(JSON.stringify(sbx.emu.db.get('stablecoinProviderAccounts', link))).not.toContain(secret)
     expect((await ok(['stablecoins', 'provider-accounts', 'list'])).data.map((a: {id: string}) => a.id)).toEqual([link])
 
-    coin = await ok(['stablecoins', 'create', '--token', 'ACME', '--network-token', 'btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k'])
-    expect(coin).toMatchObject({symbol: 'ACME', decimals: 6, baseCurrency: 'USD', issuanceStatus: 'PROVISIONED', gridOperationsStatus: 'NOT_ENABLED', stablecoinProviderAccountId: link})
+    coin = await ok([
+      'stablecoins',
+      'create',
+      '--token',
+      'ACME',
+      '--network-token',
+      'btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k',
+    ])
+    expect(coin).toMatchObject({
+      symbol: 'ACME',
+      decimals: 6,
+      baseCurrency: 'USD',
+      issuanceStatus: 'PROVISIONED',
+      gridOperationsStatus: 'NOT_ENABLED',
+      stablecoinProviderAccountId: link,
+    })
 
     expect((await ok(['stablecoins', 'request-enablement', coin.id])).gridOperationsStatus).toBe('PENDING_APPROVAL')
     expect((await ok(['stablecoins', 'request-enablement', coin.id])).gridOperationsStatus).toBe('PENDING_APPROVAL') // a repeat is accepted
     const enabled = await ok(['sandbox', 'stablecoins', 'enablement', coin.id, '--status', 'ENABLED'])
     expect(enabled).toMatchObject({gridOperationsStatus: 'ENABLED', currency: 'ACME'})
     const platformAccount = (await api(sbx, 'GET', '/platform/internal-accounts?currency=ACME')).body.data[0]
-    expect(platformAccount).toMatchObject({type: 'INTERNAL_CRYPTO', balance: {amount: 0, currency: {code: 'ACME', decimals: 6}}})
+    expect(platformAccount).toMatchObject({
+      type: 'INTERNAL_CRYPTO',
+      balance: {amount: 0, currency: {code: 'ACME', decimals: 6}},
+    })
 
     // Mint 50.00 ACME funded from the USD internal account, into the platform's ACME account.
-    const mint = await ok(['stablecoins', 'mint', coin.id, '--amount', '50', '--funding', 'GRID_INTERNAL_ACCOUNT', '--funding-account', usd, '--to', platformAccount.id])
+    const mint = await ok([
+      'stablecoins',
+      'mint',
+      coin.id,
+      '--amount',
+      '50',
+      '--funding',
+      'GRID_INTERNAL_ACCOUNT',
+      '--funding-account',
+      usd,
+      '--to',
+      platformAccount.id,
+    ])
     expect(mint).toMatchObject({operationType: 'MINT', status: 'PROCESSING', amount: '50000000', stablecoinId: coin.id})
     expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', usd)!.balance.amount).toBe(95_000) // held at once
     await settled(mint.id)
-    expect(sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', usd)).toMatchObject({balance: {amount: 95_000}, totalBalance: {amount: 95_000}})
-    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', platformAccount.id)!.balance.amount).toBe(50_000_000)
+    expect(
+      sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', usd),
+    ).toMatchObject({balance: {amount: 95_000}, totalBalance: {amount: 95_000}})
+    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', platformAccount.id)!.balance.amount).toBe(
+      50_000_000,
+    )
     // A mint to an external L2 wallet funded by ACH never touches the platform's books.
-    const toWallet = await ok(['stablecoins', 'mint', coin.id, '--amount-minor', '10000', '--funding', 'ACH_DEBIT', '--funding-account', bank, '--to', wallet])
+    const toWallet = await ok([
+      'stablecoins',
+      'mint',
+      coin.id,
+      '--amount-minor',
+      '10000',
+      '--funding',
+      'ACH_DEBIT',
+      '--funding-account',
+      bank,
+      '--to',
+      wallet,
+    ])
     await settled(toWallet.id)
 
-    const burn = await ok(['stablecoins', 'burn', coin.id, '--amount', '20.25', '--source', 'GRID_INTERNAL_ACCOUNT', '--source-account', platformAccount.id, '--to', bank, '--rail', 'ACH_CREDIT'])
-    expect(burn).toMatchObject({operationType: 'BURN', status: 'PROCESSING', amount: '20250000', estimatedDelivery: {rail: 'ACH_CREDIT', amount: '2025', currency: 'USD'}})
+    const burn = await ok([
+      'stablecoins',
+      'burn',
+      coin.id,
+      '--amount',
+      '20.25',
+      '--source',
+      'GRID_INTERNAL_ACCOUNT',
+      '--source-account',
+      platformAccount.id,
+      '--to',
+      bank,
+      '--rail',
+      'ACH_CREDIT',
+    ])
+    expect(burn).toMatchObject({
+      operationType: 'BURN',
+      status: 'PROCESSING',
+      amount: '20250000',
+      estimatedDelivery: {rail: 'ACH_CREDIT', amount: '2025', currency: 'USD'},
+    })
     await settled(burn.id)
-    expect(sbx.emu.db.get<{totalBalance: {amount: number}}>('internalAccounts', platformAccount.id)!.totalBalance.amount).toBe(29_750_000)
-    const fromWallet = await ok(['stablecoins', 'burn', coin.id, '--amount-minor', '10000', '--source', 'EXTERNAL_ACCOUNT', '--to', bank, '--rail', 'WIRE'])
-    expect(fromWallet).toMatchObject({status: 'PENDING_FUNDING', fundingInstructions: {rail: 'L2', network: 'L2', valueType: 'ACME'}})
+    expect(
+      sbx.emu.db.get<{totalBalance: {amount: number}}>('internalAccounts', platformAccount.id)!.totalBalance.amount,
+    ).toBe(29_750_000)
+    const fromWallet = await ok([
+      'stablecoins',
+      'burn',
+      coin.id,
+      '--amount-minor',
+      '10000',
+      '--source',
+      'EXTERNAL_ACCOUNT',
+      '--to',
+      bank,
+      '--rail',
+      'WIRE',
+    ])
+    expect(fromWallet).toMatchObject({
+      status: 'PENDING_FUNDING',
+      fundingInstructions: {rail: 'L2', network: 'L2', valueType: 'ACME'},
+    })
     await settled(fromWallet.id)
     expect(await imbalance(sbx)).toMatchObject({USD: 0, ACME: 0})
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
@@ -82,14 +197,25 @@ describe('svc stablecoins', () => {
     expect(ops.data.map((o: {id: string}) => o.id)).toEqual([fromWallet.id, burn.id, toWallet.id, mint.id]) // most recent first
     expect(ops.data.every((o: {status: string}) => o.status === 'COMPLETED')).toBe(true)
     expect((await ok(['stablecoins', 'operations', 'list', coin.id, '--type', 'MINT'])).data).toHaveLength(2)
-    expect(await ok(['stablecoins', 'operations', 'get', burn.id])).toMatchObject({id: burn.id, status: 'COMPLETED', providerStatus: 'complete'})
+    expect(await ok(['stablecoins', 'operations', 'get', burn.id])).toMatchObject({
+      id: burn.id,
+      status: 'COMPLETED',
+      providerStatus: 'complete',
+    })
 
     // Issue 21 R6: no event type outside the contract; a platform balance that moves is INTERNAL_ACCOUNT.BALANCE_UPDATED
     // with the full account (hold at creation, then settlement). Off-book operations (toWallet, fromWallet) send none.
     const all = sbx.emu.webhooks.stored().map((e) => e.event)
     expect(all.filter((e) => e.type.startsWith('STABLECOIN'))).toEqual([])
-    const moves = all.filter((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED').map((e) => e.data as {id: string; balance: {amount: number}; totalBalance: {amount: number}})
-    expect(moves.map((a) => `${a.id === usd ? 'USD' : a.id === platformAccount.id ? 'ACME' : a.id} ${a.balance.amount}/${a.totalBalance.amount}`)).toEqual([
+    const moves = all
+      .filter((e) => e.type === 'INTERNAL_ACCOUNT.BALANCE_UPDATED')
+      .map((e) => e.data as {id: string; balance: {amount: number}; totalBalance: {amount: number}})
+    expect(
+      moves.map(
+        (a) =>
+          `${a.id === usd ? 'USD' : a.id === platformAccount.id ? 'ACME' : a.id} ${a.balance.amount}/${a.totalBalance.amount}`,
+      ),
+    ).toEqual([
       'USD 95000/100000', // mint: 50.00 USD held
       'USD 95000/95000', // mint settled: paid out
       'ACME 50000000/50000000', // minted into the platform's account
@@ -110,7 +236,11 @@ describe('svc stablecoins', () => {
       const before = sbx.emu.db.get('stablecoins', other.id)
       const r = await run(['stablecoins', 'request-enablement', other.id, '--json'])
       expect(r.code, status).toBe(6)
-      expect(errorOf(r)).toMatchObject({status: 409, code: 'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE', details: {gridOperationsStatus: status}})
+      expect(errorOf(r)).toMatchObject({
+        status: 409,
+        code: 'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE',
+        details: {gridOperationsStatus: status},
+      })
       expect(errorOf(r).hint).toMatch(/driven by the operator/)
       expect(sbx.emu.db.get('stablecoins', other.id)).toEqual(before)
     }
@@ -118,15 +248,98 @@ describe('svc stablecoins', () => {
 
   it('refusals: uniqueness (409), selection among several links, unrepresentable amounts, not enabled, insufficient funds; state unchanged', async () => {
     const cases: Array<{args: string[]; exit: number; status: number; code: string; hint: RegExp}> = [
-      {args: ['stablecoins', 'create', '--token', 'ACME', '--network-token', 'btkn1anotheranother0001'], exit: 6, status: 409, code: 'STABLECOIN_SYMBOL_ALREADY_EXISTS', hint: /another stablecoin symbol/},
-      {args: ['stablecoins', 'create', '--token', 'USDC', '--network-token', 'btkn1anotheranother0002'], exit: 6, status: 409, code: 'STABLECOIN_SYMBOL_ALREADY_EXISTS', hint: /another stablecoin symbol/},
-      {args: ['stablecoins', 'create', '--token', 'GAMMA', '--network-token', 'btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k'], exit: 6, status: 409, code: 'STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS', hint: /another token identifier/},
-      {args: ['stablecoins', 'mint', coin.id, '--amount-minor', '1234567', '--funding', 'WIRE', '--to', wallet], exit: 2, status: 400, code: 'STABLECOIN_AMOUNT_NOT_REPRESENTABLE', hint: /whole number of fiat cents/},
-      {args: ['stablecoins', 'mint', coin.id, '--amount-minor', '99999999999999990000', '--funding', 'WIRE', '--to', wallet], exit: 2, status: 400, code: 'STABLECOIN_AMOUNT_NOT_REPRESENTABLE', hint: /whole number of fiat cents/},
-      {args: ['stablecoins', 'mint', coin.id, '--amount', '5000', '--funding', 'GRID_INTERNAL_ACCOUNT', '--funding-account', usd, '--to', wallet], exit: 1, status: 400, code: 'INSUFFICIENT_FUNDS', hint: /Fund the source account/},
-      {args: ['stablecoins', 'mint', coin.id, '--amount', '1', '--funding', 'WIRE', '--to', bank], exit: 1, status: 400, code: 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', hint: /cannot be used/},
-      {args: ['stablecoins', 'get', 'Stablecoin:00000000-0000-0000-0000-000000000000'], exit: 5, status: 404, code: 'STABLECOIN_NOT_FOUND', hint: /Check the stablecoin id/},
-      {args: ['stablecoins', 'operations', 'get', 'StablecoinOperation:nope'], exit: 5, status: 404, code: 'STABLECOIN_OPERATION_NOT_FOUND', hint: /Check the stablecoin operation id/},
+      {
+        args: ['stablecoins', 'create', '--token', 'ACME', '--network-token', 'btkn1anotheranother0001'],
+        exit: 6,
+        status: 409,
+        code: 'STABLECOIN_SYMBOL_ALREADY_EXISTS',
+        hint: /another stablecoin symbol/,
+      },
+      {
+        args: ['stablecoins', 'create', '--token', 'USDC', '--network-token', 'btkn1anotheranother0002'],
+        exit: 6,
+        status: 409,
+        code: 'STABLECOIN_SYMBOL_ALREADY_EXISTS',
+        hint: /another stablecoin symbol/,
+      },
+      {
+        args: [
+          'stablecoins',
+          'create',
+          '--token',
+          'GAMMA',
+          '--network-token',
+          'btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k',
+        ],
+        exit: 6,
+        status: 409,
+        code: 'STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS',
+        hint: /another token identifier/,
+      },
+      {
+        args: ['stablecoins', 'mint', coin.id, '--amount-minor', '1234567', '--funding', 'WIRE', '--to', wallet],
+        exit: 2,
+        status: 400,
+        code: 'STABLECOIN_AMOUNT_NOT_REPRESENTABLE',
+        hint: /whole number of fiat cents/,
+      },
+      {
+        args: [
+          'stablecoins',
+          'mint',
+          coin.id,
+          '--amount-minor',
+          '99999999999999990000',
+          '--funding',
+          'WIRE',
+          '--to',
+          wallet,
+        ],
+        exit: 2,
+        status: 400,
+        code: 'STABLECOIN_AMOUNT_NOT_REPRESENTABLE',
+        hint: /whole number of fiat cents/,
+      },
+      {
+        args: [
+          'stablecoins',
+          'mint',
+          coin.id,
+          '--amount',
+          '5000',
+          '--funding',
+          'GRID_INTERNAL_ACCOUNT',
+          '--funding-account',
+          usd,
+          '--to',
+          wallet,
+        ],
+        exit: 1,
+        status: 400,
+        code: 'INSUFFICIENT_FUNDS',
+        hint: /Fund the source account/,
+      },
+      {
+        args: ['stablecoins', 'mint', coin.id, '--amount', '1', '--funding', 'WIRE', '--to', bank],
+        exit: 1,
+        status: 400,
+        code: 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
+        hint: /cannot be used/,
+      },
+      {
+        args: ['stablecoins', 'get', 'Stablecoin:00000000-0000-0000-0000-000000000000'],
+        exit: 5,
+        status: 404,
+        code: 'STABLECOIN_NOT_FOUND',
+        hint: /Check the stablecoin id/,
+      },
+      {
+        args: ['stablecoins', 'operations', 'get', 'StablecoinOperation:nope'],
+        exit: 5,
+        status: 404,
+        code: 'STABLECOIN_OPERATION_NOT_FOUND',
+        hint: /Check the stablecoin operation id/,
+      },
     ]
     for (const c of cases) {
       const before = snapshot()
@@ -139,27 +352,76 @@ describe('svc stablecoins', () => {
     // Not enabled: a coin short of ENABLED cannot reach internal accounts.
     const beta = (await ok(['stablecoins', 'list', '--operations-status', 'DISABLED'])).data[0]
     const before = snapshot()
-    const notEnabled = await run(['stablecoins', 'mint', beta.id, '--amount', '1', '--funding', 'WIRE', '--to', usd, '--json'])
+    const notEnabled = await run([
+      'stablecoins',
+      'mint',
+      beta.id,
+      '--amount',
+      '1',
+      '--funding',
+      'WIRE',
+      '--to',
+      usd,
+      '--json',
+    ])
     expect(notEnabled.code).toBe(6)
     expect(errorOf(notEnabled)).toMatchObject({status: 400, code: 'STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED'})
     expect(snapshot()).toEqual(before)
 
     // A second active link: registering without choosing is refused; choosing works.
-    const second = await ok(['stablecoins', 'provider-accounts', 'link', '--api-client-id', 'provider_client_999', '--secret-stdin'], 'another-secret')
+    const second = await ok(
+      ['stablecoins', 'provider-accounts', 'link', '--api-client-id', 'provider_client_999', '--secret-stdin'],
+      'another-secret',
+    )
     const n = sbx.emu.db.count('stablecoins')
-    const choose = await run(['stablecoins', 'create', '--token', 'DELTA', '--network-token', 'btkn1deltadeltadelta0001', '--json'])
+    const choose = await run([
+      'stablecoins',
+      'create',
+      '--token',
+      'DELTA',
+      '--network-token',
+      'btkn1deltadeltadelta0001',
+      '--json',
+    ])
     expect(choose.code).toBe(2)
-    expect(errorOf(choose)).toMatchObject({status: 400, code: 'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED', details: {stablecoinProviderAccountIds: [link, second.id]}})
+    expect(errorOf(choose)).toMatchObject({
+      status: 400,
+      code: 'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED',
+      details: {stablecoinProviderAccountIds: [link, second.id]},
+    })
     expect(errorOf(choose).hint).toMatch(/--provider-account/)
     expect(sbx.emu.db.count('stablecoins')).toBe(n)
-    expect(await ok(['stablecoins', 'create', '--token', 'DELTA', '--network-token', 'btkn1deltadeltadelta0001', '--provider-account', second.id])).toMatchObject({stablecoinProviderAccountId: second.id})
+    expect(
+      await ok([
+        'stablecoins',
+        'create',
+        '--token',
+        'DELTA',
+        '--network-token',
+        'btkn1deltadeltadelta0001',
+        '--provider-account',
+        second.id,
+      ]),
+    ).toMatchObject({stablecoinProviderAccountId: second.id})
     expect(await imbalance(sbx)).toMatchObject({USD: 0, ACME: 0})
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
   })
 
   it('a retried mint with the same Idempotency-Key replays the operation and holds once; another body with that key is refused', async () => {
     const platformAccount = (await api(sbx, 'GET', '/platform/internal-accounts?currency=ACME')).body.data[0].id
-    const args = ['stablecoins', 'mint', coin.id, '--funding', 'GRID_INTERNAL_ACCOUNT', '--funding-account', usd, '--to', platformAccount, '--idempotency-key', 'ci-run-7']
+    const args = [
+      'stablecoins',
+      'mint',
+      coin.id,
+      '--funding',
+      'GRID_INTERNAL_ACCOUNT',
+      '--funding-account',
+      usd,
+      '--to',
+      platformAccount,
+      '--idempotency-key',
+      'ci-run-7',
+    ]
     const held = () => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', usd)!.balance.amount
     const before = held()
     const first = await ok([...args, '--amount', '1'])
@@ -180,28 +442,89 @@ describe('svc stablecoins', () => {
     const links = (await ok(['stablecoins', 'provider-accounts', 'list'])).data as Array<{id: string}>
     const second = links.find((l) => l.id !== link)!.id
     const delta = (await ok(['stablecoins', 'list'])).data.find((c: {symbol: string}) => c.symbol === 'DELTA')
-    expect((await ok(['sandbox', 'stablecoins', 'provider-account', second, '--status', 'REVOKED'])).status).toBe('REVOKED')
+    expect((await ok(['sandbox', 'stablecoins', 'provider-account', second, '--status', 'REVOKED'])).status).toBe(
+      'REVOKED',
+    )
     const before = snapshot()
-    const mint = await run(['stablecoins', 'mint', delta.id, '--amount', '1', '--funding', 'WIRE', '--to', wallet, '--json'])
+    const mint = await run([
+      'stablecoins',
+      'mint',
+      delta.id,
+      '--amount',
+      '1',
+      '--funding',
+      'WIRE',
+      '--to',
+      wallet,
+      '--json',
+    ])
     expect(mint.code).toBe(6)
     expect(errorOf(mint)).toMatchObject({status: 400, code: 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED'})
     expect(errorOf(mint).hint).toMatch(/relink/)
-    const register = await run(['stablecoins', 'create', '--token', 'EPSI', '--network-token', 'btkn1epsilonepsilon0001', '--provider-account', second, '--json'])
+    const register = await run([
+      'stablecoins',
+      'create',
+      '--token',
+      'EPSI',
+      '--network-token',
+      'btkn1epsilonepsilon0001',
+      '--provider-account',
+      second,
+      '--json',
+    ])
     expect(register.code).toBe(6)
     expect(errorOf(register).code).toBe('STABLECOIN_PROVIDER_ACCOUNT_REVOKED')
     expect(snapshot()).toEqual(before)
-    expect(await ok(['stablecoins', 'create', '--token', 'EPSI', '--network-token', 'btkn1epsilonepsilon0001'])).toMatchObject({stablecoinProviderAccountId: link})
+    expect(
+      await ok(['stablecoins', 'create', '--token', 'EPSI', '--network-token', 'btkn1epsilonepsilon0001']),
+    ).toMatchObject({stablecoinProviderAccountId: link})
   })
 
   it('bad input is refused before any request, naming each field (exit 2)', async () => {
     const before = {requests: sbx.requestCount(), ...snapshot()}
     const cases: Array<[string[], string[]]> = [
-      [['stablecoins', 'create', '--token', 'acme!', '--network-token', 'x'], ['providerTokenIdentifier', 'networkTokenIdentifier']],
-      [['stablecoins', 'create', '--token', 'ABC', '--network-token', 'btkn1abcdefghijk', '--provider-account', 'Stablecoin:x'], ['stablecoinProviderAccountId']],
+      [
+        ['stablecoins', 'create', '--token', 'acme!', '--network-token', 'x'],
+        ['providerTokenIdentifier', 'networkTokenIdentifier'],
+      ],
+      [
+        [
+          'stablecoins',
+          'create',
+          '--token',
+          'ABC',
+          '--network-token',
+          'btkn1abcdefghijk',
+          '--provider-account',
+          'Stablecoin:x',
+        ],
+        ['stablecoinProviderAccountId'],
+      ],
       [['stablecoins', 'mint', coin.id, '--amount-minor', '12.5', '--funding', 'WIRE', '--to', wallet], ['amount']],
-      [['stablecoins', 'mint', coin.id, '--amount-minor', '100', '--funding', 'ACH_DEBIT', '--to', 'Customer:abc'], ['fundingSource.externalAccountId', 'destination.accountId']],
-      [['stablecoins', 'burn', coin.id, '--amount-minor', '100', '--source', 'GRID_INTERNAL_ACCOUNT', '--to', 'InternalAccount:abc', '--rail', 'WIRE'], ['source.accountId', 'destination.externalAccountId']],
-      [['stablecoins', 'mint', 'Quote:abc', '--amount-minor', '100', '--funding', 'WIRE', '--to', wallet], ['stablecoinId']],
+      [
+        ['stablecoins', 'mint', coin.id, '--amount-minor', '100', '--funding', 'ACH_DEBIT', '--to', 'Customer:abc'],
+        ['fundingSource.externalAccountId', 'destination.accountId'],
+      ],
+      [
+        [
+          'stablecoins',
+          'burn',
+          coin.id,
+          '--amount-minor',
+          '100',
+          '--source',
+          'GRID_INTERNAL_ACCOUNT',
+          '--to',
+          'InternalAccount:abc',
+          '--rail',
+          'WIRE',
+        ],
+        ['source.accountId', 'destination.externalAccountId'],
+      ],
+      [
+        ['stablecoins', 'mint', 'Quote:abc', '--amount-minor', '100', '--funding', 'WIRE', '--to', wallet],
+        ['stablecoinId'],
+      ],
       [['stablecoins', 'provider-accounts', 'link', '--api-client-id', 'x', '--secret-stdin'], ['apiClientSecret']],
     ]
     for (const [args, fields] of cases) {
@@ -209,11 +532,26 @@ describe('svc stablecoins', () => {
       expect(r.code, args.join(' ')).toBe(2)
       const e = errorOf(r)
       expect(e.code, args.join(' ')).toBe('INVALID_INPUT')
-      expect((e.details.errors as Array<{field: string}>).map((x) => x.field).sort(), args.join(' ')).toEqual(fields.sort())
+      expect((e.details.errors as Array<{field: string}>).map((x) => x.field).sort(), args.join(' ')).toEqual(
+        fields.sort(),
+      )
     }
-    const r = await run(['stablecoins', 'mint', coin.id, '--amount', '1.0000001', '--funding', 'WIRE', '--to', wallet, '--json'])
+    const r = await run([
+      'stablecoins',
+      'mint',
+      coin.id,
+      '--amount',
+      '1.0000001',
+      '--funding',
+      'WIRE',
+      '--to',
+      wallet,
+      '--json',
+    ])
     expect(r.code).toBe(2) // more decimals than the coin has: refused after reading the coin, before the mint
-    expect(errorOf(r).details.errors).toEqual([expect.objectContaining({field: 'amount', message: expect.stringMatching(/6 decimals/)})])
+    expect(errorOf(r).details.errors).toEqual([
+      expect.objectContaining({field: 'amount', message: expect.stringMatching(/6 decimals/)}),
+    ])
     expect(sbx.requestCount()).toBe(before.requests + 1) // that one GET
     const {requests: _r, ...state} = before
     expect(snapshot()).toEqual(state)

@@ -12,7 +12,16 @@ const home = mkdtempSync(join(tmpdir(), 'svc-paths-'))
 afterAll(() => rmSync(home, {recursive: true, force: true}))
 
 // Nothing listens on port 9: a command that runs ends with the same connection error on both paths.
-const env = {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_BASE_URL: 'http://127.0.0.1:9/2025-10-13', SVC_TOKEN_ID: 't', SVC_CLIENT_SECRET: 's', CI: '1', SVC_NO_INPUT: '1', NO_COLOR: '1'}
+const env = {
+  HOME: home,
+  SVC_CONFIG_DIR: join(home, 'config'),
+  SVC_BASE_URL: 'http://127.0.0.1:9/2025-10-13',
+  SVC_TOKEN_ID: 't',
+  SVC_CLIENT_SECRET: 's',
+  CI: '1',
+  SVC_NO_INPUT: '1',
+  NO_COLOR: '1',
+}
 
 const lines: Array<[string, string[]]> = [
   ['a command that runs (one-command index)', ['customers', 'get', 'Customer:abc', '--json']],
@@ -30,7 +39,11 @@ const lines: Array<[string, string[]]> = [
 describe('the bundle start-up paths show what plain oclif shows', () => {
   it.each(lines)('%s', async (_what, argv) => {
     const [fast, plain] = await Promise.all([svc(argv, {env}), svc(argv, {env: {...env, SVC_NO_BUNDLE: '1'}})])
-    expect({code: fast.code, stdout: fast.stdout, stderr: fast.stderr}).toEqual({code: plain.code, stdout: plain.stdout, stderr: plain.stderr})
+    expect({code: fast.code, stdout: fast.stdout, stderr: fast.stderr}).toEqual({
+      code: plain.code,
+      stdout: plain.stdout,
+      stderr: plain.stderr,
+    })
     expect(fast.stdout + fast.stderr).not.toBe('')
   })
 })

@@ -1,4 +1,15 @@
-import {closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
@@ -43,10 +54,22 @@ describe('the webhook outbox', () => {
       const first = await serve(home, dir)
       const api = client(first.ready)
       await api.call('PATCH', '/config', {isRegulatedFinancialInstitution: true, webhookEndpoint: hook.url})
-      const c = await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Hook', currencies: ['USD'], kycStatus: 'APPROVED', endUserTermsConsent: TERMS})
+      const c = await api.call('POST', '/customers', {
+        customerType: 'INDIVIDUAL',
+        fullName: 'Hook',
+        currencies: ['USD'],
+        kycStatus: 'APPROVED',
+        endUserTermsConsent: TERMS,
+      })
       const account = (await api.call('GET', `/internal-account?customerId=${c.body.id}&currency=USD`)).body.data[0].id
-      for (let i = 1; i <= 8; i++) expect((await api.call('POST', `/sandbox/internal-accounts/${account}/fund`, {amount: i * 100})).status).toBe(200)
-      const emitted = (await api.call('GET', '/sandbox/events?type=INCOMING_PAYMENT')).body.data as Array<{id: string; delivery: {state: string}}>
+      for (let i = 1; i <= 8; i++)
+        expect((await api.call('POST', `/sandbox/internal-accounts/${account}/fund`, {amount: i * 100})).status).toBe(
+          200,
+        )
+      const emitted = (await api.call('GET', '/sandbox/events?type=INCOMING_PAYMENT')).body.data as Array<{
+        id: string
+        delivery: {state: string}
+      }>
       expect(emitted).toHaveLength(8)
       expect(emitted.every((e) => e.delivery.state === 'pending')).toBe(true)
       expect(hook.got).toHaveLength(0)
@@ -56,12 +79,15 @@ describe('the webhook outbox', () => {
       hook.heal()
       const second = await serve(home, dir)
       const deadline = Date.now() + 20_000
-      while (hook.got.filter((e) => e.type.startsWith('INCOMING_PAYMENT')).length < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      while (hook.got.filter((e) => e.type.startsWith('INCOMING_PAYMENT')).length < 8 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50))
       const delivered = hook.got.filter((e) => e.type.startsWith('INCOMING_PAYMENT'))
       expect(delivered.map((e) => e.id)).toEqual(emitted.map((e) => e.id))
       expect(hook.got[0].type).toBe('TEST') // the first event, held back by nothing, is still first
       const api2 = client(second.ready)
-      const after = (await api2.call('GET', '/sandbox/events?type=INCOMING_PAYMENT')).body.data as Array<{delivery: {state: string; attempts: unknown[]}}>
+      const after = (await api2.call('GET', '/sandbox/events?type=INCOMING_PAYMENT')).body.data as Array<{
+        delivery: {state: string; attempts: unknown[]}
+      }>
       expect(after.every((e) => e.delivery.state === 'delivered' && e.delivery.attempts.length >= 1)).toBe(true)
       await api2.close()
       await kill9(second.child)
@@ -95,7 +121,13 @@ describe('the webhook outbox', () => {
       const s = await serve(home, dir, ['--webhook-retry-base', '1'])
       const api = client(s.ready)
       await api.call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
-      const c = await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Dead', currencies: ['USD'], kycStatus: 'APPROVED', endUserTermsConsent: TERMS})
+      const c = await api.call('POST', '/customers', {
+        customerType: 'INDIVIDUAL',
+        fullName: 'Dead',
+        currencies: ['USD'],
+        kycStatus: 'APPROVED',
+        endUserTermsConsent: TERMS,
+      })
       const account = (await api.call('GET', `/internal-account?customerId=${c.body.id}&currency=USD`)).body.data[0].id
       await api.call('PATCH', '/config', {webhookEndpoint: url})
       await api.call('POST', `/sandbox/internal-accounts/${account}/fund`, {amount: 100})
@@ -125,7 +157,11 @@ describe('integrity', () => {
     const dir = freshDir()
     const s = await serve(home, dir)
     const api = client(s.ready)
-    for (let i = 0; i < 200; i++) await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: `Page filler ${i} ${'x'.repeat(200)}`})
+    for (let i = 0; i < 200; i++)
+      await api.call('POST', '/customers', {
+        customerType: 'INDIVIDUAL',
+        fullName: `Page filler ${i} ${'x'.repeat(200)}`,
+      })
     await api.close()
     s.child.kill('SIGTERM')
     await new Promise((r) => s.child.once('exit', r))
@@ -150,7 +186,10 @@ describe('integrity', () => {
   }, 60_000)
 
   it('names a damaged credentials.json or webhook-key.pem instead of calling it a bug', async () => {
-    for (const [name, content] of [['credentials.json', '{"tokenId": '], ['webhook-key.pem', 'not a key']] as const) {
+    for (const [name, content] of [
+      ['credentials.json', '{"tokenId": '],
+      ['webhook-key.pem', 'not a key'],
+    ] as const) {
       const dir = freshDir()
       mkdirSync(dir, {recursive: true, mode: 0o700})
       writeFileSync(join(dir, name), content, {mode: 0o600})
@@ -236,11 +275,15 @@ describe('svc sandbox backup / restore', () => {
 })
 
 describe('svc sandbox snapshot save / load', () => {
-  it('hands a serving sandbox\'s state to another data dir; a file that is not a snapshot is refused and replaces nothing', async () => {
+  it("hands a serving sandbox's state to another data dir; a file that is not a snapshot is refused and replaces nothing", async () => {
     const from = freshDir()
     const s = await serve(home, from)
     const api = client(s.ready)
-    const c = await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Handed over', platformCustomerId: 'ticket-4711'})
+    const c = await api.call('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Handed over',
+      platformCustomerId: 'ticket-4711',
+    })
     const file = join(home, 'ticket-4711.db')
     const saved = await svc(['sandbox', 'snapshot', 'save', file, '--data-dir', from, '--json'], {env})
     expect(saved.code, saved.stderr).toBe(0)
@@ -258,7 +301,10 @@ describe('svc sandbox snapshot save / load', () => {
     expect(loaded.code, loaded.stderr).toBe(0)
     const b = await serve(home, to)
     const api2 = client(b.ready)
-    expect((await api2.call('GET', `/customers/${c.body.id}`)).body).toMatchObject({fullName: 'Handed over', platformCustomerId: 'ticket-4711'})
+    expect((await api2.call('GET', `/customers/${c.body.id}`)).body).toMatchObject({
+      fullName: 'Handed over',
+      platformCustomerId: 'ticket-4711',
+    })
     expect(b.ready.tokenId).not.toBe(s.ready.tokenId) // the receiver keeps its own credentials
     await api2.close()
     await kill9(b.child)

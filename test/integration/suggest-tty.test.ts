@@ -29,14 +29,19 @@ describe.skipIf(!hasTmux)('did you mean, on a terminal (tmux)', () => {
   })
 
   it('a mistyped destructive command with --yes is not run: the customer is still there', async () => {
-    const c = (await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Keep Me'})).body as {id: string}
+    const c = (await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Keep Me'})).body as {
+      id: string
+    }
     const from = sbx.requestCount()
     const t = new TmuxSession(['custmers', 'delete', c.id, '--yes'], {env: sbx.env})
     try {
       expect(await t.exitCode()).toBe(2)
       expect(t.screen()).toContain('Did you mean `svc customers delete`?')
       expect(sbx.requestCount()).toBe(from)
-      expect(sbx.emu.db.get<{id: string; isDeleted: boolean}>('customers', c.id)).toMatchObject({id: c.id, isDeleted: false})
+      expect(sbx.emu.db.get<{id: string; isDeleted: boolean}>('customers', c.id)).toMatchObject({
+        id: c.id,
+        isDeleted: false,
+      })
     } finally {
       t.kill()
     }

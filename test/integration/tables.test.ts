@@ -9,9 +9,15 @@ let sbx: TestSandbox
 const names = ['Ada Lovelace', 'Grace "Amazing" Hopper, Rear Admiral of the United States Navy', 'Katherine Johnson']
 beforeAll(async () => {
   sbx = await startSandbox()
-  for (const fullName of names) await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName, platformCustomerId: `p-${fullName.length}`})
+  for (const fullName of names)
+    await api(sbx, 'POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName,
+      platformCustomerId: `p-${fullName.length}`,
+    })
   const c = await approvedCustomer(sbx, ['USD'], {name: 'Funded Customer'})
-  for (const amount of [1000, 250_000, 99]) await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount})
+  for (const amount of [1000, 250_000, 99])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount})
 })
 afterAll(async () => sbx.stop())
 
@@ -31,7 +37,10 @@ describe('list output formats', () => {
   it('ndjson: one API object per line', async () => {
     const r = await run(['customers', 'list', '--output', 'ndjson'])
     expect(r.code, r.stderr).toBe(0)
-    const objects = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))
+    const objects = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(objects.map((o) => o.fullName).sort()).toEqual([...names, 'Funded Customer'].sort())
     expect(objects[0]).toMatchObject({id: expect.stringMatching(/^Customer:/), customerType: 'INDIVIDUAL'})
   })
@@ -41,7 +50,10 @@ describe('list output formats', () => {
     expect(json.code, json.stderr).toBe(0)
     expect(json.json().data).toHaveLength(3)
     const cols = await run(['transactions', 'list', '--columns', 'status,received'])
-    expect(cols.stdout.split('\n').slice(0, 2)).toEqual(['STATUS\tRECEIVED', expect.stringMatching(/^COMPLETED\tUSD [\d,.]+$/)])
+    expect(cols.stdout.split('\n').slice(0, 2)).toEqual([
+      'STATUS\tRECEIVED',
+      expect.stringMatching(/^COMPLETED\tUSD [\d,.]+$/),
+    ])
     const csv = await run(['transactions', 'list', '--output', 'csv', '--columns', 'id,received'])
     expect(csv.stdout).toMatch(/\r\nTransaction:[\w-]+,USD 2500\.00\r\n/) // no grouping comma in csv amounts
   })
@@ -64,7 +76,10 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
     const t = new TmuxSession(args, {env: {...sbx.env, NO_COLOR: '1'}, width})
     try {
       expect([exit].flat()).toContain(await t.exitCode())
-      const lines = t.screen().split('\n').filter((l) => l.trim())
+      const lines = t
+        .screen()
+        .split('\n')
+        .filter((l) => l.trim())
       if (process.env.SVC_TEST_SHOW) console.log(lines.join('\n'))
       return lines
     } finally {
@@ -109,8 +124,14 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
 
   it('webhooks events list: an upper-case header like every table; event ids and types whole', async () => {
     const events = [
-      sbx.emu.webhooks.emit('OUTGOING_PAYMENT.COMPLETED', {id: 'Transaction:0b6f3c2e-9a1c-4c55-8d2e-000000000001', status: 'COMPLETED'}),
-      sbx.emu.webhooks.emit('CUSTOMER.KYC_APPROVED', {id: 'Customer:0b6f3c2e-9a1c-4c55-8d2e-000000000002', kycStatus: 'APPROVED'}),
+      sbx.emu.webhooks.emit('OUTGOING_PAYMENT.COMPLETED', {
+        id: 'Transaction:0b6f3c2e-9a1c-4c55-8d2e-000000000001',
+        status: 'COMPLETED',
+      }),
+      sbx.emu.webhooks.emit('CUSTOMER.KYC_APPROVED', {
+        id: 'Customer:0b6f3c2e-9a1c-4c55-8d2e-000000000002',
+        kycStatus: 'APPROVED',
+      }),
     ]
     const lines = await screenOf(['webhooks', 'events', 'list'])
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80)
@@ -121,11 +142,27 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
     expect(lines.at(-1)).toBe('(--wide shows 4 more: object, state, delivery, time)')
     const wide = await screenOf(['webhooks', 'events', 'list'], 200)
     expect(wide[0]).toMatch(/^ID\s+TYPE\s+OBJECT\s+STATE\s+DELIVERY\s+TIME$/)
-    expect(wide).toContainEqual(expect.stringMatching(new RegExp(`^${events[1].id}\\s+CUSTOMER\\.KYC_APPROVED\\s+Customer:\\S+002\\s+APPROVED\\s+`)))
+    expect(wide).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^${events[1].id}\\s+CUSTOMER\\.KYC_APPROVED\\s+Customer:\\S+002\\s+APPROVED\\s+`),
+      ),
+    )
   })
 
   it('profiles list shows the whole base URL, port and version included', async () => {
-    const login = await run(['login', '--profile', 'a-rather-long-profile-name', '--base-url', sbx.url, '--token-id', sbx.env.SVC_TOKEN_ID, '--secret-stdin'], sbx.env.SVC_CLIENT_SECRET)
+    const login = await run(
+      [
+        'login',
+        '--profile',
+        'a-rather-long-profile-name',
+        '--base-url',
+        sbx.url,
+        '--token-id',
+        sbx.env.SVC_TOKEN_ID,
+        '--secret-stdin',
+      ],
+      sbx.env.SVC_CLIENT_SECRET,
+    )
     expect(login.code, login.stderr).toBe(0)
     const lines = await screenOf(['profiles', 'list'])
     expect(lines[0]).toMatch(/^\s+NAME\s+ENVIRONMENT\s+BASE URL$/)
@@ -138,12 +175,18 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
     // capture-pane -J joins what the terminal folded: a line the terminal cut would come back longer than 80.
     const root = await screenOf(['--help'])
     for (const line of root) expect(line.length, line).toBeLessThanOrEqual(80)
-    expect(root.slice(0, 2)).toEqual(["The operator's command line for the Service: customers, KYC/KYB, accounts,", 'quotes, embedded wallets, and a local sandbox'])
+    expect(root.slice(0, 2)).toEqual([
+      "The operator's command line for the Service: customers, KYC/KYB, accounts,",
+      'quotes, embedded wallets, and a local sandbox',
+    ])
     const authorize = await screenOf(['quote', 'authorize', '--help'])
     for (const line of authorize) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(authorize[0]).toMatch(/ PENDING_AUTHORIZATION /) // whole
     const topic = await screenOf(['help', 'quote'])
-    expect(topic.slice(0, 2)).toEqual(['Quotes and transfers: rate, fees, totals and time left; execute with', 'confirmation; wait to a terminal state'])
+    expect(topic.slice(0, 2)).toEqual([
+      'Quotes and transfers: rate, fees, totals and time left; execute with',
+      'confirmation; wait to a terminal state',
+    ])
   })
 
   it('doctor wraps long details under the detail column, between words', async () => {
@@ -154,7 +197,9 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
     const detailColumn = lines[db].indexOf('/')
     expect(detailColumn).toBe(20) // after the widest check name
     expect(lines[db + 1]).toMatch(/^ {20}\S/) // continues under the detail, not at the left edge
-    expect(`${lines[db]} ${lines[db + 1].trim()}`).toMatch(/sandbox\.db does not exist yet \(made at the first start\)$/) // broken between words
+    expect(`${lines[db]} ${lines[db + 1].trim()}`).toMatch(
+      /sandbox\.db does not exist yet \(made at the first start\)$/,
+    ) // broken between words
   })
 
   it('an empty list says so, with a hint, instead of a bare header; --json and pipes are unchanged', async () => {

@@ -14,7 +14,8 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) => svc(args, {env: {...sbx.env, ...env}, input})
+const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
+  svc(args, {env: {...sbx.env, ...env}, input})
 const tokenCount = () => sbx.emu.db.count('apiTokens')
 
 function expectSecretAbsent(r: CliResult, secret: string, label: string) {
@@ -25,7 +26,20 @@ function expectSecretAbsent(r: CliResult, secret: string, label: string) {
 describe('svc tokens', () => {
   it('journey: create (secret to a 0600 file) -> use it for whoami and a GET -> login takes it -> revoke -> refused (exit 4)', async () => {
     const out = join(work, 'ci.secret')
-    const created = await run(['tokens', 'create', '--name', 'ci', '--permission', 'VIEW', '--permission', 'TRANSACT', '--out', out, '--json', '--debug'])
+    const created = await run([
+      'tokens',
+      'create',
+      '--name',
+      'ci',
+      '--permission',
+      'VIEW',
+      '--permission',
+      'TRANSACT',
+      '--out',
+      out,
+      '--json',
+      '--debug',
+    ])
     expect(created.code, created.stderr).toBe(0)
     const token = created.json()
     expect(token).toMatchObject({name: 'ci', permissions: ['VIEW', 'TRANSACT'], secretFile: out})
@@ -52,12 +66,21 @@ describe('svc tokens', () => {
 
     // svc login takes the new token (secret from stdin) and makes it the active profile.
     const noEnvCreds = {SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined, SVC_BASE_URL: undefined}
-    const login = await run(['login', '--profile', 'ci', '--base-url', sbx.url, '--token-id', token.clientId, '--secret-stdin', '--json'], noEnvCreds, secret)
+    const login = await run(
+      ['login', '--profile', 'ci', '--base-url', sbx.url, '--token-id', token.clientId, '--secret-stdin', '--json'],
+      noEnvCreds,
+      secret,
+    )
     expect(login.code, login.stderr).toBe(0)
     expect(login.json()).toMatchObject({profile: 'ci', tokenId: token.clientId, verified: true})
     expectSecretAbsent(login, secret, 'login')
     const whoProfile = await run(['whoami', '--json'], noEnvCreds)
-    expect(whoProfile.json()).toMatchObject({profile: 'ci', tokenId: token.clientId, credentials: 'stored', verified: true})
+    expect(whoProfile.json()).toMatchObject({
+      profile: 'ci',
+      tokenId: token.clientId,
+      credentials: 'stored',
+      verified: true,
+    })
 
     const revoked = await run(['tokens', 'revoke', token.id, '--yes', '--json'])
     expect(revoked.code, revoked.stderr).toBe(0)
@@ -74,7 +97,17 @@ describe('svc tokens', () => {
   })
 
   it('--show-secret puts the secret in --json on stdout only, once; without a safe place it refuses before any request', async () => {
-    const shown = await run(['tokens', 'create', '--name', 'shown', '--permission', 'MANAGE', '--show-secret', '--json', '--debug'])
+    const shown = await run([
+      'tokens',
+      'create',
+      '--name',
+      'shown',
+      '--permission',
+      'MANAGE',
+      '--show-secret',
+      '--json',
+      '--debug',
+    ])
     expect(shown.code, shown.stderr).toBe(0)
     const body = shown.json()
     expect(body.clientSecret).toMatch(/^sk_tok_/)
@@ -88,8 +121,25 @@ describe('svc tokens', () => {
       [['tokens', 'create', '--name', 'x', '--permission', 'VIEW'], /shown only once/], // piped stdout is no terminal
       [['tokens', 'create', '--name', 'x', '--permission', 'ADMIN', '--json'], /--permission/],
       [['tokens', 'create', '--name', ' ', '--permission', 'VIEW', '--out', join(work, 'n'), '--json'], /name/],
-      [['tokens', 'create', '--name', 'x', '--permission', 'VIEW', '--out', join(work, 'ci.secret'), '--json'], /exists already/],
-      [['tokens', 'create', '--name', 'x', '--permission', 'VIEW', '--out', join(work, 'a'), '--show-secret', '--json'], /cannot be used together/],
+      [
+        ['tokens', 'create', '--name', 'x', '--permission', 'VIEW', '--out', join(work, 'ci.secret'), '--json'],
+        /exists already/,
+      ],
+      [
+        [
+          'tokens',
+          'create',
+          '--name',
+          'x',
+          '--permission',
+          'VIEW',
+          '--out',
+          join(work, 'a'),
+          '--show-secret',
+          '--json',
+        ],
+        /cannot be used together/,
+      ],
       [['tokens', 'get', 'Customer:abc', '--json'], /Token id/],
       [['tokens', 'revoke', 'nope', '--yes', '--json'], /Token id/],
     ]
@@ -124,14 +174,25 @@ describe('svc tokens', () => {
     const missing = await run(['tokens', 'get', 'Token:00000000-0000-0000-0000-000000000000', '--json'])
     expect(missing.code).toBe(5)
     expect(errorOf(missing)).toMatchObject({status: 404, code: 'TOKEN_NOT_FOUND', hint: 'Check the API token id.'})
-    const revokeMissing = await run(['tokens', 'revoke', 'Token:00000000-0000-0000-0000-000000000000', '--yes', '--json'])
+    const revokeMissing = await run([
+      'tokens',
+      'revoke',
+      'Token:00000000-0000-0000-0000-000000000000',
+      '--yes',
+      '--json',
+    ])
     expect(revokeMissing.code).toBe(5)
 
     const out = join(work, 'view.secret')
-    const view = (await run(['tokens', 'create', '--name', 'reader', '--permission', 'VIEW', '--out', out, '--json'])).json()
+    const view = (
+      await run(['tokens', 'create', '--name', 'reader', '--permission', 'VIEW', '--out', out, '--json'])
+    ).json()
     const asReader = {SVC_TOKEN_ID: view.clientId, SVC_CLIENT_SECRET: readFileSync(out, 'utf8').trim()}
     const tokens = tokenCount()
-    const write = await run(['tokens', 'create', '--name', 'escalate', '--permission', 'MANAGE', '--show-secret', '--json'], asReader)
+    const write = await run(
+      ['tokens', 'create', '--name', 'escalate', '--permission', 'MANAGE', '--show-secret', '--json'],
+      asReader,
+    )
     expect(write.code).toBe(4)
     expect(errorOf(write)).toMatchObject({status: 403, code: 'FORBIDDEN'})
     expect(errorOf(write).hint).toMatch(/permission/)

@@ -45,34 +45,78 @@ describe('secrets never leak', () => {
     const now = Math.floor(Date.now() / 1000)
     const claims = {iss: 'accounts.google.com', aud: 'leak', sub: 'u1', email: 'leak@example.com', exp: now + 600}
     const addToken = mintOidcToken({...claims, iat: now})
-    const oauth = await json(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], addToken)
-    const nonce = (await json(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--print-nonce'])).nonce
+    const oauth = await json(
+      ['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'],
+      addToken,
+    )
+    const nonce = (await json(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--print-nonce']))
+      .nonce
     const loginToken = mintOidcToken({...claims, iat: now, nonce})
     await json(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--oidc-token-stdin'], loginToken)
 
     const reg = await json(['sandbox', 'passkey', 'create'])
-    const pk = await json(['wallet', 'credentials', 'add', w.accountId, '--type', 'PASSKEY', '--nickname', 'Leak test', '--attestation', JSON.stringify(reg)])
+    const pk = await json([
+      'wallet',
+      'credentials',
+      'add',
+      w.accountId,
+      '--type',
+      'PASSKEY',
+      '--nickname',
+      'Leak test',
+      '--attestation',
+      JSON.stringify(reg),
+    ])
     const ch = await json(['wallet', 'login', w.accountId, '--credential', pk.credential.id])
-    const assertion = await json(['sandbox', 'passkey', 'sign', '--credential-id', reg.credentialId, '--challenge', ch.challenge])
-    await json(['wallet', 'login', w.accountId, '--credential', pk.credential.id, '--assertion', '-'], JSON.stringify(assertion))
+    const assertion = await json([
+      'sandbox',
+      'passkey',
+      'sign',
+      '--credential-id',
+      reg.credentialId,
+      '--challenge',
+      ch.challenge,
+    ])
+    await json(
+      ['wallet', 'login', w.accountId, '--credential', pk.credential.id, '--assertion', '-'],
+      JSON.stringify(assertion),
+    )
     await json(['wallet', 'credentials', 'revoke', sms.credential.id, '--account', w.accountId])
     await json(['customers', 'update', w.customerId, '--email', 'leak-moved@example.com'])
     // Error paths print too.
     await run(['wallet', 'export', w.accountId, '--out', seedFile, '--json'], undefined, 2)
-    await run(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--oidc-token-stdin', '--json'], mintOidcToken({...claims, iat: now - 300}), 2)
+    await run(
+      ['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--oidc-token-stdin', '--json'],
+      mintOidcToken({...claims, iat: now - 300}),
+      2,
+    )
 
     // The secrets that existed during the run.
     const mnemonic = walletSeed(fx.sbx.emu, w.accountId)!
     expect(readFileSync(seedFile, 'utf8').trim()).toBe(mnemonic)
     const ksDir = join(fx.sbx.env.SVC_CONFIG_DIR, 'keystore')
-    const sessionKeys = readdirSync(ksDir).map((f) => JSON.parse(readFileSync(join(ksDir, f), 'utf8')).privateKey.plain as string)
-    const passkeyKey = JSON.parse(readFileSync(join(fx.sbx.env.SVC_CONFIG_DIR, 'passkeys', `${reg.credentialId}.json`), 'utf8')).privateKey as string
+    const sessionKeys = readdirSync(ksDir).map(
+      (f) => JSON.parse(readFileSync(join(ksDir, f), 'utf8')).privateKey.plain as string,
+    )
+    const passkeyKey = JSON.parse(
+      readFileSync(join(fx.sbx.env.SVC_CONFIG_DIR, 'passkeys', `${reg.credentialId}.json`), 'utf8'),
+    ).privateKey as string
     expect(sessionKeys.length).toBeGreaterThanOrEqual(3)
     // keys purge last, once the keys it removes have been collected as secrets to look for.
     await json(['wallet', 'keys', 'purge', '--account', w.accountId])
     expect(readdirSync(ksDir)).toEqual([])
-    const secrets = [...sessionKeys, passkeyKey, addToken, loginToken, loginToken.split('.')[1], mnemonic, mnemonic.split(' ').slice(0, 4).join(' ')]
-    const emulatorLog = existsSync(join(fx.sbx.dir, 'emulator.log')) ? readFileSync(join(fx.sbx.dir, 'emulator.log'), 'utf8') : ''
+    const secrets = [
+      ...sessionKeys,
+      passkeyKey,
+      addToken,
+      loginToken,
+      loginToken.split('.')[1],
+      mnemonic,
+      mnemonic.split(' ').slice(0, 4).join(' '),
+    ]
+    const emulatorLog = existsSync(join(fx.sbx.dir, 'emulator.log'))
+      ? readFileSync(join(fx.sbx.dir, 'emulator.log'), 'utf8')
+      : ''
     const printed = outputs.map((o) => o.stdout + '\n' + o.stderr).join('\n')
     expect(printed).toContain('> POST') // the traces really ran
     expect(printed).toContain('[REDACTED]')

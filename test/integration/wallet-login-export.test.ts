@@ -26,10 +26,18 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(files).toHaveLength(1)
     expect(fileMode(join(keystore(), files[0]))).toBe(0o600)
     const record = JSON.parse(readFileSync(join(keystore(), files[0]), 'utf8'))
-    expect(record).toMatchObject({kind: 'session', accountId, credentialId: emailCredentialId, sessionId: out.session.id, publicKey: out.key.publicKey})
+    expect(record).toMatchObject({
+      kind: 'session',
+      accountId,
+      credentialId: emailCredentialId,
+      sessionId: out.session.id,
+      publicKey: out.key.publicKey,
+    })
 
     const keys = await svc(['wallet', 'keys', 'list', '--json'], {env: fx.sbx.env})
-    expect(keys.json().data).toEqual([expect.objectContaining({publicKey: out.key.publicKey, sessionId: out.session.id, encrypted: false})])
+    expect(keys.json().data).toEqual([
+      expect.objectContaining({publicKey: out.key.publicKey, sessionId: out.session.id, encrypted: false}),
+    ])
     expect(keys.stdout).not.toContain(record.privateKey.plain)
 
     const file = join(fx.sbx.env.HOME, 'seed.txt')
@@ -59,7 +67,11 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     const before = count()
     const r = await svc(['wallet', 'login', accountId, '--otp-stdin', '--json'], {env: fx.sbx.env, input: '123456\n'})
     expect(r.code).toBe(4)
-    expect(r.json().error).toMatchObject({status: 401, reason: expect.stringContaining('Invalid OTP'), hint: expect.stringContaining('Check the code')})
+    expect(r.json().error).toMatchObject({
+      status: 401,
+      reason: expect.stringContaining('Invalid OTP'),
+      hint: expect.stringContaining('Check the code'),
+    })
     expect(r.stdout + r.stderr).not.toContain('123456')
     expect(count()).toBe(before)
   })
@@ -81,7 +93,9 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     const a = await fx.api.createCustomer()
     const b = await fx.api.createCustomer()
     const [ra, rb] = await Promise.all([fx.cliLogin(a.accountId), fx.cliLogin(b.accountId)])
-    const keys = (await svc(['wallet', 'keys', 'list', '--json'], {env: fx.sbx.env})).json().data.map((k: {sessionId: string}) => k.sessionId)
+    const keys = (await svc(['wallet', 'keys', 'list', '--json'], {env: fx.sbx.env}))
+      .json()
+      .data.map((k: {sessionId: string}) => k.sessionId)
     expect(keys).toEqual(expect.arrayContaining([ra.session.id, rb.session.id]))
   })
 
@@ -92,7 +106,12 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(r.code, r.stderr).toBe(0)
     const seed = walletSeed(fx.sbx.emu, accountId)!
     const {createHash} = await import('node:crypto')
-    expect(r.json()).toEqual({accountId, wordCount: 12, fingerprint: createHash('sha256').update(seed).digest('hex').slice(0, 8), envelope: 'pinned'})
+    expect(r.json()).toEqual({
+      accountId,
+      wordCount: 12,
+      fingerprint: createHash('sha256').update(seed).digest('hex').slice(0, 8),
+      envelope: 'pinned',
+    })
     expect(r.stdout + r.stderr).not.toContain(seed.split(' ')[0] + ' ' + seed.split(' ')[1])
     const before = fx.sbx.requestCount()
     const screen = await svc(['wallet', 'export', accountId], {env: fx.sbx.env})
@@ -104,7 +123,13 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
   it('shows the mnemonic on a terminal only after the warning and a confirmation', async () => {
     const {accountId} = await fx.api.createCustomer()
     await fx.cliLogin(accountId)
-    const screen = async (answer: string) => (await onTerminal(['wallet', 'export', accountId], {env: fx.sbx.env, answers: [[/Show the recovery phrase/, answer]]})).raw
+    const screen = async (answer: string) =>
+      (
+        await onTerminal(['wallet', 'export', accountId], {
+          env: fx.sbx.env,
+          answers: [[/Show the recovery phrase/, answer]],
+        })
+      ).raw
     const seed = walletSeed(fx.sbx.emu, accountId)!
     const refused = await screen('n\r')
     expect(refused).toContain('full control of this wallet')
@@ -124,7 +149,10 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     expect(r.stderr).toContain('still processing')
     expect(readFileSync(file, 'utf8').trim()).toBe(walletSeed(fx.sbx.emu, accountId))
     expect(fx.sbx.emu.settings().walletProcessingCount).toBe(0)
-    const events = fx.sbx.emu.db.all<{event: {type: string; data: {operationType: string; resourceId: string}}}>('events').map((e) => e.event).filter((e) => e.type === 'wallet_operation.completed')
+    const events = fx.sbx.emu.db
+      .all<{event: {type: string; data: {operationType: string; resourceId: string}}}>('events')
+      .map((e) => e.event)
+      .filter((e) => e.type === 'wallet_operation.completed')
     expect(events.some((e) => e.data.operationType === 'wallet.export' && e.data.resourceId === accountId)).toBe(true)
   })
 
@@ -139,7 +167,10 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
       expect(r.code, r.stderr).toBe(0)
       expect(r.stderr).toContain('still processing')
       expect(r.json().wordCount).toBe(12)
-      const settled = fx.sbx.emu.db.all<{event: {type: string; data: {operationType: string; resourceId: string}}}>('events').map((e) => e.event).filter((e) => e.type === 'wallet_operation.completed' && e.data.resourceId === accountId)
+      const settled = fx.sbx.emu.db
+        .all<{event: {type: string; data: {operationType: string; resourceId: string}}}>('events')
+        .map((e) => e.event)
+        .filter((e) => e.type === 'wallet_operation.completed' && e.data.resourceId === accountId)
       expect(settled.map((e) => e.data.operationType)).toContain('wallet.export')
     } finally {
       await fx.api.setSandbox({walletProcessingRate: 0})
@@ -151,9 +182,14 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     await fx.cliLogin(accountId)
     await fx.api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 5000})
     try {
-      const r = await svc(['wallet', 'export', accountId, '--verify-only', '--timeout', '1s', '--json'], {env: fx.sbx.env})
+      const r = await svc(['wallet', 'export', accountId, '--verify-only', '--timeout', '1s', '--json'], {
+        env: fx.sbx.env,
+      })
       expect(r.code).toBe(8)
-      expect(r.json().error).toMatchObject({code: 'WALLET_OPERATION_PROCESSING', hint: expect.stringContaining(`svc wallet export ${accountId}`)})
+      expect(r.json().error).toMatchObject({
+        code: 'WALLET_OPERATION_PROCESSING',
+        hint: expect.stringContaining(`svc wallet export ${accountId}`),
+      })
     } finally {
       await fx.api.setSandbox({walletProcessingDelayMs: 150, walletProcessingCount: 0})
     }
@@ -178,7 +214,10 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     const before = fx.sbx.requestCount()
     const r = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: fx.sbx.env})
     expect(r.code).toBe(4)
-    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining(`svc wallet login ${accountId}`)})
+    expect(r.json().error).toMatchObject({
+      code: 'WALLET_SESSION_REQUIRED',
+      hint: expect.stringContaining(`svc wallet login ${accountId}`),
+    })
     expect(fx.sbx.requestCount()).toBe(before)
   })
 
@@ -186,13 +225,17 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     const {accountId} = await fx.api.createCustomer()
     const env = {SVC_KEYSTORE_PASSPHRASE: 'correct horse battery'}
     const out = await fx.cliLogin(accountId, [], env)
-    const file = readdirSync(keystore()).map((f) => JSON.parse(readFileSync(join(keystore(), f), 'utf8'))).find((r) => r.sessionId === out.session.id)
+    const file = readdirSync(keystore())
+      .map((f) => JSON.parse(readFileSync(join(keystore(), f), 'utf8')))
+      .find((r) => r.sessionId === out.session.id)
     expect(file.privateKey.sealed).toMatchObject({kdf: 'scrypt'})
     expect(file.privateKey.plain).toBeUndefined()
     const locked = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: fx.sbx.env})
     expect(locked.code).toBe(4)
     expect(locked.json().error.code).toBe('KEYSTORE_LOCKED')
-    const wrong = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: {...fx.sbx.env, SVC_KEYSTORE_PASSPHRASE: 'nope'}})
+    const wrong = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {
+      env: {...fx.sbx.env, SVC_KEYSTORE_PASSPHRASE: 'nope'},
+    })
     expect(wrong.json().error.code).toBe('KEYSTORE_PASSPHRASE_WRONG')
     const ok = await svc(['wallet', 'export', accountId, '--verify-only', '--json'], {env: {...fx.sbx.env, ...env}})
     expect(ok.code, ok.stderr).toBe(0)
@@ -201,13 +244,21 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
     const before = sessions()
     const plain = await svc(['wallet', 'login', accountId, '--json'], {env: fx.sbx.env})
     expect(plain.code).toBe(4)
-    expect(plain.json().error).toMatchObject({code: 'KEYSTORE_LOCKED', hint: expect.stringContaining('SVC_KEYSTORE_PASSPHRASE')})
+    expect(plain.json().error).toMatchObject({
+      code: 'KEYSTORE_LOCKED',
+      hint: expect.stringContaining('SVC_KEYSTORE_PASSPHRASE'),
+    })
     expect(sessions()).toBe(before)
     // Another passphrase would split the store between two: refused (exit 4) before any session exists or any file is written.
     const files = readdirSync(keystore()).sort()
-    const other = await svc(['wallet', 'login', accountId, '--json'], {env: {...fx.sbx.env, SVC_KEYSTORE_PASSPHRASE: 'Zebra-Quartz-77'}})
+    const other = await svc(['wallet', 'login', accountId, '--json'], {
+      env: {...fx.sbx.env, SVC_KEYSTORE_PASSPHRASE: 'Zebra-Quartz-77'},
+    })
     expect(other.code).toBe(4)
-    expect(other.json().error).toMatchObject({code: 'KEYSTORE_PASSPHRASE_MISMATCH', hint: expect.stringContaining('svc wallet keys purge')})
+    expect(other.json().error).toMatchObject({
+      code: 'KEYSTORE_PASSPHRASE_MISMATCH',
+      hint: expect.stringContaining('svc wallet keys purge'),
+    })
     expect(other.stdout + other.stderr).not.toContain('Zebra-Quartz-77')
     expect(sessions()).toBe(before)
     expect(readdirSync(keystore()).sort()).toEqual(files)
@@ -217,7 +268,9 @@ describe('svc wallet login (EMAIL_OTP) and export', () => {
   it('purges keys on request and expired keys on the way', async () => {
     const {accountId} = await fx.api.createCustomer()
     const out = await fx.cliLogin(accountId)
-    const path = readdirSync(keystore()).map((f) => join(keystore(), f)).find((p) => JSON.parse(readFileSync(p, 'utf8')).sessionId === out.session.id)!
+    const path = readdirSync(keystore())
+      .map((f) => join(keystore(), f))
+      .find((p) => JSON.parse(readFileSync(p, 'utf8')).sessionId === out.session.id)!
     const record = JSON.parse(readFileSync(path, 'utf8'))
     writeFileSync(path, JSON.stringify({...record, expiresAt: new Date(Date.now() - 1000).toISOString()}))
     const list = await svc(['wallet', 'keys', 'list', '--account', accountId, '--json'], {env: fx.sbx.env})

@@ -4,7 +4,8 @@ import {walletSandbox} from '../helpers/wallet-sandbox.js'
 const fx = walletSandbox({walletProcessingDelayMs: 50})
 
 const session = (id: string) => fx.sbx.emu.db.get<{revoked?: boolean}>('walletSessions', id)
-const storedKeys = async (accountId: string) => (await fx.run(['wallet', 'keys', 'list', '--account', accountId, '--json'])).json().data as Array<{sessionId: string}>
+const storedKeys = async (accountId: string) =>
+  (await fx.run(['wallet', 'keys', 'list', '--account', accountId, '--json'])).json().data as Array<{sessionId: string}>
 
 describe('wallet logout', () => {
   it('revokes every stored session on the Service and deletes the keys, in one step', async () => {
@@ -36,7 +37,10 @@ describe('wallet logout', () => {
     expect(revoked.code, revoked.stderr).toBe(0)
     // Put the key back as if another machine had revoked the session.
     const again = await fx.cliWallet()
-    fx.sbx.emu.db.put('walletSessions', again.sessionId, {...fx.sbx.emu.db.get<object>('walletSessions', again.sessionId), revoked: true})
+    fx.sbx.emu.db.put('walletSessions', again.sessionId, {
+      ...fx.sbx.emu.db.get<object>('walletSessions', again.sessionId),
+      revoked: true,
+    })
     const r = await fx.run(['wallet', 'logout', again.accountId])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toContain(`${again.sessionId} had already ended on the Service`)

@@ -7,7 +7,9 @@ const fx = walletSandbox()
 describe('parallel wallet logins', () => {
   it('the ones whose challenge a newer login replaced are told so (exit 4), and at least one login holds a session', async () => {
     const w = await fx.api.createCustomer({})
-    const runs = await Promise.all(Array.from({length: 10}, () => svc(['wallet', 'login', w.accountId, '--json'], {env: fx.sbx.env})))
+    const runs = await Promise.all(
+      Array.from({length: 10}, () => svc(['wallet', 'login', w.accountId, '--json'], {env: fx.sbx.env})),
+    )
     const won = runs.filter((r) => r.code === 0)
     const lost = runs.filter((r) => r.code !== 0)
     expect(won.length).toBeGreaterThanOrEqual(1)

@@ -9,10 +9,25 @@ const fx = walletSandbox({paymentCompletionDelayMs: 30})
 async function walletQuote() {
   const c = await fx.api.createCustomer()
   approveInStore(fx.sbx, c.customerId)
-  expect((await fx.api.call('POST', `/sandbox/internal-accounts/${c.accountId}/fund`, {body: {amount: 100_000_000}})).status).toBe(200)
-  const ext = await fx.api.call('POST', '/customers/external-accounts', {body: {customerId: c.customerId, currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary}}})
+  expect(
+    (await fx.api.call('POST', `/sandbox/internal-accounts/${c.accountId}/fund`, {body: {amount: 100_000_000}})).status,
+  ).toBe(200)
+  const ext = await fx.api.call('POST', '/customers/external-accounts', {
+    body: {
+      customerId: c.customerId,
+      currency: 'MXN',
+      accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary},
+    },
+  })
   expect(ext.status).toBe(201)
-  const q = await fx.api.call('POST', '/quotes', {body: {source: {sourceType: 'ACCOUNT', accountId: c.accountId}, destination: {destinationType: 'ACCOUNT', accountId: ext.body.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 25_000_000}})
+  const q = await fx.api.call('POST', '/quotes', {
+    body: {
+      source: {sourceType: 'ACCOUNT', accountId: c.accountId},
+      destination: {destinationType: 'ACCOUNT', accountId: ext.body.id},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 25_000_000,
+    },
+  })
   expect(q.status).toBe(201)
   return {...c, quote: q.body}
 }
@@ -22,7 +37,10 @@ describe('signed execute of an embedded-wallet quote', () => {
     const w = await walletQuote()
     const r = await svc(['api', 'POST', `/quotes/${w.quote.id}/execute`, '--sign', '--json'], {env: fx.sbx.env})
     expect(r.code).toBe(4)
-    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining(`svc wallet login ${w.accountId}`)})
+    expect(r.json().error).toMatchObject({
+      code: 'WALLET_SESSION_REQUIRED',
+      hint: expect.stringContaining(`svc wallet login ${w.accountId}`),
+    })
     expect(balanceOf(fx.sbx, w.accountId)).toBe(100_000_000)
   })
 
@@ -30,11 +48,17 @@ describe('signed execute of an embedded-wallet quote', () => {
     const w = await walletQuote()
     const login = await svc(['wallet', 'login', w.accountId, '--json'], {env: fx.sbx.env})
     expect(login.code, login.stderr).toBe(0)
-    const r = await svc(['api', 'POST', `/quotes/${w.quote.id}/execute`, '--sign', '--idempotency-key', `exec-${w.quote.id}`, '--json'], {env: fx.sbx.env})
+    const r = await svc(
+      ['api', 'POST', `/quotes/${w.quote.id}/execute`, '--sign', '--idempotency-key', `exec-${w.quote.id}`, '--json'],
+      {env: fx.sbx.env},
+    )
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({id: w.quote.id})
     expect(balanceOf(fx.sbx, w.accountId)).toBe(75_000_000)
-    const tx = await until(() => fx.api.call('GET', `/transactions/${w.quote.transactionId}`), (t) => t.body.status === 'COMPLETED')
+    const tx = await until(
+      () => fx.api.call('GET', `/transactions/${w.quote.transactionId}`),
+      (t) => t.body.status === 'COMPLETED',
+    )
     expect(tx.body).toMatchObject({status: 'COMPLETED', quoteId: w.quote.id})
   })
 
@@ -43,7 +67,9 @@ describe('signed execute of an embedded-wallet quote', () => {
     const info = w.quote.paymentInstructions?.[0]?.accountOrWalletInfo
     expect(info).toMatchObject({accountType: 'EMBEDDED_WALLET', payloadToSign: expect.stringContaining(w.quote.id)})
     expect((await svc(['wallet', 'login', w.accountId, '--json'], {env: fx.sbx.env})).code).toBe(0)
-    const r = await svc(['quote', 'execute', w.quote.id, '--yes', '--wait', '--timeout', '20s', '--json'], {env: fx.sbx.env})
+    const r = await svc(['quote', 'execute', w.quote.id, '--yes', '--wait', '--timeout', '20s', '--json'], {
+      env: fx.sbx.env,
+    })
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({id: w.quote.id, transaction: {status: 'COMPLETED', quoteId: w.quote.id}})
     expect(balanceOf(fx.sbx, w.accountId)).toBe(75_000_000)
@@ -57,18 +83,34 @@ describe('signed execute of an embedded-wallet quote', () => {
     const {readdirSync, readFileSync, writeFileSync} = await import('node:fs')
     const {join} = await import('node:path')
     const dir = join(fx.sbx.env.SVC_CONFIG_DIR, 'keystore')
-    const file = readdirSync(dir).map((f) => join(dir, f)).find((f) => JSON.parse(readFileSync(f, 'utf8')).sessionId === login.json().session.id)!
-    writeFileSync(file, JSON.stringify({...JSON.parse(readFileSync(file, 'utf8')), expiresAt: new Date(Date.now() - 1000).toISOString()}))
+    const file = readdirSync(dir)
+      .map((f) => join(dir, f))
+      .find((f) => JSON.parse(readFileSync(f, 'utf8')).sessionId === login.json().session.id)!
+    writeFileSync(
+      file,
+      JSON.stringify({...JSON.parse(readFileSync(file, 'utf8')), expiresAt: new Date(Date.now() - 1000).toISOString()}),
+    )
     const r = await svc(['quote', 'execute', w.quote.id, '--yes', '--json'], {env: fx.sbx.env})
     expect(r.code).toBe(4)
-    expect(r.json().error).toMatchObject({code: 'WALLET_SESSION_REQUIRED', hint: expect.stringContaining(`svc wallet login ${w.accountId}`)})
+    expect(r.json().error).toMatchObject({
+      code: 'WALLET_SESSION_REQUIRED',
+      hint: expect.stringContaining(`svc wallet login ${w.accountId}`),
+    })
     expect(balanceOf(fx.sbx, w.accountId)).toBe(100_000_000)
     expect(fx.sbx.emu.db.get<{status: string}>('quotes', w.quote.id)?.status).toBe(w.quote.status)
   })
 
   it('an embedded-wallet source cannot be executed immediately at quote time (it needs a stamp)', async () => {
     const w = await walletQuote()
-    const q = await fx.api.call('POST', '/quotes', {body: {source: {sourceType: 'ACCOUNT', accountId: w.accountId}, destination: {destinationType: 'ACCOUNT', accountId: w.quote.destination.accountId}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1_000_000, immediatelyExecute: true}})
+    const q = await fx.api.call('POST', '/quotes', {
+      body: {
+        source: {sourceType: 'ACCOUNT', accountId: w.accountId},
+        destination: {destinationType: 'ACCOUNT', accountId: w.quote.destination.accountId},
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1_000_000,
+        immediatelyExecute: true,
+      },
+    })
     expect(q.status).toBe(400)
     expect(q.body.details.errors[0].field).toBe('immediatelyExecute')
   })

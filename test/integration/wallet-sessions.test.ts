@@ -4,7 +4,6 @@ import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox({walletProcessingDelayMs: 150})
 
-
 const exportKey = () => bytesToHex(generateP256KeyPair().publicKeyUncompressed)
 
 describe('sessions and credentials', () => {
@@ -43,7 +42,11 @@ describe('sessions and credentials', () => {
     const w = await fx.cliWallet()
     const r = await fx.run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.json()).toMatchObject({id: w.credentialId, type: 'EMAIL_OTP', otpEncryptionTargetBundle: expect.any(String)})
+    expect(r.json()).toMatchObject({
+      id: w.credentialId,
+      type: 'EMAIL_OTP',
+      otpEncryptionTargetBundle: expect.any(String),
+    })
   })
 
   it('a rapid OTP re-issue is rate limited: svc waits Retry-After and gets the code', async () => {
@@ -57,7 +60,15 @@ describe('sessions and credentials', () => {
       expect(second.code, second.stderr).toBe(0)
       expect(second.stderr).toMatch(/Rate limited; waiting \d s \(Retry-After\)/)
       expect(Date.now() - started).toBeGreaterThanOrEqual(900)
-      const impatient = await fx.run(['wallet', 'credentials', 'challenge', w.credentialId, '--timeout', '100ms', '--json'])
+      const impatient = await fx.run([
+        'wallet',
+        'credentials',
+        'challenge',
+        w.credentialId,
+        '--timeout',
+        '100ms',
+        '--json',
+      ])
       expect(impatient.code).toBe(7)
     } finally {
       await fx.api.setSandbox({challengeMinIntervalMs: 0})
@@ -70,7 +81,10 @@ describe('sessions and credentials', () => {
     try {
       const r = await fx.run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
       expect(r.code).toBe(8)
-      expect(r.json().error).toMatchObject({code: 'SIGNED_CHALLENGE_EXPIRED', hint: expect.stringContaining('reconciles')})
+      expect(r.json().error).toMatchObject({
+        code: 'SIGNED_CHALLENGE_EXPIRED',
+        hint: expect.stringContaining('reconciles'),
+      })
       await new Promise((resolve) => setTimeout(resolve, 2500))
       expect(fx.sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)
     } finally {
@@ -92,10 +106,23 @@ describe('interop: svc wallet stamp and svc api', () => {
       reason: expect.stringMatching(/does not verify with an active session key.*was revoked/),
       hint: expect.stringContaining('svc wallet login'),
     })
-    expect(fx.sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).not.toBe(true)
-    const signed = await fx.run(['api', 'PATCH', `/internal-accounts/${w.accountId}`, '--data', '{"privateEnabled":true}', '--sign', '--json'])
+    expect(fx.sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).not.toBe(
+      true,
+    )
+    const signed = await fx.run([
+      'api',
+      'PATCH',
+      `/internal-accounts/${w.accountId}`,
+      '--data',
+      '{"privateEnabled":true}',
+      '--sign',
+      '--json',
+    ])
     expect(signed.code).toBe(4)
-    expect(signed.json().error).toMatchObject({code: 'WALLET_SIGNATURE_INVALID', hint: expect.stringContaining('svc wallet login')})
+    expect(signed.json().error).toMatchObject({
+      code: 'WALLET_SIGNATURE_INVALID',
+      hint: expect.stringContaining('svc wallet login'),
+    })
   })
 
   it('a hand-run signed retry succeeds once; the Request-Id cannot be reused', async () => {
@@ -110,13 +137,22 @@ describe('interop: svc wallet stamp and svc api', () => {
     expect(st.code, st.stderr).toBe(0)
     expect(st.json()).toMatchObject({publicKey: w.key.publicKey, sessionId: w.session.id})
     expect(verifyStamp(st.json().value, ch.payloadToSign)).toBe(true)
-    const headers = ['--header', `Service-Wallet-Signature: ${st.json().value}`, '--header', `Request-Id: ${ch.requestId}`]
+    const headers = [
+      '--header',
+      `Service-Wallet-Signature: ${st.json().value}`,
+      '--header',
+      `Request-Id: ${ch.requestId}`,
+    ]
     const leg2 = await fx.run(['api', 'POST', path, '--data', data, ...headers, '--json'])
     expect(leg2.code, leg2.stderr).toBe(0)
     expect(leg2.json()).toMatchObject({id: w.accountId, encryptedWalletCredentials: expect.any(String)})
     const reuse = await fx.run(['api', 'POST', path, '--data', data, ...headers, '--json'])
     expect(reuse.code).toBe(4)
-    expect(reuse.json().error).toMatchObject({status: 401, code: 'UNAUTHORIZED', reason: expect.stringContaining('single use')})
+    expect(reuse.json().error).toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      reason: expect.stringContaining('single use'),
+    })
   })
 
   it('each header 401 of spec 5.6 reaches the operator with exit 4 and a hint saying what to do', async () => {
@@ -124,10 +160,15 @@ describe('interop: svc wallet stamp and svc api', () => {
     const path = `/internal-accounts/${w.accountId}`
     const data = '{"privateEnabled":true}'
     const leg1 = (await fx.run(['api', 'PATCH', path, '--data', data, '--json'])).json()
-    const good = (await fx.run(['wallet', 'stamp', w.accountId, '--payload', leg1.payloadToSign, '--json'])).json().value
+    const good = (await fx.run(['wallet', 'stamp', w.accountId, '--payload', leg1.payloadToSign, '--json'])).json()
+      .value
     const cases: Array<[string[], string, RegExp]> = [
       [['--header', `Request-Id: ${leg1.requestId}`], 'WALLET_SIGNATURE_MISSING', /svc wallet login/],
-      [['--header', 'Service-Wallet-Signature: bm90LWEtc3RhbXA', '--header', `Request-Id: ${leg1.requestId}`], 'WALLET_SIGNATURE_MALFORMED', /stamp again/],
+      [
+        ['--header', 'Service-Wallet-Signature: bm90LWEtc3RhbXA', '--header', `Request-Id: ${leg1.requestId}`],
+        'WALLET_SIGNATURE_MALFORMED',
+        /stamp again/,
+      ],
       [['--header', `Service-Wallet-Signature: ${good}`], 'REQUEST_ID_MISSING', /Request-Id/],
     ]
     for (const [headers, code, hint] of cases) {
@@ -135,9 +176,22 @@ describe('interop: svc wallet stamp and svc api', () => {
       expect(r.code, code).toBe(4)
       expect(r.json().error, code).toMatchObject({status: 401, code, hint: expect.stringMatching(hint)})
     }
-    expect(fx.sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).not.toBe(true)
+    expect(fx.sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).not.toBe(
+      true,
+    )
     // The challenge survived the refusals: the correct retry still goes through once.
-    const ok = await fx.run(['api', 'PATCH', path, '--data', data, '--header', `Service-Wallet-Signature: ${good}`, '--header', `Request-Id: ${leg1.requestId}`, '--json'])
+    const ok = await fx.run([
+      'api',
+      'PATCH',
+      path,
+      '--data',
+      data,
+      '--header',
+      `Service-Wallet-Signature: ${good}`,
+      '--header',
+      `Request-Id: ${leg1.requestId}`,
+      '--json',
+    ])
     expect(ok.code, ok.stderr).toBe(0)
     expect(fx.sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)
   })
@@ -145,17 +199,41 @@ describe('interop: svc wallet stamp and svc api', () => {
   it('a stamp over another body is refused with WALLET_SIGNATURE_BODY_MISMATCH', async () => {
     const w = await fx.cliWallet()
     const path = `/internal-accounts/${w.accountId}/export`
-    const leg1 = (await fx.run(['api', 'POST', path, '--data', JSON.stringify({clientPublicKey: exportKey()}), '--json'])).json()
+    const leg1 = (
+      await fx.run(['api', 'POST', path, '--data', JSON.stringify({clientPublicKey: exportKey()}), '--json'])
+    ).json()
     const st = (await fx.run(['wallet', 'stamp', w.accountId, '--payload', leg1.payloadToSign, '--json'])).json()
-    const other = await fx.run(['api', 'POST', path, '--data', JSON.stringify({clientPublicKey: exportKey()}), '--header', `Service-Wallet-Signature: ${st.value}`, '--header', `Request-Id: ${leg1.requestId}`, '--json'])
+    const other = await fx.run([
+      'api',
+      'POST',
+      path,
+      '--data',
+      JSON.stringify({clientPublicKey: exportKey()}),
+      '--header',
+      `Service-Wallet-Signature: ${st.value}`,
+      '--header',
+      `Request-Id: ${leg1.requestId}`,
+      '--json',
+    ])
     expect(other.code).toBe(4)
-    expect(other.json().error).toMatchObject({code: 'WALLET_SIGNATURE_BODY_MISMATCH', hint: expect.stringContaining('body changed after signing')})
+    expect(other.json().error).toMatchObject({
+      code: 'WALLET_SIGNATURE_BODY_MISMATCH',
+      hint: expect.stringContaining('body changed after signing'),
+    })
   })
 
   it('svc api --sign runs the whole dance, including PROCESSING re-sends', async () => {
     const w = await fx.cliWallet()
     await fx.api.setSandbox({walletProcessingCount: 1})
-    const r = await fx.run(['api', 'PATCH', `/internal-accounts/${w.accountId}`, '--data', '{"privateEnabled":true}', '--sign', '--json'])
+    const r = await fx.run([
+      'api',
+      'PATCH',
+      `/internal-accounts/${w.accountId}`,
+      '--data',
+      '{"privateEnabled":true}',
+      '--sign',
+      '--json',
+    ])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({id: w.accountId, privateEnabled: true})
     expect(r.stderr).toContain('still processing')
@@ -166,7 +244,10 @@ describe('interop: svc wallet stamp and svc api', () => {
     const w = await fx.cliWallet()
     const before = fx.sbx.requestCount()
     const dry = await fx.run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--dry-run', '--json'])
-    expect(dry.json()).toMatchObject({dryRun: true, request: {method: 'PATCH', url: expect.stringContaining('/internal-accounts/')}})
+    expect(dry.json()).toMatchObject({
+      dryRun: true,
+      request: {method: 'PATCH', url: expect.stringContaining('/internal-accounts/')},
+    })
     expect(fx.sbx.requestCount()).toBe(before)
     const on = await fx.run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
     expect(on.code, on.stderr).toBe(0)

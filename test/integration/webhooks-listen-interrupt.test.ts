@@ -54,9 +54,17 @@ describe.skipIf(!hasTmux)('Ctrl-C on webhooks listen --register (tmux)', () => {
 })
 
 /** svc without a terminal; SIGINT once stderr matches `when`, then optionally `before` runs first. */
-function interruptWhen(args: string[], env: Record<string, string>, when: RegExp, before?: () => Promise<void>): Promise<{code: number | null; stdout: string; stderr: string}> {
+function interruptWhen(
+  args: string[],
+  env: Record<string, string>,
+  when: RegExp,
+  before?: () => Promise<void>,
+): Promise<{code: number | null; stdout: string; stderr: string}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {env: {PATH: process.env.PATH, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: {PATH: process.env.PATH, ...env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     let sent = false
@@ -81,10 +89,17 @@ function interruptWhen(args: string[], env: Record<string, string>, when: RegExp
 describe('SIGINT on webhooks listen --register, off a terminal', () => {
   it('--json: the events, then the INTERRUPTED document; the endpoint is back', async () => {
     setEndpoint(PREVIOUS)
-    const r = await interruptWhen(['webhooks', 'listen', '--port', '0', '--register', '--json'], sbx.env, /Listening on/)
+    const r = await interruptWhen(
+      ['webhooks', 'listen', '--port', '0', '--register', '--json'],
+      sbx.env,
+      /Listening on/,
+    )
     expect(r.code, r.stderr).toBe(130)
     const [doc] = r.stdout.split(/\n(?=\{\n)/).slice(-1)
-    expect(JSON.parse(doc).error).toMatchObject({code: 'INTERRUPTED', reason: `Interrupted. The webhook endpoint is back to ${PREVIOUS}`})
+    expect(JSON.parse(doc).error).toMatchObject({
+      code: 'INTERRUPTED',
+      reason: `Interrupted. The webhook endpoint is back to ${PREVIOUS}`,
+    })
     expect(endpoint()).toBe(PREVIOUS)
     setEndpoint(null)
   })
@@ -92,9 +107,16 @@ describe('SIGINT on webhooks listen --register, off a terminal', () => {
   it('when the sandbox cannot be reached any more, says what is left and the command that fixes it', async () => {
     const other = await startSandbox()
     setEndpoint(PREVIOUS, other)
-    const r = await interruptWhen(['webhooks', 'listen', '--port', '0', '--register', '--timeout', '5s'], other.env, /Listening on/, () => other.stop())
+    const r = await interruptWhen(
+      ['webhooks', 'listen', '--port', '0', '--register', '--timeout', '5s'],
+      other.env,
+      /Listening on/,
+      () => other.stop(),
+    )
     expect(r.code, r.stderr).toBe(130)
-    expect(r.stderr).toMatch(/Error: Interrupted\. The sandbox still sends events to http:\/\/127\.0\.0\.1:\d+\/webhooks, where nothing listens now/)
+    expect(r.stderr).toMatch(
+      /Error: Interrupted\. The sandbox still sends events to http:\/\/127\.0\.0\.1:\d+\/webhooks, where nothing listens now/,
+    )
     expect(r.stderr).toContain(`Hint: Point it elsewhere with: svc webhooks endpoint ${PREVIOUS}`)
   }, 60_000)
 })

@@ -42,7 +42,11 @@ function endpoint(failures: number): Promise<{server: Server; url: string; got: 
       res.writeHead(n <= failures ? 500 : 200).end()
     })
   })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got})))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got}),
+    ),
+  )
 }
 
 async function publicKey(): Promise<string> {
@@ -74,7 +78,11 @@ describe('webhooks plumbing', () => {
     expect(clear.json()).toEqual({webhookEndpoint: null})
     expect(sbx.emu.config().webhookEndpoint).toBeNull()
     // --clear sends "" (the contract's webhookEndpoint is a string); with none set, GET /config leaves it out
-    expect(recordedExchanges().filter((x) => x.method === 'PATCH' && x.path === '/config').at(-1)?.requestBody).toEqual({webhookEndpoint: ''})
+    expect(
+      recordedExchanges()
+        .filter((x) => x.method === 'PATCH' && x.path === '/config')
+        .at(-1)?.requestBody,
+    ).toEqual({webhookEndpoint: ''})
     const config = await api(sbx, 'GET', '/config')
     expect(config.status).toBe(200)
     expect('webhookEndpoint' in config.body).toBe(false)
@@ -85,7 +93,9 @@ describe('webhooks plumbing', () => {
     expect(none.code).toBe(1)
     expect(none.json().error.code).toBe('WEBHOOK_ENDPOINT_NOT_SET')
     // POST /sandbox/webhooks/test takes no body: none is sent (no content-type either)
-    const sent = recordedExchanges().filter((x) => x.path === '/sandbox/webhooks/test').at(-1)!
+    const sent = recordedExchanges()
+      .filter((x) => x.path === '/sandbox/webhooks/test')
+      .at(-1)!
     expect(sent).toMatchObject({fromCli: true, requestBody: undefined, requestContentType: ''})
     const ep = await endpoint(0)
     try {
@@ -96,14 +106,23 @@ describe('webhooks plumbing', () => {
       const event = JSON.parse(ep.got[0].body)
       expect(event).toMatchObject({type: 'TEST'})
       expect(event.id).toMatch(/^Webhook:/)
-      const ok = verify('sha256', Buffer.from(ep.got[0].body), {key: createPublicKey(await publicKey()), dsaEncoding: 'der'}, Buffer.from(ep.got[0].signature, 'base64'))
+      const ok = verify(
+        'sha256',
+        Buffer.from(ep.got[0].body),
+        {key: createPublicKey(await publicKey()), dsaEncoding: 'der'},
+        Buffer.from(ep.got[0].signature, 'base64'),
+      )
       expect(ok).toBe(true)
       // with the endpoint configured, trigger sends no body and the contract's operation answers 200
       sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: ep.url})
       const configured = await run(['webhooks', 'trigger', '--json'])
       expect(configured.code, configured.stderr).toBe(0)
       expect(ep.got).toHaveLength(2)
-      expect(recordedExchanges().filter((x) => x.path === '/sandbox/webhooks/test').at(-1)).toMatchObject({status: 200, requestBody: undefined})
+      expect(
+        recordedExchanges()
+          .filter((x) => x.path === '/sandbox/webhooks/test')
+          .at(-1),
+      ).toMatchObject({status: 200, requestBody: undefined})
     } finally {
       sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: null})
       ep.server.close()
@@ -120,7 +139,10 @@ describe('webhooks plumbing', () => {
       expect(new Set(mine.map((d) => d.body)).size).toBe(1)
       // ECDSA signatures are randomised, so each attempt carries a fresh one; every one verifies.
       const key = createPublicKey(await publicKey())
-      for (const d of mine) expect(verify('sha256', Buffer.from(d.body), {key, dsaEncoding: 'der'}, Buffer.from(d.signature, 'base64'))).toBe(true)
+      for (const d of mine)
+        expect(
+          verify('sha256', Buffer.from(d.body), {key, dsaEncoding: 'der'}, Buffer.from(d.signature, 'base64')),
+        ).toBe(true)
       const gaps = mine.slice(1).map((d, i) => d.at - mine[i].at)
       expect(gaps[0]).toBeGreaterThanOrEqual(50) // base 60 ms, then 120, 240
       expect(gaps[1]).toBeGreaterThan(gaps[0])
@@ -135,7 +157,11 @@ describe('webhooks plumbing', () => {
   })
 
   it('webhooks listen --register receives, verifies and prints events as JSON lines', async () => {
-    const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '2'], {env: {PATH: process.env.PATH, ...sbx.env}})
+    const child: ChildProcessWithoutNullStreams = spawn(
+      process.execPath,
+      [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '2'],
+      {env: {PATH: process.env.PATH, ...sbx.env}},
+    )
     let out = ''
     let err = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
@@ -145,7 +171,10 @@ describe('webhooks plumbing', () => {
     // Registering sends a TEST event; this is the second one.
     sbx.emu.webhooks.emit('CUSTOMER.KYC_REJECTED', {id: 'Customer:listen', kycStatus: 'REJECTED'})
     expect(await exited).toBe(0)
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l))
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.map((e) => e.type)).toEqual(['TEST', 'CUSTOMER.KYC_REJECTED'])
     expect(lines[1].data).toEqual({id: 'Customer:listen', kycStatus: 'REJECTED'})
     // The listener is gone: the sandbox no longer posts to it (none was set before).
@@ -166,9 +195,22 @@ describe('webhooks plumbing', () => {
       expect(ok.json()).toMatchObject({valid: true, type: 'TEST'})
       const pem = join(sbx.dir, 'key.pem')
       writeFileSync(pem, sbx.emu.webhookPublicKeyPem)
-      const fromStdin = await run(['webhooks', 'verify', '--payload', '-', '--signature', ep.got[0].signature, '--public-key', pem], ep.got[0].body)
+      const fromStdin = await run(
+        ['webhooks', 'verify', '--payload', '-', '--signature', ep.got[0].signature, '--public-key', pem],
+        ep.got[0].body,
+      )
       expect(fromStdin.code).toBe(0)
-      const tampered = await run(['webhooks', 'verify', '--payload', ep.got[0].body.replace('TEST', 'TEXT'), '--signature', ep.got[0].signature, '--public-key', pem, '--json'])
+      const tampered = await run([
+        'webhooks',
+        'verify',
+        '--payload',
+        ep.got[0].body.replace('TEST', 'TEXT'),
+        '--signature',
+        ep.got[0].signature,
+        '--public-key',
+        pem,
+        '--json',
+      ])
       expect(tampered.code).toBe(4)
       expect(tampered.json().error.code).toBe('WEBHOOK_SIGNATURE_INVALID')
     } finally {

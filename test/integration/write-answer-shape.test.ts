@@ -32,13 +32,22 @@ beforeAll(async () => {
     req.resume()
     req.on('end', () => {
       const path = (req.url ?? '').replace(/^\/2025-10-13/, '')
-      const body = path.startsWith('/quotes/') ? {id: 'Quote:1', status: 'PENDING', sendingCurrency: USD, receivingCurrency: USD} : {...legacy, status: req.method === 'GET' ? 'FAILED' : path === '/sandbox/send' ? 'PROCESSING' : 'FAILED'}
+      const body = path.startsWith('/quotes/')
+        ? {id: 'Quote:1', status: 'PENDING', sendingCurrency: USD, receivingCurrency: USD}
+        : {...legacy, status: req.method === 'GET' ? 'FAILED' : path === '/sandbox/send' ? 'PROCESSING' : 'FAILED'}
       res.writeHead(200, {'content-type': 'application/json'})
       res.end(JSON.stringify(body))
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  env = {...cliEnv(`http://127.0.0.1:${(server.address() as AddressInfo).port}/2025-10-13`, 'tok_test', 'sk_test_secret_value'), SVC_ENVIRONMENT: 'sandbox'}
+  env = {
+    ...cliEnv(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/2025-10-13`,
+      'tok_test',
+      'sk_test_secret_value',
+    ),
+    SVC_ENVIRONMENT: 'sandbox',
+  }
 })
 afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
@@ -48,7 +57,9 @@ describe('an unexpected answer shape after a successful write', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({id: TX, status: 'FAILED', sentAmount: {amount: 10_000}})
     expect(r.json().fees).toBeUndefined()
-    expect(r.stderr).toMatch(/change was made, but the API answered with an unexpected transaction \(.*fees must be a number/)
+    expect(r.stderr).toMatch(
+      /change was made, but the API answered with an unexpected transaction \(.*fees must be a number/,
+    )
     expect(r.stderr).not.toMatch(/Error/)
     expect(seen).toContain(`POST /2025-10-13/transactions/${encodeURIComponent(TX)}/cancel`)
   })

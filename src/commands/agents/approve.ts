@@ -12,7 +12,9 @@ export default class AgentsApprove extends BaseCommand<typeof AgentsApprove> {
     this.ctx.banner('approve ' + this.args.actionId)
     await this.ctx.confirm('Approve ' + this.args.actionId + '?', {yes: this.flags.yes})
     const x = await decideAction(this.ctx.client, this.args.agentId, this.args.actionId, 'approve')
-    this.out.success(`${x.id}: ${x.status}${x.transaction ? ` (transaction ${x.transaction.id} ${x.transaction.status})` : ''}`)
+    this.out.success(
+      `${x.id}: ${x.status}${x.transaction ? ` (transaction ${x.transaction.id} ${x.transaction.status})` : ''}`,
+    )
     return x
   }
 }

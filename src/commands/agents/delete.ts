@@ -3,7 +3,7 @@ import {BaseCommand} from '../../lib/base-command.js'
 import {idArg, yesFlag} from '../../lib/flags.js'
 
 export default class AgentsDelete extends BaseCommand<typeof AgentsDelete> {
-  static override summary = "Delete an agent; its access token stops working at once"
+  static override summary = 'Delete an agent; its access token stops working at once'
   static override examples = ['<%= config.bin %> agents delete Agent:… --yes']
   static override args = {agentId: idArg('Agent')}
   static override flags = {yes: yesFlag}

@@ -11,14 +11,26 @@ export default class AgentsList extends BaseCommand<typeof AgentsList> {
   static override flags = {
     customer: idFlag('Customer', {name: 'customerId'}),
     paused: Flags.boolean({description: 'only paused agents (--no-paused: only active)', allowNo: true}),
-    connected: Flags.boolean({description: 'only agents that redeemed a device code (--no-connected: the others)', allowNo: true}),
+    connected: Flags.boolean({
+      description: 'only agents that redeemed a device code (--no-connected: the others)',
+      allowNo: true,
+    }),
     ...pagingFlags,
   }
 
   async run() {
     const f = this.flags
-    const list = await listAgents(this.ctx.client, compact({customerId: f.customer, isPaused: f.paused, isConnected: f.connected}), {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTable(this.out, ['id', 'name', 'customer', 'paused', 'connected'], list.data.map((a) => [a.id, a.name, a.customerId, String(a.isPaused), String(a.isConnected)]), {what: 'agents', hint: 'Create one with `svc agents create`.'})
+    const list = await listAgents(
+      this.ctx.client,
+      compact({customerId: f.customer, isPaused: f.paused, isConnected: f.connected}),
+      {limit: f.limit, cursor: f.cursor, all: f.all},
+    )
+    await renderTable(
+      this.out,
+      ['id', 'name', 'customer', 'paused', 'connected'],
+      list.data.map((a) => [a.id, a.name, a.customerId, String(a.isPaused), String(a.isConnected)]),
+      {what: 'agents', hint: 'Create one with `svc agents create`.'},
+    )
     return list
   }
 }

@@ -6,8 +6,12 @@ import {agentPolicyUpdateRequest} from '../../lib/schemas/agents.js'
 import {checkWith} from '../../lib/validate.js'
 
 export default class AgentsPolicy extends BaseCommand<typeof AgentsPolicy> {
-  static override summary = "Change an agent's policy: permissions, execution mode, spending limits, allowed accounts, approval threshold"
-  static override examples = ['<%= config.bin %> agents policy Agent:… --per-transaction 50.00 --limit-currency USD', '<%= config.bin %> agents policy Agent:… --mode APPROVAL_REQUIRED']
+  static override summary =
+    "Change an agent's policy: permissions, execution mode, spending limits, allowed accounts, approval threshold"
+  static override examples = [
+    '<%= config.bin %> agents policy Agent:… --per-transaction 50.00 --limit-currency USD',
+    '<%= config.bin %> agents policy Agent:… --mode APPROVAL_REQUIRED',
+  ]
   static override args = {agentId: idArg('Agent')}
   static override flags = policyFlags
 

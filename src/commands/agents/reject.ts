@@ -4,7 +4,8 @@ import {BaseCommand} from '../../lib/base-command.js'
 import {idArg, yesFlag} from '../../lib/flags.js'
 
 export default class AgentsReject extends BaseCommand<typeof AgentsReject> {
-  static override summary = 'Reject an agent action waiting for platform approval (its payment fails and the funds come back)'
+  static override summary =
+    'Reject an agent action waiting for platform approval (its payment fails and the funds come back)'
   static override examples = ['<%= config.bin %> agents reject Agent:… AgentAction:… --yes']
   static override args = {agentId: idArg('Agent'), actionId: idArg('AgentAction')}
   static override flags = {yes: yesFlag, reason: Flags.string({description: 'why, stored on the action'})}
@@ -13,7 +14,9 @@ export default class AgentsReject extends BaseCommand<typeof AgentsReject> {
     this.ctx.banner('reject ' + this.args.actionId)
     await this.ctx.confirm('Reject ' + this.args.actionId + '?', {yes: this.flags.yes})
     const x = await decideAction(this.ctx.client, this.args.agentId, this.args.actionId, 'reject', this.flags.reason)
-    this.out.success(`${x.id}: ${x.status}${x.transaction ? ` (transaction ${x.transaction.id} ${x.transaction.status})` : ''}`)
+    this.out.success(
+      `${x.id}: ${x.status}${x.transaction ? ` (transaction ${x.transaction.id} ${x.transaction.status})` : ''}`,
+    )
     return x
   }
 }

@@ -7,7 +7,10 @@ import {checkWith, compact} from '../../lib/validate.js'
 
 export default class AgentsUpdate extends BaseCommand<typeof AgentsUpdate> {
   static override summary = 'Rename, pause or resume an agent (a paused agent is refused every action)'
-  static override examples = ['<%= config.bin %> agents update Agent:… --pause', '<%= config.bin %> agents update Agent:… --name "Rent payer" --resume']
+  static override examples = [
+    '<%= config.bin %> agents update Agent:… --pause',
+    '<%= config.bin %> agents update Agent:… --name "Rent payer" --resume',
+  ]
   static override args = {agentId: idArg('Agent')}
   static override flags = {
     name: Flags.string({description: 'new name'}),
@@ -17,7 +20,10 @@ export default class AgentsUpdate extends BaseCommand<typeof AgentsUpdate> {
 
   async run() {
     const f = this.flags
-    const body = checkWith(agentUpdateRequest, compact({name: f.name, isPaused: f.pause ? true : f.resume ? false : undefined}))
+    const body = checkWith(
+      agentUpdateRequest,
+      compact({name: f.name, isPaused: f.pause ? true : f.resume ? false : undefined}),
+    )
     const a = await updateAgent(this.ctx.client, this.args.agentId, body)
     this.out.success(`Updated ${a.id}: ${a.name}${a.isPaused ? ' (paused)' : ''}`)
     return a

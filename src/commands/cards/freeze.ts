@@ -4,7 +4,8 @@ import {cardStateRequest} from '../../lib/workflows/cards.js'
 import {renderCard} from '../../lib/output/cards.js'
 
 export default class CardsFreeze extends BaseCommand<typeof CardsFreeze> {
-  static override summary = 'Freeze a card: new authorizations are declined (CARD_PAUSED); settlements and returns continue'
+  static override summary =
+    'Freeze a card: new authorizations are declined (CARD_PAUSED); settlements and returns continue'
   static override description =
     'Allowed moves: ACTIVE <-> FROZEN, ACTIVE or FROZEN -> CLOSED. Any other is refused with 409 (exit ' +
     '6): INVALID_STATE_TRANSITION, CARD_ALREADY_CLOSED, or CARD_NOT_MUTABLE for a closed card.'

@@ -11,7 +11,10 @@ import {checkWith, compact} from '../../lib/validate.js'
 
 export default class CardsList extends BaseCommand<typeof CardsList> {
   static override summary = 'List cards by cardholder, funding account, state or your own card id'
-  static override examples = ['<%= config.bin %> cards list --customer Customer:…', '<%= config.bin %> cards list --state FROZEN --all --json']
+  static override examples = [
+    '<%= config.bin %> cards list --customer Customer:…',
+    '<%= config.bin %> cards list --state FROZEN --all --json',
+  ]
   static override flags = {
     customer: idFlag('Customer', {description: 'cardholder', name: 'cardholderId'}),
     account: idFlag('InternalAccount', {description: 'cards funded by this internal account', name: 'accountId'}),
@@ -25,8 +28,24 @@ export default class CardsList extends BaseCommand<typeof CardsList> {
   async run() {
     const f = this.flags
     const view = listView(f, cardColumns, {what: 'cards', hint: 'Issue one with `svc cards issue`.'})
-    const query = checkWith(cardListQuery, compact({cardholderId: f.customer, accountId: f.account, platformCardId: f['platform-card-id'], state: f.state, sortOrder: f.order}))
+    const query = checkWith(
+      cardListQuery,
+      compact({
+        cardholderId: f.customer,
+        accountId: f.account,
+        platformCardId: f['platform-card-id'],
+        state: f.state,
+        sortOrder: f.order,
+      }),
+    )
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
-    return showList(this.out, view, cardColumns, page, (p) => listCards(this.ctx.client, query, p), (list) => renderCardList(this.out, list, view))
+    return showList(
+      this.out,
+      view,
+      cardColumns,
+      page,
+      (p) => listCards(this.ctx.client, query, p),
+      (list) => renderCardList(this.out, list, view),
+    )
   }
 }

@@ -12,9 +12,9 @@ export default class CustomersCreate extends BaseCommand<typeof CustomersCreate>
   static override summary = 'Create an individual or business customer'
   static override description =
     'On a terminal, whatever the flags leave out is asked for: the type, then every field that type ' +
-      'requires (a business: legal name, country, tax id, incorporation date; an individual: the full ' +
-      'name), each checked as it is typed; the whole request is shown and confirmed before it is sent ' +
-      '(declining sends nothing, exit 3). Off a terminal, missing fields are refused (exit 2).'
+    'requires (a business: legal name, country, tax id, incorporation date; an individual: the full ' +
+    'name), each checked as it is typed; the whole request is shown and confirmed before it is sent ' +
+    '(declining sends nothing, exit 3). Off a terminal, missing fields are refused (exit 2).'
   static override examples = [
     '<%= config.bin %> customers create --type individual --full-name "Ada Lovelace" --email ada@example.com --currency USD',
     '<%= config.bin %> customers create --type business --legal-name "Acme LLC" --country US --tax-id 12-3456789 --incorporated-on 2020-01-15',

@@ -8,12 +8,22 @@ import {renderImportJob} from '../../lib/output/bulk-import.js'
 export default class CustomersImportStatus extends BaseCommand<typeof CustomersImportStatus> {
   static override summary = 'Show a bulk customer import job: progress, and each refused row with its field errors'
   static override examples = ['<%= config.bin %> customers import-status Job:019542f5-... --wait']
-  static override args = {jobId: Args.string({description: 'the job id from `svc customers import` (Job:<id>)', required: true, parse: async (v) => checkId(v, ['Job'], 'jobId')})}
-  static override flags = {wait: Flags.boolean({description: 'follow the job until it completes or fails (progress bar on a terminal)'})}
+  static override args = {
+    jobId: Args.string({
+      description: 'the job id from `svc customers import` (Job:<id>)',
+      required: true,
+      parse: async (v) => checkId(v, ['Job'], 'jobId'),
+    }),
+  }
+  static override flags = {
+    wait: Flags.boolean({description: 'follow the job until it completes or fails (progress bar on a terminal)'}),
+  }
   static override baseFlags = withTimeout('10m')
 
   async run() {
-    const job = this.flags.wait ? await waitForImport(this.ctx, this.args.jobId) : await getImportJob(this.ctx.client, this.args.jobId)
+    const job = this.flags.wait
+      ? await waitForImport(this.ctx, this.args.jobId)
+      : await getImportJob(this.ctx.client, this.args.jobId)
     await renderImportJob(this.out, job)
     return job
   }

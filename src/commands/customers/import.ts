@@ -10,14 +10,22 @@ export default class CustomersImport extends BaseCommand<typeof CustomersImport>
   static override description = [
     'Columns: platformCustomerId and customerType are required; umaAddress, fullName, birthDate, addressLine1, addressLine2, city, state, postalCode, country, email, ' +
       'businessLegalName, businessRegistrationNumber, businessTaxId, businessIncorporatedOn, currencies ' +
-        '(space or ; separated), platformAccountId, description.',
+      '(space or ; separated), platformAccountId, description.',
     'The whole file is checked before sending (exit 2). Each row is then judged like `svc customers create`: the job lists every refused row with the columns to fix. ' +
       'A platformCustomerId that already belongs to a customer is refused, so re-running a file creates nothing twice.',
     'With --wait: a progress bar on a terminal (stderr), then the job; exit 0 when it completed (even ' +
       'with refused rows), 1 when no row was created, 8 at --timeout.',
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> customers import customers.csv --wait', '<%= config.bin %> customers import customers.csv --json   # {jobId, status}; follow with customers import-status']
-  static override args = {file: Args.string({description: 'the CSV file (UTF-8, header row first, at most 10 MB and 10,000 rows)', required: true})}
+  static override examples = [
+    '<%= config.bin %> customers import customers.csv --wait',
+    '<%= config.bin %> customers import customers.csv --json   # {jobId, status}; follow with customers import-status',
+  ]
+  static override args = {
+    file: Args.string({
+      description: 'the CSV file (UTF-8, header row first, at most 10 MB and 10,000 rows)',
+      required: true,
+    }),
+  }
   static override flags = {
     wait: Flags.boolean({description: 'follow the job until it completes or fails (--timeout bounds the wait)'}),
     'dry-run': dryRunFlag,

@@ -12,7 +12,10 @@ import {showList} from '../../lib/output/list-stream.js'
 
 export default class CustomersList extends BaseCommand<typeof CustomersList> {
   static override summary = 'List customers, with filters and paging'
-  static override examples = ['<%= config.bin %> customers list --type business --all --json', '<%= config.bin %> customers list --created-after 2026-01-01T00:00:00Z']
+  static override examples = [
+    '<%= config.bin %> customers list --type business --all --json',
+    '<%= config.bin %> customers list --created-after 2026-01-01T00:00:00Z',
+  ]
   static override flags = {
     type: choiceFlag(['INDIVIDUAL', 'BUSINESS'], {description: 'only customers of this type'}),
     'platform-id': Flags.string({description: 'platformCustomerId'}),
@@ -30,7 +33,9 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
   async run() {
     const f = this.flags
     const view = listView(f, customerColumns, {what: 'customers', hint: 'Create one with `svc customers create`.'})
-    const query = checkWith(customerListQuery, compact({
+    const query = checkWith(
+      customerListQuery,
+      compact({
         customerType: f.type?.toUpperCase(),
         platformCustomerId: f['platform-id'],
         region: f.region,
@@ -40,8 +45,16 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
         updatedAfter: f['updated-after'],
         updatedBefore: f['updated-before'],
         isIncludingDeleted: f['include-deleted'] ? 'true' : undefined,
-      }))
+      }),
+    )
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
-    return showList(this.out, view, customerColumns, page, (p) => listCustomers(this.ctx.client, query, p), (list) => renderCustomerList(this.out, list, view))
+    return showList(
+      this.out,
+      view,
+      customerColumns,
+      page,
+      (p) => listCustomers(this.ctx.client, query, p),
+      (list) => renderCustomerList(this.out, list, view),
+    )
   }
 }

@@ -8,7 +8,7 @@ import {checkUpdate} from '../../lib/workflows/customer/input.js'
 import {usageError} from '../../lib/errors.js'
 
 export default class CustomersTerms extends BaseCommand<typeof CustomersTerms> {
-  static override summary = 'Show the current end-user terms, or record a customer\'s acceptance with --accept'
+  static override summary = "Show the current end-user terms, or record a customer's acceptance with --accept"
   static override examples = [
     '<%= config.bin %> customers terms',
     '<%= config.bin %> customers terms Customer:0b6f... --accept --ip 203.0.113.7',
@@ -17,21 +17,34 @@ export default class CustomersTerms extends BaseCommand<typeof CustomersTerms> {
   static override flags = {
     accept: Flags.boolean({description: 'record endUserTermsConsent on the customer'}),
     ip: Flags.string({description: "the end user's IP address at acceptance", default: '127.0.0.1'}),
-    method: Flags.string({description: 'how the user accepted', options: ['CHECKBOX', 'CLICK_TO_ACCEPT'], default: 'CLICK_TO_ACCEPT'}),
+    method: Flags.string({
+      description: 'how the user accepted',
+      options: ['CHECKBOX', 'CLICK_TO_ACCEPT'],
+      default: 'CLICK_TO_ACCEPT',
+    }),
     version: Flags.string({description: 'terms version accepted (default: the current one)'}),
   }
 
   async run() {
     const f = this.flags
-    if (f.accept && !this.args.customerId) throw usageError('--accept needs a customer id', 'svc customers terms <Customer:id> --accept')
+    if (f.accept && !this.args.customerId)
+      throw usageError('--accept needs a customer id', 'svc customers terms <Customer:id> --accept')
     const terms = await getEndUserTerms(this.ctx.client)
     if (!f.accept) {
-      renderKeyValue(this.out, [['version', terms.version], ['url', terms.url]])
+      renderKeyValue(this.out, [
+        ['version', terms.version],
+        ['url', terms.url],
+      ])
       return terms
     }
     const id = this.args.customerId!
     const {customerType} = await getCustomer(this.ctx.client, id)
-    const consent = {acceptedAt: new Date(this.ctx.now()).toISOString(), ipAddress: f.ip, termsVersion: f.version ?? terms.version, acceptanceMethod: f.method}
+    const consent = {
+      acceptedAt: new Date(this.ctx.now()).toISOString(),
+      ipAddress: f.ip,
+      termsVersion: f.version ?? terms.version,
+      acceptanceMethod: f.method,
+    }
     const body = checkUpdate({customerType, endUserTermsConsent: consent})
     const res = await updateCustomer(this.ctx.client, id, body)
     const customer = this.ctx.client.parse(customerSchema, res.body, 'customer')

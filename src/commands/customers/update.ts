@@ -26,10 +26,15 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
     const f = this.flags
     const data = f.data ? readJsonObject(f.data) : {}
     const body = customerBody(f, data)
-    if (Object.keys(body).filter((k) => k !== 'customerType').length === 0) throw usageError('Nothing to update', 'Pass at least one field flag or --data.')
+    if (Object.keys(body).filter((k) => k !== 'customerType').length === 0)
+      throw usageError('Nothing to update', 'Pass at least one field flag or --data.')
     // customerType is the PATCH discriminator; look it up rather than make the operator repeat it
     // (a dry run sends nothing, so it infers it from the business-only fields instead).
-    body.customerType ??= f['dry-run'] ? ('businessInfo' in body || 'kybStatus' in body ? 'BUSINESS' : 'INDIVIDUAL') : (await getCustomer(this.ctx.client, this.args.customerId)).customerType
+    body.customerType ??= f['dry-run']
+      ? 'businessInfo' in body || 'kybStatus' in body
+        ? 'BUSINESS'
+        : 'INDIVIDUAL'
+      : (await getCustomer(this.ctx.client, this.args.customerId)).customerType
     const input = checkUpdate(body)
     const op = walletOps.updateCustomer(this.args.customerId, input as Record<string, unknown>)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(op))

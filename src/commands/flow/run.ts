@@ -6,7 +6,8 @@ import type {StartThrowawaySandbox} from '../../lib/scenario/run/local.js'
 export default class FlowRun extends BaseCommand<typeof FlowRun> {
   /** The flow stops its own steps and throwaway sandbox on Ctrl-C and reports them (exit 130). */
   static override handlesInterrupt = true
-  static override summary = 'Run a scenario file of named steps (svc commands, API calls, webhook waits) with expectations'
+  static override summary =
+    'Run a scenario file of named steps (svc commands, API calls, webhook waits) with expectations'
   static override description =
     'The file is checked before anything runs (every bad step named with its line, exit 2). Steps run in order; the first that does not hold stops the flow ' +
     'and shows what was expected and what came back (exit 1). --local runs against a throwaway sandbox started for the run and removed after. ' +
@@ -21,7 +22,10 @@ export default class FlowRun extends BaseCommand<typeof FlowRun> {
     file: Args.string({description: 'the flow file (YAML)', required: true}),
   }
   static override flags = {
-    local: Flags.boolean({description: 'run against a throwaway local sandbox (ephemeral port, temporary data dir), stopped and removed after'}),
+    local: Flags.boolean({
+      description:
+        'run against a throwaway local sandbox (ephemeral port, temporary data dir), stopped and removed after',
+    }),
     junit: Flags.string({description: 'write a JUnit XML report to this file (also when a step fails)'}),
     yes: yesFlag,
   }
@@ -29,7 +33,17 @@ export default class FlowRun extends BaseCommand<typeof FlowRun> {
   async run() {
     const {runFlowCommand} = await import('../../lib/scenario/run/command.js')
     // The sandbox loads only for --local, from its own entry module (src/lib does not import it).
-    const startSandbox: StartThrowawaySandbox = async (settings) => (await import('../../emulator/entry.js')).startThrowawaySandbox(settings)
-    return runFlowCommand(this.ctx, {file: this.args.file, local: this.flags.local, junit: this.flags.junit, yes: this.flags.yes, json: this.jsonEnabled(), profile: this.flags.profile, baseUrl: this.flags['base-url'], startSandbox})
+    const startSandbox: StartThrowawaySandbox = async (settings) =>
+      (await import('../../emulator/entry.js')).startThrowawaySandbox(settings)
+    return runFlowCommand(this.ctx, {
+      file: this.args.file,
+      local: this.flags.local,
+      junit: this.flags.junit,
+      yes: this.flags.yes,
+      json: this.jsonEnabled(),
+      profile: this.flags.profile,
+      baseUrl: this.flags['base-url'],
+      startSandbox,
+    })
   }
 }

@@ -9,9 +9,12 @@ import {checkWith} from '../../lib/validate.js'
 
 export default class InvitationsClaim extends BaseCommand<typeof InvitationsClaim> {
   static override summary = 'Claim an invitation for the invitee (once; a claimed or cancelled one is refused)'
-  static override examples = ['<%= config.bin %> invitations claim 019542f5ab12 --invitee-uma \'$grace@example.com\'']
+  static override examples = ["<%= config.bin %> invitations claim 019542f5ab12 --invitee-uma '$grace@example.com'"]
   static override args = {code: invitationCodeArg}
-  static override flags = {'invitee-uma': Flags.string({description: 'UMA address of the customer claiming it', required: true}), 'dry-run': dryRunFlag}
+  static override flags = {
+    'invitee-uma': Flags.string({description: 'UMA address of the customer claiming it', required: true}),
+    'dry-run': dryRunFlag,
+  }
 
   async run() {
     const body = checkWith(invitationClaimRequest, {inviteeUma: this.flags['invitee-uma']})

@@ -12,7 +12,9 @@ export default class KycVerifyEmail extends BaseCommand<typeof KycVerifyEmail> {
 
   async run() {
     await sendCode(this.ctx, this.args.customerId, 'email')
-    this.out.success(`Code sent to the email of ${this.args.customerId}. Confirm with: svc kyc confirm-email ${this.args.customerId} --code <code>`)
+    this.out.success(
+      `Code sent to the email of ${this.args.customerId}. Confirm with: svc kyc confirm-email ${this.args.customerId} --code <code>`,
+    )
     return {customerId: this.args.customerId, channel: 'email', sent: true}
   }
 }

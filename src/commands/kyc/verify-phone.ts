@@ -12,7 +12,9 @@ export default class KycVerifyPhone extends BaseCommand<typeof KycVerifyPhone> {
 
   async run() {
     await sendCode(this.ctx, this.args.customerId, 'phone')
-    this.out.success(`Code sent to the phone of ${this.args.customerId}. Confirm with: svc kyc confirm-phone ${this.args.customerId} --code <code>`)
+    this.out.success(
+      `Code sent to the phone of ${this.args.customerId}. Confirm with: svc kyc confirm-phone ${this.args.customerId} --code <code>`,
+    )
     return {customerId: this.args.customerId, channel: 'phone', sent: true}
   }
 }

@@ -8,7 +8,10 @@ export default class KycWait extends BaseCommand<typeof KycWait> {
   static override description =
     'Polls with backoff; a spinner on a terminal, silent otherwise. Fails at once (exit 6) when the ' +
     'latest submission still has RESOLVE_ERRORS.'
-  static override examples = ['<%= config.bin %> kyc wait Customer:0b6f...', '<%= config.bin %> kyc wait Customer:0b6f... --timeout 2m --json']
+  static override examples = [
+    '<%= config.bin %> kyc wait Customer:0b6f...',
+    '<%= config.bin %> kyc wait Customer:0b6f... --timeout 2m --json',
+  ]
   static override baseFlags = withTimeout('10m')
   static override args = {customerId: idArg('Customer')}
 

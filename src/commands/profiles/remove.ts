@@ -12,7 +12,12 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
   async run() {
     const name = this.args.name
     if (!(await removeProfile(name, this.ctx.env))) {
-      throw new SvcError({code: 'PROFILE_NOT_FOUND', exitCode: ExitCode.NOT_FOUND, message: `No profile named "${name}"`, hint: 'See `svc profiles list`.'})
+      throw new SvcError({
+        code: 'PROFILE_NOT_FOUND',
+        exitCode: ExitCode.NOT_FOUND,
+        message: `No profile named "${name}"`,
+        hint: 'See `svc profiles list`.',
+      })
     }
     this.out.success(`Removed profile ${name} and its stored secret`)
     return {profile: name, removed: true}

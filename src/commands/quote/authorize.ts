@@ -8,10 +8,18 @@ import {scaAuthorization} from '../../lib/schemas/sca.js'
 import {checkWith} from '../../lib/validate.js'
 
 export default class QuoteAuthorize extends BaseCommand<typeof QuoteAuthorize> {
-  static override summary = "Authorize a quote held in PENDING_AUTHORIZATION with the customer's SCA code (--resend sends the code again)"
-  static override examples = ['<%= config.bin %> quote authorize Quote:… --code 123456', '<%= config.bin %> quote authorize Quote:… --resend']
+  static override summary =
+    "Authorize a quote held in PENDING_AUTHORIZATION with the customer's SCA code (--resend sends the code again)"
+  static override examples = [
+    '<%= config.bin %> quote authorize Quote:… --code 123456',
+    '<%= config.bin %> quote authorize Quote:… --resend',
+  ]
   static override args = {quoteId: idArg('Quote')}
-  static override flags = {code: codeFlag, resend: Flags.boolean({description: 'send the SMS code again (same challenge, same expiry)', exclusive: ['code']}), ip: ipFlag}
+  static override flags = {
+    code: codeFlag,
+    resend: Flags.boolean({description: 'send the SMS code again (same challenge, same expiry)', exclusive: ['code']}),
+    ip: ipFlag,
+  }
 
   async run() {
     if (this.flags.resend) {
@@ -19,10 +27,15 @@ export default class QuoteAuthorize extends BaseCommand<typeof QuoteAuthorize> {
       this.out.success(`The SCA code for ${this.args.quoteId} was sent again`)
       return {quoteId: this.args.quoteId, resent: true}
     }
-    const body = checkWith(scaAuthorization, {code: readScaCode(this.flags.code)!.reveal(), endUserIpAddress: this.flags.ip})
+    const body = checkWith(scaAuthorization, {
+      code: readScaCode(this.flags.code)!.reveal(),
+      endUserIpAddress: this.flags.ip,
+    })
     this.ctx.banner(`authorize ${this.args.quoteId}`)
     const quote = await authorizeQuote(this.ctx.client, this.args.quoteId, body)
-    this.out.success(`Authorized ${quote.id}: ${quote.status}${quote.transactionId ? ` (transaction ${quote.transactionId})` : ''}`)
+    this.out.success(
+      `Authorized ${quote.id}: ${quote.status}${quote.transactionId ? ` (transaction ${quote.transactionId})` : ''}`,
+    )
     if (!this.out.json) renderQuote(this.out, quote, this.ctx.now())
     return quote
   }

@@ -8,7 +8,8 @@ import {confirmAndExecute} from '../../lib/workflows/quote/execute.js'
 import {renderQuote} from '../../lib/output/quote.js'
 
 export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
-  static override summary = 'Quote a transfer: rate both ways, every fee, both totals and the time left; --execute to pay'
+  static override summary =
+    'Quote a transfer: rate both ways, every fee, both totals and the time left; --execute to pay'
   static override examples = [
     '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --send 250.00',
     '<%= config.bin %> quote create --from InternalAccount:… --to ExternalAccount:… --receive 4500.00 --execute --wait',
@@ -20,7 +21,10 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
   static override flags = {
     ...quoteCreateFlags,
     execute: Flags.boolean({description: 'execute after confirmation (production needs --yes off a TTY)'}),
-    wait: Flags.boolean({description: 'with --execute: follow the payment to COMPLETED or FAILED (exit 8 at --timeout)', dependsOn: ['execute']}),
+    wait: Flags.boolean({
+      description: 'with --execute: follow the payment to COMPLETED or FAILED (exit 8 at --timeout)',
+      dependsOn: ['execute'],
+    }),
     yes: yesFlag,
     'idempotency-key': idempotencyKeyFlag,
     'dry-run': dryRunFlag,
@@ -28,7 +32,9 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
 
   async run() {
     const f = this.flags
-    const body = await buildQuoteRequest(() => (f['dry-run'] ? this.ctx.transport : this.ctx.client), f, {dryRun: f['dry-run']})
+    const body = await buildQuoteRequest(() => (f['dry-run'] ? this.ctx.transport : this.ctx.client), f, {
+      dryRun: f['dry-run'],
+    })
     const req = createQuote(body)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     const quote = await this.ctx.client.call(req)
@@ -41,7 +47,8 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
       return held
     }
     renderQuote(this.out, quote, this.ctx.now())
-    if (quote.source.sourceType !== 'REALTIME_FUNDING') this.out.info(this.out.dim(`Execute before it expires: svc quote execute ${quote.id}${this.ctx.profileArg()}`))
+    if (quote.source.sourceType !== 'REALTIME_FUNDING')
+      this.out.info(this.out.dim(`Execute before it expires: svc quote execute ${quote.id}${this.ctx.profileArg()}`))
     return quote
   }
 }

@@ -5,8 +5,12 @@ import {dryRunFlag, idArg, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js
 import {confirmAndExecute} from '../../lib/workflows/quote/execute.js'
 
 export default class QuoteExecute extends BaseCommand<typeof QuoteExecute> {
-  static override summary = 'Execute a quote after confirming its summary (real-time-funded quotes execute when funds arrive)'
-  static override examples = ['<%= config.bin %> quote execute Quote:…', '<%= config.bin %> quote execute Quote:… --yes --wait --json --idempotency-key "$CI_RUN_ID"']
+  static override summary =
+    'Execute a quote after confirming its summary (real-time-funded quotes execute when funds arrive)'
+  static override examples = [
+    '<%= config.bin %> quote execute Quote:…',
+    '<%= config.bin %> quote execute Quote:… --yes --wait --json --idempotency-key "$CI_RUN_ID"',
+  ]
   static override baseFlags = withTimeout('10m')
   static override args = {quoteId: idArg('Quote')}
   static override flags = {

@@ -1,12 +1,19 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag} from '../../lib/flags.js'
-import {seenCardEvents, simulateCard, simulationBody, waitForCardEvent, withCardCurrency} from '../../lib/workflows/cards.js'
+import {
+  seenCardEvents,
+  simulateCard,
+  simulationBody,
+  waitForCardEvent,
+  withCardCurrency,
+} from '../../lib/workflows/cards.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {CARD_SIMULATORS, type CardSimulator} from '../../lib/schemas/cards.js'
 
 export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
-  static override summary = 'Sandbox: simulate a card network event (authorization, clearing, return ...); the outcome arrives by webhook'
+  static override summary =
+    'Sandbox: simulate a card network event (authorization, clearing, return ...); the outcome arrives by webhook'
   static override description = [
     'Starts a transaction: authorization, balance_inquiry, credit_authorization, ' +
       'credit_authorization_advice, financial_authorization, financial_credit_authorization (need ' +
@@ -24,18 +31,27 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     '<%= config.bin %> sandbox card authorization_expiry Card:… --transaction CardTransaction:… --wait-for-event',
   ]
   static override args = {
-    simulator: Args.string({description: 'which network event to simulate', required: true, options: [...CARD_SIMULATORS]}),
+    simulator: Args.string({
+      description: 'which network event to simulate',
+      required: true,
+      options: [...CARD_SIMULATORS],
+    }),
     cardId: idArg('Card'),
   }
   static override flags = {
-    amount: Flags.string({description: 'amount in real units of the card currency (12.50)', exclusive: ['amount-minor']}),
+    amount: Flags.string({
+      description: 'amount in real units of the card currency (12.50)',
+      exclusive: ['amount-minor'],
+    }),
     'amount-minor': Flags.string({description: 'amount in smallest units'}),
-    currency: Flags.string({description: 'currency of the amount (default: the card\'s)'}),
+    currency: Flags.string({description: "currency of the amount (default: the card's)"}),
     descriptor: Flags.string({description: 'merchant descriptor; its last three characters pick the sandbox outcome'}),
     mcc: Flags.string({description: 'merchant category code (four digits)'}),
     country: Flags.string({description: 'merchant country (ISO 3166-1 alpha-2)'}),
     transaction: idFlag('CardTransaction', {description: 'the card transaction to act on', name: 'cardTransactionId'}),
-    'wait-for-event': Flags.boolean({description: 'wait for the webhook that carries the outcome and print it (exit 8 at --timeout)'}),
+    'wait-for-event': Flags.boolean({
+      description: 'wait for the webhook that carries the outcome and print it (exit 8 at --timeout)',
+    }),
     'dry-run': dryRunFlag,
   }
 
@@ -43,7 +59,15 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     const f = this.flags
     const kind = this.args.simulator as CardSimulator
     const cardId = this.args.cardId
-    const input = {amount: f.amount, amountMinor: f['amount-minor'], currency: f.currency, descriptor: f.descriptor, mcc: f.mcc, country: f.country, transaction: f.transaction}
+    const input = {
+      amount: f.amount,
+      amountMinor: f['amount-minor'],
+      currency: f.currency,
+      descriptor: f.descriptor,
+      mcc: f.mcc,
+      country: f.country,
+      transaction: f.transaction,
+    }
     const simulated = simulationBody(kind, input)
     let body = simulated.body
     this.ctx.refuseInProduction(`sandbox card ${kind}`)
@@ -54,14 +78,21 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     const seen = f['wait-for-event'] ? await seenCardEvents(this.ctx) : undefined
     const sim = await this.ctx.client.call(req)
     if (!seen) {
-      this.out.success(`Accepted: issuer token ${sim.issuerTransactionToken}; the outcome arrives as a CARD_TRANSACTION.* webhook`)
+      this.out.success(
+        `Accepted: issuer token ${sim.issuerTransactionToken}; the outcome arrives as a CARD_TRANSACTION.* webhook`,
+      )
       renderKeyValue(this.out, [['issuerTransactionToken', sim.issuerTransactionToken]])
       return sim
     }
     this.out.info(`Accepted (issuer token ${sim.issuerTransactionToken}); waiting for the webhook …`)
-    const event = await waitForCardEvent(this.ctx, seen, {token: sim.issuerTransactionToken, cardTransactionId: f.transaction})
+    const event = await waitForCardEvent(this.ctx, seen, {
+      token: sim.issuerTransactionToken,
+      cardTransactionId: f.transaction,
+    })
     const data = (event.data ?? {}) as {id?: string; status?: string; declineReason?: string}
-    this.out.success(`${event.type}${data.id ? ` ${data.id}` : ''}${data.status ? ` ${data.status}` : ''}${data.declineReason ? ` (${data.declineReason})` : ''}`)
+    this.out.success(
+      `${event.type}${data.id ? ` ${data.id}` : ''}${data.status ? ` ${data.status}` : ''}${data.declineReason ? ` (${data.declineReason})` : ''}`,
+    )
     if (!this.jsonEnabled()) this.out.print(JSON.stringify(event, null, 2))
     return {issuerTransactionToken: sim.issuerTransactionToken, event}
   }

@@ -9,10 +9,16 @@ import {renderInternalAccount} from '../../lib/output/accounts.js'
 
 export default class SandboxFund extends BaseCommand<typeof SandboxFund> {
   static override summary = 'Sandbox: credit an internal account (INCOMING_PAYMENT.COMPLETED follows)'
-  static override examples = ['<%= config.bin %> sandbox fund InternalAccount:… --amount 100.00', '<%= config.bin %> sandbox fund InternalAccount:… --amount-minor 10000 --json']
+  static override examples = [
+    '<%= config.bin %> sandbox fund InternalAccount:… --amount 100.00',
+    '<%= config.bin %> sandbox fund InternalAccount:… --amount-minor 10000 --json',
+  ]
   static override args = {accountId: idArg('InternalAccount')}
   static override flags = {
-    amount: Flags.string({description: 'amount in real units of the account currency (100.00)', exclusive: ['amount-minor']}),
+    amount: Flags.string({
+      description: 'amount in real units of the account currency (100.00)',
+      exclusive: ['amount-minor'],
+    }),
     'amount-minor': Flags.string({description: 'amount in smallest units'}),
     customer: idFlag('Customer', {description: 'owner of the account (narrows the look-up)', name: 'customerId'}),
     'dry-run': dryRunFlag,
@@ -20,13 +26,22 @@ export default class SandboxFund extends BaseCommand<typeof SandboxFund> {
 
   async run() {
     const f = this.flags
-    if (f.amount === undefined && f['amount-minor'] === undefined) throw usageError('Give --amount <real units> or --amount-minor <smallest units>')
-    if (f.amount !== undefined && !/^\d+(\.\d+)?$/.test(f.amount.trim())) throw new InputError([{field: 'amount', message: `"${f.amount}" is not a decimal amount (e.g. 100.00)`}])
-    if (f['amount-minor'] !== undefined && !/^[1-9]\d*$/.test(f['amount-minor'].trim())) throw new InputError([{field: 'amount', message: `--amount-minor "${f['amount-minor']}" must be a positive whole number`}])
+    if (f.amount === undefined && f['amount-minor'] === undefined)
+      throw usageError('Give --amount <real units> or --amount-minor <smallest units>')
+    if (f.amount !== undefined && !/^\d+(\.\d+)?$/.test(f.amount.trim()))
+      throw new InputError([{field: 'amount', message: `"${f.amount}" is not a decimal amount (e.g. 100.00)`}])
+    if (f['amount-minor'] !== undefined && !/^[1-9]\d*$/.test(f['amount-minor'].trim()))
+      throw new InputError([
+        {field: 'amount', message: `--amount-minor "${f['amount-minor']}" must be a positive whole number`},
+      ])
     this.ctx.refuseInProduction('sandbox fund')
     let amount: number
     if (f['amount-minor'] !== undefined) amount = parseMinor(f['amount-minor'])
-    else if (f['dry-run']) throw usageError('--dry-run sends nothing, so the account\'s currency is not looked up to convert --amount', 'Give --amount-minor <smallest units> with --dry-run.')
+    else if (f['dry-run'])
+      throw usageError(
+        "--dry-run sends nothing, so the account's currency is not looked up to convert --amount",
+        'Give --amount-minor <smallest units> with --dry-run.',
+      )
     else {
       const account = await getInternalAccount(this.ctx.client, this.args.accountId, f.customer)
       try {

@@ -19,10 +19,30 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   async run() {
     const dataDir = this.flags['data-dir'] ?? sandboxDataDir()
     const pid = runningPid(dataDir)
-    if (pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `The sandbox is running (pid ${pid}); its state cannot be wiped under it`, hint: 'Run `svc sandbox stop` first.'})
-    if (!this.flags.yes && canPrompt() && !(await promptConfirm(`Wipe all local sandbox state in ${dataDir}?`))) throw cancelled()
-    for (const name of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'journal.ndjson', 'journal.ndjson.compact', 'emulator.log', 'sandbox.out']) rmSync(join(dataDir, name), {force: true})
-    if (existsSync(dataDir)) await sandboxStoreCall(() => import('../../emulator/entry.js'), (store) => store.freshDatabase(dataDir))
+    if (pid)
+      throw new SvcError({
+        code: 'SANDBOX_RUNNING',
+        exitCode: ExitCode.CONFLICT,
+        message: `The sandbox is running (pid ${pid}); its state cannot be wiped under it`,
+        hint: 'Run `svc sandbox stop` first.',
+      })
+    if (!this.flags.yes && canPrompt() && !(await promptConfirm(`Wipe all local sandbox state in ${dataDir}?`)))
+      throw cancelled()
+    for (const name of [
+      'sandbox.db',
+      'sandbox.db-wal',
+      'sandbox.db-shm',
+      'journal.ndjson',
+      'journal.ndjson.compact',
+      'emulator.log',
+      'sandbox.out',
+    ])
+      rmSync(join(dataDir, name), {force: true})
+    if (existsSync(dataDir))
+      await sandboxStoreCall(
+        () => import('../../emulator/entry.js'),
+        (store) => store.freshDatabase(dataDir),
+      )
     this.out.success(`Local sandbox state wiped (${dataDir})`)
     return {reset: true, dataDir}
   }

@@ -16,20 +16,36 @@ export default class SandboxRestore extends BaseCommand<typeof SandboxRestore> {
   static override summary = 'Replace the local sandbox state with a backup, after checking the backup'
   static override description =
     'The file is checked (SQLite integrity check, schema version) before anything is replaced; the state ' +
-      'it replaces is kept beside it as sandbox.db.before-restore. The sandbox must be stopped.'
+    'it replaces is kept beside it as sandbox.db.before-restore. The sandbox must be stopped.'
   static override examples = ['<%= config.bin %> sandbox restore ./before-migration.db --yes']
   static override args = {file: Args.string({description: 'a file written by `svc sandbox backup`', required: true})}
-  static override flags = {'data-dir': Flags.string({description: 'data dir to restore into (default: the user data dir)'}), yes: yesFlag}
+  static override flags = {
+    'data-dir': Flags.string({description: 'data dir to restore into (default: the user data dir)'}),
+    yes: yesFlag,
+  }
 
   async run() {
     const dataDir = this.flags['data-dir'] ?? sandboxDataDir()
     const file = resolve(this.args.file)
     const pid = runningPid(dataDir)
-    if (pid) throw new SvcError({code: 'SANDBOX_RUNNING', exitCode: ExitCode.CONFLICT, message: `The sandbox is running (pid ${pid}); its state cannot be replaced under it`, hint: 'Run `svc sandbox stop` first.'})
+    if (pid)
+      throw new SvcError({
+        code: 'SANDBOX_RUNNING',
+        exitCode: ExitCode.CONFLICT,
+        message: `The sandbox is running (pid ${pid}); its state cannot be replaced under it`,
+        hint: 'Run `svc sandbox stop` first.',
+      })
     const {tables} = await sandboxStoreCall(loadStore, (store) => store.checkDatabase(file))
-    if (!this.flags.yes && canPrompt() && !(await promptConfirm(`Replace the sandbox state in ${dataDir} with ${file}?`))) throw cancelled()
+    if (
+      !this.flags.yes &&
+      canPrompt() &&
+      !(await promptConfirm(`Replace the sandbox state in ${dataDir} with ${file}?`))
+    )
+      throw cancelled()
     const {kept} = await sandboxStoreCall(loadStore, (store) => store.restoreDatabase(dataDir, file))
-    this.out.success(`Sandbox state restored from ${file} (${tables} tables)${kept ? `; the previous state is kept as ${kept}` : ''}`)
+    this.out.success(
+      `Sandbox state restored from ${file} (${tables} tables)${kept ? `; the previous state is kept as ${kept}` : ''}`,
+    )
     return {file, dataDir, tables, ...(kept ? {previous: kept} : {})}
   }
 }

@@ -7,7 +7,14 @@ import {sandboxDataDir} from '../../lib/paths.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
 import {fieldErrors} from '../../lib/schemas/field-errors.js'
-import {clearRunning, readyFile, recordRunning, runningPid, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
+import {
+  clearRunning,
+  readyFile,
+  recordRunning,
+  runningPid,
+  startDetached,
+  type ReadyLine,
+} from '../../lib/sandbox-process.js'
 import {asSandboxDataError} from '../../lib/sandbox-store.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
@@ -28,9 +35,20 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     'data-dir': Flags.string({description: 'where the database lives (default: the user data dir)'}),
     detach: Flags.boolean({description: 'run in the background with a pid file; stop with `svc sandbox stop`'}),
     'decision-delay': Flags.integer({description: 'ms before KYC/KYB decisions land (new data dirs only)'}),
-    'webhook-retry-base': Flags.integer({description: 'ms before the first webhook retry, doubling each time (new data dirs only)', min: 1}),
-    faults: Flags.string({description: 'inject faults before any state change: rate5xx=P (503), rate429=P (with Retry-After), reset=P, latency=MS, retryAfter=S'}),
-    'faults-seed': Flags.integer({description: 'seed of the fault PRNG, so a run is repeatable', min: 0, max: 2 ** 32 - 1, dependsOn: ['faults']}),
+    'webhook-retry-base': Flags.integer({
+      description: 'ms before the first webhook retry, doubling each time (new data dirs only)',
+      min: 1,
+    }),
+    faults: Flags.string({
+      description:
+        'inject faults before any state change: rate5xx=P (503), rate429=P (with Retry-After), reset=P, latency=MS, retryAfter=S',
+    }),
+    'faults-seed': Flags.integer({
+      description: 'seed of the fault PRNG, so a run is repeatable',
+      min: 0,
+      max: 2 ** 32 - 1,
+      dependsOn: ['faults'],
+    }),
   }
 
   async run(): Promise<ReadyLine | undefined> {
@@ -41,14 +59,24 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     if (running && running !== process.pid) throw sandboxRunning(dataDir, running, recordedUrl(dataDir))
     if (f.detach) {
       const args = ['--port', String(f.port), '--data-dir', dataDir]
-      for (const name of ['decision-delay', 'webhook-retry-base'] as const) if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
-      if (faults) args.push('--faults', f.faults!, ...(f['faults-seed'] === undefined ? [] : ['--faults-seed', String(f['faults-seed'])]))
+      for (const name of ['decision-delay', 'webhook-retry-base'] as const)
+        if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
+      if (faults)
+        args.push(
+          '--faults',
+          f.faults!,
+          ...(f['faults-seed'] === undefined ? [] : ['--faults-seed', String(f['faults-seed'])]),
+        )
       const ready = await startDetached(args, dataDir)
       this.out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
       this.out.info(this.out.dim('Stop it with `svc sandbox stop`.'))
       // Same contract as the foreground ready line: exactly one line of JSON (plus the pid).
       if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
-      else renderKeyValue(this.out, [['url', ready.url], ['tokenId', ready.tokenId]])
+      else
+        renderKeyValue(this.out, [
+          ['url', ready.url],
+          ['tokenId', ready.tokenId],
+        ])
       return undefined
     }
     const {Emulator} = await import('../../emulator/emulator.js')
@@ -68,19 +96,33 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
         const busy = e as Error & {pid: number; url?: string}
         throw sandboxRunning(dataDir, busy.pid, busy.url)
       }
-      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') throw usageError(`Port ${f.port} is in use`, 'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).')
+      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
+        throw usageError(
+          `Port ${f.port} is in use`,
+          'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).',
+        )
       throw asSandboxDataError(e) ?? e
     }
     // Unlike the other settings (new data dirs only), faults are for this run: set (or cleared) at every start.
     const wanted = faults ?? NO_FAULTS
-    if (JSON.stringify(emu.settings().faults ?? NO_FAULTS) !== JSON.stringify(wanted)) emu.saveConfig({...emu.config(), sandbox: {...emu.settings(), faults: wanted}})
-    const ready: ReadyLine = {url: emu.url, tokenId: emu.credentials.tokenId, clientSecret: emu.credentials.clientSecret, webhookPublicKey: emu.webhookPublicKeyPem}
+    if (JSON.stringify(emu.settings().faults ?? NO_FAULTS) !== JSON.stringify(wanted))
+      emu.saveConfig({...emu.config(), sandbox: {...emu.settings(), faults: wanted}})
+    const ready: ReadyLine = {
+      url: emu.url,
+      tokenId: emu.credentials.tokenId,
+      clientSecret: emu.credentials.clientSecret,
+      webhookPublicKey: emu.webhookPublicKeyPem,
+    }
     recordRunning(dataDir, ready)
     if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
     else {
       this.out.info(`Local sandbox listening on ${this.out.bold(emu.url)}  (data: ${dataDir})`)
-      this.out.info(`  SVC_BASE_URL=${emu.url}\n  SVC_TOKEN_ID=${ready.tokenId}\n  SVC_CLIENT_SECRET=${ready.clientSecret}`)
-      this.out.info(`Webhook public key (X-Service-Signature, ECDSA P-256 / SHA-256):\n${ready.webhookPublicKey.trim()}`)
+      this.out.info(
+        `  SVC_BASE_URL=${emu.url}\n  SVC_TOKEN_ID=${ready.tokenId}\n  SVC_CLIENT_SECRET=${ready.clientSecret}`,
+      )
+      this.out.info(
+        `Webhook public key (X-Service-Signature, ECDSA P-256 / SHA-256):\n${ready.webhookPublicKey.trim()}`,
+      )
       this.out.info(this.out.dim('Ctrl-C to stop.'))
     }
     await new Promise<void>((resolve) => {
@@ -117,6 +159,11 @@ function sandboxRunning(dataDir: string, pid: number, url?: string): SvcError {
 
 function parseFaultsFlag(spec: string, seed: number | undefined): FaultSettings {
   const r = faultSettings.safeParse({...faultSpecToObject(spec), ...(seed === undefined ? {} : {seed})})
-  if (!r.success) throw new InputError(fieldErrors(r.error, 'faults'), undefined, 'Example: --faults rate5xx=0.1,rate429=0.05,latency=200ms,reset=0.01')
+  if (!r.success)
+    throw new InputError(
+      fieldErrors(r.error, 'faults'),
+      undefined,
+      'Example: --faults rate5xx=0.1,rate429=0.05,latency=200ms,reset=0.01',
+    )
   return r.data
 }

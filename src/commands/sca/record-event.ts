@@ -6,14 +6,22 @@ import {renderKeyValue} from '../../lib/output/render.js'
 import {SECURITY_EVENTS} from '../../lib/schemas/sca.js'
 
 export default class ScaRecordEvent extends BaseCommand<typeof ScaRecordEvent> {
-  static override summary = "Record a security event for a customer (a failed sign-in counts towards the lock); shows the customer's lock state"
+  static override summary =
+    "Record a security event for a customer (a failed sign-in counts towards the lock); shows the customer's lock state"
   static override examples = ['<%= config.bin %> sca record-event Customer:… --event FAILED_LOGIN_ATTEMPT --json']
   static override args = customerArg
-  static override flags = {event: Flags.string({description: 'eventType', options: [...SECURITY_EVENTS], required: true})}
+  static override flags = {
+    event: Flags.string({description: 'eventType', options: [...SECURITY_EVENTS], required: true}),
+  }
 
   async run() {
     const state = await recordEvent(this.ctx.client, this.args.customerId, this.flags.event)
-    renderKeyValue(this.out, [['event', state.eventType], ['failedAttempts', state.failedAttempts], ['lockedUntil', state.lockedUntil ?? 'not locked'], ['suspended', state.suspended]])
+    renderKeyValue(this.out, [
+      ['event', state.eventType],
+      ['failedAttempts', state.failedAttempts],
+      ['lockedUntil', state.lockedUntil ?? 'not locked'],
+      ['suspended', state.suspended],
+    ])
     return state
   }
 }

@@ -9,16 +9,31 @@ export default class StablecoinsList extends BaseCommand<typeof StablecoinsList>
   static override summary = 'List registered stablecoins'
   static override examples = ['<%= config.bin %> stablecoins list --operations-status ENABLED --json']
   static override flags = {
-    'issuance-status': Flags.string({description: 'only coins in this provider issuance status', options: [...ISSUANCE_STATUSES]}),
-    'operations-status': Flags.string({description: 'only coins in this Service enablement status', options: [...OPERATIONS_STATUSES]}),
+    'issuance-status': Flags.string({
+      description: 'only coins in this provider issuance status',
+      options: [...ISSUANCE_STATUSES],
+    }),
+    'operations-status': Flags.string({
+      description: 'only coins in this Service enablement status',
+      options: [...OPERATIONS_STATUSES],
+    }),
     provider: Flags.string({description: 'only this provider', options: [...STABLECOIN_PROVIDERS]}),
     ...pagingFlags,
   }
 
   async run() {
     const f = this.flags
-    const list = await listStablecoins(this.ctx.client, {issuanceStatus: f['issuance-status'], gridOperationsStatus: f['operations-status'], provider: f.provider}, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTable(this.out, ['ID', 'SYMBOL', 'ISSUANCE', 'OPERATIONS', 'CREATED'], list.data.map((c) => [c.id, c.symbol, c.issuanceStatus, c.gridOperationsStatus, c.createdAt]), {what: 'stablecoins', hint: 'Create one with `svc stablecoins create`.'})
+    const list = await listStablecoins(
+      this.ctx.client,
+      {issuanceStatus: f['issuance-status'], gridOperationsStatus: f['operations-status'], provider: f.provider},
+      {limit: f.limit, cursor: f.cursor, all: f.all},
+    )
+    await renderTable(
+      this.out,
+      ['ID', 'SYMBOL', 'ISSUANCE', 'OPERATIONS', 'CREATED'],
+      list.data.map((c) => [c.id, c.symbol, c.issuanceStatus, c.gridOperationsStatus, c.createdAt]),
+      {what: 'stablecoins', hint: 'Create one with `svc stablecoins create`.'},
+    )
     return list
   }
 }

@@ -6,8 +6,10 @@ import {submitOperation} from '../../lib/workflows/stablecoin/operation.js'
 import {MINT_FUNDING_TYPES} from '../../lib/schemas/stablecoins.js'
 
 export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint> {
-  static override summary = 'Mint a stablecoin; follow it with `stablecoins operations get` (INTERNAL_ACCOUNT.BALANCE_UPDATED when a platform balance moves)'
-  static override description = 'The amount must be a whole number of fiat cents. Into an internal account only once the coin is ENABLED; funded from an internal account, the fiat is held at once and paid out on settlement.'
+  static override summary =
+    'Mint a stablecoin; follow it with `stablecoins operations get` (INTERNAL_ACCOUNT.BALANCE_UPDATED when a platform balance moves)'
+  static override description =
+    'The amount must be a whole number of fiat cents. Into an internal account only once the coin is ENABLED; funded from an internal account, the fiat is held at once and paid out on settlement.'
   static override examples = [
     '<%= config.bin %> stablecoins mint Stablecoin:… --amount 100.00 --funding ACH_DEBIT --funding-account ExternalAccount:… --to ExternalAccount:…',
     '<%= config.bin %> stablecoins mint Stablecoin:… --amount-minor 5000000 --funding GRID_INTERNAL_ACCOUNT --funding-account InternalAccount:… --to InternalAccount:… --json',
@@ -15,12 +17,18 @@ export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint>
   static override args = {stablecoinId: idArg('Stablecoin')}
   static override flags = {
     amount: Flags.string({description: 'amount in real units of the coin (100.00)', exclusive: ['amount-minor']}),
-    'amount-minor': Flags.string({description: 'amount in the coin\'s smallest units'}),
+    'amount-minor': Flags.string({description: "amount in the coin's smallest units"}),
     funding: Flags.string({description: 'how the mint is funded', options: [...MINT_FUNDING_TYPES], required: true}),
-    'funding-account': Flags.string({description: 'ACH: the ExternalAccount debited; GRID_INTERNAL_ACCOUNT: the InternalAccount'}),
+    'funding-account': Flags.string({
+      description: 'ACH: the ExternalAccount debited; GRID_INTERNAL_ACCOUNT: the InternalAccount',
+    }),
     'source-token': Flags.string({description: 'PROVIDER_INTERNAL_BALANCE: token spent from the provider balance'}),
     'crypto-network': Flags.string({description: 'PROVIDER_INTERNAL_BALANCE: network of that balance'}),
-    to: Flags.string({description: 'account receiving the coins: an L2 wallet ExternalAccount, or the platform\'s InternalAccount in the coin', required: true}),
+    to: Flags.string({
+      description:
+        "account receiving the coins: an L2 wallet ExternalAccount, or the platform's InternalAccount in the coin",
+      required: true,
+    }),
     description: Flags.string({description: 'description kept on the operation'}),
     'idempotency-key': idempotencyKeyFlag,
     yes: yesFlag,
@@ -30,6 +38,11 @@ export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint>
   async run() {
     const f = this.flags
     const id = this.args.stablecoinId
-    return submitOperation(this.ctx, this.out, {kind: 'mint', id, body: (dry) => mintBody(this.ctx, id, f, dry), yes: f.yes, dryRun: f['dry-run']}, (d) => this.dryRun(d))
+    return submitOperation(
+      this.ctx,
+      this.out,
+      {kind: 'mint', id, body: (dry) => mintBody(this.ctx, id, f, dry), yes: f.yes, dryRun: f['dry-run']},
+      (d) => this.dryRun(d),
+    )
   }
 }

@@ -4,7 +4,8 @@ import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {renderStablecoin} from '../../lib/output/stablecoin.js'
 
 export default class StablecoinsRequestEnablement extends BaseCommand<typeof StablecoinsRequestEnablement> {
-  static override summary = 'Ask for a stablecoin to be enabled for Service operations (NOT_ENABLED -> PENDING_APPROVAL; repeating is fine)'
+  static override summary =
+    'Ask for a stablecoin to be enabled for Service operations (NOT_ENABLED -> PENDING_APPROVAL; repeating is fine)'
   static override description =
     'ENABLING, ENABLED and DISABLED are set by the operator and cannot be requested (409 ' +
     'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE, exit 6).'

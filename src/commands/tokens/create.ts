@@ -9,7 +9,8 @@ import {Secret} from '../../lib/secret.js'
 import {checkWith} from '../../lib/validate.js'
 
 export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
-  static override summary = 'Create an API token; its client secret is shown once (terminal, a 0600 file, or stdout with --show-secret)'
+  static override summary =
+    'Create an API token; its client secret is shown once (terminal, a 0600 file, or stdout with --show-secret)'
   static override description =
     'Use the new token with `svc login --token-id <clientId>`. The secret never appears in --json output ' +
     'unless --show-secret is given, and then only on stdout.'
@@ -19,10 +20,17 @@ export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
   ]
   static override flags = {
     name: Flags.string({description: 'name of the token', required: true}),
-    permission: Flags.string({description: 'permission to grant (repeat for several)', options: [...TOKEN_PERMISSIONS], multiple: true, required: true}),
+    permission: Flags.string({
+      description: 'permission to grant (repeat for several)',
+      options: [...TOKEN_PERMISSIONS],
+      multiple: true,
+      required: true,
+    }),
     out: Flags.string({description: 'write the client secret to this new file (mode 0600)'}),
     force: Flags.boolean({description: 'with --out: overwrite an existing file', dependsOn: ['out']}),
-    'show-secret': Flags.boolean({description: 'print the client secret on stdout (the only way it enters --json output)'}),
+    'show-secret': Flags.boolean({
+      description: 'print the client secret on stdout (the only way it enters --json output)',
+    }),
     'dry-run': dryRunFlag,
   }
 
@@ -31,12 +39,24 @@ export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
     const body = checkWith(tokenCreateRequest, {name: f.name, permissions: f.permission})
     const req = createToken(body)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
-    const dest = planSecretDestination({out: f.out, force: f.force, showSecret: f['show-secret'], json: this.jsonEnabled(), stdoutIsTTY: this.out.stdoutIsTTY, what: 'client secret'})
+    const dest = planSecretDestination({
+      out: f.out,
+      force: f.force,
+      showSecret: f['show-secret'],
+      json: this.jsonEnabled(),
+      stdoutIsTTY: this.out.stdoutIsTTY,
+      what: 'client secret',
+    })
     this.ctx.banner(`create API token ${body.name}`)
     const {clientSecret, ...token} = await this.ctx.client.call(req)
     const secret = new Secret(clientSecret ?? '')
     this.out.success(`Created ${token.id} (${token.permissions.join(', ')})`)
-    renderKeyValue(this.out, [['id', token.id], ['name', token.name], ['clientId', token.clientId], ['permissions', token.permissions.join(', ')]])
+    renderKeyValue(this.out, [
+      ['id', token.id],
+      ['name', token.name],
+      ['clientId', token.clientId],
+      ['permissions', token.permissions.join(', ')],
+    ])
     const shown = deliverSecret(dest, secret, this.out, 'client secret')
     this.out.info(this.out.dim(`Use it: svc login --profile <name> --token-id ${token.clientId} --secret-stdin`))
     return {...token, ...shown}

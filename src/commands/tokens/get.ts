@@ -10,7 +10,13 @@ export default class TokensGet extends BaseCommand<typeof TokensGet> {
 
   async run() {
     const t = await getToken(this.ctx.client, this.args.tokenId)
-    renderKeyValue(this.out, [['id', t.id], ['name', t.name], ['clientId', t.clientId], ['permissions', t.permissions.join(', ')], ['created', t.createdAt]])
+    renderKeyValue(this.out, [
+      ['id', t.id],
+      ['name', t.name],
+      ['clientId', t.clientId],
+      ['permissions', t.permissions.join(', ')],
+      ['created', t.createdAt],
+    ])
     return t
   }
 }

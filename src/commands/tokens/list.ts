@@ -12,7 +12,12 @@ export default class TokensList extends BaseCommand<typeof TokensList> {
   async run() {
     const f = this.flags
     const list = await listTokens(this.ctx.client, {name: f.name}, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTable(this.out, ['ID', 'NAME', 'CLIENT ID', 'PERMISSIONS', 'CREATED'], list.data.map((t) => [t.id, t.name, t.clientId, t.permissions.join(','), t.createdAt]), {what: 'API tokens', hint: 'Create one with `svc tokens create`.'})
+    await renderTable(
+      this.out,
+      ['ID', 'NAME', 'CLIENT ID', 'PERMISSIONS', 'CREATED'],
+      list.data.map((t) => [t.id, t.name, t.clientId, t.permissions.join(','), t.createdAt]),
+      {what: 'API tokens', hint: 'Create one with `svc tokens create`.'},
+    )
     return list
   }
 }

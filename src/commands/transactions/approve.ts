@@ -4,7 +4,8 @@ import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderTransaction} from '../../lib/output/transaction.js'
 
 export default class TransactionsApprove extends BaseCommand<typeof TransactionsApprove> {
-  static override summary = 'Approve a payment waiting for the platform: a PENDING incoming payment (the money arrives) or an agent-initiated one'
+  static override summary =
+    'Approve a payment waiting for the platform: a PENDING incoming payment (the money arrives) or an agent-initiated one'
   static override examples = ['<%= config.bin %> transactions approve Transaction:… --yes']
   static override args = {transactionId: idArg('Transaction')}
   static override flags = {yes: yesFlag, 'dry-run': dryRunFlag}

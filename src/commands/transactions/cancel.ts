@@ -8,7 +8,11 @@ export default class TransactionsCancel extends BaseCommand<typeof TransactionsC
   static override summary = 'Cancel an outgoing transaction that has not settled; the funds return to the source'
   static override examples = ['<%= config.bin %> transactions cancel Transaction:… --reason "wrong beneficiary" --yes']
   static override args = {transactionId: idArg('Transaction')}
-  static override flags = {reason: Flags.string({description: 'why (kept with the transaction)'}), yes: yesFlag, 'dry-run': dryRunFlag}
+  static override flags = {
+    reason: Flags.string({description: 'why (kept with the transaction)'}),
+    yes: yesFlag,
+    'dry-run': dryRunFlag,
+  }
 
   async run() {
     const id = this.args.transactionId
@@ -17,7 +21,9 @@ export default class TransactionsCancel extends BaseCommand<typeof TransactionsC
     this.ctx.banner(`cancel ${id}`)
     await this.ctx.confirm(`Cancel ${id}?`, {yes: this.flags.yes, always: true})
     const t = await this.ctx.client.call(req)
-    this.out.success(`Cancelled ${id}: ${t.status}${t.refund ? `, refund ${(t.refund as {status: string}).status}` : ''}`)
+    this.out.success(
+      `Cancelled ${id}: ${t.status}${t.refund ? `, refund ${(t.refund as {status: string}).status}` : ''}`,
+    )
     renderTransaction(this.out, t)
     return t
   }

@@ -12,7 +12,10 @@ import {showList} from '../../lib/output/list-stream.js'
 
 export default class TransactionsList extends BaseCommand<typeof TransactionsList> {
   static override summary = 'List transactions with filters and paging'
-  static override examples = ['<%= config.bin %> transactions list --customer Customer:… --status PROCESSING', '<%= config.bin %> transactions list --type OUTGOING --created-after 2026-01-01T00:00:00Z --all --json']
+  static override examples = [
+    '<%= config.bin %> transactions list --customer Customer:… --status PROCESSING',
+    '<%= config.bin %> transactions list --type OUTGOING --created-after 2026-01-01T00:00:00Z --all --json',
+  ]
   static override flags = {
     customer: idFlag('Customer', {name: 'customerId'}),
     'platform-id': Flags.string({description: 'platformCustomerId'}),
@@ -21,8 +24,14 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
     type: Flags.string({description: 'direction, seen from the platform', options: ['INCOMING', 'OUTGOING']}),
     reference: Flags.string({description: 'a reference or transaction id to match'}),
     // One spelling with `customers list`; --since/--until (the first spelling) stay as hidden aliases.
-    'created-after': Flags.string({description: 'created at or after this ISO date-time (startDate)', aliases: ['since']}),
-    'created-before': Flags.string({description: 'created at or before this ISO date-time (endDate)', aliases: ['until']}),
+    'created-after': Flags.string({
+      description: 'created at or after this ISO date-time (startDate)',
+      aliases: ['since'],
+    }),
+    'created-before': Flags.string({
+      description: 'created at or before this ISO date-time (endDate)',
+      aliases: ['until'],
+    }),
     order: Flags.string({description: 'sortOrder', options: ['asc', 'desc']}),
     ...pagingFlags,
     ...listOutputFlags,
@@ -30,12 +39,32 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
 
   async run() {
     const f = this.flags
-    const view = listView(f, transactionColumns, {what: 'transactions', hint: 'Payments appear here once sent (`svc quote create`) or received.'})
+    const view = listView(f, transactionColumns, {
+      what: 'transactions',
+      hint: 'Payments appear here once sent (`svc quote create`) or received.',
+    })
     const query = checkWith(
       transactionListQuery,
-      compact({customerId: f.customer, platformCustomerId: f['platform-id'], accountIdentifier: f.account, status: f.status, type: f.type, reference: f.reference, startDate: f['created-after'], endDate: f['created-before'], sortOrder: f.order}),
+      compact({
+        customerId: f.customer,
+        platformCustomerId: f['platform-id'],
+        accountIdentifier: f.account,
+        status: f.status,
+        type: f.type,
+        reference: f.reference,
+        startDate: f['created-after'],
+        endDate: f['created-before'],
+        sortOrder: f.order,
+      }),
     )
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
-    return showList(this.out, view, transactionColumns, page, (p) => listTransactions(this.ctx.client, query, p), (list) => renderTransactionList(this.out, list, view))
+    return showList(
+      this.out,
+      view,
+      transactionColumns,
+      page,
+      (p) => listTransactions(this.ctx.client, query, p),
+      (list) => renderTransactionList(this.out, list, view),
+    )
   }
 }

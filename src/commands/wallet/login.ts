@@ -2,7 +2,13 @@ import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {idArg, idFlag, readJsonInput} from '../../lib/flags.js'
-import {finishPasskeyLogin, loginWithOauth, precheckOidcToken, prepareOauth, startPasskeyLogin} from '../../lib/workflows/wallet/login-extra.js'
+import {
+  finishPasskeyLogin,
+  loginWithOauth,
+  precheckOidcToken,
+  prepareOauth,
+  startPasskeyLogin,
+} from '../../lib/workflows/wallet/login-extra.js'
 import {loginWithOtp, otpSource, resolveCredential} from '../../lib/workflows/wallet/login.js'
 import {readSecretInput} from '../../lib/workflows/wallet/input.js'
 import {renderKeyValue} from '../../lib/output/render.js'
@@ -26,43 +32,78 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   static override args = {accountId: idArg('InternalAccount')}
   static override flags = {
     credential: idFlag('AuthMethod', {description: 'credential to verify (default: the only one of --type)'}),
-    type: Flags.string({description: 'credential type (default EMAIL_OTP, or the only credential)', options: [...CREDENTIAL_TYPES]}),
+    type: Flags.string({
+      description: 'credential type (default EMAIL_OTP, or the only credential)',
+      options: [...CREDENTIAL_TYPES],
+    }),
     'otp-stdin': Flags.boolean({description: 'read the OTP code from stdin (instead of a hidden prompt)'}),
     'oidc-token-stdin': Flags.boolean({description: 'OAUTH: read the OIDC ID token from stdin'}),
-    'print-nonce': Flags.boolean({description: 'OAUTH: prepare a client key and print the nonce (SHA-256 of its public key) to mint the token with'}),
-    'legacy-key': Flags.boolean({description: 'OAUTH: send an uncompressed client key (legacy mode: the session key comes back sealed)'}),
-    assertion: Flags.string({description: 'PASSKEY: the WebAuthn assertion JSON (@file, - or inline) answering the printed challenge'}),
-    'allow-unsigned-envelope': Flags.boolean({description: 'sandbox only: accept an OTP target bundle with no enclave signature'}),
+    'print-nonce': Flags.boolean({
+      description: 'OAUTH: prepare a client key and print the nonce (SHA-256 of its public key) to mint the token with',
+    }),
+    'legacy-key': Flags.boolean({
+      description: 'OAUTH: send an uncompressed client key (legacy mode: the session key comes back sealed)',
+    }),
+    assertion: Flags.string({
+      description: 'PASSKEY: the WebAuthn assertion JSON (@file, - or inline) answering the printed challenge',
+    }),
+    'allow-unsigned-envelope': Flags.boolean({
+      description: 'sandbox only: accept an OTP target bundle with no enclave signature',
+    }),
   }
 
   async run() {
     const f = this.flags
     const accountId = this.args.accountId
     // Read and check a token before any request, so a malformed or stale one sends nothing.
-    const token = f['oidc-token-stdin'] ? await readSecretInput(this.ctx, {stdin: true, flag: 'oidc-token-stdin', prompt: ''}) : undefined
+    const token = f['oidc-token-stdin']
+      ? await readSecretInput(this.ctx, {stdin: true, flag: 'oidc-token-stdin', prompt: ''})
+      : undefined
     if (token) precheckOidcToken(this.ctx, token)
-    const credential = await resolveCredential(this.ctx, accountId, {credentialId: f.credential, type: f.type as CredentialType | undefined})
+    const credential = await resolveCredential(this.ctx, accountId, {
+      credentialId: f.credential,
+      type: f.type as CredentialType | undefined,
+    })
     if (credential.type === 'OAUTH') {
       if (f['print-nonce']) {
         const prepared = await prepareOauth(this.ctx, credential, f['legacy-key'])
         this.out.print(prepared.nonce)
-        this.out.info(`Mint an OIDC token with nonce ${prepared.nonce}, then within 60 s: svc wallet login ${accountId} --credential ${credential.id} --oidc-token-stdin`)
+        this.out.info(
+          `Mint an OIDC token with nonce ${prepared.nonce}, then within 60 s: svc wallet login ${accountId} --credential ${credential.id} --oidc-token-stdin`,
+        )
         return {credentialId: credential.id, ...prepared}
       }
-      const oidc = token ?? (await readSecretInput(this.ctx, {stdin: false, flag: 'oidc-token-stdin', prompt: 'OIDC ID token'}))
+      const oidc =
+        token ?? (await readSecretInput(this.ctx, {stdin: false, flag: 'oidc-token-stdin', prompt: 'OIDC ID token'}))
       return this.done(await loginWithOauth(this.ctx, credential, oidc, f['legacy-key']))
     }
     if (credential.type === 'PASSKEY') {
-      if (f.assertion) return this.done(await finishPasskeyLogin(this.ctx, credential, readJsonInput(f.assertion, '--assertion')))
+      if (f.assertion)
+        return this.done(await finishPasskeyLogin(this.ctx, credential, readJsonInput(f.assertion, '--assertion')))
       const started = await startPasskeyLogin(this.ctx, credential)
-      renderKeyValue(this.out, [['challenge', started.challenge], ['credentialId', started.credentialId], ['requestId', started.requestId], ['expires', started.expiresAt]])
-      this.out.info(`Sign the challenge (UTF-8) with the passkey, e.g. \`svc sandbox passkey sign --credential-id ${started.credentialId} --challenge ${started.challenge} > assertion.json\`, then run: svc wallet login ${accountId} --credential ${credential.id} --assertion @assertion.json`)
+      renderKeyValue(this.out, [
+        ['challenge', started.challenge],
+        ['credentialId', started.credentialId],
+        ['requestId', started.requestId],
+        ['expires', started.expiresAt],
+      ])
+      this.out.info(
+        `Sign the challenge (UTF-8) with the passkey, e.g. \`svc sandbox passkey sign --credential-id ${started.credentialId} --challenge ${started.challenge} > assertion.json\`, then run: svc wallet login ${accountId} --credential ${credential.id} --assertion @assertion.json`,
+      )
       return {step: 'PASSKEY_CHALLENGE', credential: credential.id, ...started}
     }
     const otp = otpSource(this.ctx, {
       otpStdin: f['otp-stdin'],
       readStdin: async () => (await readSecretInput(this.ctx, {stdin: true, flag: 'otp-stdin', prompt: ''})).reveal(),
-      prompt: async () => (await readSecretInput(this.ctx, {stdin: false, flag: 'otp-stdin', prompt: `OTP code sent for ${credential.nickname ?? credential.id}`, onAbort: 'the code was not used and no session was created; run the login again for a new code'})).reveal(),
+      prompt: async () =>
+        (
+          await readSecretInput(this.ctx, {
+            stdin: false,
+            flag: 'otp-stdin',
+            prompt: `OTP code sent for ${credential.nickname ?? credential.id}`,
+            onAbort: 'the code was not used and no session was created; run the login again for a new code',
+          })
+        ).reveal(),
     })
     return this.done(await loginWithOtp(this.ctx, credential, {otp, allowUnsigned: f['allow-unsigned-envelope']}))
   }
@@ -70,6 +111,9 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   private done(result: Awaited<ReturnType<typeof loginWithOtp>>) {
     this.out.success(`Logged in: ${result.session.id}, key stored until ${result.session.expiresAt}`)
     renderSession(this.out, result.session, result.key)
-    return {session: result.session, key: {publicKey: result.key.publicKey, expiresAt: result.key.expiresAt, encrypted: result.key.encrypted}}
+    return {
+      session: result.session,
+      key: {publicKey: result.key.publicKey, expiresAt: result.key.expiresAt, encrypted: result.key.encrypted},
+    }
   }
 }

@@ -9,7 +9,10 @@ export default class WalletPrivacy extends BaseCommand<typeof WalletPrivacy> {
   static override examples = ['<%= config.bin %> wallet privacy InternalAccount:0b6f... --enabled true']
   static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount')}
-  static override flags = {enabled: Flags.string({description: 'true or false', options: ['true', 'false'], required: true}), 'dry-run': dryRunFlag}
+  static override flags = {
+    enabled: Flags.string({description: 'true or false', options: ['true', 'false'], required: true}),
+    'dry-run': dryRunFlag,
+  }
 
   async run() {
     const op = walletOps.privacy(this.args.accountId, this.flags.enabled === 'true')

@@ -6,7 +6,8 @@ import {idArg} from '../../lib/flags.js'
 import {keyStoreFor, requireSession, signerFor} from '../../lib/workflows/wallet/common.js'
 
 export default class WalletStamp extends BaseCommand<typeof WalletStamp> {
-  static override summary = 'Stamp a payloadToSign with a stored session key and print the Service-Wallet-Signature value'
+  static override summary =
+    'Stamp a payloadToSign with a stored session key and print the Service-Wallet-Signature value'
   static override description =
     'For interop with other tools: the payload is signed byte for byte (a trailing newline from a file or ' +
     'stdin is part of it unless --strip-newline).'
@@ -23,13 +24,19 @@ export default class WalletStamp extends BaseCommand<typeof WalletStamp> {
 
   async run() {
     const f = this.flags
-    let payload = f.payload === '-' ? readFileSync(0, 'utf8') : f.payload.startsWith('@') ? readText(f.payload.slice(1)) : f.payload
+    let payload =
+      f.payload === '-' ? readFileSync(0, 'utf8') : f.payload.startsWith('@') ? readText(f.payload.slice(1)) : f.payload
     if (f['strip-newline']) payload = payload.replace(/\r?\n$/, '')
     const keys = keyStoreFor(this.ctx)
     const session = requireSession(keys, this.args.accountId, {sessionId: f.session})
     const header = await signerFor(keys, session)({payloadToSign: payload, requestId: '', expiresAt: ''})
     this.out.print(header)
-    return {header: 'Service-Wallet-Signature', value: header, publicKey: session.publicKey, sessionId: session.sessionId}
+    return {
+      header: 'Service-Wallet-Signature',
+      value: header,
+      publicKey: session.publicKey,
+      sessionId: session.sessionId,
+    }
   }
 }
 

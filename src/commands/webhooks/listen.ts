@@ -9,11 +9,12 @@ import {listenerInterrupted, registerListener} from '../../lib/webhook-register.
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static override handlesInterrupt = true
-  static override summary = 'Receive webhooks locally, verify their signatures and print them; optionally forward them to your app'
+  static override summary =
+    'Receive webhooks locally, verify their signatures and print them; optionally forward them to your app'
   static override description =
     'Prints one line per verified event (one JSON document per line with --json). With --register the sandbox is pointed at this listener (PATCH /config webhookEndpoint). ' +
     'With --forward-to each event is re-posted to your app, in order, with the original body and ' +
-      'signature headers, and the app\'s HTTP status is printed per event (--json: a "forward" key).'
+    'signature headers, and the app\'s HTTP status is printed per event (--json: a "forward" key).'
   static override examples = [
     '<%= config.bin %> webhooks listen --port 4020 --register',
     '<%= config.bin %> webhooks listen --port 0 --register --json --max-events 3',
@@ -25,12 +26,15 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     register: Flags.boolean({description: 'set this listener as the webhook endpoint of the profile (PATCH /config)'}),
     'public-key': Flags.string({description: 'PEM file of the webhook public key (default: fetched from the sandbox)'}),
     'max-events': Flags.integer({description: 'exit after this many events', min: 1}),
-    'forward-to': Flags.string({description: 're-post each verified event to this URL (your app) with its original body and signature headers'}),
+    'forward-to': Flags.string({
+      description: 're-post each verified event to this URL (your app) with its original body and signature headers',
+    }),
   }
 
   async run() {
     const f = this.flags
-    if (f['forward-to'] !== undefined && !webhookUrl.safeParse(f['forward-to']).success) throw new InputError([{field: 'forward-to', message: `must be an http(s) URL, got "${f['forward-to']}"`}])
+    if (f['forward-to'] !== undefined && !webhookUrl.safeParse(f['forward-to']).success)
+      throw new InputError([{field: 'forward-to', message: `must be an http(s) URL, got "${f['forward-to']}"`}])
     const forwarder = f['forward-to'] ? new Forwarder(f['forward-to']) : undefined
     const pem = f['public-key'] ? readFileSync(f['public-key'], 'utf8') : await this.fetchPublicKey()
     let count = 0
@@ -61,7 +65,9 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    const registration = f.register ? await registerListener(this.ctx.client, url).catch((e) => (server.close(), Promise.reject(e))) : undefined
+    const registration = f.register
+      ? await registerListener(this.ctx.client, url).catch((e) => (server.close(), Promise.reject(e)))
+      : undefined
     if (registration) this.out.info(`Registered ${url} as the webhook endpoint (put back when this stops)`)
     this.out.info(`Listening on ${url}${forwarder ? `, forwarding to ${f['forward-to']}` : ''} (Ctrl-C to stop)`)
     const timer = setTimeout(done, this.ctx.remainingMs())
@@ -72,24 +78,34 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     await forwarder?.idle() // events already received still reach the app (each post is bounded by a timeout)
     server.close()
     if (interrupted) throw listenerInterrupted(restored)
-    if (restored) (restored.fix ? this.out.warn(`${restored.said}. Point it elsewhere with: ${restored.fix}`) : this.out.info(restored.said))
+    if (restored)
+      restored.fix
+        ? this.out.warn(`${restored.said}. Point it elsewhere with: ${restored.fix}`)
+        : this.out.info(restored.said)
     return undefined
   }
 
   private print(e: ReceivedEvent, forwarded?: ForwardResult): void {
-    if (this.jsonEnabled()) this.out.write(JSON.stringify(forwarded ? {...e.event, forward: forwarded} : e.event) + '\n')
+    if (this.jsonEnabled())
+      this.out.write(JSON.stringify(forwarded ? {...e.event, forward: forwarded} : e.event) + '\n')
     else {
       const data = e.event.data as {id?: string; status?: string; kycStatus?: string; kybStatus?: string} | undefined
       const state = data?.status ?? data?.kycStatus ?? data?.kybStatus ?? ''
-      const app = !forwarded ? '' : forwarded.status === undefined ? this.out.red(`-> ${forwarded.error}  `) : `-> ${(forwarded.status < 300 ? this.out.green : this.out.red)(String(forwarded.status))}  `
-      this.out.print(`${e.event.timestamp}  ${app}${this.out.bold(e.event.type)}  ${data?.id ?? ''} ${state}  ${this.out.dim(e.event.id)}`)
+      const app = !forwarded
+        ? ''
+        : forwarded.status === undefined
+          ? this.out.red(`-> ${forwarded.error}  `)
+          : `-> ${(forwarded.status < 300 ? this.out.green : this.out.red)(String(forwarded.status))}  `
+      this.out.print(
+        `${e.event.timestamp}  ${app}${this.out.bold(e.event.type)}  ${data?.id ?? ''} ${state}  ${this.out.dim(e.event.id)}`,
+      )
     }
   }
 
   private async fetchPublicKey(): Promise<string> {
     const res = await this.ctx.client.request({method: 'GET', path: ['sandbox', 'webhook-public-key']})
-    if (typeof res.body !== 'string' || !res.body.includes('PUBLIC KEY')) throw usageError('Could not fetch the webhook public key', 'Pass it with --public-key <file.pem>.')
+    if (typeof res.body !== 'string' || !res.body.includes('PUBLIC KEY'))
+      throw usageError('Could not fetch the webhook public key', 'Pass it with --public-key <file.pem>.')
     return res.body
   }
 }
-

@@ -7,7 +7,10 @@ import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 
 export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
   static override summary = 'Re-deliver a stored event (identical body, signed) to the webhook endpoint or --url'
-  static override examples = ['<%= config.bin %> webhooks replay Webhook:0b6f...', '<%= config.bin %> webhooks replay Webhook:0b6f... --url http://127.0.0.1:3000/webhooks --json']
+  static override examples = [
+    '<%= config.bin %> webhooks replay Webhook:0b6f...',
+    '<%= config.bin %> webhooks replay Webhook:0b6f... --url http://127.0.0.1:3000/webhooks --json',
+  ]
   static override args = {eventId: idArg('Webhook', 'event id (Webhook:<id>), from `svc webhooks events list`')}
   static override flags = {
     url: Flags.string({description: 'deliver to this URL instead of the configured endpoint'}),
@@ -18,9 +21,15 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
     const checked = webhookReplayRequest.safeParse(url === undefined ? {} : {url})
     if (!checked.success) throw new InputError(fieldErrors(checked.error))
     this.ctx.refuseInProduction('webhooks replay')
-    const res = await this.ctx.client.request({method: 'POST', path: ['sandbox', 'events', this.args.eventId, 'replay'], body: url ? {url} : {}})
+    const res = await this.ctx.client.request({
+      method: 'POST',
+      path: ['sandbox', 'events', this.args.eventId, 'replay'],
+      body: url ? {url} : {},
+    })
     const result = (res.body ?? {}) as {eventId?: string; type?: string; url?: string; response_status?: number}
-    this.out.success(`${result.type ?? 'Event'} ${result.eventId ?? this.args.eventId} re-delivered to ${result.url ?? 'the endpoint'} (HTTP ${result.response_status ?? '?'})`)
+    this.out.success(
+      `${result.type ?? 'Event'} ${result.eventId ?? this.args.eventId} re-delivered to ${result.url ?? 'the endpoint'} (HTTP ${result.response_status ?? '?'})`,
+    )
     return result
   }
 }

@@ -9,7 +9,7 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
   static override description = [
     'Without a type: a signed TEST event goes to the webhook endpoint now and its answer is shown.',
     'With a type: a short recipe of real API calls makes the sandbox do the thing (a throwaway customer is onboarded, an account funded, a payout executed, a card simulator run ...); ' +
-      'the command then waits, up to --timeout, for that event about the object it made in the sandbox\'s event log and prints its id and delivery. ' +
+      "the command then waits, up to --timeout, for that event about the object it made in the sandbox's event log and prints its id and delivery. " +
       'Against a sandbox without the local event log, it says what it did: the event goes to the configured endpoint.',
     'See `svc webhooks trigger --list` for the types and what each recipe does.',
   ].join('\n\n')
@@ -24,7 +24,10 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     type: Args.string({description: 'event type to produce (TEST when omitted; `--list` shows them all)'}),
   }
   static override flags = {
-    url: Flags.string({description: 'local sandbox only: deliver TEST here instead of the configured endpoint; another type\'s event is also re-delivered here once it happened'}),
+    url: Flags.string({
+      description:
+        "local sandbox only: deliver TEST here instead of the configured endpoint; another type's event is also re-delivered here once it happened",
+    }),
     list: Flags.boolean({description: 'list the event types this command can produce and how'}),
   }
 
@@ -35,17 +38,28 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     const errors: FieldError[] = []
     if (!type) {
       const near = closeMatches(given!)
-      errors.push({field: 'type', message: `"${given}" is not an event type svc can trigger${near.length ? `; did you mean ${near.join(', ')}?` : ''}`})
+      errors.push({
+        field: 'type',
+        message: `"${given}" is not an event type svc can trigger${near.length ? `; did you mean ${near.join(', ')}?` : ''}`,
+      })
     }
-    if (this.flags.url !== undefined && !webhookUrl.safeParse(this.flags.url).success) errors.push({field: 'url', message: `"${this.flags.url}" must be an http(s) URL`})
-    if (errors.length || !type) throw new InputError(errors, undefined, 'See `svc webhooks trigger --list`; nothing was sent.')
+    if (this.flags.url !== undefined && !webhookUrl.safeParse(this.flags.url).success)
+      errors.push({field: 'url', message: `"${this.flags.url}" must be an http(s) URL`})
+    if (errors.length || !type)
+      throw new InputError(errors, undefined, 'See `svc webhooks trigger --list`; nothing was sent.')
     this.ctx.refuseInProduction('webhooks trigger')
     if (TRIGGERABLE.find((t) => t.type === type)?.localOnly && this.ctx.profile.environment !== 'local') {
-      throw usageError(`${type} can be triggered only against the local sandbox: its recipe uses a local-sandbox helper`, 'Use the local profile (`svc sandbox serve`), or see `svc webhooks trigger --list`.')
+      throw usageError(
+        `${type} can be triggered only against the local sandbox: its recipe uses a local-sandbox helper`,
+        'Use the local profile (`svc sandbox serve`), or see `svc webhooks trigger --list`.',
+      )
     }
     if (type === 'TEST') return this.test()
     this.ctx.banner(`webhooks trigger ${type}`)
-    const [{triggerEvent}, {renderTriggerResult}] = await Promise.all([import('../../lib/webhook-trigger/run.js'), import('../../lib/webhook-trigger/render.js')])
+    const [{triggerEvent}, {renderTriggerResult}] = await Promise.all([
+      import('../../lib/webhook-trigger/run.js'),
+      import('../../lib/webhook-trigger/render.js'),
+    ])
     const r = await triggerEvent(this.ctx, type, {url: this.flags.url})
     renderTriggerResult(this.out, r, this.jsonEnabled())
     return r
@@ -55,7 +69,11 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     const data = TRIGGERABLE.map(({type, how, spec, localOnly}) => ({type, spec, localOnly: Boolean(localOnly), how}))
     if (!this.jsonEnabled()) {
       const {renderTable} = await import('../../lib/output/render.js')
-      await renderTable(this.out, ['type', 'spec §6', 'local only', 'what the sandbox is made to do'], data.map((t) => [t.type, t.spec ? 'yes' : '', t.localOnly ? 'yes' : '', t.how]))
+      await renderTable(
+        this.out,
+        ['type', 'spec §6', 'local only', 'what the sandbox is made to do'],
+        data.map((t) => [t.type, t.spec ? 'yes' : '', t.localOnly ? 'yes' : '', t.how]),
+      )
     }
     return {data}
   }

@@ -33,12 +33,20 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
 
   async run() {
     const f = this.flags
-    if (f.payload === '-' && f.signature === '-') throw usageError('Only one of --payload and --signature can read stdin')
+    if (f.payload === '-' && f.signature === '-')
+      throw usageError('Only one of --payload and --signature can read stdin')
     const body = readRaw(f.payload, '--payload')
     const signature = readRaw(f.signature, '--signature').toString('utf8').trim()
-    const pem = f['public-key'] ? readRaw('@' + f['public-key'], '--public-key').toString('utf8') : await this.fetchPublicKey()
+    const pem = f['public-key']
+      ? readRaw('@' + f['public-key'], '--public-key').toString('utf8')
+      : await this.fetchPublicKey()
     if (!verifyWebhookSignature(body, signature, pem)) {
-      throw new SvcError({code: 'WEBHOOK_SIGNATURE_INVALID', exitCode: ExitCode.AUTH, message: 'The signature does not match this body and key', hint: 'Verify the exact bytes received (no re-formatting) against the key of the environment that sent them.'})
+      throw new SvcError({
+        code: 'WEBHOOK_SIGNATURE_INVALID',
+        exitCode: ExitCode.AUTH,
+        message: 'The signature does not match this body and key',
+        hint: 'Verify the exact bytes received (no re-formatting) against the key of the environment that sent them.',
+      })
     }
     let event: {id?: string; type?: string} = {}
     try {
@@ -50,7 +58,8 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
 
   private async fetchPublicKey(): Promise<string> {
     const res = await this.ctx.client.request({method: 'GET', path: ['sandbox', 'webhook-public-key']})
-    if (typeof res.body !== 'string' || !res.body.includes('PUBLIC KEY')) throw usageError('Could not fetch the webhook public key', 'Pass it with --public-key <file.pem>.')
+    if (typeof res.body !== 'string' || !res.body.includes('PUBLIC KEY'))
+      throw usageError('Could not fetch the webhook public key', 'Pass it with --public-key <file.pem>.')
     return res.body
   }
 }

@@ -24,9 +24,13 @@ export function requireQuoteInScope(emu: SandboxContext, a: StoredAgent, q: Stor
   if (!allowed) return
   // "Restricts the agent to operate only on the specified internal account IDs": every internal account the quote touches; a source that is no internal account (real-time or pull funding) is outside the list.
   const dest = q._.destinationAccountId
-  const touched = [q._.sourceKind === 'INTERNAL' ? src! : (src ?? '(real-time funding)'), ...(dest?.startsWith('InternalAccount:') ? [dest] : [])]
+  const touched = [
+    q._.sourceKind === 'INTERNAL' ? src! : (src ?? '(real-time funding)'),
+    ...(dest?.startsWith('InternalAccount:') ? [dest] : []),
+  ]
   const outside = touched.find((id) => !allowed.includes(id))
-  if (outside) throw forbidden(`${outside} is not among the accounts ${a.id} may use`, {agentId: a.id, accountId: outside})
+  if (outside)
+    throw forbidden(`${outside} is not among the accounts ${a.id} may use`, {agentId: a.id, accountId: outside})
 }
 
 /**
@@ -34,13 +38,22 @@ export function requireQuoteInScope(emu: SandboxContext, a: StoredAgent, q: Stor
  * own owner; checked first, so the answer is this refusal whatever else is wrong with the request.
  * An absent id (real-time funding, an UMA address) names no account.
  */
-export function requireOwnAccounts(emu: SandboxContext, a: StoredAgent, named: {source?: string; destination?: string}): void {
+export function requireOwnAccounts(
+  emu: SandboxContext,
+  a: StoredAgent,
+  named: {source?: string; destination?: string},
+): void {
   for (const [role, id] of Object.entries(named)) {
     if (!id) continue
-    const owner = id.startsWith('InternalAccount:') ? getInternalAccount(emu, id).customerId : getExternalAccount(emu, id).customerId
+    const owner = id.startsWith('InternalAccount:')
+      ? getInternalAccount(emu, id).customerId
+      : getExternalAccount(emu, id).customerId
     if (owner !== a.customerId) throw notTheCustomers(a, id, role)
   }
 }
 
 const notTheCustomers = (a: StoredAgent, accountId: string, role: string) =>
-  forbidden(`${accountId} (the ${role}) does not belong to ${a.customerId}, the customer ${a.id} acts for`, {agentId: a.id, accountId})
+  forbidden(`${accountId} (the ${role}) does not belong to ${a.customerId}, the customer ${a.id} acts for`, {
+    agentId: a.id,
+    accountId,
+  })

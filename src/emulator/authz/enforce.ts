@@ -15,12 +15,16 @@ interface Compiled {
 function compile(table: readonly AuthzEntry[]): Map<string, Compiled[]> {
   const index = new Map<string, Compiled[]>()
   for (const entry of table) {
-    const parts = entry.path.split('/').filter(Boolean).map((s) => (/^\{.+\}$/.test(s) ? null : s))
+    const parts = entry.path
+      .split('/')
+      .filter(Boolean)
+      .map((s) => (/^\{.+\}$/.test(s) ? null : s))
     const key = `${entry.method} ${parts.length}`
     index.set(key, [...(index.get(key) ?? []), {entry, parts}])
   }
   const specificity = (a: Compiled, b: Compiled) => {
-    for (let i = 0; i < a.parts.length; i++) if ((a.parts[i] === null) !== (b.parts[i] === null)) return a.parts[i] === null ? 1 : -1
+    for (let i = 0; i < a.parts.length; i++)
+      if ((a.parts[i] === null) !== (b.parts[i] === null)) return a.parts[i] === null ? 1 : -1
     return 0
   }
   for (const list of index.values()) list.sort(specificity)
@@ -37,7 +41,9 @@ export function entryFor(method: string, path: string, index = INDEX): AuthzEntr
   } catch {
     return undefined
   }
-  return index.get(`${method} ${segments.length}`)?.find((c) => c.parts.every((p, i) => p === null || p === segments[i]))?.entry
+  return index
+    .get(`${method} ${segments.length}`)
+    ?.find((c) => c.parts.every((p, i) => p === null || p === segments[i]))?.entry
 }
 
 /**
@@ -45,7 +51,11 @@ export function entryFor(method: string, path: string, index = INDEX): AuthzEntr
  * route of this kind takes (public routes take none, and a path the table does not know takes the
  * platform's). Bad or missing credentials are 401 here, before anything else is said about the path.
  */
-export function principalFor(emu: CredentialStore, entry: AuthzEntry | undefined, headers: IncomingHttpHeaders): Principal {
+export function principalFor(
+  emu: CredentialStore,
+  entry: AuthzEntry | undefined,
+  headers: IncomingHttpHeaders,
+): Principal {
   if (entry?.who.kind === 'public') return {kind: 'public'}
   return resolvePrincipal(emu, headers, entry?.who.kind === 'agent' ? 'agent' : 'platform')
 }
@@ -56,7 +66,13 @@ const forbidden = (reason: string, details: Record<string, unknown>) => new Http
  * Second half, once the route exists: the table must name it (fail closed), and the principal must
  * be the kind it takes with the permission it needs. Runs before the body is read.
  */
-export function authorize(emu: CredentialStore & {log: (line: string) => void}, entry: AuthzEntry | undefined, principal: Principal, method: string, path: string): void {
+export function authorize(
+  emu: CredentialStore & {log: (line: string) => void},
+  entry: AuthzEntry | undefined,
+  principal: Principal,
+  method: string,
+  path: string,
+): void {
   if (!entry) {
     emu.log(`authz: ${method} ${path} has a route but no entry in the authorization table; refused`)
     throw forbidden(`${method} ${path} is not in the sandbox's authorization table, so nobody may call it`, {})
@@ -65,9 +81,13 @@ export function authorize(emu: CredentialStore & {log: (line: string) => void}, 
   const operation = entry.operationId ?? `${entry.method} ${entry.path}`
   if (who.kind === 'public') return
   if (who.kind === 'platform') {
-    if (principal.kind !== 'platform') throw unauthorized('Platform routes take HTTP Basic <token id>:<client secret>', false)
+    if (principal.kind !== 'platform')
+      throw unauthorized('Platform routes take HTTP Basic <token id>:<client secret>', false)
     if (!who.anyOf.some((p) => principal.permissions.includes(p))) {
-      throw forbidden(`This API token's permissions (${principal.permissions.join(', ') || 'none'}) do not allow ${operation}; it needs ${who.anyOf.join(' or ')}`, {operation, required: who.anyOf, granted: principal.permissions})
+      throw forbidden(
+        `This API token's permissions (${principal.permissions.join(', ') || 'none'}) do not allow ${operation}; it needs ${who.anyOf.join(' or ')}`,
+        {operation, required: who.anyOf, granted: principal.permissions},
+      )
     }
     return
   }
@@ -76,5 +96,6 @@ export function authorize(emu: CredentialStore & {log: (line: string) => void}, 
   const a = emu.db.get<StoredAgent>('agents', principal.agentId)
   if (!a) throw unauthorized('The agent access token is not valid (the agent was deleted)', true)
   if (a.isPaused) throw forbidden(`${a.id} is paused by the platform`, {agentId: a.id, operation})
-  if (!a.policy.permissions.includes(who.needs)) throw forbidden(`${a.id}'s policy does not grant ${who.needs}`, {agentId: a.id, permission: who.needs, operation})
+  if (!a.policy.permissions.includes(who.needs))
+    throw forbidden(`${a.id}'s policy does not grant ${who.needs}`, {agentId: a.id, permission: who.needs, operation})
 }

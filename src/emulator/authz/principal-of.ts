@@ -12,7 +12,8 @@ const ALL: readonly Permission[] = ['VIEW', 'TRANSACT', 'MANAGE']
 
 const basicRealm = {'www-authenticate': 'Basic realm="svc local sandbox"'}
 const bearerRealm = {'www-authenticate': 'Bearer realm="svc local sandbox agents"'}
-export const unauthorized = (reason: string, agentRoute: boolean) => new HttpError(401, 'UNAUTHORIZED', reason, undefined, agentRoute ? bearerRealm : basicRealm)
+export const unauthorized = (reason: string, agentRoute: boolean) =>
+  new HttpError(401, 'UNAUTHORIZED', reason, undefined, agentRoute ? bearerRealm : basicRealm)
 
 /** What resolving a caller needs of the sandbox: its records, and its own credentials. */
 export interface CredentialStore {
@@ -25,24 +26,46 @@ export interface CredentialStore {
  * Basic for the platform (the sandbox's own credentials hold every permission; a token made with
  * POST /tokens holds its own), Bearer for an agent. Missing, unknown or the other kind: 401.
  */
-export function resolvePrincipal(emu: CredentialStore, headers: IncomingHttpHeaders, expected: 'platform' | 'agent'): Principal {
+export function resolvePrincipal(
+  emu: CredentialStore,
+  headers: IncomingHttpHeaders,
+  expected: 'platform' | 'agent',
+): Principal {
   const header = headers.authorization ?? ''
   const bearer = /^Bearer\s+(\S+)$/i.exec(header)
   if (expected === 'agent') {
-    if (!bearer) throw unauthorized('Agent routes take the agent access token (Authorization: Bearer <accessToken> from device-code redemption), not platform credentials', true)
+    if (!bearer)
+      throw unauthorized(
+        'Agent routes take the agent access token (Authorization: Bearer <accessToken> from device-code redemption), not platform credentials',
+        true,
+      )
     const a = agentOfToken(emu, bearer[1])
-    if (!a) throw unauthorized('The agent access token is not valid (revoked, replaced by a newer device code, or the agent was deleted)', true)
+    if (!a)
+      throw unauthorized(
+        'The agent access token is not valid (revoked, replaced by a newer device code, or the agent was deleted)',
+        true,
+      )
     return {kind: 'agent', agentId: a.id, customerId: a.customerId}
   }
-  if (/^Bearer\s/i.test(header)) throw unauthorized('An agent access token is accepted only on /agents/me routes; platform routes take HTTP Basic <token id>:<client secret>', false)
+  if (/^Bearer\s/i.test(header))
+    throw unauthorized(
+      'An agent access token is accepted only on /agents/me routes; platform routes take HTTP Basic <token id>:<client secret>',
+      false,
+    )
   const m = /^Basic\s+(.+)$/i.exec(header)
   const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
   const own = Buffer.from(`${emu.credentials.tokenId}:${emu.credentials.clientSecret}`)
-  if (given.length === own.length && timingSafeEqual(given, own)) return {kind: 'platform', tokenId: emu.credentials.tokenId, permissions: ALL}
+  if (given.length === own.length && timingSafeEqual(given, own))
+    return {kind: 'platform', tokenId: emu.credentials.tokenId, permissions: ALL}
   // Tokens made with POST /tokens: `<clientId>:<clientSecret>`, looked up by clientId; the secret compared as a hash, in constant time.
   const colon = given.indexOf(':')
   const token = colon > 0 ? tokenByClientId(emu.db, given.subarray(0, colon).toString('utf8')) : undefined
-  if (token && timingSafeEqual(sha256(given.subarray(colon + 1)), Buffer.from(token.secretSha256, 'hex'))) return {kind: 'platform', tokenId: token.id, permissions: token.permissions.filter((p): p is Permission => (ALL as readonly string[]).includes(p))}
+  if (token && timingSafeEqual(sha256(given.subarray(colon + 1)), Buffer.from(token.secretSha256, 'hex')))
+    return {
+      kind: 'platform',
+      tokenId: token.id,
+      permissions: token.permissions.filter((p): p is Permission => (ALL as readonly string[]).includes(p)),
+    }
   throw unauthorized('Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)', false)
 }
 

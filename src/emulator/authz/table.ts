@@ -11,7 +11,8 @@ export type AgentPermission = (typeof AGENT_PERMISSIONS)[number]
  *   (none: any agent of the customer, even a paused one, since it only reads its own state).
  * - public: no credentials (hosted pages a browser opens; the code or token in the path is the credential).
  */
-export type Who = {kind: 'platform'; anyOf: readonly Permission[]} | {kind: 'agent'; needs?: AgentPermission} | {kind: 'public'}
+export type Who =
+  {kind: 'platform'; anyOf: readonly Permission[]} | {kind: 'agent'; needs?: AgentPermission} | {kind: 'public'}
 
 /**
  * Where a wallet session's stamp (`Service-Wallet-Signature`) is also demanded. The signed-retry code
@@ -52,17 +53,41 @@ const agent = (needs?: AgentPermission): Who => ({kind: 'agent', ...(needs ? {ne
 const PUBLIC: Who = {kind: 'public'}
 
 type Extra = Pick<AuthzEntry, 'walletSignature' | 'note'>
-const op = (method: string, path: string, operationId: string, who: Who | readonly Permission[], extra: Extra = {}): AuthzEntry => ({method, path, operationId, who: Array.isArray(who) ? platform(who) : (who as Who), ...extra})
-const own = (method: string, path: string, who: Who | readonly Permission[], note: string): AuthzEntry => ({method, path, who: Array.isArray(who) ? platform(who) : (who as Who), note})
+const op = (
+  method: string,
+  path: string,
+  operationId: string,
+  who: Who | readonly Permission[],
+  extra: Extra = {},
+): AuthzEntry => ({method, path, operationId, who: Array.isArray(who) ? platform(who) : (who as Who), ...extra})
+const own = (method: string, path: string, who: Who | readonly Permission[], note: string): AuthzEntry => ({
+  method,
+  path,
+  who: Array.isArray(who) ? platform(who) : (who as Who),
+  note,
+})
 
-const CARD_SIMULATORS = ['authorization', 'clearing', 'return', 'balance_inquiry', 'credit_authorization', 'financial_authorization', 'financial_credit_authorization', 'authorization_advice', 'credit_authorization_advice', 'return_reversal']
+const CARD_SIMULATORS = [
+  'authorization',
+  'clearing',
+  'return',
+  'balance_inquiry',
+  'credit_authorization',
+  'financial_authorization',
+  'financial_credit_authorization',
+  'authorization_advice',
+  'credit_authorization_advice',
+  'return_reversal',
+]
 const camel = (s: string) => s.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())
 
 /** Every operation of the contract (153) and every route of the sandbox's own, with who may call it. */
 export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   // Platform configuration, reference data
   op('GET', '/config', 'getPlatformConfig', READ),
-  op('PATCH', '/config', 'updatePlatformConfig', MANAGE, {note: 'Includes the sandbox settings (legacySignatures, faults, delays): they are platform config.'}),
+  op('PATCH', '/config', 'updatePlatformConfig', MANAGE, {
+    note: 'Includes the sandbox settings (legacySignatures, faults, delays): they are platform config.',
+  }),
   op('GET', '/exchange-rates', 'getExchangeRates', READ),
   op('GET', '/discoveries', 'getDiscoveries', READ),
   op('GET', '/uma-providers', 'getAvailableUmaProviders', READ),
@@ -100,9 +125,13 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   op('POST', '/sca/factors', 'startScaFactorEnrollment', MANAGE),
   op('POST', '/sca/factors/confirm', 'confirmScaFactorEnrollment', MANAGE),
   op('DELETE', '/sca/factors/{credentialId}', 'deleteScaFactor', MANAGE),
-  op('POST', '/sca/login/start', 'startScaLogin', SESSION, {note: 'A payment under SCA needs a session: TRANSACT may log in, as MANAGE may.'}),
+  op('POST', '/sca/login/start', 'startScaLogin', SESSION, {
+    note: 'A payment under SCA needs a session: TRANSACT may log in, as MANAGE may.',
+  }),
   op('POST', '/sca/login/complete', 'completeScaLogin', SESSION, {note: 'As startScaLogin.'}),
-  op('POST', '/sca/record-event', 'recordSecurityEvent', SESSION, {note: 'Feeds the risk engine with sign-ins and sensitive views: part of a session, as login is.'}),
+  op('POST', '/sca/record-event', 'recordSecurityEvent', SESSION, {
+    note: 'Feeds the risk engine with sign-ins and sensitive views: part of a session, as login is.',
+  }),
   op('POST', '/sca/factors/reset', 'startTwoFactorReset', MANAGE),
   op('GET', '/sca/factors/reset/{resetId}', 'getTwoFactorResetStatus', READ),
   op('POST', '/sca/factors/reset/{resetId}/complete', 'completeTwoFactorReset', MANAGE),
@@ -116,19 +145,37 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   own('GET', '/internal-account', READ, 'The sandbox serves listCustomerInternalAccounts here (service-api.md §4.3).'),
   op('GET', '/platform/internal-accounts', 'listPlatformInternalAccounts', READ),
   op('PATCH', '/internal-accounts/{id}', 'updateInternalAccount', MANAGE, {walletSignature: 'signed-retry'}),
-  op('POST', '/internal-accounts/{id}/export', 'exportInternalAccount', MANAGE, {walletSignature: 'signed-retry', note: 'Hands out the wallet credentials: the customer\'s, so MANAGE (and the wallet\'s own stamp).'}),
+  op('POST', '/internal-accounts/{id}/export', 'exportInternalAccount', MANAGE, {
+    walletSignature: 'signed-retry',
+    note: "Hands out the wallet credentials: the customer's, so MANAGE (and the wallet's own stamp).",
+  }),
   op('GET', '/customers/external-accounts', 'listCustomerExternalAccounts', READ),
   op('POST', '/customers/external-accounts', 'createCustomerExternalAccount', MANAGE),
   op('GET', '/customers/external-accounts/{externalAccountId}', 'getCustomerExternalAccountById', READ),
   op('DELETE', '/customers/external-accounts/{externalAccountId}', 'deleteCustomerExternalAccountById', MANAGE),
-  op('POST', '/customers/external-accounts/{externalAccountId}/challenge', 'createExternalAccountOwnershipChallenge', MANAGE),
+  op(
+    'POST',
+    '/customers/external-accounts/{externalAccountId}/challenge',
+    'createExternalAccountOwnershipChallenge',
+    MANAGE,
+  ),
   op('POST', '/customers/external-accounts/{externalAccountId}/verify', 'verifyExternalAccountOwnership', MANAGE),
   op('GET', '/platform/external-accounts', 'listPlatformExternalAccounts', READ),
   op('POST', '/platform/external-accounts', 'createPlatformExternalAccount', MANAGE),
   op('GET', '/platform/external-accounts/{externalAccountId}', 'getPlatformExternalAccountById', READ),
   op('DELETE', '/platform/external-accounts/{externalAccountId}', 'deletePlatformExternalAccountById', MANAGE),
-  op('POST', '/platform/external-accounts/{externalAccountId}/challenge', 'createPlatformExternalAccountOwnershipChallenge', MANAGE),
-  op('POST', '/platform/external-accounts/{externalAccountId}/verify', 'verifyPlatformExternalAccountOwnership', MANAGE),
+  op(
+    'POST',
+    '/platform/external-accounts/{externalAccountId}/challenge',
+    'createPlatformExternalAccountOwnershipChallenge',
+    MANAGE,
+  ),
+  op(
+    'POST',
+    '/platform/external-accounts/{externalAccountId}/verify',
+    'verifyPlatformExternalAccountOwnership',
+    MANAGE,
+  ),
 
   // Payments
   op('POST', '/transfer-in', 'createTransferIn', TRANSACT),
@@ -143,10 +190,14 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   op('GET', '/transactions', 'listTransactions', READ),
   op('GET', '/transactions/{transactionId}', 'getTransactionById', READ),
   op('POST', '/transactions/{transactionId}/confirm', 'confirmReceiptDelivery', TRANSACT),
-  op('POST', '/transactions/{transactionId}/approve', 'approvePendingPayment', TRANSACT, {note: 'Deciding a payment is sending (or refusing) it.'}),
+  op('POST', '/transactions/{transactionId}/approve', 'approvePendingPayment', TRANSACT, {
+    note: 'Deciding a payment is sending (or refusing) it.',
+  }),
   op('POST', '/transactions/{transactionId}/reject', 'rejectPendingPayment', TRANSACT),
   op('POST', '/transactions/{transactionId}/cancel', 'cancelTransaction', TRANSACT),
-  op('POST', '/crypto/estimate-withdrawal-fee', 'estimateCryptoWithdrawalFee', READ, {note: 'A POST that changes nothing: an estimate is a read.'}),
+  op('POST', '/crypto/estimate-withdrawal-fee', 'estimateCryptoWithdrawalFee', READ, {
+    note: 'A POST that changes nothing: an estimate is a read.',
+  }),
 
   // Invitations: a customer's UMA invitations are the customer's affairs.
   op('POST', '/invitations', 'createInvitation', MANAGE),
@@ -162,9 +213,14 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
 
   // Embedded wallet auth: the customer's wallet access (MANAGE); logging in and keeping a session serve payments too.
   op('GET', '/auth/credentials', 'listAuthCredentials', READ),
-  op('POST', '/auth/credentials', 'createAuthCredential', MANAGE, {walletSignature: 'signed-retry', note: 'The stamp is asked for an additional credential.'}),
+  op('POST', '/auth/credentials', 'createAuthCredential', MANAGE, {
+    walletSignature: 'signed-retry',
+    note: 'The stamp is asked for an additional credential.',
+  }),
   op('DELETE', '/auth/credentials/{id}', 'revokeAuthCredential', MANAGE, {walletSignature: 'signed-retry'}),
-  op('POST', '/auth/credentials/{id}/verify', 'verifyAuthCredential', SESSION, {note: 'Wallet login: a session to sign a wallet payment with.'}),
+  op('POST', '/auth/credentials/{id}/verify', 'verifyAuthCredential', SESSION, {
+    note: 'Wallet login: a session to sign a wallet payment with.',
+  }),
   op('POST', '/auth/credentials/{id}/challenge', 'challengeAuthCredential', SESSION),
   op('GET', '/auth/sessions', 'listAuthSessions', READ),
   op('DELETE', '/auth/sessions/{id}', 'revokeAuthSession', SESSION, {walletSignature: 'signed-retry'}),
@@ -183,42 +239,79 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   op('DELETE', '/agents/{agentId}', 'deleteAgent', MANAGE),
   op('PATCH', '/agents/{agentId}/policy', 'updateAgentPolicy', MANAGE),
   op('POST', '/agents/{agentId}/device-codes', 'regenerateAgentDeviceCode', MANAGE),
-  op('POST', '/agents/{agentId}/actions/{actionId}/approve', 'approveAgentAction', TRANSACT, {note: 'Approving an agent\'s action sends its payment.'}),
+  op('POST', '/agents/{agentId}/actions/{actionId}/approve', 'approveAgentAction', TRANSACT, {
+    note: "Approving an agent's action sends its payment.",
+  }),
   op('POST', '/agents/{agentId}/actions/{actionId}/reject', 'rejectAgentAction', TRANSACT),
   op('GET', '/agents/device-codes/{code}/status', 'getAgentDeviceCodeStatus', READ),
-  op('POST', '/agents/device-codes/{code}/redeem', 'redeemAgentDeviceCode', PUBLIC, {note: 'The contract gives it no security: the code is the credential.'}),
+  op('POST', '/agents/device-codes/{code}/redeem', 'redeemAgentDeviceCode', PUBLIC, {
+    note: 'The contract gives it no security: the code is the credential.',
+  }),
 
   // Agent operations (the agent's Bearer token; the permission each operation's text names)
   op('GET', '/agents/me', 'getAgentMe', agent()),
-  op('GET', '/agents/me/transactions', 'agentListTransactions', agent('VIEW_TRANSACTIONS'), {note: 'VIEW_TRANSACTIONS: "can list and retrieve transactions".'}),
+  op('GET', '/agents/me/transactions', 'agentListTransactions', agent('VIEW_TRANSACTIONS'), {
+    note: 'VIEW_TRANSACTIONS: "can list and retrieve transactions".',
+  }),
   op('GET', '/agents/me/transactions/{transactionId}', 'agentGetTransaction', agent('VIEW_TRANSACTIONS')),
   op('POST', '/agents/me/quotes', 'agentCreateQuote', agent('CREATE_QUOTES')),
   op('GET', '/agents/me/quotes/{quoteId}', 'agentGetQuote', agent()),
-  op('POST', '/agents/me/quotes/{quoteId}/execute', 'agentExecuteQuote', agent('EXECUTE_QUOTES'), {walletSignature: 'wallet-source'}),
+  op('POST', '/agents/me/quotes/{quoteId}/execute', 'agentExecuteQuote', agent('EXECUTE_QUOTES'), {
+    walletSignature: 'wallet-source',
+  }),
   op('GET', '/agents/me/actions', 'agentListActions', agent()),
   op('GET', '/agents/me/actions/{actionId}', 'agentGetAction', agent()),
   op('POST', '/agents/me/transfer-in', 'agentCreateTransferIn', agent('CREATE_TRANSFERS')),
   op('POST', '/agents/me/transfer-out', 'agentCreateTransferOut', agent('CREATE_TRANSFERS')),
-  op('GET', '/agents/me/internal-accounts', 'agentListInternalAccounts', agent(), {note: 'The text names no permission: it is how an agent finds its source accounts.'}),
+  op('GET', '/agents/me/internal-accounts', 'agentListInternalAccounts', agent(), {
+    note: 'The text names no permission: it is how an agent finds its source accounts.',
+  }),
   op('GET', '/agents/me/external-accounts', 'agentListExternalAccounts', agent('MANAGE_EXTERNAL_ACCOUNTS')),
-  op('POST', '/agents/me/external-accounts', 'agentCreateExternalAccount', agent('MANAGE_EXTERNAL_ACCOUNTS'), {note: 'Its 403 is not in the contract\'s list for this operation; the permission is in its text (issue 21 R7).'}),
-  op('GET', '/agents/me/external-accounts/{externalAccountId}', 'agentGetExternalAccount', agent('MANAGE_EXTERNAL_ACCOUNTS')),
-  op('DELETE', '/agents/me/external-accounts/{externalAccountId}', 'agentDeleteExternalAccount', agent('MANAGE_EXTERNAL_ACCOUNTS'), {note: 'As agentCreateExternalAccount (issue 21 R7).'}),
+  op('POST', '/agents/me/external-accounts', 'agentCreateExternalAccount', agent('MANAGE_EXTERNAL_ACCOUNTS'), {
+    note: "Its 403 is not in the contract's list for this operation; the permission is in its text (issue 21 R7).",
+  }),
+  op(
+    'GET',
+    '/agents/me/external-accounts/{externalAccountId}',
+    'agentGetExternalAccount',
+    agent('MANAGE_EXTERNAL_ACCOUNTS'),
+  ),
+  op(
+    'DELETE',
+    '/agents/me/external-accounts/{externalAccountId}',
+    'agentDeleteExternalAccount',
+    agent('MANAGE_EXTERNAL_ACCOUNTS'),
+    {note: 'As agentCreateExternalAccount (issue 21 R7).'},
+  ),
 
   // Cards
   op('GET', '/cards', 'listCards', READ),
   op('POST', '/cards', 'createCard', MANAGE, {note: 'Issuing a card to a customer is managing the customer.'}),
   op('GET', '/cards/{id}', 'getCardById', READ),
   op('PATCH', '/cards/{id}', 'updateCardById', MANAGE),
-  op('POST', '/cards/{id}/reveal', 'revealCard', MANAGE, {note: 'A bearer URL to the full PAN and CVV: more than "view", so not for a read-only token.'}),
-  ...CARD_SIMULATORS.map((kind) => op('POST', `/sandbox/cards/{id}/simulate/${kind}`, `sandboxSimulateCard${camel(kind)}`, TRANSACT)),
-  own('POST', '/sandbox/cards/{id}/simulate/{kind}', TRANSACT, 'The other simulators (authorization_expiry; an unknown kind is a 400 naming the kinds).'),
+  op('POST', '/cards/{id}/reveal', 'revealCard', MANAGE, {
+    note: 'A bearer URL to the full PAN and CVV: more than "view", so not for a read-only token.',
+  }),
+  ...CARD_SIMULATORS.map((kind) =>
+    op('POST', `/sandbox/cards/{id}/simulate/${kind}`, `sandboxSimulateCard${camel(kind)}`, TRANSACT),
+  ),
+  own(
+    'POST',
+    '/sandbox/cards/{id}/simulate/{kind}',
+    TRANSACT,
+    'The other simulators (authorization_expiry; an unknown kind is a 400 naming the kinds).',
+  ),
 
   // Stablecoins
   op('GET', '/stablecoins', 'listStablecoins', READ),
   op('POST', '/stablecoins', 'registerStablecoin', MANAGE),
   op('GET', '/stablecoins/{stablecoinId}', 'getStablecoin', READ),
-  own('POST', '/stablecoins/{stablecoinId}/enablement', MANAGE, 'The enablement request (spec 3 names it, the contract has no path for it): platform config.'),
+  own(
+    'POST',
+    '/stablecoins/{stablecoinId}/enablement',
+    MANAGE,
+    'The enablement request (spec 3 names it, the contract has no path for it): platform config.',
+  ),
   op('POST', '/stablecoins/{stablecoinId}/mints', 'createStablecoinMint', TRANSACT),
   op('POST', '/stablecoins/{stablecoinId}/burns', 'createStablecoinBurn', TRANSACT),
   op('GET', '/stablecoins/{stablecoinId}/operations', 'listStablecoinOperations', READ),
@@ -234,17 +327,47 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   op('POST', '/sandbox/internal-accounts/{accountId}/fund', 'sandboxFundInternalAccount', TRANSACT),
 
   // Sandbox: its own routes
-  own('GET', '/sandbox/webhook-public-key', PUBLIC, 'The key that verifies webhooks is public (the Service hands it out at integration).'),
+  own(
+    'GET',
+    '/sandbox/webhook-public-key',
+    PUBLIC,
+    'The key that verifies webhooks is public (the Service hands it out at integration).',
+  ),
   own('GET', '/sandbox/quorum-public-key', READ, 'The wallet quorum key, for clients that check bundles.'),
   own('GET', '/sandbox/events', READ, 'The webhook event log.'),
   own('POST', '/sandbox/events/{eventId}/replay', MANAGE, 'Re-sends a webhook: webhook delivery is platform config.'),
-  own('POST', '/sandbox/quotes/{quoteId}/execute-as-agent', TRANSACT, 'Executes a quote as an agent would (a test helper): a payment.'),
-  own('POST', '/sandbox/wallet-requests/{requestId}/settle', SESSION, 'Finishes a wallet request left PROCESSING: whoever may start one.'),
+  own(
+    'POST',
+    '/sandbox/quotes/{quoteId}/execute-as-agent',
+    TRANSACT,
+    'Executes a quote as an agent would (a test helper): a payment.',
+  ),
+  own(
+    'POST',
+    '/sandbox/wallet-requests/{requestId}/settle',
+    SESSION,
+    'Finishes a wallet request left PROCESSING: whoever may start one.',
+  ),
   own('POST', '/sandbox/stablecoins/{stablecoinId}/enablement', MANAGE, 'Asks for a stablecoin: platform config.'),
-  own('POST', '/sandbox/stablecoin-provider-accounts/{id}/status', MANAGE, 'Moves a provider account\'s status (the provider\'s side).'),
-  own('GET', '/sandbox/hosted/kyc/{token}', PUBLIC, 'The hosted KYC page a customer\'s browser opens; the token is the credential.'),
-  own('POST', '/sandbox/hosted/kyc/{token}', PUBLIC, 'The hosted KYC page\'s form.'),
+  own(
+    'POST',
+    '/sandbox/stablecoin-provider-accounts/{id}/status',
+    MANAGE,
+    "Moves a provider account's status (the provider's side).",
+  ),
+  own(
+    'GET',
+    '/sandbox/hosted/kyc/{token}',
+    PUBLIC,
+    "The hosted KYC page a customer's browser opens; the token is the credential.",
+  ),
+  own('POST', '/sandbox/hosted/kyc/{token}', PUBLIC, "The hosted KYC page's form."),
   own('GET', '/sandbox/hosted/liveness/{token}', PUBLIC, 'The hosted liveness page.'),
-  own('POST', '/sandbox/hosted/liveness/{token}/complete', PUBLIC, 'The hosted liveness page\'s form.'),
-  own('GET', '/sandbox/hosted/cards/reveal/{token}', PUBLIC, 'The card reveal page behind the short-lived panEmbedUrl.'),
+  own('POST', '/sandbox/hosted/liveness/{token}/complete', PUBLIC, "The hosted liveness page's form."),
+  own(
+    'GET',
+    '/sandbox/hosted/cards/reveal/{token}',
+    PUBLIC,
+    'The card reveal page behind the short-lived panEmbedUrl.',
+  ),
 ]

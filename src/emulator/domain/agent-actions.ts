@@ -4,51 +4,84 @@ import {newId} from '../ids.js'
 import {getCustomer} from './customers.js'
 import {currentUsage, getAgent, saveAgent, type StoredAgent, type StoredAgentAction} from './agents.js'
 import {convertDown, rateFor} from './rates.js'
-import {approveTransaction, failPayment, getTransaction, publicTransaction, type StoredTransaction} from './transactions.js'
+import {
+  approveTransaction,
+  failPayment,
+  getTransaction,
+  publicTransaction,
+  type StoredTransaction,
+} from './transactions.js'
 import type {Initiator} from './transfers.js'
 import {actionOfTransaction} from '../store/agents.js'
 
-const forbidden = (reason: string, details?: Record<string, unknown>) => new HttpError(403, 'FORBIDDEN', reason, details)
+const forbidden = (reason: string, details?: Record<string, unknown>) =>
+  new HttpError(403, 'FORBIDDEN', reason, details)
 
 /** Refuses an account outside the policy's allowed list, or one that is not the agent's customer's. */
 export function requireAccount(a: StoredAgent, accountId: string, owner: string | null | undefined): void {
   if (owner !== a.customerId) throw notFound('ACCOUNT_NOT_FOUND', `Account ${accountId}`)
   const allowed = a.policy.accountRestrictions?.allowedAccountIds
-  if (allowed && !allowed.includes(accountId)) throw forbidden(`${accountId} is not among the accounts ${a.id} may use`, {agentId: a.id, accountId})
+  if (allowed && !allowed.includes(accountId))
+    throw forbidden(`${accountId} is not among the accounts ${a.id} may use`, {agentId: a.id, accountId})
 }
 
 /**
  * What the policy says about moving `amount` (minor units of `currency`) from `accountId`: every
  * reason the action needs the platform's approval (none: it runs at once).
  */
-export function approvalReasons(emu: SandboxContext, a: StoredAgent, amount: number, currency: string, accountId: string): {reasons: string[]; inPolicyCurrency: number} {
+export function approvalReasons(
+  emu: SandboxContext,
+  a: StoredAgent,
+  amount: number,
+  currency: string,
+  accountId: string,
+): {reasons: string[]; inPolicyCurrency: number} {
   const p = a.policy
   const lim = p.spendingLimits
-  const inPolicyCurrency = currency === lim.currency ? amount : convertDown(rateFor(emu, currency, lim.currency), amount)
+  const inPolicyCurrency =
+    currency === lim.currency ? amount : convertDown(rateFor(emu, currency, lim.currency), amount)
   const usage = currentUsage(emu, a)
   const reasons: string[] = []
   if (p.defaultExecutionMode === 'APPROVAL_REQUIRED') reasons.push('the policy requires approval for every action')
   const rule = p.accountRestrictions?.accountRules?.find((r) => r.accountId === accountId)
-  if (rule?.executionMode === 'APPROVAL_REQUIRED') reasons.push(`the policy requires approval for actions on ${accountId}`)
-  if (rule?.perTransactionLimit != null && inPolicyCurrency > rule.perTransactionLimit) reasons.push(`above the per-transaction limit of ${rule.perTransactionLimit} for ${accountId}`)
-  if (inPolicyCurrency > lim.perTransactionLimit) reasons.push(`above the per-transaction limit of ${lim.perTransactionLimit} ${lim.currency}`)
-  if (lim.dailyLimit != null && usage.dailySpend + inPolicyCurrency > lim.dailyLimit) reasons.push(`above the daily limit of ${lim.dailyLimit} ${lim.currency}`)
-  if (lim.monthlyLimit != null && usage.monthlySpend + inPolicyCurrency > lim.monthlyLimit) reasons.push(`above the monthly limit of ${lim.monthlyLimit} ${lim.currency}`)
-  if (lim.dailyTransactionLimit != null && usage.dailyTransactionCount + 1 > lim.dailyTransactionLimit) reasons.push(`more than ${lim.dailyTransactionLimit} transactions today`)
+  if (rule?.executionMode === 'APPROVAL_REQUIRED')
+    reasons.push(`the policy requires approval for actions on ${accountId}`)
+  if (rule?.perTransactionLimit != null && inPolicyCurrency > rule.perTransactionLimit)
+    reasons.push(`above the per-transaction limit of ${rule.perTransactionLimit} for ${accountId}`)
+  if (inPolicyCurrency > lim.perTransactionLimit)
+    reasons.push(`above the per-transaction limit of ${lim.perTransactionLimit} ${lim.currency}`)
+  if (lim.dailyLimit != null && usage.dailySpend + inPolicyCurrency > lim.dailyLimit)
+    reasons.push(`above the daily limit of ${lim.dailyLimit} ${lim.currency}`)
+  if (lim.monthlyLimit != null && usage.monthlySpend + inPolicyCurrency > lim.monthlyLimit)
+    reasons.push(`above the monthly limit of ${lim.monthlyLimit} ${lim.currency}`)
+  if (lim.dailyTransactionLimit != null && usage.dailyTransactionCount + 1 > lim.dailyTransactionLimit)
+    reasons.push(`more than ${lim.dailyTransactionLimit} transactions today`)
   const t = p.approvalThresholds
-  if (t?.amount != null && (!t.currency || t.currency === lim.currency) && inPolicyCurrency >= t.amount) reasons.push(`at or above the approval threshold of ${t.amount} ${lim.currency}`)
+  if (t?.amount != null && (!t.currency || t.currency === lim.currency) && inPolicyCurrency >= t.amount)
+    reasons.push(`at or above the approval threshold of ${t.amount} ${lim.currency}`)
   return {reasons, inPolicyCurrency}
 }
 
 function countUsage(emu: SandboxContext, agentId: string, amount: number): void {
   const a = getAgent(emu, agentId)
   const u = currentUsage(emu, a)
-  saveAgent(emu, {...a, usage: {...u, dailyTransactionCount: u.dailyTransactionCount + 1, dailySpend: u.dailySpend + amount, monthlySpend: u.monthlySpend + amount}})
+  saveAgent(emu, {
+    ...a,
+    usage: {
+      ...u,
+      dailyTransactionCount: u.dailyTransactionCount + 1,
+      dailySpend: u.dailySpend + amount,
+      monthlySpend: u.monthlySpend + amount,
+    },
+  })
 }
 
 export function publicAction(emu: SandboxContext, x: StoredAgentAction): Record<string, unknown> {
   const {_: internal, ...rest} = x
-  const t = internal.transactionId && x.status !== 'PENDING_APPROVAL' && x.status !== 'REJECTED' ? emu.db.get<StoredTransaction>('transactions', internal.transactionId) : undefined
+  const t =
+    internal.transactionId && x.status !== 'PENDING_APPROVAL' && x.status !== 'REJECTED'
+      ? emu.db.get<StoredTransaction>('transactions', internal.transactionId)
+      : undefined
   return {...rest, ...(t ? {transaction: publicTransaction(t)} : {})}
 }
 
@@ -59,7 +92,13 @@ export function publicAction(emu: SandboxContext, x: StoredAgentAction): Record<
 export function submitAction(
   emu: SandboxContext,
   a: StoredAgent,
-  what: {type: StoredAgentAction['type']; amount: number; currency: string; accountId: string; describe: (t: StoredTransaction) => Partial<StoredAgentAction>},
+  what: {
+    type: StoredAgentAction['type']
+    amount: number
+    currency: string
+    accountId: string
+    describe: (t: StoredTransaction) => Partial<StoredAgentAction>
+  },
   run: (by: Initiator) => StoredTransaction,
 ): StoredAgentAction {
   const {reasons, inPolicyCurrency} = approvalReasons(emu, a, what.amount, what.currency, what.accountId)
@@ -95,7 +134,11 @@ export function getAction(emu: SandboxContext, agentId: string, actionId: string
 }
 
 function notPending(x: StoredAgentAction): HttpError {
-  return conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${x.id} is ${x.status}; only actions waiting for platform approval can be approved or rejected`, {status: x.status})
+  return conflict(
+    'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+    `${x.id} is ${x.status}; only actions waiting for platform approval can be approved or rejected`,
+    {status: x.status},
+  )
 }
 
 /** POST /agents/{id}/actions/{actionId}/approve: the waiting payment starts (through the transaction's approval). */
@@ -110,7 +153,12 @@ export function rejectAction(emu: SandboxContext, x: StoredAgentAction, reason?:
   if (x.status !== 'PENDING_APPROVAL') throw notPending(x)
   const t = x._.transactionId ? getTransaction(emu, x._.transactionId) : undefined
   if (t?.status === 'PENDING') failPayment(emu, t, undefined)
-  return emu.db.put('agentActions', x.id, {...x, status: 'REJECTED' as const, rejectionReason: reason ?? 'Rejected by the platform', updatedAt: emu.iso()})
+  return emu.db.put('agentActions', x.id, {
+    ...x,
+    status: 'REJECTED' as const,
+    rejectionReason: reason ?? 'Rejected by the platform',
+    updatedAt: emu.iso(),
+  })
 }
 
 /** A platform approval of the transaction (either endpoint) approves the action behind it. */
@@ -123,6 +171,10 @@ export function followTransaction(emu: SandboxContext, t: StoredTransaction): vo
   const x = actionOfTransaction(emu.db, t.id)
   if (!x || x.status !== 'PENDING_APPROVAL') return
   const approved = t.status !== 'FAILED'
-  emu.db.put('agentActions', x.id, {...x, status: approved ? ('APPROVED' as const) : ('FAILED' as const), updatedAt: emu.iso()})
+  emu.db.put('agentActions', x.id, {
+    ...x,
+    status: approved ? ('APPROVED' as const) : ('FAILED' as const),
+    updatedAt: emu.iso(),
+  })
   if (approved) countUsage(emu, x.agentId, x._.amountPolicy)
 }

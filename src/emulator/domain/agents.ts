@@ -1,6 +1,11 @@
 import {createHash, randomBytes, randomInt} from 'node:crypto'
 import type {z} from 'zod'
-import type {AgentPolicy, agentCreateRequest, agentPolicyUpdateRequest, agentUpdateRequest} from '../../lib/schemas/agents.js'
+import type {
+  AgentPolicy,
+  agentCreateRequest,
+  agentPolicyUpdateRequest,
+  agentUpdateRequest,
+} from '../../lib/schemas/agents.js'
 import type {SandboxContext} from '../context.js'
 import {invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
@@ -36,7 +41,13 @@ export function saveAgent(emu: SandboxContext, a: StoredAgent): StoredAgent {
 
 function freshUsage(emu: SandboxContext): StoredAgent['usage'] {
   const today = emu.iso().slice(0, 10)
-  return {dailyTransactionCount: 0, dailySpend: 0, dailyResetDate: today, monthlySpend: 0, monthlyResetMonth: today.slice(0, 7)}
+  return {
+    dailyTransactionCount: 0,
+    dailySpend: 0,
+    dailyResetDate: today,
+    monthlySpend: 0,
+    monthlyResetMonth: today.slice(0, 7),
+  }
 }
 
 /** Usage counters roll over at the UTC day and month. */
@@ -65,7 +76,12 @@ export function issueDeviceCode(emu: SandboxContext, a: StoredAgent): DeviceCode
     const old = emu.db.get<DeviceCode>('agentDeviceCodes', a._.deviceCode)
     if (old && !old.redeemed) emu.db.del('agentDeviceCodes', old.code)
   }
-  const dc: DeviceCode = {code: newDeviceCode(), agentId: a.id, expiresAt: emu.iso(emu.now() + emu.settings().agentDeviceCodeTtlMs), redeemed: false}
+  const dc: DeviceCode = {
+    code: newDeviceCode(),
+    agentId: a.id,
+    expiresAt: emu.iso(emu.now() + emu.settings().agentDeviceCodeTtlMs),
+    redeemed: false,
+  }
   emu.db.put('agentDeviceCodes', dc.code, dc)
   saveAgent(emu, {...a, _: {...a._, deviceCode: dc.code}})
   return dc
@@ -74,17 +90,40 @@ export function issueDeviceCode(emu: SandboxContext, a: StoredAgent): DeviceCode
 export function createAgent(emu: SandboxContext, input: z.infer<typeof agentCreateRequest>) {
   const customer = getCustomer(emu, input.customerId)
   const now = emu.iso()
-  const agent: StoredAgent = {id: newId('Agent'), name: input.name, customerId: customer.id, isPaused: false, isConnected: false, policy: input.policy, usage: freshUsage(emu), createdAt: now, updatedAt: now, _: {}}
+  const agent: StoredAgent = {
+    id: newId('Agent'),
+    name: input.name,
+    customerId: customer.id,
+    isPaused: false,
+    isConnected: false,
+    policy: input.policy,
+    usage: freshUsage(emu),
+    createdAt: now,
+    updatedAt: now,
+    _: {},
+  }
   emu.db.put('agents', agent.id, agent)
   const deviceCode = issueDeviceCode(emu, agent)
   return {agent: publicAgent(getAgent(emu, agent.id)), deviceCode}
 }
 
-export function updateAgent(emu: SandboxContext, a: StoredAgent, patch: z.infer<typeof agentUpdateRequest>): StoredAgent {
-  return saveAgent(emu, {...a, ...(patch.name !== undefined ? {name: patch.name} : {}), ...(patch.isPaused !== undefined ? {isPaused: patch.isPaused} : {})})
+export function updateAgent(
+  emu: SandboxContext,
+  a: StoredAgent,
+  patch: z.infer<typeof agentUpdateRequest>,
+): StoredAgent {
+  return saveAgent(emu, {
+    ...a,
+    ...(patch.name !== undefined ? {name: patch.name} : {}),
+    ...(patch.isPaused !== undefined ? {isPaused: patch.isPaused} : {}),
+  })
 }
 
-export function updatePolicy(emu: SandboxContext, a: StoredAgent, patch: z.infer<typeof agentPolicyUpdateRequest>): StoredAgent {
+export function updatePolicy(
+  emu: SandboxContext,
+  a: StoredAgent,
+  patch: z.infer<typeof agentPolicyUpdateRequest>,
+): StoredAgent {
   const p = a.policy
   const policy: AgentPolicy = {
     ...p,
@@ -112,8 +151,10 @@ export function deviceCodeOf(emu: SandboxContext, code: string): DeviceCode {
 /** POST /agents/device-codes/{code}/redeem (no platform credentials): the agent's Bearer token, once. */
 export function redeemDeviceCode(emu: SandboxContext, code: string) {
   const dc = deviceCodeOf(emu, code)
-  if (dc.redeemed) throw invalid([{field: 'code', message: 'was redeemed already; ask the platform for a new device code'}])
-  if (Date.parse(dc.expiresAt) <= emu.now()) throw invalid([{field: 'code', message: `expired at ${dc.expiresAt}; ask the platform for a new device code`}])
+  if (dc.redeemed)
+    throw invalid([{field: 'code', message: 'was redeemed already; ask the platform for a new device code'}])
+  if (Date.parse(dc.expiresAt) <= emu.now())
+    throw invalid([{field: 'code', message: `expired at ${dc.expiresAt}; ask the platform for a new device code`}])
   const a = getAgent(emu, dc.agentId)
   const accessToken = `agt_${randomBytes(32).toString('base64url')}`
   if (a._.tokenHash) emu.db.del('agentTokens', a._.tokenHash)

@@ -58,7 +58,10 @@ export function acceptImport(emu: SandboxContext, text: string): StoredImportJob
     _: {chunks},
   }
   emu.db.put('bulkImportJobs', job.id, job)
-  for (let n = 0; n < chunks; n++) emu.db.put('bulkImportChunks', chunkKey(job.id, n), {rows: file.records.slice(n * CHUNK_ROWS, (n + 1) * CHUNK_ROWS)} satisfies Chunk)
+  for (let n = 0; n < chunks; n++)
+    emu.db.put('bulkImportChunks', chunkKey(job.id, n), {
+      rows: file.records.slice(n * CHUNK_ROWS, (n + 1) * CHUNK_ROWS),
+    } satisfies Chunk)
   emu.scheduler.after(0, 'bulk-import.chunk', {jobId: job.id, chunk: 0})
   return job
 }
@@ -68,9 +71,18 @@ function importRow(emu: SandboxContext, r: Chunk['rows'][number]): ImportError |
   const correlationId = r.values.platformCustomerId ?? `row ${r.row}`
   const parsed = customerCreateRequest.safeParse(rowToCustomer(r.values))
   const errors = parsed.success ? [] : fieldErrors(parsed.error).map((e) => ({...e, field: columnOf(e.field)}))
-  if (!r.values.platformCustomerId) errors.push({field: 'platformCustomerId', message: 'is required (it keeps a re-run from creating the customer twice)'})
+  if (!r.values.platformCustomerId)
+    errors.push({
+      field: 'platformCustomerId',
+      message: 'is required (it keeps a re-run from creating the customer twice)',
+    })
   if (errors.length || !parsed.success) {
-    return {correlationId, code: 'INVALID_INPUT', message: `Row ${r.row}: invalid ${errors.map((e) => e.field).join(', ')}`, details: {row: r.row, errors}}
+    return {
+      correlationId,
+      code: 'INVALID_INPUT',
+      message: `Row ${r.row}: invalid ${errors.map((e) => e.field).join(', ')}`,
+      details: {row: r.row, errors},
+    }
   }
   try {
     createCustomer(emu, parsed.data)
@@ -98,7 +110,8 @@ function processChunk(emu: SandboxContext, jobId: string, n: number): void {
   const status = !last ? 'PROCESSING' : p.successful === 0 ? 'FAILED' : 'COMPLETED'
   const next: StoredImportJob = {...job, status, progress: p, errors, ...(last ? {completedAt: emu.iso()} : {})}
   emu.db.put('bulkImportJobs', jobId, next)
-  if (last) emu.webhooks.emit(status === 'COMPLETED' ? 'BULK_UPLOAD.COMPLETED' : 'BULK_UPLOAD.FAILED', publicImportJob(next))
+  if (last)
+    emu.webhooks.emit(status === 'COMPLETED' ? 'BULK_UPLOAD.COMPLETED' : 'BULK_UPLOAD.FAILED', publicImportJob(next))
   else emu.scheduler.after(emu.settings().bulkImportChunkDelayMs, 'bulk-import.chunk', {jobId, chunk: n + 1})
 }
 

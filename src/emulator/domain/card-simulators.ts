@@ -2,7 +2,22 @@ import {cardSimulationBody, type CardSimulator} from '../../lib/schemas/cards.js
 import type {SandboxContext} from '../context.js'
 import {invalid, notFound, validate} from '../http-error.js'
 import {getCard, type StoredCard} from './cards.js'
-import {clear, decline, fullyOpen, fundingAccountFor, getCardTransaction, issuerToken, newCardTransaction, post, postReturn, pull, resize, reverseReturn, voidAuthorization, type StoredCardTransaction} from './card-transactions.js'
+import {
+  clear,
+  decline,
+  fullyOpen,
+  fundingAccountFor,
+  getCardTransaction,
+  issuerToken,
+  newCardTransaction,
+  post,
+  postReturn,
+  pull,
+  resize,
+  reverseReturn,
+  voidAuthorization,
+  type StoredCardTransaction,
+} from './card-transactions.js'
 import {credit, hold} from './ledger.js'
 
 type Merchant = StoredCardTransaction['merchant']
@@ -13,29 +28,44 @@ interface AuthInput {
 }
 
 const DEBITS = new Set<CardSimulator>(['authorization', 'financial_authorization', 'balance_inquiry'])
-const CREDITS = new Set<CardSimulator>(['credit_authorization', 'credit_authorization_advice', 'financial_credit_authorization'])
+const CREDITS = new Set<CardSimulator>([
+  'credit_authorization',
+  'credit_authorization_advice',
+  'financial_credit_authorization',
+])
 
 /**
  * POST /sandbox/cards/{id}/simulate/{kind}: checks the request (400/404 at once), then applies the
  * network event; the outcome reaches the platform only as a CARD_TRANSACTION.* webhook
  * (sandbox-behaviour 16d). The answer is the issuer token alone.
  */
-export function simulate(emu: SandboxContext, cardId: string, kind: CardSimulator, body: unknown): {issuerTransactionToken: string} {
+export function simulate(
+  emu: SandboxContext,
+  cardId: string,
+  kind: CardSimulator,
+  body: unknown,
+): {issuerTransactionToken: string} {
   const card = getCard(emu, cardId)
   const input = validate(cardSimulationBody(kind), body ?? {}) as Record<string, unknown>
   const token = issuerToken()
   if (DEBITS.has(kind) || CREDITS.has(kind)) {
-    const auth: AuthInput = kind === 'balance_inquiry' ? {amount: 0, currency: {code: card.currency}, merchant: input.merchant as Merchant} : (input as unknown as AuthInput)
-    if (auth.currency.code !== card.currency) throw invalid([{field: 'currency.code', message: `must be the card's currency ${card.currency}`}])
+    const auth: AuthInput =
+      kind === 'balance_inquiry'
+        ? {amount: 0, currency: {code: card.currency}, merchant: input.merchant as Merchant}
+        : (input as unknown as AuthInput)
+    if (auth.currency.code !== card.currency)
+      throw invalid([{field: 'currency.code', message: `must be the card's currency ${card.currency}`}])
     // Descriptor suffix 005: the funding pull is delayed (~30 s), then the authorization goes through.
-    if (auth.merchant.descriptor.slice(-3) === '005' && kind !== 'balance_inquiry') emu.scheduler.after(emu.settings().cardSlowDelayMs, 'card.authorize', {cardId, kind, auth, token})
+    if (auth.merchant.descriptor.slice(-3) === '005' && kind !== 'balance_inquiry')
+      emu.scheduler.after(emu.settings().cardSlowDelayMs, 'card.authorize', {cardId, kind, auth, token})
     else authorize(emu, card, kind, auth, token)
     return {issuerTransactionToken: token}
   }
   const t = getCardTransaction(emu, String(input.cardTransactionId))
   if (t.cardId !== card.id) throw notFound('TRANSACTION_NOT_FOUND', `Card transaction ${t.id} on ${card.id}`)
   const amount = input.amount as number | undefined
-  const state = (message: string) => invalid([{field: 'cardTransactionId', message: `${t.id} is ${t.status}${message}`}])
+  const state = (message: string) =>
+    invalid([{field: 'cardTransactionId', message: `${t.id} is ${t.status}${message}`}])
   const open = t.status === 'AUTHORIZED' || t.status === 'PARTIALLY_SETTLED'
   switch (kind) {
     case 'clearing':
@@ -51,13 +81,15 @@ export function simulate(emu: SandboxContext, cardId: string, kind: CardSimulato
       break
     case 'return': {
       const net = t.settledAmount.amount - t.refundedAmount.amount
-      if (t.direction !== 'DEBIT' || t.settledAmount.amount === 0) throw state(' with nothing settled; a return needs at least one settled clearing of a purchase')
+      if (t.direction !== 'DEBIT' || t.settledAmount.amount === 0)
+        throw state(' with nothing settled; a return needs at least one settled clearing of a purchase')
       if (amount! > net) throw invalid([{field: 'amount', message: `must be at most the net settled amount ${net}`}])
       postReturn(emu, t, amount!)
       break
     }
     case 'return_reversal':
-      if (t.refundedAmount.amount === 0) throw invalid([{field: 'cardTransactionId', message: `${t.id} has no posted return (refundedAmount is 0)`}])
+      if (t.refundedAmount.amount === 0)
+        throw invalid([{field: 'cardTransactionId', message: `${t.id} has no posted return (refundedAmount is 0)`}])
       reverseReturn(emu, t)
       break
   }
@@ -77,7 +109,8 @@ function declineReason(card: StoredCard, kind: CardSimulator, auth: AuthInput): 
   if (card.state === 'CLOSED') return 'CARD_CLOSED'
   if (card.state !== 'ACTIVE' && card.state !== 'FROZEN') return 'CARD_NOT_ACTIVE'
   if (card.state === 'FROZEN' || suffix === '003') return 'CARD_PAUSED'
-  if (DEBITS.has(kind) && card.maxSpendPerTransaction !== null && auth.amount > card.maxSpendPerTransaction) return 'SPENDING_LIMIT_EXCEEDED'
+  if (DEBITS.has(kind) && card.maxSpendPerTransaction !== null && auth.amount > card.maxSpendPerTransaction)
+    return 'SPENDING_LIMIT_EXCEEDED'
   if (DEBITS.has(kind) && suffix === '002') return 'INSUFFICIENT_FUNDS'
   return undefined
 }
@@ -100,7 +133,13 @@ function authorize(emu: SandboxContext, card: StoredCard, kind: CardSimulator, a
   const single = kind === 'financial_authorization'
   if (single) pull(emu, account.id, auth.amount)
   else if (auth.amount > 0) hold(emu, account.id, auth.amount)
-  const t = newCardTransaction(emu, card, {...base, accountId: account.id, held: single ? 0 : auth.amount, pulled: auth.amount, settled: single ? auth.amount : 0})
+  const t = newCardTransaction(emu, card, {
+    ...base,
+    accountId: account.id,
+    held: single ? 0 : auth.amount,
+    pulled: auth.amount,
+    settled: single ? auth.amount : 0,
+  })
   // Descriptor suffix 006: the pull succeeded but its confirmation reported FAILED.
   post(emu, auth.merchant.descriptor.slice(-3) === '006' ? {...t, status: 'EXCEPTION'} : t)
 }

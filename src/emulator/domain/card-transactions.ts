@@ -27,14 +27,27 @@ export function getCardTransaction(emu: SandboxContext, id: string): StoredCardT
 export const issuerToken = () => `sbx_txn_${randomBytes(12).toString('hex')}`
 
 /** Saves and fires `CARD_TRANSACTION.<status>` with the whole transaction (spec 6). */
-export function post(emu: SandboxContext, t: StoredCardTransaction, patch: Partial<StoredCardTransaction> = {}, event?: string): StoredCardTransaction {
+export function post(
+  emu: SandboxContext,
+  t: StoredCardTransaction,
+  patch: Partial<StoredCardTransaction> = {},
+  event?: string,
+): StoredCardTransaction {
   const saved = emu.db.put('cardTransactions', t.id, {...t, ...patch, lastEventAt: emu.iso(), updatedAt: emu.iso()})
   emu.webhooks.emit(`CARD_TRANSACTION.${event ?? saved.status}`, publicCardTransaction(saved))
   return saved
 }
 
 /** A refused authorization: no transaction, only `CARD_TRANSACTION.DECLINED` naming the reason. */
-export function decline(emu: SandboxContext, card: StoredCard, token: string, reason: string, amount: number, merchant: StoredCardTransaction['merchant'], direction: 'DEBIT' | 'CREDIT'): void {
+export function decline(
+  emu: SandboxContext,
+  card: StoredCard,
+  token: string,
+  reason: string,
+  amount: number,
+  merchant: StoredCardTransaction['merchant'],
+  direction: 'DEBIT' | 'CREDIT',
+): void {
   emu.webhooks.emit('CARD_TRANSACTION.DECLINED', {
     cardId: card.id,
     customerId: card.cardholderId,
@@ -54,14 +67,28 @@ export function decline(emu: SandboxContext, card: StoredCard, token: string, re
 export function fundingAccountFor(emu: SandboxContext, card: StoredCard, amount: number): InternalAccount | undefined {
   for (const id of card.fundingSources) {
     const a = emu.db.get<InternalAccount>('internalAccounts', id)
-    if (a?.type === 'EMBEDDED_WALLET' && !activeKeyOfFundingSource(emu.db, fundingSourceOf(emu, card.id, a.id))) continue
+    if (a?.type === 'EMBEDDED_WALLET' && !activeKeyOfFundingSource(emu.db, fundingSourceOf(emu, card.id, a.id)))
+      continue
     if (a && a.status === 'ACTIVE' && a.balance.amount >= amount) return a
   }
   return undefined
 }
 
 /** Creates the transaction row of an approved authorization (money already moved by the caller). */
-export function newCardTransaction(emu: SandboxContext, card: StoredCard, o: {token: string; direction: 'DEBIT' | 'CREDIT'; merchant: StoredCardTransaction['merchant']; amount: number; accountId: string; held: number; pulled: number; settled: number}): StoredCardTransaction {
+export function newCardTransaction(
+  emu: SandboxContext,
+  card: StoredCard,
+  o: {
+    token: string
+    direction: 'DEBIT' | 'CREDIT'
+    merchant: StoredCardTransaction['merchant']
+    amount: number
+    accountId: string
+    held: number
+    pulled: number
+    settled: number
+  },
+): StoredCardTransaction {
   const customer = getCustomer(emu, card.cardholderId, {includeDeleted: true})
   const cur = currencyObject(card.currency)
   const now = emu.iso()
@@ -122,7 +149,8 @@ export function clear(emu: SandboxContext, t: StoredCardTransaction, amount: num
     held -= fromHold
     const extra = amount - fromHold
     if (extra > 0) {
-      if (pull(emu, t.accountId, extra)) pulls = {...pulls, count: pulls.count + 1, totalAmount: pulls.totalAmount + extra}
+      if (pull(emu, t.accountId, extra))
+        pulls = {...pulls, count: pulls.count + 1, totalAmount: pulls.totalAmount + extra}
       else exception = true // settled to the network, but the post-hoc pull failed
     }
   }
@@ -153,7 +181,15 @@ export function reverseReturn(emu: SandboxContext, t: StoredCardTransaction): St
   const amount = t._.returns.at(-1)!
   const ok = pull(emu, t.accountId, amount)
   return post(emu, t, {
-    ...(ok ? {pullSummary: {...t.pullSummary, count: t.pullSummary.count + 1, totalAmount: t.pullSummary.totalAmount + amount}} : {status: 'EXCEPTION' as const}),
+    ...(ok
+      ? {
+          pullSummary: {
+            ...t.pullSummary,
+            count: t.pullSummary.count + 1,
+            totalAmount: t.pullSummary.totalAmount + amount,
+          },
+        }
+      : {status: 'EXCEPTION' as const}),
     refundedAmount: {...t.refundedAmount, amount: t.refundedAmount.amount - amount},
     refundSummary: {...t.refundSummary, totalAmount: t.refundSummary.totalAmount - amount},
     _: {...t._, returns: t._.returns.slice(0, -1)},
@@ -162,7 +198,8 @@ export function reverseReturn(emu: SandboxContext, t: StoredCardTransaction): St
 
 /** A new total authorized amount for an open authorization (authorization_advice). */
 export function resize(emu: SandboxContext, t: StoredCardTransaction, total: number): StoredCardTransaction {
-  if (total < t.settledAmount.amount) throw invalid([{field: 'amount', message: `must be at least the ${t.settledAmount.amount} already settled`}])
+  if (total < t.settledAmount.amount)
+    throw invalid([{field: 'amount', message: `must be at least the ${t.settledAmount.amount} already settled`}])
   let held = t._.held
   const delta = total - t.authorizedAmount.amount
   if (t.direction === 'DEBIT' && delta > 0) {
@@ -174,7 +211,8 @@ export function resize(emu: SandboxContext, t: StoredCardTransaction, total: num
     if (release > 0) releaseHeld(emu, t.accountId, release)
     held -= release
   }
-  const status: CardTransactionStatus = t.settledAmount.amount > 0 && total === t.settledAmount.amount ? 'SETTLED' : t.status
+  const status: CardTransactionStatus =
+    t.settledAmount.amount > 0 && total === t.settledAmount.amount ? 'SETTLED' : t.status
   return post(emu, t, {authorizedAmount: {...t.authorizedAmount, amount: total}, status, _: {...t._, held}})
 }
 

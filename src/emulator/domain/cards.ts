@@ -28,7 +28,11 @@ function saveCard(emu: SandboxContext, c: StoredCard, patch: Partial<StoredCard>
 /** A Luhn-valid 16-digit VISA number derived from the card id (stable across restarts). */
 function sandboxPan(seed: string): string {
   const hex = createHash('sha256').update(seed).digest('hex')
-  const body = '400000' + BigInt('0x' + hex).toString().slice(0, 9)
+  const body =
+    '400000' +
+    BigInt('0x' + hex)
+      .toString()
+      .slice(0, 9)
   let sum = 0
   for (let i = 0; i < body.length; i++) {
     let d = Number(body[body.length - 1 - i])
@@ -52,15 +56,25 @@ function issuanceSuffix(input: CardCreateRequest): string {
 function checkFundingSources(emu: SandboxContext, cardholderId: string, ids: string[], currency?: string): string {
   const problems: Array<{accountId: string; reason: string}> = []
   let code = currency
-  if (new Set(ids).size !== ids.length) throw badRequest('INVALID_INPUT', 'Invalid input: fundingSources', {errors: [{field: 'fundingSources', message: 'lists an account twice'}]})
+  if (new Set(ids).size !== ids.length)
+    throw badRequest('INVALID_INPUT', 'Invalid input: fundingSources', {
+      errors: [{field: 'fundingSources', message: 'lists an account twice'}],
+    })
   for (const id of ids) {
     const a = emu.db.get<InternalAccount>('internalAccounts', id)
-    if (!a || a.customerId !== cardholderId) problems.push({accountId: id, reason: 'is not an internal account of the cardholder'})
+    if (!a || a.customerId !== cardholderId)
+      problems.push({accountId: id, reason: 'is not an internal account of the cardholder'})
     else if (a.status !== 'ACTIVE') problems.push({accountId: id, reason: `is ${a.status}`})
-    else if (code && a.balance.currency.code !== code) problems.push({accountId: id, reason: `is in ${a.balance.currency.code}, not ${code}`})
+    else if (code && a.balance.currency.code !== code)
+      problems.push({accountId: id, reason: `is in ${a.balance.currency.code}, not ${code}`})
     else code = a.balance.currency.code
   }
-  if (problems.length) throw badRequest('FUNDING_SOURCE_INELIGIBLE', `Ineligible funding source: ${problems.map((p) => `${p.accountId} ${p.reason}`).join('; ')}`, {problems})
+  if (problems.length)
+    throw badRequest(
+      'FUNDING_SOURCE_INELIGIBLE',
+      `Ineligible funding source: ${problems.map((p) => `${p.accountId} ${p.reason}`).join('; ')}`,
+      {problems},
+    )
   return code!
 }
 
@@ -68,11 +82,21 @@ function checkFundingSources(emu: SandboxContext, cardholderId: string, ids: str
 export function issueCard(emu: SandboxContext, input: CardCreateRequest): StoredCard {
   const holder = getCustomer(emu, input.cardholderId)
   const status = holder.customerType === 'BUSINESS' ? holder.kybStatus : holder.kycStatus
-  if (status !== 'APPROVED') throw badRequest('CARDHOLDER_KYC_NOT_APPROVED', `${holder.id} is ${status ?? 'not verified'}; a card is issued only to an APPROVED cardholder`, {cardholderId: holder.id, status})
+  if (status !== 'APPROVED')
+    throw badRequest(
+      'CARDHOLDER_KYC_NOT_APPROVED',
+      `${holder.id} is ${status ?? 'not verified'}; a card is issued only to an APPROVED cardholder`,
+      {cardholderId: holder.id, status},
+    )
   const currency = checkFundingSources(emu, holder.id, input.fundingSources)
   const limit = emu.settings().liveCardsPerCardholder
   const live = liveCardCount(emu.db, holder.id)
-  if (live >= limit) throw conflict('CARD_LIMIT_REACHED', `${holder.id} already holds ${live} live card(s), the limit; close one to free a slot`, {cardholderId: holder.id, liveCards: live, limit})
+  if (live >= limit)
+    throw conflict(
+      'CARD_LIMIT_REACHED',
+      `${holder.id} already holds ${live} live card(s), the limit; close one to free a slot`,
+      {cardholderId: holder.id, liveCards: live, limit},
+    )
   const id = newId('Card')
   const pan = sandboxPan(id)
   const now = new Date(emu.now())
@@ -98,7 +122,11 @@ export function issueCard(emu: SandboxContext, input: CardCreateRequest): Stored
   bindFundingSources(emu.db, id, card.fundingSources)
   const suffix = issuanceSuffix(input)
   const s = emu.settings()
-  if (suffix !== '001') emu.scheduler.after(suffix === '005' ? s.cardSlowDelayMs : s.cardProcessingDelayMs, 'card.provisioned', {cardId: id, rejected: suffix === '002'})
+  if (suffix !== '001')
+    emu.scheduler.after(suffix === '005' ? s.cardSlowDelayMs : s.cardProcessingDelayMs, 'card.provisioned', {
+      cardId: id,
+      rejected: suffix === '002',
+    })
   return card
 }
 
@@ -107,11 +135,19 @@ const MOVES: Partial<Record<CardState, CardState[]>> = {ACTIVE: ['FROZEN', 'CLOS
 /** PATCH /cards/{id}: the state machine (spec 3 "Card"), funding sources, spending limit. */
 export function updateCard(emu: SandboxContext, card: StoredCard, patch: CardUpdateRequest): StoredCard {
   if (card.state === 'CLOSED') {
-    if (patch.state === 'CLOSED') throw conflict('CARD_ALREADY_CLOSED', `${card.id} is already CLOSED`, {cardId: card.id, state: card.state})
-    throw conflict('CARD_NOT_MUTABLE', `${card.id} is CLOSED; a closed card cannot be changed`, {cardId: card.id, state: card.state})
+    if (patch.state === 'CLOSED')
+      throw conflict('CARD_ALREADY_CLOSED', `${card.id} is already CLOSED`, {cardId: card.id, state: card.state})
+    throw conflict('CARD_NOT_MUTABLE', `${card.id} is CLOSED; a closed card cannot be changed`, {
+      cardId: card.id,
+      state: card.state,
+    })
   }
   if (patch.state && !(MOVES[card.state] ?? []).includes(patch.state)) {
-    throw conflict('INVALID_STATE_TRANSITION', `${card.id} cannot move from ${card.state} to ${patch.state}; allowed: ACTIVE <-> FROZEN, ACTIVE or FROZEN -> CLOSED`, {cardId: card.id, from: card.state, to: patch.state})
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${card.id} cannot move from ${card.state} to ${patch.state}; allowed: ACTIVE <-> FROZEN, ACTIVE or FROZEN -> CLOSED`,
+      {cardId: card.id, from: card.state, to: patch.state},
+    )
   }
   const next: Partial<StoredCard> = {}
   if (patch.fundingSources) {
@@ -136,7 +172,12 @@ export function updateCard(emu: SandboxContext, card: StoredCard, patch: CardUpd
  * (the published shape: the card data itself never travels in an API answer).
  */
 export function revealCard(emu: SandboxContext, card: StoredCard): {panEmbedUrl: string; expiresAt: string} {
-  if (card.state === 'CLOSED' || card.state === 'PROCESSING') throw conflict('INVALID_STATE_TRANSITION', `${card.id} is ${card.state}; only ACTIVE or FROZEN cards can be revealed`, {cardId: card.id, state: card.state})
+  if (card.state === 'CLOSED' || card.state === 'PROCESSING')
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${card.id} is ${card.state}; only ACTIVE or FROZEN cards can be revealed`,
+      {cardId: card.id, state: card.state},
+    )
   const token = randomBytes(24).toString('base64url')
   const expiresAt = emu.iso(emu.now() + 5 * 60_000)
   emu.db.put('cardReveals', token, {cardId: card.id, expiresAt})
@@ -144,7 +185,10 @@ export function revealCard(emu: SandboxContext, card: StoredCard): {panEmbedUrl:
 }
 
 /** The hosted reveal page: PAN, CVV and expiry for a live token (once), else nothing. */
-export function revealPage(emu: SandboxContext, token: string): {pan: string; cvv: string; expMonth: number; expYear: number} | undefined {
+export function revealPage(
+  emu: SandboxContext,
+  token: string,
+): {pan: string; cvv: string; expMonth: number; expYear: number} | undefined {
   const r = emu.db.get<{cardId: string; expiresAt: string}>('cardReveals', token)
   if (!r) return undefined
   emu.db.del('cardReveals', token)
@@ -158,8 +202,11 @@ export function registerCardJobs(emu: SandboxContext): void {
   emu.scheduler.on('card.provisioned', (p) => {
     const card = emu.db.get<StoredCard>('cards', String(p.cardId))
     if (!card || card.state !== 'PROCESSING') return
-    const saved = saveCard(emu, card, p.rejected ? {state: 'CLOSED', stateReason: 'ISSUER_REJECTED'} : {state: 'ACTIVE'})
+    const saved = saveCard(
+      emu,
+      card,
+      p.rejected ? {state: 'CLOSED', stateReason: 'ISSUER_REJECTED'} : {state: 'ACTIVE'},
+    )
     emu.webhooks.emit('CARD.STATE_CHANGE', publicCard(saved))
   })
 }
-

@@ -3,12 +3,21 @@ import type {SandboxContext} from '../context.js'
 import {badRequest, conflict, invalid} from '../http-error.js'
 import {newId} from '../ids.js'
 import {activeByPlatformId, activeByUmaAddress} from '../store/customers.js'
-import {CURRENT_TERMS_VERSION, TERMS_VERSIONS, contactVerificationFor, getCustomer, type StoredCustomer} from './customers.js'
+import {
+  CURRENT_TERMS_VERSION,
+  TERMS_VERSIONS,
+  contactVerificationFor,
+  getCustomer,
+  type StoredCustomer,
+} from './customers.js'
 import {PLATFORM_CURRENCY, createInternalAccounts} from './internal-accounts.js'
 
 export function checkTerms(version: string | undefined): void {
   if (version !== undefined && !TERMS_VERSIONS.includes(version)) {
-    throw badRequest('END_USER_TERMS_VERSION_NOT_FOUND', `End-user terms version "${version}" does not exist (current: ${CURRENT_TERMS_VERSION})`)
+    throw badRequest(
+      'END_USER_TERMS_VERSION_NOT_FOUND',
+      `End-user terms version "${version}" does not exist (current: ${CURRENT_TERMS_VERSION})`,
+    )
   }
 }
 
@@ -26,7 +35,9 @@ export function createCustomer(emu: SandboxContext, input: CustomerCreateRequest
   }
   const existing = input.platformCustomerId ? activeByPlatformId(emu.db, input.platformCustomerId) : undefined
   if (existing) {
-    throw conflict('CONFLICT', `platformCustomerId "${input.platformCustomerId}" belongs to an active customer`, {existingCustomerId: existing.id})
+    throw conflict('CONFLICT', `platformCustomerId "${input.platformCustomerId}" belongs to an active customer`, {
+      existingCustomerId: existing.id,
+    })
   }
   if (input.umaAddress && activeByUmaAddress(emu.db, input.umaAddress)) {
     throw conflict('UMA_ADDRESS_EXISTS', `umaAddress ${input.umaAddress} is taken`)
@@ -39,7 +50,9 @@ export function createCustomer(emu: SandboxContext, input: CustomerCreateRequest
     id,
     platformCustomerId: input.platformCustomerId ?? `pc_${short}`,
     umaAddress: input.umaAddress ?? `$${short}@${emu.config().umaDomain}`,
-    ...(input.customerType === 'INDIVIDUAL' ? {kycStatus: input.kycStatus ?? 'UNVERIFIED'} : {kybStatus: input.kybStatus ?? 'UNVERIFIED'}),
+    ...(input.customerType === 'INDIVIDUAL'
+      ? {kycStatus: input.kycStatus ?? 'UNVERIFIED'}
+      : {kybStatus: input.kybStatus ?? 'UNVERIFIED'}),
     isDeleted: false,
     createdAt: now,
     updatedAt: now,

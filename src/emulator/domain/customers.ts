@@ -8,7 +8,9 @@ export const TERMS_VERSIONS = ['2025-10-01', '2025-04-01']
 export const CURRENT_TERMS_VERSION = TERMS_VERSIONS[0]
 
 /** The country that decides the provider's rules: region, else address, nationality or incorporation. */
-export function customerCountry(c: Pick<StoredCustomer, 'region' | 'address' | 'nationality' | 'businessInfo'>): string | undefined {
+export function customerCountry(
+  c: Pick<StoredCustomer, 'region' | 'address' | 'nationality' | 'businessInfo'>,
+): string | undefined {
   return c.region ?? c.address?.country ?? c.nationality ?? (c.businessInfo?.country as string | undefined)
 }
 

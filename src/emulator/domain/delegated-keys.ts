@@ -45,7 +45,12 @@ export function publicKeyView(k: StoredDelegatedKey) {
  */
 export function fundingSourceOf(emu: SandboxContext, cardId: string, accountId: string): string {
   if (TABLES.some((t) => t.name === 'cards')) {
-    const card = emu.db.get<{id: string; fundingSourceId?: string; internalAccountId?: string; fundingSources?: Array<{id: string; accountId?: string}>}>('cards', cardId)
+    const card = emu.db.get<{
+      id: string
+      fundingSourceId?: string
+      internalAccountId?: string
+      fundingSources?: Array<{id: string; accountId?: string}>
+    }>('cards', cardId)
     if (!card) throw notFound('NOT_FOUND', `Card ${cardId}`)
     const bound = card.fundingSources?.find((f) => f.accountId === accountId)
     if (bound) return bound.id
@@ -56,7 +61,10 @@ export function fundingSourceOf(emu: SandboxContext, cardId: string, accountId: 
 
 function noActiveKey(emu: SandboxContext, fundingSourceId: string): void {
   const active = activeKeyOfFundingSource<StoredDelegatedKey>(emu.db, fundingSourceId)
-  if (active) throw conflict('CONFLICT', `${active.id} is the ACTIVE delegated key of ${fundingSourceId}; revoke it first`, {delegatedKeyId: active.id})
+  if (active)
+    throw conflict('CONFLICT', `${active.id} is the ACTIVE delegated key of ${fundingSourceId}; revoke it first`, {
+      delegatedKeyId: active.id,
+    })
 }
 
 /** POST /auth/delegated-keys (three legs, same body each). */
@@ -94,7 +102,13 @@ export function createDelegatedKey(req: EmuRequest): Promise<EmuResponse> {
         _privateKey: bytesToHex(kp.privateKey),
       }
       emu.db.put('delegatedKeys', key.id, key)
-      return challenge(emu, req, {operation: ACTIVATE, resourceType: 'DELEGATED_KEY', resourceId: key.id, signer, context: {delegatedKeyId: key.id}})
+      return challenge(emu, req, {
+        operation: ACTIVATE,
+        resourceType: 'DELEGATED_KEY',
+        resourceId: key.id,
+        signer,
+        context: {delegatedKeyId: key.id},
+      })
     },
   )
 }
@@ -115,8 +129,11 @@ export function getDelegatedKey(emu: SandboxContext, id: string): StoredDelegate
 /** DELETE: only an ACTIVE key (400 otherwise); it can never sign again. */
 export function revokeDelegatedKey(emu: SandboxContext, id: string): void {
   const key = getDelegatedKey(emu, id)
-  if (key.status !== 'ACTIVE') throw badRequest('DELEGATED_KEY_NOT_ACTIVE', `${id} is ${key.status}; only an ACTIVE delegated key can be revoked`, {status: key.status})
+  if (key.status !== 'ACTIVE')
+    throw badRequest(
+      'DELEGATED_KEY_NOT_ACTIVE',
+      `${id} is ${key.status}; only an ACTIVE delegated key can be revoked`,
+      {status: key.status},
+    )
   emu.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'REVOKED', updatedAt: emu.iso()})
 }
-
-

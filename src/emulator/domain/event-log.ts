@@ -11,7 +11,9 @@ const encode = (seq: number) => Buffer.from(CURSOR_PREFIX + seq).toString('base6
 function decode(cursor: string): number | undefined {
   const text = Buffer.from(cursor, 'base64url').toString('utf8')
   const seq = Number(text.slice(CURSOR_PREFIX.length))
-  return text.startsWith(CURSOR_PREFIX) && Number.isSafeInteger(seq) && seq >= 0 && encode(seq) === cursor ? seq : undefined
+  return text.startsWith(CURSOR_PREFIX) && Number.isSafeInteger(seq) && seq >= 0 && encode(seq) === cursor
+    ? seq
+    : undefined
 }
 
 /**
@@ -23,14 +25,17 @@ export function eventLogPage(db: Db, query: URLSearchParams) {
   const errors: Array<{field: string; message: string}> = []
   const limitRaw = query.get('limit')
   const limit = limitRaw === null ? DEFAULT_LIMIT : Number(limitRaw)
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) errors.push({field: 'limit', message: `must be an integer from 1 to ${MAX_LIMIT}`})
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    errors.push({field: 'limit', message: `must be an integer from 1 to ${MAX_LIMIT}`})
   const cursor = query.get('cursor')
   const afterSeq = cursor === null ? undefined : decode(cursor)
-  if (cursor !== null && afterSeq === undefined) errors.push({field: 'cursor', message: 'is not a cursor this sandbox issued'})
+  if (cursor !== null && afterSeq === undefined)
+    errors.push({field: 'cursor', message: 'is not a cursor this sandbox issued'})
   const order = query.get('order') ?? 'asc'
   if (order !== 'asc' && order !== 'desc') errors.push({field: 'order', message: 'must be asc or desc'})
   const type = query.get('type') ?? undefined
-  if (type !== undefined && !/^[A-Za-z][A-Za-z0-9_.]*$/.test(type)) errors.push({field: 'type', message: 'is not an event type (e.g. CUSTOMER.KYC_APPROVED)'})
+  if (type !== undefined && !/^[A-Za-z][A-Za-z0-9_.]*$/.test(type))
+    errors.push({field: 'type', message: 'is not an event type (e.g. CUSTOMER.KYC_APPROVED)'})
   if (errors.length) throw invalid(errors)
   const rows = eventsPage(db, {type, afterSeq, limit, newestFirst: order === 'desc'})
   const page = rows.slice(0, limit)

@@ -6,7 +6,15 @@ import {convertDown, fromUsdCents, rateFor, rateTable} from './rates.js'
 
 /** The rail a payout in each fiat currency uses (the contract requires one per corridor; crypto has none, so it is no destination here). */
 export const PAYOUT_RAILS: Record<string, string> = {
-  USD: 'ACH', EUR: 'SEPA_INSTANT', MXN: 'SPEI', BRL: 'PIX', GBP: 'FASTER_PAYMENTS', INR: 'UPI', CAD: 'BANK_TRANSFER', DKK: 'BANK_TRANSFER', JPY: 'BANK_TRANSFER',
+  USD: 'ACH',
+  EUR: 'SEPA_INSTANT',
+  MXN: 'SPEI',
+  BRL: 'PIX',
+  GBP: 'FASTER_PAYMENTS',
+  INR: 'UPI',
+  CAD: 'BANK_TRANSFER',
+  DKK: 'BANK_TRANSFER',
+  JPY: 'BANK_TRANSFER',
 }
 const DEFAULT_SENDING = 10_000
 const MIN_SENDING_USD_CENTS = 100
@@ -42,7 +50,9 @@ export function exchangeRates(emu: SandboxContext, q: ExchangeRatesQuery): Array
   const updatedAt = new Date(emu.db.get<{takenAt: number}>('rates', 'current')?.takenAt ?? emu.now()).toISOString()
   const sending = q.sendingAmount === undefined ? DEFAULT_SENDING : Number(q.sendingAmount)
   const sources = q.sourceCurrency ? [q.sourceCurrency] : Object.keys(table)
-  const destinations = (q.destinationCurrency?.length ? q.destinationCurrency : Object.keys(PAYOUT_RAILS)).filter((c) => PAYOUT_RAILS[c] && table[c])
+  const destinations = (q.destinationCurrency?.length ? q.destinationCurrency : Object.keys(PAYOUT_RAILS)).filter(
+    (c) => PAYOUT_RAILS[c] && table[c],
+  )
   const s = emu.settings()
   const out: Array<Record<string, unknown>> = []
   for (const from of sources.filter((c) => table[c])) {
@@ -56,7 +66,10 @@ export function exchangeRates(emu: SandboxContext, q: ExchangeRatesQuery): Array
         sourceCurrency: currencyObject(from),
         sendingAmount: sending,
         minSendingAmount: fromUsdCents(emu, from, MIN_SENDING_USD_CENTS),
-        maxSendingAmount: s.transactionSizeLimits[`${from}-${to}`] ?? s.transactionSizeLimits[from] ?? fromUsdCents(emu, from, DEFAULT_MAX_USD_CENTS),
+        maxSendingAmount:
+          s.transactionSizeLimits[`${from}-${to}`] ??
+          s.transactionSizeLimits[from] ??
+          fromUsdCents(emu, from, DEFAULT_MAX_USD_CENTS),
         destinationCurrency: currencyObject(to),
         destinationPaymentRail: rail,
         receivingAmount: convertDown(rateFor(emu, from, to), Math.max(0, sending - total)),

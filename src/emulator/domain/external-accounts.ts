@@ -30,7 +30,10 @@ export function isSelfCustodyWallet(a: Pick<StoredExternalAccount, 'accountInfo'
 export function publicExternalAccount(a: StoredExternalAccount): Record<string, unknown> {
   const {challenge: _c, challengeLog: _l, isDeleted: _d, ...rest} = a
   const rails = railsOf(a)
-  return {...rest, accountInfo: {...a.accountInfo, ...(rails.length ? {paymentRails: rails.filter((r) => r !== 'ACH_SAME_DAY')} : {})}}
+  return {
+    ...rest,
+    accountInfo: {...a.accountInfo, ...(rails.length ? {paymentRails: rails.filter((r) => r !== 'ACH_SAME_DAY')} : {})},
+  }
 }
 
 export function getExternalAccount(emu: SandboxContext, id: string): StoredExternalAccount {
@@ -56,16 +59,29 @@ export function createExternalAccount(emu: SandboxContext, input: ExternalAccoun
   const info = input.accountInfo as StoredExternalAccount['accountInfo']
   const existing = externalAccountsOf(emu.db, input.customerId).find((a) => sameAccount(a, input))
   if (existing?.status === 'PENDING' && existing.accountInfo.accountType === 'USD_ACCOUNT') {
-    throw conflict('BANK_ACCOUNT_VALIDATION_PENDING', `This US bank account (${existing.id}) is still being validated (micro-entries and a return window of a few banking days)`, {
+    throw conflict(
+      'BANK_ACCOUNT_VALIDATION_PENDING',
+      `This US bank account (${existing.id}) is still being validated (micro-entries and a return window of a few banking days)`,
+      {
+        existingAccount: publicExternalAccount(existing),
+      },
+    )
+  }
+  if (existing)
+    throw conflict('DUPLICATE_EXTERNAL_ACCOUNT', `An equivalent external account exists: ${existing.id}`, {
       existingAccount: publicExternalAccount(existing),
     })
-  }
-  if (existing) throw conflict('DUPLICATE_EXTERNAL_ACCOUNT', `An equivalent external account exists: ${existing.id}`, {existingAccount: publicExternalAccount(existing)})
-  if (suffixOf(info) === '105') throw badRequest('INVALID_BANK_ACCOUNT', 'The account failed validation (sandbox suffix 105)')
+  if (suffixOf(info) === '105')
+    throw badRequest('INVALID_BANK_ACCOUNT', 'The account failed validation (sandbox suffix 105)')
   const selfCustody = isSelfCustodyWallet({accountInfo: info})
   const ownershipType = input.ownershipType ?? (selfCustody ? 'FIRST_PARTY' : undefined)
   const validating = info.accountType === 'USD_ACCOUNT' && emu.settings().bankValidationMs > 0
-  const status: StoredExternalAccount['status'] = selfCustody && ownershipType === 'FIRST_PARTY' ? 'PENDING_OWNERSHIP_VERIFICATION' : validating ? 'PENDING' : 'ACTIVE'
+  const status: StoredExternalAccount['status'] =
+    selfCustody && ownershipType === 'FIRST_PARTY'
+      ? 'PENDING_OWNERSHIP_VERIFICATION'
+      : validating
+        ? 'PENDING'
+        : 'ACTIVE'
   const now = emu.iso()
   const account: StoredExternalAccount = {
     id: newId('ExternalAccount'),
@@ -88,7 +104,12 @@ export function createExternalAccount(emu: SandboxContext, input: ExternalAccoun
 }
 
 /** Saves a status change and emits EXTERNAL_ACCOUNT.STATUS_UPDATED with the account. */
-export function setStatus(emu: SandboxContext, a: StoredExternalAccount, status: StoredExternalAccount['status'], patch: Partial<StoredExternalAccount> = {}): StoredExternalAccount {
+export function setStatus(
+  emu: SandboxContext,
+  a: StoredExternalAccount,
+  status: StoredExternalAccount['status'],
+  patch: Partial<StoredExternalAccount> = {},
+): StoredExternalAccount {
   const next = emu.db.put('externalAccounts', a.id, {...a, ...patch, status, updatedAt: emu.iso()})
   if (a.status !== status) emu.webhooks.emit('EXTERNAL_ACCOUNT.STATUS_UPDATED', publicExternalAccount(next))
   return next
@@ -107,5 +128,8 @@ export function registerExternalAccountJobs(emu: SandboxContext): void {
 }
 
 export function validationPending(a: StoredExternalAccount): HttpError {
-  return conflict('BANK_ACCOUNT_VALIDATION_PENDING', `${a.id} is still being validated (micro-entries, a few banking days); it cannot receive yet`)
+  return conflict(
+    'BANK_ACCOUNT_VALIDATION_PENDING',
+    `${a.id} is still being validated (micro-entries, a few banking days); it cannot receive yet`,
+  )
 }

@@ -18,15 +18,21 @@ const bpsOf = (amount: number, bps: number) => Math.ceil((amount * bps) / 10000)
  * priced separately, plus basis points on cross-currency) and the platform fee (PATCH /config
  * feeConfigs, or the quote's platformFeeOverride; both need a USD source).
  */
-export function feesFor(emu: SandboxContext, o: {from: string; to: string; rail?: string; net: number; override?: PlatformFeeSpec}): Fees {
+export function feesFor(
+  emu: SandboxContext,
+  o: {from: string; to: string; rail?: string; net: number; override?: PlatformFeeSpec},
+): Fees {
   const s = emu.settings()
   const cross = o.from !== o.to
   const railCents = s.railFeesUsdCents[o.rail ?? 'DEFAULT'] ?? s.railFeesUsdCents.DEFAULT ?? 0
   const service = fromUsdCents(emu, o.from, railCents) + (cross ? bpsOf(o.net, s.crossCurrencyFeeBps) : 0)
   let platform = 0
   if (o.from === 'USD') {
-    const standing = emu.config().feeConfigs.find((f) => f.feeType === 'CROSS_CURRENCY_TRANSACTION' && f.sourceCurrency === 'USD')
-    const spec = o.override ?? (cross && standing ? {fixed: standing.fixedFee.amount, bps: standing.variableFeeBps} : undefined)
+    const standing = emu
+      .config()
+      .feeConfigs.find((f) => f.feeType === 'CROSS_CURRENCY_TRANSACTION' && f.sourceCurrency === 'USD')
+    const spec =
+      o.override ?? (cross && standing ? {fixed: standing.fixedFee.amount, bps: standing.variableFeeBps} : undefined)
     if (spec) platform = spec.fixed + bpsOf(o.net, spec.bps)
   }
   return {service, platform}

@@ -19,9 +19,18 @@ export interface SandboxCounterparty {
   currency: string
 }
 
-const SANDBOX_ADDRESS = new RegExp(`^\\$(success|pending\\.long|fail\\.compliance|refund|refund\\.fail)\\.(usd|eur|mxn)@${SANDBOX_UMA_DOMAIN.replace(/\./g, '\\.')}$`, 'i')
+const SANDBOX_ADDRESS = new RegExp(
+  `^\\$(success|pending\\.long|fail\\.compliance|refund|refund\\.fail)\\.(usd|eur|mxn)@${SANDBOX_UMA_DOMAIN.replace(/\./g, '\\.')}$`,
+  'i',
+)
 
-const BEHAVIOURS: Record<string, UmaSenderBehaviour> = {success: 'success', 'pending.long': 'pending', 'fail.compliance': 'fail', refund: 'refund', 'refund.fail': 'refund_fail'}
+const BEHAVIOURS: Record<string, UmaSenderBehaviour> = {
+  success: 'success',
+  'pending.long': 'pending',
+  'fail.compliance': 'fail',
+  refund: 'refund',
+  'refund.fail': 'refund_fail',
+}
 
 /** `$success.usd@sandbox.uma.money` -> success in USD; other names at that domain are unknown (undefined). */
 export function sandboxCounterparty(address: string): SandboxCounterparty | undefined {
@@ -49,13 +58,23 @@ export function receivingCustomer(emu: SandboxContext, o: {umaAddress?: string; 
  * completion, through the ledger (credit), so the money invariant holds at every step.
  */
 export function receiveUmaPayment(emu: SandboxContext, input: SandboxUmaReceiveRequest): StoredTransaction {
-  if (!isSandboxDomain(input.senderUmaAddress)) throw invalid([{field: 'senderUmaAddress', message: `must be a sandbox sender at ${SANDBOX_UMA_DOMAIN} ($success.usd@${SANDBOX_UMA_DOMAIN} ...)`}])
+  if (!isSandboxDomain(input.senderUmaAddress))
+    throw invalid([
+      {
+        field: 'senderUmaAddress',
+        message: `must be a sandbox sender at ${SANDBOX_UMA_DOMAIN} ($success.usd@${SANDBOX_UMA_DOMAIN} ...)`,
+      },
+    ])
   const sender = sandboxCounterparty(input.senderUmaAddress)
   if (!sender) throw notFound('UMA_NOT_FOUND', `Sandbox sender ${input.senderUmaAddress}`)
   const customer = receivingCustomer(emu, {umaAddress: input.receiverUmaAddress, customerId: input.customerId})
   const code = input.receivingCurrencyCode
   const account = internalAccounts(emu.db, {customerId: customer.id, currency: code})[0]
-  if (!account) throw badRequest('INVALID_CURRENCY', `${customer.id} holds no ${code} account to receive into`, {customerId: customer.id, currency: code})
+  if (!account)
+    throw badRequest('INVALID_CURRENCY', `${customer.id} holds no ${code} account to receive into`, {
+      customerId: customer.id,
+      currency: code,
+    })
   const rate = rateFor(emu, sender.currency, code)
   const now = emu.iso()
   const t: StoredTransaction = {
@@ -77,11 +96,17 @@ export function receiveUmaPayment(emu: SandboxContext, input: SandboxUmaReceiveR
   }
   emu.db.put('transactions', t.id, t)
   emu.webhooks.emit('INCOMING_PAYMENT.PENDING', {...publicTransaction(t), requestedReceiverCustomerInfoFields: []})
-  if (sender.behaviour !== 'pending') emu.scheduler.after(emu.settings().incomingApprovalDelayMs, 'incoming.decide', {id: t.id})
+  if (sender.behaviour !== 'pending')
+    emu.scheduler.after(emu.settings().incomingApprovalDelayMs, 'incoming.decide', {id: t.id})
   return t
 }
 
-function saveIncoming(emu: SandboxContext, t: StoredTransaction, patch: Partial<StoredTransaction>, event: string): StoredTransaction {
+function saveIncoming(
+  emu: SandboxContext,
+  t: StoredTransaction,
+  patch: Partial<StoredTransaction>,
+  event: string,
+): StoredTransaction {
   const next = emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
   emu.webhooks.emit(event, publicTransaction(next))
   return next
@@ -113,7 +138,11 @@ export function rejectTransaction(emu: SandboxContext, t: StoredTransaction): St
 }
 
 export function notPending(t: StoredTransaction): HttpError {
-  return conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${t.id} is ${t.type} ${t.status}; only a PENDING incoming payment (or an agent's PENDING payment) waits for the platform's decision`, {status: t.status, type: t.type})
+  return conflict(
+    'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+    `${t.id} is ${t.type} ${t.status}; only a PENDING incoming payment (or an agent's PENDING payment) waits for the platform's decision`,
+    {status: t.status, type: t.type},
+  )
 }
 
 export function isAwaitingDecision(t: StoredTransaction): boolean {
@@ -122,7 +151,8 @@ export function isAwaitingDecision(t: StoredTransaction): boolean {
 
 /** No decision from the platform in time: a `$fail.compliance` payment fails, any other is accepted (the sandbox's stand-in for a 200 reply). */
 export function decideByDefault(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
-  if (t._?.umaSender === 'fail') return saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
+  if (t._?.umaSender === 'fail')
+    return saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
   return acceptIncoming(emu, t)
 }
 
@@ -133,8 +163,18 @@ export function decideByDefault(emu: SandboxContext, t: StoredTransaction): Stor
  * the sender's side, outside the platform's ledger: no balance here moves at any step.
  */
 function failCrediting(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
-  const refund = {reference: `RF-${t.id.slice(-8)}`, initiatedAt: emu.iso(), status: 'PENDING', reason: 'TRANSACTION_FAILED'}
-  const failed = saveIncoming(emu, t, {status: 'FAILED', failureReason: 'OFFRAMP_FAILED', refund}, 'INCOMING_PAYMENT.FAILED')
+  const refund = {
+    reference: `RF-${t.id.slice(-8)}`,
+    initiatedAt: emu.iso(),
+    status: 'PENDING',
+    reason: 'TRANSACTION_FAILED',
+  }
+  const failed = saveIncoming(
+    emu,
+    t,
+    {status: 'FAILED', failureReason: 'OFFRAMP_FAILED', refund},
+    'INCOMING_PAYMENT.FAILED',
+  )
   emu.webhooks.emit('INCOMING_PAYMENT.REFUND_PENDING', publicTransaction(failed))
   emu.scheduler.after(emu.settings().paymentCompletionDelayMs, 'incoming.refund', {id: t.id})
   return failed

@@ -15,7 +15,10 @@ export function currencyObject(code: string) {
 /** Deterministic digits from a seed, so funding details stay stable across restarts. */
 function digits(seed: string, n: number): string {
   const hex = createHash('sha256').update(seed).digest('hex')
-  return BigInt('0x' + hex).toString().slice(0, n).padStart(n, '0')
+  return BigInt('0x' + hex)
+    .toString()
+    .slice(0, n)
+    .padStart(n, '0')
 }
 
 function base58ish(seed: string, n: number): string {
@@ -31,18 +34,76 @@ export function fundingInstructionsFor(code: string, accountId: string): Array<R
   const reference = `SVC-${digits(accountId, 8)}`
   switch (code) {
     case 'USD':
-      return [{instructionsNotes: 'Include the reference so the deposit is matched.', accountOrWalletInfo: {accountType: 'USD_ACCOUNT', accountNumber: digits(accountId + 'acct', 10), routingNumber: '021000021', bankName: 'Sandbox Bank, N.A.', bankAccountType: 'CHECKING', paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'], reference}}]
+      return [
+        {
+          instructionsNotes: 'Include the reference so the deposit is matched.',
+          accountOrWalletInfo: {
+            accountType: 'USD_ACCOUNT',
+            accountNumber: digits(accountId + 'acct', 10),
+            routingNumber: '021000021',
+            bankName: 'Sandbox Bank, N.A.',
+            bankAccountType: 'CHECKING',
+            paymentRails: ['ACH', 'WIRE', 'RTP', 'FEDNOW'],
+            reference,
+          },
+        },
+      ]
     case 'MXN':
-      return [{accountOrWalletInfo: {accountType: 'MXN_ACCOUNT', clabeNumber: '002010' + digits(accountId, 12), paymentRails: ['SPEI'], reference}}]
+      return [
+        {
+          accountOrWalletInfo: {
+            accountType: 'MXN_ACCOUNT',
+            clabeNumber: '002010' + digits(accountId, 12),
+            paymentRails: ['SPEI'],
+            reference,
+          },
+        },
+      ]
     case 'EUR':
-      return [{accountOrWalletInfo: {accountType: 'EUR_ACCOUNT', iban: 'DE89370400440532013000', swiftCode: 'COBADEFFXXX', paymentRails: ['SEPA', 'SEPA_INSTANT'], reference}}]
+      return [
+        {
+          accountOrWalletInfo: {
+            accountType: 'EUR_ACCOUNT',
+            iban: 'DE89370400440532013000',
+            swiftCode: 'COBADEFFXXX',
+            paymentRails: ['SEPA', 'SEPA_INSTANT'],
+            reference,
+          },
+        },
+      ]
     case 'GBP':
-      return [{accountOrWalletInfo: {accountType: 'GBP_ACCOUNT', sortCode: digits(accountId + 'sc', 6), accountNumber: digits(accountId + 'an', 8), paymentRails: ['FASTER_PAYMENTS'], reference}}]
+      return [
+        {
+          accountOrWalletInfo: {
+            accountType: 'GBP_ACCOUNT',
+            sortCode: digits(accountId + 'sc', 6),
+            accountNumber: digits(accountId + 'an', 8),
+            paymentRails: ['FASTER_PAYMENTS'],
+            reference,
+          },
+        },
+      ]
     case 'USDC':
     case 'USDT':
-      return [{accountOrWalletInfo: {accountType: 'SOLANA_WALLET', assetType: code, address: base58ish(accountId + 'sol', 44)}}]
+      return [
+        {
+          accountOrWalletInfo: {
+            accountType: 'SOLANA_WALLET',
+            assetType: code,
+            address: base58ish(accountId + 'sol', 44),
+          },
+        },
+      ]
     case 'BTC':
-      return [{accountOrWalletInfo: {accountType: 'BITCOIN_L1', network: 'BITCOIN', address: 'bcrt1q' + base58ish(accountId, 38).toLowerCase()}}]
+      return [
+        {
+          accountOrWalletInfo: {
+            accountType: 'BITCOIN_L1',
+            network: 'BITCOIN',
+            address: 'bcrt1q' + base58ish(accountId, 38).toLowerCase(),
+          },
+        },
+      ]
     default:
       return []
   }
@@ -62,12 +123,24 @@ export const PLATFORM_CURRENCY = 'USD'
  * it may hold a balance.
  */
 export function addInternalAccounts(emu: SandboxContext, customerId: string, currencies: string[]): InternalAccount[] {
-  const have = new Set(internalAccounts(emu.db, {customerId}).filter((a) => a.type !== 'EMBEDDED_WALLET').map((a) => a.balance.currency.code))
-  return createInternalAccounts(emu, customerId, currencies.filter((c) => !have.has(c)))
+  const have = new Set(
+    internalAccounts(emu.db, {customerId})
+      .filter((a) => a.type !== 'EMBEDDED_WALLET')
+      .map((a) => a.balance.currency.code),
+  )
+  return createInternalAccounts(
+    emu,
+    customerId,
+    currencies.filter((c) => !have.has(c)),
+  )
 }
 
 /** Internal accounts are created with the customer, one per currency (spec 2.5). */
-export function createInternalAccounts(emu: SandboxContext, customerId: string, currencies: string[]): InternalAccount[] {
+export function createInternalAccounts(
+  emu: SandboxContext,
+  customerId: string,
+  currencies: string[],
+): InternalAccount[] {
   const now = emu.iso()
   return [...new Set(currencies)].map((code) => {
     const id = newId('InternalAccount')

@@ -23,13 +23,17 @@ export interface StoredInvitation {
 /** A platform without invitations (sandbox setting `invitationsEnabled: false`) answers INVITATIONS_NOT_CONFIGURED. */
 function requireConfigured(emu: SandboxContext): void {
   if (emu.settings().invitationsEnabled === false) {
-    throw badRequest('INVITATIONS_NOT_CONFIGURED', 'Invitations are not configured for this platform (sandbox: PATCH /config {"sandbox": {"invitationsEnabled": true}})')
+    throw badRequest(
+      'INVITATIONS_NOT_CONFIGURED',
+      'Invitations are not configured for this platform (sandbox: PATCH /config {"sandbox": {"invitationsEnabled": true}})',
+    )
   }
 }
 
 /** The stored invitation with its status as of now: a PENDING one past expiresAt reads EXPIRED. */
 function current(emu: SandboxContext, inv: StoredInvitation): StoredInvitation {
-  if (inv.status === 'PENDING' && inv.expiresAt && Date.parse(inv.expiresAt) <= emu.now()) return {...inv, status: 'EXPIRED'}
+  if (inv.status === 'PENDING' && inv.expiresAt && Date.parse(inv.expiresAt) <= emu.now())
+    return {...inv, status: 'EXPIRED'}
   return inv
 }
 
@@ -48,7 +52,10 @@ export function getInvitation(emu: SandboxContext, code: string): StoredInvitati
 export function createInvitation(emu: SandboxContext, body: unknown): StoredInvitation {
   requireConfigured(emu)
   const input = validate(invitationCreateRequest, body)
-  if (input.expiresAt && Date.parse(input.expiresAt) <= emu.now()) throw badRequest('INVALID_INPUT', 'Invalid input: expiresAt', {errors: [{field: 'expiresAt', message: 'must be in the future'}]})
+  if (input.expiresAt && Date.parse(input.expiresAt) <= emu.now())
+    throw badRequest('INVALID_INPUT', 'Invalid input: expiresAt', {
+      errors: [{field: 'expiresAt', message: 'must be in the future'}],
+    })
   const inviter = activeByUmaAddress(emu.db, input.inviterUma)
   if (!inviter) throw badRequest('INVALID_UMA_ADDRESS', `No customer of this platform holds ${input.inviterUma}`)
   const code = randomBytes(6).toString('hex')
@@ -68,13 +75,18 @@ export function createInvitation(emu: SandboxContext, body: unknown): StoredInvi
 }
 
 // The spec names no code for it; the invitation's EXPIRED status does exist (openapi UmaInvitation).
-const expired = (inv: StoredInvitation) => badRequest('INVITATION_EXPIRED', `Invitation ${inv.code} expired at ${inv.expiresAt}`, {expiresAt: inv.expiresAt})
+const expired = (inv: StoredInvitation) =>
+  badRequest('INVITATION_EXPIRED', `Invitation ${inv.code} expired at ${inv.expiresAt}`, {expiresAt: inv.expiresAt})
 
 /** Claim: PENDING -> CLAIMED once; a claimed, cancelled or expired one refuses (400, spec 7). */
 export function claimInvitation(emu: SandboxContext, code: string, body: unknown): StoredInvitation {
   const inv = getInvitation(emu, code)
   const input = validate(invitationClaimRequest, body)
-  if (inv.status === 'CLAIMED') throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed at ${inv.claimedAt} by ${inv.inviteeUma}`)
+  if (inv.status === 'CLAIMED')
+    throw badRequest(
+      'INVITATION_ALREADY_CLAIMED',
+      `Invitation ${code} was claimed at ${inv.claimedAt} by ${inv.inviteeUma}`,
+    )
   if (inv.status === 'CANCELLED') throw badRequest('INVITATION_CANCELLED', `Invitation ${code} was cancelled`)
   if (inv.status === 'EXPIRED') throw expired(inv)
   if (input.inviteeUma === inv.inviterUma) throw badRequest('SELF_PAYMENT', 'The invitee cannot be the inviter')
@@ -87,7 +99,8 @@ export function claimInvitation(emu: SandboxContext, code: string, body: unknown
 /** Cancel: only a PENDING invitation; a claimed or cancelled one answers with its own code. */
 export function cancelInvitation(emu: SandboxContext, code: string): StoredInvitation {
   const inv = getInvitation(emu, code)
-  if (inv.status === 'CLAIMED') throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed already and cannot be cancelled`)
+  if (inv.status === 'CLAIMED')
+    throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed already and cannot be cancelled`)
   if (inv.status === 'CANCELLED') throw badRequest('INVITATION_CANCELLED', `Invitation ${code} was cancelled already`)
   if (inv.status === 'EXPIRED') throw expired(inv)
   return emu.db.put('invitations', code, {...inv, status: 'CANCELLED', cancelledAt: emu.iso()})

@@ -16,7 +16,8 @@ export type Channel = 'email' | 'phone'
 function applicable(c: StoredCustomer, channel: Channel): void {
   const state = c.contactVerification?.[channel]
   if (!state) throw conflict('CONFLICT', `This customer's provider does not require ${channel} verification`, {channel})
-  if (state === 'VERIFIED') throw conflict('CONFLICT', `The ${channel} of ${c.id} is already VERIFIED`, {channel, state})
+  if (state === 'VERIFIED')
+    throw conflict('CONFLICT', `The ${channel} of ${c.id} is already VERIFIED`, {channel, state})
 }
 
 export function sendContactCode(emu: SandboxContext, c: StoredCustomer, channel: Channel): void {
@@ -26,13 +27,22 @@ export function sendContactCode(emu: SandboxContext, c: StoredCustomer, channel:
   emu.log(`contact verification: ${channel} code for ${c.id} sent to ${to}: ${SANDBOX_CONTACT_CODE}`)
 }
 
-export function confirmContactCode(emu: SandboxContext, c: StoredCustomer, channel: Channel, code: string): StoredCustomer {
+export function confirmContactCode(
+  emu: SandboxContext,
+  c: StoredCustomer,
+  channel: Channel,
+  code: string,
+): StoredCustomer {
   applicable(c, channel)
   const key = `${c.id}|${channel}`
   const sent = emu.db.get<{code: string; to?: string; expiresAt: number}>('contactCodes', key)
   const to = channel === 'email' ? c.email : c.phoneNumber
-  if (!sent || sent.to !== to) throw invalid([{field: 'code', message: `no code was sent to this ${channel}; request one with POST verify-${channel} first`}])
-  if (sent.expiresAt < emu.now()) throw invalid([{field: 'code', message: `the code expired; request a new one with POST verify-${channel}`}])
+  if (!sent || sent.to !== to)
+    throw invalid([
+      {field: 'code', message: `no code was sent to this ${channel}; request one with POST verify-${channel} first`},
+    ])
+  if (sent.expiresAt < emu.now())
+    throw invalid([{field: 'code', message: `the code expired; request a new one with POST verify-${channel}`}])
   if (sent.code !== code) throw invalid([{field: 'code', message: 'does not match the code that was sent'}])
   emu.db.del('contactCodes', key)
   return saveCustomer(emu, {...c, contactVerification: {...c.contactVerification, [channel]: 'VERIFIED'}})

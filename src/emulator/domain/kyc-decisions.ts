@@ -51,11 +51,13 @@ function eventPrefix(c: StoredCustomer): string {
 /** UNVERIFIED or HOLD -> PENDING (with CUSTOMER.KYC_PENDING / KYB_PENDING), then a scheduled decision. */
 export function beginReview(emu: SandboxContext, c: StoredCustomer, via: string): StoredCustomer {
   const saved = saveCustomer(emu, {...c, [statusKey(c)]: 'PENDING'})
-  for (const o of ownersOf(emu, c.id)) emu.db.put('beneficialOwners', o.id, {...o, kycStatus: 'PENDING', updatedAt: emu.iso()})
+  for (const o of ownersOf(emu, c.id))
+    emu.db.put('beneficialOwners', o.id, {...o, kycStatus: 'PENDING', updatedAt: emu.iso()})
   emu.webhooks.emit(`${eventPrefix(c)}PENDING`, publicCustomer(saved))
   const outcome = outcomeFor(emu, saved)
   emu.log(`kyc: ${c.id} under review (${via}); sandbox outcome ${outcome}`)
-  if (outcome !== 'MANUAL_REVIEW') emu.scheduler.after(emu.settings().decisionDelayMs, 'kyc.decide', {customerId: c.id, outcome})
+  if (outcome !== 'MANUAL_REVIEW')
+    emu.scheduler.after(emu.settings().decisionDelayMs, 'kyc.decide', {customerId: c.id, outcome})
   return saved
 }
 
@@ -65,7 +67,11 @@ export function decide(emu: SandboxContext, customerId: string, outcome: Outcome
   if (!c || c.isDeleted || statusOf(c) !== 'PENDING' || outcome === 'MANUAL_REVIEW') return
   for (const o of ownersOf(emu, c.id)) {
     const own = ownerOutcome(o)
-    emu.db.put('beneficialOwners', o.id, {...o, kycStatus: own === 'MANUAL_REVIEW' ? 'PENDING' : own, updatedAt: emu.iso()})
+    emu.db.put('beneficialOwners', o.id, {
+      ...o,
+      kycStatus: own === 'MANUAL_REVIEW' ? 'PENDING' : own,
+      updatedAt: emu.iso(),
+    })
   }
   const saved = saveCustomer(emu, {...c, [statusKey(c)]: outcome})
   emu.log(`kyc: ${c.id} ${outcome}`)

@@ -64,7 +64,11 @@ export function holderCustomer(emu: SandboxContext, holder: string): StoredCusto
 /** While a review runs its packet is frozen: new owners or documents would be decided unseen. */
 export function refuseWhileUnderReview(c: StoredCustomer, what: string, verb = 'added'): void {
   if (statusOf(c) === 'PENDING') {
-    throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${c.id} is under review (PENDING); ${what} cannot be ${verb} until the decision`, {status: 'PENDING'})
+    throw new HttpError(
+      409,
+      'INVALID_STATE_TRANSITION',
+      `${c.id} is under review (PENDING); ${what} cannot be ${verb} until the decision`,
+      {status: 'PENDING'},
+    )
   }
 }
-

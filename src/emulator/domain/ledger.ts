@@ -22,7 +22,12 @@ export function totals(emu: SandboxContext, currency: string): LedgerTotals {
 
 function bump(emu: SandboxContext, currency: string, d: Partial<Omit<LedgerTotals, 'currency'>>): void {
   const t = totals(emu, currency)
-  emu.db.put('ledger', currency, {currency, fundedIn: t.fundedIn + (d.fundedIn ?? 0), paidOut: t.paidOut + (d.paidOut ?? 0), inTransit: t.inTransit + (d.inTransit ?? 0)})
+  emu.db.put('ledger', currency, {
+    currency,
+    fundedIn: t.fundedIn + (d.fundedIn ?? 0),
+    paidOut: t.paidOut + (d.paidOut ?? 0),
+    inTransit: t.inTransit + (d.inTransit ?? 0),
+  })
 }
 
 export function getInternalAccount(emu: SandboxContext, id: string): InternalAccount {
@@ -38,10 +43,16 @@ function save(emu: SandboxContext, a: InternalAccount, dBalance: number, dTotal:
     totalBalance: {...a.totalBalance, amount: a.totalBalance.amount + dTotal},
     updatedAt: emu.iso(),
   }
-  if (next.balance.amount < 0 || next.totalBalance.amount < next.balance.amount) throw new Error(`ledger invariant broken on ${a.id}`)
+  if (next.balance.amount < 0 || next.totalBalance.amount < next.balance.amount)
+    throw new Error(`ledger invariant broken on ${a.id}`)
   // A balance past the largest exact integer would round: the movement is refused whole instead.
   if (!Number.isSafeInteger(next.totalBalance.amount)) {
-    throw invalid([{field: 'amount', message: `would take ${a.id} past the largest balance held exactly (${Number.MAX_SAFE_INTEGER} smallest units)`}])
+    throw invalid([
+      {
+        field: 'amount',
+        message: `would take ${a.id} past the largest balance held exactly (${Number.MAX_SAFE_INTEGER} smallest units)`,
+      },
+    ])
   }
   return emu.db.put('internalAccounts', a.id, next)
 }
@@ -54,11 +65,16 @@ export function credit(emu: SandboxContext, accountId: string, amount: number): 
 }
 
 export function insufficientFunds(a: InternalAccount, amount: number): HttpError {
-  return new HttpError(400, 'INSUFFICIENT_FUNDS', `${a.id} holds ${a.balance.amount} ${a.balance.currency.code} (smallest units) available; ${amount} needed`, {
-    accountId: a.id,
-    available: a.balance.amount,
-    required: amount,
-  })
+  return new HttpError(
+    400,
+    'INSUFFICIENT_FUNDS',
+    `${a.id} holds ${a.balance.amount} ${a.balance.currency.code} (smallest units) available; ${amount} needed`,
+    {
+      accountId: a.id,
+      available: a.balance.amount,
+      required: amount,
+    },
+  )
 }
 
 /** Execute: moves `amount` from spendable to held. Refused when the spendable balance is short. */

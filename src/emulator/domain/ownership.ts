@@ -47,47 +47,94 @@ export function signatureVerifiable(accountType: string): boolean {
 }
 
 /** POST .../challenge: abandons any in-flight challenge and issues a new one (spec 4.1 rules 1-2). */
-export function issueChallenge(emu: SandboxContext, a: StoredExternalAccount, method: 'WALLET_SIGNATURE' | 'LIVENESS', baseUrl: string): Record<string, unknown> {
-  if (!isSelfCustodyWallet(a)) throw conflict('INVALID_STATE_TRANSITION', `${a.id} is not a self-custody crypto wallet; ownership verification does not apply`)
-  if (a.ownershipType !== 'FIRST_PARTY') throw conflict('INVALID_STATE_TRANSITION', `${a.id} is not FIRST_PARTY; only the customer's own wallets are ownership-verified`)
+export function issueChallenge(
+  emu: SandboxContext,
+  a: StoredExternalAccount,
+  method: 'WALLET_SIGNATURE' | 'LIVENESS',
+  baseUrl: string,
+): Record<string, unknown> {
+  if (!isSelfCustodyWallet(a))
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${a.id} is not a self-custody crypto wallet; ownership verification does not apply`,
+    )
+  if (a.ownershipType !== 'FIRST_PARTY')
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${a.id} is not FIRST_PARTY; only the customer's own wallets are ownership-verified`,
+    )
   if (a.status === 'ACTIVE') throw conflict('INVALID_STATE_TRANSITION', `${a.id} is already verified (ACTIVE)`)
   if (method === 'WALLET_SIGNATURE' && !signatureVerifiable(a.accountInfo.accountType)) {
-    throw invalid([{field: 'method', message: `WALLET_SIGNATURE cannot be verified for ${a.accountInfo.accountType} addresses in this sandbox (EVM and Solana only); use LIVENESS`}])
+    throw invalid([
+      {
+        field: 'method',
+        message: `WALLET_SIGNATURE cannot be verified for ${a.accountInfo.accountType} addresses in this sandbox (EVM and Solana only); use LIVENESS`,
+      },
+    ])
   }
   // Re-issues are rate limited (spec 7: 429 with Retry-After): at most 10 per account per minute.
   const recent = (a.challengeLog ?? []).filter((t) => t > emu.now() - 60_000)
   if (recent.length >= 10) {
     const retry = Math.ceil((recent[0] + 60_000 - emu.now()) / 1000)
-    throw new HttpError(429, 'RATE_LIMITED', `Too many ownership challenges for ${a.id}; retry in ${retry}s`, {retryAfterSeconds: retry}, {'retry-after': String(retry)})
+    throw new HttpError(
+      429,
+      'RATE_LIMITED',
+      `Too many ownership challenges for ${a.id}; retry in ${retry}s`,
+      {retryAfterSeconds: retry},
+      {'retry-after': String(retry)},
+    )
   }
   const expiresAt = emu.iso(emu.now() + emu.settings().ownershipChallengeTtlMs)
   const nonce = randomBytes(16).toString('hex')
   const challenge =
     method === 'WALLET_SIGNATURE'
-      ? {method, expiresAt, messageToSign: `Verify ownership of ${a.accountInfo.address} for ${a.id}.\nNonce: ${nonce}\nExpires: ${expiresAt}`}
+      ? {
+          method,
+          expiresAt,
+          messageToSign: `Verify ownership of ${a.accountInfo.address} for ${a.id}.\nNonce: ${nonce}\nExpires: ${expiresAt}`,
+        }
       : {method, expiresAt, token: `liv_${nonce}`, verificationLink: `${baseUrl}/sandbox/hosted/liveness/liv_${nonce}`}
   const challengeLog = [...recent, emu.now()]
   const next = {...a, challenge, challengeLog, updatedAt: emu.iso()}
   if (a.status === 'UNVERIFIED') setStatus(emu, a, 'PENDING_OWNERSHIP_VERIFICATION', {challenge, challengeLog})
   else emu.db.put('externalAccounts', a.id, next)
   const {messageToSign, verificationLink, token} = challenge as Record<string, string | undefined>
-  return {method, ...(messageToSign ? {messageToSign} : {}), ...(verificationLink ? {verificationLink, token} : {}), expiresAt}
+  return {
+    method,
+    ...(messageToSign ? {messageToSign} : {}),
+    ...(verificationLink ? {verificationLink, token} : {}),
+    expiresAt,
+  }
 }
 
 /** POST .../verify: synchronous outcome; a bad or late signature moves the account to UNVERIFIED. */
-export function verifySignature(emu: SandboxContext, a: StoredExternalAccount, signature: string): Record<string, unknown> {
+export function verifySignature(
+  emu: SandboxContext,
+  a: StoredExternalAccount,
+  signature: string,
+): Record<string, unknown> {
   const c = a.challenge
   if (!c || c.method !== 'WALLET_SIGNATURE' || a.status !== 'PENDING_OWNERSHIP_VERIFICATION') {
     throw conflict('INVALID_STATE_TRANSITION', `${a.id} has no WALLET_SIGNATURE challenge outstanding; issue one first`)
   }
   const fail = (reason: string): never => {
     setStatus(emu, a, 'UNVERIFIED', {challenge: undefined})
-    throw keepingWrites(new HttpError(400, 'INVALID_SIGNATURE', `${reason}; the account is now UNVERIFIED (issue a new challenge to retry)`, {accountId: a.id}))
+    throw keepingWrites(
+      new HttpError(
+        400,
+        'INVALID_SIGNATURE',
+        `${reason}; the account is now UNVERIFIED (issue a new challenge to retry)`,
+        {accountId: a.id},
+      ),
+    )
   }
   if (Date.parse(c.expiresAt) <= emu.now()) fail('The challenge expired')
   const address = String(a.accountInfo.address)
   const chain = WALLET_KINDS[a.accountInfo.accountType]?.chain
-  const ok = chain === 'EVM' ? recoverEvmAddress(c.messageToSign!, signature)?.toLowerCase() === address.toLowerCase() : verifySolana(c.messageToSign!, signature, address)
+  const ok =
+    chain === 'EVM'
+      ? recoverEvmAddress(c.messageToSign!, signature)?.toLowerCase() === address.toLowerCase()
+      : verifySolana(c.messageToSign!, signature, address)
   if (!ok) fail(`The signature does not verify for ${address} over messageToSign`)
   return publicExternalAccount(setStatus(emu, a, 'ACTIVE', {challenge: undefined}))
 }
@@ -100,8 +147,14 @@ export function findByLivenessToken(emu: SandboxContext, token: string): StoredE
 /** The user finished the hosted check: the decision lands asynchronously (spec 4.1 rule 4). */
 export function submitLiveness(emu: SandboxContext, token: string, pass: boolean): StoredExternalAccount {
   const a = findByLivenessToken(emu, token)
-  if (!a) throw new HttpError(404, 'NOT_FOUND', 'No liveness check is outstanding for this link (a newer challenge replaces older ones)')
-  if (Date.parse(a.challenge!.expiresAt) <= emu.now()) throw badRequest('EXPIRED', 'This liveness link expired; issue a new challenge')
+  if (!a)
+    throw new HttpError(
+      404,
+      'NOT_FOUND',
+      'No liveness check is outstanding for this link (a newer challenge replaces older ones)',
+    )
+  if (Date.parse(a.challenge!.expiresAt) <= emu.now())
+    throw badRequest('EXPIRED', 'This liveness link expired; issue a new challenge')
   emu.db.put('externalAccounts', a.id, {...a, challenge: {...a.challenge!, livenessSubmitted: true}})
   emu.scheduler.after(emu.settings().livenessDelayMs, 'ownership.liveness', {id: a.id, token, pass})
   return a

@@ -18,15 +18,29 @@ export function quoteOutcome(info: Record<string, unknown> | undefined): Outcome
     case '002':
       return {kind: 'fail', reason: 'QUOTE_EXECUTION_FAILED', delay: 'normal'}
     case '003':
-      return wallet ? {kind: 'fail', reason: 'ACCOUNT_CANNOT_RECEIVE', delay: 'normal'} : {kind: 'complete', delay: 'slow'}
+      return wallet
+        ? {kind: 'fail', reason: 'ACCOUNT_CANNOT_RECEIVE', delay: 'normal'}
+        : {kind: 'complete', delay: 'slow'}
     case '004':
       return {kind: 'fail', reason: 'ACCOUNT_CANNOT_RECEIVE', delay: 'normal'}
     case '005':
       return wallet ? {kind: 'fail', reason: 'ACCOUNT_CANNOT_RECEIVE', delay: 'timeout'} : {kind: 'return'}
     case '006':
-      return {kind: 'fail', reason: 'QUOTE_EXECUTION_FAILED', delay: 'normal', refund: 'COMPLETED', refundReason: 'USER_CANCELLATION'}
+      return {
+        kind: 'fail',
+        reason: 'QUOTE_EXECUTION_FAILED',
+        delay: 'normal',
+        refund: 'COMPLETED',
+        refundReason: 'USER_CANCELLATION',
+      }
     case '007':
-      return {kind: 'fail', reason: 'ACCOUNT_CANNOT_RECEIVE', delay: 'normal', refund: 'FAILED', refundReason: 'TRANSACTION_FAILED'}
+      return {
+        kind: 'fail',
+        reason: 'ACCOUNT_CANNOT_RECEIVE',
+        delay: 'normal',
+        refund: 'FAILED',
+        refundReason: 'TRANSACTION_FAILED',
+      }
     default:
       return {kind: 'complete', delay: 'normal'}
   }
@@ -48,5 +62,13 @@ export function transferOutcome(info: Record<string, unknown>): Outcome {
 
 /** Beneficiary name check from the 1xx suffixes (section 7); 105 is refused at creation. */
 export function beneficiaryStatus(info: Record<string, unknown>): string {
-  return {'102': 'NOT_MATCHED', '103': 'PARTIAL_MATCH', '104': 'PENDING', '106': 'UNSUPPORTED', '107': 'CHECKED_BY_RECEIVING_FI'}[suffixOf(info)] ?? 'MATCHED'
+  return (
+    {
+      '102': 'NOT_MATCHED',
+      '103': 'PARTIAL_MATCH',
+      '104': 'PENDING',
+      '106': 'UNSUPPORTED',
+      '107': 'CHECKED_BY_RECEIVING_FI',
+    }[suffixOf(info)] ?? 'MATCHED'
+  )
 }

@@ -16,11 +16,19 @@ function expired(emu: SandboxContext, q: StoredQuote): HttpError {
   return badRequest('QUOTE_EXPIRED', `${q.id} expired at ${q.expiresAt}; create a new quote`, {expiresAt: q.expiresAt})
 }
 
-export function outgoing(emu: SandboxContext, q: StoredQuote, id: string, funding: Funding | undefined, o: {status: string; agentId?: string; pendingApproval?: boolean; source?: Record<string, unknown>; outcome?: Outcome}): StoredTransaction {
+export function outgoing(
+  emu: SandboxContext,
+  q: StoredQuote,
+  id: string,
+  funding: Funding | undefined,
+  o: {status: string; agentId?: string; pendingApproval?: boolean; source?: Record<string, unknown>; outcome?: Outcome},
+): StoredTransaction {
   const uma = q._.uma
-  const dest = q._.destinationInternal || !q._.destinationAccountId ? undefined : getExternalAccount(emu, q._.destinationAccountId)
+  const dest =
+    q._.destinationInternal || !q._.destinationAccountId ? undefined : getExternalAccount(emu, q._.destinationAccountId)
   const wallet = dest && WALLET_KINDS[dest.accountInfo.accountType] ? dest.accountInfo.accountType : undefined
-  const network = q.source.sourceType === 'REALTIME_FUNDING' ? (q.source.cryptoNetwork as string | undefined) : undefined
+  const network =
+    q.source.sourceType === 'REALTIME_FUNDING' ? (q.source.cryptoNetwork as string | undefined) : undefined
   const now = emu.iso()
   return {
     id,
@@ -30,7 +38,9 @@ export function outgoing(emu: SandboxContext, q: StoredQuote, id: string, fundin
     customerId: q._.customerId,
     platformCustomerId: q._.platformCustomerId,
     source: o.source ?? {...q.source, currency: q.sendingCurrency.code},
-    destination: uma ? {destinationType: 'UMA_ADDRESS', umaAddress: uma.address, currency: q.receivingCurrency.code} : {destinationType: 'ACCOUNT', accountId: q._.destinationAccountId, currency: q.receivingCurrency.code},
+    destination: uma
+      ? {destinationType: 'UMA_ADDRESS', umaAddress: uma.address, currency: q.receivingCurrency.code}
+      : {destinationType: 'ACCOUNT', accountId: q._.destinationAccountId, currency: q.receivingCurrency.code},
     sentAmount: {amount: q.totalSendingAmount, currency: q.sendingCurrency},
     receivedAmount: {amount: q.totalReceivingAmount, currency: q.receivingCurrency},
     fees: q.feesIncluded,
@@ -45,9 +55,20 @@ export function outgoing(emu: SandboxContext, q: StoredQuote, id: string, fundin
     updatedAt: now,
     _: {
       funding,
-      outcome: o.outcome ?? (uma ? umaOutcome(uma) : dest ? quoteOutcome(dest.accountInfo) : {kind: 'complete', delay: 'normal'}),
+      outcome:
+        o.outcome ??
+        (uma ? umaOutcome(uma) : dest ? quoteOutcome(dest.accountInfo) : {kind: 'complete', delay: 'normal'}),
       ...(q._.destinationInternal ? {destinationInternal: q._.destinationAccountId} : {}),
-      ...(uma?.accountId ? {umaReceiver: {customerId: uma.customerId!, platformCustomerId: uma.platformCustomerId!, accountId: uma.accountId, senderUma: senderUmaOf(emu, q._.customerId)}} : {}),
+      ...(uma?.accountId
+        ? {
+            umaReceiver: {
+              customerId: uma.customerId!,
+              platformCustomerId: uma.platformCustomerId!,
+              accountId: uma.accountId,
+              senderUma: senderUmaOf(emu, q._.customerId),
+            },
+          }
+        : {}),
       ...(wallet ? {destinationWallet: wallet} : {}),
       ...(network ? {sourceNetwork: network} : {}),
     },
@@ -71,10 +92,25 @@ export function executeQuote(
   const q = getQuote(emu, quoteId)
   // A quote released by its SCA authorization passed every check when it was executed.
   const releasing = opts.scaAuthorized === true && q.status === 'PENDING_AUTHORIZATION'
-  if (q._.sourceKind === 'REALTIME') throw conflict('INVALID_STATE_TRANSITION', `${q.id} is funded in real time: it executes when the funds arrive (sandbox: POST /sandbox/send), not through execute`)
-  if (!releasing && (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now()))) throw expired(emu, q)
-  if (q.status === 'PENDING_AUTHORIZATION' && !releasing) throw conflict('INVALID_STATE_TRANSITION', `${q.id} waits for its SCA authorization (POST /quotes/${q.id}/authorize); execute is not repeated`, {status: q.status})
-  if (!releasing && q.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already executed (status ${q.status}); it never executes twice`, {status: q.status, transactionId: q.transactionId})
+  if (q._.sourceKind === 'REALTIME')
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${q.id} is funded in real time: it executes when the funds arrive (sandbox: POST /sandbox/send), not through execute`,
+    )
+  if (!releasing && (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now())))
+    throw expired(emu, q)
+  if (q.status === 'PENDING_AUTHORIZATION' && !releasing)
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${q.id} waits for its SCA authorization (POST /quotes/${q.id}/authorize); execute is not repeated`,
+      {status: q.status},
+    )
+  if (!releasing && q.status !== 'PENDING')
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${q.id} was already executed (status ${q.status}); it never executes twice`,
+      {status: q.status, transactionId: q.transactionId},
+    )
   // Checks (the wallet signature ...) and gates (SCA holds the quote) are wired in emulator.ts.
   if (!releasing) for (const check of emu.reactions.executeChecks) check({emu, quote: q, req: opts.req})
   checkCustomerReady(emu, q._.customerId)
@@ -88,7 +124,12 @@ export function executeQuote(
   let funding: Funding
   if (q._.sourceKind === 'INTERNAL') {
     hold(emu, q._.sourceAccountId!, q.totalSendingAmount)
-    funding = {kind: 'held', accountId: q._.sourceAccountId!, amount: q.totalSendingAmount, currency: q.sendingCurrency.code}
+    funding = {
+      kind: 'held',
+      accountId: q._.sourceAccountId!,
+      amount: q.totalSendingAmount,
+      currency: q.sendingCurrency.code,
+    }
   } else {
     // An ACH pull: the customer's bank sends the funds, which are in flight to the destination.
     arriveInTransit(emu, q.sendingCurrency.code, q.totalSendingAmount)
@@ -97,25 +138,58 @@ export function executeQuote(
   addDailyVolume(emu, cents)
   const next = emu.db.put('quotes', q.id, {...q, status: 'PROCESSING' as const})
   const pendingApproval = Boolean(opts.agentId) && !opts.agentAuto
-  startOutgoing(emu, outgoing(emu, next, q.transactionId!, funding, {status: pendingApproval ? 'PENDING' : 'PROCESSING', agentId: opts.agentId, pendingApproval, outcome: opts.outcome}))
+  startOutgoing(
+    emu,
+    outgoing(emu, next, q.transactionId!, funding, {
+      status: pendingApproval ? 'PENDING' : 'PROCESSING',
+      agentId: opts.agentId,
+      pendingApproval,
+      outcome: opts.outcome,
+    }),
+  )
   return emu.db.get<StoredQuote>('quotes', q.id)!
 }
 
 /** POST /sandbox/send: simulates the payer's funds arriving for a real-time-funded quote. */
-export function sandboxSend(emu: SandboxContext, input: {quoteId: string; currencyCode: string; currencyAmount?: number}): StoredTransaction {
+export function sandboxSend(
+  emu: SandboxContext,
+  input: {quoteId: string; currencyCode: string; currencyAmount?: number},
+): StoredTransaction {
   const q = getQuote(emu, input.quoteId)
-  if (q._.sourceKind !== 'REALTIME') throw badRequest('INVALID_INPUT', `${q.id} is not funded in real time; execute it instead`, {errors: [{field: 'quoteId', message: 'must be a real-time-funded quote'}]})
+  if (q._.sourceKind !== 'REALTIME')
+    throw badRequest('INVALID_INPUT', `${q.id} is not funded in real time; execute it instead`, {
+      errors: [{field: 'quoteId', message: 'must be a real-time-funded quote'}],
+    })
   if (q.status === 'EXPIRED') throw expired(emu, q)
-  if (q.status !== 'PENDING') throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already funded (status ${q.status})`)
-  if (input.currencyCode !== q.sendingCurrency.code) throw invalid([{field: 'currencyCode', message: `must be ${q.sendingCurrency.code}, the quote's funding currency`}])
+  if (q.status !== 'PENDING')
+    throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already funded (status ${q.status})`)
+  if (input.currencyCode !== q.sendingCurrency.code)
+    throw invalid([{field: 'currencyCode', message: `must be ${q.sendingCurrency.code}, the quote's funding currency`}])
   if (input.currencyAmount !== undefined && input.currencyAmount !== q.totalSendingAmount) {
-    throw badRequest('FUNDING_AMOUNT_MISMATCH', `The quote expects exactly ${q.totalSendingAmount}; ${input.currencyAmount} was sent`, {expected: q.totalSendingAmount, received: input.currencyAmount})
+    throw badRequest(
+      'FUNDING_AMOUNT_MISMATCH',
+      `The quote expects exactly ${q.totalSendingAmount}; ${input.currencyAmount} was sent`,
+      {expected: q.totalSendingAmount, received: input.currencyAmount},
+    )
   }
   checkCustomerReady(emu, q._.customerId)
   const cents = checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount)
   arriveInTransit(emu, q.sendingCurrency.code, q.totalSendingAmount)
   addDailyVolume(emu, cents)
-  const funded = emu.db.put('quotes', q.id, {...q, status: 'PROCESSING' as const, transactionId: q.transactionId ?? `Transaction:${q.id.split(':')[1]}`})
+  const funded = emu.db.put('quotes', q.id, {
+    ...q,
+    status: 'PROCESSING' as const,
+    transactionId: q.transactionId ?? `Transaction:${q.id.split(':')[1]}`,
+  })
   const source = {sourceType: 'REALTIME_FUNDING', currency: q.sendingCurrency.code, customerId: q._.customerId}
-  return startOutgoing(emu, outgoing(emu, funded, funded.transactionId!, {kind: 'transit', currency: q.sendingCurrency.code, amount: q.totalSendingAmount}, {status: 'PROCESSING', source}))
+  return startOutgoing(
+    emu,
+    outgoing(
+      emu,
+      funded,
+      funded.transactionId!,
+      {kind: 'transit', currency: q.sendingCurrency.code, amount: q.totalSendingAmount},
+      {status: 'PROCESSING', source},
+    ),
+  )
 }

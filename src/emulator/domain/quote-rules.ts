@@ -12,10 +12,17 @@ export function checkCustomerReady(emu: SandboxContext, customerId: string): Sto
   const c = getCustomer(emu, customerId)
   const status = c.customerType === 'BUSINESS' ? c.kybStatus : c.kycStatus
   if (status !== 'APPROVED') {
-    throw new HttpError(403, 'USER_NOT_READY', `${c.id} is not verified (${c.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus'} ${status ?? 'UNVERIFIED'}); money movement unlocks at APPROVED`, {customerId: c.id, status})
+    throw new HttpError(
+      403,
+      'USER_NOT_READY',
+      `${c.id} is not verified (${c.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus'} ${status ?? 'UNVERIFIED'}); money movement unlocks at APPROVED`,
+      {customerId: c.id, status},
+    )
   }
   if (!emu.config().isRegulatedFinancialInstitution && !c.endUserTermsConsent) {
-    throw new HttpError(403, 'END_USER_TERMS_NOT_ACCEPTED', `${c.id} has not accepted the end-user terms`, {customerId: c.id})
+    throw new HttpError(403, 'END_USER_TERMS_NOT_ACCEPTED', `${c.id} has not accepted the end-user terms`, {
+      customerId: c.id,
+    })
   }
   return c
 }
@@ -24,33 +31,64 @@ export function checkCustomerReady(emu: SandboxContext, customerId: string): Sto
 export function pickRail(a: StoredExternalAccount | undefined, rail: string | undefined): string | undefined {
   const rails = a ? railsOf(a) : []
   if (rail && !rails.includes(rail)) {
-    throw invalid([{field: 'destination.paymentRail', message: rails.length ? `must be one of ${rails.join(', ')} for this destination` : 'is not used for this destination (wallets and internal accounts have no rail)'}])
+    throw invalid([
+      {
+        field: 'destination.paymentRail',
+        message: rails.length
+          ? `must be one of ${rails.join(', ')} for this destination`
+          : 'is not used for this destination (wallets and internal accounts have no rail)',
+      },
+    ])
   }
   return rail ?? rails[0]
 }
 
 /** Destination state: validation pending, and ownership verification above the threshold (spec 3). */
-export function checkDestination(emu: SandboxContext, a: StoredExternalAccount, receiving: {code: string; amount: number}): void {
+export function checkDestination(
+  emu: SandboxContext,
+  a: StoredExternalAccount,
+  receiving: {code: string; amount: number},
+): void {
   if (a.status === 'PENDING') throw validationPending(a)
-  if (a.status === 'INACTIVE' || a.status === 'UNDER_REVIEW') throw conflict('INVALID_STATE_TRANSITION', `${a.id} is ${a.status} and cannot receive`)
+  if (a.status === 'INACTIVE' || a.status === 'UNDER_REVIEW')
+    throw conflict('INVALID_STATE_TRANSITION', `${a.id} is ${a.status} and cannot receive`)
   if (a.status === 'PENDING_OWNERSHIP_VERIFICATION' || a.status === 'UNVERIFIED') {
     const threshold = emu.settings().ownershipVerificationThresholdUsdCents
     const usd = toUsdCents(emu, receiving.code, receiving.amount)
     if (usd > threshold) {
-      throw badRequest('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED', `${a.id} is ${a.status}; above USD ${(threshold / 100).toFixed(2)} its ownership must be verified first`, {accountId: a.id, thresholdUsdCents: threshold, amountUsdCents: usd})
+      throw badRequest(
+        'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+        `${a.id} is ${a.status}; above USD ${(threshold / 100).toFixed(2)} its ownership must be verified first`,
+        {accountId: a.id, thresholdUsdCents: threshold, amountUsdCents: usd},
+      )
     }
   }
 }
 
 /** Single-transaction maximum per corridor (`SRC-DST`) or sending currency, and the NACHA same-day limit. */
-export function checkSize(emu: SandboxContext, from: string, to: string, sending: number, receiving: number, rail: string | undefined): void {
+export function checkSize(
+  emu: SandboxContext,
+  from: string,
+  to: string,
+  sending: number,
+  receiving: number,
+  rail: string | undefined,
+): void {
   const limits = emu.settings().transactionSizeLimits
   const limit = limits[`${from}-${to}`] ?? limits[from]
   if (limit !== undefined && sending > limit) {
-    throw badRequest('TRANSACTION_SIZE_LIMIT_EXCEEDED', `${sending} ${from} (smallest units) is above the ${from}→${to} single-transaction maximum of ${limit}`, {limit, amount: sending, currency: from})
+    throw badRequest(
+      'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+      `${sending} ${from} (smallest units) is above the ${from}→${to} single-transaction maximum of ${limit}`,
+      {limit, amount: sending, currency: from},
+    )
   }
   if (rail === 'ACH_SAME_DAY' && receiving > NACHA_SAME_DAY_LIMIT_CENTS) {
-    throw badRequest('TRANSACTION_SIZE_LIMIT_EXCEEDED', `Same-day ACH is limited to USD 1,000,000.00 per entry (NACHA); use ACH or WIRE`, {limit: NACHA_SAME_DAY_LIMIT_CENTS, amount: receiving, rail})
+    throw badRequest(
+      'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+      `Same-day ACH is limited to USD 1,000,000.00 per entry (NACHA); use ACH or WIRE`,
+      {limit: NACHA_SAME_DAY_LIMIT_CENTS, amount: receiving, rail},
+    )
   }
 }
 
@@ -62,7 +100,12 @@ export function checkDailyVolume(emu: SandboxContext, code: string, amount: numb
   const used = emu.db.get<number>('dailyVolume', today(emu)) ?? 0
   const limit = emu.settings().dailyVolumeLimitUsdCents
   if (used + cents > limit) {
-    throw new HttpError(429, 'DAILY_VOLUME_LIMIT_EXCEEDED', `The platform's daily volume limit (USD ${(limit / 100).toFixed(2)}) would be exceeded`, {limitUsdCents: limit, usedUsdCents: used})
+    throw new HttpError(
+      429,
+      'DAILY_VOLUME_LIMIT_EXCEEDED',
+      `The platform's daily volume limit (USD ${(limit / 100).toFixed(2)}) would be exceeded`,
+      {limitUsdCents: limit, usedUsdCents: used},
+    )
   }
   return cents
 }

@@ -18,7 +18,11 @@ export interface UmaDestination {
   max: number
 }
 
-type UmaInput = {destination: {umaAddress: string; currency?: string}; lookupId?: string; senderCustomerInfo?: Record<string, unknown>}
+type UmaInput = {
+  destination: {umaAddress: string; currency?: string}
+  lookupId?: string
+  senderCustomerInfo?: Record<string, unknown>
+}
 
 /**
  * The destination of a quote to an UMA address (api-gaps 4.2), from the receiver lookup it names:
@@ -26,27 +30,58 @@ type UmaInput = {destination: {umaAddress: string; currency?: string}; lookupId?
  * when none is named), priced at the rate it showed when the quote sends from the currency the
  * lookup priced from; and every mandatory payer field it asked for must be in senderCustomerInfo.
  */
-export function umaDestination(emu: SandboxContext, input: UmaInput, sender: {customerId: string; currency: string}): UmaDestination {
+export function umaDestination(
+  emu: SandboxContext,
+  input: UmaInput,
+  sender: {customerId: string; currency: string},
+): UmaDestination {
   const address = input.destination.umaAddress
   const lookup = emu.db.get<StoredLookup>('receiverLookups', input.lookupId!)
-  if (!lookup) throw notFound('LOOKUP_REQUEST_NOT_FOUND', `Lookup ${input.lookupId}; look the receiver up first (GET /receiver/uma/${address})`)
-  if (lookup.receiver.toLowerCase() !== address.toLowerCase()) throw invalid([{field: 'lookupId', message: `was made for ${lookup.receiver}, not for ${address}`}])
-  if (lookup.senderCustomerId !== sender.customerId) throw invalid([{field: 'lookupId', message: `was made for the sender ${lookup.senderCustomerId}, not for ${sender.customerId}`}])
+  if (!lookup)
+    throw notFound(
+      'LOOKUP_REQUEST_NOT_FOUND',
+      `Lookup ${input.lookupId}; look the receiver up first (GET /receiver/uma/${address})`,
+    )
+  if (lookup.receiver.toLowerCase() !== address.toLowerCase())
+    throw invalid([{field: 'lookupId', message: `was made for ${lookup.receiver}, not for ${address}`}])
+  if (lookup.senderCustomerId !== sender.customerId)
+    throw invalid([
+      {field: 'lookupId', message: `was made for the sender ${lookup.senderCustomerId}, not for ${sender.customerId}`},
+    ])
   const offered = lookup.offered ?? []
   const pick = input.destination.currency ? offered.find((o) => o.code === input.destination.currency) : offered[0]
   if (!pick) {
-    throw badRequest('INVALID_CURRENCY', `${address} receives ${offered.map((o) => o.code).join(', ') || 'no currency'} in lookup ${lookup.id}, not ${input.destination.currency}`, {offered: offered.map((o) => o.code)})
+    throw badRequest(
+      'INVALID_CURRENCY',
+      `${address} receives ${offered.map((o) => o.code).join(', ') || 'no currency'} in lookup ${lookup.id}, not ${input.destination.currency}`,
+      {offered: offered.map((o) => o.code)},
+    )
   }
-  const missing = (lookup.requiredPayerDataFields ?? []).filter((f) => f.mandatory && !present(input.senderCustomerInfo?.[f.name])).map((f) => f.name)
+  const missing = (lookup.requiredPayerDataFields ?? [])
+    .filter((f) => f.mandatory && !present(input.senderCustomerInfo?.[f.name]))
+    .map((f) => f.name)
   if (missing.length) {
-    throw badRequest('MISSING_MANDATORY_USER_INFO', `${address} requires payer data: ${missing.join(', ')} (senderCustomerInfo)`, {
-      lookupId: lookup.id,
-      missing,
-      errors: missing.map((name) => ({field: `senderCustomerInfo.${name}`, message: 'is required by the receiver'})),
-    })
+    throw badRequest(
+      'MISSING_MANDATORY_USER_INFO',
+      `${address} requires payer data: ${missing.join(', ')} (senderCustomerInfo)`,
+      {
+        lookupId: lookup.id,
+        missing,
+        errors: missing.map((name) => ({field: `senderCustomerInfo.${name}`, message: 'is required by the receiver'})),
+      },
+    )
   }
-  const rate = lookup.from === sender.currency ? {from: sender.currency, to: pick.code, num: BigInt(pick.num), den: BigInt(pick.den)} : rateFor(emu, sender.currency, pick.code)
-  return {receiver: receiverOf(emu, address, lookup.id, pick.code), currency: pick.code, rate, min: pick.min, max: pick.max}
+  const rate =
+    lookup.from === sender.currency
+      ? {from: sender.currency, to: pick.code, num: BigInt(pick.num), den: BigInt(pick.den)}
+      : rateFor(emu, sender.currency, pick.code)
+  return {
+    receiver: receiverOf(emu, address, lookup.id, pick.code),
+    currency: pick.code,
+    rate,
+    min: pick.min,
+    max: pick.max,
+  }
 }
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== ''
@@ -64,7 +99,12 @@ function receiverOf(emu: SandboxContext, address: string, lookupId: string, curr
 /** The lookup's range for the receiving amount (AMOUNT_OUT_OF_RANGE otherwise). */
 export function checkUmaAmount(d: UmaDestination, receiving: number): void {
   if (receiving < d.min || receiving > d.max) {
-    throw new HttpError(400, 'AMOUNT_OUT_OF_RANGE', `${d.receiver.address} receives ${d.min} to ${d.max} smallest units of ${d.currency}; this quote delivers ${receiving}`, {min: d.min, max: d.max, amount: receiving, currency: d.currency})
+    throw new HttpError(
+      400,
+      'AMOUNT_OUT_OF_RANGE',
+      `${d.receiver.address} receives ${d.min} to ${d.max} smallest units of ${d.currency}; this quote delivers ${receiving}`,
+      {min: d.min, max: d.max, amount: receiving, currency: d.currency},
+    )
   }
 }
 
@@ -82,9 +122,21 @@ export function umaOutcome(r: UmaReceiver): Outcome {
     case 'fail':
       return {kind: 'fail', reason: 'COMPLIANCE_REJECTED', delay: 'normal'}
     case 'refund':
-      return {kind: 'fail', reason: 'ACCOUNT_CANNOT_RECEIVE', delay: 'normal', refund: 'COMPLETED', refundReason: 'TRANSACTION_FAILED'}
+      return {
+        kind: 'fail',
+        reason: 'ACCOUNT_CANNOT_RECEIVE',
+        delay: 'normal',
+        refund: 'COMPLETED',
+        refundReason: 'TRANSACTION_FAILED',
+      }
     case 'refund_fail':
-      return {kind: 'fail', reason: 'ACCOUNT_CANNOT_RECEIVE', delay: 'normal', refund: 'FAILED', refundReason: 'TRANSACTION_FAILED'}
+      return {
+        kind: 'fail',
+        reason: 'ACCOUNT_CANNOT_RECEIVE',
+        delay: 'normal',
+        refund: 'FAILED',
+        refundReason: 'TRANSACTION_FAILED',
+      }
     default:
       return {kind: 'complete', delay: 'normal'}
   }

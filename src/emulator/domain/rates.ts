@@ -5,7 +5,19 @@ import {HttpError, invalid} from '../http-error.js'
 
 /** Deterministic defaults: units of each currency per 1 USD (decimal strings, never floats). */
 export const DEFAULT_RATES: Record<string, string> = {
-  USD: '1', USDC: '1', USDT: '1', USDB: '1', EUR: '0.92', MXN: '17.25', BRL: '5.45', GBP: '0.79', CAD: '1.37', INR: '83.5', DKK: '6.87', JPY: '151', BTC: '0.0000154',
+  USD: '1',
+  USDC: '1',
+  USDT: '1',
+  USDB: '1',
+  EUR: '0.92',
+  MXN: '17.25',
+  BRL: '5.45',
+  GBP: '0.79',
+  CAD: '1.37',
+  INR: '83.5',
+  DKK: '6.87',
+  JPY: '151',
+  BTC: '0.0000154',
 }
 
 interface Snapshot {
@@ -21,7 +33,9 @@ interface Snapshot {
 export function rateTable(emu: SandboxContext): Record<string, string> {
   const s = emu.settings()
   const table = {...DEFAULT_RATES, ...s.exchangeRates}
-  const hash = createHash('sha256').update(JSON.stringify(Object.entries(table).sort())).digest('hex')
+  const hash = createHash('sha256')
+    .update(JSON.stringify(Object.entries(table).sort()))
+    .digest('hex')
   const snap = emu.db.get<Snapshot>('rates', 'current')
   if (snap && snap.hash === hash && emu.now() - snap.takenAt < s.rateCacheMs) return snap.table
   return emu.db.put('rates', 'current', {takenAt: emu.now(), hash, table}).table
@@ -47,7 +61,8 @@ export interface Rate {
 
 export function rateFor(emu: SandboxContext, from: string, to: string): Rate {
   const table = rateTable(emu)
-  if (!table[from] || !table[to]) throw new HttpError(400, 'QUOTE_RATE_UNAVAILABLE', `No ${from}→${to} rate is available in this sandbox`, {from, to})
+  if (!table[from] || !table[to])
+    throw new HttpError(400, 'QUOTE_RATE_UNAVAILABLE', `No ${from}→${to} rate is available in this sandbox`, {from, to})
   const [fn, fd] = fraction(table[from])
   const [tn, td] = fraction(table[to])
   // (to per USD) / (from per USD) in whole units, scaled to minor units on both sides.
@@ -71,7 +86,13 @@ const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER)
  * largest integer a number holds exactly: the ledger would otherwise round it silently.
  */
 function exactMinor(v: bigint, code: string, field: string): number {
-  if (v > MAX_EXACT) throw invalid([{field, message: `converts to ${v} smallest units of ${code}, past the largest exact amount (${Number.MAX_SAFE_INTEGER}); use a smaller amount or rate`}])
+  if (v > MAX_EXACT)
+    throw invalid([
+      {
+        field,
+        message: `converts to ${v} smallest units of ${code}, past the largest exact amount (${Number.MAX_SAFE_INTEGER}); use a smaller amount or rate`,
+      },
+    ])
   return Number(v)
 }
 

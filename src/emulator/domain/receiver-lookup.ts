@@ -18,7 +18,8 @@ type Sender = {customerId?: string; senderUmaAddress?: string}
 function senderOf(emu: SandboxContext, s: Sender): StoredCustomer {
   if (s.customerId) return getCustomer(emu, s.customerId)
   const c = activeByUmaAddress(emu.db, s.senderUmaAddress!)
-  if (!c) throw invalid([{field: 'senderUmaAddress', message: `no customer of this platform holds ${s.senderUmaAddress}`}])
+  if (!c)
+    throw invalid([{field: 'senderUmaAddress', message: `no customer of this platform holds ${s.senderUmaAddress}`}])
   return c
 }
 
@@ -50,17 +51,49 @@ function preference(emu: SandboxContext, from: string, to: string) {
     throw e
   }
   const s = emu.settings()
-  return {rate, shown: {currency: currencyObject(to), estimatedExchangeRate: rateNumber(rate), min: 1, max: s.transactionSizeLimits[to] ?? fromUsdCents(emu, to, DEFAULT_MAX_USD_CENTS)}}
+  return {
+    rate,
+    shown: {
+      currency: currencyObject(to),
+      estimatedExchangeRate: rateNumber(rate),
+      min: 1,
+      max: s.transactionSizeLimits[to] ?? fromUsdCents(emu, to, DEFAULT_MAX_USD_CENTS),
+    },
+  }
 }
 
-function record(emu: SandboxContext, receiver: string, sender: StoredCustomer, currencies: string[], required: Array<{name: string; mandatory: boolean}>) {
+function record(
+  emu: SandboxContext,
+  receiver: string,
+  sender: StoredCustomer,
+  currencies: string[],
+  required: Array<{name: string; mandatory: boolean}>,
+) {
   const from = sendingCurrency(emu, sender)
   const prefs = currencies.map((c) => preference(emu, from, c)).filter((p) => p !== undefined)
   const lookupId = newId('Lookup')
-  const offered = prefs.map(({rate, shown}) => ({code: rate.to, num: rate.num.toString(), den: rate.den.toString(), min: shown.min, max: shown.max}))
-  const stored: StoredLookup = {id: lookupId, receiver, senderCustomerId: sender.id, from, offered, requiredPayerDataFields: required, createdAt: emu.iso()}
+  const offered = prefs.map(({rate, shown}) => ({
+    code: rate.to,
+    num: rate.num.toString(),
+    den: rate.den.toString(),
+    min: shown.min,
+    max: shown.max,
+  }))
+  const stored: StoredLookup = {
+    id: lookupId,
+    receiver,
+    senderCustomerId: sender.id,
+    from,
+    offered,
+    requiredPayerDataFields: required,
+    createdAt: emu.iso(),
+  }
   emu.db.put('receiverLookups', lookupId, stored)
-  return {lookupId, supportedCurrencies: prefs.map((p) => p.shown), ...(required.length ? {requiredPayerDataFields: required} : {})}
+  return {
+    lookupId,
+    supportedCurrencies: prefs.map((p) => p.shown),
+    ...(required.length ? {requiredPayerDataFields: required} : {}),
+  }
 }
 
 /**
@@ -69,17 +102,34 @@ function record(emu: SandboxContext, receiver: string, sender: StoredCustomer, c
  * no receiver the sandbox can reach: 404 UMA_NOT_FOUND.
  */
 export function lookupUmaReceiver(emu: SandboxContext, address: string, s: Sender): Record<string, unknown> {
-  if (!UMA_ADDRESS.test(address)) throw badRequest('INVALID_UMA_ADDRESS', `"${address}" is not an UMA address ($name@domain)`, {receiverUmaAddress: address})
+  if (!UMA_ADDRESS.test(address))
+    throw badRequest('INVALID_UMA_ADDRESS', `"${address}" is not an UMA address ($name@domain)`, {
+      receiverUmaAddress: address,
+    })
   const sender = senderOf(emu, s)
   if (isSandboxDomain(address)) {
     const cp = sandboxCounterparty(address)
     if (!cp) throw notFound('UMA_NOT_FOUND', `UMA address ${address}`)
-    return {receiverUmaAddress: address, ...record(emu, address, sender, [cp.currency], [{name: 'FULL_NAME', mandatory: true}, {name: 'COUNTRY_OF_RESIDENCE', mandatory: false}])}
+    return {
+      receiverUmaAddress: address,
+      ...record(
+        emu,
+        address,
+        sender,
+        [cp.currency],
+        [
+          {name: 'FULL_NAME', mandatory: true},
+          {name: 'COUNTRY_OF_RESIDENCE', mandatory: false},
+        ],
+      ),
+    }
   }
   const receiver = activeByUmaAddress(emu.db, address)
   if (!receiver) throw notFound('UMA_NOT_FOUND', `UMA address ${address}`)
   if (receiver.id === sender.id) throw badRequest('SELF_PAYMENT', `${address} belongs to the sender ${sender.id}`)
-  const currencies = [...new Set(internalAccounts(emu.db, {customerId: receiver.id}).map((a) => a.balance.currency.code))]
+  const currencies = [
+    ...new Set(internalAccounts(emu.db, {customerId: receiver.id}).map((a) => a.balance.currency.code)),
+  ]
   return {receiverUmaAddress: address, ...record(emu, address, sender, currencies, [])}
 }
 

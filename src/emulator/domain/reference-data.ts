@@ -20,7 +20,15 @@ export interface UmaProviderEntry {
   allowListStatus: boolean
 }
 
-const provider = (n: number, name: string, domain: string, regions: string[], currencies: string[], lei: string, allowed: boolean): UmaProviderEntry => ({
+const provider = (
+  n: number,
+  name: string,
+  domain: string,
+  regions: string[],
+  currencies: string[],
+  lei: string,
+  allowed: boolean,
+): UmaProviderEntry => ({
   id: `UmaProvider:${String(n).padStart(3, '0')}`,
   createdAt: listed,
   name,
@@ -33,8 +41,24 @@ const provider = (n: number, name: string, domain: string, regions: string[], cu
 })
 
 export const UMA_PROVIDERS: UmaProviderEntry[] = [
-  provider(1, 'Sandbox Counterparty', 'sandbox.uma.money', ['US', 'MX', 'DE'], ['USD', 'EUR', 'MXN'], '5493001KJTIIGC8Y1R12', true),
-  provider(2, 'Northwind Wallet', 'uma.northwind.example', ['US', 'CA'], ['USD', 'CAD', 'USDC'], '549300NORTHWIND00001', true),
+  provider(
+    1,
+    'Sandbox Counterparty',
+    'sandbox.uma.money',
+    ['US', 'MX', 'DE'],
+    ['USD', 'EUR', 'MXN'],
+    '5493001KJTIIGC8Y1R12',
+    true,
+  ),
+  provider(
+    2,
+    'Northwind Wallet',
+    'uma.northwind.example',
+    ['US', 'CA'],
+    ['USD', 'CAD', 'USDC'],
+    '549300NORTHWIND00001',
+    true,
+  ),
   provider(3, 'Pampa Pagos', 'uma.pampa.example', ['MX', 'BR'], ['MXN', 'BRL'], '549300PAMPAPAGOS0002', true),
   provider(4, 'Ganges Remit', 'uma.ganges.example', ['IN', 'GB'], ['INR', 'GBP'], '549300GANGESREMIT003', false),
   provider(5, 'Fjord Money', 'uma.fjord.example', ['DK', 'DE'], ['DKK', 'EUR'], '549300FJORDMONEY0004', true),
@@ -59,7 +83,12 @@ export const VASPS: VaspEntry[] = [
   ['OKX', 'https://www.okx.com'],
   ['Uphold', 'https://uphold.com'],
   ['Sandbox Custody', undefined],
-].map(([vaspName, url], i) => ({id: `Vasp:${String(i + 1).padStart(3, '0')}`, createdAt: listed, vaspName: vaspName!, ...(url ? {url} : {})}))
+].map(([vaspName, url], i) => ({
+  id: `Vasp:${String(i + 1).padStart(3, '0')}`,
+  createdAt: listed,
+  vaspName: vaspName!,
+  ...(url ? {url} : {}),
+}))
 
 export interface Institution {
   bankName: string

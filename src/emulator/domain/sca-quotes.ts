@@ -3,7 +3,16 @@ import {conflict, keepingWrites} from '../http-error.js'
 import {newId} from '../ids.js'
 import {executeQuote, outgoing} from './quote-execute.js'
 import {getQuote, type StoredQuote} from './quotes.js'
-import {checkLock, checkProof, factorsOf, requireScaSession, scaRequired, scaState, type Proof, type ScaState} from './sca.js'
+import {
+  checkLock,
+  checkProof,
+  factorsOf,
+  requireScaSession,
+  scaRequired,
+  scaState,
+  type Proof,
+  type ScaState,
+} from './sca.js'
 import {failPayment, publicTransaction, type StoredTransaction} from './transactions.js'
 
 /**
@@ -19,14 +28,33 @@ export function registerScaQuoteJobs(emu: SandboxContext): void {
 }
 
 /** The execute gate (wired in emulator.ts): an SCA customer's payment waits for authorization. */
-export function scaGate({emu, quote, agentId, agentAuto}: {emu: SandboxContext; quote: StoredQuote; agentId?: string; agentAuto?: boolean}): StoredQuote | undefined {
+export function scaGate({
+  emu,
+  quote,
+  agentId,
+  agentAuto,
+}: {
+  emu: SandboxContext
+  quote: StoredQuote
+  agentId?: string
+  agentAuto?: boolean
+}): StoredQuote | undefined {
   return scaRequired(emu) ? holdForAuthorization(emu, quote, {agentId, agentAuto}) : undefined
 }
 
 function newChallenge(emu: SandboxContext, q: StoredQuote, purpose: string): NonNullable<StoredQuote['scaChallenge']> {
   const st = scaState(emu, q._.customerId)
-  const challenge = {id: newId('ScaChallenge'), expiresAt: emu.iso(emu.now() + emu.settings().scaChallengeTtlMs), factor: 'SMS_OTP', availableFactors: factorsOf(st).map((f) => f.factor), purpose}
-  emu.scheduler.after(emu.settings().scaChallengeTtlMs, 'sca.challenge-expire', {quoteId: q.id, challengeId: challenge.id})
+  const challenge = {
+    id: newId('ScaChallenge'),
+    expiresAt: emu.iso(emu.now() + emu.settings().scaChallengeTtlMs),
+    factor: 'SMS_OTP',
+    availableFactors: factorsOf(st).map((f) => f.factor),
+    purpose,
+  }
+  emu.scheduler.after(emu.settings().scaChallengeTtlMs, 'sca.challenge-expire', {
+    quoteId: q.id,
+    challengeId: challenge.id,
+  })
   emu.log(`sca: authorization code for ${q.id} sent by SMS (challenge ${challenge.id})`)
   return challenge
 }
@@ -38,14 +66,32 @@ function newChallenge(emu: SandboxContext, q: StoredQuote, purpose: string): Non
 export function holdNewQuote(emu: SandboxContext, q: StoredQuote): StoredQuote {
   if (!scaRequired(emu) || q._.sourceKind !== 'REALTIME') return q
   const {paymentInstructions, ...rest} = q
-  return emu.db.put('quotes', q.id, {...rest, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: newChallenge(emu, q, 'TRANSFER'), _: {...q._, withheldInstructions: paymentInstructions}})
+  return emu.db.put('quotes', q.id, {
+    ...rest,
+    status: 'PENDING_AUTHORIZATION' as const,
+    scaChallenge: newChallenge(emu, q, 'TRANSFER'),
+    _: {...q._, withheldInstructions: paymentInstructions},
+  })
 }
 
-function holdForAuthorization(emu: SandboxContext, q: StoredQuote, by: {agentId?: string; agentAuto?: boolean}): StoredQuote {
+function holdForAuthorization(
+  emu: SandboxContext,
+  q: StoredQuote,
+  by: {agentId?: string; agentAuto?: boolean},
+): StoredQuote {
   requireScaSession(emu, q._.customerId)
   const challenge = newChallenge(emu, q, 'PAYOUT')
-  const held = emu.db.put('quotes', q.id, {...q, status: 'PENDING_AUTHORIZATION' as const, scaChallenge: challenge, _: {...q._, heldFor: by}})
-  const t = emu.db.put('transactions', q.transactionId!, outgoing(emu, held, q.transactionId!, undefined, {status: 'PENDING_AUTHORIZATION', agentId: by.agentId}))
+  const held = emu.db.put('quotes', q.id, {
+    ...q,
+    status: 'PENDING_AUTHORIZATION' as const,
+    scaChallenge: challenge,
+    _: {...q._, heldFor: by},
+  })
+  const t = emu.db.put(
+    'transactions',
+    q.transactionId!,
+    outgoing(emu, held, q.transactionId!, undefined, {status: 'PENDING_AUTHORIZATION', agentId: by.agentId}),
+  )
   emu.webhooks.emit('OUTGOING_PAYMENT.PENDING_AUTHORIZATION', publicTransaction(t))
   return held
 }
@@ -60,10 +106,21 @@ function pendingQuote(emu: SandboxContext, quoteId: string): {q: StoredQuote; st
   const q = getQuote(emu, quoteId)
   const st = scaState(emu, q._.customerId)
   checkLock(emu, st)
-  if (q.status !== 'PENDING_AUTHORIZATION' || !q.scaChallenge) throw conflict('INVALID_STATE_TRANSITION', `${q.id} is ${q.status}; only a quote in PENDING_AUTHORIZATION can be authorized`, {status: q.status})
+  if (q.status !== 'PENDING_AUTHORIZATION' || !q.scaChallenge)
+    throw conflict(
+      'INVALID_STATE_TRANSITION',
+      `${q.id} is ${q.status}; only a quote in PENDING_AUTHORIZATION can be authorized`,
+      {status: q.status},
+    )
   if (Date.parse(q.scaChallenge.expiresAt) <= emu.now()) {
     expireChallenge(emu, q)
-    throw keepingWrites(conflict('INVALID_STATE_TRANSITION', `The SCA challenge of ${q.id} expired at ${q.scaChallenge.expiresAt}; its transaction failed with SCA_NOT_COMPLETED`, {status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED'}))
+    throw keepingWrites(
+      conflict(
+        'INVALID_STATE_TRANSITION',
+        `The SCA challenge of ${q.id} expired at ${q.scaChallenge.expiresAt}; its transaction failed with SCA_NOT_COMPLETED`,
+        {status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED'},
+      ),
+    )
   }
   return {q, st}
 }
@@ -78,7 +135,13 @@ export function authorizeQuote(emu: SandboxContext, quoteId: string, proof: Proo
   if (q._.sourceKind === 'REALTIME') {
     // Authorized: the customer may now fund it; the instructions come back.
     const {withheldInstructions, ...internal} = q._
-    return emu.db.put('quotes', q.id, {...q, status: 'PENDING' as const, scaChallenge: undefined, paymentInstructions: withheldInstructions, _: internal})
+    return emu.db.put('quotes', q.id, {
+      ...q,
+      status: 'PENDING' as const,
+      scaChallenge: undefined,
+      paymentInstructions: withheldInstructions,
+      _: internal,
+    })
   }
   emu.db.put('quotes', q.id, {...q, scaChallenge: undefined})
   return executeQuote(emu, q.id, {scaAuthorized: true, ...q._.heldFor})
@@ -87,7 +150,7 @@ export function authorizeQuote(emu: SandboxContext, quoteId: string, proof: Proo
 /** POST /quotes/{id}/authorize/resend: the same SMS challenge again (its expiry is not extended). */
 export function resendAuthorization(emu: SandboxContext, quoteId: string): void {
   const {q} = pendingQuote(emu, quoteId)
-  if (q.scaChallenge!.factor !== 'SMS_OTP') throw conflict('INVALID_STATE_TRANSITION', `A ${q.scaChallenge!.factor} challenge cannot be re-sent`)
+  if (q.scaChallenge!.factor !== 'SMS_OTP')
+    throw conflict('INVALID_STATE_TRANSITION', `A ${q.scaChallenge!.factor} challenge cannot be re-sent`)
   emu.log(`sca: authorization code for ${q.id} re-sent by SMS (challenge ${q.scaChallenge!.id})`)
 }
-

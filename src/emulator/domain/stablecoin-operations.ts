@@ -48,12 +48,21 @@ export function publicOperation(op: StoredOperation) {
 /** The amount as an integer, refused when it is zero, unsafe, or finer than a whole cent (spec 7). */
 function units(coin: StoredStablecoin, amount: string): {amount: number; cents: number} {
   const n = Number(amount)
-  if (n <= 0) throw badRequest('INVALID_INPUT', 'Invalid input: amount', {errors: [{field: 'amount', message: 'must be more than 0'}]})
+  if (n <= 0)
+    throw badRequest('INVALID_INPUT', 'Invalid input: amount', {
+      errors: [{field: 'amount', message: 'must be more than 0'}],
+    })
   const perCent = 10 ** Math.max(0, coin.decimals - 2)
   if (!Number.isSafeInteger(n) || n % perCent !== 0) {
-    throw badRequest('STABLECOIN_AMOUNT_NOT_REPRESENTABLE', `${amount} ${coin.symbol} smallest units is not a whole number of ${coin.baseCurrency} cents (a multiple of ${perCent}, at most ${Number.MAX_SAFE_INTEGER})`, {
-      amount, decimals: coin.decimals, multipleOf: String(perCent),
-    })
+    throw badRequest(
+      'STABLECOIN_AMOUNT_NOT_REPRESENTABLE',
+      `${amount} ${coin.symbol} smallest units is not a whole number of ${coin.baseCurrency} cents (a multiple of ${perCent}, at most ${Number.MAX_SAFE_INTEGER})`,
+      {
+        amount,
+        decimals: coin.decimals,
+        multipleOf: String(perCent),
+      },
+    )
   }
   return {amount: n, cents: n / perCent}
 }
@@ -69,18 +78,35 @@ const isWallet = (a: StoredExternalAccount) => /WALLET|BITCOIN|LIGHTNING|SPARK/.
 /** Moves into the platform's stablecoin account need the coin ENABLED for Service operations. */
 function platformCoinAccount(emu: SandboxContext, coin: StoredStablecoin, accountId: string, field: string) {
   if (coin.gridOperationsStatus !== 'ENABLED') {
-    throw badRequest('STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED', `${coin.id} is ${coin.gridOperationsStatus}; internal accounts hold it only once ENABLED`)
+    throw badRequest(
+      'STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED',
+      `${coin.id} is ${coin.gridOperationsStatus}; internal accounts hold it only once ENABLED`,
+    )
   }
   const own = stablecoinAccount(emu, coin)
-  if (!own || own.id !== accountId) throw badRequest('INVALID_INPUT', `Invalid input: ${field}`, {errors: [{field, message: `must be the platform's ${coin.symbol} account${own ? ` (${own.id})` : ''}`}]})
+  if (!own || own.id !== accountId)
+    throw badRequest('INVALID_INPUT', `Invalid input: ${field}`, {
+      errors: [{field, message: `must be the platform's ${coin.symbol} account${own ? ` (${own.id})` : ''}`}],
+    })
   return own
 }
 
 function base(emu: SandboxContext, coin: StoredStablecoin, type: 'MINT' | 'BURN', amount: string) {
   const account = usableProviderAccount(emu, coin.stablecoinProviderAccountId)
-  if (coin.issuanceStatus !== 'PROVISIONED') throw badRequest('STABLECOIN_NOT_PROVISIONED', `${coin.id} is ${coin.issuanceStatus} with the provider`)
+  if (coin.issuanceStatus !== 'PROVISIONED')
+    throw badRequest('STABLECOIN_NOT_PROVISIONED', `${coin.id} is ${coin.issuanceStatus} with the provider`)
   const now = emu.iso()
-  return {id: newId('StablecoinOperation'), stablecoinId: coin.id, operationType: type, amount, provider: coin.provider, providerEnvironment: account.providerEnvironment, stablecoinProviderAccountId: account.id, createdAt: now, updatedAt: now}
+  return {
+    id: newId('StablecoinOperation'),
+    stablecoinId: coin.id,
+    operationType: type,
+    amount,
+    provider: coin.provider,
+    providerEnvironment: account.providerEnvironment,
+    stablecoinProviderAccountId: account.id,
+    createdAt: now,
+    updatedAt: now,
+  }
 }
 
 function depositInstructions(coin: StoredStablecoin, opId: string) {
@@ -91,7 +117,9 @@ function depositInstructions(coin: StoredStablecoin, opId: string) {
 /** The published contract requires an Idempotency-Key on every stablecoin POST that creates something. */
 export function requireIdempotencyKey(req: EmuRequest): void {
   if (typeof req.headers['idempotency-key'] !== 'string' || !req.headers['idempotency-key']) {
-    throw badRequest('INVALID_INPUT', 'Invalid input: Idempotency-Key', {errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}]})
+    throw badRequest('INVALID_INPUT', 'Invalid input: Idempotency-Key', {
+      errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}],
+    })
   }
 }
 
@@ -102,29 +130,58 @@ export function mint(req: EmuRequest, stablecoinId: string) {
     const coin = getStablecoin(emu, stablecoinId)
     const input = validate(mintRequest, req.body)
     const {amount, cents} = units(coin, input.amount)
-    const op: StoredOperation = {...base(emu, coin, 'MINT', input.amount), status: 'PROCESSING', source: input.fundingSource, destination: input.destination, ...(input.description ? {description: input.description} : {})}
+    const op: StoredOperation = {
+      ...base(emu, coin, 'MINT', input.amount),
+      status: 'PROCESSING',
+      source: input.fundingSource,
+      destination: input.destination,
+      ...(input.description ? {description: input.description} : {}),
+    }
     const ledger: NonNullable<StoredOperation['_ledger']> = {}
     // Checks first (nothing changes until every one passed), then the holds.
     const dest = input.destination.accountId
-    if (dest.startsWith('InternalAccount:')) ledger.creditOnSettle = {accountId: platformCoinAccount(emu, coin, dest, 'destination.accountId').id, amount}
+    if (dest.startsWith('InternalAccount:'))
+      ledger.creditOnSettle = {accountId: platformCoinAccount(emu, coin, dest, 'destination.accountId').id, amount}
     else if (externalAccount(emu, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
-      throw badRequest('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${dest} is not an L2 wallet; minted ${coin.symbol} goes to an L2_WALLET external account or the platform's ${coin.symbol} account`)
+      throw badRequest(
+        'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
+        `${dest} is not an L2 wallet; minted ${coin.symbol} goes to an L2_WALLET external account or the platform's ${coin.symbol} account`,
+      )
     }
     const fs = input.fundingSource
-    if (fs.type === 'PROVIDER_INTERNAL_BALANCE') throw badRequest('STABLECOIN_OPERATION_NOT_SUPPORTED', 'Mints funded from a provider internal balance are not supported yet')
+    if (fs.type === 'PROVIDER_INTERNAL_BALANCE')
+      throw badRequest(
+        'STABLECOIN_OPERATION_NOT_SUPPORTED',
+        'Mints funded from a provider internal balance are not supported yet',
+      )
     if (fs.type === 'ACH_DEBIT' || fs.type === 'SAME_DAY_ACH_DEBIT') {
       const bank = externalAccount(emu, fs.externalAccountId, 'fundingSource.externalAccountId')
-      if (isWallet(bank) || bank.currency !== coin.baseCurrency) throw badRequest('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${bank.id} is not a ${coin.baseCurrency} bank account that can be debited`)
+      if (isWallet(bank) || bank.currency !== coin.baseCurrency)
+        throw badRequest(
+          'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
+          `${bank.id} is not a ${coin.baseCurrency} bank account that can be debited`,
+        )
     }
     if (fs.type === 'GRID_INTERNAL_ACCOUNT') {
       const fiat = getInternalAccount(emu, fs.accountId)
-      if (fiat.balance.currency.code !== coin.baseCurrency) throw badRequest('INVALID_INPUT', 'Invalid input: fundingSource.accountId', {errors: [{field: 'fundingSource.accountId', message: `must be a ${coin.baseCurrency} internal account`}]})
+      if (fiat.balance.currency.code !== coin.baseCurrency)
+        throw badRequest('INVALID_INPUT', 'Invalid input: fundingSource.accountId', {
+          errors: [{field: 'fundingSource.accountId', message: `must be a ${coin.baseCurrency} internal account`}],
+        })
       hold(emu, fiat.id, cents)
       ledger.releaseHeld = {accountId: fiat.id, amount: cents}
     }
     if (fs.type === 'WIRE') {
       op.status = 'PENDING_FUNDING'
-      op.fundingInstructions = {rail: 'WIRE', currency: coin.baseCurrency, amount: String(cents), bankName: 'Sandbox Provider Bank', accountNumber: '000123456789', routingNumber: '021000021', reference: op.id.slice(-12)}
+      op.fundingInstructions = {
+        rail: 'WIRE',
+        currency: coin.baseCurrency,
+        amount: String(cents),
+        bankName: 'Sandbox Provider Bank',
+        accountNumber: '000123456789',
+        routingNumber: '021000021',
+        reference: op.id.slice(-12),
+      }
       op.expiresAt = emu.iso(emu.now() + PENDING_FUNDING_TTL_MS)
     }
     return {status: 201, body: publicOperation(start(emu, {...op, _ledger: ledger}))}
@@ -138,10 +195,26 @@ export function burn(req: EmuRequest, stablecoinId: string) {
     const coin = getStablecoin(emu, stablecoinId)
     const input = validate(burnRequest, req.body)
     const {amount, cents} = units(coin, input.amount)
-    const op: StoredOperation = {...base(emu, coin, 'BURN', input.amount), status: 'PROCESSING', source: input.source, destination: {accountId: input.destination.externalAccountId, rail: input.destination.rail}, ...(input.description ? {description: input.description} : {})}
+    const op: StoredOperation = {
+      ...base(emu, coin, 'BURN', input.amount),
+      status: 'PROCESSING',
+      source: input.source,
+      destination: {accountId: input.destination.externalAccountId, rail: input.destination.rail},
+      ...(input.description ? {description: input.description} : {}),
+    }
     const bank = externalAccount(emu, input.destination.externalAccountId, 'destination.externalAccountId')
-    if (isWallet(bank) || bank.currency !== coin.baseCurrency) throw badRequest('STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED', `${bank.id} is not a ${coin.baseCurrency} bank account for the redemption`)
-    op.estimatedDelivery = {rail: input.destination.rail, amount: String(cents), currency: coin.baseCurrency, timing: input.destination.rail === 'WIRE' || input.destination.rail === 'RTP_CREDIT' ? 'same day' : '1-3 business days'}
+    if (isWallet(bank) || bank.currency !== coin.baseCurrency)
+      throw badRequest(
+        'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
+        `${bank.id} is not a ${coin.baseCurrency} bank account for the redemption`,
+      )
+    op.estimatedDelivery = {
+      rail: input.destination.rail,
+      amount: String(cents),
+      currency: coin.baseCurrency,
+      timing:
+        input.destination.rail === 'WIRE' || input.destination.rail === 'RTP_CREDIT' ? 'same day' : '1-3 business days',
+    }
     const ledger: NonNullable<StoredOperation['_ledger']> = {}
     const src = input.source
     if (src.type === 'GRID_INTERNAL_ACCOUNT') {
@@ -192,7 +265,8 @@ export function settleOperation(emu: SandboxContext, operationId: string): void 
   delete done.expiresAt
   delete done._ledger
   emu.db.put('stablecoinOperations', op.id, done)
-  for (const moved of [op._ledger?.releaseHeld, op._ledger?.creditOnSettle]) if (moved) balanceUpdated(emu, moved.accountId)
+  for (const moved of [op._ledger?.releaseHeld, op._ledger?.creditOnSettle])
+    if (moved) balanceUpdated(emu, moved.accountId)
 }
 
 export function getOperation(emu: SandboxContext, id: string): StoredOperation {

@@ -1,11 +1,21 @@
 import {createHash} from 'node:crypto'
 import {currency as knownCurrency} from '../../lib/currencies.js'
-import {operatorEnablementRequest, providerAccountLinkRequest, providerAccountStatusRequest, stablecoinRegisterRequest} from '../../lib/schemas/stablecoins.js'
+import {
+  operatorEnablementRequest,
+  providerAccountLinkRequest,
+  providerAccountStatusRequest,
+  stablecoinRegisterRequest,
+} from '../../lib/schemas/stablecoins.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, conflict, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import {internalAccounts} from '../store/accounts.js'
-import {activeProviderAccounts, providerAccountByProviderId, stablecoinByNetworkToken, stablecoinBySymbol} from '../store/stablecoins.js'
+import {
+  activeProviderAccounts,
+  providerAccountByProviderId,
+  stablecoinByNetworkToken,
+  stablecoinBySymbol,
+} from '../store/stablecoins.js'
 import type {InternalAccount} from './internal-accounts.js'
 
 /**
@@ -56,9 +66,13 @@ export function publicProviderAccount(a: StoredProviderAccount) {
 /** POST /stablecoin-provider-accounts: the secret is verified (sandbox: accepted) and never returned. */
 export function linkProviderAccount(emu: SandboxContext, body: unknown): StoredProviderAccount {
   const input = validate(providerAccountLinkRequest, body)
-  const providerAccountId = input.providerAccountId ?? createHash('sha256').update(input.apiClientId).digest('base64url').slice(0, 27)
+  const providerAccountId =
+    input.providerAccountId ?? createHash('sha256').update(input.apiClientId).digest('base64url').slice(0, 27)
   const existing = providerAccountByProviderId<StoredProviderAccount>(emu.db, input.provider, providerAccountId)
-  if (existing?.status === 'ACTIVE') throw conflict('CONFLICT', `Provider account ${providerAccountId} is linked already as ${existing.id}`, {stablecoinProviderAccountId: existing.id})
+  if (existing?.status === 'ACTIVE')
+    throw conflict('CONFLICT', `Provider account ${providerAccountId} is linked already as ${existing.id}`, {
+      stablecoinProviderAccountId: existing.id,
+    })
   const now = emu.iso()
   const account: StoredProviderAccount = {
     id: newId('StablecoinProviderAccount'),
@@ -90,8 +104,16 @@ export function sandboxSetProviderAccountStatus(emu: SandboxContext, id: string,
 /** A link must be ACTIVE to be used. */
 export function usableProviderAccount(emu: SandboxContext, id: string): StoredProviderAccount {
   const a = getProviderAccount(emu, id)
-  if (a.status === 'REVOKED') throw badRequest('STABLECOIN_PROVIDER_ACCOUNT_REVOKED', `Stablecoin provider account ${id} was revoked; link it again`)
-  if (a.status === 'INVALID') throw badRequest('STABLECOIN_PROVIDER_ACCOUNT_INVALID', `Stablecoin provider account ${id} is not usable; link it again with valid credentials`)
+  if (a.status === 'REVOKED')
+    throw badRequest(
+      'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
+      `Stablecoin provider account ${id} was revoked; link it again`,
+    )
+  if (a.status === 'INVALID')
+    throw badRequest(
+      'STABLECOIN_PROVIDER_ACCOUNT_INVALID',
+      `Stablecoin provider account ${id} is not usable; link it again with valid credentials`,
+    )
   return a
 }
 
@@ -99,11 +121,19 @@ export function usableProviderAccount(emu: SandboxContext, id: string): StoredPr
 function resolveProviderAccount(emu: SandboxContext, given: string | undefined): StoredProviderAccount {
   if (given) return usableProviderAccount(emu, given)
   const active = activeProviderAccounts<StoredProviderAccount>(emu.db)
-  if (active.length === 0) throw notFound('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', 'An active stablecoin provider account link (link one first)')
+  if (active.length === 0)
+    throw notFound(
+      'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+      'An active stablecoin provider account link (link one first)',
+    )
   if (active.length > 1) {
-    throw badRequest('STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED', `${active.length} provider account links are active; pass stablecoinProviderAccountId to choose one`, {
-      stablecoinProviderAccountIds: active.map((a) => a.id),
-    })
+    throw badRequest(
+      'STABLECOIN_PROVIDER_ACCOUNT_SELECTION_REQUIRED',
+      `${active.length} provider account links are active; pass stablecoinProviderAccountId to choose one`,
+      {
+        stablecoinProviderAccountIds: active.map((a) => a.id),
+      },
+    )
   }
   return active[0]
 }
@@ -113,9 +143,13 @@ export function registerStablecoin(emu: SandboxContext, body: unknown): StoredSt
   const input = validate(stablecoinRegisterRequest, body)
   const account = resolveProviderAccount(emu, input.stablecoinProviderAccountId)
   const symbol = input.providerTokenIdentifier
-  if (stablecoinBySymbol(emu.db, symbol) || knownCurrency(symbol)) throw conflict('STABLECOIN_SYMBOL_ALREADY_EXISTS', `The symbol ${symbol} is taken already on this platform`)
+  if (stablecoinBySymbol(emu.db, symbol) || knownCurrency(symbol))
+    throw conflict('STABLECOIN_SYMBOL_ALREADY_EXISTS', `The symbol ${symbol} is taken already on this platform`)
   if (stablecoinByNetworkToken(emu.db, input.networkTokenIdentifier)) {
-    throw conflict('STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS', `The network token identifier ${input.networkTokenIdentifier} is registered already`)
+    throw conflict(
+      'STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS',
+      `The network token identifier ${input.networkTokenIdentifier} is registered already`,
+    )
   }
   const now = emu.iso()
   const coin: StoredStablecoin = {
@@ -154,7 +188,12 @@ export function requestEnablement(emu: SandboxContext, id: string): StoredStable
   const coin = getStablecoin(emu, id)
   if (coin.gridOperationsStatus === 'PENDING_APPROVAL') return coin
   if (coin.gridOperationsStatus !== 'NOT_ENABLED') {
-    throw new HttpError(409, 'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE', `${id} is ${coin.gridOperationsStatus}: that state is driven by the operator and cannot be requested`, {gridOperationsStatus: coin.gridOperationsStatus})
+    throw new HttpError(
+      409,
+      'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE',
+      `${id} is ${coin.gridOperationsStatus}: that state is driven by the operator and cannot be requested`,
+      {gridOperationsStatus: coin.gridOperationsStatus},
+    )
   }
   return emu.db.put('stablecoins', id, {...coin, gridOperationsStatus: 'PENDING_APPROVAL', updatedAt: emu.iso()})
 }
@@ -167,15 +206,31 @@ export function operatorSetEnablement(emu: SandboxContext, id: string, body: unk
   const {status} = validate(operatorEnablementRequest, body)
   const coin = getStablecoin(emu, id)
   if (coin.gridOperationsStatus === 'NOT_ENABLED') {
-    throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${id} is NOT_ENABLED: the platform requests enablement first (POST /stablecoins/${id}/enablement)`)
+    throw new HttpError(
+      409,
+      'INVALID_STATE_TRANSITION',
+      `${id} is NOT_ENABLED: the platform requests enablement first (POST /stablecoins/${id}/enablement)`,
+    )
   }
   const now = emu.iso()
-  const next: StoredStablecoin = {...coin, gridOperationsStatus: status, updatedAt: now, ...(status === 'ENABLED' ? {currency: coin.symbol} : {})}
+  const next: StoredStablecoin = {
+    ...coin,
+    gridOperationsStatus: status,
+    updatedAt: now,
+    ...(status === 'ENABLED' ? {currency: coin.symbol} : {}),
+  }
   if (status === 'ENABLED' && !stablecoinAccount(emu, coin)) {
     const accountId = newId('InternalAccount')
     const cur = {code: coin.symbol, name: coin.name, symbol: coin.symbol, decimals: coin.decimals}
     emu.db.put('internalAccounts', accountId, {
-      id: accountId, type: 'INTERNAL_CRYPTO', status: 'ACTIVE', balance: {amount: 0, currency: cur}, totalBalance: {amount: 0, currency: cur}, fundingPaymentInstructions: [], createdAt: now, updatedAt: now,
+      id: accountId,
+      type: 'INTERNAL_CRYPTO',
+      status: 'ACTIVE',
+      balance: {amount: 0, currency: cur},
+      totalBalance: {amount: 0, currency: cur},
+      fundingPaymentInstructions: [],
+      createdAt: now,
+      updatedAt: now,
     } satisfies InternalAccount)
   }
   return emu.db.put('stablecoins', id, next)

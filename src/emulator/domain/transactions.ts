@@ -46,7 +46,12 @@ function changed(emu: SandboxContext, t: StoredTransaction, event?: string): Sto
 }
 
 /** Money in from outside (sandbox fund): a COMPLETED incoming transaction and its webhook. */
-export function recordIncoming(emu: SandboxContext, accountId: string, amount: number, o: {customerId?: string; platformCustomerId?: string; description: string; source?: Record<string, unknown>}): StoredTransaction {
+export function recordIncoming(
+  emu: SandboxContext,
+  accountId: string,
+  amount: number,
+  o: {customerId?: string; platformCustomerId?: string; description: string; source?: Record<string, unknown>},
+): StoredTransaction {
   const acc = credit(emu, accountId, amount)
   const now = emu.iso()
   const t: StoredTransaction = {
@@ -77,12 +82,19 @@ export function startOutgoing(emu: SandboxContext, t: StoredTransaction): Stored
 export function scheduleSettlement(emu: SandboxContext, t: StoredTransaction): void {
   const s = emu.settings()
   const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
-  const delay = o.kind === 'complete' && o.delay === 'slow' ? s.slowPaymentDelayMs : o.kind === 'fail' && o.delay === 'timeout' ? s.paymentTimeoutFailMs : s.paymentCompletionDelayMs
+  const delay =
+    o.kind === 'complete' && o.delay === 'slow'
+      ? s.slowPaymentDelayMs
+      : o.kind === 'fail' && o.delay === 'timeout'
+        ? s.paymentTimeoutFailMs
+        : s.paymentCompletionDelayMs
   emu.scheduler.after(delay, 'payment.settle', {id: t.id})
 }
 
 function hash(network: string): string {
-  return ['ETHEREUM', 'BASE', 'POLYGON', 'PLASMA'].includes(network) ? '0x' + randomBytes(32).toString('hex') : base58.encode(randomBytes(64))
+  return ['ETHEREUM', 'BASE', 'POLYGON', 'PLASMA'].includes(network)
+    ? '0x' + randomBytes(32).toString('hex')
+    : base58.encode(randomBytes(64))
 }
 
 function releaseFunds(emu: SandboxContext, f: Funding | undefined, lost: boolean): void {
@@ -98,7 +110,11 @@ export function completePayment(emu: SandboxContext, t: StoredTransaction): Stor
   else if (f) settleHeld(emu, f.accountId, f.amount)
   const now = emu.iso()
   const patch: Partial<StoredTransaction> = {status: 'COMPLETED', settledAt: now, pendingReason: undefined}
-  if (t._?.sourceNetwork) patch.source = {...t.source, onChainTransaction: {transactionHash: hash(t._.sourceNetwork), network: t._.sourceNetwork}}
+  if (t._?.sourceNetwork)
+    patch.source = {
+      ...t.source,
+      onChainTransaction: {transactionHash: hash(t._.sourceNetwork), network: t._.sourceNetwork},
+    }
   if (t._?.destinationWallet) {
     const network = WALLET_KINDS[t._.destinationWallet].network
     patch.destination = {...t.destination, onChainTransaction: {transactionHash: hash(network), network}}
@@ -106,12 +122,22 @@ export function completePayment(emu: SandboxContext, t: StoredTransaction): Stor
   const done = changed(emu, save(emu, t, patch), 'OUTGOING_PAYMENT.COMPLETED')
   // A conversion into an internal account is money in for that account: credit it and say so.
   if (t._?.destinationInternal && t.receivedAmount) {
-    recordIncoming(emu, t._.destinationInternal, t.receivedAmount.amount, {customerId: t.customerId, platformCustomerId: t.platformCustomerId, description: `From ${t.id}`, source: incomingSourceOf(t)})
+    recordIncoming(emu, t._.destinationInternal, t.receivedAmount.amount, {
+      customerId: t.customerId,
+      platformCustomerId: t.platformCustomerId,
+      description: `From ${t.id}`,
+      source: incomingSourceOf(t),
+    })
   }
   const r = t._?.umaReceiver
   if (r && t.receivedAmount) {
     const currency = t.sentAmount?.currency.code as string | undefined
-    recordIncoming(emu, r.accountId, t.receivedAmount.amount, {customerId: r.customerId, platformCustomerId: r.platformCustomerId, description: `UMA payment from ${r.senderUma}`, source: {sourceType: 'UMA_ADDRESS', umaAddress: r.senderUma, ...(currency ? {currency} : {})}})
+    recordIncoming(emu, r.accountId, t.receivedAmount.amount, {
+      customerId: r.customerId,
+      platformCustomerId: r.platformCustomerId,
+      description: `UMA payment from ${r.senderUma}`,
+      source: {sourceType: 'UMA_ADDRESS', umaAddress: r.senderUma, ...(currency ? {currency} : {})},
+    })
   }
   return done
 }
@@ -120,15 +146,43 @@ export function completePayment(emu: SandboxContext, t: StoredTransaction): Stor
 function incomingSourceOf(t: StoredTransaction): Record<string, unknown> {
   const currency = t.sentAmount?.currency.code as string | undefined
   const accountId = t.source?.accountId
-  return typeof accountId === 'string' ? {sourceType: 'ACCOUNT', accountId, ...(currency ? {currency} : {})} : {sourceType: 'REALTIME_FUNDING', ...(currency ? {currency} : {})}
+  return typeof accountId === 'string'
+    ? {sourceType: 'ACCOUNT', accountId, ...(currency ? {currency} : {})}
+    : {sourceType: 'REALTIME_FUNDING', ...(currency ? {currency} : {})}
 }
 
-export function failPayment(emu: SandboxContext, t: StoredTransaction, reason: string | undefined, refund?: {status: 'COMPLETED' | 'FAILED'; reason: string}): StoredTransaction {
+export function failPayment(
+  emu: SandboxContext,
+  t: StoredTransaction,
+  reason: string | undefined,
+  refund?: {status: 'COMPLETED' | 'FAILED'; reason: string},
+): StoredTransaction {
   releaseFunds(emu, t._?.funding, refund?.status === 'FAILED')
   const now = emu.iso()
-  const r = refund ? {reference: `RF-${t.id.slice(-8)}`, initiatedAt: now, status: refund.status, reason: refund.reason, ...(refund.status === 'COMPLETED' ? {settledAt: now} : {})} : undefined
-  const next = changed(emu, save(emu, t, {status: 'FAILED', ...(reason ? {failureReason: reason} : {}), pendingReason: undefined, ...(r ? {refund: r} : {})}), 'OUTGOING_PAYMENT.FAILED')
-  if (r) emu.webhooks.emit(r.status === 'COMPLETED' ? 'OUTGOING_PAYMENT.REFUND_COMPLETED' : 'OUTGOING_PAYMENT.REFUND_FAILED', publicTransaction(next))
+  const r = refund
+    ? {
+        reference: `RF-${t.id.slice(-8)}`,
+        initiatedAt: now,
+        status: refund.status,
+        reason: refund.reason,
+        ...(refund.status === 'COMPLETED' ? {settledAt: now} : {}),
+      }
+    : undefined
+  const next = changed(
+    emu,
+    save(emu, t, {
+      status: 'FAILED',
+      ...(reason ? {failureReason: reason} : {}),
+      pendingReason: undefined,
+      ...(r ? {refund: r} : {}),
+    }),
+    'OUTGOING_PAYMENT.FAILED',
+  )
+  if (r)
+    emu.webhooks.emit(
+      r.status === 'COMPLETED' ? 'OUTGOING_PAYMENT.REFUND_COMPLETED' : 'OUTGOING_PAYMENT.REFUND_FAILED',
+      publicTransaction(next),
+    )
   return next
 }
 
@@ -138,14 +192,32 @@ export function returnPayment(emu: SandboxContext, t: StoredTransaction): Stored
   if (f?.kind === 'held') returnToAccount(emu, f.accountId, f.amount)
   // A real-time-funded payment goes back to the payer outside the platform: nothing moves here.
   const now = emu.iso()
-  const next = changed(emu, save(emu, t, {status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {reference: `RT-${t.id.slice(-8)}`, initiatedAt: now, settledAt: now, status: 'COMPLETED', reason: 'TRANSACTION_FAILED'}}), 'OUTGOING_PAYMENT.FAILED')
+  const next = changed(
+    emu,
+    save(emu, t, {
+      status: 'FAILED',
+      failureReason: 'PAYOUT_RETURNED',
+      refund: {
+        reference: `RT-${t.id.slice(-8)}`,
+        initiatedAt: now,
+        settledAt: now,
+        status: 'COMPLETED',
+        reason: 'TRANSACTION_FAILED',
+      },
+    }),
+    'OUTGOING_PAYMENT.FAILED',
+  )
   emu.webhooks.emit('OUTGOING_PAYMENT.REFUND_COMPLETED', publicTransaction(next))
   return next
 }
 
 /** Agent-initiated transactions wait in PENDING until the platform approves them. */
 export function approveTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
-  if (t.status !== 'PENDING' || !t.agentId) throw conflict('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `${t.id} is ${t.status}${t.agentId ? '' : ' and was not started by an agent'}; only agent-initiated transactions waiting for approval can be approved`)
+  if (t.status !== 'PENDING' || !t.agentId)
+    throw conflict(
+      'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+      `${t.id} is ${t.status}${t.agentId ? '' : ' and was not started by an agent'}; only agent-initiated transactions waiting for approval can be approved`,
+    )
   const next = save(emu, t, {status: 'PROCESSING', pendingReason: undefined})
   scheduleSettlement(emu, next)
   return changed(emu, next, 'OUTGOING_PAYMENT.PROCESSING')
@@ -154,28 +226,42 @@ export function approveTransaction(emu: SandboxContext, t: StoredTransaction): S
 /** Cancels a payment that has not settled (PENDING, or PROCESSING before settlement); the funds come back. */
 export function cancelTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (t.type !== 'OUTGOING' || !['PENDING', 'PROCESSING'].includes(t.status)) {
-    throw conflict('TRANSACTION_NOT_CANCELLABLE', `${t.id} is ${t.status}; only outgoing payments that have not settled can be cancelled`)
+    throw conflict(
+      'TRANSACTION_NOT_CANCELLABLE',
+      `${t.id} is ${t.status}; only outgoing payments that have not settled can be cancelled`,
+    )
   }
   return failPayment(emu, t, undefined, {status: 'COMPLETED', reason: 'USER_CANCELLATION'})
 }
 
 export function registerTransactionJobs(emu: SandboxContext): void {
-  emu.scheduler.on('payment.settle', (p) => {
-    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
-    if (!t || t.status !== 'PROCESSING') return // cancelled or settled meanwhile
-    const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
-    if (o.kind === 'fail') failPayment(emu, t, o.reason, o.refund ? {status: o.refund, reason: o.refundReason ?? 'TRANSACTION_FAILED'} : undefined)
-    else {
-      completePayment(emu, t)
-      if (o.kind === 'return') emu.scheduler.after(emu.settings().paymentReturnDelayMs, 'payment.return', {id: t.id})
-    }
-  }, {
-    // A settlement that can never run must not leave the money held: the payment fails and its hold goes back.
-    giveUp: (p) => {
+  emu.scheduler.on(
+    'payment.settle',
+    (p) => {
       const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
-      if (t?.status === 'PROCESSING') failPayment(emu, t, 'QUOTE_EXECUTION_FAILED', {status: 'COMPLETED', reason: 'TRANSACTION_FAILED'})
+      if (!t || t.status !== 'PROCESSING') return // cancelled or settled meanwhile
+      const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
+      if (o.kind === 'fail')
+        failPayment(
+          emu,
+          t,
+          o.reason,
+          o.refund ? {status: o.refund, reason: o.refundReason ?? 'TRANSACTION_FAILED'} : undefined,
+        )
+      else {
+        completePayment(emu, t)
+        if (o.kind === 'return') emu.scheduler.after(emu.settings().paymentReturnDelayMs, 'payment.return', {id: t.id})
+      }
     },
-  })
+    {
+      // A settlement that can never run must not leave the money held: the payment fails and its hold goes back.
+      giveUp: (p) => {
+        const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+        if (t?.status === 'PROCESSING')
+          failPayment(emu, t, 'QUOTE_EXECUTION_FAILED', {status: 'COMPLETED', reason: 'TRANSACTION_FAILED'})
+      },
+    },
+  )
   emu.scheduler.on('payment.return', (p) => {
     const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
     if (t?.status === 'COMPLETED') returnPayment(emu, t)
@@ -189,7 +275,9 @@ export function registerTransactionJobs(emu: SandboxContext): void {
  */
 export function confirmReceipt(emu: SandboxContext, t: StoredTransaction, at: string | undefined): StoredTransaction {
   const when = at ? new Date(at).toISOString() : emu.iso()
-  if (when < t.createdAt) throw invalid([{field: 'receiptDeliveryConfirmedAt', message: `is before ${t.id} was created (${t.createdAt})`}])
-  if (Date.parse(when) > emu.now() + 60_000) throw invalid([{field: 'receiptDeliveryConfirmedAt', message: 'is in the future'}])
+  if (when < t.createdAt)
+    throw invalid([{field: 'receiptDeliveryConfirmedAt', message: `is before ${t.id} was created (${t.createdAt})`}])
+  if (Date.parse(when) > emu.now() + 60_000)
+    throw invalid([{field: 'receiptDeliveryConfirmedAt', message: 'is in the future'}])
   return save(emu, t, {receiptDeliveryConfirmedAt: when})
 }

@@ -18,38 +18,86 @@ export interface Initiator {
 }
 
 /** A quote executed in the same request: the daily volume is checked before the quote is stored. */
-export function createQuoteChecked(emu: SandboxContext, create: (beforeStore: (q: StoredQuote) => void) => StoredQuote): StoredQuote {
+export function createQuoteChecked(
+  emu: SandboxContext,
+  create: (beforeStore: (q: StoredQuote) => void) => StoredQuote,
+): StoredQuote {
   return create((q) => void checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount))
 }
 
 /** Same-currency payout from an internal account to an external one (the deprecated /transfer-out). */
-export function transferOut(emu: SandboxContext, input: z.infer<typeof transferOutRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
+export function transferOut(
+  emu: SandboxContext,
+  input: z.infer<typeof transferOutRequest>,
+  req?: EmuRequest,
+  by: Initiator = {},
+): StoredTransaction {
   const src = getInternalAccount(emu, input.source.accountId)
   const dest = getExternalAccount(emu, input.destination.accountId)
-  if (src.balance.currency.code !== dest.currency) throw invalid([{field: 'destination.accountId', message: `pays out ${dest.currency}; transfers are same-currency (${src.balance.currency.code})`}])
-  if (suffixOf(dest.accountInfo) === '002') throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'Insufficient funds (sandbox suffix 002)')
+  if (src.balance.currency.code !== dest.currency)
+    throw invalid([
+      {
+        field: 'destination.accountId',
+        message: `pays out ${dest.currency}; transfers are same-currency (${src.balance.currency.code})`,
+      },
+    ])
+  if (suffixOf(dest.accountInfo) === '002')
+    throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'Insufficient funds (sandbox suffix 002)')
   const q = createQuoteChecked(emu, (beforeStore) =>
-    createQuote(emu, {
-      source: {sourceType: 'ACCOUNT', accountId: src.id},
-      destination: {destinationType: 'ACCOUNT', accountId: dest.id, ...(input.destination.paymentRail ? {paymentRail: input.destination.paymentRail} : {})},
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: input.amount,
-      ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
-      ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
-    }, {beforeStore}),
+    createQuote(
+      emu,
+      {
+        source: {sourceType: 'ACCOUNT', accountId: src.id},
+        destination: {
+          destinationType: 'ACCOUNT',
+          accountId: dest.id,
+          ...(input.destination.paymentRail ? {paymentRail: input.destination.paymentRail} : {}),
+        },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: input.amount,
+        ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
+        ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
+      },
+      {beforeStore},
+    ),
   )
   const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(dest.accountInfo), ...by})
   return getTransaction(emu, done.transactionId!)
 }
 
 /** Same-currency pull from a customer's bank account into an internal account (the deprecated /transfer-in). */
-export function transferIn(emu: SandboxContext, input: z.infer<typeof transferInRequest>, req?: EmuRequest, by: Initiator = {}): StoredTransaction {
+export function transferIn(
+  emu: SandboxContext,
+  input: z.infer<typeof transferInRequest>,
+  req?: EmuRequest,
+  by: Initiator = {},
+): StoredTransaction {
   const src = getExternalAccount(emu, input.source.accountId)
   const dest = getInternalAccount(emu, input.destination.accountId)
-  if (src.currency !== dest.balance.currency.code) throw invalid([{field: 'destination.accountId', message: `holds ${dest.balance.currency.code}; transfers are same-currency (${src.currency})`}])
-  if (suffixOf(src.accountInfo) === '002') throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'The source bank account has insufficient funds (sandbox suffix 002)')
+  if (src.currency !== dest.balance.currency.code)
+    throw invalid([
+      {
+        field: 'destination.accountId',
+        message: `holds ${dest.balance.currency.code}; transfers are same-currency (${src.currency})`,
+      },
+    ])
+  if (suffixOf(src.accountInfo) === '002')
+    throw new HttpError(
+      400,
+      'INSUFFICIENT_FUNDS',
+      'The source bank account has insufficient funds (sandbox suffix 002)',
+    )
   const q = createQuoteChecked(emu, (beforeStore) =>
-    createQuote(emu, {source: {sourceType: 'ACCOUNT', accountId: src.id}, destination: {destinationType: 'ACCOUNT', accountId: dest.id}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: input.amount}, {beforeStore}),
+    createQuote(
+      emu,
+      {
+        source: {sourceType: 'ACCOUNT', accountId: src.id},
+        destination: {destinationType: 'ACCOUNT', accountId: dest.id},
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: input.amount,
+      },
+      {beforeStore},
+    ),
   )
   const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(src.accountInfo), ...by})
   return getTransaction(emu, done.transactionId!)

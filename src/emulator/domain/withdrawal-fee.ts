@@ -25,15 +25,25 @@ const NETWORK_FEES: Record<string, {asset: string; fee: number; usdCents: number
 export function estimateWithdrawalFee(emu: SandboxContext, b: EstimateWithdrawalFeeRequest) {
   const account = getInternalAccount(emu, b.internalAccountId)
   const held = account.balance.currency.code
-  if (held !== b.currency) throw invalid([{field: 'currency', message: `${account.id} holds ${held}, not ${b.currency}`}])
+  if (held !== b.currency)
+    throw invalid([{field: 'currency', message: `${account.id} holds ${held}, not ${b.currency}`}])
   const limit = emu.settings().transactionSizeLimits[b.currency]
   if (limit !== undefined && b.amount > limit) {
-    throw badRequest('TRANSACTION_SIZE_LIMIT_EXCEEDED', `${b.amount} exceeds the single-withdrawal maximum of ${limit} (smallest units of ${b.currency})`, {limit, amount: b.amount})
+    throw badRequest(
+      'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+      `${b.amount} exceeds the single-withdrawal maximum of ${limit} (smallest units of ${b.currency})`,
+      {limit, amount: b.amount},
+    )
   }
   const n = NETWORK_FEES[b.cryptoNetwork]
   const applicationFee = 0
   const totalFee = fromUsdCents(emu, b.currency, n.usdCents) + applicationFee
   const netAmount = b.amount - totalFee
-  if (netAmount <= 0) throw badRequest('INVALID_AMOUNT', `${b.amount} does not cover the ${totalFee} fee (smallest units of ${b.currency})`, {amount: b.amount, totalFee})
+  if (netAmount <= 0)
+    throw badRequest(
+      'INVALID_AMOUNT',
+      `${b.amount} does not cover the ${totalFee} fee (smallest units of ${b.currency})`,
+      {amount: b.amount, totalFee},
+    )
   return {networkFee: n.fee, networkFeeAsset: n.asset, applicationFee, totalFee, netAmount}
 }

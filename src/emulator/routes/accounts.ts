@@ -7,7 +7,10 @@ import {internalAccounts, pageInternalAccounts} from '../store/accounts.js'
 
 const query = z.strictObject({
   customerId: idOf('Customer').optional(),
-  currency: z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code'}).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code'})
+    .optional(),
   type: z.enum(['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET']).optional(),
   limit: z.string().optional(),
   cursor: z.string().optional(),

@@ -7,7 +7,12 @@ import {requireOwnAccounts, requireQuoteInScope} from '../authz/agent-scope.js'
 import {callingAgent} from '../authz/principal-of.js'
 import {getAction, publicAction, requireAccount, submitAction} from '../domain/agent-actions.js'
 import {publicAgent} from '../domain/agents.js'
-import {createExternalAccount, deleteExternalAccount, getExternalAccount, publicExternalAccount} from '../domain/external-accounts.js'
+import {
+  createExternalAccount,
+  deleteExternalAccount,
+  getExternalAccount,
+  publicExternalAccount,
+} from '../domain/external-accounts.js'
 import {getInternalAccount} from '../domain/ledger.js'
 import {executeQuote} from '../domain/quote-execute.js'
 import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
@@ -24,7 +29,10 @@ import {listTransactions} from '../store/transactions.js'
 import {publicCardTransaction} from '../domain/card-transactions.js'
 
 const accountQuery = z.strictObject({
-  currency: z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code'}).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code'})
+    .optional(),
   type: z.enum(['INTERNAL_FIAT', 'INTERNAL_CRYPTO', 'EMBEDDED_WALLET']).optional(),
   limit: z.string().optional(),
   cursor: z.string().optional(),
@@ -42,21 +50,35 @@ export function registerAgentMe(router: Router): void {
     const a = callingAgent(emu)
     const q = validate(accountQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = pageInternalAccounts(emu.db, {customerId: a.customerId, currency: q.currency, type: q.type}, paging)
+    const {rows, totalCount} = pageInternalAccounts(
+      emu.db,
+      {customerId: a.customerId, currency: q.currency, type: q.type},
+      paging,
+    )
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => x)}
   })
 
   router.get('/agents/me/external-accounts', (req, emu) => {
     const a = callingAgent(emu)
-    const q = validate(accountQuery.omit({type: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const q = validate(
+      accountQuery.omit({type: true}),
+      Object.fromEntries(req.query),
+      undefined,
+      pagingErrors(req.query),
+    )
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = pageExternalAccounts(emu.db, {platform: false, customerId: a.customerId, currency: q.currency}, paging)
+    const {rows, totalCount} = pageExternalAccounts(
+      emu.db,
+      {platform: false, customerId: a.customerId, currency: q.currency},
+      paging,
+    )
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
   })
   router.post('/agents/me/external-accounts', (req, emu) => {
     const a = callingAgent(emu)
     const body = (req.body ?? {}) as Record<string, unknown>
-    if (body.customerId !== undefined && body.customerId !== a.customerId) throw invalid([{field: 'customerId', message: `must be the agent's customer ${a.customerId} (or omitted)`}])
+    if (body.customerId !== undefined && body.customerId !== a.customerId)
+      throw invalid([{field: 'customerId', message: `must be the agent's customer ${a.customerId} (or omitted)`}])
     const {data, errors} = externalAccountProblems({...body, customerId: a.customerId})
     if (!data) throw invalid(errors)
     return {status: 201, body: publicExternalAccount(createExternalAccount(emu, data))}
@@ -66,7 +88,10 @@ export function registerAgentMe(router: Router): void {
     if (x.customerId !== agentCustomer) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
     return x
   }
-  router.get('/agents/me/external-accounts/:id', (req, emu) => ({status: 200, body: publicExternalAccount(ownExternal(emu, callingAgent(emu).customerId, req.params.id))}))
+  router.get('/agents/me/external-accounts/:id', (req, emu) => ({
+    status: 200,
+    body: publicExternalAccount(ownExternal(emu, callingAgent(emu).customerId, req.params.id)),
+  }))
   router.delete('/agents/me/external-accounts/:id', (req, emu) => {
     const a = callingAgent(emu)
     deleteExternalAccount(emu, ownExternal(emu, a.customerId, req.params.id))
@@ -77,8 +102,18 @@ export function registerAgentMe(router: Router): void {
     emu.idempotent(req, 'agent-quotes', () => {
       const a = callingAgent(emu)
       const input = validate(quoteCreateRequest, req.body ?? {})
-      if (input.immediatelyExecute) throw invalid([{field: 'immediatelyExecute', message: 'is not available to agents: execute with POST /agents/me/quotes/{quoteId}/execute, under the policy'}])
-      requireOwnAccounts(emu, a, {source: 'accountId' in input.source ? input.source.accountId : undefined, destination: (input.destination as {accountId?: string}).accountId})
+      if (input.immediatelyExecute)
+        throw invalid([
+          {
+            field: 'immediatelyExecute',
+            message:
+              'is not available to agents: execute with POST /agents/me/quotes/{quoteId}/execute, under the policy',
+          },
+        ])
+      requireOwnAccounts(emu, a, {
+        source: 'accountId' in input.source ? input.source.accountId : undefined,
+        destination: (input.destination as {accountId?: string}).accountId,
+      })
       const q = createQuote(emu, input, {beforeStore: (x) => requireQuoteInScope(emu, a, x)})
       return {status: 201, body: publicQuote(q)}
     }),
@@ -88,7 +123,10 @@ export function registerAgentMe(router: Router): void {
     if (q._.customerId !== customerId) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
     return q
   }
-  router.get('/agents/me/quotes/:quoteId', (req, emu) => ({status: 200, body: publicQuote(ownQuote(emu, callingAgent(emu).customerId, req.params.quoteId))}))
+  router.get('/agents/me/quotes/:quoteId', (req, emu) => ({
+    status: 200,
+    body: publicQuote(ownQuote(emu, callingAgent(emu).customerId, req.params.quoteId)),
+  }))
   router.post('/agents/me/quotes/:quoteId/execute', (req, emu) =>
     emu.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
       const a = callingAgent(emu)
@@ -98,7 +136,13 @@ export function registerAgentMe(router: Router): void {
       const x = submitAction(
         emu,
         a,
-        {type: 'EXECUTE_QUOTE', amount: q.totalSendingAmount, currency: q.sendingCurrency.code, accountId: q._.sourceAccountId ?? '', describe: () => ({quote: publicQuote(getQuote(emu, q.id))})},
+        {
+          type: 'EXECUTE_QUOTE',
+          amount: q.totalSendingAmount,
+          currency: q.sendingCurrency.code,
+          accountId: q._.sourceAccountId ?? '',
+          describe: () => ({quote: publicQuote(getQuote(emu, q.id))}),
+        },
         (by) => getTransaction(emu, executeQuote(emu, q.id, {req, ...by}).transactionId!),
       )
       return {status: 200, body: publicAction(emu, x)}
@@ -127,7 +171,14 @@ export function registerAgentMe(router: Router): void {
             amount: input.amount,
             currency: internal.balance.currency.code,
             accountId: internal.id,
-            describe: () => ({transferDetails: {amount: input.amount, currency: internal.balance.currency.code, sourceAccountId: input.source.accountId, destinationAccountId: input.destination.accountId}}),
+            describe: () => ({
+              transferDetails: {
+                amount: input.amount,
+                currency: internal.balance.currency.code,
+                sourceAccountId: input.source.accountId,
+                destinationAccountId: input.destination.accountId,
+              },
+            }),
           },
           (by) => run(emu, input as never, req, by),
         )
@@ -138,11 +189,21 @@ export function registerAgentMe(router: Router): void {
 
   router.get('/agents/me/transactions', (req, emu) => {
     const a = callingAgent(emu)
-    const q = validate(transactionListQuery.omit({customerId: true, platformCustomerId: true}), Object.fromEntries(req.query), undefined, pagingErrors(req.query))
+    const q = validate(
+      transactionListQuery.omit({customerId: true, platformCustomerId: true}),
+      Object.fromEntries(req.query),
+      undefined,
+      pagingErrors(req.query),
+    )
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, {...q, customerId: a.customerId}, paging)
     // The customer's card transactions are listed too (type CARD), as in GET /transactions.
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
+    return {
+      status: 200,
+      body: pageFrom(rows, paging.limit, totalCount, (t) =>
+        t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t),
+      ),
+    }
   })
   router.get('/agents/me/transactions/:id', (req, emu) => {
     const a = callingAgent(emu)
@@ -158,5 +219,8 @@ export function registerAgentMe(router: Router): void {
     const {rows, totalCount} = listAgentActions(emu.db, {agentId: a.id, status: q.status}, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(emu, x))}
   })
-  router.get('/agents/me/actions/:actionId', (req, emu) => ({status: 200, body: publicAction(emu, getAction(emu, callingAgent(emu).id, req.params.actionId))}))
+  router.get('/agents/me/actions/:actionId', (req, emu) => ({
+    status: 200,
+    body: publicAction(emu, getAction(emu, callingAgent(emu).id, req.params.actionId)),
+  }))
 }

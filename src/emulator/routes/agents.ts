@@ -1,6 +1,23 @@
-import {agentActionRejectRequest, agentCreateRequest, agentListQuery, agentPolicyUpdateRequest, agentUpdateRequest, approvalListQuery} from '../../lib/schemas/agents.js'
+import {
+  agentActionRejectRequest,
+  agentCreateRequest,
+  agentListQuery,
+  agentPolicyUpdateRequest,
+  agentUpdateRequest,
+  approvalListQuery,
+} from '../../lib/schemas/agents.js'
 import {approveAction, getAction, publicAction, rejectAction} from '../domain/agent-actions.js'
-import {createAgent, deleteAgent, deviceCodeOf, getAgent, issueDeviceCode, publicAgent, redeemDeviceCode, updateAgent, updatePolicy} from '../domain/agents.js'
+import {
+  createAgent,
+  deleteAgent,
+  deviceCodeOf,
+  getAgent,
+  issueDeviceCode,
+  publicAgent,
+  redeemDeviceCode,
+  updateAgent,
+  updatePolicy,
+} from '../domain/agents.js'
 import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
@@ -8,7 +25,10 @@ import {listAgentActions, listAgents} from '../store/agents.js'
 
 /** The platform's side of agents (HTTP Basic): lifecycle, policy, device codes, approvals. */
 export function registerAgents(router: Router): void {
-  router.post('/agents', (req, emu) => ({status: 201, body: createAgent(emu, validate(agentCreateRequest, req.body ?? {}))}))
+  router.post('/agents', (req, emu) => ({
+    status: 201,
+    body: createAgent(emu, validate(agentCreateRequest, req.body ?? {})),
+  }))
 
   router.get('/agents', (req, emu) => {
     const q = validate(agentListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
@@ -28,7 +48,10 @@ export function registerAgents(router: Router): void {
     const dc = deviceCodeOf(emu, req.params.code)
     return {status: 200, body: {code: dc.code, redeemed: dc.redeemed}}
   })
-  router.post('/agents/device-codes/:code/redeem', (req, emu) => ({status: 200, body: redeemDeviceCode(emu, req.params.code)}))
+  router.post('/agents/device-codes/:code/redeem', (req, emu) => ({
+    status: 200,
+    body: redeemDeviceCode(emu, req.params.code),
+  }))
 
   router.get('/agents/:agentId', (req, emu) => ({status: 200, body: publicAgent(getAgent(emu, req.params.agentId))}))
   router.patch('/agents/:agentId', (req, emu) => {
@@ -43,7 +66,10 @@ export function registerAgents(router: Router): void {
     const a = getAgent(emu, req.params.agentId)
     return {status: 200, body: publicAgent(updatePolicy(emu, a, validate(agentPolicyUpdateRequest, req.body ?? {})))}
   })
-  router.post('/agents/:agentId/device-codes', (req, emu) => ({status: 201, body: issueDeviceCode(emu, getAgent(emu, req.params.agentId))}))
+  router.post('/agents/:agentId/device-codes', (req, emu) => ({
+    status: 201,
+    body: issueDeviceCode(emu, getAgent(emu, req.params.agentId)),
+  }))
 
   router.post('/agents/:agentId/actions/:actionId/approve', (req, emu) => {
     const x = getAction(emu, getAgent(emu, req.params.agentId).id, req.params.actionId)

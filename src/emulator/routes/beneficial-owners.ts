@@ -12,14 +12,28 @@ export function registerBeneficialOwners(router: Router): void {
   router.post('/beneficial-owners', (req, emu) => {
     const input = validate(beneficialOwnerCreate, req.body)
     const c = getCustomer(emu, input.customerId)
-    if (c.customerType !== 'BUSINESS') throw invalid([{field: 'customerId', message: `${c.id} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`}])
+    if (c.customerType !== 'BUSINESS')
+      throw invalid([
+        {field: 'customerId', message: `${c.id} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`},
+      ])
     refuseWhileUnderReview(c, 'owners')
     const declared = ownersOf(emu, c.id).reduce((sum, o) => sum + o.ownershipPercentage, 0)
     if (declared + input.ownershipPercentage > 100) {
-      throw invalid([{field: 'ownershipPercentage', message: `${declared}% is declared already; ${input.ownershipPercentage}% more would exceed 100%`}])
+      throw invalid([
+        {
+          field: 'ownershipPercentage',
+          message: `${declared}% is declared already; ${input.ownershipPercentage}% more would exceed 100%`,
+        },
+      ])
     }
     const now = emu.iso()
-    const owner: StoredOwner = {id: newId('BeneficialOwner'), ...input, kycStatus: 'UNVERIFIED', createdAt: now, updatedAt: now}
+    const owner: StoredOwner = {
+      id: newId('BeneficialOwner'),
+      ...input,
+      kycStatus: 'UNVERIFIED',
+      createdAt: now,
+      updatedAt: now,
+    }
     emu.db.put('beneficialOwners', owner.id, owner)
     return {status: 201, body: publicOwner(owner)}
   })
@@ -30,7 +44,10 @@ export function registerBeneficialOwners(router: Router): void {
     return {status: 200, body: paginate(ownersOf(emu, customerId).map(publicOwner), req.query)}
   })
 
-  router.get('/beneficial-owners/:beneficialOwnerId', (req, emu) => ({status: 200, body: publicOwner(getOwner(emu, req.params.beneficialOwnerId))}))
+  router.get('/beneficial-owners/:beneficialOwnerId', (req, emu) => ({
+    status: 200,
+    body: publicOwner(getOwner(emu, req.params.beneficialOwnerId)),
+  }))
 
   // Frozen while the business is under review, like adding owners and documents.
   router.patch('/beneficial-owners/:beneficialOwnerId', (req, emu) => {
@@ -38,15 +55,32 @@ export function registerBeneficialOwners(router: Router): void {
     const patch = validate(beneficialOwnerUpdate, req.body ?? {})
     refuseWhileUnderReview(getCustomer(emu, owner.customerId), 'owners', 'changed')
     const {address, ...info} = patch.personalInfo ?? {}
-    const merged = {...owner.personalInfo, ...info, ...(address ? {address: {...(owner.personalInfo.address as object), ...address}} : {})}
+    const merged = {
+      ...owner.personalInfo,
+      ...info,
+      ...(address ? {address: {...(owner.personalInfo.address as object), ...address}} : {}),
+    }
     if (address) validate(addressSchema, merged.address, 'personalInfo.address')
     if (patch.ownershipPercentage !== undefined) {
-      const others = ownersOf(emu, owner.customerId).filter((o) => o.id !== owner.id).reduce((sum, o) => sum + o.ownershipPercentage, 0)
+      const others = ownersOf(emu, owner.customerId)
+        .filter((o) => o.id !== owner.id)
+        .reduce((sum, o) => sum + o.ownershipPercentage, 0)
       if (others + patch.ownershipPercentage > 100) {
-        throw invalid([{field: 'ownershipPercentage', message: `the other owners declare ${others}%; ${patch.ownershipPercentage}% would exceed 100%`}])
+        throw invalid([
+          {
+            field: 'ownershipPercentage',
+            message: `the other owners declare ${others}%; ${patch.ownershipPercentage}% would exceed 100%`,
+          },
+        ])
       }
     }
-    const next: StoredOwner = {...owner, ...(patch.roles ? {roles: patch.roles} : {}), ...(patch.ownershipPercentage !== undefined ? {ownershipPercentage: patch.ownershipPercentage} : {}), personalInfo: merged, updatedAt: emu.iso()}
+    const next: StoredOwner = {
+      ...owner,
+      ...(patch.roles ? {roles: patch.roles} : {}),
+      ...(patch.ownershipPercentage !== undefined ? {ownershipPercentage: patch.ownershipPercentage} : {}),
+      personalInfo: merged,
+      updatedAt: emu.iso(),
+    }
     emu.db.put('beneficialOwners', owner.id, next)
     return {status: 200, body: publicOwner(next)}
   })

@@ -6,22 +6,33 @@ import {UPLOAD_MAX_BODY, type Router} from '../router.js'
 
 /** Bulk customer import (api-gaps: BulkCustomerImportJob): upload a CSV, then follow the job. */
 export function registerBulkImport(router: Router): void {
-  router.post('/customers/bulk/csv', async (req, emu) => {
-    const {fields, file} = await readUpload(req)
-    const extra = Object.keys(fields)
-    if (extra.length || !file) {
-      throw invalid([...(file ? [] : [{field: 'file', message: 'is required (a multipart part named `file` holding the CSV)'}]), ...extra.map((field) => ({field, message: 'is not a known part (send only `file`)'}))])
-    }
-    if (file.bytes.length > MAX_CSV_BYTES) throw invalid([{field: 'file', message: `is ${file.bytes.length} bytes; at most ${MAX_CSV_BYTES}`}])
-    let text: string
-    try {
-      text = new TextDecoder('utf-8', {fatal: true}).decode(file.bytes)
-    } catch {
-      throw invalid([{field: 'file', message: 'is not UTF-8 text'}])
-    }
-    const job = acceptImport(emu, text)
-    return {status: 202, body: {jobId: job.id, status: job.status}}
-  }, {maxBody: UPLOAD_MAX_BODY})
+  router.post(
+    '/customers/bulk/csv',
+    async (req, emu) => {
+      const {fields, file} = await readUpload(req)
+      const extra = Object.keys(fields)
+      if (extra.length || !file) {
+        throw invalid([
+          ...(file ? [] : [{field: 'file', message: 'is required (a multipart part named `file` holding the CSV)'}]),
+          ...extra.map((field) => ({field, message: 'is not a known part (send only `file`)'})),
+        ])
+      }
+      if (file.bytes.length > MAX_CSV_BYTES)
+        throw invalid([{field: 'file', message: `is ${file.bytes.length} bytes; at most ${MAX_CSV_BYTES}`}])
+      let text: string
+      try {
+        text = new TextDecoder('utf-8', {fatal: true}).decode(file.bytes)
+      } catch {
+        throw invalid([{field: 'file', message: 'is not UTF-8 text'}])
+      }
+      const job = acceptImport(emu, text)
+      return {status: 202, body: {jobId: job.id, status: job.status}}
+    },
+    {maxBody: UPLOAD_MAX_BODY},
+  )
 
-  router.get('/customers/bulk/jobs/:jobId', (req, emu) => ({status: 200, body: publicImportJob(getImportJob(emu, req.params.jobId))}))
+  router.get('/customers/bulk/jobs/:jobId', (req, emu) => ({
+    status: 200,
+    body: publicImportJob(getImportJob(emu, req.params.jobId)),
+  }))
 }

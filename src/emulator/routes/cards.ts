@@ -1,4 +1,10 @@
-import {CARD_SIMULATORS, cardCreateRequest, cardListQuery, cardUpdateRequest, type CardSimulator} from '../../lib/schemas/cards.js'
+import {
+  CARD_SIMULATORS,
+  cardCreateRequest,
+  cardListQuery,
+  cardUpdateRequest,
+  type CardSimulator,
+} from '../../lib/schemas/cards.js'
 import {getCard, issueCard, publicCard, revealCard, revealPage, updateCard} from '../domain/cards.js'
 import {getCardTransaction, publicCardTransaction} from '../domain/card-transactions.js'
 import {simulate} from '../domain/card-simulators.js'
@@ -13,7 +19,12 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 /** Cards (issue, list, get, PATCH state, reveal), card transactions and the card simulators. */
 export function registerCards(router: Router): void {
   // Idempotency-Key replays the first answer, so a retried issue never makes a second card.
-  router.post('/cards', (req, emu) => emu.idempotent(req, 'cards', () => ({status: 201, body: publicCard(issueCard(emu, validate(cardCreateRequest, req.body ?? {})))})))
+  router.post('/cards', (req, emu) =>
+    emu.idempotent(req, 'cards', () => ({
+      status: 201,
+      body: publicCard(issueCard(emu, validate(cardCreateRequest, req.body ?? {}))),
+    })),
+  )
 
   router.get('/cards', (req, emu) => {
     const q = validate(cardListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
@@ -37,7 +48,11 @@ export function registerCards(router: Router): void {
     const html = d
       ? `<dl><dt>Card number</dt><dd id="pan">${escape(d.pan)}</dd><dt>CVV</dt><dd id="cvv">${escape(d.cvv)}</dd><dt>Expires</dt><dd id="exp">${String(d.expMonth).padStart(2, '0')}/${d.expYear}</dd></dl>`
       : '<p>This reveal link has expired or was already used. Request a new reveal.</p>'
-    return {status: d ? 200 : 404, headers: {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store'}, text: `<!doctype html><title>Card details</title>${html}`}
+    return {
+      status: d ? 200 : 404,
+      headers: {'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store'},
+      text: `<!doctype html><title>Card details</title>${html}`,
+    }
   })
 
   router.post('/sandbox/cards/:id/simulate/:kind', (req, emu) => {

@@ -1,6 +1,13 @@
 import {customerCreateRequest, customerListQuery, customerUpdateRequest} from '../../lib/schemas/customer.js'
 import {checkTerms, createCustomer} from '../domain/customer-create.js'
-import {CURRENT_TERMS_VERSION, contactVerificationFor, getCustomer, publicCustomer, saveCustomer, type StoredCustomer} from '../domain/customers.js'
+import {
+  CURRENT_TERMS_VERSION,
+  contactVerificationFor,
+  getCustomer,
+  publicCustomer,
+  saveCustomer,
+  type StoredCustomer,
+} from '../domain/customers.js'
 import {addInternalAccounts} from '../domain/internal-accounts.js'
 import {walletContactChange} from '../domain/wallet/contact.js'
 import {HttpError, invalid, validate} from '../http-error.js'
@@ -27,13 +34,18 @@ export function registerCustomers(router: Router): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCustomer)}
   })
 
-  router.get('/customers/:customerId', (req, emu) => ({status: 200, body: publicCustomer(getCustomer(emu, req.params.customerId, {includeDeleted: true}))}))
+  router.get('/customers/:customerId', (req, emu) => ({
+    status: 200,
+    body: publicCustomer(getCustomer(emu, req.params.customerId, {includeDeleted: true})),
+  }))
 
   router.patch('/customers/:customerId', (req, emu) => {
     const existing = getCustomer(emu, req.params.customerId)
     const patch = validate(customerUpdateRequest, req.body)
     if (patch.customerType !== existing.customerType) {
-      throw invalid([{field: 'customerType', message: `must be ${existing.customerType} (the customer's type cannot change)`}])
+      throw invalid([
+        {field: 'customerType', message: `must be ${existing.customerType} (the customer's type cannot change)`},
+      ])
     }
     if (patch.email !== undefined && patch.phoneNumber !== undefined) {
       throw invalid([{field: 'phoneNumber', message: 'email and phoneNumber must be changed in separate requests'}])
@@ -42,8 +54,14 @@ export function registerCustomers(router: Router): void {
     // A change of an email/phone tied to a wallet credential goes through the signed retry first.
     return walletContactChange(req, existing, patch, () => {
       const next = applyPatch(existing, patch as Record<string, unknown>)
-      if (patch.email !== undefined && patch.email !== existing.email && next.contactVerification?.email) next.contactVerification.email = 'PENDING'
-      if (patch.phoneNumber !== undefined && patch.phoneNumber !== existing.phoneNumber && next.contactVerification?.phone) next.contactVerification.phone = 'PENDING'
+      if (patch.email !== undefined && patch.email !== existing.email && next.contactVerification?.email)
+        next.contactVerification.email = 'PENDING'
+      if (
+        patch.phoneNumber !== undefined &&
+        patch.phoneNumber !== existing.phoneNumber &&
+        next.contactVerification?.phone
+      )
+        next.contactVerification.phone = 'PENDING'
       const cv = contactVerificationFor(next)
       if (cv) next.contactVerification = cv
       const saved = saveCustomer(emu, next)

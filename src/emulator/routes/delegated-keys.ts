@@ -1,5 +1,11 @@
 import {delegatedKeyListQuery} from '../../lib/schemas/delegated-keys.js'
-import {createDelegatedKey, getDelegatedKey, publicKeyView, revokeDelegatedKey, type StoredDelegatedKey} from '../domain/delegated-keys.js'
+import {
+  createDelegatedKey,
+  getDelegatedKey,
+  publicKeyView,
+  revokeDelegatedKey,
+  type StoredDelegatedKey,
+} from '../domain/delegated-keys.js'
 import {validate} from '../http-error.js'
 import type {Router} from '../router.js'
 import {delegatedKeysWhere} from '../store/delegated-keys.js'
@@ -11,7 +17,10 @@ export function registerDelegatedKeys(router: Router): void {
     const q = validate(delegatedKeyListQuery, Object.fromEntries(req.query))
     return {status: 200, body: {data: delegatedKeysWhere<StoredDelegatedKey>(emu.db, q).map(publicKeyView)}}
   })
-  router.get('/auth/delegated-keys/:id', (req, emu) => ({status: 200, body: publicKeyView(getDelegatedKey(emu, req.params.id))}))
+  router.get('/auth/delegated-keys/:id', (req, emu) => ({
+    status: 200,
+    body: publicKeyView(getDelegatedKey(emu, req.params.id)),
+  }))
   router.delete('/auth/delegated-keys/:id', (req, emu) => {
     revokeDelegatedKey(emu, req.params.id)
     return {status: 204}

@@ -1,6 +1,13 @@
 import {documentReplaceFields, documentUploadFields} from '../../lib/schemas/kyc.js'
 import {checkUpload, fileFacts, judgePhoto, readUpload} from '../domain/kyc-documents.js'
-import {documentsOf, holderCustomer, publicDocument, refuseWhileUnderReview, statusOf, type StoredDocument} from '../domain/kyc-records.js'
+import {
+  documentsOf,
+  holderCustomer,
+  publicDocument,
+  refuseWhileUnderReview,
+  statusOf,
+  type StoredDocument,
+} from '../domain/kyc-records.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
@@ -10,38 +17,76 @@ import {pageDocuments} from '../store/kyc.js'
 
 /** Documents (spec 2.3, 4.2 rule 4; api-gaps 2.2): one per holder, type and side. */
 export function registerDocuments(router: Router): void {
-  router.post('/documents', async (req, emu) => {
-    const {fields, file} = await readUpload(req)
-    const meta = checkUpload(documentUploadFields, fields, file, true)
-    const owner = holderCustomer(emu, meta.documentHolder)
-    if (!owner || owner.isDeleted) throw notFound('DOCUMENT_HOLDER_NOT_FOUND', `Document holder ${meta.documentHolder}`)
-    refuseWhileUnderReview(owner, 'documents')
-    const existing = documentsOf(emu, meta.documentHolder).find((d) => d.documentType === meta.documentType && d.side === meta.side)
-    if (existing) {
-      throw conflict('DOCUMENT_ALREADY_EXISTS', `${meta.documentHolder} already has a ${meta.documentType}${meta.side ? ` ${meta.side}` : ''} (${existing.id}); replace it with PUT /documents/${existing.id}`, {documentId: existing.id})
-    }
-    judgePhoto(file!.bytes)
-    const now = emu.iso()
-    const doc: StoredDocument = {id: newId('Document'), ...meta, ...fileFacts(file!), createdAt: now, updatedAt: now}
-    emu.db.put('documents', doc.id, doc)
-    return {status: 201, body: publicDocument(doc)}
-  }, {maxBody: UPLOAD_MAX_BODY})
+  router.post(
+    '/documents',
+    async (req, emu) => {
+      const {fields, file} = await readUpload(req)
+      const meta = checkUpload(documentUploadFields, fields, file, true)
+      const owner = holderCustomer(emu, meta.documentHolder)
+      if (!owner || owner.isDeleted)
+        throw notFound('DOCUMENT_HOLDER_NOT_FOUND', `Document holder ${meta.documentHolder}`)
+      refuseWhileUnderReview(owner, 'documents')
+      const existing = documentsOf(emu, meta.documentHolder).find(
+        (d) => d.documentType === meta.documentType && d.side === meta.side,
+      )
+      if (existing) {
+        throw conflict(
+          'DOCUMENT_ALREADY_EXISTS',
+          `${meta.documentHolder} already has a ${meta.documentType}${meta.side ? ` ${meta.side}` : ''} (${existing.id}); replace it with PUT /documents/${existing.id}`,
+          {documentId: existing.id},
+        )
+      }
+      judgePhoto(file!.bytes)
+      const now = emu.iso()
+      const doc: StoredDocument = {id: newId('Document'), ...meta, ...fileFacts(file!), createdAt: now, updatedAt: now}
+      emu.db.put('documents', doc.id, doc)
+      return {status: 201, body: publicDocument(doc)}
+    },
+    {maxBody: UPLOAD_MAX_BODY},
+  )
 
-  router.put('/documents/:documentId', async (req, emu) => {
-    const doc = getDocument(emu, req.params.documentId)
-    const {fields, file} = await readUpload(req)
-    if ('documentHolder' in fields) throw invalid([{field: 'documentHolder', message: 'cannot change on replace'}])
-    const {id: _i, documentHolder, fileName: _f, mimeType: _m, size: _s, sha256: _h, createdAt: _c, updatedAt: _u, ...current} = doc
-    // Metadata not sent is kept; the merged document must still satisfy the rules.
-    const meta = checkUpload(documentReplaceFields, {...current, ...fields}, file, false)
-    refuseWhileSubmitted(emu, doc)
-    const clash = documentsOf(emu, documentHolder).find((d) => d.id !== doc.id && d.documentType === meta.documentType && d.side === meta.side)
-    if (clash) throw conflict('DOCUMENT_ALREADY_EXISTS', `${documentHolder} already has a ${meta.documentType} (${clash.id})`, {documentId: clash.id})
-    if (file) judgePhoto(file.bytes)
-    const next: StoredDocument = {...doc, side: undefined, ...meta, ...(file ? fileFacts(file) : {}), updatedAt: emu.iso()}
-    emu.db.put('documents', doc.id, next)
-    return {status: 200, body: publicDocument(next)}
-  }, {maxBody: UPLOAD_MAX_BODY})
+  router.put(
+    '/documents/:documentId',
+    async (req, emu) => {
+      const doc = getDocument(emu, req.params.documentId)
+      const {fields, file} = await readUpload(req)
+      if ('documentHolder' in fields) throw invalid([{field: 'documentHolder', message: 'cannot change on replace'}])
+      const {
+        id: _i,
+        documentHolder,
+        fileName: _f,
+        mimeType: _m,
+        size: _s,
+        sha256: _h,
+        createdAt: _c,
+        updatedAt: _u,
+        ...current
+      } = doc
+      // Metadata not sent is kept; the merged document must still satisfy the rules.
+      const meta = checkUpload(documentReplaceFields, {...current, ...fields}, file, false)
+      refuseWhileSubmitted(emu, doc)
+      const clash = documentsOf(emu, documentHolder).find(
+        (d) => d.id !== doc.id && d.documentType === meta.documentType && d.side === meta.side,
+      )
+      if (clash)
+        throw conflict(
+          'DOCUMENT_ALREADY_EXISTS',
+          `${documentHolder} already has a ${meta.documentType} (${clash.id})`,
+          {documentId: clash.id},
+        )
+      if (file) judgePhoto(file.bytes)
+      const next: StoredDocument = {
+        ...doc,
+        side: undefined,
+        ...meta,
+        ...(file ? fileFacts(file) : {}),
+        updatedAt: emu.iso(),
+      }
+      emu.db.put('documents', doc.id, next)
+      return {status: 200, body: publicDocument(next)}
+    },
+    {maxBody: UPLOAD_MAX_BODY},
+  )
 
   router.get('/documents', (req, emu) => {
     const holder = req.query.get('documentHolder')
@@ -51,7 +96,10 @@ export function registerDocuments(router: Router): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicDocument)}
   })
 
-  router.get('/documents/:documentId', (req, emu) => ({status: 200, body: publicDocument(getDocument(emu, req.params.documentId))}))
+  router.get('/documents/:documentId', (req, emu) => ({
+    status: 200,
+    body: publicDocument(getDocument(emu, req.params.documentId)),
+  }))
 
   router.delete('/documents/:documentId', (req, emu) => {
     const doc = getDocument(emu, req.params.documentId)
@@ -72,6 +120,10 @@ function refuseWhileSubmitted(emu: SandboxContext, doc: StoredDocument): void {
   const c = holderCustomer(emu, doc.documentHolder)
   const status = c ? statusOf(c) : 'UNVERIFIED'
   if (status === 'PENDING' || status === 'APPROVED' || status === 'REJECTED') {
-    throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${doc.id} was submitted for verification (${c?.id} is ${status}) and cannot change`)
+    throw new HttpError(
+      409,
+      'INVALID_STATE_TRANSITION',
+      `${doc.id} was submitted for verification (${c?.id} is ${status}) and cannot change`,
+    )
   }
 }

@@ -28,12 +28,23 @@ export function registerKyc(router: Router): void {
     emu.idempotent(req, `kyc-link|${req.params.customerId}`, () => {
       const input = validate(kycLinkRequest, req.body ?? {})
       const c = getCustomer(emu, req.params.customerId)
-      const pending = Object.entries(c.contactVerification ?? {}).filter(([, s]) => s !== 'VERIFIED').map(([ch]) => ch)
+      const pending = Object.entries(c.contactVerification ?? {})
+        .filter(([, s]) => s !== 'VERIFIED')
+        .map(([ch]) => ch)
       if (pending.length) {
-        throw conflict('CONTACT_VERIFICATION_REQUIRED', `Every contact channel must be VERIFIED before a verification link is issued; pending: ${pending.join(', ')}`, {pending})
+        throw conflict(
+          'CONTACT_VERIFICATION_REQUIRED',
+          `Every contact channel must be VERIFIED before a verification link is issued; pending: ${pending.join(', ')}`,
+          {pending},
+        )
       }
       const token = randomBytes(18).toString('base64url')
-      const link: KycLink = {token, customerId: c.id, redirectUri: input.redirectUri, expiresAt: emu.iso(emu.now() + LINK_TTL_MS)}
+      const link: KycLink = {
+        token,
+        customerId: c.id,
+        redirectUri: input.redirectUri,
+        expiresAt: emu.iso(emu.now() + LINK_TTL_MS),
+      }
       emu.db.put('kycLinks', token, link)
       // The sandbox's own address, never the request's Host header.
       const kycUrl = `${emu.url}/sandbox/hosted/kyc/${token}`
@@ -59,12 +70,22 @@ export function registerKyc(router: Router): void {
     const status = statusOf(c)
     // sandbox-behaviour 2-3: re-submitting a settled customer answers 400 (the contract lists no 409 here);
     // a submission under review is refused the same way.
-    if (status === 'APPROVED' || status === 'REJECTED') throw notSubmittable(c.id, status, `is already ${status}; a settled decision is final`)
-    if (status === 'PENDING') throw notSubmittable(c.id, status, 'is already under review (PENDING); wait for the decision')
-    const skip = emu.settings().skipVerificationPaperwork && c.customerType === 'BUSINESS' && isTerminalSuffix(suffixOf(c))
+    if (status === 'APPROVED' || status === 'REJECTED')
+      throw notSubmittable(c.id, status, `is already ${status}; a settled decision is final`)
+    if (status === 'PENDING')
+      throw notSubmittable(c.id, status, 'is already under review (PENDING); wait for the decision')
+    const skip =
+      emu.settings().skipVerificationPaperwork && c.customerType === 'BUSINESS' && isTerminalSuffix(suffixOf(c))
     const errors = verificationErrors(emu, c, {paperwork: !skip})
     const now = emu.iso()
-    const v: StoredVerification = {id: newId('Verification'), customerId: c.id, verificationStatus: errors.length ? 'RESOLVE_ERRORS' : 'IN_PROGRESS', errors, createdAt: now, updatedAt: now}
+    const v: StoredVerification = {
+      id: newId('Verification'),
+      customerId: c.id,
+      verificationStatus: errors.length ? 'RESOLVE_ERRORS' : 'IN_PROGRESS',
+      errors,
+      createdAt: now,
+      updatedAt: now,
+    }
     emu.db.put('verifications', v.id, v)
     if (!errors.length) beginReview(emu, c, `verification ${v.id}`)
     return {status: 200, body: v}
@@ -87,7 +108,8 @@ export function registerKyc(router: Router): void {
   // The hosted flow: a page the end user opens, and its completion (the provider collected everything).
   router.get('/sandbox/hosted/kyc/:token', (req, emu) => {
     const link = usableLink(emu, req.params.token)
-    const html = `<!doctype html><title>Sandbox verification</title><h1>Sandbox verification for ${link.customerId}</h1>` +
+    const html =
+      `<!doctype html><title>Sandbox verification</title><h1>Sandbox verification for ${link.customerId}</h1>` +
       `<p>This stands in for the provider's hosted flow.</p><form method="post"><button>Complete verification</button></form>`
     return {status: 200, text: html, headers: {'content-type': 'text/html; charset=utf-8'}}
   })
@@ -105,13 +127,17 @@ export function registerKyc(router: Router): void {
 
 /** Links are single use and expire; earlier links stay valid until used (spec 4.2 rule 1). */
 function notSubmittable(customerId: string, status: string, why: string): HttpError {
-  return new HttpError(400, 'INVALID_INPUT', `${customerId} ${why}`, {status, errors: [{field: 'customerId', message: `${customerId} ${why}`}]})
+  return new HttpError(400, 'INVALID_INPUT', `${customerId} ${why}`, {
+    status,
+    errors: [{field: 'customerId', message: `${customerId} ${why}`}],
+  })
 }
 
 function usableLink(emu: SandboxContext, token: string): KycLink {
   const link = emu.db.get<KycLink>('kycLinks', token)
   if (!link) throw notFound('NOT_FOUND', 'Verification link')
   if (link.usedAt) throw new HttpError(410, 'LINK_USED', 'This verification link was used already; ask for a new one')
-  if (Date.parse(link.expiresAt) < emu.now()) throw new HttpError(410, 'LINK_EXPIRED', 'This verification link expired; ask for a new one')
+  if (Date.parse(link.expiresAt) < emu.now())
+    throw new HttpError(410, 'LINK_EXPIRED', 'This verification link expired; ask for a new one')
   return link
 }

@@ -16,7 +16,9 @@ export function registerPlatform(router: Router): void {
       ...current,
       ...(patch.webhookEndpoint !== undefined ? {webhookEndpoint: patch.webhookEndpoint || null} : {}),
       ...(patch.umaDomain ? {umaDomain: patch.umaDomain} : {}),
-      ...(patch.isRegulatedFinancialInstitution !== undefined ? {isRegulatedFinancialInstitution: patch.isRegulatedFinancialInstitution} : {}),
+      ...(patch.isRegulatedFinancialInstitution !== undefined
+        ? {isRegulatedFinancialInstitution: patch.isRegulatedFinancialInstitution}
+        : {}),
       embeddedWalletConfig: {...current.embeddedWalletConfig, ...patch.embeddedWalletConfig},
       feeConfigs: mergeFees(current.feeConfigs, patch.feeConfigs ?? []),
       sandbox: {...current.sandbox, ...patch.sandbox},
@@ -27,36 +29,69 @@ export function registerPlatform(router: Router): void {
     return {status: 200, body: publicConfig(saved)}
   })
 
-  router.get('/sandbox/webhook-public-key', (_req, emu) => ({status: 200, text: emu.webhookPublicKeyPem, headers: {'content-type': 'application/x-pem-file'}}))
+  router.get('/sandbox/webhook-public-key', (_req, emu) => ({
+    status: 200,
+    text: emu.webhookPublicKeyPem,
+    headers: {'content-type': 'application/x-pem-file'},
+  }))
 
   router.get('/sandbox/events', (req, emu) => ({status: 200, body: eventLogPage(emu.db, req.query)}))
 
-  router.post('/sandbox/events/:eventId/replay', async (req, emu) => {
-    const url = validate(webhookReplayRequest, req.body ?? {}).url ?? emu.config().webhookEndpoint
-    if (!url) throw new HttpError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url')
-    const r = await emu.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
-      throw e.notFound ? notFound('EVENT_NOT_FOUND', `Event ${req.params.eventId}`) : e
-    })
-    const body = {eventId: r.event.id, type: r.event.type, url, response_status: r.status ?? null, response_body: r.body ?? null}
-    if (r.status === undefined || r.status < 200 || r.status >= 300) {
-      throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Replay of ${r.event.id} to ${url} failed: ${r.error ?? `answered ${r.status}`}`, body)
-    }
-    return {status: 200, body}
-  }, {unit: false})
+  router.post(
+    '/sandbox/events/:eventId/replay',
+    async (req, emu) => {
+      const url = validate(webhookReplayRequest, req.body ?? {}).url ?? emu.config().webhookEndpoint
+      if (!url)
+        throw new HttpError(
+          400,
+          'WEBHOOK_ENDPOINT_NOT_SET',
+          'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url',
+        )
+      const r = await emu.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
+        throw e.notFound ? notFound('EVENT_NOT_FOUND', `Event ${req.params.eventId}`) : e
+      })
+      const body = {
+        eventId: r.event.id,
+        type: r.event.type,
+        url,
+        response_status: r.status ?? null,
+        response_body: r.body ?? null,
+      }
+      if (r.status === undefined || r.status < 200 || r.status >= 300) {
+        throw new HttpError(
+          400,
+          'WEBHOOK_DELIVERY_ERROR',
+          `Replay of ${r.event.id} to ${url} failed: ${r.error ?? `answered ${r.status}`}`,
+          body,
+        )
+      }
+      return {status: 200, body}
+    },
+    {unit: false},
+  )
 
-  router.post('/sandbox/webhooks/test', async (req, emu) => {
-    const given = (req.body as {url?: unknown} | undefined)?.url
-    const url = typeof given === 'string' ? given : emu.config().webhookEndpoint
-    if (!url) throw new HttpError(400, 'WEBHOOK_ENDPOINT_NOT_SET', 'No webhook endpoint is configured (PATCH /config {webhookEndpoint})')
-    const event = {id: `Webhook:test-${Date.now()}`, type: 'TEST', timestamp: emu.iso(), data: {}}
-    try {
-      const r = await emu.webhooks.deliverNow(event, url)
-      if (r.status < 200 || r.status >= 300) throw new Error(`answered ${r.status}`)
-      return {status: 200, body: {url, response_status: r.status, response_body: r.body}}
-    } catch (e) {
-      throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Delivery to ${url} failed: ${(e as Error).message}`)
-    }
-  }, {unit: false})
+  router.post(
+    '/sandbox/webhooks/test',
+    async (req, emu) => {
+      const given = (req.body as {url?: unknown} | undefined)?.url
+      const url = typeof given === 'string' ? given : emu.config().webhookEndpoint
+      if (!url)
+        throw new HttpError(
+          400,
+          'WEBHOOK_ENDPOINT_NOT_SET',
+          'No webhook endpoint is configured (PATCH /config {webhookEndpoint})',
+        )
+      const event = {id: `Webhook:test-${Date.now()}`, type: 'TEST', timestamp: emu.iso(), data: {}}
+      try {
+        const r = await emu.webhooks.deliverNow(event, url)
+        if (r.status < 200 || r.status >= 300) throw new Error(`answered ${r.status}`)
+        return {status: 200, body: {url, response_status: r.status, response_body: r.body}}
+      } catch (e) {
+        throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Delivery to ${url} failed: ${(e as Error).message}`)
+      }
+    },
+    {unit: false},
+  )
 }
 
 /** The config as answered: `webhookEndpoint` is left out while none is set (the contract has it as a string). */

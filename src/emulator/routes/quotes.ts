@@ -9,7 +9,6 @@ import type {Router} from '../router.js'
 
 /** Quotes (create, get, execute) and the deprecated same-currency transfer endpoints (spec 4.4). */
 export function registerQuotes(router: Router): void {
-
   router.post('/quotes', (req, emu) =>
     emu.idempotent(req, 'quotes', () => {
       const input = validate(quoteCreateRequest, req.body ?? {})
@@ -27,14 +26,23 @@ export function registerQuotes(router: Router): void {
   router.get('/quotes/:quoteId', (req, emu) => ({status: 200, body: publicQuote(getQuote(emu, req.params.quoteId))}))
 
   router.post('/quotes/:quoteId/execute', (req, emu) =>
-    emu.idempotent(req, `execute|${req.params.quoteId}`, () => ({status: 200, body: publicQuote(executeQuote(emu, req.params.quoteId, {req}))})),
+    emu.idempotent(req, `execute|${req.params.quoteId}`, () => ({
+      status: 200,
+      body: publicQuote(executeQuote(emu, req.params.quoteId, {req})),
+    })),
   )
 
   router.post('/transfer-out', (req, emu) =>
-    emu.idempotent(req, 'transfer-out', () => ({status: 201, body: publicTransaction(transferOut(emu, validate(transferOutRequest, req.body ?? {}), req))})),
+    emu.idempotent(req, 'transfer-out', () => ({
+      status: 201,
+      body: publicTransaction(transferOut(emu, validate(transferOutRequest, req.body ?? {}), req)),
+    })),
   )
 
   router.post('/transfer-in', (req, emu) =>
-    emu.idempotent(req, 'transfer-in', () => ({status: 201, body: publicTransaction(transferIn(emu, validate(transferInRequest, req.body ?? {}), req))})),
+    emu.idempotent(req, 'transfer-in', () => ({
+      status: 201,
+      body: publicTransaction(transferIn(emu, validate(transferInRequest, req.body ?? {}), req)),
+    })),
   )
 }

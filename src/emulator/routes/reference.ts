@@ -41,6 +41,13 @@ export function registerReference(router: Router): void {
 
   router.get('/discoveries', (req) => {
     const q = validate(discoveriesQuery, Object.fromEntries(req.query))
-    return {status: 200, body: {data: INSTITUTIONS.filter((i) => (!q.country || i.country === q.country) && (!q.currency || i.currency === q.currency))}}
+    return {
+      status: 200,
+      body: {
+        data: INSTITUTIONS.filter(
+          (i) => (!q.country || i.country === q.country) && (!q.currency || i.currency === q.currency),
+        ),
+      },
+    }
   })
 }

@@ -21,8 +21,19 @@ export function registerSandboxMoney(router: Router): void {
     const {amount} = validate(fundRequest, req.body ?? {})
     const customer = account.customerId ? getCustomer(emu, account.customerId) : undefined
     const status = customer && (customer.customerType === 'BUSINESS' ? customer.kybStatus : customer.kycStatus)
-    if (customer && status !== 'APPROVED') throw new HttpError(403, 'USER_NOT_READY', `${customer.id} is ${status}; funding unlocks when the customer is APPROVED`, {customerId: customer.id, status})
-    recordIncoming(emu, account.id, amount, {customerId: customer?.id, platformCustomerId: customer?.platformCustomerId, description: 'Sandbox funding', source: {sourceType: 'REALTIME_FUNDING', currency: account.balance.currency.code}})
+    if (customer && status !== 'APPROVED')
+      throw new HttpError(
+        403,
+        'USER_NOT_READY',
+        `${customer.id} is ${status}; funding unlocks when the customer is APPROVED`,
+        {customerId: customer.id, status},
+      )
+    recordIncoming(emu, account.id, amount, {
+      customerId: customer?.id,
+      platformCustomerId: customer?.platformCustomerId,
+      description: 'Sandbox funding',
+      source: {sourceType: 'REALTIME_FUNDING', currency: account.balance.currency.code},
+    })
     return {status: 200, body: getInternalAccount(emu, account.id)}
   })
 
@@ -38,15 +49,31 @@ export function registerSandboxMoney(router: Router): void {
 
   // Executes a quote the way an agent would: the transaction waits for POST /transactions/{id}/approve.
   router.post('/sandbox/quotes/:quoteId/execute-as-agent', (req, emu) => {
-    const {agentId} = validate(z.strictObject({agentId: z.string().regex(/^Agent:[A-Za-z0-9_-]{1,128}$/).optional()}), req.body ?? {})
-    return {status: 200, body: publicQuote(executeQuote(emu, req.params.quoteId, {req, agentId: agentId ?? 'Agent:sandbox'}))}
+    const {agentId} = validate(
+      z.strictObject({
+        agentId: z
+          .string()
+          .regex(/^Agent:[A-Za-z0-9_-]{1,128}$/)
+          .optional(),
+      }),
+      req.body ?? {},
+    )
+    return {
+      status: 200,
+      body: publicQuote(executeQuote(emu, req.params.quoteId, {req, agentId: agentId ?? 'Agent:sandbox'})),
+    }
   })
 
   router.get('/sandbox/hosted/liveness/:token', (req, emu) => {
     const a = findByLivenessToken(emu, req.params.token)
     const state = a ? `for ${a.id} (${String(a.accountInfo.address)})` : 'that is no longer outstanding'
-    const form = (r: string) => `<form method="post" action="${req.params.token}/complete?result=${r}"><button>${r === 'PASS' ? 'Complete the check' : 'Fail the check'}</button></form>`
-    return {status: 200, headers: {'content-type': 'text/html; charset=utf-8'}, text: `<!doctype html><title>Liveness check</title><h1>Sandbox liveness check</h1><p>A check ${state}.</p>${a ? form('PASS') + form('FAIL') : ''}`}
+    const form = (r: string) =>
+      `<form method="post" action="${req.params.token}/complete?result=${r}"><button>${r === 'PASS' ? 'Complete the check' : 'Fail the check'}</button></form>`
+    return {
+      status: 200,
+      headers: {'content-type': 'text/html; charset=utf-8'},
+      text: `<!doctype html><title>Liveness check</title><h1>Sandbox liveness check</h1><p>A check ${state}.</p>${a ? form('PASS') + form('FAIL') : ''}`,
+    }
   })
 
   router.post('/sandbox/hosted/liveness/:token/complete', (req, emu) => {

@@ -1,4 +1,13 @@
-import {recordEventRequest, resetCompleteRequest, resetStartRequest, scaAuthorization, scaConfirmRequest, scaEnrolRequest, scaLoginCompleteRequest, scaLoginStartRequest} from '../../lib/schemas/sca.js'
+import {
+  recordEventRequest,
+  resetCompleteRequest,
+  resetStartRequest,
+  scaAuthorization,
+  scaConfirmRequest,
+  scaEnrolRequest,
+  scaLoginCompleteRequest,
+  scaLoginStartRequest,
+} from '../../lib/schemas/sca.js'
 import {idOf} from '../../lib/schemas/common.js'
 import {publicQuote} from '../domain/quotes.js'
 import {authorizeQuote, resendAuthorization} from '../domain/sca-quotes.js'
@@ -37,13 +46,23 @@ export function registerSca(router: Router): void {
   })
   router.post('/sca/factors/confirm', (req, emu) => {
     const st = stateOf(emu, req)
-    return {status: 200, body: confirmEnrolment(emu, st, validate(scaConfirmRequest, req.body ?? {}) as Parameters<typeof confirmEnrolment>[2])}
+    return {
+      status: 200,
+      body: confirmEnrolment(
+        emu,
+        st,
+        validate(scaConfirmRequest, req.body ?? {}) as Parameters<typeof confirmEnrolment>[2],
+      ),
+    }
   })
   router.post('/sca/factors/reset', (req, emu) => {
     const st = stateOf(emu, req)
     return {status: 201, body: startReset(emu, st, validate(resetStartRequest, req.body ?? {}).factor)}
   })
-  router.get('/sca/factors/reset/:resetId', (req, emu) => ({status: 200, body: publicReset(getReset(emu, stateOf(emu, req), req.params.resetId))}))
+  router.get('/sca/factors/reset/:resetId', (req, emu) => ({
+    status: 200,
+    body: publicReset(getReset(emu, stateOf(emu, req), req.params.resetId)),
+  }))
   router.post('/sca/factors/reset/:resetId/complete', (req, emu) => {
     const st = stateOf(emu, req)
     completeReset(emu, st, req.params.resetId, validate(resetCompleteRequest, req.body ?? {}).mobile)

@@ -1,5 +1,12 @@
 import {operationListQuery, providerAccountListQuery, stablecoinListQuery} from '../../lib/schemas/stablecoins.js'
-import {burn, getOperation, mint, publicOperation, requireIdempotencyKey, type StoredOperation} from '../domain/stablecoin-operations.js'
+import {
+  burn,
+  getOperation,
+  mint,
+  publicOperation,
+  requireIdempotencyKey,
+  type StoredOperation,
+} from '../domain/stablecoin-operations.js'
 import {
   type StoredProviderAccount,
   type StoredStablecoin,
@@ -23,30 +30,68 @@ export function registerStablecoins(router: Router): void {
     requireIdempotencyKey(req)
     return req.ctx.idempotent(req, scope, () => ({status: 201, body: run()}))
   }
-  const listed = <T extends {id: string; createdAt: string}, Q>(req: EmuRequest, schema: import('zod').ZodType<Q>, page: (q: Q, paging: ReturnType<typeof pagingOf>) => {rows: T[]; totalCount: number}, view: (t: T) => unknown) => {
+  const listed = <T extends {id: string; createdAt: string}, Q>(
+    req: EmuRequest,
+    schema: import('zod').ZodType<Q>,
+    page: (q: Q, paging: ReturnType<typeof pagingOf>) => {rows: T[]; totalCount: number},
+    view: (t: T) => unknown,
+  ) => {
     const q = validate(schema, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = page(q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, view)}
   }
 
-  router.post('/stablecoin-provider-accounts', (req, emu) => keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(emu, req.body))))
-  router.get('/stablecoin-provider-accounts', (req, emu) => listed(req, providerAccountListQuery, (q, p) => pageProviderAccounts<StoredProviderAccount>(emu.db, q, p), publicProviderAccount))
-  router.get('/stablecoin-provider-accounts/:id', (req, emu) => ({status: 200, body: publicProviderAccount(getProviderAccount(emu, req.params.id))}))
-  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req, emu) => ({status: 200, body: publicProviderAccount(sandboxSetProviderAccountStatus(emu, req.params.id, req.body))}))
+  router.post('/stablecoin-provider-accounts', (req, emu) =>
+    keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(emu, req.body))),
+  )
+  router.get('/stablecoin-provider-accounts', (req, emu) =>
+    listed(
+      req,
+      providerAccountListQuery,
+      (q, p) => pageProviderAccounts<StoredProviderAccount>(emu.db, q, p),
+      publicProviderAccount,
+    ),
+  )
+  router.get('/stablecoin-provider-accounts/:id', (req, emu) => ({
+    status: 200,
+    body: publicProviderAccount(getProviderAccount(emu, req.params.id)),
+  }))
+  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req, emu) => ({
+    status: 200,
+    body: publicProviderAccount(sandboxSetProviderAccountStatus(emu, req.params.id, req.body)),
+  }))
 
   router.post('/stablecoins', (req, emu) => keyed(req, 'stablecoins', () => registerStablecoin(emu, req.body)))
-  router.get('/stablecoins', (req, emu) => listed(req, stablecoinListQuery, (q, p) => pageStablecoins<StoredStablecoin>(emu.db, q, p), (c) => c))
+  router.get('/stablecoins', (req, emu) =>
+    listed(
+      req,
+      stablecoinListQuery,
+      (q, p) => pageStablecoins<StoredStablecoin>(emu.db, q, p),
+      (c) => c,
+    ),
+  )
   router.get('/stablecoins/:id', (req, emu) => ({status: 200, body: getStablecoin(emu, req.params.id)}))
   // Not in the published contract (spec 3 names the request, not its path): see README.
   router.post('/stablecoins/:id/enablement', (req, emu) => ({status: 200, body: requestEnablement(emu, req.params.id)}))
-  router.post('/sandbox/stablecoins/:id/enablement', (req, emu) => ({status: 200, body: operatorSetEnablement(emu, req.params.id, req.body)}))
+  router.post('/sandbox/stablecoins/:id/enablement', (req, emu) => ({
+    status: 200,
+    body: operatorSetEnablement(emu, req.params.id, req.body),
+  }))
 
   router.post('/stablecoins/:id/mints', (req) => mint(req, req.params.id))
   router.post('/stablecoins/:id/burns', (req) => burn(req, req.params.id))
   router.get('/stablecoins/:id/operations', (req, emu) => {
     getStablecoin(emu, req.params.id)
-    return listed(req, operationListQuery, (q, p) => pageOperations<StoredOperation>(emu.db, req.params.id, q.operationType, p), publicOperation)
+    return listed(
+      req,
+      operationListQuery,
+      (q, p) => pageOperations<StoredOperation>(emu.db, req.params.id, q.operationType, p),
+      publicOperation,
+    )
   })
-  router.get('/stablecoin-operations/:id', (req, emu) => ({status: 200, body: publicOperation(getOperation(emu, req.params.id))}))
+  router.get('/stablecoin-operations/:id', (req, emu) => ({
+    status: 200,
+    body: publicOperation(getOperation(emu, req.params.id)),
+  }))
 }

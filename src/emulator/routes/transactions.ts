@@ -1,6 +1,18 @@
-import {transactionApproveRequest, transactionCancelRequest, transactionConfirmRequest, transactionListQuery, transactionRejectRequest} from '../../lib/schemas/transactions.js'
+import {
+  transactionApproveRequest,
+  transactionCancelRequest,
+  transactionConfirmRequest,
+  transactionListQuery,
+  transactionRejectRequest,
+} from '../../lib/schemas/transactions.js'
 import {acceptIncoming, isAwaitingDecision, rejectTransaction} from '../domain/incoming-uma.js'
-import {approveTransaction, cancelTransaction, confirmReceipt, getTransaction, publicTransaction} from '../domain/transactions.js'
+import {
+  approveTransaction,
+  cancelTransaction,
+  confirmReceipt,
+  getTransaction,
+  publicTransaction,
+} from '../domain/transactions.js'
 import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
@@ -14,17 +26,27 @@ export function registerTransactions(router: Router): void {
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(emu.db, q, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (t) => (t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t)))}
+    return {
+      status: 200,
+      body: pageFrom(rows, paging.limit, totalCount, (t) =>
+        t.type === 'CARD' ? publicCardTransaction(t) : publicTransaction(t),
+      ),
+    }
   })
 
   router.get('/transactions/:id', (req, emu) =>
-    req.params.id.startsWith('CardTransaction:') ? getCardTransactionRoute(emu, req.params.id) : {status: 200, body: publicTransaction(getTransaction(emu, req.params.id))},
+    req.params.id.startsWith('CardTransaction:')
+      ? getCardTransactionRoute(emu, req.params.id)
+      : {status: 200, body: publicTransaction(getTransaction(emu, req.params.id))},
   )
 
   router.post('/transactions/:id/approve', (req, emu) => {
     const t = getTransaction(emu, req.params.id)
     validate(transactionApproveRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(isAwaitingDecision(t) ? acceptIncoming(emu, t) : approveTransaction(emu, t))}
+    return {
+      status: 200,
+      body: publicTransaction(isAwaitingDecision(t) ? acceptIncoming(emu, t) : approveTransaction(emu, t)),
+    }
   })
 
   router.post('/transactions/:id/reject', (req, emu) => {

@@ -13,9 +13,9 @@ function internalWhere(f: InternalAccountFilter) {
   const where: string[] = []
   const params: unknown[] = []
   if (f.customerId === null) where.push('customer_id IS NULL')
-  else if (f.customerId) where.push('customer_id = ?'), params.push(f.customerId)
-  if (f.type) where.push('type = ?'), params.push(f.type)
-  if (f.currency) where.push('currency = ?'), params.push(f.currency)
+  else if (f.customerId) (where.push('customer_id = ?'), params.push(f.customerId))
+  if (f.type) (where.push('type = ?'), params.push(f.type))
+  if (f.currency) (where.push('currency = ?'), params.push(f.currency))
   return {where, params}
 }
 
@@ -31,7 +31,12 @@ export function internalAccounts(db: Db, f: InternalAccountFilter): InternalAcco
 
 /** The EMBEDDED_WALLET accounts of a customer. */
 export function walletsOf(db: Db, customerId: string): InternalAccount[] {
-  return db.docs<InternalAccount>(db.sql.rows("SELECT doc FROM internalAccounts WHERE type = 'EMBEDDED_WALLET' AND customer_id = ? ORDER BY created_at, id", customerId))
+  return db.docs<InternalAccount>(
+    db.sql.rows(
+      "SELECT doc FROM internalAccounts WHERE type = 'EMBEDDED_WALLET' AND customer_id = ? ORDER BY created_at, id",
+      customerId,
+    ),
+  )
 }
 
 /** A customer's external accounts (or, with `null`, the platform's), deleted ones included. */
@@ -40,13 +45,17 @@ export function externalAccountsOf(db: Db, customerId: string | null | undefined
 }
 
 /** External accounts, active only, by scope, customer and currency: one page, oldest first. */
-export function pageExternalAccounts(db: Db, f: {platform: boolean; customerId?: string; currency?: string}, paging: Paging) {
+export function pageExternalAccounts(
+  db: Db,
+  f: {platform: boolean; customerId?: string; currency?: string},
+  paging: Paging,
+) {
   const where = ['is_deleted = 0']
   const params: unknown[] = []
   if (f.platform) where.push('customer_id IS NULL')
-  if (f.customerId) where.push('customer_id = ?'), params.push(f.customerId)
+  if (f.customerId) (where.push('customer_id = ?'), params.push(f.customerId))
   else if (!f.platform) where.push('customer_id IS NOT NULL')
-  if (f.currency) where.push('currency = ?'), params.push(f.currency)
+  if (f.currency) (where.push('currency = ?'), params.push(f.currency))
   return keysetPage<StoredExternalAccount>(db, {table: 'externalAccounts', where, params}, paging)
 }
 

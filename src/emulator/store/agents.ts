@@ -6,7 +6,19 @@ import {countOf, keysetPage} from './keyset.js'
 const iso = (v: string) => new Date(v).toISOString()
 
 /** GET /agents: by customer, paused and connected flags, and creation/update windows; oldest first. */
-export function listAgents(db: Db, q: {customerId?: string; isPaused?: string; isConnected?: string; createdAfter?: string; createdBefore?: string; updatedAfter?: string; updatedBefore?: string}, paging: Paging) {
+export function listAgents(
+  db: Db,
+  q: {
+    customerId?: string
+    isPaused?: string
+    isConnected?: string
+    createdAfter?: string
+    createdBefore?: string
+    updatedAfter?: string
+    updatedBefore?: string
+  },
+  paging: Paging,
+) {
   const where: string[] = []
   const params: unknown[] = []
   const add = (sql: string, ...values: unknown[]) => (where.push(sql), params.push(...values))
@@ -19,13 +31,30 @@ export function listAgents(db: Db, q: {customerId?: string; isPaused?: string; i
   if (q.updatedBefore) add('updated_at <= ?', iso(q.updatedBefore))
   // Only an update window: read its index range and sort the matches (see listCustomers).
   const onlyUpdated = where.length > 0 && where.every((w) => w.startsWith('updated_at'))
-  return keysetPage<StoredAgent>(db, {table: 'agents', ...(onlyUpdated ? {from: 'agents INDEXED BY agents_updated_at'} : {}), where, params, total: where.length ? undefined : countOf(db, 'agents')}, paging)
+  return keysetPage<StoredAgent>(
+    db,
+    {
+      table: 'agents',
+      ...(onlyUpdated ? {from: 'agents INDEXED BY agents_updated_at'} : {}),
+      where,
+      params,
+      total: where.length ? undefined : countOf(db, 'agents'),
+    },
+    paging,
+  )
 }
 
 /** Agent actions: the platform's pending approvals (status index) or one agent's actions (agent index). */
 export function listAgentActions(
   db: Db,
-  q: {status?: string; agentId?: string; customerId?: string; startDate?: string; endDate?: string; sortOrder?: 'asc' | 'desc'},
+  q: {
+    status?: string
+    agentId?: string
+    customerId?: string
+    startDate?: string
+    endDate?: string
+    sortOrder?: 'asc' | 'desc'
+  },
   paging: Paging,
 ) {
   const where: string[] = []
@@ -41,7 +70,9 @@ export function listAgentActions(
 
 /** The agent action that started a transaction, if any (transaction_id index). */
 export function actionOfTransaction(db: Db, transactionId: string): StoredAgentAction | undefined {
-  return db.docs<StoredAgentAction>(db.sql.rows('SELECT doc FROM agentActions WHERE transaction_id = ? LIMIT 1', transactionId))[0]
+  return db.docs<StoredAgentAction>(
+    db.sql.rows('SELECT doc FROM agentActions WHERE transaction_id = ? LIMIT 1', transactionId),
+  )[0]
 }
 
 /**
@@ -55,7 +86,13 @@ export interface StoredAgent {
   isPaused: boolean
   isConnected: boolean
   policy: AgentPolicy
-  usage: {dailyTransactionCount: number; dailySpend: number; dailyResetDate: string; monthlySpend: number; monthlyResetMonth: string}
+  usage: {
+    dailyTransactionCount: number
+    dailySpend: number
+    dailyResetDate: string
+    monthlySpend: number
+    monthlyResetMonth: string
+  }
   createdAt: string
   updatedAt: string
   /** Internal: the current token's hash and the latest device code. Never returned. */

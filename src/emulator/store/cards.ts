@@ -8,23 +8,37 @@ import {countOf, keysetPage} from './keyset.js'
 
 /** Cards that are not CLOSED for one cardholder (index cards_cardholder_id_state): the live-card limit. */
 export function liveCardCount(db: Db, cardholderId: string): number {
-  return Number(db.sql.row("SELECT count(*) FROM cards WHERE cardholder_id = ? AND state != 'CLOSED'", cardholderId)![0])
+  return Number(
+    db.sql.row("SELECT count(*) FROM cards WHERE cardholder_id = ? AND state != 'CLOSED'", cardholderId)![0],
+  )
 }
 
 /** GET /cards: the published filters over indexed columns, newest first unless asked. */
 export function listCards(db: Db, q: CardListQuery, paging: Paging) {
   const where: string[] = []
   const params: unknown[] = []
-  if (q.cardholderId) where.push('cardholder_id = ?'), params.push(q.cardholderId)
-  if (q.platformCardId) where.push('platform_card_id = ?'), params.push(q.platformCardId)
-  if (q.state) where.push('state = ?'), params.push(q.state)
-  if (q.accountId) where.push('id IN (SELECT card_id FROM cardFundingSources WHERE account_id = ?)'), params.push(q.accountId)
-  return keysetPage<StoredCard>(db, {table: 'cards', where, params, order: q.sortOrder === 'asc' ? 'asc' : 'desc', total: where.length ? undefined : countOf(db, 'cards')}, paging)
+  if (q.cardholderId) (where.push('cardholder_id = ?'), params.push(q.cardholderId))
+  if (q.platformCardId) (where.push('platform_card_id = ?'), params.push(q.platformCardId))
+  if (q.state) (where.push('state = ?'), params.push(q.state))
+  if (q.accountId)
+    (where.push('id IN (SELECT card_id FROM cardFundingSources WHERE account_id = ?)'), params.push(q.accountId))
+  return keysetPage<StoredCard>(
+    db,
+    {
+      table: 'cards',
+      where,
+      params,
+      order: q.sortOrder === 'asc' ? 'asc' : 'desc',
+      total: where.length ? undefined : countOf(db, 'cards'),
+    },
+    paging,
+  )
 }
 
 /** Replaces the (card, account) rows that answer GET /cards?accountId=. */
 export function bindFundingSources(db: Db, cardId: string, accountIds: string[]): void {
-  for (const row of db.sql.rows('SELECT id FROM cardFundingSources WHERE card_id = ?', cardId)) db.del('cardFundingSources', String(row[0]))
+  for (const row of db.sql.rows('SELECT id FROM cardFundingSources WHERE card_id = ?', cardId))
+    db.del('cardFundingSources', String(row[0]))
   for (const accountId of accountIds) db.put('cardFundingSources', `${cardId}|${accountId}`, {cardId, accountId})
 }
 
@@ -44,11 +58,11 @@ export function cardBranch(db: Db, q: TransactionListQuery): Branch | undefined 
   if (q.type || q.status || q.reference) return undefined
   const where: string[] = []
   const params: unknown[] = []
-  if (q.customerId) where.push('customer_id = ?'), params.push(q.customerId)
-  if (q.platformCustomerId) where.push('platform_customer_id = ?'), params.push(q.platformCustomerId)
-  if (q.accountIdentifier) where.push('account_id = ?'), params.push(q.accountIdentifier)
-  if (q.startDate) where.push('created_at >= ?'), params.push(new Date(q.startDate).toISOString())
-  if (q.endDate) where.push('created_at <= ?'), params.push(new Date(q.endDate).toISOString())
+  if (q.customerId) (where.push('customer_id = ?'), params.push(q.customerId))
+  if (q.platformCustomerId) (where.push('platform_customer_id = ?'), params.push(q.platformCustomerId))
+  if (q.accountIdentifier) (where.push('account_id = ?'), params.push(q.accountIdentifier))
+  if (q.startDate) (where.push('created_at >= ?'), params.push(new Date(q.startDate).toISOString()))
+  if (q.endDate) (where.push('created_at <= ?'), params.push(new Date(q.endDate).toISOString()))
   return {table: 'cardTransactions', where, params, total: where.length ? undefined : countOf(db, 'cardTransactions')}
 }
 
@@ -56,22 +70,38 @@ export function cardBranch(db: Db, q: TransactionListQuery): Branch | undefined 
  * One keyset page over several tables in `(created_at, id)` order: each branch reads at most
  * `limit + 1` rows after the cursor from its own index, then the few rows are merged.
  */
-export function keysetMerge<T extends Cursor>(db: Db, branches: Branch[], order: 'asc' | 'desc', paging: Paging): {rows: T[]; totalCount: number} {
+export function keysetMerge<T extends Cursor>(
+  db: Db,
+  branches: Branch[],
+  order: 'asc' | 'desc',
+  paging: Paging,
+): {rows: T[]; totalCount: number} {
   const dir = order === 'asc' ? 'ASC' : 'DESC'
   const rows: T[] = []
   let totalCount = 0
   for (const b of branches) {
     const where = [...b.where]
     const params = [...b.params]
-    if (paging.after) where.push(`(created_at, id) ${dir === 'ASC' ? '>' : '<'} (?, ?)`), params.push(paging.after.createdAt, paging.after.id)
+    if (paging.after)
+      (where.push(`(created_at, id) ${dir === 'ASC' ? '>' : '<'} (?, ?)`),
+        params.push(paging.after.createdAt, paging.after.id))
     const clause = (w: string[]) => (w.length ? ` WHERE ${w.join(' AND ')}` : '')
-    rows.push(...db.docs<T>(db.sql.rows(`SELECT doc FROM "${b.table}"${clause(where)} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`, ...params, paging.limit + 1)))
+    rows.push(
+      ...db.docs<T>(
+        db.sql.rows(
+          `SELECT doc FROM "${b.table}"${clause(where)} ORDER BY created_at ${dir}, id ${dir} LIMIT ?`,
+          ...params,
+          paging.limit + 1,
+        ),
+      ),
+    )
     // The chain's first page counted the branches it had no counter for; the cursor carries that sum.
     if (b.total === undefined && paging.after?.total !== undefined) continue
     totalCount += b.total ?? Number(db.sql.row(`SELECT count(*) FROM "${b.table}"${clause(b.where)}`, ...b.params)![0])
   }
   if (paging.after?.total !== undefined && branches.some((b) => b.total === undefined)) totalCount = paging.after.total
-  const cmp = (x: T, y: T) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
+  const cmp = (x: T, y: T) =>
+    x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0
   rows.sort((x, y) => (dir === 'ASC' ? cmp(x, y) : cmp(y, x)))
   return {rows: rows.slice(0, paging.limit + 1), totalCount}
 }

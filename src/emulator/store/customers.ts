@@ -8,12 +8,19 @@ const iso = (v: string) => new Date(v).toISOString()
 
 /** The active (not deleted) customer holding a platformCustomerId, if any (partial index). */
 export function activeByPlatformId(db: Db, platformCustomerId: string): StoredCustomer | undefined {
-  return db.docs<StoredCustomer>(db.sql.rows('SELECT doc FROM customers WHERE platform_customer_id = ? AND is_deleted = 0 LIMIT 1', platformCustomerId))[0]
+  return db.docs<StoredCustomer>(
+    db.sql.rows(
+      'SELECT doc FROM customers WHERE platform_customer_id = ? AND is_deleted = 0 LIMIT 1',
+      platformCustomerId,
+    ),
+  )[0]
 }
 
 /** The active customer holding a UMA address, if any (partial index). */
 export function activeByUmaAddress(db: Db, umaAddress: string): StoredCustomer | undefined {
-  return db.docs<StoredCustomer>(db.sql.rows('SELECT doc FROM customers WHERE uma_address = ? AND is_deleted = 0 LIMIT 1', umaAddress))[0]
+  return db.docs<StoredCustomer>(
+    db.sql.rows('SELECT doc FROM customers WHERE uma_address = ? AND is_deleted = 0 LIMIT 1', umaAddress),
+  )[0]
 }
 
 /**
@@ -44,17 +51,43 @@ export function listCustomers(db: Db, q: z.infer<typeof customerListQuery>, pagi
   // An update window alone: without statistics SQLite would walk the keyset order and test every
   // row's updated_at (the whole table for a recent window); the updated_at range instead reads
   // only the matches, then sorts them into keyset order. Cost: the number of matches, not rows.
-  const onlyUpdated = (q.updatedAfter || q.updatedBefore) && !(q.platformCustomerId || q.customerType || q.region || q.umaAddress || q.currency || q.createdAfter || q.createdBefore)
+  const onlyUpdated =
+    (q.updatedAfter || q.updatedBefore) &&
+    !(
+      q.platformCustomerId ||
+      q.customerType ||
+      q.region ||
+      q.umaAddress ||
+      q.currency ||
+      q.createdAfter ||
+      q.createdBefore
+    )
   const scope = includeDeleted ? 'customers' : 'customers.active'
-  const filters = [q.platformCustomerId, q.customerType, q.region, q.umaAddress, q.currency, q.createdAfter, q.createdBefore, q.updatedAfter, q.updatedBefore].filter(Boolean).length
+  const filters = [
+    q.platformCustomerId,
+    q.customerType,
+    q.region,
+    q.umaAddress,
+    q.currency,
+    q.createdAfter,
+    q.createdBefore,
+    q.updatedAfter,
+    q.updatedBefore,
+  ].filter(Boolean).length
   let total: number | undefined
   if (filters === 0) total = countOf(db, scope)
   else if (filters === 1 && q.customerType) total = groupCountOf(db, `${scope}.type`, q.customerType)
   else if (filters === 1 && q.region) total = groupCountOf(db, `${scope}.region`, q.region)
   else if (filters === 1 && q.currency) total = groupCountOf(db, `${scope}.currency`, q.currency)
   const query = byCurrency
-    ? {from: 'customerCurrencies AS k CROSS JOIN customers AS c ON c.id = k.customer_id', key: {createdAt: 'k.created_at', id: 'k.customer_id'}}
-    : {from: `customers AS c${onlyUpdated ? ' INDEXED BY customers_updated_at' : ''}`, key: {createdAt: 'c.created_at', id: 'c.id'}}
+    ? {
+        from: 'customerCurrencies AS k CROSS JOIN customers AS c ON c.id = k.customer_id',
+        key: {createdAt: 'k.created_at', id: 'k.customer_id'},
+      }
+    : {
+        from: `customers AS c${onlyUpdated ? ' INDEXED BY customers_updated_at' : ''}`,
+        key: {createdAt: 'c.created_at', id: 'c.id'},
+      }
   return keysetPage<StoredCustomer>(db, {table: 'customers', ...query, doc: 'c.doc', where, params, total}, paging)
 }
 

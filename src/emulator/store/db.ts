@@ -82,7 +82,10 @@ export class Db {
     const unclean = existsSync(marker)
     const t0 = performance.now()
     const conn = openConnection(file, {check: unclean ? 'full' : 'header'})
-    if (unclean) log(`unclean shutdown: ran the full integrity check (quick_check) on ${file}: ok in ${Math.round(performance.now() - t0)} ms`)
+    if (unclean)
+      log(
+        `unclean shutdown: ran the full integrity check (quick_check) on ${file}: ok in ${Math.round(performance.now() - t0)} ms`,
+      )
     try {
       migrate(conn, dir, log)
       conn.exec(`PRAGMA busy_timeout = ${BUSY_SLICE_MS}`)
@@ -159,7 +162,7 @@ export class Db {
     this.expected++
     let done = false
     return () => {
-      if (!done) (done = true), this.expected--
+      if (!done) ((done = true), this.expected--)
     }
   }
 
@@ -197,7 +200,11 @@ export class Db {
         const now = performance.now()
         if (!this.busySince) this.busySince = now
         if (now - this.busySince >= this.lockWaitMs) {
-          throw new StoreUnavailableError('busy', `another process has held the sandbox database's write lock for over ${Math.round(this.lockWaitMs / 1000)} s (${this.file})`, {cause: e})
+          throw new StoreUnavailableError(
+            'busy',
+            `another process has held the sandbox database's write lock for over ${Math.round(this.lockWaitMs / 1000)} s (${this.file})`,
+            {cause: e},
+          )
         }
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
@@ -231,7 +238,8 @@ export class Db {
     if (this.commitQueued) return
     this.commitQueued = true
     const enqueue = () => {
-      if (this.expected > 0 && performance.now() - this.batchStartedAt < MAX_BATCH_WAIT_MS) return void setImmediate(enqueue)
+      if (this.expected > 0 && performance.now() - this.batchStartedAt < MAX_BATCH_WAIT_MS)
+        return void setImmediate(enqueue)
       this.chain = this.chain.then(() => this.commit())
     }
     setImmediate(enqueue)
@@ -372,7 +380,10 @@ export interface DbOptions {
 
 /** The COMMIT of a unit's batch failed; `wrote` tells whether this unit had writes in it. */
 class CommitFailed extends Error {
-  constructor(override readonly cause: unknown, readonly wrote: boolean) {
+  constructor(
+    override readonly cause: unknown,
+    readonly wrote: boolean,
+  ) {
     super('commit failed', {cause})
   }
 }
@@ -382,6 +393,10 @@ function parseDoc<T>(text: unknown, table?: string): T {
   try {
     return JSON.parse(text as string) as T
   } catch (e) {
-    throw new StoreUnavailableError('damaged', `a record${table ? ` of ${table}` : ''} is not readable (${(e as Error).message})`, {cause: e})
+    throw new StoreUnavailableError(
+      'damaged',
+      `a record${table ? ` of ${table}` : ''} is not readable (${(e as Error).message})`,
+      {cause: e},
+    )
   }
 }

@@ -27,7 +27,11 @@ export function storeFaultOf(e: unknown): StoreFault | undefined {
 /** A unit the store could not run or commit for a reason outside the sandbox (lock, disk). */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError'
-  constructor(readonly fault: StoreFault, message: string, options?: {cause?: unknown}) {
+  constructor(
+    readonly fault: StoreFault,
+    message: string,
+    options?: {cause?: unknown},
+  ) {
     super(message, options)
   }
 }
@@ -42,7 +46,13 @@ export const isTransient = (e: unknown): boolean => {
 export class StoreTooNewError extends Error {
   override readonly name = 'StoreTooNewError'
   readonly recovery = 'Upgrade svc to the version that wrote it, or serve another --data-dir.'
-  constructor(readonly file: string, readonly version: number, readonly supported: number) {
-    super(`${file} has schema version ${version}: it was written by a newer svc (this one understands up to ${supported}). Nothing was changed in it.`)
+  constructor(
+    readonly file: string,
+    readonly version: number,
+    readonly supported: number,
+  ) {
+    super(
+      `${file} has schema version ${version}: it was written by a newer svc (this one understands up to ${supported}). Nothing was changed in it.`,
+    )
   }
 }

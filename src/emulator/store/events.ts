@@ -19,7 +19,9 @@ export function maxEventSeq(db: Db): number {
 
 /** The event first in line for delivery to `endpoint` (index events_delivery_endpoint_seq). */
 export function oldestPendingEvent(db: Db, endpoint: string): StoredEvent | undefined {
-  return db.docs<StoredEvent>(db.sql.rows("SELECT doc FROM events WHERE delivery = 'pending' AND endpoint = ? ORDER BY seq LIMIT 1", endpoint))[0]
+  return db.docs<StoredEvent>(
+    db.sql.rows("SELECT doc FROM events WHERE delivery = 'pending' AND endpoint = ? ORDER BY seq LIMIT 1", endpoint),
+  )[0]
 }
 
 /**
@@ -28,7 +30,12 @@ export function oldestPendingEvent(db: Db, endpoint: string): StoredEvent | unde
  */
 export function eventsOfType(db: Db, type?: string): StoredEvent[] {
   const rows = type
-    ? db.sql.rows('SELECT doc FROM events WHERE type = ? OR (type >= ? AND type < ?) ORDER BY seq', type, `${type}.`, `${type}/`)
+    ? db.sql.rows(
+        'SELECT doc FROM events WHERE type = ? OR (type >= ? AND type < ?) ORDER BY seq',
+        type,
+        `${type}.`,
+        `${type}/`,
+      )
     : db.sql.rows('SELECT doc FROM events ORDER BY seq')
   return db.docs<StoredEvent>(rows).map(normalize)
 }
@@ -38,7 +45,10 @@ export function eventsOfType(db: Db, type?: string): StoredEvent[] {
  * `afterSeq`: `limit + 1` rows at most are read, on the (seq) or (type, seq) index, so a page costs the
  * same however long the log grows.
  */
-export function eventsPage(db: Db, opts: {type?: string; afterSeq?: number; limit: number; newestFirst?: boolean}): StoredEvent[] {
+export function eventsPage(
+  db: Db,
+  opts: {type?: string; afterSeq?: number; limit: number; newestFirst?: boolean},
+): StoredEvent[] {
   const dir = opts.newestFirst ? 'DESC' : 'ASC'
   const cmp = opts.newestFirst ? '<' : '>'
   const after = opts.afterSeq ?? (opts.newestFirst ? Number.MAX_SAFE_INTEGER : 0)

@@ -1,4 +1,14 @@
-import {closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync} from 'node:fs'
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+} from 'node:fs'
 import {join} from 'node:path'
 import {DB_FILE} from './db.js'
 import {SCHEMA_VERSION, migrate} from './migrations.js'
@@ -50,8 +60,14 @@ export function checkDatabase(file: string): {tables: number} {
     if (verdict !== 'ok') throw new StoreDamagedError(file, verdict.slice(0, 300))
     const version = Number((conn.prepare('PRAGMA user_version').raw().get() as unknown as unknown[])[0])
     if (version < 1) throw new StoreDamagedError(file, 'not a sandbox database (no schema version)')
-    if (version > SCHEMA_VERSION) throw new StoreDamagedError(file, `schema version ${version} is newer than this svc understands (${SCHEMA_VERSION})`)
-    const tables = Number((conn.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").raw().get() as unknown as unknown[])[0])
+    if (version > SCHEMA_VERSION)
+      throw new StoreDamagedError(
+        file,
+        `schema version ${version} is newer than this svc understands (${SCHEMA_VERSION})`,
+      )
+    const tables = Number(
+      (conn.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").raw().get() as unknown as unknown[])[0],
+    )
     return {tables}
   } finally {
     conn.close()

@@ -2,7 +2,9 @@ import type {Db} from './db.js'
 
 /** Ids of jobs due at `now`, earliest first (index jobs_due_at). */
 export function dueJobs(db: Db, now: number, limit: number): string[] {
-  return db.sql.rows('SELECT id FROM jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?', now, limit).map((r) => r[0] as string)
+  return db.sql
+    .rows('SELECT id FROM jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT ?', now, limit)
+    .map((r) => r[0] as string)
 }
 
 /** When the earliest job is due, if any. */

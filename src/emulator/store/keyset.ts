@@ -35,8 +35,17 @@ export function keysetPage<T extends Cursor>(db: Db, q: ListQuery, paging: Pagin
     params.push(paging.after.createdAt, paging.after.id)
   }
   const clause = (w: string[]) => (w.length ? ` WHERE ${w.join(' AND ')}` : '')
-  const rows = db.docs<T>(db.sql.rows(`SELECT ${q.doc ?? 'doc'} FROM ${from}${clause(where)} ORDER BY ${key.createdAt} ${dir}, ${key.id} ${dir} LIMIT ?`, ...params, paging.limit + 1))
-  const totalCount = q.total ?? paging.after?.total ?? Number(db.sql.row(`SELECT count(*) FROM ${from}${clause(q.where)}`, ...q.params)![0])
+  const rows = db.docs<T>(
+    db.sql.rows(
+      `SELECT ${q.doc ?? 'doc'} FROM ${from}${clause(where)} ORDER BY ${key.createdAt} ${dir}, ${key.id} ${dir} LIMIT ?`,
+      ...params,
+      paging.limit + 1,
+    ),
+  )
+  const totalCount =
+    q.total ??
+    paging.after?.total ??
+    Number(db.sql.row(`SELECT count(*) FROM ${from}${clause(q.where)}`, ...q.params)![0])
   return {rows, totalCount}
 }
 

@@ -19,11 +19,16 @@ export function pageDocuments(db: Db, paging: Paging) {
 }
 
 /** Verifications, newest first (so `limit=1` is the latest submission), by customer and status. */
-export function pageVerifications<T extends {createdAt: string; id: string}>(db: Db, f: {customerId?: string; verificationStatus?: string}, paging: Paging) {
+export function pageVerifications<T extends {createdAt: string; id: string}>(
+  db: Db,
+  f: {customerId?: string; verificationStatus?: string},
+  paging: Paging,
+) {
   const where: string[] = []
   const params: unknown[] = []
-  if (f.customerId) where.push('customer_id = ?'), params.push(f.customerId)
-  if (f.verificationStatus) where.push("json_extract(doc, '$.verificationStatus') = ?"), params.push(f.verificationStatus)
+  if (f.customerId) (where.push('customer_id = ?'), params.push(f.customerId))
+  if (f.verificationStatus)
+    (where.push("json_extract(doc, '$.verificationStatus') = ?"), params.push(f.verificationStatus))
   return keysetPage<T>(db, {table: 'verifications', where, params, order: 'desc'}, paging)
 }
 

@@ -58,14 +58,18 @@ export function migrate(conn: Connection, dir: string, log: (line: string) => vo
 
 /** Adds the declared columns an existing table lacks, computed from each row's document. */
 function addColumns(conn: Connection, t: TableDef): void {
-  const exists = conn.prepare('SELECT 1 FROM sqlite_master WHERE type = \'table\' AND name = ?').raw().get(t.name)
+  const exists = conn.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").raw().get(t.name)
   if (!exists) return
-  const have = new Set((conn.prepare(`PRAGMA table_info("${t.name}")`).raw().all() as unknown as unknown[][]).map((r) => String(r[1])))
+  const have = new Set(
+    (conn.prepare(`PRAGMA table_info("${t.name}")`).raw().all() as unknown as unknown[][]).map((r) => String(r[1])),
+  )
   const missing = t.columns.filter((c) => !have.has(c.name))
   if (!missing.length) return
   for (const c of missing) conn.exec(`ALTER TABLE "${t.name}" ADD COLUMN ${c.name} ${c.type}`)
   const update = conn.prepare(`UPDATE "${t.name}" SET ${missing.map((c) => `${c.name} = ?`).join(', ')} WHERE id = ?`)
-  for (const [id, doc] of conn.prepare(`SELECT id, doc FROM "${t.name}"`).raw().all() as unknown as Array<[string, string]>) {
+  for (const [id, doc] of conn.prepare(`SELECT id, doc FROM "${t.name}"`).raw().all() as unknown as Array<
+    [string, string]
+  >) {
     const d = JSON.parse(doc) as Record<string, unknown>
     update.run(...missing.map((c) => c.of(d) ?? null), id)
   }
@@ -81,6 +85,10 @@ function dropUndeclared(conn: Connection): void {
       if (m) declared.add(m[1]!)
     }
   }
-  const rows = conn.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL").raw().all() as unknown as Array<[string, string]>
-  for (const [type, name] of rows) if (!declared.has(name)) conn.exec(`DROP ${type === 'index' ? 'INDEX' : 'TRIGGER'} "${name}"`)
+  const rows = conn
+    .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL")
+    .raw()
+    .all() as unknown as Array<[string, string]>
+  for (const [type, name] of rows)
+    if (!declared.has(name)) conn.exec(`DROP ${type === 'index' ? 'INDEX' : 'TRIGGER'} "${name}"`)
 }

@@ -19,7 +19,10 @@ export interface Connection {
 export class StoreDamagedError extends Error {
   override readonly name = 'StoreDamagedError'
   readonly recovery: string
-  constructor(readonly file: string, detail: string) {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
     super(
       `The local sandbox's database ${file} is damaged (${detail}). Nothing was served from it. ` +
         `Recover with \`svc sandbox restore <backup file>\`, or move ${file} (and its -wal/-shm files) aside and start afresh with \`svc sandbox reset\`.`,
@@ -41,7 +44,10 @@ export type OpenCheck = 'full' | 'header' | 'none'
  * returns) and checks it as asked: a damaged file is refused, never served in part.
  */
 export function openConnection(file: string, opts: {readonly?: boolean; check?: OpenCheck} = {}): Connection {
-  const Database = createRequire(import.meta.url)('libsql') as new (path: string, o?: {readonly?: boolean}) => Connection
+  const Database = createRequire(import.meta.url)('libsql') as new (
+    path: string,
+    o?: {readonly?: boolean},
+  ) => Connection
   let db: Connection | undefined
   try {
     db = new Database(file, opts.readonly ? {readonly: true} : {})
@@ -57,7 +63,11 @@ export function openConnection(file: string, opts: {readonly?: boolean; check?: 
     db?.close()
     if (e instanceof StoreDamagedError) throw e
     const msg = (e as Error).message ?? String(e)
-    if (existsSync(file) && /malformed|not a database|corrupt|disk image|file is not|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(msg)) throw new StoreDamagedError(file, msg)
+    if (
+      existsSync(file) &&
+      /malformed|not a database|corrupt|disk image|file is not|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(msg)
+    )
+      throw new StoreDamagedError(file, msg)
     throw e
   }
 }

@@ -91,7 +91,12 @@ export const TABLES: TableDef[] = [
   },
   {
     name: 'internalAccounts',
-    columns: [text('customer_id', (d) => d.customerId), text('type', (d) => d.type), createdAt, text('currency', (d) => d.balance?.currency?.code)],
+    columns: [
+      text('customer_id', (d) => d.customerId),
+      text('type', (d) => d.type),
+      createdAt,
+      text('currency', (d) => d.balance?.currency?.code),
+    ],
     indexes: [
       {columns: ['customer_id', 'created_at', 'id']},
       {columns: ['type', 'customer_id']},
@@ -109,9 +114,18 @@ export const TABLES: TableDef[] = [
       bool('is_deleted', (d) => d.isDeleted),
       text('currency', (d) => d.currency),
     ],
-    indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['challenge_token']}, {columns: ['created_at', 'id']}, {columns: ['currency', 'created_at', 'id']}],
+    indexes: [
+      {columns: ['customer_id', 'created_at', 'id']},
+      {columns: ['challenge_token']},
+      {columns: ['created_at', 'id']},
+      {columns: ['currency', 'created_at', 'id']},
+    ],
   },
-  {name: 'quotes', columns: [text('customer_id', (d) => d.customerId), createdAt], indexes: [{columns: ['customer_id', 'created_at', 'id']}]},
+  {
+    name: 'quotes',
+    columns: [text('customer_id', (d) => d.customerId), createdAt],
+    indexes: [{columns: ['customer_id', 'created_at', 'id']}],
+  },
   {
     name: 'transactions',
     columns: [
@@ -140,8 +154,16 @@ export const TABLES: TableDef[] = [
       {name: 'transactions.type', column: 'type'},
     ],
   },
-  {name: 'beneficialOwners', columns: [text('customer_id', (d) => d.customerId), createdAt], indexes: [{columns: ['customer_id', 'created_at', 'id']}]},
-  {name: 'documents', columns: [text('holder', (d) => d.documentHolder), createdAt], indexes: [{columns: ['holder', 'created_at', 'id']}, {columns: ['created_at', 'id']}]},
+  {
+    name: 'beneficialOwners',
+    columns: [text('customer_id', (d) => d.customerId), createdAt],
+    indexes: [{columns: ['customer_id', 'created_at', 'id']}],
+  },
+  {
+    name: 'documents',
+    columns: [text('holder', (d) => d.documentHolder), createdAt],
+    indexes: [{columns: ['holder', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+  },
   {
     name: 'verifications',
     columns: [text('customer_id', (d) => d.customerId), createdAt],
@@ -155,29 +177,73 @@ export const TABLES: TableDef[] = [
   {name: 'rates', columns: [], indexes: [], cached: true},
   {
     name: 'events',
-    columns: [int('seq', (d) => d.seq), text('type', (d) => d.event?.type), text('delivery', (d) => d.delivery), text('endpoint', (d) => d.endpoint)],
+    columns: [
+      int('seq', (d) => d.seq),
+      text('type', (d) => d.event?.type),
+      text('delivery', (d) => d.delivery),
+      text('endpoint', (d) => d.endpoint),
+    ],
     indexes: [{columns: ['seq'], unique: true}, {columns: ['delivery', 'endpoint', 'seq']}, {columns: ['type', 'seq']}],
   },
-  {name: 'jobs', columns: [int('due_at', (d) => d.dueAt), text('kind', (d) => d.kind)], indexes: [{columns: ['due_at']}, {columns: ['kind']}]},
+  {
+    name: 'jobs',
+    columns: [int('due_at', (d) => d.dueAt), text('kind', (d) => d.kind)],
+    indexes: [{columns: ['due_at']}, {columns: ['kind']}],
+  },
   {
     name: 'walletCredentials',
-    columns: [text('account_id', (d) => d.accountId), text('type', (d) => d.type), text('nickname', (d) => d.nickname), text('credential_id', (d) => d.credentialId), createdAt],
-    indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['type', 'nickname']}, {columns: ['credential_id']}],
+    columns: [
+      text('account_id', (d) => d.accountId),
+      text('type', (d) => d.type),
+      text('nickname', (d) => d.nickname),
+      text('credential_id', (d) => d.credentialId),
+      createdAt,
+    ],
+    indexes: [
+      {columns: ['account_id', 'created_at', 'id']},
+      {columns: ['type', 'nickname']},
+      {columns: ['credential_id']},
+    ],
   },
   {
     name: 'walletSessions',
-    columns: [text('account_id', (d) => d.accountId), text('public_key', (d) => d.publicKey), text('credential_id', (d) => d.credentialId), createdAt],
-    indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['public_key', 'created_at', 'id']}, {columns: ['credential_id']}],
+    columns: [
+      text('account_id', (d) => d.accountId),
+      text('public_key', (d) => d.publicKey),
+      text('credential_id', (d) => d.credentialId),
+      createdAt,
+    ],
+    indexes: [
+      {columns: ['account_id', 'created_at', 'id']},
+      {columns: ['public_key', 'created_at', 'id']},
+      {columns: ['credential_id']},
+    ],
   },
   {
     name: 'cards',
-    columns: [text('cardholder_id', (d) => d.cardholderId), text('platform_card_id', (d) => d.platformCardId), text('state', (d) => d.state), createdAt],
-    indexes: [{columns: ['cardholder_id', 'state']}, {columns: ['cardholder_id', 'created_at', 'id']}, {columns: ['platform_card_id', 'created_at', 'id']}, {columns: ['state', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
+    columns: [
+      text('cardholder_id', (d) => d.cardholderId),
+      text('platform_card_id', (d) => d.platformCardId),
+      text('state', (d) => d.state),
+      createdAt,
+    ],
+    indexes: [
+      {columns: ['cardholder_id', 'state']},
+      {columns: ['cardholder_id', 'created_at', 'id']},
+      {columns: ['platform_card_id', 'created_at', 'id']},
+      {columns: ['state', 'created_at', 'id']},
+      {columns: ['created_at', 'id']},
+    ],
     counts: [{name: 'cards', when: () => '1'}],
     since: 2,
   },
   /** Which cards an internal account funds (GET /cards?accountId=): one row per (card, account). */
-  {name: 'cardFundingSources', columns: [text('card_id', (d) => d.cardId), text('account_id', (d) => d.accountId)], indexes: [{columns: ['account_id']}, {columns: ['card_id']}], since: 2},
+  {
+    name: 'cardFundingSources',
+    columns: [text('card_id', (d) => d.cardId), text('account_id', (d) => d.accountId)],
+    indexes: [{columns: ['account_id']}, {columns: ['card_id']}],
+    since: 2,
+  },
   {
     name: 'cardTransactions',
     columns: [
@@ -212,15 +278,34 @@ export const TABLES: TableDef[] = [
   {
     name: 'apiTokens',
     since: 2,
-    columns: [text('client_id', (d) => d.clientId), text('name', (d) => d.name), createdAt, text('updated_at', (d) => d.updatedAt)],
-    indexes: [{columns: ['client_id'], unique: true}, {columns: ['created_at', 'id']}, {columns: ['name', 'created_at', 'id']}, {columns: ['updated_at']}],
+    columns: [
+      text('client_id', (d) => d.clientId),
+      text('name', (d) => d.name),
+      createdAt,
+      text('updated_at', (d) => d.updatedAt),
+    ],
+    indexes: [
+      {columns: ['client_id'], unique: true},
+      {columns: ['created_at', 'id']},
+      {columns: ['name', 'created_at', 'id']},
+      {columns: ['updated_at']},
+    ],
   },
   {name: 'invitations', since: 2, columns: [createdAt], indexes: [{columns: ['created_at', 'id']}]},
   {
     name: 'stablecoinProviderAccounts',
     since: 2,
-    columns: [text('provider', (d) => d.provider), text('status', (d) => d.status), text('provider_account_id', (d) => d.providerAccountId), createdAt],
-    indexes: [{columns: ['created_at', 'id']}, {columns: ['status', 'created_at', 'id']}, {columns: ['provider', 'provider_account_id']}],
+    columns: [
+      text('provider', (d) => d.provider),
+      text('status', (d) => d.status),
+      text('provider_account_id', (d) => d.providerAccountId),
+      createdAt,
+    ],
+    indexes: [
+      {columns: ['created_at', 'id']},
+      {columns: ['status', 'created_at', 'id']},
+      {columns: ['provider', 'provider_account_id']},
+    ],
   },
   {
     name: 'stablecoins',
@@ -246,12 +331,20 @@ export const TABLES: TableDef[] = [
     name: 'stablecoinOperations',
     since: 2,
     columns: [text('stablecoin_id', (d) => d.stablecoinId), text('operation_type', (d) => d.operationType), createdAt],
-    indexes: [{columns: ['stablecoin_id', 'created_at', 'id']}, {columns: ['stablecoin_id', 'operation_type', 'created_at', 'id']}],
+    indexes: [
+      {columns: ['stablecoin_id', 'created_at', 'id']},
+      {columns: ['stablecoin_id', 'operation_type', 'created_at', 'id']},
+    ],
   },
   {
     name: 'delegatedKeys',
     since: 2,
-    columns: [text('account_id', (d) => d.accountId), text('funding_source_id', (d) => d.fundingSourceId), text('status', (d) => d.status), createdAt],
+    columns: [
+      text('account_id', (d) => d.accountId),
+      text('funding_source_id', (d) => d.fundingSourceId),
+      text('status', (d) => d.status),
+      createdAt,
+    ],
     indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['funding_source_id', 'status']}],
   },
   // Strong customer authentication (since 2): one state document per customer, factor resets by id.
@@ -261,7 +354,13 @@ export const TABLES: TableDef[] = [
   // codes are looked up by key only (a token by its SHA-256, never stored in clear).
   {
     name: 'agents',
-    columns: [text('customer_id', (d) => d.customerId), bool('is_paused', (d) => d.isPaused), bool('is_connected', (d) => d.isConnected), createdAt, text('updated_at', (d) => d.updatedAt)],
+    columns: [
+      text('customer_id', (d) => d.customerId),
+      bool('is_paused', (d) => d.isPaused),
+      bool('is_connected', (d) => d.isConnected),
+      createdAt,
+      text('updated_at', (d) => d.updatedAt),
+    ],
     indexes: [
       {columns: ['customer_id', 'created_at', 'id']},
       {columns: ['created_at', 'id']},
@@ -276,7 +375,13 @@ export const TABLES: TableDef[] = [
   {...keyOnly('agentTokens'), since: 2},
   {
     name: 'agentActions',
-    columns: [text('agent_id', (d) => d.agentId), text('customer_id', (d) => d.customerId), text('status', (d) => d.status), text('transaction_id', (d) => d._?.transactionId), createdAt],
+    columns: [
+      text('agent_id', (d) => d.agentId),
+      text('customer_id', (d) => d.customerId),
+      text('status', (d) => d.status),
+      text('transaction_id', (d) => d._?.transactionId),
+      createdAt,
+    ],
     indexes: [
       {columns: ['agent_id', 'created_at', 'id']},
       {columns: ['status', 'created_at', 'id']},
@@ -335,9 +440,12 @@ export function groupCountSql(table: string, g: GroupCount, triggerPrefix = tabl
   const when = g.when ?? (() => '1')
   const key = (row: string) => `'${g.name}:' || coalesce(${row}.${g.column}, '')`
   // Not INSERT OR IGNORE: inside a trigger, the upsert that fired it overrides the conflict policy.
-  const ensure = (row: string) => `INSERT INTO counts (name, n) SELECT ${key(row)}, 0 WHERE NOT EXISTS (SELECT 1 FROM counts WHERE name = ${key(row)});`
-  const bump = (row: string, sign: '+' | '-') => `UPDATE counts SET n = n ${sign} (${when(row)}) WHERE name = ${key(row)};`
-  const trigger = (event: string, body: string) => `CREATE TRIGGER IF NOT EXISTS "${triggerPrefix}_group_${g.name.replace(/\W/g, '_')}_${event}" AFTER ${event} ON "${table}" BEGIN ${body} END`
+  const ensure = (row: string) =>
+    `INSERT INTO counts (name, n) SELECT ${key(row)}, 0 WHERE NOT EXISTS (SELECT 1 FROM counts WHERE name = ${key(row)});`
+  const bump = (row: string, sign: '+' | '-') =>
+    `UPDATE counts SET n = n ${sign} (${when(row)}) WHERE name = ${key(row)};`
+  const trigger = (event: string, body: string) =>
+    `CREATE TRIGGER IF NOT EXISTS "${triggerPrefix}_group_${g.name.replace(/\W/g, '_')}_${event}" AFTER ${event} ON "${table}" BEGIN ${body} END`
   return [
     `INSERT OR IGNORE INTO counts (name, n) SELECT ${key('row')}, count(*) FROM "${table}" AS row WHERE ${when('row')} GROUP BY row.${g.column}`,
     trigger('INSERT', ensure('NEW') + bump('NEW', '+')),
@@ -353,8 +461,10 @@ export function groupCountSql(table: string, g: GroupCount, triggerPrefix = tabl
  */
 function customerCurrencies(): string[] {
   // DISTINCT rather than OR IGNORE (which the upsert firing the trigger would override).
-  const rows = (row: string) => `SELECT DISTINCT value, ${row}.created_at, ${row}.id, ${row}.is_deleted FROM json_each(${row}.doc, '$.currencies') WHERE type = 'text'`
-  const add = (row: string) => `INSERT INTO customerCurrencies (currency, created_at, customer_id, is_deleted) ${rows(row)};`
+  const rows = (row: string) =>
+    `SELECT DISTINCT value, ${row}.created_at, ${row}.id, ${row}.is_deleted FROM json_each(${row}.doc, '$.currencies') WHERE type = 'text'`
+  const add = (row: string) =>
+    `INSERT INTO customerCurrencies (currency, created_at, customer_id, is_deleted) ${rows(row)};`
   const remove = `DELETE FROM customerCurrencies WHERE customer_id = OLD.id AND created_at = OLD.created_at AND currency IN (SELECT value FROM json_each(OLD.doc, '$.currencies'));`
   return [
     `CREATE TABLE IF NOT EXISTS customerCurrencies (currency TEXT NOT NULL, created_at TEXT NOT NULL, customer_id TEXT NOT NULL, is_deleted INTEGER NOT NULL, PRIMARY KEY (currency, created_at, customer_id)) WITHOUT ROWID`,
@@ -364,6 +474,10 @@ function customerCurrencies(): string[] {
     `CREATE TRIGGER IF NOT EXISTS customers_currencies_DELETE AFTER DELETE ON customers BEGIN ${remove} END`,
     `CREATE TRIGGER IF NOT EXISTS customers_currencies_UPDATE AFTER UPDATE ON customers WHEN NEW.created_at IS NOT NULL BEGIN ${remove} ${add('NEW')} END`,
     ...groupCountSql('customerCurrencies', {name: 'customers.currency', column: 'currency'}),
-    ...groupCountSql('customerCurrencies', {name: 'customers.active.currency', column: 'currency', when: (row) => `${row}.is_deleted = 0`}),
+    ...groupCountSql('customerCurrencies', {
+      name: 'customers.active.currency',
+      column: 'currency',
+      when: (row) => `${row}.is_deleted = 0`,
+    }),
   ]
 }

@@ -33,7 +33,11 @@ export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging
   const payments: ListQuery[] = q.accountIdentifier
     ? [
         {table: 'transactions', where: [...where, 'source_account_id = ?'], params: [...params, q.accountIdentifier]},
-        {table: 'transactions', where: [...where, 'destination_account_id = ?', 'source_account_id IS NOT ?'], params: [...params, q.accountIdentifier, q.accountIdentifier]},
+        {
+          table: 'transactions',
+          where: [...where, 'destination_account_id = ?', 'source_account_id IS NOT ?'],
+          params: [...params, q.accountIdentifier, q.accountIdentifier],
+        },
       ]
     : [{table: 'transactions', where, params, total}]
   // Card transactions appear in the list too (type CARD), unless a filter only payments have excludes them.
@@ -85,7 +89,9 @@ export interface StoredTransaction {
 type Amount = {amount: number; currency: Record<string, unknown>}
 
 /** Where the money of an outgoing payment sits until it settles (drives the ledger moves). */
-export type Funding = {kind: 'held'; accountId: string; amount: number; currency: string} | {kind: 'transit'; currency: string; amount: number}
+export type Funding =
+  | {kind: 'held'; accountId: string; amount: number; currency: string}
+  | {kind: 'transit'; currency: string; amount: number}
 
 /**
  * What happens to a payment after execute, from the destination's identifier (sandbox-behaviour 8-10:

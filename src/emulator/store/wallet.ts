@@ -9,7 +9,13 @@ export function credentialsOfAccount(db: Db, accountId: string): StoredCredentia
 
 /** Credentials of one type bound to a contact value (an email or phone number), across wallets. */
 export function credentialsByContact(db: Db, type: string, value: string): StoredCredential[] {
-  return db.docs<StoredCredential>(db.sql.rows('SELECT doc FROM walletCredentials WHERE type = ? AND nickname = ? ORDER BY created_at, id', type, value))
+  return db.docs<StoredCredential>(
+    db.sql.rows(
+      'SELECT doc FROM walletCredentials WHERE type = ? AND nickname = ? ORDER BY created_at, id',
+      type,
+      value,
+    ),
+  )
 }
 
 /** The passkey credential registered with a WebAuthn credential id, if any. */

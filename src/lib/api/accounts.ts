@@ -1,12 +1,21 @@
 import {z} from 'zod'
 import {SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
-import {externalAccountSchema, internalAccountSchema, ownershipChallengeSchema, type ExternalAccountCreateRequest} from '../schemas/accounts.js'
+import {
+  externalAccountSchema,
+  internalAccountSchema,
+  ownershipChallengeSchema,
+  type ExternalAccountCreateRequest,
+} from '../schemas/accounts.js'
 import type {ApiClient, ApiRequest} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
-export async function listInternalAccounts(client: ApiClient, query: {customerId?: string; currency?: string}, page: PageOptions) {
+export async function listInternalAccounts(
+  client: ApiClient,
+  query: {customerId?: string; currency?: string},
+  page: PageOptions,
+) {
   return listPaged(client, ['internal-account'], query, internalAccountSchema, page, 'internal account list')
 }
 
@@ -14,20 +23,45 @@ export async function listInternalAccounts(client: ApiClient, query: {customerId
 export async function getInternalAccount(client: ApiClient, id: string, customerId?: string) {
   const list = await listInternalAccounts(client, {customerId}, {all: true})
   const found = list.data.find((a) => a.id === id)
-  if (!found) throw new SvcError({code: 'ACCOUNT_NOT_FOUND', status: 404, exitCode: ExitCode.NOT_FOUND, message: `Internal account ${id} not found`})
+  if (!found)
+    throw new SvcError({
+      code: 'ACCOUNT_NOT_FOUND',
+      status: 404,
+      exitCode: ExitCode.NOT_FOUND,
+      message: `Internal account ${id} not found`,
+    })
   return found
 }
 
 export function fundInternalAccount(id: string, amount: number) {
-  return apiRequest({method: 'POST', path: ['sandbox', 'internal-accounts', id, 'fund'], body: {amount}}, internalAccountSchema, 'internal account')
+  return apiRequest(
+    {method: 'POST', path: ['sandbox', 'internal-accounts', id, 'fund'], body: {amount}},
+    internalAccountSchema,
+    'internal account',
+  )
 }
 
 export function createExternalAccount(body: ExternalAccountCreateRequest) {
-  return apiRequest({method: 'POST', path: ['customers', 'external-accounts'], body}, externalAccountSchema, 'external account')
+  return apiRequest(
+    {method: 'POST', path: ['customers', 'external-accounts'], body},
+    externalAccountSchema,
+    'external account',
+  )
 }
 
-export async function listExternalAccounts(client: ApiClient, query: {customerId?: string; currency?: string}, page: PageOptions) {
-  return listPaged(client, ['customers', 'external-accounts'], query, externalAccountSchema, page, 'external account list')
+export async function listExternalAccounts(
+  client: ApiClient,
+  query: {customerId?: string; currency?: string},
+  page: PageOptions,
+) {
+  return listPaged(
+    client,
+    ['customers', 'external-accounts'],
+    query,
+    externalAccountSchema,
+    page,
+    'external account list',
+  )
 }
 
 export async function getExternalAccount(client: ApiClient, id: string) {
@@ -42,27 +76,56 @@ export function deleteExternalAccount(id: string): ApiRequest<void> {
 const scaAnswer = z.looseObject({scaChallenge: z.looseObject({id: z.string()}).optional()})
 
 export function untrustRequest(id: string) {
-  return apiRequest({method: 'POST', path: ['customers', 'external-accounts', id, 'untrust']}, scaAnswer, 'untrust answer')
+  return apiRequest(
+    {method: 'POST', path: ['customers', 'external-accounts', id, 'untrust']},
+    scaAnswer,
+    'untrust answer',
+  )
 }
 
 /** Untrust, then confirm (with the SCA code when the provider asked for one). */
-export async function untrustExternalAccount(client: ApiClient, untrust: ReturnType<typeof untrustRequest>, code?: string) {
+export async function untrustExternalAccount(
+  client: ApiClient,
+  untrust: ReturnType<typeof untrustRequest>,
+  code?: string,
+) {
   const id = untrust.path[2]
   const res = await client.request(untrust)
   const sca = client.parse(scaAnswer, res.body ?? {}, 'untrust answer').scaChallenge
   if (sca && !code) {
-    throw new SvcError({code: 'SCA_CODE_REQUIRED', exitCode: ExitCode.USAGE, message: `Untrusting ${id} needs the customer's SCA code (challenge ${sca.id})`, hint: 'Re-run with --code <code from the customer>.'})
+    throw new SvcError({
+      code: 'SCA_CODE_REQUIRED',
+      exitCode: ExitCode.USAGE,
+      message: `Untrusting ${id} needs the customer's SCA code (challenge ${sca.id})`,
+      hint: 'Re-run with --code <code from the customer>.',
+    })
   }
   // No challenge: the untrust applied at once (a confirm needs the customer's code or passkey).
   if (!sca) return {trusted: false}
-  const confirm = await client.request({method: 'POST', path: ['customers', 'external-accounts', id, 'untrust', 'confirm'], body: {challengeId: sca.id, code}})
+  const confirm = await client.request({
+    method: 'POST',
+    path: ['customers', 'external-accounts', id, 'untrust', 'confirm'],
+    body: {challengeId: sca.id, code},
+  })
   return client.parse(z.looseObject({trusted: z.boolean()}), confirm.body, 'untrust confirmation')
 }
 
 export function createOwnershipChallenge(id: string, method: 'WALLET_SIGNATURE' | 'LIVENESS') {
-  return apiRequest({method: 'POST', path: ['customers', 'external-accounts', id, 'challenge'], body: {method}}, ownershipChallengeSchema, 'ownership challenge')
+  return apiRequest(
+    {method: 'POST', path: ['customers', 'external-accounts', id, 'challenge'], body: {method}},
+    ownershipChallengeSchema,
+    'ownership challenge',
+  )
 }
 
 export function submitOwnershipSignature(id: string, signature: string, signatureScheme?: 'bip137' | 'electrum') {
-  return apiRequest({method: 'POST', path: ['customers', 'external-accounts', id, 'verify'], body: {signature, ...(signatureScheme ? {signatureScheme} : {})}}, externalAccountSchema, 'external account')
+  return apiRequest(
+    {
+      method: 'POST',
+      path: ['customers', 'external-accounts', id, 'verify'],
+      body: {signature, ...(signatureScheme ? {signatureScheme} : {})},
+    },
+    externalAccountSchema,
+    'external account',
+  )
 }

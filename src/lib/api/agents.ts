@@ -1,5 +1,12 @@
 import {z} from 'zod'
-import {agentActionSchema, agentCreateResponse, agentSchema, deviceCodeSchema, deviceCodeStatus, redeemResponse} from '../schemas/agents.js'
+import {
+  agentActionSchema,
+  agentCreateResponse,
+  agentSchema,
+  deviceCodeSchema,
+  deviceCodeStatus,
+  redeemResponse,
+} from '../schemas/agents.js'
 import {internalAccountSchema} from '../schemas/accounts.js'
 import {quoteSchema} from '../schemas/quotes.js'
 import {transactionSchema} from '../schemas/transactions.js'
@@ -16,7 +23,8 @@ export async function createAgent(client: ApiClient, body: Record<string, unknow
   return client.parse(agentCreateResponse, res.body, 'agent')
 }
 
-export const listAgents = (client: ApiClient, query: Query, page: PageOptions) => listPaged(client, ['agents'], query, agentSchema, page, 'agent list')
+export const listAgents = (client: ApiClient, query: Query, page: PageOptions) =>
+  listPaged(client, ['agents'], query, agentSchema, page, 'agent list')
 
 export async function getAgent(client: ApiClient, id: string) {
   const res = await client.request({method: 'GET', path: ['agents', id]})
@@ -53,10 +61,21 @@ export async function redeemDeviceCode(client: ApiClient, code: string) {
   return client.parse(redeemResponse, res.body, 'device code redemption')
 }
 
-export const listApprovals = (client: ApiClient, query: Query, page: PageOptions) => listPaged(client, ['agents', 'approvals'], query, agentActionSchema, page, 'approval list')
+export const listApprovals = (client: ApiClient, query: Query, page: PageOptions) =>
+  listPaged(client, ['agents', 'approvals'], query, agentActionSchema, page, 'approval list')
 
-export async function decideAction(client: ApiClient, agentId: string, actionId: string, verb: 'approve' | 'reject', reason?: string) {
-  const res = await client.request({method: 'POST', path: ['agents', agentId, 'actions', actionId, verb], ...(verb === 'reject' ? {body: reason ? {reason} : {}} : {})})
+export async function decideAction(
+  client: ApiClient,
+  agentId: string,
+  actionId: string,
+  verb: 'approve' | 'reject',
+  reason?: string,
+) {
+  const res = await client.request({
+    method: 'POST',
+    path: ['agents', agentId, 'actions', actionId, verb],
+    ...(verb === 'reject' ? {body: reason ? {reason} : {}} : {}),
+  })
   return client.parse(agentActionSchema, res.body, 'agent action')
 }
 
@@ -67,24 +86,42 @@ export async function me(client: ApiClient) {
   return client.parse(agentSchema, res.body, 'agent')
 }
 
-export const myInternalAccounts = (client: ApiClient, query: Query, page: PageOptions) => listPaged(client, ['agents', 'me', 'internal-accounts'], query, internalAccountSchema, page, 'account list')
+export const myInternalAccounts = (client: ApiClient, query: Query, page: PageOptions) =>
+  listPaged(client, ['agents', 'me', 'internal-accounts'], query, internalAccountSchema, page, 'account list')
 export const myExternalAccounts = (client: ApiClient, query: Query, page: PageOptions) =>
-  listPaged(client, ['agents', 'me', 'external-accounts'], query, z.looseObject({id: z.string()}), page, 'external account list')
+  listPaged(
+    client,
+    ['agents', 'me', 'external-accounts'],
+    query,
+    z.looseObject({id: z.string()}),
+    page,
+    'external account list',
+  )
 
 export function myQuote(body: Record<string, unknown>) {
   return apiRequest({method: 'POST', path: ['agents', 'me', 'quotes'], body, idempotency: {}}, quoteSchema, 'quote')
 }
 
 export function myExecute(quoteId: string) {
-  return apiRequest({method: 'POST', path: ['agents', 'me', 'quotes', quoteId, 'execute'], idempotency: {scope: 'execute'}}, agentActionSchema, 'agent action')
+  return apiRequest(
+    {method: 'POST', path: ['agents', 'me', 'quotes', quoteId, 'execute'], idempotency: {scope: 'execute'}},
+    agentActionSchema,
+    'agent action',
+  )
 }
 
 export function myTransfer(direction: 'transfer-in' | 'transfer-out', body: Record<string, unknown>) {
-  return apiRequest({method: 'POST', path: ['agents', 'me', direction], body, idempotency: {}}, agentActionSchema, 'agent action')
+  return apiRequest(
+    {method: 'POST', path: ['agents', 'me', direction], body, idempotency: {}},
+    agentActionSchema,
+    'agent action',
+  )
 }
 
-export const myTransactions = (client: ApiClient, query: Query, page: PageOptions) => listPaged(client, ['agents', 'me', 'transactions'], query, transactionSchema, page, 'transaction list')
-export const myActions = (client: ApiClient, query: Query, page: PageOptions) => listPaged(client, ['agents', 'me', 'actions'], query, agentActionSchema, page, 'action list')
+export const myTransactions = (client: ApiClient, query: Query, page: PageOptions) =>
+  listPaged(client, ['agents', 'me', 'transactions'], query, transactionSchema, page, 'transaction list')
+export const myActions = (client: ApiClient, query: Query, page: PageOptions) =>
+  listPaged(client, ['agents', 'me', 'actions'], query, agentActionSchema, page, 'action list')
 
 export async function myAction(client: ApiClient, id: string) {
   const res = await client.request({method: 'GET', path: ['agents', 'me', 'actions', id]})

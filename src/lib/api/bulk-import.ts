@@ -3,7 +3,11 @@ import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 export function uploadCustomerCsv(file: {name: string; bytes: Uint8Array}) {
-  return apiRequest({method: 'POST', path: ['customers', 'bulk', 'csv'], upload: {fields: {}, file: {...file, type: 'text/csv'}}}, importAcceptedSchema, 'bulk import job')
+  return apiRequest(
+    {method: 'POST', path: ['customers', 'bulk', 'csv'], upload: {fields: {}, file: {...file, type: 'text/csv'}}},
+    importAcceptedSchema,
+    'bulk import job',
+  )
 }
 
 export async function getImportJob(client: ApiClient, jobId: string) {

@@ -1,5 +1,16 @@
 import {z} from 'zod'
-import {cardRevealSchema, cardSchema, type CardTransaction, cardSimulationResponse, cardTransactionSchema, type CardCreateRequest, type CardListQuery, type CardSimulator, type CardTransactionFilter, type CardUpdateRequest} from '../schemas/cards.js'
+import {
+  cardRevealSchema,
+  cardSchema,
+  type CardTransaction,
+  cardSimulationResponse,
+  cardTransactionSchema,
+  type CardCreateRequest,
+  type CardListQuery,
+  type CardSimulator,
+  type CardTransactionFilter,
+  type CardUpdateRequest,
+} from '../schemas/cards.js'
 import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
@@ -41,12 +52,24 @@ export async function listCardTransactions(client: ApiClient, filter: CardTransa
   }
   const keep = (item: unknown): CardTransaction[] => {
     const t = item as {type?: string; cardId?: string; status?: string}
-    if (t.type !== 'CARD' || (filter.cardId && t.cardId !== filter.cardId) || (filter.status && t.status !== filter.status)) return []
+    if (
+      t.type !== 'CARD' ||
+      (filter.cardId && t.cardId !== filter.cardId) ||
+      (filter.status && t.status !== filter.status)
+    )
+      return []
     return [client.parse(cardTransactionSchema, item, 'card transaction')]
   }
   const query = {customerId, accountIdentifier: filter.accountIdentifier, sortOrder: filter.sortOrder}
   const onPage = page.onPage
-  const list = await listPaged(client, ['transactions'], query, z.looseObject({type: z.string()}), onPage ? {...page, onPage: (items) => onPage(items.flatMap(keep))} : page, 'transaction list')
+  const list = await listPaged(
+    client,
+    ['transactions'],
+    query,
+    z.looseObject({type: z.string()}),
+    onPage ? {...page, onPage: (items) => onPage(items.flatMap(keep))} : page,
+    'transaction list',
+  )
   const {totalCount: _all, ...rest} = list
   return {...rest, data: list.data.flatMap(keep)}
 }
@@ -57,21 +80,43 @@ export async function getCardTransaction(client: ApiClient, id: string) {
 }
 
 export function simulateCard(cardId: string, kind: CardSimulator, body: Record<string, unknown>) {
-  return apiRequest({method: 'POST', path: ['sandbox', 'cards', cardId, 'simulate', kind], body}, cardSimulationResponse, 'simulation answer')
+  return apiRequest(
+    {method: 'POST', path: ['sandbox', 'cards', cardId, 'simulate', kind], body},
+    cardSimulationResponse,
+    'simulation answer',
+  )
 }
 
-const storedEvent = z.looseObject({id: z.string(), type: z.string(), timestamp: z.string(), data: z.unknown().optional(), delivery: z.unknown().optional()})
+const storedEvent = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  timestamp: z.string(),
+  data: z.unknown().optional(),
+  delivery: z.unknown().optional(),
+})
 export type SandboxEvent = z.infer<typeof storedEvent>
-const eventPage = z.looseObject({data: z.array(storedEvent), hasMore: z.boolean().optional(), nextCursor: z.string().optional()})
+const eventPage = z.looseObject({
+  data: z.array(storedEvent),
+  hasMore: z.boolean().optional(),
+  nextCursor: z.string().optional(),
+})
 
 /**
  * The sandbox's event log (GET /sandbox/events): the webhooks it emitted, oldest first, with their
  * delivery; every page is followed. With `last`, only the newest `last` events (one page, read
  * newest first), so a long-lived sandbox's log is not walked to show its tail.
  */
-export async function sandboxEvents(client: ApiClient, type?: string, opts: {last?: number} = {}): Promise<SandboxEvent[]> {
+export async function sandboxEvents(
+  client: ApiClient,
+  type?: string,
+  opts: {last?: number} = {},
+): Promise<SandboxEvent[]> {
   if (opts.last !== undefined) {
-    const res = await client.request({method: 'GET', path: ['sandbox', 'events'], query: {type, order: 'desc', limit: String(Math.min(opts.last, 1000))}})
+    const res = await client.request({
+      method: 'GET',
+      path: ['sandbox', 'events'],
+      query: {type, order: 'desc', limit: String(Math.min(opts.last, 1000))},
+    })
     return client.parse(eventPage, res.body, 'event list').data.reverse()
   }
   const all: SandboxEvent[] = []

@@ -99,14 +99,24 @@ export class ApiClient {
     const encoded = path.map((s) => encodeURIComponent(s)).join('/')
     let url = `${this.opts.baseUrl}/${encoded}`
     const qs = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== '')
-    if (qs.length) url += '?' + new URLSearchParams(qs.flatMap(([k, v]): Array<[string, string]> => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, String(v)]]))).toString()
+    if (qs.length)
+      url +=
+        '?' +
+        new URLSearchParams(
+          qs.flatMap(([k, v]): Array<[string, string]> => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, String(v)]])),
+        ).toString()
     return url
   }
 
   /** --dry-run: the request exactly as `request` would send it, with credentials and secret fields redacted. */
   describe(req: ApiRequest): DescribedRequest {
     const upload = req.upload
-    const body = upload ? {...definedFields(upload.fields), file: `${upload.file.name} (${upload.file.type}, ${upload.file.bytes.length} bytes)`} : req.body
+    const body = upload
+      ? {
+          ...definedFields(upload.fields),
+          file: `${upload.file.name} (${upload.file.type}, ${upload.file.bytes.length} bytes)`,
+        }
+      : req.body
     // A multipart boundary is drawn when the body is encoded, at send time.
     const headers = this.headers(req, req.body !== undefined, upload ? 'multipart/form-data' : undefined, true)
     return {
@@ -129,7 +139,12 @@ export class ApiClient {
    * The headers of a request, in the order they are sent: the same function builds what is sent
    * and what --dry-run shows (`redacted`: the credential's scheme only).
    */
-  private headers(req: RequestOptions, json: boolean, contentType: string | undefined, redacted: boolean): Record<string, string> {
+  private headers(
+    req: RequestOptions,
+    json: boolean,
+    contentType: string | undefined,
+    redacted: boolean,
+  ): Record<string, string> {
     const key = req.idempotencyKey ?? (req.idempotency ? this.idempotencyKey(req.idempotency.scope) : undefined)
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -140,7 +155,9 @@ export class ApiClient {
     }
     if (this.opts.bearer) headers.authorization = 'Bearer ' + (redacted ? '[REDACTED]' : this.opts.bearer.reveal())
     else if (this.opts.tokenId && this.opts.secret) {
-      headers.authorization = 'Basic ' + (redacted ? '[REDACTED]' : Buffer.from(`${this.opts.tokenId}:${this.opts.secret.reveal()}`).toString('base64'))
+      headers.authorization =
+        'Basic ' +
+        (redacted ? '[REDACTED]' : Buffer.from(`${this.opts.tokenId}:${this.opts.secret.reveal()}`).toString('base64'))
     }
     return headers
   }
@@ -165,7 +182,13 @@ export class ApiClient {
         res = await this.send(req.method, url, headers, rawBody ?? bodyText)
       } catch (error) {
         const mapped = this.mapNetworkError(error as Error, url)
-        if (attempt < maxRetries && mapped.exitCode === ExitCode.NETWORK && !(error as {code?: string}).code?.includes('REFUSED') && (await this.backoff(attempt))) continue
+        if (
+          attempt < maxRetries &&
+          mapped.exitCode === ExitCode.NETWORK &&
+          !(error as {code?: string}).code?.includes('REFUSED') &&
+          (await this.backoff(attempt))
+        )
+          continue
         throw mapped
       }
       this.trace(`< ${res.status} (${Date.now() - started} ms)`, undefined, res.body)
@@ -176,7 +199,13 @@ export class ApiClient {
       }
       const err = toApiError(res)
       err.retryAfterMs = retryAfterMs(res.headers['retry-after'])
-      if (attempt < maxRetries && RETRYABLE_STATUS.has(res.status) && !NEVER_RETRY_CODES.has(err.code) && (await this.backoff(attempt, retryAfterMs(res.headers['retry-after'])))) continue
+      if (
+        attempt < maxRetries &&
+        RETRYABLE_STATUS.has(res.status) &&
+        !NEVER_RETRY_CODES.has(err.code) &&
+        (await this.backoff(attempt, retryAfterMs(res.headers['retry-after'])))
+      )
+        continue
       throw err
     }
   }
@@ -192,14 +221,18 @@ export class ApiClient {
     if (body && typeof body === 'object' && writtenBodies.has(body)) return this.salvage(schema, body, what, r.error)
     throw new SvcError({
       code: 'RESPONSE_INVALID',
-      message: `The API answered with an unexpected ${what}: ${fieldErrors(r.error).map((e) => `${e.field} ${e.message}`).join('; ')}`,
+      message: `The API answered with an unexpected ${what}: ${fieldErrors(r.error)
+        .map((e) => `${e.field} ${e.message}`)
+        .join('; ')}`,
       exitCode: ExitCode.FAILED,
     })
   }
 
   private salvage<S extends ResponseSchema>(schema: S, body: object, what: string, error: zc.$ZodError): zc.output<S> {
     const bad = fieldErrors(error)
-    this.opts.warn?.(`The change was made, but the API answered with an unexpected ${what} (${bad.map((e) => `${e.field} ${e.message}`).join('; ')}); those fields are left out.`)
+    this.opts.warn?.(
+      `The change was made, but the API answered with an unexpected ${what} (${bad.map((e) => `${e.field} ${e.message}`).join('; ')}); those fields are left out.`,
+    )
     const copy = structuredClone(body) as Record<string, unknown>
     for (const issue of error.issues) dropPath(copy, issue.path)
     const again = schema.safeParse(copy, PARSE_ONCE)
@@ -210,8 +243,15 @@ export class ApiClient {
     if (this.dispatcher !== this.opts.dispatcher) await this.dispatcher?.close().catch(() => {})
   }
 
-  private async send(method: Method, url: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<ApiResponse> {
-    this.dispatcher ??= this.opts.dispatcher ?? new (await loadAgent())({keepAliveTimeout: 10_000, connections: 8, maxHeaderSize: MAX_HEADER_BYTES})
+  private async send(
+    method: Method,
+    url: string,
+    headers: Record<string, string>,
+    body?: string | Uint8Array,
+  ): Promise<ApiResponse> {
+    this.dispatcher ??=
+      this.opts.dispatcher ??
+      new (await loadAgent())({keepAliveTimeout: 10_000, connections: 8, maxHeaderSize: MAX_HEADER_BYTES})
     this.requests.push({method, url})
     const u = new URL(url)
     const res = await this.dispatcher.request({
@@ -229,7 +269,11 @@ export class ApiClient {
       try {
         parsed = JSON.parse(text)
       } catch {
-        throw new SvcError({code: 'RESPONSE_INVALID', message: `The API answered ${res.statusCode} with invalid JSON`, exitCode: ExitCode.FAILED})
+        throw new SvcError({
+          code: 'RESPONSE_INVALID',
+          message: `The API answered ${res.statusCode} with invalid JSON`,
+          exitCode: ExitCode.FAILED,
+        })
       }
     } else if (!text.length) parsed = undefined
     return {status: res.statusCode, headers: res.headers, body: parsed}
@@ -242,7 +286,10 @@ export class ApiClient {
       return this.opts.onConnectionRefused?.(error) ?? networkError(`Nothing answers at ${new URL(url).origin}`)
     }
     if (code.startsWith('UND_ERR_') && code.includes('TIMEOUT')) {
-      return networkError(`No answer from ${new URL(url).origin} within ${this.opts.timeoutMs} ms`, 'Raise --timeout or check the service status.')
+      return networkError(
+        `No answer from ${new URL(url).origin} within ${this.opts.timeoutMs} ms`,
+        'Raise --timeout or check the service status.',
+      )
     }
     return networkError(`Cannot reach ${new URL(url).origin}: ${error.message}`)
   }

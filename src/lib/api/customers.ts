@@ -13,11 +13,20 @@ export async function getCustomer(client: ApiClient, id: string) {
   return client.parse(customerSchema, res.body, 'customer')
 }
 
-export async function listCustomers(client: ApiClient, query: Record<string, string | number | undefined>, page: PageOptions) {
+export async function listCustomers(
+  client: ApiClient,
+  query: Record<string, string | number | undefined>,
+  page: PageOptions,
+) {
   return listPaged(client, ['customers'], query, customerSchema, page, 'customer list')
 }
 
-export async function updateCustomer(client: ApiClient, id: string, body: CustomerUpdateRequest, headers?: Record<string, string>) {
+export async function updateCustomer(
+  client: ApiClient,
+  id: string,
+  body: CustomerUpdateRequest,
+  headers?: Record<string, string>,
+) {
   return client.request({method: 'PATCH', path: ['customers', id], body, headers})
 }
 

@@ -4,7 +4,12 @@ import type {ApiClient, ApiRequest} from './client.js'
 
 /** Delegated wallet keys (api-gaps 5.7). Create is a three-leg signed retry: see workflows/delegated-keys.ts. */
 export const createDelegatedKeyOp = (body: DelegatedKeyCreateRequest): SignedOperation => ({
-  method: 'POST', path: ['auth', 'delegated-keys'], body, success: 'created', signedLegs: 2, walletSignature: {accountId: body.internalAccountId},
+  method: 'POST',
+  path: ['auth', 'delegated-keys'],
+  body,
+  success: 'created',
+  signedLegs: 2,
+  walletSignature: {accountId: body.internalAccountId},
   what: `creation of a delegated key for ${body.cardId}`,
   resume: `Check \`svc wallet delegated-keys list --account ${body.internalAccountId}\`: an abandoned creation stays PENDING and does not block a new one.`,
 })

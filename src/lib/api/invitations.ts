@@ -13,7 +13,11 @@ export async function getInvitation(client: ApiClient, code: string) {
 }
 
 export function claimInvitation(code: string, inviteeUma: string) {
-  return apiRequest({method: 'POST', path: ['invitations', code, 'claim'], body: {inviteeUma}}, invitation, 'invitation')
+  return apiRequest(
+    {method: 'POST', path: ['invitations', code, 'claim'], body: {inviteeUma}},
+    invitation,
+    'invitation',
+  )
 }
 
 export function cancelInvitation(code: string) {

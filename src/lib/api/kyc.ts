@@ -14,7 +14,11 @@ import {listPaged, type PageOptions} from './list.js'
 export type Channel = 'email' | 'phone'
 
 export function createKycLink(customerId: string, body: {redirectUri?: string}) {
-  return apiRequest({method: 'POST', path: ['customers', customerId, 'kyc-link'], body, idempotency: {}}, kycLinkSchema, 'verification link')
+  return apiRequest(
+    {method: 'POST', path: ['customers', customerId, 'kyc-link'], body, idempotency: {}},
+    kycLinkSchema,
+    'verification link',
+  )
 }
 
 export async function sendContactCode(client: ApiClient, customerId: string, channel: Channel): Promise<void> {
@@ -22,7 +26,11 @@ export async function sendContactCode(client: ApiClient, customerId: string, cha
 }
 
 export async function confirmContactCode(client: ApiClient, customerId: string, channel: Channel, code: string) {
-  const res = await client.request({method: 'POST', path: ['customers', customerId, `verify-${channel}`, 'confirm'], body: {code}})
+  const res = await client.request({
+    method: 'POST',
+    path: ['customers', customerId, `verify-${channel}`, 'confirm'],
+    body: {code},
+  })
   return client.parse(customerSchema, res.body, 'customer')
 }
 
@@ -38,12 +46,19 @@ export function updateBeneficialOwner(id: string, body: BeneficialOwnerUpdate) {
  * The published contract replaces `personalInfo.address` whole (line1 and country required), so a
  * change of some address fields is completed from the owner as it stands (one GET) before it is sent.
  */
-export async function withStoredAddress(client: ApiClient, req: ReturnType<typeof updateBeneficialOwner>): Promise<ReturnType<typeof updateBeneficialOwner>> {
+export async function withStoredAddress(
+  client: ApiClient,
+  req: ReturnType<typeof updateBeneficialOwner>,
+): Promise<ReturnType<typeof updateBeneficialOwner>> {
   const body = req.body as BeneficialOwnerUpdate
   const address = (body.personalInfo as {address?: Record<string, unknown>} | undefined)?.address
   if (!address || (address.line1 !== undefined && address.country !== undefined)) return req
   const current = await client.request({method: 'GET', path: req.path})
-  const stored = (client.parse(beneficialOwnerSchema, current.body, 'beneficial owner').personalInfo as {address?: Record<string, unknown>} | undefined)?.address ?? {}
+  const stored =
+    (
+      client.parse(beneficialOwnerSchema, current.body, 'beneficial owner').personalInfo as
+        {address?: Record<string, unknown>} | undefined
+    )?.address ?? {}
   return {...req, body: {...body, personalInfo: {...body.personalInfo, address: {...stored, ...address}}}}
 }
 
@@ -59,7 +74,15 @@ export interface DocumentFile {
 
 /** POST /documents, or PUT /documents/{id} to replace one (api-gaps 10.1 #2): multipart, encoded when sent. */
 export function sendDocument(fields: Record<string, string | undefined>, file: DocumentFile, replaceId?: string) {
-  return apiRequest({method: replaceId ? 'PUT' : 'POST', path: replaceId ? ['documents', replaceId] : ['documents'], upload: {fields, file}}, documentSchema, 'document')
+  return apiRequest(
+    {
+      method: replaceId ? 'PUT' : 'POST',
+      path: replaceId ? ['documents', replaceId] : ['documents'],
+      upload: {fields, file},
+    },
+    documentSchema,
+    'document',
+  )
 }
 
 export async function listDocuments(client: ApiClient, documentHolder: string, page: PageOptions) {
@@ -72,6 +95,13 @@ export function submitVerification(customerId: string) {
 
 /** The newest submission (the list is newest first), or undefined before the first one. */
 export async function latestVerification(client: ApiClient, customerId: string) {
-  const list = await listPaged(client, ['verifications'], {customerId}, verificationSchema, {limit: 1}, 'verification list')
+  const list = await listPaged(
+    client,
+    ['verifications'],
+    {customerId},
+    verificationSchema,
+    {limit: 1},
+    'verification list',
+  )
   return list.data[0]
 }

@@ -26,12 +26,21 @@ export async function listPaged<S extends z.ZodType>(
   let cursor = page.cursor
   const data: Array<z.infer<S>> = []
   for (;;) {
-    const res = await client.request({method: 'GET', path, query: {...query, limit: page.limit ?? (page.all ? 100 : undefined), cursor}})
+    const res = await client.request({
+      method: 'GET',
+      path,
+      query: {...query, limit: page.limit ?? (page.all ? 100 : undefined), cursor},
+    })
     const body = client.parse(schema, res.body, what)
     if (page.all && page.onPage) page.onPage(body.data as unknown[])
     else data.push(...(body.data as Array<z.infer<S>>))
     if (!page.all || !body.hasMore || !body.nextCursor) {
-      return {data, hasMore: page.all ? false : body.hasMore, totalCount: body.totalCount, ...(body.nextCursor && !page.all ? {nextCursor: body.nextCursor} : {})}
+      return {
+        data,
+        hasMore: page.all ? false : body.hasMore,
+        totalCount: body.totalCount,
+        ...(body.nextCursor && !page.all ? {nextCursor: body.nextCursor} : {}),
+      }
     }
     cursor = body.nextCursor
   }

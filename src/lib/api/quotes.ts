@@ -18,7 +18,16 @@ export async function getQuote(client: ApiClient, id: string) {
  * A quote from an embedded wallet is authorised by a stamp of a session of its source wallet.
  */
 export function executeQuote(id: string, sourceWallet?: string) {
-  return apiRequest({method: 'POST', path: ['quotes', id, 'execute'], idempotency: {scope: 'execute'}, ...(sourceWallet ? {walletSignature: {accountId: sourceWallet}} : {})}, quoteSchema, 'quote')
+  return apiRequest(
+    {
+      method: 'POST',
+      path: ['quotes', id, 'execute'],
+      idempotency: {scope: 'execute'},
+      ...(sourceWallet ? {walletSignature: {accountId: sourceWallet}} : {}),
+    },
+    quoteSchema,
+    'quote',
+  )
 }
 
 /** Sandbox simulator: the payer's funds arrive for a real-time-funded quote. */

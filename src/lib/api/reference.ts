@@ -1,4 +1,10 @@
-import {exchangeRateListSchema, institutionListSchema, umaProviderSchema, vaspSchema, type ExchangeRatesQuery} from '../schemas/reference.js'
+import {
+  exchangeRateListSchema,
+  institutionListSchema,
+  umaProviderSchema,
+  vaspSchema,
+  type ExchangeRatesQuery,
+} from '../schemas/reference.js'
 import type {ApiClient} from './client.js'
 import {listPaged, type PageOptions} from './list.js'
 
@@ -7,7 +13,11 @@ export async function getExchangeRates(client: ApiClient, q: ExchangeRatesQuery)
   return client.parse(exchangeRateListSchema, res.body, 'exchange rates').data
 }
 
-export async function listUmaProviders(client: ApiClient, query: Record<string, string | undefined>, page: PageOptions) {
+export async function listUmaProviders(
+  client: ApiClient,
+  query: Record<string, string | undefined>,
+  page: PageOptions,
+) {
   return listPaged(client, ['uma-providers'], query, umaProviderSchema, page, 'UMA provider list')
 }
 

@@ -6,7 +6,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 export type Query = Record<string, string | number | boolean | string[] | undefined>
 
 /** A response schema: anything zod builds that carries safeParse. */
-export type ResponseSchema = zc.$ZodType & {safeParse(data: unknown, params?: {jitless?: boolean}): zc.util.SafeParseResult<unknown>}
+export type ResponseSchema = zc.$ZodType & {
+  safeParse(data: unknown, params?: {jitless?: boolean}): zc.util.SafeParseResult<unknown>
+}
 
 /** A file sent as multipart/form-data; the transport encodes it when it sends. */
 export interface Upload {
@@ -43,6 +45,10 @@ export interface ApiRequest<T = unknown> {
 }
 
 /** An API request whose answer is read with `schema` (`what` names it in a mismatch message). */
-export function apiRequest<S extends ResponseSchema>(req: Omit<ApiRequest, 'response'>, schema: S, what: string): ApiRequest<zc.output<S>> {
+export function apiRequest<S extends ResponseSchema>(
+  req: Omit<ApiRequest, 'response'>,
+  schema: S,
+  what: string,
+): ApiRequest<zc.output<S>> {
   return {...req, response: {schema, what}}
 }

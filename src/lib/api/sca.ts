@@ -19,7 +19,7 @@ async function send(client: ApiClient, req: RequestOptions) {
       exitCode: e.exitCode,
       details: e.details,
       message: e.message,
-      hint: "SCA applies only to customers whose platform requires it (local sandbox: svc api PATCH /config --data '{\"sandbox\":{\"scaRequired\":true}}').",
+      hint: 'SCA applies only to customers whose platform requires it (local sandbox: svc api PATCH /config --data \'{"sandbox":{"scaRequired":true}}\').',
     })
   }
 }
@@ -44,7 +44,12 @@ export async function deleteFactor(client: ApiClient, customerId: string, creden
 }
 
 export async function startLogin(client: ApiClient, customerId: string, factor: string) {
-  const res = await send(client, {method: 'POST', path: ['sca', 'login', 'start'], query: q(customerId), body: {factor}})
+  const res = await send(client, {
+    method: 'POST',
+    path: ['sca', 'login', 'start'],
+    query: q(customerId),
+    body: {factor},
+  })
   return client.parse(scaLoginStart, res.body, 'SCA login start')
 }
 
@@ -54,12 +59,22 @@ export async function completeLogin(client: ApiClient, customerId: string, body:
 }
 
 export async function recordEvent(client: ApiClient, customerId: string, eventType: string) {
-  const res = await send(client, {method: 'POST', path: ['sca', 'record-event'], query: q(customerId), body: {eventType}})
+  const res = await send(client, {
+    method: 'POST',
+    path: ['sca', 'record-event'],
+    query: q(customerId),
+    body: {eventType},
+  })
   return client.parse(securityState, res.body, 'security state')
 }
 
 export async function startReset(client: ApiClient, customerId: string, factor: string) {
-  const res = await send(client, {method: 'POST', path: ['sca', 'factors', 'reset'], query: q(customerId), body: {factor}})
+  const res = await send(client, {
+    method: 'POST',
+    path: ['sca', 'factors', 'reset'],
+    query: q(customerId),
+    body: {factor},
+  })
   return client.parse(resetStart, res.body, 'factor reset')
 }
 
@@ -68,8 +83,18 @@ export async function getReset(client: ApiClient, customerId: string, resetId: s
   return client.parse(resetStatus, res.body, 'factor reset')
 }
 
-export async function completeReset(client: ApiClient, customerId: string, resetId: string, body: Record<string, unknown>) {
-  await send(client, {method: 'POST', path: ['sca', 'factors', 'reset', resetId, 'complete'], query: q(customerId), body})
+export async function completeReset(
+  client: ApiClient,
+  customerId: string,
+  resetId: string,
+  body: Record<string, unknown>,
+) {
+  await send(client, {
+    method: 'POST',
+    path: ['sca', 'factors', 'reset', resetId, 'complete'],
+    query: q(customerId),
+    body,
+  })
 }
 
 export async function authorizeQuote(client: ApiClient, quoteId: string, body: Record<string, unknown>) {

@@ -3,7 +3,11 @@ import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 import {listPaged, type PageOptions} from './list.js'
 
-export async function listTransactions(client: ApiClient, query: Omit<TransactionListQuery, 'limit' | 'cursor'>, page: PageOptions) {
+export async function listTransactions(
+  client: ApiClient,
+  query: Omit<TransactionListQuery, 'limit' | 'cursor'>,
+  page: PageOptions,
+) {
   return listPaged(client, ['transactions'], query, transactionSchema, page, 'transaction list')
 }
 

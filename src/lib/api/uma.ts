@@ -9,8 +9,14 @@ export function sandboxUmaReceive(body: SandboxUmaReceiveRequest) {
 }
 
 /** GET /receiver/uma/{address} or /receiver/external-account/{id}: what the receiver accepts. */
-export async function lookupReceiver(client: ApiClient, receiver: string, sender: {customerId?: string; senderUmaAddress?: string}) {
-  const path = receiver.startsWith('ExternalAccount:') ? ['receiver', 'external-account', receiver] : ['receiver', 'uma', receiver]
+export async function lookupReceiver(
+  client: ApiClient,
+  receiver: string,
+  sender: {customerId?: string; senderUmaAddress?: string},
+) {
+  const path = receiver.startsWith('ExternalAccount:')
+    ? ['receiver', 'external-account', receiver]
+    : ['receiver', 'uma', receiver]
   const res = await client.request({method: 'GET', path, query: sender})
   return client.parse(receiverLookupSchema, res.body, 'receiver look-up')
 }

@@ -1,5 +1,11 @@
 import {z} from 'zod'
-import {authMethodList, authSessionList, quorumPublicKeyResponse, type AuthMethod, type AuthSession} from '../schemas/wallet.js'
+import {
+  authMethodList,
+  authSessionList,
+  quorumPublicKeyResponse,
+  type AuthMethod,
+  type AuthSession,
+} from '../schemas/wallet.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
 import type {ApiClient} from './client.js'
 import {withArticle} from '../article.js'
@@ -10,7 +16,12 @@ import {withArticle} from '../article.js'
  * through the signed-retry engine.
  */
 export {CREDENTIAL_TYPES, type AuthMethod, type AuthSession, type CredentialType} from '../schemas/wallet.js'
-export {authMethod as authMethodSchema, authSession as authSessionSchema, passkeyAuthChallenge as passkeyChallengeSchema, walletExportResponse as exportResponseSchema} from '../schemas/wallet.js'
+export {
+  authMethod as authMethodSchema,
+  authSession as authSessionSchema,
+  passkeyAuthChallenge as passkeyChallengeSchema,
+  walletExportResponse as exportResponseSchema,
+} from '../schemas/wallet.js'
 
 const listOf = <S extends z.ZodType>(item: S) => z.looseObject({data: z.array(item)})
 
@@ -32,47 +43,101 @@ export async function fetchSandboxQuorumKey(client: ApiClient): Promise<string> 
 
 /** The EMBEDDED_WALLET internal accounts of a customer (no GET by id exists: api-gaps 3.1). */
 export async function embeddedWalletsOf(client: ApiClient, customerId: string): Promise<string[]> {
-  const res = await client.request({method: 'GET', path: ['customers', 'internal-accounts'], query: {customerId, type: 'EMBEDDED_WALLET', limit: 100}})
-  const list = client.parse(listOf(z.looseObject({id: z.string(), type: z.string().optional()})), res.body, 'internal account list')
+  const res = await client.request({
+    method: 'GET',
+    path: ['customers', 'internal-accounts'],
+    query: {customerId, type: 'EMBEDDED_WALLET', limit: 100},
+  })
+  const list = client.parse(
+    listOf(z.looseObject({id: z.string(), type: z.string().optional()})),
+    res.body,
+    'internal account list',
+  )
   return list.data.filter((a) => a.type === undefined || a.type === 'EMBEDDED_WALLET').map((a) => a.id)
 }
 
 /** Signed operations, with the per-endpoint success rule of spec 5.4 rule 3. */
 export const walletOps = {
   verify: (credentialId: string, body: Record<string, unknown>, accountId: string): SignedOperation => ({
-    method: 'POST', path: ['auth', 'credentials', credentialId, 'verify'], body, success: 'ok', accountId,
-    what: `verification of ${credentialId}`, resume: `Run the login again; \`svc wallet sessions list ${accountId}\` shows sessions the service created meanwhile.`,
+    method: 'POST',
+    path: ['auth', 'credentials', credentialId, 'verify'],
+    body,
+    success: 'ok',
+    accountId,
+    what: `verification of ${credentialId}`,
+    resume: `Run the login again; \`svc wallet sessions list ${accountId}\` shows sessions the service created meanwhile.`,
   }),
   challenge: (credentialId: string, body?: Record<string, unknown>): SignedOperation => ({
-    method: 'POST', path: ['auth', 'credentials', credentialId, 'challenge'], body: body ?? {}, success: 'ok',
-    what: `challenge of ${credentialId}`, resume: 'Run the command again; do not ask for another OTP while one is processing.',
+    method: 'POST',
+    path: ['auth', 'credentials', credentialId, 'challenge'],
+    body: body ?? {},
+    success: 'ok',
+    what: `challenge of ${credentialId}`,
+    resume: 'Run the command again; do not ask for another OTP while one is processing.',
   }),
   addCredential: (body: Record<string, unknown>): SignedOperation => ({
-    method: 'POST', path: ['auth', 'credentials'], body, success: 'created', accountId: typeof body.accountId === 'string' ? body.accountId : undefined,
-    what: `addition of ${withArticle(String(body.type))} credential`, resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
+    method: 'POST',
+    path: ['auth', 'credentials'],
+    body,
+    success: 'created',
+    accountId: typeof body.accountId === 'string' ? body.accountId : undefined,
+    what: `addition of ${withArticle(String(body.type))} credential`,
+    resume: `Check \`svc wallet credentials list ${String(body.accountId)}\` before adding again.`,
   }),
   revokeCredential: (credentialId: string, accountId?: string): SignedOperation => ({
-    method: 'DELETE', path: ['auth', 'credentials', credentialId], success: 'created', accountId, walletSignature: {accountId},
-    what: `revocation of ${credentialId}`, resume: `Check \`svc wallet credentials list ${accountId}\`: the service finishes the revocation itself.`,
+    method: 'DELETE',
+    path: ['auth', 'credentials', credentialId],
+    success: 'created',
+    accountId,
+    walletSignature: {accountId},
+    what: `revocation of ${credentialId}`,
+    resume: `Check \`svc wallet credentials list ${accountId}\`: the service finishes the revocation itself.`,
   }),
   refreshSession: (sessionId: string, clientPublicKey: string, accountId: string): SignedOperation => ({
-    method: 'POST', path: ['auth', 'sessions', sessionId, 'refresh'], body: {clientPublicKey}, success: 'created', accountId,
-    what: `refresh of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`, or log in again.`,
+    method: 'POST',
+    path: ['auth', 'sessions', sessionId, 'refresh'],
+    body: {clientPublicKey},
+    success: 'created',
+    accountId,
+    what: `refresh of ${sessionId}`,
+    resume: `Check \`svc wallet sessions list ${accountId}\`, or log in again.`,
   }),
   revokeSession: (sessionId: string, accountId?: string): SignedOperation => ({
-    method: 'DELETE', path: ['auth', 'sessions', sessionId], success: 'created', accountId, walletSignature: {accountId},
-    what: `revocation of ${sessionId}`, resume: `Check \`svc wallet sessions list ${accountId}\`: the service finishes the revocation itself.`,
+    method: 'DELETE',
+    path: ['auth', 'sessions', sessionId],
+    success: 'created',
+    accountId,
+    walletSignature: {accountId},
+    what: `revocation of ${sessionId}`,
+    resume: `Check \`svc wallet sessions list ${accountId}\`: the service finishes the revocation itself.`,
   }),
   exportWallet: (accountId: string, clientPublicKey: string): SignedOperation => ({
-    method: 'POST', path: ['internal-accounts', accountId, 'export'], body: {clientPublicKey}, success: 'ok', restartOnLapse: true, accountId,
-    what: `export of ${accountId}`, resume: `Run \`svc wallet export ${accountId}\` again: an export is only delivered to a re-send, and a fresh one starts if the challenge lapsed.`,
+    method: 'POST',
+    path: ['internal-accounts', accountId, 'export'],
+    body: {clientPublicKey},
+    success: 'ok',
+    restartOnLapse: true,
+    accountId,
+    what: `export of ${accountId}`,
+    resume: `Run \`svc wallet export ${accountId}\` again: an export is only delivered to a re-send, and a fresh one starts if the challenge lapsed.`,
   }),
   privacy: (accountId: string, privateEnabled: boolean): SignedOperation => ({
-    method: 'PATCH', path: ['internal-accounts', accountId], body: {privateEnabled}, success: 'ok', accountId, walletSignature: {accountId},
-    what: `privacy update of ${accountId}`, resume: 'Run the command again to check; the update is idempotent.',
+    method: 'PATCH',
+    path: ['internal-accounts', accountId],
+    body: {privateEnabled},
+    success: 'ok',
+    accountId,
+    walletSignature: {accountId},
+    what: `privacy update of ${accountId}`,
+    resume: 'Run the command again to check; the update is idempotent.',
   }),
   updateCustomer: (customerId: string, body: Record<string, unknown>): SignedOperation => ({
-    method: 'PATCH', path: ['customers', customerId], body, success: 'ok', walletSignature: {ifAsked: true},
-    what: `update of ${customerId}`, resume: `Check \`svc customers get ${customerId}\` before running the update again.`,
+    method: 'PATCH',
+    path: ['customers', customerId],
+    body,
+    success: 'ok',
+    walletSignature: {ifAsked: true},
+    what: `update of ${customerId}`,
+    resume: `Check \`svc customers get ${customerId}\` before running the update again.`,
   }),
 }

@@ -1,4 +1,9 @@
-import type {ExternalAccountView, InternalAccountView, OwnershipChallenge, PaymentInstruction} from '../schemas/accounts.js'
+import type {
+  ExternalAccountView,
+  InternalAccountView,
+  OwnershipChallenge,
+  PaymentInstruction,
+} from '../schemas/accounts.js'
 import {formatCurrencyAmount, plainAmount, relativeTime} from './format.js'
 import type {Output} from './output.js'
 import {renderKeyValue} from './render.js'
@@ -6,17 +11,39 @@ import {type Column, type ListView, renderList} from './table.js'
 
 type Page<T> = {data: T[]; hasMore: boolean; totalCount?: number; nextCursor?: string}
 
-const INSTRUCTION_FIELDS = ['accountNumber', 'routingNumber', 'bankName', 'bankAccountType', 'clabeNumber', 'iban', 'swiftCode', 'sortCode', 'address', 'assetType', 'network', 'invoice', 'qrCode', 'reference']
+const INSTRUCTION_FIELDS = [
+  'accountNumber',
+  'routingNumber',
+  'bankName',
+  'bankAccountType',
+  'clabeNumber',
+  'iban',
+  'swiftCode',
+  'sortCode',
+  'address',
+  'assetType',
+  'network',
+  'invoice',
+  'qrCode',
+  'reference',
+]
 
 /** Payment instructions one field per line, values unadorned so they can be copied as they are. */
-export function renderInstructions(out: Output, instructions: PaymentInstruction[] | undefined, title = 'Funding instructions'): void {
+export function renderInstructions(
+  out: Output,
+  instructions: PaymentInstruction[] | undefined,
+  title = 'Funding instructions',
+): void {
   if (!instructions?.length) return
   out.print()
   out.print(out.bold(title))
   for (const i of instructions) {
     const info = i.accountOrWalletInfo as Record<string, unknown>
     out.print(`  ${out.cyan(String(info.accountType))}`)
-    const rows = INSTRUCTION_FIELDS.filter((k) => info[k] !== undefined).map((k): [string, string] => [`    ${k}`, String(info[k])])
+    const rows = INSTRUCTION_FIELDS.filter((k) => info[k] !== undefined).map((k): [string, string] => [
+      `    ${k}`,
+      String(info[k]),
+    ])
     if (Array.isArray(info.paymentRails)) rows.push(['    paymentRails', info.paymentRails.join(', ')])
     renderKeyValue(out, rows)
     if (i.instructionsNotes) out.print(out.dim(`    ${i.instructionsNotes}`))
@@ -32,7 +59,12 @@ export function renderInternalAccount(out: Output, a: InternalAccountView): void
     ['status', a.status],
     ['balance', formatCurrencyAmount(a.balance)],
     ['totalBalance', formatCurrencyAmount(a.totalBalance)],
-    ['held', held > 0 ? `${formatCurrencyAmount({amount: held, currency: a.balance.currency})} (executed, not settled)` : undefined],
+    [
+      'held',
+      held > 0
+        ? `${formatCurrencyAmount({amount: held, currency: a.balance.currency})} (executed, not settled)`
+        : undefined,
+    ],
     ['updated', a.updatedAt ? relativeTime(a.updatedAt) : undefined],
   ])
   renderInstructions(out, a.fundingPaymentInstructions)
@@ -42,17 +74,45 @@ export const internalAccountColumns: Array<Column<InternalAccountView>> = [
   {key: 'id', header: 'ID', get: (a) => a.id, noTruncate: true},
   {key: 'customer', header: 'CUSTOMER', get: (a) => a.customerId ?? 'platform', priority: 3, noTruncate: true},
   {key: 'type', header: 'TYPE', get: (a) => a.type, priority: 4},
-  {key: 'balance', header: 'BALANCE', get: (a) => formatCurrencyAmount(a.balance), raw: (a) => plainAmount(a.balance), priority: 1, noTruncate: true},
-  {key: 'total-balance', header: 'TOTAL BALANCE', get: (a) => formatCurrencyAmount(a.totalBalance), raw: (a) => plainAmount(a.totalBalance), priority: 2, noTruncate: true},
+  {
+    key: 'balance',
+    header: 'BALANCE',
+    get: (a) => formatCurrencyAmount(a.balance),
+    raw: (a) => plainAmount(a.balance),
+    priority: 1,
+    noTruncate: true,
+  },
+  {
+    key: 'total-balance',
+    header: 'TOTAL BALANCE',
+    get: (a) => formatCurrencyAmount(a.totalBalance),
+    raw: (a) => plainAmount(a.totalBalance),
+    priority: 2,
+    noTruncate: true,
+  },
 ]
 
-export async function renderInternalAccountList(out: Output, list: Page<InternalAccountView>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderInternalAccountList(
+  out: Output,
+  list: Page<InternalAccountView>,
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, internalAccountColumns, list, view)
 }
 
 export function identifierOf(a: ExternalAccountView): string {
   const i = a.accountInfo as Record<string, unknown>
-  return String(i.clabeNumber ?? i.iban ?? i.pixKey ?? i.address ?? (i.routingNumber ? `${i.routingNumber} / ${i.accountNumber}` : i.sortCode ? `${i.sortCode} / ${i.accountNumber}` : '-'))
+  return String(
+    i.clabeNumber ??
+      i.iban ??
+      i.pixKey ??
+      i.address ??
+      (i.routingNumber
+        ? `${i.routingNumber} / ${i.accountNumber}`
+        : i.sortCode
+          ? `${i.sortCode} / ${i.accountNumber}`
+          : '-'),
+  )
 }
 
 function beneficiaryName(a: ExternalAccountView): string | undefined {
@@ -76,7 +136,12 @@ export function renderExternalAccount(out: Output, a: ExternalAccountView): void
     ['trusted', a.trusted ? 'yes' : undefined],
     ['platformAccountId', a.platformAccountId],
   ])
-  if (a.status === 'PENDING_OWNERSHIP_VERIFICATION') out.info(out.dim(`Ownership not verified yet: \`svc accounts external verify-ownership ${a.id} --method WALLET_SIGNATURE|LIVENESS\`. Usable below the verification threshold.`))
+  if (a.status === 'PENDING_OWNERSHIP_VERIFICATION')
+    out.info(
+      out.dim(
+        `Ownership not verified yet: \`svc accounts external verify-ownership ${a.id} --method WALLET_SIGNATURE|LIVENESS\`. Usable below the verification threshold.`,
+      ),
+    )
 }
 
 export const externalAccountColumns: Array<Column<ExternalAccountView>> = [
@@ -89,7 +154,11 @@ export const externalAccountColumns: Array<Column<ExternalAccountView>> = [
   {key: 'beneficiary', header: 'BENEFICIARY', get: beneficiaryName, priority: 6},
 ]
 
-export async function renderExternalAccountList(out: Output, list: Page<ExternalAccountView>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderExternalAccountList(
+  out: Output,
+  list: Page<ExternalAccountView>,
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, externalAccountColumns, list, view)
 }
 
@@ -109,5 +178,7 @@ export function renderChallenge(out: Output, c: OwnershipChallenge, accountId: s
     ['token', c.token],
     ['expires', `${relativeTime(c.expiresAt)} (${c.expiresAt})`],
   ])
-  out.info(out.dim('Send the link to the customer. The outcome arrives asynchronously; a new challenge abandons this one.'))
+  out.info(
+    out.dim('Send the link to the customer. The outcome arrives asynchronously; a new challenge abandons this one.'),
+  )
 }

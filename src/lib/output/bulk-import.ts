@@ -18,14 +18,19 @@ export async function renderImportJob(out: Output, job: ImportJob): Promise<void
   const errors = job.errors ?? []
   if (errors.length) {
     out.print()
-    await renderTable(out, ['ROW', 'ID', 'CODE', 'PROBLEM'], errors.map((e) => {
-      const fields = (e.details?.errors as Array<{field: string; message: string}> | undefined) ?? []
-      const problem = fields.length ? fields.map((f) => `${f.field}: ${f.message}`).join('; ') : e.message
-      return [e.details?.row as number | undefined, e.correlationId, e.code, problem]
-    }))
+    await renderTable(
+      out,
+      ['ROW', 'ID', 'CODE', 'PROBLEM'],
+      errors.map((e) => {
+        const fields = (e.details?.errors as Array<{field: string; message: string}> | undefined) ?? []
+        const problem = fields.length ? fields.map((f) => `${f.field}: ${f.message}`).join('; ') : e.message
+        return [e.details?.row as number | undefined, e.correlationId, e.code, problem]
+      }),
+    )
   }
   if (!('status' in job) || !['COMPLETED', 'FAILED'].includes(job.status)) return
-  if (p.failed) out.warn(`${p.successful} customer(s) created, ${p.failed} row(s) refused (listed above with the columns to fix)`)
+  if (p.failed)
+    out.warn(`${p.successful} customer(s) created, ${p.failed} row(s) refused (listed above with the columns to fix)`)
   else out.success(`${p.successful} customer(s) created`)
 }
 
@@ -38,7 +43,13 @@ export function importOutcome(job: ImportJob): void {
       message: `${job.id} created no customer: all ${job.progress.failed} row(s) were refused`,
       exitCode: ExitCode.FAILED,
       // The first rows only: the whole list is `svc customers import-status <job> --json`.
-      details: {jobId: job.id, status: job.status, progress: job.progress, errors: errors.slice(0, 20), moreErrors: Math.max(0, errors.length - 20)},
+      details: {
+        jobId: job.id,
+        status: job.status,
+        progress: job.progress,
+        errors: errors.slice(0, 20),
+        moreErrors: Math.max(0, errors.length - 20),
+      },
       hint: `See every refused row with \`svc customers import-status ${job.id}\`.`,
     })
   }

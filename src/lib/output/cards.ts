@@ -16,7 +16,10 @@ export function renderCard(out: Output, c: Card): void {
     ['expires', c.expMonth && c.expYear ? `${String(c.expMonth).padStart(2, '0')}/${c.expYear}` : undefined],
     ['currency', c.currency],
     ['funding', c.fundingSources.join(', ')],
-    ['max per transaction', c.maxSpendPerTransaction === null ? 'no limit' : formatAmount(c.maxSpendPerTransaction, c.currency)],
+    [
+      'max per transaction',
+      c.maxSpendPerTransaction === null ? 'no limit' : formatAmount(c.maxSpendPerTransaction, c.currency),
+    ],
     ['created', c.createdAt],
   ])
 }
@@ -30,7 +33,11 @@ export const cardColumns: Array<Column<Card>> = [
   {key: 'created', header: 'CREATED', get: (c) => relativeTime(c.createdAt), raw: (c) => c.createdAt, priority: 3},
 ]
 
-export async function renderCardList(out: Output, list: Page<Card>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderCardList(
+  out: Output,
+  list: Page<Card>,
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, cardColumns, list, view)
 }
 
@@ -44,7 +51,12 @@ export function renderCardTransaction(out: Output, t: CardTransaction): void {
     ['status', t.status],
     ['direction', t.direction],
     ['card', t.cardId],
-    ['merchant', [t.merchant.descriptor, (t.merchant as {mcc?: string}).mcc, (t.merchant as {country?: string}).country].filter(Boolean).join(' · ')],
+    [
+      'merchant',
+      [t.merchant.descriptor, (t.merchant as {mcc?: string}).mcc, (t.merchant as {country?: string}).country]
+        .filter(Boolean)
+        .join(' · '),
+    ],
     ['authorized', formatCurrencyAmount(t.authorizedAmount)],
     ['settled', t.settledAmount ? formatCurrencyAmount(t.settledAmount) : undefined],
     ['refunded', t.refundedAmount && t.refundedAmount.amount ? formatCurrencyAmount(t.refundedAmount) : undefined],
@@ -62,13 +74,38 @@ export const cardTransactionColumns: Array<Column<CardTransaction>> = [
   {key: 'status', header: 'STATUS', get: (t) => t.status, priority: 1},
   {key: 'direction', header: 'DIR', get: (t) => t.direction, priority: 4},
   {key: 'merchant', header: 'MERCHANT', get: (t) => t.merchant.descriptor, priority: 3},
-  {key: 'authorized', header: 'AUTHORIZED', get: (t) => formatCurrencyAmount(t.authorizedAmount), raw: (t) => plainAmount(t.authorizedAmount), priority: 2, noTruncate: true},
-  {key: 'settled', header: 'SETTLED', get: (t) => formatCurrencyAmount(t.settledAmount), raw: (t) => plainAmount(t.settledAmount), priority: 2, noTruncate: true},
-  {key: 'refunded', header: 'REFUNDED', get: (t) => formatCurrencyAmount(t.refundedAmount), raw: (t) => plainAmount(t.refundedAmount), priority: 5, noTruncate: true},
+  {
+    key: 'authorized',
+    header: 'AUTHORIZED',
+    get: (t) => formatCurrencyAmount(t.authorizedAmount),
+    raw: (t) => plainAmount(t.authorizedAmount),
+    priority: 2,
+    noTruncate: true,
+  },
+  {
+    key: 'settled',
+    header: 'SETTLED',
+    get: (t) => formatCurrencyAmount(t.settledAmount),
+    raw: (t) => plainAmount(t.settledAmount),
+    priority: 2,
+    noTruncate: true,
+  },
+  {
+    key: 'refunded',
+    header: 'REFUNDED',
+    get: (t) => formatCurrencyAmount(t.refundedAmount),
+    raw: (t) => plainAmount(t.refundedAmount),
+    priority: 5,
+    noTruncate: true,
+  },
   {key: 'created', header: 'CREATED', get: (t) => relativeTime(t.createdAt), raw: (t) => t.createdAt, priority: 6},
   {key: 'card', header: 'CARD', get: (t) => t.cardId, priority: 7, noTruncate: true},
 ]
 
-export async function renderCardTransactionList(out: Output, list: Page<CardTransaction>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderCardTransactionList(
+  out: Output,
+  list: Page<CardTransaction>,
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, cardTransactionColumns, list, view)
 }

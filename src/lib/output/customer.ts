@@ -35,8 +35,37 @@ export function describeAddress(a: unknown): string | undefined {
 
 // Shown in the first block, or deliberately elsewhere; every other field the Service returns is
 // listed after them, so nothing that can be set is hidden (the Service never returns `identifier`).
-const SUMMARY = new Set(['id', 'customerType', 'fullName', 'kycStatus', 'kybStatus', 'platformCustomerId', 'email', 'phoneNumber', 'region', 'currencies', 'contactVerification', 'endUserTermsConsent', 'umaAddress', 'createdAt', 'updatedAt', 'isDeleted', 'businessInfo', 'address'])
-const BUSINESS_FIRST = ['legalName', 'doingBusinessAs', 'country', 'taxId', 'incorporatedOn', 'registrationNumber', 'entityType', 'primaryContactFirstName', 'primaryContactLastName']
+const SUMMARY = new Set([
+  'id',
+  'customerType',
+  'fullName',
+  'kycStatus',
+  'kybStatus',
+  'platformCustomerId',
+  'email',
+  'phoneNumber',
+  'region',
+  'currencies',
+  'contactVerification',
+  'endUserTermsConsent',
+  'umaAddress',
+  'createdAt',
+  'updatedAt',
+  'isDeleted',
+  'businessInfo',
+  'address',
+])
+const BUSINESS_FIRST = [
+  'legalName',
+  'doingBusinessAs',
+  'country',
+  'taxId',
+  'incorporatedOn',
+  'registrationNumber',
+  'entityType',
+  'primaryContactFirstName',
+  'primaryContactLastName',
+]
 
 function termsLine(t: Record<string, string> | undefined): string | undefined {
   if (!t) return undefined
@@ -61,11 +90,21 @@ export function renderCustomer(out: Output, c: Customer): void {
   ]
   for (const [k, v] of Object.entries(all)) if (!SUMMARY.has(k)) rows.push([k, describeValue(v)])
   rows.push(
-    ['contactVerification', cv ? Object.entries(cv).map(([k, v]) => `${k} ${v}`).join(', ') : undefined],
+    [
+      'contactVerification',
+      cv
+        ? Object.entries(cv)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')
+        : undefined,
+    ],
     ['endUserTerms', termsLine(c.endUserTermsConsent as Record<string, string> | undefined)],
     ['umaAddress', c.umaAddress],
     ['created', `${c.createdAt} (${relativeTime(c.createdAt)})`],
-    ['updated', c.updatedAt && c.updatedAt !== c.createdAt ? `${c.updatedAt} (${relativeTime(c.updatedAt)})` : undefined],
+    [
+      'updated',
+      c.updatedAt && c.updatedAt !== c.createdAt ? `${c.updatedAt} (${relativeTime(c.updatedAt)})` : undefined,
+    ],
     ['deleted', c.isDeleted ? 'yes' : undefined],
   )
   renderKeyValue(out, rows)
@@ -73,8 +112,14 @@ export function renderCustomer(out: Output, c: Customer): void {
   if (info) {
     out.print('')
     out.print(out.bold('Business'))
-    const keys = [...BUSINESS_FIRST.filter((k) => k in info), ...Object.keys(info).filter((k) => !BUSINESS_FIRST.includes(k))]
-    renderKeyValue(out, keys.map((k) => [`  ${k}`, describeValue(info[k])]))
+    const keys = [
+      ...BUSINESS_FIRST.filter((k) => k in info),
+      ...Object.keys(info).filter((k) => !BUSINESS_FIRST.includes(k)),
+    ]
+    renderKeyValue(
+      out,
+      keys.map((k) => [`  ${k}`, describeValue(info[k])]),
+    )
   }
 }
 
@@ -87,6 +132,10 @@ export const customerColumns: Array<Column<Customer>> = [
   {key: 'created', header: 'CREATED', get: (c) => relativeTime(c.createdAt), raw: (c) => c.createdAt, priority: 3},
 ]
 
-export async function renderCustomerList(out: Output, list: {data: Customer[]; hasMore: boolean; totalCount?: number; nextCursor?: string}, view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderCustomerList(
+  out: Output,
+  list: {data: Customer[]; hasMore: boolean; totalCount?: number; nextCursor?: string},
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, customerColumns, list, view)
 }

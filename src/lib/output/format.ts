@@ -35,6 +35,13 @@ export function relativeTime(iso: string | undefined, now = Date.now()): string 
   const diff = Math.round((t - now) / 1000)
   const abs = Math.abs(diff)
   if (abs < 3) return 'just now'
-  const text = abs < 60 ? `${abs}s` : abs < 3600 ? `${Math.floor(abs / 60)}m ${abs % 60}s` : abs < 86400 ? `${Math.floor(abs / 3600)}h ${Math.floor((abs % 3600) / 60)}m` : `${Math.floor(abs / 86400)}d`
+  const text =
+    abs < 60
+      ? `${abs}s`
+      : abs < 3600
+        ? `${Math.floor(abs / 60)}m ${abs % 60}s`
+        : abs < 86400
+          ? `${Math.floor(abs / 3600)}h ${Math.floor((abs % 3600) / 60)}m`
+          : `${Math.floor(abs / 86400)}d`
   return diff >= 0 ? `in ${text}` : `${text} ago`
 }

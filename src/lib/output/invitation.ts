@@ -11,7 +11,10 @@ export function renderInvitation(out: Output, inv: Invitation): void {
     ['inviter', inv.inviterUma],
     ['invitee', inv.inviteeUma],
     ['firstName', inv.firstName],
-    ['amountToSend', amount?.amount !== undefined ? `${amount.amount} ${amount.currency?.code ?? ''} (smallest units)` : undefined],
+    [
+      'amountToSend',
+      amount?.amount !== undefined ? `${amount.amount} ${amount.currency?.code ?? ''} (smallest units)` : undefined,
+    ],
     ['expires', inv.expiresAt],
     ['claimed', inv.claimedAt],
   ])

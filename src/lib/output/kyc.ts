@@ -31,9 +31,11 @@ const FIELD_FIX: Record<string, (id: string) => string> = {
 /** The command that resolves one RESOLVE_ERRORS entry, so the checklist can be worked down. */
 export function fixFor(e: VerificationError, customerId: string): string | undefined {
   if (e.type === 'MISSING_FIELD' && e.field) return FIELD_FIX[e.field]?.(e.resourceId)
-  if (e.acceptedDocumentTypes?.length) return `svc kyc documents upload --holder ${e.resourceId} --type ${e.acceptedDocumentTypes[0]} --file <path> --country CC${e.type === 'MISSING_IDENTITY_DOCUMENT' ? ' --number ... --issuing-authority ...' : ''}`
+  if (e.acceptedDocumentTypes?.length)
+    return `svc kyc documents upload --holder ${e.resourceId} --type ${e.acceptedDocumentTypes[0]} --file <path> --country CC${e.type === 'MISSING_IDENTITY_DOCUMENT' ? ' --number ... --issuing-authority ...' : ''}`
   if (e.type === 'MISSING_CONTROL_PERSON') return `svc kyc owners add ${customerId} --role CONTROL_PERSON ...`
-  if (e.type === 'MISSING_BENEFICIAL_OWNER') return `svc kyc owners add ${customerId} --role UBO --ownership <percent> ...`
+  if (e.type === 'MISSING_BENEFICIAL_OWNER')
+    return `svc kyc owners add ${customerId} --role UBO --ownership <percent> ...`
   return undefined
 }
 
@@ -49,7 +51,12 @@ export function renderChecklist(out: Output, errors: VerificationError[], view: 
   out.print('')
   out.print(out.bold(`Still missing (${errors.length}) — resolve each, then run: svc kyc submit ${view.customer.id}`))
   for (const e of errors) {
-    const what = e.field ? `field ${e.field}` : e.type.replace(/^MISSING_/, '').toLowerCase().replace(/_/g, ' ')
+    const what = e.field
+      ? `field ${e.field}`
+      : e.type
+          .replace(/^MISSING_/, '')
+          .toLowerCase()
+          .replace(/_/g, ' ')
     out.print(`  [ ] ${describeResource(e.resourceId, view)}: ${what}`)
     out.print(`      ${e.reason}`)
     if (e.acceptedDocumentTypes?.length) out.print(`      accepted: ${e.acceptedDocumentTypes.join(', ')}`)
@@ -64,7 +71,8 @@ export function renderChecklist(out: Output, errors: VerificationError[], view: 
  */
 export function verificationLine(v: Verification, status: string): string {
   const submitted = `submitted ${relativeTime(v.createdAt)}`
-  if (v.verificationStatus === 'RESOLVE_ERRORS') return `${v.id} RESOLVE_ERRORS: ${v.errors.length} item(s) to resolve (${submitted})`
+  if (v.verificationStatus === 'RESOLVE_ERRORS')
+    return `${v.id} RESOLVE_ERRORS: ${v.errors.length} item(s) to resolve (${submitted})`
   if (status === 'APPROVED' || status === 'REJECTED') return `${v.id} decided: ${status} (${submitted})`
   if (status === 'HOLD') return `${v.id} on HOLD: more information needed (${submitted})`
   if (status === 'PENDING') return `${v.id} under review (${submitted})`
@@ -81,25 +89,54 @@ export function renderKycStatus(out: Output, view: KycStatusView): void {
     ['type', c.customerType],
     ['name', nameOf(c)],
     [c.customerType === 'BUSINESS' ? 'kybStatus' : 'kycStatus', status],
-    ['contactVerification', cv ? Object.entries(cv).map(([k, s]) => `${k} ${s}`).join(', ') : undefined],
+    [
+      'contactVerification',
+      cv
+        ? Object.entries(cv)
+            .map(([k, s]) => `${k} ${s}`)
+            .join(', ')
+        : undefined,
+    ],
     ['verification', v ? verificationLine(v, status) : 'none submitted yet'],
-    ['owners', view.beneficialOwners ? view.beneficialOwners.map((o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName} ${o.ownershipPercentage}% ${o.kycStatus}`).join('; ') || 'none declared' : undefined],
+    [
+      'owners',
+      view.beneficialOwners
+        ? view.beneficialOwners
+            .map(
+              (o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName} ${o.ownershipPercentage}% ${o.kycStatus}`,
+            )
+            .join('; ') || 'none declared'
+        : undefined,
+    ],
   ])
-  if (status === 'UNVERIFIED' && v?.verificationStatus === 'RESOLVE_ERRORS' && v.errors.length) renderChecklist(out, v.errors, view)
+  if (status === 'UNVERIFIED' && v?.verificationStatus === 'RESOLVE_ERRORS' && v.errors.length)
+    renderChecklist(out, v.errors, view)
   else if (status === 'PENDING') out.info(out.dim(`Under review. Wait for the decision: svc kyc wait ${c.id}`))
-  else if (status === 'HOLD') out.info(out.dim(`On HOLD: the provider needs more information. Fix the data, then: svc kyc submit ${c.id}`))
-  else if (status === 'UNVERIFIED' && !v) out.info(out.dim(`Nothing submitted yet: svc kyc submit ${c.id} (or send a hosted link: svc kyc link ${c.id})`))
+  else if (status === 'HOLD')
+    out.info(out.dim(`On HOLD: the provider needs more information. Fix the data, then: svc kyc submit ${c.id}`))
+  else if (status === 'UNVERIFIED' && !v)
+    out.info(out.dim(`Nothing submitted yet: svc kyc submit ${c.id} (or send a hosted link: svc kyc link ${c.id})`))
 }
 
 export const ownerColumns: Array<Column<BeneficialOwner>> = [
   {key: 'id', header: 'ID', get: (o) => o.id, noTruncate: true},
   {key: 'name', header: 'NAME', get: (o) => `${o.personalInfo.firstName} ${o.personalInfo.lastName}`, priority: 1},
   {key: 'roles', header: 'ROLES', get: (o) => o.roles.join(', '), priority: 4},
-  {key: 'ownership', header: 'OWNERSHIP', get: (o) => `${o.ownershipPercentage}%`, raw: (o) => o.ownershipPercentage, priority: 3},
+  {
+    key: 'ownership',
+    header: 'OWNERSHIP',
+    get: (o) => `${o.ownershipPercentage}%`,
+    raw: (o) => o.ownershipPercentage,
+    priority: 3,
+  },
   {key: 'kyc', header: 'KYC', get: (o) => o.kycStatus, priority: 2, noTruncate: true},
 ]
 
-export async function renderOwners(out: Output, owners: BeneficialOwner[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderOwners(
+  out: Output,
+  owners: BeneficialOwner[],
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, ownerColumns, {data: owners}, view)
 }
 
@@ -112,6 +149,10 @@ export const documentColumns: Array<Column<Document>> = [
   {key: 'uploaded', header: 'UPLOADED', get: (d) => relativeTime(d.createdAt), raw: (d) => d.createdAt, priority: 5},
 ]
 
-export async function renderDocuments(out: Output, docs: Document[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderDocuments(
+  out: Output,
+  docs: Document[],
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, documentColumns, {data: docs}, view)
 }

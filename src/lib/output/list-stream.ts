@@ -32,9 +32,12 @@ export async function showList<T>(
   if (out.json || view.format === 'json') {
     let count = 0
     out.write('{"data":[')
-    const list = await load({...page, onPage: (items) => {
-      for (const item of items) out.write((count++ ? ',\n' : '\n') + JSON.stringify(item))
-    }})
+    const list = await load({
+      ...page,
+      onPage: (items) => {
+        for (const item of items) out.write((count++ ? ',\n' : '\n') + JSON.stringify(item))
+      },
+    })
     out.write(`\n],"hasMore":false,"totalCount":${list.totalCount ?? count}}\n`)
     return undefined
   }

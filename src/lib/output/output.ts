@@ -8,7 +8,6 @@ export interface OutputOptions {
   stderr?: NodeJS.WritableStream & {isTTY?: boolean}
 }
 
-
 /**
  * stdout carries data only (JSON or the rendered result); everything meant for the person
  * (progress, hints, warnings, the environment banner) goes to stderr.
@@ -39,12 +38,24 @@ export class Output {
   /** chalk with the level decided once from --no-color / NO_COLOR / FORCE_COLOR / TTY. */
   readonly style: ChalkInstance
 
-  get bold() { return this.style.bold }
-  get dim() { return this.style.dim }
-  get red() { return this.style.red }
-  get green() { return this.style.green }
-  get yellow() { return this.style.yellow }
-  get cyan() { return this.style.cyan }
+  get bold() {
+    return this.style.bold
+  }
+  get dim() {
+    return this.style.dim
+  }
+  get red() {
+    return this.style.red
+  }
+  get green() {
+    return this.style.green
+  }
+  get yellow() {
+    return this.style.yellow
+  }
+  get cyan() {
+    return this.style.cyan
+  }
 
   /** Data line on stdout (human mode only; JSON is printed once by the base command). */
   print(text = ''): void {
@@ -79,7 +90,11 @@ export class Output {
   }
 
   private errorLine(doc: ErrorDocument): string {
-    return this.red('Error: ') + doc.reason + (doc.code && doc.code !== 'USAGE' ? this.dim(` (${doc.code}${doc.status ? `, HTTP ${doc.status}` : ''})`) : '')
+    return (
+      this.red('Error: ') +
+      doc.reason +
+      (doc.code && doc.code !== 'USAGE' ? this.dim(` (${doc.code}${doc.status ? `, HTTP ${doc.status}` : ''})`) : '')
+    )
   }
 
   /** The error as a person reads it, on stderr. */

@@ -5,7 +5,8 @@ import {formatAmount} from './format.js'
 import type {Output} from './output.js'
 import {renderKeyValue} from './render.js'
 
-const decimalsOf = (c: {code?: string; decimals?: number}) => c.decimals ?? (c.code ? lookup(c.code)?.decimals : undefined) ?? 2
+const decimalsOf = (c: {code?: string; decimals?: number}) =>
+  c.decimals ?? (c.code ? lookup(c.code)?.decimals : undefined) ?? 2
 
 /** A display-only number with `sig` significant digits (money itself is never a float here). */
 function sig(n: number, digits = 6): string {
@@ -38,18 +39,31 @@ export function renderQuote(out: Output, q: Quote, now: number): void {
   const src = q.source as {accountId?: string; currency?: string; cryptoNetwork?: string}
   renderKeyValue(out, [
     ['quote', `${q.id}  ${q.status}`],
-    ['from', src.accountId ?? `real-time funding (${src.currency}${src.cryptoNetwork ? ` on ${src.cryptoNetwork}` : ''})`],
+    [
+      'from',
+      src.accountId ?? `real-time funding (${src.currency}${src.cryptoNetwork ? ` on ${src.cryptoNetwork}` : ''})`,
+    ],
     ['to', `${dest.accountId ?? dest.umaAddress ?? '-'}${dest.paymentRail ? ` via ${dest.paymentRail}` : ''}`],
     ['you send', formatAmount(q.totalSendingAmount, send)],
-    ['fees', `${formatAmount(fees, send)} included (service ${formatAmount(fees - platform, send)}, platform ${formatAmount(platform, send)})`],
+    [
+      'fees',
+      `${formatAmount(fees, send)} included (service ${formatAmount(fees - platform, send)}, platform ${formatAmount(platform, send)})`,
+    ],
     ['converted', formatAmount(q.totalSendingAmount - fees, send)],
     ['rate', `${forward}   (${backward})`],
     ['they receive', formatAmount(q.totalReceivingAmount, q.receivingCurrency)],
-    ['expires', q.status === 'PENDING' ? (left > 0 ? `in ${left}s (${q.expiresAt})` : `expired (${q.expiresAt})`) : undefined],
+    [
+      'expires',
+      q.status === 'PENDING' ? (left > 0 ? `in ${left}s (${q.expiresAt})` : `expired (${q.expiresAt})`) : undefined,
+    ],
     ['transaction', q.transactionId],
     ['description', q.description],
   ])
-  renderInstructions(out, q.paymentInstructions, `Pay ${formatAmount(q.totalSendingAmount, send)} to (real-time funding)`)
+  renderInstructions(
+    out,
+    q.paymentInstructions,
+    `Pay ${formatAmount(q.totalSendingAmount, send)} to (real-time funding)`,
+  )
 }
 
 /** One line for prompts: "Send USD 250.00 → MXN 4,291.13 to ExternalAccount:…?" */

@@ -14,9 +14,18 @@ export function renderKeyValue(out: Output, rows: Row): void {
  * A table without named columns (help, profiles): fitted to the terminal like every list (columns
  * kept left to right), tab-separated with a header line when piped so `cut` and `awk` work on it.
  */
-export async function renderTable(out: Output, head: string[], rows: Array<Array<string | number | undefined>>, empty?: EmptyList): Promise<void> {
+export async function renderTable(
+  out: Output,
+  head: string[],
+  rows: Array<Array<string | number | undefined>>,
+  empty?: EmptyList,
+): Promise<void> {
   const {ListWriter} = await import('./table.js')
-  const columns = head.map((header, i) => ({key: header.toLowerCase().replaceAll(' ', '-'), header: header.toUpperCase(), get: (r: Array<string | number | undefined>) => r[i]}))
+  const columns = head.map((header, i) => ({
+    key: header.toLowerCase().replaceAll(' ', '-'),
+    header: header.toUpperCase(),
+    get: (r: Array<string | number | undefined>) => r[i],
+  }))
   const writer = new ListWriter(out, columns, {format: 'table', wide: false, empty})
   writer.rows(rows)
   await writer.end()

@@ -6,7 +6,8 @@ import {renderKeyValue, renderTable} from './render.js'
 /** "1.500000 ACME" from the API's string of smallest units (no floats on the way). */
 export function coinAmount(amount: string, decimals: number | undefined, symbol = ''): string {
   const n = Number(amount)
-  const text = decimals !== undefined && Number.isSafeInteger(n) ? fromMinor(n, decimals, true) : `${amount} (smallest units)`
+  const text =
+    decimals !== undefined && Number.isSafeInteger(n) ? fromMinor(n, decimals, true) : `${amount} (smallest units)`
   return `${text}${symbol ? ` ${symbol}` : ''}`
 }
 
@@ -41,5 +42,9 @@ export function renderOperation(out: Output, op: StablecoinOperation, decimals?:
 }
 
 export async function renderOperationTable(out: Output, ops: StablecoinOperation[]): Promise<void> {
-  await renderTable(out, ['ID', 'TYPE', 'STATUS', 'AMOUNT (SMALLEST UNITS)', 'CREATED'], ops.map((o) => [o.id, o.operationType, o.status, o.amount, o.createdAt]))
+  await renderTable(
+    out,
+    ['ID', 'TYPE', 'STATUS', 'AMOUNT (SMALLEST UNITS)', 'CREATED'],
+    ops.map((o) => [o.id, o.operationType, o.status, o.amount, o.createdAt]),
+  )
 }

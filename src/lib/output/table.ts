@@ -48,14 +48,24 @@ const GAP = 2
 const MIN_SHRUNK = 16
 
 /** Checks --output/--columns/--wide before any request (exit 2 naming the unknown columns). */
-export function listView<T>(flags: {output?: string; columns?: string; wide?: boolean; json?: boolean}, columns: Array<Column<T>>, empty?: EmptyList): ListView {
+export function listView<T>(
+  flags: {output?: string; columns?: string; wide?: boolean; json?: boolean},
+  columns: Array<Column<T>>,
+  empty?: EmptyList,
+): ListView {
   const format = (flags.json ? 'json' : (flags.output ?? 'table')) as OutputFormat
   if (!flags.columns) return {format, wide: Boolean(flags.wide), empty}
-  const asked = flags.columns.split(',').map((c) => c.trim().toLowerCase()).filter(Boolean)
+  const asked = flags.columns
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter(Boolean)
   const known = new Set(columns.map((c) => c.key))
   const unknown = asked.filter((c) => !known.has(c))
   if (unknown.length || !asked.length) {
-    throw usageError(`--columns: unknown column${unknown.length === 1 ? '' : 's'} ${unknown.join(', ') || '(none given)'}`, `Choose from: ${[...known].join(', ')}.`)
+    throw usageError(
+      `--columns: unknown column${unknown.length === 1 ? '' : 's'} ${unknown.join(', ') || '(none given)'}`,
+      `Choose from: ${[...known].join(', ')}.`,
+    )
   }
   return {format, columns: asked, wide: Boolean(flags.wide), empty}
 }
@@ -77,7 +87,12 @@ export class ListWriter<T> {
   private readonly buffered: T[] = []
   private headerDone = false
 
-  constructor(private readonly out: Output, columns: Array<Column<T>>, private readonly view: ListView, private readonly width = process.stdout.columns) {
+  constructor(
+    private readonly out: Output,
+    columns: Array<Column<T>>,
+    private readonly view: ListView,
+    private readonly width = process.stdout.columns,
+  ) {
     this.cols = chosen(columns, view)
   }
 
@@ -98,10 +113,14 @@ export class ListWriter<T> {
       this.buffered.push(...items)
       return
     }
-    const line = mode === 'csv' ? (cells: string[]) => cells.map(csvCell).join(',') + '\r\n' : (cells: string[]) => cells.map(oneLine).join('\t') + '\n'
+    const line =
+      mode === 'csv'
+        ? (cells: string[]) => cells.map(csvCell).join(',') + '\r\n'
+        : (cells: string[]) => cells.map(oneLine).join('\t') + '\n'
     if (!this.headerDone) this.out.write(line(this.cols.map((c) => c.header)))
     this.headerDone = true
-    for (const item of items) this.out.write(line(this.cols.map((c) => text(mode === 'csv' && c.raw ? c.raw(item) : c.get(item)))))
+    for (const item of items)
+      this.out.write(line(this.cols.map((c) => text(mode === 'csv' && c.raw ? c.raw(item) : c.get(item)))))
   }
 
   async end(): Promise<void> {
@@ -117,7 +136,8 @@ export class ListWriter<T> {
       return
     }
     const width = this.view.wide ? Infinity : this.width || 80
-    const cellsOf = (short: boolean) => this.buffered.map((r) => this.cols.map((c) => oneLine(text(short && c.short ? c.short(r) : c.get(r)))))
+    const cellsOf = (short: boolean) =>
+      this.buffered.map((r) => this.cols.map((c) => oneLine(text(short && c.short ? c.short(r) : c.get(r)))))
     let cells = cellsOf(false)
     let fit = fitColumns(this.cols, cells, width, Boolean(this.view.columns))
     if (!fit.whole && this.cols.some((c) => c.short)) {
@@ -145,11 +165,21 @@ export class ListWriter<T> {
 }
 
 /** A list in one go: the rows, then the footer note about more pages. */
-export async function renderList<T>(out: Output, columns: Array<Column<T>>, list: {data: T[]; hasMore?: boolean; nextCursor?: string; totalCount?: number}, view: ListView): Promise<void> {
+export async function renderList<T>(
+  out: Output,
+  columns: Array<Column<T>>,
+  list: {data: T[]; hasMore?: boolean; nextCursor?: string; totalCount?: number},
+  view: ListView,
+): Promise<void> {
   const writer = new ListWriter(out, columns, view)
   writer.rows(list.data)
   await writer.end()
-  if (list.hasMore) out.info(out.dim(`More results: --cursor ${list.nextCursor} (or --all).${list.totalCount ? ` ${list.totalCount} in total.` : ''}`))
+  if (list.hasMore)
+    out.info(
+      out.dim(
+        `More results: --cursor ${list.nextCursor} (or --all).${list.totalCount ? ` ${list.totalCount} in total.` : ''}`,
+      ),
+    )
 }
 
 /** RFC 4180: quote when needed, double the quotes; a leading = + - @ is defused for spreadsheets. */
@@ -159,9 +189,20 @@ function csvCell(value: string): string {
 }
 
 const BORDERLESS = {
-  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
   middle: ' '.repeat(GAP),
 }
 
@@ -169,9 +210,16 @@ const BORDERLESS = {
  * Which columns fit in `width`, and how wide each is: columns are kept by priority while their
  * minimum widths fit, then the widest truncatable ones give way one character at a time.
  */
-export function fitColumns<T>(cols: Array<Column<T>>, rows: string[][], width: number, keepAll = false): {keep: number[]; widths: number[]; whole: boolean} {
+export function fitColumns<T>(
+  cols: Array<Column<T>>,
+  rows: string[][],
+  width: number,
+  keepAll = false,
+): {keep: number[]; widths: number[]; whole: boolean} {
   const natural = cols.map((c, i) => Math.max(visible(c.header), ...rows.map((r) => visible(r[i]))))
-  const min = cols.map((c, i) => (c.noTruncate ? natural[i] : Math.min(natural[i], Math.max(visible(c.header), c.minWidth ?? MIN_SHRUNK))))
+  const min = cols.map((c, i) =>
+    c.noTruncate ? natural[i] : Math.min(natural[i], Math.max(visible(c.header), c.minWidth ?? MIN_SHRUNK)),
+  )
   const byPriority = cols.map((c, i) => ({i, p: c.priority ?? i})).sort((a, b) => a.p - b.p || a.i - b.i)
   const keep: number[] = []
   let used = 0
@@ -186,7 +234,8 @@ export function fitColumns<T>(cols: Array<Column<T>>, rows: string[][], width: n
   let excess = widths.reduce((a, b) => a + b, 0) + GAP * (keep.length - 1) - width
   while (excess > 0) {
     let widest = -1
-    for (let k = 0; k < keep.length; k++) if (widths[k] > min[keep[k]] && (widest < 0 || widths[k] > widths[widest])) widest = k
+    for (let k = 0; k < keep.length; k++)
+      if (widths[k] > min[keep[k]] && (widest < 0 || widths[k] > widths[widest])) widest = k
     if (widest < 0) break
     widths[widest]--
     excess--

@@ -19,17 +19,23 @@ const FAILURE_TEXT: Record<string, string> = {
 }
 
 function onChain(side: unknown): string | undefined {
-  const oc = (side as {onChainTransaction?: {transactionHash?: string; network?: string}} | undefined)?.onChainTransaction
+  const oc = (side as {onChainTransaction?: {transactionHash?: string; network?: string}} | undefined)
+    ?.onChainTransaction
   return oc ? `${oc.transactionHash} (${oc.network})` : undefined
 }
 
 function accountOf(side: unknown): string | undefined {
   const s = side as {accountId?: string; umaAddress?: string; sourceType?: string; currency?: string} | undefined
-  return s?.accountId ?? s?.umaAddress ?? (s?.sourceType ? `${s.sourceType}${s.currency ? ` ${s.currency}` : ''}` : undefined)
+  return (
+    s?.accountId ??
+    s?.umaAddress ??
+    (s?.sourceType ? `${s.sourceType}${s.currency ? ` ${s.currency}` : ''}` : undefined)
+  )
 }
 
 export function statusText(t: Transaction): string {
-  if (t.failureReason) return `${t.status}: ${t.failureReason} (${FAILURE_TEXT[t.failureReason] ?? 'see the transaction'})`
+  if (t.failureReason)
+    return `${t.status}: ${t.failureReason} (${FAILURE_TEXT[t.failureReason] ?? 'see the transaction'})`
   if (t.pendingReason) return `${t.status}: waiting (${t.pendingReason})`
   return t.status
 }
@@ -70,16 +76,52 @@ export function renderTransaction(out: Output, t: Transaction): void {
  */
 export const transactionColumns: Array<Column<Transaction>> = [
   {key: 'id', header: 'ID', get: (t) => t.id, noTruncate: true},
-  {key: 'type', header: 'TYPE', get: (t) => t.type, short: (t) => SHORT_TYPE[t.type] ?? t.type, priority: 1, noTruncate: true},
-  {key: 'status', header: 'STATUS', get: (t) => (t.failureReason ? `${t.status} (${t.failureReason})` : t.pendingReason ? `${t.status} (${t.pendingReason})` : t.status), priority: 3, minWidth: 6},
-  {key: 'sent', header: 'SENT', get: (t) => (t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-'), raw: (t) => plainAmount(t.sentAmount), priority: 4, noTruncate: true},
-  {key: 'received', header: 'RECEIVED', get: (t) => (t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-'), raw: (t) => plainAmount(t.receivedAmount), priority: 2, noTruncate: true},
+  {
+    key: 'type',
+    header: 'TYPE',
+    get: (t) => t.type,
+    short: (t) => SHORT_TYPE[t.type] ?? t.type,
+    priority: 1,
+    noTruncate: true,
+  },
+  {
+    key: 'status',
+    header: 'STATUS',
+    get: (t) =>
+      t.failureReason
+        ? `${t.status} (${t.failureReason})`
+        : t.pendingReason
+          ? `${t.status} (${t.pendingReason})`
+          : t.status,
+    priority: 3,
+    minWidth: 6,
+  },
+  {
+    key: 'sent',
+    header: 'SENT',
+    get: (t) => (t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-'),
+    raw: (t) => plainAmount(t.sentAmount),
+    priority: 4,
+    noTruncate: true,
+  },
+  {
+    key: 'received',
+    header: 'RECEIVED',
+    get: (t) => (t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-'),
+    raw: (t) => plainAmount(t.receivedAmount),
+    priority: 2,
+    noTruncate: true,
+  },
   {key: 'created', header: 'CREATED', get: (t) => relativeTime(t.createdAt), raw: (t) => t.createdAt, priority: 5},
   {key: 'customer', header: 'CUSTOMER', get: (t) => t.customerId, priority: 6, noTruncate: true},
 ]
 
 const SHORT_TYPE: Record<string, string> = {INCOMING: 'IN', OUTGOING: 'OUT'}
 
-export async function renderTransactionList(out: Output, list: Page<Transaction>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderTransactionList(
+  out: Output,
+  list: Page<Transaction>,
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, transactionColumns, list, view)
 }

@@ -25,10 +25,20 @@ export const credentialColumns: Array<Column<AuthMethod>> = [
   {key: 'id', header: 'ID', get: (c) => c.id, noTruncate: true},
   {key: 'type', header: 'TYPE', get: (c) => c.type, priority: 1},
   {key: 'nickname', header: 'NICKNAME', get: (c) => c.nickname, priority: 3},
-  {key: 'created', header: 'CREATED', get: (c) => (c.createdAt ? relativeTime(c.createdAt) : ''), raw: (c) => c.createdAt, priority: 2},
+  {
+    key: 'created',
+    header: 'CREATED',
+    get: (c) => (c.createdAt ? relativeTime(c.createdAt) : ''),
+    raw: (c) => c.createdAt,
+    priority: 2,
+  },
 ]
 
-export async function renderCredentials(out: Output, list: AuthMethod[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderCredentials(
+  out: Output,
+  list: AuthMethod[],
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, credentialColumns, {data: list}, view)
 }
 
@@ -42,7 +52,12 @@ export const sessionColumns: Array<Column<SessionRow>> = [
   {key: 'local-key', header: 'LOCAL KEY', get: (s) => (s.localKey ? 'yes' : ''), priority: 3},
 ]
 
-export async function renderSessions(out: Output, list: AuthSession[], localIds: Set<string>, view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderSessions(
+  out: Output,
+  list: AuthSession[],
+  localIds: Set<string>,
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, sessionColumns, {data: list.map((s) => ({...s, localKey: localIds.has(s.id)}))}, view)
 }
 
@@ -56,6 +71,10 @@ export const keyColumns: Array<Column<PublicKeyRecord>> = [
   {key: 'encrypted', header: 'ENCRYPTED', get: (k) => (k.encrypted ? 'yes' : 'no'), priority: 5},
 ]
 
-export async function renderKeys(out: Output, list: PublicKeyRecord[], view: ListView = {format: 'table', wide: false}): Promise<void> {
+export async function renderKeys(
+  out: Output,
+  list: PublicKeyRecord[],
+  view: ListView = {format: 'table', wide: false},
+): Promise<void> {
   await renderList(out, keyColumns, {data: list}, view)
 }

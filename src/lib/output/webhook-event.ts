@@ -17,7 +17,13 @@ export const eventColumns: Array<Column<StoredEventSummary>> = [
   {key: 'id', header: 'ID', get: (e) => e.id, noTruncate: true},
   {key: 'type', header: 'TYPE', get: (e) => e.type, priority: 1, noTruncate: true},
   {key: 'object', header: 'OBJECT', get: (e) => e.data?.id, priority: 4, noTruncate: true},
-  {key: 'state', header: 'STATE', get: (e) => e.data?.status ?? e.data?.kycStatus ?? e.data?.kybStatus, priority: 2, noTruncate: true},
+  {
+    key: 'state',
+    header: 'STATE',
+    get: (e) => e.data?.status ?? e.data?.kycStatus ?? e.data?.kybStatus,
+    priority: 2,
+    noTruncate: true,
+  },
   {key: 'delivery', header: 'DELIVERY', get: (e) => e.delivery?.state, priority: 5},
   {key: 'time', header: 'TIME', get: (e) => relativeTime(e.timestamp), raw: (e) => e.timestamp, priority: 3},
 ]

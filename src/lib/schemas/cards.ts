@@ -47,8 +47,18 @@ export const cardUpdateRequest = z
     maxSpendPerTransaction: positiveMinor.nullable().optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.state === undefined && v.fundingSources === undefined && v.maxSpendPerTransaction === undefined) ctx.addIssue({code: 'custom', path: ['state'], message: 'give at least one of state, fundingSources, maxSpendPerTransaction'})
-    if (v.state === 'CLOSED' && (v.fundingSources !== undefined || v.maxSpendPerTransaction !== undefined)) ctx.addIssue({code: 'custom', path: ['state'], message: 'CLOSED cannot be combined with fundingSources or maxSpendPerTransaction'})
+    if (v.state === undefined && v.fundingSources === undefined && v.maxSpendPerTransaction === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['state'],
+        message: 'give at least one of state, fundingSources, maxSpendPerTransaction',
+      })
+    if (v.state === 'CLOSED' && (v.fundingSources !== undefined || v.maxSpendPerTransaction !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['state'],
+        message: 'CLOSED cannot be combined with fundingSources or maxSpendPerTransaction',
+      })
   })
 export type CardUpdateRequest = z.infer<typeof cardUpdateRequest>
 
@@ -78,7 +88,10 @@ export type CardTransactionFilter = z.infer<typeof cardTransactionFilter>
 
 export const cardMerchant = z.strictObject({
   descriptor: z.string().min(1).max(100),
-  mcc: z.string().regex(/^\d{4}$/, {message: 'must be a four-digit merchant category code'}).optional(),
+  mcc: z
+    .string()
+    .regex(/^\d{4}$/, {message: 'must be a four-digit merchant category code'})
+    .optional(),
   country: countryCode.optional(),
 })
 

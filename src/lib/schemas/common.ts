@@ -17,7 +17,10 @@ function isRealDate(v: string): boolean {
 }
 
 /** A calendar date `YYYY-MM-DD` that exists (2024-02-30 is refused). */
-export const isoDate = z.string().refine(isRealDate, {message: 'must be a real date in YYYY-MM-DD form', params: {constraint: {format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$'}}})
+export const isoDate = z.string().refine(isRealDate, {
+  message: 'must be a real date in YYYY-MM-DD form',
+  params: {constraint: {format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$'}},
+})
 
 export const dateTime = z.iso.datetime({offset: true})
 

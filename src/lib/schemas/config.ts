@@ -46,7 +46,9 @@ export const sandboxSettingsPatch = z.strictObject({
         .regex(/^\d+(\.\d{1,12})?$/)
         .refine((v) => /[1-9]/.test(v), {message: 'must be greater than 0'})
         // Past a billion units per dollar, ordinary amounts convert to more smallest units than a number holds exactly.
-        .refine((v) => v.split('.')[0].replace(/^0+/, '').length <= 10 && Number(v) <= 1e9, {message: 'must be at most 1000000000 units per USD'}),
+        .refine((v) => v.split('.')[0].replace(/^0+/, '').length <= 10 && Number(v) <= 1e9, {
+          message: 'must be at most 1000000000 units per USD',
+        }),
     )
     .optional(),
   /** Service fee: basis points on cross-currency sends. */
@@ -54,7 +56,9 @@ export const sandboxSettingsPatch = z.strictObject({
   /** Service fee: fixed fee per rail in US cents (converted to the sending currency); `DEFAULT` for unnamed rails. */
   railFeesUsdCents: z.record(z.string(), z.number().int().min(0).max(1_000_000)).optional(),
   /** Maximum single transaction in minor units of the sending currency, by `SRC-DST` corridor or `SRC`. */
-  transactionSizeLimits: z.record(z.string().regex(/^[A-Z]{3,5}(-[A-Z]{3,5})?$/), z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)).optional(),
+  transactionSizeLimits: z
+    .record(z.string().regex(/^[A-Z]{3,5}(-[A-Z]{3,5})?$/), z.number().int().min(1).max(Number.MAX_SAFE_INTEGER))
+    .optional(),
   /** Platform-wide executed volume per UTC day, in US cents (429 DAILY_VOLUME_LIMIT_EXCEEDED above it). */
   dailyVolumeLimitUsdCents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Destinations pending ownership verification are usable up to this many US cents. */
@@ -64,7 +68,12 @@ export const sandboxSettingsPatch = z.strictObject({
   /** Lifetime of signed-retry challenges (202 expiresAt), in seconds. */
   signedChallengeTtlSeconds: z.number().int().min(1).max(86_400).optional(),
   /** Lifetime of embedded-wallet sessions, in seconds. */
-  sessionTtlSeconds: z.number().int().min(1).max(30 * 86_400).optional(),
+  sessionTtlSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 86_400)
+    .optional(),
   /** The next N signed-retry second legs answer 200 {status: PROCESSING} (counts down as used). */
   walletProcessingCount: z.number().int().min(0).max(1000).optional(),
   /** Probability (0..1) that a signed-retry second leg answers PROCESSING. */
@@ -78,7 +87,11 @@ export const sandboxSettingsPatch = z.strictObject({
   /** Delay before a stablecoin mint or burn settles (COMPLETED), in ms. */
   stablecoinSettlementDelayMs: z.number().int().min(0).max(86_400_000).optional(),
   /** WebAuthn origins accepted in passkey clientDataJSON. */
-  passkeyOrigins: z.array(z.url({protocol: /^https?$/})).min(1).max(20).optional(),
+  passkeyOrigins: z
+    .array(z.url({protocol: /^https?$/}))
+    .min(1)
+    .max(20)
+    .optional(),
   // Cards: see emulator/domain/cards.ts and card-transactions.ts.
   /** A new card leaves PROCESSING (ACTIVE, or CLOSED for issuance suffix 002) after this many ms; also the background delay of an authorization expiry. */
   cardProcessingDelayMs: z.number().int().min(0).max(3_600_000).optional(),
@@ -106,12 +119,18 @@ const feeConfig = z.strictObject({
   // Spec 4.4 / 8: platform fee settings require a USD source currency.
   sourceCurrency: z.literal('USD', {message: 'must be USD: platform fees require a USD source currency'}),
   variableFeeBps: z.number().int().min(0).max(10000),
-  fixedFee: z.strictObject({amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), currency: z.string().regex(/^[A-Z]{3,5}$/)}),
+  fixedFee: z.strictObject({
+    amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    currency: z.string().regex(/^[A-Z]{3,5}$/),
+  }),
 })
 
 export const platformConfigPatch = z.strictObject({
   /** An http(s) URL; "" removes the endpoint (the contract's type is string; null is still accepted). */
-  webhookEndpoint: z.union([z.url({protocol: /^https?$/}), z.literal('')]).nullable().optional(),
+  webhookEndpoint: z
+    .union([z.url({protocol: /^https?$/}), z.literal('')])
+    .nullable()
+    .optional(),
   umaDomain: z.string().min(1).max(253).optional(),
   isRegulatedFinancialInstitution: z.boolean().optional(),
   embeddedWalletConfig: z

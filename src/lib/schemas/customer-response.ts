@@ -19,7 +19,9 @@ export const customerSchema = z.looseObject({
   phoneNumber: z.string().optional(),
   region: z.string().optional(),
   currencies: z.array(z.string()).optional(),
-  contactVerification: z.looseObject({email: z.enum(['PENDING', 'VERIFIED']).optional(), phone: z.enum(['PENDING', 'VERIFIED']).optional()}).optional(),
+  contactVerification: z
+    .looseObject({email: z.enum(['PENDING', 'VERIFIED']).optional(), phone: z.enum(['PENDING', 'VERIFIED']).optional()})
+    .optional(),
   businessInfo: z.looseObject({legalName: z.string()}).optional(),
   endUserTermsConsent: z.looseObject({termsVersion: z.string()}).optional(),
   createdAt: z.string().optional(),

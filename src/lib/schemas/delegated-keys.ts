@@ -11,7 +11,10 @@ export type DelegatedKeyCreateRequest = z.infer<typeof delegatedKeyCreateRequest
 
 export const delegatedKeyListQuery = z
   .strictObject({accountId: idOf('InternalAccount').optional(), fundingSourceId: idOf('CardFundingSource').optional()})
-  .refine((q) => q.accountId !== undefined || q.fundingSourceId !== undefined, {message: 'give accountId, fundingSourceId or both', path: ['accountId']})
+  .refine((q) => q.accountId !== undefined || q.fundingSourceId !== undefined, {
+    message: 'give accountId, fundingSourceId or both',
+    path: ['accountId'],
+  })
 
 export const delegatedKey = z.looseObject({
   id: z.string(),

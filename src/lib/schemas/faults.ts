@@ -17,13 +17,28 @@ export const faultSettings = z.strictObject({
   /** Retry-After of injected 429s and 503s, in whole seconds. */
   retryAfterSeconds: z.number().int().min(0).max(3600).default(1),
   /** Seed of the fault PRNG: the same seed and the same request sequence give the same faults. */
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
 })
 export type FaultSettings = z.infer<typeof faultSettings>
 
 export const NO_FAULTS: FaultSettings = {rate5xx: 0, rate429: 0, reset: 0, latencyMs: 0, retryAfterSeconds: 1}
 
-const KEYS: Record<string, keyof FaultSettings> = {rate5xx: 'rate5xx', rate503: 'rate5xx', rate429: 'rate429', reset: 'reset', latency: 'latencyMs', latencyms: 'latencyMs', retryafter: 'retryAfterSeconds', retryafterseconds: 'retryAfterSeconds', seed: 'seed'}
+const KEYS: Record<string, keyof FaultSettings> = {
+  rate5xx: 'rate5xx',
+  rate503: 'rate5xx',
+  rate429: 'rate429',
+  reset: 'reset',
+  latency: 'latencyMs',
+  latencyms: 'latencyMs',
+  retryafter: 'retryAfterSeconds',
+  retryafterseconds: 'retryAfterSeconds',
+  seed: 'seed',
+}
 
 /**
  * The spec string as the object form, without judging it: known keys get their canonical name,
@@ -32,7 +47,10 @@ const KEYS: Record<string, keyof FaultSettings> = {rate5xx: 'rate5xx', rate503: 
  */
 export function faultSpecToObject(spec: string): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const i = part.indexOf('=')
     const rawKey = (i < 0 ? part : part.slice(0, i)).trim()
     const text = i < 0 ? '' : part.slice(i + 1).trim()
@@ -47,4 +65,7 @@ export function faultSpecToObject(spec: string): Record<string, unknown> {
 }
 
 /** What PATCH /config accepts for `sandbox.faults`: the spec string or the object; null turns faults off. */
-export const faultSettingsPatch = z.preprocess((v) => (typeof v === 'string' ? faultSpecToObject(v) : v === null ? NO_FAULTS : v), faultSettings)
+export const faultSettingsPatch = z.preprocess(
+  (v) => (typeof v === 'string' ? faultSpecToObject(v) : v === null ? NO_FAULTS : v),
+  faultSettings,
+)

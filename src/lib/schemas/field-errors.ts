@@ -19,14 +19,21 @@ export function fieldErrors(error: zc.$ZodError, prefix?: string): FieldError[] 
       case 'invalid_type':
         out.push({
           field: base || '(body)',
-          message: /received undefined/.test(issue.message) ? 'is required' : `must be ${article(String(issue.expected))}`,
+          message: /received undefined/.test(issue.message)
+            ? 'is required'
+            : `must be ${article(String(issue.expected))}`,
         })
         break
       case 'too_small':
         out.push({
           field: base,
           constraint: i.origin === 'string' ? {minLength: Number(i.minimum)} : undefined,
-          message: i.origin === 'string' ? (Number(i.minimum) === 1 ? 'must not be empty' : `must be at least ${i.minimum} characters`) : `must be at least ${i.minimum}`,
+          message:
+            i.origin === 'string'
+              ? Number(i.minimum) === 1
+                ? 'must not be empty'
+                : `must be at least ${i.minimum} characters`
+              : `must be at least ${i.minimum}`,
         })
         break
       case 'too_big':
@@ -60,7 +67,11 @@ export function fieldErrors(error: zc.$ZodError, prefix?: string): FieldError[] 
         out.push({
           field: base || String(discriminator ?? '(body)'),
           ...(options?.length ? {constraint: {enum: options}} : {}),
-          message: options?.length ? `must be one of ${options.join(', ')}` : issue.message.startsWith('Invalid') ? 'is missing or not one of the allowed values' : issue.message,
+          message: options?.length
+            ? `must be one of ${options.join(', ')}`
+            : issue.message.startsWith('Invalid')
+              ? 'is missing or not one of the allowed values'
+              : issue.message,
         })
         break
       }

@@ -9,7 +9,9 @@ import {sandboxSettingsPatch} from './config.js'
  */
 const path = z.string().regex(PATH_RE, {message: 'must be a path like id, data[0].id or $ (the whole document)'})
 const varName = z.string().regex(VAR_NAME_RE, {message: 'must be a variable name (letters, digits, _)'})
-const duration = z.string().refine((v) => parseDuration(v) !== undefined, {message: 'must be a duration like 500ms, 30s or 2m'})
+const duration = z
+  .string()
+  .refine((v) => parseDuration(v) !== undefined, {message: 'must be a duration like 500ms, 30s or 2m'})
 const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String)
 
 export const flowExpect = z.strictObject({
@@ -40,21 +42,39 @@ export const flowStep = z
       })
       .optional(),
     /** Waits for a webhook event of this type (from the sandbox's event log) emitted during the run. */
-    webhook: z.strictObject({type: z.string().regex(/^[A-Z][A-Z0-9_.]*$/, {message: 'must be an event type like CUSTOMER.KYC_APPROVED'}), where: z.record(path, z.unknown()).optional()}).optional(),
+    webhook: z
+      .strictObject({
+        type: z.string().regex(/^[A-Z][A-Z0-9_.]*$/, {message: 'must be an event type like CUSTOMER.KYC_APPROVED'}),
+        where: z.record(path, z.unknown()).optional(),
+      })
+      .optional(),
     /** Variables set from this step's JSON: name -> path. */
     capture: z.record(varName, path).optional(),
     expect: flowExpect.optional(),
     /** How long the step may take (default 60s). */
     timeout: duration.optional(),
   })
-  .superRefine((s, ctx) => {
-    const kinds = (['svc', 'api', 'webhook'] as const).filter((k) => s[k] !== undefined)
-    if (kinds.length !== 1) ctx.addIssue({code: 'custom', path: [], message: kinds.length ? `has ${kinds.join(' and ')}: a step is exactly one of svc, api or webhook` : 'needs one of svc, api or webhook'})
-    if (s.expect?.exit !== undefined && !s.svc) ctx.addIssue({code: 'custom', path: ['expect', 'exit'], message: 'applies to svc steps only'})
-    if (s.expect?.status !== undefined && !s.api) ctx.addIssue({code: 'custom', path: ['expect', 'status'], message: 'applies to api steps only'})
-    if (s.input !== undefined && !s.svc) ctx.addIssue({code: 'custom', path: ['input'], message: 'applies to svc steps only'})
-    // Also when other fields of the step are bad: every problem is reported in one pass.
-  }, {when: () => true})
+  .superRefine(
+    (s, ctx) => {
+      const kinds = (['svc', 'api', 'webhook'] as const).filter((k) => s[k] !== undefined)
+      if (kinds.length !== 1)
+        ctx.addIssue({
+          code: 'custom',
+          path: [],
+          message: kinds.length
+            ? `has ${kinds.join(' and ')}: a step is exactly one of svc, api or webhook`
+            : 'needs one of svc, api or webhook',
+        })
+      if (s.expect?.exit !== undefined && !s.svc)
+        ctx.addIssue({code: 'custom', path: ['expect', 'exit'], message: 'applies to svc steps only'})
+      if (s.expect?.status !== undefined && !s.api)
+        ctx.addIssue({code: 'custom', path: ['expect', 'status'], message: 'applies to api steps only'})
+      if (s.input !== undefined && !s.svc)
+        ctx.addIssue({code: 'custom', path: ['input'], message: 'applies to svc steps only'})
+      // Also when other fields of the step are bad: every problem is reported in one pass.
+    },
+    {when: () => true},
+  )
 export type FlowStep = z.infer<typeof flowStep>
 
 export const flowFile = z.strictObject({

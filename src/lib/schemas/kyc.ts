@@ -20,7 +20,14 @@ export const confirmCodeRequest = z.strictObject({
   code: z.string().regex(/^[A-Za-z0-9]{4,12}$/, {message: 'must be the 4-12 character code that was sent'}),
 })
 
-export const ownerRoleEnum = z.enum(['UBO', 'DIRECTOR', 'COMPANY_OFFICER', 'CONTROL_PERSON', 'TRUSTEE', 'GENERAL_PARTNER'])
+export const ownerRoleEnum = z.enum([
+  'UBO',
+  'DIRECTOR',
+  'COMPANY_OFFICER',
+  'CONTROL_PERSON',
+  'TRUSTEE',
+  'GENERAL_PARTNER',
+])
 
 export const personalInfoSchema = z.strictObject({
   firstName: z.string().min(1).max(250),
@@ -71,12 +78,32 @@ export const beneficialOwnerSchema = z.looseObject({
 export type BeneficialOwner = z.infer<typeof beneficialOwnerSchema>
 
 export const DOCUMENT_TYPES = [
-  'PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID', 'PROOF_OF_ADDRESS', 'BANK_STATEMENT', 'TAX_RETURN',
-  'CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT',
-  'GOOD_STANDING_CERTIFICATE', 'INFORMATION_STATEMENT', 'INCUMBENCY_CERTIFICATE', 'BUSINESS_LICENSE',
-  'SHAREHOLDER_REGISTER', 'POWER_OF_ATTORNEY', 'UTILITY_BILL', 'ELECTRICITY_BILL', 'RENT_OR_LEASE_AGREEMENT',
-  'DIRECTOR_REGISTRY', 'TRUST_AGREEMENT', 'STATE_COMPANY_REGISTRY', 'PARTNERSHIP_CONTROL_AGREEMENT',
-  'PARTNERSHIP_AGREEMENT', 'SELFIE', 'OTHER',
+  'PASSPORT',
+  'DRIVERS_LICENSE',
+  'NATIONAL_ID',
+  'PROOF_OF_ADDRESS',
+  'BANK_STATEMENT',
+  'TAX_RETURN',
+  'CERTIFICATE_OF_INCORPORATION',
+  'ARTICLES_OF_INCORPORATION',
+  'ARTICLES_OF_ASSOCIATION',
+  'STATE_REGISTRY_EXCERPT',
+  'GOOD_STANDING_CERTIFICATE',
+  'INFORMATION_STATEMENT',
+  'INCUMBENCY_CERTIFICATE',
+  'BUSINESS_LICENSE',
+  'SHAREHOLDER_REGISTER',
+  'POWER_OF_ATTORNEY',
+  'UTILITY_BILL',
+  'ELECTRICITY_BILL',
+  'RENT_OR_LEASE_AGREEMENT',
+  'DIRECTOR_REGISTRY',
+  'TRUST_AGREEMENT',
+  'STATE_COMPANY_REGISTRY',
+  'PARTNERSHIP_CONTROL_AGREEMENT',
+  'PARTNERSHIP_AGREEMENT',
+  'SELFIE',
+  'OTHER',
 ] as const
 export const documentTypeEnum = z.enum(DOCUMENT_TYPES)
 export type DocumentType = z.infer<typeof documentTypeEnum>
@@ -84,7 +111,12 @@ export type DocumentType = z.infer<typeof documentTypeEnum>
 export const IDENTITY_DOCUMENTS: readonly DocumentType[] = ['PASSPORT', 'DRIVERS_LICENSE', 'NATIONAL_ID']
 /** Two images (FRONT and BACK) for these; one for a passport (spec 4.2 rule 5). */
 export const TWO_SIDED: readonly DocumentType[] = ['DRIVERS_LICENSE', 'NATIONAL_ID']
-export const LEGAL_PRESENCE_DOCUMENTS: readonly DocumentType[] = ['CERTIFICATE_OF_INCORPORATION', 'ARTICLES_OF_INCORPORATION', 'ARTICLES_OF_ASSOCIATION', 'STATE_REGISTRY_EXCERPT']
+export const LEGAL_PRESENCE_DOCUMENTS: readonly DocumentType[] = [
+  'CERTIFICATE_OF_INCORPORATION',
+  'ARTICLES_OF_INCORPORATION',
+  'ARTICLES_OF_ASSOCIATION',
+  'STATE_REGISTRY_EXCERPT',
+]
 
 const documentMetaFields = {
   documentType: documentTypeEnum,
@@ -95,21 +127,45 @@ const documentMetaFields = {
 }
 
 /** Identity documents need a number and an issuing authority; two-sided ones need a side, others none. */
-function documentRules(d: {documentType?: DocumentType; side?: string; documentNumber?: string; issuingAuthority?: string}, ctx: z.RefinementCtx) {
+function documentRules(
+  d: {documentType?: DocumentType; side?: string; documentNumber?: string; issuingAuthority?: string},
+  ctx: z.RefinementCtx,
+) {
   if (!d.documentType) return
   if (IDENTITY_DOCUMENTS.includes(d.documentType)) {
-    if (!d.documentNumber) ctx.addIssue({code: 'custom', path: ['documentNumber'], message: `is required for ${withArticle(d.documentType)}`})
-    if (!d.issuingAuthority) ctx.addIssue({code: 'custom', path: ['issuingAuthority'], message: `is required for ${withArticle(d.documentType)}`})
+    if (!d.documentNumber)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['documentNumber'],
+        message: `is required for ${withArticle(d.documentType)}`,
+      })
+    if (!d.issuingAuthority)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['issuingAuthority'],
+        message: `is required for ${withArticle(d.documentType)}`,
+      })
   }
-  if (TWO_SIDED.includes(d.documentType) && !d.side) ctx.addIssue({code: 'custom', path: ['side'], message: `is required for ${withArticle(d.documentType)}: upload FRONT and BACK`})
-  if (!TWO_SIDED.includes(d.documentType) && d.side) ctx.addIssue({code: 'custom', path: ['side'], message: `applies only to ${TWO_SIDED.join(' and ')}`})
+  if (TWO_SIDED.includes(d.documentType) && !d.side)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['side'],
+      message: `is required for ${withArticle(d.documentType)}: upload FRONT and BACK`,
+    })
+  if (!TWO_SIDED.includes(d.documentType) && d.side)
+    ctx.addIssue({code: 'custom', path: ['side'], message: `applies only to ${TWO_SIDED.join(' and ')}`})
 }
 
 const ALWAYS = {when: () => true}
 
 /** The text parts of a `POST /documents` multipart body. */
 export const documentUploadFields = z
-  .strictObject({documentHolder: z.union([idOf('Customer'), idOf('BeneficialOwner')], {message: 'must be a Customer: or BeneficialOwner: id'}), ...documentMetaFields})
+  .strictObject({
+    documentHolder: z.union([idOf('Customer'), idOf('BeneficialOwner')], {
+      message: 'must be a Customer: or BeneficialOwner: id',
+    }),
+    ...documentMetaFields,
+  })
   .superRefine(documentRules, ALWAYS)
 export type DocumentUploadFields = z.infer<typeof documentUploadFields>
 

@@ -5,24 +5,81 @@ import {umaAddress} from './uma.js'
 export const quoteId = idOf('Quote')
 
 export const PAYMENT_RAILS = [
-  'ACH', 'ACH_SAME_DAY', 'ACH_COLOMBIA', 'BANK_TRANSFER', 'BRE_B', 'CIPS', 'FAST', 'FASTER_PAYMENTS', 'FEDNOW', 'INSTAPAY', 'MOBILE_MONEY', 'NEFT',
-  'PAYNOW', 'PESONET', 'PIX', 'RTGS', 'RTP', 'SEPA', 'SEPA_INSTANT', 'SPEI', 'SWIFT', 'UNIONPAY', 'UPI', 'WIRE',
+  'ACH',
+  'ACH_SAME_DAY',
+  'ACH_COLOMBIA',
+  'BANK_TRANSFER',
+  'BRE_B',
+  'CIPS',
+  'FAST',
+  'FASTER_PAYMENTS',
+  'FEDNOW',
+  'INSTAPAY',
+  'MOBILE_MONEY',
+  'NEFT',
+  'PAYNOW',
+  'PESONET',
+  'PIX',
+  'RTGS',
+  'RTP',
+  'SEPA',
+  'SEPA_INSTANT',
+  'SPEI',
+  'SWIFT',
+  'UNIONPAY',
+  'UPI',
+  'WIRE',
 ] as const
 export const PURPOSES = [
-  'GIFT', 'SELF', 'GOODS_OR_SERVICES', 'EDUCATION', 'HEALTH_OR_MEDICAL', 'REAL_ESTATE_PURCHASE', 'TAX_PAYMENT', 'LOAN_PAYMENT',
-  'UTILITY_BILL', 'DONATION', 'TRAVEL', 'FAMILY_SUPPORT', 'SALARY_PAYMENT', 'OTHER',
+  'GIFT',
+  'SELF',
+  'GOODS_OR_SERVICES',
+  'EDUCATION',
+  'HEALTH_OR_MEDICAL',
+  'REAL_ESTATE_PURCHASE',
+  'TAX_PAYMENT',
+  'LOAN_PAYMENT',
+  'UTILITY_BILL',
+  'DONATION',
+  'TRAVEL',
+  'FAMILY_SUPPORT',
+  'SALARY_PAYMENT',
+  'OTHER',
 ] as const
-export const CRYPTO_NETWORKS = ['SOLANA', 'ETHEREUM', 'BASE', 'POLYGON', 'TRON', 'PLASMA', 'L2', 'LIGHTNING', 'BITCOIN'] as const
+export const CRYPTO_NETWORKS = [
+  'SOLANA',
+  'ETHEREUM',
+  'BASE',
+  'POLYGON',
+  'TRON',
+  'PLASMA',
+  'L2',
+  'LIGHTNING',
+  'BITCOIN',
+] as const
 
 const currencyCode = z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, MXN, USDC ...)'})
 
 export const quoteSource = z.discriminatedUnion('sourceType', [
-  z.strictObject({sourceType: z.literal('ACCOUNT'), accountId: z.union([idOf('InternalAccount'), idOf('ExternalAccount')]), customerId: idOf('Customer').optional()}),
-  z.strictObject({sourceType: z.literal('REALTIME_FUNDING'), currency: currencyCode, customerId: idOf('Customer'), cryptoNetwork: z.enum(CRYPTO_NETWORKS).optional()}),
+  z.strictObject({
+    sourceType: z.literal('ACCOUNT'),
+    accountId: z.union([idOf('InternalAccount'), idOf('ExternalAccount')]),
+    customerId: idOf('Customer').optional(),
+  }),
+  z.strictObject({
+    sourceType: z.literal('REALTIME_FUNDING'),
+    currency: currencyCode,
+    customerId: idOf('Customer'),
+    cryptoNetwork: z.enum(CRYPTO_NETWORKS).optional(),
+  }),
 ])
 
 export const quoteDestination = z.discriminatedUnion('destinationType', [
-  z.strictObject({destinationType: z.literal('ACCOUNT'), accountId: z.union([idOf('InternalAccount'), idOf('ExternalAccount')]), paymentRail: z.enum(PAYMENT_RAILS).optional()}),
+  z.strictObject({
+    destinationType: z.literal('ACCOUNT'),
+    accountId: z.union([idOf('InternalAccount'), idOf('ExternalAccount')]),
+    paymentRail: z.enum(PAYMENT_RAILS).optional(),
+  }),
   // api-gaps 4.2: an UMA address; `currency` picks one of the receiver's (its first when absent).
   z.strictObject({destinationType: z.literal('UMA_ADDRESS'), umaAddress, currency: currencyCode.optional()}),
 ])
@@ -33,23 +90,30 @@ export const platformFeeOverride = z.strictObject({
 })
 
 /** POST /quotes (spec 4.4, api-gaps 4.2). */
-export const quoteCreateRequest = z.strictObject({
-  source: quoteSource,
-  destination: quoteDestination,
-  lockedCurrencySide: z.enum(['SENDING', 'RECEIVING']),
-  lockedCurrencyAmount: z.number().int().min(1, {message: 'must be at least 1 (smallest units)'}).max(9e15),
-  immediatelyExecute: z.boolean().optional(),
-  description: z.string().max(500).optional(),
-  remittanceInformation: z.string().max(80).optional(),
-  purposeOfPayment: z.enum(PURPOSES).optional(),
-  platformFeeOverride: platformFeeOverride.optional(),
-  /** From GET /receiver/uma/{address}; required for UMA destinations. */
-  lookupId: z.string().min(1).max(200).optional(),
-  /** The payer data the receiver asked for in the lookup (requiredPayerDataFields), by field name. */
-  senderCustomerInfo: z.record(z.string(), z.unknown()).optional(),
-}).superRefine((q, ctx) => {
-  if (q.destination?.destinationType === 'UMA_ADDRESS' && q.lookupId === undefined) ctx.addIssue({code: 'custom', path: ['lookupId'], message: 'is required for an UMA destination (GET /receiver/uma/{address} gives it)'})
-})
+export const quoteCreateRequest = z
+  .strictObject({
+    source: quoteSource,
+    destination: quoteDestination,
+    lockedCurrencySide: z.enum(['SENDING', 'RECEIVING']),
+    lockedCurrencyAmount: z.number().int().min(1, {message: 'must be at least 1 (smallest units)'}).max(9e15),
+    immediatelyExecute: z.boolean().optional(),
+    description: z.string().max(500).optional(),
+    remittanceInformation: z.string().max(80).optional(),
+    purposeOfPayment: z.enum(PURPOSES).optional(),
+    platformFeeOverride: platformFeeOverride.optional(),
+    /** From GET /receiver/uma/{address}; required for UMA destinations. */
+    lookupId: z.string().min(1).max(200).optional(),
+    /** The payer data the receiver asked for in the lookup (requiredPayerDataFields), by field name. */
+    senderCustomerInfo: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.destination?.destinationType === 'UMA_ADDRESS' && q.lookupId === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['lookupId'],
+        message: 'is required for an UMA destination (GET /receiver/uma/{address} gives it)',
+      })
+  })
 export type QuoteCreateRequest = z.infer<typeof quoteCreateRequest>
 
 export const quoteSchema = z.looseObject({
@@ -66,7 +130,9 @@ export const quoteSchema = z.looseObject({
   exchangeRate: z.number(),
   feesIncluded: z.number().int(),
   platformFeesIncluded: z.number().int().optional(),
-  paymentInstructions: z.array(z.looseObject({accountOrWalletInfo: z.looseObject({accountType: z.string()})})).optional(),
+  paymentInstructions: z
+    .array(z.looseObject({accountOrWalletInfo: z.looseObject({accountType: z.string()})}))
+    .optional(),
   transactionId: z.string().optional(),
   description: z.string().optional(),
 })

@@ -3,7 +3,9 @@ import {CURRENCY_CODES} from '../currencies.js'
 import {countryCode, currencySchema} from './common.js'
 
 /** A currency svc and the sandbox know (their decimals decide how amounts read). */
-export const knownCurrency = z.string().refine((v) => CURRENCY_CODES.includes(v), {message: `must be a currency code svc knows (${CURRENCY_CODES.slice(0, 6).join(', ')} ...)`})
+export const knownCurrency = z.string().refine((v) => CURRENCY_CODES.includes(v), {
+  message: `must be a currency code svc knows (${CURRENCY_CODES.slice(0, 6).join(', ')} ...)`,
+})
 const minorUnits = z.string().regex(/^\d{1,15}$/, {message: 'must be a whole number of smallest units'})
 
 /** GET /exchange-rates query; destinationCurrency repeats (an array here). */
@@ -34,7 +36,10 @@ const paging = {limit: z.string().optional(), cursor: z.string().optional()}
 
 export const umaProvidersQuery = z.strictObject({
   countryCode: countryCode.optional(),
-  currencyCode: z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, EUR ...)'}).optional(),
+  currencyCode: z
+    .string()
+    .regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, EUR ...)'})
+    .optional(),
   hasBlockedProviders: z.enum(['true', 'false']).optional(),
   sortOrder: z.enum(['asc', 'desc']).optional(),
   ...paging,
@@ -42,7 +47,10 @@ export const umaProvidersQuery = z.strictObject({
 export const vaspsQuery = z.strictObject(paging)
 export const discoveriesQuery = z.strictObject({
   country: countryCode.optional(),
-  currency: z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (PHP, MXN ...)'}).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (PHP, MXN ...)'})
+    .optional(),
 })
 
 export const umaProviderSchema = z.looseObject({
@@ -54,5 +62,10 @@ export const umaProviderSchema = z.looseObject({
   allowListStatus: z.boolean().optional(),
 })
 export const vaspSchema = z.looseObject({vaspName: z.string(), url: z.string().optional()})
-export const institutionSchema = z.looseObject({bankName: z.string(), displayName: z.string(), country: z.string(), currency: z.string()})
+export const institutionSchema = z.looseObject({
+  bankName: z.string(),
+  displayName: z.string(),
+  country: z.string(),
+  currency: z.string(),
+})
 export const institutionListSchema = z.looseObject({data: z.array(institutionSchema).optional()})

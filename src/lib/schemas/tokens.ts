@@ -6,7 +6,11 @@ export const TOKEN_PERMISSIONS = ['VIEW', 'TRANSACT', 'MANAGE'] as const
 
 export const tokenCreateRequest = z.strictObject({
   name: z.string().trim().min(1).max(255),
-  permissions: z.array(z.enum(TOKEN_PERMISSIONS)).min(1).max(3).refine((p) => new Set(p).size === p.length, {message: 'must not repeat a permission'}),
+  permissions: z
+    .array(z.enum(TOKEN_PERMISSIONS))
+    .min(1)
+    .max(3)
+    .refine((p) => new Set(p).size === p.length, {message: 'must not repeat a permission'}),
 })
 export type TokenCreateRequest = z.infer<typeof tokenCreateRequest>
 

@@ -2,7 +2,17 @@ import {z} from 'zod'
 import {currencyAmountSchema, dateTime, idOf} from './common.js'
 
 export const transactionId = idOf('Transaction')
-export const TRANSACTION_STATUSES = ['CREATED', 'PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'] as const
+export const TRANSACTION_STATUSES = [
+  'CREATED',
+  'PENDING',
+  'PENDING_AUTHORIZATION',
+  'PROCESSING',
+  'COMPLETED',
+  'REJECTED',
+  'FAILED',
+  'REFUNDED',
+  'EXPIRED',
+] as const
 export const TERMINAL_TRANSACTION_STATUSES = new Set(['COMPLETED', 'REJECTED', 'FAILED', 'REFUNDED', 'EXPIRED'])
 
 export const onChainTransactionSchema = z.looseObject({transactionHash: z.string(), network: z.string()})
@@ -50,7 +60,9 @@ export const transactionListQuery = z.strictObject({
 export type TransactionListQuery = z.infer<typeof transactionListQuery>
 
 export const transactionCancelRequest = z.strictObject({reason: z.string().max(200).optional()})
-export const transactionApproveRequest = z.strictObject({receiverCustomerInfo: z.record(z.string(), z.unknown()).optional()})
+export const transactionApproveRequest = z.strictObject({
+  receiverCustomerInfo: z.record(z.string(), z.unknown()).optional(),
+})
 
 /** POST /transactions/{id}/confirm: when the platform delivered the receipt (default: now). */
 export const transactionConfirmRequest = z.strictObject({receiptDeliveryConfirmedAt: dateTime.optional()})

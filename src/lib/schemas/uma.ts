@@ -16,12 +16,23 @@ export const sandboxUmaReceiveRequest = z
     receiverUmaAddress: umaAddress.optional(),
     customerId: idOf('Customer').optional(),
     receivingCurrencyCode: currencyCode,
-    receivingCurrencyAmount: z.number().int({message: 'must be a whole number of smallest units'}).positive().max(100_000_000_000),
+    receivingCurrencyAmount: z
+      .number()
+      .int({message: 'must be a whole number of smallest units'})
+      .positive()
+      .max(100_000_000_000),
   })
   .superRefine((b, ctx) => {
     const both = b.receiverUmaAddress !== undefined && b.customerId !== undefined
     const neither = b.receiverUmaAddress === undefined && b.customerId === undefined
-    if (both || neither) ctx.addIssue({code: 'custom', path: ['receiverUmaAddress'], message: both ? 'give receiverUmaAddress or customerId, not both' : 'give receiverUmaAddress or customerId (exactly one)'})
+    if (both || neither)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['receiverUmaAddress'],
+        message: both
+          ? 'give receiverUmaAddress or customerId, not both'
+          : 'give receiverUmaAddress or customerId (exactly one)',
+      })
   })
 export type SandboxUmaReceiveRequest = z.infer<typeof sandboxUmaReceiveRequest>
 
@@ -29,7 +40,12 @@ export type SandboxUmaReceiveRequest = z.infer<typeof sandboxUmaReceiveRequest>
 export const receiverLookupQuery = z
   .strictObject({senderUmaAddress: umaAddress.optional(), customerId: idOf('Customer').optional()})
   .superRefine((q, ctx) => {
-    if (q.senderUmaAddress === undefined && q.customerId === undefined) ctx.addIssue({code: 'custom', path: ['customerId'], message: 'give customerId or senderUmaAddress: who is sending'})
+    if (q.senderUmaAddress === undefined && q.customerId === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerId'],
+        message: 'give customerId or senderUmaAddress: who is sending',
+      })
   })
 
 export const currencyPreferenceSchema = z.looseObject({

@@ -11,24 +11,27 @@ export const credentialType = z.enum(CREDENTIAL_TYPES)
 export type CredentialType = z.infer<typeof credentialType>
 
 /** Compressed SEC1 hex (recommended: the client keeps the key) or uncompressed (legacy: a sealed key comes back). */
-export const clientPublicKey = z
-  .string()
-  .regex(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, {
-    message: 'must be a P-256 public key in SEC1 hex: compressed (02/03 + 64 hex) or uncompressed (04 + 128 hex)',
-  })
+export const clientPublicKey = z.string().regex(/^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/, {
+  message: 'must be a P-256 public key in SEC1 hex: compressed (02/03 + 64 hex) or uncompressed (04 + 128 hex)',
+})
 
 /** Export keys must be uncompressed (api-gaps 5.6). */
 export const exportPublicKey = z
   .string()
   .regex(/^04[0-9a-fA-F]{128}$/, {message: 'must be an uncompressed P-256 public key (04 + 128 hex characters)'})
 
-export const base64url = z.string().min(1).regex(/^[A-Za-z0-9_-]+={0,2}$/, {message: 'must be base64url text'})
+export const base64url = z
+  .string()
+  .min(1)
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/, {message: 'must be base64url text'})
 
 /** Three base64url parts; the sandbox does not check the signature part, which may be empty. */
 export const oidcToken = z
   .string()
   .max(16_384)
-  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/, {message: 'must be a JWT (three base64url parts separated by dots)'})
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/, {
+    message: 'must be a JWT (three base64url parts separated by dots)',
+  })
 
 export const passkeyNickname = z
   .string()
@@ -37,7 +40,9 @@ export const passkeyNickname = z
 export const internalAccountId = idOf('InternalAccount')
 export const authMethodId = idOf('AuthMethod')
 export const sessionId = idOf('Session')
-export const requestIdValue = z.string().regex(/^Request:[A-Za-z0-9_-]{1,128}$/, {message: 'must be a Request id (Request:<uuid>)'})
+export const requestIdValue = z
+  .string()
+  .regex(/^Request:[A-Za-z0-9_-]{1,128}$/, {message: 'must be a Request id (Request:<uuid>)'})
 
 // ------------------------------------------------------------------ requests
 
@@ -109,7 +114,10 @@ export type SignedRequestChallenge = z.infer<typeof signedRequestChallenge>
 export const authSignedRequestChallenge = signedRequestChallenge.extend({type: credentialType})
 
 /** 200 of a signed retry that the wallet provider accepted but has not settled (spec 5.4). */
-export const walletOperationProcessing = z.looseObject({status: z.literal('PROCESSING'), message: z.string().optional()})
+export const walletOperationProcessing = z.looseObject({
+  status: z.literal('PROCESSING'),
+  message: z.string().optional(),
+})
 
 export function isProcessing(body: unknown): boolean {
   return walletOperationProcessing.safeParse(body).success

@@ -14,7 +14,8 @@ export function parseJsonObject(text: string, what: string): Record<string, unkn
   } catch {
     throw bundleMalformed(what, 'it is not JSON')
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bundleMalformed(what, 'it is not a JSON object')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw bundleMalformed(what, 'it is not a JSON object')
   return value as Record<string, unknown>
 }
 

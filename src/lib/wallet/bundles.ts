@@ -71,7 +71,10 @@ export interface OtpBundlePlaintext {
 }
 
 /** Emulator side: opens a client's `encryptedOtpBundle` with the target private key. */
-export async function decryptOtpBundle(encryptedOtpBundle: string, targetPrivateKey: BytesLike): Promise<OtpBundlePlaintext> {
+export async function decryptOtpBundle(
+  encryptedOtpBundle: string,
+  targetPrivateKey: BytesLike,
+): Promise<OtpBundlePlaintext> {
   const what = 'encrypted OTP bundle'
   const record = parseJsonObject(encryptedOtpBundle, what)
   const enc = hexField(record, 'encappedPublic', what)
@@ -108,9 +111,13 @@ export async function decryptCredentialBundle(bundle: string, clientPrivateKey: 
   try {
     payload = base58check.decode(text)
   } catch {
-    throw new WalletCryptoError('BUNDLE_CHECKSUM_INVALID', 'the credential bundle checksum does not match: it was truncated, mistyped or altered')
+    throw new WalletCryptoError(
+      'BUNDLE_CHECKSUM_INVALID',
+      'the credential bundle checksum does not match: it was truncated, mistyped or altered',
+    )
   }
-  if (payload.length <= 33) throw malformed(what, `${payload.length} bytes is too short for a 33-byte key plus ciphertext`)
+  if (payload.length <= 33)
+    throw malformed(what, `${payload.length} bytes is too short for a 33-byte key plus ciphertext`)
   let enc: Uint8Array
   try {
     enc = decompressPublicKey(payload.subarray(0, 33))

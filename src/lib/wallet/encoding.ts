@@ -22,7 +22,10 @@ export function bytesToHex(bytes: Uint8Array): string {
 /** Strict hex decoding: even length, hex digits only, no `0x` prefix, so typos fail loudly. */
 export function hexToBytes(hex: string, what = 'value'): Uint8Array {
   if (typeof hex !== 'string' || !/^(?:[0-9a-fA-F]{2})*$/.test(hex)) {
-    throw new WalletCryptoError('INVALID_HEX', `${what} is not valid hex (expected an even number of 0-9a-f characters, no 0x prefix)`)
+    throw new WalletCryptoError(
+      'INVALID_HEX',
+      `${what} is not valid hex (expected an even number of 0-9a-f characters, no 0x prefix)`,
+    )
   }
   return nobleHexToBytes(hex)
 }

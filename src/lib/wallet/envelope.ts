@@ -64,7 +64,8 @@ export function parseSignedEnvelope(text: string): SignedEnvelope {
   if (!isRecord(value)) throw malformed('it is not a JSON object')
   const {version, data} = value
   if (typeof version !== 'string' || version === '') throw malformed('version is missing')
-  if (typeof data !== 'string' || !/^(?:[0-9a-fA-F]{2})+$/.test(data)) throw malformed('data must be non-empty hex text')
+  if (typeof data !== 'string' || !/^(?:[0-9a-fA-F]{2})+$/.test(data))
+    throw malformed('data must be non-empty hex text')
   return {
     version,
     data,
@@ -80,7 +81,10 @@ export function parseSignedEnvelope(text: string): SignedEnvelope {
 export function verifySignedEnvelope(envelope: SignedEnvelope, opts: EnvelopeTrustOptions = {}): VerifiedEnvelope {
   const {pinnedQuorumKey, allowUnsigned = false} = opts
   if (pinnedQuorumKey !== undefined && pinnedQuorumKey === '') {
-    throw new WalletCryptoError('INVALID_INPUT', 'the pinned enclave quorum key is empty; omit it or configure the real key')
+    throw new WalletCryptoError(
+      'INVALID_INPUT',
+      'the pinned enclave quorum key is empty; omit it or configure the real key',
+    )
   }
   const dataBytes = hexToBytes(envelope.data, 'bundle data')
   let trust: EnvelopeTrust

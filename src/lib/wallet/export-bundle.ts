@@ -29,8 +29,7 @@ export interface DecryptExportOptions extends EnvelopeTrustOptions {
 }
 
 export type DecryptedExport = {organizationId: string | undefined; trust: EnvelopeTrust} & (
-  | {kind: 'mnemonic'; mnemonic: string}
-  | {kind: 'privateKey'; privateKeyHex: string}
+  {kind: 'mnemonic'; mnemonic: string} | {kind: 'privateKey'; privateKeyHex: string}
 )
 
 function notBip39(): WalletCryptoError {
@@ -73,7 +72,9 @@ export async function decryptExportBundle(
   return {kind: 'mnemonic', mnemonic, organizationId, trust}
 }
 
-export type EncryptExportBundleInput = ({mnemonic: string; privateKey?: never} | {privateKey: BytesLike; mnemonic?: never}) & {
+export type EncryptExportBundleInput = (
+  {mnemonic: string; privateKey?: never} | {privateKey: BytesLike; mnemonic?: never}
+) & {
   recipientPublicKey: BytesLike
   /** null produces the sandbox shape, with empty signature fields. */
   quorumPrivateKey: BytesLike | null
@@ -98,6 +99,10 @@ export async function encryptExportBundle(input: EncryptExportBundleInput): Prom
     ephemeralPrivateKey: input.ephemeralPrivateKey,
   })
   // Key order as the enclave writes it.
-  const data = {organizationId: input.organizationId, encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext)}
+  const data = {
+    organizationId: input.organizationId,
+    encappedPublic: bytesToHex(enc),
+    ciphertext: bytesToHex(ciphertext),
+  }
   return input.quorumPrivateKey === null ? makeUnsignedEnvelope(data) : makeSignedEnvelope(data, input.quorumPrivateKey)
 }

@@ -54,7 +54,11 @@ async function importKeyPair(privateKey: BytesLike) {
   }
 }
 
-export async function hpkeSeal({plaintext, recipientPublicKey, ephemeralPrivateKey}: HpkeSealInput): Promise<HpkeSealed> {
+export async function hpkeSeal({
+  plaintext,
+  recipientPublicKey,
+  ephemeralPrivateKey,
+}: HpkeSealInput): Promise<HpkeSealed> {
   // A compressed pkR in kem_context/AAD yields ciphertext nobody can open; always use 65 bytes.
   const pkR = decompressPublicKey(recipientPublicKey, 'recipient public key')
   const ekm = ephemeralPrivateKey === undefined ? undefined : await importKeyPair(ephemeralPrivateKey)
@@ -73,7 +77,11 @@ export async function hpkeOpen({enc, ciphertext, recipientPrivateKey}: HpkeOpenI
   const pkR = p256.getPublicKey(sk, false)
   const enc65 = decompressPublicKey(enc, 'encapsulated public key')
   try {
-    const context = await suite.createRecipientContext({recipientKey: await importPrivateKey(sk), enc: enc65, info: HPKE_INFO})
+    const context = await suite.createRecipientContext({
+      recipientKey: await importPrivateKey(sk),
+      enc: enc65,
+      info: HPKE_INFO,
+    })
     return new Uint8Array(await context.open(ciphertext, concatBytes(enc65, pkR)))
   } catch (error) {
     throw new WalletCryptoError(

@@ -8,7 +8,15 @@
 import {sha256} from '@noble/hashes/sha2.js'
 import {randomBytes} from '@noble/hashes/utils.js'
 import {signP256Der} from './ecdsa.js'
-import {base64urlDecode, base64urlEncode, bytesToHex, concatBytes, hexToBytes, publicKeyFromPrivate, utf8Encode} from './encoding.js'
+import {
+  base64urlDecode,
+  base64urlEncode,
+  bytesToHex,
+  concatBytes,
+  hexToBytes,
+  publicKeyFromPrivate,
+  utf8Encode,
+} from './encoding.js'
 import {generateP256KeyPair, type RandomSource} from './stamp.js'
 
 export const DEFAULT_ORIGIN = 'http://localhost'
@@ -58,7 +66,15 @@ function counterBytes(counter: number): Uint8Array {
 
 /** COSE_Key for ES256: {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}. */
 export function coseKey(publicKeyUncompressed: Uint8Array): Uint8Array {
-  return cborEncode(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, publicKeyUncompressed.slice(1, 33)], [-3, publicKeyUncompressed.slice(33, 65)]]))
+  return cborEncode(
+    new Map<Cbor, Cbor>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, publicKeyUncompressed.slice(1, 33)],
+      [-3, publicKeyUncompressed.slice(33, 65)],
+    ]),
+  )
 }
 
 export interface Registration {
@@ -71,27 +87,66 @@ export interface Registration {
 }
 
 /** navigator.credentials.create equivalent; `challenge` is the platform's base64url challenge. */
-export function createPasskey(opts: {challenge: string; rpId?: string; origin?: string; now?: Date; random?: RandomSource; existing?: SoftwarePasskey}): {passkey: SoftwarePasskey; registration: Registration} {
+export function createPasskey(opts: {
+  challenge: string
+  rpId?: string
+  origin?: string
+  now?: Date
+  random?: RandomSource
+  existing?: SoftwarePasskey
+}): {passkey: SoftwarePasskey; registration: Registration} {
   const random = opts.random ?? randomBytes
   const rpId = opts.existing?.rpId ?? opts.rpId ?? DEFAULT_RP_ID
   const origin = opts.origin ?? opts.existing?.origin ?? DEFAULT_ORIGIN
   // `existing` re-registers a held credential (to reproduce PASSKEY_CREDENTIAL_ALREADY_EXISTS).
-  const kp = opts.existing ? generateP256KeyPair(() => hexToBytes(opts.existing!.privateKey)) : generateP256KeyPair(random)
+  const kp = opts.existing
+    ? generateP256KeyPair(() => hexToBytes(opts.existing!.privateKey))
+    : generateP256KeyPair(random)
   const rawId = opts.existing ? base64urlDecode(opts.existing.credentialId) : random(16)
   const credentialId = base64urlEncode(rawId)
-  const attested = concatBytes(new Uint8Array(16), Uint8Array.of(rawId.length >> 8, rawId.length & 0xff), rawId, coseKey(kp.publicKeyUncompressed))
-  const authData = concatBytes(sha256(utf8Encode(rpId)), Uint8Array.of(FLAG_UP | FLAG_UV | FLAG_AT), counterBytes(0), attested)
-  const attestationObject = cborEncode(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]))
-  const clientDataJSON = JSON.stringify({type: 'webauthn.create', challenge: opts.challenge, origin, crossOrigin: false})
+  const attested = concatBytes(
+    new Uint8Array(16),
+    Uint8Array.of(rawId.length >> 8, rawId.length & 0xff),
+    rawId,
+    coseKey(kp.publicKeyUncompressed),
+  )
+  const authData = concatBytes(
+    sha256(utf8Encode(rpId)),
+    Uint8Array.of(FLAG_UP | FLAG_UV | FLAG_AT),
+    counterBytes(0),
+    attested,
+  )
+  const attestationObject = cborEncode(
+    new Map<Cbor, Cbor>([
+      ['fmt', 'none'],
+      ['attStmt', new Map()],
+      ['authData', authData],
+    ]),
+  )
+  const clientDataJSON = JSON.stringify({
+    type: 'webauthn.create',
+    challenge: opts.challenge,
+    origin,
+    crossOrigin: false,
+  })
   const passkey: SoftwarePasskey = opts.existing ?? {
-    credentialId, rpId, origin, privateKey: bytesToHex(kp.privateKey), publicKey: bytesToHex(kp.publicKeyUncompressed), counter: 0,
+    credentialId,
+    rpId,
+    origin,
+    privateKey: bytesToHex(kp.privateKey),
+    publicKey: bytesToHex(kp.publicKeyUncompressed),
+    counter: 0,
     createdAt: (opts.now ?? new Date()).toISOString(),
   }
   return {
     passkey,
     registration: {
-      credentialId, clientDataJSON: base64urlEncode(utf8Encode(clientDataJSON)), attestationObject: base64urlEncode(attestationObject),
-      transports: ['internal'], challenge: opts.challenge, publicKey: passkey.publicKey,
+      credentialId,
+      clientDataJSON: base64urlEncode(utf8Encode(clientDataJSON)),
+      attestationObject: base64urlEncode(attestationObject),
+      transports: ['internal'],
+      challenge: opts.challenge,
+      publicKey: passkey.publicKey,
     },
   }
 }
@@ -109,11 +164,30 @@ export interface Assertion {
  * 5.2, "do not base64-decode"), so clientDataJSON.challenge = base64url(utf8(challenge)). The
  * counter increases with each assertion; the caller stores the returned passkey.
  */
-export function signAssertion(passkey: SoftwarePasskey, challenge: string, opts: {origin?: string} = {}): {assertion: Assertion; passkey: SoftwarePasskey} {
+export function signAssertion(
+  passkey: SoftwarePasskey,
+  challenge: string,
+  opts: {origin?: string} = {},
+): {assertion: Assertion; passkey: SoftwarePasskey} {
   const counter = passkey.counter + 1
-  const authenticatorData = concatBytes(sha256(utf8Encode(passkey.rpId)), Uint8Array.of(FLAG_UP | FLAG_UV), counterBytes(counter))
-  const clientDataJSON = utf8Encode(JSON.stringify({type: 'webauthn.get', challenge: base64urlEncode(utf8Encode(challenge)), origin: opts.origin ?? passkey.origin, crossOrigin: false}))
-  const signature = signP256Der(concatBytes(authenticatorData, sha256(clientDataJSON)), hexToBytes(passkey.privateKey), true)
+  const authenticatorData = concatBytes(
+    sha256(utf8Encode(passkey.rpId)),
+    Uint8Array.of(FLAG_UP | FLAG_UV),
+    counterBytes(counter),
+  )
+  const clientDataJSON = utf8Encode(
+    JSON.stringify({
+      type: 'webauthn.get',
+      challenge: base64urlEncode(utf8Encode(challenge)),
+      origin: opts.origin ?? passkey.origin,
+      crossOrigin: false,
+    }),
+  )
+  const signature = signP256Der(
+    concatBytes(authenticatorData, sha256(clientDataJSON)),
+    hexToBytes(passkey.privateKey),
+    true,
+  )
   // Derive rather than trust the stored public key, so a corrupt file fails here and not at the service.
   publicKeyFromPrivate(passkey.privateKey, false)
   return {

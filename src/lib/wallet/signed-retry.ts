@@ -77,14 +77,24 @@ export function isProcessingBody(body: unknown): boolean {
 
 export function parseChallenge(body: unknown, what: string): SignedChallenge {
   const r = (body ?? {}) as Record<string, unknown>
-  if (typeof r.payloadToSign !== 'string' || typeof r.requestId !== 'string' || typeof r.expiresAt !== 'string' || Number.isNaN(Date.parse(r.expiresAt))) {
+  if (
+    typeof r.payloadToSign !== 'string' ||
+    typeof r.requestId !== 'string' ||
+    typeof r.expiresAt !== 'string' ||
+    Number.isNaN(Date.parse(r.expiresAt))
+  ) {
     throw new SvcError({
       code: 'RESPONSE_INVALID',
       message: `The API answered 202 to the ${what} without a valid signed-retry challenge (payloadToSign, requestId, expiresAt)`,
       exitCode: ExitCode.FAILED,
     })
   }
-  return {payloadToSign: r.payloadToSign, requestId: r.requestId, expiresAt: r.expiresAt, ...(typeof r.type === 'string' ? {type: r.type} : {})}
+  return {
+    payloadToSign: r.payloadToSign,
+    requestId: r.requestId,
+    expiresAt: r.expiresAt,
+    ...(typeof r.type === 'string' ? {type: r.type} : {}),
+  }
 }
 
 function isTerminal(res: ApiResponse, rule: SuccessRule): boolean {
@@ -110,17 +120,28 @@ export class SignedRetryEngine {
       const sentBody = first.sentBody
       let expiresAt = Date.parse(challenge.expiresAt)
       if (expiresAt <= this.deps.now()) {
-        if (fresh + 1 >= MAX_FRESH_CHALLENGES) throw lapsed(op, 'every challenge the service issued had expired on arrival')
+        if (fresh + 1 >= MAX_FRESH_CHALLENGES)
+          throw lapsed(op, 'every challenge the service issued had expired on arrival')
         this.deps.note?.(`The ${op.what} challenge expired before it could be signed; asking for a fresh one.`)
         continue
       }
-      const signedHeaders = async (c: SignedChallenge) => ({...op, headers: {...op.headers, 'service-wallet-signature': await sign(c), 'request-id': c.requestId, ...(sentBody !== undefined ? {'content-type': 'application/json'} : {})}})
+      const signedHeaders = async (c: SignedChallenge) => ({
+        ...op,
+        headers: {
+          ...op.headers,
+          'service-wallet-signature': await sign(c),
+          'request-id': c.requestId,
+          ...(sentBody !== undefined ? {'content-type': 'application/json'} : {}),
+        },
+      })
       let leg2 = await signedHeaders(challenge)
       let signed = 1
       for (let attempt = 0; ; attempt++) {
         if (this.deps.now() >= expiresAt) {
           if (op.restartOnLapse && fresh + 1 < MAX_FRESH_CHALLENGES) {
-            this.deps.note?.(`The ${op.what} challenge lapsed while the service was still processing; starting a fresh one.`)
+            this.deps.note?.(
+              `The ${op.what} challenge lapsed while the service was still processing; starting a fresh one.`,
+            )
             break
           }
           throw lapsed(op, 'the challenge expired while the service was still processing')
@@ -132,7 +153,14 @@ export class SignedRetryEngine {
         } catch (error) {
           sends++
           // A 401 after the challenge lapsed is the lapse itself (rule 4: a fresh export).
-          if (error instanceof ApiError && error.status === 401 && this.deps.now() >= expiresAt && op.restartOnLapse && fresh + 1 < MAX_FRESH_CHALLENGES) break
+          if (
+            error instanceof ApiError &&
+            error.status === 401 &&
+            this.deps.now() >= expiresAt &&
+            op.restartOnLapse &&
+            fresh + 1 < MAX_FRESH_CHALLENGES
+          )
+            break
           throw error instanceof ApiError ? explainWalletAuthError(error, op.what, op.accountId) : error
         }
         if (res.status === 202 && signed < (op.signedLegs ?? 1)) {
@@ -151,7 +179,12 @@ export class SignedRetryEngine {
   }
 
   /** Unsigned request whose first answer was still-processing: re-request until terminal. */
-  private async untilTerminal<T>(op: SignedOperation, sentBody: string | undefined, first: ApiResponse, sends: number): Promise<SignedResult<T>> {
+  private async untilTerminal<T>(
+    op: SignedOperation,
+    sentBody: string | undefined,
+    first: ApiResponse,
+    sends: number,
+  ): Promise<SignedResult<T>> {
     let res = first
     for (let attempt = 0; !isTerminal(res, 'ok'); attempt++) {
       await this.waitProcessing(op, attempt)
@@ -171,7 +204,10 @@ export class SignedRetryEngine {
         hint: op.resume,
       })
     }
-    if (attempt === 0) this.deps.note?.(`The service is still processing the ${op.what}; re-sending the same signed request until it settles.`)
+    if (attempt === 0)
+      this.deps.note?.(
+        `The service is still processing the ${op.what}; re-sending the same signed request until it settles.`,
+      )
     const base = Math.min(250 * 2 ** attempt, 5000)
     const jitter = (this.deps.random ?? Math.random)()
     await this.deps.sleep(Math.min(left, Math.round(base / 2 + (jitter * base) / 2)))
@@ -182,9 +218,12 @@ export class SignedRetryEngine {
     for (;;) {
       try {
         // The description as it is (idempotency included); a re-send carries the first leg's exact bytes.
-        return await this.deps.client.request(rawBody === undefined ? op : {...op, rawBody: Buffer.from(rawBody, 'utf8')})
+        return await this.deps.client.request(
+          rawBody === undefined ? op : {...op, rawBody: Buffer.from(rawBody, 'utf8')},
+        )
       } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 429 || error.code === 'DAILY_VOLUME_LIMIT_EXCEEDED') throw error
+        if (!(error instanceof ApiError) || error.status !== 429 || error.code === 'DAILY_VOLUME_LIMIT_EXCEEDED')
+          throw error
         const wait = error.retryAfterMs ?? 1000
         if (this.deps.now() + wait > this.deps.deadline) {
           throw new SvcError({
@@ -195,7 +234,9 @@ export class SignedRetryEngine {
             hint: 'Wait and run the command again, or raise --timeout.',
           })
         }
-        this.deps.note?.(`Rate limited; waiting ${Math.ceil(wait / 1000)} s (Retry-After) before sending the ${what} again.`)
+        this.deps.note?.(
+          `Rate limited; waiting ${Math.ceil(wait / 1000)} s (Retry-After) before sending the ${what} again.`,
+        )
         await this.deps.sleep(wait)
       }
     }

@@ -45,11 +45,17 @@ export interface StampOptions {
 
 export function stamp(payloadToSign: string, privateKey: BytesLike, opts: StampOptions = {}): string {
   if (typeof payloadToSign !== 'string') {
-    throw new WalletCryptoError('INVALID_INPUT', 'the payload to stamp must be a string (the exact text the service returned)')
+    throw new WalletCryptoError(
+      'INVALID_INPUT',
+      'the payload to stamp must be a string (the exact text the service returned)',
+    )
   }
   const sk = toPrivateKey(privateKey, 'stamp private key')
   const publicKey = p256.getPublicKey(sk, true)
-  if (opts.expectedPublicKey !== undefined && !bytesEqual(compressPublicKey(opts.expectedPublicKey, 'expected public key'), publicKey)) {
+  if (
+    opts.expectedPublicKey !== undefined &&
+    !bytesEqual(compressPublicKey(opts.expectedPublicKey, 'expected public key'), publicKey)
+  ) {
     throw new WalletCryptoError(
       'INVALID_KEY',
       `the stamp private key does not belong to the expected public key ${opts.expectedPublicKey}`,
@@ -57,7 +63,11 @@ export function stamp(payloadToSign: string, privateKey: BytesLike, opts: StampO
   }
   const signature = signP256Der(utf8Encode(payloadToSign), sk, opts.lowS ?? false)
   // Key order and the absence of whitespace are part of the format.
-  const json = JSON.stringify({publicKey: bytesToHex(publicKey), scheme: STAMP_SCHEME, signature: bytesToHex(signature)})
+  const json = JSON.stringify({
+    publicKey: bytesToHex(publicKey),
+    scheme: STAMP_SCHEME,
+    signature: bytesToHex(signature),
+  })
   return base64urlEncode(utf8Encode(json))
 }
 
@@ -143,5 +153,8 @@ export function generateP256KeyPair(random: RandomSource = randomBytes): P256Key
       }
     }
   }
-  throw new WalletCryptoError('INVALID_INPUT', 'the random source did not produce a valid P-256 private key in 8 attempts')
+  throw new WalletCryptoError(
+    'INVALID_INPUT',
+    'the random source did not produce a valid P-256 private key in 8 attempts',
+  )
 }

@@ -34,7 +34,11 @@ export class Kit {
     for (;;) {
       const v = await read()
       if (done(v)) return v
-      if (this.ctx.remainingMs() <= 0) throw stillPending(`Still waiting for ${what} at --timeout`, 'Re-run with a longer --timeout; the sandbox may have slow delays configured (`svc api GET /config`).')
+      if (this.ctx.remainingMs() <= 0)
+        throw stillPending(
+          `Still waiting for ${what} at --timeout`,
+          'Re-run with a longer --timeout; the sandbox may have slow delays configured (`svc api GET /config`).',
+        )
       await this.ctx.sleep(Math.min(delay, this.ctx.remainingMs()))
       delay = Math.min(delay * 2, 1000)
     }

@@ -13,13 +13,34 @@ const agentAction: Recipe = async (kit) => {
   const {customer, accountId} = await approvedIndividual(kit)
   await fund(kit, accountId, 10_000)
   const to = await bankAccount(kit, customer.id!, '210')
-  const policy = {permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'], defaultExecutionMode: 'APPROVAL_REQUIRED', spendingLimits: {currency: 'USD', perTransactionLimit: 100_000}}
-  const {agent, deviceCode} = await createAgent(kit.client, {name: `svc trigger ${kit.tag}`, customerId: customer.id!, policy})
+  const policy = {
+    permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
+    defaultExecutionMode: 'APPROVAL_REQUIRED',
+    spendingLimits: {currency: 'USD', perTransactionLimit: 100_000},
+  }
+  const {agent, deviceCode} = await createAgent(kit.client, {
+    name: `svc trigger ${kit.tag}`,
+    customerId: customer.id!,
+    policy,
+  })
   kit.did(`created agent ${agent.id} for ${customer.id} (every action needs approval)`)
   const {accessToken} = await redeemDeviceCode(kit.client, deviceCode.code)
-  const asAgent = new ApiClient({...kit.client.opts, tokenId: undefined, secret: undefined, bearer: new Secret(accessToken)})
+  const asAgent = new ApiClient({
+    ...kit.client.opts,
+    tokenId: undefined,
+    secret: undefined,
+    bearer: new Secret(accessToken),
+  })
   try {
-    const q = await asAgent.call({...myQuote({source: {sourceType: 'ACCOUNT', accountId}, destination: {destinationType: 'ACCOUNT', accountId: to}, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: 1000}), idempotencyKey: kit.key('agent-quote')})
+    const q = await asAgent.call({
+      ...myQuote({
+        source: {sourceType: 'ACCOUNT', accountId},
+        destination: {destinationType: 'ACCOUNT', accountId: to},
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 1000,
+      }),
+      idempotencyKey: kit.key('agent-quote'),
+    })
     await asAgent.call({...myExecute(q.id), idempotencyKey: kit.key('agent-execute')})
     kit.did(`the agent logged in (device code) and executed ${q.id}: USD 10.00 to ${to}`)
   } finally {

@@ -17,42 +17,72 @@ async function activeCard(kit: Kit): Promise<{cardId: string; accountId: string}
   const {customer, accountId} = await approvedIndividual(kit)
   await fund(kit, accountId, 10_000)
   // The platform card id's suffix picks issuance (16a): 100 = ACTIVE almost at once.
-  const card = await kit.client.call({...issueCard({cardholderId: customer.id!, platformCardId: kit.key('card-100'), form: 'VIRTUAL', fundingSources: [accountId]}), idempotencyKey: kit.key('card')})
+  const card = await kit.client.call({
+    ...issueCard({
+      cardholderId: customer.id!,
+      platformCardId: kit.key('card-100'),
+      form: 'VIRTUAL',
+      fundingSources: [accountId],
+    }),
+    idempotencyKey: kit.key('card'),
+  })
   kit.did(`issued virtual card ${card.id} (${card.state})`)
-  await kit.until(`${card.id} to become ACTIVE`, () => getCard(kit.client, card.id), (c) => c.state === 'ACTIVE')
+  await kit.until(
+    `${card.id} to become ACTIVE`,
+    () => getCard(kit.client, card.id),
+    (c) => c.state === 'ACTIVE',
+  )
   kit.did(`${card.id} is ACTIVE`)
   return {cardId: card.id, accountId}
 }
 
 async function authorize(kit: Kit, cardId: string, descriptor: string): Promise<string> {
-  const {issuerTransactionToken} = await kit.client.call(simulateCard(cardId, 'authorization', {amount: PURCHASE, currency: {code: 'USD'}, merchant: {descriptor, mcc: '5814', country: 'US'}}))
-  kit.did(`simulated a USD 12.50 authorization at "${descriptor}" on ${cardId} (issuer token ${issuerTransactionToken})`)
+  const {issuerTransactionToken} = await kit.client.call(
+    simulateCard(cardId, 'authorization', {
+      amount: PURCHASE,
+      currency: {code: 'USD'},
+      merchant: {descriptor, mcc: '5814', country: 'US'},
+    }),
+  )
+  kit.did(
+    `simulated a USD 12.50 authorization at "${descriptor}" on ${cardId} (issuer token ${issuerTransactionToken})`,
+  )
   return issuerTransactionToken
 }
 
 /** The card transaction the authorization made, found in the public transaction list by its issuer token. */
 async function transactionOf(kit: Kit, cardId: string, token: string): Promise<string> {
-  const list = await kit.until(`the card transaction of ${token}`, () => listCardTransactions(kit.client, {cardId}, {limit: 100}), (l) => l.data.some((t) => t.issuerTransactionToken === token))
+  const list = await kit.until(
+    `the card transaction of ${token}`,
+    () => listCardTransactions(kit.client, {cardId}, {limit: 100}),
+    (l) => l.data.some((t) => t.issuerTransactionToken === token),
+  )
   return list.data.find((t) => t.issuerTransactionToken === token)!.id
 }
 
 const byToken = (token: string) => (d: Record<string, unknown>) => d.issuerTransactionToken === token
 
-const authorization = (descriptor: string): Recipe => async (kit) => {
-  const {cardId} = await activeCard(kit)
-  const token = await authorize(kit, cardId, descriptor)
-  return {objectId: token, matches: byToken(token)}
-}
+const authorization =
+  (descriptor: string): Recipe =>
+  async (kit) => {
+    const {cardId} = await activeCard(kit)
+    const token = await authorize(kit, cardId, descriptor)
+    return {objectId: token, matches: byToken(token)}
+  }
 
 /** Authorize, then one more simulator against that transaction (clearing, expiry). */
-const thenSimulate = (kind: 'clearing' | 'authorization_expiry', amount?: number): Recipe => async (kit) => {
-  const {cardId} = await activeCard(kit)
-  const token = await authorize(kit, cardId, 'BLUE BOTTLE COFFEE SF')
-  const cardTransactionId = await transactionOf(kit, cardId, token)
-  await kit.client.call(simulateCard(cardId, kind, amount === undefined ? {cardTransactionId} : {cardTransactionId, amount}))
-  kit.did(`simulated ${kind}${amount === undefined ? '' : ` of USD ${fromMinor(amount, 2)}`} on ${cardTransactionId}`)
-  return {objectId: cardTransactionId, matches: byId(cardTransactionId)}
-}
+const thenSimulate =
+  (kind: 'clearing' | 'authorization_expiry', amount?: number): Recipe =>
+  async (kit) => {
+    const {cardId} = await activeCard(kit)
+    const token = await authorize(kit, cardId, 'BLUE BOTTLE COFFEE SF')
+    const cardTransactionId = await transactionOf(kit, cardId, token)
+    await kit.client.call(
+      simulateCard(cardId, kind, amount === undefined ? {cardTransactionId} : {cardTransactionId, amount}),
+    )
+    kit.did(`simulated ${kind}${amount === undefined ? '' : ` of USD ${fromMinor(amount, 2)}`} on ${cardTransactionId}`)
+    return {objectId: cardTransactionId, matches: byId(cardTransactionId)}
+  }
 
 const activation: Recipe = async (kit) => {
   const {cardId} = await activeCard(kit)

@@ -14,19 +14,29 @@ const SUCCESS = '210'
 const funded: Recipe = async (kit) => {
   const {accountId} = await approvedIndividual(kit)
   await fund(kit, accountId, 1000)
-  return {objectId: accountId, matches: (d) => d.type === 'INCOMING' && (d.destination as {accountId?: string} | undefined)?.accountId === accountId}
+  return {
+    objectId: accountId,
+    matches: (d) =>
+      d.type === 'INCOMING' && (d.destination as {accountId?: string} | undefined)?.accountId === accountId,
+  }
 }
 
 /** A payout whose destination's suffix decides the outcome (sandbox-behaviour.md §9). */
-const paidTo = (suffix: string): Recipe => async (kit) => {
-  const {quote} = await payout(kit, suffix)
-  return {objectId: String(quote.transactionId ?? quote.id), matches: (d) => d.quoteId === quote.id}
-}
+const paidTo =
+  (suffix: string): Recipe =>
+  async (kit) => {
+    const {quote} = await payout(kit, suffix)
+    return {objectId: String(quote.transactionId ?? quote.id), matches: (d) => d.quoteId === quote.id}
+  }
 
 /** An agent-initiated payment waits PENDING; the platform's approval moves it to PROCESSING. */
 const approvedAgentPayment: Recipe = async (kit) => {
   const {quote} = await payoutQuote(kit, SUCCESS)
-  const res = await kit.client.request({method: 'POST', path: ['sandbox', 'quotes', quote.id, 'execute-as-agent'], body: {}})
+  const res = await kit.client.request({
+    method: 'POST',
+    path: ['sandbox', 'quotes', quote.id, 'execute-as-agent'],
+    body: {},
+  })
   const executed = kit.client.parse(quoteSchema, res.body, 'quote')
   const txId = String(executed.transactionId)
   kit.did(`executed ${quote.id} as an agent: ${txId} waits for the platform's approval`)
@@ -40,14 +50,23 @@ const approvedAgentPayment: Recipe = async (kit) => {
  * the platform approves at once (POST /transactions/{id}/approve) rather than waiting for the
  * sandbox's default; if the default came first the payment is already decided, which is the same.
  */
-const umaPayment = (sender: string, approve: boolean): Recipe => async (kit) => {
-  const {customer} = await approvedIndividual(kit)
-  const senderUmaAddress = `$${sender}.usd@${SANDBOX_UMA_DOMAIN}`
-  const t = await kit.client.call(sandboxUmaReceive({senderUmaAddress, customerId: customer.id!, receivingCurrencyCode: 'USD', receivingCurrencyAmount: 700}))
-  kit.did(`${senderUmaAddress} pays ${customer.id} USD 7.00: ${t.id} (${t.status})`)
-  if (approve) await approveNow(kit, t.id)
-  return {objectId: t.id, matches: byId(t.id)}
-}
+const umaPayment =
+  (sender: string, approve: boolean): Recipe =>
+  async (kit) => {
+    const {customer} = await approvedIndividual(kit)
+    const senderUmaAddress = `$${sender}.usd@${SANDBOX_UMA_DOMAIN}`
+    const t = await kit.client.call(
+      sandboxUmaReceive({
+        senderUmaAddress,
+        customerId: customer.id!,
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: 700,
+      }),
+    )
+    kit.did(`${senderUmaAddress} pays ${customer.id} USD 7.00: ${t.id} (${t.status})`)
+    if (approve) await approveNow(kit, t.id)
+    return {objectId: t.id, matches: byId(t.id)}
+  }
 
 async function approveNow(kit: Kit, id: string): Promise<void> {
   try {

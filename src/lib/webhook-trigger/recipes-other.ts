@@ -15,7 +15,8 @@ import {byId} from './recipe.js'
 import {individual} from './setup.js'
 
 const utf8 = (s: string) => new TextEncoder().encode(s)
-const setupFailed = (message: string) => new SvcError({code: 'TRIGGER_SETUP_FAILED', exitCode: ExitCode.FAILED, message})
+const setupFailed = (message: string) =>
+  new SvcError({code: 'TRIGGER_SETUP_FAILED', exitCode: ExitCode.FAILED, message})
 
 /**
  * EXTERNAL_ACCOUNT.STATUS_UPDATED: a customer's own Ethereum wallet (a key made for this run)
@@ -25,13 +26,22 @@ const ownershipVerified: Recipe = async (kit) => {
   const c = await individual(kit)
   const sk = secp256k1.utils.randomSecretKey()
   const address = '0x' + hex.encode(keccak_256(secp256k1.getPublicKey(sk, false).slice(1)).slice(12))
-  const a = await kit.client.call(createExternalAccount({customerId: c.id!, currency: 'USDC', ownershipType: 'FIRST_PARTY', accountInfo: {accountType: 'ETHEREUM_WALLET', address}}))
+  const a = await kit.client.call(
+    createExternalAccount({
+      customerId: c.id!,
+      currency: 'USDC',
+      ownershipType: 'FIRST_PARTY',
+      accountInfo: {accountType: 'ETHEREUM_WALLET', address},
+    }),
+  )
   kit.did(`added ${c.id}'s own Ethereum wallet ${a.id} (${a.status})`)
   const challenge = await kit.client.call(createOwnershipChallenge(a.id, 'WALLET_SIGNATURE'))
   const message = utf8(String(challenge.messageToSign))
   const digest = keccak_256(new Uint8Array([...utf8(`\x19Ethereum Signed Message:\n${message.length}`), ...message]))
   const sig = secp256k1.sign(digest, sk, {prehash: false, format: 'recovered'})
-  const verified = await kit.client.call(submitOwnershipSignature(a.id, '0x' + hex.encode(new Uint8Array([...sig.slice(1), sig[0] + 27]))))
+  const verified = await kit.client.call(
+    submitOwnershipSignature(a.id, '0x' + hex.encode(new Uint8Array([...sig.slice(1), sig[0] + 27]))),
+  )
   kit.did(`signed the ownership challenge with the wallet's key: ${a.id} is ${verified.status}`)
   return {objectId: a.id, matches: (d) => d.id === a.id && d.status === 'ACTIVE'}
 }
@@ -45,7 +55,8 @@ const ownershipVerified: Recipe = async (kit) => {
 const walletOperation: Recipe = async (kit) => {
   const c = await individual(kit)
   const [accountId] = await embeddedWalletsOf(kit.client, c.id!)
-  if (!accountId) throw setupFailed(`${c.id} has no EMBEDDED_WALLET internal account (embedded wallets are off in this sandbox)`)
+  if (!accountId)
+    throw setupFailed(`${c.id} has no EMBEDDED_WALLET internal account (embedded wallets are off in this sandbox)`)
   const credential = (await listCredentials(kit.client, accountId)).find((m) => m.type === 'EMAIL_OTP')
   if (!credential) throw setupFailed(`${accountId} has no EMAIL_OTP credential`)
   await kit.client.request({method: 'PATCH', path: ['config'], body: {sandbox: {walletProcessingCount: 1}}})
@@ -57,8 +68,16 @@ const walletOperation: Recipe = async (kit) => {
   const targetBundle = kit.client.parse(authMethodSchema, res.body, 'OTP challenge').otpEncryptionTargetBundle
   if (!targetBundle) throw setupFailed('The OTP challenge carried no otpEncryptionTargetBundle')
   const target = generateP256KeyPair()
-  const encryptedOtpBundle = await encryptOtpBundle({targetBundle, otpCode: '000000', publicKey: bytesToHex(target.publicKeyCompressed), ...(await envelopeTrust(kit.ctx))})
-  await engine.run(walletOps.verify(credential.id, {type: credential.type, encryptedOtpBundle}, accountId), memorySigner(target.privateKey))
+  const encryptedOtpBundle = await encryptOtpBundle({
+    targetBundle,
+    otpCode: '000000',
+    publicKey: bytesToHex(target.publicKeyCompressed),
+    ...(await envelopeTrust(kit.ctx)),
+  })
+  await engine.run(
+    walletOps.verify(credential.id, {type: credential.type, encryptedOtpBundle}, accountId),
+    memorySigner(target.privateKey),
+  )
   kit.did(`logged in to ${accountId} with ${credential.id} (OTP); the signed request was re-sent until it settled`)
   return {objectId: credential.id, matches: (d) => d.resourceId === credential.id}
 }
@@ -76,12 +95,14 @@ const invitationClaimed: Recipe = async (kit) => {
 }
 
 /** BULK_UPLOAD.*: a one-row customer CSV; an unknown customerType makes its only row fail, so the job FAILS. */
-const bulkUpload = (valid: boolean): Recipe => async (kit) => {
-  const csv = `platformCustomerId,customerType,fullName\n${kit.key('bulk')},${valid ? 'INDIVIDUAL' : 'ROBOT'},Ada Lovelace\n`
-  const job = await kit.client.call(uploadCustomerCsv({name: 'customers.csv', bytes: utf8(csv)}))
-  kit.did(`uploaded a one-row customer CSV${valid ? '' : ' whose row is invalid'}: job ${job.jobId}`)
-  return {objectId: job.jobId, matches: byId(job.jobId)}
-}
+const bulkUpload =
+  (valid: boolean): Recipe =>
+  async (kit) => {
+    const csv = `platformCustomerId,customerType,fullName\n${kit.key('bulk')},${valid ? 'INDIVIDUAL' : 'ROBOT'},Ada Lovelace\n`
+    const job = await kit.client.call(uploadCustomerCsv({name: 'customers.csv', bytes: utf8(csv)}))
+    kit.did(`uploaded a one-row customer CSV${valid ? '' : ' whose row is invalid'}: job ${job.jobId}`)
+    return {objectId: job.jobId, matches: byId(job.jobId)}
+  }
 
 export const otherRecipes: Record<string, Recipe> = {
   'EXTERNAL_ACCOUNT.STATUS_UPDATED': ownershipVerified,

@@ -11,7 +11,14 @@ const loggedEvent = z.looseObject({
   type: z.string(),
   timestamp: z.string(),
   data: z.record(z.string(), z.unknown()).optional(),
-  delivery: z.looseObject({state: z.string(), attempts: z.array(z.looseObject({status: z.number().optional(), url: z.string().optional(), error: z.string().optional()}))}).optional(),
+  delivery: z
+    .looseObject({
+      state: z.string(),
+      attempts: z.array(
+        z.looseObject({status: z.number().optional(), url: z.string().optional(), error: z.string().optional()}),
+      ),
+    })
+    .optional(),
 })
 type LoggedEvent = z.infer<typeof loggedEvent>
 
@@ -29,8 +36,21 @@ export interface TriggerResult {
 }
 
 async function recipeFor(type: string): Promise<Recipe> {
-  const groups = await Promise.all([import('./recipes-kyc.js'), import('./recipes-money.js'), import('./recipes-cards.js'), import('./recipes-other.js'), import('./recipes-agents.js')])
-  const all: Record<string, Recipe> = Object.assign({}, groups[0].kycRecipes, groups[1].moneyRecipes, groups[2].cardRecipes, groups[3].otherRecipes, groups[4].agentRecipes)
+  const groups = await Promise.all([
+    import('./recipes-kyc.js'),
+    import('./recipes-money.js'),
+    import('./recipes-cards.js'),
+    import('./recipes-other.js'),
+    import('./recipes-agents.js'),
+  ])
+  const all: Record<string, Recipe> = Object.assign(
+    {},
+    groups[0].kycRecipes,
+    groups[1].moneyRecipes,
+    groups[2].cardRecipes,
+    groups[3].otherRecipes,
+    groups[4].agentRecipes,
+  )
   return all[type]
 }
 
@@ -45,7 +65,8 @@ export async function triggerEvent(ctx: Context, type: string, opts: {url?: stri
   const made = await recipe(kit)
   const logged = await waitForEvent(kit, type, made)
   if (!logged) {
-    if (opts.url) ctx.out.warn(`--url ${opts.url} is not used: without the local event log there is no stored event to re-deliver`)
+    if (opts.url)
+      ctx.out.warn(`--url ${opts.url} is not used: without the local event log there is no stored event to re-deliver`)
     return {type, objectId: made.objectId, steps: kit.steps, eventLog: false}
   }
   const settled = await settledDelivery(kit, logged)
@@ -57,7 +78,11 @@ export async function triggerEvent(ctx: Context, type: string, opts: {url?: stri
     steps: kit.steps,
     eventLog: true,
     event: {id: event.id, type: event.type, timestamp: event.timestamp, ...(event.data ? {data: event.data} : {})},
-    delivery: {state: delivery?.state ?? 'unknown', ...(last?.status !== undefined ? {endpointStatus: last.status} : {}), attempts: delivery?.attempts.length ?? 0},
+    delivery: {
+      state: delivery?.state ?? 'unknown',
+      ...(last?.status !== undefined ? {endpointStatus: last.status} : {}),
+      attempts: delivery?.attempts.length ?? 0,
+    },
   }
   if (opts.url) result.replay = await replayTo(kit, event.id, opts.url)
   return result
@@ -76,15 +101,25 @@ async function waitForEvent(kit: Kit, type: string, made: Made): Promise<LoggedE
   let found: LoggedEvent | undefined
   let hasLog = true
   try {
-    await kit.until(`${type} about ${made.objectId}`, async () => {
-      const events = await eventLog(kit, type)
-      hasLog = events !== undefined
-      found = events?.find((e) => e.type === type && e.data !== undefined && made.matches(e.data))
-      return found
-    }, (hit) => hit !== undefined || !hasLog)
+    await kit.until(
+      `${type} about ${made.objectId}`,
+      async () => {
+        const events = await eventLog(kit, type)
+        hasLog = events !== undefined
+        found = events?.find((e) => e.type === type && e.data !== undefined && made.matches(e.data))
+        return found
+      },
+      (hit) => hit !== undefined || !hasLog,
+    )
   } catch (e) {
     if (e instanceof SvcError && e.exitCode === ExitCode.PENDING) {
-      throw new SvcError({code: 'TIMEOUT', exitCode: ExitCode.PENDING, message: `${made.objectId} was set up (${kit.steps.length} steps), but no ${type} event about it appeared before --timeout`, details: {steps: kit.steps}, hint: 'Check `svc webhooks events list --last 10`; the sandbox may have slow delays configured.'})
+      throw new SvcError({
+        code: 'TIMEOUT',
+        exitCode: ExitCode.PENDING,
+        message: `${made.objectId} was set up (${kit.steps.length} steps), but no ${type} event about it appeared before --timeout`,
+        details: {steps: kit.steps},
+        hint: 'Check `svc webhooks events list --last 10`; the sandbox may have slow delays configured.',
+      })
     }
     throw e
   }

@@ -10,7 +10,9 @@ import {checkWith} from '../validate.js'
 
 /** Follows a new card until it leaves PROCESSING (ACTIVE, or CLOSED when the issuer rejected it); exit 8 at --timeout. */
 export async function waitForCard(ctx: Context, id: string): Promise<Card> {
-  return interrupts.during({doing: `${id} is being provisioned by the issuer`, resume: `svc cards get ${id}`}, () => pollCard(ctx, id))
+  return interrupts.during({doing: `${id} is being provisioned by the issuer`, resume: `svc cards get ${id}`}, () =>
+    pollCard(ctx, id),
+  )
 }
 
 async function pollCard(ctx: Context, id: string): Promise<Card> {
@@ -18,7 +20,8 @@ async function pollCard(ctx: Context, id: string): Promise<Card> {
   for (;;) {
     const card = await getCard(ctx.client, id)
     if (card.state !== 'PROCESSING') return card
-    if (ctx.remainingMs() <= 0) throw stillPending(`${id} is still PROCESSING at --timeout`, `Check later with \`svc cards get ${id}\`.`)
+    if (ctx.remainingMs() <= 0)
+      throw stillPending(`${id} is still PROCESSING at --timeout`, `Check later with \`svc cards get ${id}\`.`)
     await ctx.sleep(Math.min(delay, ctx.remainingMs()))
     delay = Math.min(delay * 2, 1000)
   }
@@ -36,8 +39,12 @@ export interface AmountInput {
 }
 
 export function checkAmountForm(a: AmountInput): void {
-  if (a.amount !== undefined && !/^\d+(\.\d+)?$/.test(a.amount.trim())) throw new InputError([{field: 'amount', message: `"${a.amount}" is not a decimal amount (e.g. 12.50)`}])
-  if (a.amountMinor !== undefined && !/^\d+$/.test(a.amountMinor.trim())) throw new InputError([{field: 'amount', message: `--amount-minor "${a.amountMinor}" must be a whole number of smallest units`}])
+  if (a.amount !== undefined && !/^\d+(\.\d+)?$/.test(a.amount.trim()))
+    throw new InputError([{field: 'amount', message: `"${a.amount}" is not a decimal amount (e.g. 12.50)`}])
+  if (a.amountMinor !== undefined && !/^\d+$/.test(a.amountMinor.trim()))
+    throw new InputError([
+      {field: 'amount', message: `--amount-minor "${a.amountMinor}" must be a whole number of smallest units`},
+    ])
 }
 
 export function toMinorOrFail(value: string, decimals: number): number {
@@ -49,7 +56,12 @@ export function toMinorOrFail(value: string, decimals: number): number {
 }
 
 /** A limit in real units of the card currency: the currency of the first funding account. */
-export async function maxSpendMinor(ctx: Context, value: string, accountId: string, customerId: string): Promise<number> {
+export async function maxSpendMinor(
+  ctx: Context,
+  value: string,
+  accountId: string,
+  customerId: string,
+): Promise<number> {
   const account = await getInternalAccount(ctx.client, accountId, customerId)
   return toMinorOrFail(value, account.balance.currency.decimals ?? 2)
 }
@@ -62,32 +74,73 @@ export interface SimulationInput extends AmountInput {
   transaction?: string
 }
 
-const NEEDS_MERCHANT = new Set<CardSimulator>(['authorization', 'balance_inquiry', 'credit_authorization', 'credit_authorization_advice', 'financial_authorization', 'financial_credit_authorization'])
-const NEEDS_AMOUNT = new Set<CardSimulator>(['authorization', 'credit_authorization', 'credit_authorization_advice', 'financial_authorization', 'financial_credit_authorization', 'clearing', 'authorization_advice', 'return'])
+const NEEDS_MERCHANT = new Set<CardSimulator>([
+  'authorization',
+  'balance_inquiry',
+  'credit_authorization',
+  'credit_authorization_advice',
+  'financial_authorization',
+  'financial_credit_authorization',
+])
+const NEEDS_AMOUNT = new Set<CardSimulator>([
+  'authorization',
+  'credit_authorization',
+  'credit_authorization_advice',
+  'financial_authorization',
+  'financial_credit_authorization',
+  'clearing',
+  'authorization_advice',
+  'return',
+])
 
 /**
  * The simulator's body from flags, checked against the shared schema before any request (every
  * bad field named, exit 2). An amount in real units without --currency is converted once the
  * card's currency is known: `resolve` gives the final body.
  */
-export function simulationBody(kind: CardSimulator, f: SimulationInput): {body: Record<string, unknown>; needsCurrency: boolean} {
+export function simulationBody(
+  kind: CardSimulator,
+  f: SimulationInput,
+): {body: Record<string, unknown>; needsCurrency: boolean} {
   checkAmountForm(f)
   const errors: Array<{field: string; message: string}> = []
-  if (NEEDS_AMOUNT.has(kind) && f.amount === undefined && f.amountMinor === undefined) errors.push({field: 'amount', message: `${kind} needs --amount <real units> or --amount-minor <smallest units>`})
-  if (!NEEDS_AMOUNT.has(kind) && (f.amount !== undefined || f.amountMinor !== undefined)) errors.push({field: 'amount', message: `${kind} takes no amount`})
-  if (NEEDS_MERCHANT.has(kind) && !f.descriptor) errors.push({field: 'merchant.descriptor', message: `${kind} needs --descriptor (its last three characters pick the sandbox outcome)`})
-  if (!NEEDS_MERCHANT.has(kind) && !f.transaction) errors.push({field: 'cardTransactionId', message: `${kind} needs --transaction CardTransaction:<id>`})
-  if (NEEDS_MERCHANT.has(kind) && f.transaction) errors.push({field: 'cardTransactionId', message: `${kind} starts a new transaction; --transaction does not apply`})
+  if (NEEDS_AMOUNT.has(kind) && f.amount === undefined && f.amountMinor === undefined)
+    errors.push({field: 'amount', message: `${kind} needs --amount <real units> or --amount-minor <smallest units>`})
+  if (!NEEDS_AMOUNT.has(kind) && (f.amount !== undefined || f.amountMinor !== undefined))
+    errors.push({field: 'amount', message: `${kind} takes no amount`})
+  if (NEEDS_MERCHANT.has(kind) && !f.descriptor)
+    errors.push({
+      field: 'merchant.descriptor',
+      message: `${kind} needs --descriptor (its last three characters pick the sandbox outcome)`,
+    })
+  if (!NEEDS_MERCHANT.has(kind) && !f.transaction)
+    errors.push({field: 'cardTransactionId', message: `${kind} needs --transaction CardTransaction:<id>`})
+  if (NEEDS_MERCHANT.has(kind) && f.transaction)
+    errors.push({field: 'cardTransactionId', message: `${kind} starts a new transaction; --transaction does not apply`})
   if (errors.length) throw new InputError(errors)
   const body: Record<string, unknown> = {}
   const needsCurrency = NEEDS_MERCHANT.has(kind) && kind !== 'balance_inquiry'
-  if (NEEDS_MERCHANT.has(kind)) body.merchant = {descriptor: f.descriptor, ...(f.mcc ? {mcc: f.mcc} : {}), ...(f.country ? {country: f.country} : {})}
+  if (NEEDS_MERCHANT.has(kind))
+    body.merchant = {
+      descriptor: f.descriptor,
+      ...(f.mcc ? {mcc: f.mcc} : {}),
+      ...(f.country ? {country: f.country} : {}),
+    }
   if (f.transaction) body.cardTransactionId = f.transaction
-  if (NEEDS_AMOUNT.has(kind)) body.amount = f.amountMinor !== undefined ? parseMinor(f.amountMinor) : f.currency ? toMinorOrFail(f.amount!, decimalsOf(f.currency)) : 1
+  if (NEEDS_AMOUNT.has(kind))
+    body.amount =
+      f.amountMinor !== undefined
+        ? parseMinor(f.amountMinor)
+        : f.currency
+          ? toMinorOrFail(f.amount!, decimalsOf(f.currency))
+          : 1
   if (needsCurrency) body.currency = {code: f.currency ?? 'USD'}
   checkWith(cardSimulationBody(kind), body)
   // The card's currency is needed for the body (authorization family) or to convert a real-unit amount.
-  return {body, needsCurrency: !f.currency && (needsCurrency || (f.amount !== undefined && f.amountMinor === undefined))}
+  return {
+    body,
+    needsCurrency: !f.currency && (needsCurrency || (f.amount !== undefined && f.amountMinor === undefined)),
+  }
 }
 
 function decimalsOf(code: string): number {
@@ -95,7 +148,13 @@ function decimalsOf(code: string): number {
 }
 
 /** Fills in the card's currency (and converts a real-unit amount to it) when --currency was not given. */
-export async function withCardCurrency(ctx: Context, cardId: string, kind: CardSimulator, body: Record<string, unknown>, f: SimulationInput): Promise<Record<string, unknown>> {
+export async function withCardCurrency(
+  ctx: Context,
+  cardId: string,
+  kind: CardSimulator,
+  body: Record<string, unknown>,
+  f: SimulationInput,
+): Promise<Record<string, unknown>> {
   const card = await getCard(ctx.client, cardId)
   const code = card.currency ?? 'USD'
   const next: Record<string, unknown> = {...body, ...(body.currency ? {currency: {code}} : {})}
@@ -112,12 +171,25 @@ export async function seenCardEvents(ctx: Context): Promise<Set<string>> {
  * Waits for the webhook that carries a simulation's outcome: the first new CARD_TRANSACTION event
  * of the authorization it started (same issuer token) or of the transaction it acted on.
  */
-export async function waitForCardEvent(ctx: Context, seen: Set<string>, match: {token: string; cardTransactionId?: string}): Promise<SandboxEvent> {
-  const resume = match.cardTransactionId ? `svc cards transactions get ${match.cardTransactionId}` : 'svc webhooks listen'
-  return interrupts.during({doing: `The simulation ${match.token} was accepted and its outcome will still arrive by webhook`, resume}, () => pollEvents(ctx, seen, match))
+export async function waitForCardEvent(
+  ctx: Context,
+  seen: Set<string>,
+  match: {token: string; cardTransactionId?: string},
+): Promise<SandboxEvent> {
+  const resume = match.cardTransactionId
+    ? `svc cards transactions get ${match.cardTransactionId}`
+    : 'svc webhooks listen'
+  return interrupts.during(
+    {doing: `The simulation ${match.token} was accepted and its outcome will still arrive by webhook`, resume},
+    () => pollEvents(ctx, seen, match),
+  )
 }
 
-async function pollEvents(ctx: Context, seen: Set<string>, match: {token: string; cardTransactionId?: string}): Promise<SandboxEvent> {
+async function pollEvents(
+  ctx: Context,
+  seen: Set<string>,
+  match: {token: string; cardTransactionId?: string},
+): Promise<SandboxEvent> {
   let delay = 100
   for (;;) {
     const events = await sandboxEvents(ctx.client, 'CARD_TRANSACTION')
@@ -127,7 +199,11 @@ async function pollEvents(ctx: Context, seen: Set<string>, match: {token: string
       return match.cardTransactionId ? d.id === match.cardTransactionId : d.issuerTransactionToken === match.token
     })
     if (hit) return hit
-    if (ctx.remainingMs() <= 0) throw stillPending(`No webhook carried the outcome of ${match.token} by --timeout`, 'The simulation was accepted; look for it later with `svc webhooks listen` or GET /sandbox/events.')
+    if (ctx.remainingMs() <= 0)
+      throw stillPending(
+        `No webhook carried the outcome of ${match.token} by --timeout`,
+        'The simulation was accepted; look for it later with `svc webhooks listen` or GET /sandbox/events.',
+      )
     await ctx.sleep(Math.min(delay, ctx.remainingMs()))
     delay = Math.min(delay * 2, 1000)
   }

@@ -10,7 +10,10 @@ import {engineFor, keyStoreFor, requireSession, signerFor} from './wallet/common
  * itself is the Service's; its record (id, card, public key) is kept in the key store beside the
  * session keys, with no private part, and dropped when the key is revoked.
  */
-export async function createDelegatedKey(ctx: Context, op: ReturnType<typeof createDelegatedKeyOp>): Promise<DelegatedKey> {
+export async function createDelegatedKey(
+  ctx: Context,
+  op: ReturnType<typeof createDelegatedKeyOp>,
+): Promise<DelegatedKey> {
   const keys = keyStoreFor(ctx)
   const signer = requireSession(keys, (op.body as DelegatedKeyCreateRequest).internalAccountId)
   const res = await engineFor(ctx).run(op, signerFor(keys, signer))
@@ -19,7 +22,10 @@ export async function createDelegatedKey(ctx: Context, op: ReturnType<typeof cre
   return key
 }
 
-export async function revokeDelegated(ctx: Context, req: ReturnType<typeof revokeDelegatedKey>): Promise<{revoked: string; localRecordRemoved: boolean}> {
+export async function revokeDelegated(
+  ctx: Context,
+  req: ReturnType<typeof revokeDelegatedKey>,
+): Promise<{revoked: string; localRecordRemoved: boolean}> {
   const id = req.path[2]
   await ctx.client.call(req)
   const keys = keyStoreFor(ctx)

@@ -18,7 +18,13 @@ export function currencyProblem(code: string | undefined, field: string, errors:
  * through a float. Problems are pushed onto `errors` under `field`, so a command names every bad
  * flag at once. Zero is refused unless `allowZero`.
  */
-export function minorAmount(f: {amount?: string; 'amount-minor'?: string}, code: string | undefined, field: string, errors: FieldError[], allowZero = false): number | undefined {
+export function minorAmount(
+  f: {amount?: string; 'amount-minor'?: string},
+  code: string | undefined,
+  field: string,
+  errors: FieldError[],
+  allowZero = false,
+): number | undefined {
   try {
     let v: number | undefined
     if (f['amount-minor'] !== undefined) v = parseMinor(f['amount-minor'])

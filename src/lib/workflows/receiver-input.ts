@@ -18,7 +18,11 @@ export function receiverLookupInput(receiverArg: string, f: {customer?: string; 
       if (!(e instanceof InputError)) throw e
       errors.push(...e.fieldErrors)
     }
-  } else if (!UMA_ADDRESS.test(receiver)) errors.push({field: 'receiver', message: `"${receiver}" is neither an UMA address ($name@domain) nor an ExternalAccount id`})
+  } else if (!UMA_ADDRESS.test(receiver))
+    errors.push({
+      field: 'receiver',
+      message: `"${receiver}" is neither an UMA address ($name@domain) nor an ExternalAccount id`,
+    })
   const sender = receiverLookupQuery.safeParse(compact({customerId: f.customer, senderUmaAddress: f.sender}))
   if (!sender.success) errors.push(...fieldErrors(sender.error))
   if (errors.length || !sender.success) throw new InputError(errors)

@@ -10,21 +10,37 @@ import {checkOutPath, writeSecretFile} from './wallet/secret-file.js'
  */
 export type SecretDestination = {kind: 'file'; path: string; force: boolean} | {kind: 'stdout'} | {kind: 'terminal'}
 
-export function planSecretDestination(o: {out?: string; force?: boolean; showSecret?: boolean; json: boolean; stdoutIsTTY: boolean; what: string}): SecretDestination {
-  if (o.out && o.showSecret) throw usageError('--out and --show-secret cannot be used together', 'Pick one place for the secret.')
+export function planSecretDestination(o: {
+  out?: string
+  force?: boolean
+  showSecret?: boolean
+  json: boolean
+  stdoutIsTTY: boolean
+  what: string
+}): SecretDestination {
+  if (o.out && o.showSecret)
+    throw usageError('--out and --show-secret cannot be used together', 'Pick one place for the secret.')
   if (o.out) {
     checkOutPath(o.out, o.force)
     return {kind: 'file', path: o.out, force: Boolean(o.force)}
   }
   if (o.showSecret) return {kind: 'stdout'}
   if (o.json || !o.stdoutIsTTY) {
-    throw usageError(`The ${o.what} is shown only once and only on a terminal`, 'Use --out <file> to write it to a new 0600 file, or --show-secret to print it on stdout (in --json too).')
+    throw usageError(
+      `The ${o.what} is shown only once and only on a terminal`,
+      'Use --out <file> to write it to a new 0600 file, or --show-secret to print it on stdout (in --json too).',
+    )
   }
   return {kind: 'terminal'}
 }
 
 /** Delivers the secret; returns the fields the command's result carries about it. */
-export function deliverSecret(dest: SecretDestination, secret: Secret, out: Output, what: string): {clientSecret?: string; secretFile?: string} {
+export function deliverSecret(
+  dest: SecretDestination,
+  secret: Secret,
+  out: Output,
+  what: string,
+): {clientSecret?: string; secretFile?: string} {
   if (dest.kind === 'file') {
     writeSecretFile(dest.path, secret.reveal() + '\n', dest.force)
     out.info(`The ${what} was written to ${dest.path} (0600). It cannot be shown again.`)

@@ -10,9 +10,20 @@ import {readContract} from '../../helpers/contract.js'
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete']
 /** `:name` (router) and `{name}` (contract) are the same thing: a parameter. */
-const shape = (path: string) => path.split('/').filter(Boolean).map((s) => (s.startsWith(':') || /^\{.+\}$/.test(s) ? '*' : s)).join('/')
+const shape = (path: string) =>
+  path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith(':') || /^\{.+\}$/.test(s) ? '*' : s))
+    .join('/')
 /** A concrete path for a pattern: every parameter becomes a value no literal segment has. */
-const sample = (path: string) => '/' + path.split('/').filter(Boolean).map((s) => (s.startsWith(':') || /^\{.+\}$/.test(s) ? 'Sample:1' : s)).join('/')
+const sample = (path: string) =>
+  '/' +
+  path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith(':') || /^\{.+\}$/.test(s) ? 'Sample:1' : s))
+    .join('/')
 
 let emu: Emulator
 let dir: string
@@ -21,7 +32,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-authz-'))
   emu = await Emulator.start({dataDir: dir, port: 0})
   const doc = (await readContract()) as {paths: Record<string, Record<string, {operationId: string}>>}
-  contractOps = Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({method: m.toUpperCase(), path, operationId: item[m].operationId})))
+  contractOps = Object.entries(doc.paths).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({method: m.toUpperCase(), path, operationId: item[m].operationId})),
+  )
 })
 afterAll(async () => {
   await emu.close()
@@ -31,7 +44,9 @@ afterAll(async () => {
 describe('the authorization table', () => {
   it('names every operation of the contract, as the contract names it (method, path, operationId)', () => {
     expect(contractOps).toHaveLength(153)
-    const missing = contractOps.filter((o) => !AUTHZ_TABLE.some((e) => e.method === o.method && e.path === o.path && e.operationId === o.operationId))
+    const missing = contractOps.filter(
+      (o) => !AUTHZ_TABLE.some((e) => e.method === o.method && e.path === o.path && e.operationId === o.operationId),
+    )
     expect(missing.map((o) => `${o.method} ${o.path} ${o.operationId}`)).toEqual([])
     const stale = AUTHZ_TABLE.filter((e) => e.operationId && !contractOps.some((o) => o.operationId === e.operationId))
     expect(stale.map((e) => e.operationId)).toEqual([])
@@ -39,7 +54,7 @@ describe('the authorization table', () => {
     expect(new Set(ids).size).toBe(ids.length)
   })
 
-  it('names every route the sandbox registers, with the route\'s own shape (no route is left to a looser entry)', () => {
+  it("names every route the sandbox registers, with the route's own shape (no route is left to a looser entry)", () => {
     const routes = emu.router.patterns()
     expect(routes.length).toBeGreaterThan(150)
     const unnamed = routes.filter((r) => {
@@ -51,7 +66,9 @@ describe('the authorization table', () => {
 
   it('has no entry of its own that no route serves', () => {
     const own = AUTHZ_TABLE.filter((e) => !e.operationId)
-    const stale = own.filter((e) => !emu.router.patterns().some((r) => r.method === e.method && shape(r.pattern) === shape(e.path)))
+    const stale = own.filter(
+      (e) => !emu.router.patterns().some((r) => r.method === e.method && shape(r.pattern) === shape(e.path)),
+    )
     expect(stale.map((e) => `${e.method} ${e.path}`)).toEqual([])
   })
 
@@ -61,7 +78,9 @@ describe('the authorization table', () => {
     expect(entryFor('GET', '/agents/me')?.operationId).toBe('getAgentMe')
     expect(entryFor('GET', '/agents/Agent:1')?.operationId).toBe('getAgentById')
     expect(entryFor('POST', '/sandbox/cards/Card:1/simulate/clearing')?.operationId).toBe('sandboxSimulateCardClearing')
-    expect(entryFor('POST', '/sandbox/cards/Card:1/simulate/authorization_expiry')?.path).toBe('/sandbox/cards/{id}/simulate/{kind}')
+    expect(entryFor('POST', '/sandbox/cards/Card:1/simulate/authorization_expiry')?.path).toBe(
+      '/sandbox/cards/{id}/simulate/{kind}',
+    )
     expect(entryFor('GET', '/nothing/here')).toBeUndefined()
   })
 

@@ -8,8 +8,19 @@ import {describe, expect, it} from 'vitest'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 
-interface Edit {name: string; savesMs: number; why: string; kind: 'replace' | 'module' | 'stub'; path: string; guards: string[]; edits?: Array<[string, string]>; partOf?: string}
-const {dependencyEdits, pathFilter} = (await import(pathToFileURL(join(root, 'build', 'dependency-edits.mjs')).href)) as {
+interface Edit {
+  name: string
+  savesMs: number
+  why: string
+  kind: 'replace' | 'module' | 'stub'
+  path: string
+  guards: string[]
+  edits?: Array<[string, string]>
+  partOf?: string
+}
+const {dependencyEdits, pathFilter} = (await import(
+  pathToFileURL(join(root, 'build', 'dependency-edits.mjs')).href
+)) as {
   dependencyEdits: (http2Constants: string) => Edit[]
   pathFilter: (path: string) => RegExp
 }
@@ -20,8 +31,10 @@ describe('build-time dependency edits', () => {
     const file = join(root, 'node_modules', edit.path)
     expect(existsSync(file), `${edit.path} is gone`).toBe(true)
     const text = readFileSync(file, 'utf8')
-    for (const guard of edit.guards) expect(text.includes(guard), `${edit.path} no longer contains: ${guard}`).toBe(true)
-    for (const [from] of edit.edits ?? []) expect(text.includes(from), `${edit.path} no longer contains: ${from}`).toBe(true)
+    for (const guard of edit.guards)
+      expect(text.includes(guard), `${edit.path} no longer contains: ${guard}`).toBe(true)
+    for (const [from] of edit.edits ?? [])
+      expect(text.includes(from), `${edit.path} no longer contains: ${from}`).toBe(true)
     expect(pathFilter(edit.path).test(file)).toBe(true)
   })
 
@@ -35,14 +48,19 @@ describe('build-time dependency edits', () => {
   })
 
   it("oclif-sort-without-icu: code-point order of svc's command ids is the order localeCompare gives", () => {
-    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
+    const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8')) as {
+      commands: Record<string, unknown>
+    }
     const ids = Object.keys(manifest.commands)
     expect(ids.length).toBeGreaterThan(100)
     expect([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual([...ids].sort((a, b) => a.localeCompare(b)))
   })
 
   it('the last build applied every edit (dist/dependency-edits.json)', () => {
-    const report = JSON.parse(readFileSync(join(root, 'dist', 'dependency-edits.json'), 'utf8')) as {skipped: string[]; edits: Record<string, string>}
+    const report = JSON.parse(readFileSync(join(root, 'dist', 'dependency-edits.json'), 'utf8')) as {
+      skipped: string[]
+      edits: Record<string, string>
+    }
     expect(report.skipped).toEqual([])
     expect(report.edits).toEqual(Object.fromEntries(edits.map((e) => [e.name, 'applied'])))
   })

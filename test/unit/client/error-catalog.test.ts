@@ -28,7 +28,17 @@ describe('error catalog', () => {
 
   it('reads the codes from the spec', () => {
     expect(codes.length).toBeGreaterThan(100)
-    expect(codes).toEqual(expect.arrayContaining(['INVALID_INPUT', 'UNAUTHORIZED', 'QUOTE_EXPIRED', 'DAILY_VOLUME_LIMIT_EXCEEDED', 'ACCOUNT_LOCKED', 'INTERNAL_ERROR', 'WALLET_SIGNATURE_BODY_MISMATCH']))
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'INVALID_INPUT',
+        'UNAUTHORIZED',
+        'QUOTE_EXPIRED',
+        'DAILY_VOLUME_LIMIT_EXCEEDED',
+        'ACCOUNT_LOCKED',
+        'INTERNAL_ERROR',
+        'WALLET_SIGNATURE_BODY_MISMATCH',
+      ]),
+    )
     expect(codes).not.toContain('APPROVED')
     expect(codes).not.toContain('LOW_QUALITY')
   })
@@ -50,9 +60,16 @@ describe('error catalog', () => {
   })
 
   it('a 401 names the OTP or assertion only when the answer is about one (issue 21 item 8)', () => {
-    expect(hintFor('UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)')).toBe('Check the token id and client secret of this profile (`svc login`).')
+    expect(hintFor('UNAUTHORIZED', 'Missing or invalid API credentials (HTTP Basic <token id>:<client secret>)')).toBe(
+      'Check the token id and client secret of this profile (`svc login`).',
+    )
     expect(hintFor('UNAUTHORIZED')).not.toMatch(/OTP|assertion/)
-    for (const reason of ['Invalid OTP code', 'Passkey assertion refused: bad signature', 'OIDC token refused: expired', 'Request Request:1 was already used (single use); request a new challenge']) {
+    for (const reason of [
+      'Invalid OTP code',
+      'Passkey assertion refused: bad signature',
+      'OIDC token refused: expired',
+      'Request Request:1 was already used (single use); request a new challenge',
+    ]) {
       expect(hintFor('UNAUTHORIZED', reason), reason).toMatch(/OTP, passkey assertion or OIDC token/)
     }
   })

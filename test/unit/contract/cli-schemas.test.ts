@@ -1,7 +1,11 @@
 import type {z} from 'zod'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {authMethodSchema, authSessionSchema, exportResponseSchema} from '../../../src/lib/api/wallet.js'
-import {externalAccountSchema, internalAccountSchema, ownershipChallengeSchema} from '../../../src/lib/schemas/accounts.js'
+import {
+  externalAccountSchema,
+  internalAccountSchema,
+  ownershipChallengeSchema,
+} from '../../../src/lib/schemas/accounts.js'
 import {pagedList} from '../../../src/lib/schemas/common.js'
 import {platformConfigSchema} from '../../../src/lib/schemas/config.js'
 import {customerSchema, endUserTermsSchema} from '../../../src/lib/schemas/customer.js'
@@ -76,7 +80,10 @@ describe('the CLI response schemas accept every contract-valid answer', () => {
   it.each(CLI_READS)('%s', (key, schema, only) => {
     const op = contract.operations.find((o) => o.key === key)!
     const responses = contract.operation(op).responses as Record<string, unknown>
-    const statuses = Object.keys(responses).filter((s) => /^2\d\d$/.test(s)).map(Number).filter((s) => !only || only.includes(s))
+    const statuses = Object.keys(responses)
+      .filter((s) => /^2\d\d$/.test(s))
+      .map(Number)
+      .filter((s) => !only || only.includes(s))
     let checked = 0
     const rejected: string[] = []
     for (const status of statuses) {
@@ -89,7 +96,12 @@ describe('the CLI response schemas accept every contract-valid answer', () => {
           if (contract.validate('response', documented.pointer, instance).length) continue // the sampler's guess is not contract-valid
           checked++
           const r = schema.safeParse(instance)
-          if (!r.success) rejected.push(`${status} variant ${variant}${full ? ' (all fields)' : ' (required only)'}: ${fieldErrors(r.error).map((e) => `${e.field} ${e.message}`).join('; ')}`)
+          if (!r.success)
+            rejected.push(
+              `${status} variant ${variant}${full ? ' (all fields)' : ' (required only)'}: ${fieldErrors(r.error)
+                .map((e) => `${e.field} ${e.message}`)
+                .join('; ')}`,
+            )
         }
       }
     }

@@ -4,11 +4,28 @@
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
 
-interface ManifestFlag {name: string; description?: string; summary?: string; hidden?: boolean; char?: string; aliases?: string[]; type: string; allowNo?: boolean}
-interface ManifestCommand {id: string; hidden?: boolean; examples?: Array<string | {command: string}>; flags: Record<string, ManifestFlag>; aliases?: string[]}
+interface ManifestFlag {
+  name: string
+  description?: string
+  summary?: string
+  hidden?: boolean
+  char?: string
+  aliases?: string[]
+  type: string
+  allowNo?: boolean
+}
+interface ManifestCommand {
+  id: string
+  hidden?: boolean
+  examples?: Array<string | {command: string}>
+  flags: Record<string, ManifestFlag>
+  aliases?: string[]
+}
 
 const root = new URL('../../../', import.meta.url)
-const manifest = JSON.parse(readFileSync(new URL('oclif.manifest.json', root), 'utf8')) as {commands: Record<string, ManifestCommand>}
+const manifest = JSON.parse(readFileSync(new URL('oclif.manifest.json', root), 'utf8')) as {
+  commands: Record<string, ManifestCommand>
+}
 const pjson = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
 const commands = Object.values(manifest.commands)
 const visible = commands.filter((c) => !c.hidden)
@@ -38,12 +55,23 @@ function resolve(words: string[]): {id?: string; rest: string[]} {
 
 describe('oclif manifest', () => {
   it('has a description for every visible flag', () => {
-    const missing = visible.flatMap((c) => Object.values(c.flags).filter((f) => !f.hidden && !(f.summary || f.description)).map((f) => `${c.id} --${f.name}`))
+    const missing = visible.flatMap((c) =>
+      Object.values(c.flags)
+        .filter((f) => !f.hidden && !(f.summary || f.description))
+        .map((f) => `${c.id} --${f.name}`),
+    )
     expect(missing).toEqual([])
   })
 
   it('has its own description for every topic (not one borrowed from a command)', () => {
-    const topics = new Set(commands.flatMap((c) => c.id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))))
+    const topics = new Set(
+      commands.flatMap((c) =>
+        c.id
+          .split(':')
+          .slice(0, -1)
+          .map((_, i, parts) => parts.slice(0, i + 1).join(':')),
+      ),
+    )
     const described = pjson.oclif.topics as Record<string, {description?: string}>
     const missing = [...topics].filter((t) => !described[t]?.description)
     expect(missing).toEqual([])
@@ -64,10 +92,17 @@ describe('oclif manifest', () => {
             continue
           }
           const target = manifest.commands[id] ?? commands.find((x) => x.aliases?.includes(id))!
-          const names = new Set(Object.values(target.flags).flatMap((f) => [f.name, ...(f.aliases ?? []), ...(f.allowNo ? [`no-${f.name}`] : [])]))
+          const names = new Set(
+            Object.values(target.flags).flatMap((f) => [
+              f.name,
+              ...(f.aliases ?? []),
+              ...(f.allowNo ? [`no-${f.name}`] : []),
+            ]),
+          )
           for (const w of rest) {
             const flag = /^--([\w-]+)/.exec(w)?.[1]
-            if (flag && !names.has(flag)) bad.push(`${c.id}: example uses --${flag}, which ${id.replaceAll(':', ' ')} does not have`)
+            if (flag && !names.has(flag))
+              bad.push(`${c.id}: example uses --${flag}, which ${id.replaceAll(':', ' ')} does not have`)
           }
         }
       }
@@ -76,7 +111,11 @@ describe('oclif manifest', () => {
   })
 
   it('parses examples the way the walk above relies on', () => {
-    expect(exampleInvocations('<%= config.bin %> customers list --limit 5 | jq .')).toEqual([['customers', 'list', '--limit', '5']])
-    expect(exampleInvocations('echo 000000 | svc wallet login X --otp-stdin')).toEqual([['wallet', 'login', 'X', '--otp-stdin']])
+    expect(exampleInvocations('<%= config.bin %> customers list --limit 5 | jq .')).toEqual([
+      ['customers', 'list', '--limit', '5'],
+    ])
+    expect(exampleInvocations('echo 000000 | svc wallet login X --otp-stdin')).toEqual([
+      ['wallet', 'login', 'X', '--otp-stdin'],
+    ])
   })
 })

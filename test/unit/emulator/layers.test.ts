@@ -25,7 +25,10 @@ function graph(): Graph {
   return JSON.parse(run.stdout) as Graph
 }
 
-const walk = (dir: string): string[] => readdirSync(dir, {withFileTypes: true}).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []))
+const walk = (dir: string): string[] =>
+  readdirSync(dir, {withFileTypes: true}).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  )
 
 describe.skipIf(!existsSync(tool))('sandbox layers (../shared/tools/import-graph.mjs)', () => {
   it('has no upward import, no import circle over 3 files, and src/lib never imports src/emulator', () => {
@@ -41,13 +44,17 @@ describe('the composition root', () => {
   const emulator = join(root, 'src', 'emulator')
 
   it('no route, domain or store file imports emulator.ts: they take a SandboxContext', () => {
-    const offenders = ['routes', 'domain', 'store'].flatMap((d) => walk(join(emulator, d))).filter((f) => /from '(\.\.\/)+emulator\.js'/.test(readFileSync(f, 'utf8')))
+    const offenders = ['routes', 'domain', 'store']
+      .flatMap((d) => walk(join(emulator, d)))
+      .filter((f) => /from '(\.\.\/)+emulator\.js'/.test(readFileSync(f, 'utf8')))
     expect(offenders).toEqual([])
   })
 
   it('keeps no module-level hook array that other files push into', () => {
     // `export const x: Array<(...) => ...> = []` or `= [] as Array<...>` filled at import time is how reactions used to hide.
-    const hooks = walk(emulator).filter((f) => /^export const \w+(: Array<\(|\s*=\s*\{?\s*\w*:?\s*\[\] as Array<\()/m.test(readFileSync(f, 'utf8')))
+    const hooks = walk(emulator).filter((f) =>
+      /^export const \w+(: Array<\(|\s*=\s*\{?\s*\w*:?\s*\[\] as Array<\()/m.test(readFileSync(f, 'utf8')),
+    )
     expect(hooks).toEqual([])
   })
 })

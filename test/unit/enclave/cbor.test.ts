@@ -16,15 +16,30 @@ describe('CBOR', () => {
     expect(decodeCbor(bytes('6449455446'))).toBe('IETF')
     expect(decodeCbor(bytes('4401020304'))).toEqual(bytes('01020304'))
     expect(decodeCbor(bytes('83010203'))).toEqual([1, 2, 3])
-    expect(decodeCbor(bytes('a201020304'))).toEqual(new Map([[1, 2], [3, 4]]))
+    expect(decodeCbor(bytes('a201020304'))).toEqual(
+      new Map([
+        [1, 2],
+        [3, 4],
+      ]),
+    )
     expect(decodeCbor(bytes('f4'))).toBe(false)
     expect(decodeCbor(bytes('f5'))).toBe(true)
     expect(decodeCbor(bytes('f6'))).toBe(null)
   })
 
   it('round-trips a COSE key and an attestation object', () => {
-    const cose = new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, new Uint8Array(32).fill(7)], [-3, new Uint8Array(32).fill(9)]])
-    const att = new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', encodeCbor(cose)]])
+    const cose = new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, new Uint8Array(32).fill(7)],
+      [-3, new Uint8Array(32).fill(9)],
+    ])
+    const att = new Map<string, unknown>([
+      ['fmt', 'none'],
+      ['attStmt', new Map()],
+      ['authData', encodeCbor(cose)],
+    ])
     const decoded = decodeCbor(encodeCbor(att as never)) as Map<string, unknown>
     expect(decoded.get('fmt')).toBe('none')
     expect(decodeCbor(decoded.get('authData') as Uint8Array)).toEqual(cose)

@@ -10,7 +10,12 @@ describe('OIDC claims (sandbox rules)', () => {
     expect(oidcClaimProblem(good, NOW)).toBeUndefined()
     expect(oidcClaimProblem({...good, iss: 'accounts.google.com'}, NOW)).toBeUndefined()
     expect(oidcClaimProblem({...good, iss: 'https://appleid.apple.com', aud: ['app']}, NOW)).toBeUndefined()
-    expect(oidcClaims({...good, aud: ['app'], email: 'a@b.c'})).toEqual({iss: good.iss, aud: 'app', sub: 'u1', email: 'a@b.c'})
+    expect(oidcClaims({...good, aud: ['app'], email: 'a@b.c'})).toEqual({
+      iss: good.iss,
+      aud: 'app',
+      sub: 'u1',
+      email: 'a@b.c',
+    })
   })
 
   it('names the failing claim', () => {

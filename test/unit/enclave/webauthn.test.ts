@@ -5,7 +5,8 @@ import {parseAuthenticatorData} from '../../../src/emulator/domain/wallet/passke
 import {base64urlDecode, bytesToHex} from '../../../src/lib/wallet/index.js'
 import {SoftAuthenticator} from '../../helpers/authenticator.js'
 
-const authDataOf = (attestationObject: string) => (decodeCbor(base64urlDecode(attestationObject)) as Map<string, unknown>).get('authData') as Uint8Array
+const authDataOf = (attestationObject: string) =>
+  (decodeCbor(base64urlDecode(attestationObject)) as Map<string, unknown>).get('authData') as Uint8Array
 
 describe('authenticator data', () => {
   it('reads the RP id hash, flags, counter, credential id and the COSE P-256 key of a registration', () => {
@@ -31,9 +32,22 @@ describe('authenticator data', () => {
     const good = authDataOf(a.register('Y2g').attestationObject)
     expect(() => parseAuthenticatorData(good.slice(0, 60))).toThrow(/truncated/)
     const head = good.slice(0, 55 + a.rawId.length)
-    const rsaish = encodeCbor(new Map<number, number | Uint8Array>([[1, 3], [3, -257]]))
+    const rsaish = encodeCbor(
+      new Map<number, number | Uint8Array>([
+        [1, 3],
+        [3, -257],
+      ]),
+    )
     expect(() => parseAuthenticatorData(new Uint8Array([...head, ...rsaish]))).toThrow(/ES256 P-256/)
-    const offCurve = encodeCbor(new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, new Uint8Array(32).fill(1)], [-3, new Uint8Array(32).fill(2)]]))
+    const offCurve = encodeCbor(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, new Uint8Array(32).fill(1)],
+        [-3, new Uint8Array(32).fill(2)],
+      ]),
+    )
     expect(() => parseAuthenticatorData(new Uint8Array([...head, ...offCurve]))).toThrow()
   })
 })

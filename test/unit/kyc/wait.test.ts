@@ -7,7 +7,12 @@ function harness(statuses: string[], timeoutMs = 60_000) {
   let t = 0
   const sleeps: number[] = []
   const warnings: string[] = []
-  const customer = (kycStatus: string) => ({id: 'Customer:1', customerType: 'INDIVIDUAL', kycStatus, createdAt: '2026-01-01T00:00:00Z'})
+  const customer = (kycStatus: string) => ({
+    id: 'Customer:1',
+    customerType: 'INDIVIDUAL',
+    kycStatus,
+    createdAt: '2026-01-01T00:00:00Z',
+  })
   const client = {
     request: async (req: {path: string[]}) => {
       if (req.path[0] === 'verifications') return {status: 200, body: {data: [], hasMore: false, totalCount: 0}}

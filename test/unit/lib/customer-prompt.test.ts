@@ -4,7 +4,12 @@ import {businessCreate} from '../../../src/lib/schemas/customer.js'
 
 describe('interactive create asks what the create schema requires', () => {
   it('a business: the four required businessInfo fields; an individual: the full name', () => {
-    expect(requiredFields('BUSINESS').map((f) => f.path)).toEqual(['businessInfo.legalName', 'businessInfo.country', 'businessInfo.incorporatedOn', 'businessInfo.taxId'])
+    expect(requiredFields('BUSINESS').map((f) => f.path)).toEqual([
+      'businessInfo.legalName',
+      'businessInfo.country',
+      'businessInfo.incorporatedOn',
+      'businessInfo.taxId',
+    ])
     expect(requiredFields('INDIVIDUAL').map((f) => f.path)).toEqual(['fullName'])
   })
 
@@ -23,7 +28,9 @@ describe('answers are judged by the whole create schema', () => {
   })
   it('an answer that makes a value given earlier wrong names that value and its flag', () => {
     const given = {customerType: 'BUSINESS', businessInfo: {legalName: 'Acme', taxId: '123'}}
-    expect(answerProblem(businessCreate, given, 'businessInfo.country', 'US')).toBe('taxId (--tax-id) must be a US EIN (e.g. 12-3456789)')
+    expect(answerProblem(businessCreate, given, 'businessInfo.country', 'US')).toBe(
+      'taxId (--tax-id) must be a US EIN (e.g. 12-3456789)',
+    )
     expect(answerProblem(businessCreate, given, 'businessInfo.country', 'FR')).toBeUndefined() // no format known for FR
   })
 })

@@ -8,8 +8,18 @@ const issues = (v: unknown) => {
 
 describe('fault spec', () => {
   it('parses the serve flag string into the settings object', () => {
-    expect(faultSettingsPatch.parse('rate5xx=0.1,rate429=0.05,latency=200ms,reset=0.01')).toEqual({rate5xx: 0.1, rate429: 0.05, latencyMs: 200, reset: 0.01, retryAfterSeconds: 1})
-    expect(faultSettingsPatch.parse('latency=2s,retryAfter=0,seed=42')).toMatchObject({latencyMs: 2000, retryAfterSeconds: 0, seed: 42})
+    expect(faultSettingsPatch.parse('rate5xx=0.1,rate429=0.05,latency=200ms,reset=0.01')).toEqual({
+      rate5xx: 0.1,
+      rate429: 0.05,
+      latencyMs: 200,
+      reset: 0.01,
+      retryAfterSeconds: 1,
+    })
+    expect(faultSettingsPatch.parse('latency=2s,retryAfter=0,seed=42')).toMatchObject({
+      latencyMs: 2000,
+      retryAfterSeconds: 0,
+      seed: 42,
+    })
   })
 
   it('takes the object form, and null for off', () => {

@@ -31,7 +31,10 @@ describe('field errors carry their constraint', () => {
   })
 
   it('a tax id names the pattern of its country', () => {
-    const e = errorsOf({customerType: 'BUSINESS', businessInfo: {legalName: 'Acme', country: 'MX', taxId: 'nope', incorporatedOn: '2020-01-01'}})
+    const e = errorsOf({
+      customerType: 'BUSINESS',
+      businessInfo: {legalName: 'Acme', country: 'MX', taxId: 'nope', incorporatedOn: '2020-01-01'},
+    })
     expect(Object.keys(e)).toEqual(['businessInfo.taxId'])
     expect(new RegExp(String(e['businessInfo.taxId'].constraint?.pattern)).test('ABC010203XY9')).toBe(true)
   })
@@ -47,7 +50,19 @@ describe('the --json error document', () => {
     const local = new SvcError({code: 'USAGE', message: 'Missing flag: --type', exitCode: 2}).toDocument()
     expect(Object.keys(local)).toEqual(['status', 'code', 'reason', 'details', 'hint'])
     expect(local).toMatchObject({status: null, details: {}})
-    const api = new SvcError({code: 'CUSTOMER_NOT_FOUND', message: 'gone', exitCode: 5, status: 404, details: {id: 'x'}}).toDocument()
-    expect(api).toEqual({status: 404, code: 'CUSTOMER_NOT_FOUND', reason: 'gone', details: {id: 'x'}, hint: expect.any(String)})
+    const api = new SvcError({
+      code: 'CUSTOMER_NOT_FOUND',
+      message: 'gone',
+      exitCode: 5,
+      status: 404,
+      details: {id: 'x'},
+    }).toDocument()
+    expect(api).toEqual({
+      status: 404,
+      code: 'CUSTOMER_NOT_FOUND',
+      reason: 'gone',
+      details: {id: 'x'},
+      hint: expect.any(String),
+    })
   })
 })

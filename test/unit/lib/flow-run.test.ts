@@ -15,12 +15,24 @@ describe('flow paths and variables', () => {
   })
   it('interpolates: a whole reference keeps its type, inside text it becomes text', () => {
     const vars = {c: doc, n: 5}
-    expect(interpolate({amount: '${n}', path: '/customers/${c.id}', list: ['${c.data[1]}']}, vars)).toEqual({amount: 5, path: '/customers/Customer:1', list: [{id: 'b'}]})
+    expect(interpolate({amount: '${n}', path: '/customers/${c.id}', list: ['${c.data[1]}']}, vars)).toEqual({
+      amount: 5,
+      path: '/customers/Customer:1',
+      list: [{id: 'b'}],
+    })
     expect(() => interpolate('${nope}', vars)).toThrow(UnknownVariable)
     expect(() => interpolate('${c.missing}', vars)).toThrow(/c has nothing at .missing/)
   })
   it('splits a command line like a shell', () => {
-    expect(splitArgs(`customers create --full-name "Ada \\"A\\" Lovelace" --data '{"a": 1}' --x=" y"`)).toEqual(['customers', 'create', '--full-name', 'Ada "A" Lovelace', '--data', '{"a": 1}', '--x= y'])
+    expect(splitArgs(`customers create --full-name "Ada \\"A\\" Lovelace" --data '{"a": 1}' --x=" y"`)).toEqual([
+      'customers',
+      'create',
+      '--full-name',
+      'Ada "A" Lovelace',
+      '--data',
+      '{"a": 1}',
+      '--x= y',
+    ])
   })
 })
 
@@ -31,7 +43,16 @@ const result: FlowResult = {
   durationMs: 1234,
   steps: [
     {index: 1, name: 'one', line: 3, kind: 'svc', status: 'passed', durationMs: 10, captured: []},
-    {index: 2, name: 'two \u001b[31m', line: 7, kind: 'api', status: 'failed', durationMs: 20, captured: [], failure: {message: 'a < b', expected: {x: '<1>'}, actual: {x: '&'}}},
+    {
+      index: 2,
+      name: 'two \u001b[31m',
+      line: 7,
+      kind: 'api',
+      status: 'failed',
+      durationMs: 20,
+      captured: [],
+      failure: {message: 'a < b', expected: {x: '<1>'}, actual: {x: '&'}},
+    },
     {index: 3, name: 'three', line: 9, kind: 'webhook', status: 'skipped', durationMs: 0, captured: []},
   ],
 }

@@ -25,7 +25,15 @@ function capture(tty: boolean) {
     stdout: Object.assign({write: (s: string) => ((stdout += s), true)}, {isTTY: tty}) as never,
     stderr: {write: (s: string) => ((stderr += s), true)} as never,
   })
-  return {out, get stdout() { return stdout }, get stderr() { return stderr }}
+  return {
+    out,
+    get stdout() {
+      return stdout
+    },
+    get stderr() {
+      return stderr
+    },
+  }
 }
 
 describe('tables', () => {
@@ -62,16 +70,23 @@ describe('tables', () => {
     for (const width of [40, 60, 80, 100, 120]) {
       const cells = rows.map((r) => columns.map((c) => String(c.get(r))))
       const {widths, keep} = fitColumns(columns, cells, width)
-      expect(widths.reduce((a, b) => a + b, 0) + 2 * (keep.length - 1)).toBeLessThanOrEqual(Math.max(width, rows[0].id.length))
+      expect(widths.reduce((a, b) => a + b, 0) + 2 * (keep.length - 1)).toBeLessThanOrEqual(
+        Math.max(width, rows[0].id.length),
+      )
     }
   })
 
   it('csv quotes commas and quotes (RFC 4180) and defuses formulas; tsv when piped', async () => {
     const csv = capture(false)
     const w = new ListWriter(csv.out, columns, listView({output: 'csv'}, columns))
-    w.rows([{...rows[0], note: '=HYPERLINK("x")'}, {...rows[1], name: 'Plain', note: '-'}])
+    w.rows([
+      {...rows[0], note: '=HYPERLINK("x")'},
+      {...rows[1], name: 'Plain', note: '-'},
+    ])
     await w.end()
-    expect(csv.stdout).toBe(`ID,NAME,STATUS,NOTE\r\n${rows[0].id},"A rather long legal name number 0, with a comma and ""quotes""",APPROVED,"'=HYPERLINK(""x"")"\r\n${rows[1].id},Plain,APPROVED,-\r\n`)
+    expect(csv.stdout).toBe(
+      `ID,NAME,STATUS,NOTE\r\n${rows[0].id},"A rather long legal name number 0, with a comma and ""quotes""",APPROVED,"'=HYPERLINK(""x"")"\r\n${rows[1].id},Plain,APPROVED,-\r\n`,
+    )
 
     const tsv = capture(false)
     const t = new ListWriter(tsv.out, columns, listView({}, columns))
@@ -98,7 +113,14 @@ describe('short forms and empty lists', () => {
   type Tx = {id: string; type: string; amount: string}
   const txColumns: Array<Column<Tx>> = [
     {key: 'id', header: 'ID', get: (r) => r.id, noTruncate: true},
-    {key: 'type', header: 'TYPE', get: (r) => r.type, short: (r) => (r.type === 'INCOMING' ? 'IN' : 'OUT'), priority: 1, noTruncate: true},
+    {
+      key: 'type',
+      header: 'TYPE',
+      get: (r) => r.type,
+      short: (r) => (r.type === 'INCOMING' ? 'IN' : 'OUT'),
+      priority: 1,
+      noTruncate: true,
+    },
     {key: 'amount', header: 'AMOUNT', get: (r) => r.amount, priority: 2, noTruncate: true},
   ]
   const txs: Tx[] = [{id: 'Transaction:0b6f3c2e-9a1c-4c55-8d2e-000000000001', type: 'INCOMING', amount: 'USD 2,500.00'}]

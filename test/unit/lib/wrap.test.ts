@@ -3,18 +3,31 @@ import {wrapLine, wrapText} from '../../../src/lib/output/wrap.js'
 
 describe('wrapping on word boundaries', () => {
   it('breaks at spaces only, never inside a word, within the width', () => {
-    const text = "The operator's command line for the Service: customers, KYC/KYB, accounts, quotes, embedded wallets, and a local sandbox"
+    const text =
+      "The operator's command line for the Service: customers, KYC/KYB, accounts, quotes, embedded wallets, and a local sandbox"
     const lines = wrapLine(text, 80)
-    expect(lines).toEqual(["The operator's command line for the Service: customers, KYC/KYB, accounts,", 'quotes, embedded wallets, and a local sandbox'])
+    expect(lines).toEqual([
+      "The operator's command line for the Service: customers, KYC/KYB, accounts,",
+      'quotes, embedded wallets, and a local sandbox',
+    ])
   })
 
   it('continues under the given column (a hanging indent), keeping aligned gaps', () => {
-    const lines = wrapLine('✓ local sandbox     running at http://127.0.0.1:34621 (pid 7401); data dir /tmp/ops2-scratch/data/sandbox readable', 80, 20)
-    expect(lines).toEqual(['✓ local sandbox     running at http://127.0.0.1:34621 (pid 7401); data dir', '                    /tmp/ops2-scratch/data/sandbox readable'])
+    const lines = wrapLine(
+      '✓ local sandbox     running at http://127.0.0.1:34621 (pid 7401); data dir /tmp/ops2-scratch/data/sandbox readable',
+      80,
+      20,
+    )
+    expect(lines).toEqual([
+      '✓ local sandbox     running at http://127.0.0.1:34621 (pid 7401); data dir',
+      '                    /tmp/ops2-scratch/data/sandbox readable',
+    ])
   })
 
   it('an indented line continues at its own indentation; short lines are untouched', () => {
-    expect(wrapText('  alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu\nshort', 30)).toBe('  alpha beta gamma delta\n  epsilon zeta eta theta iota\n  kappa lambda mu\nshort')
+    expect(wrapText('  alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu\nshort', 30)).toBe(
+      '  alpha beta gamma delta\n  epsilon zeta eta theta iota\n  kappa lambda mu\nshort',
+    )
   })
 
   it('a word wider than the line gets a line of its own, uncut', () => {

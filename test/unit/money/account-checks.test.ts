@@ -1,7 +1,15 @@
 import {ed25519} from '@noble/curves/ed25519.js'
 import {base58} from '@scure/base'
 import {describe, expect, it} from 'vitest'
-import {clabeCheckDigit, clabeProblem, ibanProblem, pixKeyProblem, routingChecksumProblem, routingProblem, walletAddressProblem} from '../../../src/lib/account-checks.js'
+import {
+  clabeCheckDigit,
+  clabeProblem,
+  ibanProblem,
+  pixKeyProblem,
+  routingChecksumProblem,
+  routingProblem,
+  walletAddressProblem,
+} from '../../../src/lib/account-checks.js'
 import {externalAccountProblems} from '../../../src/lib/schemas/accounts.js'
 
 describe('account format checks', () => {
@@ -23,7 +31,13 @@ describe('account format checks', () => {
   })
 
   it('IBAN: mod-97 and length per country', () => {
-    for (const ok of ['DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606', 'NL91ABNA0417164300']) expect(ibanProblem(ok)).toBeUndefined()
+    for (const ok of [
+      'DE89370400440532013000',
+      'GB82WEST12345698765432',
+      'FR1420041010050500013M02606',
+      'NL91ABNA0417164300',
+    ])
+      expect(ibanProblem(ok)).toBeUndefined()
     expect(ibanProblem('DE89 3704 0044 0532 0130 00')).toBeUndefined()
     expect(ibanProblem('DE89370400440532013001')).toMatch(/mod-97/)
     expect(ibanProblem('GB82WEST1234569876543')).toMatch(/22 characters/)
@@ -46,7 +60,9 @@ describe('account format checks', () => {
   it('wallet addresses per chain', () => {
     expect(walletAddressProblem('ETHEREUM_WALLET', '0x52908400098527886E0F7030069857D2E4169EE7')).toBeUndefined()
     expect(walletAddressProblem('BASE_WALLET', '0x5290840009852788')).toMatch(/40 hex/)
-    expect(walletAddressProblem('SOLANA_WALLET', base58.encode(ed25519.getPublicKey(ed25519.utils.randomSecretKey())))).toBeUndefined()
+    expect(
+      walletAddressProblem('SOLANA_WALLET', base58.encode(ed25519.getPublicKey(ed25519.utils.randomSecretKey()))),
+    ).toBeUndefined()
     expect(walletAddressProblem('SOLANA_WALLET', base58.encode(new Uint8Array(31).fill(7)))).toMatch(/32 bytes/)
     expect(walletAddressProblem('TRON_WALLET', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')).toBeUndefined()
     expect(walletAddressProblem('TRON_WALLET', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u')).toMatch(/base58check/)
@@ -55,10 +71,24 @@ describe('account format checks', () => {
   })
 
   it('the shared validator lists shape and format problems together', () => {
-    const r = externalAccountProblems({currency: 'USD', accountInfo: {accountType: 'CLABE', clabeNumber: '032180000118359718'}})
+    const r = externalAccountProblems({
+      currency: 'USD',
+      accountInfo: {accountType: 'CLABE', clabeNumber: '032180000118359718'},
+    })
     expect(r.data).toBeUndefined()
-    expect(r.errors.map((e) => e.field).sort()).toEqual(['accountInfo.beneficiary', 'accountInfo.clabeNumber', 'currency'])
-    const ok = externalAccountProblems({currency: 'MXN', accountInfo: {accountType: 'CLABE', clabeNumber: '032180000118359719', beneficiary: {beneficiaryType: 'BUSINESS', legalName: 'Acme SA'}}})
+    expect(r.errors.map((e) => e.field).sort()).toEqual([
+      'accountInfo.beneficiary',
+      'accountInfo.clabeNumber',
+      'currency',
+    ])
+    const ok = externalAccountProblems({
+      currency: 'MXN',
+      accountInfo: {
+        accountType: 'CLABE',
+        clabeNumber: '032180000118359719',
+        beneficiary: {beneficiaryType: 'BUSINESS', legalName: 'Acme SA'},
+      },
+    })
     expect(ok.errors).toEqual([])
     expect(ok.data?.accountInfo.accountType).toBe('CLABE')
   })

@@ -3,7 +3,13 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {Emulator} from '../../../src/emulator/emulator.js'
-import {acceptIncoming, decideByDefault, isAwaitingDecision, receiveUmaPayment, rejectTransaction} from '../../../src/emulator/domain/incoming-uma.js'
+import {
+  acceptIncoming,
+  decideByDefault,
+  isAwaitingDecision,
+  receiveUmaPayment,
+  rejectTransaction,
+} from '../../../src/emulator/domain/incoming-uma.js'
 import {createInternalAccounts, type InternalAccount} from '../../../src/emulator/domain/internal-accounts.js'
 import {imbalance} from '../../../src/emulator/domain/ledger.js'
 import {confirmReceipt, type StoredTransaction} from '../../../src/emulator/domain/transactions.js'
@@ -24,7 +30,16 @@ afterAll(async () => {
 
 function customer(n: number) {
   const id = `Customer:in-${n}`
-  emu.db.put('customers', id, {id, platformCustomerId: `in${n}`, umaAddress: `$in${n}@sandbox.uma.local`, customerType: 'INDIVIDUAL', kycStatus: 'APPROVED', isDeleted: false, createdAt: emu.iso(), updatedAt: emu.iso()})
+  emu.db.put('customers', id, {
+    id,
+    platformCustomerId: `in${n}`,
+    umaAddress: `$in${n}@sandbox.uma.local`,
+    customerType: 'INDIVIDUAL',
+    kycStatus: 'APPROVED',
+    isDeleted: false,
+    createdAt: emu.iso(),
+    updatedAt: emu.iso(),
+  })
   createInternalAccounts(emu, id, ['USD', 'EUR'])
   return id
 }
@@ -38,7 +53,13 @@ describe('incoming UMA payments conserve money', () => {
     const people = [customer(seed * 10 + 1), customer(seed * 10 + 2)]
     const mine = () => emu.db.all<StoredTransaction>('transactions').filter((t) => people.includes(t.customerId ?? ''))
     const tally = (what: string) => (seen[what] = (seen[what] ?? 0) + 1)
-    const balances = () => Object.fromEntries(emu.db.all<InternalAccount>('internalAccounts').filter((a) => people.includes(a.customerId ?? '')).map((a) => [a.id, a.balance.amount]))
+    const balances = () =>
+      Object.fromEntries(
+        emu.db
+          .all<InternalAccount>('internalAccounts')
+          .filter((a) => people.includes(a.customerId ?? ''))
+          .map((a) => [a.id, a.balance.amount]),
+      )
     for (let step = 0; step < 150; step++) {
       const op = Math.floor(rand() * 6)
       const before = balances()
@@ -48,7 +69,12 @@ describe('incoming UMA payments conserve money', () => {
           const kind = pick(['success', 'pending.long', 'fail.compliance', 'refund', 'refund.fail'])!
           const cur = pick(['usd', 'eur', 'mxn'])!
           const p = pick(people)!
-          receiveUmaPayment(emu, {senderUmaAddress: `$${kind}.${cur}@sandbox.uma.money`, customerId: p, receivingCurrencyCode: pick(['USD', 'EUR', 'MXN'])!, receivingCurrencyAmount: 1 + Math.floor(rand() * 90_000)})
+          receiveUmaPayment(emu, {
+            senderUmaAddress: `$${kind}.${cur}@sandbox.uma.money`,
+            customerId: p,
+            receivingCurrencyCode: pick(['USD', 'EUR', 'MXN'])!,
+            receivingCurrencyAmount: 1 + Math.floor(rand() * 90_000),
+          })
           tally('receive')
         } else {
           const t = pick(op === 5 ? mine() : mine().filter(isAwaitingDecision))
@@ -58,12 +84,10 @@ describe('incoming UMA payments conserve money', () => {
             const next = acceptIncoming(emu, t)
             if (next.status === 'COMPLETED') credited = next
             tally(`approve ${next.status}`)
-          }
-          else if (op === 3) {
+          } else if (op === 3) {
             rejectTransaction(emu, t)
             tally('reject')
-          }
-          else if (op === 4) {
+          } else if (op === 4) {
             const next = decideByDefault(emu, t)
             if (next.status === 'COMPLETED') credited = next
             tally(`default ${next.status}`)
@@ -81,16 +105,27 @@ describe('incoming UMA payments conserve money', () => {
       // Only a completion moves money, into exactly its destination, by exactly its amount.
       const after = balances()
       for (const [id, amount] of Object.entries(after)) {
-        const expected = (before[id] ?? 0) + (credited && credited.destination.accountId === id ? credited.receivedAmount!.amount : 0)
+        const expected =
+          (before[id] ?? 0) + (credited && credited.destination.accountId === id ? credited.receivedAmount!.amount : 0)
         expect(amount, `seed ${seed} step ${step} op ${op} ${id}`).toBe(expected)
       }
     }
     // A decided payment is never decided again.
-    for (const t of mine().filter((x) => !isAwaitingDecision(x))) expect(() => rejectTransaction(emu, t)).toThrow(/only a PENDING incoming payment/)
+    for (const t of mine().filter((x) => !isAwaitingDecision(x)))
+      expect(() => rejectTransaction(emu, t)).toThrow(/only a PENDING incoming payment/)
   })
 
   it('covered every kind of decision and refusal', () => {
-    for (const kind of ['receive', 'approve COMPLETED', 'approve FAILED', 'reject', 'default COMPLETED', 'default FAILED', 'confirm', 'refused INVALID_CURRENCY']) {
+    for (const kind of [
+      'receive',
+      'approve COMPLETED',
+      'approve FAILED',
+      'reject',
+      'default COMPLETED',
+      'default FAILED',
+      'confirm',
+      'refused INVALID_CURRENCY',
+    ]) {
       expect(seen[kind] ?? 0, `${kind} never happened (${JSON.stringify(seen)})`).toBeGreaterThan(2)
     }
   })

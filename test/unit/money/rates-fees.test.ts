@@ -4,7 +4,15 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {Emulator} from '../../../src/emulator/emulator.js'
 import {feesFor} from '../../../src/emulator/domain/fees.js'
-import {convertDown, convertUp, fromUsdCents, rateFor, rateNumber, rateTable, toUsdCents} from '../../../src/emulator/domain/rates.js'
+import {
+  convertDown,
+  convertUp,
+  fromUsdCents,
+  rateFor,
+  rateNumber,
+  rateTable,
+  toUsdCents,
+} from '../../../src/emulator/domain/rates.js'
 import {rateLines} from '../../../src/lib/output/quote.js'
 
 let emu: Emulator
@@ -26,7 +34,9 @@ describe('exchange rates', () => {
     expect(rateNumber(rateFor(emu, 'USDC', 'USD'))).toBe(0.0001)
     expect(convertDown(rateFor(emu, 'USD', 'MXN'), 24_875)).toBe(429_093) // 248.75 * 17.25 = 4290.9375, rounded down
     expect(convertUp(rateFor(emu, 'USD', 'MXN'), 450_000)).toBe(26_087) // never delivers less than asked
-    expect(convertDown(rateFor(emu, 'USD', 'MXN'), convertUp(rateFor(emu, 'USD', 'MXN'), 450_000))).toBeGreaterThanOrEqual(450_000)
+    expect(
+      convertDown(rateFor(emu, 'USD', 'MXN'), convertUp(rateFor(emu, 'USD', 'MXN'), 450_000)),
+    ).toBeGreaterThanOrEqual(450_000)
     for (const c of ['EUR', 'BRL', 'GBP', 'USDT', 'BTC']) expect(rateNumber(rateFor(emu, 'USD', c))).toBeGreaterThan(0)
     expect(() => rateFor(emu, 'USD', 'XYZ')).toThrow(/No USD→XYZ rate/)
     expect(toUsdCents(emu, 'MXN', 1725)).toBe(100)
@@ -43,7 +53,11 @@ describe('exchange rates', () => {
   })
 
   it('renders in real units both ways', () => {
-    const [a, b] = rateLines({exchangeRate: 10_000, sendingCurrency: {code: 'USD', decimals: 2}, receivingCurrency: {code: 'USDC', decimals: 6}})
+    const [a, b] = rateLines({
+      exchangeRate: 10_000,
+      sendingCurrency: {code: 'USD', decimals: 2},
+      receivingCurrency: {code: 'USDC', decimals: 6},
+    })
     expect(a).toBe('1 USD = 1.00000 USDC')
     expect(b).toBe('1 USDC = 1.00000 USD')
   })
@@ -52,13 +66,26 @@ describe('exchange rates', () => {
 describe('fees', () => {
   it('price ACH and ACH_SAME_DAY separately; cross-currency adds basis points', () => {
     expect(feesFor(emu, {from: 'USD', to: 'USD', rail: 'ACH', net: 10_000})).toEqual({service: 25, platform: 0})
-    expect(feesFor(emu, {from: 'USD', to: 'USD', rail: 'ACH_SAME_DAY', net: 10_000})).toEqual({service: 150, platform: 0})
+    expect(feesFor(emu, {from: 'USD', to: 'USD', rail: 'ACH_SAME_DAY', net: 10_000})).toEqual({
+      service: 150,
+      platform: 0,
+    })
     expect(feesFor(emu, {from: 'USD', to: 'MXN', rail: 'SPEI', net: 10_000})).toEqual({service: 50 + 30, platform: 0})
     expect(feesFor(emu, {from: 'EUR', to: 'MXN', rail: 'SPEI', net: 10_000}).service).toBe(Math.ceil(50 * 0.92) + 30)
   })
 
   it('platform fees apply to USD sources only (standing config or per-quote override)', () => {
-    emu.saveConfig({...emu.config(), feeConfigs: [{feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 100, fixedFee: {amount: 10, currency: 'USD'}}]})
+    emu.saveConfig({
+      ...emu.config(),
+      feeConfigs: [
+        {
+          feeType: 'CROSS_CURRENCY_TRANSACTION',
+          sourceCurrency: 'USD',
+          variableFeeBps: 100,
+          fixedFee: {amount: 10, currency: 'USD'},
+        },
+      ],
+    })
     expect(feesFor(emu, {from: 'USD', to: 'MXN', net: 10_000}).platform).toBe(110)
     expect(feesFor(emu, {from: 'USD', to: 'USD', net: 10_000}).platform).toBe(0) // standing fees are for cross-currency
     expect(feesFor(emu, {from: 'EUR', to: 'MXN', net: 10_000}).platform).toBe(0)

@@ -62,60 +62,210 @@ const t = (q: Record<string, string>) => (p: Paging) => listTransactions(db, q a
 const cases: Case[] = [
   {name: 'customers', run: c({}), index: /customers_created_at_id_partial/},
   {name: 'customers isIncludingDeleted', run: c({isIncludingDeleted: 'true'}), index: /customers_created_at_id\b/},
-  {name: 'customers platformCustomerId', run: c({platformCustomerId: 'p-1'}), index: /customers_platform_customer_id_created_at_id \(platform_customer_id=\?/},
-  {name: 'customers platformCustomerId + deleted', run: c({platformCustomerId: 'p-1', isIncludingDeleted: 'true'}), index: /customers_platform_customer_id_created_at_id \(platform_customer_id=\?/},
-  {name: 'customers customerType', run: c({customerType: 'INDIVIDUAL'}), index: /customers_customer_type_created_at_id \(customer_type=\?/},
-  {name: 'customers customerType + deleted', run: c({customerType: 'BUSINESS', isIncludingDeleted: 'true'}), index: /customers_customer_type_created_at_id \(customer_type=\?/},
+  {
+    name: 'customers platformCustomerId',
+    run: c({platformCustomerId: 'p-1'}),
+    index: /customers_platform_customer_id_created_at_id \(platform_customer_id=\?/,
+  },
+  {
+    name: 'customers platformCustomerId + deleted',
+    run: c({platformCustomerId: 'p-1', isIncludingDeleted: 'true'}),
+    index: /customers_platform_customer_id_created_at_id \(platform_customer_id=\?/,
+  },
+  {
+    name: 'customers customerType',
+    run: c({customerType: 'INDIVIDUAL'}),
+    index: /customers_customer_type_created_at_id \(customer_type=\?/,
+  },
+  {
+    name: 'customers customerType + deleted',
+    run: c({customerType: 'BUSINESS', isIncludingDeleted: 'true'}),
+    index: /customers_customer_type_created_at_id \(customer_type=\?/,
+  },
   {name: 'customers region', run: c({region: 'US'}), index: /customers_region_created_at_id \(region=\?/},
-  {name: 'customers umaAddress', run: c({umaAddress: '$a@b.c'}), index: /customers_uma_address_created_at_id \(uma_address=\?/},
+  {
+    name: 'customers umaAddress',
+    run: c({umaAddress: '$a@b.c'}),
+    index: /customers_uma_address_created_at_id \(uma_address=\?/,
+  },
   {name: 'customers currency', run: c({currency: 'EUR'}), index: /SEARCH k USING PRIMARY KEY \(currency=\?/},
-  {name: 'customers currency + deleted', run: c({currency: 'EUR', isIncludingDeleted: 'true'}), index: /SEARCH k USING PRIMARY KEY \(currency=\?/},
-  {name: 'customers currency + customerType', run: c({currency: 'EUR', customerType: 'INDIVIDUAL'}), index: /SEARCH k USING PRIMARY KEY \(currency=\?/},
-  {name: 'customers createdAfter', run: c({createdAfter: AT}), index: /customers_created_at_id_partial \(created_at>\?/},
-  {name: 'customers createdBefore', run: c({createdBefore: AT}), index: /customers_created_at_id_partial \(.*created_at<\?/},
-  {name: 'customers created window', run: c({createdAfter: AT, createdBefore: '2026-06-01T00:00:00Z'}), index: /customers_created_at_id_partial \(created_at>\? AND created_at<\?/},
-  {name: 'customers updatedAfter', run: c({updatedAfter: AT}), index: /customers_updated_at \(updated_at>\?/, sortsFew: true},
-  {name: 'customers updatedBefore', run: c({updatedBefore: AT}), index: /customers_updated_at \(updated_at<\?/, sortsFew: true},
+  {
+    name: 'customers currency + deleted',
+    run: c({currency: 'EUR', isIncludingDeleted: 'true'}),
+    index: /SEARCH k USING PRIMARY KEY \(currency=\?/,
+  },
+  {
+    name: 'customers currency + customerType',
+    run: c({currency: 'EUR', customerType: 'INDIVIDUAL'}),
+    index: /SEARCH k USING PRIMARY KEY \(currency=\?/,
+  },
+  {
+    name: 'customers createdAfter',
+    run: c({createdAfter: AT}),
+    index: /customers_created_at_id_partial \(created_at>\?/,
+  },
+  {
+    name: 'customers createdBefore',
+    run: c({createdBefore: AT}),
+    index: /customers_created_at_id_partial \(.*created_at<\?/,
+  },
+  {
+    name: 'customers created window',
+    run: c({createdAfter: AT, createdBefore: '2026-06-01T00:00:00Z'}),
+    index: /customers_created_at_id_partial \(created_at>\? AND created_at<\?/,
+  },
+  {
+    name: 'customers updatedAfter',
+    run: c({updatedAfter: AT}),
+    index: /customers_updated_at \(updated_at>\?/,
+    sortsFew: true,
+  },
+  {
+    name: 'customers updatedBefore',
+    run: c({updatedBefore: AT}),
+    index: /customers_updated_at \(updated_at<\?/,
+    sortsFew: true,
+  },
   {name: 'transactions', run: t({}), index: /transactions_created_at_id/},
   {name: 'transactions asc', run: t({sortOrder: 'asc'}), index: /transactions_created_at_id/},
-  {name: 'transactions customerId', run: t({customerId: 'Customer:1'}), index: /transactions_customer_id_created_at_id \(customer_id=\?/},
-  {name: 'transactions platformCustomerId', run: t({platformCustomerId: 'p-1'}), index: /transactions_platform_customer_id_created_at_id \(platform_customer_id=\?/},
-  {name: 'transactions accountIdentifier', run: t({accountIdentifier: 'InternalAccount:1'}), index: /transactions_source_account_id_created_at_id \(source_account_id=\?[\s\S]*transactions_destination_account_id_created_at_id \(destination_account_id=\?/},
+  {
+    name: 'transactions customerId',
+    run: t({customerId: 'Customer:1'}),
+    index: /transactions_customer_id_created_at_id \(customer_id=\?/,
+  },
+  {
+    name: 'transactions platformCustomerId',
+    run: t({platformCustomerId: 'p-1'}),
+    index: /transactions_platform_customer_id_created_at_id \(platform_customer_id=\?/,
+  },
+  {
+    name: 'transactions accountIdentifier',
+    run: t({accountIdentifier: 'InternalAccount:1'}),
+    index:
+      /transactions_source_account_id_created_at_id \(source_account_id=\?[\s\S]*transactions_destination_account_id_created_at_id \(destination_account_id=\?/,
+  },
   {name: 'transactions status', run: t({status: 'COMPLETED'}), index: /transactions_status_created_at_id \(status=\?/},
   {name: 'transactions type', run: t({type: 'OUTGOING'}), index: /transactions_type_created_at_id \(type=\?/},
-  {name: 'transactions reference', run: t({reference: 'REF-1'}), index: /transactions_reference \(reference=\?\)[\s\S]*PRIMARY KEY|INDEX sqlite_autoindex_transactions_1 \(id=\?\)/, sortsFew: true},
+  {
+    name: 'transactions reference',
+    run: t({reference: 'REF-1'}),
+    index: /transactions_reference \(reference=\?\)[\s\S]*PRIMARY KEY|INDEX sqlite_autoindex_transactions_1 \(id=\?\)/,
+    sortsFew: true,
+  },
   {name: 'transactions startDate', run: t({startDate: AT}), index: /transactions_created_at_id \(created_at>\?/},
   {name: 'transactions endDate', run: t({endDate: AT}), index: /transactions_created_at_id \(created_at<\?/},
-  {name: 'transactions status + startDate', run: t({status: 'PENDING', startDate: AT}), index: /transactions_status_created_at_id \(status=\? AND created_at>\?/},
+  {
+    name: 'transactions status + startDate',
+    run: t({status: 'PENDING', startDate: AT}),
+    index: /transactions_status_created_at_id \(status=\? AND created_at>\?/,
+  },
   {name: 'cards', run: (p) => listCards(db, {}, p), index: /cards_created_at_id/},
-  {name: 'cards cardholderId', run: (p) => listCards(db, {cardholderId: 'Customer:1'}, p), index: /cards_cardholder_id_created_at_id \(cardholder_id=\?/},
-  {name: 'cards platformCardId', run: (p) => listCards(db, {platformCardId: 'pc-1'}, p), index: /cards_platform_card_id_created_at_id \(platform_card_id=\?/},
+  {
+    name: 'cards cardholderId',
+    run: (p) => listCards(db, {cardholderId: 'Customer:1'}, p),
+    index: /cards_cardholder_id_created_at_id \(cardholder_id=\?/,
+  },
+  {
+    name: 'cards platformCardId',
+    run: (p) => listCards(db, {platformCardId: 'pc-1'}, p),
+    index: /cards_platform_card_id_created_at_id \(platform_card_id=\?/,
+  },
   {name: 'cards state', run: (p) => listCards(db, {state: 'ACTIVE'}, p), index: /cards_state_created_at_id \(state=\?/},
-  {name: 'cards accountId', run: (p) => listCards(db, {accountId: 'InternalAccount:1'}, p), index: /cardFundingSources_account_id \(account_id=\?/, sortsFew: true},
+  {
+    name: 'cards accountId',
+    run: (p) => listCards(db, {accountId: 'InternalAccount:1'}, p),
+    index: /cardFundingSources_account_id \(account_id=\?/,
+    sortsFew: true,
+  },
   {name: 'agents', run: (p) => listAgents(db, {}, p), index: /agents_created_at_id/},
-  {name: 'agents customerId', run: (p) => listAgents(db, {customerId: 'Customer:1'}, p), index: /agents_customer_id_created_at_id \(customer_id=\?/},
-  {name: 'agents isPaused', run: (p) => listAgents(db, {isPaused: 'true'}, p), index: /agents_is_paused_created_at_id \(is_paused=\?/},
-  {name: 'agents isConnected', run: (p) => listAgents(db, {isConnected: 'false'}, p), index: /agents_is_connected_created_at_id \(is_connected=\?/},
-  {name: 'agents createdAfter', run: (p) => listAgents(db, {createdAfter: AT}, p), index: /agents_created_at_id \(created_at>\?/},
-  {name: 'agents updatedAfter', run: (p) => listAgents(db, {updatedAfter: AT}, p), index: /agents_updated_at \(updated_at>\?/, sortsFew: true},
-  {name: 'agent approvals', run: (p) => listAgentActions(db, {status: 'PENDING_APPROVAL'}, p), index: /agentActions_status_created_at_id \(status=\?/},
-  {name: 'agent actions agentId', run: (p) => listAgentActions(db, {agentId: 'Agent:1'}, p), index: /agentActions_agent_id_created_at_id \(agent_id=\?/},
-  {name: 'agent actions customerId', run: (p) => listAgentActions(db, {customerId: 'Customer:1'}, p), index: /agentActions_customer_id_created_at_id \(customer_id=\?/},
-  {name: 'internal accounts customerId', run: (p) => pageInternalAccounts(db, {customerId: 'Customer:1'}, p), index: /internalAccounts_customer_id_created_at_id \(customer_id=\?/},
-  {name: 'internal accounts platform', run: (p) => pageInternalAccounts(db, {customerId: null}, p), index: /internalAccounts_customer_id_created_at_id \(customer_id=\?/},
-  {name: 'internal accounts currency', run: (p) => pageInternalAccounts(db, {currency: 'USD'}, p), index: /internalAccounts_currency_created_at_id \(currency=\?/},
-  {name: 'internal accounts type', run: (p) => pageInternalAccounts(db, {type: 'EMBEDDED_WALLET'}, p), index: /internalAccounts_type_created_at_id \(type=\?/},
-  {name: 'external accounts customerId', run: (p) => pageExternalAccounts(db, {platform: false, customerId: 'Customer:1'}, p), index: /externalAccounts_customer_id_created_at_id \(customer_id=\?/},
-  {name: 'external accounts platform', run: (p) => pageExternalAccounts(db, {platform: true}, p), index: /externalAccounts_customer_id_created_at_id \(customer_id=\?/},
-  {name: 'external accounts currency', run: (p) => pageExternalAccounts(db, {platform: false, currency: 'MXN'}, p), index: /externalAccounts_currency_created_at_id \(currency=\?/},
+  {
+    name: 'agents customerId',
+    run: (p) => listAgents(db, {customerId: 'Customer:1'}, p),
+    index: /agents_customer_id_created_at_id \(customer_id=\?/,
+  },
+  {
+    name: 'agents isPaused',
+    run: (p) => listAgents(db, {isPaused: 'true'}, p),
+    index: /agents_is_paused_created_at_id \(is_paused=\?/,
+  },
+  {
+    name: 'agents isConnected',
+    run: (p) => listAgents(db, {isConnected: 'false'}, p),
+    index: /agents_is_connected_created_at_id \(is_connected=\?/,
+  },
+  {
+    name: 'agents createdAfter',
+    run: (p) => listAgents(db, {createdAfter: AT}, p),
+    index: /agents_created_at_id \(created_at>\?/,
+  },
+  {
+    name: 'agents updatedAfter',
+    run: (p) => listAgents(db, {updatedAfter: AT}, p),
+    index: /agents_updated_at \(updated_at>\?/,
+    sortsFew: true,
+  },
+  {
+    name: 'agent approvals',
+    run: (p) => listAgentActions(db, {status: 'PENDING_APPROVAL'}, p),
+    index: /agentActions_status_created_at_id \(status=\?/,
+  },
+  {
+    name: 'agent actions agentId',
+    run: (p) => listAgentActions(db, {agentId: 'Agent:1'}, p),
+    index: /agentActions_agent_id_created_at_id \(agent_id=\?/,
+  },
+  {
+    name: 'agent actions customerId',
+    run: (p) => listAgentActions(db, {customerId: 'Customer:1'}, p),
+    index: /agentActions_customer_id_created_at_id \(customer_id=\?/,
+  },
+  {
+    name: 'internal accounts customerId',
+    run: (p) => pageInternalAccounts(db, {customerId: 'Customer:1'}, p),
+    index: /internalAccounts_customer_id_created_at_id \(customer_id=\?/,
+  },
+  {
+    name: 'internal accounts platform',
+    run: (p) => pageInternalAccounts(db, {customerId: null}, p),
+    index: /internalAccounts_customer_id_created_at_id \(customer_id=\?/,
+  },
+  {
+    name: 'internal accounts currency',
+    run: (p) => pageInternalAccounts(db, {currency: 'USD'}, p),
+    index: /internalAccounts_currency_created_at_id \(currency=\?/,
+  },
+  {
+    name: 'internal accounts type',
+    run: (p) => pageInternalAccounts(db, {type: 'EMBEDDED_WALLET'}, p),
+    index: /internalAccounts_type_created_at_id \(type=\?/,
+  },
+  {
+    name: 'external accounts customerId',
+    run: (p) => pageExternalAccounts(db, {platform: false, customerId: 'Customer:1'}, p),
+    index: /externalAccounts_customer_id_created_at_id \(customer_id=\?/,
+  },
+  {
+    name: 'external accounts platform',
+    run: (p) => pageExternalAccounts(db, {platform: true}, p),
+    index: /externalAccounts_customer_id_created_at_id \(customer_id=\?/,
+  },
+  {
+    name: 'external accounts currency',
+    run: (p) => pageExternalAccounts(db, {platform: false, currency: 'MXN'}, p),
+    index: /externalAccounts_currency_created_at_id \(currency=\?/,
+  },
 ]
 
 /** Tables whose rows grow with use; a SCAN of one is a read of the whole table. */
-const BIG = /^(SCAN|SEARCH) (\w+ AS )?(c|k|customers|customerCurrencies|transactions|cardTransactions|cards|agents|agentActions|internalAccounts|externalAccounts|events)\b/
+const BIG =
+  /^(SCAN|SEARCH) (\w+ AS )?(c|k|customers|customerCurrencies|transactions|cardTransactions|cards|agents|agentActions|internalAccounts|externalAccounts|events)\b/
 
 describe('every list filter is answered from an index (EXPLAIN QUERY PLAN)', () => {
   for (const tc of cases) {
-    for (const [when, paging] of [['first page', first], ['next page', next]] as const) {
+    for (const [when, paging] of [
+      ['first page', first],
+      ['next page', next],
+    ] as const) {
       it(`${tc.name}, ${when}`, () => {
         const statements = plansOf(() => tc.run(paging))
         const text = (s: {sql: string; plan: string[]}) => `${s.sql}\n  ${s.plan.join('\n  ')}`
@@ -125,7 +275,10 @@ describe('every list filter is answered from an index (EXPLAIN QUERY PLAN)', () 
           for (const line of s.plan) {
             // A SCAN is allowed only as the unfiltered first page's walk of the order index, which
             // LIMIT stops after limit + 1 rows.
-            const unfilteredWalk = paging === first && /^SCAN \w+( AS \w+)? USING (COVERING )?INDEX \w+_created_at_id(_partial)?$/.test(line) && !/WHERE/.test(s.sql.replace(/WHERE c\.is_deleted = 0|WHERE is_deleted = 0/, ''))
+            const unfilteredWalk =
+              paging === first &&
+              /^SCAN \w+( AS \w+)? USING (COVERING )?INDEX \w+_created_at_id(_partial)?$/.test(line) &&
+              !/WHERE/.test(s.sql.replace(/WHERE c\.is_deleted = 0|WHERE is_deleted = 0/, ''))
             if (BIG.test(line) && line.startsWith('SCAN')) expect(unfilteredWalk, text(s)).toBe(true)
             if (/TEMP B-TREE/.test(line)) expect(tc.sortsFew, `sorts its matches: ${text(s)}`).toBe(true)
           }

@@ -13,7 +13,14 @@ async function filled(name: string): Promise<string> {
   mkdirSync(dir)
   const db = Db.open(dir)
   await db.unit(() => {
-    for (let i = 0; i < 500; i++) db.put('customers', `Customer:${i}`, {id: `Customer:${i}`, fullName: 'x'.repeat(300), currencies: ['USD'], isDeleted: false, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()})
+    for (let i = 0; i < 500; i++)
+      db.put('customers', `Customer:${i}`, {
+        id: `Customer:${i}`,
+        fullName: 'x'.repeat(300),
+        currencies: ['USD'],
+        isDeleted: false,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      })
   })
   await db.close()
   return dir

@@ -27,29 +27,55 @@ describe('schema version 3 (issue 20 list indexes)', () => {
   it('a version-2 database gains the columns, side table, counters and indexes on open, filled from its documents', async () => {
     const db = Db.open(dir)
     for (let i = 1; i <= 12; i++) db.put('customers', `Customer:${i}`, customer(i, i === 12 ? {isDeleted: true} : {}))
-    db.put('internalAccounts', 'InternalAccount:1', {id: 'InternalAccount:1', customerId: 'Customer:1', type: 'INTERNAL_FIAT', balance: {amount: 0, currency: {code: 'EUR'}}, createdAt: at(1)})
-    db.put('externalAccounts', 'ExternalAccount:1', {id: 'ExternalAccount:1', customerId: 'Customer:1', currency: 'MXN', createdAt: at(1)})
-    db.put('externalAccounts', 'ExternalAccount:2', {id: 'ExternalAccount:2', customerId: 'Customer:1', currency: 'MXN', isDeleted: true, createdAt: at(2)})
+    db.put('internalAccounts', 'InternalAccount:1', {
+      id: 'InternalAccount:1',
+      customerId: 'Customer:1',
+      type: 'INTERNAL_FIAT',
+      balance: {amount: 0, currency: {code: 'EUR'}},
+      createdAt: at(1),
+    })
+    db.put('externalAccounts', 'ExternalAccount:1', {
+      id: 'ExternalAccount:1',
+      customerId: 'Customer:1',
+      currency: 'MXN',
+      createdAt: at(1),
+    })
+    db.put('externalAccounts', 'ExternalAccount:2', {
+      id: 'ExternalAccount:2',
+      customerId: 'Customer:1',
+      currency: 'MXN',
+      isDeleted: true,
+      createdAt: at(2),
+    })
     await db.close()
 
     // Turn it into what the previous release wrote: v2's indexes, no v3 columns, side table, counters.
     const conn = openConnection(join(dir, DB_FILE))
-    const v3 = conn.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL").raw().all() as unknown as Array<[string, string]>
-    for (const [type, name] of v3) if (/^(customers|internalAccounts|externalAccounts|transactions|customerCurrencies|cards|agents)_/.test(name)) conn.exec(`DROP ${type.toUpperCase()} "${name}"`)
+    const v3 = conn
+      .prepare("SELECT type, name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL")
+      .raw()
+      .all() as unknown as Array<[string, string]>
+    for (const [type, name] of v3)
+      if (/^(customers|internalAccounts|externalAccounts|transactions|customerCurrencies|cards|agents)_/.test(name))
+        conn.exec(`DROP ${type.toUpperCase()} "${name}"`)
     conn.exec('DROP TABLE customerCurrencies')
     conn.exec('ALTER TABLE internalAccounts DROP COLUMN currency')
     conn.exec('ALTER TABLE externalAccounts DROP COLUMN is_deleted')
     conn.exec('ALTER TABLE externalAccounts DROP COLUMN currency')
     conn.exec("DELETE FROM counts WHERE name LIKE '%:%' OR name IN ('cards', 'agents')")
     conn.exec('CREATE INDEX customers_is_deleted_created_at_id ON customers (is_deleted, created_at, id)')
-    conn.exec('CREATE INDEX customers_platform_customer_id_partial ON customers (platform_customer_id) WHERE is_deleted = 0')
+    conn.exec(
+      'CREATE INDEX customers_platform_customer_id_partial ON customers (platform_customer_id) WHERE is_deleted = 0',
+    )
     conn.exec('PRAGMA user_version = 2')
     conn.close()
 
     const re = Db.open(dir)
     try {
       expect(re.sql.row('PRAGMA user_version')).toEqual([SCHEMA_VERSION])
-      const indexes = new Set(re.sql.rows("SELECT name FROM sqlite_master WHERE type = 'index'").map((r) => String(r[0])))
+      const indexes = new Set(
+        re.sql.rows("SELECT name FROM sqlite_master WHERE type = 'index'").map((r) => String(r[0])),
+      )
       expect(indexes.has('customers_is_deleted_created_at_id')).toBe(false) // no longer declared: dropped
       expect(indexes.has('customers_platform_customer_id_partial')).toBe(false)
       expect(indexes.has('customers_customer_type_created_at_id')).toBe(true)
@@ -63,25 +89,34 @@ describe('schema version 3 (issue 20 list indexes)', () => {
       expect(listCustomers(re, {customerType: 'BUSINESS'} as never, {limit: 10}).totalCount).toBe(3) // 3, 6, 9 (12 deleted)
       expect(listCustomers(re, {region: 'MX', isIncludingDeleted: 'true'} as never, {limit: 10}).totalCount).toBe(6)
       // new columns, from each row's document
-      expect(pageInternalAccounts(re, {currency: 'EUR'}, {limit: 10}).rows.map((a) => a.id)).toEqual(['InternalAccount:1'])
-      expect(pageExternalAccounts(re, {platform: false, currency: 'MXN'}, {limit: 10}).rows.map((a) => a.id)).toEqual(['ExternalAccount:1'])
+      expect(pageInternalAccounts(re, {currency: 'EUR'}, {limit: 10}).rows.map((a) => a.id)).toEqual([
+        'InternalAccount:1',
+      ])
+      expect(pageExternalAccounts(re, {platform: false, currency: 'MXN'}, {limit: 10}).rows.map((a) => a.id)).toEqual([
+        'ExternalAccount:1',
+      ])
 
       // and the triggers keep it all current from here on
       re.put('customers', 'Customer:4', customer(4, {currencies: ['USD'], isDeleted: false}))
       re.put('customers', 'Customer:13', customer(13, {currencies: ['EUR'], customerType: 'BUSINESS'}))
       re.put('customers', 'Customer:9', customer(9, {isDeleted: true}))
-      expect(listCustomers(re, {currency: 'EUR'} as never, {limit: 10}).rows.map((c) => c.id)).toEqual(['Customer:8', 'Customer:13'])
+      expect(listCustomers(re, {currency: 'EUR'} as never, {limit: 10}).rows.map((c) => c.id)).toEqual([
+        'Customer:8',
+        'Customer:13',
+      ])
       expect(listCustomers(re, {currency: 'EUR'} as never, {limit: 10}).totalCount).toBe(2)
       expect(listCustomers(re, {customerType: 'BUSINESS'} as never, {limit: 10}).totalCount).toBe(3) // 3, 6, 13
       re.del('customers', 'Customer:13')
       expect(listCustomers(re, {currency: 'EUR'} as never, {limit: 10}).totalCount).toBe(1)
-      expect(listCustomers(re, {customerType: 'BUSINESS', isIncludingDeleted: 'true'} as never, {limit: 10}).totalCount).toBe(4) // 3, 6, 9, 12
+      expect(
+        listCustomers(re, {customerType: 'BUSINESS', isIncludingDeleted: 'true'} as never, {limit: 10}).totalCount,
+      ).toBe(4) // 3, 6, 9, 12
     } finally {
       await re.close()
     }
   })
 
-  it('a filtered chain counts once: later pages carry the first page\'s count in the cursor', async () => {
+  it("a filtered chain counts once: later pages carry the first page's count in the cursor", async () => {
     const db = Db.open(dir)
     try {
       const q = {createdAfter: at(2)} as never

@@ -66,13 +66,19 @@ describe('key store', () => {
   it('never ends up with sealed and plain keys side by side when logins with and without a passphrase race', async () => {
     for (let run = 0; run < 3; run++) {
       const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')
-      const codes = await Promise.all([writer(dir, 0, 15), writer(dir, 1000, 3, {SVC_KEYSTORE_PASSPHRASE: 'pass phrase'}), writer(dir, 2000, 15)])
+      const codes = await Promise.all([
+        writer(dir, 0, 15),
+        writer(dir, 1000, 3, {SVC_KEYSTORE_PASSPHRASE: 'pass phrase'}),
+        writer(dir, 2000, 15),
+      ])
       expect(codes).toEqual([0, 0, 0])
       const records = new KeyStore({dir, baseUrl: BASE, env: {}}).list()
       const kinds = new Set(records.map((r) => ('sealed' in r.privateKey ? 'sealed' : 'plain')))
       expect([...kinds]).toEqual(['sealed'])
       // the sealed writer's keys are all there; plain ones were sealed or refused, never stored plain
-      expect(records.filter((r) => Number(r.sessionId!.split(':')[1]) >= 1000 && Number(r.sessionId!.split(':')[1]) < 2000)).toHaveLength(3)
+      expect(
+        records.filter((r) => Number(r.sessionId!.split(':')[1]) >= 1000 && Number(r.sessionId!.split(':')[1]) < 2000),
+      ).toHaveLength(3)
     }
   }, 60_000)
 
@@ -96,9 +102,13 @@ describe('key store', () => {
     ks.save(session(1, {credentialId: 'AuthMethod:email'}))
     ks.save(session(2, {credentialId: 'AuthMethod:sms', expiresAt: '2026-01-01T00:10:00Z'}))
     expect(ks.findSession({accountId: 'InternalAccount:a'})?.sessionId).toBe('Session:1')
-    expect(ks.findSession({accountId: 'InternalAccount:a', excludeCredentialId: 'AuthMethod:email'})?.sessionId).toBe('Session:2')
+    expect(ks.findSession({accountId: 'InternalAccount:a', excludeCredentialId: 'AuthMethod:email'})?.sessionId).toBe(
+      'Session:2',
+    )
     expect(ks.findSession({accountId: 'InternalAccount:a', sessionId: 'Session:2'})?.sessionId).toBe('Session:2')
-    expect(ks.findSession({accountId: 'InternalAccount:a', sessionId: 'Session:2', minRemainingMs: 11 * 60_000})).toBeUndefined()
+    expect(
+      ks.findSession({accountId: 'InternalAccount:a', sessionId: 'Session:2', minRemainingMs: 11 * 60_000}),
+    ).toBeUndefined()
     expect(ks.findSession({accountId: 'InternalAccount:other'})).toBeUndefined()
   })
 
@@ -112,8 +122,13 @@ describe('key store', () => {
     expect(JSON.parse(raw).privateKey.sealed).toMatchObject({kdf: 'scrypt', n: 32768})
     const record = sealed.list()[0]
     expect((await sealed.privateKey(record)).reveal()).toBe(PRIV)
-    await expect(store(dir, undefined, {SVC_KEYSTORE_PASSPHRASE: 'wrong', CI: '1'}).privateKey(record)).rejects.toMatchObject({code: 'KEYSTORE_PASSPHRASE_WRONG', exitCode: 4})
-    await expect(store(dir, undefined, {CI: '1'}).privateKey(record)).rejects.toMatchObject({code: 'KEYSTORE_LOCKED', exitCode: 4})
+    await expect(
+      store(dir, undefined, {SVC_KEYSTORE_PASSPHRASE: 'wrong', CI: '1'}).privateKey(record),
+    ).rejects.toMatchObject({code: 'KEYSTORE_PASSPHRASE_WRONG', exitCode: 4})
+    await expect(store(dir, undefined, {CI: '1'}).privateKey(record)).rejects.toMatchObject({
+      code: 'KEYSTORE_LOCKED',
+      exitCode: 4,
+    })
     // A sealed key moved into another record does not open (the record identity is authenticated).
     const other = {...record, publicKey: '03' + 'ab'.repeat(32)}
     await expect(sealed.privateKey(other)).rejects.toMatchObject({code: 'KEYSTORE_PASSPHRASE_WRONG'})

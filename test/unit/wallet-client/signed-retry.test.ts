@@ -25,7 +25,14 @@ beforeEach(() => {
   agent = new MockAgent()
   agent.disableNetConnect()
   seen = []
-  client = new ApiClient({baseUrl: BASE, tokenId: 't', timeoutMs: 5000, userAgent: 'test', dispatcher: agent, maxRetries: 0})
+  client = new ApiClient({
+    baseUrl: BASE,
+    tokenId: 't',
+    timeoutMs: 5000,
+    userAgent: 'test',
+    dispatcher: agent,
+    maxRetries: 0,
+  })
 })
 afterEach(async () => {
   vi.useRealTimers()
@@ -39,10 +46,19 @@ function script(method: string, path: string, replies: Array<Reply | ((s: Seen) 
   const pool = agent.get(ORIGIN)
   for (const reply of replies) {
     pool.intercept({path: `/2025-10-13${path}`, method}).reply((opts) => {
-      const s: Seen = {method, path, body: opts.body === undefined || opts.body === null ? undefined : String(opts.body), headers: lower(opts.headers as Record<string, string>)}
+      const s: Seen = {
+        method,
+        path,
+        body: opts.body === undefined || opts.body === null ? undefined : String(opts.body),
+        headers: lower(opts.headers as Record<string, string>),
+      }
       seen.push(s)
       const r = typeof reply === 'function' ? reply(s) : reply
-      return {statusCode: r.status, data: r.body === undefined ? '' : JSON.stringify(r.body), responseOptions: {headers: {'content-type': 'application/json', ...r.headers}}}
+      return {
+        statusCode: r.status,
+        data: r.body === undefined ? '' : JSON.stringify(r.body),
+        responseOptions: {headers: {'content-type': 'application/json', ...r.headers}},
+      }
     })
   }
 }
@@ -52,12 +68,22 @@ function lower(h: Record<string, string>): Record<string, string> {
 }
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString()
-const challenge = (n = 1, expiresAt = inMinutes(5)) => ({status: 202, body: {payloadToSign: `{"op":"x","n":${n}, "spaces":  "kept"}\n`, requestId: `Request:${n}`, expiresAt}})
+const challenge = (n = 1, expiresAt = inMinutes(5)) => ({
+  status: 202,
+  body: {payloadToSign: `{"op":"x","n":${n}, "spaces":  "kept"}\n`, requestId: `Request:${n}`, expiresAt},
+})
 const PROCESSING = {status: 200, body: {status: 'PROCESSING', message: 'settling'}}
 
 function engine(timeoutMs = 60_000) {
   const notes: string[] = []
-  const e = new SignedRetryEngine({client, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)), deadline: Date.now() + timeoutMs, note: (l) => notes.push(l), random: () => 0.5})
+  const e = new SignedRetryEngine({
+    client,
+    now: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    deadline: Date.now() + timeoutMs,
+    note: (l) => notes.push(l),
+    random: () => 0.5,
+  })
   return {e, notes}
 }
 
@@ -70,7 +96,15 @@ async function drive<T>(p: Promise<T>): Promise<T> {
   return out
 }
 
-const op = (over: Partial<SignedOperation> = {}): SignedOperation => ({method: 'POST', path: ['internal-accounts', 'InternalAccount:1', 'export'], body: {clientPublicKey: '04ab', z: 1, a: 'é'}, success: 'ok', what: 'export of InternalAccount:1', resume: 'run svc wallet export again', ...over})
+const op = (over: Partial<SignedOperation> = {}): SignedOperation => ({
+  method: 'POST',
+  path: ['internal-accounts', 'InternalAccount:1', 'export'],
+  body: {clientPublicKey: '04ab', z: 1, a: 'é'},
+  success: 'ok',
+  what: 'export of InternalAccount:1',
+  resume: 'run svc wallet export again',
+  ...over,
+})
 const signer = vi.fn((c: {payloadToSign: string}) => stamp(c.payloadToSign, key.privateKey))
 
 beforeEach(() => {
@@ -79,7 +113,10 @@ beforeEach(() => {
 
 describe('signed-retry engine', () => {
   it('stamps payloadToSign exactly as received and retries with the byte-identical body and Request-Id', async () => {
-    script('POST', '/internal-accounts/InternalAccount%3A1/export', [challenge(), {status: 200, body: {id: 'InternalAccount:1', encryptedWalletCredentials: 'x'}}])
+    script('POST', '/internal-accounts/InternalAccount%3A1/export', [
+      challenge(),
+      {status: 200, body: {id: 'InternalAccount:1', encryptedWalletCredentials: 'x'}},
+    ])
     const {e} = engine()
     const r = await drive(e.run(op(), signer))
     expect(r.status).toBe(200)
@@ -89,11 +126,18 @@ describe('signed-retry engine', () => {
     expect(leg1.headers['service-wallet-signature']).toBeUndefined()
     expect(leg2.headers['request-id']).toBe('Request:1')
     expect(verifyStamp(leg2.headers['service-wallet-signature'], challenge().body.payloadToSign)).toBe(true)
-    expect(parseStamp(leg2.headers['service-wallet-signature']).publicKey).toBe(Buffer.from(key.publicKeyCompressed).toString('hex'))
+    expect(parseStamp(leg2.headers['service-wallet-signature']).publicKey).toBe(
+      Buffer.from(key.publicKeyCompressed).toString('hex'),
+    )
   })
 
   it('re-sends a PROCESSING request byte for byte with the same stamp and Request-Id, signing once', async () => {
-    script('POST', '/internal-accounts/InternalAccount%3A1/export', [challenge(), PROCESSING, PROCESSING, {status: 200, body: {id: 'InternalAccount:1', encryptedWalletCredentials: 'x'}}])
+    script('POST', '/internal-accounts/InternalAccount%3A1/export', [
+      challenge(),
+      PROCESSING,
+      PROCESSING,
+      {status: 200, body: {id: 'InternalAccount:1', encryptedWalletCredentials: 'x'}},
+    ])
     const {e, notes} = engine()
     const started = Date.now()
     const r = await drive(e.run(op(), signer))
@@ -112,7 +156,12 @@ describe('signed-retry engine', () => {
   it('treats 200 as still processing for add/refresh/revoke (success is 201/204)', async () => {
     script('DELETE', '/auth/credentials/AuthMethod%3A2', [challenge(), {status: 200, body: {}}, {status: 204}])
     const {e} = engine()
-    const r = await drive(e.run(op({method: 'DELETE', path: ['auth', 'credentials', 'AuthMethod:2'], body: undefined, success: 'created'}), signer))
+    const r = await drive(
+      e.run(
+        op({method: 'DELETE', path: ['auth', 'credentials', 'AuthMethod:2'], body: undefined, success: 'created'}),
+        signer,
+      ),
+    )
     expect(r.status).toBe(204)
     expect(r.sends).toBe(2)
     expect(seen.every((s) => s.body === undefined)).toBe(true)
@@ -142,7 +191,9 @@ describe('signed-retry engine', () => {
   })
 
   it('gives up with exit 7 when Retry-After goes past --timeout', async () => {
-    script('POST', '/internal-accounts/InternalAccount%3A1/export', [{status: 429, body: {code: 'RATE_LIMITED'}, headers: {'retry-after': '120'}}])
+    script('POST', '/internal-accounts/InternalAccount%3A1/export', [
+      {status: 429, body: {code: 'RATE_LIMITED'}, headers: {'retry-after': '120'}},
+    ])
     const {e} = engine(10_000)
     const err = await drive(e.run(op(), signer)).catch((x) => x)
     expect(err).toBeInstanceOf(SvcError)
@@ -168,15 +219,35 @@ describe('signed-retry engine', () => {
   })
 
   it('other operations stop at a lapse with exit 8 and say where the outcome shows', async () => {
-    script('DELETE', '/auth/sessions/Session%3A1', [challenge(1, inMinutes(0.01)), {status: 200, body: {}}, {status: 200, body: {}}, {status: 200, body: {}}])
+    script('DELETE', '/auth/sessions/Session%3A1', [
+      challenge(1, inMinutes(0.01)),
+      {status: 200, body: {}},
+      {status: 200, body: {}},
+      {status: 200, body: {}},
+    ])
     const {e} = engine()
-    const err = await drive(e.run(op({method: 'DELETE', path: ['auth', 'sessions', 'Session:1'], body: undefined, success: 'created', resume: 'check sessions list'}), signer)).catch((x) => x)
+    const err = await drive(
+      e.run(
+        op({
+          method: 'DELETE',
+          path: ['auth', 'sessions', 'Session:1'],
+          body: undefined,
+          success: 'created',
+          resume: 'check sessions list',
+        }),
+        signer,
+      ),
+    ).catch((x) => x)
     expect(err).toMatchObject({code: 'SIGNED_CHALLENGE_EXPIRED', exitCode: 8})
     expect(err.hint).toContain('check sessions list')
   })
 
   it('asks for a fresh challenge when one arrives already expired, before signing', async () => {
-    script('POST', '/internal-accounts/InternalAccount%3A1/export', [challenge(1, inMinutes(-1)), challenge(2), {status: 200, body: {id: 'x', encryptedWalletCredentials: 'y'}}])
+    script('POST', '/internal-accounts/InternalAccount%3A1/export', [
+      challenge(1, inMinutes(-1)),
+      challenge(2),
+      {status: 200, body: {id: 'x', encryptedWalletCredentials: 'y'}},
+    ])
     const {e} = engine()
     const r = await drive(e.run(op(), signer))
     expect(r.challenge?.requestId).toBe('Request:2')
@@ -184,7 +255,10 @@ describe('signed-retry engine', () => {
   })
 
   it('exits 8 with the resume hint when still processing at --timeout', async () => {
-    script('POST', '/internal-accounts/InternalAccount%3A1/export', [challenge(), ...Array.from({length: 40}, () => PROCESSING)])
+    script('POST', '/internal-accounts/InternalAccount%3A1/export', [
+      challenge(),
+      ...Array.from({length: 40}, () => PROCESSING),
+    ])
     const {e} = engine(3000)
     const err = await drive(e.run(op(), signer)).catch((x) => x)
     expect(err).toMatchObject({code: 'WALLET_OPERATION_PROCESSING', exitCode: 8, hint: 'run svc wallet export again'})
@@ -195,13 +269,21 @@ describe('signed-retry engine', () => {
   it('returns a non-202 first answer without signing (nothing tied to a wallet changed)', async () => {
     script('PATCH', '/customers/Customer%3A1', [{status: 200, body: {id: 'Customer:1'}}])
     const {e} = engine()
-    const r = await drive(e.run(op({method: 'PATCH', path: ['customers', 'Customer:1'], body: {customerType: 'INDIVIDUAL', fullName: 'A B'}}), signer))
+    const r = await drive(
+      e.run(
+        op({method: 'PATCH', path: ['customers', 'Customer:1'], body: {customerType: 'INDIVIDUAL', fullName: 'A B'}}),
+        signer,
+      ),
+    )
     expect(r).toMatchObject({status: 200, body: {id: 'Customer:1'}, sends: 0})
     expect(signer).not.toHaveBeenCalled()
   })
 
   it('re-requests a still-processing unsigned answer (EMAIL_OTP challenge, rule 5)', async () => {
-    script('POST', '/auth/credentials/AuthMethod%3A1/challenge', [PROCESSING, {status: 200, body: {id: 'AuthMethod:1', otpEncryptionTargetBundle: '{}'}}])
+    script('POST', '/auth/credentials/AuthMethod%3A1/challenge', [
+      PROCESSING,
+      {status: 200, body: {id: 'AuthMethod:1', otpEncryptionTargetBundle: '{}'}},
+    ])
     const {e} = engine()
     const r = await drive(e.run(op({path: ['auth', 'credentials', 'AuthMethod:1', 'challenge'], body: {}}), signer))
     expect(r.body).toMatchObject({id: 'AuthMethod:1'})
@@ -218,7 +300,10 @@ describe('signed-retry engine', () => {
     ['UNAUTHORIZED', /refused the request/],
   ]
   it.each(CODES)('explains 401 %s: what happened and what to do (exit 4)', async (code, what) => {
-    script('POST', '/internal-accounts/InternalAccount%3A1/export', [challenge(), {status: 401, body: {code, message: `server says ${code}`}}])
+    script('POST', '/internal-accounts/InternalAccount%3A1/export', [
+      challenge(),
+      {status: 401, body: {code, message: `server says ${code}`}},
+    ])
     const {e} = engine()
     const err = await drive(e.run(op(), signer)).catch((x) => x)
     expect(err).toBeInstanceOf(SvcError)
@@ -230,10 +315,21 @@ describe('signed-retry engine', () => {
 })
 
 describe('signed-retry engine: chained challenges (delegated keys, three legs)', () => {
-  const create = (over: Partial<SignedOperation> = {}) => op({path: ['auth', 'delegated-keys'], body: {cardId: 'Card:1', internalAccountId: 'InternalAccount:1', nickname: 'k'}, success: 'created', signedLegs: 2, ...over})
+  const create = (over: Partial<SignedOperation> = {}) =>
+    op({
+      path: ['auth', 'delegated-keys'],
+      body: {cardId: 'Card:1', internalAccountId: 'InternalAccount:1', nickname: 'k'},
+      success: 'created',
+      signedLegs: 2,
+      ...over,
+    })
 
   it('signs the second challenge with the same signer, sends the same bytes with its own Request-Id, and ends on 201', async () => {
-    script('POST', '/auth/delegated-keys', [challenge(1), challenge(2), {status: 201, body: {id: 'DelegatedKey:1', status: 'ACTIVE'}}])
+    script('POST', '/auth/delegated-keys', [
+      challenge(1),
+      challenge(2),
+      {status: 201, body: {id: 'DelegatedKey:1', status: 'ACTIVE'}},
+    ])
     const {e} = engine()
     const r = await drive(e.run(create(), signer))
     expect(r.status).toBe(201)

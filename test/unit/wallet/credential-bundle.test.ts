@@ -13,20 +13,26 @@ import {
 import {caught, vectors} from './vectors.js'
 
 const base58check = createBase58check(sha256)
-const [oracleMade, knownAnswer] = vectors.credentialBundles as [(typeof vectors.credentialBundles)[0], (typeof vectors.credentialBundles)[0]]
+const [oracleMade, knownAnswer] = vectors.credentialBundles as [
+  (typeof vectors.credentialBundles)[0],
+  (typeof vectors.credentialBundles)[0],
+]
 
 describe('decryptCredentialBundle()', () => {
-  it.each(vectors.credentialBundles.map((v) => [v.name, v] as const))('%s: decrypts to the expected session key', async (_n, v) => {
-    expect(bytesToHex(base58check.decode(v.bundle))).toBe(v.decodedPayloadHex)
-    const sessionKey = await decryptCredentialBundle(v.bundle, v.recipientPrivateKey)
-    expect(bytesToHex(sessionKey)).toBe(v.expectedPlaintextHex)
-  })
+  it.each(vectors.credentialBundles.map((v) => [v.name, v] as const))(
+    '%s: decrypts to the expected session key',
+    async (_n, v) => {
+      expect(bytesToHex(base58check.decode(v.bundle))).toBe(v.decodedPayloadHex)
+      const sessionKey = await decryptCredentialBundle(v.bundle, v.recipientPrivateKey)
+      expect(bytesToHex(sessionKey)).toBe(v.expectedPlaintextHex)
+    },
+  )
 
   it('the published enclave-made known-answer test passes', async () => {
     expect(knownAnswer.bundle.startsWith('w99a5x')).toBe(true)
-    expect(bytesToHex(await decryptCredentialBundle(knownAnswer.bundle, hexToBytes(knownAnswer.recipientPrivateKey)))).toBe(
-      '67ee05fc3bdf4161bc70701c221d8d77180294cefcfcea64ba83c4d4c732fcb9',
-    )
+    expect(
+      bytesToHex(await decryptCredentialBundle(knownAnswer.bundle, hexToBytes(knownAnswer.recipientPrivateKey))),
+    ).toBe('67ee05fc3bdf4161bc70701c221d8d77180294cefcfcea64ba83c4d4c732fcb9')
   })
 
   it('yields a key whose compressed public key is the session API key', async () => {
@@ -41,7 +47,9 @@ describe('decryptCredentialBundle()', () => {
     const raw = Uint8Array.from([...payload, ...sha256(sha256(payload)).subarray(0, 4)])
     raw[raw.length - 1]! ^= 0xff
     for (const bad of [swapped, b.slice(0, -1), base58.encode(raw)]) {
-      const error = (await caught(() => decryptCredentialBundle(bad, oracleMade.recipientPrivateKey))) as WalletCryptoError
+      const error = (await caught(() =>
+        decryptCredentialBundle(bad, oracleMade.recipientPrivateKey),
+      )) as WalletCryptoError
       expect(error.code).toBe('BUNDLE_CHECKSUM_INVALID')
       expect(error.message).toBe('the credential bundle checksum does not match: it was truncated, mistyped or altered')
     }
@@ -49,16 +57,28 @@ describe('decryptCredentialBundle()', () => {
 
   it.each([
     ['non-base58 text', '0OIl', /it is not base58 text/],
-    ['a payload of only 33 bytes', base58check.encode(hexToBytes(vectors.keys.tek.publicKeyCompressed)), /33 bytes is too short/],
-    ['an uncompressed key prefix', base58check.encode(hexToBytes(vectors.keys.tek.publicKeyUncompressed + '00'.repeat(48))), /does not start with a compressed/],
+    [
+      'a payload of only 33 bytes',
+      base58check.encode(hexToBytes(vectors.keys.tek.publicKeyCompressed)),
+      /33 bytes is too short/,
+    ],
+    [
+      'an uncompressed key prefix',
+      base58check.encode(hexToBytes(vectors.keys.tek.publicKeyUncompressed + '00'.repeat(48))),
+      /does not start with a compressed/,
+    ],
   ])('rejects %s with BUNDLE_MALFORMED', async (_name, bundle, message) => {
-    const error = (await caught(() => decryptCredentialBundle(bundle, oracleMade.recipientPrivateKey))) as WalletCryptoError
+    const error = (await caught(() =>
+      decryptCredentialBundle(bundle, oracleMade.recipientPrivateKey),
+    )) as WalletCryptoError
     expect(error.code).toBe('BUNDLE_MALFORMED')
     expect(error.message).toMatch(message)
   })
 
   it('fails with DECRYPT_FAILED for the wrong client key', async () => {
-    const error = (await caught(() => decryptCredentialBundle(oracleMade.bundle, vectors.keys.tek.privateKey))) as WalletCryptoError
+    const error = (await caught(() =>
+      decryptCredentialBundle(oracleMade.bundle, vectors.keys.tek.privateKey),
+    )) as WalletCryptoError
     expect(error.code).toBe('DECRYPT_FAILED')
   })
 })
@@ -74,9 +94,14 @@ describe('encryptCredentialBundle()', () => {
   })
 
   it('accepts a compressed client key and round-trips with a fresh ephemeral key', async () => {
-    const bundle = await encryptCredentialBundle(vectors.keys.sessionKeyPlain.privateKey, vectors.keys.recipient.publicKeyCompressed)
+    const bundle = await encryptCredentialBundle(
+      vectors.keys.sessionKeyPlain.privateKey,
+      vectors.keys.recipient.publicKeyCompressed,
+    )
     expect(bundle).not.toBe(oracleMade.bundle)
     expect(base58check.decode(bundle)).toHaveLength(81)
-    expect(bytesToHex(await decryptCredentialBundle(bundle, vectors.keys.recipient.privateKey))).toBe(vectors.keys.sessionKeyPlain.privateKey)
+    expect(bytesToHex(await decryptCredentialBundle(bundle, vectors.keys.recipient.privateKey))).toBe(
+      vectors.keys.sessionKeyPlain.privateKey,
+    )
   })
 })

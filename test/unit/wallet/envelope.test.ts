@@ -43,7 +43,11 @@ describe('parseSignedEnvelope()', () => {
     ['no version', JSON.stringify({data: '00'}), /version is missing/],
     ['data not hex', JSON.stringify({version: 'v1.0.0', data: 'xyz'}), /data must be non-empty hex/],
     ['empty data', JSON.stringify({version: 'v1.0.0', data: ''}), /data must be non-empty hex/],
-    ['signature not hex', JSON.stringify({version: 'v1.0.0', data: '00', dataSignature: 'zz'}), /dataSignature must be hex/],
+    [
+      'signature not hex',
+      JSON.stringify({version: 'v1.0.0', data: '00', dataSignature: 'zz'}),
+      /dataSignature must be hex/,
+    ],
   ])('rejects %s with ENVELOPE_MALFORMED', async (_name, text, message) => {
     const error = (await caught(() => parseSignedEnvelope(text))) as WalletCryptoError
     expect(error.code).toBe('ENVELOPE_MALFORMED')
@@ -80,13 +84,19 @@ describe('verifySignedEnvelope()', () => {
     for (const bad of [tampered, {...envelope, dataSignature: '3006020101020101'}]) {
       const error = (await caught(() => verifySignedEnvelope(bad, {allowUnsigned: true}))) as WalletCryptoError
       expect(error.code).toBe('ENVELOPE_SIGNATURE_INVALID')
-      expect(error.message).toBe('the enclave signature over the bundle data does not verify: the bundle was altered or corrupted')
+      expect(error.message).toBe(
+        'the enclave signature over the bundle data does not verify: the bundle was altered or corrupted',
+      )
     }
   })
 
   it('rejects unsigned envelopes unless explicitly allowed', async () => {
-    const unsigned = parseSignedEnvelope(makeUnsignedEnvelope({targetPublic: vectors.keys.otpTarget.publicKeyUncompressed}))
-    const error = (await caught(() => verifySignedEnvelope(unsigned, {pinnedQuorumKey: quorum.publicKeyUncompressed}))) as WalletCryptoError
+    const unsigned = parseSignedEnvelope(
+      makeUnsignedEnvelope({targetPublic: vectors.keys.otpTarget.publicKeyUncompressed}),
+    )
+    const error = (await caught(() =>
+      verifySignedEnvelope(unsigned, {pinnedQuorumKey: quorum.publicKeyUncompressed}),
+    )) as WalletCryptoError
     expect(error.code).toBe('ENVELOPE_UNSIGNED')
     expect(error.message).toMatch(/no enclave signature .* only in sandbox mode when explicitly allowed/)
     expect(verifySignedEnvelope(unsigned, {allowUnsigned: true})).toEqual({
@@ -96,22 +106,31 @@ describe('verifySignedEnvelope()', () => {
   })
 
   it('refuses an empty pin instead of silently not pinning', async () => {
-    expect(((await caught(() => verifySignedEnvelope(envelope, {pinnedQuorumKey: ''}))) as WalletCryptoError).code).toBe('INVALID_INPUT')
+    expect(
+      ((await caught(() => verifySignedEnvelope(envelope, {pinnedQuorumKey: ''}))) as WalletCryptoError).code,
+    ).toBe('INVALID_INPUT')
   })
 
   it('rejects signed data that is not a JSON object', async () => {
-    const error = (await caught(() => verifySignedEnvelope(parseSignedEnvelope(makeSignedEnvelope([] as never, quorum.privateKey))))) as WalletCryptoError
+    const error = (await caught(() =>
+      verifySignedEnvelope(parseSignedEnvelope(makeSignedEnvelope([] as never, quorum.privateKey))),
+    )) as WalletCryptoError
     expect(error.code).toBe('ENVELOPE_MALFORMED')
     expect(error.message).toMatch(/data is not a JSON object/)
   })
 })
 
 describe('makeSignedEnvelope()', () => {
-  it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))('%s: reproduces the target bundle byte for byte', (_n, v) => {
-    expect(makeSignedEnvelope(vectors.otp.signedData, quorum.privateKey)).toBe(v.otpEncryptionTargetBundle)
-  })
+  it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))(
+    '%s: reproduces the target bundle byte for byte',
+    (_n, v) => {
+      expect(makeSignedEnvelope(vectors.otp.signedData, quorum.privateKey)).toBe(v.otpEncryptionTargetBundle)
+    },
+  )
 
   it('writes the sandbox shape with empty signature fields', () => {
-    expect(makeUnsignedEnvelope({a: 1})).toBe('{"version":"v1.0.0","data":"7b2261223a317d","dataSignature":"","enclaveQuorumPublic":""}')
+    expect(makeUnsignedEnvelope({a: 1})).toBe(
+      '{"version":"v1.0.0","data":"7b2261223a317d","dataSignature":"","enclaveQuorumPublic":""}',
+    )
   })
 })

@@ -1,6 +1,14 @@
 import {describe, expect, it} from 'vitest'
 
-import {bytesToHex, compressPublicKey, hexToBytes, hpkeOpen, hpkeSeal, utf8Decode, WalletCryptoError} from '../../../src/lib/wallet/index.js'
+import {
+  bytesToHex,
+  compressPublicKey,
+  hexToBytes,
+  hpkeOpen,
+  hpkeSeal,
+  utf8Decode,
+  WalletCryptoError,
+} from '../../../src/lib/wallet/index.js'
 import {caught, vectors} from './vectors.js'
 
 const target = vectors.keys.otpTarget
@@ -11,17 +19,20 @@ function sealedOf(encryptedOtpBundle: string) {
 }
 
 describe('HPKE suite (DHKEM P-256, HKDF-SHA256, AES-256-GCM, info turnkey_hpke, AAD enc||pkR)', () => {
-  it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))('%s: seal with the injected ephemeral key is byte-identical', async (_n, v) => {
-    const expected = sealedOf(v.encryptedOtpBundle)
-    const sealed = await hpkeSeal({
-      plaintext: hexToBytes(v.plaintextHex),
-      recipientPublicKey: target.publicKeyUncompressed,
-      ephemeralPrivateKey: v.ephemeralPrivateKey,
-    })
-    expect(bytesToHex(sealed.enc)).toBe(v.ephemeralPublicKeyUncompressed)
-    expect(bytesToHex(sealed.ciphertext)).toBe(bytesToHex(expected.ciphertext))
-    expect(sealed.ciphertext).toHaveLength(hexToBytes(v.plaintextHex).length + 16)
-  })
+  it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))(
+    '%s: seal with the injected ephemeral key is byte-identical',
+    async (_n, v) => {
+      const expected = sealedOf(v.encryptedOtpBundle)
+      const sealed = await hpkeSeal({
+        plaintext: hexToBytes(v.plaintextHex),
+        recipientPublicKey: target.publicKeyUncompressed,
+        ephemeralPrivateKey: v.ephemeralPrivateKey,
+      })
+      expect(bytesToHex(sealed.enc)).toBe(v.ephemeralPublicKeyUncompressed)
+      expect(bytesToHex(sealed.ciphertext)).toBe(bytesToHex(expected.ciphertext))
+      expect(sealed.ciphertext).toHaveLength(hexToBytes(v.plaintextHex).length + 16)
+    },
+  )
 
   it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))('%s: opens to the vector plaintext', async (_n, v) => {
     const plaintext = await hpkeOpen({...sealedOf(v.encryptedOtpBundle), recipientPrivateKey: v.targetPrivateKey})
@@ -36,7 +47,11 @@ describe('HPKE suite (DHKEM P-256, HKDF-SHA256, AES-256-GCM, info turnkey_hpke, 
       ephemeralPrivateKey: hexToBytes(v.ephemeralPrivateKey),
     })
     expect(bytesToHex(sealed.ciphertext)).toBe(bytesToHex(sealedOf(v.encryptedOtpBundle).ciphertext))
-    const opened = await hpkeOpen({enc: compressPublicKey(sealed.enc), ciphertext: sealed.ciphertext, recipientPrivateKey: target.privateKey})
+    const opened = await hpkeOpen({
+      enc: compressPublicKey(sealed.enc),
+      ciphertext: sealed.ciphertext,
+      recipientPrivateKey: target.privateKey,
+    })
     expect(utf8Decode(opened)).toBe(v.plaintext)
   })
 
@@ -69,7 +84,9 @@ describe('HPKE suite (DHKEM P-256, HKDF-SHA256, AES-256-GCM, info turnkey_hpke, 
   })
 
   it('rejects an invalid recipient key before doing any crypto', async () => {
-    const error = (await caught(() => hpkeSeal({plaintext: new Uint8Array(1), recipientPublicKey: '02' + 'ff'.repeat(32)}))) as WalletCryptoError
+    const error = (await caught(() =>
+      hpkeSeal({plaintext: new Uint8Array(1), recipientPublicKey: '02' + 'ff'.repeat(32)}),
+    )) as WalletCryptoError
     expect(error.code).toBe('INVALID_KEY')
     expect(error.message).toBe('recipient public key is not a valid P-256 point')
   })

@@ -29,24 +29,34 @@ const pin = vectors.keys.quorum.publicKeyUncompressed
 const payloads = [...new Set(vectors.stamps.map((v) => v.payload))]
 
 describe('stamps -> verifyStampSignature', () => {
-  it.each(payloads.map((p) => [JSON.stringify(p).slice(0, 40), p] as const))('%s: fresh keys, both S modes', async (_label, payload) => {
-    for (let i = 0; i < 4; i++) {
-      const {privateKey, publicKeyCompressed} = generateP256KeyPair()
-      for (const lowS of [false, true]) {
-        const parsed = parseStamp(stamp(payload, privateKey, {lowS}))
-        expect(parsed.publicKey).toBe(bytesToHex(publicKeyCompressed))
-        await expect(tk.verifyStampSignature(parsed.publicKey, parsed.signature, payload)).resolves.toBe(true)
-        await expect(tk.verifyStampSignature(parsed.publicKey, parsed.signature, `${payload} `)).resolves.toBe(false)
+  it.each(payloads.map((p) => [JSON.stringify(p).slice(0, 40), p] as const))(
+    '%s: fresh keys, both S modes',
+    async (_label, payload) => {
+      for (let i = 0; i < 4; i++) {
+        const {privateKey, publicKeyCompressed} = generateP256KeyPair()
+        for (const lowS of [false, true]) {
+          const parsed = parseStamp(stamp(payload, privateKey, {lowS}))
+          expect(parsed.publicKey).toBe(bytesToHex(publicKeyCompressed))
+          await expect(tk.verifyStampSignature(parsed.publicKey, parsed.signature, payload)).resolves.toBe(true)
+          await expect(tk.verifyStampSignature(parsed.publicKey, parsed.signature, `${payload} `)).resolves.toBe(false)
+        }
       }
-    }
-  })
+    },
+  )
 })
 
 describe('OTP bundle -> hpkeDecrypt', () => {
   it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))('%s: fresh ephemeral key', async (_n, v) => {
     const tek = generateP256KeyPair()
-    const publicKey = bytesToHex(v.publicKeyInPlaintext.startsWith('04') ? tek.publicKeyUncompressed : tek.publicKeyCompressed)
-    const bundle = await encryptOtpBundle({targetBundle: v.otpEncryptionTargetBundle, otpCode: '007007', publicKey, pinnedQuorumKey: pin})
+    const publicKey = bytesToHex(
+      v.publicKeyInPlaintext.startsWith('04') ? tek.publicKeyUncompressed : tek.publicKeyCompressed,
+    )
+    const bundle = await encryptOtpBundle({
+      targetBundle: v.otpEncryptionTargetBundle,
+      otpCode: '007007',
+      publicKey,
+      pinnedQuorumKey: pin,
+    })
     const {encappedPublic, ciphertext} = JSON.parse(bundle) as {encappedPublic: string; ciphertext: string}
     expect(encappedPublic).not.toBe(v.ephemeralPublicKeyUncompressed)
     const plaintext = tk.hpkeDecrypt({
@@ -60,7 +70,10 @@ describe('OTP bundle -> hpkeDecrypt', () => {
   it('and the reverse: the reference encryptOtpCodeToBundle opens with decryptOtpBundle', async () => {
     const v = vectors.otp.vectors[0]!
     const bundle = await tk.encryptOtpCodeToBundle('424242', v.otpEncryptionTargetBundle, v.publicKeyInPlaintext, pin)
-    expect(await decryptOtpBundle(bundle, v.targetPrivateKey)).toEqual({otp_code: '424242', public_key: v.publicKeyInPlaintext})
+    expect(await decryptOtpBundle(bundle, v.targetPrivateKey)).toEqual({
+      otp_code: '424242',
+      public_key: v.publicKeyInPlaintext,
+    })
   })
 })
 
@@ -77,22 +90,25 @@ describe('credential bundle -> decryptCredentialBundle', () => {
 })
 
 describe('signed export bundle -> decryptExportBundle', () => {
-  it.each(vectors.exportBundles.map((v) => [v.name, v] as const))('%s: fresh recipient and ephemeral key', async (_n, v) => {
-    const recipient = generateP256KeyPair()
-    const isMnemonic = v.kind === 'mnemonic'
-    const envelope = await encryptExportBundle({
-      ...(isMnemonic ? {mnemonic: v.expectedPlaintext!} : {privateKey: v.expectedPlaintextHex}),
-      recipientPublicKey: recipient.publicKeyUncompressed,
-      quorumPrivateKey: vectors.keys.quorum.privateKey,
-      organizationId: 'org-fresh',
-    })
-    const result = await tk.decryptExportBundle({
-      exportBundle: envelope,
-      embeddedKey: bytesToHex(recipient.privateKey),
-      organizationId: 'org-fresh',
-      dangerouslyOverrideSignerPublicKey: pin,
-      returnMnemonic: isMnemonic,
-    })
-    expect(result).toBe(isMnemonic ? v.expectedPlaintext : v.expectedPlaintextHex)
-  })
+  it.each(vectors.exportBundles.map((v) => [v.name, v] as const))(
+    '%s: fresh recipient and ephemeral key',
+    async (_n, v) => {
+      const recipient = generateP256KeyPair()
+      const isMnemonic = v.kind === 'mnemonic'
+      const envelope = await encryptExportBundle({
+        ...(isMnemonic ? {mnemonic: v.expectedPlaintext!} : {privateKey: v.expectedPlaintextHex}),
+        recipientPublicKey: recipient.publicKeyUncompressed,
+        quorumPrivateKey: vectors.keys.quorum.privateKey,
+        organizationId: 'org-fresh',
+      })
+      const result = await tk.decryptExportBundle({
+        exportBundle: envelope,
+        embeddedKey: bytesToHex(recipient.privateKey),
+        organizationId: 'org-fresh',
+        dangerouslyOverrideSignerPublicKey: pin,
+        returnMnemonic: isMnemonic,
+      })
+      expect(result).toBe(isMnemonic ? v.expectedPlaintext : v.expectedPlaintextHex)
+    },
+  )
 })

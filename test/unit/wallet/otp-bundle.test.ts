@@ -13,16 +13,19 @@ const pin = vectors.keys.quorum.publicKeyUncompressed
 const target = vectors.keys.otpTarget
 
 describe('encryptOtpBundle()', () => {
-  it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))('%s: byte-identical with the injected ephemeral key', async (_n, v) => {
-    const bundle = await encryptOtpBundle({
-      targetBundle: v.otpEncryptionTargetBundle,
-      otpCode: v.otpCode,
-      publicKey: v.publicKeyInPlaintext,
-      pinnedQuorumKey: pin,
-      ephemeralPrivateKey: v.ephemeralPrivateKey,
-    })
-    expect(bundle).toBe(v.encryptedOtpBundle)
-  })
+  it.each(vectors.otp.vectors.map((v) => [v.name, v] as const))(
+    '%s: byte-identical with the injected ephemeral key',
+    async (_n, v) => {
+      const bundle = await encryptOtpBundle({
+        targetBundle: v.otpEncryptionTargetBundle,
+        otpCode: v.otpCode,
+        publicKey: v.publicKeyInPlaintext,
+        pinnedQuorumKey: pin,
+        ephemeralPrivateKey: v.ephemeralPrivateKey,
+      })
+      expect(bundle).toBe(v.encryptedOtpBundle)
+    },
+  )
 
   it('keeps leading zeros and the caller’s public-key form in the plaintext', async () => {
     const bundle = await encryptOtpBundle({
@@ -31,13 +34,21 @@ describe('encryptOtpBundle()', () => {
       publicKey: vectors.keys.tek.publicKeyUncompressed,
       pinnedQuorumKey: pin,
     })
-    expect(await decryptOtpBundle(bundle, target.privateKey)).toEqual({otp_code: '000123', public_key: vectors.keys.tek.publicKeyUncompressed})
+    expect(await decryptOtpBundle(bundle, target.privateKey)).toEqual({
+      otp_code: '000123',
+      public_key: vectors.keys.tek.publicKeyUncompressed,
+    })
   })
 
   it('seals to the uncompressed key even when the enclave data carries it compressed', async () => {
     const targetBundle = makeSignedEnvelope({targetPublic: target.publicKeyCompressed}, vectors.keys.quorum.privateKey)
     const v = vectors.otp.vectors[0]!
-    const bundle = await encryptOtpBundle({targetBundle, otpCode: v.otpCode, publicKey: v.publicKeyInPlaintext, ephemeralPrivateKey: v.ephemeralPrivateKey})
+    const bundle = await encryptOtpBundle({
+      targetBundle,
+      otpCode: v.otpCode,
+      publicKey: v.publicKeyInPlaintext,
+      ephemeralPrivateKey: v.ephemeralPrivateKey,
+    })
     expect(bundle).toBe(v.encryptedOtpBundle)
   })
 
@@ -45,24 +56,48 @@ describe('encryptOtpBundle()', () => {
     const v = vectors.otp.vectors[0]!
     const base = {otpCode: v.otpCode, publicKey: v.publicKeyInPlaintext}
     const mismatch = (await caught(() =>
-      encryptOtpBundle({...base, targetBundle: v.otpEncryptionTargetBundle, pinnedQuorumKey: vectors.keys.recipient.publicKeyUncompressed}),
+      encryptOtpBundle({
+        ...base,
+        targetBundle: v.otpEncryptionTargetBundle,
+        pinnedQuorumKey: vectors.keys.recipient.publicKeyUncompressed,
+      }),
     )) as WalletCryptoError
     expect(mismatch.code).toBe('QUORUM_KEY_MISMATCH')
     const sandbox = makeUnsignedEnvelope({targetPublic: target.publicKeyUncompressed})
-    const unsigned = (await caught(() => encryptOtpBundle({...base, targetBundle: sandbox, pinnedQuorumKey: pin}))) as WalletCryptoError
+    const unsigned = (await caught(() =>
+      encryptOtpBundle({...base, targetBundle: sandbox, pinnedQuorumKey: pin}),
+    )) as WalletCryptoError
     expect(unsigned.code).toBe('ENVELOPE_UNSIGNED')
     const bundle = await encryptOtpBundle({...base, targetBundle: sandbox, allowUnsigned: true})
-    expect(await decryptOtpBundle(bundle, target.privateKey)).toEqual({otp_code: v.otpCode, public_key: v.publicKeyInPlaintext})
+    expect(await decryptOtpBundle(bundle, target.privateKey)).toEqual({
+      otp_code: v.otpCode,
+      public_key: v.publicKeyInPlaintext,
+    })
   })
 
   it.each([
-    ['no targetPublic', {targetBundle: makeSignedEnvelope({otpId: 'x'}, vectors.keys.quorum.privateKey)}, 'ENVELOPE_MALFORMED', /no targetPublic/],
+    [
+      'no targetPublic',
+      {targetBundle: makeSignedEnvelope({otpId: 'x'}, vectors.keys.quorum.privateKey)},
+      'ENVELOPE_MALFORMED',
+      /no targetPublic/,
+    ],
     ['empty OTP code', {otpCode: ''}, 'INVALID_INPUT', /OTP code must be a non-empty string/],
-    ['public key off the curve', {publicKey: '02' + 'ff'.repeat(32)}, 'INVALID_KEY', /public key to bind to the OTP is not a valid P-256 point/],
+    [
+      'public key off the curve',
+      {publicKey: '02' + 'ff'.repeat(32)},
+      'INVALID_KEY',
+      /public key to bind to the OTP is not a valid P-256 point/,
+    ],
   ])('rejects %s', async (_name, override, code, message) => {
     const v = vectors.otp.vectors[0]!
     const error = (await caught(() =>
-      encryptOtpBundle({targetBundle: v.otpEncryptionTargetBundle, otpCode: v.otpCode, publicKey: v.publicKeyInPlaintext, ...override}),
+      encryptOtpBundle({
+        targetBundle: v.otpEncryptionTargetBundle,
+        otpCode: v.otpCode,
+        publicKey: v.publicKeyInPlaintext,
+        ...override,
+      }),
     )) as WalletCryptoError
     expect(error.code).toBe(code)
     expect(error.message).toMatch(message)

@@ -30,16 +30,23 @@ describe('stamp vectors', () => {
     expect(vectors.stamps.some((v) => !v.signatureIsHighS)).toBe(true)
   })
 
-  it.each(vectors.stamps.map((v) => [v.name, v] as const))('%s verifies and parses to the vector fields', (_name, v) => {
-    expect(bytesToHex(utf8Encode(v.payload))).toBe(v.payloadUtf8Hex)
-    expect(bytesToHex(sha256(utf8Encode(v.payload)))).toBe(v.sha256OfPayloadHex)
-    expect(utf8Decode(base64urlDecode(v.stampHeaderValue))).toBe(v.stampJson)
-    expect(v.stampHeaderValue).not.toContain('=')
-    expect(parseStamp(v.stampHeaderValue)).toEqual({publicKey: v.publicKey, scheme: STAMP_SCHEME, signature: v.signatureDerHex})
-    expect(sOf(v.signatureDerHex) > N / 2n).toBe(v.signatureIsHighS)
-    expect(verifyStamp(v.stampHeaderValue, v.payload)).toBe(true)
-    expect(verifyStamp(v.stampHeaderValue, v.payload + ' ')).toBe(false)
-  })
+  it.each(vectors.stamps.map((v) => [v.name, v] as const))(
+    '%s verifies and parses to the vector fields',
+    (_name, v) => {
+      expect(bytesToHex(utf8Encode(v.payload))).toBe(v.payloadUtf8Hex)
+      expect(bytesToHex(sha256(utf8Encode(v.payload)))).toBe(v.sha256OfPayloadHex)
+      expect(utf8Decode(base64urlDecode(v.stampHeaderValue))).toBe(v.stampJson)
+      expect(v.stampHeaderValue).not.toContain('=')
+      expect(parseStamp(v.stampHeaderValue)).toEqual({
+        publicKey: v.publicKey,
+        scheme: STAMP_SCHEME,
+        signature: v.signatureDerHex,
+      })
+      expect(sOf(v.signatureDerHex) > N / 2n).toBe(v.signatureIsHighS)
+      expect(verifyStamp(v.stampHeaderValue, v.payload)).toBe(true)
+      expect(verifyStamp(v.stampHeaderValue, v.payload + ' ')).toBe(false)
+    },
+  )
 
   it.each(vectors.stamps.filter((v) => v.runtime === 'purejs').map((v) => [v.name, v] as const))(
     '%s is reproduced byte for byte',
@@ -70,7 +77,9 @@ describe('stamp()', () => {
   const payload = '{"type":"ACTIVITY_TYPE_X"}'
 
   it('with lowS produces a low-S signature that still verifies', () => {
-    const high = vectors.stamps.find((s) => s.signatureIsHighS && s.runtime === 'purejs' && s.privateKey === key.privateKey)!
+    const high = vectors.stamps.find(
+      (s) => s.signatureIsHighS && s.runtime === 'purejs' && s.privateKey === key.privateKey,
+    )!
     const header = stamp(high.payload, key.privateKey, {lowS: true})
     const {signature} = parseStamp(header)
     expect(sOf(signature)).toBe(N - sOf(high.signatureDerHex))
@@ -78,14 +87,18 @@ describe('stamp()', () => {
   })
 
   it('refuses a private key that does not match the expected public key, without leaking it', async () => {
-    const error = (await caught(() => stamp(payload, key.privateKey, {expectedPublicKey: vectors.keys.sessionB.publicKeyCompressed}))) as WalletCryptoError
+    const error = (await caught(() =>
+      stamp(payload, key.privateKey, {expectedPublicKey: vectors.keys.sessionB.publicKeyCompressed}),
+    )) as WalletCryptoError
     expect(error.code).toBe('INVALID_KEY')
     expect(error.message).toContain(vectors.keys.sessionB.publicKeyCompressed)
     expect(error.message).not.toContain(key.privateKey)
   })
 
   it('accepts the expected public key in uncompressed form', () => {
-    expect(verifyStamp(stamp(payload, key.privateKey, {expectedPublicKey: key.publicKeyUncompressed}), payload)).toBe(true)
+    expect(verifyStamp(stamp(payload, key.privateKey, {expectedPublicKey: key.publicKeyUncompressed}), payload)).toBe(
+      true,
+    )
   })
 })
 
@@ -97,8 +110,16 @@ describe('parseStamp() on malformed headers', () => {
     ['standard base64 alphabet', 'ab+/', /not base64url/],
     ['not JSON', base64urlEncode(utf8Encode('hello')), /does not decode to JSON/],
     ['JSON array', headerOf([1]), /not a JSON object/],
-    ['wrong scheme', headerOf({...good, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519'}), /scheme must be SIGNATURE_SCHEME_TK_API_P256/],
-    ['uncompressed key', headerOf({...good, publicKey: vectors.keys.sessionA.publicKeyUncompressed}), /publicKey must be a compressed/],
+    [
+      'wrong scheme',
+      headerOf({...good, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519'}),
+      /scheme must be SIGNATURE_SCHEME_TK_API_P256/,
+    ],
+    [
+      'uncompressed key',
+      headerOf({...good, publicKey: vectors.keys.sessionA.publicKeyUncompressed}),
+      /publicKey must be a compressed/,
+    ],
     ['key off the curve', headerOf({...good, publicKey: '02' + 'ff'.repeat(32)}), /not a point on P-256/],
     ['extra field', headerOf({...good, extra: 1}), /unexpected field\(s\) extra/],
     ['signature not hex', headerOf({...good, signature: 'xyz'}), /signature must be DER hex/],

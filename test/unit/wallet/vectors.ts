@@ -84,7 +84,18 @@ export interface ExportNegativeVector {
 }
 
 export interface WalletVectors {
-  keys: Record<'sessionA' | 'sessionB' | 'sessionC' | 'recipient' | 'otpTarget' | 'quorum' | 'tek' | 'sessionKeyPlain' | 'exportedKey', KeyVector>
+  keys: Record<
+    | 'sessionA'
+    | 'sessionB'
+    | 'sessionC'
+    | 'recipient'
+    | 'otpTarget'
+    | 'quorum'
+    | 'tek'
+    | 'sessionKeyPlain'
+    | 'exportedKey',
+    KeyVector
+  >
   stamps: StampVector[]
   negativeStamps: NegativeStampVector[]
   otp: {signedData: Record<string, string>; vectors: OtpVector[]}

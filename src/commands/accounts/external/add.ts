@@ -7,7 +7,8 @@ import {renderExternalAccount} from '../../../lib/output/accounts.js'
 import {externalAccountSchema} from '../../../lib/schemas/accounts.js'
 
 export default class AccountsExternalAdd extends BaseCommand<typeof AccountsExternalAdd> {
-  static override summary = 'Register a beneficiary or wallet (CLABE, US bank with wire details, IBAN, PIX, GBP, wallets); formats checked locally'
+  static override summary =
+    'Register a beneficiary or wallet (CLABE, US bank with wire details, IBAN, PIX, GBP, wallets); formats checked locally'
   static override examples = [
     '<%= config.bin %> accounts external add --customer Customer:… --type CLABE --clabe 002010077777777771 --beneficiary-name "Maria Garcia"',
     '<%= config.bin %> accounts external add --customer Customer:… --type USD_ACCOUNT --account-number 123456789 --routing-number 021000021 --bank-name "Chase" --beneficiary-name "Ada Lovelace"',
@@ -28,7 +29,11 @@ export default class AccountsExternalAdd extends BaseCommand<typeof AccountsExte
     } catch (e) {
       const existing = e instanceof ApiError ? e.details?.existingAccount : undefined
       if (existing && e instanceof ApiError && !this.jsonEnabled()) {
-        this.out.info(e.code === 'DUPLICATE_EXTERNAL_ACCOUNT' ? 'This account is registered already:' : 'The same account is already registered and still under validation:')
+        this.out.info(
+          e.code === 'DUPLICATE_EXTERNAL_ACCOUNT'
+            ? 'This account is registered already:'
+            : 'The same account is already registered and still under validation:',
+        )
         renderExternalAccount(this.out, externalAccountSchema.parse(existing))
       }
       throw e

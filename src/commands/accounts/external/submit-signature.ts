@@ -7,12 +7,15 @@ import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {renderExternalAccount} from '../../../lib/output/accounts.js'
 
 export default class AccountsExternalSubmitSignature extends BaseCommand<typeof AccountsExternalSubmitSignature> {
-  static override summary = 'Finish a WALLET_SIGNATURE challenge: submit the wallet\'s signature over messageToSign'
+  static override summary = "Finish a WALLET_SIGNATURE challenge: submit the wallet's signature over messageToSign"
   static override description =
     'EVM: EIP-191 personal_sign hex (0x + 130 hex). Solana: base58 Ed25519 signature. Bitcoin: base64 ' +
     '(--scheme bip137|electrum). A wrong or late signature leaves the account UNVERIFIED: start a new ' +
     'challenge.'
-  static override examples = ['<%= config.bin %> accounts external submit-signature ExternalAccount:… --signature 0x…', '<%= config.bin %> accounts external submit-signature ExternalAccount:… --signature-file sig.txt']
+  static override examples = [
+    '<%= config.bin %> accounts external submit-signature ExternalAccount:… --signature 0x…',
+    '<%= config.bin %> accounts external submit-signature ExternalAccount:… --signature-file sig.txt',
+  ]
   static override args = {accountId: idArg('ExternalAccount')}
   static override flags = {
     signature: Flags.string({description: 'the signature', exclusive: ['signature-file']}),

@@ -5,9 +5,16 @@ import {dryRunFlag, idArg, yesFlag} from '../../../lib/flags.js'
 
 export default class AccountsExternalUntrust extends BaseCommand<typeof AccountsExternalUntrust> {
   static override summary = 'Remove trusted-beneficiary status (then the account can be deleted)'
-  static override examples = ['<%= config.bin %> accounts external untrust ExternalAccount:…', '<%= config.bin %> accounts external untrust ExternalAccount:… --code 123456']
+  static override examples = [
+    '<%= config.bin %> accounts external untrust ExternalAccount:…',
+    '<%= config.bin %> accounts external untrust ExternalAccount:… --code 123456',
+  ]
   static override args = {accountId: idArg('ExternalAccount')}
-  static override flags = {code: Flags.string({description: 'SCA code from the customer, when the provider asks for one'}), yes: yesFlag, 'dry-run': dryRunFlag}
+  static override flags = {
+    code: Flags.string({description: 'SCA code from the customer, when the provider asks for one'}),
+    yes: yesFlag,
+    'dry-run': dryRunFlag,
+  }
 
   async run() {
     const id = this.args.accountId

@@ -7,7 +7,12 @@ export default class AccountsInternalGet extends BaseCommand<typeof AccountsInte
   static override summary = 'Show one internal account: balance, total balance (held funds) and funding instructions'
   static override examples = ['<%= config.bin %> accounts internal get InternalAccount:… --customer Customer:…']
   static override args = {accountId: idArg('InternalAccount')}
-  static override flags = {customer: idFlag('Customer', {description: 'owner (narrows the look-up: the API has no get-by-id)', name: 'customerId'})}
+  static override flags = {
+    customer: idFlag('Customer', {
+      description: 'owner (narrows the look-up: the API has no get-by-id)',
+      name: 'customerId',
+    }),
+  }
 
   async run() {
     const a = await getInternalAccount(this.ctx.client, this.args.accountId, this.flags.customer)

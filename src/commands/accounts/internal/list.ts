@@ -12,7 +12,10 @@ import type {PageOptions} from '../../../lib/api/list.js'
 
 export default class AccountsInternalList extends BaseCommand<typeof AccountsInternalList> {
   static override summary = 'List internal accounts: balances in real units (--details for funding instructions)'
-  static override examples = ['<%= config.bin %> accounts internal list --customer Customer:…', '<%= config.bin %> accounts internal list --customer Customer:… --currency USD --details']
+  static override examples = [
+    '<%= config.bin %> accounts internal list --customer Customer:…',
+    '<%= config.bin %> accounts internal list --customer Customer:… --currency USD --details',
+  ]
   static override flags = {
     customer: idFlag('Customer', {name: 'customerId'}),
     currency: Flags.string({description: 'currency code (USD, MXN, USDC ...)'}),
@@ -23,11 +26,21 @@ export default class AccountsInternalList extends BaseCommand<typeof AccountsInt
 
   async run() {
     const f = this.flags
-    const view = listView(f, internalAccountColumns, {what: 'internal accounts', hint: 'Internal accounts are made by the Service with the customer, one per currency.'})
-    if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency)) throw new InputError([{field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`}])
-    const load = (p: PageOptions) => listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p)
+    const view = listView(f, internalAccountColumns, {
+      what: 'internal accounts',
+      hint: 'Internal accounts are made by the Service with the customer, one per currency.',
+    })
+    if (f.currency !== undefined && !/^[A-Z]{3,5}$/.test(f.currency))
+      throw new InputError([
+        {field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`},
+      ])
+    const load = (p: PageOptions) =>
+      listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p)
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
-    if (!f.details) return showList(this.out, view, internalAccountColumns, page, load, (list) => renderInternalAccountList(this.out, list, view))
+    if (!f.details)
+      return showList(this.out, view, internalAccountColumns, page, load, (list) =>
+        renderInternalAccountList(this.out, list, view),
+      )
     const list = await load(page)
     for (const a of list.data) {
       renderInternalAccount(this.out, a)

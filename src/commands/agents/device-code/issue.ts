@@ -10,7 +10,10 @@ export default class AgentsDeviceCodeIssue extends BaseCommand<typeof AgentsDevi
 
   async run() {
     const dc = await issueDeviceCode(this.ctx.client, this.args.agentId)
-    renderKeyValue(this.out, [['device code', dc.code], ['expires', dc.expiresAt]])
+    renderKeyValue(this.out, [
+      ['device code', dc.code],
+      ['expires', dc.expiresAt],
+    ])
     this.out.info(this.out.dim(`On the agent's machine: svc agents login ${dc.code}`))
     return dc
   }

@@ -6,19 +6,34 @@ import {renderTable} from '../../../lib/output/render.js'
 
 export default class AgentsMeAccounts extends BaseCommand<typeof AgentsMeAccounts> {
   static override summary = "As the agent: the customer's internal accounts (or --external: its beneficiaries)"
-  static override examples = ['<%= config.bin %> agents me accounts --profile agent --json', '<%= config.bin %> agents me accounts --external --profile agent']
-  static override flags = {external: Flags.boolean({description: 'list external accounts instead'}), currency: Flags.string({description: 'only this currency'}), ...pagingFlags}
+  static override examples = [
+    '<%= config.bin %> agents me accounts --profile agent --json',
+    '<%= config.bin %> agents me accounts --external --profile agent',
+  ]
+  static override flags = {
+    external: Flags.boolean({description: 'list external accounts instead'}),
+    currency: Flags.string({description: 'only this currency'}),
+    ...pagingFlags,
+  }
 
   async run() {
     const f = this.flags
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
     if (f.external) {
       const list = await myExternalAccounts(this.ctx.client, {currency: f.currency}, page)
-      await renderTable(this.out, ['id', 'currency', 'status'], list.data.map((a) => [a.id, String(a.currency ?? ''), String(a.status ?? '')]))
+      await renderTable(
+        this.out,
+        ['id', 'currency', 'status'],
+        list.data.map((a) => [a.id, String(a.currency ?? ''), String(a.status ?? '')]),
+      )
       return list
     }
     const list = await myInternalAccounts(this.ctx.client, {currency: f.currency}, page)
-    await renderTable(this.out, ['id', 'type', 'currency', 'balance'], list.data.map((a) => [a.id, String(a.type ?? ''), a.balance.currency.code, String(a.balance.amount)]))
+    await renderTable(
+      this.out,
+      ['id', 'type', 'currency', 'balance'],
+      list.data.map((a) => [a.id, String(a.type ?? ''), a.balance.currency.code, String(a.balance.amount)]),
+    )
     return list
   }
 }

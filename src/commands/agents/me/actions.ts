@@ -6,10 +6,17 @@ import {renderTable} from '../../../lib/output/render.js'
 import {ACTION_STATUSES} from '../../../lib/schemas/agents.js'
 
 export default class AgentsMeActions extends BaseCommand<typeof AgentsMeActions> {
-  static override summary = "As the agent: my actions and where they stand (PENDING_APPROVAL, APPROVED, REJECTED), or one of them"
-  static override examples = ['<%= config.bin %> agents me actions --status PENDING_APPROVAL --profile agent', '<%= config.bin %> agents me actions AgentAction:… --profile agent --json']
+  static override summary =
+    'As the agent: my actions and where they stand (PENDING_APPROVAL, APPROVED, REJECTED), or one of them'
+  static override examples = [
+    '<%= config.bin %> agents me actions --status PENDING_APPROVAL --profile agent',
+    '<%= config.bin %> agents me actions AgentAction:… --profile agent --json',
+  ]
   static override args = {actionId: optionalIdArg('AgentAction')}
-  static override flags = {status: Flags.string({description: 'only this status', options: [...ACTION_STATUSES]}), ...pagingFlags}
+  static override flags = {
+    status: Flags.string({description: 'only this status', options: [...ACTION_STATUSES]}),
+    ...pagingFlags,
+  }
 
   async run() {
     if (this.args.actionId) {
@@ -17,8 +24,17 @@ export default class AgentsMeActions extends BaseCommand<typeof AgentsMeActions>
       if (!this.out.json) this.out.printJson(x)
       return x
     }
-    const list = await myActions(this.ctx.client, {status: this.flags.status}, {limit: this.flags.limit, cursor: this.flags.cursor, all: this.flags.all})
-    await renderTable(this.out, ['action', 'type', 'status'], list.data.map((x) => [x.id, x.type, x.status]), {what: 'actions'})
+    const list = await myActions(
+      this.ctx.client,
+      {status: this.flags.status},
+      {limit: this.flags.limit, cursor: this.flags.cursor, all: this.flags.all},
+    )
+    await renderTable(
+      this.out,
+      ['action', 'type', 'status'],
+      list.data.map((x) => [x.id, x.type, x.status]),
+      {what: 'actions'},
+    )
     return list
   }
 }

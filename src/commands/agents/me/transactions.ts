@@ -15,7 +15,11 @@ export default class AgentsMeTransactions extends BaseCommand<typeof AgentsMeTra
       renderTransaction(this.out, t)
       return t
     }
-    const list = await myTransactions(this.ctx.client, {}, {limit: this.flags.limit, cursor: this.flags.cursor, all: this.flags.all})
+    const list = await myTransactions(
+      this.ctx.client,
+      {},
+      {limit: this.flags.limit, cursor: this.flags.cursor, all: this.flags.all},
+    )
     await renderTransactionList(this.out, list)
     return list
   }

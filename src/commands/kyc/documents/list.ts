@@ -8,15 +8,25 @@ import {renderDocuments} from '../../../lib/output/kyc.js'
 
 export default class KycDocumentsList extends BaseCommand<typeof KycDocumentsList> {
   static override summary = 'List the documents uploaded for a customer or a beneficial owner'
-  static override examples = ['<%= config.bin %> kyc documents list --holder Customer:0b6f...', '<%= config.bin %> kyc documents list --holder BeneficialOwner:9a1c... --json']
+  static override examples = [
+    '<%= config.bin %> kyc documents list --holder Customer:0b6f...',
+    '<%= config.bin %> kyc documents list --holder BeneficialOwner:9a1c... --json',
+  ]
   static override flags = {
-    holder: idFlag(['Customer', 'BeneficialOwner'], {description: 'document holder: Customer:<id> or BeneficialOwner:<id>', required: true, name: 'documentHolder'}),
+    holder: idFlag(['Customer', 'BeneficialOwner'], {
+      description: 'document holder: Customer:<id> or BeneficialOwner:<id>',
+      required: true,
+      name: 'documentHolder',
+    }),
     ...pagingFlags,
     ...listOutputFlags,
   }
 
   async run() {
-    const view = listView(this.flags, documentColumns, {what: 'documents', hint: 'Upload one with `svc kyc documents upload`.'})
+    const view = listView(this.flags, documentColumns, {
+      what: 'documents',
+      hint: 'Upload one with `svc kyc documents upload`.',
+    })
     const list = await listDocuments(this.ctx.client, this.flags.holder!, this.flags)
     await renderDocuments(this.out, list.data, view)
     if (list.hasMore) this.out.info(this.out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))

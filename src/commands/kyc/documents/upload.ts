@@ -23,9 +23,12 @@ export default class KycDocumentsUpload extends BaseCommand<typeof KycDocumentsU
   async run() {
     const prepared = prepareUpload(this.flags)
     const replace = this.flags.replace
-    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(uploadRequest(prepared, replace ? LOOKED_UP_DOCUMENT : undefined)))
+    if (this.flags['dry-run'])
+      return this.dryRun(this.ctx.describe(uploadRequest(prepared, replace ? LOOKED_UP_DOCUMENT : undefined)))
     const {document: doc, replaced} = await sendPrepared(this.ctx.client, prepared, replace)
-    this.out.success(`${replaced ? 'Replaced' : 'Uploaded'} ${doc.id} (${doc.documentType}${doc.side ? ` ${doc.side}` : ''}) for ${doc.documentHolder}`)
+    this.out.success(
+      `${replaced ? 'Replaced' : 'Uploaded'} ${doc.id} (${doc.documentType}${doc.side ? ` ${doc.side}` : ''}) for ${doc.documentHolder}`,
+    )
     await renderDocuments(this.out, [doc])
     return doc
   }

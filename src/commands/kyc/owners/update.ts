@@ -8,7 +8,8 @@ import {ownerPatchBody} from '../../../lib/workflows/kyc/owner-input.js'
 import {renderOwners} from '../../../lib/output/kyc.js'
 
 export default class KycOwnersUpdate extends BaseCommand<typeof KycOwnersUpdate> {
-  static override summary = 'Change a beneficial owner: roles, ownership, or personal details (only what you give changes)'
+  static override summary =
+    'Change a beneficial owner: roles, ownership, or personal details (only what you give changes)'
   static override description =
     'Personal details and the address merge field by field. Refused (exit 6) while the business is under ' +
     'review (PENDING), like adding owners and documents.'

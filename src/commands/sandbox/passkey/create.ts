@@ -6,7 +6,8 @@ import {createPasskey, DEFAULT_ORIGIN, DEFAULT_RP_ID} from '../../../lib/wallet/
 import {InputError} from '../../../lib/errors.js'
 
 export default class SandboxPasskeyCreate extends BaseCommand<typeof SandboxPasskeyCreate> {
-  static override summary = 'Software authenticator: create a P-256 passkey and print its WebAuthn registration (attestation "none")'
+  static override summary =
+    'Software authenticator: create a P-256 passkey and print its WebAuthn registration (attestation "none")'
   static override description =
     'For sandbox work with no browser. The registration JSON feeds `svc wallet credentials add --type ' +
     'PASSKEY --attestation @file`; the private key stays in the config dir (0600).'
@@ -15,14 +16,23 @@ export default class SandboxPasskeyCreate extends BaseCommand<typeof SandboxPass
     challenge: Flags.string({description: 'registration challenge, base64url (default: 32 random bytes)'}),
     'rp-id': Flags.string({description: 'relying party id', default: DEFAULT_RP_ID}),
     origin: Flags.string({description: 'origin written into clientDataJSON', default: DEFAULT_ORIGIN}),
-    'credential-id': Flags.string({description: 're-register a credential this authenticator already holds (reproduces PASSKEY_CREDENTIAL_ALREADY_EXISTS)'}),
+    'credential-id': Flags.string({
+      description:
+        're-register a credential this authenticator already holds (reproduces PASSKEY_CREDENTIAL_ALREADY_EXISTS)',
+    }),
   }
 
   async run() {
     const f = this.flags
-    if (f.challenge !== undefined && !/^[A-Za-z0-9_-]+$/.test(f.challenge)) throw new InputError([{field: 'challenge', message: 'must be base64url text'}])
+    if (f.challenge !== undefined && !/^[A-Za-z0-9_-]+$/.test(f.challenge))
+      throw new InputError([{field: 'challenge', message: 'must be base64url text'}])
     const existing = f['credential-id'] ? loadPasskey(f['credential-id'], this.ctx.env) : undefined
-    const {passkey, registration} = createPasskey({challenge: f.challenge ?? randomBytes(32).toString('base64url'), rpId: f['rp-id'], origin: existing ? undefined : f.origin, existing})
+    const {passkey, registration} = createPasskey({
+      challenge: f.challenge ?? randomBytes(32).toString('base64url'),
+      rpId: f['rp-id'],
+      origin: existing ? undefined : f.origin,
+      existing,
+    })
     savePasskey(passkey, this.ctx.env)
     this.out.success(`Created passkey ${registration.credentialId} for ${passkey.rpId}`)
     if (!this.jsonEnabled()) this.out.printJson(registration)

@@ -6,10 +6,20 @@ import {renderKeyValue} from '../../../lib/output/render.js'
 import {PROVIDER_ACCOUNT_STATUSES} from '../../../lib/schemas/stablecoins.js'
 
 export default class SandboxStablecoinsProviderAccount extends BaseCommand<typeof SandboxStablecoinsProviderAccount> {
-  static override summary = 'Sandbox: play the provider and set a provider account link\'s status (ACTIVE, INVALID, REVOKED)'
-  static override examples = ['<%= config.bin %> sandbox stablecoins provider-account StablecoinProviderAccount:… --status REVOKED']
+  static override summary =
+    "Sandbox: play the provider and set a provider account link's status (ACTIVE, INVALID, REVOKED)"
+  static override examples = [
+    '<%= config.bin %> sandbox stablecoins provider-account StablecoinProviderAccount:… --status REVOKED',
+  ]
   static override args = {id: idArg('StablecoinProviderAccount')}
-  static override flags = {status: Flags.string({description: 'the link\'s new status', options: [...PROVIDER_ACCOUNT_STATUSES], required: true}), 'dry-run': dryRunFlag}
+  static override flags = {
+    status: Flags.string({
+      description: "the link's new status",
+      options: [...PROVIDER_ACCOUNT_STATUSES],
+      required: true,
+    }),
+    'dry-run': dryRunFlag,
+  }
 
   async run() {
     const id = this.args.id
@@ -18,7 +28,11 @@ export default class SandboxStablecoinsProviderAccount extends BaseCommand<typeo
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     const a = await this.ctx.client.call(req)
     this.out.success(`${a.id}: ${a.status}`)
-    renderKeyValue(this.out, [['id', a.id], ['provider', a.provider], ['status', a.status]])
+    renderKeyValue(this.out, [
+      ['id', a.id],
+      ['provider', a.provider],
+      ['status', a.status],
+    ])
     return a
   }
 }

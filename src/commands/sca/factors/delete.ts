@@ -5,14 +5,20 @@ import {yesFlag} from '../../../lib/flags.js'
 import {customerArg} from '../../../lib/workflows/sca/flags.js'
 
 export default class ScaFactorsDelete extends BaseCommand<typeof ScaFactorsDelete> {
-  static override summary = "Delete an enrolled SCA factor by its credentialId (the customer's passkey), so another can be enrolled"
+  static override summary =
+    "Delete an enrolled SCA factor by its credentialId (the customer's passkey), so another can be enrolled"
   static override examples = ['<%= config.bin %> sca factors delete Customer:… cred-123 --yes']
-  static override args = {...customerArg, credentialId: Args.string({description: 'the factor credentialId (see `sca factors list`)', required: true})}
+  static override args = {
+    ...customerArg,
+    credentialId: Args.string({description: 'the factor credentialId (see `sca factors list`)', required: true}),
+  }
   static override flags = {yes: yesFlag}
 
   async run() {
     this.ctx.banner(`delete SCA factor ${this.args.credentialId}`)
-    await this.ctx.confirm(`Delete SCA factor ${this.args.credentialId} of ${this.args.customerId}?`, {yes: this.flags.yes})
+    await this.ctx.confirm(`Delete SCA factor ${this.args.credentialId} of ${this.args.customerId}?`, {
+      yes: this.flags.yes,
+    })
     await deleteFactor(this.ctx.client, this.args.customerId, this.args.credentialId)
     this.out.success(`Deleted ${this.args.credentialId}`)
     return {customerId: this.args.customerId, credentialId: this.args.credentialId, deleted: true}

@@ -10,7 +10,12 @@ export default class ScaFactorsList extends BaseCommand<typeof ScaFactorsList> {
 
   async run() {
     const list = await listFactors(this.ctx.client, this.args.customerId)
-    await renderTable(this.out, ['factor', 'credentialId', 'name'], list.factors.map((f) => [f.factor, f.credentialId, f.name]), {what: 'SCA factors', hint: 'Enrol one with `svc sca factors enrol`.'})
+    await renderTable(
+      this.out,
+      ['factor', 'credentialId', 'name'],
+      list.factors.map((f) => [f.factor, f.credentialId, f.name]),
+      {what: 'SCA factors', hint: 'Enrol one with `svc sca factors enrol`.'},
+    )
     return list
   }
 }

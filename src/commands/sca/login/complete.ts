@@ -7,8 +7,11 @@ import {SCA_FACTORS, scaLoginCompleteRequest} from '../../../lib/schemas/sca.js'
 import {checkWith, compact} from '../../../lib/validate.js'
 
 export default class ScaLoginComplete extends BaseCommand<typeof ScaLoginComplete> {
-  static override summary = 'Complete an SCA login with the code (or passkey assertion): opens a 180-day SCA session (sessionExpiresAt)'
-  static override examples = ['<%= config.bin %> sca login complete Customer:… --factor SMS_OTP --challenge-id ScaChallenge:… --code -']
+  static override summary =
+    'Complete an SCA login with the code (or passkey assertion): opens a 180-day SCA session (sessionExpiresAt)'
+  static override examples = [
+    '<%= config.bin %> sca login complete Customer:… --factor SMS_OTP --challenge-id ScaChallenge:… --code -',
+  ]
   static override args = customerArg
   static override flags = {
     factor: Flags.string({description: 'factor of the started login', options: [...SCA_FACTORS], default: 'SMS_OTP'}),
@@ -25,7 +28,14 @@ export default class ScaLoginComplete extends BaseCommand<typeof ScaLoginComplet
     const code = passkey ? undefined : readScaCode(f.code)
     const body = checkWith(
       scaLoginCompleteRequest,
-      compact({factor: f.factor, endUserIpAddress: f.ip, challengeId: f['challenge-id'], code: code?.reveal(), passkeyAssertion: passkey && f.assertion ? readJsonInput(f.assertion, '--assertion') : undefined, origin: f.origin}),
+      compact({
+        factor: f.factor,
+        endUserIpAddress: f.ip,
+        challengeId: f['challenge-id'],
+        code: code?.reveal(),
+        passkeyAssertion: passkey && f.assertion ? readJsonInput(f.assertion, '--assertion') : undefined,
+        origin: f.origin,
+      }),
     )
     const session = await completeLogin(this.ctx.client, this.args.customerId, body)
     this.out.success(`SCA session ${session.status} for ${this.args.customerId} until ${session.sessionExpiresAt}`)

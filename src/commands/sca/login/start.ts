@@ -6,16 +6,27 @@ import {renderKeyValue} from '../../../lib/output/render.js'
 import {SCA_FACTORS} from '../../../lib/schemas/sca.js'
 
 export default class ScaLoginStart extends BaseCommand<typeof ScaLoginStart> {
-  static override summary = 'Start an SCA login for a customer (SMS_OTP sends a code; TOTP reads the app; PASSKEY returns WebAuthn options)'
+  static override summary =
+    'Start an SCA login for a customer (SMS_OTP sends a code; TOTP reads the app; PASSKEY returns WebAuthn options)'
   static override examples = ['<%= config.bin %> sca login start Customer:… --factor SMS_OTP --json']
   static override args = customerArg
-  static override flags = {factor: Flags.string({description: 'factor to log in with', options: [...SCA_FACTORS], default: 'SMS_OTP'})}
+  static override flags = {
+    factor: Flags.string({description: 'factor to log in with', options: [...SCA_FACTORS], default: 'SMS_OTP'}),
+  }
 
   async run() {
     const started = await startLogin(this.ctx.client, this.args.customerId, this.flags.factor)
-    renderKeyValue(this.out, [['factor', started.factor], ['challengeId', started.challengeId], ['expires', started.expiresAt]])
+    renderKeyValue(this.out, [
+      ['factor', started.factor],
+      ['challengeId', started.challengeId],
+      ['expires', started.expiresAt],
+    ])
     const challenge = started.challengeId ? ` --challenge-id ${started.challengeId}` : ''
-    this.out.info(this.out.dim(`Then: svc sca login complete ${this.args.customerId} --factor ${started.factor}${challenge} --code -`))
+    this.out.info(
+      this.out.dim(
+        `Then: svc sca login complete ${this.args.customerId} --factor ${started.factor}${challenge} --code -`,
+      ),
+    )
     return started
   }
 }

@@ -9,11 +9,19 @@ export default class OperationsList extends BaseCommand<typeof OperationsList> {
   static override summary = 'List the mint and burn operations of a stablecoin, most recent first'
   static override examples = ['<%= config.bin %> stablecoins operations list Stablecoin:… --type MINT']
   static override args = {stablecoinId: idArg('Stablecoin')}
-  static override flags = {type: Flags.string({description: 'only mints or only burns', options: [...OPERATION_TYPES]}), ...pagingFlags}
+  static override flags = {
+    type: Flags.string({description: 'only mints or only burns', options: [...OPERATION_TYPES]}),
+    ...pagingFlags,
+  }
 
   async run() {
     const f = this.flags
-    const list = await listOperations(this.ctx.client, this.args.stablecoinId, {operationType: f.type}, {limit: f.limit, cursor: f.cursor, all: f.all})
+    const list = await listOperations(
+      this.ctx.client,
+      this.args.stablecoinId,
+      {operationType: f.type},
+      {limit: f.limit, cursor: f.cursor, all: f.all},
+    )
     await renderOperationTable(this.out, list.data)
     return list
   }

@@ -10,7 +10,13 @@ export default class ProviderAccountsGet extends BaseCommand<typeof ProviderAcco
 
   async run() {
     const a = await getProviderAccount(this.ctx.client, this.args.id)
-    renderKeyValue(this.out, [['id', a.id], ['provider', a.provider], ['providerAccountId', a.providerAccountId], ['environment', a.providerEnvironment], ['status', a.status]])
+    renderKeyValue(this.out, [
+      ['id', a.id],
+      ['provider', a.provider],
+      ['providerAccountId', a.providerAccountId],
+      ['environment', a.providerEnvironment],
+      ['status', a.status],
+    ])
     return a
   }
 }

@@ -16,8 +16,17 @@ export default class ProviderAccountsList extends BaseCommand<typeof ProviderAcc
 
   async run() {
     const f = this.flags
-    const list = await listProviderAccounts(this.ctx.client, {provider: f.provider, status: f.status}, {limit: f.limit, cursor: f.cursor, all: f.all})
-    await renderTable(this.out, ['ID', 'PROVIDER', 'PROVIDER ACCOUNT', 'STATUS', 'CREATED'], list.data.map((a) => [a.id, a.provider, a.providerAccountId, a.status, a.createdAt]), {what: 'provider accounts', hint: 'Link one with `svc stablecoins provider-accounts link`.'})
+    const list = await listProviderAccounts(
+      this.ctx.client,
+      {provider: f.provider, status: f.status},
+      {limit: f.limit, cursor: f.cursor, all: f.all},
+    )
+    await renderTable(
+      this.out,
+      ['ID', 'PROVIDER', 'PROVIDER ACCOUNT', 'STATUS', 'CREATED'],
+      list.data.map((a) => [a.id, a.provider, a.providerAccountId, a.status, a.createdAt]),
+      {what: 'provider accounts', hint: 'Link one with `svc stablecoins provider-accounts link`.'},
+    )
     return list
   }
 }

@@ -22,11 +22,18 @@ export default class WalletCredentialsAdd extends BaseCommand<typeof WalletCrede
   static override flags = {
     type: Flags.string({description: 'credential type', options: [...CREDENTIAL_TYPES], required: true}),
     'oidc-token-stdin': Flags.boolean({description: 'OAUTH: read the OIDC ID token from stdin'}),
-    nickname: Flags.string({description: 'PASSKEY: a name (1-100 letters, digits, spaces, . _ - \' ( ))'}),
-    attestation: Flags.string({description: 'PASSKEY: registration JSON (@file, - or inline) with credentialId, clientDataJSON, attestationObject'}),
-    challenge: Flags.string({description: 'PASSKEY: the registration challenge (default: the one in the registration JSON)'}),
+    nickname: Flags.string({description: "PASSKEY: a name (1-100 letters, digits, spaces, . _ - ' ( ))"}),
+    attestation: Flags.string({
+      description:
+        'PASSKEY: registration JSON (@file, - or inline) with credentialId, clientDataJSON, attestationObject',
+    }),
+    challenge: Flags.string({
+      description: 'PASSKEY: the registration challenge (default: the one in the registration JSON)',
+    }),
     'no-activate': Flags.boolean({description: 'EMAIL_OTP/SMS_OTP: only add, do not log in with the new credential'}),
-    'allow-unsigned-envelope': Flags.boolean({description: 'sandbox only: accept an OTP target bundle with no enclave signature'}),
+    'allow-unsigned-envelope': Flags.boolean({
+      description: 'sandbox only: accept an OTP target bundle with no enclave signature',
+    }),
   }
 
   async run() {
@@ -34,10 +41,19 @@ export default class WalletCredentialsAdd extends BaseCommand<typeof WalletCrede
     const registration = f.attestation === undefined ? undefined : readJsonInput(f.attestation, '--attestation')
     this.ctx.banner(`add ${withArticle(f.type)} credential to ${this.args.accountId}`)
     const result = await addCredentialFlow(this.ctx, this.args.accountId, f.type as CredentialType, {
-      oidcTokenStdin: f['oidc-token-stdin'], nickname: f.nickname, registration, challenge: f.challenge, activate: !f['no-activate'], allowUnsigned: f['allow-unsigned-envelope'],
+      oidcTokenStdin: f['oidc-token-stdin'],
+      nickname: f.nickname,
+      registration,
+      challenge: f.challenge,
+      activate: !f['no-activate'],
+      allowUnsigned: f['allow-unsigned-envelope'],
     })
     this.out.success(`Added ${result.credential.id} (${result.credential.type})`)
-    renderKeyValue(this.out, [['credential', result.credential.id], ['nickname', result.credential.nickname], ['session', result.session?.id]])
+    renderKeyValue(this.out, [
+      ['credential', result.credential.id],
+      ['nickname', result.credential.nickname],
+      ['session', result.session?.id],
+    ])
     if (result.next) this.out.info(`Next: ${result.next}`)
     return result
   }

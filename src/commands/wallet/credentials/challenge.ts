@@ -7,7 +7,8 @@ import {engineFor} from '../../../lib/workflows/wallet/common.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 
 export default class WalletCredentialsChallenge extends BaseCommand<typeof WalletCredentialsChallenge> {
-  static override summary = 'Send a fresh OTP for an EMAIL_OTP or SMS_OTP credential (waits out still-processing and rate limits)'
+  static override summary =
+    'Send a fresh OTP for an EMAIL_OTP or SMS_OTP credential (waits out still-processing and rate limits)'
   static override description =
     'Prints the credential and its otpEncryptionTargetBundle. `svc wallet login` calls this itself; use ' +
     'it to resend a code or for interop.'
@@ -17,11 +18,20 @@ export default class WalletCredentialsChallenge extends BaseCommand<typeof Walle
 
   async run() {
     const res = await engineFor(this.ctx).run(walletOps.challenge(this.args.credentialId), () => {
-      throw new SvcError({code: 'RESPONSE_INVALID', message: 'The OTP challenge unexpectedly asked for a signature', exitCode: ExitCode.FAILED})
+      throw new SvcError({
+        code: 'RESPONSE_INVALID',
+        message: 'The OTP challenge unexpectedly asked for a signature',
+        exitCode: ExitCode.FAILED,
+      })
     })
     const method = this.ctx.client.parse(authMethodSchema, res.body, 'credential challenge')
     this.out.success(`A fresh code was sent to ${method.nickname ?? method.id}`)
-    renderKeyValue(this.out, [['credential', method.id], ['type', method.type], ['nickname', method.nickname], ['targetBundle', method.otpEncryptionTargetBundle ? 'received' : undefined]])
+    renderKeyValue(this.out, [
+      ['credential', method.id],
+      ['type', method.type],
+      ['nickname', method.nickname],
+      ['targetBundle', method.otpEncryptionTargetBundle ? 'received' : undefined],
+    ])
     return method
   }
 }

@@ -8,12 +8,18 @@ import {renderCredentials} from '../../../lib/output/wallet.js'
 
 export default class WalletCredentialsList extends BaseCommand<typeof WalletCredentialsList> {
   static override summary = 'List the credentials (AuthMethods) of an embedded wallet'
-  static override examples = ['<%= config.bin %> wallet credentials list InternalAccount:0b6f...', '<%= config.bin %> wallet credentials list InternalAccount:0b6f... --json']
+  static override examples = [
+    '<%= config.bin %> wallet credentials list InternalAccount:0b6f...',
+    '<%= config.bin %> wallet credentials list InternalAccount:0b6f... --json',
+  ]
   static override args = {accountId: idArg('InternalAccount')}
   static override flags = {...listOutputFlags}
 
   async run() {
-    const view = listView(this.flags, credentialColumns, {what: 'credentials', hint: 'Add one with `svc wallet credentials add`.'})
+    const view = listView(this.flags, credentialColumns, {
+      what: 'credentials',
+      hint: 'Add one with `svc wallet credentials add`.',
+    })
     const data = await listCredentials(this.ctx.client, this.args.accountId)
     await renderCredentials(this.out, data, view)
     return {data}

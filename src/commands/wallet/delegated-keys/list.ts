@@ -6,7 +6,8 @@ import {delegatedKeyListQuery} from '../../../lib/schemas/delegated-keys.js'
 import {checkWith, compact} from '../../../lib/validate.js'
 
 export default class DelegatedKeysList extends BaseCommand<typeof DelegatedKeysList> {
-  static override summary = 'List delegated keys of a wallet and/or a card funding source (PENDING and REVOKED included)'
+  static override summary =
+    'List delegated keys of a wallet and/or a card funding source (PENDING and REVOKED included)'
   static override examples = ['<%= config.bin %> wallet delegated-keys list --account InternalAccount:…']
   static override flags = {
     account: idFlag('InternalAccount', {description: 'the embedded wallet', name: 'accountId'}),
@@ -14,7 +15,10 @@ export default class DelegatedKeysList extends BaseCommand<typeof DelegatedKeysL
   }
 
   async run() {
-    const query = checkWith(delegatedKeyListQuery, compact({accountId: this.flags.account, fundingSourceId: this.flags['funding-source']}))
+    const query = checkWith(
+      delegatedKeyListQuery,
+      compact({accountId: this.flags.account, fundingSourceId: this.flags['funding-source']}),
+    )
     const data = await listDelegatedKeys(this.ctx.client, query)
     await renderDelegatedKeys(this.out, data)
     return {data}

@@ -16,7 +16,11 @@ export default class WalletSessionsList extends BaseCommand<typeof WalletSession
   async run() {
     const view = listView(this.flags, sessionColumns, {what: 'sessions', hint: 'Open one with `svc wallet login`.'})
     const data = await listSessions(this.ctx.client, this.args.accountId)
-    const local = new Set(keyStoreFor(this.ctx).list({accountId: this.args.accountId, kind: 'session'}).map((k) => k.sessionId ?? ''))
+    const local = new Set(
+      keyStoreFor(this.ctx)
+        .list({accountId: this.args.accountId, kind: 'session'})
+        .map((k) => k.sessionId ?? ''),
+    )
     await renderSessions(this.out, data, local, view)
     return {data: data.map((s) => ({...s, localKey: local.has(s.id)}))}
   }

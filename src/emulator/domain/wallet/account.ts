@@ -20,7 +20,8 @@ export function exportWallet(req: EmuRequest, accountId: string): Promise<EmuRes
     req,
     () => {
       const account = getWalletAccount(emu, accountId)
-      if (!walletSeed(emu, account.id)) throw new HttpError(409, 'WALLET_NOT_PROVISIONED', `${account.id} has no wallet seed`)
+      if (!walletSeed(emu, account.id))
+        throw new HttpError(409, 'WALLET_NOT_PROVISIONED', `${account.id} has no wallet seed`)
       return {
         operation: 'wallet.export',
         resourceType: 'INTERNAL_ACCOUNT',
@@ -48,7 +49,9 @@ export function updateWalletPrivacy(req: EmuRequest, accountId: string): Promise
   if (!account) throw notFound('ACCOUNT_NOT_FOUND', `Internal account ${accountId}`)
   const body = validate(internalAccountPatchRequest, req.body)
   if (account.type !== 'EMBEDDED_WALLET') {
-    throw invalid([{field: 'privateEnabled', message: `applies to EMBEDDED_WALLET accounts only; ${accountId} is ${account.type}`}])
+    throw invalid([
+      {field: 'privateEnabled', message: `applies to EMBEDDED_WALLET accounts only; ${accountId} is ${account.type}`},
+    ])
   }
   return signedRetry(
     req,

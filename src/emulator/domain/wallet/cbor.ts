@@ -17,7 +17,8 @@ export function decodeCborItem(bytes: Uint8Array, offset = 0): {value: CborValue
   const readArg = (info: number): number => {
     if (info < 24) return info
     const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0
-    if (size === 0) throw new CborError(`unsupported CBOR length encoding ${info} (indefinite lengths are not used by WebAuthn)`)
+    if (size === 0)
+      throw new CborError(`unsupported CBOR length encoding ${info} (indefinite lengths are not used by WebAuthn)`)
     need(size)
     let n = 0
     for (let i = 0; i < size; i++) n = n * 256 + bytes[pos + i]

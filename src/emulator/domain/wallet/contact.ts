@@ -22,7 +22,12 @@ export function walletContactChange(
     patch.email !== undefined && patch.email !== existing.email
       ? {type: 'EMAIL_OTP' as const, value: patch.email, prefix: 'EMAIL_OTP', taken: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS'}
       : patch.phoneNumber !== undefined && patch.phoneNumber !== existing.phoneNumber
-        ? {type: 'SMS_OTP' as const, value: patch.phoneNumber, prefix: 'SMS_OTP', taken: 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS'}
+        ? {
+            type: 'SMS_OTP' as const,
+            value: patch.phoneNumber,
+            prefix: 'SMS_OTP',
+            taken: 'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS',
+          }
         : undefined
   if (!channel) return apply()
   const walletIds = customerWallets(emu, existing.id).map((a) => a.id)
@@ -30,7 +35,11 @@ export function walletContactChange(
   const tied = () => credentials().filter((c) => c.type === channel.type)
   if (tied().length === 0) return apply()
   // The whole credential set of the customer's wallets, as the challenge saw it.
-  const snapshot = () => credentials().map((c) => c.id).sort().join(',')
+  const snapshot = () =>
+    credentials()
+      .map((c) => c.id)
+      .sort()
+      .join(',')
   const checkTaken = () => {
     const mine = new Set(tied().map((c) => c.id))
     if (credentialsByContact(emu.db, channel.type, channel.value).some((c) => !mine.has(c.id))) {
@@ -51,7 +60,10 @@ export function walletContactChange(
     },
     (pending) => {
       if (snapshot() !== pending.context.credentialSet) {
-        throw conflict(`${channel.prefix}_CREDENTIAL_SET_CHANGED`, `The credentials of ${existing.id}'s wallet changed after the challenge was issued; start the update again`)
+        throw conflict(
+          `${channel.prefix}_CREDENTIAL_SET_CHANGED`,
+          `The credentials of ${existing.id}'s wallet changed after the challenge was issued; start the update again`,
+        )
       }
       checkTaken()
       const result = apply()

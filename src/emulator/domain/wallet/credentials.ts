@@ -5,7 +5,15 @@ import {newId} from '../../ids.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
 import type {StoredCustomer} from '../customers.js'
 import {issueOtpTarget} from './login.js'
-import {decodeOidcToken, markTokenUsed, normalIssuer, oidcClaimProblem, oidcClaims, sameIdentity, tokenUsed} from './oauth.js'
+import {
+  decodeOidcToken,
+  markTokenUsed,
+  normalIssuer,
+  oidcClaimProblem,
+  oidcClaims,
+  sameIdentity,
+  tokenUsed,
+} from './oauth.js'
 import {checkRegistration, markRegistrationChallengeUsed} from './passkey.js'
 import {signedRetry} from './signed-retry.js'
 import {credentialsByContact} from '../../store/wallet.js'
@@ -38,15 +46,31 @@ function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): 
   const customer = account.customerId ? emu.db.get<StoredCustomer>('customers', account.customerId) : undefined
   switch (body.type) {
     case 'EMAIL_OTP': {
-      if (existing.some((c) => c.type === 'EMAIL_OTP')) throw badRequest('EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS', `${account.id} already has an EMAIL_OTP credential; revoke it first`)
-      if (!customer?.email) throw invalid([{field: 'accountId', message: "the wallet's customer has no email; set one with PATCH /customers/{id}"}])
-      if (credentialsByContact(emu.db, 'EMAIL_OTP', customer.email).length) throw conflict('EMAIL_OTP_EMAIL_ALREADY_EXISTS', `Another EMAIL_OTP credential uses ${customer.email}`)
+      if (existing.some((c) => c.type === 'EMAIL_OTP'))
+        throw badRequest(
+          'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
+          `${account.id} already has an EMAIL_OTP credential; revoke it first`,
+        )
+      if (!customer?.email)
+        throw invalid([
+          {field: 'accountId', message: "the wallet's customer has no email; set one with PATCH /customers/{id}"},
+        ])
+      if (credentialsByContact(emu.db, 'EMAIL_OTP', customer.email).length)
+        throw conflict('EMAIL_OTP_EMAIL_ALREADY_EXISTS', `Another EMAIL_OTP credential uses ${customer.email}`)
       return {type: 'EMAIL_OTP', nickname: customer.email}
     }
     case 'SMS_OTP': {
-      if (existing.some((c) => c.type === 'SMS_OTP')) throw badRequest('SMS_OTP_CREDENTIAL_ALREADY_EXISTS', `${account.id} already has an SMS_OTP credential; revoke it first`)
-      if (!customer?.phoneNumber) throw invalid([{field: 'accountId', message: "the wallet's customer has no phoneNumber; set one with PATCH /customers/{id}"}])
-      if (credentialsByContact(emu.db, 'SMS_OTP', customer.phoneNumber).length) throw conflict('SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', `Another SMS_OTP credential uses ${customer.phoneNumber}`)
+      if (existing.some((c) => c.type === 'SMS_OTP'))
+        throw badRequest(
+          'SMS_OTP_CREDENTIAL_ALREADY_EXISTS',
+          `${account.id} already has an SMS_OTP credential; revoke it first`,
+        )
+      if (!customer?.phoneNumber)
+        throw invalid([
+          {field: 'accountId', message: "the wallet's customer has no phoneNumber; set one with PATCH /customers/{id}"},
+        ])
+      if (credentialsByContact(emu.db, 'SMS_OTP', customer.phoneNumber).length)
+        throw conflict('SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', `Another SMS_OTP credential uses ${customer.phoneNumber}`)
       return {type: 'SMS_OTP', nickname: customer.phoneNumber}
     }
     case 'OAUTH': {
@@ -55,13 +79,17 @@ function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): 
         // Freshness is judged when the request is first made; leg 2 repeats the same bytes.
         const problem = oidcClaimProblem(raw, emu.now())
         if (problem) throw invalid([{field: 'oidcToken', message: problem}])
-        if (tokenUsed(emu, body.oidcToken)) throw invalid([{field: 'oidcToken', message: 'this token was already used; mint a fresh one'}])
+        if (tokenUsed(emu, body.oidcToken))
+          throw invalid([{field: 'oidcToken', message: 'this token was already used; mint a fresh one'}])
       }
       const claims = oidcClaims(raw)
       const identity = {iss: claims.iss, aud: claims.aud, sub: claims.sub}
       const norm = (i: typeof identity) => ({...i, iss: normalIssuer(i.iss)})
       if (existing.some((c) => c.oauth && sameIdentity(norm(c.oauth), norm(identity)))) {
-        throw conflict('CONFLICT', `${account.id} already has an OAUTH credential for ${identity.iss} subject ${identity.sub}`)
+        throw conflict(
+          'CONFLICT',
+          `${account.id} already has an OAUTH credential for ${identity.iss} subject ${identity.sub}`,
+        )
       }
       return {type: 'OAUTH', nickname: claims.email ?? `${normalIssuer(claims.iss)}:${claims.sub}`, oauth: identity}
     }
@@ -98,7 +126,13 @@ export function addCredential(req: EmuRequest): Promise<EmuResponse> {
     (pending) => {
       const fields = admit(emu, body, 2)
       const now = emu.iso()
-      const cred: StoredCredential = {...fields, id: String(pending.context.authMethodId), accountId: body.accountId, createdAt: now, updatedAt: now}
+      const cred: StoredCredential = {
+        ...fields,
+        id: String(pending.context.authMethodId),
+        accountId: body.accountId,
+        createdAt: now,
+        updatedAt: now,
+      }
       // New OTP credentials come with their first target bundle (api-gaps 5.2).
       const bundle = cred.type === 'EMAIL_OTP' || cred.type === 'SMS_OTP' ? issueOtpTarget(emu, cred) : undefined
       putCredential(emu, cred)
@@ -113,9 +147,14 @@ export function revokeCredential(req: EmuRequest, credentialId: string): Promise
   const check = () => {
     const cred = getCredential(emu, credentialId)
     if (accountCredentials(emu, cred.accountId).length <= 1) {
-      throw new HttpError(400, 'INVALID_INPUT', `${cred.id} is the only credential of ${cred.accountId}; add another before revoking it`, {
-        errors: [{field: 'id', message: 'is the last credential of its wallet (at least one must remain)'}],
-      })
+      throw new HttpError(
+        400,
+        'INVALID_INPUT',
+        `${cred.id} is the only credential of ${cred.accountId}; add another before revoking it`,
+        {
+          errors: [{field: 'id', message: 'is the last credential of its wallet (at least one must remain)'}],
+        },
+      )
     }
     return cred
   }

@@ -1,4 +1,8 @@
-import {credentialChallengeRequest, credentialVerifyRequest, type CredentialVerifyRequest} from '../../../lib/schemas/wallet.js'
+import {
+  credentialChallengeRequest,
+  credentialVerifyRequest,
+  type CredentialVerifyRequest,
+} from '../../../lib/schemas/wallet.js'
 import {
   bytesToHex,
   compressPublicKey,
@@ -15,7 +19,15 @@ import {verifyOidcLogin} from './oauth.js'
 import {issuePasskeyChallenge, verifyPasskeyLogin} from './passkey.js'
 import {assertPublicKey, createSession} from './sessions.js'
 import {signedRetry} from './signed-retry.js'
-import {type StoredCredential, getCredential, organizationId, publicCredential, putCredential, quorumPrivateKey, walletSettings} from './state.js'
+import {
+  type StoredCredential,
+  getCredential,
+  organizationId,
+  publicCredential,
+  putCredential,
+  quorumPrivateKey,
+  walletSettings,
+} from './state.js'
 
 /** The sandbox OTP (sandbox-behaviour 14): delivery is skipped, the HPKE is real. */
 export const SANDBOX_OTP = '000000'
@@ -25,9 +37,12 @@ export function challengeCredential(req: EmuRequest, credentialId: string): EmuR
   const emu = req.ctx
   const cred = getCredential(emu, credentialId)
   const body = validate(credentialChallengeRequest, req.body ?? {})
-  if (cred.type === 'OAUTH') throw invalid([{field: 'id', message: 'OAUTH credentials have no challenge step: verify with a fresh OIDC token'}])
+  if (cred.type === 'OAUTH')
+    throw invalid([{field: 'id', message: 'OAUTH credentials have no challenge step: verify with a fresh OIDC token'}])
   if (cred.type === 'PASSKEY' && !body.clientPublicKey) {
-    throw invalid([{field: 'clientPublicKey', message: 'is required for a PASSKEY challenge (the session key to bind)'}])
+    throw invalid([
+      {field: 'clientPublicKey', message: 'is required for a PASSKEY challenge (the session key to bind)'},
+    ])
   }
   if (body.clientPublicKey) assertPublicKey(body.clientPublicKey, 'clientPublicKey')
   rateLimit(emu, cred)
@@ -47,7 +62,13 @@ function rateLimit(emu: SandboxContext, cred: StoredCredential): void {
   const since = cred.lastChallengeAt === undefined ? Infinity : emu.now() - cred.lastChallengeAt
   if (since < gap) {
     const retryAfter = Math.max(1, Math.ceil((gap - since) / 1000))
-    throw new HttpError(429, 'RATE_LIMITED', `A challenge for ${cred.id} was issued ${since} ms ago; retry after ${retryAfter} s`, {retryAfterSeconds: retryAfter}, {'retry-after': String(retryAfter)})
+    throw new HttpError(
+      429,
+      'RATE_LIMITED',
+      `A challenge for ${cred.id} was issued ${since} ms ago; retry after ${retryAfter} s`,
+      {retryAfterSeconds: retryAfter},
+      {'retry-after': String(retryAfter)},
+    )
   }
 }
 
@@ -55,7 +76,8 @@ function rateLimit(emu: SandboxContext, cred: StoredCredential): void {
 export function issueOtpTarget(emu: SandboxContext, cred: StoredCredential): string {
   const key = generateP256KeyPair()
   // The keys a newer challenge replaced, so a login racing another one can be told what happened.
-  if (cred.otpTarget) cred.replacedOtpTargets = [cred.otpTarget.privateKey, ...(cred.replacedOtpTargets ?? [])].slice(0, 32)
+  if (cred.otpTarget)
+    cred.replacedOtpTargets = [cred.otpTarget.privateKey, ...(cred.replacedOtpTargets ?? [])].slice(0, 32)
   cred.otpTarget = {privateKey: bytesToHex(key.privateKey), issuedAt: emu.now()}
   return makeSignedEnvelope(
     {targetPublic: bytesToHex(key.publicKeyUncompressed), organizationId: organizationId(emu), credentialId: cred.id},
@@ -68,7 +90,8 @@ export async function verifyCredential(req: EmuRequest, credentialId: string): P
   const emu = req.ctx
   const cred = getCredential(emu, credentialId)
   const body = validate(credentialVerifyRequest, req.body)
-  if (body.type !== cred.type) throw invalid([{field: 'type', message: `must be ${cred.type} (the type of credential ${cred.id})`}])
+  if (body.type !== cred.type)
+    throw invalid([{field: 'type', message: `must be ${cred.type} (the type of credential ${cred.id})`}])
   switch (body.type) {
     case 'OAUTH':
       return verifyOidcLogin(emu, cred, body)
@@ -83,7 +106,11 @@ export async function verifyCredential(req: EmuRequest, credentialId: string): P
  * OTP leg 1 opens the bundle with the latest target key and checks the code, answering 202 with a
  * payload the TEK must stamp; leg 2 (same body, stamp by the TEK, Request-Id) creates the session.
  */
-function verifyOtp(req: EmuRequest, cred: StoredCredential, body: Extract<CredentialVerifyRequest, {encryptedOtpBundle: string}>): Promise<EmuResponse> {
+function verifyOtp(
+  req: EmuRequest,
+  cred: StoredCredential,
+  body: Extract<CredentialVerifyRequest, {encryptedOtpBundle: string}>,
+): Promise<EmuResponse> {
   const emu = req.ctx
   return signedRetry(
     req,
@@ -101,7 +128,11 @@ function verifyOtp(req: EmuRequest, cred: StoredCredential, body: Extract<Creden
     },
     (pending) => {
       const current = getCredential(emu, cred.id)
-      const session = createSession(emu, {accountId: current.accountId, type: current.type, credentialId: current.id, nickname: current.nickname}, String(pending.context.publicKey))
+      const session = createSession(
+        emu,
+        {accountId: current.accountId, type: current.type, credentialId: current.id, nickname: current.nickname},
+        String(pending.context.publicKey),
+      )
       const {revoked: _r, ...view} = session
       return {status: 200, body: view}
     },
@@ -120,13 +151,26 @@ async function opensWithAny(bundle: string, privateKeys: string[]): Promise<bool
   return false
 }
 
-async function openOtp(emu: SandboxContext, cred: StoredCredential, encryptedOtpBundle: string): Promise<OtpBundlePlaintext> {
+async function openOtp(
+  emu: SandboxContext,
+  cred: StoredCredential,
+  encryptedOtpBundle: string,
+): Promise<OtpBundlePlaintext> {
   if (!cred.otpTarget) {
-    throw invalid([{field: 'encryptedOtpBundle', message: `no OTP has been issued for ${cred.id}; POST /auth/credentials/${cred.id}/challenge first and encrypt to its otpEncryptionTargetBundle`}])
+    throw invalid([
+      {
+        field: 'encryptedOtpBundle',
+        message: `no OTP has been issued for ${cred.id}; POST /auth/credentials/${cred.id}/challenge first and encrypt to its otpEncryptionTargetBundle`,
+      },
+    ])
   }
   const lifetimeMs = Number(emu.config().embeddedWalletConfig.expirationSeconds ?? 300) * 1000
   if (cred.otpTarget.issuedAt + lifetimeMs <= emu.now()) {
-    throw new HttpError(401, 'UNAUTHORIZED', `The OTP issued at ${emu.iso(cred.otpTarget.issuedAt)} for ${cred.id} has expired; request a new one with POST /auth/credentials/${cred.id}/challenge`)
+    throw new HttpError(
+      401,
+      'UNAUTHORIZED',
+      `The OTP issued at ${emu.iso(cred.otpTarget.issuedAt)} for ${cred.id} has expired; request a new one with POST /auth/credentials/${cred.id}/challenge`,
+    )
   }
   let plain: OtpBundlePlaintext
   try {
@@ -134,17 +178,30 @@ async function openOtp(emu: SandboxContext, cred: StoredCredential, encryptedOtp
   } catch (e) {
     if (isWalletCryptoError(e, 'DECRYPT_FAILED')) {
       if (await opensWithAny(encryptedOtpBundle, cred.replacedOtpTargets ?? [])) {
-        throw new HttpError(401, 'UNAUTHORIZED', `The OTP bundle was encrypted to a challenge of ${cred.id} that a newer login replaced (two logins ran at once); only an OTP encrypted to the latest challenge is accepted`, {replacedByNewerChallenge: true})
+        throw new HttpError(
+          401,
+          'UNAUTHORIZED',
+          `The OTP bundle was encrypted to a challenge of ${cred.id} that a newer login replaced (two logins ran at once); only an OTP encrypted to the latest challenge is accepted`,
+          {replacedByNewerChallenge: true},
+        )
       }
-      throw new HttpError(401, 'UNAUTHORIZED', `The encrypted OTP bundle does not open with the target key of the latest challenge for ${cred.id}; encrypt to the most recent otpEncryptionTargetBundle`)
+      throw new HttpError(
+        401,
+        'UNAUTHORIZED',
+        `The encrypted OTP bundle does not open with the target key of the latest challenge for ${cred.id}; encrypt to the most recent otpEncryptionTargetBundle`,
+      )
     }
-    throw invalid([{field: 'encryptedOtpBundle', message: `is not a valid encrypted OTP bundle: ${(e as Error).message}`}])
+    throw invalid([
+      {field: 'encryptedOtpBundle', message: `is not a valid encrypted OTP bundle: ${(e as Error).message}`},
+    ])
   }
   if (plain.otp_code !== SANDBOX_OTP) throw new HttpError(401, 'UNAUTHORIZED', 'Invalid OTP code')
   try {
     compressPublicKey(plain.public_key)
   } catch {
-    throw invalid([{field: 'encryptedOtpBundle', message: 'public_key inside the bundle is not a P-256 public key in SEC1 hex'}])
+    throw invalid([
+      {field: 'encryptedOtpBundle', message: 'public_key inside the bundle is not a P-256 public key in SEC1 hex'},
+    ])
   }
   return plain
 }

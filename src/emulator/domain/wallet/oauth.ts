@@ -39,7 +39,8 @@ export function decodeOidcToken(token: string, field: string): Record<string, un
   } catch {
     throw invalid([{field, message: 'is not a JWT: header and payload must be base64url JSON objects'}])
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid([{field, message: 'is not a JWT: the payload is not a JSON object'}])
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw invalid([{field, message: 'is not a JWT: the payload is not a JSON object'}])
   return payload as Record<string, unknown>
 }
 
@@ -47,13 +48,16 @@ export function decodeOidcToken(token: string, field: string): Record<string, un
 export function oidcClaimProblem(claims: Record<string, unknown>, nowMs: number): string | undefined {
   const now = nowMs / 1000
   const {iss, aud, sub, iat, exp} = claims
-  if (typeof iss !== 'string' || !SUPPORTED_ISSUERS.includes(iss)) return `iss ${JSON.stringify(iss ?? null)} is not a supported issuer (${SUPPORTED_ISSUERS.join(', ')})`
+  if (typeof iss !== 'string' || !SUPPORTED_ISSUERS.includes(iss))
+    return `iss ${JSON.stringify(iss ?? null)} is not a supported issuer (${SUPPORTED_ISSUERS.join(', ')})`
   const audience = Array.isArray(aud) && aud.length === 1 ? aud[0] : aud
-  if (typeof audience !== 'string' || audience === '') return 'aud must be a non-empty string (or a one-element array of one)'
+  if (typeof audience !== 'string' || audience === '')
+    return 'aud must be a non-empty string (or a one-element array of one)'
   if (typeof sub !== 'string' || sub === '') return 'sub must be a non-empty string'
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return 'iat must be a number (seconds since the epoch)'
   if (iat > now + SKEW_S) return `iat is ${Math.round(iat - now)} s in the future`
-  if (now - iat > MAX_AGE_S + SKEW_S) return `iat is ${Math.round(now - iat)} s old; tokens must be at most ${MAX_AGE_S} s old (cached tokens fail: mint a fresh one)`
+  if (now - iat > MAX_AGE_S + SKEW_S)
+    return `iat is ${Math.round(now - iat)} s old; tokens must be at most ${MAX_AGE_S} s old (cached tokens fail: mint a fresh one)`
   if (typeof exp !== 'number' || !Number.isFinite(exp)) return 'exp must be a number (seconds since the epoch)'
   if (exp <= now) return 'exp is in the past: the token has expired'
   return undefined
@@ -86,14 +90,18 @@ export function markTokenUsed(emu: SandboxContext, token: string): void {
 const refuse = (reason: string) => new HttpError(401, 'UNAUTHORIZED', `OIDC token refused: ${reason}`)
 
 /** OAUTH verify: a single call answering 200 AuthSession (sealed key only for an uncompressed clientPublicKey). */
-export async function verifyOidcLogin(emu: SandboxContext, cred: StoredCredential, body: Extract<CredentialVerifyRequest, {type: 'OAUTH'}>): Promise<EmuResponse> {
+export async function verifyOidcLogin(
+  emu: SandboxContext,
+  cred: StoredCredential,
+  body: Extract<CredentialVerifyRequest, {type: 'OAUTH'}>,
+): Promise<EmuResponse> {
   const raw = decodeOidcToken(body.oidcToken, 'oidcToken')
   assertPublicKey(body.clientPublicKey, 'clientPublicKey')
   const problem = oidcClaimProblem(raw, emu.now())
   if (problem) throw refuse(problem)
   const claims = oidcClaims(raw)
   const identity = cred.oauth!
-  if (!(sameIdentity({...claims, iss: normalIssuer(claims.iss)}, {...identity, iss: normalIssuer(identity.iss)}))) {
+  if (!sameIdentity({...claims, iss: normalIssuer(claims.iss)}, {...identity, iss: normalIssuer(identity.iss)})) {
     throw refuse(`its identity (iss, aud, sub) does not match credential ${cred.id}`)
   }
   const expectedNonce = sha256Hex(body.clientPublicKey)
@@ -102,6 +110,10 @@ export async function verifyOidcLogin(emu: SandboxContext, cred: StoredCredentia
   }
   if (tokenUsed(emu, body.oidcToken)) throw refuse('this token was already used; mint a fresh one')
   markTokenUsed(emu, body.oidcToken)
-  const session = await issueSession(emu, {accountId: cred.accountId, type: 'OAUTH', credentialId: cred.id, nickname: cred.nickname}, body.clientPublicKey)
+  const session = await issueSession(
+    emu,
+    {accountId: cred.accountId, type: 'OAUTH', credentialId: cred.id, nickname: cred.nickname},
+    body.clientPublicKey,
+  )
   return {status: 200, body: session}
 }

@@ -10,7 +10,12 @@ import {verifyAccountStamp} from './stamps.js'
  * `payloadToSign`. The payload is derived from the quote itself, so it binds what moves and the
  * quote's expiry, and every reader computes the same text.
  */
-export function quoteWalletPayload(q: Pick<StoredQuote, 'id' | 'expiresAt' | 'totalSendingAmount' | 'sendingCurrency' | 'totalReceivingAmount' | 'receivingCurrency'> & {_: {sourceAccountId?: string}}): string {
+export function quoteWalletPayload(
+  q: Pick<
+    StoredQuote,
+    'id' | 'expiresAt' | 'totalSendingAmount' | 'sendingCurrency' | 'totalReceivingAmount' | 'receivingCurrency'
+  > & {_: {sourceAccountId?: string}},
+): string {
   return JSON.stringify({
     operation: 'quote.execute',
     quoteId: q.id,
@@ -24,14 +29,27 @@ export function quoteWalletPayload(q: Pick<StoredQuote, 'id' | 'expiresAt' | 'to
 }
 
 /** An execute check (wired in emulator.ts): an embedded-wallet source needs its stamp. */
-export function checkWalletQuoteSignature({emu, quote, req}: {emu: SandboxContext; quote: StoredQuote; req?: EmuRequest}): void {
+export function checkWalletQuoteSignature({
+  emu,
+  quote,
+  req,
+}: {
+  emu: SandboxContext
+  quote: StoredQuote
+  req?: EmuRequest
+}): void {
   if (quote._.sourceAccountType !== 'EMBEDDED_WALLET' || !quote._.sourceAccountId) return
   const payloadToSign = quoteWalletPayload(quote)
   const raw = req?.headers['service-wallet-signature']
   const header = Array.isArray(raw) ? raw[0] : raw
   if (!header) {
     // The payload travels in the refusal too, so a client can stamp and retry the same call.
-    throw new HttpError(401, 'WALLET_SIGNATURE_MISSING', `${quote.id} is funded from embedded wallet ${quote._.sourceAccountId}: stamp its payloadToSign with an active session key of that wallet and send it as Service-Wallet-Signature`, {payloadToSign, accountId: quote._.sourceAccountId})
+    throw new HttpError(
+      401,
+      'WALLET_SIGNATURE_MISSING',
+      `${quote.id} is funded from embedded wallet ${quote._.sourceAccountId}: stamp its payloadToSign with an active session key of that wallet and send it as Service-Wallet-Signature`,
+      {payloadToSign, accountId: quote._.sourceAccountId},
+    )
   }
   verifyAccountStamp(emu, quote._.sourceAccountId, payloadToSign, header)
 }

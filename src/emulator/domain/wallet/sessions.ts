@@ -5,7 +5,15 @@ import {invalid, validate} from '../../http-error.js'
 import {newId} from '../../ids.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
 import {signedRetry} from './signed-retry.js'
-import {type StoredSession, accountSessions, getActiveSession, getWalletAccount, publicSession, putSession, walletSettings} from './state.js'
+import {
+  type StoredSession,
+  accountSessions,
+  getActiveSession,
+  getWalletAccount,
+  publicSession,
+  putSession,
+  walletSettings,
+} from './state.js'
 
 /** The schemas check the hex shape; this checks the point is on P-256 (400 naming the field otherwise). */
 export function assertPublicKey(hex: string, field: string): void {
@@ -23,7 +31,11 @@ type SessionSource = Pick<StoredSession, 'accountId' | 'type' | 'credentialId' |
  * client holds it); an uncompressed one is the legacy mode: the enclave makes the session key and
  * returns it sealed to that key as `encryptedSessionSigningKey` (api-gaps 5.3).
  */
-export async function issueSession(emu: SandboxContext, source: SessionSource, clientPublicKey: string): Promise<Record<string, unknown>> {
+export async function issueSession(
+  emu: SandboxContext,
+  source: SessionSource,
+  clientPublicKey: string,
+): Promise<Record<string, unknown>> {
   let publicKey: string
   let sealed: string | undefined
   if (/^0[23]/.test(clientPublicKey)) {
@@ -33,7 +45,10 @@ export async function issueSession(emu: SandboxContext, source: SessionSource, c
     publicKey = bytesToHex(key.publicKeyCompressed)
     sealed = await encryptCredentialBundle(key.privateKey, clientPublicKey)
   }
-  return {...publicSession(createSession(emu, source, publicKey)), ...(sealed ? {encryptedSessionSigningKey: sealed} : {})}
+  return {
+    ...publicSession(createSession(emu, source, publicKey)),
+    ...(sealed ? {encryptedSessionSigningKey: sealed} : {}),
+  }
 }
 
 /** OTP logins: the TEK from the OTP bundle becomes the session key; nothing is sealed back. */
@@ -66,7 +81,13 @@ export function revokeSession(req: EmuRequest, sessionId: string): Promise<EmuRe
     req,
     () => {
       const s = getActiveSession(emu, sessionId)
-      return {operation: 'session.revoke', resourceType: 'SESSION', resourceId: s.id, signer: {kind: 'account', accountIds: [s.accountId]}, challengeType: s.type}
+      return {
+        operation: 'session.revoke',
+        resourceType: 'SESSION',
+        resourceId: s.id,
+        signer: {kind: 'account', accountIds: [s.accountId]},
+        challengeType: s.type,
+      }
     },
     () => {
       const s = emu.db.get<StoredSession>('walletSessions', sessionId)
@@ -85,7 +106,12 @@ export function refreshSession(req: EmuRequest, sessionId: string): Promise<EmuR
     req,
     () => {
       const s = getActiveSession(emu, sessionId)
-      return {operation: 'session.refresh', resourceType: 'SESSION', resourceId: s.id, signer: {kind: 'session', sessionId: s.id}}
+      return {
+        operation: 'session.refresh',
+        resourceType: 'SESSION',
+        resourceId: s.id,
+        signer: {kind: 'session', sessionId: s.id},
+      }
     },
     async () => {
       // The signing session may have expired while the operation settled; its facts still stand.

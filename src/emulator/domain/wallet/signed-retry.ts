@@ -75,32 +75,63 @@ export function sha256Hex(bytes: Buffer | string): string {
  * request's context. Re-sends of a PROCESSING request skip `prepare`: the operation may already
  * have changed the state it checked.
  */
-export async function signedRetry(req: EmuRequest, prepare: (leg: 1 | 2) => SignedOperation | Promise<SignedOperation>, execute: Execute): Promise<EmuResponse> {
+export async function signedRetry(
+  req: EmuRequest,
+  prepare: (leg: 1 | 2) => SignedOperation | Promise<SignedOperation>,
+  execute: Execute,
+): Promise<EmuResponse> {
   const emu = req.ctx
   const stampHeader = header(req, 'service-wallet-signature')
   const requestId = header(req, 'request-id')
   const pending = requestId ? emu.db.get<PendingRequest>(PENDING, requestId) : undefined
-  if (pending?.processing && stampHeader !== undefined) return resend(emu, req, structuredClone(pending), stampHeader, execute)
+  if (pending?.processing && stampHeader !== undefined)
+    return resend(emu, req, structuredClone(pending), stampHeader, execute)
 
   const leg = stampHeader === undefined && requestId === undefined ? 1 : 2
   const op = await prepare(leg)
   if (leg === 1) return challenge(emu, req, op)
-  if (!requestId) throw unauthorized('REQUEST_ID_MISSING', 'The signed retry carries Service-Wallet-Signature but no Request-Id header; send the requestId from the 202 answer')
-  if (stampHeader === undefined) throw unauthorized('WALLET_SIGNATURE_MISSING', 'The retry carries Request-Id but no Service-Wallet-Signature header; stamp payloadToSign with an active session key')
+  if (!requestId)
+    throw unauthorized(
+      'REQUEST_ID_MISSING',
+      'The signed retry carries Service-Wallet-Signature but no Request-Id header; send the requestId from the 202 answer',
+    )
+  if (stampHeader === undefined)
+    throw unauthorized(
+      'WALLET_SIGNATURE_MISSING',
+      'The retry carries Request-Id but no Service-Wallet-Signature header; stamp payloadToSign with an active session key',
+    )
   // Re-read: `prepare` may have awaited, and a concurrent retry may have used the id meanwhile.
   const current = emu.db.get<PendingRequest>(PENDING, requestId)
-  if (!current) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox; send the request without Request-Id to get a challenge`)
+  if (!current)
+    throw new HttpError(
+      404,
+      'REQUEST_NOT_FOUND',
+      `Request ${requestId} was never issued by this sandbox; send the request without Request-Id to get a challenge`,
+    )
   const p = structuredClone(current)
   if (p.processing) return resend(emu, req, p, stampHeader, execute)
   if (p.method !== req.method || p.path !== req.path || p.operation !== op.operation) {
-    throw unauthorized('UNAUTHORIZED', `Request ${p.id} was issued for ${p.method} ${p.path}, not ${req.method} ${req.path}`)
+    throw unauthorized(
+      'UNAUTHORIZED',
+      `Request ${p.id} was issued for ${p.method} ${p.path}, not ${req.method} ${req.path}`,
+    )
   }
-  if (p.consumed) throw unauthorized('UNAUTHORIZED', `Request ${p.id} was already used (a Request-Id is single use); send the request again without Request-Id for a new challenge`)
+  if (p.consumed)
+    throw unauthorized(
+      'UNAUTHORIZED',
+      `Request ${p.id} was already used (a Request-Id is single use); send the request again without Request-Id for a new challenge`,
+    )
   if (Date.parse(p.expiresAt) <= emu.now()) {
-    throw unauthorized('UNAUTHORIZED', `The signed-retry challenge ${p.id} expired at ${p.expiresAt}; send the request again without Request-Id for a new challenge`)
+    throw unauthorized(
+      'UNAUTHORIZED',
+      `The signed-retry challenge ${p.id} expired at ${p.expiresAt}; send the request again without Request-Id for a new challenge`,
+    )
   }
   if (sha256Hex(req.rawBody) !== p.bodySha256) {
-    throw unauthorized('WALLET_SIGNATURE_BODY_MISMATCH', `The retry body differs from the body challenged by ${p.id}; resend the first request's body byte for byte`)
+    throw unauthorized(
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+      `The retry body differs from the body challenged by ${p.id}; resend the first request's body byte for byte`,
+    )
   }
   checkStamp(emu, stampHeader, p.payloadToSign, op.signer)
 
@@ -129,7 +160,15 @@ export function challenge(emu: SandboxContext, req: EmuRequest, op: SignedOperat
   const id = newId('Request')
   const expiresAt = emu.iso(emu.now() + walletSettings(emu).signedChallengeTtlSeconds * 1000)
   const bodySha256 = sha256Hex(req.rawBody)
-  const payloadToSign = JSON.stringify({operation: op.operation, method: req.method, path: req.path, resourceId: op.resourceId, requestId: id, bodySha256, expiresAt})
+  const payloadToSign = JSON.stringify({
+    operation: op.operation,
+    method: req.method,
+    path: req.path,
+    resourceId: op.resourceId,
+    requestId: id,
+    bodySha256,
+    expiresAt,
+  })
   const p: PendingRequest = {
     id,
     operation: op.operation,
@@ -147,16 +186,41 @@ export function challenge(emu: SandboxContext, req: EmuRequest, op: SignedOperat
   }
   emu.db.put(PENDING, id, p)
   op.onChallenge?.()
-  return {status: 202, body: {payloadToSign, requestId: id, expiresAt, ...(op.challengeType ? {type: op.challengeType} : {})}}
+  return {
+    status: 202,
+    body: {payloadToSign, requestId: id, expiresAt, ...(op.challengeType ? {type: op.challengeType} : {})},
+  }
 }
 
 /** A re-send of a PROCESSING request: the identical body and stamp, answered from the settled state. */
-async function resend(emu: SandboxContext, req: EmuRequest, p: PendingRequest, stampHeader: string, execute: Execute): Promise<EmuResponse> {
+async function resend(
+  emu: SandboxContext,
+  req: EmuRequest,
+  p: PendingRequest,
+  stampHeader: string,
+  execute: Execute,
+): Promise<EmuResponse> {
   const processing = p.processing!
-  if (p.method !== req.method || p.path !== req.path) throw unauthorized('UNAUTHORIZED', `Request ${p.id} was issued for ${p.method} ${p.path}, not ${req.method} ${req.path}`)
-  if (sha256Hex(req.rawBody) !== p.bodySha256) throw unauthorized('WALLET_SIGNATURE_BODY_MISMATCH', `The re-send body differs from the body challenged by ${p.id}; re-send the identical request`)
-  if (stampHeader !== processing.stamp) throw unauthorized('WALLET_SIGNATURE_INVALID', `Re-send the identical signed request for ${p.id}: same Service-Wallet-Signature (do not re-stamp)`)
-  if (p.delivered) throw unauthorized('UNAUTHORIZED', `Request ${p.id} was already used (its answer was delivered); start the request again for a new challenge`)
+  if (p.method !== req.method || p.path !== req.path)
+    throw unauthorized(
+      'UNAUTHORIZED',
+      `Request ${p.id} was issued for ${p.method} ${p.path}, not ${req.method} ${req.path}`,
+    )
+  if (sha256Hex(req.rawBody) !== p.bodySha256)
+    throw unauthorized(
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+      `The re-send body differs from the body challenged by ${p.id}; re-send the identical request`,
+    )
+  if (stampHeader !== processing.stamp)
+    throw unauthorized(
+      'WALLET_SIGNATURE_INVALID',
+      `Re-send the identical signed request for ${p.id}: same Service-Wallet-Signature (do not re-stamp)`,
+    )
+  if (p.delivered)
+    throw unauthorized(
+      'UNAUTHORIZED',
+      `Request ${p.id} was already used (its answer was delivered); start the request again for a new challenge`,
+    )
   if (!processing.settled) return processingAnswer()
   if (processing.result) {
     emu.db.put(PENDING, p.id, {...p, delivered: true})
@@ -164,7 +228,10 @@ async function resend(emu: SandboxContext, req: EmuRequest, p: PendingRequest, s
   }
   // Export (or an operation whose in-process closure was lost to a restart): produce it now.
   if (p.deliverOnResend && Date.parse(p.expiresAt) <= emu.now()) {
-    throw unauthorized('UNAUTHORIZED', `The signed-retry challenge ${p.id} expired at ${p.expiresAt}; start a fresh export`)
+    throw unauthorized(
+      'UNAUTHORIZED',
+      `The signed-retry challenge ${p.id} expired at ${p.expiresAt}; start a fresh export`,
+    )
   }
   return runOnce(emu, p, execute)
 }
@@ -184,11 +251,20 @@ export function registerSettler(emu: SandboxContext): void {
 export async function settleNow(emu: SandboxContext, requestId: string): Promise<EmuResponse> {
   const stored = emu.db.get<PendingRequest>(PENDING, requestId)
   if (!stored) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox`)
-  if (!stored.processing) throw new HttpError(409, 'REQUEST_NOT_PROCESSING', `Request ${requestId} is not a still-processing operation; only a PROCESSING retry can be settled`)
-  if (stored.processing.settled) throw new HttpError(409, 'REQUEST_NOT_PROCESSING', `Request ${requestId} has settled already`)
+  if (!stored.processing)
+    throw new HttpError(
+      409,
+      'REQUEST_NOT_PROCESSING',
+      `Request ${requestId} is not a still-processing operation; only a PROCESSING retry can be settled`,
+    )
+  if (stored.processing.settled)
+    throw new HttpError(409, 'REQUEST_NOT_PROCESSING', `Request ${requestId} has settled already`)
   await settle(emu, requestId)
   const p = emu.db.get<PendingRequest>(PENDING, requestId)!
-  return {status: 200, body: {requestId, operationType: p.operation, settled: true, resultStatus: p.processing?.result?.status}}
+  return {
+    status: 200,
+    body: {requestId, operationType: p.operation, settled: true, resultStatus: p.processing?.result?.status},
+  }
 }
 
 async function settle(emu: SandboxContext, requestId: string): Promise<void> {
@@ -224,7 +300,10 @@ async function run(execute: Execute, p: PendingRequest): Promise<EmuResponse> {
 }
 
 function processingAnswer(): EmuResponse {
-  return {status: 200, body: {status: 'PROCESSING', message: 'The wallet operation is settling; re-send the identical signed request'}}
+  return {
+    status: 200,
+    body: {status: 'PROCESSING', message: 'The wallet operation is settling; re-send the identical signed request'},
+  }
 }
 
 /** The sandbox trigger (walletProcessingCount, counting down) or the random rate. */

@@ -1,4 +1,10 @@
-import {bytesToHex, compressPublicKey, parseStamp, verifyStampSignature, type ParsedStamp} from '../../../lib/wallet/index.js'
+import {
+  bytesToHex,
+  compressPublicKey,
+  parseStamp,
+  verifyStampSignature,
+  type ParsedStamp,
+} from '../../../lib/wallet/index.js'
 import type {SandboxContext} from '../../context.js'
 import {HttpError} from '../../http-error.js'
 import {getWalletAccount, isActive, walletSettings} from './state.js'
@@ -29,10 +35,16 @@ export function checkStamp(emu: SandboxContext, headerValue: string, payloadToSi
   try {
     stamp = parseStamp(headerValue)
   } catch (e) {
-    throw new HttpError(401, 'WALLET_SIGNATURE_MALFORMED', `Service-Wallet-Signature is malformed: ${(e as Error).message}`)
+    throw new HttpError(
+      401,
+      'WALLET_SIGNATURE_MALFORMED',
+      `Service-Wallet-Signature is malformed: ${(e as Error).message}`,
+    )
   }
   if (!verifyStampSignature(stamp.publicKey, stamp.signature, payloadToSign)) {
-    throw invalid('The wallet signature does not verify over payloadToSign; stamp the payload exactly as received (no re-serialisation)')
+    throw invalid(
+      'The wallet signature does not verify over payloadToSign; stamp the payload exactly as received (no re-serialisation)',
+    )
   }
   checkSigner(emu, stamp.publicKey.toLowerCase(), signer)
 }
@@ -40,7 +52,9 @@ export function checkStamp(emu: SandboxContext, headerValue: string, payloadToSi
 function checkSigner(emu: SandboxContext, publicKey: string, rule: SignerRule): void {
   if (rule.kind === 'key') {
     if (bytesToHex(compressPublicKey(rule.publicKey)) !== publicKey) {
-      throw invalid(`The stamp must be made with the key sealed in the OTP bundle (${bytesToHex(compressPublicKey(rule.publicKey))}), not ${publicKey}`)
+      throw invalid(
+        `The stamp must be made with the key sealed in the OTP bundle (${bytesToHex(compressPublicKey(rule.publicKey))}), not ${publicKey}`,
+      )
     }
     return
   }
@@ -55,19 +69,29 @@ function checkSigner(emu: SandboxContext, publicKey: string, rule: SignerRule): 
   switch (rule.kind) {
     case 'account':
       if (!active.some((s) => rule.accountIds.includes(s.accountId))) {
-        throw invalid(`Key ${publicKey} belongs to a session of another wallet; sign with an active session of ${rule.accountIds.join(' or ')}`)
+        throw invalid(
+          `Key ${publicKey} belongs to a session of another wallet; sign with an active session of ${rule.accountIds.join(' or ')}`,
+        )
       }
       return
     case 'otherCredential': {
       const onAccount = active.filter((s) => s.accountId === rule.accountId)
-      if (onAccount.length === 0) throw invalid(`Key ${publicKey} belongs to a session of another wallet; sign with an active session of ${rule.accountId}`)
+      if (onAccount.length === 0)
+        throw invalid(
+          `Key ${publicKey} belongs to a session of another wallet; sign with an active session of ${rule.accountId}`,
+        )
       if (!onAccount.some((s) => s.credentialId !== rule.credentialId)) {
-        throw invalid(`Revoking ${rule.credentialId} needs a session from a different credential of ${rule.accountId}; this session came from that credential`)
+        throw invalid(
+          `Revoking ${rule.credentialId} needs a session from a different credential of ${rule.accountId}; this session came from that credential`,
+        )
       }
       return
     }
     case 'session':
-      if (!active.some((s) => s.id === rule.sessionId)) throw invalid(`Only session ${rule.sessionId} itself may sign its refresh; key ${publicKey} belongs to another session`)
+      if (!active.some((s) => s.id === rule.sessionId))
+        throw invalid(
+          `Only session ${rule.sessionId} itself may sign its refresh; key ${publicKey} belongs to another session`,
+        )
       return
   }
 }
@@ -77,10 +101,19 @@ function checkSigner(emu: SandboxContext, publicKey: string, rule: SignerRule): 
  * stamp must verify over `payloadToSign` and come from an active session of `accountId`.
  * Throws HttpError 401 (WALLET_SIGNATURE_MISSING / _MALFORMED / _INVALID) or 404 for an unknown wallet.
  */
-export function verifyAccountStamp(emu: SandboxContext, accountId: string, payloadToSign: string, headerValue: string | undefined): void {
+export function verifyAccountStamp(
+  emu: SandboxContext,
+  accountId: string,
+  payloadToSign: string,
+  headerValue: string | undefined,
+): void {
   getWalletAccount(emu, accountId)
   if (headerValue === undefined || headerValue === '') {
-    throw new HttpError(401, 'WALLET_SIGNATURE_MISSING', `Service-Wallet-Signature is required: stamp payloadToSign with an active session key of ${accountId}`)
+    throw new HttpError(
+      401,
+      'WALLET_SIGNATURE_MISSING',
+      `Service-Wallet-Signature is required: stamp payloadToSign with an active session key of ${accountId}`,
+    )
   }
   checkStamp(emu, headerValue, payloadToSign, {kind: 'account', accountIds: [accountId]})
 }

@@ -60,7 +60,8 @@ export function organizationId(emu: SandboxContext): string {
 
 export function getWalletAccount(emu: SandboxContext, accountId: string): InternalAccount {
   const account = emu.db.get<InternalAccount>('internalAccounts', accountId)
-  if (!account || account.type !== 'EMBEDDED_WALLET') throw notFound('ACCOUNT_NOT_FOUND', `Embedded wallet account ${accountId}`)
+  if (!account || account.type !== 'EMBEDDED_WALLET')
+    throw notFound('ACCOUNT_NOT_FOUND', `Embedded wallet account ${accountId}`)
   return account
 }
 
@@ -90,7 +91,14 @@ export function provisionEmbeddedWallet(emu: SandboxContext, customer: StoredCus
   emu.db.put('internalAccounts', id, account)
   emu.db.put(SEEDS, id, {mnemonic: generateMnemonic(wordlist, 128)})
   if (customer.email) {
-    putCredential(emu, {id: newId('AuthMethod'), accountId: id, type: 'EMAIL_OTP', nickname: customer.email, createdAt: now, updatedAt: now})
+    putCredential(emu, {
+      id: newId('AuthMethod'),
+      accountId: id,
+      type: 'EMAIL_OTP',
+      nickname: customer.email,
+      createdAt: now,
+      updatedAt: now,
+    })
   }
 }
 

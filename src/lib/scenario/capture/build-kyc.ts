@@ -25,10 +25,16 @@ export function onboardingSteps(s: Situation, fakes: Fakes, out: StepList): void
   // What each submission lacked; what the remote has now and was never reported missing is there from the start.
   const withheldAtStart = new Set(missing[0] ?? [])
   const statusSuffix = STATUS_SUFFIX[status]
-  if (statusSuffix === undefined && status !== 'UNVERIFIED') out.cannot(`${business ? 'kybStatus' : 'kycStatus'} ${status} (no sandbox control decides it)`)
+  if (statusSuffix === undefined && status !== 'UNVERIFIED')
+    out.cannot(`${business ? 'kybStatus' : 'kycStatus'} ${status} (no sandbox control decides it)`)
 
   const body = customerBody(c, fakes, statusSuffix ?? '', withheldAtStart)
-  out.add({name: `create the ${business ? 'business' : 'customer'} (personal data faked)`, api: {method: 'POST', path: '/customers', body}, capture: {customer: 'id'}, expect: {equals: {customerType: c.customerType}}})
+  out.add({
+    name: `create the ${business ? 'business' : 'customer'} (personal data faked)`,
+    api: {method: 'POST', path: '/customers', body},
+    capture: {customer: 'id'},
+    expect: {equals: {customerType: c.customerType}},
+  })
 
   const added = new Set<Item>()
   const addItem = (item: Item) => {
@@ -47,7 +53,8 @@ export function onboardingSteps(s: Situation, fakes: Fakes, out: StepList): void
     for (const item of allItems) if (!missing[i].includes(item)) addItem(item)
     const errors = (v.errors as Doc[]) ?? []
     const kept = errors.filter(reproducible)
-    if (errors.length && !kept.length) return out.cannot(`submission ${i + 1} (${v.id}): none of its errors can be produced here, so it is not replayed`)
+    if (errors.length && !kept.length)
+      return out.cannot(`submission ${i + 1} (${v.id}): none of its errors can be produced here, so it is not replayed`)
     const equals: Record<string, unknown> = {verificationStatus: v.verificationStatus}
     // With an error nothing here produces, only the status is checked (the list would differ).
     if (kept.length === errors.length) {
@@ -72,30 +79,54 @@ export function onboardingSteps(s: Situation, fakes: Fakes, out: StepList): void
     // skipVerificationPaperwork (the journey's own setup). Submitting the packet instead would fail on the
     // fields such a customer never needed (birthDate, nationality, address: RESOLVE_ERRORS).
     out.sandbox.skipVerificationPaperwork = true
-    out.note(`The remote shows ${status} without any submission: decided at creation, as the sandbox does under skipVerificationPaperwork (set in this flow's sandbox: block).`)
+    out.note(
+      `The remote shows ${status} without any submission: decided at creation, as the sandbox does under skipVerificationPaperwork (set in this flow's sandbox: block).`,
+    )
   } else if (!last && ['APPROVED', 'REJECTED', 'HOLD', 'PENDING'].includes(status)) {
-    out.note(`The remote shows ${status} without any submission (e.g. a regulated platform); the flow submits the packet it has.`)
+    out.note(
+      `The remote shows ${status} without any submission (e.g. a regulated platform); the flow submits the packet it has.`,
+    )
     out.add({name: 'submit for verification', svc: ['kyc', 'submit', '${customer}']})
   }
   const prefix = business ? 'CUSTOMER.KYB_' : 'CUSTOMER.KYC_'
   if ((last?.verificationStatus === 'IN_PROGRESS' || !last) && (status === 'APPROVED' || status === 'REJECTED')) {
-    out.add({name: `the decision lands: ${status}`, webhook: {type: `${prefix}${status}`, where: {'data.id': '${customer}'}}, timeout: '60s'})
+    out.add({
+      name: `the decision lands: ${status}`,
+      webhook: {type: `${prefix}${status}`, where: {'data.id': '${customer}'}},
+      timeout: '60s',
+    })
   }
-  out.add({name: `the ${business ? 'business' : 'customer'} reads ${status}`, api: {method: 'GET', path: '/customers/${customer}'}, expect: {equals: {[business ? 'kybStatus' : 'kycStatus']: status}}, ...(status === 'HOLD' ? {timeout: '60s'} : {})})
+  out.add({
+    name: `the ${business ? 'business' : 'customer'} reads ${status}`,
+    api: {method: 'GET', path: '/customers/${customer}'},
+    expect: {equals: {[business ? 'kybStatus' : 'kycStatus']: status}},
+    ...(status === 'HOLD' ? {timeout: '60s'} : {}),
+  })
 }
 
-const REPRODUCIBLE = new Set(['MISSING_FIELD', 'MISSING_IDENTITY_DOCUMENT', 'MISSING_LEGAL_PRESENCE_DOCUMENT', 'MISSING_BENEFICIAL_OWNER', 'MISSING_CONTROL_PERSON'])
-const reproducible = (e: Doc) => REPRODUCIBLE.has(String(e.type)) && (e.type !== 'MISSING_FIELD' || typeof e.field === 'string')
+const REPRODUCIBLE = new Set([
+  'MISSING_FIELD',
+  'MISSING_IDENTITY_DOCUMENT',
+  'MISSING_LEGAL_PRESENCE_DOCUMENT',
+  'MISSING_BENEFICIAL_OWNER',
+  'MISSING_CONTROL_PERSON',
+])
+const reproducible = (e: Doc) =>
+  REPRODUCIBLE.has(String(e.type)) && (e.type !== 'MISSING_FIELD' || typeof e.field === 'string')
 
 /** The items a submission reported missing; an error type nothing here can withhold is reported. */
 function missingItems(v: Doc, out: StepList): Item[] {
   const items: Item[] = []
   for (const e of (v.errors as Doc[]) ?? []) {
     if (e.type === 'MISSING_FIELD' && typeof e.field === 'string') items.push(fieldItem(e.field))
-    else if (e.type === 'MISSING_IDENTITY_DOCUMENT' || e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT') items.push(`docs:${e.resourceId}`)
+    else if (e.type === 'MISSING_IDENTITY_DOCUMENT' || e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT')
+      items.push(`docs:${e.resourceId}`)
     else if (e.type === 'MISSING_BENEFICIAL_OWNER') items.push('owners:UBO')
     else if (e.type === 'MISSING_CONTROL_PERSON') items.push('owners:CONTROL_PERSON')
-    else out.cannot(`verification error ${e.type} of ${v.id} (no sandbox control produces it; that submission is checked by its status only)`)
+    else
+      out.cannot(
+        `verification error ${e.type} of ${v.id} (no sandbox control produces it; that submission is checked by its status only)`,
+      )
   }
   return items
 }
@@ -120,30 +151,52 @@ const BUSINESS_FIELDS = ['address', 'businessInfo.registrationNumber']
 /** Every item the remote customer has now, in the order the flow adds them. */
 function presentItems(s: Situation): Item[] {
   const c = s.customer
-  const fields = (c.customerType === 'BUSINESS' ? BUSINESS_FIELDS : PERSONAL_FIELDS).filter((f) => get(c, f) !== undefined).map((f) => `field:${f}`)
-  const contacts = Object.entries((c.contactVerification as Record<string, string>) ?? {}).filter(([, v]) => v === 'VERIFIED').map(([k]) => `contact:${k}`)
+  const fields = (c.customerType === 'BUSINESS' ? BUSINESS_FIELDS : PERSONAL_FIELDS)
+    .filter((f) => get(c, f) !== undefined)
+    .map((f) => `field:${f}`)
+  const contacts = Object.entries((c.contactVerification as Record<string, string>) ?? {})
+    .filter(([, v]) => v === 'VERIFIED')
+    .map(([k]) => `contact:${k}`)
   const owners = s.owners.flatMap((o) => [`owner:${o.id}`])
-  const docs = Object.keys(s.documents).filter((h) => s.documents[h].length).map((h) => `docs:${h}`)
+  const docs = Object.keys(s.documents)
+    .filter((h) => s.documents[h].length)
+    .map((h) => `docs:${h}`)
   return [...fields, ...(c.endUserTermsConsent ? ['terms'] : []), ...contacts, ...owners, ...docs]
 }
 
 /** The steps that add one item to the rebuilt customer. */
 function itemSteps(s: Situation, item: Item, fakes: Fakes, out: StepList): void {
   const c = s.customer
-  const [kind, rest] = [item.slice(0, item.indexOf(':') < 0 ? item.length : item.indexOf(':')), item.slice(item.indexOf(':') + 1)]
-  if (kind === 'terms') return out.add({name: 'accept the end-user terms', svc: ['customers', 'terms', '${customer}', '--accept']})
+  const [kind, rest] = [
+    item.slice(0, item.indexOf(':') < 0 ? item.length : item.indexOf(':')),
+    item.slice(item.indexOf(':') + 1),
+  ]
+  if (kind === 'terms')
+    return out.add({name: 'accept the end-user terms', svc: ['customers', 'terms', '${customer}', '--accept']})
   if (kind === 'contact') {
     out.add({name: `send the ${rest} verification code`, svc: ['kyc', `verify-${rest}`, '${customer}']})
-    return out.add({name: `confirm the ${rest} (sandbox code 123456)`, svc: ['kyc', `confirm-${rest}`, '${customer}', '--code', '123456']})
+    return out.add({
+      name: `confirm the ${rest} (sandbox code 123456)`,
+      svc: ['kyc', `confirm-${rest}`, '${customer}', '--code', '123456'],
+    })
   }
   if (kind === 'field') {
     const patch: Record<string, unknown> = {customerType: c.customerType}
     const value = fakeField(c, rest, fakes)
     if (rest.startsWith('businessInfo.')) patch.businessInfo = {[rest.slice('businessInfo.'.length)]: value}
     else Object.assign(patch, rest === 'idType' ? {idType: c.idType, identifier: value} : {[rest]: value})
-    return out.add({name: `add the ${rest === 'idType' ? 'tax id' : rest}`, api: {method: 'PATCH', path: '/customers/${customer}', body: patch}})
+    return out.add({
+      name: `add the ${rest === 'idType' ? 'tax id' : rest}`,
+      api: {method: 'PATCH', path: '/customers/${customer}', body: patch},
+    })
   }
-  if (kind === 'owner') return ownerStep(s, s.owners.find((x) => x.id === rest)!, fakes, out)
+  if (kind === 'owner')
+    return ownerStep(
+      s,
+      s.owners.find((x) => x.id === rest)!,
+      fakes,
+      out,
+    )
   if (kind === 'docs') {
     const holder = rest === c.id ? '${customer}' : `\${${ownerVar(s, rest)}}`
     for (const d of s.documents[rest] ?? []) {
@@ -152,7 +205,12 @@ function itemSteps(s: Situation, item: Item, fakes: Fakes, out: StepList): void 
       if (d.documentNumber) args.push('--number', fakes.documentNumber(String(d.documentNumber)))
       if (d.issuingAuthority) args.push('--issuing-authority', String(d.issuingAuthority))
       if (d.country) args.push('--country', String(d.country))
-      out.add({name: `upload a placeholder ${d.documentType}${d.side ? ` ${d.side}` : ''} (kind only; the file is not copied)`, svc: args, input: PLACEHOLDER_PDF, expect: {equals: {documentType: d.documentType}}})
+      out.add({
+        name: `upload a placeholder ${d.documentType}${d.side ? ` ${d.side}` : ''} (kind only; the file is not copied)`,
+        svc: args,
+        input: PLACEHOLDER_PDF,
+        expect: {equals: {documentType: d.documentType}},
+      })
     }
   }
 }
@@ -178,7 +236,11 @@ function ownerStep(s: Situation, o: Doc, fakes: Fakes, out: StepList): void {
   }
   out.add({
     name: `add owner ${ownerVar(s, o.id).slice(5)} (${(o.roles as string[]).join(', ')}, ${o.ownershipPercentage}%)`,
-    api: {method: 'POST', path: '/beneficial-owners', body: {customerId: '${customer}', roles: o.roles, ownershipPercentage: o.ownershipPercentage, personalInfo}},
+    api: {
+      method: 'POST',
+      path: '/beneficial-owners',
+      body: {customerId: '${customer}', roles: o.roles, ownershipPercentage: o.ownershipPercentage, personalInfo},
+    },
     capture: {[ownerVar(s, o.id)]: 'id'},
   })
 }
@@ -186,7 +248,10 @@ function ownerStep(s: Situation, o: Doc, fakes: Fakes, out: StepList): void {
 /** The create body: personal data faked, status suffix on the name, withheld fields left out. */
 function customerBody(c: Doc, fakes: Fakes, suffix: string, withheld: Set<Item>): Record<string, unknown> {
   const keep = (f: string) => !withheld.has(`field:${f}`) && get(c, f) !== undefined
-  const body: Record<string, unknown> = {customerType: c.customerType, platformCustomerId: `${fakes.platformCustomerId(String(c.platformCustomerId))}-\${run.id}`}
+  const body: Record<string, unknown> = {
+    customerType: c.customerType,
+    platformCustomerId: `${fakes.platformCustomerId(String(c.platformCustomerId))}-\${run.id}`,
+  }
   if (c.umaAddress) fakes.droppedUmaAddress()
   if (c.region) body.region = c.region
   if (c.currencies) body.currencies = c.currencies
@@ -204,14 +269,20 @@ function customerBody(c: Doc, fakes: Fakes, suffix: string, withheld: Set<Item>)
       if (info.primaryContactFirstName) info.primaryContactFirstName = n.firstName
       if (info.primaryContactLastName) info.primaryContactLastName = n.lastName
     }
-    if (keep('businessInfo.registrationNumber')) info.registrationNumber = fakeField(c, 'businessInfo.registrationNumber', fakes, suffix)
+    if (keep('businessInfo.registrationNumber'))
+      info.registrationNumber = fakeField(c, 'businessInfo.registrationNumber', fakes, suffix)
     else delete info.registrationNumber
     body.businessInfo = info
     if (keep('address')) body.address = fakes.address(c.address as Doc)
     return body
   }
   if (keep('fullName')) body.fullName = fakes.fullName(String(c.fullName ?? ''), suffix)
-  for (const f of ['birthDate', 'nationality', 'address', 'idType']) if (keep(f)) Object.assign(body, f === 'idType' ? {idType: c.idType, identifier: fakeField(c, 'idType', fakes)} : {[f]: fakeField(c, f, fakes)})
+  for (const f of ['birthDate', 'nationality', 'address', 'idType'])
+    if (keep(f))
+      Object.assign(
+        body,
+        f === 'idType' ? {idType: c.idType, identifier: fakeField(c, 'idType', fakes)} : {[f]: fakeField(c, f, fakes)},
+      )
   return body
 }
 
@@ -222,7 +293,8 @@ function fakeField(c: Doc, field: string, fakes: Fakes, suffix = ''): unknown {
   if (field === 'idType') return fakes.taxId(`${c.id}:identifier`)
   if (field === 'fullName') return fakes.fullName(String(v), STATUS_SUFFIX[String(c.kycStatus)] ?? '')
   // A registration number is not personal, but the sandbox decides on its suffix: rebuilt from the status.
-  if (field === 'businessInfo.registrationNumber') return `REG-\${run.id}-${(suffix || STATUS_SUFFIX[String(c.kybStatus)] || '').trim() || '010'}`
+  if (field === 'businessInfo.registrationNumber')
+    return `REG-\${run.id}-${(suffix || STATUS_SUFFIX[String(c.kybStatus)] || '').trim() || '010'}`
   return v
 }
 

@@ -25,7 +25,14 @@ function payoutSuffix(t: Doc, wallet: boolean): string | undefined {
 }
 
 /** Beneficiary name-check status -> its 1xx suffix (sandbox-behaviour 7); MATCHED needs none. */
-const BENEFICIARY_SUFFIX: Record<string, string> = {MATCHED: '', NOT_MATCHED: '102', PARTIAL_MATCH: '103', PENDING: '104', UNSUPPORTED: '106', CHECKED_BY_RECEIVING_FI: '107'}
+const BENEFICIARY_SUFFIX: Record<string, string> = {
+  MATCHED: '',
+  NOT_MATCHED: '102',
+  PARTIAL_MATCH: '103',
+  PENDING: '104',
+  UNSUPPORTED: '106',
+  CHECKED_BY_RECEIVING_FI: '107',
+}
 const NEUTRAL = '000'
 
 const IDENTIFIER_FIELDS = ['clabeNumber', 'iban', 'pixKey', 'address', 'accountNumber'] as const
@@ -38,10 +45,12 @@ export function moneySteps(s: Situation, fakes: Fakes, out: StepList): void {
   const payouts = [...s.transactions].reverse().filter((t) => {
     if (t.type !== 'OUTGOING') return false
     const ok = acct.has(t.source?.accountId) && ext.has(t.destination?.accountId)
-    if (!ok) out.cannot(`${t.id} (${t.status}): only payouts from an internal account to an external account are replayed`)
+    if (!ok)
+      out.cannot(`${t.id} (${t.status}): only payouts from an internal account to an external account are replayed`)
     return ok
   })
-  for (const t of s.transactions.filter((x) => x.type !== 'OUTGOING' && x.type !== 'INCOMING')) out.cannot(`${t.id} (${t.type} ${t.status}): no sandbox control replays it`)
+  for (const t of s.transactions.filter((x) => x.type !== 'OUTGOING' && x.type !== 'INCOMING'))
+    out.cannot(`${t.id} (${t.type} ${t.status}): no sandbox control replays it`)
 
   // One suffix per external account: from its latest payout, else from its beneficiary check.
   const suffixOf = new Map<string, string | undefined>()
@@ -50,14 +59,20 @@ export function moneySteps(s: Situation, fakes: Fakes, out: StepList): void {
     const a = s.externalAccounts.find((x) => x.id === t.destination.accountId)!
     const wanted = payoutSuffix(t, Boolean(WALLET_KINDS[String(a.accountInfo?.accountType)]))
     if (!suffixOf.has(a.id)) suffixOf.set(a.id, wanted)
-    if (wanted === undefined) out.cannot(`${t.id}: ${t.status}${t.failureReason ? ` ${t.failureReason}` : ''}${t.refund ? ` (refund ${t.refund.status})` : ''} has no sandbox control`)
-    else if (suffixOf.get(a.id) !== wanted) out.cannot(`${t.id} (${t.status}): ${a.id}'s later payout fixed a different outcome for that account`)
+    if (wanted === undefined)
+      out.cannot(
+        `${t.id}: ${t.status}${t.failureReason ? ` ${t.failureReason}` : ''}${t.refund ? ` (refund ${t.refund.status})` : ''} has no sandbox control`,
+      )
+    else if (suffixOf.get(a.id) !== wanted)
+      out.cannot(`${t.id} (${t.status}): ${a.id}'s later payout fixed a different outcome for that account`)
     else replayed.unshift(t)
   }
 
   s.internalAccounts.forEach((a, i) => locateAccount(s, a, i, out))
   for (const a of s.internalAccounts) {
-    const gone = replayed.filter((t) => t.source.accountId === a.id && (t.status === 'COMPLETED' || t.refund?.status === 'FAILED')).reduce((sum, t) => sum + Number(t.sentAmount?.amount ?? 0), 0)
+    const gone = replayed
+      .filter((t) => t.source.accountId === a.id && (t.status === 'COMPLETED' || t.refund?.status === 'FAILED'))
+      .reduce((sum, t) => sum + Number(t.sentAmount?.amount ?? 0), 0)
     const amount = Number(a.totalBalance?.amount ?? a.balance?.amount ?? 0) + gone
     if (amount > 0) {
       out.add({
@@ -68,7 +83,16 @@ export function moneySteps(s: Situation, fakes: Fakes, out: StepList): void {
     }
   }
   s.externalAccounts.forEach((a) => externalAccountStep(a, ext.get(a.id)!, suffixOf.get(a.id), fakes, out))
-  replayed.forEach((t, i) => payoutSteps(t, s.quotes[t.quoteId]?.status, i + 1, acct.get(t.source.accountId)!, ext.get(t.destination.accountId)!, out))
+  replayed.forEach((t, i) =>
+    payoutSteps(
+      t,
+      s.quotes[t.quoteId]?.status,
+      i + 1,
+      acct.get(t.source.accountId)!,
+      ext.get(t.destination.accountId)!,
+      out,
+    ),
+  )
   walletSteps(s, acct, out)
   for (const a of s.internalAccounts) {
     out.add({
@@ -103,13 +127,20 @@ function externalAccountStep(a: Doc, name: string, payout: string | undefined, f
   const nameCheck = BENEFICIARY_SUFFIX[beneficiaryStatus]
   if (nameCheck === undefined) out.cannot(`${name}: beneficiary check ${beneficiaryStatus} has no sandbox control`)
   else if (nameCheck && !suffix) suffix = nameCheck
-  else if (nameCheck) out.cannot(`${name}: beneficiary check ${beneficiaryStatus} (its suffix ${nameCheck} clashes with the payout outcome's ${suffix})`)
+  else if (nameCheck)
+    out.cannot(
+      `${name}: beneficiary check ${beneficiaryStatus} (its suffix ${nameCheck} clashes with the payout outcome's ${suffix})`,
+    )
   const field = IDENTIFIER_FIELDS.find((f) => typeof info[f] === 'string')
   const original = field ? String(info[field]) : primaryIdentifier(info)
   // No outcome to drive: a neutral 000 (the original's digits are not kept).
   if (!suffix) suffix = NEUTRAL
   if (info.beneficiary) info.beneficiary = fakeBeneficiary(info.beneficiary as Doc, fakes)
-  const body: Record<string, unknown> = {customerId: '${customer}', currency: a.currency ?? (a.accountInfo as Doc)?.currency, accountInfo: info}
+  const body: Record<string, unknown> = {
+    customerId: '${customer}',
+    currency: a.currency ?? (a.accountInfo as Doc)?.currency,
+    accountInfo: info,
+  }
   if (a.ownershipType) body.ownershipType = a.ownershipType
   if (!body.currency) delete body.currency
   if (field) {
@@ -117,9 +148,13 @@ function externalAccountStep(a: Doc, name: string, payout: string | undefined, f
       const p = externalAccountProblems({...body, accountInfo: {...info, [field]: v}})
       return ![...p.errors, ...p.warnings].some((e) => e.field.startsWith(`accountInfo.${field}`))
     }
-    const faked = original.includes('@') ? fakeEmailKey(original, suffix, fakes, valid) : fakes.accountIdentifier(original, suffix, KEEP_PREFIX[field] ?? 0, valid)
+    const faked = original.includes('@')
+      ? fakeEmailKey(original, suffix, fakes, valid)
+      : fakes.accountIdentifier(original, suffix, KEEP_PREFIX[field] ?? 0, valid)
     if (!faked) {
-      out.cannot(`${name} (${info.accountType}): no valid stand-in identifier ending in ${suffix} was found; the account is not rebuilt`)
+      out.cannot(
+        `${name} (${info.accountType}): no valid stand-in identifier ending in ${suffix} was found; the account is not rebuilt`,
+      )
       return
     }
     info[field] = faked
@@ -129,18 +164,44 @@ function externalAccountStep(a: Doc, name: string, payout: string | undefined, f
     name: `add the ${info.accountType} beneficiary ${name}${outcome}`,
     api: {method: 'POST', path: '/customers/external-accounts', body},
     capture: {[name]: 'id'},
-    expect: {equals: {status: a.status === 'ACTIVE' ? 'ACTIVE' : a.status, beneficiaryVerificationStatus: a.beneficiaryVerificationStatus}},
+    expect: {
+      equals: {
+        status: a.status === 'ACTIVE' ? 'ACTIVE' : a.status,
+        beneficiaryVerificationStatus: a.beneficiaryVerificationStatus,
+      },
+    },
   })
 }
 
-function fakeEmailKey(original: string, suffix: string, fakes: Fakes, valid: (v: string) => boolean): string | undefined {
+function fakeEmailKey(
+  original: string,
+  suffix: string,
+  fakes: Fakes,
+  valid: (v: string) => boolean,
+): string | undefined {
   const local = original.slice(0, original.indexOf('@'))
   const faked = fakes.accountIdentifier(local, suffix, 0, (v) => valid(`${v}@example.com`))
   return faked ? `${faked}@example.com` : undefined
 }
 
 function describeSuffix(suffix: string): string {
-  return ({'002': 'execution fails', '003': 'slow payment', '004': 'delivery fails', '005': 'returned after completing', '006': 'user cancellation, refunded', '007': 'fails and so does the refund', '102': 'name not matched', '103': 'partial name match', '104': 'name check pending', '106': 'name check unsupported', '107': 'checked by the receiving bank'} as Record<string, string>)[suffix] ?? 'success'
+  return (
+    (
+      {
+        '002': 'execution fails',
+        '003': 'slow payment',
+        '004': 'delivery fails',
+        '005': 'returned after completing',
+        '006': 'user cancellation, refunded',
+        '007': 'fails and so does the refund',
+        '102': 'name not matched',
+        '103': 'partial name match',
+        '104': 'name check pending',
+        '106': 'name check unsupported',
+        '107': 'checked by the receiving bank',
+      } as Record<string, string>
+    )[suffix] ?? 'success'
+  )
 }
 
 function fakeBeneficiary(b: Doc, fakes: Fakes): Doc {
@@ -156,23 +217,60 @@ function fakeBeneficiary(b: Doc, fakes: Fakes): Doc {
   return out
 }
 
-function payoutSteps(t: Doc, quoteStatus: string | undefined, n: number, from: string, to: string, out: StepList): void {
+function payoutSteps(
+  t: Doc,
+  quoteStatus: string | undefined,
+  n: number,
+  from: string,
+  to: string,
+  out: StepList,
+): void {
   const q = `q${n}`
   out.add({
     name: `quote payout ${n}: ${t.sentAmount?.amount} minor units of ${t.sentAmount?.currency?.code} from ${from} to ${to}`,
-    svc: ['quote', 'create', '--from', `\${${from}}`, '--to', `\${${to}}`, '--amount-minor', String(t.sentAmount?.amount), '--lock', 'sending', ...(t.paymentRail ? ['--rail', String(t.paymentRail)] : []), '--idempotency-key', `capture-${q}-\${run.id}`],
+    svc: [
+      'quote',
+      'create',
+      '--from',
+      `\${${from}}`,
+      '--to',
+      `\${${to}}`,
+      '--amount-minor',
+      String(t.sentAmount?.amount),
+      '--lock',
+      'sending',
+      ...(t.paymentRail ? ['--rail', String(t.paymentRail)] : []),
+      '--idempotency-key',
+      `capture-${q}-\${run.id}`,
+    ],
     capture: {[q]: '$'},
     expect: {equals: {totalSendingAmount: t.sentAmount?.amount}},
   })
-  out.add({name: `execute payout ${n}`, svc: ['quote', 'execute', `\${${q}.id}`, '--yes', '--idempotency-key', `capture-x${n}-\${run.id}`]})
+  out.add({
+    name: `execute payout ${n}`,
+    svc: ['quote', 'execute', `\${${q}.id}`, '--yes', '--idempotency-key', `capture-x${n}-\${run.id}`],
+  })
   if (t.status === 'COMPLETED' || t.status === 'FAILED') {
-    out.add({name: `payout ${n} ends ${t.status}`, webhook: {type: `OUTGOING_PAYMENT.${t.status}`, where: {'data.id': `\${${q}.transactionId}`}}, timeout: '2m'})
+    out.add({
+      name: `payout ${n} ends ${t.status}`,
+      webhook: {type: `OUTGOING_PAYMENT.${t.status}`, where: {'data.id': `\${${q}.transactionId}`}},
+      timeout: '2m',
+    })
   }
   const equals: Record<string, unknown> = {status: t.status}
   if (t.failureReason) equals.failureReason = t.failureReason
   if (t.refund?.status) equals['refund.status'] = t.refund.status
-  out.add({name: `payout ${n} reads ${t.status}${t.failureReason ? ` (${t.failureReason})` : ''}`, svc: ['transactions', 'get', `\${${q}.transactionId}`], expect: {equals}})
-  if (quoteStatus) out.add({name: `its quote reads ${quoteStatus}`, api: {method: 'GET', path: `/quotes/\${${q}.id}`}, expect: {equals: {status: quoteStatus}}})
+  out.add({
+    name: `payout ${n} reads ${t.status}${t.failureReason ? ` (${t.failureReason})` : ''}`,
+    svc: ['transactions', 'get', `\${${q}.transactionId}`],
+    expect: {equals},
+  })
+  if (quoteStatus)
+    out.add({
+      name: `its quote reads ${quoteStatus}`,
+      api: {method: 'GET', path: `/quotes/\${${q}.id}`},
+      expect: {equals: {status: quoteStatus}},
+    })
 }
 
 /** An embedded wallet exists with its customer; sessions are rebuilt by logging in with the sandbox OTP. */
@@ -180,7 +278,8 @@ function walletSteps(s: Situation, acct: Map<string, string>, out: StepList): vo
   for (const [id, w] of Object.entries(s.wallets)) {
     const name = acct.get(id)!
     const others = w.credentials.filter((c) => c.type !== 'EMAIL_OTP')
-    for (const c of others) out.cannot(`${name}: the ${c.type} credential (only the e-mail OTP credential comes with the wallet)`)
+    for (const c of others)
+      out.cannot(`${name}: the ${c.type} credential (only the e-mail OTP credential comes with the wallet)`)
     if (!w.sessions.length) continue
     out.add({
       name: `log in to the embedded wallet ${name} (sandbox OTP 000000)`,

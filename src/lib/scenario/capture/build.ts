@@ -34,7 +34,9 @@ export function buildCapture(s: Situation, source: CaptureSource, seed: string):
     'It rebuilds that situation in a sandbox with its controls (name and account-number suffixes, funding).',
     `Personal data replaced by fakes: ${replaced.length ? replaced.join(', ') : 'none'}.`,
     'Document files were not read: each is a placeholder of the same kind.',
-    ...(out.notReproduced.length ? ['Not reproduced (see the comments below):', ...out.notReproduced.map((n) => `  - ${n}`)] : ['Every observed state is reproduced.']),
+    ...(out.notReproduced.length
+      ? ['Not reproduced (see the comments below):', ...out.notReproduced.map((n) => `  - ${n}`)]
+      : ['Every observed state is reproduced.']),
     Object.keys(out.sandbox).length
       ? `Replay: svc flow run <this file> --local   (its sandbox: block applies to --local runs only; elsewhere set it on the sandbox first)`
       : `Replay: svc flow run <this file> --local   (or --profile <a sandbox>)`,
@@ -43,15 +45,29 @@ export function buildCapture(s: Situation, source: CaptureSource, seed: string):
   return {yaml, steps: out.steps.length, replaced, notReproduced: out.notReproduced}
 }
 
-function toYaml(header: string[], name: string, steps: CaptureStep[], trailing: string, sandbox: Record<string, unknown>): string {
+function toYaml(
+  header: string[],
+  name: string,
+  steps: CaptureStep[],
+  trailing: string,
+  sandbox: Record<string, unknown>,
+): string {
   // Loaded here only: the yaml package stays out of the commands that do not write flows.
   const {Document} = createRequire(import.meta.url)('yaml') as typeof import('yaml')
-  const doc = new Document({name, ...(Object.keys(sandbox).length ? {sandbox} : {}), steps: steps.map(({comment: _c, ...rest}) => rest)})
+  const doc = new Document({
+    name,
+    ...(Object.keys(sandbox).length ? {sandbox} : {}),
+    steps: steps.map(({comment: _c, ...rest}) => rest),
+  })
   doc.commentBefore = header.map((l) => ` ${l}`).join('\n')
   const seq = doc.get('steps', true) as import('yaml').YAMLSeq
   seq.items.forEach((node, i) => {
     const comment = steps[i].comment
-    if (comment) (node as import('yaml').Node).commentBefore = comment.split('\n').map((l) => ` ${l}`).join('\n')
+    if (comment)
+      (node as import('yaml').Node).commentBefore = comment
+        .split('\n')
+        .map((l) => ` ${l}`)
+        .join('\n')
     ;(node as import('yaml').Node).spaceBefore = i > 0
   })
   // Short lists (svc argv) read best on one line.
@@ -59,6 +75,10 @@ function toYaml(header: string[], name: string, steps: CaptureStep[], trailing: 
     const svc = (node as import('yaml').YAMLMap).get('svc', true) as import('yaml').YAMLSeq | undefined
     if (svc) svc.flow = true
   }
-  if (trailing) doc.comment = trailing.split('\n').map((l) => ` ${l}`).join('\n')
+  if (trailing)
+    doc.comment = trailing
+      .split('\n')
+      .map((l) => ` ${l}`)
+      .join('\n')
   return doc.toString({lineWidth: 0})
 }

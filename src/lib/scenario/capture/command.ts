@@ -37,13 +37,21 @@ export interface CaptureResult {
  * SVC_BASE_URL/SVC_TOKEN_ID/SVC_CLIENT_SECRET overrides describe the target, not the remote), refuse
  * production without --yes, read with GETs only, build, write.
  */
-export async function captureFlow(ctx: Context, opts: CaptureOptions, json: boolean): Promise<{result: CaptureResult; yaml: string}> {
+export async function captureFlow(
+  ctx: Context,
+  opts: CaptureOptions,
+  json: boolean,
+): Promise<{result: CaptureResult; yaml: string}> {
   const errors: FieldError[] = []
-  if (!customerIdSchema.safeParse(opts.customerId).success) errors.push({field: 'customer', message: `must be a Customer id (Customer:<id>), got "${opts.customerId}"`})
+  if (!customerIdSchema.safeParse(opts.customerId).success)
+    errors.push({field: 'customer', message: `must be a Customer id (Customer:<id>), got "${opts.customerId}"`})
   const outPath = opts.out ? resolve(opts.out) : undefined
-  if (outPath && !existsSync(dirname(outPath))) errors.push({field: '--out', message: `the folder ${dirname(outPath)} does not exist`})
-  else if (outPath && existsSync(outPath) && statSync(outPath).isDirectory()) errors.push({field: '--out', message: `${opts.out} is a folder`})
-  else if (outPath && existsSync(outPath) && !opts.force) errors.push({field: '--out', message: `${opts.out} exists (pass --force to overwrite it)`})
+  if (outPath && !existsSync(dirname(outPath)))
+    errors.push({field: '--out', message: `the folder ${dirname(outPath)} does not exist`})
+  else if (outPath && existsSync(outPath) && statSync(outPath).isDirectory())
+    errors.push({field: '--out', message: `${opts.out} is a folder`})
+  else if (outPath && existsSync(outPath) && !opts.force)
+    errors.push({field: '--out', message: `${opts.out} exists (pass --force to overwrite it)`})
   if (errors.length) throw new InputError(errors, undefined, 'Fix the fields listed above; nothing was sent.')
 
   const remote = remoteProfile(ctx, opts.fromProfile)
@@ -54,10 +62,17 @@ export async function captureFlow(ctx: Context, opts: CaptureOptions, json: bool
         'Capture reads real customers; pass --yes to confirm. Personal data is replaced by fakes in the flow; nothing was sent.',
       )
     }
-    ctx.out.warn(`${ctx.out.red(ctx.out.bold('PRODUCTION'))} · profile ${remote.name} · capturing ${opts.customerId} (GETs only; personal data replaced by fakes)`)
+    ctx.out.warn(
+      `${ctx.out.red(ctx.out.bold('PRODUCTION'))} · profile ${remote.name} · capturing ${opts.customerId} (GETs only; personal data replaced by fakes)`,
+    )
   }
   if (!remote.tokenId || !remote.secret) {
-    throw new SvcError({code: 'UNAUTHORIZED', exitCode: ExitCode.AUTH, message: `Profile "${remote.name}" has no API credentials`, hint: `Run \`svc login --profile ${remote.name}\`.`})
+    throw new SvcError({
+      code: 'UNAUTHORIZED',
+      exitCode: ExitCode.AUTH,
+      message: `Profile "${remote.name}" has no API credentials`,
+      hint: `Run \`svc login --profile ${remote.name}\`.`,
+    })
   }
   const client = new ApiClient({
     baseUrl: remote.baseUrl,
@@ -78,15 +93,34 @@ export async function captureFlow(ctx: Context, opts: CaptureOptions, json: bool
     await client.close()
   }
   const source = {profile: remote.name, environment: remote.environment, baseUrl: remote.baseUrl}
-  const built = buildCapture(situation, {...source, customerId: opts.customerId, capturedAt}, opts.seed ?? randomBytes(16).toString('hex'))
+  const built = buildCapture(
+    situation,
+    {...source, customerId: opts.customerId, capturedAt},
+    opts.seed ?? randomBytes(16).toString('hex'),
+  )
   if (outPath) writeFileSync(outPath, built.yaml, {mode: 0o600})
-  const result: CaptureResult = {customerId: opts.customerId, source, capturedAt, ...(outPath ? {file: outPath} : {}), steps: built.steps, replaced: built.replaced, notReproduced: built.notReproduced}
+  const result: CaptureResult = {
+    customerId: opts.customerId,
+    source,
+    capturedAt,
+    ...(outPath ? {file: outPath} : {}),
+    steps: built.steps,
+    replaced: built.replaced,
+    notReproduced: built.notReproduced,
+  }
   if (!outPath && json) result.flow = built.yaml
   return {result, yaml: built.yaml}
 }
 
 /** The named profile as saved, without the environment overrides meant for the active profile. */
 function remoteProfile(ctx: Context, name: string): ResolvedProfile {
-  const {SVC_BASE_URL: _u, SVC_TOKEN_ID: _t, SVC_CLIENT_SECRET: _s, SVC_ENVIRONMENT: _e, SVC_PROFILE: _p, ...env} = ctx.env
+  const {
+    SVC_BASE_URL: _u,
+    SVC_TOKEN_ID: _t,
+    SVC_CLIENT_SECRET: _s,
+    SVC_ENVIRONMENT: _e,
+    SVC_PROFILE: _p,
+    ...env
+  } = ctx.env
   return resolveProfile({profile: name}, env)
 }

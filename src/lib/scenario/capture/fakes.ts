@@ -19,15 +19,80 @@ export type FakeKind =
   | 'platformCustomerId'
   | 'UMA address'
 
-const GIVEN = ['Lucia', 'Mateo', 'Sofia', 'Daniel', 'Valeria', 'Tomas', 'Camila', 'Julian', 'Elena', 'Adrian', 'Irene', 'Hugo', 'Nadia', 'Oscar', 'Paula', 'Rafael']
-const FAMILY = ['Navarro', 'Quintero', 'Salinas', 'Ibarra', 'Montoya', 'Delgado', 'Cabrera', 'Fuentes', 'Lozano', 'Pacheco', 'Serrano', 'Villalobos', 'Arroyo', 'Benitez', 'Escobar', 'Galindo']
-const STREETS = ['Oak Hollow Rd', 'Maple Crest Ave', 'Birch Lane', 'Harbor View Dr', 'Cedar Park Blvd', 'Willow Bend Ct', 'Juniper St', 'Aspen Ridge Way']
+const GIVEN = [
+  'Lucia',
+  'Mateo',
+  'Sofia',
+  'Daniel',
+  'Valeria',
+  'Tomas',
+  'Camila',
+  'Julian',
+  'Elena',
+  'Adrian',
+  'Irene',
+  'Hugo',
+  'Nadia',
+  'Oscar',
+  'Paula',
+  'Rafael',
+]
+const FAMILY = [
+  'Navarro',
+  'Quintero',
+  'Salinas',
+  'Ibarra',
+  'Montoya',
+  'Delgado',
+  'Cabrera',
+  'Fuentes',
+  'Lozano',
+  'Pacheco',
+  'Serrano',
+  'Villalobos',
+  'Arroyo',
+  'Benitez',
+  'Escobar',
+  'Galindo',
+]
+const STREETS = [
+  'Oak Hollow Rd',
+  'Maple Crest Ave',
+  'Birch Lane',
+  'Harbor View Dr',
+  'Cedar Park Blvd',
+  'Willow Bend Ct',
+  'Juniper St',
+  'Aspen Ridge Way',
+]
 const CITIES = ['Riverton', 'Lakewood', 'Fairview', 'Brookfield', 'Greenville', 'Ashford', 'Milton', 'Clearwater']
-const COMPANIES = ['Northwind', 'Bluepeak', 'Silverline', 'Brightfield', 'Ironbridge', 'Clearwater', 'Redstone', 'Greenhollow']
+const COMPANIES = [
+  'Northwind',
+  'Bluepeak',
+  'Silverline',
+  'Brightfield',
+  'Ironbridge',
+  'Clearwater',
+  'Redstone',
+  'Greenhollow',
+]
 const TRADES = ['Trading', 'Logistics', 'Studios', 'Holdings', 'Labs']
 
 /** Keys whose values are someone's own words: names, streets, cities, the local part of an e-mail. */
-const PERSONAL_KEYS = new Set(['fullName', 'firstName', 'middleName', 'lastName', 'legalName', 'doingBusinessAs', 'primaryContactFirstName', 'primaryContactLastName', 'line1', 'line2', 'city', 'email'])
+const PERSONAL_KEYS = new Set([
+  'fullName',
+  'firstName',
+  'middleName',
+  'lastName',
+  'legalName',
+  'doingBusinessAs',
+  'primaryContactFirstName',
+  'primaryContactLastName',
+  'line1',
+  'line2',
+  'city',
+  'email',
+])
 
 /**
  * The words (three letters or more, lower case) of every personal value in these documents, at any
@@ -63,7 +128,14 @@ export class Fakes {
       const kept = list.filter((entry) => ![...avoid].some((w) => entry.toLowerCase().includes(w)))
       return kept.length ? kept : list
     }
-    this.lists = {given: usable(GIVEN), family: usable(FAMILY), streets: usable(STREETS), cities: usable(CITIES), companies: usable(COMPANIES), trades: usable(TRADES)}
+    this.lists = {
+      given: usable(GIVEN),
+      family: usable(FAMILY),
+      streets: usable(STREETS),
+      cities: usable(CITIES),
+      companies: usable(COMPANIES),
+      trades: usable(TRADES),
+    }
   }
 
   private personName = (r: () => number) => `${pick(r, this.lists.given)} ${pick(r, this.lists.family)}`
@@ -115,7 +187,9 @@ export class Fakes {
   }
 
   email(original: string): string {
-    return this.memo('email', original, (r) => `${pick(r, this.lists.given)}.${pick(r, this.lists.family)}${Math.floor(r() * 90 + 10)}@example.com`.toLowerCase())
+    return this.memo('email', original, (r) =>
+      `${pick(r, this.lists.given)}.${pick(r, this.lists.family)}${Math.floor(r() * 90 + 10)}@example.com`.toLowerCase(),
+    )
   }
 
   /** US numbers in the 555-01xx range, reserved for fiction. */
@@ -124,7 +198,11 @@ export class Fakes {
   }
 
   birthDate(original: string): string {
-    return this.memo('birth date', original, (r) => `${1955 + Math.floor(r() * 45)}-${pad(1 + Math.floor(r() * 12))}-${pad(1 + Math.floor(r() * 28))}`)
+    return this.memo(
+      'birth date',
+      original,
+      (r) => `${1955 + Math.floor(r() * 45)}-${pad(1 + Math.floor(r() * 12))}-${pad(1 + Math.floor(r() * 28))}`,
+    )
   }
 
   /** Street, number, city and postal code are invented; the country (and state) stay, they drive rules. */
@@ -133,19 +211,30 @@ export class Fakes {
       line1: `${100 + Math.floor(r() * 8900)} ${pick(r, this.lists.streets)}`,
       city: pick(r, this.lists.cities),
       ...(original.state ? {state: original.state} : {}),
-      postalCode: typeof original.postalCode === 'string' && /^\d+$/.test(original.postalCode) ? digits(r, original.postalCode.length) : `${digits(r, 5)}`,
+      postalCode:
+        typeof original.postalCode === 'string' && /^\d+$/.test(original.postalCode)
+          ? digits(r, original.postalCode.length)
+          : `${digits(r, 5)}`,
       country: original.country,
     }))
   }
 
   /** An SSN-shaped number outside the 9xx (ITIN) and 000/666 areas, or an ITIN when the original was one. */
   taxId(original: string): string {
-    return this.memo('tax id / ID number', original, (r) => (original.startsWith('9') ? `9${digits(r, 2)}-7${digits(r, 1)}-${digits(r, 4)}` : `${200 + Math.floor(r() * 400)}-${10 + Math.floor(r() * 89)}-${1000 + Math.floor(r() * 8999)}`))
+    return this.memo('tax id / ID number', original, (r) =>
+      original.startsWith('9')
+        ? `9${digits(r, 2)}-7${digits(r, 1)}-${digits(r, 4)}`
+        : `${200 + Math.floor(r() * 400)}-${10 + Math.floor(r() * 89)}-${1000 + Math.floor(r() * 8999)}`,
+    )
   }
 
   /** A business tax id: every digit and letter replaced by one of the same class (the format stays valid). */
   businessTaxId(original: string, valid: (v: string) => boolean): string {
-    return this.memo('tax id / ID number', original, (r) => sameShape(r, original, 0, 0, valid) ?? original.replace(/\d/g, '1'))
+    return this.memo(
+      'tax id / ID number',
+      original,
+      (r) => sameShape(r, original, 0, 0, valid) ?? original.replace(/\d/g, '1'),
+    )
   }
 
   documentNumber(original: string): string {
@@ -153,7 +242,14 @@ export class Fakes {
   }
 
   businessName(original: string, suffix = ''): string {
-    return this.memo('business name', original, (r) => `${pick(r, this.lists.companies)} ${pick(r, this.lists.trades)} LLC`, 'business') + suffix
+    return (
+      this.memo(
+        'business name',
+        original,
+        (r) => `${pick(r, this.lists.companies)} ${pick(r, this.lists.trades)} LLC`,
+        'business',
+      ) + suffix
+    )
   }
 
   beneficiaryName(original: string): string {
@@ -174,7 +270,12 @@ export class Fakes {
    * outcome trigger) and which passes `valid` (check digits, checksums); `keepPrefix` characters
    * (bank and country codes) stay. Undefined when no such identifier turns up.
    */
-  accountIdentifier(original: string, suffix: string, keepPrefix: number, valid: (v: string) => boolean): string | undefined {
+  accountIdentifier(
+    original: string,
+    suffix: string,
+    keepPrefix: number,
+    valid: (v: string) => boolean,
+  ): string | undefined {
     const key = `${original}\u0000${suffix}`
     const k = `account identifier\u0000${key}`
     if (!this.byOriginal.has(k)) {
@@ -191,7 +292,13 @@ export class Fakes {
  * Replaces every digit and letter between the kept head and tail with a random one of the same class
  * (hex strings stay lowercase hex), retrying until `valid` holds (up to 5000 tries).
  */
-function sameShape(r: () => number, original: string, keepHead: number, keepTail: number, valid: (v: string) => boolean): string | undefined {
+function sameShape(
+  r: () => number,
+  original: string,
+  keepHead: number,
+  keepTail: number,
+  valid: (v: string) => boolean,
+): string | undefined {
   const hex = /^0x[0-9a-fA-F]+$/.test(original)
   for (let attempt = 0; attempt < 5000; attempt++) {
     let out = ''

@@ -29,10 +29,11 @@ export const RECENT_TRANSACTIONS = 20
  * (the integration test checks the remote's request log).
  */
 export async function readSituation(client: ApiClient, customerId: string): Promise<Situation> {
-  const get = async (path: string[], query?: Record<string, string | number>) => (await client.request<Doc>({method: 'GET', path, query})).body
+  const get = async (path: string[], query?: Record<string, string | number>) =>
+    (await client.request<Doc>({method: 'GET', path, query})).body
   const all = async (path: string[], query: Record<string, string>) => {
     const out: Doc[] = []
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const page = await get(path, {...query, limit: 100, ...(cursor ? {cursor} : {})})
       out.push(...((page?.data as Doc[]) ?? []))
       if (!page?.hasMore || !page.nextCursor) return out
@@ -51,16 +52,31 @@ export async function readSituation(client: ApiClient, customerId: string): Prom
     get(['transactions'], {customerId, limit: RECENT_TRANSACTIONS, sortOrder: 'desc'}),
   ])
   const documents: Record<string, Doc[]> = {}
-  for (const holder of [customerId, ...owners.map((o) => String(o.id))]) documents[holder] = await all(['documents'], {documentHolder: holder})
+  for (const holder of [customerId, ...owners.map((o) => String(o.id))])
+    documents[holder] = await all(['documents'], {documentHolder: holder})
   const transactions = ((recent?.data as Doc[]) ?? []).slice(0, RECENT_TRANSACTIONS)
   const quotes: Record<string, Doc> = {}
-  for (const t of transactions) if (typeof t.quoteId === 'string' && !quotes[t.quoteId]) quotes[t.quoteId] = await get(['quotes', t.quoteId])
+  for (const t of transactions)
+    if (typeof t.quoteId === 'string' && !quotes[t.quoteId]) quotes[t.quoteId] = await get(['quotes', t.quoteId])
   const wallets: Situation['wallets'] = {}
   for (const a of internalAccounts.filter((x) => x.type === 'EMBEDDED_WALLET')) {
-    const [credentials, sessions] = await Promise.all([get(['auth', 'credentials'], {accountId: a.id}), get(['auth', 'sessions'], {accountId: a.id})])
+    const [credentials, sessions] = await Promise.all([
+      get(['auth', 'credentials'], {accountId: a.id}),
+      get(['auth', 'sessions'], {accountId: a.id}),
+    ])
     wallets[a.id] = {credentials: credentials?.data ?? [], sessions: sessions?.data ?? []}
   }
-  return {customer, verifications: [...verifications].sort(byCreated), documents, owners, internalAccounts, externalAccounts, transactions, quotes, wallets}
+  return {
+    customer,
+    verifications: [...verifications].sort(byCreated),
+    documents,
+    owners,
+    internalAccounts,
+    externalAccounts,
+    transactions,
+    quotes,
+    wallets,
+  }
 }
 
 const byCreated = (a: Doc, b: Doc) => String(a.createdAt ?? '').localeCompare(String(b.createdAt ?? ''))

@@ -50,4 +50,5 @@ export class StepList implements CaptureOutput {
 }
 
 /** A minimal PDF given on stdin to `kyc documents upload --file -`: the original file is never read. */
-export const PLACEHOLDER_PDF = '%PDF-1.4\n% placeholder document written by svc flow capture (the original file was not read)\n%%EOF\n'
+export const PLACEHOLDER_PDF =
+  '%PDF-1.4\n% placeholder document written by svc flow capture (the original file was not read)\n%%EOF\n'

@@ -24,13 +24,20 @@ export interface FlowRunOptions {
   startSandbox?: StartThrowawaySandbox
 }
 
-export type FlowRunDocument = FlowResult & {target: {local: boolean; baseUrl: string}; error?: ReturnType<SvcError['toDocument']>}
+export type FlowRunDocument = FlowResult & {
+  target: {local: boolean; baseUrl: string}
+  error?: ReturnType<SvcError['toDocument']>
+}
 
 /** `svc flow run`: check the file, pick the target, run, report (stderr progress, --json, --junit). */
 export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promise<FlowRunDocument> {
   const {flow, stepLines} = await loadFlow(opts.file)
   const junit = opts.junit ? resolve(opts.junit) : undefined
-  if (junit && existsSync(junit) && statSync(junit).isDirectory()) throw usageError(`--junit ${opts.junit}: the path is a folder`, 'Name the report file, e.g. reports/flow.xml; nothing was run.')
+  if (junit && existsSync(junit) && statSync(junit).isDirectory())
+    throw usageError(
+      `--junit ${opts.junit}: the path is a folder`,
+      'Name the report file, e.g. reports/flow.xml; nothing was run.',
+    )
   // `--junit reports/flow.xml` in a fresh checkout: the folder is made, as CI report paths expect.
   if (junit) mkdirSync(dirname(junit), {recursive: true})
   const out = ctx.out
@@ -50,7 +57,13 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
       sandbox = await opts.startSandbox(flow.sandbox)
       baseUrl = sandbox.url
       out.info(out.dim(`Throwaway local sandbox at ${sandbox.url}`))
-      client = new ApiClient({baseUrl, tokenId: sandbox.tokenId, secret: new Secret(sandbox.clientSecret), timeoutMs: 30_000, userAgent: `svc-cli flow-run node/${process.version}`})
+      client = new ApiClient({
+        baseUrl,
+        tokenId: sandbox.tokenId,
+        secret: new Secret(sandbox.clientSecret),
+        timeoutMs: 30_000,
+        userAgent: `svc-cli flow-run node/${process.version}`,
+      })
       const {SVC_PROFILE: _p, SVC_SANDBOX_DIR: _s, ...rest} = process.env
       env = {...rest, ...sandbox.env}
     } else {
@@ -59,11 +72,22 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
       ctx.banner(`flow ${flow.name}`)
       await ctx.confirm(`run the flow "${flow.name}" against production?`, {yes: opts.yes})
       client = ctx.client
-      env = {...process.env, ...(opts.profile ? {SVC_PROFILE: opts.profile} : {}), ...(opts.baseUrl ? {SVC_BASE_URL: opts.baseUrl} : {})}
+      env = {
+        ...process.env,
+        ...(opts.profile ? {SVC_PROFILE: opts.profile} : {}),
+        ...(opts.baseUrl ? {SVC_BASE_URL: opts.baseUrl} : {}),
+      }
     }
     // Commands inside a flow never prompt, and their output is parsed, not shown.
     env = {...env, SVC_NO_INPUT: '1', NO_COLOR: '1', FORCE_COLOR: undefined}
-    const target: StepTarget = {client: client!, env, cwd: dirname(resolve(opts.file)), seenEvents: new Set(), signal: abort.signal, sleep: ctx.sleep}
+    const target: StepTarget = {
+      client: client!,
+      env,
+      cwd: dirname(resolve(opts.file)),
+      seenEvents: new Set(),
+      signal: abort.signal,
+      sleep: ctx.sleep,
+    }
     out.info(`${out.bold(flow.name)} · ${flow.steps.length} step${flow.steps.length === 1 ? '' : 's'}`)
     result = await runFlow(flow, {file: opts.file, stepLines, target, progress, env})
   } finally {
@@ -76,17 +100,29 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
   if (junit) writeFileSync(junit, junitXml(result))
   const doc: FlowRunDocument = {...result, target: {local: Boolean(opts.local), baseUrl}}
   if (result.ok) {
-    out.print(`PASS ${flow.name}: ${result.steps.length}/${result.steps.length} steps in ${(result.durationMs / 1000).toFixed(1)}s`)
+    out.print(
+      `PASS ${flow.name}: ${result.steps.length}/${result.steps.length} steps in ${(result.durationMs / 1000).toFixed(1)}s`,
+    )
     return doc
   }
   const failed = result.steps.find((s) => s.status === 'failed')!
   const error = abort.signal.aborted
-    ? new SvcError({code: 'INTERRUPTED', exitCode: ExitCode.INTERRUPTED, message: `Interrupted at step ${failed.index} "${failed.name}"`})
+    ? new SvcError({
+        code: 'INTERRUPTED',
+        exitCode: ExitCode.INTERRUPTED,
+        message: `Interrupted at step ${failed.index} "${failed.name}"`,
+      })
     : new SvcError({
         code: 'FLOW_STEP_FAILED',
         exitCode: ExitCode.FAILED,
         message: `Step ${failed.index}/${result.steps.length} "${failed.name}" (line ${failed.line}) failed: ${failed.failure!.message}`,
-        details: {step: failed.name, index: failed.index, line: failed.line, expected: failed.failure!.expected, actual: failed.failure!.actual},
+        details: {
+          step: failed.name,
+          index: failed.index,
+          line: failed.line,
+          expected: failed.failure!.expected,
+          actual: failed.failure!.actual,
+        },
         hint: 'The step, what was expected and what came back are above; the steps after it did not run.',
       })
   if (!opts.json) throw error
@@ -101,6 +137,8 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
  * out its timeout against a sandbox that never got the setting.
  */
 export function ignoredSandboxSettings(settings: Record<string, unknown>, baseUrl: string): string {
-  const named = Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')
+  const named = Object.entries(settings)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(', ')
   return `The flow's sandbox: settings (${named}) apply to --local runs only and are ignored against ${baseUrl}; steps that rely on them may wait until their timeout. Run with --local to use them.`
 }

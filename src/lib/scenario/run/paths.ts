@@ -9,7 +9,8 @@ const REF_RE = /\$\{([^}]*)\}/g
 
 export function splitPath(path: string): Array<string | number> {
   const out: Array<string | number> = []
-  for (const m of path.replace(/^\$/, '').matchAll(/\.?([A-Za-z_][\w-]*)|\[(\d+)\]/g)) out.push(m[1] !== undefined ? m[1] : Number(m[2]))
+  for (const m of path.replace(/^\$/, '').matchAll(/\.?([A-Za-z_][\w-]*)|\[(\d+)\]/g))
+    out.push(m[1] !== undefined ? m[1] : Number(m[2]))
   return out
 }
 
@@ -29,7 +30,8 @@ function walk(doc: unknown, parts: Array<string | number>): unknown {
   let cur: unknown = doc
   for (const p of parts) {
     if (Array.isArray(cur) && p === 'length') cur = cur.length
-    else if (cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, p)) cur = (cur as Record<string | number, unknown>)[p]
+    else if (cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, p))
+      cur = (cur as Record<string | number, unknown>)[p]
     else return MISSING
   }
   return cur
@@ -39,7 +41,8 @@ function walk(doc: unknown, parts: Array<string | number>): unknown {
 export function references(value: unknown): string[] {
   if (typeof value === 'string') return [...value.matchAll(REF_RE)].map((m) => m[1])
   if (Array.isArray(value)) return value.flatMap(references)
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [...references(k), ...references(v)])
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [...references(k), ...references(v)])
   return []
 }
 
@@ -65,7 +68,10 @@ export function interpolate(value: unknown, vars: Record<string, unknown>): unkn
     })
   }
   if (Array.isArray(value)) return value.map((v) => interpolate(v, vars))
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [interpolate(k, vars) as string, interpolate(v, vars)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [interpolate(k, vars) as string, interpolate(v, vars)]),
+    )
   return value
 }
 

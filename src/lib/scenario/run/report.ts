@@ -7,7 +7,8 @@ export function junitXml(result: FlowResult): string {
   const secs = (ms: number) => (ms / 1000).toFixed(3)
   const cases = result.steps.map((s) => {
     const open = `    <testcase name="${xml(`${s.index}. ${s.name}`)}" classname="${xml(result.name)}" file="${xml(result.file)}" line="${s.line}" time="${secs(s.durationMs)}"`
-    if (s.status === 'skipped') return `${open}>\n      <skipped message="not run: an earlier step failed"/>\n    </testcase>`
+    if (s.status === 'skipped')
+      return `${open}>\n      <skipped message="not run: an earlier step failed"/>\n    </testcase>`
     if (s.status === 'failed' && s.failure) {
       const body = `expected: ${JSON.stringify(s.failure.expected, null, 2)}\nactual: ${JSON.stringify(s.failure.actual, null, 2)}`
       return `${open}>\n      <failure message="${xml(s.failure.message)}" type="StepFailed">${xml(body)}</failure>\n    </testcase>`
@@ -47,7 +48,10 @@ type Style = (s: string) => string
  * Step-by-step progress on stderr: on a terminal a spinner line rewritten in place and a ✓/✗ per
  * finished step; off a terminal one plain line per finished step (CI logs stay readable).
  */
-export function progressReporter(stream: Stream, style: {green: Style; red: Style; dim: Style; bold: Style}): Progress & {stop(): void} {
+export function progressReporter(
+  stream: Stream,
+  style: {green: Style; red: Style; dim: Style; bold: Style},
+): Progress & {stop(): void} {
   const tty = Boolean(stream.isTTY)
   const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
   let timer: NodeJS.Timeout | undefined
@@ -71,7 +75,10 @@ export function progressReporter(stream: Stream, style: {green: Style; red: Styl
       if (tty) {
         const mark = r.status === 'passed' ? style.green('✓') : style.red('✗')
         stream.write(`\r\x1b[K${mark} ${label(r.index, total, r.name)} ${time}\n`)
-      } else stream.write(`${r.status === 'passed' ? 'ok  ' : 'FAIL'} ${label(r.index, total, r.name)} (${r.durationMs} ms)\n`)
+      } else
+        stream.write(
+          `${r.status === 'passed' ? 'ok  ' : 'FAIL'} ${label(r.index, total, r.name)} (${r.durationMs} ms)\n`,
+        )
       if (r.failure) {
         stream.write(`     ${r.failure.message}\n`)
         stream.write(`     expected: ${oneLine(r.failure.expected)}\n     actual:   ${oneLine(r.failure.actual)}\n`)

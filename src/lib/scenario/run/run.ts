@@ -43,15 +43,25 @@ export interface Progress {
 const DEFAULT_STEP_TIMEOUT = 60_000
 
 /** Runs the steps in order; the first step that does not hold stops the flow (the rest are skipped). */
-export async function runFlow(flow: FlowFile, opts: {file: string; stepLines: number[]; target: StepTarget; progress: Progress; env: NodeJS.ProcessEnv}): Promise<FlowResult> {
+export async function runFlow(
+  flow: FlowFile,
+  opts: {file: string; stepLines: number[]; target: StepTarget; progress: Progress; env: NodeJS.ProcessEnv},
+): Promise<FlowResult> {
   const started = Date.now()
   const vars: Record<string, unknown> = {run: {id: randomUUID().slice(0, 8)}, env: {...opts.env}}
   for (const [k, v] of Object.entries(flow.vars ?? {})) vars[k] = interpolate(v, vars)
-  if (flow.steps.some((s) => s.webhook)) for (const e of await baselineEvents(opts.target)) opts.target.seenEvents.add(e.id)
+  if (flow.steps.some((s) => s.webhook))
+    for (const e of await baselineEvents(opts.target)) opts.target.seenEvents.add(e.id)
   const results: StepResult[] = []
   let failed = false
   for (const [index, step] of flow.steps.entries()) {
-    const base = {index: index + 1, name: step.name, line: opts.stepLines[index] ?? 0, kind: kindOf(step), captured: [] as string[]}
+    const base = {
+      index: index + 1,
+      name: step.name,
+      line: opts.stepLines[index] ?? 0,
+      kind: kindOf(step),
+      captured: [] as string[],
+    }
     if (failed || opts.target.signal.aborted) {
       results.push({...base, status: 'skipped', durationMs: 0})
       continue
@@ -62,19 +72,34 @@ export async function runFlow(flow: FlowFile, opts: {file: string; stepLines: nu
     try {
       const outcome = await execute(step, vars, opts.target)
       failure = check(step, outcome, vars)
-      if (!failure) for (const [name, path] of Object.entries(step.capture ?? {})) {
-        if (!hasPath(outcome.doc, path)) {
-          failure = {message: `capture ${name}: nothing at ${path}`, expected: `a value at ${path}`, actual: redact(outcome.doc)}
-          break
+      if (!failure)
+        for (const [name, path] of Object.entries(step.capture ?? {})) {
+          if (!hasPath(outcome.doc, path)) {
+            failure = {
+              message: `capture ${name}: nothing at ${path}`,
+              expected: `a value at ${path}`,
+              actual: redact(outcome.doc),
+            }
+            break
+          }
+          vars[name] = getPath(outcome.doc, path)
+          base.captured.push(name)
         }
-        vars[name] = getPath(outcome.doc, path)
-        base.captured.push(name)
-      }
     } catch (e) {
-      failure = {message: e instanceof UnknownVariable ? e.message : `could not run: ${(e as Error).message}`, expected: 'the step to run', actual: null}
+      failure = {
+        message: e instanceof UnknownVariable ? e.message : `could not run: ${(e as Error).message}`,
+        expected: 'the step to run',
+        actual: null,
+      }
     }
-    if (opts.target.signal.aborted) failure = {message: 'interrupted (SIGINT/SIGTERM)', expected: 'the step to finish', actual: 'interrupted'}
-    const result: StepResult = {...base, status: failure ? 'failed' : 'passed', durationMs: Date.now() - t0, ...(failure ? {failure} : {})}
+    if (opts.target.signal.aborted)
+      failure = {message: 'interrupted (SIGINT/SIGTERM)', expected: 'the step to finish', actual: 'interrupted'}
+    const result: StepResult = {
+      ...base,
+      status: failure ? 'failed' : 'passed',
+      durationMs: Date.now() - t0,
+      ...(failure ? {failure} : {}),
+    }
     results.push(result)
     opts.progress.end(result, flow.steps.length)
     failed = Boolean(failure)
@@ -88,7 +113,13 @@ function kindOf(step: FlowStep): StepResult['kind'] {
 
 function execute(step: FlowStep, vars: Record<string, unknown>, target: StepTarget): Promise<StepOutcome> {
   const timeoutMs = step.timeout ? parseDuration(step.timeout)! : DEFAULT_STEP_TIMEOUT
-  if (step.svc) return runSvc(interpolate(step.svc, vars) as string | string[], step.input === undefined ? undefined : String(interpolate(step.input, vars)), target, timeoutMs)
+  if (step.svc)
+    return runSvc(
+      interpolate(step.svc, vars) as string | string[],
+      step.input === undefined ? undefined : String(interpolate(step.input, vars)),
+      target,
+      timeoutMs,
+    )
   if (step.api) return runApi(interpolate(step.api, vars) as NonNullable<FlowStep['api']>, target)
   return waitWebhook(interpolate(step.webhook, vars) as NonNullable<FlowStep['webhook']>, target, timeoutMs)
 }
@@ -96,32 +127,59 @@ function execute(step: FlowStep, vars: Record<string, unknown>, target: StepTarg
 /** The step's expectations (and the implicit ones: exit 0, a status below 400, the event arriving). */
 function check(step: FlowStep, outcome: StepOutcome, vars: Record<string, unknown>): StepFailure | undefined {
   const shown = redact(outcome.doc)
-  if (outcome.timedOut) return {message: `no ${step.webhook!.type} event${step.webhook!.where ? ' matching where' : ''} within ${outcome.timedOut.afterMs} ms`, expected: {type: step.webhook!.type, where: interpolate(step.webhook!.where ?? {}, vars)}, actual: {otherEvents: outcome.timedOut.otherEvents}}
+  if (outcome.timedOut)
+    return {
+      message: `no ${step.webhook!.type} event${step.webhook!.where ? ' matching where' : ''} within ${outcome.timedOut.afterMs} ms`,
+      expected: {type: step.webhook!.type, where: interpolate(step.webhook!.where ?? {}, vars)},
+      actual: {otherEvents: outcome.timedOut.otherEvents},
+    }
   const ex = step.expect ?? {}
   if (step.svc) {
     const exit = ex.exit ?? 0
-    if (outcome.exit !== exit) return {message: `exit code ${outcome.exit}, expected ${exit}${errorReason(outcome.doc)}`, expected: {exit}, actual: {exit: outcome.exit, output: shown, ...(outcome.stderr ? {stderr: outcome.stderr} : {})}}
+    if (outcome.exit !== exit)
+      return {
+        message: `exit code ${outcome.exit}, expected ${exit}${errorReason(outcome.doc)}`,
+        expected: {exit},
+        actual: {exit: outcome.exit, output: shown, ...(outcome.stderr ? {stderr: outcome.stderr} : {})},
+      }
   }
   if (step.api) {
     const ok = ex.status === undefined ? outcome.status! < 400 : outcome.status === ex.status
-    if (!ok) return {message: `HTTP ${outcome.status}, expected ${ex.status ?? 'a status below 400'}${errorReason(outcome.doc)}`, expected: {status: ex.status ?? '<400'}, actual: {status: outcome.status, body: shown}}
+    if (!ok)
+      return {
+        message: `HTTP ${outcome.status}, expected ${ex.status ?? 'a status below 400'}${errorReason(outcome.doc)}`,
+        expected: {status: ex.status ?? '<400'},
+        actual: {status: outcome.status, body: shown},
+      }
   }
   for (const [path, raw] of Object.entries(ex.equals ?? {})) {
     const want = interpolate(raw, vars)
     const got = getPath(outcome.doc, path)
-    if (!deepEqual(got, want)) return {message: `${path} is ${JSON.stringify(redact(got)) ?? 'missing'}, expected ${JSON.stringify(want)}`, expected: {[path]: want}, actual: {[path]: redact(got) ?? null}}
+    if (!deepEqual(got, want))
+      return {
+        message: `${path} is ${JSON.stringify(redact(got)) ?? 'missing'}, expected ${JSON.stringify(want)}`,
+        expected: {[path]: want},
+        actual: {[path]: redact(got) ?? null},
+      }
   }
   for (const [path, pattern] of Object.entries(ex.matches ?? {})) {
     const got = getPath(outcome.doc, path)
     const text = typeof got === 'string' ? got : JSON.stringify(got)
-    if (got === undefined || !new RegExp(pattern).test(text)) return {message: `${path} is ${JSON.stringify(redact(got)) ?? 'missing'}, expected to match /${pattern}/`, expected: {[path]: `/${pattern}/`}, actual: {[path]: redact(got) ?? null}}
+    if (got === undefined || !new RegExp(pattern).test(text))
+      return {
+        message: `${path} is ${JSON.stringify(redact(got)) ?? 'missing'}, expected to match /${pattern}/`,
+        expected: {[path]: `/${pattern}/`},
+        actual: {[path]: redact(got) ?? null},
+      }
   }
   return undefined
 }
 
 function errorReason(doc: unknown): string {
   const e = (getPath(doc, 'error') ?? doc) as {code?: unknown; reason?: unknown} | null
-  return e && typeof e === 'object' && typeof e.code === 'string' && typeof e.reason === 'string' ? ` (${e.code}: ${e.reason})` : ''
+  return e && typeof e === 'object' && typeof e.code === 'string' && typeof e.reason === 'string'
+    ? ` (${e.code}: ${e.reason})`
+    : ''
 }
 
 /** Events from before the run do not satisfy webhook steps; without an event log there is nothing to wait on. */
@@ -130,7 +188,12 @@ async function baselineEvents(target: StepTarget) {
     return await listEvents(target)
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
-      throw new SvcError({code: 'NO_EVENT_LOG', exitCode: ExitCode.USAGE, message: 'This flow waits for webhooks, but the target has no sandbox event log (GET /sandbox/events)', hint: 'Run it with --local, or against a local sandbox.'})
+      throw new SvcError({
+        code: 'NO_EVENT_LOG',
+        exitCode: ExitCode.USAGE,
+        message: 'This flow waits for webhooks, but the target has no sandbox event log (GET /sandbox/events)',
+        hint: 'Run it with --local, or against a local sandbox.',
+      })
     }
     throw e
   }

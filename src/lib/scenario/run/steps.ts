@@ -32,11 +32,20 @@ export interface StepTarget {
 const BIN = fileURLToPath(new URL('../../../../bin/run.js', import.meta.url))
 
 /** Runs `svc <argv> --json` as a child process, the way a script would. */
-export function runSvc(argv: string[] | string, input: string | undefined, target: StepTarget, timeoutMs: number): Promise<StepOutcome> {
+export function runSvc(
+  argv: string[] | string,
+  input: string | undefined,
+  target: StepTarget,
+  timeoutMs: number,
+): Promise<StepOutcome> {
   const args = typeof argv === 'string' ? splitArgs(argv) : argv
   if (!args.includes('--json')) args.push('--json')
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {env: target.env, cwd: target.cwd, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: target.env,
+      cwd: target.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
@@ -56,7 +65,11 @@ export function runSvc(argv: string[] | string, input: string | undefined, targe
         // NDJSON or plain text: kept as a string for `matches`
       }
       const timedOut = signal !== null && !target.signal.aborted
-      resolve({doc, exit: code ?? 128 + 15, stderr: (timedOut ? `killed after ${timeoutMs} ms\n` : '') + stderr.trim().split('\n').slice(-5).join('\n')})
+      resolve({
+        doc,
+        exit: code ?? 128 + 15,
+        stderr: (timedOut ? `killed after ${timeoutMs} ms\n` : '') + stderr.trim().split('\n').slice(-5).join('\n'),
+      })
     })
     child.stdin.end(input ?? '')
   })
@@ -67,10 +80,17 @@ export async function runApi(api: NonNullable<FlowStep['api']>, target: StepTarg
   const [pathname, qs] = api.path.split('?')
   const query = {...Object.fromEntries(new URLSearchParams(qs ?? '')), ...api.query}
   try {
-    const res = await target.client.request({method: api.method, path: pathname.split('/').filter(Boolean).map(decodeURIComponent), query, body: api.body, idempotencyKey: api.idempotencyKey})
+    const res = await target.client.request({
+      method: api.method,
+      path: pathname.split('/').filter(Boolean).map(decodeURIComponent),
+      query,
+      body: api.body,
+      idempotencyKey: api.idempotencyKey,
+    })
     return {doc: res.body ?? null, status: res.status}
   } catch (e) {
-    if (e instanceof ApiError && e.status) return {doc: {code: e.code, reason: e.message, details: e.details ?? {}}, status: e.status}
+    if (e instanceof ApiError && e.status)
+      return {doc: {code: e.code, reason: e.message, details: e.details ?? {}}, status: e.status}
     throw e
   }
 }
@@ -85,17 +105,29 @@ interface SandboxEvent {
  * Waits for an event of the type (and `where` values) emitted during this run, from the sandbox's
  * event log (GET /sandbox/events); each event satisfies one webhook step only.
  */
-export async function waitWebhook(hook: NonNullable<FlowStep['webhook']>, target: StepTarget, timeoutMs: number): Promise<StepOutcome> {
+export async function waitWebhook(
+  hook: NonNullable<FlowStep['webhook']>,
+  target: StepTarget,
+  timeoutMs: number,
+): Promise<StepOutcome> {
   const until = Date.now() + timeoutMs
   let seenTypes: string[]
   for (let delay = 100; ; delay = Math.min(delay * 1.5, 1000)) {
     const events = await listEvents(target, hook.type)
-    const hit = events.find((e) => !target.seenEvents.has(e.id) && e.type === hook.type && Object.entries(hook.where ?? {}).every(([p, v]) => deepEqual(getPath(e, p), v)))
+    const hit = events.find(
+      (e) =>
+        !target.seenEvents.has(e.id) &&
+        e.type === hook.type &&
+        Object.entries(hook.where ?? {}).every(([p, v]) => deepEqual(getPath(e, p), v)),
+    )
     if (hit) {
       target.seenEvents.add(hit.id)
       return {doc: hit}
     }
-    seenTypes = events.filter((e) => !target.seenEvents.has(e.id)).map((e) => e.type).slice(-10)
+    seenTypes = events
+      .filter((e) => !target.seenEvents.has(e.id))
+      .map((e) => e.type)
+      .slice(-10)
     if (Date.now() + delay > until || target.signal.aborted) break
     await target.sleep(delay)
   }
@@ -112,5 +144,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false
   const ka = Object.keys(a as object)
   const kb = Object.keys(b as object)
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  )
 }

@@ -6,15 +6,29 @@ import {MoneyError, toMinor} from '../../money.js'
 
 /** Policy flags shared by `agents create` and `agents policy`; amounts in real units of --limit-currency. */
 export const policyFlags = {
-  permission: Flags.string({description: 'a permission the agent gets (repeat for several)', options: [...AGENT_PERMISSIONS], multiple: true}),
-  mode: Flags.string({description: 'defaultExecutionMode: AUTO runs within the limits; APPROVAL_REQUIRED waits for the platform', options: [...EXECUTION_MODES]}),
+  permission: Flags.string({
+    description: 'a permission the agent gets (repeat for several)',
+    options: [...AGENT_PERMISSIONS],
+    multiple: true,
+  }),
+  mode: Flags.string({
+    description: 'defaultExecutionMode: AUTO runs within the limits; APPROVAL_REQUIRED waits for the platform',
+    options: [...EXECUTION_MODES],
+  }),
   'limit-currency': Flags.string({description: 'currency of the spending limits (USD)'}),
-  'per-transaction': Flags.string({description: 'per-transaction limit in real units (100.00); above it an action waits for approval'}),
+  'per-transaction': Flags.string({
+    description: 'per-transaction limit in real units (100.00); above it an action waits for approval',
+  }),
   daily: Flags.string({description: 'daily spending limit in real units'}),
   'daily-count': Flags.integer({description: 'transactions per day', min: 0}),
   monthly: Flags.string({description: 'monthly spending limit in real units'}),
-  'approval-threshold': Flags.string({description: 'actions at or above this amount (real units) always wait for approval'}),
-  'allow-account': Flags.string({description: 'restrict the agent to this account (repeat for several)', multiple: true}),
+  'approval-threshold': Flags.string({
+    description: 'actions at or above this amount (real units) always wait for approval',
+  }),
+  'allow-account': Flags.string({
+    description: 'restrict the agent to this account (repeat for several)',
+    multiple: true,
+  }),
 }
 
 type PolicyFlagValues = {[K in keyof typeof policyFlags]?: unknown}
@@ -37,16 +51,20 @@ export function policyFromFlags(f: PolicyFlagValues, opts: {partial: boolean}): 
   }
   const limits: Record<string, unknown> = {
     ...(code ? {currency: code} : {}),
-    ...(f['per-transaction'] !== undefined ? {perTransactionLimit: minor('per-transaction', 'spendingLimits.perTransactionLimit')} : {}),
+    ...(f['per-transaction'] !== undefined
+      ? {perTransactionLimit: minor('per-transaction', 'spendingLimits.perTransactionLimit')}
+      : {}),
     ...(f.daily !== undefined ? {dailyLimit: minor('daily', 'spendingLimits.dailyLimit')} : {}),
     ...(f.monthly !== undefined ? {monthlyLimit: minor('monthly', 'spendingLimits.monthlyLimit')} : {}),
     ...(f['daily-count'] !== undefined ? {dailyTransactionLimit: f['daily-count']} : {}),
   }
   if (!opts.partial) {
-    if (f['per-transaction'] === undefined) errors.push({field: 'spendingLimits.perTransactionLimit', message: 'is required: --per-transaction <amount>'})
+    if (f['per-transaction'] === undefined)
+      errors.push({field: 'spendingLimits.perTransactionLimit', message: 'is required: --per-transaction <amount>'})
     if (!f.permission) errors.push({field: 'permissions', message: 'name at least one --permission'})
   }
-  const threshold = f['approval-threshold'] !== undefined ? minor('approval-threshold', 'approvalThresholds.amount') : undefined
+  const threshold =
+    f['approval-threshold'] !== undefined ? minor('approval-threshold', 'approvalThresholds.amount') : undefined
   if (errors.length) throw new InputError(errors)
   return {
     ...(f.permission ? {permissions: f.permission} : {}),

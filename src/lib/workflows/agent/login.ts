@@ -10,11 +10,22 @@ import {Secret} from '../../secret.js'
  */
 export async function agentLogin(ctx: Context, code: string, profileName: string) {
   const p = ctx.profile
-  const client = new ApiClient({baseUrl: p.baseUrl, timeoutMs: Math.min(30_000, Math.max(1000, ctx.remainingMs())), userAgent: 'svc-cli', trace: ctx.debug ? (line) => ctx.out.info(ctx.out.dim(line)) : undefined, deadline: ctx.deadline})
+  const client = new ApiClient({
+    baseUrl: p.baseUrl,
+    timeoutMs: Math.min(30_000, Math.max(1000, ctx.remainingMs())),
+    userAgent: 'svc-cli',
+    trace: ctx.debug ? (line) => ctx.out.info(ctx.out.dim(line)) : undefined,
+    deadline: ctx.deadline,
+  })
   try {
     const redeemed = await redeemDeviceCode(client, code)
     const token = new Secret(redeemed.accessToken)
-    await saveAgentProfile(profileName, {environment: p.environment, baseUrl: p.baseUrl, agentId: redeemed.agentId}, token, ctx.env)
+    await saveAgentProfile(
+      profileName,
+      {environment: p.environment, baseUrl: p.baseUrl, agentId: redeemed.agentId},
+      token,
+      ctx.env,
+    )
     return {profile: profileName, agentId: redeemed.agentId, agentName: redeemed.agentName, policy: redeemed.policy}
   } finally {
     await client.close()

@@ -10,7 +10,13 @@ import {checkWith} from '../../validate.js'
 export async function agentQuote(ctx: Context, f: {from: string; to: string; send: string; description?: string}) {
   const accounts = await myInternalAccounts(ctx.client, {}, {all: true})
   const source = accounts.data.find((a) => a.id === f.from)
-  if (!source) throw new InputError([{field: 'source.accountId', message: `${f.from} is not one of this agent's customer accounts (see \`svc agents me accounts\`)`}])
+  if (!source)
+    throw new InputError([
+      {
+        field: 'source.accountId',
+        message: `${f.from} is not one of this agent's customer accounts (see \`svc agents me accounts\`)`,
+      },
+    ])
   const code = source.balance.currency.code
   let amount: number
   try {

@@ -14,11 +14,14 @@ import {TERMINAL_IMPORT_STATUSES, type ImportJob} from '../../schemas/bulk-impor
 export function readImportFile(path: string): {name: string; bytes: Uint8Array; rows: number} {
   let bytes: Buffer
   try {
-    if (statSync(path).size > MAX_CSV_BYTES) throw new InputError([{field: 'file', message: `${path} is larger than ${MAX_CSV_BYTES} bytes`}])
+    if (statSync(path).size > MAX_CSV_BYTES)
+      throw new InputError([{field: 'file', message: `${path} is larger than ${MAX_CSV_BYTES} bytes`}])
     bytes = readFileSync(path)
   } catch (e) {
     if (e instanceof InputError) throw e
-    throw new InputError([{field: 'file', message: `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`}])
+    throw new InputError([
+      {field: 'file', message: `cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`},
+    ])
   }
   let text: string
   try {
@@ -52,7 +55,11 @@ export class ProgressBar {
 const POLL_MS = 250
 
 /** Polls the job until COMPLETED or FAILED (returned either way); exit 8 at --timeout. */
-export async function waitForImport(ctx: Context, jobId: string, stream: NodeJS.WritableStream & {isTTY?: boolean} = process.stderr): Promise<ImportJob> {
+export async function waitForImport(
+  ctx: Context,
+  jobId: string,
+  stream: NodeJS.WritableStream & {isTTY?: boolean} = process.stderr,
+): Promise<ImportJob> {
   const bar = new ProgressBar(stream)
   const started = ctx.now()
   try {
@@ -62,7 +69,10 @@ export async function waitForImport(ctx: Context, jobId: string, stream: NodeJS.
       if (TERMINAL_IMPORT_STATUSES.has(job.status)) return job
       const remaining = ctx.remainingMs()
       if (remaining <= 0) {
-        throw stillPending(`${jobId} is still ${job.status} (${job.progress.processed}/${job.progress.total}) after ${Math.round((ctx.now() - started) / 1000)}s`, `Run \`svc customers import-status ${jobId} --wait\`, or raise --timeout.`)
+        throw stillPending(
+          `${jobId} is still ${job.status} (${job.progress.processed}/${job.progress.total}) after ${Math.round((ctx.now() - started) / 1000)}s`,
+          `Run \`svc customers import-status ${jobId} --wait\`, or raise --timeout.`,
+        )
       }
       await ctx.sleep(Math.min(POLL_MS, remaining))
     }

@@ -1,6 +1,13 @@
 import {InputError} from '../../errors.js'
 import {nameMissingFlags} from '../../missing-flags.js'
-import {businessCreate, customerCreateRequest, customerUpdateRequest, individualCreate, type CustomerCreateRequest, type CustomerUpdateRequest} from '../../schemas/customer.js'
+import {
+  businessCreate,
+  customerCreateRequest,
+  customerUpdateRequest,
+  individualCreate,
+  type CustomerCreateRequest,
+  type CustomerUpdateRequest,
+} from '../../schemas/customer.js'
 import {checkWith, compact} from '../../validate.js'
 import {FLAG_OF} from './prompt.js'
 import {addressFromFlags, type AddressFlagValues} from '../../flags-address.js'

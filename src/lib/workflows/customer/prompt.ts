@@ -11,18 +11,29 @@ type Body = Record<string, unknown>
 
 /** The flag that sets each field, so a prompt reads like the flag's help and says how to script it. */
 export const FLAG_OF: Record<string, keyof typeof customerFlags> = {
-  fullName: 'full-name', birthDate: 'birth-date', nationality: 'nationality', email: 'email', phoneNumber: 'phone',
-  'businessInfo.legalName': 'legal-name', 'businessInfo.country': 'country', 'businessInfo.taxId': 'tax-id',
-  'businessInfo.incorporatedOn': 'incorporated-on', 'businessInfo.registrationNumber': 'registration-number',
-  'businessInfo.entityType': 'entity-type', 'address.line1': 'address-line1', 'address.city': 'address-city',
-  'address.postalCode': 'address-postal-code', 'address.country': 'address-country',
+  fullName: 'full-name',
+  birthDate: 'birth-date',
+  nationality: 'nationality',
+  email: 'email',
+  phoneNumber: 'phone',
+  'businessInfo.legalName': 'legal-name',
+  'businessInfo.country': 'country',
+  'businessInfo.taxId': 'tax-id',
+  'businessInfo.incorporatedOn': 'incorporated-on',
+  'businessInfo.registrationNumber': 'registration-number',
+  'businessInfo.entityType': 'entity-type',
+  'address.line1': 'address-line1',
+  'address.city': 'address-city',
+  'address.postalCode': 'address-postal-code',
+  'address.country': 'address-country',
 }
 
 /** Not required by the API, but a customer without a name is of no use to anyone: asked for too. */
 const ALSO_ASKED: Record<string, string[]> = {INDIVIDUAL: ['fullName'], BUSINESS: []}
 
 const isRequired = (s: z.ZodType): boolean => !s.safeParse(undefined).success
-const shapeOf = (s: z.ZodType): Record<string, z.ZodType> | undefined => (s as unknown as {shape?: Record<string, z.ZodType>}).shape
+const shapeOf = (s: z.ZodType): Record<string, z.ZodType> | undefined =>
+  (s as unknown as {shape?: Record<string, z.ZodType>}).shape
 
 /** The leaf fields the create schema of this type requires (dot paths), walking nested objects. */
 export function requiredFields(type: 'INDIVIDUAL' | 'BUSINESS'): Array<{path: string; schema: z.ZodType}> {
@@ -47,7 +58,8 @@ function unwrapOptional(s: z.ZodType): z.ZodType {
   return s.safeParse(undefined).success && inner ? inner.call(s) : s
 }
 
-const get = (body: Body, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Body)[k] : undefined), body)
+const get = (body: Body, path: string): unknown =>
+  path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Body)[k] : undefined), body)
 
 function set(body: Body, path: string, value: unknown): void {
   const keys = path.split('.')
@@ -58,7 +70,9 @@ function set(body: Body, path: string, value: unknown): void {
 
 function label(path: string): string {
   const flag = FLAG_OF[path]
-  const text = flag ? (customerFlags[flag] as {description?: string}).description?.replace(/^(individual|business): /, '') : undefined
+  const text = flag
+    ? (customerFlags[flag] as {description?: string}).description?.replace(/^(individual|business): /, '')
+    : undefined
   return `${path.split('.').at(-1)}${text ? ` — ${text}` : ''}${flag ? ` [--${flag}]` : ''}`
 }
 
@@ -95,13 +109,21 @@ export async function completeCustomerInteractively(out: Output, given: Body): P
 }
 
 async function promptCurrencies(): Promise<string[]> {
-  const split = (v: string) => v.split(/[\s,]+/).filter(Boolean).map((c) => c.toUpperCase())
+  const split = (v: string) =>
+    v
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((c) => c.toUpperCase())
   const answer = await promptText('currencies — the customer transacts in, comma-separated [--currency]', {
     default: 'USD',
     validate: (v) => {
       const codes = split(v)
       const bad = codes.find((c) => !/^[A-Z]{3,5}$/.test(c))
-      return !codes.length ? 'name at least one (USD, EUR, USDC ...)' : bad ? `${bad} is not a currency code (USD, USDC ...)` : true
+      return !codes.length
+        ? 'name at least one (USD, EUR, USDC ...)'
+        : bad
+          ? `${bad} is not a currency code (USD, USDC ...)`
+          : true
     },
   })
   return [...new Set(split(answer))]
@@ -120,7 +142,10 @@ export function answerProblem(root: z.ZodType, body: Body, path: string, value: 
   if (own) return own.message
   const before = new Set(problems(undefined).map((i) => `${i.field}\n${i.message}`))
   const caused = issues.find((i) => get(body, i.field) !== undefined && !before.has(`${i.field}\n${i.message}`))
-  return caused && `${caused.field.split('.').at(-1)}${FLAG_OF[caused.field] ? ` (--${FLAG_OF[caused.field]})` : ''} ${caused.message}`
+  return (
+    caused &&
+    `${caused.field.split('.').at(-1)}${FLAG_OF[caused.field] ? ` (--${FLAG_OF[caused.field]})` : ''} ${caused.message}`
+  )
 }
 
 /** The problems of a (partial) body in the flags' own words: fieldErrors, as `checkCreate` reports them. */
@@ -144,7 +169,8 @@ function refuseBadGiven(root: z.ZodType, body: Body): void {
 function summary(body: Body): string[] {
   const rows: Array<[string, string | undefined]> = []
   for (const [k, v] of Object.entries(body)) {
-    if (k === 'businessInfo' && v && typeof v === 'object') for (const [bk, bv] of Object.entries(v)) rows.push([bk, describeValue(bv)])
+    if (k === 'businessInfo' && v && typeof v === 'object')
+      for (const [bk, bv] of Object.entries(v)) rows.push([bk, describeValue(bv)])
     else rows.push([k, k === 'address' ? describeAddress(v) : describeValue(v)])
   }
   const shown = rows.filter(([, v]) => v !== undefined)

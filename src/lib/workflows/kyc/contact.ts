@@ -15,8 +15,12 @@ function explain409(e: unknown, customerId: string, channel: Channel): never {
       status: 409,
       exitCode: ExitCode.CONFLICT,
       details: e.details,
-      message: already ? `The ${channel} of ${customerId} is already VERIFIED` : `This customer's provider does not require ${channel} verification (${e.message})`,
-      hint: already ? `Nothing to do; \`svc kyc link ${customerId}\` works once every channel is VERIFIED.` : 'Only customers whose provider mandates it (e.g. EU regions) carry contactVerification; see `svc kyc status`.',
+      message: already
+        ? `The ${channel} of ${customerId} is already VERIFIED`
+        : `This customer's provider does not require ${channel} verification (${e.message})`,
+      hint: already
+        ? `Nothing to do; \`svc kyc link ${customerId}\` works once every channel is VERIFIED.`
+        : 'Only customers whose provider mandates it (e.g. EU regions) carry contactVerification; see `svc kyc status`.',
     })
   }
   throw e
@@ -31,7 +35,9 @@ export async function confirmCode(ctx: Context, customerId: string, channel: Cha
   let code = given
   if (code === undefined) {
     if (!canPrompt(ctx.env)) requireFlags(['code'])
-    code = await promptSecret(`Code sent to the customer's ${channel}`, {onAbort: `the code was not submitted; \`svc kyc confirm-${channel} ${customerId} --code <code>\` submits it later`})
+    code = await promptSecret(`Code sent to the customer's ${channel}`, {
+      onAbort: `the code was not submitted; \`svc kyc confirm-${channel} ${customerId} --code <code>\` submits it later`,
+    })
   }
   const body = checkWith(confirmCodeRequest, {code: code.trim()})
   return confirmContactCode(ctx.client, customerId, channel, body.code).catch((e) => explain409(e, customerId, channel))

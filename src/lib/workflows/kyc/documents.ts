@@ -42,7 +42,9 @@ export function prepareUpload(f: UploadFlags): {fields: DocumentUploadFields; fi
     documentNumber: f.number,
     issuingAuthority: f['issuing-authority'],
   }
-  const parsed = documentUploadFields.safeParse(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)))
+  const parsed = documentUploadFields.safeParse(
+    Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)),
+  )
   const errors: FieldError[] = parsed.success ? [] : fieldErrors(parsed.error)
   const file = readDocument(f.file, errors)
   if (errors.length || !file || !parsed.success) {
@@ -63,7 +65,10 @@ function readDocument(path: string, errors: FieldError[]): DocumentFile | undefi
     }
     size = st.size
   } catch (e) {
-    errors.push({field: 'file', message: `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`})
+    errors.push({
+      field: 'file',
+      message: `cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    })
     return undefined
   }
   if (size > MAX_DOCUMENT_BYTES) {
@@ -88,13 +93,21 @@ function stdinDocument(errors: FieldError[]): DocumentFile | undefined {
   try {
     bytes = new Uint8Array(readFileSync(0))
   } catch (e) {
-    errors.push({field: 'file', message: `cannot read stdin (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`})
+    errors.push({
+      field: 'file',
+      message: `cannot read stdin (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    })
     return undefined
   }
-  if (bytes.length > MAX_DOCUMENT_BYTES) errors.push({field: 'file', message: `stdin has ${(bytes.length / 1024 / 1024).toFixed(1)} MB; the maximum is 10 MB`})
+  if (bytes.length > MAX_DOCUMENT_BYTES)
+    errors.push({
+      field: 'file',
+      message: `stdin has ${(bytes.length / 1024 / 1024).toFixed(1)} MB; the maximum is 10 MB`,
+    })
   else if (!bytes.length) errors.push({field: 'file', message: 'stdin is empty'})
   const type = bytes.length ? sniffMime(bytes) : undefined
-  if (bytes.length && !type) errors.push({field: 'file', message: 'stdin is not a PDF, JPEG or PNG (judged by its content)'})
+  if (bytes.length && !type)
+    errors.push({field: 'file', message: 'stdin is not a PDF, JPEG or PNG (judged by its content)'})
   if (errors.some((e) => e.field === 'file') || !type) return undefined
   return {name: `stdin.${type === 'application/pdf' ? 'pdf' : type === 'image/png' ? 'png' : 'jpg'}`, bytes, type}
 }

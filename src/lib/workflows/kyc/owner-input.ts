@@ -1,6 +1,11 @@
 import {InputError} from '../../errors.js'
 import {nameMissingFlags, type FlagOf} from '../../missing-flags.js'
-import {beneficialOwnerCreate, beneficialOwnerUpdate, type BeneficialOwnerCreate, type BeneficialOwnerUpdate} from '../../schemas/kyc.js'
+import {
+  beneficialOwnerCreate,
+  beneficialOwnerUpdate,
+  type BeneficialOwnerCreate,
+  type BeneficialOwnerUpdate,
+} from '../../schemas/kyc.js'
 import {checkWith, compact} from '../../validate.js'
 import {addressFromFlags, type AddressFlagValues} from '../../flags-address.js'
 
@@ -21,14 +26,25 @@ export interface OwnerFlagValues extends AddressFlagValues {
 
 /** The flag that sets each field, so a missing one is named as the operator types it. */
 const OWNER_FLAG_OF: FlagOf = {
-  roles: 'role', ownershipPercentage: 'ownership',
-  'personalInfo.firstName': 'first-name', 'personalInfo.lastName': 'last-name', 'personalInfo.birthDate': 'birth-date',
-  'personalInfo.nationality': 'nationality', 'personalInfo.idType': 'id-type', 'personalInfo.identifier': 'identifier',
-  'personalInfo.address.line1': 'address-line1', 'personalInfo.address.postalCode': 'address-postal-code', 'personalInfo.address.country': 'address-country',
+  roles: 'role',
+  ownershipPercentage: 'ownership',
+  'personalInfo.firstName': 'first-name',
+  'personalInfo.lastName': 'last-name',
+  'personalInfo.birthDate': 'birth-date',
+  'personalInfo.nationality': 'nationality',
+  'personalInfo.idType': 'id-type',
+  'personalInfo.identifier': 'identifier',
+  'personalInfo.address.line1': 'address-line1',
+  'personalInfo.address.postalCode': 'address-postal-code',
+  'personalInfo.address.country': 'address-country',
 }
 
 /** Typed flags over `--data` JSON (flags win), checked with the shared schema before any request; missing fields named by flag. */
-export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerCreate {
+export function ownerBody(
+  customerId: string,
+  f: OwnerFlagValues,
+  data: Record<string, unknown> = {},
+): BeneficialOwnerCreate {
   const body = {...data, customerId, ...ownerFields(f, data)}
   try {
     return checkWith(beneficialOwnerCreate, body)
@@ -41,7 +57,13 @@ export function ownerBody(customerId: string, f: OwnerFlagValues, data: Record<s
 export function ownerPatchBody(f: OwnerFlagValues, data: Record<string, unknown> = {}): BeneficialOwnerUpdate {
   const {personalInfo, ...rest} = ownerFields(f, data)
   const body = {...data, ...rest, ...(Object.keys(personalInfo).length ? {personalInfo} : {})}
-  if (!Object.keys(body).length) throw new InputError([{field: '(body)', message: 'nothing to change: give at least one flag (--role, --ownership, --email ...) or --data'}])
+  if (!Object.keys(body).length)
+    throw new InputError([
+      {
+        field: '(body)',
+        message: 'nothing to change: give at least one flag (--role, --ownership, --email ...) or --data',
+      },
+    ])
   return checkWith(beneficialOwnerUpdate, body)
 }
 
@@ -65,7 +87,12 @@ function ownerFields(f: OwnerFlagValues, data: Record<string, unknown>) {
     ...(Object.keys(address).length ? {address: {...(dataInfo.address as object), ...address}} : {}),
   }
   // "30", "30%" and "33.5" are numbers (the schema then names a fraction); anything else is left for the schema to name.
-  const pct = f.ownership === undefined ? data.ownershipPercentage : /^\d+(\.\d+)?%?$/.test(f.ownership) ? Number(f.ownership.replace('%', '')) : f.ownership
+  const pct =
+    f.ownership === undefined
+      ? data.ownershipPercentage
+      : /^\d+(\.\d+)?%?$/.test(f.ownership)
+        ? Number(f.ownership.replace('%', ''))
+        : f.ownership
   return {
     ...(f.role?.length ? {roles: f.role.map((r) => r.toUpperCase())} : {}),
     ...(pct !== undefined ? {ownershipPercentage: pct} : {}),

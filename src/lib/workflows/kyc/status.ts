@@ -7,8 +7,14 @@ import type {KycStatusView} from '../../output/kyc.js'
 
 /** The customer, its latest submission and (for a business) its owners: what `kyc status` shows. */
 export async function loadStatus(client: ApiClient, customerId: string): Promise<KycStatusView> {
-  const [customer, verification] = await Promise.all([getCustomer(client, customerId), latestVerification(client, customerId)])
-  const beneficialOwners = customer.customerType === 'BUSINESS' ? (await listBeneficialOwners(client, customerId, {all: true})).data : undefined
+  const [customer, verification] = await Promise.all([
+    getCustomer(client, customerId),
+    latestVerification(client, customerId),
+  ])
+  const beneficialOwners =
+    customer.customerType === 'BUSINESS'
+      ? (await listBeneficialOwners(client, customerId, {all: true})).data
+      : undefined
   return {customer, ...(verification ? {verification} : {}), ...(beneficialOwners ? {beneficialOwners} : {})}
 }
 
@@ -24,7 +30,17 @@ export async function explainNotSubmittable<T>(sent: Promise<T>, customerId: str
     const status = e instanceof ApiError && e.status === 400 ? e.details?.status : undefined
     if (typeof status !== 'string' || !['APPROVED', 'REJECTED', 'PENDING'].includes(status)) throw e
     const err = e as ApiError
-    const hint = status === 'PENDING' ? `Wait for the decision: \`svc kyc wait ${customerId}\`.` : `The decision is final; \`svc kyc status ${customerId}\` shows it.`
-    throw new SvcError({code: err.code, status: 400, exitCode: ExitCode.CONFLICT, details: err.details, message: err.message, hint})
+    const hint =
+      status === 'PENDING'
+        ? `Wait for the decision: \`svc kyc wait ${customerId}\`.`
+        : `The decision is final; \`svc kyc status ${customerId}\` shows it.`
+    throw new SvcError({
+      code: err.code,
+      status: 400,
+      exitCode: ExitCode.CONFLICT,
+      details: err.details,
+      message: err.message,
+      hint,
+    })
   }
 }

@@ -31,12 +31,23 @@ class Spinner {
  * (exit 1). Gives up with exit 8 at --timeout. An incomplete latest submission fails at once
  * (exit 6): nothing will change by waiting, and the checklist says what to do.
  */
-export async function waitForDecision(ctx: Context, customerId: string, stream: NodeJS.WriteStream = process.stderr): Promise<Customer> {
+export async function waitForDecision(
+  ctx: Context,
+  customerId: string,
+  stream: NodeJS.WriteStream = process.stderr,
+): Promise<Customer> {
   const doing = (status: string) => `The review of ${customerId} goes on at the Service (last seen: ${status})`
-  return interrupts.during({doing: doing('not yet polled'), resume: `svc kyc wait ${customerId}`}, (update) => poll(ctx, customerId, stream, (s) => update(doing(s))))
+  return interrupts.during({doing: doing('not yet polled'), resume: `svc kyc wait ${customerId}`}, (update) =>
+    poll(ctx, customerId, stream, (s) => update(doing(s))),
+  )
 }
 
-async function poll(ctx: Context, customerId: string, stream: NodeJS.WriteStream, seen: (status: string) => void): Promise<Customer> {
+async function poll(
+  ctx: Context,
+  customerId: string,
+  stream: NodeJS.WriteStream,
+  seen: (status: string) => void,
+): Promise<Customer> {
   const spinner = new Spinner(stream)
   const started = ctx.now()
   const warned = new Set<string>()
@@ -44,13 +55,23 @@ async function poll(ctx: Context, customerId: string, stream: NodeJS.WriteStream
   try {
     for (;;) {
       const c = await getCustomer(ctx.client, customerId)
-      if (c.isDeleted) throw new SvcError({code: 'CUSTOMER_DELETED', message: `${customerId} was deleted; no decision will come`, exitCode: ExitCode.NOT_FOUND})
+      if (c.isDeleted)
+        throw new SvcError({
+          code: 'CUSTOMER_DELETED',
+          message: `${customerId} was deleted; no decision will come`,
+          exitCode: ExitCode.NOT_FOUND,
+        })
       const status = statusOf(c)
       const kind = c.customerType === 'BUSINESS' ? 'KYB' : 'KYC'
       seen(`${kind} ${status}`)
       if (status === 'APPROVED') return c
       if (status === 'REJECTED') {
-        throw new SvcError({code: `${kind}_REJECTED`, message: `${customerId} was REJECTED`, exitCode: ExitCode.FAILED, details: {customerId, status}})
+        throw new SvcError({
+          code: `${kind}_REJECTED`,
+          message: `${customerId} was REJECTED`,
+          exitCode: ExitCode.FAILED,
+          details: {customerId, status},
+        })
       }
       if (status === 'UNVERIFIED' && !warned.has(status)) {
         warned.add(status)
@@ -60,18 +81,28 @@ async function poll(ctx: Context, customerId: string, stream: NodeJS.WriteStream
             code: 'VERIFICATION_INCOMPLETE',
             message: `${customerId} is UNVERIFIED and its latest submission (${v.id}) has ${v.errors.length} unresolved error(s)`,
             exitCode: ExitCode.CONFLICT,
-            details: {verificationId: v.id, errors: v.errors.map((e) => ({field: e.field ?? `${e.resourceId} ${e.type}`, message: e.reason}))},
+            details: {
+              verificationId: v.id,
+              errors: v.errors.map((e) => ({field: e.field ?? `${e.resourceId} ${e.type}`, message: e.reason})),
+            },
           })
         }
-        ctx.out.warn(`${customerId} is UNVERIFIED: nothing was submitted yet (\`svc kyc submit\`, or the end user completes the hosted link). Waiting.`)
+        ctx.out.warn(
+          `${customerId} is UNVERIFIED: nothing was submitted yet (\`svc kyc submit\`, or the end user completes the hosted link). Waiting.`,
+        )
       }
       if (status === 'HOLD' && !warned.has(status)) {
         warned.add(status)
-        ctx.out.warn(`${customerId} is on HOLD: the provider needs more information; fix it and \`svc kyc submit\` again. Waiting.`)
+        ctx.out.warn(
+          `${customerId} is on HOLD: the provider needs more information; fix it and \`svc kyc submit\` again. Waiting.`,
+        )
       }
       const remaining = ctx.remainingMs()
       if (remaining <= 0) {
-        throw stillPending(`${customerId} is still ${status} after ${Math.round((ctx.now() - started) / 1000)}s`, `Run \`svc kyc wait ${customerId}\` again, or raise --timeout.`)
+        throw stillPending(
+          `${customerId} is still ${status} after ${Math.round((ctx.now() - started) / 1000)}s`,
+          `Run \`svc kyc wait ${customerId}\` again, or raise --timeout.`,
+        )
       }
       spinner.tick(`${kind} ${status} · waiting for a decision (${Math.round((ctx.now() - started) / 1000)}s)`)
       await ctx.sleep(Math.min(delay, remaining))

@@ -18,14 +18,23 @@ export interface ExecuteOptions {
 /** Real-time-funded quotes are executed by the arrival of funds, never by execute (spec 4.4). */
 export function refuseRealtime(q: Quote): void {
   if (q.source.sourceType === 'REALTIME_FUNDING') {
-    throw usageError(`${q.id} is funded in real time: it executes by itself when the funds arrive`, `Pay the instructions shown by \`svc quote get ${q.id}\` (sandbox: \`svc sandbox send ${q.id}\`), then \`svc quote wait ${q.id}\`.`)
+    throw usageError(
+      `${q.id} is funded in real time: it executes by itself when the funds arrive`,
+      `Pay the instructions shown by \`svc quote get ${q.id}\` (sandbox: \`svc sandbox send ${q.id}\`), then \`svc quote wait ${q.id}\`.`,
+    )
   }
 }
 
 /** The same terms as an expired quote: source, destination, and the amount sent. */
 function sameTerms(q: Quote, request?: QuoteCreateRequest): QuoteCreateRequest {
   if (request) return request
-  return {source: q.source, destination: q.destination, lockedCurrencySide: 'SENDING', lockedCurrencyAmount: q.totalSendingAmount, ...(q.description ? {description: q.description} : {})} as QuoteCreateRequest
+  return {
+    source: q.source,
+    destination: q.destination,
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: q.totalSendingAmount,
+    ...(q.description ? {description: q.description} : {}),
+  } as QuoteCreateRequest
 }
 
 /**
@@ -44,7 +53,10 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
   try {
     // Embedded-wallet sources are authorised by a stamp over the quote's payloadToSign (no-op otherwise);
     // the request and its `execute` key are executeQuote's, the signature header is added to it.
-    const sending = {doing: `The execution of ${quote.id} was sent and may have reached the Service`, resume: `svc quote get ${quote.id}`}
+    const sending = {
+      doing: `The execution of ${quote.id} was sent and may have reached the Service`,
+      resume: `svc quote get ${quote.id}`,
+    }
     // Loaded here, not with the module: it brings the wallet crypto, which `quote create` alone never needs.
     const {executeWithWalletSignature} = await import('../wallet/ops.js')
     executed = await interrupts.during(sending, () => executeWithWalletSignature(ctx, quote, executeQuote(quote.id)))
@@ -66,7 +78,9 @@ export async function confirmAndExecute(ctx: Context, quote: Quote, opts: Execut
     executed = await handleHeldQuote(ctx, executed)
     if (executed.status === 'PENDING_AUTHORIZATION') return executed
   }
-  out.success(`Executed ${executed.id}: ${executed.status}${executed.transactionId ? ` (transaction ${executed.transactionId})` : ''}`)
+  out.success(
+    `Executed ${executed.id}: ${executed.status}${executed.transactionId ? ` (transaction ${executed.transactionId})` : ''}`,
+  )
   if (!opts.wait) return executed
   return follow(ctx, executed.id)
 }
@@ -77,4 +91,3 @@ export async function follow(ctx: Context, quoteId: string): Promise<Settled> {
   if (settled.transaction && !ctx.out.json) renderTransaction(ctx.out, settled.transaction)
   return settled
 }
-

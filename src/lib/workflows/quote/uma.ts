@@ -21,13 +21,26 @@ export function umaFlagProblems(f: UmaFlags): FieldError[] {
   const errors: FieldError[] = []
   const address = f['to-uma']
   if (address === undefined) {
-    if (f['to-currency'] !== undefined || f['payer-info']?.length || f['lookup-id'] !== undefined) errors.push({field: 'destination.umaAddress', message: '--to-currency, --payer-info and --lookup-id go with --to-uma <$name@domain>'})
+    if (f['to-currency'] !== undefined || f['payer-info']?.length || f['lookup-id'] !== undefined)
+      errors.push({
+        field: 'destination.umaAddress',
+        message: '--to-currency, --payer-info and --lookup-id go with --to-uma <$name@domain>',
+      })
     return errors
   }
-  if (!UMA_ADDRESS.test(address.trim())) errors.push({field: 'destination.umaAddress', message: `"${address}" is not an UMA address ($name@domain)`})
-  if (f['to-currency'] !== undefined && !/^[A-Z]{3,5}$/.test(f['to-currency'])) errors.push({field: 'destination.currency', message: `--to-currency "${f['to-currency']}" must be a currency code (EUR, MXN ...)`})
+  if (!UMA_ADDRESS.test(address.trim()))
+    errors.push({field: 'destination.umaAddress', message: `"${address}" is not an UMA address ($name@domain)`})
+  if (f['to-currency'] !== undefined && !/^[A-Z]{3,5}$/.test(f['to-currency']))
+    errors.push({
+      field: 'destination.currency',
+      message: `--to-currency "${f['to-currency']}" must be a currency code (EUR, MXN ...)`,
+    })
   for (const pair of f['payer-info'] ?? []) {
-    if (!/^[A-Z_]+=.+$/s.test(pair)) errors.push({field: 'senderCustomerInfo', message: `--payer-info "${pair}" must be NAME=value (FULL_NAME=Ada Lovelace)`})
+    if (!/^[A-Z_]+=.+$/s.test(pair))
+      errors.push({
+        field: 'senderCustomerInfo',
+        message: `--payer-info "${pair}" must be NAME=value (FULL_NAME=Ada Lovelace)`,
+      })
   }
   return errors
 }
@@ -77,7 +90,9 @@ export interface UmaTerms {
 /** The paying customer: --customer, else the owner of the --from account. */
 async function payerOf(client: ApiClient, f: UmaFlags): Promise<string> {
   if (f.customer) return f.customer
-  const owner = f.from!.startsWith('ExternalAccount:') ? (await getExternalAccount(client, f.from!)).customerId : (await getInternalAccount(client, f.from!)).customerId
+  const owner = f.from!.startsWith('ExternalAccount:')
+    ? (await getExternalAccount(client, f.from!)).customerId
+    : (await getInternalAccount(client, f.from!)).customerId
   if (!owner) throw usageError(`${f.from} is a platform account: name the paying customer with --customer`)
   return owner
 }
@@ -90,26 +105,42 @@ async function payerOf(client: ApiClient, f: UmaFlags): Promise<string> {
  */
 export async function umaTerms(client: ApiClient, f: UmaFlags, opts: {dryRun?: boolean}): Promise<UmaTerms> {
   const address = f['to-uma']!.trim()
-  const given = Object.fromEntries((f['payer-info'] ?? []).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]))
+  const given = Object.fromEntries(
+    (f['payer-info'] ?? []).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+  )
   // A lookup made before (`svc quote receiver`): the body is then the same on every run, so a retry
   // with the same --idempotency-key is the same request (a fresh lookup would change lookupId).
   if (f['lookup-id']) {
     return {
-      destination: {destinationType: 'UMA_ADDRESS', umaAddress: address, ...(f['to-currency'] ? {currency: f['to-currency']} : {})},
+      destination: {
+        destinationType: 'UMA_ADDRESS',
+        umaAddress: address,
+        ...(f['to-currency'] ? {currency: f['to-currency']} : {}),
+      },
       lookupId: f['lookup-id'],
       ...(Object.keys(given).length ? {senderCustomerInfo: given} : {}),
     }
   }
   if (opts.dryRun) {
-    throw usageError(`--dry-run sends nothing, so ${address} is not looked up, and a quote to an UMA address needs the lookupId that GET /receiver/uma gives`, 'Give one with --lookup-id (`svc quote receiver <address> --customer <id>` prints it), or drop --dry-run.')
+    throw usageError(
+      `--dry-run sends nothing, so ${address} is not looked up, and a quote to an UMA address needs the lookupId that GET /receiver/uma gives`,
+      'Give one with --lookup-id (`svc quote receiver <address> --customer <id>` prints it), or drop --dry-run.',
+    )
   }
   const customerId = await payerOf(client, f)
   const found = await lookupReceiver(client, address, {customerId})
   const wanted = f['to-currency']
-  const offer = wanted ? found.supportedCurrencies.find((c) => c.currency.code === wanted) : found.supportedCurrencies[0]
+  const offer = wanted
+    ? found.supportedCurrencies.find((c) => c.currency.code === wanted)
+    : found.supportedCurrencies[0]
   if (!offer) {
     const codes = found.supportedCurrencies.map((c) => c.currency.code)
-    throw new InputError([{field: 'destination.currency', message: `${address} receives ${codes.join(', ') || 'no currency'}${wanted ? `, not ${wanted}` : ''}`}])
+    throw new InputError([
+      {
+        field: 'destination.currency',
+        message: `${address} receives ${codes.join(', ') || 'no currency'}${wanted ? `, not ${wanted}` : ''}`,
+      },
+    ])
   }
   const asked = found.requiredPayerDataFields ?? []
   const customer = asked.some((a) => given[a.name] === undefined) ? await getCustomer(client, customerId) : undefined
@@ -118,7 +149,11 @@ export async function umaTerms(client: ApiClient, f: UmaFlags, opts: {dryRun?: b
   for (const a of asked) {
     const v = info[a.name] ?? (customer ? fromCustomer(customer, a.name) : undefined)
     if (v !== undefined && v !== '') info[a.name] = v
-    else if (a.mandatory) errors.push({field: `senderCustomerInfo.${a.name}`, message: `is required by ${address} and ${customerId} has none: --payer-info ${a.name}=<value>`})
+    else if (a.mandatory)
+      errors.push({
+        field: `senderCustomerInfo.${a.name}`,
+        message: `is required by ${address} and ${customerId} has none: --payer-info ${a.name}=<value>`,
+      })
   }
   if (errors.length) throw new InputError(errors)
   return {

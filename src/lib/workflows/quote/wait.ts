@@ -13,7 +13,11 @@ export type Settled = Quote & {transaction?: Transaction}
  * Follows a quote to a terminal state: its transaction COMPLETED or FAILED, or the quote EXPIRED.
  * Polls with a gentle backoff until --timeout (exit 8, safe to re-run).
  */
-export async function waitForQuote(ctx: Context, quoteId: string, onProgress?: (status: string) => void): Promise<Settled> {
+export async function waitForQuote(
+  ctx: Context,
+  quoteId: string,
+  onProgress?: (status: string) => void,
+): Promise<Settled> {
   const doing = (status: string) => `The payment of ${quoteId} goes on at the Service (last seen: ${status})`
   return interrupts.during({doing: doing('not yet polled'), resume: `svc quote wait ${quoteId}`}, (update) =>
     poll(ctx, quoteId, (status) => {
@@ -29,14 +33,21 @@ async function poll(ctx: Context, quoteId: string, onProgress: (status: string) 
   for (;;) {
     const quote = await getQuote(ctx.client, quoteId)
     let tx: Transaction | undefined
-    if (quote.transactionId && quote.status !== 'PENDING') tx = await getTransaction(ctx.client, quote.transactionId).catch((e: SvcError) => (e.exitCode === ExitCode.NOT_FOUND ? undefined : Promise.reject(e)))
+    if (quote.transactionId && quote.status !== 'PENDING')
+      tx = await getTransaction(ctx.client, quote.transactionId).catch((e: SvcError) =>
+        e.exitCode === ExitCode.NOT_FOUND ? undefined : Promise.reject(e),
+      )
     const status = tx ? `transaction ${tx.status}` : `quote ${quote.status}`
     if (status !== last) onProgress(status)
     last = status
     if (tx && TERMINAL_TRANSACTION_STATUSES.has(tx.status)) return finish({...quote, transaction: tx})
-    if (quote.status === 'EXPIRED' || quote.status === 'FAILED') return finish({...quote, ...(tx ? {transaction: tx} : {})})
+    if (quote.status === 'EXPIRED' || quote.status === 'FAILED')
+      return finish({...quote, ...(tx ? {transaction: tx} : {})})
     if (ctx.remainingMs() <= 0) {
-      throw stillPending(`${quoteId} is still ${status} at --timeout`, `Run \`svc quote wait ${quoteId}\` to keep waiting; nothing will be paid twice.`)
+      throw stillPending(
+        `${quoteId} is still ${status} at --timeout`,
+        `Run \`svc quote wait ${quoteId}\` to keep waiting; nothing will be paid twice.`,
+      )
     }
     await ctx.sleep(Math.min(delay, ctx.remainingMs()))
     delay = Math.min(delay * 2, 2000)
@@ -48,7 +59,12 @@ function finish(s: Settled): Settled {
   const tx = s.transaction
   if (tx?.status === 'COMPLETED') return s
   if (s.status === 'EXPIRED' && !tx) {
-    throw new SvcError({code: 'QUOTE_EXPIRED', exitCode: ExitCode.CONFLICT, message: `${s.id} expired before it was funded`, details: {quote: s}})
+    throw new SvcError({
+      code: 'QUOTE_EXPIRED',
+      exitCode: ExitCode.CONFLICT,
+      message: `${s.id} expired before it was funded`,
+      details: {quote: s},
+    })
   }
   throw new SvcError({
     code: 'PAYMENT_FAILED',

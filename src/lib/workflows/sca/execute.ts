@@ -32,7 +32,12 @@ export async function offerScaLogin(ctx: Context, e: ApiError): Promise<boolean>
   if (!(await promptConfirm('Send the customer an SMS code and log them in now?', true))) return false
   const started = await startLogin(ctx.client, customerId, 'SMS_OTP')
   const code = await askCode('SCA code the customer received')
-  const session = await completeLogin(ctx.client, customerId, {factor: 'SMS_OTP', challengeId: started.challengeId, code, endUserIpAddress: '127.0.0.1'})
+  const session = await completeLogin(ctx.client, customerId, {
+    factor: 'SMS_OTP',
+    challengeId: started.challengeId,
+    code,
+    endUserIpAddress: '127.0.0.1',
+  })
   ctx.out.success(`SCA session open until ${session.sessionExpiresAt}`)
   return true
 }
@@ -40,8 +45,13 @@ export async function offerScaLogin(ctx: Context, e: ApiError): Promise<boolean>
 /** A quote held in PENDING_AUTHORIZATION: explained, and authorized on a TTY when the code is given. */
 export async function handleHeldQuote(ctx: Context, q: Quote): Promise<Quote> {
   const challenge = q.scaChallenge as {factor?: string; expiresAt?: string} | undefined
-  const outcome = q.source.sourceType === 'REALTIME_FUNDING' ? 'its payment instructions come once authorized' : 'unauthorized, the payment fails with SCA_NOT_COMPLETED'
-  ctx.out.warn(`${q.id} waits for the customer's SCA authorization (${challenge?.factor ?? 'SMS_OTP'} code, until ${challenge?.expiresAt ?? 'the challenge expires'}); ${outcome}.`)
+  const outcome =
+    q.source.sourceType === 'REALTIME_FUNDING'
+      ? 'its payment instructions come once authorized'
+      : 'unauthorized, the payment fails with SCA_NOT_COMPLETED'
+  ctx.out.warn(
+    `${q.id} waits for the customer's SCA authorization (${challenge?.factor ?? 'SMS_OTP'} code, until ${challenge?.expiresAt ?? 'the challenge expires'}); ${outcome}.`,
+  )
   if (!canPrompt(ctx.env)) {
     ctx.out.info(ctx.out.dim(`Authorize it: svc quote authorize ${q.id} --code -   (resend the code: --resend)`))
     return q

@@ -17,21 +17,32 @@ export interface AmountFlags {
 }
 
 function checkAmountFlags(f: AmountFlags): void {
-  if (f.amount === undefined && f['amount-minor'] === undefined) throw usageError('Give --amount <real units> or --amount-minor <smallest units>')
-  if (f.amount !== undefined && !/^\d+(\.\d+)?$/.test(f.amount.trim())) throw new InputError([{field: 'amount', message: `"${f.amount}" is not a decimal amount (e.g. 12.50)`}])
-  if (f['amount-minor'] !== undefined && !/^[1-9]\d{0,29}$/.test(f['amount-minor'].trim())) throw new InputError([{field: 'amount', message: `--amount-minor "${f['amount-minor']}" must be a positive whole number`}])
+  if (f.amount === undefined && f['amount-minor'] === undefined)
+    throw usageError('Give --amount <real units> or --amount-minor <smallest units>')
+  if (f.amount !== undefined && !/^\d+(\.\d+)?$/.test(f.amount.trim()))
+    throw new InputError([{field: 'amount', message: `"${f.amount}" is not a decimal amount (e.g. 12.50)`}])
+  if (f['amount-minor'] !== undefined && !/^[1-9]\d{0,29}$/.test(f['amount-minor'].trim()))
+    throw new InputError([
+      {field: 'amount', message: `--amount-minor "${f['amount-minor']}" must be a positive whole number`},
+    ])
 }
 
 async function amountOf(ctx: Context, stablecoinId: string, f: AmountFlags, dryRun: boolean): Promise<string> {
   if (f['amount-minor'] !== undefined) return f['amount-minor'].trim()
-  if (dryRun) throw usageError('--dry-run sends nothing, so the stablecoin\'s decimals are not looked up to convert --amount', 'Give --amount-minor <smallest units> with --dry-run.')
+  if (dryRun)
+    throw usageError(
+      "--dry-run sends nothing, so the stablecoin's decimals are not looked up to convert --amount",
+      'Give --amount-minor <smallest units> with --dry-run.',
+    )
   const coin = await getStablecoin(ctx.client, stablecoinId)
   try {
     const minor = toMinor(f.amount!, coin.decimals)
     if (minor <= 0) throw new MoneyError('must be more than zero')
     return String(minor)
   } catch (e) {
-    throw e instanceof MoneyError ? new InputError([{field: 'amount', message: `${e.message} (${coin.symbol} has ${coin.decimals} decimals)`}]) : e
+    throw e instanceof MoneyError
+      ? new InputError([{field: 'amount', message: `${e.message} (${coin.symbol} has ${coin.decimals} decimals)`}])
+      : e
   }
 }
 
@@ -59,9 +70,19 @@ function fundingSource(f: MintFlags): Record<string, unknown> {
 }
 
 /** The mint body; every bad field is named at once (exit 2). The amount placeholder keeps the check local. */
-export async function mintBody(ctx: Context, stablecoinId: string, f: MintFlags, dryRun: boolean): Promise<z.infer<typeof mintRequest>> {
+export async function mintBody(
+  ctx: Context,
+  stablecoinId: string,
+  f: MintFlags,
+  dryRun: boolean,
+): Promise<z.infer<typeof mintRequest>> {
   checkAmountFlags(f)
-  const shape = compact({amount: '1', fundingSource: fundingSource(f), destination: {accountId: f.to}, description: f.description})
+  const shape = compact({
+    amount: '1',
+    fundingSource: fundingSource(f),
+    destination: {accountId: f.to},
+    description: f.description,
+  })
   checkWith(mintRequest, shape)
   return {...(shape as z.infer<typeof mintRequest>), amount: await amountOf(ctx, stablecoinId, f, dryRun)}
 }
@@ -74,10 +95,21 @@ export interface BurnFlags extends AmountFlags {
   description?: string
 }
 
-export async function burnBody(ctx: Context, stablecoinId: string, f: BurnFlags, dryRun: boolean): Promise<z.infer<typeof burnRequest>> {
+export async function burnBody(
+  ctx: Context,
+  stablecoinId: string,
+  f: BurnFlags,
+  dryRun: boolean,
+): Promise<z.infer<typeof burnRequest>> {
   checkAmountFlags(f)
-  const source = f.source === 'GRID_INTERNAL_ACCOUNT' ? {type: f.source, accountId: f['source-account']} : {type: f.source}
-  const shape = compact({amount: '1', source, destination: {type: 'EXTERNAL_ACCOUNT', externalAccountId: f.to, rail: f.rail}, description: f.description})
+  const source =
+    f.source === 'GRID_INTERNAL_ACCOUNT' ? {type: f.source, accountId: f['source-account']} : {type: f.source}
+  const shape = compact({
+    amount: '1',
+    source,
+    destination: {type: 'EXTERNAL_ACCOUNT', externalAccountId: f.to, rail: f.rail},
+    description: f.description,
+  })
   checkWith(burnRequest, shape)
   return {...(shape as z.infer<typeof burnRequest>), amount: await amountOf(ctx, stablecoinId, f, dryRun)}
 }

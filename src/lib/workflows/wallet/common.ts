@@ -7,7 +7,12 @@ import {readConfig} from '../../config.js'
 import {fetchSandboxQuorumKey} from '../../api/wallet.js'
 import {type EnvelopeTrustOptions, hexToBytes, stamp} from '../../wallet/index.js'
 import {interrupts} from '../../interrupt.js'
-import {type ChallengeSigner, type SignedOperation, type SignedResult, SignedRetryEngine} from '../../wallet/signed-retry.js'
+import {
+  type ChallengeSigner,
+  type SignedOperation,
+  type SignedResult,
+  SignedRetryEngine,
+} from '../../wallet/signed-retry.js'
 
 // A wallet command makes a handful of P-256 base-point multiplications (its key pair, an HPKE
 // ephemeral key, a signature). noble builds a 6-bit window table on the first one, which pays off
@@ -30,7 +35,9 @@ export async function writableKeyStore(ctx: Context): Promise<KeyStore> {
 /** Ctrl-C while a signed operation is in flight or processing says what may still complete, and where to look. */
 class InterruptibleEngine extends SignedRetryEngine {
   override run<T = unknown>(op: SignedOperation, sign: ChallengeSigner): Promise<SignedResult<T>> {
-    return interrupts.during({doing: `The ${op.what} may still complete at the Service`, hint: op.resume}, () => super.run<T>(op, sign))
+    return interrupts.during({doing: `The ${op.what} may still complete at the Service`, hint: op.resume}, () =>
+      super.run<T>(op, sign),
+    )
   }
 }
 
@@ -67,15 +74,31 @@ export function noSession(accountId: string, rule: string, login = `svc wallet l
 }
 
 /** --account, else the wallet the key store knows this credential or session from. */
-export function accountFor(ctx: Context, given: string | undefined, ref: {credentialId?: string; sessionId?: string}): string {
+export function accountFor(
+  ctx: Context,
+  given: string | undefined,
+  ref: {credentialId?: string; sessionId?: string},
+): string {
   if (given) return given
-  const known = keyStoreFor(ctx).list({kind: 'session'}).find((r) => (ref.credentialId && r.credentialId === ref.credentialId) || (ref.sessionId && r.sessionId === ref.sessionId))
+  const known = keyStoreFor(ctx)
+    .list({kind: 'session'})
+    .find(
+      (r) =>
+        (ref.credentialId && r.credentialId === ref.credentialId) || (ref.sessionId && r.sessionId === ref.sessionId),
+    )
   if (known) return known.accountId
-  throw usageError(`Cannot tell which wallet ${ref.credentialId ?? ref.sessionId} belongs to`, 'Pass --account InternalAccount:<id>.')
+  throw usageError(
+    `Cannot tell which wallet ${ref.credentialId ?? ref.sessionId} belongs to`,
+    'Pass --account InternalAccount:<id>.',
+  )
 }
 
 /** The freshest session of the account, or a clear error naming the login to run. */
-export function requireSession(keys: KeyStore, accountId: string, opts: {excludeCredentialId?: string; credentialId?: string; sessionId?: string} = {}): KeyRecord {
+export function requireSession(
+  keys: KeyStore,
+  accountId: string,
+  opts: {excludeCredentialId?: string; credentialId?: string; sessionId?: string} = {},
+): KeyRecord {
   const found = keys.findSession({accountId, ...opts, minRemainingMs: 5000})
   if (found) return found
   const rule = opts.excludeCredentialId
@@ -83,7 +106,11 @@ export function requireSession(keys: KeyStore, accountId: string, opts: {exclude
     : opts.sessionId
       ? `${opts.sessionId} is not in the key store or has expired`
       : 'this operation is signed by a session key of the account'
-  throw noSession(accountId, rule, opts.excludeCredentialId ? `svc wallet login ${accountId} --credential <another AuthMethod>` : undefined)
+  throw noSession(
+    accountId,
+    rule,
+    opts.excludeCredentialId ? `svc wallet login ${accountId} --credential <another AuthMethod>` : undefined,
+  )
 }
 
 /**
@@ -93,23 +120,33 @@ export function requireSession(keys: KeyStore, accountId: string, opts: {exclude
  */
 export async function envelopeTrust(ctx: Context, allowUnsigned = false): Promise<EnvelopeTrustOptions> {
   const env = ctx.profile.environment
-  if (allowUnsigned && env === 'production') throw usageError('--allow-unsigned-envelope is refused against production', 'Production bundles are always signed by the enclave quorum key.')
-  const configured = ctx.env.SVC_QUORUM_PUBLIC_KEY ?? (readConfig(ctx.env).profiles?.[ctx.profile.name] as {quorumPublicKey?: string} | undefined)?.quorumPublicKey
+  if (allowUnsigned && env === 'production')
+    throw usageError(
+      '--allow-unsigned-envelope is refused against production',
+      'Production bundles are always signed by the enclave quorum key.',
+    )
+  const configured =
+    ctx.env.SVC_QUORUM_PUBLIC_KEY ??
+    (readConfig(ctx.env).profiles?.[ctx.profile.name] as {quorumPublicKey?: string} | undefined)?.quorumPublicKey
   if (configured) {
-    if (!/^04[0-9a-fA-F]{128}$/.test(configured)) throw usageError('SVC_QUORUM_PUBLIC_KEY must be an uncompressed P-256 key (130 hex characters starting 04)')
+    if (!/^04[0-9a-fA-F]{128}$/.test(configured))
+      throw usageError('SVC_QUORUM_PUBLIC_KEY must be an uncompressed P-256 key (130 hex characters starting 04)')
     return {pinnedQuorumKey: configured.toLowerCase(), allowUnsigned}
   }
   if (env === 'local') return {pinnedQuorumKey: (await fetchSandboxQuorumKey(ctx.client)).toLowerCase(), allowUnsigned}
   if (env === 'production') {
     throw new SvcError({
       code: 'QUORUM_KEY_REQUIRED',
-      message: 'No enclave quorum key is configured for this production profile, so enclave bundles cannot be authenticated',
+      message:
+        'No enclave quorum key is configured for this production profile, so enclave bundles cannot be authenticated',
       exitCode: ExitCode.USAGE,
       hint: 'Set SVC_QUORUM_PUBLIC_KEY (or quorumPublicKey in the profile) to the key the Service publishes.',
     })
   }
   // Remote sandbox without a pin: the signature is still checked against the key in the bundle.
-  ctx.out.warn('No quorum key pinned for this sandbox profile: bundles are checked for integrity, not authenticity (set SVC_QUORUM_PUBLIC_KEY).')
+  ctx.out.warn(
+    'No quorum key pinned for this sandbox profile: bundles are checked for integrity, not authenticity (set SVC_QUORUM_PUBLIC_KEY).',
+  )
   return {allowUnsigned}
 }
 
@@ -117,7 +154,12 @@ export async function envelopeTrust(ctx: Context, allowUnsigned = false): Promis
 export function cryptoFailure(error: unknown, what: string): never {
   const e = error as {name?: string; code?: string; message?: string}
   if (e?.name === 'WalletCryptoError') {
-    throw new SvcError({code: `WALLET_${e.code}`, message: `${what}: ${e.message}`, exitCode: ExitCode.AUTH, hint: 'Nothing was stored. If the quorum key changed, check SVC_QUORUM_PUBLIC_KEY; otherwise re-run.'})
+    throw new SvcError({
+      code: `WALLET_${e.code}`,
+      message: `${what}: ${e.message}`,
+      exitCode: ExitCode.AUTH,
+      hint: 'Nothing was stored. If the quorum key changed, check SVC_QUORUM_PUBLIC_KEY; otherwise re-run.',
+    })
   }
   throw error
 }

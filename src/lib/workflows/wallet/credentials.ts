@@ -28,17 +28,34 @@ export function passkeyFields(opts: AddCredentialOptions): Record<string, unknow
     credentialId: reg.credentialId ?? reg.rawId ?? reg.id,
     clientDataJson: response.clientDataJSON ?? response.clientDataJson,
     attestationObject: response.attestationObject,
-    ...(Array.isArray(reg.transports ?? response.transports) ? {transports: reg.transports ?? response.transports} : {}),
+    ...(Array.isArray(reg.transports ?? response.transports)
+      ? {transports: reg.transports ?? response.transports}
+      : {}),
   }
   const challenge = opts.challenge ?? reg.challenge
   const errors: FieldError[] = []
-  if (typeof opts.nickname !== 'string' || !NICKNAME.test(opts.nickname)) errors.push({field: 'nickname', message: "is required: 1-100 letters, digits, spaces or . _ - ' ( )"})
-  if (opts.registration === undefined) errors.push({field: 'attestation', message: 'is required: the registration JSON (`svc sandbox passkey create` writes one)'})
+  if (typeof opts.nickname !== 'string' || !NICKNAME.test(opts.nickname))
+    errors.push({field: 'nickname', message: "is required: 1-100 letters, digits, spaces or . _ - ' ( )"})
+  if (opts.registration === undefined)
+    errors.push({
+      field: 'attestation',
+      message: 'is required: the registration JSON (`svc sandbox passkey create` writes one)',
+    })
   for (const key of ['credentialId', 'clientDataJson', 'attestationObject'] as const) {
-    if (opts.registration !== undefined && (typeof attestation[key] !== 'string' || !B64URL.test(attestation[key] as string))) errors.push({field: `attestation.${key}`, message: 'must be base64url text'})
+    if (
+      opts.registration !== undefined &&
+      (typeof attestation[key] !== 'string' || !B64URL.test(attestation[key] as string))
+    )
+      errors.push({field: `attestation.${key}`, message: 'must be base64url text'})
   }
-  if (attestation.transports && !(attestation.transports as unknown[]).every((t) => TRANSPORTS.includes(t as string))) errors.push({field: 'attestation.transports', message: `each must be one of ${TRANSPORTS.join(', ')}`})
-  if (typeof challenge !== 'string' || !B64URL.test(challenge)) errors.push({field: 'challenge', message: 'is required: the base64url registration challenge (--challenge, or "challenge" in the registration JSON)'})
+  if (attestation.transports && !(attestation.transports as unknown[]).every((t) => TRANSPORTS.includes(t as string)))
+    errors.push({field: 'attestation.transports', message: `each must be one of ${TRANSPORTS.join(', ')}`})
+  if (typeof challenge !== 'string' || !B64URL.test(challenge))
+    errors.push({
+      field: 'challenge',
+      message:
+        'is required: the base64url registration challenge (--challenge, or "challenge" in the registration JSON)',
+    })
   if (errors.length) throw new InputError(errors)
   return {nickname: opts.nickname, challenge, attestation}
 }
@@ -47,22 +64,44 @@ export function passkeyFields(opts: AddCredentialOptions): Record<string, unknow
  * Spec 5.3 rule 6: add through the signed retry, then activate like the first of its type. OTP
  * credentials log in at once (the registration's target bundle when present, else /challenge).
  */
-export async function addCredentialFlow(ctx: Context, accountId: string, type: CredentialType, opts: AddCredentialOptions): Promise<{credential: AuthMethod; session?: {id: string; expiresAt: string}; next?: string}> {
+export async function addCredentialFlow(
+  ctx: Context,
+  accountId: string,
+  type: CredentialType,
+  opts: AddCredentialOptions,
+): Promise<{credential: AuthMethod; session?: {id: string; expiresAt: string}; next?: string}> {
   let fields: Record<string, unknown> = {}
   if (type === 'PASSKEY') fields = passkeyFields(opts)
   if (type === 'OAUTH') {
-    const token = await readSecretInput(ctx, {stdin: opts.oidcTokenStdin, flag: 'oidc-token-stdin', prompt: 'OIDC ID token'})
+    const token = await readSecretInput(ctx, {
+      stdin: opts.oidcTokenStdin,
+      flag: 'oidc-token-stdin',
+      prompt: 'OIDC ID token',
+    })
     const {problems} = checkOidcToken(token.reveal(), {nowMs: ctx.now()})
-    if (problems.length) throw new InputError(problems, undefined, 'Mint a fresh token (iat within 60 s); cached tokens fail.')
+    if (problems.length)
+      throw new InputError(problems, undefined, 'Mint a fresh token (iat within 60 s); cached tokens fail.')
     fields = {oidcToken: token.reveal()}
   }
   const credential = await addCredential(ctx, accountId, type, fields)
   const login = `svc wallet login ${accountId} --credential ${credential.id}`
-  if (type === 'OAUTH') return {credential, next: `${login} --print-nonce, mint a token with that nonce, then ${login} --oidc-token-stdin`}
-  if (type === 'PASSKEY') return {credential, next: `${login} (prints the challenge), sign it, then ${login} --assertion @assertion.json`}
+  if (type === 'OAUTH')
+    return {credential, next: `${login} --print-nonce, mint a token with that nonce, then ${login} --oidc-token-stdin`}
+  if (type === 'PASSKEY')
+    return {credential, next: `${login} (prints the challenge), sign it, then ${login} --assertion @assertion.json`}
   if (opts.activate === false) return {credential, next: login}
-  const otp = otpSource(ctx, {readStdin: async () => '', prompt: () => promptSecret(`Code sent for ${credential.nickname ?? credential.id}`, {onAbort: `the code was not used and no session was created; \`svc wallet login ${accountId} --credential ${credential.id}\` sends a new one`})})
-  const result = await loginWithOtp(ctx, credential, {otp, targetBundle: credential.otpEncryptionTargetBundle, allowUnsigned: opts.allowUnsigned})
+  const otp = otpSource(ctx, {
+    readStdin: async () => '',
+    prompt: () =>
+      promptSecret(`Code sent for ${credential.nickname ?? credential.id}`, {
+        onAbort: `the code was not used and no session was created; \`svc wallet login ${accountId} --credential ${credential.id}\` sends a new one`,
+      }),
+  })
+  const result = await loginWithOtp(ctx, credential, {
+    otp,
+    targetBundle: credential.otpEncryptionTargetBundle,
+    allowUnsigned: opts.allowUnsigned,
+  })
   return {credential: stripBundle(credential), session: {id: result.session.id, expiresAt: result.session.expiresAt}}
 }
 

@@ -23,7 +23,11 @@ export function mnemonicFingerprint(mnemonic: Secret): string {
  * api-gaps 5.6), the signed retry with PROCESSING re-sends, envelope verification against the
  * trusted quorum key, local decryption and BIP-39 validation.
  */
-export async function exportWallet(ctx: Context, accountId: string, opts: {allowUnsigned?: boolean} = {}): Promise<ExportResult> {
+export async function exportWallet(
+  ctx: Context,
+  accountId: string,
+  opts: {allowUnsigned?: boolean} = {},
+): Promise<ExportResult> {
   const keys = keyStoreFor(ctx)
   const session = requireSession(keys, accountId)
   const trust = await envelopeTrust(ctx, opts.allowUnsigned)
@@ -32,12 +36,18 @@ export async function exportWallet(ctx: Context, accountId: string, opts: {allow
     const op = walletOps.exportWallet(accountId, bytesToHex(exportKey.publicKeyUncompressed))
     const res = await engineFor(ctx).run(op, signerFor(keys, session))
     const body = ctx.client.parse(exportResponseSchema, res.body, 'wallet export')
-    const decrypted = await decryptExportBundle(body.encryptedWalletCredentials, exportKey.privateKey, trust).catch((e) =>
-      cryptoFailure(e, 'The exported wallet bundle was rejected'),
+    const decrypted = await decryptExportBundle(body.encryptedWalletCredentials, exportKey.privateKey, trust).catch(
+      (e) => cryptoFailure(e, 'The exported wallet bundle was rejected'),
     )
     if (decrypted.kind !== 'mnemonic') throw new Error('unreachable: wallet exports decrypt to a mnemonic')
     const mnemonic = new Secret(decrypted.mnemonic)
-    return {accountId: body.id, mnemonic, wordCount: decrypted.mnemonic.split(' ').length, fingerprint: mnemonicFingerprint(mnemonic), trust: decrypted.trust}
+    return {
+      accountId: body.id,
+      mnemonic,
+      wordCount: decrypted.mnemonic.split(' ').length,
+      fingerprint: mnemonicFingerprint(mnemonic),
+      trust: decrypted.trust,
+    }
   } finally {
     exportKey.privateKey.fill(0)
   }

@@ -5,7 +5,10 @@ import {canPrompt, promptSecret, requireFlags} from '../../prompts.js'
 import {Secret} from '../../secret.js'
 
 /** A secret from stdin (first line, trimmed) or a hidden prompt; never from argv. */
-export async function readSecretInput(ctx: Context, opts: {stdin?: boolean; flag: string; prompt: string; onAbort?: string}): Promise<Secret> {
+export async function readSecretInput(
+  ctx: Context,
+  opts: {stdin?: boolean; flag: string; prompt: string; onAbort?: string},
+): Promise<Secret> {
   if (opts.stdin) {
     const text = readFileSync(0, 'utf8').split(/\r?\n/)[0]?.trim() ?? ''
     if (!text) throw usageError(`--${opts.flag}: stdin was empty`)

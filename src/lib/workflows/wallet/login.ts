@@ -1,10 +1,25 @@
-import {type AuthMethod, type AuthSession, authMethodSchema, authSessionSchema, type CredentialType, listCredentials, walletOps} from '../../api/wallet.js'
+import {
+  type AuthMethod,
+  type AuthSession,
+  authMethodSchema,
+  authSessionSchema,
+  type CredentialType,
+  listCredentials,
+  walletOps,
+} from '../../api/wallet.js'
 import type {Context} from '../../context.js'
 import {InputError, SvcError} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
 import type {KeyStore, PublicKeyRecord} from '../../keystore.js'
 import {Secret} from '../../secret.js'
-import {bytesToHex, decryptCredentialBundle, encryptOtpBundle, generateP256KeyPair, type P256KeyPair, publicKeyFromPrivate} from '../../wallet/index.js'
+import {
+  bytesToHex,
+  decryptCredentialBundle,
+  encryptOtpBundle,
+  generateP256KeyPair,
+  type P256KeyPair,
+  publicKeyFromPrivate,
+} from '../../wallet/index.js'
 import {cryptoFailure, engineFor, envelopeTrust, memorySigner, writableKeyStore} from './common.js'
 import {withArticle} from '../../article.js'
 
@@ -15,12 +30,25 @@ export interface LoginResult {
 }
 
 /** Picks the credential to log in with: the one named, else the only one of the type asked for. */
-export async function resolveCredential(ctx: Context, accountId: string, opts: {credentialId?: string; type?: CredentialType}): Promise<AuthMethod> {
+export async function resolveCredential(
+  ctx: Context,
+  accountId: string,
+  opts: {credentialId?: string; type?: CredentialType},
+): Promise<AuthMethod> {
   const all = await listCredentials(ctx.client, accountId)
   if (opts.credentialId) {
     const found = all.find((c) => c.id === opts.credentialId)
-    if (!found) throw new SvcError({code: 'AUTH_METHOD_NOT_FOUND', message: `${opts.credentialId} is not a credential of ${accountId}`, exitCode: ExitCode.NOT_FOUND, hint: `List them with \`svc wallet credentials list ${accountId}\`.`})
-    if (opts.type && found.type !== opts.type) throw new InputError([{field: 'type', message: `${opts.credentialId} is ${withArticle(found.type)} credential, not ${opts.type}`}])
+    if (!found)
+      throw new SvcError({
+        code: 'AUTH_METHOD_NOT_FOUND',
+        message: `${opts.credentialId} is not a credential of ${accountId}`,
+        exitCode: ExitCode.NOT_FOUND,
+        hint: `List them with \`svc wallet credentials list ${accountId}\`.`,
+      })
+    if (opts.type && found.type !== opts.type)
+      throw new InputError([
+        {field: 'type', message: `${opts.credentialId} is ${withArticle(found.type)} credential, not ${opts.type}`},
+      ])
     return found
   }
   const type = opts.type ?? (all.length === 1 ? all[0].type : 'EMAIL_OTP')
@@ -28,9 +56,13 @@ export async function resolveCredential(ctx: Context, accountId: string, opts: {
   if (matching.length === 1) return matching[0]
   throw new SvcError({
     code: matching.length ? 'CREDENTIAL_AMBIGUOUS' : 'AUTH_METHOD_NOT_FOUND',
-    message: matching.length ? `${accountId} has ${matching.length} ${type} credentials` : `${accountId} has no ${type} credential`,
+    message: matching.length
+      ? `${accountId} has ${matching.length} ${type} credentials`
+      : `${accountId} has no ${type} credential`,
     exitCode: matching.length ? ExitCode.USAGE : ExitCode.NOT_FOUND,
-    hint: matching.length ? `Pick one with --credential (see \`svc wallet credentials list ${accountId}\`).` : addHint(accountId, type),
+    hint: matching.length
+      ? `Pick one with --credential (see \`svc wallet credentials list ${accountId}\`).`
+      : addHint(accountId, type),
   })
 }
 
@@ -41,11 +73,19 @@ function addHint(accountId: string, type: string): string {
 }
 
 /** Stores the session key and returns what may be shown (never the key). */
-export async function storeSession(ctx: Context, keys: KeyStore, credential: Pick<AuthMethod, 'id' | 'type' | 'accountId'>, session: AuthSession, clientKey: P256KeyPair): Promise<LoginResult> {
+export async function storeSession(
+  ctx: Context,
+  keys: KeyStore,
+  credential: Pick<AuthMethod, 'id' | 'type' | 'accountId'>,
+  session: AuthSession,
+  clientKey: P256KeyPair,
+): Promise<LoginResult> {
   let privateKey = clientKey.privateKey
   if (session.encryptedSessionSigningKey) {
     // Legacy mode (uncompressed clientPublicKey): the session key comes sealed to our client key.
-    privateKey = await decryptCredentialBundle(session.encryptedSessionSigningKey, clientKey.privateKey).catch((e) => cryptoFailure(e, 'The session key bundle could not be opened'))
+    privateKey = await decryptCredentialBundle(session.encryptedSessionSigningKey, clientKey.privateKey).catch((e) =>
+      cryptoFailure(e, 'The session key bundle could not be opened'),
+    )
   }
   const shown: AuthSession = {...session}
   delete shown.encryptedSessionSigningKey
@@ -76,25 +116,43 @@ export async function loginWithOtp(
   let bundle = opts.targetBundle
   if (!bundle) {
     const res = await engine.run(walletOps.challenge(credential.id), () => {
-      throw new SvcError({code: 'RESPONSE_INVALID', message: 'The OTP challenge unexpectedly asked for a signature', exitCode: ExitCode.FAILED})
+      throw new SvcError({
+        code: 'RESPONSE_INVALID',
+        message: 'The OTP challenge unexpectedly asked for a signature',
+        exitCode: ExitCode.FAILED,
+      })
     })
     bundle = ctx.client.parse(authMethodSchema, res.body, 'OTP challenge').otpEncryptionTargetBundle
-    if (!bundle) throw new SvcError({code: 'RESPONSE_INVALID', message: 'The OTP challenge carried no otpEncryptionTargetBundle', exitCode: ExitCode.FAILED})
+    if (!bundle)
+      throw new SvcError({
+        code: 'RESPONSE_INVALID',
+        message: 'The OTP challenge carried no otpEncryptionTargetBundle',
+        exitCode: ExitCode.FAILED,
+      })
   }
   const trust = await envelopeTrust(ctx, opts.allowUnsigned)
   const target = generateP256KeyPair()
   const publicKey = bytesToHex(target.publicKeyCompressed)
   const otp = await opts.otp()
-  const encryptedOtpBundle = await encryptOtpBundle({targetBundle: bundle, otpCode: otp.reveal(), publicKey, ...trust}).catch((e) =>
-    cryptoFailure(e, 'The OTP target bundle failed verification'),
+  const encryptedOtpBundle = await encryptOtpBundle({
+    targetBundle: bundle,
+    otpCode: otp.reveal(),
+    publicKey,
+    ...trust,
+  }).catch((e) => cryptoFailure(e, 'The OTP target bundle failed verification'))
+  const res = await engine.run(
+    walletOps.verify(credential.id, {type: credential.type, encryptedOtpBundle}, credential.accountId),
+    memorySigner(target.privateKey),
   )
-  const res = await engine.run(walletOps.verify(credential.id, {type: credential.type, encryptedOtpBundle}, credential.accountId), memorySigner(target.privateKey))
   const session = ctx.client.parse(authSessionSchema, res.body, 'session')
   return storeSession(ctx, keys, credential, session, target)
 }
 
 /** The OTP to use: the sandbox's documented 000000, or the operator's (stdin or a hidden prompt). */
-export function otpSource(ctx: Context, opts: {otpStdin?: boolean; readStdin: () => Promise<string>; prompt: () => Promise<string>}): () => Promise<Secret> {
+export function otpSource(
+  ctx: Context,
+  opts: {otpStdin?: boolean; readStdin: () => Promise<string>; prompt: () => Promise<string>},
+): () => Promise<Secret> {
   return async () => {
     if (opts.otpStdin) return checkOtp(new Secret((await opts.readStdin()).trim()))
     if (ctx.profile.environment !== 'production' && !opts.otpStdin) return new Secret('000000')
@@ -103,6 +161,7 @@ export function otpSource(ctx: Context, opts: {otpStdin?: boolean; readStdin: ()
 }
 
 function checkOtp(otp: Secret): Secret {
-  if (!/^[0-9A-Za-z]{4,12}$/.test(otp.reveal())) throw new InputError([{field: 'otp', message: 'must be the 4-12 character code from the message'}])
+  if (!/^[0-9A-Za-z]{4,12}$/.test(otp.reveal()))
+    throw new InputError([{field: 'otp', message: 'must be the 4-12 character code from the message'}])
   return otp
 }

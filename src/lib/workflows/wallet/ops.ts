@@ -1,4 +1,12 @@
-import {type AuthMethod, authMethodSchema, authSessionSchema, type CredentialType, embeddedWalletsOf, listCredentials, walletOps} from '../../api/wallet.js'
+import {
+  type AuthMethod,
+  authMethodSchema,
+  authSessionSchema,
+  type CredentialType,
+  embeddedWalletsOf,
+  listCredentials,
+  walletOps,
+} from '../../api/wallet.js'
 import type {SignedOperation} from '../../wallet/signed-retry.js'
 import type {ApiRequest} from '../../api/request.js'
 import type {Context} from '../../context.js'
@@ -14,7 +22,10 @@ export async function refreshSession(ctx: Context, accountId: string, sessionId:
   const keys = await writableKeyStore(ctx)
   const old = requireSession(keys, accountId, {sessionId})
   const kp = generateP256KeyPair()
-  const res = await engineFor(ctx).run(walletOps.refreshSession(sessionId, bytesToHex(kp.publicKeyCompressed), accountId), signerFor(keys, old))
+  const res = await engineFor(ctx).run(
+    walletOps.refreshSession(sessionId, bytesToHex(kp.publicKeyCompressed), accountId),
+    signerFor(keys, old),
+  )
   const session = ctx.client.parse(authSessionSchema, res.body, 'session')
   const credential = {id: old.credentialId, type: old.credentialType as CredentialType, accountId}
   const result = await storeSession(ctx, keys, credential, session, kp)
@@ -35,16 +46,28 @@ export async function revokeSession(ctx: Context, op: SignedOperation): Promise<
 }
 
 /** Spec 5.3 rule 5 (walletOps.revokeCredential): a session of a different credential signs; the last credential is refused locally. */
-export async function revokeCredential(ctx: Context, op: SignedOperation): Promise<{revoked: string; sessionsRemoved: number}> {
+export async function revokeCredential(
+  ctx: Context,
+  op: SignedOperation,
+): Promise<{revoked: string; sessionsRemoved: number}> {
   const credentialId = op.path[2]
   const accountId = accountFor(ctx, op.accountId, {credentialId})
   const credentials = await listCredentials(ctx.client, accountId)
   if (!credentials.some((c) => c.id === credentialId)) {
-    throw new SvcError({code: 'AUTH_METHOD_NOT_FOUND', message: `${credentialId} is not a credential of ${accountId}`, exitCode: ExitCode.NOT_FOUND, hint: `List them with \`svc wallet credentials list ${accountId}\`.`})
+    throw new SvcError({
+      code: 'AUTH_METHOD_NOT_FOUND',
+      message: `${credentialId} is not a credential of ${accountId}`,
+      exitCode: ExitCode.NOT_FOUND,
+      hint: `List them with \`svc wallet credentials list ${accountId}\`.`,
+    })
   }
   if (credentials.length <= 1) {
-    throw new SvcError({code: 'LAST_CREDENTIAL', message: `${credentialId} is the only credential of ${accountId}; an account keeps at least one`, exitCode: ExitCode.CONFLICT,
-      hint: 'Add another credential first (`svc wallet credentials add`), log in with it, then revoke this one.'})
+    throw new SvcError({
+      code: 'LAST_CREDENTIAL',
+      message: `${credentialId} is the only credential of ${accountId}; an account keeps at least one`,
+      exitCode: ExitCode.CONFLICT,
+      hint: 'Add another credential first (`svc wallet credentials add`), log in with it, then revoke this one.',
+    })
   }
   const keys = keyStoreFor(ctx)
   const signer = requireSession(keys, accountId, {excludeCredentialId: credentialId})
@@ -56,7 +79,12 @@ export async function revokeCredential(ctx: Context, op: SignedOperation): Promi
 }
 
 /** Adds a credential (signed by any session of the account); returns the new AuthMethod. */
-export async function addCredential(ctx: Context, accountId: string, type: CredentialType, fields: Record<string, unknown>): Promise<AuthMethod> {
+export async function addCredential(
+  ctx: Context,
+  accountId: string,
+  type: CredentialType,
+  fields: Record<string, unknown>,
+): Promise<AuthMethod> {
   const keys = keyStoreFor(ctx)
   const signer = requireSession(keys, accountId)
   const res = await engineFor(ctx).run(walletOps.addCredential({type, accountId, ...fields}), signerFor(keys, signer))
@@ -64,7 +92,10 @@ export async function addCredential(ctx: Context, accountId: string, type: Crede
 }
 
 /** walletOps.privacy, signed by a session of the wallet. */
-export async function setPrivacy(ctx: Context, op: SignedOperation & {accountId: string}): Promise<Record<string, unknown>> {
+export async function setPrivacy(
+  ctx: Context,
+  op: SignedOperation & {accountId: string},
+): Promise<Record<string, unknown>> {
   const keys = keyStoreFor(ctx)
   const res = await engineFor(ctx).run(op, signerFor(keys, requireSession(keys, op.accountId)))
   return res.body as Record<string, unknown>
@@ -74,13 +105,20 @@ export async function setPrivacy(ctx: Context, op: SignedOperation & {accountId:
  * PATCH customer through the engine: a plain 200 when nothing tied changes; a 202 when an email
  * (or phone) is tied to a wallet credential, signed with a session of one of the customer's wallets.
  */
-export async function updateCustomerSigned(ctx: Context, op: SignedOperation): Promise<{status: number; body: unknown}> {
+export async function updateCustomerSigned(
+  ctx: Context,
+  op: SignedOperation,
+): Promise<{status: number; body: unknown}> {
   const customerId = op.path[1]
   const keys = keyStoreFor(ctx)
   return engineFor(ctx).run(op, async (challenge) => {
     const wallets = await embeddedWalletsOf(ctx.client, customerId)
     const session = keys.findSession({accountIds: wallets, minRemainingMs: 5000})
-    if (!session) throw noSession(wallets[0] ?? customerId, `${customerId}'s email or phone is tied to a wallet credential, so the change is signed by a wallet session`)
+    if (!session)
+      throw noSession(
+        wallets[0] ?? customerId,
+        `${customerId}'s email or phone is tied to a wallet credential, so the change is signed by a wallet session`,
+      )
     return signerFor(keys, session)(challenge)
   })
 }
@@ -89,12 +127,20 @@ export async function updateCustomerSigned(ctx: Context, op: SignedOperation): P
  * Quote execute from an embedded wallet (api-gaps 4.1): the quote carries payloadToSign; the header
  * is a stamp with a session of the source wallet. Undefined for quotes that need no signature.
  */
-export async function signedHeadersForQuote(ctx: Context, quote: Record<string, unknown>): Promise<Record<string, string> | undefined> {
+export async function signedHeadersForQuote(
+  ctx: Context,
+  quote: Record<string, unknown>,
+): Promise<Record<string, string> | undefined> {
   const payloadToSign = findPayloadToSign(quote)
   if (payloadToSign === undefined) return undefined
   const source = (quote.source ?? {}) as Record<string, unknown>
   const accountId = typeof source.accountId === 'string' ? source.accountId : undefined
-  if (!accountId) throw new SvcError({code: 'RESPONSE_INVALID', message: `Quote ${String(quote.id)} asks for a wallet signature but names no source account`, exitCode: ExitCode.FAILED})
+  if (!accountId)
+    throw new SvcError({
+      code: 'RESPONSE_INVALID',
+      message: `Quote ${String(quote.id)} asks for a wallet signature but names no source account`,
+      exitCode: ExitCode.FAILED,
+    })
   const keys = keyStoreFor(ctx)
   const session = requireSession(keys, accountId)
   return {'service-wallet-signature': await signerFor(keys, session)({payloadToSign, requestId: '', expiresAt: ''})}
@@ -114,9 +160,12 @@ function findPayloadToSign(quote: Record<string, unknown>): string | undefined {
 /** The payload of a one-shot signature refusal (401 WALLET_SIGNATURE_MISSING carrying details.payloadToSign). */
 export function refusalPayload(error: unknown): {payloadToSign: string; accountId?: string} | undefined {
   // Also after the engine explained it: the explanation keeps status, code and details.
-  if (!(error instanceof SvcError) || error.status !== 401 || error.code !== 'WALLET_SIGNATURE_MISSING') return undefined
+  if (!(error instanceof SvcError) || error.status !== 401 || error.code !== 'WALLET_SIGNATURE_MISSING')
+    return undefined
   const {payloadToSign, accountId} = (error.details ?? {}) as Record<string, unknown>
-  return typeof payloadToSign === 'string' ? {payloadToSign, ...(typeof accountId === 'string' ? {accountId} : {})} : undefined
+  return typeof payloadToSign === 'string'
+    ? {payloadToSign, ...(typeof accountId === 'string' ? {accountId} : {})}
+    : undefined
 }
 
 /**
@@ -124,8 +173,13 @@ export function refusalPayload(error: unknown): {payloadToSign: string; accountI
  * when the service refuses with the payload instead (401 WALLET_SIGNATURE_MISSING), stamps it with a
  * session of the source wallet and sends once more (same Idempotency-Key: a refused call paid nothing).
  */
-export async function executeWithWalletSignature<T>(ctx: Context, quote: Record<string, unknown>, req: ApiRequest<T>): Promise<T> {
-  const send = (headers?: Record<string, string>) => ctx.client.call(headers ? {...req, headers: {...req.headers, ...headers}} : req)
+export async function executeWithWalletSignature<T>(
+  ctx: Context,
+  quote: Record<string, unknown>,
+  req: ApiRequest<T>,
+): Promise<T> {
+  const send = (headers?: Record<string, string>) =>
+    ctx.client.call(headers ? {...req, headers: {...req.headers, ...headers}} : req)
   const what = `execution of ${String(quote.id)}`
   const explain = (e: unknown) => (e instanceof ApiError ? explainWalletAuthError(e, what) : e)
   const headers = await signedHeadersForQuote(ctx, quote)
@@ -138,7 +192,10 @@ export async function executeWithWalletSignature<T>(ctx: Context, quote: Record<
     const accountId = refusal.accountId ?? (typeof source.accountId === 'string' ? source.accountId : undefined)
     if (!accountId) throw explain(error)
     const keys = keyStoreFor(ctx)
-    const signature = await signerFor(keys, requireSession(keys, accountId))({payloadToSign: refusal.payloadToSign, requestId: '', expiresAt: ''})
+    const signature = await signerFor(
+      keys,
+      requireSession(keys, accountId),
+    )({payloadToSign: refusal.payloadToSign, requestId: '', expiresAt: ''})
     return send({'service-wallet-signature': signature}).catch((e) => {
       throw explain(e)
     })

@@ -22,10 +22,18 @@ type RawRequest = ApiRequest
 async function signingAccount(ctx: Context, keys: KeyStore, req: RawRequest, hinted?: string): Promise<string> {
   const [a, b, c] = req.path
   const body = (req.body ?? {}) as Record<string, unknown>
-  let accountId = req.walletSignature?.accountId ?? hinted ?? (a === 'internal-accounts' ? b : undefined) ?? (typeof body.accountId === 'string' ? body.accountId : undefined) ?? (typeof req.query?.accountId === 'string' ? req.query.accountId : undefined)
-  if (!accountId && a === 'auth' && c) accountId = keys.list({kind: 'session'}).find((r) => r.sessionId === c || r.credentialId === c)?.accountId
-  if (!accountId && a === 'customers' && b) accountId = (await embeddedWalletsOf(ctx.client, b)).find((id) => keys.findSession({accountId: id}))
-  if (!accountId) throw usageError('--sign cannot tell which wallet signs this request', 'Pass --account InternalAccount:<id>.')
+  let accountId =
+    req.walletSignature?.accountId ??
+    hinted ??
+    (a === 'internal-accounts' ? b : undefined) ??
+    (typeof body.accountId === 'string' ? body.accountId : undefined) ??
+    (typeof req.query?.accountId === 'string' ? req.query.accountId : undefined)
+  if (!accountId && a === 'auth' && c)
+    accountId = keys.list({kind: 'session'}).find((r) => r.sessionId === c || r.credentialId === c)?.accountId
+  if (!accountId && a === 'customers' && b)
+    accountId = (await embeddedWalletsOf(ctx.client, b)).find((id) => keys.findSession({accountId: id}))
+  if (!accountId)
+    throw usageError('--sign cannot tell which wallet signs this request', 'Pass --account InternalAccount:<id>.')
   return accountId
 }
 
@@ -41,8 +49,11 @@ export async function signedRawRequest(ctx: Context, req: RawRequest) {
   if (a === 'auth' && b === 'credentials' && c && req.method === 'DELETE') rule.excludeCredentialId = c
   if (a === 'auth' && b === 'sessions' && c && d === 'refresh') rule.sessionId = c
   const op = {
-    ...req, success: successRuleFor(req.method, req.path),
-    what: `${req.method} /${req.path.join('/')}`, resume: 'Re-run the same `svc api ... --sign` command; list credentials or sessions to see what the service settled.',
+    ...req,
+    success: successRuleFor(req.method, req.path),
+    what: `${req.method} /${req.path.join('/')}`,
+    resume:
+      'Re-run the same `svc api ... --sign` command; list credentials or sessions to see what the service settled.',
   }
   const sign = async (payloadToSign: string, hinted?: string) => {
     const session = requireSession(keys, await signingAccount(ctx, keys, req, hinted), rule)

@@ -6,7 +6,11 @@ import {usageError} from '../../errors.js'
 /** Refuses, before anything is requested, an --out path that exists (unless --force) or has no directory. */
 export function checkOutPath(path: string, force = false): void {
   const full = resolve(path)
-  if (existsSync(full) && !force) throw usageError(`${path} exists already; refusing to overwrite it`, 'Choose a new file name, or pass --force to replace it.')
+  if (existsSync(full) && !force)
+    throw usageError(
+      `${path} exists already; refusing to overwrite it`,
+      'Choose a new file name, or pass --force to replace it.',
+    )
   if (existsSync(full) && statSync(full).isDirectory()) throw usageError(`${path} is a directory`)
   if (!existsSync(dirname(full))) throw usageError(`The directory of ${path} does not exist`)
 }
@@ -29,7 +33,9 @@ export function writeSecretFile(path: string, data: string, force = false): void
     if (force) renameSync(tmp, full)
     else linkSync(tmp, full)
   } catch (error) {
-    throw (error as NodeJS.ErrnoException).code === 'EEXIST' ? usageError(`${path} appeared while exporting; refusing to overwrite it`, 'Use --force or another name.') : error
+    throw (error as NodeJS.ErrnoException).code === 'EEXIST'
+      ? usageError(`${path} appeared while exporting; refusing to overwrite it`, 'Use --force or another name.')
+      : error
   } finally {
     rmSync(tmp, {force: true})
   }

@@ -5,12 +5,18 @@ import {externalAccountBody, externalAccountFlags} from '../../../../lib/workflo
 const {customer: _customer, ...flags} = externalAccountFlags
 
 export default class AgentsMeExternalAdd extends BaseCommand<typeof AgentsMeExternalAdd> {
-  static override summary = "As the agent: register a beneficiary for the agent's customer (needs MANAGE_EXTERNAL_ACCOUNTS); formats checked locally"
-  static override examples = ['<%= config.bin %> agents me external add --type CLABE --clabe 002010077777777771 --beneficiary-name "Maria Garcia" --profile agent']
+  static override summary =
+    "As the agent: register a beneficiary for the agent's customer (needs MANAGE_EXTERNAL_ACCOUNTS); formats checked locally"
+  static override examples = [
+    '<%= config.bin %> agents me external add --type CLABE --clabe 002010077777777771 --beneficiary-name "Maria Garcia" --profile agent',
+  ]
   static override flags = flags
 
   async run() {
-    const body = externalAccountBody({...this.flags, customer: undefined}, {ownerImplied: true, warn: (m) => this.out.warn(m)})
+    const body = externalAccountBody(
+      {...this.flags, customer: undefined},
+      {ownerImplied: true, warn: (m) => this.out.warn(m)},
+    )
     const account = await myExternalAccountAdd(this.ctx.client, body)
     this.out.success(`Registered ${account.id} (${account.status})`)
     return account

@@ -9,6 +9,22 @@ import {wrapText} from './output/wrap.js'
  */
 export default class SvcHelp extends Help {
   protected override log(...args: string[]): void {
-    super.log(...args.map((a) => wrapText(a, this.opts.maxWidth ?? 80)))
+    super.log(...args.map((a) => wrapHelp(a, this.opts.maxWidth ?? 80)))
   }
+}
+
+/**
+ * Help text wrapped, except the EXAMPLES section: an example is a command to copy and run, and a
+ * line break inside it (say, inside a quoted jq program) would make it fail when pasted.
+ */
+export function wrapHelp(text: string, width: number): string {
+  let inExamples = false
+  return text
+    .split('\n')
+    .map((line) => {
+      // Section headers are flush left in capitals (USAGE, FLAGS, EXAMPLES ...).
+      if (/^[A-Z][A-Z ]*$/.test(line.replace(/\x1b\[[0-9;]*m/g, ''))) inExamples = /EXAMPLES/.test(line)
+      return inExamples ? line : wrapText(line, width)
+    })
+    .join('\n')
 }

@@ -35,3 +35,21 @@ describe('wrapping on word boundaries', () => {
     expect(wrapLine(`see ${long} there`, 30)).toEqual(['see', long, 'there'])
   })
 })
+
+describe('help text', () => {
+  it('wraps descriptions but never an example, which must paste as one command', async () => {
+    const {wrapHelp} = await import('../../../src/lib/help.js')
+    const example = `  eval "$(svc sandbox serve --detach --port 0 --json | jq -r '"export SVC_BASE_URL=\\(.url) SVC_TOKEN_ID=\\(.tokenId)"')"`
+    const help = [
+      'DESCRIPTION',
+      '  Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start, and keeps its state in one file.',
+      '',
+      'EXAMPLES',
+      example,
+    ].join('\n')
+    const lines = wrapHelp(help, 80).split('\n')
+    expect(lines[1]).toBe('  Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints')
+    expect(lines[2]).toBe('  at start, and keeps its state in one file.')
+    expect(lines.at(-1)).toBe(example)
+  })
+})

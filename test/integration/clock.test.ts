@@ -31,7 +31,7 @@ interface Hook {
   url: string
   got: Array<{type: string; timestamp: string; id: string; status: number}>
 }
-/** A webhook receiver answering 500 to the first `failures` deliveries of each event, then 200. */
+/** A webhook receiver answering 500 to the first `failures` deliveries of each event (but the TEST one), then 200. */
 function receiver(failures = 0): Promise<Hook> {
   const got: Hook['got'] = []
   const tries = new Map<string, number>()
@@ -42,7 +42,7 @@ function receiver(failures = 0): Promise<Hook> {
       const e = JSON.parse(body) as {id: string; type: string; timestamp: string}
       const n = (tries.get(e.id) ?? 0) + 1
       tries.set(e.id, n)
-      const status = n <= failures ? 500 : 200
+      const status = n <= failures && e.type !== 'TEST' ? 500 : 200
       got.push({type: e.type, timestamp: e.timestamp, id: e.id, status})
       res.writeHead(status).end()
     })
@@ -79,7 +79,7 @@ async function payout(suffix: string) {
   expect(dest.status, JSON.stringify(dest.body)).toBe(201)
   const q = await api(sbx, 'POST', '/quotes', {
     source: {sourceType: 'ACCOUNT', accountId: c.account('USD')},
-    destination: {destinationType: 'ACCOUNT', accountId: dest.body.id, currency: 'MXN'},
+    destination: {destinationType: 'ACCOUNT', accountId: dest.body.id},
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: 10_000,
   })
@@ -155,8 +155,11 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     const status = () => sbx.emu.db.get<{status: string}>('cardTransactions', tx)!.status
     expect(status()).toBe('AUTHORIZED') // the expiry is processed in the background: not before the clock moves
     const adv = await run(['sandbox', 'clock', 'advance', '1s', '--json'])
-    expect(adv.json().jobs).toEqual([expect.objectContaining({kind: 'card.expire', at: iso(t0 + 1000 + 200)})])
-    expect(adv.json().events).toEqual([
+    // (the cardholder's own KYC decision, started at creation by skipVerificationPaperwork, runs in this second too)
+    expect(adv.json().jobs.filter((j: {kind: string}) => j.kind.startsWith('card.'))).toEqual([
+      expect.objectContaining({kind: 'card.expire', at: iso(t0 + 1000 + 200)}),
+    ])
+    expect(adv.json().events.filter((e: {type: string}) => e.type.startsWith('CARD_'))).toEqual([
       expect.objectContaining({type: 'CARD_TRANSACTION.VOIDED', timestamp: iso(t0 + 1000 + 200)}),
     ])
     expect(status()).toBe('VOIDED')
@@ -164,8 +167,8 @@ describe('journeys on a frozen clock, through the real CLI', () => {
 
   it('a webhook that fails is retried on its backoff schedule as the clock is advanced', async () => {
     const t0 = await frozenAt()
-    const h = await listen(3) // 500 three times, then 200
     const c = await approvedCustomer(sbx, ['USD'])
+    const h = await listen(3) // 500 three times, then 200
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 1_000})
     await sbx.emu.webhooks.idle()
     const funded = sbx.emu.webhooks.stored('INCOMING_PAYMENT').at(-1)!
@@ -210,6 +213,7 @@ describe('journeys on a frozen clock, through the real CLI', () => {
       ['OUTGOING_PAYMENT.COMPLETED', iso(t0 + 500)],
       ['CUSTOMER.KYC_APPROVED', iso(t0 + 2000)],
       ['OUTGOING_PAYMENT.FAILED', iso(t0 + 5500)],
+      ['OUTGOING_PAYMENT.REFUND_COMPLETED', iso(t0 + 5500)],
     ])
     expect(h.got.map((g) => [g.type, g.timestamp])).toEqual(events)
     expect(sbx.emu.db.get<{kycStatus: string}>('customers', customer)!.kycStatus).toBe('APPROVED')

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {advanceClock} from '../../../lib/api/clock.js'
-import {BaseCommand} from '../../../lib/base-command.js'
+import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {clockAdvanceInput} from '../../../lib/clock-input.js'
 import {renderAdvance} from '../../../lib/output/clock.js'
 
@@ -15,6 +15,8 @@ export default class SandboxClockAdvance extends BaseCommand<typeof SandboxClock
     '<%= config.bin %> sandbox clock advance 1h30m --json',
     '<%= config.bin %> sandbox clock advance --to 2026-12-01T00:00:00Z',
   ]
+  // A long advance runs many jobs and webhook deliveries (each delivery may take up to 5 s).
+  static override baseFlags = withTimeout('5m')
   static override args = {
     span: Args.string({description: 'how far to move on: 30s, 6m, 2h, 1d, 1h30m', required: false}),
   }

@@ -6,7 +6,7 @@ import {renderClock} from '../../../lib/output/clock.js'
 export default class SandboxClockReset extends BaseCommand<typeof SandboxClockReset> {
   static override summary = "Put the sandbox clock back on the machine's time"
   static override description =
-    "Refused (exit 5, CLOCK_JOBS_PENDING) while jobs scheduled at a virtual time later than the machine's are " +
+    "Refused (exit 6, CLOCK_JOBS_PENDING) while jobs scheduled at a virtual time later than the machine's are " +
     'pending, since they would then wait out real time; --force resets anyway.'
   static override examples = ['<%= config.bin %> sandbox clock reset', '<%= config.bin %> sandbox clock reset --force']
   static override flags = {

@@ -36,6 +36,11 @@ export class Clock {
     readonly machine: () => number = machineTime,
   ) {}
 
+  /** Writes the real-time state when the database has none yet, so that reading the clock is a cache hit, never a query. */
+  ensureStored(): void {
+    if (!this.db.get<ClockState>(...ROW)) this.save(REAL)
+  }
+
   state(): ClockState {
     return this.db.get<ClockState>(...ROW) ?? REAL
   }

@@ -94,6 +94,7 @@ export class Emulator implements SandboxContext, ServerHost {
       this.webhookPublicKeyPem = key.publicKeyPem
       this.db = Db.open(opts.dataDir, (line) => this.log(line))
       this.clock = new Clock(this.db, opts.now)
+      this.clock.ensureStored()
       if (!this.db.get('config', 'platform'))
         this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
       this.scheduler = new Scheduler(this.db, this.clock, (e) =>

@@ -60,7 +60,9 @@ describe('svc sandbox clock', () => {
 
     const human = await run(['sandbox', 'clock', 'advance', '1h30m'])
     expect(human.code, human.stderr).toBe(0)
-    expect(human.stdout).toContain(`Advanced   ${new Date(at).toISOString()} -> ${new Date(at + 5_400_000).toISOString()}`)
+    expect(human.stdout).toContain(
+      `Advanced   ${new Date(at).toISOString()} -> ${new Date(at + 5_400_000).toISOString()}`,
+    )
     expect(human.stdout).toMatch(/^Jobs run\s+0$/m)
 
     const back = await run(['sandbox', 'clock', 'advance', '--to', new Date(at).toISOString(), '--json'])

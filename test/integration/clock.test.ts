@@ -143,11 +143,32 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     const t0 = await frozenAt()
     const c = await approvedCustomer(sbx, ['USD'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 10_000})
-    const issued = await run(['cards', 'issue', '--customer', c.id, '--account', c.account('USD'), '--platform-card-id', `clk-${t0}-100`, '--json'])
+    const issued = await run([
+      'cards',
+      'issue',
+      '--customer',
+      c.id,
+      '--account',
+      c.account('USD'),
+      '--platform-card-id',
+      `clk-${t0}-100`,
+      '--json',
+    ])
     expect(issued.code, issued.stderr).toBe(0)
     const card = issued.json().id as string
     expect((await api(sbx, 'POST', '/sandbox/clock/advance', {by: '1s'})).body.summary.jobs['card.provisioned']).toBe(1)
-    const authorized = await run(['sandbox', 'card', 'authorization', card, '--amount', '12.50', '--descriptor', 'BLUE BOTTLE COFFEE SF', '--wait-for-event', '--json'])
+    const authorized = await run([
+      'sandbox',
+      'card',
+      'authorization',
+      card,
+      '--amount',
+      '12.50',
+      '--descriptor',
+      'BLUE BOTTLE COFFEE SF',
+      '--wait-for-event',
+      '--json',
+    ])
     expect(authorized.code, authorized.stderr).toBe(0)
     const tx = authorized.json().event.data.id as string
     const expiry = await run(['sandbox', 'card', 'authorization_expiry', card, '--transaction', tx, '--json'])
@@ -172,7 +193,8 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 1_000})
     await sbx.emu.webhooks.idle()
     const funded = sbx.emu.webhooks.stored('INCOMING_PAYMENT').at(-1)!
-    const attempts = () => sbx.emu.db.get<{attempts: Array<{at: string; status: number}>; delivery: string}>('events', funded.event.id)!
+    const attempts = () =>
+      sbx.emu.db.get<{attempts: Array<{at: string; status: number}>; delivery: string}>('events', funded.event.id)!
     expect(attempts().attempts.map((a) => a.at)).toEqual([iso(t0)]) // the first try, at once
     const first = await run(['sandbox', 'clock', 'advance', '2s', '--json'])
     expect(first.code, first.stderr).toBe(0)

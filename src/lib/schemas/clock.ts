@@ -4,9 +4,12 @@ import {parseSpan} from '../duration.js'
 /** An instant with a time zone (2026-12-01T00:00:00Z); a date without one would depend on the caller's zone. */
 export const clockInstant = z
   .string()
-  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !isNaN(Date.parse(v)), {
-    message: 'must be a date-time with a zone, like 2026-12-01T00:00:00Z',
-  })
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !isNaN(Date.parse(v)),
+    {
+      message: 'must be a date-time with a zone, like 2026-12-01T00:00:00Z',
+    },
+  )
 
 export const clockSpan = z
   .string()
@@ -17,7 +20,11 @@ export const clockAdvanceRequest = z
   .strictObject({by: clockSpan.optional(), to: clockInstant.optional()})
   .superRefine((v, ctx) => {
     if ((v.by === undefined) === (v.to === undefined))
-      ctx.addIssue({code: 'custom', path: v.by === undefined ? ['by'] : ['to'], message: 'give exactly one of by or to'})
+      ctx.addIssue({
+        code: 'custom',
+        path: v.by === undefined ? ['by'] : ['to'],
+        message: 'give exactly one of by or to',
+      })
   })
 export type ClockAdvanceRequest = z.infer<typeof clockAdvanceRequest>
 

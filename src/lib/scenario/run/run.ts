@@ -5,7 +5,16 @@ import {ExitCode} from '../../exit-codes.js'
 import {redact} from '../../secret.js'
 import {parseDuration} from '../../duration.js'
 import {getPath, hasPath, interpolate, UnknownVariable} from './paths.js'
-import {deepEqual, listEvents, runApi, runClock, runSvc, waitWebhook, type StepOutcome, type StepTarget} from './steps.js'
+import {
+  deepEqual,
+  listEvents,
+  runApi,
+  runClock,
+  runSvc,
+  waitWebhook,
+  type StepOutcome,
+  type StepTarget,
+} from './steps.js'
 
 export type StepStatus = 'passed' | 'failed' | 'skipped'
 

@@ -10,11 +10,13 @@ export function clockView(ctx: SandboxContext): ClockView {
   const s = ctx.clock.state()
   const next = nextDueAt(ctx.db)
   const machine = ctx.clock.machine()
+  const now = ctx.now()
   return {
     mode: s.mode,
-    now: ctx.iso(),
+    now: ctx.iso(now),
     machineTime: ctx.iso(machine),
-    offsetMs: ctx.now() - machine,
+    // Read once each: two readings of a ticking machine clock would show real time off by a millisecond.
+    offsetMs: s.mode === 'real' ? 0 : now - machine,
     pendingJobs: countJobs(ctx.db),
     nextJobAt: next === undefined ? null : ctx.iso(next),
   }

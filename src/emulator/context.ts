@@ -1,7 +1,8 @@
 import type {IncomingHttpHeaders} from 'node:http'
+import type {Clock} from './clock.js'
 import type {Principal} from './principal.js'
 import type {Scheduler} from './scheduler.js'
-import type {PlatformConfig, SandboxSettings} from './settings.js'
+import {effectiveSettings, type PlatformConfig, type SandboxSettings} from './settings.js'
 import type {StoredCustomer} from './store/customers.js'
 import type {Db} from './store/db.js'
 import type {StoredQuote} from './store/quotes.js'
@@ -27,6 +28,8 @@ export interface SandboxContext {
   readonly url: string
   readonly dataDir: string
   readonly webhookPublicKeyPem: string
+  /** The sandbox's own clock (clock.ts): `now` reads it; the /sandbox/clock routes move it. */
+  readonly clock: Clock
   readonly now: () => number
   readonly iso: (ms?: number) => string
   readonly config: () => PlatformConfig
@@ -107,10 +110,11 @@ export function contextFor(services: SandboxServices, principal: Principal): San
     },
     dataDir: services.dataDir,
     webhookPublicKeyPem: services.webhookPublicKeyPem,
+    clock: services.clock,
     now: () => services.now(),
     iso,
     config,
-    settings: () => config().sandbox,
+    settings: () => effectiveSettings(config().sandbox),
     saveConfig: (next) => services.db.put('config', 'platform', {...next, updatedAt: iso()}),
     log: (line) => services.log(line),
     idempotent: (req, scope, run) => services.idempotent(req, scope, run),

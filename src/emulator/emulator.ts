@@ -5,6 +5,7 @@ import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
+import {Clock, machineTime} from './clock.js'
 import {contextFor, type Reactions, type SandboxContext} from './context.js'
 import {principalKey} from './authz/principal-of.js'
 import {DataFileError, checkDatabaseNotLost} from './data-files.js'
@@ -30,7 +31,7 @@ import {Router, type EmuRequest, type EmuResponse} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {Scheduler} from './scheduler.js'
 import {lockDataDir} from './serve-lock.js'
-import {defaultConfig, type PlatformConfig, type SandboxSettings} from './settings.js'
+import {defaultConfig, effectiveSettings, type PlatformConfig, type SandboxSettings} from './settings.js'
 import {handleHttp, limitServer, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
 import {DB_FILE, Db} from './store/db.js'
 import {Webhooks, loadWebhookKey} from './webhooks.js'
@@ -41,6 +42,7 @@ export interface EmulatorOptions {
   dataDir: string
   port?: number
   host?: string
+  /** The machine's time as the sandbox clock sees it (tests fix it); the clock's mode and offset apply on top. */
   now?: () => number
   /** Where log lines go (stderr of `svc sandbox serve`); they are also appended to <dataDir>/emulator.log. */
   log?: (line: string) => void
@@ -68,7 +70,7 @@ export class Emulator implements SandboxContext, ServerHost {
   readonly dataDir: string
   readonly credentials: Credentials
   readonly webhookPublicKeyPem: string
-  readonly now: () => number
+  readonly clock: Clock
   /** Every request seen (method and path) when `recordRequests` is on; otherwise stays empty. */
   readonly requests: Array<{method: string; path: string}> = []
   /** Optional observer of every answer sent under the API prefix (the tests' contract check); unset, it costs nothing. */
@@ -83,7 +85,6 @@ export class Emulator implements SandboxContext, ServerHost {
     ensurePrivateDir(opts.dataDir)
     this.dirLock = lockDataDir(opts.dataDir)
     try {
-      this.now = opts.now ?? Date.now
       this.dataDir = opts.dataDir
       this.logSink = opts.log
       const hadCredentials = existsSync(join(opts.dataDir, 'credentials.json'))
@@ -92,9 +93,11 @@ export class Emulator implements SandboxContext, ServerHost {
       const key = loadWebhookKey(opts.dataDir)
       this.webhookPublicKeyPem = key.publicKeyPem
       this.db = Db.open(opts.dataDir, (line) => this.log(line))
+      this.clock = new Clock(this.db, opts.now)
+      this.clock.ensureStored()
       if (!this.db.get('config', 'platform'))
         this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
-      this.scheduler = new Scheduler(this.db, this.now, (e) =>
+      this.scheduler = new Scheduler(this.db, this.clock, (e) =>
         this.log(`job failed: ${(e as Error).stack ?? String(e)}`),
       )
       this.webhooks = new Webhooks(this, key.privateKey)
@@ -186,11 +189,14 @@ export class Emulator implements SandboxContext, ServerHost {
   }
 
   // Arrow properties, so a context can hand them on unbound.
+  /** The sandbox clock's time (before the database is open, while it logs its opening: the machine's). */
+  readonly now = (): number => (this.clock ? this.clock.now() : (this.opts.now ?? machineTime)())
+
   readonly iso = (ms = this.now()): string => new Date(ms).toISOString()
 
   readonly config = (): PlatformConfig => this.db.get<PlatformConfig>('config', 'platform')!
 
-  readonly settings = (): SandboxSettings => this.config().sandbox
+  readonly settings = (): SandboxSettings => effectiveSettings(this.config().sandbox)
 
   readonly saveConfig = (next: PlatformConfig): PlatformConfig =>
     this.db.put('config', 'platform', {...next, updatedAt: this.iso()})

@@ -5,6 +5,34 @@ import {dueJobs, jobsOfKind, nextDueAt, type Job} from './store/jobs.js'
 
 export type {Job}
 
+/** What the scheduler needs of the sandbox clock. */
+export interface SchedulerClock {
+  now(): number
+  /** False while the clock stands still (frozen, or held by an advance): only jobs already due are run by timer. */
+  ticking(): boolean
+}
+
+/** One job an advance ran: when (virtual time) and how it ended. */
+export interface JobRun {
+  id: string
+  kind: string
+  at: number
+  outcome: 'ran' | 'failed' | 'given-up'
+}
+
+/** What an advance does between jobs: hold the clock, and let the webhook outbox catch up. */
+export interface AdvanceHooks {
+  /** Sets the virtual time the next step runs at. */
+  at(t: number): void
+  /** Resolves once whatever is due at the current virtual time besides jobs (webhook deliveries) is done. */
+  settle(): Promise<void>
+  /** When the next such thing is due (the next webhook attempt), if any. */
+  nextOther(): number | undefined
+}
+
+/** An advance that keeps finding work past this many steps is a job rescheduling itself forever. */
+const MAX_ADVANCE_STEPS = 100_000
+
 type JobHandler = (payload: Record<string, unknown>) => void | Promise<void>
 
 export interface JobOptions {
@@ -38,12 +66,18 @@ export class Scheduler {
   private armedFor = Infinity
   private running = false
   private stopped = true
+  /** Resolved when the current run (by timer or by an advance) ends: runs never overlap. */
+  private turn: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly db: Db,
-    private readonly now: () => number,
+    private readonly clock: SchedulerClock,
     private readonly onError: (e: unknown) => void,
   ) {}
+
+  private now(): number {
+    return this.clock.now()
+  }
 
   on(kind: string, handler: JobHandler, options: JobOptions = {}): void {
     this.handlers.set(kind, {run: handler, ...options})
@@ -51,7 +85,8 @@ export class Scheduler {
 
   /** Runs `kind` with `payload` after `delayMs` (0 = as soon as possible), in the caller's unit. */
   after(delayMs: number, kind: string, payload: Record<string, unknown>): Job {
-    const job: Job = {id: randomUUID(), kind, dueAt: this.now() + Math.max(0, delayMs), payload}
+    const now = this.now()
+    const job: Job = {id: randomUUID(), kind, dueAt: now + Math.max(0, delayMs), scheduledAt: now, payload}
     this.db.put('jobs', job.id, job)
     this.arm(job.dueAt)
     return job
@@ -68,6 +103,11 @@ export class Scheduler {
     return kind ? jobsOfKind(this.db, kind) : this.db.all<Job>('jobs')
   }
 
+  /** Re-reads when the next job is due (after the clock changed mode). */
+  wake(): void {
+    if (!this.stopped) this.rearm()
+  }
+
   private rearm(): void {
     const due = nextDueAt(this.db)
     this.armedFor = Infinity
@@ -78,9 +118,12 @@ export class Scheduler {
 
   private arm(dueAt: number): void {
     if (this.stopped || dueAt >= this.armedFor) return
+    const wait = Math.max(0, dueAt - this.now())
+    // A clock that stands still reaches no later due time by itself: an advance runs those jobs.
+    if (wait > 0 && !this.clock.ticking()) return
     if (this.timer) clearTimeout(this.timer)
     this.armedFor = dueAt
-    this.timer = setTimeout(() => void this.runDue(), Math.max(0, dueAt - this.now()))
+    this.timer = setTimeout(() => void this.runDue(), wait)
     this.timer.unref?.()
   }
 
@@ -89,6 +132,8 @@ export class Scheduler {
     this.armedFor = Infinity
     if (this.stopped || this.running) return
     this.running = true
+    let endTurn!: () => void
+    this.turn = new Promise((resolve) => (endTurn = resolve))
     let waitUntil = Infinity
     try {
       for (;;) {
@@ -109,6 +154,7 @@ export class Scheduler {
       }
     } finally {
       this.running = false
+      endTurn()
       if (!this.stopped) {
         this.rearm()
         if (waitUntil < Infinity) this.arm(waitUntil)
@@ -116,7 +162,60 @@ export class Scheduler {
     }
   }
 
-  private async runOne(id: string): Promise<void> {
+  /**
+   * Runs, in due order, every job due at or before `target`, each in its own unit at its own due
+   * time (`hooks.at`), with the webhook outbox settled after each, so that one job's effects and
+   * events are there before the next runs. Jobs a job schedules inside the window run too, and so do
+   * webhook retries falling due (`hooks.nextOther`). Overdue jobs run at the time the advance starts.
+   */
+  async advance(target: number, hooks: AdvanceHooks): Promise<{runs: JobRun[]; end: number}> {
+    while (this.running) await this.turn
+    this.running = true
+    let endTurn!: () => void
+    this.turn = new Promise((resolve) => (endTurn = resolve))
+    const runs: JobRun[] = []
+    let at = this.now()
+    try {
+      for (let step = 0; ; step++) {
+        if (step > MAX_ADVANCE_STEPS)
+          throw new Error(`advance stopped after ${MAX_ADVANCE_STEPS} steps: a job keeps scheduling work`)
+        const job = this.nextJob(target)
+        const other = hooks.nextOther()
+        const next = Math.min(job?.at ?? Infinity, other !== undefined && other <= target ? other : Infinity)
+        if (next === Infinity) break
+        at = Math.max(at, next)
+        hooks.at(at)
+        if (job && job.at <= next) {
+          const outcome = await this.runOne(job.id)
+          if (outcome) runs.push({id: job.id, kind: outcome.kind, at, outcome: outcome.outcome})
+        }
+        await hooks.settle()
+        // A webhook attempt that could not be made (the outbox stopped) must not spin here.
+        if (!job && hooks.nextOther() === other && other! <= at) break
+      }
+      at = Math.max(at, target)
+      hooks.at(at)
+      await hooks.settle()
+    } finally {
+      this.running = false
+      endTurn()
+      if (!this.stopped) this.rearm()
+    }
+    return {runs, end: at}
+  }
+
+  /** The job to run next up to `target`, and when: its due time, or the end of its backoff after a failed run. */
+  private nextJob(target: number): {id: string; at: number} | undefined {
+    let best: {id: string; at: number} | undefined
+    for (const id of dueJobs(this.db, target, 50 + this.backoff.size)) {
+      const dueAt = this.db.get<Job>('jobs', id)?.dueAt ?? 0
+      const at = Math.max(dueAt, this.backoff.get(id)?.at ?? 0)
+      if (at <= target && (!best || at < best.at)) best = {id, at}
+    }
+    return best
+  }
+
+  private async runOne(id: string): Promise<{kind: string; outcome: JobRun['outcome']} | undefined> {
     let job: Job | undefined
     try {
       await this.db.unit(async () => {
@@ -126,18 +225,22 @@ export class Scheduler {
         await this.handlers.get(job.kind)?.run(job.payload)
       })
       this.backoff.delete(id)
+      return job && {kind: job.kind, outcome: 'ran'}
     } catch (e) {
       this.onError(e)
-      if (!job) return this.retryLater(id)
-      if (isTransient(e)) return this.retryLater(id)
+      if (!job || isTransient(e)) {
+        this.retryLater(id)
+        return job && {kind: job.kind, outcome: 'failed'}
+      }
       const failures = (job.failures ?? 0) + 1
       if (failures < MAX_FAILURES) {
         // Kept for another run; if even that write fails (the disk filled meanwhile), the row is still there and the in-memory backoff spaces the retries.
         this.retryLater(id)
         await this.db.unit(() => this.db.put('jobs', id, {...job!, failures})).catch(this.onError)
-        return
+        return {kind: job.kind, outcome: 'failed'}
       }
       await this.giveUp(job)
+      return {kind: job.kind, outcome: 'given-up'}
     }
   }
 

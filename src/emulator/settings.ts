@@ -45,6 +45,23 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   scaMaxFailedAttempts: 5,
   scaLockMs: 900_000,
   agentDeviceCodeTtlMs: 900_000,
+  realDelays: false,
+}
+
+/**
+ * The Service's own timings (sandbox-behaviour.md §17, spec 4.2): what `realDelays` puts in place of
+ * the delay settings, however short a test or flow set them.
+ */
+export const SPEC_DELAYS = {
+  decisionDelayMs: 2_000,
+  slowPaymentDelayMs: 360_000,
+  paymentTimeoutFailMs: 30_000,
+  cardSlowDelayMs: 30_000,
+} as const satisfies Partial<SandboxSettings>
+
+/** The settings rules read: the stored ones, with the spec's delays when `realDelays` is on. */
+export function effectiveSettings(stored: SandboxSettings): SandboxSettings {
+  return stored.realDelays ? {...stored, ...SPEC_DELAYS} : stored
 }
 
 export interface PlatformConfig {

@@ -18,6 +18,8 @@ export interface OutboxHost {
   readonly db: Db
   now(): number
   iso(ms?: number): string
+  /** Whether time passes by itself: a retry due later is left to an advance when the clock is frozen. */
+  readonly clock: {ticking(): boolean}
   config(): PlatformConfig
   settings(): SandboxSettings
   log(line: string): void
@@ -102,7 +104,7 @@ export class Webhooks {
     const event: WebhookEvent = {
       id: `Webhook:${randomUUID()}`,
       type,
-      timestamp: new Date(this.emu.now()).toISOString(),
+      timestamp: this.emu.iso(),
       ...(data === undefined ? {} : {data}),
     }
     const endpoint = this.emu.config().webhookEndpoint
@@ -176,6 +178,24 @@ export class Webhooks {
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
+  /** The number of the last event recorded (events after it are new). */
+  lastSeq(): number {
+    return this.seq
+  }
+
+  /** When the next delivery attempt is due (sandbox clock), if an event is waiting for one. */
+  nextAttemptAt(): number | undefined {
+    const url = this.emu.config().webhookEndpoint
+    const next = url ? oldestPendingEvent(this.emu.db, url) : undefined
+    if (!next || next.seq > this.committedSeq || this.stopped) return undefined
+    return next.nextAttemptAt ?? this.emu.now()
+  }
+
+  /** Looks again for what is due (the clock moved). */
+  wake(): void {
+    this.kick()
+  }
+
   private dueNow(): boolean {
     const url = this.emu.config().webhookEndpoint
     const next = url ? oldestPendingEvent(this.emu.db, url) : undefined
@@ -205,8 +225,10 @@ export class Webhooks {
           if (!next || !url || next.seq > this.committedSeq) break
           const wait = (next.nextAttemptAt ?? 0) - this.emu.now()
           if (wait > 0) {
-            this.timer = setTimeout(() => this.kick(), wait)
-            this.timer.unref?.()
+            if (this.emu.clock.ticking()) {
+              this.timer = setTimeout(() => this.kick(), wait)
+              this.timer.unref?.()
+            }
             break
           }
           await this.attempt(next, url)

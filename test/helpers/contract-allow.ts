@@ -147,6 +147,13 @@ export const ALLOWANCES: Allowance[] = [
       line.startsWith('no operation ') && /^\/stablecoins\/[^/]+\/enablement$/.test(exchange.path),
   },
   {
+    id: 'sandbox-clock',
+    decidedBy: "issue 22 (the sandbox's own clock: a local-sandbox control, like the event log)",
+    why: 'GET /sandbox/clock and POST /sandbox/clock/{advance,freeze,unfreeze,reset} move time in the local sandbox; the Service has no such operation.',
+    excuses: ({exchange, line}) =>
+      line.startsWith('no operation ') && /^\/sandbox\/clock(\/(advance|freeze|unfreeze|reset))?$/.test(exchange.path),
+  },
+  {
     id: 'card-authorization-expiry',
     decidedBy: 'service-api.md §4.5 (api-gaps §10.1 #3; sandbox-behaviour.md §16d, §18.9)',
     why: 'The spec has POST /sandbox/cards/{id}/simulate/authorization_expiry (a fully open authorization becomes VOIDED); the contract has only clearing with amount 0, which the sandbox also accepts.',

@@ -115,13 +115,13 @@ describe('svc flow run against a running sandbox', () => {
         details: {
           step: 'submit for verification',
           index: 4,
-          line: 28,
+          line: 31,
           expected: {verificationStatus: 'APPROVED'},
           actual: {verificationStatus: 'IN_PROGRESS'},
         },
       })
       expect(doc.error.reason).toBe(
-        'Step 4/6 "submit for verification" (line 28) failed: verificationStatus is "IN_PROGRESS", expected "APPROVED"',
+        'Step 4/7 "submit for verification" (line 31) failed: verificationStatus is "IN_PROGRESS", expected "APPROVED"',
       )
       expect(doc.steps.map((s: {status: string}) => s.status)).toEqual([
         'passed',
@@ -130,12 +130,13 @@ describe('svc flow run against a running sandbox', () => {
         'failed',
         'skipped',
         'skipped',
+        'skipped',
       ])
-      expect(r.stderr).toContain('FAIL [4/6] submit for verification')
+      expect(r.stderr).toContain('FAIL [4/7] submit for verification')
       expect(r.stderr).toContain('expected: {"verificationStatus":"APPROVED"}')
       expect(r.stderr).toContain('actual:   {"verificationStatus":"IN_PROGRESS"}')
       const {suite, cases} = junit(report)
-      expect([suite.failures, suite.skipped]).toEqual(['1', '2'])
+      expect([suite.failures, suite.skipped]).toEqual(['1', '3'])
       expect(cases[3].failure.message).toBe('verificationStatus is "IN_PROGRESS", expected "APPROVED"')
       expect(cases[3].failure['#text']).toContain('"verificationStatus": "IN_PROGRESS"')
       expect(cases[4].skipped).toBeDefined()
@@ -143,7 +144,7 @@ describe('svc flow run against a running sandbox', () => {
       const human = await svc(['flow', 'run', file], {env: sbx.env, timeoutMs: 60_000})
       expect(human.code).toBe(1)
       expect(human.stdout).toBe('')
-      expect(human.stderr).toContain('Error: Step 4/6 "submit for verification" (line 28) failed')
+      expect(human.stderr).toContain('Error: Step 4/7 "submit for verification" (line 31) failed')
     } finally {
       rmSync(file, {force: true})
     }

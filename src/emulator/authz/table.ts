@@ -335,6 +335,12 @@ export const AUTHZ_TABLE: readonly AuthzEntry[] = [
   ),
   own('GET', '/sandbox/quorum-public-key', READ, 'The wallet quorum key, for clients that check bundles.'),
   own('GET', '/sandbox/events', READ, 'The webhook event log.'),
+  // The sandbox clock moves every expiry and delay of the whole sandbox: platform config, as the settings are.
+  own('GET', '/sandbox/clock', MANAGE, 'The sandbox clock: its mode and time.'),
+  own('POST', '/sandbox/clock/advance', MANAGE, 'Moves the sandbox clock on, running the jobs due on the way.'),
+  own('POST', '/sandbox/clock/freeze', MANAGE, 'Stops the sandbox clock.'),
+  own('POST', '/sandbox/clock/unfreeze', MANAGE, 'Lets the sandbox clock tick again from where it stands.'),
+  own('POST', '/sandbox/clock/reset', MANAGE, "Puts the sandbox clock back on the machine's time."),
   own('POST', '/sandbox/events/{eventId}/replay', MANAGE, 'Re-sends a webhook: webhook delivery is platform config.'),
   own(
     'POST',

@@ -22,6 +22,7 @@ import {registerSca} from './sca.js'
 import {registerAgentMe} from './agents-me.js'
 import {registerAgents} from './agents.js'
 import {registerCards} from './cards.js'
+import {registerClock} from './clock.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router): void {
@@ -50,4 +51,5 @@ export function registerRoutes(router: Router): void {
   registerAgentMe(router)
   registerAgents(router)
   registerCards(router)
+  registerClock(router)
 }

@@ -81,7 +81,7 @@ export function registerPlatform(router: Router): void {
           'WEBHOOK_ENDPOINT_NOT_SET',
           'No webhook endpoint is configured (PATCH /config {webhookEndpoint})',
         )
-      const event = {id: `Webhook:test-${Date.now()}`, type: 'TEST', timestamp: emu.iso(), data: {}}
+      const event = {id: `Webhook:test-${emu.now()}`, type: 'TEST', timestamp: emu.iso(), data: {}}
       try {
         const r = await emu.webhooks.deliverNow(event, url)
         if (r.status < 200 || r.status >= 300) throw new Error(`answered ${r.status}`)

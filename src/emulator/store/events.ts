@@ -77,3 +77,8 @@ export interface WebhookEvent {
   timestamp: string
   data?: unknown
 }
+
+/** Events recorded after the one numbered `seq`, in emission order. */
+export function eventsAfter(db: Db, seq: number): StoredEvent[] {
+  return db.docs<StoredEvent>(db.sql.rows('SELECT doc FROM events WHERE seq > ? ORDER BY seq', seq))
+}

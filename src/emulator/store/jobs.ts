@@ -13,6 +13,11 @@ export function nextDueAt(db: Db): number | undefined {
   return row ? Number(row[0]) : undefined
 }
 
+/** Jobs scheduled after `at` (the sandbox clock ran ahead of the machine's when they were). */
+export function jobsScheduledAfter(db: Db, at: number): Job[] {
+  return db.all<Job>('jobs').filter((j) => (j.scheduledAt ?? 0) > at)
+}
+
 export function jobsOfKind(db: Db, kind: string): Job[] {
   return db.docs<Job>(db.sql.rows('SELECT doc FROM jobs WHERE kind = ? ORDER BY due_at, id', kind))
 }
@@ -23,6 +28,12 @@ export interface Job {
   kind: string
   dueAt: number
   payload: Record<string, unknown>
+  /** When it was scheduled (sandbox clock): a job from a later virtual time holds back a clock reset. */
+  scheduledAt?: number
   /** Runs that failed for a reason of the job's own (not a lock or a full disk). */
   failures?: number
+}
+
+export function countJobs(db: Db): number {
+  return Number(db.sql.row('SELECT count(*) FROM jobs')?.[0] ?? 0)
 }

@@ -29,6 +29,12 @@ export const sandboxSettingsPatch = z.strictObject({
   paymentReturnDelayMs: z.number().int().min(0).max(86_400_000).optional(),
   /** Suffix 005 on wallets and transfers: pending, then failed after this many ms (~30 s). */
   paymentTimeoutFailMs: z.number().int().min(0).max(86_400_000).optional(),
+  /**
+   * The Service's own timings win over the delay settings: the 2 s KYC decision, the ~6 min slow
+   * payment, the 30 s timeouts (emulator/settings.ts SPEC_DELAYS). Meant with a frozen clock that
+   * tests advance (`svc sandbox clock advance 6m`) instead of shortening the delays.
+   */
+  realDelays: z.boolean().optional(),
   /** LIVENESS checks finish this many ms after the user completes the hosted page. */
   livenessDelayMs: z.number().int().min(0).max(3_600_000).optional(),
   /** WALLET_SIGNATURE / LIVENESS challenge lifetime in ms. */

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {parseDuration} from '../duration.js'
 import {PATH_RE, VAR_NAME_RE} from '../scenario/run/paths.js'
+import {clockInstant, clockSpan} from './clock.js'
 import {sandboxSettingsPatch} from './config.js'
 
 /**
@@ -48,6 +49,16 @@ export const flowStep = z
         where: z.record(path, z.unknown()).optional(),
       })
       .optional(),
+    /**
+     * Moves the sandbox clock (POST /sandbox/clock/...): `advance: 6m` or `to: <instant>` runs the jobs
+     * due on the way; `freeze: true` stops it, `freeze: false` lets it tick again. The answer is the step's JSON.
+     */
+    clock: z
+      .strictObject({advance: clockSpan.optional(), to: clockInstant.optional(), freeze: z.boolean().optional()})
+      .refine((c) => [c.advance, c.to, c.freeze].filter((v) => v !== undefined).length === 1, {
+        message: 'needs exactly one of advance, to or freeze',
+      })
+      .optional(),
     /** Variables set from this step's JSON: name -> path. */
     capture: z.record(varName, path).optional(),
     expect: flowExpect.optional(),
@@ -56,14 +67,14 @@ export const flowStep = z
   })
   .superRefine(
     (s, ctx) => {
-      const kinds = (['svc', 'api', 'webhook'] as const).filter((k) => s[k] !== undefined)
+      const kinds = (['svc', 'api', 'webhook', 'clock'] as const).filter((k) => s[k] !== undefined)
       if (kinds.length !== 1)
         ctx.addIssue({
           code: 'custom',
           path: [],
           message: kinds.length
-            ? `has ${kinds.join(' and ')}: a step is exactly one of svc, api or webhook`
-            : 'needs one of svc, api or webhook',
+            ? `has ${kinds.join(' and ')}: a step is exactly one of svc, api, webhook or clock`
+            : 'needs one of svc, api, webhook or clock',
         })
       if (s.expect?.exit !== undefined && !s.svc)
         ctx.addIssue({code: 'custom', path: ['expect', 'exit'], message: 'applies to svc steps only'})

@@ -5,7 +5,16 @@ import {ExitCode} from '../../exit-codes.js'
 import {redact} from '../../secret.js'
 import {parseDuration} from '../../duration.js'
 import {getPath, hasPath, interpolate, UnknownVariable} from './paths.js'
-import {deepEqual, listEvents, runApi, runSvc, waitWebhook, type StepOutcome, type StepTarget} from './steps.js'
+import {
+  deepEqual,
+  listEvents,
+  runApi,
+  runClock,
+  runSvc,
+  waitWebhook,
+  type StepOutcome,
+  type StepTarget,
+} from './steps.js'
 
 export type StepStatus = 'passed' | 'failed' | 'skipped'
 
@@ -19,7 +28,7 @@ export interface StepResult {
   index: number
   name: string
   line: number
-  kind: 'svc' | 'api' | 'webhook'
+  kind: 'svc' | 'api' | 'webhook' | 'clock'
   status: StepStatus
   durationMs: number
   /** Variables this step set (names only: values may be personal data). */
@@ -108,7 +117,7 @@ export async function runFlow(
 }
 
 function kindOf(step: FlowStep): StepResult['kind'] {
-  return step.svc ? 'svc' : step.api ? 'api' : 'webhook'
+  return step.svc ? 'svc' : step.api ? 'api' : step.clock ? 'clock' : 'webhook'
 }
 
 function execute(step: FlowStep, vars: Record<string, unknown>, target: StepTarget): Promise<StepOutcome> {
@@ -121,6 +130,7 @@ function execute(step: FlowStep, vars: Record<string, unknown>, target: StepTarg
       timeoutMs,
     )
   if (step.api) return runApi(interpolate(step.api, vars) as NonNullable<FlowStep['api']>, target)
+  if (step.clock) return runClock(interpolate(step.clock, vars) as NonNullable<FlowStep['clock']>, target)
   return waitWebhook(interpolate(step.webhook, vars) as NonNullable<FlowStep['webhook']>, target, timeoutMs)
 }
 

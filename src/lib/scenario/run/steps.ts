@@ -1,6 +1,7 @@
 import {spawn} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
 import {sandboxEvents} from '../../api/cards.js'
+import {advanceClock, setClock} from '../../api/clock.js'
 import type {ApiClient} from '../../api/client.js'
 import {ApiError} from '../../errors.js'
 import type {FlowStep} from '../../schemas/flow.js'
@@ -93,6 +94,15 @@ export async function runApi(api: NonNullable<FlowStep['api']>, target: StepTarg
       return {doc: {code: e.code, reason: e.message, details: e.details ?? {}}, status: e.status}
     throw e
   }
+}
+
+/** A clock step: moves the sandbox clock; the answer (jobs run, events emitted, or the clock) is the step's JSON. */
+export async function runClock(clock: NonNullable<FlowStep['clock']>, target: StepTarget): Promise<StepOutcome> {
+  const doc =
+    clock.freeze !== undefined
+      ? await target.client.call(setClock(clock.freeze ? 'freeze' : 'unfreeze'))
+      : await target.client.call(advanceClock(clock.advance !== undefined ? {by: clock.advance} : {to: clock.to!}))
+  return {doc, status: 200}
 }
 
 interface SandboxEvent {

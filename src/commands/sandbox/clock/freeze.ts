@@ -1,0 +1,16 @@
+import {setClock} from '../../../lib/api/clock.js'
+import {BaseCommand} from '../../../lib/base-command.js'
+import {renderClock} from '../../../lib/output/clock.js'
+
+export default class SandboxClockFreeze extends BaseCommand<typeof SandboxClockFreeze> {
+  static override summary = 'Stop the sandbox clock where it reads now (only `clock advance` moves it then)'
+  static override examples = ['<%= config.bin %> sandbox clock freeze']
+
+  async run() {
+    this.ctx.refuseInProduction('sandbox clock freeze')
+    const clock = await this.ctx.client.call(setClock('freeze'))
+    this.out.success(`Sandbox clock frozen at ${clock.now}`)
+    renderClock(this.out, clock)
+    return clock
+  }
+}

@@ -1,0 +1,53 @@
+import {z} from 'zod'
+import {parseSpan} from '../duration.js'
+
+/** An instant with a time zone (2026-12-01T00:00:00Z); a date without one would depend on the caller's zone. */
+export const clockInstant = z
+  .string()
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !isNaN(Date.parse(v)),
+    {
+      message: 'must be a date-time with a zone, like 2026-12-01T00:00:00Z',
+    },
+  )
+
+export const clockSpan = z
+  .string()
+  .refine((v) => parseSpan(v) !== undefined, {message: 'must be a duration like 6m, 30s, 2h, 1d or 1h30m'})
+
+/** POST /sandbox/clock/advance: by a span, or to an instant (never back). */
+export const clockAdvanceRequest = z
+  .strictObject({by: clockSpan.optional(), to: clockInstant.optional()})
+  .superRefine((v, ctx) => {
+    if ((v.by === undefined) === (v.to === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: v.by === undefined ? ['by'] : ['to'],
+        message: 'give exactly one of by or to',
+      })
+  })
+export type ClockAdvanceRequest = z.infer<typeof clockAdvanceRequest>
+
+/** POST /sandbox/clock/reset. */
+export const clockResetRequest = z.strictObject({force: z.boolean().optional()})
+
+/** GET /sandbox/clock and every clock answer's `clock`. */
+export const clockSchema = z.looseObject({
+  mode: z.enum(['real', 'frozen', 'offset']),
+  now: z.string(),
+  machineTime: z.string(),
+  offsetMs: z.number(),
+  pendingJobs: z.number(),
+  nextJobAt: z.string().nullable(),
+})
+export type ClockView = z.infer<typeof clockSchema>
+
+export const clockAdvanceSchema = z.looseObject({
+  from: z.string(),
+  to: z.string(),
+  clock: clockSchema,
+  jobs: z.array(z.looseObject({id: z.string(), kind: z.string(), at: z.string(), outcome: z.string()})),
+  events: z.array(z.looseObject({id: z.string(), type: z.string(), timestamp: z.string()})),
+  summary: z.looseObject({jobs: z.record(z.string(), z.number()), events: z.record(z.string(), z.number())}),
+})
+export type ClockAdvance = z.infer<typeof clockAdvanceSchema>

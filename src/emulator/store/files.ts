@@ -118,3 +118,37 @@ export function freshDatabase(dataDir: string): void {
     conn.close()
   }
 }
+
+/**
+ * A new sandbox's database, branched from `source` (another sandbox's database, serving or not, or
+ * a snapshot file): copied with VACUUM INTO through a connection of its own, whose read transaction
+ * sees one committed state (WAL) however the source is being written meanwhile, so the copy holds
+ * whole units only. The copy is fsynced and checked (integrity, schema version no newer than ours)
+ * before it is put in place as <targetDir>/sandbox.db; an older schema is migrated forward when the
+ * sandbox opens, so a snapshot is never refused only for its age.
+ */
+export function branchDatabase(source: string, targetDir: string): {tables: number} {
+  if (!existsSync(source)) throw new StoreDamagedError(source, 'no such file')
+  mkdirSync(targetDir, {recursive: true, mode: 0o700})
+  const target = join(targetDir, DB_FILE)
+  const tmp = `${target}.branching`
+  rmSync(tmp, {force: true})
+  // The copy holds wallet recovery phrases: a 0600 file of its own, which VACUUM INTO fills.
+  closeSync(openSync(tmp, 'wx', 0o600))
+  try {
+    const conn = openConnection(source, {check: 'header'})
+    try {
+      conn.exec(`VACUUM INTO '${tmp.replaceAll("'", "''")}'`)
+    } finally {
+      conn.close()
+    }
+    const fd = openSync(tmp, 'r+')
+    fsyncSync(fd)
+    closeSync(fd)
+    const checked = checkDatabase(tmp)
+    renameSync(tmp, target)
+    return checked
+  } finally {
+    rmSync(tmp, {force: true})
+  }
+}

@@ -99,7 +99,7 @@ async function create(
       await readToFile(req, file, SNAPSHOT_LIMIT)
       emu = await tenants.create(name, {file})
     } finally {
-      rmSync(file, {force: true})
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, {force: true})
     }
   } else {
     let body: unknown

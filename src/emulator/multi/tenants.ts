@@ -175,7 +175,7 @@ export class Tenants {
     this.byName.set(name, t) // reserved: a second create of the name is refused meanwhile
     try {
       ensurePrivateDir(staging)
-      if (source) branchDatabase(source, staging)
+      if (source) branchFrom(source, staging, Boolean(from?.file))
       renameSync(staging, dir)
       this.writeMeta(t)
       return await this.open(t)
@@ -256,6 +256,24 @@ export function checkName(name: unknown): asserts name is string {
     throw new HttpError(400, 'INVALID_INPUT', 'The sandbox name must be letters, digits, - and _ (up to 63)', {
       errors: [{field: 'name', message: 'must be letters, digits, - and _, starting with a letter or digit (up to 63)'}],
     })
+}
+
+/** A snapshot that fails its checks is the caller's to fix (422); a serving sandbox's copy failing is ours (500). */
+function branchFrom(source: string, dir: string, uploaded: boolean): void {
+  try {
+    branchDatabase(source, dir)
+  } catch (e) {
+    if (!uploaded || (e as Error).name !== 'StoreDamagedError') throw e
+    const detail = /is damaged \((.*)\)\. Nothing/s.exec((e as Error).message)?.[1] ?? 'it is not a sandbox database'
+    throw new HttpError(
+      422,
+      'INVALID_SNAPSHOT',
+      `The snapshot is not a usable sandbox database (${detail}); nothing was created`,
+      {
+        errors: [{field: '(body)', message: detail}],
+      },
+    )
+  }
 }
 
 function sizeOf(dir: string): number {

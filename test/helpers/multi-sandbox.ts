@@ -21,7 +21,9 @@ export async function http(
   const res = await fetch(url, {
     method,
     headers: {
-      ...(creds ? {authorization: 'Basic ' + Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')} : {}),
+      ...(creds
+        ? {authorization: 'Basic ' + Buffer.from(`${creds.tokenId}:${creds.clientSecret}`).toString('base64')}
+        : {}),
       ...(body !== undefined && !(body instanceof Uint8Array) ? {'content-type': 'application/json'} : {}),
       ...headers,
     },

@@ -38,7 +38,9 @@ async function payer(c: Creds, funded: number): Promise<{usd: string; clabe: str
   const made = await api('POST', '/customers', customer('payer', {kycStatus: 'APPROVED', endUserTermsConsent: TERMS}))
   expect(made.status).toBe(201)
   const accounts = await api('GET', `/internal-account?customerId=${made.body.id}`)
-  const usd = accounts.body.data.find((a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD').id
+  const usd = accounts.body.data.find(
+    (a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD',
+  ).id
   expect((await api('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: funded})).status).toBe(200)
   const ext = await api('POST', '/customers/external-accounts', {
     customerId: made.body.id,
@@ -117,7 +119,10 @@ describe('authorization', () => {
     expect((await http(`${t.main.url}/sandbox/sandboxes`, wrong, 'POST', {name: 'by-guess'})).status).toBe(401)
     expect((await t.admin('GET', '')).body.data.map((s: {name: string}) => s.name)).toEqual(before)
     // The admin credential is no sandbox's credential either.
-    expect((await http(`${t.main.url}/customers`, {tokenId: 'admin', clientSecret: t.multi.admin.clientSecret}, 'GET')).status).toBe(401)
+    expect(
+      (await http(`${t.main.url}/customers`, {tokenId: 'admin', clientSecret: t.multi.admin.clientSecret}, 'GET'))
+        .status,
+    ).toBe(401)
   })
 
   it("a sandbox's credentials are refused by every other sandbox", async () => {
@@ -151,8 +156,12 @@ describe('authorization', () => {
     // (%2E%2E is `..` to a URL parser: the path leaves the admin routes and no sandbox takes the admin credential.)
     for (const path of ['/..%2Fx', '/%2E%2E', '/..%2F..%2Fsandboxes/reset'])
       expect([400, 401, 404]).toContain((await t.admin('DELETE', path)).status)
-    expect((await http(`${t.main.url.replace('/2025-10-13', '')}/sandboxes/..%2Fx/2025-10-13/customers`, t.main, 'GET')).status).toBe(404)
-    for (const escaped of [join(parent, 'x'), join(t.dir, 'x'), join(parent, 'etc')]) expect(existsSync(escaped)).toBe(false)
+    expect(
+      (await http(`${t.main.url.replace('/2025-10-13', '')}/sandboxes/..%2Fx/2025-10-13/customers`, t.main, 'GET'))
+        .status,
+    ).toBe(404)
+    for (const escaped of [join(parent, 'x'), join(t.dir, 'x'), join(parent, 'etc')])
+      expect(existsSync(escaped)).toBe(false)
     expect(readdirSync(t.dir).sort()).toEqual(rootBefore)
     expect(readdirSync(join(t.dir, 'sandboxes')).filter((n) => !/^(iso|authz|ok|br|snap)/.test(n))).toEqual([])
     expect((await t.admin('DELETE', '/default')).status).toBe(409) // the data dir itself stays
@@ -219,7 +228,9 @@ describe('branching is a file copy', () => {
       ['snap-newer', readFileSync(newer)],
       ['snap-junk', Buffer.from('SQLite format 3\0 but not really a database file at all'.repeat(100))],
     ] as const) {
-      const r = await t.admin('POST', `?name=${name}`, new Uint8Array(bytes), {'content-type': 'application/vnd.sqlite3'})
+      const r = await t.admin('POST', `?name=${name}`, new Uint8Array(bytes), {
+        'content-type': 'application/vnd.sqlite3',
+      })
       expect(r.status, name).toBe(422)
       expect(r.body.code).toBe('INVALID_SNAPSHOT')
       expect(existsSync(join(t.dir, 'sandboxes', name))).toBe(false)
@@ -263,7 +274,10 @@ describe('branching is a file copy', () => {
     const funded: number[] = []
     for (const name of [...branches, 'br-busy']) {
       const emu = await t.multi.tenants.open(t.multi.tenants.get(name)!)
-      expect(Object.entries(imbalance(emu)).filter(([, v]) => v !== 0), name).toEqual([])
+      expect(
+        Object.entries(imbalance(emu)).filter(([, v]) => v !== 0),
+        name,
+      ).toEqual([])
       funded.push(emu.db.get<{fundedIn: number}>('ledger', 'USD')!.fundedIn)
     }
     // Each branch caught the source at a different moment, mid-writes.

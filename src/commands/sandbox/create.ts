@@ -16,7 +16,7 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
   static override description =
     'Branching copies the database (a snapshot file, or another sandbox even while it serves), checks it and migrates an older schema forward. ' +
     'The new sandbox has its own credentials and webhook key: they are written as profile NAME (the secret in a 0600 file, never on argv or in output unless --show-secret). ' +
-    'The admin secret comes from --admin-secret-stdin, SVC_SANDBOX_ADMIN_SECRET, or the local server\'s data dir.'
+    "The admin secret comes from --admin-secret-stdin, SVC_SANDBOX_ADMIN_SECRET, or the local server's data dir."
   static override examples = [
     '<%= config.bin %> sandbox create "ci-$RUN_ID" --from-snapshot fixtures/onboarded.db',
     '<%= config.bin %> sandbox create try-refunds --from main-demo',

@@ -13,7 +13,8 @@ const columns: Array<Column<SandboxInfo>> = [
 ]
 
 export default class SandboxList extends BaseCommand<typeof SandboxList> {
-  static override summary = 'List the sandboxes of a team sandbox server (`serve --multi`): size, last use, open or idle'
+  static override summary =
+    'List the sandboxes of a team sandbox server (`serve --multi`): size, last use, open or idle'
   static override examples = ['<%= config.bin %> sandbox list', '<%= config.bin %> sandbox list --json']
   static override flags = {...adminFlags}
 

@@ -15,9 +15,12 @@ import {adminClient, adminFlags, adminTarget, checkSandboxName} from '../../lib/
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static override summary = 'Wipe the local sandbox state (customers, accounts, events); credentials and keys are kept'
-  static override examples = ['<%= config.bin %> sandbox reset --yes', '<%= config.bin %> sandbox reset --name ci-42 --yes']
+  static override examples = [
+    '<%= config.bin %> sandbox reset --yes',
+    '<%= config.bin %> sandbox reset --name ci-42 --yes',
+  ]
   static override flags = {
-    'data-dir': Flags.string({description: 'data dir to wipe (with --name: the local team server\'s data dir)'}),
+    'data-dir': Flags.string({description: "data dir to wipe (with --name: the local team server's data dir)"}),
     name: Flags.string({
       description: 'wipe only this sandbox of a team sandbox server (`serve --multi`), while it serves',
     }),

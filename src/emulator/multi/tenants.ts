@@ -254,7 +254,9 @@ export class Tenants {
 export function checkName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || !SANDBOX_NAME.test(name))
     throw new HttpError(400, 'INVALID_INPUT', 'The sandbox name must be letters, digits, - and _ (up to 63)', {
-      errors: [{field: 'name', message: 'must be letters, digits, - and _, starting with a letter or digit (up to 63)'}],
+      errors: [
+        {field: 'name', message: 'must be letters, digits, - and _, starting with a letter or digit (up to 63)'},
+      ],
     })
 }
 

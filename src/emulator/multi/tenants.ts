@@ -8,7 +8,7 @@ import {Emulator, type Credentials, type EmulatorOptions} from '../emulator.js'
 import {HttpError, conflict} from '../http-error.js'
 import type {SandboxSettings} from '../settings.js'
 import {DB_FILE} from '../store/db.js'
-import {branchDatabase, freshDatabase} from '../store/files.js'
+import {adoptDatabase, branchDatabase, freshDatabase} from '../store/files.js'
 
 /** The sandbox an existing data dir becomes under `serve --multi`: the root dir itself, so nothing moves. */
 export const DEFAULT_SANDBOX = 'default'
@@ -263,7 +263,9 @@ export function checkName(name: unknown): asserts name is string {
 /** A snapshot that fails its checks is the caller's to fix (422); a serving sandbox's copy failing is ours (500). */
 function branchFrom(source: string, dir: string, uploaded: boolean): void {
   try {
-    branchDatabase(source, dir)
+    // An upload is a private copy already; a sandbox's file is copied consistently (it may be serving).
+    if (uploaded) adoptDatabase(source, dir)
+    else branchDatabase(source, dir)
   } catch (e) {
     if (!uploaded || (e as Error).name !== 'StoreDamagedError') throw e
     const detail = /is damaged \((.*)\)\. Nothing/s.exec((e as Error).message)?.[1] ?? 'it is not a sandbox database'

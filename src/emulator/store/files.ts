@@ -142,13 +142,23 @@ export function branchDatabase(source: string, targetDir: string): {tables: numb
     } finally {
       conn.close()
     }
-    const fd = openSync(tmp, 'r+')
-    fsyncSync(fd)
-    closeSync(fd)
-    const checked = checkDatabase(tmp)
-    renameSync(tmp, target)
-    return checked
+    return adoptDatabase(tmp, targetDir)
   } finally {
     rmSync(tmp, {force: true})
   }
+}
+
+/**
+ * A database file that is already a private copy (an uploaded snapshot, written 0600 by the
+ * server on the same filesystem) becomes <targetDir>/sandbox.db without a second copy: fsynced,
+ * checked as `branchDatabase` checks, then renamed into place.
+ */
+export function adoptDatabase(file: string, targetDir: string): {tables: number} {
+  const fd = openSync(file, 'r+')
+  fsyncSync(fd)
+  closeSync(fd)
+  const checked = checkDatabase(file)
+  mkdirSync(targetDir, {recursive: true, mode: 0o700})
+  renameSync(file, join(targetDir, DB_FILE))
+  return checked
 }

@@ -27,7 +27,12 @@ export async function http(
       ...(body !== undefined && !(body instanceof Uint8Array) ? {'content-type': 'application/json'} : {}),
       ...headers,
     },
-    body: body === undefined ? undefined : body instanceof Uint8Array ? body : JSON.stringify(body),
+    body:
+      body === undefined
+        ? undefined
+        : body instanceof Uint8Array
+          ? (body as Uint8Array<ArrayBuffer>)
+          : JSON.stringify(body),
   })
   const text = await res.text()
   const json = String(res.headers.get('content-type')).includes('json')

@@ -50,12 +50,17 @@ export function backupDatabase(dataDir: string, file: string, opts: {force?: boo
   }
 }
 
-/** Opens a copy read-only in spirit and checks it: SQLite's own integrity check and our schema version. */
-export function checkDatabase(file: string): {tables: number} {
+/**
+ * Opens a copy read-only in spirit and checks it: SQLite's own integrity check and our schema version.
+ * `quick` runs `quick_check` (every page, record and b-tree, without matching each index against its
+ * table): a fifth of the time, for the branch of a new sandbox that must take milliseconds.
+ */
+export function checkDatabase(file: string, opts: {quick?: boolean} = {}): {tables: number} {
   if (!existsSync(file)) throw new StoreDamagedError(file, 'no such file')
   const conn = openConnection(file, {readonly: true, check: 'header'})
   try {
-    const integrity = conn.prepare('PRAGMA integrity_check').raw().all() as unknown as unknown[][]
+    const pragma = opts.quick ? 'quick_check' : 'integrity_check'
+    const integrity = conn.prepare(`PRAGMA ${pragma}`).raw().all() as unknown as unknown[][]
     const verdict = integrity.map((r) => String(r[0])).join('; ')
     if (verdict !== 'ok') throw new StoreDamagedError(file, verdict.slice(0, 300))
     const version = Number((conn.prepare('PRAGMA user_version').raw().get() as unknown as unknown[])[0])
@@ -123,7 +128,7 @@ export function freshDatabase(dataDir: string): void {
  * A new sandbox's database, branched from `source` (another sandbox's database, serving or not, or
  * a snapshot file): copied with VACUUM INTO through a connection of its own, whose read transaction
  * sees one committed state (WAL) however the source is being written meanwhile, so the copy holds
- * whole units only. The copy is fsynced and checked (integrity, schema version no newer than ours)
+ * whole units only. The copy is fsynced and checked (quick_check, schema version no newer than ours)
  * before it is put in place as <targetDir>/sandbox.db; an older schema is migrated forward when the
  * sandbox opens, so a snapshot is never refused only for its age.
  */
@@ -157,7 +162,7 @@ export function adoptDatabase(file: string, targetDir: string): {tables: number}
   const fd = openSync(file, 'r+')
   fsyncSync(fd)
   closeSync(fd)
-  const checked = checkDatabase(file)
+  const checked = checkDatabase(file, {quick: true})
   mkdirSync(targetDir, {recursive: true, mode: 0o700})
   renameSync(file, join(targetDir, DB_FILE))
   return checked

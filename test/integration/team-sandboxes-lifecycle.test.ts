@@ -132,6 +132,73 @@ describe('lifecycle: kill -9 of the server loses no acknowledged write in any sa
   }, 120_000)
 })
 
+describe('backward compatible', () => {
+  const stop = async (child: import('node:child_process').ChildProcess) => {
+    const exited = new Promise((r) => child.once('exit', r))
+    child.kill('SIGTERM')
+    await exited
+  }
+
+  it('an existing data dir becomes the default sandbox of a --multi server (same URL, credentials, data), and serves alone again after', async () => {
+    const dir = join(home, 'compat')
+    const single = await serve(home, dir)
+    const c = await as(single.ready)('POST', '/customers', customer('from-single'))
+    expect(c.status).toBe(201)
+    await stop(single.child)
+
+    const multi = await serve(home, dir, ['--multi'])
+    expect(multi.ready).toMatchObject({tokenId: single.ready.tokenId, clientSecret: single.ready.clientSecret})
+    expect(new URL(multi.ready.url).pathname).toBe('/2025-10-13')
+    expect((await as(multi.ready)('GET', `/customers/${c.body.id}`)).body.platformCustomerId).toBe('from-single')
+    const admin = {tokenId: 'admin', clientSecret: (multi.ready as unknown as {adminSecret: string}).adminSecret}
+    const list = await http(`${multi.ready.url}/sandbox/sandboxes`, admin, 'GET')
+    expect(list.body.data.map((s: {name: string; tokenId: string}) => [s.name, s.tokenId])).toEqual([
+      ['default', single.ready.tokenId],
+    ])
+    expect((await http(`${multi.ready.url}/sandbox/sandboxes`, admin, 'POST', {name: 'extra'})).status).toBe(201)
+    await stop(multi.child)
+
+    // Without --multi nothing changes: no admin secret in the ready line, no admin routes, the same sandbox.
+    const again = await serve(home, dir)
+    expect(again.ready).not.toHaveProperty('adminSecret')
+    expect((await as(again.ready)('GET', `/customers/${c.body.id}`)).status).toBe(200)
+    expect((await http(`${again.ready.url}/sandbox/sandboxes`, admin, 'GET')).status).toBe(401)
+    await stop(again.child)
+  }, 60_000)
+
+  it('svc sandbox create refuses bad input before any request, naming it; the secret is never taken from argv', async () => {
+    const env = {
+      HOME: home,
+      SVC_CONFIG_DIR: join(home, 'cfg-bad'),
+      SVC_SANDBOX_ADMIN_SECRET: 'sk_admin_x',
+      NO_COLOR: '1',
+    }
+    // Nothing listens on this URL: a request would fail as a network error (exit 9), not a usage error.
+    const nowhere = ['--base-url', 'http://127.0.0.1:9/2025-10-13', '--json']
+    const bad = await svc(['sandbox', 'create', '../x', ...nowhere], {env})
+    expect(bad.code).toBe(2)
+    expect(bad.json().error.details.errors).toEqual([
+      {field: 'NAME', message: 'must be letters, digits, - and _, starting with a letter or digit (up to 63)'},
+    ])
+    const from = await svc(['sandbox', 'create', 'ok', '--from', 'a/b', ...nowhere], {env})
+    expect(from.code).toBe(2)
+    expect(from.json().error.details.errors[0].field).toBe('--from')
+    const missing = await svc(['sandbox', 'create', 'ok', '--from-snapshot', join(home, 'none.db'), ...nowhere], {env})
+    expect(missing.code).toBe(2)
+    expect(missing.json().error.details.errors[0].field).toBe('--from-snapshot')
+    const both = await svc(['sandbox', 'create', 'ok', '--from', 'a', '--from-snapshot', 'f.db', ...nowhere], {env})
+    expect(both.code).toBe(2)
+    const noSecret = await svc(['sandbox', 'list', ...nowhere], {env: {...env, SVC_SANDBOX_ADMIN_SECRET: undefined}})
+    expect(noSecret.code).toBe(2)
+    expect(noSecret.json().error.hint).toContain('SVC_SANDBOX_ADMIN_SECRET')
+    const onArgv = await svc(['sandbox', 'list', '--admin-secret', 'sk_admin_x', ...nowhere], {env})
+    expect(onArgv.code).toBe(2)
+    expect(onArgv.stdout + onArgv.stderr).not.toContain('sk_admin_x')
+    const net = await svc(['sandbox', 'list', ...nowhere], {env})
+    expect(net.code).toBe(9) // the same command with good input does send
+  }, 60_000)
+})
+
 describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox delete', () => {
   it('10 flows in parallel against 10 sandboxes of one server all pass, each in its own sandbox', async () => {
     const dataDir = join(home, 'ci')

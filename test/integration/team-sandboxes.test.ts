@@ -104,6 +104,22 @@ describe('isolation: credentials pick the sandbox, and nothing of one is visible
   })
 })
 
+describe('reset under load', () => {
+  it('requests arriving while one sandbox is reset wait for it: none fails, and what follows sees the wiped state', async () => {
+    const r = await t.create('reset-busy')
+    const api = as(r)
+    for (let i = 0; i < 5; i++) expect((await api('POST', '/customers', customer(`rb-${i}`))).status).toBe(201)
+    const reads = Array.from({length: 20}, () => api('GET', '/customers'))
+    const reset = t.admin('POST', '/reset-busy/reset')
+    const after = reset.then(() => api('GET', '/customers'))
+    const answers = await Promise.all(reads)
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200))
+    for (const a of answers) expect([0, 5]).toContain(a.body.totalCount)
+    expect((await reset).status).toBe(200)
+    expect((await after).body.totalCount).toBe(0)
+  })
+})
+
 describe('authorization', () => {
   it('the admin routes refuse sandbox credentials (403), none or wrong ones (401), and change nothing', async () => {
     const a = await t.create('authz-a')
@@ -163,7 +179,7 @@ describe('authorization', () => {
     for (const escaped of [join(parent, 'x'), join(t.dir, 'x'), join(parent, 'etc')])
       expect(existsSync(escaped)).toBe(false)
     expect(readdirSync(t.dir).sort()).toEqual(rootBefore)
-    expect(readdirSync(join(t.dir, 'sandboxes')).filter((n) => !/^(iso|authz|ok|br|snap)/.test(n))).toEqual([])
+    expect(readdirSync(join(t.dir, 'sandboxes')).filter((n) => !/^(iso|authz|ok|br|snap|reset)/.test(n))).toEqual([])
     expect((await t.admin('DELETE', '/default')).status).toBe(409) // the data dir itself stays
   })
 })
@@ -271,17 +287,18 @@ describe('branching is a file copy', () => {
     }
     stop = true
     await Promise.all(writers)
-    const funded: number[] = []
+    const moved: number[] = []
     for (const name of [...branches, 'br-busy']) {
       const emu = await t.multi.tenants.open(t.multi.tenants.get(name)!)
       expect(
         Object.entries(imbalance(emu)).filter(([, v]) => v !== 0),
         name,
       ).toEqual([])
-      funded.push(emu.db.get<{fundedIn: number}>('ledger', 'USD')!.fundedIn)
+      const usd = emu.db.get<{fundedIn: number; inTransit: number; paidOut: number}>('ledger', 'USD')!
+      moved.push(usd.fundedIn + usd.inTransit + usd.paidOut)
     }
-    // Each branch caught the source at a different moment, mid-writes.
-    expect(new Set(funded).size).toBe(funded.length)
-    expect(funded).toEqual([...funded].sort((x, y) => x - y))
+    // Each branch caught the source at a different moment, mid-writes, and the source went on.
+    expect(new Set(moved.slice(0, -1)).size).toBe(branches.length)
+    expect(moved).toEqual([...moved].sort((x, y) => x - y))
   })
 })

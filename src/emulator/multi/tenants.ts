@@ -34,6 +34,8 @@ interface Tenant {
   lastUsedAt?: number
   emu?: Emulator
   closing?: Promise<void>
+  /** A reset in progress: its files are being replaced, so nothing may open it meanwhile. */
+  resetting?: Promise<void>
   inflight: number
 }
 
@@ -114,7 +116,7 @@ export class Tenants {
 
   /** The sandbox's instance, opened now if it was closed (waiting out a close in progress). */
   async open(t: Tenant): Promise<Emulator> {
-    while (t.closing) await t.closing
+    while (t.closing || t.resetting) await (t.closing ?? t.resetting)
     if (this.byName.get(t.name) !== t) throw new HttpError(404, 'NOT_FOUND', `No sandbox named "${t.name}"`)
     if (t.emu) return t.emu
     const opts: EmulatorOptions & {baseUrl: string} = {
@@ -201,7 +203,19 @@ export class Tenants {
   /** Wipes one sandbox's state as `svc sandbox reset` does; its credentials and webhook key are kept. */
   async reset(name: string): Promise<void> {
     const t = this.mustGet(name)
-    await this.close(t)
+    while (t.resetting) await t.resetting
+    let done!: () => void
+    t.resetting = new Promise<void>((resolve) => (done = resolve))
+    try {
+      await this.close(t)
+      this.wipe(t)
+    } finally {
+      t.resetting = undefined
+      done()
+    }
+  }
+
+  private wipe(t: Tenant): void {
     for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, 'journal.ndjson', 'journal.ndjson.compact'])
       rmSync(join(t.dir, f), {force: true})
     freshDatabase(t.dir)

@@ -94,6 +94,14 @@ describe('isolation: credentials pick the sandbox, and nothing of one is visible
     expect(JSON.stringify(keyA.body)).not.toBe(JSON.stringify(keyB.body))
     expect((await apiA('PATCH', '/config', {webhookEndpoint: 'https://a.example.com/hook'})).status).toBe(200)
     expect((await apiB('GET', '/config')).body.webhookEndpoint).not.toBe('https://a.example.com/hook')
+    // Its own clock: A frozen and moved a day on, B still on real time.
+    expect((await apiA('POST', '/sandbox/clock/freeze')).status).toBe(200)
+    expect((await apiA('POST', '/sandbox/clock/advance', {by: '1d'})).status).toBe(200)
+    const clockA = (await apiA('GET', '/sandbox/clock')).body
+    const clockB = (await apiB('GET', '/sandbox/clock')).body
+    expect(clockA.mode).toBe('frozen')
+    expect(Date.parse(clockA.now) - Date.now()).toBeGreaterThan(23 * 3_600_000)
+    expect(clockB).toMatchObject({mode: 'real', offsetMs: 0})
     // The default sandbox (the data dir's own) saw none of it.
     expect((await as(t.main)('GET', '/customers')).body.totalCount).toBe(0)
 

@@ -4,6 +4,7 @@ import {randomBytes} from 'node:crypto'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../../lib/fs-safe.js'
 import {API_VERSION} from '../../lib/paths.js'
 import {SANDBOX_NAME} from '../../lib/schemas/sandboxes.js'
+import {machineTime} from '../clock.js'
 import {Emulator, type Credentials, type EmulatorOptions} from '../emulator.js'
 import {HttpError, conflict} from '../http-error.js'
 import type {SandboxSettings} from '../settings.js'
@@ -61,7 +62,8 @@ export class Tenants {
   private readonly now: () => number
 
   constructor(private readonly opts: TenantsOptions) {
-    this.now = opts.now ?? Date.now
+    // The server's time (last use), not any sandbox's clock: a frozen sandbox still idles in real time.
+    this.now = opts.now ?? machineTime
     ensurePrivateDir(join(opts.root, 'sandboxes'))
     this.add({name: DEFAULT_SANDBOX, dir: opts.root, inflight: 0})
     for (const entry of readdirSync(join(opts.root, 'sandboxes'), {withFileTypes: true})) {

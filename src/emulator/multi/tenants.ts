@@ -68,8 +68,9 @@ export class Tenants {
     this.add({name: DEFAULT_SANDBOX, dir: opts.root, inflight: 0})
     for (const entry of readdirSync(join(opts.root, 'sandboxes'), {withFileTypes: true})) {
       if (!entry.isDirectory() || !SANDBOX_NAME.test(entry.name) || entry.name === DEFAULT_SANDBOX) {
-        // a create that died half-way leaves its staging dir: nothing refers to it
-        if (entry.name.startsWith('.new-')) rmSync(join(opts.root, 'sandboxes', entry.name), {recursive: true})
+        // a create or upload that died half-way (a kill -9) leaves its staging dir or file: nothing refers to it
+        if (/^\.(new|upload)-/.test(entry.name))
+          rmSync(join(opts.root, 'sandboxes', entry.name), {recursive: true, force: true})
         continue
       }
       this.add({name: entry.name, dir: join(opts.root, 'sandboxes', entry.name), inflight: 0})

@@ -50,6 +50,13 @@ export interface EmulatorOptions {
   settings?: Partial<SandboxSettings>
   /** Keep a log of every request's method and path in `requests` (tests prove nothing was sent). */
   recordRequests?: boolean
+  /**
+   * Set by the multi-sandbox server (multi/), which serves this instance without a listener of its
+   * own: the base URL it is reached at (hosted-page links are made from it).
+   */
+  baseUrl?: string
+  /** The caller already holds this data dir's serve.lock (the multi server holds its root's, which is the default sandbox's dir). */
+  dirLocked?: boolean
 }
 
 /**
@@ -83,7 +90,7 @@ export class Emulator implements SandboxContext, ServerHost {
 
   private constructor(readonly opts: EmulatorOptions) {
     ensurePrivateDir(opts.dataDir)
-    this.dirLock = lockDataDir(opts.dataDir)
+    this.dirLock = opts.dirLocked ? {setUrl: () => {}, release: () => {}} : lockDataDir(opts.dataDir)
     try {
       this.dataDir = opts.dataDir
       this.logSink = opts.log
@@ -154,6 +161,11 @@ export class Emulator implements SandboxContext, ServerHost {
     return emu
   }
 
+  /** An instance served by someone else's listener (the multi-sandbox server): wired and running, but not listening. */
+  static open(opts: EmulatorOptions & {baseUrl: string}): Emulator {
+    return new Emulator(opts)
+  }
+
   private listen(port: number, host: string): Promise<void> {
     const server = createServer(
       {keepAlive: true, keepAliveTimeout: 30_000, connectionsCheckingInterval: 1_000},
@@ -176,6 +188,7 @@ export class Emulator implements SandboxContext, ServerHost {
   }
 
   get url(): string {
+    if (this.opts.baseUrl) return this.opts.baseUrl
     return `http://127.0.0.1:${this.port}/${API_VERSION}`
   }
 

@@ -169,10 +169,12 @@ export async function saveProfile(
   profile: Profile,
   secret: Secret | undefined,
   env = process.env,
+  opts: {activate?: boolean} = {},
 ): Promise<void> {
   const store = await confStore(env)
   store.set(`profiles.${name}`, profile)
-  if (!store.get('activeProfile')) store.set('activeProfile', name)
+  // The first profile becomes the active one, unless the caller says otherwise (a CI job's team sandbox).
+  if (opts.activate !== false && !store.get('activeProfile')) store.set('activeProfile', name)
   if (secret) {
     const secrets = readSecrets(env)
     secrets[name] = secret.reveal()

@@ -11,6 +11,8 @@ export interface ReadyLine {
   tokenId: string
   clientSecret: string
   webhookPublicKey: string
+  /** `serve --multi` only: the admin credential's secret (HTTP Basic admin:<secret>) for the /sandbox/sandboxes routes. */
+  adminSecret?: string
 }
 
 export const pidFile = (dataDir: string) => join(dataDir, 'sandbox.pid')

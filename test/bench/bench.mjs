@@ -1,6 +1,6 @@
 // npm run bench: start-up, throughput and memory, measured side by side in one run.
 //
-//   node test/bench/bench.mjs [--runs 21] [--seconds 3] [--concurrency 32] [--only startup|scale]
+//   node test/bench/bench.mjs [--runs 21] [--seconds 3] [--concurrency 32] [--only startup|scale|multi]
 //                             [--customers 1000000]
 //                             [--baseline <built checkout of an earlier commit>]
 //
@@ -14,6 +14,8 @@
 // 4. test/bench/quotes.mjs and test/bench/wallet.mjs, if present, get the same sandbox.
 // 5. test/bench/scale.mjs: an empty sandbox beside one filled through the store to 1k, 100k and
 //    --customers (100,000 by default; 1,000,000 for issue 20's targets), every list filter at each.
+// 6. test/bench/multi.mjs: team sandboxes (`serve --multi`): branch time for a 10 MB snapshot, RSS
+//    with 200 sandboxes of which 10 are busy, one busy sandbox's rate alone and with 10 others busy.
 // Exit code 1 when a target is missed, so CI can run it as a check.
 import {spawn, spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -57,6 +59,11 @@ try {
     // `--only scale`: the sandbox at 1k, 100k and --customers (test/bench/scale.mjs), nothing else.
     if (ONLY === 'scale') {
       await otherBenches([['scale.mjs', 'benchScale']], {...process.env, HOME: work})
+      break sections
+    }
+    // `--only multi`: team sandboxes (test/bench/multi.mjs), nothing else.
+    if (ONLY === 'multi') {
+      await otherBenches([['multi.mjs', 'benchMulti']], {...process.env, HOME: work})
       break sections
     }
     const auth = 'Basic ' + Buffer.from(`${sandbox.ready.tokenId}:${sandbox.ready.clientSecret}`).toString('base64')
@@ -231,6 +238,7 @@ try {
         ['quotes.mjs', 'benchQuotes'],
         ['wallet.mjs', 'benchWallet'],
         ['scale.mjs', 'benchScale'],
+        ['multi.mjs', 'benchMulti'],
       ],
       cliEnv,
     )

@@ -16,6 +16,8 @@ const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', im
 }
 // Run forever (serve, listen) or would stop a sandbox this test does not own.
 const LONG_RUNNING = [/^sandbox serve/, /^webhooks listen/, /^sandbox stop/]
+// Team sandboxes need a `serve --multi` server and its admin secret (team-sandboxes-lifecycle.test.ts drives them).
+const NEEDS_TEAM_SERVER = /^sandbox (create|list|delete)\b|^sandbox reset --name/
 // Commands with no example that can run here as printed: they need real credentials, a file made
 // by another program (an image, a signature, a WebAuthn assertion) or a terminal.
 const NEEDS_OUTSIDE = [
@@ -37,6 +39,9 @@ const NEEDS_OUTSIDE = [
   'cards:reveal',
   // reads from a second environment: a saved profile of the reader's (test/integration/flow-capture.test.ts drives it)
   'flow:capture',
+  'sandbox:create',
+  'sandbox:list',
+  'sandbox:delete',
 ]
 // Commands whose examples name objects this test does not create yet (agents, SCA, stablecoins,
 // tokens, invitations, delegated keys): their own integration tests run them; listed here by name
@@ -275,6 +280,7 @@ function runnable(commandId: string, example: string): string[] | undefined {
     out.push(w.replace(/(\/internal-accounts\/)InternalAccount:[0-9a-z]{4}\.\.\./, `$1${ids.Wallet}`))
   }
   if (LONG_RUNNING.some((re) => re.test(out.join(' ')))) return undefined
+  if (NEEDS_TEAM_SERVER.test(out.join(' '))) return undefined
   // Named profiles are the reader's own (created with `svc login`); this test has only `local`.
   if (/--(?:from-)?profile (?!local\b)|^profiles use (?!local\b)/.test(out.join(' '))) return undefined
   return out

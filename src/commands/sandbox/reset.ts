@@ -10,13 +10,26 @@ import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 import {cancelled} from '../../lib/errors.js'
 import {runningPid} from '../../lib/sandbox-process.js'
 import {sandboxStoreCall} from '../../lib/sandbox-store.js'
+import {resetSandbox} from '../../lib/api/sandboxes.js'
+import {adminClient, adminFlags, adminTarget, checkSandboxName} from '../../lib/sandbox-admin.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static override summary = 'Wipe the local sandbox state (customers, accounts, events); credentials and keys are kept'
-  static override examples = ['<%= config.bin %> sandbox reset --yes']
-  static override flags = {'data-dir': Flags.string({description: 'data dir to wipe'}), yes: yesFlag}
+  static override examples = [
+    '<%= config.bin %> sandbox reset --yes',
+    '<%= config.bin %> sandbox reset --name ci-42 --yes',
+  ]
+  static override flags = {
+    'data-dir': Flags.string({description: "data dir to wipe (with --name: the local team server's data dir)"}),
+    name: Flags.string({
+      description: 'wipe only this sandbox of a team sandbox server (`serve --multi`), while it serves',
+    }),
+    'admin-secret-stdin': adminFlags['admin-secret-stdin'],
+    yes: yesFlag,
+  }
 
   async run() {
+    if (this.flags.name !== undefined) return this.resetOne(this.flags.name)
     const dataDir = this.flags['data-dir'] ?? sandboxDataDir()
     const pid = runningPid(dataDir)
     if (pid)
@@ -45,5 +58,26 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
       )
     this.out.success(`Local sandbox state wiped (${dataDir})`)
     return {reset: true, dataDir}
+  }
+
+  /** One sandbox of a team server, through its admin route: the others keep serving, untouched. */
+  private async resetOne(nameGiven: string) {
+    const f = this.flags
+    const name = checkSandboxName(nameGiven, '--name')
+    const target = adminTarget({
+      baseUrl: f['base-url'],
+      dataDir: f['data-dir'],
+      secretStdin: f['admin-secret-stdin'],
+      env: this.ctx.env,
+    })
+    await this.ctx.confirm(`Wipe all state of sandbox ${name}?`, {yes: f.yes, always: true})
+    const client = adminClient(target, {version: this.config.version, timeoutMs: this.ctx.remainingMs()})
+    try {
+      await client.call(resetSandbox(name))
+    } finally {
+      await client.close()
+    }
+    this.out.success(`Sandbox ${name} wiped; its credentials and webhook key are kept`)
+    return {reset: true, name}
   }
 }

@@ -3,6 +3,7 @@ import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError, SvcError, usageError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
+import {parseDuration} from '../../lib/duration.js'
 import {sandboxDataDir} from '../../lib/paths.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
@@ -43,6 +44,14 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       description:
         'inject faults before any state change: rate5xx=P (503), rate429=P (with Retry-After), reset=P, latency=MS, retryAfter=S',
     }),
+    multi: Flags.boolean({
+      description:
+        'serve many isolated sandboxes from this one process (a team server): the data dir is the default sandbox, others are made with `svc sandbox create`; the ready line adds "adminSecret"',
+    }),
+    'idle-close': Flags.string({
+      description: 'with --multi: close a sandbox that has served nothing this long (it reopens on its next request)',
+      dependsOn: ['multi'],
+    }),
     'faults-seed': Flags.integer({
       description: 'seed of the fault PRNG, so a run is repeatable',
       min: 0,
@@ -55,12 +64,16 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     const f = this.flags
     const dataDir = f['data-dir'] ?? sandboxDataDir()
     const faults = f.faults === undefined ? undefined : parseFaultsFlag(f.faults, f['faults-seed'])
+    const idleMs = f['idle-close'] === undefined ? undefined : parseDuration(f['idle-close'])
+    if (f['idle-close'] !== undefined && idleMs === undefined)
+      throw usageError(`--idle-close: "${f['idle-close']}" is not a duration (e.g. 500ms, 30s, 5m)`)
     const running = runningPid(dataDir)
     if (running && running !== process.pid) throw sandboxRunning(dataDir, running, recordedUrl(dataDir))
     if (f.detach) {
       const args = ['--port', String(f.port), '--data-dir', dataDir]
       for (const name of ['decision-delay', 'webhook-retry-base'] as const)
         if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
+      if (f.multi) args.push('--multi', ...(f['idle-close'] ? ['--idle-close', f['idle-close']] : []))
       if (faults)
         args.push(
           '--faults',
@@ -79,18 +92,23 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
         ])
       return undefined
     }
-    const {Emulator} = await import('../../emulator/emulator.js')
+    const settings = {
+      ...(f['decision-delay'] !== undefined ? {decisionDelayMs: f['decision-delay']} : {}),
+      ...(f['webhook-retry-base'] !== undefined ? {webhookRetryBaseMs: f['webhook-retry-base']} : {}),
+    }
+    const log = (line: string) => process.stderr.write(this.out.dim(line) + '\n')
     let emu
+    let server: {close(): Promise<void>}
+    let adminSecret: string | undefined
     try {
-      emu = await Emulator.start({
-        dataDir,
-        port: f.port,
-        log: (line) => process.stderr.write(this.out.dim(line) + '\n'),
-        settings: {
-          ...(f['decision-delay'] !== undefined ? {decisionDelayMs: f['decision-delay']} : {}),
-          ...(f['webhook-retry-base'] !== undefined ? {webhookRetryBaseMs: f['webhook-retry-base']} : {}),
-        },
-      })
+      if (f.multi) {
+        const {MultiServer} = await import('../../emulator/multi/server.js')
+        const multi = await MultiServer.start({dataDir, port: f.port, log, settings, idleMs})
+        ;[server, emu, adminSecret] = [multi, await multi.defaultSandbox(), multi.admin.clientSecret]
+      } else {
+        const {Emulator} = await import('../../emulator/emulator.js')
+        server = emu = await Emulator.start({dataDir, port: f.port, log, settings})
+      }
     } catch (e) {
       if ((e as Error).name === 'SandboxInUseError') {
         const busy = e as Error & {pid: number; url?: string}
@@ -112,6 +130,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       tokenId: emu.credentials.tokenId,
       clientSecret: emu.credentials.clientSecret,
       webhookPublicKey: emu.webhookPublicKeyPem,
+      ...(adminSecret ? {adminSecret} : {}),
     }
     recordRunning(dataDir, ready)
     if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
@@ -123,6 +142,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       this.out.info(
         `Webhook public key (X-Service-Signature, ECDSA P-256 / SHA-256):\n${ready.webhookPublicKey.trim()}`,
       )
+      if (adminSecret)
+        this.out.info(
+          `Team sandboxes (--multi): manage them with \`svc sandbox create/list/delete\`; admin secret: ${adminSecret}`,
+        )
       this.out.info(this.out.dim('Ctrl-C to stop.'))
     }
     await new Promise<void>((resolve) => {
@@ -130,7 +153,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       process.once('SIGINT', stop)
       process.once('SIGTERM', stop)
     })
-    await emu.close()
+    await server.close()
     clearRunning(dataDir)
     return undefined
   }

@@ -1,0 +1,65 @@
+import {Args, Flags} from '@oclif/core'
+import {BaseCommand} from '../../lib/base-command.js'
+import {renderKeyValue} from '../../lib/output/render.js'
+import {
+  adminClient,
+  adminFlags,
+  adminTarget,
+  checkSandboxName,
+  createTeamSandbox,
+  snapshotFile,
+} from '../../lib/sandbox-admin.js'
+
+export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
+  static override summary =
+    'Create a sandbox of its own on a team sandbox server (`serve --multi`), empty or branched, and a profile for it'
+  static override description =
+    'Branching copies the database (a snapshot file, or another sandbox even while it serves), checks it and migrates an older schema forward. ' +
+    'The new sandbox has its own credentials and webhook key: they are written as profile NAME (the secret in a 0600 file, never on argv or in output unless --show-secret). ' +
+    "The admin secret comes from --admin-secret-stdin, SVC_SANDBOX_ADMIN_SECRET, or the local server's data dir."
+  static override examples = [
+    '<%= config.bin %> sandbox create "ci-$RUN_ID" --from-snapshot fixtures/onboarded.db',
+    '<%= config.bin %> sandbox create try-refunds --from main-demo',
+  ]
+  static override args = {
+    name: Args.string({
+      description: 'letters, digits, - and _ (up to 63): the sandbox and its profile',
+      required: true,
+    }),
+  }
+  static override flags = {
+    'from-snapshot': Flags.string({
+      description: 'branch from this snapshot file (`svc sandbox snapshot save` or `backup` writes one)',
+      exclusive: ['from'],
+    }),
+    from: Flags.string({description: 'branch from this sandbox of the same server', exclusive: ['from-snapshot']}),
+    'show-secret': Flags.boolean({description: "print the new sandbox's client secret (also in --json)"}),
+    ...adminFlags,
+  }
+
+  async run() {
+    const f = this.flags
+    const name = checkSandboxName(this.args.name)
+    if (f.from !== undefined) checkSandboxName(f.from, '--from')
+    const snapshot = f['from-snapshot'] === undefined ? undefined : snapshotFile(f['from-snapshot'])
+    const target = adminTarget({
+      baseUrl: f['base-url'],
+      dataDir: f['data-dir'],
+      secretStdin: f['admin-secret-stdin'],
+      env: this.ctx.env,
+    })
+    const client = adminClient(target, {version: this.config.version, timeoutMs: this.ctx.remainingMs()})
+    try {
+      const {secret, ...created} = await createTeamSandbox(client, {name, from: f.from, snapshot}, this.ctx.env)
+      this.out.success(`Sandbox ${name} created; use it with --profile ${name}`)
+      renderKeyValue(this.out, [
+        ['url', created.url],
+        ['tokenId', created.tokenId],
+        ...(f['show-secret'] ? ([['clientSecret', secret.reveal()]] as Array<[string, string]>) : []),
+      ])
+      return {...created, ...(f['show-secret'] ? {clientSecret: secret.reveal()} : {})}
+    } finally {
+      await client.close()
+    }
+  }
+}

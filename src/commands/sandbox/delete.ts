@@ -1,0 +1,40 @@
+import {Args} from '@oclif/core'
+import {BaseCommand} from '../../lib/base-command.js'
+import {deleteSandbox} from '../../lib/api/sandboxes.js'
+import {yesFlag} from '../../lib/flags.js'
+import {
+  adminClient,
+  adminFlags,
+  adminTarget,
+  checkSandboxName,
+  forgetTeamSandboxProfile,
+} from '../../lib/sandbox-admin.js'
+
+export default class SandboxDelete extends BaseCommand<typeof SandboxDelete> {
+  static override summary =
+    'Delete a sandbox of a team sandbox server (`serve --multi`), its data and credentials, and the profile `create` wrote'
+  static override examples = ['<%= config.bin %> sandbox delete "ci-$RUN_ID" --yes']
+  static override args = {name: Args.string({description: 'the sandbox to delete', required: true})}
+  static override flags = {yes: yesFlag, ...adminFlags}
+
+  async run() {
+    const f = this.flags
+    const name = checkSandboxName(this.args.name)
+    const target = adminTarget({
+      baseUrl: f['base-url'],
+      dataDir: f['data-dir'],
+      secretStdin: f['admin-secret-stdin'],
+      env: this.ctx.env,
+    })
+    await this.ctx.confirm(`Delete sandbox ${name} and everything in it?`, {yes: f.yes, always: true})
+    const client = adminClient(target, {version: this.config.version, timeoutMs: this.ctx.remainingMs()})
+    try {
+      await client.call(deleteSandbox(name))
+    } finally {
+      await client.close()
+    }
+    const profileRemoved = await forgetTeamSandboxProfile(name, this.ctx.env)
+    this.out.success(`Sandbox ${name} deleted${profileRemoved ? `, and its profile` : ''}`)
+    return {name, deleted: true, profileRemoved}
+  }
+}

@@ -1,0 +1,160 @@
+import {Flags} from '@oclif/core'
+import type {z} from 'zod'
+import {existsSync, readFileSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+import {ApiClient} from './api/client.js'
+import {createSandbox, createSandboxFromSnapshot} from './api/sandboxes.js'
+import {isLoopback, normaliseBaseUrl, readConfig, removeProfile, saveProfile} from './config.js'
+import {InputError, SvcError, networkError, usageError} from './errors.js'
+import {ExitCode} from './exit-codes.js'
+import {LOCAL_BASE_URL, sandboxDataDir} from './paths.js'
+import {recordedSandboxUrl} from './sandbox-process.js'
+import {sandboxCreated, sandboxName} from './schemas/sandboxes.js'
+import {Secret} from './secret.js'
+
+/** The environment variable a CI job gives the team server's admin secret in (never a flag value). */
+export const ADMIN_SECRET_ENV = 'SVC_SANDBOX_ADMIN_SECRET'
+
+export interface AdminTarget {
+  /** The server's base URL (its default sandbox's, e.g. http://host:4010/2025-10-13). */
+  baseUrl: string
+  secret: Secret
+  /** Where the secret came from, for the hint of a 401: never the secret. */
+  secretFrom: string
+}
+
+/**
+ * The team sandbox server to manage and its admin secret. The URL: --base-url, else SVC_BASE_URL,
+ * else the sandbox running from the local data dir, else the default local address. The secret:
+ * --admin-secret-stdin, else SVC_SANDBOX_ADMIN_SECRET, else the admin.json the local server keeps
+ * (0600) in its data dir; it is never taken from argv.
+ */
+export function adminTarget(opts: {
+  baseUrl?: string
+  dataDir?: string
+  secretStdin: boolean
+  env: NodeJS.ProcessEnv
+}): AdminTarget {
+  const dataDir = opts.dataDir ?? sandboxDataDir(opts.env)
+  const given = opts.baseUrl ?? (opts.env.SVC_BASE_URL || undefined)
+  const baseUrl = normaliseBaseUrl(given ?? recordedSandboxUrl(dataDir) ?? LOCAL_BASE_URL)
+  if (opts.secretStdin) {
+    const value = readFileSync(0, 'utf8').trim()
+    if (!value) throw usageError('The admin secret read from stdin is empty')
+    return {baseUrl, secret: new Secret(value), secretFrom: 'stdin'}
+  }
+  const fromEnv = opts.env[ADMIN_SECRET_ENV]
+  if (fromEnv) return {baseUrl, secret: new Secret(fromEnv), secretFrom: ADMIN_SECRET_ENV}
+  const file = join(dataDir, 'admin.json')
+  if (existsSync(file)) {
+    const secret = (JSON.parse(readFileSync(file, 'utf8')) as {clientSecret?: string}).clientSecret
+    if (secret) return {baseUrl, secret: new Secret(secret), secretFrom: file}
+  }
+  throw usageError(
+    'No admin secret for the team sandbox server',
+    `Set ${ADMIN_SECRET_ENV} (the "adminSecret" of \`svc sandbox serve --multi --json\`), or pipe it with --admin-secret-stdin.`,
+  )
+}
+
+export function adminClient(t: AdminTarget, opts: {version: string; timeoutMs: number}): ApiClient {
+  return new ApiClient({
+    baseUrl: t.baseUrl,
+    tokenId: 'admin',
+    secret: t.secret,
+    timeoutMs: opts.timeoutMs,
+    maxRetries: 1,
+    userAgent: `svc-cli/${opts.version} node/${process.version}`,
+    onConnectionRefused: () =>
+      networkError(
+        `No sandbox server is listening at ${new URL(t.baseUrl).origin}`,
+        'Start one with `svc sandbox serve --multi --detach`, or point --base-url at the team server.',
+      ),
+  })
+}
+
+/** A sandbox name checked before anything is sent, naming the argument. */
+export function checkSandboxName(name: string, field = 'NAME'): string {
+  const r = sandboxName.safeParse(name)
+  if (!r.success) throw new InputError([{field, message: r.error.issues[0]!.message}])
+  return name
+}
+
+/** A snapshot file to branch from: it must exist and be a file (checked before any request). */
+export function snapshotFile(path: string): {bytes: Uint8Array; size: number} {
+  let size: number
+  try {
+    const st = statSync(path)
+    if (!st.isFile()) throw new Error('not a file')
+    size = st.size
+  } catch {
+    throw new InputError([{field: '--from-snapshot', message: `${path} is not a readable file`}])
+  }
+  return {bytes: readFileSync(path), size}
+}
+
+export interface CreatedSandbox {
+  name: string
+  profile: string
+  url: string
+  tokenId: string
+  webhookPublicKey: string
+  /** Only with --show-secret; otherwise it is in the profile's 0600 credentials file. */
+  clientSecret?: string
+}
+
+/**
+ * Creates the sandbox on the server and writes profile NAME for it (the secret into the 0600
+ * credentials file, never argv or output), without making it the active profile.
+ */
+export async function createTeamSandbox(
+  client: ApiClient,
+  input: {name: string; from?: string; snapshot?: {bytes: Uint8Array; size: number}},
+  env: NodeJS.ProcessEnv,
+): Promise<CreatedSandbox & {secret: Secret}> {
+  if (readConfig(env).profiles?.[input.name])
+    throw new SvcError({
+      code: 'PROFILE_EXISTS',
+      exitCode: ExitCode.CONFLICT,
+      message: `A profile named "${input.name}" already exists; nothing was created`,
+      hint: `Pick another name, or remove the profile first: \`svc profiles remove ${input.name}\`.`,
+    })
+  let created: z.infer<typeof sandboxCreated>
+  if (input.snapshot) {
+    const req = createSandboxFromSnapshot(input.name, input.snapshot.size)
+    const res = await client.request({...req, rawBody: input.snapshot.bytes})
+    created = client.parse(sandboxCreated, res.body, req.response!.what)
+  } else
+    created = await client.call(createSandbox({name: input.name, ...(input.from ? {from: {sandbox: input.from}} : {})}))
+  const secret = new Secret(created.clientSecret)
+  const baseUrl = normaliseBaseUrl(created.url)
+  await saveProfile(
+    input.name,
+    {environment: isLoopback(baseUrl) ? 'local' : 'sandbox', baseUrl, tokenId: created.tokenId},
+    secret,
+    env,
+    {activate: false},
+  )
+  return {
+    name: created.name,
+    profile: input.name,
+    url: baseUrl,
+    tokenId: created.tokenId,
+    webhookPublicKey: created.webhookPublicKey,
+    secret,
+  }
+}
+
+/** Removes profile NAME if it is the one `createTeamSandbox` wrote for this sandbox (its URL names it). */
+export async function forgetTeamSandboxProfile(name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const p = readConfig(env).profiles?.[name]
+  if (!p || !new URL(p.baseUrl).pathname.startsWith(`/sandboxes/${name}/`)) return false
+  return removeProfile(name, env)
+}
+
+/** The flags every team-sandbox command shares: where the local server keeps its admin secret, and the stdin way to give one. */
+export const adminFlags = {
+  'data-dir': Flags.string({description: "the local team server's data dir, whose admin.json holds the admin secret"}),
+  'admin-secret-stdin': Flags.boolean({
+    description: `read the server's admin secret from stdin (else ${ADMIN_SECRET_ENV}, else the local server's)`,
+  }),
+}

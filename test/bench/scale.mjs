@@ -335,7 +335,8 @@ async function measure(level, peer, sbx, seconds, label) {
   }
   const levelFilters = filtersOf(level.seed)
   const peerFilters = filtersOf(peer.seed)
-  for (let i = 0; i < levelFilters.length; i++) await pair(levelFilters[i][0], levelFilters[i][1], peerFilters[i][1])
+  for (let i = 0; i < levelFilters.length; i++)
+    await pair(levelFilters[i][0], levelFilters[i][1], peerFilters[i][1], 300)
   const nextOf = async (c, path) => {
     const cursor = (await (await c.pool.request(get(c, path)())).body.json()).nextCursor
     return cursor ? `${path}&cursor=${encodeURIComponent(cursor)}` : path

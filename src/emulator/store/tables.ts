@@ -175,6 +175,14 @@ export const TABLES: TableDef[] = [
     groupCounts: [
       {name: 'transactions.status', column: 'status'},
       {name: 'transactions.type', column: 'type'},
+      // ?accountIdentifier=: the account as the source, and as the destination of a payment from
+      // another account (the two ranges the list merges), so its total is two look-ups.
+      {name: 'transactions.source', column: 'source_account_id'},
+      {
+        name: 'transactions.destination',
+        column: 'destination_account_id',
+        when: (row) => `${row}.source_account_id IS NOT ${row}.destination_account_id`,
+      },
     ],
     rangeCounts: [{name: 'transactions'}],
   },

@@ -19,7 +19,8 @@ export async function loadEmulator(): Promise<EmulatorModule> {
   return loaded ?? import('./emulator.js')
 }
 
-function bundled(file: string, tscOutput: string): EmulatorModule | undefined {
+/** The exports of the one-file build `file`, or undefined when it is missing or older than `tscOutput`. */
+export function bundled<T = EmulatorModule>(file: string, tscOutput: string): T | undefined {
   let src: string
   try {
     if (statSync(file).mtimeMs + 1 < statSync(tscOutput).mtimeMs) return undefined
@@ -53,5 +54,5 @@ function bundled(file: string, tscOutput: string): EmulatorModule | undefined {
         // best effort: a read-only install starts without a cache
       }
     })
-  return mod.exports as EmulatorModule
+  return mod.exports as T
 }

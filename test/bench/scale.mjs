@@ -11,7 +11,7 @@
 //   4. durable POST /customers per second (32 connections; after the lists, so they see the level).
 // Targets (issue 20): every list filter's p50 at the largest level <= 2x its p50 on the empty
 // sandbox; POST at the largest level >= 80% of empty; restart <= 1 s.
-import {spawn} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {loadavg as osLoadavg, tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
@@ -62,6 +62,8 @@ export async function benchScale({bin, customers = 100_000, seconds = 3}) {
       console.log(
         `  filled to ${n.toLocaleString('en')} customers and as many transactions through the store's bulk load in ${fillSec.toFixed(1)} s, count check ok (database ${(statSync(join(dir, 'sandbox.db')).size / 2 ** 20).toFixed(0)} MB; load ${loadavg()})`,
       )
+      // The fill's gigabytes are written back by the OS now, not during the measurements' fsyncs.
+      spawnSync('sync')
       const restartMs = await restarts(bin, dir, work)
       sbx = await serve(bin, dir, work)
       const levelConn = {
@@ -73,7 +75,7 @@ export async function benchScale({bin, customers = 100_000, seconds = 3}) {
       rows.push({label: n.toLocaleString('en'), restartMs, ...r})
       const worst = Math.max(...Object.values(r.lists).map((l) => l.p50 / l.empty))
       console.log(
-        `  at ${n.toLocaleString('en')}: restart ${restartMs.toFixed(0)} ms (empty ${emptyRestart.toFixed(0)}), POST ${((r.post.level / r.post.empty) * 100).toFixed(0)}% of empty, worst list ratio ${worst.toFixed(2)}x (load ${loadavg()})`,
+        `  at ${n.toLocaleString('en')}: restart ${restartMs.toFixed(0)} ms (empty ${emptyRestart.toFixed(0)}), POST ${(r.post.ratio * 100).toFixed(0)}% of empty, worst list ratio ${worst.toFixed(2)}x (load ${loadavg()})`,
       )
       await stop(sbx)
       sbx = undefined
@@ -104,9 +106,9 @@ export async function benchScale({bin, customers = 100_000, seconds = 3}) {
   console.log(
     `  ${'GET /customers/{id}'.padEnd(48)} ${col(last.get.empty.toFixed(2))}${levelRows.map((r) => col(r.get.p50.toFixed(2))).join('')}   ${(last.get.p50 / last.get.empty).toFixed(2)}x`,
   )
-  const postRatio = last.post.level / last.post.empty
+  const postRatio = last.post.ratio
   console.log(
-    `  ${'POST /customers (durable), req/s'.padEnd(48)} ${col(last.post.empty.toFixed(0))}${levelRows.map((r) => col(r.post.level.toFixed(0))).join('')}   ${(postRatio * 100).toFixed(0)}%  target >= ${TARGETS.postRatio * 100}%  ${check('post at scale', postRatio >= TARGETS.postRatio)}`,
+    `  ${'POST /customers (durable), req/s (median of 8)'.padEnd(48)} ${col(last.post.empty.toFixed(0))}${levelRows.map((r) => col(r.post.level.toFixed(0))).join('')}   ${(postRatio * 100).toFixed(0)}%  target >= ${TARGETS.postRatio * 100}%  ${check('post at scale', postRatio >= TARGETS.postRatio)}`,
   )
   console.log(
     `  ${'restart to ready, ms (median of 5, warm cache)'.padEnd(48)} ${rows.map((r) => col(r.restartMs.toFixed(0))).join('')}   target <= ${TARGETS.restartMs} ms  ${check('restart', last.restartMs <= TARGETS.restartMs)}`,
@@ -365,11 +367,18 @@ async function measure(level, peer, sbx, seconds, label) {
   })
   await load(level.pool, 1, 32, create(level, 'l'), 201) // warm-up
   await load(peer.pool, 1, 32, create(peer, 'e'), 201)
-  // In turn, in four slices each, so a burst of other work on the machine hits both alike.
-  const post = {level: 0, empty: 0}
-  for (let i = 0; i < 4; i++) {
-    post.level += (await load(level.pool, seconds / 4, 32, create(level, 'l'), 201)).perSec / 4
-    post.empty += (await load(peer.pool, seconds / 4, 32, create(peer, 'e'), 201)).perSec / 4
+  // In turn, in 8 slices each. Durable POSTs wait on fsync, which other work on the machine (test
+  // suites syncing their own files) delays in bursts: the ratio is the median of the 8 pairs' ratios,
+  // so a burst that hits one slice does not decide it.
+  const rates = {level: [], empty: []}
+  for (let i = 0; i < 8; i++) {
+    rates.level.push((await load(level.pool, seconds / 4, 32, create(level, 'l'), 201)).perSec)
+    rates.empty.push((await load(peer.pool, seconds / 4, 32, create(peer, 'e'), 201)).perSec)
+  }
+  const post = {
+    level: median(rates.level),
+    empty: median(rates.empty),
+    ratio: median(rates.level.map((l, i) => l / rates.empty[i])),
   }
   const rss = procStatus(sbx.child.pid)
   return {lists, get: {p50: getLevel, empty: getEmpty}, post, rssMb: rss.VmHWM / 1024}
@@ -408,6 +417,8 @@ async function stop(sbx) {
   sbx.child.kill('SIGTERM')
   await exited
 }
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 /** `count` requests to each of two sandboxes, one after another in turn: the p50 of each, ms. */
 async function alternating(poolA, makeA, poolB, makeB, count) {

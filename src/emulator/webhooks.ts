@@ -1,7 +1,7 @@
 import {createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, type KeyObject} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
 import {request as httpRequest} from 'node:http'
-import {request as httpsRequest} from 'node:https'
+import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {writePrivateFileAtomic} from '../lib/fs-safe.js'
 import type {PlatformConfig, SandboxSettings} from './settings.js'
@@ -294,7 +294,7 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
       if (err) reject(err)
       else resolve(value!)
     }
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
+    const req = (u.protocol === 'https:' ? httpsRequestOf() : httpRequest)(
       u,
       {method: 'POST', headers: {...headers, 'content-length': String(Buffer.byteLength(body))}},
       (res) => {
@@ -323,4 +323,9 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
     req.on('error', (e) => finish(e))
     req.end(body)
   })
+}
+
+/** node:https (and TLS under it) only once a webhook goes to an https URL: not at every sandbox start. */
+function httpsRequestOf(): typeof import('node:https').request {
+  return (createRequire(import.meta.url)('node:https') as typeof import('node:https')).request
 }

@@ -106,7 +106,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
         const multi = await MultiServer.start({dataDir, port: f.port, log, settings, idleMs})
         ;[server, emu, adminSecret] = [multi, await multi.defaultSandbox(), multi.admin.clientSecret]
       } else {
-        const {Emulator} = await import('../../emulator/emulator.js')
+        const {Emulator} = await (await import('../../emulator/load.js')).loadEmulator()
         server = emu = await Emulator.start({dataDir, port: f.port, log, settings})
       }
     } catch (e) {

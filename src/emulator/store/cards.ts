@@ -4,7 +4,7 @@ import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
 import type {TransactionListQuery} from '../../lib/schemas/transactions.js'
 import type {Cursor} from '../paging.js'
-import {countOf, keysetPage} from './keyset.js'
+import {countOf, keysetPage, rangeCountOf} from './keyset.js'
 
 /** Cards that are not CLOSED for one cardholder (index cards_cardholder_id_state): the live-card limit. */
 export function liveCardCount(db: Db, cardholderId: string): number {
@@ -63,7 +63,14 @@ export function cardBranch(db: Db, q: TransactionListQuery): Branch | undefined 
   if (q.accountIdentifier) (where.push('account_id = ?'), params.push(q.accountIdentifier))
   if (q.startDate) (where.push('created_at >= ?'), params.push(new Date(q.startDate).toISOString()))
   if (q.endDate) (where.push('created_at <= ?'), params.push(new Date(q.endDate).toISOString()))
-  return {table: 'cardTransactions', where, params, total: where.length ? undefined : countOf(db, 'cardTransactions')}
+  const dates = [q.startDate, q.endDate].filter(Boolean).length
+  const iso = (v: string | undefined) => v && new Date(v).toISOString()
+  const total = !where.length
+    ? countOf(db, 'cardTransactions')
+    : where.length === dates
+      ? rangeCountOf(db, {name: 'cardTransactions', table: 'cardTransactions'}, iso(q.startDate), iso(q.endDate))
+      : undefined
+  return {table: 'cardTransactions', where, params, total}
 }
 
 /**

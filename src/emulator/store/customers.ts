@@ -2,7 +2,7 @@ import type {z} from 'zod'
 import type {customerListQuery} from '../../lib/schemas/customer.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
-import {countOf, groupCountOf, keysetPage} from './keyset.js'
+import {countOf, groupCountOf, keysetPage, rangeCountOf} from './keyset.js'
 
 const iso = (v: string) => new Date(v).toISOString()
 
@@ -26,9 +26,10 @@ export function activeByUmaAddress(db: Db, umaAddress: string): StoredCustomer |
 /**
  * GET /customers: the published filters, oldest first. Each filter leads an index that continues
  * in the keyset order (tables.ts); a currency is read from the customerCurrencies side table in
- * that order and joined to the documents. totalCount comes from a running counter when the list
- * is unfiltered or filtered by customerType, region or currency alone; otherwise the first page
- * counts once and the cursor carries the count (keysetPage).
+ * that order and joined to the documents. totalCount comes from running counters when the list
+ * is unfiltered, filtered by customerType, region or currency alone, by customerType and region,
+ * or by a created-at window alone (month/day/hour/minute buckets); otherwise the first page counts
+ * once and the cursor carries the count (keysetPage).
  */
 export function listCustomers(db: Db, q: z.infer<typeof customerListQuery>, paging: Paging) {
   const where: string[] = []
@@ -79,6 +80,15 @@ export function listCustomers(db: Db, q: z.infer<typeof customerListQuery>, pagi
   else if (filters === 1 && q.customerType) total = groupCountOf(db, `${scope}.type`, q.customerType)
   else if (filters === 1 && q.region) total = groupCountOf(db, `${scope}.region`, q.region)
   else if (filters === 1 && q.currency) total = groupCountOf(db, `${scope}.currency`, q.currency)
+  else if (filters === 2 && q.customerType && q.region)
+    total = groupCountOf(db, `${scope}.typeRegion`, `${q.customerType}|${q.region}`)
+  else if (filters === Number(Boolean(q.createdAfter)) + Number(Boolean(q.createdBefore)))
+    total = rangeCountOf(
+      db,
+      {name: scope, table: 'customers', scope: includeDeleted ? undefined : 'is_deleted = 0'},
+      q.createdAfter && iso(q.createdAfter),
+      q.createdBefore && iso(q.createdBefore),
+    )
   const query = byCurrency
     ? {
         from: 'customerCurrencies AS k CROSS JOIN customers AS c ON c.id = k.customer_id',

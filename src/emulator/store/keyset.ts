@@ -1,5 +1,6 @@
 import type {Cursor, Paging} from '../paging.js'
 import type {Db} from './db.js'
+import {RANGE_LEVELS} from './tables.js'
 
 export interface ListQuery {
   table: string
@@ -57,6 +58,53 @@ export function countOf(db: Db, name: string): number {
 /** The running count of rows whose column holds `value` (a `groupCounts` counter). */
 export function groupCountOf(db: Db, name: string, value: string): number {
   return countOf(db, `${name}:${value}`)
+}
+
+/**
+ * How many rows of a `rangeCounts` counter have `from <= created_at <= to` (either bound may be
+ * absent): whole months, days, hours and minutes from the `timeCounts` buckets, and the rows of
+ * the two partial minutes at the edges by an index range of `table` (`scope`: the counter's
+ * condition as SQL over the table, e.g. `is_deleted = 0`). O(buckets + rows in a minute), not
+ * O(rows in the range).
+ */
+export function rangeCountOf(
+  db: Db,
+  counter: {name: string; table: string; scope?: string},
+  from: string | undefined,
+  to: string | undefined,
+): number {
+  const upTo = to === undefined ? countOf(db, counter.name) : before(db, counter, to, true)
+  // An empty window (from after to) comes out negative: none match.
+  return from === undefined ? upTo : Math.max(0, upTo - before(db, counter, from, false))
+}
+
+/** Rows whose created_at sorts before `x` (or equals it, when `inclusive`). */
+function before(db: Db, c: {name: string; table: string; scope?: string}, x: string, inclusive: boolean): number {
+  // created_at < x  <=>  its month < x's month, or the same month and an earlier day, ... or the
+  // same minute and created_at < x: true of any two strings, so exact whatever the format.
+  const sums: string[] = []
+  const params: unknown[] = []
+  RANGE_LEVELS.forEach((l, i) => {
+    const upper = x.slice(0, l)
+    if (i === 0) (sums.push('name = ? AND bucket < ?'), params.push(`${c.name}/${l}`, upper))
+    else
+      (sums.push('name = ? AND bucket >= ? AND bucket < ?'),
+        params.push(`${c.name}/${l}`, x.slice(0, RANGE_LEVELS[i - 1]), upper))
+  })
+  const buckets = Number(
+    db.sql.row(
+      `SELECT ${sums.map((w) => `coalesce((SELECT sum(n) FROM timeCounts WHERE ${w}), 0)`).join(' + ')}`,
+      ...params,
+    )![0],
+  )
+  const edge = Number(
+    db.sql.row(
+      `SELECT count(*) FROM "${c.table}" WHERE ${c.scope ? `${c.scope} AND ` : ''}created_at >= ? AND created_at ${inclusive ? '<=' : '<'} ?`,
+      x.slice(0, RANGE_LEVELS.at(-1)),
+      x,
+    )![0],
+  )
+  return buckets + edge
 }
 
 /** Documents of `table` whose indexed `column` equals `value` (NULL matches IS NULL), oldest first. */

@@ -10,8 +10,10 @@ import {COUNTS_TABLE_SQL, TABLES, createTableSql, indexName, upsertOf, type Tabl
  * Version 3 (issue 20): list indexes that lead with each filter and continue in the keyset order,
  * new lookup columns (account currencies, external accounts' isDeleted), per-value counters and
  * the customers' currency side table.
+ * Version 4 (issue 20): created_at buckets per month/day/hour/minute (`timeCounts`) for date-range
+ * totals, and the (customerType, region) index and counters.
  */
-export const SCHEMA_VERSION = Math.max(3, ...TABLES.map((t) => t.since ?? 1))
+export const SCHEMA_VERSION = Math.max(4, ...TABLES.map((t) => t.since ?? 1))
 
 /**
  * Applies forward migrations from `PRAGMA user_version` up to SCHEMA_VERSION, all in one

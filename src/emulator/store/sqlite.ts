@@ -55,6 +55,10 @@ export function openConnection(file: string, opts: {readonly?: boolean; check?: 
     if (!opts.readonly) {
       db.exec('PRAGMA journal_mode = WAL')
       db.exec('PRAGMA synchronous = FULL')
+      // 32 MiB of page cache instead of 2: at 1M customers the interior pages of the ~20 b-trees one
+      // create touches (table, indexes, counters, side table) no longer fit in 2 MiB, and each miss
+      // is a read from the OS. Pages are allocated as used, so a small sandbox stays small.
+      db.exec('PRAGMA cache_size = -32768')
     }
     const check = opts.check ?? 'full'
     if (check === 'full' || (check === 'header' && !headerLooksWhole(db, file))) quickCheck(db, file)

@@ -35,13 +35,26 @@ export interface TableDef {
    * low-cardinality column (customerType, region, status, type) answers totalCount with one lookup.
    */
   groupCounts?: GroupCount[]
+  /**
+   * Running counts of rows per month, day, hour and minute of `created_at` (the `timeCounts`
+   * table), so a created-at range (createdAfter/Before, startDate/endDate) answers totalCount by
+   * summing at most ~150 buckets and counting the rows of two partial minutes by index.
+   */
+  rangeCounts?: RangeCount[]
   /** More schema that lives and dies with the table (side tables kept by triggers), created after it. */
   derived?: string[]
 }
 
 export interface GroupCount {
   name: string
-  column: string
+  /** The column counted by; several make one counter per combination (`<a>|<b>`). */
+  column: string | string[]
+  /** Which rows count (SQL over `row`, NEW or OLD); all when absent. */
+  when?: (row: string) => string
+}
+
+export interface RangeCount {
+  name: string
   /** Which rows count (SQL over `row`, NEW or OLD); all when absent. */
   when?: (row: string) => string
 }
@@ -73,6 +86,9 @@ export const TABLES: TableDef[] = [
       {columns: ['uma_address', 'created_at', 'id']},
       {columns: ['customer_type', 'created_at', 'id']},
       {columns: ['region', 'created_at', 'id']},
+      // customerType and region together: the one pair of low-cardinality filters whose page would
+      // otherwise walk one of them testing the other row by row (and count every match).
+      {columns: ['customer_type', 'region', 'created_at', 'id']},
       {columns: ['created_at', 'id'], where: 'is_deleted = 0'},
       {columns: ['created_at', 'id']},
       {columns: ['updated_at']},
@@ -86,7 +102,14 @@ export const TABLES: TableDef[] = [
       {name: 'customers.active.type', column: 'customer_type', when: (row) => `${row}.is_deleted = 0`},
       {name: 'customers.region', column: 'region'},
       {name: 'customers.active.region', column: 'region', when: (row) => `${row}.is_deleted = 0`},
+      {name: 'customers.typeRegion', column: ['customer_type', 'region']},
+      {
+        name: 'customers.active.typeRegion',
+        column: ['customer_type', 'region'],
+        when: (row) => `${row}.is_deleted = 0`,
+      },
     ],
+    rangeCounts: [{name: 'customers'}, {name: 'customers.active', when: (row) => `${row}.is_deleted = 0`}],
     derived: customerCurrencies(),
   },
   {
@@ -152,7 +175,16 @@ export const TABLES: TableDef[] = [
     groupCounts: [
       {name: 'transactions.status', column: 'status'},
       {name: 'transactions.type', column: 'type'},
+      // ?accountIdentifier=: the account as the source, and as the destination of a payment from
+      // another account (the two ranges the list merges), so its total is two look-ups.
+      {name: 'transactions.source', column: 'source_account_id'},
+      {
+        name: 'transactions.destination',
+        column: 'destination_account_id',
+        when: (row) => `${row}.source_account_id IS NOT ${row}.destination_account_id`,
+      },
     ],
+    rangeCounts: [{name: 'transactions'}],
   },
   {
     name: 'beneficialOwners',
@@ -261,6 +293,7 @@ export const TABLES: TableDef[] = [
       {columns: ['created_at', 'id']},
     ],
     counts: [{name: 'cardTransactions', when: () => '1'}],
+    rangeCounts: [{name: 'cardTransactions'}],
     since: 2,
   },
   {...keyOnly('cardReveals'), since: 2},
@@ -424,6 +457,7 @@ export function createTableSql(t: TableDef): string[] {
     ),
     ...counts,
     ...(t.groupCounts ?? []).flatMap((g) => groupCountSql(t.name, g)),
+    ...(t.rangeCounts ?? []).flatMap((r) => rangeCountSql(t.name, r)),
     ...(t.derived ?? []),
   ]
 }
@@ -438,7 +472,8 @@ export function indexName(t: TableDef, ix: TableDef['indexes'][number]): string 
  */
 export function groupCountSql(table: string, g: GroupCount, triggerPrefix = table): string[] {
   const when = g.when ?? (() => '1')
-  const key = (row: string) => `'${g.name}:' || coalesce(${row}.${g.column}, '')`
+  const columns = typeof g.column === 'string' ? [g.column] : g.column
+  const key = (row: string) => `'${g.name}:' || ${columns.map((c) => `coalesce(${row}.${c}, '')`).join(` || '|' || `)}`
   // Not INSERT OR IGNORE: inside a trigger, the upsert that fired it overrides the conflict policy.
   const ensure = (row: string) =>
     `INSERT INTO counts (name, n) SELECT ${key(row)}, 0 WHERE NOT EXISTS (SELECT 1 FROM counts WHERE name = ${key(row)});`
@@ -447,7 +482,7 @@ export function groupCountSql(table: string, g: GroupCount, triggerPrefix = tabl
   const trigger = (event: string, body: string) =>
     `CREATE TRIGGER IF NOT EXISTS "${triggerPrefix}_group_${g.name.replace(/\W/g, '_')}_${event}" AFTER ${event} ON "${table}" BEGIN ${body} END`
   return [
-    `INSERT OR IGNORE INTO counts (name, n) SELECT ${key('row')}, count(*) FROM "${table}" AS row WHERE ${when('row')} GROUP BY row.${g.column}`,
+    `INSERT OR IGNORE INTO counts (name, n) SELECT ${key('row')}, count(*) FROM "${table}" AS row WHERE ${when('row')} GROUP BY ${columns.map((c) => `row.${c}`).join(', ')}`,
     trigger('INSERT', ensure('NEW') + bump('NEW', '+')),
     trigger('DELETE', bump('OLD', '-')),
     trigger('UPDATE', bump('OLD', '-') + ensure('NEW') + bump('NEW', '+')),
@@ -479,5 +514,47 @@ function customerCurrencies(): string[] {
       column: 'currency',
       when: (row) => `${row}.is_deleted = 0`,
     }),
+  ]
+}
+
+/** The created_at prefixes counted (`rangeCounts`): month, day, hour, minute of an ISO timestamp. */
+export const RANGE_LEVELS = [7, 10, 13, 16] as const
+
+export const TIME_COUNTS_TABLE_SQL =
+  'CREATE TABLE IF NOT EXISTS timeCounts (name TEXT NOT NULL, bucket TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (name, bucket)) WITHOUT ROWID'
+
+/**
+ * The triggers that keep `r`'s created_at buckets (one counter `<name>/<level>` per level of
+ * RANGE_LEVELS), and their first values from the rows already there (when the counters are new).
+ * An update fires them only when it moves a row between buckets or in or out of `when`.
+ */
+export function rangeCountSql(table: string, r: RangeCount): string[] {
+  const when = r.when ?? (() => '1')
+  const per = (row: string, body: (name: string, bucket: string) => string) =>
+    RANGE_LEVELS.map((l) => body(`'${r.name}/${l}'`, `substr(${row}.created_at, 1, ${l})`)).join(' ')
+  // Not an upsert: inside a trigger, the upsert that fired it overrides the conflict handling.
+  const ensure = (row: string) =>
+    per(
+      row,
+      (name, bucket) =>
+        `INSERT INTO timeCounts (name, bucket, n) SELECT ${name}, ${bucket}, 0 WHERE (${when(row)}) AND NOT EXISTS (SELECT 1 FROM timeCounts WHERE name = ${name} AND bucket = ${bucket});`,
+    )
+  const bump = (row: string, sign: '+' | '-') =>
+    per(row, (name, bucket) => `UPDATE timeCounts SET n = n ${sign} 1 WHERE name = ${name} AND bucket = ${bucket};`)
+  const trigger = (event: string, cond: string, body: string) =>
+    `CREATE TRIGGER IF NOT EXISTS "${table}_range_${r.name.replace(/\W/g, '_')}_${event}" AFTER ${event} ON "${table}" WHEN ${cond} BEGIN ${body} END`
+  const counted = (row: string) => `${row}.created_at IS NOT NULL AND (${when(row)})`
+  const moved = `(OLD.created_at IS NOT NEW.created_at OR (${counted('OLD')}) IS NOT (${counted('NEW')}))`
+  return [
+    TIME_COUNTS_TABLE_SQL,
+    ...RANGE_LEVELS.map(
+      (l) =>
+        `INSERT INTO timeCounts (name, bucket, n) SELECT '${r.name}/${l}', substr(row.created_at, 1, ${l}), count(*) FROM "${table}" AS row WHERE row.created_at IS NOT NULL AND (${when('row')}) AND NOT EXISTS (SELECT 1 FROM timeCounts WHERE name = '${r.name}/${l}') GROUP BY 2`,
+    ),
+    trigger('INSERT', `(${counted('NEW')})`, ensure('NEW') + bump('NEW', '+')),
+    trigger('DELETE', `(${counted('OLD')})`, bump('OLD', '-')),
+    // Moves out of the old bucket when the old row counted, into the new one when the new row does.
+    `CREATE TRIGGER IF NOT EXISTS "${table}_range_${r.name.replace(/\W/g, '_')}_UPDATE_OLD" AFTER UPDATE ON "${table}" WHEN ${moved} AND (${counted('OLD')}) BEGIN ${bump('OLD', '-')} END`,
+    `CREATE TRIGGER IF NOT EXISTS "${table}_range_${r.name.replace(/\W/g, '_')}_UPDATE_NEW" AFTER UPDATE ON "${table}" WHEN ${moved} AND (${counted('NEW')}) BEGIN ${ensure('NEW') + bump('NEW', '+')} END`,
   ]
 }

@@ -1,7 +1,7 @@
 import type {TransactionListQuery} from '../../lib/schemas/transactions.js'
 import type {Paging} from '../paging.js'
 import type {Db} from './db.js'
-import {countOf, groupCountOf, keysetPage, type ListQuery} from './keyset.js'
+import {countOf, groupCountOf, keysetPage, rangeCountOf, type ListQuery} from './keyset.js'
 import {cardBranch, keysetMerge, type StoredCardTransaction} from './cards.js'
 
 const iso = (v: string) => new Date(v).toISOString()
@@ -10,8 +10,9 @@ const iso = (v: string) => new Date(v).toISOString()
  * GET /transactions: the published filters, newest first unless asked. Each filter leads an index
  * that continues in the keyset order (tables.ts). An account is either side of a payment: two
  * index ranges (source, then destination where the source is another), merged page by page.
- * totalCount: a running counter when unfiltered or filtered by status or type alone; otherwise
- * counted by the chain's first page and carried in the cursor.
+ * totalCount: running counters when unfiltered, filtered by status, type or account alone, or by a
+ * date window alone (created_at buckets); otherwise counted by the chain's first page and carried in
+ * the cursor.
  */
 export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging) {
   const where: string[] = []
@@ -30,13 +31,29 @@ export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging
   if (!where.length && !q.accountIdentifier) total = countOf(db, 'transactions')
   else if (alone && q.status) total = groupCountOf(db, 'transactions.status', q.status)
   else if (alone && q.type) total = groupCountOf(db, 'transactions.type', q.type)
+  else if (!q.accountIdentifier && where.length === Number(Boolean(q.startDate)) + Number(Boolean(q.endDate)))
+    total = rangeCountOf(
+      db,
+      {name: 'transactions', table: 'transactions'},
+      q.startDate && iso(q.startDate),
+      q.endDate && iso(q.endDate),
+    )
+  // An account alone: each side's running counter (filters beside it: counted by the first page).
+  const sideTotal = (side: 'source' | 'destination') =>
+    where.length ? undefined : groupCountOf(db, `transactions.${side}`, q.accountIdentifier!)
   const payments: ListQuery[] = q.accountIdentifier
     ? [
-        {table: 'transactions', where: [...where, 'source_account_id = ?'], params: [...params, q.accountIdentifier]},
+        {
+          table: 'transactions',
+          where: [...where, 'source_account_id = ?'],
+          params: [...params, q.accountIdentifier],
+          total: sideTotal('source'),
+        },
         {
           table: 'transactions',
           where: [...where, 'destination_account_id = ?', 'source_account_id IS NOT ?'],
           params: [...params, q.accountIdentifier, q.accountIdentifier],
+          total: sideTotal('destination'),
         },
       ]
     : [{table: 'transactions', where, params, total}]

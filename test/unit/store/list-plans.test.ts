@@ -84,6 +84,11 @@ const cases: Case[] = [
   },
   {name: 'customers region', run: c({region: 'US'}), index: /customers_region_created_at_id \(region=\?/},
   {
+    name: 'customers customerType + region',
+    run: c({customerType: 'BUSINESS', region: 'MX'}),
+    index: /customers_customer_type_region_created_at_id \(customer_type=\? AND region=\?/,
+  },
+  {
     name: 'customers umaAddress',
     run: c({umaAddress: '$a@b.c'}),
     index: /customers_uma_address_created_at_id \(uma_address=\?/,
@@ -154,6 +159,11 @@ const cases: Case[] = [
   },
   {name: 'transactions startDate', run: t({startDate: AT}), index: /transactions_created_at_id \(created_at>\?/},
   {name: 'transactions endDate', run: t({endDate: AT}), index: /transactions_created_at_id \(created_at<\?/},
+  {
+    name: 'transactions date window',
+    run: t({startDate: AT, endDate: '2026-06-01T00:00:00Z'}),
+    index: /transactions_created_at_id \(created_at>\? AND created_at<\?/,
+  },
   {
     name: 'transactions status + startDate',
     run: t({status: 'PENDING', startDate: AT}),
@@ -285,6 +295,39 @@ describe('every list filter is answered from an index (EXPLAIN QUERY PLAN)', () 
         }
       })
     }
+  }
+
+  // A created-at window's total: bucket sums on timeCounts' primary key, and the two partial
+  // minutes at the edges counted on a range of the keyset index bounded on both sides.
+  for (const [name, run, edge] of [
+    [
+      'customers createdAfter',
+      c({createdAfter: AT}),
+      /customers_created_at_id_partial \(created_at>\? AND created_at<\?\)/,
+    ],
+    [
+      'customers createdBefore + deleted',
+      c({createdBefore: AT, isIncludingDeleted: 'true'}),
+      /customers_created_at_id \(created_at>\? AND created_at<\?\)/,
+    ],
+    [
+      'transactions startDate',
+      t({startDate: AT}),
+      /(transactions|cardTransactions)_created_at_id \(created_at>\? AND created_at<\?\)/,
+    ],
+  ] as const) {
+    it(`${name}: the total is read from created_at buckets, not counted over the range`, () => {
+      const statements = plansOf(() => run(first))
+      const counts = statements.filter((s) => /count\(\*\)|timeCounts/.test(s.sql))
+      const buckets = counts.filter((s) => /timeCounts/.test(s.sql))
+      expect(buckets.length).toBeGreaterThan(0)
+      for (const s of buckets)
+        for (const line of s.plan.filter((l) => /timeCounts/.test(l)))
+          expect(line).toMatch(/^SEARCH timeCounts USING PRIMARY KEY \(name=\? AND bucket[<>]\?/)
+      const edges = counts.filter((s) => /count\(\*\)/.test(s.sql))
+      expect(edges.length).toBeGreaterThan(0)
+      for (const s of edges) expect(s.plan.join('\n'), s.sql).toMatch(edge)
+    })
   }
 
   it('events of a type: an index range on (type, seq), no LIKE scan', () => {

@@ -6,6 +6,7 @@ import {ExitCode} from './exit-codes.js'
 import {withDirLock, writePrivateFileAtomic} from './fs-safe.js'
 import {openKey, sealKey, type SealedKey} from './keystore-crypto.js'
 import {configDir} from './paths.js'
+import type {Context} from './context.js'
 import {canPrompt, promptSecret} from './prompts.js'
 import {Secret} from './secret.js'
 
@@ -303,4 +304,9 @@ export class KeyStore {
 
 function aadOf(id: string, publicKey: string): string {
   return `svc-keystore-v1\n${id}\n${publicKey}`
+}
+
+/** The key store of the context's base URL. */
+export function keyStoreFor(ctx: Context): KeyStore {
+  return new KeyStore({dir: keystoreDir(ctx.env), baseUrl: ctx.profile.baseUrl, now: ctx.now, env: ctx.env})
 }

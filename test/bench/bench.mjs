@@ -149,15 +149,24 @@ try {
       console.log(
         `\nStart-up by topic (median of ${Math.min(RUNS, 11)} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`,
       )
+      console.log(
+        `  ${'command'.padEnd(34)} ${'svc'.padStart(11)} ${'its floor'.padStart(11)}  ratio  target  (floor: the same requests from a bare node, or node -e 0)`,
+      )
       for (const r of topics.rows) {
         const vs =
           r.baselineMs === undefined
             ? ''
             : `  baseline ${fmt(r.baselineMs, 'ms')}  ${r.deltaMs > 0 ? '+' : ''}${r.deltaMs.toFixed(1)} ms`
-        console.log(`  ${r.command.padEnd(34)} ${fmt(r.ms, 'ms')}  ${r.ratio.toFixed(2)}x${vs}`)
+        const verdict = r.target === undefined ? '' : `<= ${r.target.toFixed(1)}x ${check(r.command, r.ok)}`
+        const what =
+          r.requests.length === 1 ? '' : `  (${r.requests.length ? `${r.requests.length} requests` : 'no request'})`
+        console.log(
+          `  ${r.command.padEnd(34)} ${fmt(r.ms, 'ms')} ${fmt(r.floorMs, 'ms')}  ${r.ratio.toFixed(2)}x  ${verdict.padEnd(10)}${what}${vs}`,
+        )
         results.push({
           metric: `startup ${r.command}`,
           ms: r.ms,
+          floorMs: r.floorMs,
           ratio: r.ratio,
           ...(r.baselineMs === undefined ? {} : {baselineMs: r.baselineMs}),
         })

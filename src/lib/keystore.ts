@@ -1,4 +1,3 @@
-import {createHash} from 'node:crypto'
 import {readFileSync, readdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {SvcError} from './errors.js'
@@ -63,6 +62,8 @@ export function keystoreDir(env = process.env): string {
 }
 
 function fileId(kind: KeyKind, baseUrl: string, key: string): string {
+  // node:crypto on use: `wallet keys list` reads the store without hashing or sealing anything.
+  const {createHash} = process.getBuiltinModule('node:crypto')
   return `${kind}-${createHash('sha256').update(`${baseUrl}\n${key}`).digest('hex').slice(0, 32)}`
 }
 

@@ -1,6 +1,6 @@
-import type {z} from 'zod'
+import type * as zc from 'zod/v4/core'
 import {pagedList} from '../schemas/paging.js'
-import type {ApiClient} from './client.js'
+import type {ApiClient, ResponseSchema} from './client.js'
 
 export interface PageOptions {
   limit?: number
@@ -14,7 +14,7 @@ export interface PageOptions {
 }
 
 /** Fetches one page, or with `all` every page merged into one list (hasMore false), or streamed to `onPage`. */
-export async function listPaged<S extends z.ZodType>(
+export async function listPaged<S extends ResponseSchema>(
   client: ApiClient,
   path: string[],
   query: Record<string, string | number | boolean | undefined>,
@@ -24,7 +24,7 @@ export async function listPaged<S extends z.ZodType>(
 ) {
   const schema = pagedList(item)
   let cursor = page.cursor
-  const data: Array<z.infer<S>> = []
+  const data: Array<zc.output<S>> = []
   for (;;) {
     const res = await client.request({
       method: 'GET',
@@ -33,7 +33,7 @@ export async function listPaged<S extends z.ZodType>(
     })
     const body = client.parse(schema, res.body, what)
     if (page.all && page.onPage) page.onPage(body.data as unknown[])
-    else data.push(...(body.data as Array<z.infer<S>>))
+    else data.push(...(body.data as Array<zc.output<S>>))
     if (!page.all || !body.hasMore || !body.nextCursor) {
       return {
         data,

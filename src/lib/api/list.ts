@@ -1,6 +1,6 @@
-import type * as zc from 'zod/v4/core'
+import type {z} from 'zod'
 import {pagedList} from '../schemas/paging.js'
-import type {ApiClient, ResponseSchema} from './client.js'
+import type {ApiClient} from './client.js'
 
 export interface PageOptions {
   limit?: number
@@ -14,7 +14,7 @@ export interface PageOptions {
 }
 
 /** Fetches one page, or with `all` every page merged into one list (hasMore false), or streamed to `onPage`. */
-export async function listPaged<S extends ResponseSchema>(
+export async function listPaged<S extends z.ZodType>(
   client: ApiClient,
   path: string[],
   query: Record<string, string | number | boolean | undefined>,
@@ -24,7 +24,7 @@ export async function listPaged<S extends ResponseSchema>(
 ) {
   const schema = pagedList(item)
   let cursor = page.cursor
-  const data: Array<zc.output<S>> = []
+  const data: Array<z.infer<S>> = []
   for (;;) {
     const res = await client.request({
       method: 'GET',
@@ -33,7 +33,7 @@ export async function listPaged<S extends ResponseSchema>(
     })
     const body = client.parse(schema, res.body, what)
     if (page.all && page.onPage) page.onPage(body.data as unknown[])
-    else data.push(...(body.data as Array<zc.output<S>>))
+    else data.push(...(body.data as Array<z.infer<S>>))
     if (!page.all || !body.hasMore || !body.nextCursor) {
       return {
         data,

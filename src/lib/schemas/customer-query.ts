@@ -1,11 +1,11 @@
 import {z} from 'zod'
 import {countryCode, dateTime} from './common.js'
-import {CUSTOMER_TYPES} from './customer-response.js'
+import {customerTypeEnum} from './customer-response.js'
 
 /** GET /customers filters (customer.ts re-exports it; `customers list` needs none of the request schemas). */
 export const customerListQuery = z.strictObject({
   platformCustomerId: z.string().optional(),
-  customerType: z.enum(CUSTOMER_TYPES).optional(),
+  customerType: customerTypeEnum.optional(),
   createdAfter: dateTime.optional(),
   createdBefore: dateTime.optional(),
   updatedAfter: dateTime.optional(),

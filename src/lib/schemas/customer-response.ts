@@ -1,34 +1,32 @@
-import {idMessage, idRegex} from './id-format.js'
-import {z} from './mini.js'
+import {z} from 'zod'
+import {idOf} from './ids.js'
 
-// The answers' schemas, in zod's mini build (mini.ts says why). The request schemas (customer.ts)
-// and the list filters (customer-query.ts) build their enums from the same lists.
-export const VERIFICATION_STATUSES = ['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'] as const
-export const CUSTOMER_TYPES = ['INDIVIDUAL', 'BUSINESS'] as const
-
-const verificationStatus = z.enum(VERIFICATION_STATUSES)
-const contactStatus = z.enum(['PENDING', 'VERIFIED'])
+export const customerId = idOf('Customer')
+export const verificationStatusEnum = z.enum(['UNVERIFIED', 'PENDING', 'APPROVED', 'REJECTED', 'HOLD'])
+export const customerTypeEnum = z.enum(['INDIVIDUAL', 'BUSINESS'])
 
 /** Response: loose, the spec leaves much of it open. */
 export const customerSchema = z.looseObject({
   // readOnly and not required in the contract's Customer: a real answer carries both
-  id: z.optional(z.string().check(z.regex(idRegex('Customer'), {message: idMessage('Customer')}))),
+  id: customerId.optional(),
   platformCustomerId: z.string(),
-  customerType: z.enum(CUSTOMER_TYPES),
-  umaAddress: z.optional(z.string()),
-  kycStatus: z.optional(verificationStatus),
-  kybStatus: z.optional(verificationStatus),
-  fullName: z.optional(z.string()),
-  email: z.optional(z.string()),
-  phoneNumber: z.optional(z.string()),
-  region: z.optional(z.string()),
-  currencies: z.optional(z.array(z.string())),
-  contactVerification: z.optional(z.looseObject({email: z.optional(contactStatus), phone: z.optional(contactStatus)})),
-  businessInfo: z.optional(z.looseObject({legalName: z.string()})),
-  endUserTermsConsent: z.optional(z.looseObject({termsVersion: z.string()})),
-  createdAt: z.optional(z.string()),
-  updatedAt: z.optional(z.string()),
-  isDeleted: z.optional(z.boolean()),
+  customerType: customerTypeEnum,
+  umaAddress: z.string().optional(),
+  kycStatus: verificationStatusEnum.optional(),
+  kybStatus: verificationStatusEnum.optional(),
+  fullName: z.string().optional(),
+  email: z.string().optional(),
+  phoneNumber: z.string().optional(),
+  region: z.string().optional(),
+  currencies: z.array(z.string()).optional(),
+  contactVerification: z
+    .looseObject({email: z.enum(['PENDING', 'VERIFIED']).optional(), phone: z.enum(['PENDING', 'VERIFIED']).optional()})
+    .optional(),
+  businessInfo: z.looseObject({legalName: z.string()}).optional(),
+  endUserTermsConsent: z.looseObject({termsVersion: z.string()}).optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  isDeleted: z.boolean().optional(),
 })
 export type Customer = z.infer<typeof customerSchema>
 

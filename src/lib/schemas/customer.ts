@@ -1,16 +1,19 @@
 import {z} from 'zod'
 import {addressSchema, countryCode, dateTime, e164, email, isoDate} from './common.js'
 import {taxIdPattern, taxIdProblem} from './tax-id.js'
-import {CUSTOMER_TYPES, VERIFICATION_STATUSES} from './customer-response.js'
-import {idOf} from './ids.js'
+import {verificationStatusEnum} from './customer-response.js'
 
 // The answers' schemas live in customer-response.ts and the list filters in customer-query.ts: a
 // command that only reads customers does not build the request schemas below.
-export {customerSchema, endUserTermsSchema, type Customer} from './customer-response.js'
+export {
+  customerId,
+  customerSchema,
+  customerTypeEnum,
+  endUserTermsSchema,
+  verificationStatusEnum,
+  type Customer,
+} from './customer-response.js'
 export {customerListQuery} from './customer-query.js'
-export const customerId = idOf('Customer')
-export const verificationStatusEnum = z.enum(VERIFICATION_STATUSES)
-export const customerTypeEnum = z.enum(CUSTOMER_TYPES)
 export const idTypeEnum = z.enum(['SSN', 'ITIN', 'EIN', 'NON_US_TAX_ID'])
 
 const purposeOfAccount = z.enum([

@@ -1,11 +1,11 @@
-import {z} from './mini.js'
+import {z} from 'zod'
 
-/** A page of a list answer; the item schema (classic or mini zod) is the resource's response schema. */
-export function pagedList<T extends z.core.SomeType>(item: T) {
+/** A page of a list answer; the item schema is the resource's response schema. */
+export function pagedList<T extends z.ZodType>(item: T) {
   return z.looseObject({
     data: z.array(item),
     hasMore: z.boolean(),
-    totalCount: z.optional(z.int()),
-    nextCursor: z.optional(z.string()),
+    totalCount: z.number().int().optional(),
+    nextCursor: z.string().optional(),
   })
 }

@@ -1,6 +1,7 @@
 // npm run bench: start-up, throughput and memory, measured side by side in one run.
 //
-//   node test/bench/bench.mjs [--runs 21] [--seconds 3] [--concurrency 32] [--only startup|scale|multi]
+//   node test/bench/bench.mjs [--runs 21] [--topic-runs 11] [--seconds 3] [--concurrency 32]
+//                             [--only startup|scale|multi]
 //                             [--customers 1000000]
 //                             [--baseline <built checkout of an earlier commit>]
 //
@@ -31,6 +32,8 @@ const opt = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt
 }
 const RUNS = opt('runs', 21)
+// Rounds of the by-topic table (each round runs every command, its floor and --baseline's command).
+const TOPIC_RUNS = opt('topic-runs', Math.min(RUNS, 11))
 const SECONDS = opt('seconds', 3)
 const CONCURRENCY = opt('concurrency', 32)
 const str = (name) => {
@@ -143,11 +146,11 @@ try {
         clientSecret: sandbox.ready.clientSecret,
         bin,
         env: cliEnv,
-        runs: Math.min(RUNS, 11),
+        runs: TOPIC_RUNS,
         baseline: BASELINE,
       })
       console.log(
-        `\nStart-up by topic (median of ${Math.min(RUNS, 11)} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`,
+        `\nStart-up by topic (median of ${TOPIC_RUNS} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`,
       )
       console.log(
         `  ${'command'.padEnd(34)} ${'svc'.padStart(11)} ${'its floor'.padStart(11)}  ratio  target  (floor: the same requests from a bare node, or node -e 0)`,

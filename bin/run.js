@@ -69,6 +69,12 @@ async function main() {
     .run(argv, options)
     .then(() => oclif.flush())
     .catch(async (error) => ((await notFound(error)) ? undefined : oclif.handle(error)))
+  // The command is done and its output written: end the process here. Left to itself, Node would
+  // first run the callbacks still queued (idle keep-alive sockets being released) and tear down the
+  // heap and every handle, which is time the caller waits for and no one uses. Output a slow pipe
+  // still holds is left to drain the usual way. Commands that serve (sandbox serve, webhooks listen)
+  // return only when they are stopped.
+  if (!process.stdout.writableLength && !process.stderr.writableLength) process.exit()
 }
 
 /**

@@ -1,4 +1,3 @@
-import {createCipheriv, createDecipheriv, randomBytes, scryptSync} from 'node:crypto'
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 import {Secret} from './secret.js'
@@ -23,7 +22,8 @@ export interface SealedKey {
 const PARAMS = {n: 2 ** 15, r: 8, p: 1}
 
 function derive(passphrase: Secret, salt: Buffer, params: {n: number; r: number; p: number}): Buffer {
-  return scryptSync(passphrase.reveal(), salt, 32, {
+  // node:crypto on use: the key store's readers (keys list) load this module but never seal or open.
+  return process.getBuiltinModule('node:crypto').scryptSync(passphrase.reveal(), salt, 32, {
     N: params.n,
     r: params.r,
     p: params.p,
@@ -32,6 +32,7 @@ function derive(passphrase: Secret, salt: Buffer, params: {n: number; r: number;
 }
 
 export function sealKey(privateKeyHex: Secret, passphrase: Secret, aad: string): SealedKey {
+  const {createCipheriv, randomBytes} = process.getBuiltinModule('node:crypto')
   const salt = randomBytes(16)
   const iv = randomBytes(12)
   const key = derive(passphrase, salt, PARAMS)
@@ -52,7 +53,9 @@ export function sealKey(privateKeyHex: Secret, passphrase: Secret, aad: string):
 export function openKey(sealed: SealedKey, passphrase: Secret, aad: string): Secret {
   try {
     const key = derive(passphrase, Buffer.from(sealed.salt, 'hex'), sealed)
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'hex'))
+    const decipher = process
+      .getBuiltinModule('node:crypto')
+      .createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'hex'))
     decipher.setAAD(Buffer.from(aad))
     decipher.setAuthTag(Buffer.from(sealed.tag, 'hex'))
     return new Secret(

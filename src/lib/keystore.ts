@@ -1,4 +1,3 @@
-import {createHash} from 'node:crypto'
 import {readFileSync, readdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {SvcError} from './errors.js'
@@ -6,6 +5,7 @@ import {ExitCode} from './exit-codes.js'
 import {withDirLock, writePrivateFileAtomic} from './fs-safe.js'
 import {openKey, sealKey, type SealedKey} from './keystore-crypto.js'
 import {configDir} from './paths.js'
+import type {Context} from './context.js'
 import {canPrompt, promptSecret} from './prompts.js'
 import {Secret} from './secret.js'
 
@@ -62,6 +62,8 @@ export function keystoreDir(env = process.env): string {
 }
 
 function fileId(kind: KeyKind, baseUrl: string, key: string): string {
+  // node:crypto on use: `wallet keys list` reads the store without hashing or sealing anything.
+  const {createHash} = process.getBuiltinModule('node:crypto')
   return `${kind}-${createHash('sha256').update(`${baseUrl}\n${key}`).digest('hex').slice(0, 32)}`
 }
 
@@ -303,4 +305,9 @@ export class KeyStore {
 
 function aadOf(id: string, publicKey: string): string {
   return `svc-keystore-v1\n${id}\n${publicKey}`
+}
+
+/** The key store of the context's base URL. */
+export function keyStoreFor(ctx: Context): KeyStore {
+  return new KeyStore({dir: keystoreDir(ctx.env), baseUrl: ctx.profile.baseUrl, now: ctx.now, env: ctx.env})
 }

@@ -1,4 +1,3 @@
-import {spawn} from 'node:child_process'
 import {existsSync, readFileSync, rmSync, openSync, closeSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -58,10 +57,14 @@ export async function startDetached(
   const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
   ensurePrivateDir(dataDir) // a first start: the log below lives in it
   const logFd = openSync(join(dataDir, 'sandbox.out'), 'a', 0o600)
-  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], {
-    detached: true,
-    stdio: ['ignore', 'pipe', logFd],
-  })
+  // node:child_process on use: config.ts reads this module's records on every command, and only
+  // `sandbox serve --detach` spawns.
+  const child = process
+    .getBuiltinModule('node:child_process')
+    .spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], {
+      detached: true,
+      stdio: ['ignore', 'pipe', logFd],
+    })
   closeSync(logFd)
   return new Promise((resolve, reject) => {
     let buf = ''

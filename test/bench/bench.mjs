@@ -1,6 +1,7 @@
 // npm run bench: start-up, throughput and memory, measured side by side in one run.
 //
-//   node test/bench/bench.mjs [--runs 21] [--seconds 3] [--concurrency 32] [--only startup|scale|multi]
+//   node test/bench/bench.mjs [--runs 21] [--topic-runs 11] [--seconds 3] [--concurrency 32]
+//                             [--only startup|scale|multi]
 //                             [--customers 1000000]
 //                             [--baseline <built checkout of an earlier commit>]
 //
@@ -31,6 +32,8 @@ const opt = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt
 }
 const RUNS = opt('runs', 21)
+// Rounds of the by-topic table (each round runs every command, its floor and --baseline's command).
+const TOPIC_RUNS = opt('topic-runs', Math.min(RUNS, 11))
 const SECONDS = opt('seconds', 3)
 const CONCURRENCY = opt('concurrency', 32)
 const str = (name) => {
@@ -143,21 +146,30 @@ try {
         clientSecret: sandbox.ready.clientSecret,
         bin,
         env: cliEnv,
-        runs: Math.min(RUNS, 11),
+        runs: TOPIC_RUNS,
         baseline: BASELINE,
       })
       console.log(
-        `\nStart-up by topic (median of ${Math.min(RUNS, 11)} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`,
+        `\nStart-up by topic (median of ${TOPIC_RUNS} runs each, interleaved; node -e 0 ${fmt(topics.floorMs, 'ms')})${BASELINE ? `; baseline ${BASELINE}` : ''}`,
+      )
+      console.log(
+        `  ${'command'.padEnd(34)} ${'svc'.padStart(11)} ${'its floor'.padStart(11)}  ratio  target  (floor: the same requests from a bare node, or node -e 0)`,
       )
       for (const r of topics.rows) {
         const vs =
           r.baselineMs === undefined
             ? ''
             : `  baseline ${fmt(r.baselineMs, 'ms')}  ${r.deltaMs > 0 ? '+' : ''}${r.deltaMs.toFixed(1)} ms`
-        console.log(`  ${r.command.padEnd(34)} ${fmt(r.ms, 'ms')}  ${r.ratio.toFixed(2)}x${vs}`)
+        const verdict = r.target === undefined ? '' : `<= ${r.target.toFixed(1)}x ${check(r.command, r.ok)}`
+        const what =
+          r.requests.length === 1 ? '' : `  (${r.requests.length ? `${r.requests.length} requests` : 'no request'})`
+        console.log(
+          `  ${r.command.padEnd(34)} ${fmt(r.ms, 'ms')} ${fmt(r.floorMs, 'ms')}  ${r.ratio.toFixed(2)}x  ${verdict.padEnd(10)}${what}${vs}`,
+        )
         results.push({
           metric: `startup ${r.command}`,
           ms: r.ms,
+          floorMs: r.floorMs,
           ratio: r.ratio,
           ...(r.baselineMs === undefined ? {} : {baselineMs: r.baselineMs}),
         })

@@ -4,8 +4,7 @@ import {listOutputFlags} from '../../../lib/flags-output.js'
 import {listView} from '../../../lib/output/table.js'
 import {keyColumns} from '../../../lib/output/wallet.js'
 import {walletAliasFlag, walletArg, walletFrom} from '../../../lib/flags.js'
-import {keyStoreFor} from '../../../lib/workflows/wallet/common.js'
-import {toPublic} from '../../../lib/keystore.js'
+import {keyStoreFor, toPublic} from '../../../lib/keystore.js'
 import {renderKeys} from '../../../lib/output/wallet.js'
 
 export default class WalletKeysList extends BaseCommand<typeof WalletKeysList> {

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {keyStoreFor} from '../../../lib/workflows/wallet/common.js'
+import {keyStoreFor} from '../../../lib/keystore.js'
 import {walletAliasFlag, walletArg, walletFrom, yesFlag} from '../../../lib/flags.js'
 
 export default class WalletKeysPurge extends BaseCommand<typeof WalletKeysPurge> {

@@ -4,7 +4,7 @@ import {listOutputFlags} from '../../../lib/flags-output.js'
 import {listView} from '../../../lib/output/table.js'
 import {sessionColumns} from '../../../lib/output/wallet.js'
 import {idArg} from '../../../lib/flags.js'
-import {keyStoreFor} from '../../../lib/workflows/wallet/common.js'
+import {keyStoreFor} from '../../../lib/keystore.js'
 import {renderSessions} from '../../../lib/output/wallet.js'
 
 export default class WalletSessionsList extends BaseCommand<typeof WalletSessionsList> {

@@ -2,7 +2,7 @@ import {p256} from '@noble/curves/nist.js'
 import type {Context} from '../../context.js'
 import {SvcError, usageError} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
-import {KeyStore, keystoreDir, type KeyRecord} from '../../keystore.js'
+import {type KeyStore, keyStoreFor, type KeyRecord} from '../../keystore.js'
 import {readConfig} from '../../config.js'
 import {fetchSandboxQuorumKey} from '../../api/wallet.js'
 import {type EnvelopeTrustOptions, hexToBytes, stamp} from '../../wallet/index.js'
@@ -20,10 +20,9 @@ import {
 // count. The results are the same bytes either way.
 p256.Point.BASE.precompute(4)
 
-/** Shared plumbing of the wallet flows: key store, engine and envelope trust, built from the context. */
-export function keyStoreFor(ctx: Context): KeyStore {
-  return new KeyStore({dir: keystoreDir(ctx.env), baseUrl: ctx.profile.baseUrl, now: ctx.now, env: ctx.env})
-}
+// The key store is built in keystore.ts: commands that only read it (keys list, purge) import it
+// from there and never load this module's wallet crypto.
+export {keyStoreFor}
 
 /** The key store of a flow that will store a key: unlocked up front, before any request. */
 export async function writableKeyStore(ctx: Context): Promise<KeyStore> {

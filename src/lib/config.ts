@@ -4,7 +4,7 @@ import {usageError} from './errors.js'
 import {API_VERSION, LOCAL_BASE_URL, configDir, sandboxDataDir} from './paths.js'
 import {Secret} from './secret.js'
 import {recordedSandboxUrl} from './sandbox-process.js'
-import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
+import {withDirLock, writePrivateFileAtomic} from './fs-safe.js'
 
 export const ENVIRONMENTS = ['local', 'sandbox', 'production'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -72,14 +72,13 @@ export async function saveAgentProfile(
   token: Secret,
   env = process.env,
 ): Promise<void> {
-  const store = await confStore(env)
-  store.set(`profiles.${name}`, profile)
-  const tokens = readAgentTokens(env)
-  tokens[name] = token.reveal()
-  writePrivateFileAtomic(agentTokensPath(env), JSON.stringify({profiles: tokens}, null, 2))
+  locked(env, () => {
+    editConfig(env, (c) => void ((c.profiles ??= {})[name] = profile))
+    editSecrets(agentTokensPath(env), (t) => void (t[name] = token.reveal()))
+  })
 }
 
-/** Reads the config with plain fs (fast start-up); writes go through conf in saveProfile. */
+/** Reads the config with plain fs (fast start-up). A reader needs no lock: every write is a whole-file rename. */
 export function readConfig(env = process.env): ConfigFile {
   return readJson<ConfigFile>(configPath(env)) ?? {}
 }
@@ -158,11 +157,33 @@ export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env =
   }
 }
 
-async function confStore(env = process.env) {
-  const {default: Conf} = await import('conf')
-  ensurePrivateDir(configDir(env))
-  return new Conf<ConfigFile>({cwd: configDir(env), configName: 'config', configFileMode: 0o600})
+/**
+ * Every change to config.json, credentials.json and agent-tokens.json is a read-modify-write under one
+ * lock on the config dir, so parallel svc processes sharing it (CI jobs on one runner) never drop each
+ * other's profiles. A lock left by a killed process is taken over once stale (see withDirLock).
+ */
+function locked<T>(env: NodeJS.ProcessEnv, fn: () => T): T {
+  return withDirLock(configDir(env), fn)
 }
+
+/** Call only under `locked`: rewrites config.json (0600, temp+rename) after `edit` changes it. */
+function editConfig(env: NodeJS.ProcessEnv, edit: (config: ConfigFile) => void): void {
+  const config = readConfig(env)
+  edit(config)
+  writePrivateFileAtomic(configPath(env), JSON.stringify(config, null, 2) + '\n')
+}
+
+/** Call only under `locked`: rewrites a {profiles: name -> secret} file when `edit` returns anything but false. */
+function editSecrets(path: string, edit: (profiles: Record<string, string>) => boolean | void): boolean {
+  const profiles = readJson<{profiles?: Record<string, string>}>(path)?.profiles ?? {}
+  if (edit(profiles) === false) return false
+  writePrivateFileAtomic(path, JSON.stringify({profiles}, null, 2))
+  return true
+}
+
+/** Deletes NAME from a secrets file; false when it held none. */
+const dropSecret = (path: string, name: string) =>
+  editSecrets(path, (profiles) => name in profiles && delete profiles[name])
 
 export async function saveProfile(
   name: string,
@@ -171,53 +192,40 @@ export async function saveProfile(
   env = process.env,
   opts: {activate?: boolean} = {},
 ): Promise<void> {
-  const store = await confStore(env)
-  store.set(`profiles.${name}`, profile)
-  // The first profile becomes the active one, unless the caller says otherwise (a CI job's team sandbox).
-  if (opts.activate !== false && !store.get('activeProfile')) store.set('activeProfile', name)
-  if (secret) {
-    const secrets = readSecrets(env)
-    secrets[name] = secret.reveal()
-    writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
-  }
+  locked(env, () => {
+    editConfig(env, (c) => {
+      ;(c.profiles ??= {})[name] = profile
+      // The first profile becomes the active one, unless the caller says otherwise (a CI job's team sandbox).
+      if (opts.activate !== false && !c.activeProfile) c.activeProfile = name
+    })
+    if (secret) editSecrets(credentialsPath(env), (p) => void (p[name] = secret.reveal()))
+  })
 }
 
 export async function useProfile(name: string, env = process.env): Promise<void> {
-  const config = readConfig(env)
-  if (!config.profiles?.[name] && name !== 'local') throw usageError(`No profile named "${name}"`)
-  ;(await confStore(env)).set('activeProfile', name)
-}
-
-/** Deletes an agent profile's access token; true when there was one. */
-function forgetAgentToken(name: string, env = process.env): boolean {
-  const tokens = readAgentTokens(env)
-  if (!(name in tokens)) return false
-  delete tokens[name]
-  writePrivateFileAtomic(agentTokensPath(env), JSON.stringify({profiles: tokens}, null, 2))
-  return true
+  locked(env, () => {
+    if (!readConfig(env).profiles?.[name] && name !== 'local') throw usageError(`No profile named "${name}"`)
+    editConfig(env, (c) => void (c.activeProfile = name))
+  })
 }
 
 export async function removeProfile(name: string, env = process.env): Promise<boolean> {
-  const config = readConfig(env)
-  if (!config.profiles?.[name]) return false
-  const store = await confStore(env)
-  store.delete(`profiles.${name}` as keyof ConfigFile)
-  if (config.activeProfile === name) store.delete('activeProfile')
-  const secrets = readSecrets(env)
-  if (name in secrets) {
-    delete secrets[name]
-    writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
-  }
-  forgetAgentToken(name, env)
-  return true
+  return locked(env, () => {
+    if (!readConfig(env).profiles?.[name]) return false
+    editConfig(env, (c) => {
+      delete c.profiles![name]
+      if (c.activeProfile === name) delete c.activeProfile
+    })
+    dropSecret(credentialsPath(env), name)
+    dropSecret(agentTokensPath(env), name)
+    return true
+  })
 }
 
 /** Deletes the stored client secret of a profile (svc logout); the profile itself stays. */
 export function forgetSecret(name: string, env = process.env): boolean {
-  const token = forgetAgentToken(name, env)
-  const secrets = readSecrets(env)
-  if (!(name in secrets)) return token
-  delete secrets[name]
-  writePrivateFileAtomic(credentialsPath(env), JSON.stringify({profiles: secrets}, null, 2))
-  return true
+  return locked(env, () => {
+    const token = dropSecret(agentTokensPath(env), name)
+    return dropSecret(credentialsPath(env), name) || token
+  })
 }

@@ -1,4 +1,4 @@
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, readdirSync, utimesSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc, type CliResult} from '../helpers/cli.js'
@@ -197,5 +197,59 @@ describe('login, whoami, profiles, logout', () => {
     const again = await run(['profiles', 'remove', 'other', '--json'])
     expect(again.code).toBe(5)
     expect(again.json().error.code).toBe('PROFILE_NOT_FOUND')
+  })
+})
+
+describe('parallel svc processes sharing one config dir (CI jobs on one runner)', () => {
+  const N = 12
+  const names = Array.from({length: N}, (_, i) => `par-${i}`)
+  const dir = () => join(configDir(), 'parallel')
+  const login = (name: string) =>
+    run(
+      ['login', '--profile', name, '--base-url', sbx.url, '--token-id', `tok-${name}`, '--secret-stdin', '--no-verify'],
+      {
+        input: `secret-${name}`,
+        extra: {SVC_CONFIG_DIR: dir()},
+      },
+    )
+  const stored = () => ({
+    config: JSON.parse(readFileSync(join(dir(), 'config.json'), 'utf8')),
+    secrets: JSON.parse(readFileSync(join(dir(), 'credentials.json'), 'utf8')).profiles,
+  })
+
+  it(`${N} logins at once each keep their profile and secret (0600); ${N / 2} removes at once drop only theirs`, async () => {
+    const logins = await Promise.all(names.map(login))
+    for (const r of logins) expect(r.code, r.stderr).toBe(0)
+    const after = stored()
+    expect(Object.keys(after.config.profiles).sort()).toEqual([...names].sort())
+    for (const name of names) {
+      expect(after.config.profiles[name].tokenId).toBe(`tok-${name}`)
+      expect(after.secrets[name]).toBe(`secret-${name}`)
+    }
+    expect(names).toContain(after.config.activeProfile)
+    expect(fileMode(join(dir(), 'config.json'))).toBe(0o600)
+    expect(fileMode(join(dir(), 'credentials.json'))).toBe(0o600)
+
+    const gone = names.filter((_, i) => i % 2 === 0)
+    const removes = await Promise.all(
+      gone.map((name) => run(['profiles', 'remove', name, '--json'], {extra: {SVC_CONFIG_DIR: dir()}})),
+    )
+    for (const r of removes) expect(r.code, r.stderr).toBe(0)
+    const kept = names.filter((_, i) => i % 2 === 1)
+    expect(Object.keys(stored().config.profiles).sort()).toEqual([...kept].sort())
+    expect(Object.keys(stored().secrets).sort()).toEqual([...kept].sort())
+    // No lock or temp file is left behind.
+    expect(readdirSync(dir()).sort()).toEqual(['config.json', 'credentials.json'])
+  }, 120_000)
+
+  it('a lock a killed process left behind is taken over once it is stale', async () => {
+    const lock = join(dir(), '.lock')
+    mkdirSync(lock)
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(lock, old, old)
+    const r = await login('after-crash')
+    expect(r.code, r.stderr).toBe(0)
+    expect(stored().secrets['after-crash']).toBe('secret-after-crash')
+    expect(existsSync(lock)).toBe(false)
   })
 })

@@ -213,8 +213,14 @@ describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox de
       NO_COLOR: '1',
     }
     const names = Array.from({length: 10}, (_, i) => `ci-${i}`)
-    for (const name of names) {
-      const r = await svc(['sandbox', 'create', name, '--base-url', server.ready.url, '--json'], {env})
+    // All at once, as 10 CI jobs on one runner would: every job's profile must survive the others' writes.
+    const creates = await Promise.all(
+      names.map((name) =>
+        svc(['sandbox', 'create', name, '--base-url', server.ready.url, '--json'], {env, timeoutMs: 60_000}),
+      ),
+    )
+    for (const [i, r] of creates.entries()) {
+      const name = names[i]
       expect(r.code, r.stderr).toBe(0)
       expect(r.json()).toMatchObject({
         name,

@@ -1,22 +1,17 @@
-import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {InputError, SvcError, usageError} from '../../lib/errors.js'
-import {ExitCode} from '../../lib/exit-codes.js'
-import {parseDuration} from '../../lib/duration.js'
 import {sandboxDataDir} from '../../lib/paths.js'
-import {renderKeyValue} from '../../lib/output/render.js'
-import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '../../lib/schemas/faults.js'
-import {fieldErrors} from '../../lib/schemas/field-errors.js'
+import {clearRunning, recordRunning, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 import {
-  clearRunning,
-  readyFile,
-  recordRunning,
-  runningPid,
-  startDetached,
-  type ReadyLine,
-} from '../../lib/sandbox-process.js'
-import {asSandboxDataError} from '../../lib/sandbox-store.js'
+  checkServeFlags,
+  detachedArgs,
+  explainStartError,
+  newDirSettings,
+  refuseIfServed,
+  renderDetached,
+  renderReady,
+  untilStopped,
+} from '../../lib/sandbox-serve.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static override handlesInterrupt = true
@@ -63,130 +58,23 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   async run(): Promise<ReadyLine | undefined> {
     const f = this.flags
     const dataDir = f['data-dir'] ?? sandboxDataDir()
-    const faults = f.faults === undefined ? undefined : parseFaultsFlag(f.faults, f['faults-seed'])
-    const idleMs = f['idle-close'] === undefined ? undefined : parseDuration(f['idle-close'])
-    if (f['idle-close'] !== undefined && idleMs === undefined)
-      throw usageError(`--idle-close: "${f['idle-close']}" is not a duration (e.g. 500ms, 30s, 5m)`)
-    const running = runningPid(dataDir)
-    if (running && running !== process.pid) throw sandboxRunning(dataDir, running, recordedUrl(dataDir))
+    const checked = checkServeFlags(f) // this run's faults, --idle-close
+    refuseIfServed(dataDir)
     if (f.detach) {
-      const args = ['--port', String(f.port), '--data-dir', dataDir]
-      for (const name of ['decision-delay', 'webhook-retry-base'] as const)
-        if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
-      if (f.multi) args.push('--multi', ...(f['idle-close'] ? ['--idle-close', f['idle-close']] : []))
-      if (faults)
-        args.push(
-          '--faults',
-          f.faults!,
-          ...(f['faults-seed'] === undefined ? [] : ['--faults-seed', String(f['faults-seed'])]),
-        )
-      const ready = await startDetached(args, dataDir)
-      this.out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
-      this.out.info(this.out.dim('Stop it with `svc sandbox stop`.'))
-      // Same contract as the foreground ready line: exactly one line of JSON (plus the pid).
-      if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
-      else
-        renderKeyValue(this.out, [
-          ['url', ready.url],
-          ['tokenId', ready.tokenId],
-        ])
+      renderDetached(this.out, await startDetached(detachedArgs(f, dataDir), dataDir), this.jsonEnabled())
       return undefined
     }
-    const settings = {
-      ...(f['decision-delay'] !== undefined ? {decisionDelayMs: f['decision-delay']} : {}),
-      ...(f['webhook-retry-base'] !== undefined ? {webhookRetryBaseMs: f['webhook-retry-base']} : {}),
-    }
     const log = (line: string) => process.stderr.write(this.out.dim(line) + '\n')
-    let emu
-    let server: {close(): Promise<void>}
-    let adminSecret: string | undefined
-    try {
-      if (f.multi) {
-        const {MultiServer} = await import('../../emulator/multi/server.js')
-        const multi = await MultiServer.start({dataDir, port: f.port, log, settings, idleMs})
-        ;[server, emu, adminSecret] = [multi, await multi.defaultSandbox(), multi.admin.clientSecret]
-      } else {
-        const {Emulator} = await (await import('../../emulator/load.js')).loadEmulator()
-        server = emu = await Emulator.start({dataDir, port: f.port, log, settings})
-      }
-    } catch (e) {
-      if ((e as Error).name === 'SandboxInUseError') {
-        const busy = e as Error & {pid: number; url?: string}
-        throw sandboxRunning(dataDir, busy.pid, busy.url)
-      }
-      if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE')
-        throw usageError(
-          `Port ${f.port} is in use`,
-          'Is a sandbox already running? `svc sandbox stop`, or pick another --port (0 = any free port).',
-        )
-      throw asSandboxDataError(e) ?? e
-    }
-    // Unlike the other settings (new data dirs only), faults are for this run: set (or cleared) at every start.
-    const wanted = faults ?? NO_FAULTS
-    if (JSON.stringify(emu.settings().faults ?? NO_FAULTS) !== JSON.stringify(wanted))
-      emu.saveConfig({...emu.config(), sandbox: {...emu.settings(), faults: wanted}})
-    const ready: ReadyLine = {
-      url: emu.url,
-      tokenId: emu.credentials.tokenId,
-      clientSecret: emu.credentials.clientSecret,
-      webhookPublicKey: emu.webhookPublicKeyPem,
-      ...(adminSecret ? {adminSecret} : {}),
-    }
-    recordRunning(dataDir, ready)
-    if (this.jsonEnabled()) this.out.write(JSON.stringify(ready) + '\n')
-    else {
-      this.out.info(`Local sandbox listening on ${this.out.bold(emu.url)}  (data: ${dataDir})`)
-      this.out.info(
-        `  SVC_BASE_URL=${emu.url}\n  SVC_TOKEN_ID=${ready.tokenId}\n  SVC_CLIENT_SECRET=${ready.clientSecret}`,
-      )
-      this.out.info(
-        `Webhook public key (X-Service-Signature, ECDSA P-256 / SHA-256):\n${ready.webhookPublicKey.trim()}`,
-      )
-      if (adminSecret)
-        this.out.info(
-          `Team sandboxes (--multi): manage them with \`svc sandbox create/list/delete\`; admin secret: ${adminSecret}`,
-        )
-      this.out.info(this.out.dim('Ctrl-C to stop.'))
-    }
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve()
-      process.once('SIGINT', stop)
-      process.once('SIGTERM', stop)
+    const {serveSandbox} = await import('../../emulator/serve-sandbox.js')
+    const options = {dataDir, port: f.port, log, settings: newDirSettings(f), multi: f.multi, ...checked}
+    const served = await serveSandbox(options).catch((e: unknown) => {
+      throw explainStartError(e, dataDir, f.port)
     })
-    await server.close()
+    recordRunning(dataDir, served.ready)
+    renderReady(this.out, served.ready, dataDir, this.jsonEnabled())
+    await untilStopped()
+    await served.close()
     clearRunning(dataDir)
     return undefined
   }
-}
-
-/** The URL the running sandbox recorded in its ready file, if it did. */
-function recordedUrl(dataDir: string): string | undefined {
-  try {
-    const url = (JSON.parse(readFileSync(readyFile(dataDir), 'utf8')) as {url?: unknown}).url
-    return typeof url === 'string' ? url : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** A second server on a data dir already served would fight the first for its database: refused at start (exit 1). */
-function sandboxRunning(dataDir: string, pid: number, url?: string): SvcError {
-  return new SvcError({
-    code: 'SANDBOX_RUNNING',
-    exitCode: ExitCode.FAILED,
-    message: `A sandbox is already serving ${dataDir} (pid ${pid}${url ? `, ${url}` : ''})`,
-    details: {dataDir, pid, ...(url ? {url} : {})},
-    hint: 'Use it as it is, stop it with `svc sandbox stop`, or serve another directory with --data-dir.',
-  })
-}
-
-function parseFaultsFlag(spec: string, seed: number | undefined): FaultSettings {
-  const r = faultSettings.safeParse({...faultSpecToObject(spec), ...(seed === undefined ? {} : {seed})})
-  if (!r.success)
-    throw new InputError(
-      fieldErrors(r.error, 'faults'),
-      undefined,
-      'Example: --faults rate5xx=0.1,rate429=0.05,latency=200ms,reset=0.01',
-    )
-  return r.data
 }

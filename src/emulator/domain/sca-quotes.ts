@@ -3,16 +3,8 @@ import {conflict, keepingWrites} from '../http-error.js'
 import {newId} from '../ids.js'
 import {executeQuote, outgoing} from './quote-execute.js'
 import {getQuote, type StoredQuote} from './quotes.js'
-import {
-  checkLock,
-  checkProof,
-  factorsOf,
-  requireScaSession,
-  scaRequired,
-  scaState,
-  type Proof,
-  type ScaState,
-} from './sca.js'
+import {checkLock, factorsOf, requireScaSession, scaRequired, scaState, type ScaState} from './sca.js'
+import {checkProof, type Proof} from './sca-login.js'
 import {failPayment, publicTransaction, type StoredTransaction} from './transactions.js'
 
 /**

@@ -11,20 +11,10 @@ import {
 import {idOf} from '../../lib/schemas/common.js'
 import {publicQuote} from '../domain/quotes.js'
 import {authorizeQuote, resendAuthorization} from '../domain/sca-quotes.js'
-import {
-  completeLogin,
-  completeReset,
-  confirmEnrolment,
-  deleteFactor,
-  factorsOf,
-  getReset,
-  publicReset,
-  recordEvent,
-  scaState,
-  startEnrolment,
-  startLogin,
-  startReset,
-} from '../domain/sca.js'
+import {factorsOf, scaState} from '../domain/sca.js'
+import {confirmEnrolment, deleteFactor, startEnrolment} from '../domain/sca-factors.js'
+import {completeLogin, recordEvent, startLogin} from '../domain/sca-login.js'
+import {completeReset, getReset, publicReset, startReset} from '../domain/sca-reset.js'
 import type {SandboxContext} from '../context.js'
 import {validate} from '../http-error.js'
 import type {EmuRequest, Router} from '../router.js'

@@ -1,0 +1,69 @@
+// The table's vocabulary: the entry types, the permission sets, and `op`/`own` to write an entry.
+import type {AGENT_PERMISSIONS} from '../../../lib/schemas/agents.js'
+import type {Permission} from '../../principal.js'
+
+export type AgentPermission = (typeof AGENT_PERMISSIONS)[number]
+
+/**
+ * Who may call an operation. One kind per operation: the contract gives every operation exactly one
+ * security scheme (HTTP Basic for the platform, Bearer for agents, none for device-code redemption).
+ * - platform: an API token holding at least one of `anyOf`.
+ * - agent: an agent's Bearer token; `needs` is the policy permission the operation's text names
+ *   (none: any agent of the customer, even a paused one, since it only reads its own state).
+ * - public: no credentials (hosted pages a browser opens; the code or token in the path is the credential).
+ */
+export type Who =
+  {kind: 'platform'; anyOf: readonly Permission[]} | {kind: 'agent'; needs?: AgentPermission} | {kind: 'public'}
+
+/**
+ * Where a wallet session's stamp (`Service-Wallet-Signature`) is also demanded. The signed-retry code
+ * enforces it; the table records it so the whole answer to "who may call this" is in one place.
+ * - signed-retry: always, on the retry of a two-step signed operation.
+ * - wallet-source: when the quote's source is an EMBEDDED_WALLET internal account.
+ * - wallet-contact: when the changed email/phone is a wallet credential's.
+ */
+export type WalletSignature = 'signed-retry' | 'wallet-source' | 'wallet-contact'
+
+export interface AuthzEntry {
+  method: string
+  /** OpenAPI path template (`/customers/{customerId}`), under the API version prefix. */
+  path: string
+  /** The contract's operationId; undefined for the sandbox's own routes. */
+  operationId?: string
+  who: Who
+  walletSignature?: WalletSignature
+  /** Why, where the contract does not say it in the operation's own text. */
+  note?: string
+}
+
+/**
+ * Reads: every permission includes viewing. VIEW is "view all data"; a token that may send payments
+ * (TRANSACT) or manage customers (MANAGE) must see the quotes, rates, accounts and customers it acts
+ * on, so neither is blind without VIEW. VIEW alone only reads.
+ */
+export const READ: readonly Permission[] = ['VIEW', 'TRANSACT', 'MANAGE']
+/** "TRANSACT: Can send payments": quotes, transfers, payment decisions, and the sandbox's money simulators. */
+export const TRANSACT: readonly Permission[] = ['TRANSACT']
+/** "MANAGE: Can manage platform config, api tokens and customers" (and what belongs to a customer). */
+export const MANAGE: readonly Permission[] = ['MANAGE']
+/** Wallet login and session steps: a payment from an embedded wallet needs a session, so a TRANSACT token may open one; managing the customer's wallet access needs MANAGE. */
+export const SESSION: readonly Permission[] = ['TRANSACT', 'MANAGE']
+
+const platform = (anyOf: readonly Permission[]): Who => ({kind: 'platform', anyOf})
+export const agent = (needs?: AgentPermission): Who => ({kind: 'agent', ...(needs ? {needs} : {})})
+export const PUBLIC: Who = {kind: 'public'}
+
+type Extra = Pick<AuthzEntry, 'walletSignature' | 'note'>
+export const op = (
+  method: string,
+  path: string,
+  operationId: string,
+  who: Who | readonly Permission[],
+  extra: Extra = {},
+): AuthzEntry => ({method, path, operationId, who: Array.isArray(who) ? platform(who) : (who as Who), ...extra})
+export const own = (method: string, path: string, who: Who | readonly Permission[], note: string): AuthzEntry => ({
+  method,
+  path,
+  who: Array.isArray(who) ? platform(who) : (who as Who),
+  note,
+})

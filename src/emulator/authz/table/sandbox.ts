@@ -1,0 +1,9 @@
+import {type AuthzEntry, TRANSACT, MANAGE, op} from './build.js'
+
+/** Sandbox: the contract's simulators */
+export const SANDBOX_SIMULATORS: readonly AuthzEntry[] = [
+  op('POST', '/sandbox/webhooks/test', 'sendTestWebhook', MANAGE, {note: 'Webhooks are platform config.'}),
+  op('POST', '/sandbox/send', 'sandboxSend', TRANSACT),
+  op('POST', '/sandbox/uma/receive', 'sandboxReceive', TRANSACT),
+  op('POST', '/sandbox/internal-accounts/{accountId}/fund', 'sandboxFundInternalAccount', TRANSACT),
+]

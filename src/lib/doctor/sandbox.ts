@@ -1,0 +1,95 @@
+import {accessSync, constants, existsSync, readdirSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+import type {Context} from '../context.js'
+import {sandboxDataDir} from '../paths.js'
+import {runningPid} from '../sandbox-process.js'
+import {sandboxStoreCall, type LoadSandboxStore} from '../sandbox-store.js'
+import type {Check} from './check.js'
+
+// The local sandbox's checks: it runs, its data dir is readable, its database is sound.
+
+export function sandboxCheck(ctx: Context, reachable: boolean): Check {
+  let environment
+  try {
+    environment = ctx.profile.environment
+  } catch {
+    return {name: 'local sandbox', status: 'skipped', detail: 'no usable profile'}
+  }
+  if (environment !== 'local')
+    return {name: 'local sandbox', status: 'skipped', detail: `not used: the profile's environment is ${environment}`}
+  const dir = sandboxDataDir(ctx.env)
+  const pid = runningPid(dir)
+  const problems = dataDirProblems(dir)
+  const where = `data dir ${dir}`
+  if (!reachable) {
+    return {
+      name: 'local sandbox',
+      status: 'problem',
+      detail: `not running at ${new URL(ctx.profile.baseUrl).origin} (${where}${problems.length ? `; ${problems.join('; ')}` : ''})`,
+      hint: 'Start it with `svc sandbox serve --detach` (or `svc sandbox serve` in another terminal).',
+    }
+  }
+  if (problems.length)
+    return {
+      name: 'local sandbox',
+      status: 'problem',
+      detail: `running, but ${problems.join('; ')} (${where})`,
+      hint: 'Check the permissions of the data dir; `svc sandbox reset` starts a fresh one (the data is lost).',
+    }
+  return {
+    name: 'local sandbox',
+    status: 'ok',
+    detail: `running at ${new URL(ctx.profile.baseUrl).origin}${pid ? ` (pid ${pid})` : ''}; ${where} readable`,
+  }
+}
+
+/** The local sandbox's database passes SQLite's integrity check (read-only, safe while it serves). */
+export async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): Promise<Check> {
+  const name = 'sandbox database'
+  let environment
+  try {
+    environment = ctx.profile.environment
+  } catch {
+    return {name, status: 'skipped', detail: 'no usable profile'}
+  }
+  if (environment !== 'local')
+    return {name, status: 'skipped', detail: `not used: the profile's environment is ${environment}`}
+  const file = join(sandboxDataDir(ctx.env), 'sandbox.db')
+  if (!existsSync(file))
+    return {name, status: 'skipped', detail: `${file} does not exist yet (made at the first start)`}
+  try {
+    const {tables} = await sandboxStoreCall(loadStore, (store) => store.checkDatabase(file))
+    return {name, status: 'ok', detail: `${file}: integrity check passed (${tables} tables)`}
+  } catch (e) {
+    return {
+      name,
+      status: 'problem',
+      detail: (e as Error).message,
+      hint: 'Restore a backup with `svc sandbox restore <file>`, or move the file aside and run `svc sandbox reset`.',
+    }
+  }
+}
+
+/**
+ * The data dir and every file in it exist and are readable. A deeper integrity check of the store
+ * belongs here once the storage format settles.
+ */
+export function dataDirProblems(dir: string): string[] {
+  let names: string[]
+  try {
+    if (!statSync(dir).isDirectory()) return [`${dir} is not a directory`]
+    names = readdirSync(dir)
+  } catch (e) {
+    return [(e as NodeJS.ErrnoException).code === 'ENOENT' ? `${dir} does not exist` : `${dir} cannot be read`]
+  }
+  if (!names.includes('credentials.json')) return ['credentials.json is missing']
+  const unreadable = names.filter((n) => {
+    try {
+      accessSync(join(dir, n), constants.R_OK)
+      return false
+    } catch {
+      return true
+    }
+  })
+  return unreadable.length ? [`unreadable: ${unreadable.join(', ')}`] : []
+}

@@ -4,7 +4,8 @@ import {usageError} from './errors.js'
 import {API_VERSION, LOCAL_BASE_URL, configDir, sandboxDataDir} from './paths.js'
 import {Secret} from './secret.js'
 import {recordedSandboxUrl} from './sandbox-process.js'
-import {withDirLock, writePrivateFileAtomic} from './fs-safe.js'
+import type Conf from 'conf'
+import {ensurePrivateDir, withDirLock, writePrivateFileAtomic} from './fs-safe.js'
 
 export const ENVIRONMENTS = ['local', 'sandbox', 'production'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -72,8 +73,9 @@ export async function saveAgentProfile(
   token: Secret,
   env = process.env,
 ): Promise<void> {
+  const store = await confStore(env)
   locked(env, () => {
-    editConfig(env, (c) => void ((c.profiles ??= {})[name] = profile))
+    editConfig(store, (c) => void ((c.profiles ??= {})[name] = profile))
     editSecrets(agentTokensPath(env), (t) => void (t[name] = token.reveal()))
   })
 }
@@ -166,11 +168,21 @@ function locked<T>(env: NodeJS.ProcessEnv, fn: () => T): T {
   return withDirLock(configDir(env), fn)
 }
 
-/** Call only under `locked`: rewrites config.json (0600, temp+rename) after `edit` changes it. */
-function editConfig(env: NodeJS.ProcessEnv, edit: (config: ConfigFile) => void): void {
-  const config = readConfig(env)
+/** config.json through conf (atomic 0600 writes); conf loads on use, only the commands that write pay for it. */
+async function confStore(env: NodeJS.ProcessEnv): Promise<Conf<ConfigFile>> {
+  const {default: Conf} = await import('conf')
+  ensurePrivateDir(configDir(env)) // before conf, which would create it with the umask's mode
+  return new Conf<ConfigFile>({cwd: configDir(env), configName: 'config', configFileMode: 0o600})
+}
+
+/**
+ * Call only under `locked`: conf reads config.json afresh on every access, so `edit` sees what the last
+ * writer left, and its rewrite is whole (temp + rename). conf alone has no lock across processes.
+ */
+function editConfig(store: Conf<ConfigFile>, edit: (config: ConfigFile) => void): void {
+  const config = store.store
   edit(config)
-  writePrivateFileAtomic(configPath(env), JSON.stringify(config, null, 2) + '\n')
+  store.store = config
 }
 
 /** Call only under `locked`: rewrites a {profiles: name -> secret} file when `edit` returns anything but false. */
@@ -192,8 +204,9 @@ export async function saveProfile(
   env = process.env,
   opts: {activate?: boolean} = {},
 ): Promise<void> {
+  const store = await confStore(env)
   locked(env, () => {
-    editConfig(env, (c) => {
+    editConfig(store, (c) => {
       ;(c.profiles ??= {})[name] = profile
       // The first profile becomes the active one, unless the caller says otherwise (a CI job's team sandbox).
       if (opts.activate !== false && !c.activeProfile) c.activeProfile = name
@@ -203,16 +216,18 @@ export async function saveProfile(
 }
 
 export async function useProfile(name: string, env = process.env): Promise<void> {
+  const store = await confStore(env)
   locked(env, () => {
     if (!readConfig(env).profiles?.[name] && name !== 'local') throw usageError(`No profile named "${name}"`)
-    editConfig(env, (c) => void (c.activeProfile = name))
+    editConfig(store, (c) => void (c.activeProfile = name))
   })
 }
 
 export async function removeProfile(name: string, env = process.env): Promise<boolean> {
+  const store = await confStore(env)
   return locked(env, () => {
     if (!readConfig(env).profiles?.[name]) return false
-    editConfig(env, (c) => {
+    editConfig(store, (c) => {
       delete c.profiles![name]
       if (c.activeProfile === name) delete c.activeProfile
     })

@@ -86,8 +86,12 @@ export function withDirLock<T>(dir: string, fn: () => T, opts: {timeoutMs?: numb
         // released meanwhile
       }
       if (Date.now() > deadline)
-        throw new Error(`${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms (is another svc writing to it?)`, {
-          cause: e,
+        throw new SvcError({
+          code: 'DIRECTORY_LOCKED',
+          exitCode: ExitCode.FAILED,
+          message: `${dir} stayed locked for ${opts.timeoutMs ?? 10_000} ms: another svc process is writing to it`,
+          details: {dir, lock},
+          hint: `Run the command again. If no other svc is running, the lock is left from a crash and is taken over after ${Math.round((opts.staleMs ?? 15_000) / 1000)} s (or remove ${lock}).`,
         })
       Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 10))
     }

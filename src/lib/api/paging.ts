@@ -1,6 +1,7 @@
 import type {z} from 'zod'
 import {pagedList} from '../schemas/paging.js'
 import type {ApiClient} from './client.js'
+import {apiRequest, type ApiRequest, type Query} from './request.js'
 
 export interface PageOptions {
   limit?: number
@@ -13,27 +14,30 @@ export interface PageOptions {
   onPage?: (items: unknown[]) => void
 }
 
-/** Fetches one page, or with `all` every page merged into one list (hasMore false), or streamed to `onPage`. */
-export async function listPaged<S extends z.ZodType>(
-  client: ApiClient,
-  path: string[],
-  query: Record<string, string | number | boolean | undefined>,
-  item: S,
-  page: PageOptions,
-  what: string,
-) {
-  const schema = pagedList(item)
+/** One page of a list answer, as pagedList reads it. */
+export interface Page<T> {
+  data: T[]
+  hasMore: boolean
+  totalCount?: number
+  nextCursor?: string
+}
+
+/** A list endpoint's request: the filter is the query; `listPaged` adds limit and cursor page by page. */
+export function listRequest<S extends z.ZodType>(path: string[], query: Query, item: S, what: string) {
+  return apiRequest({method: 'GET', path, query}, pagedList(item), what) as ApiRequest<Page<z.infer<S>>>
+}
+
+/** Sends a list request for one page, or with `all` every page merged into one list (hasMore false), or streamed to `onPage`. */
+export async function listPaged<T>(client: Pick<ApiClient, 'call'>, req: ApiRequest<Page<T>>, page: PageOptions) {
   let cursor = page.cursor
-  const data: Array<z.infer<S>> = []
+  const data: T[] = []
   for (;;) {
-    const res = await client.request({
-      method: 'GET',
-      path,
-      query: {...query, limit: page.limit ?? (page.all ? 100 : undefined), cursor},
+    const body = await client.call({
+      ...req,
+      query: {...req.query, limit: page.limit ?? (page.all ? 100 : undefined), cursor},
     })
-    const body = client.parse(schema, res.body, what)
-    if (page.all && page.onPage) page.onPage(body.data as unknown[])
-    else data.push(...(body.data as Array<z.infer<S>>))
+    if (page.all && page.onPage) page.onPage(body.data)
+    else data.push(...body.data)
     if (!page.all || !body.hasMore || !body.nextCursor) {
       return {
         data,

@@ -60,7 +60,7 @@ export interface Journey {
 
 /** Runs `svc` against the sandbox; `json` adds --json and insists on exit 0. */
 export function journey(sbx: TestSandbox): Journey {
-  const run = (args: string[], opts: {input?: string; timeoutMs?: number} = {}) => svc(args, {env: sbx.env, ...opts})
+  const run = (args: string[], opts: {input?: string; timeoutMs?: number} = {}) => sbx.run(args, opts)
   return {
     run,
     async json(args) {

@@ -76,6 +76,39 @@ export function clabeEnding(suffix: string): string {
 
 export const beneficiary = {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}
 
+/** Maria Garcia's CLABE account (ending in `suffix`) added the operator's way, `svc accounts external add` (exit 0 asserted); its id. */
+export async function clabeBeneficiary(
+  sbx: TestSandbox,
+  customerId: string,
+  suffix = '123',
+  extra: string[] = [],
+): Promise<string> {
+  const r = await sbx.run([
+    'accounts',
+    'external',
+    'add',
+    '--customer',
+    customerId,
+    '--type',
+    'CLABE',
+    '--clabe',
+    clabeEnding(suffix),
+    '--beneficiary-name',
+    'Maria Garcia',
+    ...extra,
+    '--json',
+  ])
+  expect(r.code, r.stderr).toBe(0)
+  return r.json().id as string
+}
+
+/** An approved payer whose USD account holds USD 1,000.00, and a CLABE beneficiary to pay (`dest`). */
+export async function fundedPayer(sbx: TestSandbox, currencies = ['USD', 'MXN']) {
+  const c = await approvedCustomer(sbx, currencies)
+  await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
+  return {...c, dest: await clabeBeneficiary(sbx, c.id)}
+}
+
 /** Σ totalBalance + inTransit + paidOut − fundedIn per currency (all zero when money is conserved). */
 export async function imbalance(sbx: TestSandbox): Promise<Record<string, number>> {
   const {imbalance: compute} = await import('../../src/emulator/domain/ledger.js')

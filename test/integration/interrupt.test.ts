@@ -2,7 +2,7 @@ import {spawn} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, clabeEnding, until} from '../helpers/money.js'
+import {api, fundedPayer, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
 
@@ -21,32 +21,10 @@ const txStatus = (quoteId: string) => {
 }
 
 async function pendingQuote(): Promise<string> {
-  const c = await approvedCustomer(sbx, ['USD', 'MXN'])
-  await api(sbx, 'POST', '/sandbox/internal-accounts/' + encodeURIComponent(c.account('USD')) + '/fund', {
-    amount: 100_000,
+  const c = await fundedPayer(sbx)
+  const q = await svc(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '10.00', '--json'], {
+    env: sbx.env,
   })
-  const add = await svc(
-    [
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'CLABE',
-      '--clabe',
-      clabeEnding('123'),
-      '--beneficiary-name',
-      'Maria Garcia',
-      '--json',
-    ],
-    {env: sbx.env},
-  )
-  expect(add.code, add.stderr).toBe(0)
-  const q = await svc(
-    ['quote', 'create', '--from', c.account('USD'), '--to', add.json().id, '--send', '10.00', '--json'],
-    {env: sbx.env},
-  )
   expect(q.code, q.stderr).toBe(0)
   return q.json().id
 }

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc} from '../helpers/cli.js'
+import {errorOf} from '../helpers/cli.js'
 import {api, approvedCustomer, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -32,9 +32,8 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
 const ok = async (args: string[], input?: string) => {
-  const r = await run([...args, '--json'], input)
+  const r = await sbx.run([...args, '--json'], {input})
   expect(r.code, `${args.join(' ')}: ${r.stdout} ${r.stderr}`).toBe(0)
   return r.json()
 }
@@ -61,7 +60,7 @@ describe('svc stablecoins', () => {
 
   it('journey: link -> create -> request enablement (twice) -> operator ENABLED -> mint -> burn -> operations, with webhooks and the money invariant', async () => {
     const secret = 'provider_secret_456_do_not_print'
-    const linked = await run(
+    const linked = await sbx.run(
       [
         'stablecoins',
         'provider-accounts',
@@ -72,7 +71,7 @@ describe('svc stablecoins', () => {
         '--json',
         '--debug',
       ],
-      secret,
+      {input: secret},
     )
     expect(linked.code, linked.stderr).toBe(0)
     expect(linked.stdout + linked.stderr).not.toContain(secret)
@@ -227,14 +226,22 @@ describe('svc stablecoins', () => {
 
   it('enablement: operator states cannot be requested (409, exit 6); the operator cannot skip the request', async () => {
     const other = await ok(['stablecoins', 'create', '--token', 'BETA', '--network-token', 'btkn1betabetabetabeta0001'])
-    const operatorFirst = await run(['sandbox', 'stablecoins', 'enablement', other.id, '--status', 'ENABLED', '--json'])
+    const operatorFirst = await sbx.run([
+      'sandbox',
+      'stablecoins',
+      'enablement',
+      other.id,
+      '--status',
+      'ENABLED',
+      '--json',
+    ])
     expect(operatorFirst.code).toBe(6)
     expect(errorOf(operatorFirst).code).toBe('INVALID_STATE_TRANSITION')
     await ok(['stablecoins', 'request-enablement', other.id])
     for (const status of ['ENABLING', 'ENABLED', 'DISABLED']) {
       await ok(['sandbox', 'stablecoins', 'enablement', other.id, '--status', status])
       const before = sbx.emu.db.get('stablecoins', other.id)
-      const r = await run(['stablecoins', 'request-enablement', other.id, '--json'])
+      const r = await sbx.run(['stablecoins', 'request-enablement', other.id, '--json'])
       expect(r.code, status).toBe(6)
       expect(errorOf(r)).toMatchObject({
         status: 409,
@@ -343,7 +350,7 @@ describe('svc stablecoins', () => {
     ]
     for (const c of cases) {
       const before = snapshot()
-      const r = await run([...c.args, '--json'])
+      const r = await sbx.run([...c.args, '--json'])
       expect(r.code, `${c.args.join(' ')}: ${r.stdout}`).toBe(c.exit)
       expect(errorOf(r)).toMatchObject({status: c.status, code: c.code})
       expect(errorOf(r).hint).toMatch(c.hint)
@@ -352,7 +359,7 @@ describe('svc stablecoins', () => {
     // Not enabled: a coin short of ENABLED cannot reach internal accounts.
     const beta = (await ok(['stablecoins', 'list', '--operations-status', 'DISABLED'])).data[0]
     const before = snapshot()
-    const notEnabled = await run([
+    const notEnabled = await sbx.run([
       'stablecoins',
       'mint',
       beta.id,
@@ -374,7 +381,7 @@ describe('svc stablecoins', () => {
       'another-secret',
     )
     const n = sbx.emu.db.count('stablecoins')
-    const choose = await run([
+    const choose = await sbx.run([
       'stablecoins',
       'create',
       '--token',
@@ -429,7 +436,7 @@ describe('svc stablecoins', () => {
     expect(again.id).toBe(first.id)
     expect(held()).toBe(before - 100)
     const ops = sbx.emu.db.count('stablecoinOperations')
-    const other = await run([...args, '--amount', '2', '--json'])
+    const other = await sbx.run([...args, '--amount', '2', '--json'])
     expect(other.code).toBe(6)
     expect(errorOf(other)).toMatchObject({status: 409, code: 'DUPLICATE_PAY_REQUEST'})
     expect(sbx.emu.db.count('stablecoinOperations')).toBe(ops)
@@ -446,7 +453,7 @@ describe('svc stablecoins', () => {
       'REVOKED',
     )
     const before = snapshot()
-    const mint = await run([
+    const mint = await sbx.run([
       'stablecoins',
       'mint',
       delta.id,
@@ -461,7 +468,7 @@ describe('svc stablecoins', () => {
     expect(mint.code).toBe(6)
     expect(errorOf(mint)).toMatchObject({status: 400, code: 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED'})
     expect(errorOf(mint).hint).toMatch(/relink/)
-    const register = await run([
+    const register = await sbx.run([
       'stablecoins',
       'create',
       '--token',
@@ -528,7 +535,7 @@ describe('svc stablecoins', () => {
       [['stablecoins', 'provider-accounts', 'link', '--api-client-id', 'x', '--secret-stdin'], ['apiClientSecret']],
     ]
     for (const [args, fields] of cases) {
-      const r = await run([...args, '--json'], '')
+      const r = await sbx.run([...args, '--json'], {input: ''})
       expect(r.code, args.join(' ')).toBe(2)
       const e = errorOf(r)
       expect(e.code, args.join(' ')).toBe('INVALID_INPUT')
@@ -536,7 +543,7 @@ describe('svc stablecoins', () => {
         fields.sort(),
       )
     }
-    const r = await run([
+    const r = await sbx.run([
       'stablecoins',
       'mint',
       coin.id,

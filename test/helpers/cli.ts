@@ -48,3 +48,27 @@ export function svc(
 /** The `error` object of a failed `--json` run. */
 export const errorOf = (r: CliResult) =>
   r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
+
+export interface LiveCli {
+  child: import('node:child_process').ChildProcessWithoutNullStreams
+  /** Everything written so far. */
+  stdout(): string
+  stderr(): string
+  /** The exit code (-1 when killed by a signal). */
+  exited: Promise<number>
+}
+
+/** The built `svc` as a child process read while it runs (a listener, a command to interrupt). */
+export function svcLive(args: string[], env: Record<string, string | undefined>): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], {env: {PATH: process.env.PATH, ...env}})
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited: new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1))),
+  }
+}

@@ -1,8 +1,8 @@
 import {join} from 'node:path'
 import {svc} from './cli.js'
 import {EnclaveClient} from './enclave.js'
-import {fixture as file, pdf} from './kyc.js'
-import {api, approvedCustomer, clabeEnding, until} from './money.js'
+import {fixture as file, ownerPerson, pdf} from './kyc.js'
+import {api, approvedCustomer, clabeEnding, until, usdBankAccount} from './money.js'
 import type {TestSandbox} from './sandbox.js'
 
 /**
@@ -145,31 +145,13 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   const bankAndWallet = async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const add = async (body: unknown) => (await post('/customers/external-accounts', body)).id as string
-    const bank = await add({
-      customerId: c.id,
-      currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: '99887766',
-        routingNumber: '021000021',
-        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'},
-      },
-    })
+    const bank = await add(usdBankAccount(c.id))
     const l2 = await add({
       customerId: c.id,
       currency: 'USDB',
       accountInfo: {accountType: 'L2_WALLET', address: 'sparkrt1' + 'q'.repeat(40)},
     })
     return {bank, l2}
-  }
-  const person = {
-    firstName: 'Ana',
-    lastName: 'Ruiz',
-    birthDate: '1985-04-02',
-    nationality: 'US',
-    address: {line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US'},
-    idType: 'SSN',
-    identifier: '123-45-6789',
   }
   const business = async () =>
     (
@@ -351,7 +333,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
         customerId: await business(),
         roles: ['UBO'],
         ownershipPercentage: 30,
-        personalInfo: person,
+        personalInfo: ownerPerson('Ana'),
       })
       return {args: [owner.id, '--ownership', '40', '--email', 'ana@example.com']}
     },

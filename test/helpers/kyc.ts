@@ -141,6 +141,17 @@ export function individualFlags(fullName: string): string[] {
   ]
 }
 
+/** A beneficial owner's personalInfo (Ruiz, Austin TX, SSN): the body of POST /beneficial-owners. */
+export const ownerPerson = (firstName: string) => ({
+  firstName,
+  lastName: 'Ruiz',
+  birthDate: '1985-04-02',
+  nationality: 'US',
+  address: {line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US'},
+  idType: 'SSN',
+  identifier: '123-45-6789',
+})
+
 export function passportArgs(holder: string, file: string): string[] {
   return [
     'kyc',

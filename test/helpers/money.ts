@@ -76,6 +76,18 @@ export function clabeEnding(suffix: string): string {
 
 export const beneficiary = {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}
 
+/** Ada Lovelace's US bank account: the body of POST /customers/external-accounts. */
+export const usdBankAccount = (customerId: string) => ({
+  customerId,
+  currency: 'USD',
+  accountInfo: {
+    accountType: 'USD_ACCOUNT' as const,
+    accountNumber: '99887766',
+    routingNumber: '021000021',
+    beneficiary: {beneficiaryType: 'INDIVIDUAL' as const, fullName: 'Ada Lovelace'},
+  },
+})
+
 /** Maria Garcia's CLABE account (ending in `suffix`) added the operator's way, `svc accounts external add` (exit 0 asserted); its id. */
 export async function clabeBeneficiary(
   sbx: TestSandbox,

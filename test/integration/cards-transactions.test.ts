@@ -1,10 +1,8 @@
-import {spawn} from 'node:child_process'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {svcLive} from '../helpers/cli.js'
 import {api, approvedCustomer, expectConserved, until} from '../helpers/money.js'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 let sbx: TestSandbox
 beforeAll(async () => {
   sbx = await startSandbox({cardProcessingDelayMs: 50})
@@ -52,19 +50,15 @@ const auth = (card: string, amount: string, descriptor = 'BLUE BOTTLE COFFEE SF'
 describe('card transactions through the CLI', () => {
   it('authorization -> clearing -> SETTLED, with the CARD_TRANSACTION.* webhooks received by `webhooks listen` in order', async () => {
     const h = await cardWithFunds()
-    const child = spawn(
-      process.execPath,
-      [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '3'],
-      {env: {PATH: process.env.PATH, ...sbx.env}},
-    )
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
-    const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)))
+    const {
+      child,
+      stdout: out,
+      stderr: err,
+      exited,
+    } = svcLive(['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '3'], sbx.env)
     try {
       await until(
-        () => /Listening on/.test(err),
+        () => /Listening on/.test(err()),
         (v) => v,
         15_000,
       )
@@ -93,7 +87,7 @@ describe('card transactions through the CLI', () => {
       })
       expect(money(h.account)).toEqual({spendable: 98_750, total: 98_750})
       expect(await exited).toBe(0)
-      const lines = out
+      const lines = out()
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l))

@@ -184,7 +184,7 @@ describe('login, whoami, profiles, logout', () => {
   it('logout forgets the secret but keeps the profile; whoami then fails with exit 4', async () => {
     const r = await sbx.run(['logout', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(r.code).toBe(0)
-    expect(r.json()).toEqual({profile: 'dev', NO_ENV_CREDENTIALS: true})
+    expect(r.json()).toEqual({profile: 'dev', loggedOut: true})
     expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.dev).toBeUndefined()
     expect(
       (await sbx.run(['profiles', 'list', '--json'], {env: NO_ENV_CREDENTIALS}))

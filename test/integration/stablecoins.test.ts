@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf} from '../helpers/cli.js'
-import {api, approvedCustomer, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, imbalance, until, usdBankAccount} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -14,16 +14,7 @@ beforeAll(async () => {
   usd = c.account('USD')
   await api(sbx, 'POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000})
   const add = async (body: unknown) => (await api(sbx, 'POST', '/customers/external-accounts', body)).body.id as string
-  bank = await add({
-    customerId: c.id,
-    currency: 'USD',
-    accountInfo: {
-      accountType: 'USD_ACCOUNT',
-      accountNumber: '99887766',
-      routingNumber: '021000021',
-      beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'},
-    },
-  })
+  bank = await add(usdBankAccount(c.id))
   wallet = await add({
     customerId: c.id,
     currency: 'USDB',

@@ -1,17 +1,15 @@
-import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {createPublicKey, verify} from 'node:crypto'
 import {writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {recordedExchanges} from '../helpers/contract-recorder.js'
 import {api} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {svcLive} from '../helpers/cli.js'
 import {eventually} from '../helpers/wait.js'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 let sbx: TestSandbox
 beforeAll(async () => {
   sbx = await startSandbox({webhookRetryBaseMs: 60})
@@ -154,21 +152,16 @@ describe('webhooks plumbing', () => {
   })
 
   it('webhooks listen --register receives, verifies and prints events as JSON lines', async () => {
-    const child: ChildProcessWithoutNullStreams = spawn(
-      process.execPath,
-      [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '2'],
-      {env: {PATH: process.env.PATH, ...sbx.env}},
-    )
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
-    const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)))
-    await eventually(() => /Listening on/.test(err))
+    const {
+      stdout: out,
+      stderr: err,
+      exited,
+    } = svcLive(['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '2'], sbx.env)
+    await eventually(() => /Listening on/.test(err()))
     // Registering sends a TEST event; this is the second one.
     sbx.emu.webhooks.emit('CUSTOMER.KYC_REJECTED', {id: 'Customer:listen', kycStatus: 'REJECTED'})
     expect(await exited).toBe(0)
-    const lines = out
+    const lines = out()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
@@ -176,7 +169,7 @@ describe('webhooks plumbing', () => {
     expect(lines[1].data).toEqual({id: 'Customer:listen', kycStatus: 'REJECTED'})
     // The listener is gone: the sandbox no longer posts to it (none was set before).
     expect(sbx.emu.config().webhookEndpoint).toBeNull()
-    expect(err).toContain('The webhook endpoint is cleared again (none was set before)')
+    expect(err()).toContain('The webhook endpoint is cleared again (none was set before)')
   })
 
   it('webhooks verify checks a saved body and signature: exit 0 when valid, 4 when the body was altered', async () => {

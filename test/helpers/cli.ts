@@ -72,3 +72,39 @@ export function svcLive(args: string[], env: Record<string, string | undefined>)
     exited: new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1))),
   }
 }
+
+/**
+ * Runs the built `svc` and sends it SIGINT (Ctrl-C off a terminal) once its stderr matches `when`,
+ * after `before` when given; SIGKILL after 40 s if it never ends.
+ */
+export function interruptWhen(
+  args: string[],
+  env: Record<string, string | undefined>,
+  when: RegExp,
+  before?: () => Promise<void>,
+): Promise<{code: number | null; signal: string | null; stdout: string; stderr: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: {PATH: process.env.PATH, ...env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    let sent = false
+    child.stdout.on('data', (c: Buffer) => (stdout += c))
+    child.stderr.on('data', async (c: Buffer) => {
+      stderr += c
+      if (!sent && when.test(stderr)) {
+        sent = true
+        await before?.()
+        child.kill('SIGINT')
+      }
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({code, signal, stdout, stderr})
+    })
+  })
+}

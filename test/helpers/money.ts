@@ -131,6 +131,13 @@ export async function imbalance(sbx: TestSandbox): Promise<Record<string, number
 export const balanceOf = (sbx: TestSandbox, accountId: string) =>
   sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', accountId)!.balance.amount
 
+/** An internal account as the sandbox stores it: available (`balance`) and total, in minor units. */
+export const storedAccount = (sbx: TestSandbox, accountId: string) =>
+  sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', accountId)!
+
+/** The webhooks of one type the sandbox has emitted, oldest first. */
+export const webhookEvents = (sbx: TestSandbox, type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
+
 /** Money is conserved: every currency's ledger sums to zero. */
 export async function expectConserved(sbx: TestSandbox): Promise<void> {
   expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])

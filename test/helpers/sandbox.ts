@@ -25,6 +25,8 @@ export interface TestSandbox {
   env: Record<string, string>
   /** Runs the built `svc` against this sandbox (its `env`, stdin `input`, ...): the one CLI runner of a test file. */
   run(args: string[], opts?: RunOptions): Promise<CliResult>
+  /** `run` with --json added, insisting on exit 0: the parsed document. */
+  json<T = any>(args: string[], opts?: RunOptions): Promise<T>
   /** Number of HTTP requests the sandbox has seen so far (to prove that nothing was sent). */
   requestCount(): number
   stop(): Promise<void>
@@ -48,6 +50,11 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
     dir: dataDir,
     env,
     run: (args, opts = {}) => svc(args, {...opts, env: {...env, ...opts.env}}),
+    json: async (args, opts) => {
+      const r = await sandbox.run([...args, '--json'], opts)
+      if (r.code !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.code}\n${r.stdout}\n${r.stderr}`)
+      return r.json()
+    },
     requestCount: () => emu.requests.length,
     stop: async () => {
       await emu.close()

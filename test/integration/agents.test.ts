@@ -13,9 +13,8 @@ afterAll(async () => sbx.stop())
 /** The same environment without platform credentials: only the agent profile's token is available. */
 const asAgent = (args: string[], profile = 'agent') =>
   sbx.run([...args, '--profile', profile], {env: {SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}})
-const configDir = () => sbx.env.SVC_CONFIG_DIR
 const tokenOf = (profile = 'agent') =>
-  JSON.parse(readFileSync(join(configDir(), 'agent-tokens.json'), 'utf8')).profiles[profile] as string
+  JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'agent-tokens.json'), 'utf8')).profiles[profile] as string
 
 async function setup() {
   const c = await fundedPayer(sbx)
@@ -63,7 +62,7 @@ describe('agents through the CLI', () => {
     const token = tokenOf()
     expect(token).toMatch(/^agt_/)
     expect(login.stdout + login.stderr).not.toContain(token)
-    expect(statSync(join(configDir(), 'agent-tokens.json')).mode & 0o777).toBe(0o600)
+    expect(statSync(join(sbx.env.SVC_CONFIG_DIR, 'agent-tokens.json')).mode & 0o777).toBe(0o600)
     const status = await sbx.run(['agents', 'device-code', 'status', s.code, '--json'])
     expect(status.json()).toEqual({code: s.code, redeemed: true})
 
@@ -215,7 +214,7 @@ describe('agents through the CLI', () => {
     // svc logout forgets the agent token too; the profile then says how to get a new one.
     const out = await sbx.run(['logout', '--profile', 'agent3', '--json'])
     expect(out.json()).toMatchObject({loggedOut: true})
-    expect(readFileSync(join(configDir(), 'agent-tokens.json'), 'utf8')).not.toContain(token)
+    expect(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'agent-tokens.json'), 'utf8')).not.toContain(token)
     const none = await asAgent(['agents', 'me', 'show', '--json'], 'agent3')
     expect(none.code).toBe(4)
     expect(none.json().error.hint).toMatch(/svc agents login/)

@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {svcLive} from '../helpers/cli.js'
-import {api, approvedCustomer, expectConserved, until} from '../helpers/money.js'
+import {api, approvedCustomer, expectConserved, storedAccount, until} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -9,9 +9,10 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
-const account = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
-const money = (id: string) => ({spendable: account(id).balance.amount, total: account(id).totalBalance.amount})
+const money = (id: string) => ({
+  spendable: storedAccount(sbx, id).balance.amount,
+  total: storedAccount(sbx, id).totalBalance.amount,
+})
 let n = 0
 
 /** A funded cardholder (USD 1,000.00) with an ACTIVE card issued through the CLI. */

@@ -1,17 +1,22 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, clabeBeneficiary, clabeEnding, expectConserved, until} from '../helpers/money.js'
+import {
+  api,
+  approvedCustomer,
+  clabeBeneficiary,
+  clabeEnding,
+  expectConserved,
+  storedAccount,
+  until,
+  webhookEvents,
+} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
   sbx = await startSandbox({paymentCompletionDelayMs: 50, paymentReturnDelayMs: 1500, slowPaymentDelayMs: 60_000})
 })
 afterAll(async () => sbx.stop())
-
-type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
-const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
-const events = (type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
 
 /**
  * Runs svc on a pseudo-terminal answering every y/N question that matches `prompt` with `answer`; counts the
@@ -42,7 +47,7 @@ describe('money movement journeys through the CLI', () => {
     const fund = await sbx.run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00', '--json'])
     expect(fund.code, fund.stderr).toBe(0)
     expect(fund.json().balance.amount).toBe(100_000)
-    const incoming = events('INCOMING_PAYMENT.COMPLETED').map(
+    const incoming = webhookEvents(sbx, 'INCOMING_PAYMENT.COMPLETED').map(
       (e) => e.data as {type: string; direction: string; receivedAmount: {amount: number}; customerId: string},
     )
     expect(incoming.find((d) => d.customerId === c.id)).toMatchObject({
@@ -89,20 +94,23 @@ describe('money movement journeys through the CLI', () => {
     // outgoing transactions carry fees and platformFees as int64 smallest units of the sending currency
     expect(settled.transaction).toMatchObject({fees: quote.feesIncluded, platformFees: 0})
     expect(ex.stderr).toContain(`execute ${quote.id}`) // the environment banner before money moves
-    const out = events('OUTGOING_PAYMENT.COMPLETED').map(
+    const out = webhookEvents(sbx, 'OUTGOING_PAYMENT.COMPLETED').map(
       (e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}},
     )
     expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({
       sentAmount: {amount: 25_000},
       receivedAmount: {amount: 429_093},
     })
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 75_000},
+      totalBalance: {amount: 75_000},
+    })
     await expectConserved(sbx)
 
     const again = await sbx.run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('INVALID_STATE_TRANSITION')
-    expect(balance(c.account('USD')).balance.amount).toBe(75_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(75_000)
   })
 
   it('an operator on a terminal: fund, beneficiary, quote, one confirmation, and the settlement shown', async () => {
@@ -133,7 +141,7 @@ describe('money movement journeys through the CLI', () => {
     expect(no.prompts).toBe(1)
     expect(no.out).toMatch(/nothing was sent/i)
     expect(sbx.emu.db.get<{status: string}>('quotes', quoteId)!.status).toBe('PENDING')
-    expect(balance(c.account('USD')).balance.amount).toBe(100_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(100_000)
 
     const yes = await confirming(['quote', 'execute', quoteId, '--wait'], /Send USD 250\.00 → MXN 4,290\.93 to/, 'y\r')
     expect(yes.code, yes.out).toBe(0)
@@ -146,7 +154,10 @@ describe('money movement journeys through the CLI', () => {
     expect(yes.out).toMatch(new RegExp(`Executed ${quoteId}: PROCESSING`))
     expect(yes.out).toMatch(/status\s+COMPLETED/)
     expect(yes.out).toMatch(/settled\s+\S+/)
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 75_000},
+      totalBalance: {amount: 75_000},
+    })
     await expectConserved(sbx)
   })
 
@@ -212,9 +223,9 @@ describe('money movement journeys through the CLI', () => {
         source: {sourceType: 'REALTIME_FUNDING', onChainTransaction: {network: 'SOLANA'}},
       },
     })
-    expect(events('OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id)).toBe(
-      true,
-    )
+    expect(
+      webhookEvents(sbx, 'OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id),
+    ).toBe(true)
     const shownTx = await sbx.run(['transactions', 'get', sent.json().transaction.id])
     expect(shownTx.stdout).toMatch(/onChain \(source\)\s+\S{20,} \(SOLANA\)/)
     expect(shownTx.stdout).toMatch(/status\s+COMPLETED/)
@@ -236,7 +247,7 @@ describe('money movement journeys through the CLI', () => {
     expect(ex.json().error).toMatchObject({code: 'QUOTE_EXPIRED'})
     expect(ex.json().error.hint).toMatch(/create a new quote/)
     expect((await sbx.run(['quote', 'get', quote.id, '--json'])).json().status).toBe('EXPIRED')
-    expect(balance(c.account('USD')).balance.amount).toBe(50_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(50_000)
   })
 
   it('on a terminal, an expired quote is offered again with the same terms and paid once', async () => {
@@ -270,7 +281,7 @@ describe('money movement journeys through the CLI', () => {
       destination: {accountId: dest},
     })
     expect(sbx.emu.db.get<{status: string}>('quotes', old.id)!.status).toBe('EXPIRED')
-    expect(balance(c.account('USD')).balance.amount).toBe(48_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(48_000)
   })
 
   it('a CI re-run with the same --idempotency-key pays once; the same key with other terms is refused', async () => {
@@ -302,7 +313,7 @@ describe('money movement journeys through the CLI', () => {
       .all<{customerId: string; type: string}>('transactions')
       .filter((t) => t.customerId === c.id && t.type === 'OUTGOING')
     expect(outgoing).toHaveLength(1)
-    expect(balance(c.account('USD')).balance.amount).toBe(90_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(90_000)
     const other = await sbx.run([
       'quote',
       'create',
@@ -346,7 +357,7 @@ describe('money movement journeys through the CLI', () => {
         .all<{customerId: string; type: string}>('transactions')
         .filter((t) => t.customerId === c.id && t.type === 'OUTGOING'),
     ).toHaveLength(2)
-    expect(balance(c.account('USD')).balance.amount).toBe(85_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(85_000)
   })
 
   it('insufficient funds is refused at quote time and stores nothing', async () => {
@@ -385,9 +396,14 @@ describe('money movement journeys through the CLI', () => {
       code: 'PAYMENT_FAILED',
       details: {transaction: {status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE'}},
     })
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 30_000}, totalBalance: {amount: 30_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 30_000},
+      totalBalance: {amount: 30_000},
+    })
     expect(
-      events('OUTGOING_PAYMENT.FAILED').some((e) => (e.data as {id: string}).id === err.details.transaction.id),
+      webhookEvents(sbx, 'OUTGOING_PAYMENT.FAILED').some(
+        (e) => (e.data as {id: string}).id === err.details.transaction.id,
+      ),
     ).toBe(true)
     const shown = await sbx.run(['transactions', 'get', err.details.transaction.id])
     expect(shown.stdout).toMatch(
@@ -428,7 +444,10 @@ describe('money movement journeys through the CLI', () => {
       '--json',
     ])
     expect(again.code).toBe(8)
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 20_000}, totalBalance: {amount: 30_000}}) // held until it settles
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 20_000},
+      totalBalance: {amount: 30_000},
+    }) // held until it settles
   })
 
   it('a returned payout (suffix 005) completes, then fails with PAYOUT_RETURNED and credits the source', async () => {
@@ -450,14 +469,14 @@ describe('money movement journeys through the CLI', () => {
       '--json',
     ])
     expect(r.code, r.stderr).toBe(0)
-    expect(balance(c.account('USD')).balance.amount).toBe(20_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(20_000)
     const txId = r.json().transaction.id
     const t = await until(
       () => api(sbx, 'GET', `/transactions/${txId}`),
       (x) => x.body.status === 'FAILED',
     )
     expect(t.body).toMatchObject({status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {status: 'COMPLETED'}})
-    expect(balance(c.account('USD')).balance.amount).toBe(30_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(30_000)
     await expectConserved(sbx)
   })
 })

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api, approvedCustomer, approveInStore, imbalance} from '../helpers/money.js'
+import {api, approvedCustomer, approveInStore, imbalance, storedAccount, webhookEvents} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -8,13 +8,8 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
-const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
-const events = (type: string) =>
-  sbx.emu.webhooks
-    .list()
-    .filter((e) => e.type === type)
-    .map((e) => e.data as Record<string, any>)
+/** The payloads of the webhooks of one type. */
+const eventData = (type: string) => webhookEvents(sbx, type).map((e) => e.data as Record<string, any>)
 const conserved = async () => expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 const quotesSent = () => sbx.emu.requests.filter((r) => r.method === 'POST' && /\/quotes$/.test(r.path)).length
 
@@ -77,8 +72,11 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       .filter((l) => l.senderCustomerId === c.id)
     expect(lookups.map((l) => l.receiver)).toEqual([address, address])
     expect(sbx.emu.db.get<{status: string}>('quotes', q.id)!.status).toBe('COMPLETED')
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 9_000}, totalBalance: {amount: 9_000}})
-    expect(events('OUTGOING_PAYMENT.COMPLETED').find((d) => d.id === q.transactionId)).toMatchObject({
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 9_000},
+      totalBalance: {amount: 9_000},
+    })
+    expect(eventData('OUTGOING_PAYMENT.COMPLETED').find((d) => d.id === q.transactionId)).toMatchObject({
       status: 'COMPLETED',
       destination: {umaAddress: address},
       receivedAmount: {amount: q.totalReceivingAmount},
@@ -110,9 +108,14 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       .all<{quoteId?: string; status: string; failureReason?: string; customerId?: string}>('transactions')
       .find((x) => x.customerId === c.id && x.quoteId)
     expect(t).toMatchObject({status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'})
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 10_000}, totalBalance: {amount: 10_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 10_000},
+      totalBalance: {amount: 10_000},
+    })
     expect(
-      events('OUTGOING_PAYMENT.FAILED').some((d) => d.customerId === c.id && d.failureReason === 'COMPLIANCE_REJECTED'),
+      eventData('OUTGOING_PAYMENT.FAILED').some(
+        (d) => d.customerId === c.id && d.failureReason === 'COMPLIANCE_REJECTED',
+      ),
     ).toBe(true)
     await conserved()
   })
@@ -136,7 +139,10 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     const r = await sbx.run(['quote', 'execute', q.id, '--yes', '--wait', '--timeout', '600ms', '--json'])
     expect(r.code, r.stdout).toBe(8)
     expect(sbx.emu.db.get<{status: string}>('transactions', q.transactionId)!.status).toBe('PROCESSING')
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 9_500}, totalBalance: {amount: 10_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 9_500},
+      totalBalance: {amount: 10_000},
+    })
   })
 
   it('payer data: taken from the customer record; a mandatory field it lacks is refused before the quote (exit 2), --payer-info supplies it', async () => {

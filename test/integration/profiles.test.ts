@@ -14,7 +14,6 @@ beforeAll(async () => {
 afterAll(async () => sbx.stop())
 
 // A user with no env credentials (NO_ENV_CREDENTIALS): only what `svc login` stores.
-const configDir = () => sbx.env.SVC_CONFIG_DIR
 const noSecret = (r: CliResult) => {
   expect(r.stdout).not.toContain(secret)
   expect(r.stderr).not.toContain(secret)
@@ -39,7 +38,7 @@ describe('login, whoami, profiles, logout', () => {
     expect(r.code).toBe(2)
     expect(r.json().error.reason).toMatch(/never accepted as a flag/)
     noSecret(r)
-    expect(existsSync(join(configDir(), 'credentials.json'))).toBe(false)
+    expect(existsSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(false)
   })
 
   it('names what is missing off a TTY: the secret source, --token-id, --environment for a remote URL', async () => {
@@ -79,7 +78,7 @@ describe('login, whoami, profiles, logout', () => {
     )
     expect(r.code).toBe(4)
     expect(r.json().error.code).toBe('UNAUTHORIZED')
-    expect(existsSync(join(configDir(), 'credentials.json'))).toBe(false)
+    expect(existsSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(false)
   })
 
   it('logs in from stdin: verified, active, secret stored 0600 in a 0700 dir and never printed', async () => {
@@ -108,12 +107,12 @@ describe('login, whoami, profiles, logout', () => {
       active: true,
     })
     expect(sbx.requestCount()).toBe(before + 1)
-    const creds = join(configDir(), 'credentials.json')
+    const creds = join(sbx.env.SVC_CONFIG_DIR, 'credentials.json')
     expect(fileMode(creds)).toBe(0o600)
-    expect(fileMode(join(configDir(), 'config.json'))).toBe(0o600)
-    expect(fileMode(configDir())).toBe(0o700)
+    expect(fileMode(join(sbx.env.SVC_CONFIG_DIR, 'config.json'))).toBe(0o600)
+    expect(fileMode(sbx.env.SVC_CONFIG_DIR)).toBe(0o700)
     expect(JSON.parse(readFileSync(creds, 'utf8')).profiles.dev).toBe(secret)
-    expect(readFileSync(join(configDir(), 'config.json'), 'utf8')).not.toContain(secret)
+    expect(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'config.json'), 'utf8')).not.toContain(secret)
   })
 
   it('logs in from SVC_CLIENT_SECRET into a second profile, which becomes active', async () => {
@@ -185,7 +184,9 @@ describe('login, whoami, profiles, logout', () => {
     const r = await sbx.run(['logout', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(r.code).toBe(0)
     expect(r.json()).toEqual({profile: 'dev', loggedOut: true})
-    expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.dev).toBeUndefined()
+    expect(
+      JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')).profiles.dev,
+    ).toBeUndefined()
     expect(
       (await sbx.run(['profiles', 'list', '--json'], {env: NO_ENV_CREDENTIALS}))
         .json()
@@ -200,8 +201,10 @@ describe('login, whoami, profiles, logout', () => {
   it('profiles remove deletes the profile and its secret; removing it again is exit 5', async () => {
     const r = await sbx.run(['profiles', 'remove', 'other', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(r.code).toBe(0)
-    expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.other).toBeUndefined()
-    expect(fileMode(join(configDir(), 'credentials.json'))).toBe(0o600)
+    expect(
+      JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')).profiles.other,
+    ).toBeUndefined()
+    expect(fileMode(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(0o600)
     const again = await sbx.run(['profiles', 'remove', 'other', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(again.code).toBe(5)
     expect(again.json().error.code).toBe('PROFILE_NOT_FOUND')

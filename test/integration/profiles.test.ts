@@ -214,13 +214,13 @@ describe('login, whoami, profiles, logout', () => {
 describe('parallel svc processes sharing one config dir (CI jobs on one runner)', () => {
   const N = 12
   const names = Array.from({length: N}, (_, i) => `par-${i}`)
-  const dir = () => join(configDir(), 'parallel')
+  const dir = () => join(sbx.env.SVC_CONFIG_DIR, 'parallel')
   const login = (name: string) =>
-    run(
+    sbx.run(
       ['login', '--profile', name, '--base-url', sbx.url, '--token-id', `tok-${name}`, '--secret-stdin', '--no-verify'],
       {
         input: `secret-${name}`,
-        extra: {SVC_CONFIG_DIR: dir()},
+        env: {...NO_ENV_CREDENTIALS, SVC_CONFIG_DIR: dir()},
       },
     )
   const stored = () => ({
@@ -243,7 +243,9 @@ describe('parallel svc processes sharing one config dir (CI jobs on one runner)'
 
     const gone = names.filter((_, i) => i % 2 === 0)
     const removes = await Promise.all(
-      gone.map((name) => run(['profiles', 'remove', name, '--json'], {extra: {SVC_CONFIG_DIR: dir()}})),
+      gone.map((name) =>
+        sbx.run(['profiles', 'remove', name, '--json'], {env: {...NO_ENV_CREDENTIALS, SVC_CONFIG_DIR: dir()}}),
+      ),
     )
     for (const r of removes) expect(r.code, r.stderr).toBe(0)
     const kept = names.filter((_, i) => i % 2 === 1)

@@ -43,7 +43,7 @@ export default class Rates extends BaseCommand<typeof Rates> {
       ...(to.length ? {destinationCurrency: to} : {}),
       ...(sending !== undefined ? {sendingAmount: String(sending)} : {}),
     })
-    const rates = (await getExchangeRates(this.ctx.client, query)).map(rateView)
+    const rates = (await this.ctx.client.call(getExchangeRates(query))).data.map(rateView)
     await renderTable(
       this.out,
       ['FROM', 'TO', 'RAIL', 'SEND', 'RECEIVE', 'SEND PER 1 TO', 'FEES', 'MIN', 'MAX'],

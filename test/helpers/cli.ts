@@ -48,3 +48,63 @@ export function svc(
 /** The `error` object of a failed `--json` run. */
 export const errorOf = (r: CliResult) =>
   r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
+
+export interface LiveCli {
+  child: import('node:child_process').ChildProcessWithoutNullStreams
+  /** Everything written so far. */
+  stdout(): string
+  stderr(): string
+  /** The exit code (-1 when killed by a signal). */
+  exited: Promise<number>
+}
+
+/** The built `svc` as a child process read while it runs (a listener, a command to interrupt). */
+export function svcLive(args: string[], env: Record<string, string | undefined>): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], {env: {PATH: process.env.PATH, ...env}})
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited: new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1))),
+  }
+}
+
+/**
+ * Runs the built `svc` and sends it SIGINT (Ctrl-C off a terminal) once its stderr matches `when`,
+ * after `before` when given; SIGKILL after 40 s if it never ends.
+ */
+export function interruptWhen(
+  args: string[],
+  env: Record<string, string | undefined>,
+  when: RegExp,
+  before?: () => Promise<void>,
+): Promise<{code: number | null; signal: string | null; stdout: string; stderr: string}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: {PATH: process.env.PATH, ...env},
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    let sent = false
+    child.stdout.on('data', (c: Buffer) => (stdout += c))
+    child.stderr.on('data', async (c: Buffer) => {
+      stderr += c
+      if (!sent && when.test(stderr)) {
+        sent = true
+        await before?.()
+        child.kill('SIGINT')
+      }
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({code, signal, stdout, stderr})
+    })
+  })
+}

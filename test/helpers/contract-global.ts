@@ -4,6 +4,7 @@ import {join, relative} from 'node:path'
 import type {TestProject} from 'vitest/node'
 import {REPO_ROOT, readContract} from './contract.js'
 import {ALLOWANCES} from './contract-allow.js'
+import type {FileCoverage} from './contract-recorder.js'
 
 const SUMMARY = join(REPO_ROOT, '.tmp', 'contract-coverage.json')
 
@@ -21,18 +22,7 @@ export default async function setup(project: TestProject) {
   project.provide('contractJson', jsonPath)
   const all = countOperations(doc)
   return () => {
-    const files = safeList(filesDir).map(
-      (f) =>
-        JSON.parse(readFileSync(join(filesDir, f), 'utf8')) as {
-          file: string
-          exercised: string[]
-          succeeded: string[]
-          cliRequests: number
-          allowanceUse: Record<string, number>
-          findings: number
-          report: string
-        },
-    )
+    const files = safeList(filesDir).map((f) => JSON.parse(readFileSync(join(filesDir, f), 'utf8')) as FileCoverage)
     rmSync(dir, {recursive: true, force: true})
     if (!files.length) return
     const exercised = new Set(files.flatMap((f) => f.exercised))

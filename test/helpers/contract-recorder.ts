@@ -82,18 +82,19 @@ function parseBody(raw: Buffer, contentType: string): unknown {
   }
 }
 
+/** What one test file exercised of the contract: written by the file, added up by contract-global.ts. */
+export interface FileCoverage {
+  file: string
+  exercised: string[]
+  succeeded: string[]
+  cliRequests: number
+  allowanceUse: Record<string, number>
+  findings: number
+  report: string
+}
+
 /** Writes what this file exercised, for the run's summary (test/helpers/contract-global.ts). */
-export function writeFileCoverage(
-  file: string,
-  data: {
-    exercised: string[]
-    succeeded: string[]
-    cliRequests: number
-    allowanceUse: Record<string, number>
-    findings: number
-    report: string
-  },
-): void {
+export function writeFileCoverage(file: string, data: Omit<FileCoverage, 'file'>): void {
   const dir = inject('contractDir')
   if (!dir) return
   mkdirSync(dir, {recursive: true})

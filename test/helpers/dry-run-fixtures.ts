@@ -1,8 +1,7 @@
 import {join} from 'node:path'
-import {svc} from './cli.js'
 import {EnclaveClient} from './enclave.js'
-import {fixture as file, pdf} from './kyc.js'
-import {api, approvedCustomer, clabeEnding, until} from './money.js'
+import {fixture as file, ownerPerson, pdf} from './kyc.js'
+import {api, approvedCustomer, clabeEnding, until, usdBankAccount} from './money.js'
 import type {TestSandbox} from './sandbox.js'
 
 /**
@@ -26,11 +25,6 @@ const SECRET = 'provider_secret_eq_do_not_print'
 
 export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   const enclave = new EnclaveClient(sbx)
-  const run = async (args: string[], input?: string) => {
-    const r = await svc([...args, '--json'], {env: sbx.env, input})
-    if (r.code !== 0) throw new Error(`setup ${args.join(' ')} exited ${r.code}: ${r.stdout} ${r.stderr}`)
-    return r.json()
-  }
   let keys = 0
   const post = async (path: string, body?: unknown) => {
     const r = await api(sbx, 'POST', path, body, {'idempotency-key': `eq-setup-${keys++}`})
@@ -54,7 +48,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   /** A first-party EVM wallet (ownership to verify), added the way an operator does. */
   const evmAccount = async (customerId: string) =>
     (
-      await run([
+      await sbx.json([
         'accounts',
         'external',
         'add',
@@ -113,7 +107,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   }
   const wallet = async (fields: Record<string, unknown> = {}) => {
     const w = await enclave.createCustomer(fields)
-    const login = await run(['wallet', 'login', w.accountId])
+    const login = await sbx.json(['wallet', 'login', w.accountId])
     return {...w, sessionId: login.session.id as string}
   }
   let link: Promise<string> | undefined
@@ -126,7 +120,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   let tokens = 0
   const coin = async (enabled: boolean) => {
     const n = String(tokens++).padStart(4, '0')
-    const c = await run([
+    const c = await sbx.json([
       'stablecoins',
       'create',
       '--token',
@@ -145,31 +139,13 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   const bankAndWallet = async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const add = async (body: unknown) => (await post('/customers/external-accounts', body)).id as string
-    const bank = await add({
-      customerId: c.id,
-      currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: '99887766',
-        routingNumber: '021000021',
-        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'},
-      },
-    })
+    const bank = await add(usdBankAccount(c.id))
     const l2 = await add({
       customerId: c.id,
       currency: 'USDB',
       accountInfo: {accountType: 'L2_WALLET', address: 'sparkrt1' + 'q'.repeat(40)},
     })
     return {bank, l2}
-  }
-  const person = {
-    firstName: 'Ana',
-    lastName: 'Ruiz',
-    birthDate: '1985-04-02',
-    nationality: 'US',
-    address: {line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US'},
-    idType: 'SSN',
-    identifier: '123-45-6789',
   }
   const business = async () =>
     (
@@ -237,7 +213,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     },
     'cards:unfreeze': async () => {
       const card = await activeCard()
-      await run(['cards', 'freeze', card])
+      await sbx.json(['cards', 'freeze', card])
       return {args: [card]}
     },
     'customers:create': async () => ({
@@ -286,7 +262,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'kyc:documents:replace': async () => {
       const holder = await individual()
       const pdfFile = file(sbx.dir, 'eq-old.pdf', pdf())
-      const doc = await run([
+      const doc = await sbx.json([
         'kyc',
         'documents',
         'upload',
@@ -351,7 +327,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
         customerId: await business(),
         roles: ['UBO'],
         ownershipPercentage: 30,
-        personalInfo: person,
+        personalInfo: ownerPerson('Ana'),
       })
       return {args: [owner.id, '--ownership', '40', '--email', 'ana@example.com']}
     },
@@ -385,7 +361,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     }),
     'sandbox:send': async () => {
       const c = await approvedCustomer(sbx, ['USD'])
-      const q = await run([
+      const q = await sbx.json([
         'quote',
         'create',
         '--realtime',
@@ -464,7 +440,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'transactions:cancel': async () => {
       const p = await payer()
       const slow = await clabe(p.id, '003')
-      const q = await run([
+      const q = await sbx.json([
         'quote',
         'create',
         '--from',
@@ -479,7 +455,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
       return {args: [q.transactionId, '--reason', 'eq cancel']}
     },
     'transactions:confirm': async () => {
-      const t = await run([
+      const t = await sbx.json([
         'sandbox',
         'uma-receive',
         '--customer',
@@ -494,14 +470,14 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'transactions:reject': async () => ({args: [await pendingIncoming(), '--reason', 'eq reject']}),
     'wallet:credentials:revoke': async () => {
       const w = await wallet({phoneNumber: '+14155550199'})
-      const sms = await run(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])
+      const sms = await sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])
       return {args: [sms.credential.id, '--account', w.accountId]}
     },
     'wallet:delegated-keys:create': async () => ({
       args: ['--card', await activeCard(), '--account', (await wallet()).accountId, '--nickname', 'eq key'],
     }),
     'wallet:delegated-keys:revoke': async () => {
-      const key = await run([
+      const key = await sbx.json([
         'wallet',
         'delegated-keys',
         'create',

@@ -60,14 +60,10 @@ export interface Journey {
 
 /** Runs `svc` against the sandbox; `json` adds --json and insists on exit 0. */
 export function journey(sbx: TestSandbox): Journey {
-  const run = (args: string[], opts: {input?: string; timeoutMs?: number} = {}) => svc(args, {env: sbx.env, ...opts})
+  const run = (args: string[], opts: {input?: string; timeoutMs?: number} = {}) => sbx.run(args, opts)
   return {
     run,
-    async json(args) {
-      const r = await run([...args, '--json'])
-      if (r.code !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.code}\n${r.stdout}\n${r.stderr}`)
-      return r.json()
-    },
+    json: (args) => sbx.json(args),
     async submit(customerId) {
       const r = await run(['kyc', 'submit', customerId, '--json'])
       const v = r.json()
@@ -140,6 +136,17 @@ export function individualFlags(fullName: string): string[] {
     JSON.stringify({idType: 'SSN', identifier: '123-45-6789'}),
   ]
 }
+
+/** A beneficial owner's personalInfo (Ruiz, Austin TX, SSN): the body of POST /beneficial-owners. */
+export const ownerPerson = (firstName: string) => ({
+  firstName,
+  lastName: 'Ruiz',
+  birthDate: '1985-04-02',
+  nationality: 'US',
+  address: {line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US'},
+  idType: 'SSN',
+  identifier: '123-45-6789',
+})
 
 export function passportArgs(holder: string, file: string): string[] {
   return [

@@ -76,6 +76,51 @@ export function clabeEnding(suffix: string): string {
 
 export const beneficiary = {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}
 
+/** Ada Lovelace's US bank account: the body of POST /customers/external-accounts. */
+export const usdBankAccount = (customerId: string) => ({
+  customerId,
+  currency: 'USD',
+  accountInfo: {
+    accountType: 'USD_ACCOUNT' as const,
+    accountNumber: '99887766',
+    routingNumber: '021000021',
+    beneficiary: {beneficiaryType: 'INDIVIDUAL' as const, fullName: 'Ada Lovelace'},
+  },
+})
+
+/** Maria Garcia's CLABE account (ending in `suffix`) added the operator's way, `svc accounts external add` (exit 0 asserted); its id. */
+export async function clabeBeneficiary(
+  sbx: TestSandbox,
+  customerId: string,
+  suffix = '123',
+  extra: string[] = [],
+): Promise<string> {
+  const r = await sbx.run([
+    'accounts',
+    'external',
+    'add',
+    '--customer',
+    customerId,
+    '--type',
+    'CLABE',
+    '--clabe',
+    clabeEnding(suffix),
+    '--beneficiary-name',
+    'Maria Garcia',
+    ...extra,
+    '--json',
+  ])
+  expect(r.code, r.stderr).toBe(0)
+  return r.json().id as string
+}
+
+/** An approved payer whose USD account holds USD 1,000.00, and a CLABE beneficiary to pay (`dest`). */
+export async function fundedPayer(sbx: TestSandbox, currencies = ['USD', 'MXN']) {
+  const c = await approvedCustomer(sbx, currencies)
+  await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
+  return {...c, dest: await clabeBeneficiary(sbx, c.id)}
+}
+
 /** Σ totalBalance + inTransit + paidOut − fundedIn per currency (all zero when money is conserved). */
 export async function imbalance(sbx: TestSandbox): Promise<Record<string, number>> {
   const {imbalance: compute} = await import('../../src/emulator/domain/ledger.js')
@@ -85,6 +130,13 @@ export async function imbalance(sbx: TestSandbox): Promise<Record<string, number
 /** An internal account's available balance in minor units, read from the sandbox's store. */
 export const balanceOf = (sbx: TestSandbox, accountId: string) =>
   sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', accountId)!.balance.amount
+
+/** An internal account as the sandbox stores it: available (`balance`) and total, in minor units. */
+export const storedAccount = (sbx: TestSandbox, accountId: string) =>
+  sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', accountId)!
+
+/** The webhooks of one type the sandbox has emitted, oldest first. */
+export const webhookEvents = (sbx: TestSandbox, type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
 
 /** Money is conserved: every currency's ledger sums to zero. */
 export async function expectConserved(sbx: TestSandbox): Promise<void> {

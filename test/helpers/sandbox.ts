@@ -3,7 +3,19 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Emulator} from '../../src/emulator/emulator.js'
 import type {SandboxSettings} from '../../src/emulator/settings.js'
+import {svc, type CliResult} from './cli.js'
 import {recordContract} from './contract-recorder.js'
+
+/** How one `svc` run differs from the sandbox's own: `env` is laid over `TestSandbox.env` (undefined removes a variable). */
+export interface RunOptions {
+  input?: string
+  env?: Record<string, string | undefined>
+  timeoutMs?: number
+  cwd?: string
+}
+
+/** Leaves out the environment's credentials and base URL: only what `svc login` stored counts. */
+export const NO_ENV_CREDENTIALS = {SVC_BASE_URL: undefined, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}
 
 export interface TestSandbox {
   emu: Emulator
@@ -11,6 +23,10 @@ export interface TestSandbox {
   dir: string
   /** Environment pointing `svc` at this sandbox, with a private config dir and no prompts. */
   env: Record<string, string>
+  /** Runs the built `svc` against this sandbox (its `env`, stdin `input`, ...): the one CLI runner of a test file. */
+  run(args: string[], opts?: RunOptions): Promise<CliResult>
+  /** `run` with --json added, insisting on exit 0: the parsed document. */
+  json<T = any>(args: string[], opts?: RunOptions): Promise<T>
   /** Number of HTTP requests the sandbox has seen so far (to prove that nothing was sent). */
   requestCount(): number
   stop(): Promise<void>
@@ -33,6 +49,12 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
     url: emu.url,
     dir: dataDir,
     env,
+    run: (args, opts = {}) => svc(args, {...opts, env: {...env, ...opts.env}}),
+    json: async (args, opts) => {
+      const r = await sandbox.run([...args, '--json'], opts)
+      if (r.code !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.code}\n${r.stdout}\n${r.stderr}`)
+      return r.json()
+    },
     requestCount: () => emu.requests.length,
     stop: async () => {
       await emu.close()

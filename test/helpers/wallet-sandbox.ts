@@ -1,6 +1,6 @@
 import {afterAll, beforeAll} from 'vitest'
 import type {SandboxSettings} from '../../src/emulator/settings.js'
-import {svc, type CliResult} from './cli.js'
+import type {CliResult} from './cli.js'
 import {EnclaveClient, type Session} from './enclave.js'
 import {startSandbox, type TestSandbox} from './sandbox.js'
 
@@ -50,7 +50,7 @@ export function walletSandbox(settings: Partial<SandboxSettings> = {}): WalletSa
     get api() {
       return started(api)
     },
-    run: (args, input, env = {}) => svc(args, {env: {...fx.sbx.env, ...env}, input}),
+    run: (args, input, env) => fx.sbx.run(args, {input, env}),
     async restart() {
       sbx = await fx.sbx.restart()
       api = new EnclaveClient(sbx)

@@ -1,8 +1,7 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, clabeEnding, imbalance, until} from '../helpers/money.js'
+import {api, clabeEnding, fundedPayer, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -11,33 +10,15 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
 /** The same environment without platform credentials: only the agent profile's token is available. */
 const asAgent = (args: string[], profile = 'agent') =>
-  svc([...args, '--profile', profile], {env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}})
-const configDir = () => sbx.env.SVC_CONFIG_DIR
+  sbx.run([...args, '--profile', profile], {env: {SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}})
 const tokenOf = (profile = 'agent') =>
-  JSON.parse(readFileSync(join(configDir(), 'agent-tokens.json'), 'utf8')).profiles[profile] as string
+  JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'agent-tokens.json'), 'utf8')).profiles[profile] as string
 
 async function setup() {
-  const c = await approvedCustomer(sbx, ['USD', 'MXN'])
-  await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
-  const ext = await run([
-    'accounts',
-    'external',
-    'add',
-    '--customer',
-    c.id,
-    '--type',
-    'CLABE',
-    '--clabe',
-    clabeEnding('123'),
-    '--beneficiary-name',
-    'Maria Garcia',
-    '--json',
-  ])
-  expect(ext.code, ext.stderr).toBe(0)
-  const created = await run([
+  const c = await fundedPayer(sbx)
+  const created = await sbx.run([
     'agents',
     'create',
     '--customer',
@@ -61,7 +42,6 @@ async function setup() {
   expect(created.code, created.stderr).toBe(0)
   return {
     ...c,
-    dest: ext.json().id as string,
     agent: created.json().agent,
     code: created.json().deviceCode.code as string,
   }
@@ -76,14 +56,14 @@ describe('agents through the CLI', () => {
       policy: {spendingLimits: {currency: 'USD', perTransactionLimit: 5000}, defaultExecutionMode: 'AUTO'},
     })
 
-    const login = await run(['agents', 'login', s.code, '--as', 'agent', '--json'])
+    const login = await sbx.run(['agents', 'login', s.code, '--as', 'agent', '--json'])
     expect(login.code, login.stderr).toBe(0)
     expect(login.json()).toMatchObject({profile: 'agent', agentId: s.agent.id, agentName: 'Bill payer'})
     const token = tokenOf()
     expect(token).toMatch(/^agt_/)
     expect(login.stdout + login.stderr).not.toContain(token)
-    expect(statSync(join(configDir(), 'agent-tokens.json')).mode & 0o777).toBe(0o600)
-    const status = await run(['agents', 'device-code', 'status', s.code, '--json'])
+    expect(statSync(join(sbx.env.SVC_CONFIG_DIR, 'agent-tokens.json')).mode & 0o777).toBe(0o600)
+    const status = await sbx.run(['agents', 'device-code', 'status', s.code, '--json'])
     expect(status.json()).toEqual({code: s.code, redeemed: true})
 
     const me = await asAgent(['agents', 'me', 'show', '--json'])
@@ -150,13 +130,13 @@ describe('agents through the CLI', () => {
     const held2 = await asAgent(['agents', 'me', 'execute', third.json().id, '--json'])
     expect(held2.json().status).toBe('PENDING_APPROVAL')
 
-    const pending = await run(['agents', 'approvals', '--agent', s.agent.id, '--json'])
+    const pending = await sbx.run(['agents', 'approvals', '--agent', s.agent.id, '--json'])
     expect(pending.json().data.map((x: {id: string}) => x.id)).toEqual([held.json().id, held2.json().id])
 
-    const approved = await run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
+    const approved = await sbx.run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
     expect(approved.code, approved.stderr).toBe(0)
     expect(approved.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})
-    const rejected = await run([
+    const rejected = await sbx.run([
       'agents',
       'reject',
       s.agent.id,
@@ -171,12 +151,12 @@ describe('agents through the CLI', () => {
 
     // Approving again, or approving a transaction that is not waiting for approval, is refused and changes nothing.
     const before = JSON.stringify(sbx.emu.db.get('agentActions', held.json().id))
-    const again = await run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
+    const again = await sbx.run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error).toMatchObject({status: 409, code: 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL'})
     expect(again.json().error.hint).toMatch(/waiting for platform approval/)
     expect(JSON.stringify(sbx.emu.db.get('agentActions', held.json().id))).toBe(before)
-    const notAgent = await run(['transactions', 'approve', ran.json().transaction.id, '--yes', '--json'])
+    const notAgent = await sbx.run(['transactions', 'approve', ran.json().transaction.id, '--yes', '--json'])
     expect(notAgent.code).toBe(6)
     expect(notAgent.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
 
@@ -197,7 +177,7 @@ describe('agents through the CLI', () => {
 
   it('a transaction needing approval is also released by POST /transactions/{id}/approve', async () => {
     const s = await setup()
-    await run(['agents', 'login', s.code, '--as', 'agent2', '--json'])
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent2', '--json'])
     const q = await asAgent(
       ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '70.00', '--json'],
       'agent2',
@@ -206,7 +186,7 @@ describe('agents through the CLI', () => {
     expect(held.json().status).toBe('PENDING_APPROVAL')
     const txId = q.json().transactionId
     expect(sbx.emu.db.get<{status: string}>('transactions', txId)!.status).toBe('PENDING')
-    const ok = await run(['transactions', 'approve', txId, '--yes', '--json'])
+    const ok = await sbx.run(['transactions', 'approve', txId, '--yes', '--json'])
     expect(ok.code, ok.stderr).toBe(0)
     const action = await asAgent(['agents', 'me', 'actions', held.json().id, '--json'], 'agent2')
     expect(action.json()).toMatchObject({status: 'APPROVED', transaction: {id: txId}})
@@ -214,7 +194,7 @@ describe('agents through the CLI', () => {
 
   it('the agent token is refused on platform routes, Basic credentials on agent routes (401, exit 4); nothing changes', async () => {
     const s = await setup()
-    await run(['agents', 'login', s.code, '--as', 'agent3', '--json'])
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent3', '--json'])
     const token = tokenOf('agent3')
     const platform = await fetch(`${sbx.url}/customers`, {headers: {authorization: `Bearer ${token}`}})
     expect(platform.status).toBe(401)
@@ -228,13 +208,13 @@ describe('agents through the CLI', () => {
     expect(r.json().error.hint).toBeTruthy()
     expect(r.stdout + r.stderr).not.toContain(token)
     // A second redemption of the same code is refused; the token stays the one issued.
-    const again = await run(['agents', 'login', s.code, '--as', 'agent4', '--json'])
+    const again = await sbx.run(['agents', 'login', s.code, '--as', 'agent4', '--json'])
     expect(again.code).toBe(2)
     expect(again.json().error.details.errors[0]).toMatchObject({field: 'code'})
     // svc logout forgets the agent token too; the profile then says how to get a new one.
-    const out = await run(['logout', '--profile', 'agent3', '--json'])
+    const out = await sbx.run(['logout', '--profile', 'agent3', '--json'])
     expect(out.json()).toMatchObject({loggedOut: true})
-    expect(readFileSync(join(configDir(), 'agent-tokens.json'), 'utf8')).not.toContain(token)
+    expect(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'agent-tokens.json'), 'utf8')).not.toContain(token)
     const none = await asAgent(['agents', 'me', 'show', '--json'], 'agent3')
     expect(none.code).toBe(4)
     expect(none.json().error.hint).toMatch(/svc agents login/)
@@ -242,8 +222,8 @@ describe('agents through the CLI', () => {
 
   it('policy: a paused agent and a missing permission are 403 (exit 4); a changed limit applies at once', async () => {
     const s = await setup()
-    await run(['agents', 'login', s.code, '--as', 'agent5', '--json'])
-    const policy = await run([
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent5', '--json'])
+    const policy = await sbx.run([
       'agents',
       'policy',
       s.agent.id,
@@ -259,18 +239,18 @@ describe('agents through the CLI', () => {
       ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '80.00', '--json'],
       'agent5',
     )
-    const paused = await run(['agents', 'update', s.agent.id, '--pause', '--json'])
+    const paused = await sbx.run(['agents', 'update', s.agent.id, '--pause', '--json'])
     expect(paused.json().isPaused).toBe(true)
     const refused = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent5')
     expect(refused.code).toBe(4)
     expect(refused.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
     expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).toBe('PENDING')
-    await run(['agents', 'update', s.agent.id, '--resume', '--json'])
+    await sbx.run(['agents', 'update', s.agent.id, '--resume', '--json'])
     const ran = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent5')
     expect(ran.json().status).toBe('APPROVED')
-    const list = await run(['agents', 'list', '--customer', s.id, '--json'])
+    const list = await sbx.run(['agents', 'list', '--customer', s.id, '--json'])
     expect(list.json().data.map((a: {id: string}) => a.id)).toEqual([s.agent.id])
-    const del = await run(['agents', 'delete', s.agent.id, '--yes', '--json'])
+    const del = await sbx.run(['agents', 'delete', s.agent.id, '--yes', '--json'])
     expect(del.code, del.stderr).toBe(0)
     const gone = await asAgent(['agents', 'me', 'show', '--json'], 'agent5')
     expect(gone.code).toBe(4)
@@ -278,7 +258,7 @@ describe('agents through the CLI', () => {
 
   it('bad input is refused before any request (exit 2, every field named)', async () => {
     const before = sbx.requestCount()
-    const r = await run([
+    const r = await sbx.run([
       'agents',
       'create',
       '--customer',
@@ -294,7 +274,7 @@ describe('agents through the CLI', () => {
     expect(r.code).toBe(2)
     const fields = r.json().error.details.errors.map((e: {field: string}) => e.field)
     expect(fields).toEqual(expect.arrayContaining(['spendingLimits.currency', 'permissions']))
-    const code = await run(['agents', 'login', 'not-a-code', '--json'])
+    const code = await sbx.run(['agents', 'login', 'not-a-code', '--json'])
     expect(code.code).toBe(2)
     expect(code.json().error.details.errors[0].field).toBe('code')
     expect(sbx.requestCount()).toBe(before)
@@ -302,9 +282,9 @@ describe('agents through the CLI', () => {
 
   it('transfers as the agent follow the policy too; --debug and --json never show the token', async () => {
     const s = await setup()
-    await run(['agents', 'login', s.code, '--as', 'agent6', '--json'])
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent6', '--json'])
     const token = tokenOf('agent6')
-    const usd = await run([
+    const usd = await sbx.run([
       'accounts',
       'external',
       'add',
@@ -370,8 +350,8 @@ describe('agents through the CLI', () => {
     expect(accounts.json().data.every((a: {customerId: string}) => a.customerId === s.id)).toBe(true)
     for (const r of [out, big, actions, accounts]) expect(r.stdout + r.stderr).not.toContain(token)
     // The redeem itself under --debug: the token in the answer body is redacted.
-    const dc = await run(['agents', 'device-code', 'issue', s.agent.id, '--json'])
-    const relog = await run(['agents', 'login', dc.json().code, '--as', 'agent6', '--debug', '--json'])
+    const dc = await sbx.run(['agents', 'device-code', 'issue', s.agent.id, '--json'])
+    const relog = await sbx.run(['agents', 'login', dc.json().code, '--as', 'agent6', '--debug', '--json'])
     expect(relog.code, relog.stderr).toBe(0)
     expect(relog.stderr).toMatch(/accessToken":"\[REDACTED\]"/)
     expect(relog.stdout + relog.stderr).not.toContain(tokenOf('agent6'))
@@ -383,7 +363,7 @@ describe('agents through the CLI', () => {
   it("external accounts as the agent need MANAGE_EXTERNAL_ACCOUNTS; another customer's data stays hidden", async () => {
     const s = await setup()
     const other = await setup()
-    await run(['agents', 'login', s.code, '--as', 'agent7', '--json'])
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent7', '--json'])
     const add = [
       'agents',
       'me',
@@ -403,7 +383,7 @@ describe('agents through the CLI', () => {
     expect(refused.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
     expect(refused.json().error.hint).toBeTruthy()
     expect(sbx.emu.db.count('externalAccounts')).toBe(before)
-    await run([
+    await sbx.run([
       'agents',
       'policy',
       s.agent.id,
@@ -431,18 +411,18 @@ describe('agents through the CLI', () => {
 
   it('a waiting action follows its transaction: cancelled by the platform, the action is FAILED and the funds are back', async () => {
     const s = await setup()
-    await run(['agents', 'login', s.code, '--as', 'agent8', '--json'])
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent8', '--json'])
     const q = await asAgent(
       ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '90.00', '--json'],
       'agent8',
     )
     const held = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent8')
     expect(held.json().status).toBe('PENDING_APPROVAL')
-    const cancel = await run(['transactions', 'cancel', q.json().transactionId, '--yes', '--json'])
+    const cancel = await sbx.run(['transactions', 'cancel', q.json().transactionId, '--yes', '--json'])
     expect(cancel.code, cancel.stderr).toBe(0)
     const action = await asAgent(['agents', 'me', 'actions', held.json().id, '--json'], 'agent8')
     expect(action.json().status).toBe('FAILED')
-    const approve = await run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
+    const approve = await sbx.run(['agents', 'approve', s.agent.id, held.json().id, '--yes', '--json'])
     expect(approve.code).toBe(6)
     expect(approve.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
     expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', s.account('USD'))!.balance.amount).toBe(

@@ -1,6 +1,6 @@
 import {request} from 'node:http'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api, approvedCustomer, beneficiary, clabeEnding, until} from '../helpers/money.js'
+import {api, approvedCustomer, balanceOf, beneficiary, clabeEnding, until} from '../helpers/money.js'
 import {agentWith, call, tokenWith} from '../helpers/principals.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -74,7 +74,7 @@ async function fundedPlatformAccount(payer: Customer): Promise<string> {
   expect(mint.status, JSON.stringify(mint.body)).toBe(201)
   expect(
     await until(
-      () => balance(id),
+      () => balanceOf(sbx, id),
       (n) => n === 500_000_000,
       10_000,
     ),
@@ -111,13 +111,12 @@ const quoteBody = (source: Record<string, unknown>, destination: string, amount 
   lockedCurrencySide: 'SENDING',
   lockedCurrencyAmount: amount,
 })
-const balance = (id: string) => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', id)!.balance.amount
 
 describe('escalations from issue 18: each is refused, and nothing is stored or moved', () => {
   it("an agent quoting from the platform's own account (naming its customer as source.customerId) is refused; so is executing a platform-made quote from it", async () => {
     const agent = await agentWith(sbx, a.id, ALL_AGENT)
     const before = ledger()
-    expect(balance(platformAccount)).toBe(500_000_000)
+    expect(balanceOf(sbx, platformAccount)).toBe(500_000_000)
     const q = await call(
       sbx,
       agent.auth,
@@ -143,7 +142,7 @@ describe('escalations from issue 18: each is refused, and nothing is stored or m
     expect(ran.status).toBe(403)
     expect(ran.body).toMatchObject({code: 'FORBIDDEN', details: {accountId: platformAccount}})
     expect(ledger()).toEqual(afterQuote)
-    expect(balance(platformAccount)).toBe(500_000_000)
+    expect(balanceOf(sbx, platformAccount)).toBe(500_000_000)
     expect(sbx.emu.db.get<{status: string}>('quotes', made.body.id)!.status).toBe('PENDING')
 
     // The control: from its customer's own account the same agent quotes.

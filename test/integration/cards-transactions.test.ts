@@ -1,21 +1,18 @@
-import {spawn} from 'node:child_process'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, expectConserved, until} from '../helpers/money.js'
+import {svcLive} from '../helpers/cli.js'
+import {api, approvedCustomer, expectConserved, storedAccount, until} from '../helpers/money.js'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 let sbx: TestSandbox
 beforeAll(async () => {
   sbx = await startSandbox({cardProcessingDelayMs: 50})
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
-type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
-const account = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
-const money = (id: string) => ({spendable: account(id).balance.amount, total: account(id).totalBalance.amount})
+const money = (id: string) => ({
+  spendable: storedAccount(sbx, id).balance.amount,
+  total: storedAccount(sbx, id).totalBalance.amount,
+})
 let n = 0
 
 /** A funded cardholder (USD 1,000.00) with an ACTIVE card issued through the CLI. */
@@ -23,7 +20,7 @@ async function cardWithFunds(extra: string[] = []) {
   const c = await approvedCustomer(sbx, ['USD'])
   const acc = c.account('USD')
   expect((await api(sbx, 'POST', `/sandbox/internal-accounts/${acc}/fund`, {amount: 100_000})).status).toBe(200)
-  const r = await run([
+  const r = await sbx.run([
     'cards',
     'issue',
     '--customer',
@@ -42,7 +39,7 @@ async function cardWithFunds(extra: string[] = []) {
 
 /** Runs a simulator with --wait-for-event; returns the webhook that carried the outcome. */
 async function sim(kind: string, card: string, args: string[]) {
-  const r = await run(['sandbox', 'card', kind, card, ...args, '--wait-for-event', '--json'])
+  const r = await sbx.run(['sandbox', 'card', kind, card, ...args, '--wait-for-event', '--json'])
   expect(r.code, `${kind}: ${r.stdout} ${r.stderr}`).toBe(0)
   const out = r.json()
   expect(out.issuerTransactionToken).toMatch(/^sbx_txn_/)
@@ -54,19 +51,15 @@ const auth = (card: string, amount: string, descriptor = 'BLUE BOTTLE COFFEE SF'
 describe('card transactions through the CLI', () => {
   it('authorization -> clearing -> SETTLED, with the CARD_TRANSACTION.* webhooks received by `webhooks listen` in order', async () => {
     const h = await cardWithFunds()
-    const child = spawn(
-      process.execPath,
-      [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '3'],
-      {env: {PATH: process.env.PATH, ...sbx.env}},
-    )
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
-    const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)))
+    const {
+      child,
+      stdout: out,
+      stderr: err,
+      exited,
+    } = svcLive(['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '3'], sbx.env)
     try {
       await until(
-        () => /Listening on/.test(err),
+        () => /Listening on/.test(err()),
         (v) => v,
         15_000,
       )
@@ -95,7 +88,7 @@ describe('card transactions through the CLI', () => {
       })
       expect(money(h.account)).toEqual({spendable: 98_750, total: 98_750})
       expect(await exited).toBe(0)
-      const lines = out
+      const lines = out()
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l))
@@ -108,15 +101,15 @@ describe('card transactions through the CLI', () => {
       child.kill()
       sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: null})
     }
-    const got = await run([
+    const got = await sbx.run([
       'cards',
       'transactions',
       'get',
-      (await run(['cards', 'transactions', 'list', '--card', h.card, '--json'])).json().data[0].id,
+      (await sbx.run(['cards', 'transactions', 'list', '--card', h.card, '--json'])).json().data[0].id,
       '--json',
     ])
     expect(got.json()).toMatchObject({status: 'SETTLED', settledAmount: {amount: 1250}, refundedAmount: {amount: 0}})
-    const human = await run(['cards', 'transactions', 'list', '--card', h.card])
+    const human = await sbx.run(['cards', 'transactions', 'list', '--card', h.card])
     expect(human.stdout).toMatch(/SETTLED\tDEBIT\tBLUE BOTTLE COFFEE SF\tUSD 12\.50\tUSD 12\.50/)
     await expectConserved(sbx)
   })
@@ -142,7 +135,7 @@ describe('card transactions through the CLI', () => {
     })
     expect(money(h.account)).toEqual({spendable: 94_000, total: 94_000})
     // Once any part has settled, the authorization can no longer expire.
-    const late = await run(['sandbox', 'card', 'authorization_expiry', h.card, '--transaction', tx, '--json'])
+    const late = await sbx.run(['sandbox', 'card', 'authorization_expiry', h.card, '--transaction', tx, '--json'])
     expect(late.code).toBe(2)
     expect(late.json().error.code).toBe('INVALID_INPUT')
     await expectConserved(sbx)
@@ -162,7 +155,7 @@ describe('card transactions through the CLI', () => {
     const viaClearing = await sim('clearing', h.card, ['--transaction', tx2, '--amount-minor', '0'])
     expect(viaClearing).toMatchObject({type: 'CARD_TRANSACTION.VOIDED', data: {id: tx2, status: 'VOIDED'}})
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
-    const list = await run(['cards', 'transactions', 'list', '--card', h.card, '--status', 'VOIDED', '--json'])
+    const list = await sbx.run(['cards', 'transactions', 'list', '--card', h.card, '--status', 'VOIDED', '--json'])
     expect(
       list
         .json()
@@ -175,13 +168,33 @@ describe('card transactions through the CLI', () => {
   it('return re-fires SETTLED with refundedAmount; return_reversal takes it back; a reversal needs a posted return', async () => {
     const h = await cardWithFunds()
     const tx = (await auth(h.card, '40.00')).data.id
-    const noReturn = await run(['sandbox', 'card', 'return', h.card, '--transaction', tx, '--amount', '5.00', '--json'])
+    const noReturn = await sbx.run([
+      'sandbox',
+      'card',
+      'return',
+      h.card,
+      '--transaction',
+      tx,
+      '--amount',
+      '5.00',
+      '--json',
+    ])
     expect(noReturn.code).toBe(2) // nothing settled yet
     await sim('clearing', h.card, ['--transaction', tx, '--amount', '40.00'])
-    const early = await run(['sandbox', 'card', 'return_reversal', h.card, '--transaction', tx, '--json'])
+    const early = await sbx.run(['sandbox', 'card', 'return_reversal', h.card, '--transaction', tx, '--json'])
     expect(early.code).toBe(2)
     expect(early.json().error.details.errors[0].message).toMatch(/no posted return/)
-    const tooMuch = await run(['sandbox', 'card', 'return', h.card, '--transaction', tx, '--amount', '40.01', '--json'])
+    const tooMuch = await sbx.run([
+      'sandbox',
+      'card',
+      'return',
+      h.card,
+      '--transaction',
+      tx,
+      '--amount',
+      '40.01',
+      '--json',
+    ])
     expect(tooMuch.code).toBe(2)
     expect(money(h.account)).toEqual({spendable: 96_000, total: 96_000})
     const returned = await sim('return', h.card, ['--transaction', tx, '--amount', '15.00'])
@@ -281,11 +294,11 @@ describe('card transactions through the CLI', () => {
     expect(await declined('10.00', 'AMAZON RETAIL US-002')).toBe('INSUFFICIENT_FUNDS')
     expect(await declined('10.00', 'SHOP-003')).toBe('CARD_PAUSED')
     expect(await declined('100.01', 'SHOP')).toBe('SPENDING_LIMIT_EXCEEDED')
-    expect((await run(['cards', 'freeze', h.card])).code).toBe(0)
+    expect((await sbx.run(['cards', 'freeze', h.card])).code).toBe(0)
     expect(await declined('10.00', 'SHOP')).toBe('CARD_PAUSED')
-    expect((await run(['cards', 'unfreeze', h.card])).code).toBe(0)
+    expect((await sbx.run(['cards', 'unfreeze', h.card])).code).toBe(0)
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
-    expect((await run(['cards', 'transactions', 'list', '--card', h.card, '--json'])).json().data).toEqual([])
+    expect((await sbx.run(['cards', 'transactions', 'list', '--card', h.card, '--json'])).json().data).toEqual([])
     const exception = await auth(h.card, '10.00', 'SHOP-006')
     expect(exception).toMatchObject({type: 'CARD_TRANSACTION.EXCEPTION', data: {status: 'EXCEPTION'}})
     await expectConserved(sbx)
@@ -299,7 +312,7 @@ describe('card transactions through the CLI', () => {
 
   it('--wait-for-event exits 8 at --timeout when the outcome is delayed (descriptor 005); the simulation was still accepted', async () => {
     const h = await cardWithFunds()
-    const r = await run([
+    const r = await sbx.run([
       'sandbox',
       'card',
       'authorization',
@@ -320,7 +333,7 @@ describe('card transactions through the CLI', () => {
 
   it('without --wait-for-event the answer is the issuer token only; unknown card 404 (exit 5)', async () => {
     const h = await cardWithFunds()
-    const r = await run([
+    const r = await sbx.run([
       'sandbox',
       'card',
       'authorization',
@@ -333,7 +346,7 @@ describe('card transactions through the CLI', () => {
     ])
     expect(r.code).toBe(0)
     expect(Object.keys(r.json())).toEqual(['issuerTransactionToken'])
-    const missing = await run([
+    const missing = await sbx.run([
       'sandbox',
       'card',
       'authorization',
@@ -354,7 +367,7 @@ describe('card transactions through the CLI', () => {
     const h = await cardWithFunds()
     const a = (await auth(h.card, '1.00')).data.id
     const b = (await auth(h.card, '2.00')).data.id
-    const all = await run(['transactions', 'list', '--customer', h.customer, '--json'])
+    const all = await sbx.run(['transactions', 'list', '--customer', h.customer, '--json'])
     expect(all.code, all.stderr).toBe(0)
     const rows = all.json().data as Array<{id: string; type: string}>
     expect(rows.map((t) => t.type)).toEqual(['CARD', 'CARD', 'INCOMING'])
@@ -364,7 +377,7 @@ describe('card transactions through the CLI', () => {
     let cursor: string | undefined
     do {
       const page = (
-        await run([
+        await sbx.run([
           'transactions',
           'list',
           '--customer',
@@ -379,14 +392,14 @@ describe('card transactions through the CLI', () => {
       cursor = page.nextCursor
     } while (cursor)
     expect(paged).toEqual(rows.map((t) => t.id))
-    const asc = await run(['transactions', 'list', '--customer', h.customer, '--order', 'asc', '--all', '--json'])
+    const asc = await sbx.run(['transactions', 'list', '--customer', h.customer, '--order', 'asc', '--all', '--json'])
     expect(asc.json().data.map((t: {id: string}) => t.id)).toEqual([...paged].reverse())
     expect(
-      (await run(['transactions', 'list', '--customer', h.customer, '--type', 'INCOMING', '--json']))
+      (await sbx.run(['transactions', 'list', '--customer', h.customer, '--type', 'INCOMING', '--json']))
         .json()
         .data.map((t: {type: string}) => t.type),
     ).toEqual(['INCOMING'])
-    const one = await run(['transactions', 'get', a, '--json'])
+    const one = await sbx.run(['transactions', 'get', a, '--json'])
     expect(one.code, one.stderr).toBe(0)
     expect(one.json()).toMatchObject({id: a, type: 'CARD', status: 'AUTHORIZED', cardId: h.card})
   })
@@ -395,9 +408,9 @@ describe('card transactions through the CLI', () => {
     const h = await cardWithFunds()
     const tx = (await auth(h.card, '60.00')).data.id
     expect(money(h.account).spendable).toBe(94_000)
-    expect((await run(['cards', 'close', h.card, '--json'])).code).toBe(0)
+    expect((await sbx.run(['cards', 'close', h.card, '--json'])).code).toBe(0)
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
-    const t = await run(['cards', 'transactions', 'get', tx, '--json'])
+    const t = await sbx.run(['cards', 'transactions', 'get', tx, '--json'])
     expect(t.json().status).toBe('VOIDED')
     const after = await auth(h.card, '1.00')
     expect(after.data.declineReason).toBe('CARD_CLOSED')

@@ -1,7 +1,6 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {api, approvedCustomer} from '../helpers/money.js'
@@ -12,7 +11,6 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
 let n = 0
 
 /** An APPROVED customer with a funded USD account and an ACTIVE card issued through the CLI. */
@@ -25,7 +23,7 @@ async function cardholder(fund = 100_000) {
 }
 
 async function issue(customer: string, account: string, extra: string[] = []) {
-  return run([
+  return sbx.run([
     'cards',
     'issue',
     '--customer',
@@ -68,10 +66,10 @@ describe('cards: issue, list, get', () => {
         .map((e) => (e.data as {state: string}).state),
     ).toEqual(['ACTIVE'])
 
-    const got = await run(['cards', 'get', card.id, '--json'])
+    const got = await sbx.run(['cards', 'get', card.id, '--json'])
     expect(got.code).toBe(0)
     expect(got.json()).toEqual(card)
-    const human = await run(['cards', 'get', card.id])
+    const human = await sbx.run(['cards', 'get', card.id])
     expect(human.stdout).toMatch(new RegExp(`•••• ${card.last4}`))
     expect(human.stdout).toMatch(/USD 250\.00/)
 
@@ -81,11 +79,11 @@ describe('cards: issue, list, get', () => {
       ['--platform-card-id', card.platformCardId],
       ['--customer', h.id, '--state', 'ACTIVE'],
     ]) {
-      const l = await run(['cards', 'list', ...filter, '--json'])
+      const l = await sbx.run(['cards', 'list', ...filter, '--json'])
       expect(l.code, l.stderr).toBe(0)
       expect(l.json().data.map((c: {id: string}) => c.id)).toEqual([card.id])
     }
-    const none = await run(['cards', 'list', '--customer', h.id, '--state', 'FROZEN', '--json'])
+    const none = await sbx.run(['cards', 'list', '--customer', h.id, '--state', 'FROZEN', '--json'])
     expect(none.json()).toMatchObject({data: [], hasMore: false})
   })
 
@@ -97,11 +95,11 @@ describe('cards: issue, list, get', () => {
       expect(r.code, r.stderr).toBe(0)
       ids.push(r.json().id)
     }
-    const first = await run(['cards', 'list', '--limit', '2', '--state', 'ACTIVE', '--order', 'asc', '--json'])
+    const first = await sbx.run(['cards', 'list', '--limit', '2', '--state', 'ACTIVE', '--order', 'asc', '--json'])
     const page1 = first.json()
     expect(page1.data).toHaveLength(2)
     expect(page1.hasMore).toBe(true)
-    const second = await run([
+    const second = await sbx.run([
       'cards',
       'list',
       '--limit',
@@ -116,7 +114,7 @@ describe('cards: issue, list, get', () => {
     ])
     const seen = [...page1.data, ...second.json().data].map((c: {id: string}) => c.id)
     expect(new Set(seen).size).toBe(seen.length)
-    const all = await run(['cards', 'list', '--all', '--order', 'asc', '--json'])
+    const all = await sbx.run(['cards', 'list', '--all', '--order', 'asc', '--json'])
     const allIds = all.json().data.map((c: {id: string}) => c.id)
     expect(allIds.slice(-3)).toEqual(ids)
   })
@@ -143,8 +141,8 @@ describe('cards: issue, list, get', () => {
     const second = await issue(h.id, h.account)
     expect(second.code).toBe(6)
     expect(second.json().error).toMatchObject({code: 'CARD_LIMIT_REACHED', status: 409})
-    expect((await run(['cards', 'list', '--customer', h.id, '--json'])).json().data).toHaveLength(1)
-    expect((await run(['cards', 'close', first.id, '--json'])).code).toBe(0)
+    expect((await sbx.run(['cards', 'list', '--customer', h.id, '--json'])).json().data).toHaveLength(1)
+    expect((await sbx.run(['cards', 'close', first.id, '--json'])).code).toBe(0)
     const third = await issue(h.id, h.account, ['--wait'])
     expect(third.code, third.stderr).toBe(0)
     expect(third.json().state).toBe('ACTIVE')
@@ -160,7 +158,7 @@ describe('cards: issue, list, get', () => {
 
   it('issuance suffixes: 001 stays PROCESSING (--wait exits 8 at --timeout), 002 is CLOSED by the issuer', async () => {
     const a = await cardholder(0)
-    const stuck = await run([
+    const stuck = await sbx.run([
       'cards',
       'issue',
       '--customer',
@@ -177,7 +175,7 @@ describe('cards: issue, list, get', () => {
     expect(stuck.code).toBe(8)
     expect(stuck.json().error.code).toBe('TIMEOUT')
     const b = await cardholder(0)
-    const rejected = await run([
+    const rejected = await sbx.run([
       'cards',
       'issue',
       '--customer',
@@ -200,22 +198,22 @@ describe('cards: state machine', () => {
     const card = (await issue(h.id, h.account, ['--wait'])).json()
     const state = () => sbx.emu.db.get<{state: string}>('cards', card.id)!.state
     const expectRefused = async (args: string[], code: string, left: string) => {
-      const r = await run([...args, card.id, '--json'])
+      const r = await sbx.run([...args, card.id, '--json'])
       expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(6)
       expect(r.json().error).toMatchObject({code, status: 409})
       expect(state()).toBe(left)
-      const human = await run([...args, card.id])
+      const human = await sbx.run([...args, card.id])
       expect(human.code).toBe(6)
       expect(human.stderr).toContain(code)
     }
     await expectRefused(['cards', 'unfreeze'], 'INVALID_STATE_TRANSITION', 'ACTIVE')
-    const frozen = await run(['cards', 'freeze', card.id, '--json'])
+    const frozen = await sbx.run(['cards', 'freeze', card.id, '--json'])
     expect(frozen.code).toBe(0)
     expect(frozen.json().state).toBe('FROZEN')
     await expectRefused(['cards', 'freeze'], 'INVALID_STATE_TRANSITION', 'FROZEN')
-    expect((await run(['cards', 'unfreeze', card.id, '--json'])).json().state).toBe('ACTIVE')
-    expect((await run(['cards', 'freeze', card.id, '--json'])).json().state).toBe('FROZEN')
-    const closed = await run(['cards', 'close', card.id, '--json'])
+    expect((await sbx.run(['cards', 'unfreeze', card.id, '--json'])).json().state).toBe('ACTIVE')
+    expect((await sbx.run(['cards', 'freeze', card.id, '--json'])).json().state).toBe('FROZEN')
+    const closed = await sbx.run(['cards', 'close', card.id, '--json'])
     expect(closed.code).toBe(0)
     expect(closed.json()).toMatchObject({state: 'CLOSED', stateReason: 'CLOSED_BY_PLATFORM'})
     await expectRefused(['cards', 'close'], 'CARD_ALREADY_CLOSED', 'CLOSED')
@@ -236,7 +234,7 @@ describe('cards: state machine', () => {
   it('a PROCESSING card cannot be frozen (INVALID_STATE_TRANSITION)', async () => {
     const h = await cardholder(0)
     const card = (
-      await run([
+      await sbx.run([
         'cards',
         'issue',
         '--customer',
@@ -248,7 +246,7 @@ describe('cards: state machine', () => {
         '--json',
       ])
     ).json()
-    const r = await run(['cards', 'freeze', card.id, '--json'])
+    const r = await sbx.run(['cards', 'freeze', card.id, '--json'])
     expect(r.code).toBe(6)
     expect(r.json().error.code).toBe('INVALID_STATE_TRANSITION')
   })
@@ -357,7 +355,7 @@ describe('cards: bad input is refused before any request (exit 2)', () => {
   ]
   it.each(cases)('%s', async (_name, args, field) => {
     const before = sbx.requestCount()
-    const r = await run([...args, '--json'])
+    const r = await sbx.run([...args, '--json'])
     expect(r.code, r.stdout + r.stderr).toBe(2)
     expect(r.stdout + r.stderr).toMatch(field)
     expect(sbx.requestCount()).toBe(before)
@@ -376,7 +374,7 @@ describe('cards reveal', () => {
     const h = await cardholder(0)
     const card = (await issue(h.id, h.account, ['--wait'])).json()
     const out = join(sbx.dir, `reveal-${card.id.slice(5, 13)}.json`)
-    const r = await run(['cards', 'reveal', card.id, '--out', out, '--json', '--debug'])
+    const r = await sbx.run(['cards', 'reveal', card.id, '--out', out, '--json', '--debug'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({cardId: card.id, out})
     expect(statSync(out).mode & 0o777).toBe(0o600)
@@ -398,7 +396,7 @@ describe('cards reveal', () => {
     // One view per link: the page is gone once seen.
     expect((await fetch(saved.panEmbedUrl)).status).toBe(404)
     // The card resource never carries the details.
-    const got = await run(['cards', 'get', card.id, '--json', '--debug'])
+    const got = await sbx.run(['cards', 'get', card.id, '--json', '--debug'])
     expect(got.stdout + got.stderr).not.toContain(pan)
     expect(noValueIs(got.json(), cvv)).toBe(true)
     expect(got.stdout + got.stderr).not.toMatch(/cvv/i)
@@ -428,14 +426,14 @@ describe('cards reveal', () => {
 
   it('refuses to print the link off a terminal or under --json, and an existing --out file, before any request', async () => {
     const before = sbx.requestCount()
-    const plain = await run(['cards', 'reveal', 'Card:abc'])
+    const plain = await sbx.run(['cards', 'reveal', 'Card:abc'])
     expect(plain.code).toBe(2)
     expect(plain.stderr).toMatch(/only on a terminal/)
-    const json = await run(['cards', 'reveal', 'Card:abc', '--json'])
+    const json = await sbx.run(['cards', 'reveal', 'Card:abc', '--json'])
     expect(json.code).toBe(2)
     const existing = join(sbx.dir, 'exists.json')
     await import('node:fs').then((fs) => fs.writeFileSync(existing, 'x'))
-    const clash = await run(['cards', 'reveal', 'Card:abc', '--out', existing])
+    const clash = await sbx.run(['cards', 'reveal', 'Card:abc', '--out', existing])
     expect(clash.code).toBe(2)
     expect(readFileSync(existing, 'utf8')).toBe('x')
     expect(sbx.requestCount()).toBe(before)

@@ -2,7 +2,7 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc} from '../helpers/cli.js'
+import {errorOf} from '../helpers/cli.js'
 import {api} from '../helpers/money.js'
 import {cleanup, startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -12,17 +12,16 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], on = sbx) => svc(args, {env: on.env})
 const clock = async (on = sbx) => (await api(on, 'GET', '/sandbox/clock')).body
 
 describe('svc sandbox clock', () => {
   it('shows the clock on real time: human and --json', async () => {
-    const r = await run(['sandbox', 'clock', '--json'])
+    const r = await sbx.run(['sandbox', 'clock', '--json'])
     expect(r.code, r.stderr).toBe(0)
     const c = r.json()
     expect(c).toMatchObject({mode: 'real', offsetMs: 0, pendingJobs: 0, nextJobAt: null})
     expect(Math.abs(Date.parse(c.now) - Date.now())).toBeLessThan(5_000)
-    const human = await run(['sandbox', 'clock'])
+    const human = await sbx.run(['sandbox', 'clock'])
     expect(human.stdout).toMatch(/^Now\s+\d{4}-\d{2}-\d{2}T/m)
     expect(human.stdout).toMatch(/^Mode\s+real time \(the machine's\)$/m)
     expect(human.stdout).toMatch(/^Jobs\s+0 pending$/m)
@@ -40,7 +39,7 @@ describe('svc sandbox clock', () => {
       [['6m', '--to', '2026-12-01T00:00:00Z'], null],
     ]
     for (const [args, field] of cases) {
-      const r = await run(['sandbox', 'clock', 'advance', ...args, '--json'])
+      const r = await sbx.run(['sandbox', 'clock', 'advance', ...args, '--json'])
       expect(r.code, args.join(' ')).toBe(2)
       const e = errorOf(r)
       if (field) expect(e.details.errors, args.join(' ')).toEqual([expect.objectContaining({field})])
@@ -50,7 +49,7 @@ describe('svc sandbox clock', () => {
   })
 
   it('freeze stands still; advance moves on and never back; unfreeze ticks from there', async () => {
-    const frozen = await run(['sandbox', 'clock', 'freeze', '--json'])
+    const frozen = await sbx.run(['sandbox', 'clock', 'freeze', '--json'])
     expect(frozen.code, frozen.stderr).toBe(0)
     const at = Date.parse(frozen.json().now)
     expect(frozen.json().mode).toBe('frozen')
@@ -58,19 +57,19 @@ describe('svc sandbox clock', () => {
     const customer = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace'})
     expect(customer.body.createdAt).toBe(new Date(at).toISOString()) // timestamps read the sandbox clock
 
-    const human = await run(['sandbox', 'clock', 'advance', '1h30m'])
+    const human = await sbx.run(['sandbox', 'clock', 'advance', '1h30m'])
     expect(human.code, human.stderr).toBe(0)
     expect(human.stdout).toContain(
       `Advanced   ${new Date(at).toISOString()} -> ${new Date(at + 5_400_000).toISOString()}`,
     )
     expect(human.stdout).toMatch(/^Jobs run\s+0$/m)
 
-    const back = await run(['sandbox', 'clock', 'advance', '--to', new Date(at).toISOString(), '--json'])
+    const back = await sbx.run(['sandbox', 'clock', 'advance', '--to', new Date(at).toISOString(), '--json'])
     expect(back.code).toBe(6)
     expect(errorOf(back)).toMatchObject({status: 409, code: 'CLOCK_NEVER_GOES_BACK'})
     expect((await clock()).now).toBe(new Date(at + 5_400_000).toISOString())
 
-    const ticking = await run(['sandbox', 'clock', 'unfreeze', '--json'])
+    const ticking = await sbx.run(['sandbox', 'clock', 'unfreeze', '--json'])
     expect(ticking.json()).toMatchObject({mode: 'offset'})
     const later = Date.parse((await clock()).now)
     expect(later).toBeGreaterThanOrEqual(at + 5_400_000)
@@ -78,18 +77,18 @@ describe('svc sandbox clock', () => {
   })
 
   it('reset is refused while jobs from a later virtual time are pending, unless --force', async () => {
-    await run(['sandbox', 'clock', 'freeze'])
-    await run(['sandbox', 'clock', 'advance', '1d'])
+    await sbx.run(['sandbox', 'clock', 'freeze'])
+    await sbx.run(['sandbox', 'clock', 'advance', '1d'])
     // A customer created with skipVerificationPaperwork has its decision scheduled: at the virtual time, a day ahead.
     await api(sbx, 'PATCH', '/config', {sandbox: {skipVerificationPaperwork: true}})
     const c = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Grace Hopper'})
     expect(c.status).toBe(201)
-    const refused = await run(['sandbox', 'clock', 'reset', '--json'])
+    const refused = await sbx.run(['sandbox', 'clock', 'reset', '--json'])
     expect(refused.code).toBe(6)
     expect(errorOf(refused)).toMatchObject({status: 409, code: 'CLOCK_JOBS_PENDING'})
     expect(errorOf(refused).details).toMatchObject({pendingJobs: 1, kinds: {'kyc.decide': 1}})
     expect((await clock()).mode).toBe('frozen')
-    const forced = await run(['sandbox', 'clock', 'reset', '--force', '--json'])
+    const forced = await sbx.run(['sandbox', 'clock', 'reset', '--force', '--json'])
     expect(forced.code, forced.stderr).toBe(0)
     expect(forced.json()).toMatchObject({mode: 'real', offsetMs: 0, pendingJobs: 1})
   })
@@ -102,23 +101,23 @@ describe('the clock is durable', () => {
     let loaded: TestSandbox | undefined
     const copyDir = mkdtempSync(join(tmpdir(), 'svc-clk-'))
     try {
-      await run(['sandbox', 'clock', 'freeze'], own)
+      await own.run(['sandbox', 'clock', 'freeze'])
       const to = '2031-06-01T12:00:00.000Z'
-      expect((await run(['sandbox', 'clock', 'advance', '--to', to], own)).code).toBe(0)
+      expect((await own.run(['sandbox', 'clock', 'advance', '--to', to])).code).toBe(0)
       const snap = join(copyDir, 'snap.db')
-      const saved = await run(['sandbox', 'snapshot', 'save', snap, '--data-dir', own.dir, '--json'], own)
+      const saved = await own.run(['sandbox', 'snapshot', 'save', snap, '--data-dir', own.dir, '--json'])
       expect(saved.code, saved.stderr).toBe(0)
 
       restarted = await own.restart()
       expect(await clock(restarted)).toMatchObject({mode: 'frozen', now: to})
 
       const target = join(copyDir, 'other')
-      const load = await run(['sandbox', 'snapshot', 'load', snap, '--data-dir', target, '--yes', '--json'], own)
+      const load = await own.run(['sandbox', 'snapshot', 'load', snap, '--data-dir', target, '--yes', '--json'])
       expect(load.code, load.stderr).toBe(0)
       loaded = await startSandbox({}, target)
       expect(await clock(loaded)).toMatchObject({mode: 'frozen', now: to})
       await loaded.stop()
-      const wiped = await run(['sandbox', 'reset', '--data-dir', target, '--yes', '--json'], own)
+      const wiped = await own.run(['sandbox', 'reset', '--data-dir', target, '--yes', '--json'])
       expect(wiped.code, wiped.stderr).toBe(0)
       loaded = await startSandbox({}, target)
       expect(await clock(loaded)).toMatchObject({mode: 'real', offsetMs: 0})
@@ -140,7 +139,7 @@ describe('determinism', () => {
       const c = await api(s, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace'})
       await api(s, 'POST', '/sandbox/clock/advance', {by: '3s'})
       const after = await api(s, 'GET', `/customers/${c.body.id}`)
-      const r = await run(['sandbox', 'clock', 'advance', '1m', '--json'], s)
+      const r = await s.run(['sandbox', 'clock', 'advance', '1m', '--json'])
       const events = (await api(s, 'GET', '/sandbox/events')).body.data as Array<{type: string; timestamp: string}>
       return [
         c.body.createdAt,

@@ -1,7 +1,6 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {api, approvedCustomer, beneficiary, clabeEnding} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -14,7 +13,6 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
 /** Freezes the clock and sets it to T0 plus `ms` (each test starts on its own frozen instant, later than the last). */
 let base = Date.parse(T0)
 async function frozenAt(): Promise<number> {
@@ -94,10 +92,10 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     const {quote} = await payout('003')
     const exec = await api(sbx, 'POST', `/quotes/${quote.id}/execute`, {})
     expect(exec.status, JSON.stringify(exec.body)).toBe(200)
-    const before = await run(['quote', 'get', quote.id, '--json'])
+    const before = await sbx.run(['quote', 'get', quote.id, '--json'])
     expect(before.json().status).toBe('PROCESSING')
 
-    const adv = await run(['sandbox', 'clock', 'advance', '6m', '--json'])
+    const adv = await sbx.run(['sandbox', 'clock', 'advance', '6m', '--json'])
     expect(adv.code, adv.stderr).toBe(0)
     const out = adv.json()
     expect(out.from).toBe(iso(t0))
@@ -107,7 +105,7 @@ describe('journeys on a frozen clock, through the real CLI', () => {
       expect.objectContaining({kind: 'payment.settle', at: iso(t0 + 360_000), outcome: 'ran'}),
     )
     expect(out.summary.events['OUTGOING_PAYMENT.COMPLETED']).toBe(1)
-    const after = await run(['quote', 'get', quote.id, '--json'])
+    const after = await sbx.run(['quote', 'get', quote.id, '--json'])
     expect(after.json().status).toBe('COMPLETED')
     expect(h.got.filter((e) => e.type === 'OUTGOING_PAYMENT.COMPLETED')).toEqual([
       expect.objectContaining({timestamp: iso(t0 + 360_000), status: 200}),
@@ -117,10 +115,10 @@ describe('journeys on a frozen clock, through the real CLI', () => {
   it('a quote past its TTL is refused at execute', async () => {
     await frozenAt()
     const {quote} = await payout('123')
-    const adv = await run(['sandbox', 'clock', 'advance', '2m1s', '--json'])
+    const adv = await sbx.run(['sandbox', 'clock', 'advance', '2m1s', '--json'])
     expect(adv.code, adv.stderr).toBe(0)
     expect(adv.json().summary.jobs['quote.expire']).toBe(1)
-    const r = await run(['quote', 'execute', quote.id, '--yes', '--json'])
+    const r = await sbx.run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(r.code).not.toBe(0)
     expect(r.json().error).toMatchObject({code: 'QUOTE_EXPIRED'})
     expect(r.json().error.reason).toContain(quote.expiresAt)
@@ -129,11 +127,11 @@ describe('journeys on a frozen clock, through the real CLI', () => {
   it('a KYC link past its hour answers 410', async () => {
     await frozenAt()
     const c = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Ada Lovelace'})
-    const link = await run(['kyc', 'link', c.body.id, '--json'])
+    const link = await sbx.run(['kyc', 'link', c.body.id, '--json'])
     expect(link.code, link.stderr).toBe(0)
     const url = link.json().kycUrl as string
     expect((await fetch(url)).status).toBe(200)
-    expect((await run(['sandbox', 'clock', 'advance', '1h1s', '--json'])).code).toBe(0)
+    expect((await sbx.run(['sandbox', 'clock', 'advance', '1h1s', '--json'])).code).toBe(0)
     const gone = await fetch(url)
     expect(gone.status).toBe(410)
     expect(await gone.text()).toMatch(/expired/)
@@ -143,7 +141,7 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     const t0 = await frozenAt()
     const c = await approvedCustomer(sbx, ['USD'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 10_000})
-    const issued = await run([
+    const issued = await sbx.run([
       'cards',
       'issue',
       '--customer',
@@ -157,7 +155,7 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     expect(issued.code, issued.stderr).toBe(0)
     const card = issued.json().id as string
     expect((await api(sbx, 'POST', '/sandbox/clock/advance', {by: '1s'})).body.summary.jobs['card.provisioned']).toBe(1)
-    const authorized = await run([
+    const authorized = await sbx.run([
       'sandbox',
       'card',
       'authorization',
@@ -171,11 +169,11 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     ])
     expect(authorized.code, authorized.stderr).toBe(0)
     const tx = authorized.json().event.data.id as string
-    const expiry = await run(['sandbox', 'card', 'authorization_expiry', card, '--transaction', tx, '--json'])
+    const expiry = await sbx.run(['sandbox', 'card', 'authorization_expiry', card, '--transaction', tx, '--json'])
     expect(expiry.code, expiry.stderr).toBe(0)
     const status = () => sbx.emu.db.get<{status: string}>('cardTransactions', tx)!.status
     expect(status()).toBe('AUTHORIZED') // the expiry is processed in the background: not before the clock moves
-    const adv = await run(['sandbox', 'clock', 'advance', '1s', '--json'])
+    const adv = await sbx.run(['sandbox', 'clock', 'advance', '1s', '--json'])
     // (the cardholder's own KYC decision, started at creation by skipVerificationPaperwork, runs in this second too)
     expect(adv.json().jobs.filter((j: {kind: string}) => j.kind.startsWith('card.'))).toEqual([
       expect.objectContaining({kind: 'card.expire', at: iso(t0 + 1000 + 200)}),
@@ -196,11 +194,11 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     const attempts = () =>
       sbx.emu.db.get<{attempts: Array<{at: string; status: number}>; delivery: string}>('events', funded.event.id)!
     expect(attempts().attempts.map((a) => a.at)).toEqual([iso(t0)]) // the first try, at once
-    const first = await run(['sandbox', 'clock', 'advance', '2s', '--json'])
+    const first = await sbx.run(['sandbox', 'clock', 'advance', '2s', '--json'])
     expect(first.code, first.stderr).toBe(0)
     expect(attempts().attempts.map((a) => a.at)).toEqual([iso(t0), iso(t0 + 1000)]) // base 1 s
     expect(attempts().delivery).toBe('pending')
-    await run(['sandbox', 'clock', 'advance', '1h', '--json'])
+    await sbx.run(['sandbox', 'clock', 'advance', '1h', '--json'])
     // Doubling: 1 s, then 2 s, then 4 s after each failure; the fourth attempt is answered 200.
     expect(attempts().attempts.map((a) => [a.at, a.status])).toEqual([
       [iso(t0), 500],
@@ -217,12 +215,20 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     const h = await listen()
     const {quote} = await payout('005') // completes, then the receiving bank returns it
     expect((await api(sbx, 'POST', `/quotes/${quote.id}/execute`, {})).status).toBe(200)
-    const created = await run(['customers', 'create', '--type', 'individual', '--full-name', 'Grace Hopper', '--json'])
+    const created = await sbx.run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Grace Hopper',
+      '--json',
+    ])
     expect(created.code, created.stderr).toBe(0)
     const customer = created.json().id as string
     await sbx.emu.webhooks.idle()
     h.got.length = 0
-    const adv = await run(['sandbox', 'clock', 'advance', '10s', '--json'])
+    const adv = await sbx.run(['sandbox', 'clock', 'advance', '10s', '--json'])
     expect(adv.code, adv.stderr).toBe(0)
     const jobs = adv.json().jobs as Array<{kind: string; at: string}>
     const at = (kind: string) => jobs.filter((j) => j.kind === kind).map((j) => j.at)

@@ -9,11 +9,10 @@ beforeAll(async () => {
   sbx = await startSandbox()
 })
 afterAll(async () => sbx.stop())
-const run = (args: string[]) => svc(args, {env: sbx.env})
 
 describe('one name per concept, old spellings kept', () => {
   it('customers create/update take --id-type and --identifier (typed, any case) and the sandbox stores them', async () => {
-    const created = await run([
+    const created = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -32,7 +31,16 @@ describe('one name per concept, old spellings kept', () => {
       idType: 'SSN',
       identifier: '123-45-6789',
     })
-    const updated = await run(['customers', 'update', id, '--id-type', 'ITIN', '--identifier', '912-34-5678', '--json'])
+    const updated = await sbx.run([
+      'customers',
+      'update',
+      id,
+      '--id-type',
+      'ITIN',
+      '--identifier',
+      '912-34-5678',
+      '--json',
+    ])
     expect(updated.code, updated.stderr).toBe(0)
     expect(updated.json().idType).toBe('ITIN')
     expect(updated.stdout).not.toContain('912-34-5678') // the API never echoes the identifier
@@ -44,10 +52,10 @@ describe('one name per concept, old spellings kept', () => {
 
   it('refuses a bad --type or --identifier before any request, naming the field', async () => {
     const before = sbx.requestCount()
-    const badType = await run(['customers', 'create', '--type', 'person', '--full-name', 'X', '--json'])
+    const badType = await sbx.run(['customers', 'create', '--type', 'person', '--full-name', 'X', '--json'])
     expect(badType.code).toBe(2)
     expect(JSON.stringify(badType.json().error)).toContain('--type')
-    const badId = await run([
+    const badId = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -68,10 +76,10 @@ describe('one name per concept, old spellings kept', () => {
   it('transactions list: --created-after/--created-before, with --since/--until as hidden aliases', async () => {
     const future = '2999-01-01T00:00:00Z'
     // --debug traces each request line, query included.
-    const now = await run(['transactions', 'list', '--created-after', future, '--json', '--debug'])
+    const now = await sbx.run(['transactions', 'list', '--created-after', future, '--json', '--debug'])
     expect(now.code, now.stderr).toBe(0)
     expect(now.stderr).toMatch(/startDate=2999-01-01/)
-    const old = await run([
+    const old = await sbx.run([
       'transactions',
       'list',
       '--since',
@@ -83,18 +91,18 @@ describe('one name per concept, old spellings kept', () => {
     ])
     expect(old.code, old.stderr).toBe(0)
     expect(old.stderr).toMatch(/startDate=2999-01-01.*endDate=2999-12-31|endDate=2999-12-31.*startDate=2999-01-01/)
-    const help = await run(['transactions', 'list', '--help'])
+    const help = await sbx.run(['transactions', 'list', '--help'])
     expect(help.stdout).toContain('--created-after')
     expect(help.stdout).not.toContain('--since')
   })
 
   it('-y still confirms; help groups --timeout under GLOBAL and lists --type once', async () => {
-    const help = await run(['customers', 'list', '--help'])
+    const help = await sbx.run(['customers', 'list', '--help'])
     const global = help.stdout.slice(help.stdout.indexOf('GLOBAL FLAGS'))
     expect(global).toContain('--timeout')
     expect(help.stdout).toContain('--type=INDIVIDUAL|BUSINESS')
     expect(help.stdout).not.toMatch(/individual\|business/)
-    const exp = await run(['wallet', 'export', '--help'])
+    const exp = await sbx.run(['wallet', 'export', '--help'])
     expect(exp.stdout).not.toContain('| ]')
     const reset = await svc(['sandbox', 'reset', '-y', '--data-dir', sbx.dir + '-other', '--json'], {env: sbx.env})
     expect(reset.code, reset.stderr).toBe(0)
@@ -103,7 +111,7 @@ describe('one name per concept, old spellings kept', () => {
 
 describe('hints name the real object', () => {
   it('a customer not yet approved: the hint names that customer', async () => {
-    const c = await run([
+    const c = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -115,9 +123,9 @@ describe('hints name the real object', () => {
       '--json',
     ])
     const customer = c.json().id
-    const accounts = await run(['accounts', 'internal', 'list', '--customer', customer, '--json'])
+    const accounts = await sbx.run(['accounts', 'internal', 'list', '--customer', customer, '--json'])
     const account = accounts.json().data.find((a: {type: string}) => a.type === 'INTERNAL_FIAT').id
-    const payee = await run([
+    const payee = await sbx.run([
       'accounts',
       'external',
       'add',
@@ -131,7 +139,17 @@ describe('hints name the real object', () => {
       'Maria Garcia',
       '--json',
     ])
-    const r = await run(['quote', 'create', '--from', account, '--to', payee.json().id, '--send', '10.00', '--json'])
+    const r = await sbx.run([
+      'quote',
+      'create',
+      '--from',
+      account,
+      '--to',
+      payee.json().id,
+      '--send',
+      '10.00',
+      '--json',
+    ])
     const {error} = r.json()
     expect(error.code).toBe('USER_NOT_READY')
     expect(error.hint).toContain(`\`svc kyc status ${customer}\``)
@@ -140,7 +158,7 @@ describe('hints name the real object', () => {
 
 describe('wallet hints name the wallet', () => {
   it('after the session is revoked, the hint says `svc wallet login <that account id>`', async () => {
-    const c = await run([
+    const c = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -151,20 +169,20 @@ describe('wallet hints name the wallet', () => {
       'wallet@example.com',
       '--json',
     ])
-    const accounts = await run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
+    const accounts = await sbx.run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
     const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
-    const login = await run(['wallet', 'login', wallet, '--json'])
+    const login = await sbx.run(['wallet', 'login', wallet, '--json'])
     expect(login.code, login.stderr).toBe(0)
     const session = login.json().id ?? login.json().session?.id
     // Revoked on the Service while this machine still holds the key (as when another operator
     // revokes it): keep a copy of the key store across the revoke.
     const keystore = join(sbx.env.SVC_CONFIG_DIR, 'keystore')
     cpSync(keystore, keystore + '.copy', {recursive: true})
-    const revoked = await run(['wallet', 'sessions', 'revoke', session, '--account', wallet, '--yes', '--json'])
+    const revoked = await sbx.run(['wallet', 'sessions', 'revoke', session, '--account', wallet, '--yes', '--json'])
     expect(revoked.code, revoked.stderr).toBe(0)
     rmSync(keystore, {recursive: true, force: true})
     cpSync(keystore + '.copy', keystore, {recursive: true})
-    const r = await run(['wallet', 'privacy', wallet, '--enabled', 'true', '--json'])
+    const r = await sbx.run(['wallet', 'privacy', wallet, '--enabled', 'true', '--json'])
     expect(r.code).not.toBe(0)
     const {error} = r.json()
     expect(error.status).toBe(401)
@@ -175,7 +193,7 @@ describe('wallet hints name the wallet', () => {
 
 describe('the wallet is ACCOUNTID; --account stays as a hidden alias where it was replaced', () => {
   it('wallet keys list/purge take the wallet positionally, the old --account still works, a mismatch is exit 2', async () => {
-    const c = await run([
+    const c = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -186,18 +204,18 @@ describe('the wallet is ACCOUNTID; --account stays as a hidden alias where it wa
       'keys@example.com',
       '--json',
     ])
-    const accounts = await run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
+    const accounts = await sbx.run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
     const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
-    expect((await run(['wallet', 'login', wallet, '--json'])).code).toBe(0)
-    const positional = await run(['wallet', 'keys', 'list', wallet, '--json'])
+    expect((await sbx.run(['wallet', 'login', wallet, '--json'])).code).toBe(0)
+    const positional = await sbx.run(['wallet', 'keys', 'list', wallet, '--json'])
     expect(positional.code, positional.stderr).toBe(0)
     expect(positional.json().data).toHaveLength(1)
-    const old = await run(['wallet', 'keys', 'list', '--account', wallet, '--json'])
+    const old = await sbx.run(['wallet', 'keys', 'list', '--account', wallet, '--json'])
     expect(old.json().data).toEqual(positional.json().data)
-    const help = await run(['wallet', 'keys', 'list', '--help'])
+    const help = await sbx.run(['wallet', 'keys', 'list', '--help'])
     expect(help.stdout).toContain('ACCOUNTID')
     expect(help.stdout).not.toContain('--account')
-    const mismatch = await run([
+    const mismatch = await sbx.run([
       'wallet',
       'keys',
       'purge',
@@ -208,7 +226,7 @@ describe('the wallet is ACCOUNTID; --account stays as a hidden alias where it wa
       '--json',
     ])
     expect(mismatch.code).toBe(2)
-    const purged = await run(['wallet', 'keys', 'purge', wallet, '--yes', '--json'])
+    const purged = await sbx.run(['wallet', 'keys', 'purge', wallet, '--yes', '--json'])
     expect(purged.json()).toEqual({removed: 1})
   })
 })

@@ -1,5 +1,4 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {readContract} from '../helpers/contract.js'
 import {api, approvedCustomer, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -19,7 +18,6 @@ afterAll(async () => sbx.stop())
 
 const example = (path: string, name: string) =>
   structuredClone(doc.paths[path].post.requestBody.content['application/json'].examples[name].value)
-const run = (args: string[]) => svc(args, {env: sbx.env})
 
 describe('usBankAccount (POST /customers/external-accounts, POST /platform/external-accounts)', () => {
   it("is accepted as published: accountInfo.platformAccountId is the account's reference, routing number 123456789 passes", async () => {
@@ -70,7 +68,7 @@ describe('usBankAccount (POST /customers/external-accounts, POST /platform/exter
 
   it('the CLI sends a routing number with a bad ABA checksum, and warns on stderr', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const r = await run([
+    const r = await sbx.run([
       'accounts',
       'external',
       'add',
@@ -95,7 +93,7 @@ describe('usBankAccount (POST /customers/external-accounts, POST /platform/exter
       /accountInfo\.routingNumber fails the ABA routing-number checksum \(3-7-1\); check it for a typo \(sent anyway: the Service checks 9 digits only\)/,
     )
     expect(r.json()).toMatchObject({platformAccountId: 'ext_acc_9', accountInfo: {routingNumber: '123456789'}})
-    const good = await run([
+    const good = await sbx.run([
       'accounts',
       'external',
       'add',

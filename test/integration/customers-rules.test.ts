@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
+import {type CliResult} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -10,10 +10,8 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) =>
-  svc(args, {env: {...sbx.env, ...extra}, input})
 const create = async (name: string) =>
-  (await run(['customers', 'create', '--type', 'individual', '--full-name', name, '--json'])).json() as {id: string}
+  (await sbx.run(['customers', 'create', '--type', 'individual', '--full-name', name, '--json'])).json() as {id: string}
 const isDeleted = (id: string) => sbx.emu.db.get<{isDeleted: boolean}>('customers', id)?.isDeleted
 
 /** Raw HTTP to the sandbox, to see exactly what it answers. */
@@ -41,16 +39,16 @@ function errorDoc(r: CliResult) {
 describe('--json error document', () => {
   it('has the same shape for local refusals, usage errors and API errors, and nothing else on stdout', async () => {
     const before = sbx.requestCount()
-    const local = errorDoc(await run(['customers', 'get', 'Quote:abc', '--json']))
+    const local = errorDoc(await sbx.run(['customers', 'get', 'Quote:abc', '--json']))
     expect(local).toMatchObject({status: null, code: 'INVALID_INPUT', details: {errors: [{field: 'customerId'}]}})
-    const usage = await run(['customers', 'create', '--type', 'individual', '--nope', '--json'])
+    const usage = await sbx.run(['customers', 'create', '--type', 'individual', '--nope', '--json'])
     expect(usage.code).toBe(2)
     expect(errorDoc(usage)).toMatchObject({status: null, code: 'USAGE', details: {}})
     // issue 21 item 2: stderr carries the one line too, so a pipe into jq still shows the failure
     expect(usage.stderr).toBe(`Error: ${errorDoc(usage).reason}\n`)
     expect(sbx.requestCount()).toBe(before)
 
-    const missing = await run(['customers', 'get', 'Customer:does-not-exist', '--json'])
+    const missing = await sbx.run(['customers', 'get', 'Customer:does-not-exist', '--json'])
     expect(missing.code).toBe(5)
     const api = errorDoc(missing)
     expect(api).toMatchObject({status: 404, code: 'CUSTOMER_NOT_FOUND', details: {}})
@@ -70,7 +68,7 @@ describe('flag parse errors keep their reason on one line', () => {
     ],
   ])('%j: exit 2, nothing sent', async (args, reason) => {
     const before = sbx.requestCount()
-    const r = await run([...args, '--json'])
+    const r = await sbx.run([...args, '--json'])
     expect(r.code).toBe(2)
     const err = errorDoc(r)
     expect(err.reason).toMatch(reason)
@@ -84,7 +82,7 @@ describe('prompts never under CI or SVC_NO_INPUT', () => {
     'names the missing flags instead of prompting (%j)',
     async (extra) => {
       const before = sbx.requestCount()
-      const r = await run(['customers', 'create', '--json'], extra)
+      const r = await sbx.run(['customers', 'create', '--json'], {env: extra})
       expect(r.code).toBe(2)
       expect(errorDoc(r).reason).toContain('--type')
       expect(sbx.requestCount()).toBe(before)
@@ -95,7 +93,7 @@ describe('prompts never under CI or SVC_NO_INPUT', () => {
 describe('delete confirmation rules', () => {
   it('off a TTY outside production, delete needs no --yes', async () => {
     const c = await create('Local Delete')
-    const r = await run(['customers', 'delete', c.id, '--json'])
+    const r = await sbx.run(['customers', 'delete', c.id, '--json'])
     expect(r.code).toBe(0)
     expect(isDeleted(c.id)).toBe(true)
   })
@@ -103,13 +101,13 @@ describe('delete confirmation rules', () => {
   it('production (SVC_ENVIRONMENT) off a TTY: refused without --yes, nothing sent; with --yes, deleted under a PRODUCTION banner', async () => {
     const c = await create('Prod Delete')
     const before = sbx.requestCount()
-    const refused = await run(['customers', 'delete', c.id, '--json'], {SVC_ENVIRONMENT: 'production'})
+    const refused = await sbx.run(['customers', 'delete', c.id, '--json'], {env: {SVC_ENVIRONMENT: 'production'}})
     expect(refused.code).toBe(2)
     expect(errorDoc(refused).hint).toContain('--yes')
     expect(sbx.requestCount()).toBe(before)
     expect(isDeleted(c.id)).toBe(false)
 
-    const ok = await run(['customers', 'delete', c.id, '--yes', '--json'], {SVC_ENVIRONMENT: 'production'})
+    const ok = await sbx.run(['customers', 'delete', c.id, '--yes', '--json'], {env: {SVC_ENVIRONMENT: 'production'}})
     expect(ok.code).toBe(0)
     expect(ok.json()).toMatchObject({id: c.id, isDeleted: true})
     expect(ok.stderr).toContain('PRODUCTION')
@@ -119,7 +117,7 @@ describe('delete confirmation rules', () => {
   it('a stored profile bound to production behaves the same', async () => {
     const c = await create('Prod Profile Delete')
     const bare = {SVC_BASE_URL: undefined, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}
-    const login = await run(
+    const login = await sbx.run(
       [
         'login',
         '--profile',
@@ -133,18 +131,17 @@ describe('delete confirmation rules', () => {
         '--secret-stdin',
         '--json',
       ],
-      bare,
-      sbx.env.SVC_CLIENT_SECRET,
+      {env: bare, input: sbx.env.SVC_CLIENT_SECRET},
     )
     expect(login.code).toBe(0)
     const before = sbx.requestCount()
-    const refused = await run(['customers', 'delete', c.id], bare)
+    const refused = await sbx.run(['customers', 'delete', c.id], {env: bare})
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/production without confirmation/)
     expect(refused.stdout).toBe('')
     expect(sbx.requestCount()).toBe(before)
     expect(isDeleted(c.id)).toBe(false)
-    const ok = await run(['customers', 'delete', c.id, '--yes', '--json'], bare)
+    const ok = await sbx.run(['customers', 'delete', c.id, '--yes', '--json'], {env: bare})
     expect(ok.code).toBe(0)
     expect(isDeleted(c.id)).toBe(true)
   })
@@ -174,7 +171,7 @@ describe('--dry-run on mutating commands', () => {
       [['customers', 'delete', c.id, '--dry-run', '--json'], 'DELETE', `/customers/${encodeURIComponent(c.id)}`, prod],
     ]
     for (const [args, method, path, extra] of cases) {
-      const r = await run(args, extra)
+      const r = await sbx.run(args, {env: extra})
       expect(r.code, r.stderr).toBe(0)
       const doc = r.json()
       expect(doc).toMatchObject({dryRun: true, request: {method, url: sbx.url + path}})
@@ -191,7 +188,7 @@ describe('--dry-run on mutating commands', () => {
   })
 
   it('the dry-run body is what would be sent', async () => {
-    const r = await run([
+    const r = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -217,7 +214,7 @@ describe('--dry-run on mutating commands', () => {
 describe('list filters and a business update', () => {
   it('filters by type, platform id, currency and deleted state, the same answer the sandbox holds', async () => {
     const biz = (
-      await run([
+      await sbx.run([
         'customers',
         'create',
         '--type',
@@ -240,7 +237,7 @@ describe('list filters and a business update', () => {
     const stored = sbx.emu.db.all<{id: string; customerType: string; isDeleted: boolean; currencies?: string[]}>(
       'customers',
     )
-    const businesses = (await run(['customers', 'list', '--type', 'business', '--all', '--json'])).json()
+    const businesses = (await sbx.run(['customers', 'list', '--type', 'business', '--all', '--json'])).json()
     expect(businesses.data.map((c: {id: string}) => c.id).sort()).toEqual(
       stored
         .filter((c) => c.customerType === 'BUSINESS' && !c.isDeleted)
@@ -249,25 +246,25 @@ describe('list filters and a business update', () => {
     )
     expect(businesses.data.map((c: {id: string}) => c.id)).toContain(biz.id)
     expect(
-      (await run(['customers', 'list', '--platform-id', 'filter-biz', '--json']))
+      (await sbx.run(['customers', 'list', '--platform-id', 'filter-biz', '--json']))
         .json()
         .data.map((c: {id: string}) => c.id),
     ).toEqual([biz.id])
     expect(
-      (await run(['customers', 'list', '--currency', 'EUR', '--all', '--json']))
+      (await sbx.run(['customers', 'list', '--currency', 'EUR', '--all', '--json']))
         .json()
         .data.map((c: {id: string}) => c.id),
     ).toEqual(stored.filter((c) => c.currencies?.includes('EUR') && !c.isDeleted).map((c) => c.id))
     const deleted = stored.filter((c) => c.isDeleted).length
     expect(deleted).toBeGreaterThan(0)
-    const withDeleted = (await run(['customers', 'list', '--include-deleted', '--all', '--json'])).json()
+    const withDeleted = (await sbx.run(['customers', 'list', '--include-deleted', '--all', '--json'])).json()
     expect(withDeleted.data).toHaveLength(stored.length)
     expect(withDeleted.totalCount).toBe(stored.length)
   })
 
   it('update --dry-run of a business field sends nothing; the real update changes only that field', async () => {
     const biz = (
-      await run([
+      await sbx.run([
         'customers',
         'create',
         '--type',
@@ -284,14 +281,14 @@ describe('list filters and a business update', () => {
       ])
     ).json()
     const before = sbx.requestCount()
-    const dry = await run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--dry-run', '--json'])
+    const dry = await sbx.run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--dry-run', '--json'])
     expect(dry.code, dry.stdout).toBe(0)
     expect(dry.json().request).toMatchObject({
       method: 'PATCH',
       body: {customerType: 'BUSINESS', businessInfo: {legalName: 'New Ltd'}},
     })
     expect(sbx.requestCount()).toBe(before)
-    const upd = await run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--json'])
+    const upd = await sbx.run(['customers', 'update', biz.id, '--legal-name', 'New Ltd', '--json'])
     expect(upd.code).toBe(0)
     expect(sbx.emu.db.get<{businessInfo: Record<string, string>}>('customers', biz.id)?.businessInfo).toMatchObject({
       legalName: 'New Ltd',
@@ -305,7 +302,9 @@ describe('list filters and a business update', () => {
 describe('create from stdin', () => {
   it('--data - reads the body from stdin; typed flags override it; an internal account per currency', async () => {
     const body = JSON.stringify({customerType: 'INDIVIDUAL', fullName: 'Stdin Sam', currencies: ['EUR', 'MXN']})
-    const r = await run(['customers', 'create', '--data', '-', '--full-name', 'Stdin Samantha', '--json'], {}, body)
+    const r = await sbx.run(['customers', 'create', '--data', '-', '--full-name', 'Stdin Samantha', '--json'], {
+      input: body,
+    })
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({customerType: 'INDIVIDUAL', fullName: 'Stdin Samantha', kycStatus: 'UNVERIFIED'})
     const accounts = sbx.emu.db
@@ -317,15 +316,15 @@ describe('create from stdin', () => {
 
 describe('platformCustomerId collisions', () => {
   it('collide only with an active customer: after a delete the id can be used again', async () => {
-    const first = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    const first = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
     expect(first.code).toBe(0)
     const count = sbx.emu.db.count('customers')
-    const clash = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    const clash = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
     expect(clash.code).toBe(6)
     expect(errorDoc(clash)).toMatchObject({status: 409, code: 'CONFLICT'})
     expect(sbx.emu.db.count('customers')).toBe(count)
-    expect((await run(['customers', 'delete', first.json().id, '--yes'])).code).toBe(0)
-    const again = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    expect((await sbx.run(['customers', 'delete', first.json().id, '--yes'])).code).toBe(0)
+    const again = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
     expect(again.code).toBe(0)
     expect(again.json().id).not.toBe(first.json().id)
   })
@@ -354,7 +353,7 @@ describe('the sandbox API surface', () => {
     const method = await http('DELETE', '/customers')
     expect(method.status).toBe(405)
     expect(method.body.code).toBe('METHOD_NOT_ALLOWED')
-    const cli = await run(['api', 'GET', '/no-such-thing', '--json'])
+    const cli = await sbx.run(['api', 'GET', '/no-such-thing', '--json'])
     expect(cli.code).toBe(5)
     expect(errorDoc(cli)).toMatchObject({status: 404, code: 'NOT_FOUND'})
   })
@@ -455,7 +454,7 @@ describe('tax ids are checked against the country of incorporation', () => {
     expect(sbx.emu.db.count('customers')).toBe(count)
 
     const before = sbx.requestCount()
-    const cli = await run([
+    const cli = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -478,11 +477,11 @@ describe('tax ids are checked against the country of incorporation', () => {
 
 describe('svc help exit-codes', () => {
   it('prints the exit-code table (human and --json)', async () => {
-    const human = await run(['help', 'exit-codes'])
+    const human = await sbx.run(['help', 'exit-codes'])
     expect(human.code).toBe(0)
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130])
       expect(human.stdout).toMatch(new RegExp(`^${code}\\s+\\S`, 'm'))
-    const json = (await run(['help', 'exit-codes', '--json'])).json()
+    const json = (await sbx.run(['help', 'exit-codes', '--json'])).json()
     expect(Object.keys(json)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '130'])
     expect(json['5']).toMatch(/not found/)
   })

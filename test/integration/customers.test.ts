@@ -10,11 +10,9 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
-
 describe('customers, end to end against the local sandbox', () => {
   it('creates an individual and the sandbox holds it with an internal account per currency', async () => {
-    const r = await run([
+    const r = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -61,7 +59,7 @@ describe('customers, end to end against the local sandbox', () => {
         businessInfo: {legalName: 'Old Name', country: 'MX', taxId: 'ABC010203XY9', incorporatedOn: '2019-05-01'},
       }),
     )
-    const r = await run(['customers', 'create', '--data', `@${file}`, '--legal-name', 'Acme SA de CV', '--json'])
+    const r = await sbx.run(['customers', 'create', '--data', `@${file}`, '--legal-name', 'Acme SA de CV', '--json'])
     expect(r.code).toBe(0)
     expect(r.json()).toMatchObject({
       customerType: 'BUSINESS',
@@ -72,7 +70,7 @@ describe('customers, end to end against the local sandbox', () => {
 
   it('refuses bad input before any request, naming every bad field (exit 2)', async () => {
     const before = sbx.requestCount()
-    const r = await run([
+    const r = await sbx.run([
       'customers',
       'create',
       '--type',
@@ -107,7 +105,7 @@ describe('customers, end to end against the local sandbox', () => {
     [['customers', 'list', '--created-after', 'yesterday'], 'createdAfter'],
   ])('bad %j is refused locally (exit 2, field %s named)', async (args, field) => {
     const before = sbx.requestCount()
-    const r = await run([...args, '--json'])
+    const r = await sbx.run([...args, '--json'])
     expect(r.code).toBe(2)
     expect(r.json().error.details.errors.map((e: {field: string}) => e.field)).toContain(field)
     expect(sbx.requestCount()).toBe(before)
@@ -115,16 +113,16 @@ describe('customers, end to end against the local sandbox', () => {
 
   it('refuses an unknown flag and a bad JSON file with exit 2 and a message on stderr', async () => {
     const before = sbx.requestCount()
-    const unknown = await run(['customers', 'create', '--type', 'individual', '--nope'])
+    const unknown = await sbx.run(['customers', 'create', '--type', 'individual', '--nope'])
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('Nonexistent flag: --nope')
     expect(unknown.stdout).toBe('')
     const file = join(sbx.dir, 'bad.json')
     writeFileSync(file, '{"customerType": ')
-    const bad = await run(['customers', 'create', '--data', `@${file}`])
+    const bad = await sbx.run(['customers', 'create', '--data', `@${file}`])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/is not valid JSON/)
-    const missing = await run(['customers', 'create'])
+    const missing = await sbx.run(['customers', 'create'])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('--type')
     expect(sbx.requestCount()).toBe(before)
@@ -132,7 +130,7 @@ describe('customers, end to end against the local sandbox', () => {
 
   it('the sandbox itself lists every invalid field at once and stores nothing', async () => {
     const count = sbx.emu.db.count('customers')
-    const r = await run([
+    const r = await sbx.run([
       'api',
       'POST',
       '/customers',
@@ -154,7 +152,7 @@ describe('customers, end to end against the local sandbox', () => {
   })
 
   it('409 CONFLICT on a platformCustomerId collision, with a hint', async () => {
-    const r = await run(['customers', 'create', '--type', 'individual', '--platform-id', 'ada-1'])
+    const r = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'ada-1'])
     expect(r.code).toBe(6)
     expect(r.stderr).toContain('CONFLICT')
     expect(r.stderr).toMatch(/Hint: /)
@@ -162,38 +160,38 @@ describe('customers, end to end against the local sandbox', () => {
 
   it('gets, updates, lists with paging and --all, and deletes', async () => {
     const created = (
-      await run(['customers', 'create', '--type', 'individual', '--full-name', 'Grace Hopper', '--json'])
+      await sbx.run(['customers', 'create', '--type', 'individual', '--full-name', 'Grace Hopper', '--json'])
     ).json()
-    const got = (await run(['customers', 'get', created.id, '--json'])).json()
+    const got = (await sbx.run(['customers', 'get', created.id, '--json'])).json()
     expect(got.fullName).toBe('Grace Hopper')
-    const upd = await run(['customers', 'update', created.id, '--nationality', 'US', '--json'])
+    const upd = await sbx.run(['customers', 'update', created.id, '--nationality', 'US', '--json'])
     expect(upd.code).toBe(0)
     expect(upd.json().nationality).toBe('US')
-    const page = (await run(['customers', 'list', '--limit', '1', '--json'])).json()
+    const page = (await sbx.run(['customers', 'list', '--limit', '1', '--json'])).json()
     expect(page.data).toHaveLength(1)
     expect(page.hasMore).toBe(true)
-    const all = (await run(['customers', 'list', '--all', '--limit', '1', '--json'])).json()
+    const all = (await sbx.run(['customers', 'list', '--all', '--limit', '1', '--json'])).json()
     expect(all.data.length).toBe(sbx.emu.db.all<{isDeleted: boolean}>('customers').filter((c) => !c.isDeleted).length)
     expect(all.hasMore).toBe(false)
-    const del = await run(['customers', 'delete', created.id, '--yes', '--json'])
+    const del = await sbx.run(['customers', 'delete', created.id, '--yes', '--json'])
     expect(del.code).toBe(0)
     expect(del.json().isDeleted).toBe(true)
-    const again = await run(['customers', 'delete', created.id, '--yes'])
+    const again = await sbx.run(['customers', 'delete', created.id, '--yes'])
     expect(again.code).toBe(5)
   })
 
   it('shows the end-user terms and records acceptance; an unknown version is refused by the sandbox', async () => {
-    const created = (await run(['customers', 'create', '--type', 'individual', '--json'])).json()
-    const terms = (await run(['customers', 'terms', '--json'])).json()
+    const created = (await sbx.run(['customers', 'create', '--type', 'individual', '--json'])).json()
+    const terms = (await sbx.run(['customers', 'terms', '--json'])).json()
     expect(terms.version).toBe('2025-10-01')
-    const accepted = await run(['customers', 'terms', created.id, '--accept', '--ip', '203.0.113.7', '--json'])
+    const accepted = await sbx.run(['customers', 'terms', created.id, '--accept', '--ip', '203.0.113.7', '--json'])
     expect(accepted.code).toBe(0)
     expect(accepted.json().endUserTermsConsent).toMatchObject({
       termsVersion: '2025-10-01',
       ipAddress: '203.0.113.7',
       acceptanceMethod: 'CLICK_TO_ACCEPT',
     })
-    const unknown = await run(['customers', 'terms', created.id, '--accept', '--version', '1999-01-01', '--json'])
+    const unknown = await sbx.run(['customers', 'terms', created.id, '--accept', '--version', '1999-01-01', '--json'])
     expect(unknown.code).toBe(1)
     expect(unknown.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
   })
@@ -213,10 +211,10 @@ describe('customers, end to end against the local sandbox', () => {
   })
 
   it('an unknown command is exit 2: a JSON error document under --json, a message on stderr otherwise', async () => {
-    const json = await run(['customers', 'nope', '--json'])
+    const json = await sbx.run(['customers', 'nope', '--json'])
     expect(json.code).toBe(2)
     expect(json.json().error).toMatchObject({code: 'USAGE', reason: '"customers nope" is not an svc command'})
-    const human = await run(['nope'])
+    const human = await sbx.run(['nope'])
     expect(human.code).toBe(2)
     expect(human.stdout).toBe('')
     expect(human.stderr).toContain('"nope" is not an svc command')

@@ -1,7 +1,7 @@
 import {readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc, type CliResult} from '../helpers/cli.js'
+import {errorOf, type CliResult} from '../helpers/cli.js'
 import {EnclaveClient} from '../helpers/enclave.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {api, approvedCustomer} from '../helpers/money.js'
@@ -23,7 +23,6 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
 /** A real card (the sandbox now checks that the card exists): issued to an approved customer in beforeAll. */
 let card = ''
 const custodied = () => sbx.emu.db.all<{_privateKey: string}>('delegatedKeys').map((k) => k._privateKey)
@@ -36,7 +35,7 @@ const keystoreText = () => {
 
 async function loggedInWallet(): Promise<string> {
   const {accountId} = await enclave.createCustomer()
-  const r = await run(['wallet', 'login', accountId, '--json'])
+  const r = await sbx.run(['wallet', 'login', accountId, '--json'])
   expect(r.code, r.stderr).toBe(0)
   return accountId
 }
@@ -54,7 +53,7 @@ describe('svc wallet delegated-keys', () => {
     const posts = () =>
       sbx.emu.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/auth/delegated-keys')).length
     const before = posts()
-    const created = await run([
+    const created = await sbx.run([
       'wallet',
       'delegated-keys',
       'create',
@@ -78,7 +77,7 @@ describe('svc wallet delegated-keys', () => {
     expect(key._privateKey).toBeUndefined()
     expectNoPrivateKey(created, 'create --debug --json')
 
-    const local = (await run(['wallet', 'keys', 'list', '--account', account, '--json'])).json().data
+    const local = (await sbx.run(['wallet', 'keys', 'list', '--account', account, '--json'])).json().data
     expect(local.find((k: {kind: string}) => k.kind === 'delegated')).toMatchObject({
       credentialId: key.id,
       credentialType: 'DELEGATED_KEY',
@@ -88,18 +87,25 @@ describe('svc wallet delegated-keys', () => {
     })
     for (const k of custodied()) expect(keystoreText()).not.toContain(k)
 
-    const list = await run(['wallet', 'delegated-keys', 'list', '--account', account, '--json'])
+    const list = await sbx.run(['wallet', 'delegated-keys', 'list', '--account', account, '--json'])
     expect(list.json().data).toEqual([expect.objectContaining({id: key.id, status: 'ACTIVE'})])
     expectNoPrivateKey(list, 'list')
-    const byFunding = await run(['wallet', 'delegated-keys', 'list', '--funding-source', key.fundingSourceId, '--json'])
+    const byFunding = await sbx.run([
+      'wallet',
+      'delegated-keys',
+      'list',
+      '--funding-source',
+      key.fundingSourceId,
+      '--json',
+    ])
     expect(byFunding.json().data.map((k: {id: string}) => k.id)).toEqual([key.id])
-    const got = await run(['wallet', 'delegated-keys', 'get', key.id, '--json', '--debug'])
+    const got = await sbx.run(['wallet', 'delegated-keys', 'get', key.id, '--json', '--debug'])
     expect(got.json()).toMatchObject({id: key.id, status: 'ACTIVE'})
     expectNoPrivateKey(got, 'get --debug')
 
     // One ACTIVE key per card funding source: refused at the first leg, nothing stored.
     const count = sbx.emu.db.count('delegatedKeys')
-    const twice = await run([
+    const twice = await sbx.run([
       'wallet',
       'delegated-keys',
       'create',
@@ -116,25 +122,25 @@ describe('svc wallet delegated-keys', () => {
     expect(errorOf(twice).hint).toMatch(/ACTIVE delegated key/)
     expect(sbx.emu.db.count('delegatedKeys')).toBe(count)
 
-    const revoked = await run(['wallet', 'delegated-keys', 'revoke', key.id, '--yes', '--json'])
+    const revoked = await sbx.run(['wallet', 'delegated-keys', 'revoke', key.id, '--yes', '--json'])
     expect(revoked.code, revoked.stderr).toBe(0)
     expect(revoked.json()).toEqual({revoked: key.id, localRecordRemoved: true})
-    expect((await run(['wallet', 'delegated-keys', 'get', key.id, '--json'])).json().status).toBe('REVOKED')
+    expect((await sbx.run(['wallet', 'delegated-keys', 'get', key.id, '--json'])).json().status).toBe('REVOKED')
     expect(
-      (await run(['wallet', 'keys', 'list', '--account', account, '--json']))
+      (await sbx.run(['wallet', 'keys', 'list', '--account', account, '--json']))
         .json()
         .data.some((k: {kind: string}) => k.kind === 'delegated'),
     ).toBe(false)
 
     const stored = sbx.emu.db.get('delegatedKeys', key.id)
-    const again = await run(['wallet', 'delegated-keys', 'revoke', key.id, '--yes', '--json'])
+    const again = await sbx.run(['wallet', 'delegated-keys', 'revoke', key.id, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(errorOf(again)).toMatchObject({status: 400, code: 'DELEGATED_KEY_NOT_ACTIVE', details: {status: 'REVOKED'}})
     expect(errorOf(again).hint).toMatch(/Only an ACTIVE delegated key/)
     expect(sbx.emu.db.get('delegatedKeys', key.id)).toEqual(stored)
 
     // The slot is free again.
-    const next = await run([
+    const next = await sbx.run([
       'wallet',
       'delegated-keys',
       'create',
@@ -153,7 +159,7 @@ describe('svc wallet delegated-keys', () => {
   it('refusals: no wallet session (exit 4, nothing sent), unknown key (exit 5), bad input (exit 2, nothing sent)', async () => {
     const {accountId} = await enclave.createCustomer() // no login: no session key
     const before = {requests: sbx.requestCount(), keys: sbx.emu.db.count('delegatedKeys')}
-    const noSession = await run([
+    const noSession = await sbx.run([
       'wallet',
       'delegated-keys',
       'create',
@@ -182,7 +188,7 @@ describe('svc wallet delegated-keys', () => {
       [['wallet', 'delegated-keys', 'get', 'Session:abc'], ['delegatedKeyId']],
     ]
     for (const [args, fields] of cases) {
-      const r = await run([...args, '--json'])
+      const r = await sbx.run([...args, '--json'])
       expect(r.code, args.join(' ')).toBe(2)
       expect(
         (errorOf(r).details.errors as Array<{field: string}>).map((e) => e.field),
@@ -191,7 +197,7 @@ describe('svc wallet delegated-keys', () => {
     }
     expect(sbx.requestCount()).toBe(before.requests)
     expect(sbx.emu.db.count('delegatedKeys')).toBe(before.keys)
-    const unknown = await run([
+    const unknown = await sbx.run([
       'wallet',
       'delegated-keys',
       'revoke',
@@ -205,7 +211,7 @@ describe('svc wallet delegated-keys', () => {
 
   it('--dry-run shows the request and sends nothing', async () => {
     const before = sbx.requestCount()
-    const r = await run([
+    const r = await sbx.run([
       'wallet',
       'delegated-keys',
       'create',

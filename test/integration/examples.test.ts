@@ -96,9 +96,9 @@ const workDir = mkdtempSync(join(tmpdir(), 'svc-examples-'))
 symlinkSync(fileURLToPath(new URL('../../flows', import.meta.url)), join(workDir, 'flows'))
 beforeAll(async () => {
   sbx = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 0})
-  const run = (args: string[]) => svc(args, {env: sbx.env}).then((r) => r.json())
+  const runJson = (args: string[]) => sbx.run(args).then((r) => r.json())
   ids.Customer = (
-    await run([
+    await runJson([
       'customers',
       'create',
       '--type',
@@ -117,7 +117,7 @@ beforeAll(async () => {
     ])
   ).id
   ids.Business = (
-    await run([
+    await runJson([
       'customers',
       'create',
       '--type',
@@ -133,7 +133,8 @@ beforeAll(async () => {
       '--json',
     ])
   ).id
-  const accounts = (await run(['accounts', 'internal', 'list', '--customer', ids.Customer, '--json'])).data as Array<{
+  const accounts = (await runJson(['accounts', 'internal', 'list', '--customer', ids.Customer, '--json']))
+    .data as Array<{
     id: string
     type: string
   }>
@@ -141,7 +142,7 @@ beforeAll(async () => {
   ids.Wallet = accounts.find((a) => a.type === 'EMBEDDED_WALLET')!.id
   ids.CryptoAccount = accounts.find((a) => a.type === 'INTERNAL_CRYPTO')!.id
   ids.ExternalAccount = (
-    await run([
+    await runJson([
       'accounts',
       'external',
       'add',
@@ -157,7 +158,7 @@ beforeAll(async () => {
     ])
   ).id
   ids.UsdAccount = (
-    await run([
+    await runJson([
       'accounts',
       'external',
       'add',
@@ -176,14 +177,24 @@ beforeAll(async () => {
       '--json',
     ])
   ).id
-  await run(['customers', 'terms', ids.Customer, '--accept', '--json'])
-  await run(['sandbox', 'fund', ids.InternalAccount, '--amount', '5000.00', '--json'])
+  await runJson(['customers', 'terms', ids.Customer, '--accept', '--json'])
+  await runJson(['sandbox', 'fund', ids.InternalAccount, '--amount', '5000.00', '--json'])
   const quote = () =>
-    run(['quote', 'create', '--from', ids.InternalAccount, '--to', ids.ExternalAccount, '--send', '10.00', '--json'])
+    runJson([
+      'quote',
+      'create',
+      '--from',
+      ids.InternalAccount,
+      '--to',
+      ids.ExternalAccount,
+      '--send',
+      '10.00',
+      '--json',
+    ])
   ids.Quote = (await quote()).id
   // `sandbox send` pays a quote funded in real time (the customer's crypto deposit arriving).
   ids.RealtimeQuote = (
-    await run([
+    await runJson([
       'quote',
       'create',
       '--realtime',
@@ -200,12 +211,12 @@ beforeAll(async () => {
       '--json',
     ])
   ).id
-  ids.Transaction = (await run(['quote', 'execute', (await quote()).id, '--yes', '--json'])).transactionId
-  const login = await run(['wallet', 'login', ids.Wallet, '--json'])
+  ids.Transaction = (await runJson(['quote', 'execute', (await quote()).id, '--yes', '--json'])).transactionId
+  const login = await runJson(['wallet', 'login', ids.Wallet, '--json'])
   ids.Session = login.id ?? login.session?.id
-  ids.AuthMethod = (await run(['wallet', 'credentials', 'list', ids.Wallet, '--json'])).data[0].id
+  ids.AuthMethod = (await runJson(['wallet', 'credentials', 'list', ids.Wallet, '--json'])).data[0].id
   ids.Card = (
-    await run([
+    await runJson([
       'cards',
       'issue',
       '--customer',
@@ -220,7 +231,7 @@ beforeAll(async () => {
   ).id
   const authorize = async () =>
     (
-      await run([
+      await runJson([
         'sandbox',
         'card',
         'authorization',
@@ -236,7 +247,7 @@ beforeAll(async () => {
   ids.CardTransaction = await authorize()
   // Expiry needs an authorization nothing has settled yet.
   ids.OpenCardTransaction = await authorize()
-  ids.Webhook = (await run(['webhooks', 'events', 'list', '--json'])).data[0].id
+  ids.Webhook = (await runJson(['webhooks', 'events', 'list', '--json'])).data[0].id
   for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook', 'Card', 'CardTransaction'])
     expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
   expect(ids.RealtimeQuote).toMatch(/^Quote:/)

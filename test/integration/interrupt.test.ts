@@ -1,12 +1,8 @@
-import {spawn} from 'node:child_process'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, clabeEnding, until} from '../helpers/money.js'
+import {interruptWhen, svc} from '../helpers/cli.js'
+import {api, fundedPayer, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
-
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 
 let sbx: TestSandbox
 // Payments stay PROCESSING for 8 s: long enough to interrupt the wait, short enough to see them complete.
@@ -21,71 +17,21 @@ const txStatus = (quoteId: string) => {
 }
 
 async function pendingQuote(): Promise<string> {
-  const c = await approvedCustomer(sbx, ['USD', 'MXN'])
-  await api(sbx, 'POST', '/sandbox/internal-accounts/' + encodeURIComponent(c.account('USD')) + '/fund', {
-    amount: 100_000,
+  const c = await fundedPayer(sbx)
+  const q = await svc(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '10.00', '--json'], {
+    env: sbx.env,
   })
-  const add = await svc(
-    [
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'CLABE',
-      '--clabe',
-      clabeEnding('123'),
-      '--beneficiary-name',
-      'Maria Garcia',
-      '--json',
-    ],
-    {env: sbx.env},
-  )
-  expect(add.code, add.stderr).toBe(0)
-  const q = await svc(
-    ['quote', 'create', '--from', c.account('USD'), '--to', add.json().id, '--send', '10.00', '--json'],
-    {env: sbx.env},
-  )
   expect(q.code, q.stderr).toBe(0)
   return q.json().id
 }
 
 /** Starts svc without a terminal, sends SIGINT once stderr matches `when`, and collects the result. */
-function interruptWhen(
-  args: string[],
-  when: RegExp,
-): Promise<{code: number | null; signal: string | null; stdout: string; stderr: string}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: {PATH: process.env.PATH, ...sbx.env},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    let sent = false
-    child.stdout.on('data', (c: Buffer) => (stdout += c))
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c
-      if (!sent && when.test(stderr)) {
-        sent = true
-        child.kill('SIGINT')
-      }
-    })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({code, signal, stdout, stderr})
-    })
-  })
-}
-
 describe('Ctrl-C (SIGINT) during a wait', () => {
   it('quote execute --wait: says the payment goes on and how to resume, exits 130, and the payment completes', async () => {
     const quoteId = await pendingQuote()
     const r = await interruptWhen(
       ['quote', 'execute', quoteId, '--yes', '--wait'],
+      sbx.env,
       /… transaction (PENDING|PROCESSING)/,
     )
     expect(r.code, r.stderr).toBe(130)
@@ -114,7 +60,7 @@ describe('Ctrl-C (SIGINT) during a wait', () => {
     const quoteId = await pendingQuote()
     const ex = await svc(['quote', 'execute', quoteId, '--yes', '--json'], {env: sbx.env})
     expect(ex.code, ex.stderr).toBe(0)
-    const r = await interruptWhen(['quote', 'wait', quoteId, '--json'], /… transaction/)
+    const r = await interruptWhen(['quote', 'wait', quoteId, '--json'], sbx.env, /… transaction/)
     expect(r.code).toBe(130)
     const doc = JSON.parse(r.stdout)
     expect(doc.error).toMatchObject({code: 'INTERRUPTED', status: null, details: {resume: `svc quote wait ${quoteId}`}})
@@ -124,7 +70,7 @@ describe('Ctrl-C (SIGINT) during a wait', () => {
   it('kyc wait: the review goes on; resume with svc kyc wait', async () => {
     const c = await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Grace Hopper'})
     const id = c.body.id as string
-    const r = await interruptWhen(['kyc', 'wait', id], /UNVERIFIED: nothing was submitted/)
+    const r = await interruptWhen(['kyc', 'wait', id], sbx.env, /UNVERIFIED: nothing was submitted/)
     expect(r.code, r.stderr).toBe(130)
     expect(r.stderr).toContain(`Interrupted. The review of ${id} goes on at the Service (last seen: KYC UNVERIFIED)`)
     expect(r.stderr).toContain(`svc kyc wait ${id}`)

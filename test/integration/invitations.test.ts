@@ -14,12 +14,11 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
 const stored = (code: string) => sbx.emu.db.get<Record<string, unknown>>('invitations', code)
 
 describe('svc invitations', () => {
   it('journey: create -> get -> claim (webhook INVITATION.CLAIMED) -> a second claim is refused (exit 6), nothing changes', async () => {
-    const created = await run([
+    const created = await sbx.run([
       'invitations',
       'create',
       '--inviter-uma',
@@ -39,12 +38,12 @@ describe('svc invitations', () => {
       amountToSend: {amount: 1250, currency: {code: 'USD'}},
     })
     expect(inv.url).toBe(`https://sandbox.uma.local/i/${inv.code}`)
-    expect((await run(['invitations', 'get', inv.code, '--json'])).json()).toMatchObject({
+    expect((await sbx.run(['invitations', 'get', inv.code, '--json'])).json()).toMatchObject({
       code: inv.code,
       status: 'PENDING',
     })
 
-    const claimed = await run(['invitations', 'claim', inv.code, '--invitee-uma', '$grace@example.com', '--json'])
+    const claimed = await sbx.run(['invitations', 'claim', inv.code, '--invitee-uma', '$grace@example.com', '--json'])
     expect(claimed.code, claimed.stderr).toBe(0)
     expect(claimed.json()).toMatchObject({code: inv.code, status: 'CLAIMED', inviteeUma: '$grace@example.com'})
     const events = sbx.emu.webhooks
@@ -55,14 +54,14 @@ describe('svc invitations', () => {
     ])
 
     const before = stored(inv.code)
-    const again = await run(['invitations', 'claim', inv.code, '--invitee-uma', '$mallory@example.com', '--json'])
+    const again = await sbx.run(['invitations', 'claim', inv.code, '--invitee-uma', '$mallory@example.com', '--json'])
     expect(again.code).toBe(6)
     expect(errorOf(again)).toMatchObject({
       status: 400,
       code: 'INVITATION_ALREADY_CLAIMED',
       hint: 'This invitation was used already; create a new one.',
     })
-    const cancelClaimed = await run(['invitations', 'cancel', inv.code, '--yes', '--json'])
+    const cancelClaimed = await sbx.run(['invitations', 'cancel', inv.code, '--yes', '--json'])
     expect(cancelClaimed.code).toBe(6)
     expect(errorOf(cancelClaimed).code).toBe('INVITATION_ALREADY_CLAIMED')
     expect(stored(inv.code)).toEqual(before)
@@ -72,11 +71,11 @@ describe('svc invitations', () => {
   })
 
   it('a cancelled invitation refuses a claim (INVITATION_CANCELLED, exit 6); unknown codes are 404 (exit 5)', async () => {
-    const inv = (await run(['invitations', 'create', '--inviter-uma', inviter, '--json'])).json()
-    const cancelled = await run(['invitations', 'cancel', inv.code, '--yes', '--json'])
+    const inv = (await sbx.run(['invitations', 'create', '--inviter-uma', inviter, '--json'])).json()
+    const cancelled = await sbx.run(['invitations', 'cancel', inv.code, '--yes', '--json'])
     expect(cancelled.json()).toMatchObject({code: inv.code, status: 'CANCELLED'})
     const before = stored(inv.code)
-    const claim = await run(['invitations', 'claim', inv.code, '--invitee-uma', '$grace@example.com', '--json'])
+    const claim = await sbx.run(['invitations', 'claim', inv.code, '--invitee-uma', '$grace@example.com', '--json'])
     expect(claim.code).toBe(6)
     expect(errorOf(claim)).toMatchObject({
       status: 400,
@@ -84,7 +83,7 @@ describe('svc invitations', () => {
       hint: 'This invitation was cancelled; create a new one.',
     })
     expect(stored(inv.code)).toEqual(before)
-    const unknown = await run(['invitations', 'get', 'ffffffffffff', '--json'])
+    const unknown = await sbx.run(['invitations', 'get', 'ffffffffffff', '--json'])
     expect(unknown.code).toBe(5)
     expect(errorOf(unknown)).toMatchObject({
       status: 404,
@@ -95,7 +94,7 @@ describe('svc invitations', () => {
 
   it('an invitation past its expiresAt reads EXPIRED and refuses a claim, unchanged', async () => {
     const inv = (
-      await run([
+      await sbx.run([
         'invitations',
         'create',
         '--inviter-uma',
@@ -107,9 +106,9 @@ describe('svc invitations', () => {
     ).json()
     // Move its expiry into the past in the store rather than wait for it.
     sbx.emu.db.put('invitations', inv.code, {...stored(inv.code), expiresAt: new Date(Date.now() - 1000).toISOString()})
-    expect((await run(['invitations', 'get', inv.code, '--json'])).json().status).toBe('EXPIRED')
+    expect((await sbx.run(['invitations', 'get', inv.code, '--json'])).json().status).toBe('EXPIRED')
     const before = stored(inv.code)
-    const claim = await run(['invitations', 'claim', inv.code, '--invitee-uma', '$grace@example.com', '--json'])
+    const claim = await sbx.run(['invitations', 'claim', inv.code, '--invitee-uma', '$grace@example.com', '--json'])
     expect(claim.code).toBe(6)
     expect(errorOf(claim)).toMatchObject({
       status: 400,
@@ -141,7 +140,7 @@ describe('svc invitations', () => {
       [['invitations', 'cancel', 'bad code!', '--yes', '--json'], ['invitationCode']],
     ]
     for (const [args, fields] of cases) {
-      const r = await run(args)
+      const r = await sbx.run(args)
       expect(r.code, args.join(' ')).toBe(2)
       const e = errorOf(r)
       expect(e.code).toBe('INVALID_INPUT')
@@ -152,14 +151,21 @@ describe('svc invitations', () => {
   })
 
   it('a platform without invitations answers INVITATIONS_NOT_CONFIGURED and stores nothing', async () => {
-    const off = await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"invitationsEnabled":false}}', '--json'])
+    const off = await sbx.run([
+      'api',
+      'PATCH',
+      '/config',
+      '--data',
+      '{"sandbox":{"invitationsEnabled":false}}',
+      '--json',
+    ])
     expect(off.code, off.stderr).toBe(0)
     const n = sbx.emu.db.count('invitations')
-    const r = await run(['invitations', 'create', '--inviter-uma', inviter, '--json'])
+    const r = await sbx.run(['invitations', 'create', '--inviter-uma', inviter, '--json'])
     expect(r.code).toBe(1)
     expect(errorOf(r)).toMatchObject({status: 400, code: 'INVITATIONS_NOT_CONFIGURED'})
     expect(errorOf(r).hint).toMatch(/not enabled for this platform/)
     expect(sbx.emu.db.count('invitations')).toBe(n)
-    await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"invitationsEnabled":true}}'])
+    await sbx.run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"invitationsEnabled":true}}'])
   })
 })

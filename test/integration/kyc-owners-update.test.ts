@@ -1,22 +1,13 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {api} from '../helpers/money.js'
+import {ownerPerson} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
 let business: string
 let owner: string
 let other: string
-
-const person = (first: string) => ({
-  firstName: first,
-  lastName: 'Ruiz',
-  birthDate: '1985-04-02',
-  nationality: 'US',
-  address: {line1: '1 Main St', city: 'Austin', postalCode: '78701', country: 'US'},
-  idType: 'SSN',
-  identifier: '123-45-6789',
-})
 
 beforeAll(async () => {
   sbx = await startSandbox()
@@ -31,7 +22,7 @@ beforeAll(async () => {
       customerId: business,
       roles: ['UBO'],
       ownershipPercentage: 30,
-      personalInfo: person('Ana'),
+      personalInfo: ownerPerson('Ana'),
     })
   ).body.id
   other = (
@@ -39,7 +30,7 @@ beforeAll(async () => {
       customerId: business,
       roles: ['UBO'],
       ownershipPercentage: 50,
-      personalInfo: person('Luis'),
+      personalInfo: ownerPerson('Luis'),
     })
   ).body.id
 })

@@ -1,5 +1,4 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {api} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -20,12 +19,10 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
-
 describe('--all streams page by page', () => {
   it('--output ndjson: one object per line, every customer once, in creation order, over several pages', async () => {
     const before = sbx.requestCount()
-    const r = await run(['customers', 'list', '--all', '--limit', '50', '--output', 'ndjson'])
+    const r = await sbx.run(['customers', 'list', '--all', '--limit', '50', '--output', 'ndjson'])
     expect(r.code, r.stderr).toBe(0)
     const lines = r.stdout
       .trimEnd()
@@ -36,7 +33,7 @@ describe('--all streams page by page', () => {
   })
 
   it('--json --all: one JSON document, the same shape as a single page, with every item', async () => {
-    const r = await run(['customers', 'list', '--all', '--limit', '100', '--json'])
+    const r = await sbx.run(['customers', 'list', '--all', '--limit', '100', '--json'])
     expect(r.code).toBe(0)
     const doc = r.json()
     expect(doc).toEqual({data: expect.any(Array), hasMore: false, totalCount: 230})
@@ -49,7 +46,7 @@ describe('--all streams page by page', () => {
   })
 
   it('--output csv --all: a header once, then a row per customer', async () => {
-    const r = await run(['customers', 'list', '--all', '--output', 'csv', '--columns', 'id,platform-id'])
+    const r = await sbx.run(['customers', 'list', '--all', '--output', 'csv', '--columns', 'id,platform-id'])
     expect(r.code, r.stderr).toBe(0)
     const rows = r.stdout.trimEnd().split('\r\n')
     expect(rows[0]).toBe('ID,PLATFORM ID')

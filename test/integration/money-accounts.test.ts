@@ -5,7 +5,6 @@ import {secp256k1} from '@noble/curves/secp256k1.js'
 import {keccak_256} from '@noble/hashes/sha3.js'
 import {base58, hex} from '@scure/base'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {api, approvedCustomer, clabeEnding} from '../helpers/money.js'
 
@@ -15,7 +14,6 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
 const utf8 = (s: string) => new TextEncoder().encode(s)
 
 /** A real EVM key: its address and an EIP-191 personal_sign over a message (r||s||v hex, v = 27/28). */
@@ -105,7 +103,7 @@ describe('external accounts', () => {
       ],
     ]
     for (const args of cases) {
-      const r = await run(['accounts', 'external', 'add', '--customer', c.id, ...args, '--json'])
+      const r = await sbx.run(['accounts', 'external', 'add', '--customer', c.id, ...args, '--json'])
       expect(r.code, `${args[1]}: ${r.stderr}`).toBe(0)
       expect(r.json().accountInfo.accountType).toBe(args[1])
     }
@@ -117,9 +115,9 @@ describe('external accounts', () => {
       fiToFiInformation: 'Attn wire desk',
       beneficiary: {fullName: 'Ada Lovelace'},
     })
-    const list = await run(['accounts', 'external', 'list', '--customer', c.id, '--json'])
+    const list = await sbx.run(['accounts', 'external', 'list', '--customer', c.id, '--json'])
     expect(list.json().data).toHaveLength(cases.length)
-    const table = await run(['accounts', 'external', 'list', '--customer', c.id])
+    const table = await sbx.run(['accounts', 'external', 'list', '--customer', c.id])
     expect(table.stdout).toContain('DE89370400440532013000')
   })
 
@@ -138,12 +136,12 @@ describe('external accounts', () => {
       '--beneficiary-name',
       'Maria Garcia',
     ]
-    const first = (await run([...args, '--json'])).json()
-    const dup = await run(args)
+    const first = (await sbx.run([...args, '--json'])).json()
+    const dup = await sbx.run(args)
     expect(dup.code).toBe(6)
     expect(dup.stdout).toContain(first.id)
     expect(dup.stderr).toContain('DUPLICATE_EXTERNAL_ACCOUNT')
-    expect((await run([...args, '--json'])).json().error.details.existingAccount.id).toBe(first.id)
+    expect((await sbx.run([...args, '--json'])).json().error.details.existingAccount.id).toBe(first.id)
 
     await api(sbx, 'PATCH', '/config', {sandbox: {bankValidationMs: 60_000}})
     const us = [
@@ -162,10 +160,10 @@ describe('external accounts', () => {
       'Ada Lovelace',
       '--json',
     ]
-    const pending = await run(us)
+    const pending = await sbx.run(us)
     await api(sbx, 'PATCH', '/config', {sandbox: {bankValidationMs: 0}})
     expect(pending.json().status).toBe('PENDING')
-    const again = await run(us)
+    const again = await sbx.run(us)
     expect(again.code).toBe(6)
     expect(again.json().error).toMatchObject({code: 'BANK_ACCOUNT_VALIDATION_PENDING'})
     expect(again.json().error.hint).toMatch(/banking days/)
@@ -174,7 +172,7 @@ describe('external accounts', () => {
   it('delete is refused while trusted (409 BENEFICIARY_TRUSTED explained), works after untrust', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const id = (
-      await run([
+      await sbx.run([
         'accounts',
         'external',
         'add',
@@ -190,14 +188,14 @@ describe('external accounts', () => {
       ])
     ).json().id
     await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)
-    const refused = await run(['accounts', 'external', 'delete', id, '--yes', '--json'])
+    const refused = await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])
     expect(refused.code).toBe(6)
     expect(refused.json().error).toMatchObject({code: 'BENEFICIARY_TRUSTED'})
     expect(refused.json().error.hint).toMatch(/untrust/)
-    const untrust = await run(['accounts', 'external', 'untrust', id, '--json'])
+    const untrust = await sbx.run(['accounts', 'external', 'untrust', id, '--json'])
     expect(untrust.json()).toEqual({id, trusted: false})
-    expect((await run(['accounts', 'external', 'delete', id, '--yes', '--json'])).code).toBe(0)
-    expect((await run(['accounts', 'external', 'get', id, '--json'])).code).toBe(5)
+    expect((await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])).code).toBe(0)
+    expect((await sbx.run(['accounts', 'external', 'get', id, '--json'])).code).toBe(5)
   })
 })
 
@@ -205,7 +203,7 @@ describe('ownership verification', () => {
   it('WALLET_SIGNATURE with a real EVM key activates the wallet; a wrong key leaves it UNVERIFIED', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const wallet = evmWallet()
-    const add = await run([
+    const add = await sbx.run([
       'accounts',
       'external',
       'add',
@@ -226,7 +224,7 @@ describe('ownership verification', () => {
 
     // Wrong key first: refused (exit 4) and the account drops to UNVERIFIED.
     const file = join(sbx.dir, 'msg.txt')
-    const ch = await run([
+    const ch = await sbx.run([
       'accounts',
       'external',
       'verify-ownership',
@@ -240,7 +238,7 @@ describe('ownership verification', () => {
     const message = readFileSync(file, 'utf8')
     expect(ch.stdout).toBe(message) // stdout carries the message exactly, nothing added
     expect(message).toContain(wallet.address)
-    const wrong = await run([
+    const wrong = await sbx.run([
       'accounts',
       'external',
       'submit-signature',
@@ -251,13 +249,21 @@ describe('ownership verification', () => {
     ])
     expect(wrong.code).toBe(4)
     expect(wrong.json().error.code).toBe('INVALID_SIGNATURE')
-    expect((await run(['accounts', 'external', 'get', id, '--json'])).json().status).toBe('UNVERIFIED')
+    expect((await sbx.run(['accounts', 'external', 'get', id, '--json'])).json().status).toBe('UNVERIFIED')
 
     // A new challenge returns it to pending; the right key verifies synchronously.
-    const fresh = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
+    const fresh = await sbx.run([
+      'accounts',
+      'external',
+      'verify-ownership',
+      id,
+      '--method',
+      'WALLET_SIGNATURE',
+      '--json',
+    ])
     const m2 = fresh.json().messageToSign as string
     expect(m2).not.toBe(message)
-    const stale = await run([
+    const stale = await sbx.run([
       'accounts',
       'external',
       'submit-signature',
@@ -267,8 +273,17 @@ describe('ownership verification', () => {
       '--json',
     ])
     expect(stale.code).toBe(4) // a signature over the abandoned challenge no longer counts
-    await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--message-out', file])
-    const ok = await run([
+    await sbx.run([
+      'accounts',
+      'external',
+      'verify-ownership',
+      id,
+      '--method',
+      'WALLET_SIGNATURE',
+      '--message-out',
+      file,
+    ])
+    const ok = await sbx.run([
       'accounts',
       'external',
       'submit-signature',
@@ -286,7 +301,15 @@ describe('ownership verification', () => {
       'PENDING_OWNERSHIP_VERIFICATION',
       'ACTIVE',
     ])
-    const done = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
+    const done = await sbx.run([
+      'accounts',
+      'external',
+      'verify-ownership',
+      id,
+      '--method',
+      'WALLET_SIGNATURE',
+      '--json',
+    ])
     expect(done.code).toBe(6) // already verified
   })
 
@@ -295,7 +318,7 @@ describe('ownership verification', () => {
     const sk = ed25519.utils.randomSecretKey()
     const address = base58.encode(ed25519.getPublicKey(sk))
     const id = (
-      await run([
+      await sbx.run([
         'accounts',
         'external',
         'add',
@@ -309,9 +332,9 @@ describe('ownership verification', () => {
       ])
     ).json().id
     const msg = (
-      await run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
+      await sbx.run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
     ).json().messageToSign
-    const ok = await run([
+    const ok = await sbx.run([
       'accounts',
       'external',
       'submit-signature',
@@ -323,7 +346,7 @@ describe('ownership verification', () => {
     expect(ok.json().status).toBe('ACTIVE')
 
     const l2 = (
-      await run([
+      await sbx.run([
         'accounts',
         'external',
         'add',
@@ -339,7 +362,7 @@ describe('ownership verification', () => {
       ])
     ).json()
     expect(l2.status).toBe('PENDING_OWNERSHIP_VERIFICATION')
-    const refused = await run([
+    const refused = await sbx.run([
       'accounts',
       'external',
       'verify-ownership',
@@ -357,7 +380,7 @@ describe('ownership verification', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const wallet = evmWallet()
     const id = (
-      await run([
+      await sbx.run([
         'accounts',
         'external',
         'add',
@@ -370,7 +393,16 @@ describe('ownership verification', () => {
         '--json',
       ])
     ).json().id
-    const waiting = run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--wait', '--json'])
+    const waiting = sbx.run([
+      'accounts',
+      'external',
+      'verify-ownership',
+      id,
+      '--method',
+      'LIVENESS',
+      '--wait',
+      '--json',
+    ])
     let token: string | undefined
     for (let i = 0; i < 100 && !token; i++) {
       token = sbx.emu.db.get<{challenge?: {token?: string}}>('externalAccounts', id)?.challenge?.token
@@ -394,7 +426,7 @@ describe('ownership verification', () => {
   it('LIVENESS: a new challenge abandons the old link; a failed check leaves UNVERIFIED, a new challenge returns it to pending (one event each)', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const id = (
-      await run([
+      await sbx.run([
         'accounts',
         'external',
         'add',
@@ -407,9 +439,11 @@ describe('ownership verification', () => {
         '--json',
       ])
     ).json().id
-    const first = (await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).json()
+    const first = (
+      await sbx.run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
+    ).json()
     const second = (
-      await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
+      await sbx.run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
     ).json()
     expect(second.token).not.toBe(first.token)
     const stale = await fetch(`${first.verificationLink}/complete`, {
@@ -426,8 +460,10 @@ describe('ownership verification', () => {
     expect(failed.status).toBe(202)
     const status = () => sbx.emu.db.get<{status: string}>('externalAccounts', id)!.status
     for (let i = 0; i < 100 && status() !== 'UNVERIFIED'; i++) await new Promise((r) => setTimeout(r, 20))
-    expect((await run(['accounts', 'external', 'get', id, '--json'])).json().status).toBe('UNVERIFIED')
-    expect((await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).code).toBe(0)
+    expect((await sbx.run(['accounts', 'external', 'get', id, '--json'])).json().status).toBe('UNVERIFIED')
+    expect(
+      (await sbx.run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])).code,
+    ).toBe(0)
     expect(status()).toBe('PENDING_OWNERSHIP_VERIFICATION')
     expect(statusEvents(id)).toEqual(['UNVERIFIED', 'PENDING_OWNERSHIP_VERIFICATION'])
   })
@@ -435,7 +471,7 @@ describe('ownership verification', () => {
   it('challenge re-issues are rate limited (429 with Retry-After, exit 7)', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const id = (
-      await run([
+      await sbx.run([
         'accounts',
         'external',
         'add',
@@ -452,7 +488,7 @@ describe('ownership verification', () => {
       expect(
         (await api(sbx, 'POST', `/customers/external-accounts/${id}/challenge`, {method: 'LIVENESS'})).status,
       ).toBe(201)
-    const r = await run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
+    const r = await sbx.run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
     expect(r.code).toBe(7)
     expect(r.json().error).toMatchObject({code: 'RATE_LIMITED', status: 429})
     expect(r.json().error.details.retryAfterSeconds).toBeGreaterThan(0)
@@ -462,7 +498,7 @@ describe('ownership verification', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 500_000})
     const id = (
-      await run([
+      await sbx.run([
         'accounts',
         'external',
         'add',
@@ -477,9 +513,9 @@ describe('ownership verification', () => {
         '--json',
       ])
     ).json().id
-    const small = await run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '500', '--json'])
+    const small = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '500', '--json'])
     expect(small.code, small.stderr).toBe(0)
-    const big = await run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '2000', '--json'])
+    const big = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '2000', '--json'])
     expect(big.code).toBe(1)
     expect(big.json().error).toMatchObject({code: 'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED'})
     expect(big.json().error.hint).toMatch(/verify-ownership/)

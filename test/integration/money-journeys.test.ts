@@ -1,39 +1,22 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, clabeEnding, expectConserved, until} from '../helpers/money.js'
+import {
+  api,
+  approvedCustomer,
+  clabeBeneficiary,
+  clabeEnding,
+  expectConserved,
+  storedAccount,
+  until,
+  webhookEvents,
+} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
   sbx = await startSandbox({paymentCompletionDelayMs: 50, paymentReturnDelayMs: 1500, slowPaymentDelayMs: 60_000})
 })
 afterAll(async () => sbx.stop())
-
-const run = (args: string[]) => svc(args, {env: sbx.env})
-type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
-const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
-const events = (type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
-
-async function beneficiary(customerId: string, suffix = '123', extra: string[] = []) {
-  const r = await run([
-    'accounts',
-    'external',
-    'add',
-    '--customer',
-    customerId,
-    '--type',
-    'CLABE',
-    '--clabe',
-    clabeEnding(suffix),
-    '--beneficiary-name',
-    'Maria Garcia',
-    ...extra,
-    '--json',
-  ])
-  expect(r.code, r.stderr).toBe(0)
-  return r.json().id as string
-}
 
 /**
  * Runs svc on a pseudo-terminal answering every y/N question that matches `prompt` with `answer`; counts the
@@ -61,10 +44,10 @@ async function confirming(args: string[], prompt: RegExp, answer: string) {
 describe('money movement journeys through the CLI', () => {
   it('fund -> USD to MXN quote -> execute -> COMPLETED, with both webhooks', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
-    const fund = await run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00', '--json'])
+    const fund = await sbx.run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00', '--json'])
     expect(fund.code, fund.stderr).toBe(0)
     expect(fund.json().balance.amount).toBe(100_000)
-    const incoming = events('INCOMING_PAYMENT.COMPLETED').map(
+    const incoming = webhookEvents(sbx, 'INCOMING_PAYMENT.COMPLETED').map(
       (e) => e.data as {type: string; direction: string; receivedAmount: {amount: number}; customerId: string},
     )
     expect(incoming.find((d) => d.customerId === c.id)).toMatchObject({
@@ -73,8 +56,8 @@ describe('money movement journeys through the CLI', () => {
       receivedAmount: {amount: 100_000},
     })
 
-    const dest = await beneficiary(c.id)
-    const human = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
+    const dest = await clabeBeneficiary(sbx, c.id)
+    const human = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
     expect(human.code, human.stderr).toBe(0)
     expect(human.stdout).toMatch(/you send\s+USD 250\.00/)
     expect(human.stdout).toMatch(/rate\s+1 USD = 17\.2500 MXN\s+\(1 MXN = 0\.0579710 USD\)/)
@@ -82,7 +65,7 @@ describe('money movement journeys through the CLI', () => {
     expect(human.stdout).toMatch(/they receive\s+MXN 4,290\.93/)
     expect(human.stdout).toMatch(/expires\s+in 1[01]\ds/)
 
-    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
+    const q = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
     const quote = q.json()
     expect(quote).toMatchObject({
       status: 'PENDING',
@@ -92,7 +75,7 @@ describe('money movement journeys through the CLI', () => {
       platformFeesIncluded: 0,
       exchangeRate: 17.25,
     })
-    const ex = await run(['quote', 'execute', quote.id, '--yes', '--wait', '--json'])
+    const ex = await sbx.run(['quote', 'execute', quote.id, '--yes', '--wait', '--json'])
     expect(ex.code, ex.stderr).toBe(0)
     const settled = ex.json()
     expect(settled).toMatchObject({
@@ -111,28 +94,31 @@ describe('money movement journeys through the CLI', () => {
     // outgoing transactions carry fees and platformFees as int64 smallest units of the sending currency
     expect(settled.transaction).toMatchObject({fees: quote.feesIncluded, platformFees: 0})
     expect(ex.stderr).toContain(`execute ${quote.id}`) // the environment banner before money moves
-    const out = events('OUTGOING_PAYMENT.COMPLETED').map(
+    const out = webhookEvents(sbx, 'OUTGOING_PAYMENT.COMPLETED').map(
       (e) => e.data as {id: string; sentAmount: {amount: number}; receivedAmount: {amount: number}},
     )
     expect(out.find((d) => d.id === quote.transactionId)).toMatchObject({
       sentAmount: {amount: 25_000},
       receivedAmount: {amount: 429_093},
     })
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 75_000},
+      totalBalance: {amount: 75_000},
+    })
     await expectConserved(sbx)
 
-    const again = await run(['quote', 'execute', quote.id, '--yes', '--json'])
+    const again = await sbx.run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('INVALID_STATE_TRANSITION')
-    expect(balance(c.account('USD')).balance.amount).toBe(75_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(75_000)
   })
 
   it('an operator on a terminal: fund, beneficiary, quote, one confirmation, and the settlement shown', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
-    const funded = await run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00'])
+    const funded = await sbx.run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00'])
     expect(funded.code, funded.stderr).toBe(0)
     expect(funded.stderr).toMatch(/Funded InternalAccount:\S+: balance USD 1,000\.00/)
-    const added = await run([
+    const added = await sbx.run([
       'accounts',
       'external',
       'add',
@@ -147,7 +133,7 @@ describe('money movement journeys through the CLI', () => {
     ])
     expect(added.code, added.stderr).toBe(0)
     const dest = added.stdout.match(/ExternalAccount:[\w-]+/)![0]
-    const quoted = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
+    const quoted = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
     const quoteId = quoted.stderr.match(/svc quote execute (Quote:[\w-]+)/)![1]
 
     // Declining sends nothing.
@@ -155,7 +141,7 @@ describe('money movement journeys through the CLI', () => {
     expect(no.prompts).toBe(1)
     expect(no.out).toMatch(/nothing was sent/i)
     expect(sbx.emu.db.get<{status: string}>('quotes', quoteId)!.status).toBe('PENDING')
-    expect(balance(c.account('USD')).balance.amount).toBe(100_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(100_000)
 
     const yes = await confirming(['quote', 'execute', quoteId, '--wait'], /Send USD 250\.00 → MXN 4,290\.93 to/, 'y\r')
     expect(yes.code, yes.out).toBe(0)
@@ -168,14 +154,17 @@ describe('money movement journeys through the CLI', () => {
     expect(yes.out).toMatch(new RegExp(`Executed ${quoteId}: PROCESSING`))
     expect(yes.out).toMatch(/status\s+COMPLETED/)
     expect(yes.out).toMatch(/settled\s+\S+/)
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 75_000}, totalBalance: {amount: 75_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 75_000},
+      totalBalance: {amount: 75_000},
+    })
     await expectConserved(sbx)
   })
 
   it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const dest = await beneficiary(c.id)
-    const shown = await run([
+    const dest = await clabeBeneficiary(sbx, c.id)
+    const shown = await sbx.run([
       'quote',
       'create',
       '--realtime',
@@ -194,7 +183,7 @@ describe('money movement journeys through the CLI', () => {
       /Pay USDC 100\.000000 to \(real-time funding\)\n\s+SOLANA_WALLET\n\s+address\s+\S+\n\s+assetType\s+USDC/,
     )
     expect(shown.stdout).toMatch(/from\s+real-time funding \(USDC on SOLANA\)/)
-    const q = await run([
+    const q = await sbx.run([
       'quote',
       'create',
       '--realtime',
@@ -222,10 +211,10 @@ describe('money movement journeys through the CLI', () => {
       accountType: 'SOLANA_WALLET',
       assetType: 'USDC',
     })
-    const refused = await run(['quote', 'execute', quote.id, '--yes', '--json'])
+    const refused = await sbx.run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(refused.code).toBe(2)
     expect(refused.json().error.reason).toMatch(/funded in real time/)
-    const sent = await run(['sandbox', 'send', quote.id, '--wait', '--json'])
+    const sent = await sbx.run(['sandbox', 'send', quote.id, '--wait', '--json'])
     expect(sent.code, sent.stderr).toBe(0)
     expect(sent.json()).toMatchObject({
       status: 'COMPLETED',
@@ -234,10 +223,10 @@ describe('money movement journeys through the CLI', () => {
         source: {sourceType: 'REALTIME_FUNDING', onChainTransaction: {network: 'SOLANA'}},
       },
     })
-    expect(events('OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id)).toBe(
-      true,
-    )
-    const shownTx = await run(['transactions', 'get', sent.json().transaction.id])
+    expect(
+      webhookEvents(sbx, 'OUTGOING_PAYMENT.COMPLETED').some((e) => (e.data as {quoteId: string}).quoteId === quote.id),
+    ).toBe(true)
+    const shownTx = await sbx.run(['transactions', 'get', sent.json().transaction.id])
     expect(shownTx.stdout).toMatch(/onChain \(source\)\s+\S{20,} \(SOLANA\)/)
     expect(shownTx.stdout).toMatch(/status\s+COMPLETED/)
     await expectConserved(sbx)
@@ -246,28 +235,28 @@ describe('money movement journeys through the CLI', () => {
   it('an expired quote is refused with QUOTE_EXPIRED and nothing moves', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
-    const dest = await beneficiary(c.id)
-    expect((await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":300}}'])).code).toBe(0)
+    const dest = await clabeBeneficiary(sbx, c.id)
+    expect((await sbx.run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":300}}'])).code).toBe(0)
     const quote = (
-      await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '10', '--json'])
+      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '10', '--json'])
     ).json()
-    await run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":120000}}'])
+    await sbx.run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":120000}}'])
     await new Promise((r) => setTimeout(r, 400))
-    const ex = await run(['quote', 'execute', quote.id, '--yes', '--json'])
+    const ex = await sbx.run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(ex.code).toBe(6)
     expect(ex.json().error).toMatchObject({code: 'QUOTE_EXPIRED'})
     expect(ex.json().error.hint).toMatch(/create a new quote/)
-    expect((await run(['quote', 'get', quote.id, '--json'])).json().status).toBe('EXPIRED')
-    expect(balance(c.account('USD')).balance.amount).toBe(50_000)
+    expect((await sbx.run(['quote', 'get', quote.id, '--json'])).json().status).toBe('EXPIRED')
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(50_000)
   })
 
   it('on a terminal, an expired quote is offered again with the same terms and paid once', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
-    const dest = await beneficiary(c.id)
+    const dest = await clabeBeneficiary(sbx, c.id)
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 300}})
     const old = (
-      await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '20.00', '--json'])
+      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '20.00', '--json'])
     ).json()
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 120_000}})
     await new Promise((r) => setTimeout(r, 400))
@@ -292,13 +281,13 @@ describe('money movement journeys through the CLI', () => {
       destination: {accountId: dest},
     })
     expect(sbx.emu.db.get<{status: string}>('quotes', old.id)!.status).toBe('EXPIRED')
-    expect(balance(c.account('USD')).balance.amount).toBe(48_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(48_000)
   })
 
   it('a CI re-run with the same --idempotency-key pays once; the same key with other terms is refused', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 100_000})
-    const dest = await beneficiary(c.id)
+    const dest = await clabeBeneficiary(sbx, c.id)
     const args = [
       'quote',
       'create',
@@ -314,8 +303,8 @@ describe('money movement journeys through the CLI', () => {
       '--idempotency-key',
       'ci-run-42',
     ]
-    const first = await run(args)
-    const second = await run(args)
+    const first = await sbx.run(args)
+    const second = await sbx.run(args)
     expect(first.code, first.stderr).toBe(0)
     expect(second.code, second.stderr).toBe(0)
     expect(second.json().id).toBe(first.json().id)
@@ -324,8 +313,8 @@ describe('money movement journeys through the CLI', () => {
       .all<{customerId: string; type: string}>('transactions')
       .filter((t) => t.customerId === c.id && t.type === 'OUTGOING')
     expect(outgoing).toHaveLength(1)
-    expect(balance(c.account('USD')).balance.amount).toBe(90_000)
-    const other = await run([
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(90_000)
+    const other = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -343,7 +332,7 @@ describe('money movement journeys through the CLI', () => {
 
     // The two-step CI form: quote, then `quote execute --yes --json` re-run with one key.
     const q2 = (
-      await run([
+      await sbx.run([
         'quote',
         'create',
         '--from',
@@ -358,8 +347,8 @@ describe('money movement journeys through the CLI', () => {
       ])
     ).json()
     const exec = ['quote', 'execute', q2.id, '--yes', '--json', '--idempotency-key', 'ci-run-43']
-    const e1 = await run(exec)
-    const e2 = await run(exec)
+    const e1 = await sbx.run(exec)
+    const e2 = await sbx.run(exec)
     expect(e1.code, e1.stderr).toBe(0)
     expect(e2.code, e2.stderr).toBe(0)
     expect(e2.json()).toMatchObject({id: q2.id, transactionId: e1.json().transactionId})
@@ -368,15 +357,15 @@ describe('money movement journeys through the CLI', () => {
         .all<{customerId: string; type: string}>('transactions')
         .filter((t) => t.customerId === c.id && t.type === 'OUTGOING'),
     ).toHaveLength(2)
-    expect(balance(c.account('USD')).balance.amount).toBe(85_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(85_000)
   })
 
   it('insufficient funds is refused at quote time and stores nothing', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 1_000})
-    const dest = await beneficiary(c.id)
+    const dest = await clabeBeneficiary(sbx, c.id)
     const quotes = sbx.emu.db.count('quotes')
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
+    const r = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
     expect(r.code).toBe(1)
     expect(r.json().error).toMatchObject({code: 'INSUFFICIENT_FUNDS', details: {available: 1_000, required: 25_000}})
     expect(r.json().error.hint).toMatch(/sandbox fund/)
@@ -386,8 +375,8 @@ describe('money movement journeys through the CLI', () => {
   it('a payout to a magic failing account (suffix 004) fails and the funds come back', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
-    const dest = await beneficiary(c.id, '004')
-    const r = await run([
+    const dest = await clabeBeneficiary(sbx, c.id, '004')
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -407,11 +396,16 @@ describe('money movement journeys through the CLI', () => {
       code: 'PAYMENT_FAILED',
       details: {transaction: {status: 'FAILED', failureReason: 'ACCOUNT_CANNOT_RECEIVE'}},
     })
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 30_000}, totalBalance: {amount: 30_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 30_000},
+      totalBalance: {amount: 30_000},
+    })
     expect(
-      events('OUTGOING_PAYMENT.FAILED').some((e) => (e.data as {id: string}).id === err.details.transaction.id),
+      webhookEvents(sbx, 'OUTGOING_PAYMENT.FAILED').some(
+        (e) => (e.data as {id: string}).id === err.details.transaction.id,
+      ),
     ).toBe(true)
-    const shown = await run(['transactions', 'get', err.details.transaction.id])
+    const shown = await sbx.run(['transactions', 'get', err.details.transaction.id])
     expect(shown.stdout).toMatch(
       /status\s+FAILED: ACCOUNT_CANNOT_RECEIVE \(the destination cannot receive this payment\)/,
     )
@@ -421,8 +415,8 @@ describe('money movement journeys through the CLI', () => {
   it('--wait gives up at --timeout with exit 8 while a slow payment (suffix 003) is still processing', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
-    const dest = await beneficiary(c.id, '003')
-    const r = await run([
+    const dest = await clabeBeneficiary(sbx, c.id, '003')
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -441,7 +435,7 @@ describe('money movement journeys through the CLI', () => {
     expect(r.code).toBe(8)
     expect(r.json().error.code).toBe('TIMEOUT')
     expect(r.json().error.hint).toMatch(/svc quote wait Quote:/)
-    const again = await run([
+    const again = await sbx.run([
       'quote',
       'wait',
       r.json().error.hint.match(/Quote:[\w-]+/)[0],
@@ -450,14 +444,17 @@ describe('money movement journeys through the CLI', () => {
       '--json',
     ])
     expect(again.code).toBe(8)
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 20_000}, totalBalance: {amount: 30_000}}) // held until it settles
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 20_000},
+      totalBalance: {amount: 30_000},
+    }) // held until it settles
   })
 
   it('a returned payout (suffix 005) completes, then fails with PAYOUT_RETURNED and credits the source', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
-    const dest = await beneficiary(c.id, '005')
-    const r = await run([
+    const dest = await clabeBeneficiary(sbx, c.id, '005')
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -472,14 +469,14 @@ describe('money movement journeys through the CLI', () => {
       '--json',
     ])
     expect(r.code, r.stderr).toBe(0)
-    expect(balance(c.account('USD')).balance.amount).toBe(20_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(20_000)
     const txId = r.json().transaction.id
     const t = await until(
       () => api(sbx, 'GET', `/transactions/${txId}`),
       (x) => x.body.status === 'FAILED',
     )
     expect(t.body).toMatchObject({status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {status: 'COMPLETED'}})
-    expect(balance(c.account('USD')).balance.amount).toBe(30_000)
+    expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(30_000)
     await expectConserved(sbx)
   })
 })

@@ -1,5 +1,4 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {api, approvedCustomer, balanceOf, clabeEnding, imbalance, until} from '../helpers/money.js'
 
@@ -9,7 +8,6 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
 const fund = (id: string, amount: number) => api(sbx, 'POST', `/sandbox/internal-accounts/${id}/fund`, {amount})
 const clabe = async (customerId: string, suffix = '123') =>
   (
@@ -47,13 +45,13 @@ describe('quoting rules', () => {
     const acc = sbx.emu.db
       .all<{id: string; customerId: string}>('internalAccounts')
       .find((a) => a.customerId === raw.body.id)!.id
-    const f = await run(['sandbox', 'fund', acc, '--amount-minor', '100', '--json'])
+    const f = await sbx.run(['sandbox', 'fund', acc, '--amount-minor', '100', '--json'])
     expect(f.code).toBe(6)
     expect(f.json().error).toMatchObject({code: 'USER_NOT_READY', status: 403})
 
     const noTerms = await approvedCustomer(sbx, ['USD', 'MXN'], {terms: false})
     await fund(noTerms.account('USD'), 10_000)
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -73,14 +71,14 @@ describe('quoting rules', () => {
     await fund(held.account('USD'), 10_000)
     const dest = await clabe(held.id)
     const earlier = (
-      await run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])
+      await sbx.run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])
     ).json()
     sbx.emu.db.put('customers', held.id, {
       ...sbx.emu.db.get<Record<string, unknown>>('customers', held.id)!,
       kycStatus: 'HOLD',
     })
     const quotes = sbx.emu.db.count('quotes')
-    const refused = await run([
+    const refused = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -94,7 +92,7 @@ describe('quoting rules', () => {
     expect(refused.code).toBe(6)
     expect(refused.json().error).toMatchObject({code: 'USER_NOT_READY', status: 403, details: {status: 'HOLD'}})
     expect(sbx.emu.db.count('quotes')).toBe(quotes)
-    const ex = await run(['quote', 'execute', earlier.id, '--yes', '--json'])
+    const ex = await sbx.run(['quote', 'execute', earlier.id, '--yes', '--json'])
     expect(ex.json().error.code).toBe('USER_NOT_READY')
     expect(sbx.emu.db.get<{status: string}>('quotes', earlier.id)!.status).toBe('PENDING')
     expect(balanceOf(sbx, held.account('USD'))).toBe(10_000)
@@ -105,7 +103,7 @@ describe('quoting rules', () => {
     await fund(c.account('USD'), 1_000_000)
     const dest = await clabe(c.id)
     const recv = (
-      await run([
+      await sbx.run([
         'quote',
         'create',
         '--from',
@@ -133,7 +131,7 @@ describe('quoting rules', () => {
 
     expect(
       (
-        await run([
+        await sbx.run([
           'api',
           'PATCH',
           '/config',
@@ -154,12 +152,12 @@ describe('quoting rules', () => {
       ],
     })
     const standing = (
-      await run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--json'])
+      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--json'])
     ).json()
     const net = standing.totalSendingAmount - standing.feesIncluded
     expect(standing.platformFeesIncluded).toBe(50 + Math.ceil(net / 100))
     const override = (
-      await run([
+      await sbx.run([
         'quote',
         'create',
         '--from',
@@ -176,7 +174,7 @@ describe('quoting rules', () => {
       ])
     ).json()
     expect(override.platformFeesIncluded).toBe(200)
-    const human = await run(['quote', 'get', override.id])
+    const human = await sbx.run(['quote', 'get', override.id])
     expect(human.stdout).toMatch(/platform USD 2\.00/)
     await api(sbx, 'PATCH', '/config', {
       feeConfigs: [
@@ -189,7 +187,7 @@ describe('quoting rules', () => {
       ],
     })
     await fund(c.account('EUR'), 10_000)
-    const eur = await run([
+    const eur = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -211,12 +209,12 @@ describe('quoting rules', () => {
     await fund(c.account('USD'), 100_000)
     const bank = await usBank(c.id)
     const ach = (
-      await run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--send', '100', '--json'])
+      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--send', '100', '--json'])
     ).json()
     expect(ach.destination.paymentRail).toBe('ACH')
     expect(ach.feesIncluded).toBe(25)
     const sameDay = (
-      await run([
+      await sbx.run([
         'quote',
         'create',
         '--from',
@@ -231,7 +229,7 @@ describe('quoting rules', () => {
       ])
     ).json()
     expect(sameDay.feesIncluded).toBe(150)
-    const spei = await run([
+    const spei = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -247,7 +245,7 @@ describe('quoting rules', () => {
     expect(spei.json().error.details.errors[0].field).toBe('destination.paymentRail')
 
     await api(sbx, 'PATCH', '/config', {sandbox: {transactionSizeLimits: {USD: 1_000_000_000_00, 'USD-MXN': 5_000}}})
-    const big = await run([
+    const big = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -263,7 +261,7 @@ describe('quoting rules', () => {
       '--json',
     ])
     expect(big.json().error).toMatchObject({code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', details: {rail: 'ACH_SAME_DAY'}})
-    const corridor = await run([
+    const corridor = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -283,7 +281,7 @@ describe('quoting rules', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     await fund(c.account('USD'), 100_000)
     const bank = await usBank(c.id, '55555555')
-    const sent = await run([
+    const sent = await sbx.run([
       'quote',
       'send',
       '--from',
@@ -308,7 +306,7 @@ describe('quoting rules', () => {
     const jobs = sbx.emu.scheduler.pending().length
     const posts = () => sbx.emu.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/quotes')).length
     const before = posts()
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'send',
       '--from',
@@ -334,7 +332,7 @@ describe('pullable sources', () => {
   it('quotes from a US bank (ACH pull) into an internal account; a CLABE cannot be pulled from', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     const bank = await usBank(c.id, '44556677')
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -357,7 +355,7 @@ describe('pullable sources', () => {
     expect(q.totalReceivingAmount).toBeGreaterThan(19_000)
     expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 
-    const refused = await run([
+    const refused = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -384,9 +382,9 @@ describe('transactions', () => {
       lockedCurrencyAmount: 10_000,
     })
     await api(sbx, 'POST', `/sandbox/quotes/${q.body.id}/execute-as-agent`, {})
-    const pending = await run(['transactions', 'get', q.body.transactionId])
+    const pending = await sbx.run(['transactions', 'get', q.body.transactionId])
     expect(pending.stdout).toMatch(/status\s+PENDING: waiting \(COMPLIANCE_REVIEW\)/)
-    const ok = await run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
+    const ok = await sbx.run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.json().status).toBe('PROCESSING')
     expect(
@@ -395,7 +393,7 @@ describe('transactions', () => {
         (s) => s === 'COMPLETED',
       ),
     ).toBe('COMPLETED')
-    const again = await run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
+    const again = await sbx.run(['transactions', 'approve', q.body.transactionId, '--yes', '--json'])
     expect(again.code).toBe(6)
     expect(again.json().error.code).toBe('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL')
     expect(again.json().error.hint).toMatch(/waiting for platform approval/)
@@ -405,7 +403,7 @@ describe('transactions', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(c.account('USD'), 50_000)
     const slow = (
-      await run([
+      await sbx.run([
         'quote',
         'create',
         '--from',
@@ -420,14 +418,14 @@ describe('transactions', () => {
       ])
     ).json()
     expect(balanceOf(sbx, c.account('USD'))).toBe(40_000)
-    const cancel = await run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
+    const cancel = await sbx.run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
     expect(cancel.code, cancel.stderr).toBe(0)
     expect(cancel.json()).toMatchObject({status: 'FAILED', refund: {status: 'COMPLETED', reason: 'USER_CANCELLATION'}})
     expect(balanceOf(sbx, c.account('USD'))).toBe(50_000)
-    const twice = await run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
+    const twice = await sbx.run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])
     expect(twice.code).toBe(6)
     expect(twice.json().error.code).toBe('TRANSACTION_NOT_CANCELLABLE')
-    const human = await run(['transactions', 'cancel', slow.transactionId, '--yes'])
+    const human = await sbx.run(['transactions', 'cancel', slow.transactionId, '--yes'])
     expect(human.code).toBe(6)
     expect(human.stderr).toMatch(/TRANSACTION_NOT_CANCELLABLE/)
     expect(human.stderr).toMatch(/already settled or is past its cancellation window/)
@@ -469,32 +467,34 @@ describe('transactions', () => {
         (b) => b === 45_950,
       ),
     ).toBe(45_950) // 1,000 pulled minus the USD 0.50 default rail fee
-    const incoming = (await run(['transactions', 'list', '--customer', c.id, '--type', 'INCOMING', '--json'])).json()
+    const incoming = (
+      await sbx.run(['transactions', 'list', '--customer', c.id, '--type', 'INCOMING', '--json'])
+    ).json()
     expect(incoming.data.map((x: {receivedAmount: {amount: number}}) => x.receivedAmount.amount).sort()).toEqual(
       [20_000, 30_000, 1_000 - 50].sort(),
     )
-    const all = (await run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--all', '--json'])).json()
+    const all = (await sbx.run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--all', '--json'])).json()
     expect(all).toMatchObject({hasMore: false})
     expect(all.data).toHaveLength(5)
-    const page = (await run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--json'])).json()
+    const page = (await sbx.run(['transactions', 'list', '--customer', c.id, '--limit', '1', '--json'])).json()
     expect(page).toMatchObject({hasMore: true, totalCount: 5})
   })
 
   it('internal accounts show balances in real units and copyable funding instructions', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'USDC'])
     await fund(c.account('USDC'), 12_500_000)
-    const r = await run(['accounts', 'internal', 'get', c.account('USDC'), '--customer', c.id])
+    const r = await sbx.run(['accounts', 'internal', 'get', c.account('USDC'), '--customer', c.id])
     expect(r.stdout).toMatch(/balance\s+USDC 12\.500000/)
     expect(r.stdout).toMatch(/SOLANA_WALLET\n\s+address\s+[1-9A-HJ-NP-Za-km-z]{44}\n\s+assetType\s+USDC/)
-    const usd = await run(['accounts', 'internal', 'list', '--customer', c.id, '--currency', 'USD', '--details'])
+    const usd = await sbx.run(['accounts', 'internal', 'list', '--customer', c.id, '--currency', 'USD', '--details'])
     expect(usd.stdout).toMatch(/routingNumber\s+021000021/)
     expect(usd.stdout).toMatch(/reference\s+SVC-\d{8}/)
     const btc = await approvedCustomer(sbx, ['BTC'])
     await fund(btc.account('BTC'), 1_2345_6789)
-    const b = await run(['accounts', 'internal', 'get', btc.account('BTC')])
+    const b = await sbx.run(['accounts', 'internal', 'get', btc.account('BTC')])
     expect(b.stdout).toMatch(/balance\s+BTC 1\.23456789/)
     expect(b.stdout).toMatch(/BITCOIN_L1\n[\s\S]*address\s+bcrt1q[0-9a-z]{20,}/)
-    const json = (await run(['accounts', 'internal', 'list', '--customer', c.id, '--json'])).json()
+    const json = (await sbx.run(['accounts', 'internal', 'list', '--customer', c.id, '--json'])).json()
     expect(json.data.find((a: {id: string}) => a.id === c.account('USDC')).balance.amount).toBe(12_500_000)
   })
 })

@@ -1,6 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, approveInStore, imbalance} from '../helpers/money.js'
+import {api, approvedCustomer, approveInStore, imbalance, storedAccount, webhookEvents} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -9,20 +8,14 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[]) => svc(args, {env: sbx.env})
-type Acc = {balance: {amount: number}; totalBalance: {amount: number}}
-const balance = (id: string) => sbx.emu.db.get<Acc>('internalAccounts', id)!
-const events = (type: string) =>
-  sbx.emu.webhooks
-    .list()
-    .filter((e) => e.type === type)
-    .map((e) => e.data as Record<string, any>)
+/** The payloads of the webhooks of one type. */
+const eventData = (type: string) => webhookEvents(sbx, type).map((e) => e.data as Record<string, any>)
 const conserved = async () => expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 const quotesSent = () => sbx.emu.requests.filter((r) => r.method === 'POST' && /\/quotes$/.test(r.path)).length
 
 async function funded(dollars = '100.00') {
   const c = await approvedCustomer(sbx, ['USD'])
-  const f = await run(['sandbox', 'fund', c.account('USD'), '--amount', dollars, '--json'])
+  const f = await sbx.run(['sandbox', 'fund', c.account('USD'), '--amount', dollars, '--json'])
   expect(f.code, f.stderr).toBe(0)
   return c
 }
@@ -31,7 +24,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
   it("journey: look up, quote in the receiver's currency at the lookup's rate, execute, COMPLETED, with the webhook", async () => {
     const c = await funded()
     const address = '$success.eur@sandbox.uma.money'
-    const shown = await run(['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--send', '10.00'])
+    const shown = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to-uma', address, '--send', '10.00'])
     expect(shown.code, shown.stderr).toBe(0)
     expect(shown.stdout).toMatch(/to\s+\$success\.eur@sandbox\.uma\.money\n/)
     expect(shown.stdout).toMatch(/rate\s+1 USD = 0\.920000 EUR/)
@@ -39,7 +32,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     expect(shown.stderr).toContain('svc quote execute Quote:')
 
     const before = quotesSent()
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -79,8 +72,11 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       .filter((l) => l.senderCustomerId === c.id)
     expect(lookups.map((l) => l.receiver)).toEqual([address, address])
     expect(sbx.emu.db.get<{status: string}>('quotes', q.id)!.status).toBe('COMPLETED')
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 9_000}, totalBalance: {amount: 9_000}})
-    expect(events('OUTGOING_PAYMENT.COMPLETED').find((d) => d.id === q.transactionId)).toMatchObject({
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 9_000},
+      totalBalance: {amount: 9_000},
+    })
+    expect(eventData('OUTGOING_PAYMENT.COMPLETED').find((d) => d.id === q.transactionId)).toMatchObject({
       status: 'COMPLETED',
       destination: {umaAddress: address},
       receivedAmount: {amount: q.totalReceivingAmount},
@@ -90,7 +86,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
 
   it('a compliance failure ($fail.compliance): FAILED COMPLIANCE_REJECTED, exit 1, the money back', async () => {
     const c = await funded()
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -112,9 +108,14 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       .all<{quoteId?: string; status: string; failureReason?: string; customerId?: string}>('transactions')
       .find((x) => x.customerId === c.id && x.quoteId)
     expect(t).toMatchObject({status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'})
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 10_000}, totalBalance: {amount: 10_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 10_000},
+      totalBalance: {amount: 10_000},
+    })
     expect(
-      events('OUTGOING_PAYMENT.FAILED').some((d) => d.customerId === c.id && d.failureReason === 'COMPLIANCE_REJECTED'),
+      eventData('OUTGOING_PAYMENT.FAILED').some(
+        (d) => d.customerId === c.id && d.failureReason === 'COMPLIANCE_REJECTED',
+      ),
     ).toBe(true)
     await conserved()
   })
@@ -122,7 +123,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
   it('$pending.long stays PROCESSING past the normal completion: quote wait reaches its --timeout (exit 8), the money still held', async () => {
     const c = await funded()
     const q = (
-      await run([
+      await sbx.run([
         'quote',
         'create',
         '--from',
@@ -135,10 +136,13 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       ])
     ).json()
     expect(q).toMatchObject({receivingCurrency: {code: 'USD'}, exchangeRate: 1})
-    const r = await run(['quote', 'execute', q.id, '--yes', '--wait', '--timeout', '600ms', '--json'])
+    const r = await sbx.run(['quote', 'execute', q.id, '--yes', '--wait', '--timeout', '600ms', '--json'])
     expect(r.code, r.stdout).toBe(8)
     expect(sbx.emu.db.get<{status: string}>('transactions', q.transactionId)!.status).toBe('PROCESSING')
-    expect(balance(c.account('USD'))).toMatchObject({balance: {amount: 9_500}, totalBalance: {amount: 10_000}})
+    expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
+      balance: {amount: 9_500},
+      totalBalance: {amount: 10_000},
+    })
   })
 
   it('payer data: taken from the customer record; a mandatory field it lacks is refused before the quote (exit 2), --payer-info supplies it', async () => {
@@ -150,7 +154,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       .find((a) => a.customerId === id && a.balance.currency.code === 'USD')!.id
     await api(sbx, 'POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 10_000})
     const before = quotesSent()
-    const refused = await run([
+    const refused = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -169,7 +173,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       },
     ])
     expect(quotesSent()).toBe(before)
-    const ok = await run([
+    const ok = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -193,7 +197,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
   it('--to-currency picks one the receiver offers, else exit 2 naming destination.currency after the lookup only', async () => {
     const c = await funded()
     const before = quotesSent()
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -216,7 +220,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
   it('--lookup-id reuses a lookup from `quote receiver`: a retry with the same --idempotency-key is the same request, and --dry-run shows it', async () => {
     const c = await funded()
     const address = '$success.mxn@sandbox.uma.money'
-    const found = await run(['quote', 'receiver', address, '--customer', c.id, '--json'])
+    const found = await sbx.run(['quote', 'receiver', address, '--customer', c.id, '--json'])
     expect(found.code, found.stderr).toBe(0)
     const lookupId = found.json().lookupId
     const args = [
@@ -236,7 +240,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       'uma-retry-1',
       '--json',
     ]
-    const dry = await run([...args, '--dry-run'])
+    const dry = await sbx.run([...args, '--dry-run'])
     expect(dry.code, dry.stderr).toBe(0)
     expect(dry.json().request).toMatchObject({
       method: 'POST',
@@ -249,13 +253,13 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
       },
     })
     const quotes = sbx.emu.db.count('quotes')
-    const first = await run(args)
-    const again = await run(args)
+    const first = await sbx.run(args)
+    const again = await sbx.run(args)
     expect([first.code, again.code], first.stderr + again.stderr).toEqual([0, 0])
     expect(again.json().id).toBe(first.json().id)
     expect(first.json()).toMatchObject({destination: {currency: 'MXN'}, exchangeRate: 17.25, totalSendingAmount: 700})
     expect(sbx.emu.db.count('quotes')).toBe(quotes + 1)
-    const noCurrency = await run([
+    const noCurrency = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -294,7 +298,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
     ],
   ])('refuses %s before any request (exit 2)', async (_name, args, field) => {
     const before = sbx.requestCount()
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',
@@ -311,7 +315,7 @@ describe('svc quote create --to-uma (issue 21 R1)', () => {
 
   it('--dry-run cannot look the receiver up: a usage error that says why, nothing sent', async () => {
     const before = sbx.requestCount()
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--from',

@@ -6,7 +6,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, clabeEnding} from '../helpers/money.js'
+import {fundedPayer} from '../helpers/money.js'
 import {BIN} from '../helpers/process-sandbox.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -409,25 +409,7 @@ describe('8. exit codes and hints that lead somewhere', () => {
   })
 
   it('the next step after `agents me quote --profile X` carries --profile X', async () => {
-    const c = await approvedCustomer(sbx, ['USD'])
-    await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
-    const ext = await svc(
-      [
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'CLABE',
-        '--clabe',
-        clabeEnding('123'),
-        '--beneficiary-name',
-        'Maria Garcia',
-        '--json',
-      ],
-      {env: sbx.env},
-    )
+    const c = await fundedPayer(sbx, ['USD'])
     const created = await svc(
       [
         'agents',
@@ -462,7 +444,7 @@ describe('8. exit codes and hints that lead somewhere', () => {
         '--from',
         c.account('USD'),
         '--to',
-        ext.json().id,
+        c.dest,
         '--send',
         '20.00',
         '--profile',

@@ -1,24 +1,19 @@
 import {existsSync, mkdirSync, readFileSync, readdirSync, utimesSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
-import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import type {CliResult} from '../helpers/cli.js'
+import {NO_ENV_CREDENTIALS, startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {fileMode} from '../helpers/files.js'
 
 let sbx: TestSandbox
-let env: Record<string, string | undefined>
 let secret: string
 beforeAll(async () => {
   sbx = await startSandbox()
   secret = sbx.env.SVC_CLIENT_SECRET
-  // A user with no env credentials: only what `svc login` stores.
-  env = {...sbx.env, SVC_BASE_URL: undefined, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], opts: {input?: string; extra?: Record<string, string | undefined>} = {}) =>
-  svc(args, {env: {...env, ...opts.extra}, input: opts.input})
-const configDir = () => env.SVC_CONFIG_DIR!
+// A user with no env credentials (NO_ENV_CREDENTIALS): only what `svc login` stores.
 const noSecret = (r: CliResult) => {
   expect(r.stdout).not.toContain(secret)
   expect(r.stderr).not.toContain(secret)
@@ -26,40 +21,48 @@ const noSecret = (r: CliResult) => {
 
 describe('login, whoami, profiles, logout', () => {
   it('refuses the secret as a flag value without echoing it (exit 2, nothing stored)', async () => {
-    const r = await run([
-      'login',
-      '--profile',
-      'p0',
-      '--base-url',
-      sbx.url,
-      '--token-id',
-      sbx.env.SVC_TOKEN_ID,
-      `--secret=${secret}`,
-      '--json',
-    ])
+    const r = await sbx.run(
+      [
+        'login',
+        '--profile',
+        'p0',
+        '--base-url',
+        sbx.url,
+        '--token-id',
+        sbx.env.SVC_TOKEN_ID,
+        `--secret=${secret}`,
+        '--json',
+      ],
+      {env: NO_ENV_CREDENTIALS},
+    )
     expect(r.code).toBe(2)
     expect(r.json().error.reason).toMatch(/never accepted as a flag/)
     noSecret(r)
-    expect(existsSync(join(configDir(), 'credentials.json'))).toBe(false)
+    expect(existsSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(false)
   })
 
   it('names what is missing off a TTY: the secret source, --token-id, --environment for a remote URL', async () => {
-    const noSecretGiven = await run(['login', '--profile', 'p0', '--base-url', sbx.url, '--token-id', 'tok'])
+    const noSecretGiven = await sbx.run(['login', '--profile', 'p0', '--base-url', sbx.url, '--token-id', 'tok'], {
+      env: NO_ENV_CREDENTIALS,
+    })
     expect(noSecretGiven.code).toBe(2)
     expect(noSecretGiven.stderr).toMatch(/SVC_CLIENT_SECRET.*--secret-stdin/)
-    const noToken = await run(['login', '--profile', 'p0', '--base-url', sbx.url, '--secret-stdin'], {input: secret})
+    const noToken = await sbx.run(['login', '--profile', 'p0', '--base-url', sbx.url, '--secret-stdin'], {
+      env: NO_ENV_CREDENTIALS,
+      input: secret,
+    })
     expect(noToken.code).toBe(2)
     expect(noToken.stderr).toContain('--token-id')
-    const remote = await run(
+    const remote = await sbx.run(
       ['login', '--base-url', 'https://api.example.com', '--token-id', 'tok', '--secret-stdin'],
-      {input: secret},
+      {env: NO_ENV_CREDENTIALS, input: secret},
     )
     expect(remote.code).toBe(2)
     expect(remote.stderr).toContain('--environment')
   })
 
   it('a wrong secret is checked before saving: exit 4 and nothing stored', async () => {
-    const r = await run(
+    const r = await sbx.run(
       [
         'login',
         '--profile',
@@ -71,16 +74,16 @@ describe('login, whoami, profiles, logout', () => {
         '--secret-stdin',
         '--json',
       ],
-      {input: 'not-the-secret'},
+      {env: NO_ENV_CREDENTIALS, input: 'not-the-secret'},
     )
     expect(r.code).toBe(4)
     expect(r.json().error.code).toBe('UNAUTHORIZED')
-    expect(existsSync(join(configDir(), 'credentials.json'))).toBe(false)
+    expect(existsSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(false)
   })
 
   it('logs in from stdin: verified, active, secret stored 0600 in a 0700 dir and never printed', async () => {
     const before = sbx.requestCount()
-    const r = await run(
+    const r = await sbx.run(
       [
         'login',
         '--profile',
@@ -92,7 +95,7 @@ describe('login, whoami, profiles, logout', () => {
         '--secret-stdin',
         '--json',
       ],
-      {input: secret + '\n'},
+      {env: NO_ENV_CREDENTIALS, input: secret + '\n'},
     )
     expect(r.code).toBe(0)
     noSecret(r)
@@ -104,16 +107,16 @@ describe('login, whoami, profiles, logout', () => {
       active: true,
     })
     expect(sbx.requestCount()).toBe(before + 1)
-    const creds = join(configDir(), 'credentials.json')
+    const creds = join(sbx.env.SVC_CONFIG_DIR, 'credentials.json')
     expect(fileMode(creds)).toBe(0o600)
-    expect(fileMode(join(configDir(), 'config.json'))).toBe(0o600)
-    expect(fileMode(configDir())).toBe(0o700)
+    expect(fileMode(join(sbx.env.SVC_CONFIG_DIR, 'config.json'))).toBe(0o600)
+    expect(fileMode(sbx.env.SVC_CONFIG_DIR)).toBe(0o700)
     expect(JSON.parse(readFileSync(creds, 'utf8')).profiles.dev).toBe(secret)
-    expect(readFileSync(join(configDir(), 'config.json'), 'utf8')).not.toContain(secret)
+    expect(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'config.json'), 'utf8')).not.toContain(secret)
   })
 
   it('logs in from SVC_CLIENT_SECRET into a second profile, which becomes active', async () => {
-    const r = await run(
+    const r = await sbx.run(
       [
         'login',
         '--profile',
@@ -126,7 +129,7 @@ describe('login, whoami, profiles, logout', () => {
         sbx.env.SVC_TOKEN_ID,
         '--json',
       ],
-      {extra: {SVC_CLIENT_SECRET: secret}},
+      {env: {...NO_ENV_CREDENTIALS, SVC_CLIENT_SECRET: secret}},
     )
     expect(r.code).toBe(0)
     expect(r.json()).toMatchObject({profile: 'other', environment: 'sandbox'})
@@ -134,7 +137,7 @@ describe('login, whoami, profiles, logout', () => {
   })
 
   it('whoami reports the live profile and verifies it; --profile picks another', async () => {
-    const r = await run(['whoami', '--json'])
+    const r = await sbx.run(['whoami', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(r.code).toBe(0)
     expect(r.json()).toMatchObject({
       profile: 'other',
@@ -145,7 +148,7 @@ describe('login, whoami, profiles, logout', () => {
       verified: true,
     })
     noSecret(r)
-    const human = await run(['whoami', '--profile', 'dev'])
+    const human = await sbx.run(['whoami', '--profile', 'dev'], {env: NO_ENV_CREDENTIALS})
     expect(human.code).toBe(0)
     expect(human.stdout).toMatch(/profile\s+dev/)
     expect(human.stdout).toMatch(/environment\s+local/)
@@ -153,48 +156,56 @@ describe('login, whoami, profiles, logout', () => {
   })
 
   it('profiles list shows every profile, the active one, and where secrets come from (never the secret)', async () => {
-    const r = await run(['profiles', 'list', '--json'])
+    const r = await sbx.run(['profiles', 'list', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(r.code).toBe(0)
     const rows = r.json() as Array<{name: string; active: boolean; secret: string}>
     expect(rows.map((x) => x.name)).toEqual(['dev', 'local', 'other'])
     expect(rows.find((x) => x.active)?.name).toBe('other')
     expect(rows.find((x) => x.name === 'dev')?.secret).toBe('stored')
     noSecret(r)
-    const human = await run(['profiles', 'list'])
+    const human = await sbx.run(['profiles', 'list'], {env: NO_ENV_CREDENTIALS})
     expect(human.stdout).toMatch(/\*\s+other/)
   })
 
   it('profiles use switches the active profile; an unknown name is exit 2', async () => {
-    expect((await run(['profiles', 'use', 'dev'])).code).toBe(0)
-    expect((await run(['whoami', '--no-verify', '--json'])).json().profile).toBe('dev')
-    const unknown = await run(['profiles', 'use', 'nope', '--json'])
+    expect((await sbx.run(['profiles', 'use', 'dev'], {env: NO_ENV_CREDENTIALS})).code).toBe(0)
+    expect((await sbx.run(['whoami', '--no-verify', '--json'], {env: NO_ENV_CREDENTIALS})).json().profile).toBe('dev')
+    const unknown = await sbx.run(['profiles', 'use', 'nope', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(unknown.code).toBe(2)
     expect(unknown.json().error.reason).toContain('nope')
   })
 
   it('whoami with a wrong stored secret is exit 4', async () => {
-    const r = await run(['whoami', '--json'], {extra: {SVC_CLIENT_SECRET: 'wrong'}})
+    const r = await sbx.run(['whoami', '--json'], {env: {...NO_ENV_CREDENTIALS, SVC_CLIENT_SECRET: 'wrong'}})
     expect(r.code).toBe(4)
   })
 
   it('logout forgets the secret but keeps the profile; whoami then fails with exit 4', async () => {
-    const r = await run(['logout', '--json'])
+    const r = await sbx.run(['logout', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(r.code).toBe(0)
     expect(r.json()).toEqual({profile: 'dev', loggedOut: true})
-    expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.dev).toBeUndefined()
-    expect((await run(['profiles', 'list', '--json'])).json().map((x: {name: string}) => x.name)).toContain('dev')
-    const who = await run(['whoami', '--json'])
+    expect(
+      JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')).profiles.dev,
+    ).toBeUndefined()
+    expect(
+      (await sbx.run(['profiles', 'list', '--json'], {env: NO_ENV_CREDENTIALS}))
+        .json()
+        .map((x: {name: string}) => x.name),
+    ).toContain('dev')
+    const who = await sbx.run(['whoami', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(who.code).toBe(4)
     expect(who.json().error.reason).toContain('no API credentials')
-    expect((await run(['whoami', '--profile', 'other', '--json'])).code).toBe(0)
+    expect((await sbx.run(['whoami', '--profile', 'other', '--json'], {env: NO_ENV_CREDENTIALS})).code).toBe(0)
   })
 
   it('profiles remove deletes the profile and its secret; removing it again is exit 5', async () => {
-    const r = await run(['profiles', 'remove', 'other', '--json'])
+    const r = await sbx.run(['profiles', 'remove', 'other', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(r.code).toBe(0)
-    expect(JSON.parse(readFileSync(join(configDir(), 'credentials.json'), 'utf8')).profiles.other).toBeUndefined()
-    expect(fileMode(join(configDir(), 'credentials.json'))).toBe(0o600)
-    const again = await run(['profiles', 'remove', 'other', '--json'])
+    expect(
+      JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'), 'utf8')).profiles.other,
+    ).toBeUndefined()
+    expect(fileMode(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(0o600)
+    const again = await sbx.run(['profiles', 'remove', 'other', '--json'], {env: NO_ENV_CREDENTIALS})
     expect(again.code).toBe(5)
     expect(again.json().error.code).toBe('PROFILE_NOT_FOUND')
   })
@@ -203,13 +214,13 @@ describe('login, whoami, profiles, logout', () => {
 describe('parallel svc processes sharing one config dir (CI jobs on one runner)', () => {
   const N = 12
   const names = Array.from({length: N}, (_, i) => `par-${i}`)
-  const dir = () => join(configDir(), 'parallel')
+  const dir = () => join(sbx.env.SVC_CONFIG_DIR, 'parallel')
   const login = (name: string) =>
-    run(
+    sbx.run(
       ['login', '--profile', name, '--base-url', sbx.url, '--token-id', `tok-${name}`, '--secret-stdin', '--no-verify'],
       {
         input: `secret-${name}`,
-        extra: {SVC_CONFIG_DIR: dir()},
+        env: {...NO_ENV_CREDENTIALS, SVC_CONFIG_DIR: dir()},
       },
     )
   const stored = () => ({
@@ -232,7 +243,9 @@ describe('parallel svc processes sharing one config dir (CI jobs on one runner)'
 
     const gone = names.filter((_, i) => i % 2 === 0)
     const removes = await Promise.all(
-      gone.map((name) => run(['profiles', 'remove', name, '--json'], {extra: {SVC_CONFIG_DIR: dir()}})),
+      gone.map((name) =>
+        sbx.run(['profiles', 'remove', name, '--json'], {env: {...NO_ENV_CREDENTIALS, SVC_CONFIG_DIR: dir()}}),
+      ),
     )
     for (const r of removes) expect(r.code, r.stderr).toBe(0)
     const kept = names.filter((_, i) => i % 2 === 1)

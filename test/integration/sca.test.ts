@@ -1,8 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, clabeEnding, until} from '../helpers/money.js'
+import {api, fundedPayer, until} from '../helpers/money.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -18,36 +17,14 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
 const SECRET_CODE = '123456'
 
-async function fundedCustomer() {
-  const c = await approvedCustomer(sbx, ['USD', 'MXN'])
-  await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 100_000})
-  const ext = await run([
-    'accounts',
-    'external',
-    'add',
-    '--customer',
-    c.id,
-    '--type',
-    'CLABE',
-    '--clabe',
-    clabeEnding('123'),
-    '--beneficiary-name',
-    'Maria Garcia',
-    '--json',
-  ])
-  expect(ext.code, ext.stderr).toBe(0)
-  return {...c, dest: ext.json().id as string}
-}
-
 async function login(customerId: string) {
-  const started = await run(['sca', 'login', 'start', customerId, '--json'])
+  const started = await sbx.run(['sca', 'login', 'start', customerId, '--json'])
   expect(started.code, started.stderr).toBe(0)
-  const done = await run(
+  const done = await sbx.run(
     ['sca', 'login', 'complete', customerId, '--challenge-id', started.json().challengeId, '--code', '-', '--json'],
-    SECRET_CODE,
+    {input: SECRET_CODE},
   )
   expect(done.code, done.stderr).toBe(0)
   return done
@@ -55,9 +32,19 @@ async function login(customerId: string) {
 
 describe('strong customer authentication through the CLI', () => {
   it('without a session: quote create is 409 SCA_SESSION_REQUIRED, exit 6, with the login hint; nothing is stored', async () => {
-    const c = await fundedCustomer()
+    const c = await fundedPayer(sbx)
     const before = sbx.emu.db.count('quotes')
-    const r = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '10.00', '--json'])
+    const r = await sbx.run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      c.dest,
+      '--send',
+      '10.00',
+      '--json',
+    ])
     expect(r.code).toBe(6)
     const err = r.json().error
     expect(err).toMatchObject({status: 409, code: 'SCA_SESSION_REQUIRED'})
@@ -66,11 +53,11 @@ describe('strong customer authentication through the CLI', () => {
   })
 
   it('enrol a passkey (one per customer) -> login -> a quote that needed SCA is held, authorized, and completes', async () => {
-    const c = await fundedCustomer()
-    const enrol = await run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
+    const c = await fundedPayer(sbx)
+    const enrol = await sbx.run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
     expect(enrol.code, enrol.stderr).toBe(0)
     expect(enrol.json()).toMatchObject({type: 'PASSKEY', relyingPartyId: 'localhost'})
-    const confirm = await run([
+    const confirm = await sbx.run([
       'sca',
       'factors',
       'confirm',
@@ -84,26 +71,36 @@ describe('strong customer authentication through the CLI', () => {
       '--json',
     ])
     expect(confirm.code, confirm.stderr).toBe(0)
-    const second = await run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
+    const second = await sbx.run(['sca', 'factors', 'enrol', c.id, '--type', 'PASSKEY', '--json'])
     expect(second.code).toBe(6)
     expect(second.json().error).toMatchObject({status: 409, code: 'PASSKEY_ALREADY_ENROLLED'})
     expect(second.json().error.hint).toMatch(/delete the enrolled passkey/)
-    const list = await run(['sca', 'factors', 'list', c.id, '--json'])
+    const list = await sbx.run(['sca', 'factors', 'list', c.id, '--json'])
     expect(list.json().factors.map((f: {factor: string}) => f.factor)).toEqual(['SMS_OTP', 'PASSKEY'])
 
     const session = await login(c.id)
     const expires = Date.parse(session.json().sessionExpiresAt)
     expect(Math.round((expires - Date.now()) / 86_400_000)).toBe(180)
 
-    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '10.00', '--json'])
+    const q = await sbx.run([
+      'quote',
+      'create',
+      '--from',
+      c.account('USD'),
+      '--to',
+      c.dest,
+      '--send',
+      '10.00',
+      '--json',
+    ])
     expect(q.code, q.stderr).toBe(0)
-    const ex = await run(['quote', 'execute', q.json().id, '--yes', '--json'])
+    const ex = await sbx.run(['quote', 'execute', q.json().id, '--yes', '--json'])
     expect(ex.code, ex.stderr).toBe(0)
     expect(ex.json()).toMatchObject({status: 'PENDING_AUTHORIZATION', scaChallenge: {factor: 'SMS_OTP'}})
     expect(ex.stderr).toMatch(/svc quote authorize/)
     const tx = sbx.emu.db.get<{status: string}>('transactions', ex.json().transactionId)!
     expect(tx.status).toBe('PENDING_AUTHORIZATION')
-    const auth = await run(['quote', 'authorize', q.json().id, '--code', '-', '--json'], SECRET_CODE)
+    const auth = await sbx.run(['quote', 'authorize', q.json().id, '--code', '-', '--json'], {input: SECRET_CODE})
     expect(auth.code, auth.stderr).toBe(0)
     expect(auth.json().status).toBe('PROCESSING')
     const settled = await until(
@@ -115,11 +112,11 @@ describe('strong customer authentication through the CLI', () => {
   })
 
   it('repeated wrong codes lock the account: 423 ACCOUNT_LOCKED, exit 6, hint; the counter survives the refusals', async () => {
-    const c = await fundedCustomer()
-    const started = await run(['sca', 'login', 'start', c.id, '--json'])
+    const c = await fundedPayer(sbx)
+    const started = await sbx.run(['sca', 'login', 'start', c.id, '--json'])
     const challengeId = started.json().challengeId
     const wrong = (n: string) =>
-      run(['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', n, '--json'])
+      sbx.run(['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', n, '--json'])
     const first = await wrong('111111')
     expect(first.code).toBe(2)
     expect(first.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT'})
@@ -133,26 +130,36 @@ describe('strong customer authentication through the CLI', () => {
       failedAttempts: 3,
     })
     // Locked: even the right code is refused, and the state does not change.
-    const right = await run(
+    const right = await sbx.run(
       ['sca', 'login', 'complete', c.id, '--challenge-id', challengeId, '--code', '-', '--json'],
-      SECRET_CODE,
+      {input: SECRET_CODE},
     )
     expect(right.code).toBe(6)
     expect(right.json().error.code).toBe('ACCOUNT_LOCKED')
     expect(sbx.emu.db.get<{sessionExpiresAt?: string}>('scaStates', c.id)!.sessionExpiresAt).toBeUndefined()
-    const human = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '1.00'])
+    const human = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '1.00'])
     expect(human.code).toBe(6)
     expect(human.stderr).toMatch(/ACCOUNT_LOCKED, HTTP 423/)
     expect(human.stderr).toMatch(/Hint: .*lockedUntil/)
   })
 
   it('a challenge left to expire fails the transaction with SCA_NOT_COMPLETED', async () => {
-    const c = await fundedCustomer()
+    const c = await fundedPayer(sbx)
     await login(c.id)
     await api(sbx, 'PATCH', '/config', {sandbox: {scaChallengeTtlMs: 300}})
     try {
-      const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '5.00', '--json'])
-      const ex = await run(['quote', 'execute', q.json().id, '--yes', '--json'])
+      const q = await sbx.run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to',
+        c.dest,
+        '--send',
+        '5.00',
+        '--json',
+      ])
+      const ex = await sbx.run(['quote', 'execute', q.json().id, '--yes', '--json'])
       expect(ex.json().status).toBe('PENDING_AUTHORIZATION')
       const t = await until(
         () => sbx.emu.db.get<{status: string; failureReason?: string}>('transactions', ex.json().transactionId)!,
@@ -169,19 +176,19 @@ describe('strong customer authentication through the CLI', () => {
 
   it('bad input is refused before any request (exit 2, field named, code not echoed)', async () => {
     const before = sbx.requestCount()
-    const r = await run(['quote', 'authorize', 'Quote:abc', '--code', '12ab', '--json'])
+    const r = await sbx.run(['quote', 'authorize', 'Quote:abc', '--code', '12ab', '--json'])
     expect(r.code).toBe(2)
     expect(r.json().error.details.errors[0].field).toBe('code')
     expect(r.stdout + r.stderr).not.toContain('12ab')
-    const bad = await run(['sca', 'login', 'start', 'Quote:abc', '--json'])
+    const bad = await sbx.run(['sca', 'login', 'start', 'Quote:abc', '--json'])
     expect(bad.code).toBe(2)
     expect(sbx.requestCount()).toBe(before)
   })
 
   it('--debug never shows the SCA code', async () => {
-    const c = await fundedCustomer()
-    const started = await run(['sca', 'login', 'start', c.id, '--json'])
-    const done = await run(
+    const c = await fundedPayer(sbx)
+    const started = await sbx.run(['sca', 'login', 'start', c.id, '--json'])
+    const done = await sbx.run(
       [
         'sca',
         'login',
@@ -194,7 +201,7 @@ describe('strong customer authentication through the CLI', () => {
         '--debug',
         '--json',
       ],
-      SECRET_CODE,
+      {input: SECRET_CODE},
     )
     expect(done.code, done.stderr).toBe(0)
     expect(done.stderr).toMatch(/POST .*sca\/login\/complete/)
@@ -202,16 +209,16 @@ describe('strong customer authentication through the CLI', () => {
   })
 
   it('quote execute without a session explains the SCA step (exit 6) and changes nothing', async () => {
-    const c = await fundedCustomer()
+    const c = await fundedPayer(sbx)
     await login(c.id)
-    const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '3.00', '--json'])
+    const q = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '3.00', '--json'])
     expect(q.code, q.stderr).toBe(0)
     // The session lapses before execute.
     const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
     await sbx.emu.db.unit(() =>
       sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}),
     )
-    const human = await run(['quote', 'execute', q.json().id, '--yes'])
+    const human = await sbx.run(['quote', 'execute', q.json().id, '--yes'])
     expect(human.code).toBe(6)
     expect(human.stderr).toMatch(/SCA_SESSION_REQUIRED, HTTP 409/)
     expect(human.stderr).toContain(`svc sca login start ${c.id}`)
@@ -223,9 +230,19 @@ describe('strong customer authentication through the CLI', () => {
     'on a terminal, quote execute offers the SCA login and asks for the authorization code',
     {timeout: 60_000},
     async () => {
-      const c = await fundedCustomer()
+      const c = await fundedPayer(sbx)
       await login(c.id)
-      const q = await run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '4.00', '--json'])
+      const q = await sbx.run([
+        'quote',
+        'create',
+        '--from',
+        c.account('USD'),
+        '--to',
+        c.dest,
+        '--send',
+        '4.00',
+        '--json',
+      ])
       const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
       await sbx.emu.db.unit(() =>
         sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}),
@@ -249,8 +266,8 @@ describe('strong customer authentication through the CLI', () => {
   )
 
   it('TOTP enrolment keeps the secret and recovery codes off the output unless asked; record-event and reset', async () => {
-    const c = await fundedCustomer()
-    const enrol = await run(['sca', 'factors', 'enrol', c.id, '--type', 'TOTP', '--json'])
+    const c = await fundedPayer(sbx)
+    const enrol = await sbx.run(['sca', 'factors', 'enrol', c.id, '--type', 'TOTP', '--json'])
     expect(enrol.code, enrol.stderr).toBe(0)
     const secret = sbx.emu.db.get<{pending: {totpSecret: string}}>('scaStates', c.id)!.pending.totpSecret
     expect(enrol.json()).toMatchObject({type: 'TOTP', secret: '[REDACTED]', totpUri: '[REDACTED]'})
@@ -259,7 +276,7 @@ describe('strong customer authentication through the CLI', () => {
     writeFileSync(secretFile, secret + '\n', {mode: 0o600})
     // The secret never on argv: the old flag is refused (even as @file), stdin cannot carry both, nothing is sent.
     const before = sbx.requestCount()
-    const legacy = await run([
+    const legacy = await sbx.run([
       'sca',
       'factors',
       'confirm',
@@ -279,32 +296,31 @@ describe('strong customer authentication through the CLI', () => {
       'Hint: Use --secret-file <file>, --secret-stdin, or answer the hidden prompt on a terminal.',
     )
     expect(legacy.stderr).not.toContain(secret)
-    const both = await run(
-      ['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-stdin', '--code', '-'],
-      secret,
-    )
+    const both = await sbx.run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-stdin', '--code', '-'], {
+      input: secret,
+    })
     expect(both.code).toBe(2)
     expect(both.stderr).toContain('--secret-stdin and --code - both read stdin')
-    const none = await run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--code', SECRET_CODE, '--json'])
+    const none = await sbx.run(['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--code', SECRET_CODE, '--json'])
     expect(none.code).toBe(2)
     expect(none.json().error.details.errors).toEqual([
       {field: 'secret', message: 'is required for TOTP: --secret-file <file> or --secret-stdin (prompts are off)'},
     ])
     expect(sbx.requestCount()).toBe(before)
-    const fromStdin = await run(
+    const fromStdin = await sbx.run(
       ['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-stdin', '--code', '000000', '--json'],
-      secret + '\n',
+      {input: secret + '\n'},
     )
     expect(fromStdin.json().error?.code).not.toBe('USAGE') // read and sent (the code is wrong: the Service refuses it)
     expect(sbx.requestCount()).toBe(before + 1)
-    const confirm = await run(
+    const confirm = await sbx.run(
       ['sca', 'factors', 'confirm', c.id, '--type', 'TOTP', '--secret-file', secretFile, '--code', '-', '--json'],
-      SECRET_CODE,
+      {input: SECRET_CODE},
     )
     expect(confirm.code, confirm.stderr).toBe(0)
     expect(confirm.json()).toEqual({type: 'TOTP', recoveryCodes: '[REDACTED]'})
 
-    const ev = await run(['sca', 'record-event', c.id, '--event', 'FAILED_LOGIN_ATTEMPT', '--json'])
+    const ev = await sbx.run(['sca', 'record-event', c.id, '--event', 'FAILED_LOGIN_ATTEMPT', '--json'])
     expect(ev.json()).toMatchObject({
       eventType: 'FAILED_LOGIN_ATTEMPT',
       failedAttempts: 1,
@@ -312,26 +328,26 @@ describe('strong customer authentication through the CLI', () => {
       lockedUntil: null,
     })
 
-    const reset = await run(['sca', 'reset', 'start', c.id, '--factor', 'TOTP', '--json'])
+    const reset = await sbx.run(['sca', 'reset', 'start', c.id, '--factor', 'TOTP', '--json'])
     expect(reset.code, reset.stderr).toBe(0)
     const resetId = reset.json().resetId
     expect(reset.json().livenessAccessToken).toBeUndefined()
     const early = await until(
-      () => run(['sca', 'reset', 'get', c.id, resetId, '--json']),
+      () => sbx.run(['sca', 'reset', 'get', c.id, resetId, '--json']),
       (r) => r.json().status === 'LIVENESS_PASSED',
     )
     expect(early.json()).toMatchObject({status: 'LIVENESS_PASSED', factor: 'TOTP'})
-    const done = await run(['sca', 'reset', 'complete', c.id, resetId, '--json'])
+    const done = await sbx.run(['sca', 'reset', 'complete', c.id, resetId, '--json'])
     expect(done.code, done.stderr).toBe(0)
-    const list = await run(['sca', 'factors', 'list', c.id, '--json'])
+    const list = await sbx.run(['sca', 'factors', 'list', c.id, '--json'])
     expect(list.json().factors).toEqual([{factor: 'SMS_OTP'}])
   })
 
   it('SCA endpoints answer 409 for a platform that does not require SCA, with a hint that says so', async () => {
-    const c = await fundedCustomer()
+    const c = await fundedPayer(sbx)
     await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: false}})
     try {
-      const r = await run(['sca', 'factors', 'list', c.id, '--json'])
+      const r = await sbx.run(['sca', 'factors', 'list', c.id, '--json'])
       expect(r.code).toBe(6)
       expect(r.json().error).toMatchObject({status: 409, code: 'CONFLICT'})
       expect(r.json().error.hint).toMatch(/scaRequired/)
@@ -341,9 +357,9 @@ describe('strong customer authentication through the CLI', () => {
   })
 
   it('a real-time-funded quote is answered 202 PENDING_AUTHORIZATION without instructions, which come with the authorization', async () => {
-    const c = await fundedCustomer()
+    const c = await fundedPayer(sbx)
     await login(c.id)
-    const r = await run([
+    const r = await sbx.run([
       'quote',
       'create',
       '--realtime',
@@ -361,17 +377,17 @@ describe('strong customer authentication through the CLI', () => {
     expect(r.json()).toMatchObject({status: 'PENDING_AUTHORIZATION', scaChallenge: {purpose: 'TRANSFER'}})
     expect(r.json().paymentInstructions).toBeUndefined()
     expect(r.stderr).toMatch(/payment instructions come once authorized/)
-    const auth = await run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], SECRET_CODE)
+    const auth = await sbx.run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], {input: SECRET_CODE})
     expect(auth.code, auth.stderr).toBe(0)
     expect(auth.json().status).toBe('PENDING')
     expect(auth.json().paymentInstructions.length).toBeGreaterThan(0)
-    const twice = await run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], SECRET_CODE)
+    const twice = await sbx.run(['quote', 'authorize', r.json().id, '--code', '-', '--json'], {input: SECRET_CODE})
     expect(twice.code).toBe(6)
     expect(twice.json().error).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION'})
   })
 
   it("an agent's payment beyond its policy, held for SCA, still waits for the platform after authorization", async () => {
-    const c = await fundedCustomer()
+    const c = await fundedPayer(sbx)
     await login(c.id)
     const created = await api(sbx, 'POST', '/agents', {
       name: 'Helper',
@@ -404,13 +420,13 @@ describe('strong customer authentication through the CLI', () => {
     }).then((r) => r.json())
     expect(action.status).toBe('PENDING_APPROVAL')
     expect(sbx.emu.db.get<{status: string}>('quotes', q.id)!.status).toBe('PENDING_AUTHORIZATION')
-    const auth = await run(['quote', 'authorize', q.id, '--code', '-', '--json'], SECRET_CODE)
+    const auth = await sbx.run(['quote', 'authorize', q.id, '--code', '-', '--json'], {input: SECRET_CODE})
     expect(auth.code, auth.stderr).toBe(0)
     expect(sbx.emu.db.get<{status: string; agentId: string}>('transactions', q.transactionId)).toMatchObject({
       status: 'PENDING',
       agentId: created.body.agent.id,
     })
-    const ok = await run(['agents', 'approve', created.body.agent.id, action.id, '--yes', '--json'])
+    const ok = await sbx.run(['agents', 'approve', created.body.agent.id, action.id, '--yes', '--json'])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})
   })

@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc} from '../helpers/cli.js'
-import {api, approvedCustomer, imbalance, until} from '../helpers/money.js'
+import {errorOf} from '../helpers/cli.js'
+import {api, approvedCustomer, imbalance, until, usdBankAccount} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -14,16 +14,7 @@ beforeAll(async () => {
   usd = c.account('USD')
   await api(sbx, 'POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000})
   const add = async (body: unknown) => (await api(sbx, 'POST', '/customers/external-accounts', body)).body.id as string
-  bank = await add({
-    customerId: c.id,
-    currency: 'USD',
-    accountInfo: {
-      accountType: 'USD_ACCOUNT',
-      accountNumber: '99887766',
-      routingNumber: '021000021',
-      beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'},
-    },
-  })
+  bank = await add(usdBankAccount(c.id))
   wallet = await add({
     customerId: c.id,
     currency: 'USDB',
@@ -32,12 +23,6 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
-const ok = async (args: string[], input?: string) => {
-  const r = await run([...args, '--json'], input)
-  expect(r.code, `${args.join(' ')}: ${r.stdout} ${r.stderr}`).toBe(0)
-  return r.json()
-}
 const snapshot = () => ({
   coins: sbx.emu.db.count('stablecoins'),
   links: sbx.emu.db.count('stablecoinProviderAccounts'),
@@ -61,7 +46,7 @@ describe('svc stablecoins', () => {
 
   it('journey: link -> create -> request enablement (twice) -> operator ENABLED -> mint -> burn -> operations, with webhooks and the money invariant', async () => {
     const secret = 'provider_secret_456_do_not_print'
-    const linked = await run(
+    const linked = await sbx.run(
       [
         'stablecoins',
         'provider-accounts',
@@ -72,16 +57,18 @@ describe('svc stablecoins', () => {
         '--json',
         '--debug',
       ],
-      secret,
+      {input: secret},
     )
     expect(linked.code, linked.stderr).toBe(0)
     expect(linked.stdout + linked.stderr).not.toContain(secret)
     link = linked.json().id
     expect(linked.json()).toMatchObject({provider: 'BRALE', providerEnvironment: 'SANDBOX', status: 'ACTIVE'})
     expect(JSON.stringify(sbx.emu.db.get('stablecoinProviderAccounts', link))).not.toContain(secret)
-    expect((await ok(['stablecoins', 'provider-accounts', 'list'])).data.map((a: {id: string}) => a.id)).toEqual([link])
+    expect((await sbx.json(['stablecoins', 'provider-accounts', 'list'])).data.map((a: {id: string}) => a.id)).toEqual([
+      link,
+    ])
 
-    coin = await ok([
+    coin = await sbx.json([
       'stablecoins',
       'create',
       '--token',
@@ -98,9 +85,13 @@ describe('svc stablecoins', () => {
       stablecoinProviderAccountId: link,
     })
 
-    expect((await ok(['stablecoins', 'request-enablement', coin.id])).gridOperationsStatus).toBe('PENDING_APPROVAL')
-    expect((await ok(['stablecoins', 'request-enablement', coin.id])).gridOperationsStatus).toBe('PENDING_APPROVAL') // a repeat is accepted
-    const enabled = await ok(['sandbox', 'stablecoins', 'enablement', coin.id, '--status', 'ENABLED'])
+    expect((await sbx.json(['stablecoins', 'request-enablement', coin.id])).gridOperationsStatus).toBe(
+      'PENDING_APPROVAL',
+    )
+    expect((await sbx.json(['stablecoins', 'request-enablement', coin.id])).gridOperationsStatus).toBe(
+      'PENDING_APPROVAL',
+    ) // a repeat is accepted
+    const enabled = await sbx.json(['sandbox', 'stablecoins', 'enablement', coin.id, '--status', 'ENABLED'])
     expect(enabled).toMatchObject({gridOperationsStatus: 'ENABLED', currency: 'ACME'})
     const platformAccount = (await api(sbx, 'GET', '/platform/internal-accounts?currency=ACME')).body.data[0]
     expect(platformAccount).toMatchObject({
@@ -109,7 +100,7 @@ describe('svc stablecoins', () => {
     })
 
     // Mint 50.00 ACME funded from the USD internal account, into the platform's ACME account.
-    const mint = await ok([
+    const mint = await sbx.json([
       'stablecoins',
       'mint',
       coin.id,
@@ -132,7 +123,7 @@ describe('svc stablecoins', () => {
       50_000_000,
     )
     // A mint to an external L2 wallet funded by ACH never touches the platform's books.
-    const toWallet = await ok([
+    const toWallet = await sbx.json([
       'stablecoins',
       'mint',
       coin.id,
@@ -147,7 +138,7 @@ describe('svc stablecoins', () => {
     ])
     await settled(toWallet.id)
 
-    const burn = await ok([
+    const burn = await sbx.json([
       'stablecoins',
       'burn',
       coin.id,
@@ -172,7 +163,7 @@ describe('svc stablecoins', () => {
     expect(
       sbx.emu.db.get<{totalBalance: {amount: number}}>('internalAccounts', platformAccount.id)!.totalBalance.amount,
     ).toBe(29_750_000)
-    const fromWallet = await ok([
+    const fromWallet = await sbx.json([
       'stablecoins',
       'burn',
       coin.id,
@@ -193,11 +184,11 @@ describe('svc stablecoins', () => {
     expect(await imbalance(sbx)).toMatchObject({USD: 0, ACME: 0})
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)
 
-    const ops = await ok(['stablecoins', 'operations', 'list', coin.id])
+    const ops = await sbx.json(['stablecoins', 'operations', 'list', coin.id])
     expect(ops.data.map((o: {id: string}) => o.id)).toEqual([fromWallet.id, burn.id, toWallet.id, mint.id]) // most recent first
     expect(ops.data.every((o: {status: string}) => o.status === 'COMPLETED')).toBe(true)
-    expect((await ok(['stablecoins', 'operations', 'list', coin.id, '--type', 'MINT'])).data).toHaveLength(2)
-    expect(await ok(['stablecoins', 'operations', 'get', burn.id])).toMatchObject({
+    expect((await sbx.json(['stablecoins', 'operations', 'list', coin.id, '--type', 'MINT'])).data).toHaveLength(2)
+    expect(await sbx.json(['stablecoins', 'operations', 'get', burn.id])).toMatchObject({
       id: burn.id,
       status: 'COMPLETED',
       providerStatus: 'complete',
@@ -226,15 +217,30 @@ describe('svc stablecoins', () => {
   })
 
   it('enablement: operator states cannot be requested (409, exit 6); the operator cannot skip the request', async () => {
-    const other = await ok(['stablecoins', 'create', '--token', 'BETA', '--network-token', 'btkn1betabetabetabeta0001'])
-    const operatorFirst = await run(['sandbox', 'stablecoins', 'enablement', other.id, '--status', 'ENABLED', '--json'])
+    const other = await sbx.json([
+      'stablecoins',
+      'create',
+      '--token',
+      'BETA',
+      '--network-token',
+      'btkn1betabetabetabeta0001',
+    ])
+    const operatorFirst = await sbx.run([
+      'sandbox',
+      'stablecoins',
+      'enablement',
+      other.id,
+      '--status',
+      'ENABLED',
+      '--json',
+    ])
     expect(operatorFirst.code).toBe(6)
     expect(errorOf(operatorFirst).code).toBe('INVALID_STATE_TRANSITION')
-    await ok(['stablecoins', 'request-enablement', other.id])
+    await sbx.json(['stablecoins', 'request-enablement', other.id])
     for (const status of ['ENABLING', 'ENABLED', 'DISABLED']) {
-      await ok(['sandbox', 'stablecoins', 'enablement', other.id, '--status', status])
+      await sbx.json(['sandbox', 'stablecoins', 'enablement', other.id, '--status', status])
       const before = sbx.emu.db.get('stablecoins', other.id)
-      const r = await run(['stablecoins', 'request-enablement', other.id, '--json'])
+      const r = await sbx.run(['stablecoins', 'request-enablement', other.id, '--json'])
       expect(r.code, status).toBe(6)
       expect(errorOf(r)).toMatchObject({
         status: 409,
@@ -343,16 +349,16 @@ describe('svc stablecoins', () => {
     ]
     for (const c of cases) {
       const before = snapshot()
-      const r = await run([...c.args, '--json'])
+      const r = await sbx.run([...c.args, '--json'])
       expect(r.code, `${c.args.join(' ')}: ${r.stdout}`).toBe(c.exit)
       expect(errorOf(r)).toMatchObject({status: c.status, code: c.code})
       expect(errorOf(r).hint).toMatch(c.hint)
       expect(snapshot()).toEqual(before)
     }
     // Not enabled: a coin short of ENABLED cannot reach internal accounts.
-    const beta = (await ok(['stablecoins', 'list', '--operations-status', 'DISABLED'])).data[0]
+    const beta = (await sbx.json(['stablecoins', 'list', '--operations-status', 'DISABLED'])).data[0]
     const before = snapshot()
-    const notEnabled = await run([
+    const notEnabled = await sbx.run([
       'stablecoins',
       'mint',
       beta.id,
@@ -369,12 +375,12 @@ describe('svc stablecoins', () => {
     expect(snapshot()).toEqual(before)
 
     // A second active link: registering without choosing is refused; choosing works.
-    const second = await ok(
+    const second = await sbx.json(
       ['stablecoins', 'provider-accounts', 'link', '--api-client-id', 'provider_client_999', '--secret-stdin'],
-      'another-secret',
+      {input: 'another-secret'},
     )
     const n = sbx.emu.db.count('stablecoins')
-    const choose = await run([
+    const choose = await sbx.run([
       'stablecoins',
       'create',
       '--token',
@@ -392,7 +398,7 @@ describe('svc stablecoins', () => {
     expect(errorOf(choose).hint).toMatch(/--provider-account/)
     expect(sbx.emu.db.count('stablecoins')).toBe(n)
     expect(
-      await ok([
+      await sbx.json([
         'stablecoins',
         'create',
         '--token',
@@ -424,12 +430,12 @@ describe('svc stablecoins', () => {
     ]
     const held = () => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', usd)!.balance.amount
     const before = held()
-    const first = await ok([...args, '--amount', '1'])
-    const again = await ok([...args, '--amount', '1'])
+    const first = await sbx.json([...args, '--amount', '1'])
+    const again = await sbx.json([...args, '--amount', '1'])
     expect(again.id).toBe(first.id)
     expect(held()).toBe(before - 100)
     const ops = sbx.emu.db.count('stablecoinOperations')
-    const other = await run([...args, '--amount', '2', '--json'])
+    const other = await sbx.run([...args, '--amount', '2', '--json'])
     expect(other.code).toBe(6)
     expect(errorOf(other)).toMatchObject({status: 409, code: 'DUPLICATE_PAY_REQUEST'})
     expect(sbx.emu.db.count('stablecoinOperations')).toBe(ops)
@@ -439,14 +445,14 @@ describe('svc stablecoins', () => {
   })
 
   it('a link the provider revoked refuses mints and registrations (exit 6); the other link is then the only choice', async () => {
-    const links = (await ok(['stablecoins', 'provider-accounts', 'list'])).data as Array<{id: string}>
+    const links = (await sbx.json(['stablecoins', 'provider-accounts', 'list'])).data as Array<{id: string}>
     const second = links.find((l) => l.id !== link)!.id
-    const delta = (await ok(['stablecoins', 'list'])).data.find((c: {symbol: string}) => c.symbol === 'DELTA')
-    expect((await ok(['sandbox', 'stablecoins', 'provider-account', second, '--status', 'REVOKED'])).status).toBe(
+    const delta = (await sbx.json(['stablecoins', 'list'])).data.find((c: {symbol: string}) => c.symbol === 'DELTA')
+    expect((await sbx.json(['sandbox', 'stablecoins', 'provider-account', second, '--status', 'REVOKED'])).status).toBe(
       'REVOKED',
     )
     const before = snapshot()
-    const mint = await run([
+    const mint = await sbx.run([
       'stablecoins',
       'mint',
       delta.id,
@@ -461,7 +467,7 @@ describe('svc stablecoins', () => {
     expect(mint.code).toBe(6)
     expect(errorOf(mint)).toMatchObject({status: 400, code: 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED'})
     expect(errorOf(mint).hint).toMatch(/relink/)
-    const register = await run([
+    const register = await sbx.run([
       'stablecoins',
       'create',
       '--token',
@@ -476,7 +482,7 @@ describe('svc stablecoins', () => {
     expect(errorOf(register).code).toBe('STABLECOIN_PROVIDER_ACCOUNT_REVOKED')
     expect(snapshot()).toEqual(before)
     expect(
-      await ok(['stablecoins', 'create', '--token', 'EPSI', '--network-token', 'btkn1epsilonepsilon0001']),
+      await sbx.json(['stablecoins', 'create', '--token', 'EPSI', '--network-token', 'btkn1epsilonepsilon0001']),
     ).toMatchObject({stablecoinProviderAccountId: link})
   })
 
@@ -528,7 +534,7 @@ describe('svc stablecoins', () => {
       [['stablecoins', 'provider-accounts', 'link', '--api-client-id', 'x', '--secret-stdin'], ['apiClientSecret']],
     ]
     for (const [args, fields] of cases) {
-      const r = await run([...args, '--json'], '')
+      const r = await sbx.run([...args, '--json'], {input: ''})
       expect(r.code, args.join(' ')).toBe(2)
       const e = errorOf(r)
       expect(e.code, args.join(' ')).toBe('INVALID_INPUT')
@@ -536,7 +542,7 @@ describe('svc stablecoins', () => {
         fields.sort(),
       )
     }
-    const r = await run([
+    const r = await sbx.run([
       'stablecoins',
       'mint',
       coin.id,

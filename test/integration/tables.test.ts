@@ -1,5 +1,4 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {EnclaveClient} from '../helpers/enclave.js'
 import {api, approvedCustomer} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -21,11 +20,9 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
-
 describe('list output formats', () => {
   it('csv for spreadsheets: a header, every row, quotes and commas escaped, ISO dates', async () => {
-    const r = await run(['customers', 'list', '--output', 'csv'])
+    const r = await sbx.run(['customers', 'list', '--output', 'csv'])
     expect(r.code, r.stderr).toBe(0)
     const lines = r.stdout.split('\r\n').filter(Boolean)
     expect(lines[0]).toBe('ID,TYPE,NAME,STATUS,PLATFORM ID,CREATED')
@@ -35,7 +32,7 @@ describe('list output formats', () => {
   })
 
   it('ndjson: one API object per line', async () => {
-    const r = await run(['customers', 'list', '--output', 'ndjson'])
+    const r = await sbx.run(['customers', 'list', '--output', 'ndjson'])
     expect(r.code, r.stderr).toBe(0)
     const objects = r.stdout
       .trimEnd()
@@ -46,25 +43,25 @@ describe('list output formats', () => {
   })
 
   it('--output json is --json; --columns picks columns when piped (tab-separated)', async () => {
-    const json = await run(['transactions', 'list', '--output', 'json'])
+    const json = await sbx.run(['transactions', 'list', '--output', 'json'])
     expect(json.code, json.stderr).toBe(0)
     expect(json.json().data).toHaveLength(3)
-    const cols = await run(['transactions', 'list', '--columns', 'status,received'])
+    const cols = await sbx.run(['transactions', 'list', '--columns', 'status,received'])
     expect(cols.stdout.split('\n').slice(0, 2)).toEqual([
       'STATUS\tRECEIVED',
       expect.stringMatching(/^COMPLETED\tUSD [\d,.]+$/),
     ])
-    const csv = await run(['transactions', 'list', '--output', 'csv', '--columns', 'id,received'])
+    const csv = await sbx.run(['transactions', 'list', '--output', 'csv', '--columns', 'id,received'])
     expect(csv.stdout).toMatch(/\r\nTransaction:[\w-]+,USD 2500\.00\r\n/) // no grouping comma in csv amounts
   })
 
   it('refuses an unknown column or format before any request (exit 2)', async () => {
     const before = sbx.requestCount()
-    const bad = await run(['customers', 'list', '--columns', 'id,colour', '--json'])
+    const bad = await sbx.run(['customers', 'list', '--columns', 'id,colour', '--json'])
     expect(bad.code).toBe(2)
     expect(bad.json().error).toMatchObject({code: 'USAGE', reason: '--columns: unknown column colour'})
     expect(bad.json().error.hint).toContain('id, type, name, status, platform-id, created')
-    const fmt = await run(['transactions', 'list', '--output', 'xml'])
+    const fmt = await sbx.run(['transactions', 'list', '--output', 'xml'])
     expect(fmt.code).toBe(2)
     expect(fmt.stderr).toMatch(/--output/)
     expect(sbx.requestCount()).toBe(before)
@@ -102,7 +99,7 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
 
   it('wallet keys list (about 290 columns of ids and keys) fits 80 columns', async () => {
     const {accountId} = await new EnclaveClient(sbx).createCustomer()
-    expect((await run(['wallet', 'login', accountId])).code).toBe(0)
+    expect((await sbx.run(['wallet', 'login', accountId])).code).toBe(0)
     const keys = await screenOf(['wallet', 'keys', 'list'])
     for (const line of keys) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(keys[0]).toMatch(/ACCOUNT\s+EXPIRES/) // who holds a key, and until when, before anything else
@@ -150,7 +147,7 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
   })
 
   it('profiles list shows the whole base URL, port and version included', async () => {
-    const login = await run(
+    const login = await sbx.run(
       [
         'login',
         '--profile',
@@ -161,7 +158,7 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
         sbx.env.SVC_TOKEN_ID,
         '--secret-stdin',
       ],
-      sbx.env.SVC_CLIENT_SECRET,
+      {input: sbx.env.SVC_CLIENT_SECRET},
     )
     expect(login.code, login.stderr).toBe(0)
     const lines = await screenOf(['profiles', 'list'])
@@ -205,9 +202,9 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
   it('an empty list says so, with a hint, instead of a bare header; --json and pipes are unchanged', async () => {
     const lines = await screenOf(['customers', 'list', '--platform-id', 'nobody-has-this'])
     expect(lines).toEqual(['No customers.', 'Create one with `svc customers create`.'])
-    const piped = await run(['customers', 'list', '--platform-id', 'nobody-has-this'])
+    const piped = await sbx.run(['customers', 'list', '--platform-id', 'nobody-has-this'])
     expect(piped.stdout).toBe('ID\tTYPE\tNAME\tSTATUS\tPLATFORM ID\tCREATED\n') // a header for scripts, as before
-    const json = await run(['customers', 'list', '--platform-id', 'nobody-has-this', '--json'])
+    const json = await sbx.run(['customers', 'list', '--platform-id', 'nobody-has-this', '--json'])
     expect(json.json()).toEqual({data: [], hasMore: false, totalCount: 0})
     expect(json.stderr).toBe('')
   })

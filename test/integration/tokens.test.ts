@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc, type CliResult} from '../helpers/cli.js'
+import {errorOf, type CliResult} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -14,8 +14,6 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const run = (args: string[], env: Record<string, string | undefined> = {}, input?: string) =>
-  svc(args, {env: {...sbx.env, ...env}, input})
 const tokenCount = () => sbx.emu.db.count('apiTokens')
 
 function expectSecretAbsent(r: CliResult, secret: string, label: string) {
@@ -26,7 +24,7 @@ function expectSecretAbsent(r: CliResult, secret: string, label: string) {
 describe('svc tokens', () => {
   it('journey: create (secret to a 0600 file) -> use it for whoami and a GET -> login takes it -> revoke -> refused (exit 4)', async () => {
     const out = join(work, 'ci.secret')
-    const created = await run([
+    const created = await sbx.run([
       'tokens',
       'create',
       '--name',
@@ -53,28 +51,27 @@ describe('svc tokens', () => {
     expect(JSON.stringify(sbx.emu.db.get('apiTokens', token.id))).not.toContain(secret)
 
     const asToken = {SVC_TOKEN_ID: token.clientId, SVC_CLIENT_SECRET: secret}
-    const who = await run(['whoami', '--json'], asToken)
+    const who = await sbx.run(['whoami', '--json'], {env: asToken})
     expect(who.code, who.stderr).toBe(0)
     expect(who.json()).toMatchObject({tokenId: token.clientId, verified: true})
-    const list = await run(['tokens', 'list', '--json'], asToken)
+    const list = await sbx.run(['tokens', 'list', '--json'], {env: asToken})
     expect(list.code).toBe(0)
     expect(list.json().data.map((t: {id: string}) => t.id)).toContain(token.id)
     expect(list.stdout).not.toContain(secret)
-    const got = await run(['tokens', 'get', token.id, '--json'])
+    const got = await sbx.run(['tokens', 'get', token.id, '--json'])
     expect(got.json()).toMatchObject({id: token.id, clientId: token.clientId})
     expect(got.json().clientSecret).toBeUndefined()
 
     // svc login takes the new token (secret from stdin) and makes it the active profile.
     const noEnvCreds = {SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined, SVC_BASE_URL: undefined}
-    const login = await run(
+    const login = await sbx.run(
       ['login', '--profile', 'ci', '--base-url', sbx.url, '--token-id', token.clientId, '--secret-stdin', '--json'],
-      noEnvCreds,
-      secret,
+      {env: noEnvCreds, input: secret},
     )
     expect(login.code, login.stderr).toBe(0)
     expect(login.json()).toMatchObject({profile: 'ci', tokenId: token.clientId, verified: true})
     expectSecretAbsent(login, secret, 'login')
-    const whoProfile = await run(['whoami', '--json'], noEnvCreds)
+    const whoProfile = await sbx.run(['whoami', '--json'], {env: noEnvCreds})
     expect(whoProfile.json()).toMatchObject({
       profile: 'ci',
       tokenId: token.clientId,
@@ -82,22 +79,22 @@ describe('svc tokens', () => {
       verified: true,
     })
 
-    const revoked = await run(['tokens', 'revoke', token.id, '--yes', '--json'])
+    const revoked = await sbx.run(['tokens', 'revoke', token.id, '--yes', '--json'])
     expect(revoked.code, revoked.stderr).toBe(0)
     expect(revoked.json()).toEqual({revoked: token.id})
     expect(sbx.emu.db.get('apiTokens', token.id)).toBeUndefined()
 
-    const refused = await run(['whoami', '--json'], noEnvCreds)
+    const refused = await sbx.run(['whoami', '--json'], {env: noEnvCreds})
     expect(refused.code).toBe(4)
     expect(errorOf(refused)).toMatchObject({status: 401, code: 'UNAUTHORIZED'})
     expect(errorOf(refused).hint).toMatch(/token id .* and client secret/)
     expect(errorOf(refused).details.secretFrom).toBe('stored')
-    const refusedGet = await run(['customers', 'list', '--json'], asToken)
+    const refusedGet = await sbx.run(['customers', 'list', '--json'], {env: asToken})
     expect(refusedGet.code).toBe(4)
   })
 
   it('--show-secret puts the secret in --json on stdout only, once; without a safe place it refuses before any request', async () => {
-    const shown = await run([
+    const shown = await sbx.run([
       'tokens',
       'create',
       '--name',
@@ -144,7 +141,7 @@ describe('svc tokens', () => {
       [['tokens', 'revoke', 'nope', '--yes', '--json'], /Token id/],
     ]
     for (const [args, message] of cases) {
-      const r = await run(args)
+      const r = await sbx.run(args)
       expect(r.code, `${args.join(' ')}: ${r.stdout}`).toBe(2)
       if (!args.includes('--json')) {
         expect(r.stdout).toBe('')
@@ -171,10 +168,10 @@ describe('svc tokens', () => {
   })
 
   it('refusals from the sandbox: unknown token (exit 5), VIEW-only token writing (403, exit 4); state unchanged', async () => {
-    const missing = await run(['tokens', 'get', 'Token:00000000-0000-0000-0000-000000000000', '--json'])
+    const missing = await sbx.run(['tokens', 'get', 'Token:00000000-0000-0000-0000-000000000000', '--json'])
     expect(missing.code).toBe(5)
     expect(errorOf(missing)).toMatchObject({status: 404, code: 'TOKEN_NOT_FOUND', hint: 'Check the API token id.'})
-    const revokeMissing = await run([
+    const revokeMissing = await sbx.run([
       'tokens',
       'revoke',
       'Token:00000000-0000-0000-0000-000000000000',
@@ -185,18 +182,18 @@ describe('svc tokens', () => {
 
     const out = join(work, 'view.secret')
     const view = (
-      await run(['tokens', 'create', '--name', 'reader', '--permission', 'VIEW', '--out', out, '--json'])
+      await sbx.run(['tokens', 'create', '--name', 'reader', '--permission', 'VIEW', '--out', out, '--json'])
     ).json()
     const asReader = {SVC_TOKEN_ID: view.clientId, SVC_CLIENT_SECRET: readFileSync(out, 'utf8').trim()}
     const tokens = tokenCount()
-    const write = await run(
+    const write = await sbx.run(
       ['tokens', 'create', '--name', 'escalate', '--permission', 'MANAGE', '--show-secret', '--json'],
-      asReader,
+      {env: asReader},
     )
     expect(write.code).toBe(4)
     expect(errorOf(write)).toMatchObject({status: 403, code: 'FORBIDDEN'})
     expect(errorOf(write).hint).toMatch(/permission/)
     expect(tokenCount()).toBe(tokens)
-    expect((await run(['tokens', 'list', '--json'], asReader)).code).toBe(0)
+    expect((await sbx.run(['tokens', 'list', '--json'], {env: asReader})).code).toBe(0)
   })
 })

@@ -6,14 +6,13 @@ import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox({walletProcessingDelayMs: 150})
 
-const ok = async (args: string[], input?: string) => {
-  const r = await fx.run([...args, '--json'], input)
-  expect(r.code, `${args.join(' ')}\n${r.stderr}\n${r.stdout}`).toBe(0)
-  return r.json()
-}
 const identity = {iss: 'https://accounts.google.com', aud: 'svc-tests', sub: 'user-7', email: 'oauth.user@example.com'}
 const credentialsOf = async (accountId: string) =>
-  (await ok(['wallet', 'credentials', 'list', accountId])).data as Array<{id: string; type: string; nickname: string}>
+  (await fx.sbx.json(['wallet', 'credentials', 'list', accountId])).data as Array<{
+    id: string
+    type: string
+    nickname: string
+  }>
 
 describe('SMS_OTP', () => {
   it('logging in with SMS_OTP before one was added says to add one, and how (exit 5)', async () => {
@@ -29,11 +28,11 @@ describe('SMS_OTP', () => {
 
   it('adds an SMS_OTP credential (activated at once) and logs in with it', async () => {
     const w = await fx.cliWallet({phoneNumber: '+14155550123'})
-    const added = await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])
+    const added = await fx.sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])
     expect(added.credential).toMatchObject({type: 'SMS_OTP', nickname: '+14155550123'})
     expect(added.credential.otpEncryptionTargetBundle).toBeUndefined()
     expect(added.session.id).toMatch(/^Session:/)
-    const login = await ok(['wallet', 'login', w.accountId, '--type', 'SMS_OTP'])
+    const login = await fx.sbx.json(['wallet', 'login', w.accountId, '--type', 'SMS_OTP'])
     expect(login.session).toMatchObject({type: 'SMS_OTP', credentialId: added.credential.id})
     const again = await fx.run(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--json'])
     expect(again.code).toBe(6)
@@ -47,14 +46,14 @@ describe('SMS_OTP', () => {
 describe('OAUTH', () => {
   it('adds an OAUTH credential, prints the nonce, logs in with a fresh token bound to it', async () => {
     const w = await fx.cliWallet()
-    const added = await ok(
+    const added = await fx.sbx.json(
       ['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'],
-      mintOidcToken({...identity, iat: unixNow(), exp: unixNow() + 600}),
+      {input: mintOidcToken({...identity, iat: unixNow(), exp: unixNow() + 600})},
     )
     expect(added.credential).toMatchObject({type: 'OAUTH', nickname: 'oauth.user@example.com'})
     expect(added.next).toContain('--print-nonce')
     const cred = added.credential.id
-    const prepared = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    const prepared = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
     expect(prepared.nonce).toMatch(/^[0-9a-f]{64}$/)
     const {createHash} = await import('node:crypto')
     expect(prepared.nonce).toBe(createHash('sha256').update(prepared.clientPublicKey).digest('hex'))
@@ -81,10 +80,9 @@ describe('OAUTH', () => {
     expect(malformed.code).toBe(2)
     expect(fx.sbx.requestCount() - before).toBeLessThanOrEqual(2) // only the credential lookup of the nonce check
 
-    const login = await ok(
-      ['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'],
-      mintOidcToken({...identity, iat: unixNow(), exp: unixNow() + 600, nonce: prepared.nonce}),
-    )
+    const login = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], {
+      input: mintOidcToken({...identity, iat: unixNow(), exp: unixNow() + 600, nonce: prepared.nonce}),
+    })
     expect(login.session).toMatchObject({type: 'OAUTH', credentialId: cred})
     expect(login.key.publicKey).toBe(
       fx.sbx.emu.db.get<{publicKey: string}>('walletSessions', login.session.id)?.publicKey,
@@ -95,14 +93,15 @@ describe('OAUTH', () => {
     const w = await fx.cliWallet()
     const claims = {...identity, sub: 'reauth-1'}
     const cred = (
-      await ok(
-        ['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'],
-        mintOidcToken({...claims, iat: unixNow(), exp: unixNow() + 600}),
-      )
+      await fx.sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], {
+        input: mintOidcToken({...claims, iat: unixNow(), exp: unixNow() + 600}),
+      })
     ).credential.id
-    const first = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    const first = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
     const token = mintOidcToken({...claims, iat: unixNow(), exp: unixNow() + 600, nonce: first.nonce})
-    const s1 = (await ok(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], token)).session
+    const s1 = (
+      await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], {input: token})
+    ).session
     // The session expires on the service.
     const stored = fx.sbx.emu.db.get<Record<string, unknown>>('walletSessions', s1.id)!
     fx.sbx.emu.db.put('walletSessions', s1.id, {...stored, expiresAt: new Date(Date.now() - 1000).toISOString()})
@@ -114,12 +113,11 @@ describe('OAUTH', () => {
     // Its nonce is bound to the spent client key: refused before sending (the service also refuses replays).
     expect(replay.code).toBe(2)
     expect(replay.json().error.details.errors).toEqual([expect.objectContaining({field: 'oidcToken.nonce'})])
-    const again = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    const again = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
     const s2 = (
-      await ok(
-        ['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'],
-        mintOidcToken({...claims, iat: unixNow(), exp: unixNow() + 600, nonce: again.nonce}),
-      )
+      await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], {
+        input: mintOidcToken({...claims, iat: unixNow(), exp: unixNow() + 600, nonce: again.nonce}),
+      })
     ).session
     expect(s2).toMatchObject({type: 'OAUTH', credentialId: cred})
     expect(s2.id).not.toBe(s1.id)
@@ -129,23 +127,29 @@ describe('OAUTH', () => {
   it('legacy mode: an uncompressed client key gets the session key sealed back, decrypted locally', async () => {
     const w = await fx.cliWallet()
     const cred = (
-      await ok(
-        ['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'],
-        mintOidcToken({...identity, sub: 'legacy-1', iat: unixNow(), exp: unixNow() + 600}),
-      )
+      await fx.sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], {
+        input: mintOidcToken({...identity, sub: 'legacy-1', iat: unixNow(), exp: unixNow() + 600}),
+      })
     ).credential.id
-    const prepared = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce', '--legacy-key'])
+    const prepared = await fx.sbx.json([
+      'wallet',
+      'login',
+      w.accountId,
+      '--credential',
+      cred,
+      '--print-nonce',
+      '--legacy-key',
+    ])
     expect(prepared.clientPublicKey).toMatch(/^04[0-9a-f]{128}$/)
-    const login = await ok(
-      ['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'],
-      mintOidcToken({...identity, sub: 'legacy-1', iat: unixNow(), exp: unixNow() + 600, nonce: prepared.nonce}),
-    )
+    const login = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], {
+      input: mintOidcToken({...identity, sub: 'legacy-1', iat: unixNow(), exp: unixNow() + 600, nonce: prepared.nonce}),
+    })
     expect(login.session.encryptedSessionSigningKey).toBeUndefined()
     // The stored key is the decrypted session key: it signs an export the service accepts.
     expect(login.key.publicKey).toBe(
       fx.sbx.emu.db.get<{publicKey: string}>('walletSessions', login.session.id)?.publicKey,
     )
-    const exp = await ok(['wallet', 'export', w.accountId, '--verify-only'])
+    const exp = await fx.sbx.json(['wallet', 'export', w.accountId, '--verify-only'])
     expect(exp.wordCount).toBe(12)
   })
 })
@@ -153,10 +157,10 @@ describe('OAUTH', () => {
 describe('PASSKEY with the software authenticator', () => {
   it('registers, adds, logs in through challenge -> assertion, and refuses an assertion for another challenge', async () => {
     const w = await fx.cliWallet()
-    const reg = await ok(['sandbox', 'passkey', 'create'])
+    const reg = await fx.sbx.json(['sandbox', 'passkey', 'create'])
     const regFile = join(fx.sbx.env.HOME, `reg-${reg.credentialId}.json`)
     writeFileSync(regFile, JSON.stringify(reg))
-    const added = await ok([
+    const added = await fx.sbx.json([
       'wallet',
       'credentials',
       'add',
@@ -169,7 +173,7 @@ describe('PASSKEY with the software authenticator', () => {
       `@${regFile}`,
     ])
     expect(added.credential).toMatchObject({type: 'PASSKEY', nickname: 'Ops laptop', credentialId: reg.credentialId})
-    const again = await ok(['sandbox', 'passkey', 'create', '--credential-id', reg.credentialId])
+    const again = await fx.sbx.json(['sandbox', 'passkey', 'create', '--credential-id', reg.credentialId])
     expect(again.credentialId).toBe(reg.credentialId)
     const dup = await fx.run([
       'wallet',
@@ -188,13 +192,13 @@ describe('PASSKEY with the software authenticator', () => {
     expect(dup.json().error.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS')
 
     const cred = added.credential.id
-    const started = await ok(['wallet', 'login', w.accountId, '--credential', cred])
+    const started = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred])
     expect(started).toMatchObject({
       step: 'PASSKEY_CHALLENGE',
       credentialId: reg.credentialId,
       requestId: expect.stringMatching(/^Request:/),
     })
-    const wrong = await ok([
+    const wrong = await fx.sbx.json([
       'sandbox',
       'passkey',
       'sign',
@@ -220,7 +224,7 @@ describe('PASSKEY with the software authenticator', () => {
     expect(refused.json().error.details.errors[0].message).toContain('another challenge')
     expect(fx.sbx.requestCount() - before).toBe(1) // the credential lookup only; no verify
 
-    const assertion = await ok([
+    const assertion = await fx.sbx.json([
       'sandbox',
       'passkey',
       'sign',
@@ -229,12 +233,11 @@ describe('PASSKEY with the software authenticator', () => {
       '--challenge',
       started.challenge,
     ])
-    const login = await ok(
-      ['wallet', 'login', w.accountId, '--credential', cred, '--assertion', '-'],
-      JSON.stringify(assertion),
-    )
+    const login = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--assertion', '-'], {
+      input: JSON.stringify(assertion),
+    })
     expect(login.session).toMatchObject({type: 'PASSKEY', credentialId: cred})
-    const keys = (await ok(['wallet', 'keys', 'list', '--account', w.accountId])).data
+    const keys = (await fx.sbx.json(['wallet', 'keys', 'list', '--account', w.accountId])).data
     expect(keys.filter((k: {kind: string}) => k.kind === 'pending')).toEqual([])
   })
 
@@ -245,7 +248,7 @@ describe('PASSKEY with the software authenticator', () => {
   })
 
   it('keeps authenticator credentials in a 0600 file', async () => {
-    const reg = await ok(['sandbox', 'passkey', 'create'])
+    const reg = await fx.sbx.json(['sandbox', 'passkey', 'create'])
     const {statSync} = await import('node:fs')
     const file = join(fx.sbx.env.SVC_CONFIG_DIR, 'passkeys', `${reg.credentialId}.json`)
     expect(statSync(file).mode & 0o777).toBe(0o600)
@@ -256,13 +259,13 @@ describe('PASSKEY with the software authenticator', () => {
 describe('revoking credentials', () => {
   it('revokes with a session of a different credential, drops its sessions, and refuses the last one locally', async () => {
     const w = await fx.cliWallet({phoneNumber: '+14155550199'})
-    const sms = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])).credential.id
+    const sms = (await fx.sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP'])).credential.id
     // Revoking EMAIL_OTP needs a session of another credential: the SMS session signs.
-    const r = await ok(['wallet', 'credentials', 'revoke', w.emailCredentialId!, '--account', w.accountId])
+    const r = await fx.sbx.json(['wallet', 'credentials', 'revoke', w.emailCredentialId!, '--account', w.accountId])
     expect(r).toEqual({revoked: w.emailCredentialId, sessionsRemoved: 1})
     expect((await credentialsOf(w.accountId)).map((c) => c.id)).toEqual([sms])
     expect(
-      (await ok(['wallet', 'sessions', 'list', w.accountId])).data.every(
+      (await fx.sbx.json(['wallet', 'sessions', 'list', w.accountId])).data.every(
         (s: {credentialId: string}) => s.credentialId === sms,
       ),
     ).toBe(true)
@@ -280,8 +283,8 @@ describe('revoking credentials', () => {
 
   it('refuses to revoke with only a session of the credential itself, naming the login to run', async () => {
     const w = await fx.api.createCustomer({phoneNumber: '+14155550111'})
-    await ok(['wallet', 'login', w.accountId])
-    await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate'])
+    await fx.sbx.json(['wallet', 'login', w.accountId])
+    await fx.sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate'])
     const r = await fx.run([
       'wallet',
       'credentials',
@@ -311,15 +314,17 @@ describe('tied email change through svc customers update', () => {
       hint: expect.stringContaining('revoke the existing one'),
     })
     expect(await credentialsOf(a.accountId)).toHaveLength(before)
-    await ok(['wallet', 'credentials', 'add', a.accountId, '--type', 'SMS_OTP'])
-    await ok(['wallet', 'credentials', 'revoke', a.emailCredentialId!, '--account', a.accountId])
-    const added = await ok(['wallet', 'credentials', 'add', a.accountId, '--type', 'EMAIL_OTP'])
+    await fx.sbx.json(['wallet', 'credentials', 'add', a.accountId, '--type', 'SMS_OTP'])
+    await fx.sbx.json(['wallet', 'credentials', 'revoke', a.emailCredentialId!, '--account', a.accountId])
+    const added = await fx.sbx.json(['wallet', 'credentials', 'add', a.accountId, '--type', 'EMAIL_OTP'])
     expect(added.credential).toMatchObject({type: 'EMAIL_OTP', id: expect.not.stringMatching(a.emailCredentialId!)})
     // Activated like the first of its type: a session of the new credential, its key stored locally.
     expect(fx.sbx.emu.db.get<{credentialId: string}>('walletSessions', added.session.id)).toMatchObject({
       credentialId: added.credential.id,
     })
-    const keys = (await ok(['wallet', 'keys', 'list', '--account', a.accountId])).data as Array<{sessionId: string}>
+    const keys = (await fx.sbx.json(['wallet', 'keys', 'list', '--account', a.accountId])).data as Array<{
+      sessionId: string
+    }>
     expect(keys.map((k) => k.sessionId)).toContain(added.session.id)
 
     const b = await fx.cliWallet()
@@ -338,19 +343,19 @@ describe('tied email change through svc customers update', () => {
 
   it('changes the customer and the EMAIL_OTP credential together, signed by the wallet session', async () => {
     const w = await fx.cliWallet()
-    const r = await ok(['customers', 'update', w.customerId, '--email', 'moved@example.com'])
+    const r = await fx.sbx.json(['customers', 'update', w.customerId, '--email', 'moved@example.com'])
     expect(r.email).toBe('moved@example.com')
     expect((await credentialsOf(w.accountId)).find((c) => c.type === 'EMAIL_OTP')?.nickname).toBe('moved@example.com')
   })
 
   it('a tied phone change (SMS_OTP) is signed the same way; a phone another SMS_OTP uses is a 409 with nothing changed', async () => {
     const a = await fx.cliWallet({phoneNumber: '+14155550181'})
-    await ok(['wallet', 'credentials', 'add', a.accountId, '--type', 'SMS_OTP'])
-    const moved = await ok(['customers', 'update', a.customerId, '--phone', '+14155550182'])
+    await fx.sbx.json(['wallet', 'credentials', 'add', a.accountId, '--type', 'SMS_OTP'])
+    const moved = await fx.sbx.json(['customers', 'update', a.customerId, '--phone', '+14155550182'])
     expect(moved.phoneNumber).toBe('+14155550182')
     expect((await credentialsOf(a.accountId)).find((c) => c.type === 'SMS_OTP')?.nickname).toBe('+14155550182')
     const b = await fx.cliWallet({phoneNumber: '+14155550183'})
-    await ok(['wallet', 'credentials', 'add', b.accountId, '--type', 'SMS_OTP', '--no-activate'])
+    await fx.sbx.json(['wallet', 'credentials', 'add', b.accountId, '--type', 'SMS_OTP', '--no-activate'])
     const r = await fx.run(['customers', 'update', a.customerId, '--phone', '+14155550183', '--json'])
     expect(r.code).toBe(6)
     expect(r.json().error).toMatchObject({
@@ -399,8 +404,9 @@ describe('tied email change through svc customers update', () => {
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
       // Meanwhile another operator adds a credential to the wallet (the trigger is spent: this one runs at once).
-      const sms = (await ok(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate']))
-        .credential.id
+      const sms = (
+        await fx.sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'SMS_OTP', '--no-activate'])
+      ).credential.id
       const settled = await fx.api.call('POST', `/sandbox/wallet-requests/${encodeURIComponent(held()!.id)}/settle`)
       expect(settled.body).toMatchObject({settled: true, operationType: 'customer.update', resultStatus: 409})
       const r = await pending
@@ -463,12 +469,11 @@ describe('bad input: a clear error, the exit code of product.md, nothing changed
   it('OAUTH tokens refused locally (malformed, stale iat, wrong nonce) create no session and burn no token', async () => {
     const w = await fx.cliWallet()
     const cred = (
-      await ok(
-        ['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'],
-        mintOidcToken({...identity, sub: 'bad-input-1', iat: unixNow(), exp: unixNow() + 600}),
-      )
+      await fx.sbx.json(['wallet', 'credentials', 'add', w.accountId, '--type', 'OAUTH', '--oidc-token-stdin'], {
+        input: mintOidcToken({...identity, sub: 'bad-input-1', iat: unixNow(), exp: unixNow() + 600}),
+      })
     ).credential.id
-    const {nonce} = await ok(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
+    const {nonce} = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--print-nonce'])
     const before = state()
     const cases: Array<[string, string]> = [
       ['not.a-jwt', 'oidcToken'],
@@ -492,10 +497,9 @@ describe('bad input: a clear error, the exit code of product.md, nothing changed
     }
     expect(state()).toEqual(before)
     // The good token afterwards still works: nothing was consumed by the refusals.
-    const good = await ok(
-      ['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'],
-      mintOidcToken({...identity, sub: 'bad-input-1', iat: unixNow(), exp: unixNow() + 600, nonce}),
-    )
+    const good = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--oidc-token-stdin'], {
+      input: mintOidcToken({...identity, sub: 'bad-input-1', iat: unixNow(), exp: unixNow() + 600, nonce}),
+    })
     expect(good.session).toMatchObject({type: 'OAUTH', credentialId: cred})
   })
 })

@@ -1,12 +1,10 @@
 // Ctrl-C on `webhooks listen --register`: the sandbox is pointed back where it was (or told what is
 // left and how to fix it), and svc exits 130 like every interrupt.
-import {spawn} from 'node:child_process'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {interruptWhen} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 const PREVIOUS = 'https://app.example.com/hooks/svc'
 
 let sbx: TestSandbox
@@ -54,38 +52,6 @@ describe.skipIf(!hasTmux)('Ctrl-C on webhooks listen --register (tmux)', () => {
 })
 
 /** svc without a terminal; SIGINT once stderr matches `when`, then optionally `before` runs first. */
-function interruptWhen(
-  args: string[],
-  env: Record<string, string>,
-  when: RegExp,
-  before?: () => Promise<void>,
-): Promise<{code: number | null; stdout: string; stderr: string}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: {PATH: process.env.PATH, ...env},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    let sent = false
-    child.stdout.on('data', (c: Buffer) => (stdout += c))
-    child.stderr.on('data', async (c: Buffer) => {
-      stderr += c
-      if (!sent && when.test(stderr)) {
-        sent = true
-        await before?.()
-        child.kill('SIGINT')
-      }
-    })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({code, stdout, stderr})
-    })
-  })
-}
-
 describe('SIGINT on webhooks listen --register, off a terminal', () => {
   it('--json: the events, then the INTERRUPTED document; the endpoint is back', async () => {
     setEndpoint(PREVIOUS)

@@ -47,7 +47,6 @@ afterAll(async () => {
   await sbx?.stop()
 })
 
-const run = (args: string[]) => svc(args, {env: sbx.env, timeoutMs: 90_000})
 const get = <T = any>(table: string, id: string) => sbx.emu.db.get<T>(table, id) as any
 
 /** What the sandbox's state must show after each type's recipe (objectId: the event's object). */
@@ -146,7 +145,7 @@ describe('svc webhooks trigger <TYPE>', () => {
         .sort(),
     ).toEqual([...spec].sort())
     expect(Object.keys(STATE).sort()).toEqual(TRIGGERABLE_TYPES.filter((t) => t !== 'TEST').sort())
-    const listed = await run(['webhooks', 'trigger', '--list', '--json'])
+    const listed = await sbx.run(['webhooks', 'trigger', '--list', '--json'], {timeoutMs: 90_000})
     expect(listed.code).toBe(0)
     expect(listed.json().data.map((t: {type: string}) => t.type)).toEqual(TRIGGERABLE_TYPES)
   })
@@ -154,7 +153,7 @@ describe('svc webhooks trigger <TYPE>', () => {
   it.each(TRIGGERABLE_TYPES.filter((t) => t !== 'TEST'))(
     '%s: made for real, delivered signed, contract-valid, and visible in the sandbox',
     async (type) => {
-      const r = await run(['webhooks', 'trigger', type, '--json'])
+      const r = await sbx.run(['webhooks', 'trigger', type, '--json'], {timeoutMs: 90_000})
       expect(r.code, r.stderr).toBe(0)
       const out = r.json()
       expect(out).toMatchObject({
@@ -185,7 +184,7 @@ describe('svc webhooks trigger <TYPE>', () => {
 
   it('TEST still goes straight to the endpoint (no type given)', async () => {
     const before = app.got.length
-    const r = await run(['webhooks', 'trigger', '--json'])
+    const r = await sbx.run(['webhooks', 'trigger', '--json'], {timeoutMs: 90_000})
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({url: app.url, response_status: 200})
     expect(JSON.parse(app.got.at(-1)!.body)).toMatchObject({type: 'TEST', data: {}})
@@ -208,7 +207,7 @@ describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes',
     await new Promise<void>((r) => second.listen(0, '127.0.0.1', () => r()))
     try {
       const url = `http://127.0.0.1:${(second.address() as AddressInfo).port}/other`
-      const r = await run(['webhooks', 'trigger', 'INCOMING_PAYMENT.COMPLETED', '--url', url])
+      const r = await sbx.run(['webhooks', 'trigger', 'INCOMING_PAYMENT.COMPLETED', '--url', url], {timeoutMs: 90_000})
       expect(r.code, r.stderr).toBe(0)
       // the result on stdout, what was done on stderr
       expect(r.stdout).toMatch(
@@ -232,7 +231,9 @@ describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes',
     const config = sbx.emu.config()
     sbx.emu.saveConfig({...config, sandbox: {...config.sandbox, decisionDelayMs: 600_000}})
     try {
-      const r = await run(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--timeout', '6s', '--json'])
+      const r = await sbx.run(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--timeout', '6s', '--json'], {
+        timeoutMs: 90_000,
+      })
       expect(r.code).toBe(8)
       const e = r.json().error
       expect(e.code).toBe('TIMEOUT')
@@ -304,13 +305,15 @@ describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes',
 describe('svc webhooks trigger: refusals', () => {
   it('an unknown type is exit 2 naming it and its close matches; a bad --url is named too; nothing is sent', async () => {
     const before = sbx.requestCount()
-    const r = await run(['webhooks', 'trigger', 'OUTGOING_PAYMENT.COMPLETE', '--url', 'ftp://x', '--json'])
+    const r = await sbx.run(['webhooks', 'trigger', 'OUTGOING_PAYMENT.COMPLETE', '--url', 'ftp://x', '--json'], {
+      timeoutMs: 90_000,
+    })
     expect(r.code).toBe(2)
     const errors = r.json().error.details.errors
     expect(errors.map((e: {field: string}) => e.field)).toEqual(['type', 'url'])
     expect(errors[0].message).toContain('"OUTGOING_PAYMENT.COMPLETE" is not an event type')
     expect(errors[0].message).toContain('OUTGOING_PAYMENT.COMPLETED')
-    const far = await run(['webhooks', 'trigger', 'FROBNICATE', '--json'])
+    const far = await sbx.run(['webhooks', 'trigger', 'FROBNICATE', '--json'], {timeoutMs: 90_000})
     expect(far.code).toBe(2)
     expect(far.json().error.details.errors[0].message).not.toContain('did you mean')
     expect(sbx.requestCount()).toBe(before)

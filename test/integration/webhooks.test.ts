@@ -1,25 +1,20 @@
-import {spawn, type ChildProcessWithoutNullStreams} from 'node:child_process'
 import {createPublicKey, verify} from 'node:crypto'
 import {writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {recordedExchanges} from '../helpers/contract-recorder.js'
 import {api} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {svcLive} from '../helpers/cli.js'
 import {eventually} from '../helpers/wait.js'
 
-const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 let sbx: TestSandbox
 beforeAll(async () => {
   sbx = await startSandbox({webhookRetryBaseMs: 60})
 })
 afterAll(async () => sbx.stop())
-
-const run = (args: string[], input?: string) => svc(args, {env: sbx.env, input})
 
 interface Delivery {
   at: number
@@ -64,17 +59,17 @@ describe('webhooks plumbing', () => {
 
   it('webhooks endpoint sets, shows and clears PATCH /config webhookEndpoint; a bad URL is exit 2 with nothing sent', async () => {
     const before = sbx.requestCount()
-    const bad = await run(['webhooks', 'endpoint', 'ftp://nope', '--json'])
+    const bad = await sbx.run(['webhooks', 'endpoint', 'ftp://nope', '--json'])
     expect(bad.code).toBe(2)
     expect(bad.json().error.details.errors[0].field).toBe('webhookEndpoint')
     expect(sbx.requestCount()).toBe(before)
-    const set = await run(['webhooks', 'endpoint', 'http://127.0.0.1:9/hook', '--json'])
+    const set = await sbx.run(['webhooks', 'endpoint', 'http://127.0.0.1:9/hook', '--json'])
     expect(set.code).toBe(0)
     expect(set.json()).toEqual({webhookEndpoint: 'http://127.0.0.1:9/hook'})
     expect(sbx.emu.config().webhookEndpoint).toBe('http://127.0.0.1:9/hook')
-    const show = await run(['webhooks', 'endpoint'])
+    const show = await sbx.run(['webhooks', 'endpoint'])
     expect(show.stdout.trim()).toBe('http://127.0.0.1:9/hook')
-    const clear = await run(['webhooks', 'endpoint', '--clear', '--json'])
+    const clear = await sbx.run(['webhooks', 'endpoint', '--clear', '--json'])
     expect(clear.json()).toEqual({webhookEndpoint: null})
     expect(sbx.emu.config().webhookEndpoint).toBeNull()
     // --clear sends "" (the contract's webhookEndpoint is a string); with none set, GET /config leaves it out
@@ -89,7 +84,7 @@ describe('webhooks plumbing', () => {
   })
 
   it('webhooks trigger with no endpoint fails with the API code; with --url it delivers a signed TEST event', async () => {
-    const none = await run(['webhooks', 'trigger', '--json'])
+    const none = await sbx.run(['webhooks', 'trigger', '--json'])
     expect(none.code).toBe(1)
     expect(none.json().error.code).toBe('WEBHOOK_ENDPOINT_NOT_SET')
     // POST /sandbox/webhooks/test takes no body: none is sent (no content-type either)
@@ -99,7 +94,7 @@ describe('webhooks plumbing', () => {
     expect(sent).toMatchObject({fromCli: true, requestBody: undefined, requestContentType: ''})
     const ep = await endpoint(0)
     try {
-      const r = await run(['webhooks', 'trigger', '--url', ep.url, '--json'])
+      const r = await sbx.run(['webhooks', 'trigger', '--url', ep.url, '--json'])
       expect(r.code).toBe(0)
       expect(r.json()).toMatchObject({url: ep.url, response_status: 200})
       expect(ep.got).toHaveLength(1)
@@ -115,7 +110,7 @@ describe('webhooks plumbing', () => {
       expect(ok).toBe(true)
       // with the endpoint configured, trigger sends no body and the contract's operation answers 200
       sbx.emu.saveConfig({...sbx.emu.config(), webhookEndpoint: ep.url})
-      const configured = await run(['webhooks', 'trigger', '--json'])
+      const configured = await sbx.run(['webhooks', 'trigger', '--json'])
       expect(configured.code, configured.stderr).toBe(0)
       expect(ep.got).toHaveLength(2)
       expect(
@@ -157,21 +152,16 @@ describe('webhooks plumbing', () => {
   })
 
   it('webhooks listen --register receives, verifies and prints events as JSON lines', async () => {
-    const child: ChildProcessWithoutNullStreams = spawn(
-      process.execPath,
-      [BIN, 'webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '2'],
-      {env: {PATH: process.env.PATH, ...sbx.env}},
-    )
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
-    const exited = new Promise<number>((r) => child.once('exit', (code) => r(code ?? -1)))
-    await eventually(() => /Listening on/.test(err))
+    const {
+      stdout: out,
+      stderr: err,
+      exited,
+    } = svcLive(['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', '2'], sbx.env)
+    await eventually(() => /Listening on/.test(err()))
     // Registering sends a TEST event; this is the second one.
     sbx.emu.webhooks.emit('CUSTOMER.KYC_REJECTED', {id: 'Customer:listen', kycStatus: 'REJECTED'})
     expect(await exited).toBe(0)
-    const lines = out
+    const lines = out()
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l))
@@ -179,28 +169,28 @@ describe('webhooks plumbing', () => {
     expect(lines[1].data).toEqual({id: 'Customer:listen', kycStatus: 'REJECTED'})
     // The listener is gone: the sandbox no longer posts to it (none was set before).
     expect(sbx.emu.config().webhookEndpoint).toBeNull()
-    expect(err).toContain('The webhook endpoint is cleared again (none was set before)')
+    expect(err()).toContain('The webhook endpoint is cleared again (none was set before)')
   })
 
   it('webhooks verify checks a saved body and signature: exit 0 when valid, 4 when the body was altered', async () => {
     const ep = await endpoint(0)
     try {
-      await run(['webhooks', 'trigger', '--url', ep.url])
+      await sbx.run(['webhooks', 'trigger', '--url', ep.url])
       const body = join(sbx.dir, 'event.json')
       const sig = join(sbx.dir, 'sig.txt')
       writeFileSync(body, ep.got[0].body)
       writeFileSync(sig, ep.got[0].signature + '\n')
-      const ok = await run(['webhooks', 'verify', '--payload', `@${body}`, '--signature', `@${sig}`, '--json'])
+      const ok = await sbx.run(['webhooks', 'verify', '--payload', `@${body}`, '--signature', `@${sig}`, '--json'])
       expect(ok.code).toBe(0)
       expect(ok.json()).toMatchObject({valid: true, type: 'TEST'})
       const pem = join(sbx.dir, 'key.pem')
       writeFileSync(pem, sbx.emu.webhookPublicKeyPem)
-      const fromStdin = await run(
+      const fromStdin = await sbx.run(
         ['webhooks', 'verify', '--payload', '-', '--signature', ep.got[0].signature, '--public-key', pem],
-        ep.got[0].body,
+        {input: ep.got[0].body},
       )
       expect(fromStdin.code).toBe(0)
-      const tampered = await run([
+      const tampered = await sbx.run([
         'webhooks',
         'verify',
         '--payload',

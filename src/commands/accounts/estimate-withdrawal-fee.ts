@@ -27,7 +27,7 @@ export default class AccountsEstimateWithdrawalFee extends BaseCommand<typeof Ac
 
   async run() {
     const body = withdrawalFeeInput(this.args.internalAccountId, this.flags)
-    const estimate = await estimateWithdrawalFee(this.ctx.client, body)
+    const estimate = await this.ctx.client.call(estimateWithdrawalFee(body))
     const d = currency(body.currency)?.decimals ?? 2
     const feeDecimals = FEE_ASSET_DECIMALS[estimate.networkFeeAsset]
     renderKeyValue(this.out, [

@@ -1,4 +1,5 @@
 import {listApprovals} from '../../lib/api/agents.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idFlag, pagingFlags} from '../../lib/flags.js'
 import {renderTable} from '../../lib/output/render.js'
@@ -15,7 +16,7 @@ export default class AgentsApprovals extends BaseCommand<typeof AgentsApprovals>
 
   async run() {
     const f = this.flags
-    const list = await listApprovals(this.ctx.client, compact({agentId: f.agent, customerId: f.customer}), {
+    const list = await listPaged(this.ctx.client, listApprovals(compact({agentId: f.agent, customerId: f.customer})), {
       limit: f.limit,
       cursor: f.cursor,
       all: f.all,

@@ -11,7 +11,7 @@ export default class AgentsApprove extends BaseCommand<typeof AgentsApprove> {
   async run() {
     this.ctx.banner('approve ' + this.args.actionId)
     await this.ctx.confirm('Approve ' + this.args.actionId + '?', {yes: this.flags.yes})
-    const x = await decideAction(this.ctx.client, this.args.agentId, this.args.actionId, 'approve')
+    const x = await this.ctx.client.call(decideAction(this.args.agentId, this.args.actionId, 'approve'))
     this.out.success(
       `${x.id}: ${x.status}${x.transaction ? ` (transaction ${x.transaction.id} ${x.transaction.status})` : ''}`,
     )

@@ -25,7 +25,7 @@ export default class AgentsCreate extends BaseCommand<typeof AgentsCreate> {
       customerId: this.flags.customer,
       policy: policyFromFlags(this.flags, {partial: false}),
     })
-    const created = await createAgent(this.ctx.client, body)
+    const created = await this.ctx.client.call(createAgent(body))
     this.out.success(`Created ${created.agent.id} for ${created.agent.customerId}`)
     renderKeyValue(this.out, [
       ['device code', created.deviceCode.code],

@@ -11,7 +11,7 @@ export default class AgentsDelete extends BaseCommand<typeof AgentsDelete> {
   async run() {
     this.ctx.banner(`delete ${this.args.agentId}`)
     await this.ctx.confirm(`Delete ${this.args.agentId}?`, {yes: this.flags.yes})
-    await deleteAgent(this.ctx.client, this.args.agentId)
+    await this.ctx.client.call(deleteAgent(this.args.agentId))
     this.out.success(`Deleted ${this.args.agentId}`)
     return {id: this.args.agentId, deleted: true}
   }

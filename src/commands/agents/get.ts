@@ -8,7 +8,7 @@ export default class AgentsGet extends BaseCommand<typeof AgentsGet> {
   static override args = {agentId: idArg('Agent')}
 
   async run() {
-    const a = await getAgent(this.ctx.client, this.args.agentId)
+    const a = await this.ctx.client.call(getAgent(this.args.agentId))
     if (!this.out.json) this.out.printJson(a)
     return a
   }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listAgents} from '../../lib/api/agents.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idFlag, pagingFlags} from '../../lib/flags.js'
 import {renderTable} from '../../lib/output/render.js'
@@ -20,9 +21,9 @@ export default class AgentsList extends BaseCommand<typeof AgentsList> {
 
   async run() {
     const f = this.flags
-    const list = await listAgents(
+    const list = await listPaged(
       this.ctx.client,
-      compact({customerId: f.customer, isPaused: f.paused, isConnected: f.connected}),
+      listAgents(compact({customerId: f.customer, isPaused: f.paused, isConnected: f.connected})),
       {limit: f.limit, cursor: f.cursor, all: f.all},
     )
     await renderTable(

@@ -17,7 +17,7 @@ export default class AgentsPolicy extends BaseCommand<typeof AgentsPolicy> {
 
   async run() {
     const body = checkWith(agentPolicyUpdateRequest, policyFromFlags(this.flags, {partial: true}))
-    const a = await updatePolicy(this.ctx.client, this.args.agentId, body)
+    const a = await this.ctx.client.call(updatePolicy(this.args.agentId, body))
     this.out.success(`Policy of ${a.id} updated`)
     if (!this.out.json) this.out.printJson(a.policy)
     return a

@@ -13,7 +13,9 @@ export default class AgentsReject extends BaseCommand<typeof AgentsReject> {
   async run() {
     this.ctx.banner('reject ' + this.args.actionId)
     await this.ctx.confirm('Reject ' + this.args.actionId + '?', {yes: this.flags.yes})
-    const x = await decideAction(this.ctx.client, this.args.agentId, this.args.actionId, 'reject', this.flags.reason)
+    const x = await this.ctx.client.call(
+      decideAction(this.args.agentId, this.args.actionId, 'reject', this.flags.reason),
+    )
     this.out.success(
       `${x.id}: ${x.status}${x.transaction ? ` (transaction ${x.transaction.id} ${x.transaction.status})` : ''}`,
     )

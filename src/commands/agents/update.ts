@@ -24,7 +24,7 @@ export default class AgentsUpdate extends BaseCommand<typeof AgentsUpdate> {
       agentUpdateRequest,
       compact({name: f.name, isPaused: f.pause ? true : f.resume ? false : undefined}),
     )
-    const a = await updateAgent(this.ctx.client, this.args.agentId, body)
+    const a = await this.ctx.client.call(updateAgent(this.args.agentId, body))
     this.out.success(`Updated ${a.id}: ${a.name}${a.isPaused ? ' (paused)' : ''}`)
     return a
   }

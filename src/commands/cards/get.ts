@@ -10,7 +10,7 @@ export default class CardsGet extends BaseCommand<typeof CardsGet> {
   static override args = {cardId: idArg('Card')}
 
   async run() {
-    const card = await getCard(this.ctx.client, this.args.cardId)
+    const card = await this.ctx.client.call(getCard(this.args.cardId))
     renderCard(this.out, card)
     return card
   }

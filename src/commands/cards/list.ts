@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listCards} from '../../lib/api/cards.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {idFlag, pagingFlags} from '../../lib/flags.js'
 import {cardColumns, renderCardList} from '../../lib/output/cards.js'
@@ -44,7 +45,7 @@ export default class CardsList extends BaseCommand<typeof CardsList> {
       view,
       cardColumns,
       page,
-      (p) => listCards(this.ctx.client, query, p),
+      (p) => listPaged(this.ctx.client, listCards(query), p),
       (list) => renderCardList(this.out, list, view),
     )
   }

@@ -41,7 +41,7 @@ export default class CardsReveal extends BaseCommand<typeof CardsReveal> {
         throw cancelled('Not confirmed; nothing was requested.')
     }
     this.ctx.banner(`reveal ${id}`)
-    const reveal = await revealCard(this.ctx.client, id)
+    const reveal = await this.ctx.client.call(revealCard(id))
     if (f.out)
       writeSecretFile(
         f.out,

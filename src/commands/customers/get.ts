@@ -9,7 +9,7 @@ export default class CustomersGet extends BaseCommand<typeof CustomersGet> {
   static override args = {customerId: idArg('Customer')}
 
   async run() {
-    const customer = await getCustomer(this.ctx.client, this.args.customerId)
+    const customer = await this.ctx.client.call(getCustomer(this.args.customerId))
     renderCustomer(this.out, customer)
     return customer
   }

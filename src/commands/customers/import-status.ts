@@ -23,7 +23,7 @@ export default class CustomersImportStatus extends BaseCommand<typeof CustomersI
   async run() {
     const job = this.flags.wait
       ? await waitForImport(this.ctx, this.args.jobId)
-      : await getImportJob(this.ctx.client, this.args.jobId)
+      : await this.ctx.client.call(getImportJob(this.args.jobId))
     await renderImportJob(this.out, job)
     return job
   }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listCustomers} from '../../lib/api/customers.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {listOutputFlags} from '../../lib/flags-output.js'
 import {listView} from '../../lib/output/table.js'
@@ -53,7 +54,7 @@ export default class CustomersList extends BaseCommand<typeof CustomersList> {
       view,
       customerColumns,
       page,
-      (p) => listCustomers(this.ctx.client, query, p),
+      (p) => listPaged(this.ctx.client, listCustomers(query), p),
       (list) => renderCustomerList(this.out, list, view),
     )
   }

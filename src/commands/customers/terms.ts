@@ -29,7 +29,7 @@ export default class CustomersTerms extends BaseCommand<typeof CustomersTerms> {
     const f = this.flags
     if (f.accept && !this.args.customerId)
       throw usageError('--accept needs a customer id', 'svc customers terms <Customer:id> --accept')
-    const terms = await getEndUserTerms(this.ctx.client)
+    const terms = await this.ctx.client.call(getEndUserTerms())
     if (!f.accept) {
       renderKeyValue(this.out, [
         ['version', terms.version],
@@ -38,7 +38,7 @@ export default class CustomersTerms extends BaseCommand<typeof CustomersTerms> {
       return terms
     }
     const id = this.args.customerId!
-    const {customerType} = await getCustomer(this.ctx.client, id)
+    const {customerType} = await this.ctx.client.call(getCustomer(id))
     const consent = {
       acceptedAt: new Date(this.ctx.now()).toISOString(),
       ipAddress: f.ip,
@@ -46,7 +46,7 @@ export default class CustomersTerms extends BaseCommand<typeof CustomersTerms> {
       acceptanceMethod: f.method,
     }
     const body = checkUpdate({customerType, endUserTermsConsent: consent})
-    const res = await updateCustomer(this.ctx.client, id, body)
+    const res = await this.ctx.client.request(updateCustomer(id, body))
     const customer = this.ctx.client.parse(customerSchema, res.body, 'customer')
     this.out.success(`Recorded acceptance of terms v${consent.termsVersion} for ${id}`)
     return customer

@@ -34,7 +34,7 @@ export default class CustomersUpdate extends BaseCommand<typeof CustomersUpdate>
       ? 'businessInfo' in body || 'kybStatus' in body
         ? 'BUSINESS'
         : 'INDIVIDUAL'
-      : (await getCustomer(this.ctx.client, this.args.customerId)).customerType
+      : (await this.ctx.client.call(getCustomer(this.args.customerId))).customerType
     const input = checkUpdate(body)
     const op = walletOps.updateCustomer(this.args.customerId, input as Record<string, unknown>)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(op))

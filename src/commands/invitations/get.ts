@@ -9,7 +9,7 @@ export default class InvitationsGet extends BaseCommand<typeof InvitationsGet> {
   static override args = {code: invitationCodeArg}
 
   async run() {
-    const inv = await getInvitation(this.ctx.client, this.args.code)
+    const inv = await this.ctx.client.call(getInvitation(this.args.code))
     renderInvitation(this.out, inv)
     return inv
   }

@@ -23,7 +23,7 @@ export default class QuoteAuthorize extends BaseCommand<typeof QuoteAuthorize> {
 
   async run() {
     if (this.flags.resend) {
-      await resendAuthorization(this.ctx.client, this.args.quoteId)
+      await this.ctx.client.call(resendAuthorization(this.args.quoteId))
       this.out.success(`The SCA code for ${this.args.quoteId} was sent again`)
       return {quoteId: this.args.quoteId, resent: true}
     }
@@ -32,7 +32,7 @@ export default class QuoteAuthorize extends BaseCommand<typeof QuoteAuthorize> {
       endUserIpAddress: this.flags.ip,
     })
     this.ctx.banner(`authorize ${this.args.quoteId}`)
-    const quote = await authorizeQuote(this.ctx.client, this.args.quoteId, body)
+    const quote = await this.ctx.client.call(authorizeQuote(this.args.quoteId, body))
     this.out.success(
       `Authorized ${quote.id}: ${quote.status}${quote.transactionId ? ` (transaction ${quote.transactionId})` : ''}`,
     )

@@ -23,7 +23,7 @@ export default class QuoteExecute extends BaseCommand<typeof QuoteExecute> {
   async run() {
     // The request confirmAndExecute sends (same `execute` key), so a dry run shows what a re-run with --idempotency-key replays.
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(executeQuote(this.args.quoteId)))
-    const quote = await getQuote(this.ctx.client, this.args.quoteId)
+    const quote = await this.ctx.client.call(getQuote(this.args.quoteId))
     return confirmAndExecute(this.ctx, quote, {yes: this.flags.yes, wait: this.flags.wait})
   }
 }

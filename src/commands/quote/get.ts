@@ -9,7 +9,7 @@ export default class QuoteGet extends BaseCommand<typeof QuoteGet> {
   static override args = {quoteId: idArg('Quote')}
 
   async run() {
-    const quote = await getQuote(this.ctx.client, this.args.quoteId)
+    const quote = await this.ctx.client.call(getQuote(this.args.quoteId))
     renderQuote(this.out, quote, this.ctx.now())
     return quote
   }

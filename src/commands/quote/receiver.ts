@@ -28,7 +28,7 @@ export default class QuoteReceiver extends BaseCommand<typeof QuoteReceiver> {
 
   async run() {
     const {receiver, sender} = receiverLookupInput(this.args.receiver, this.flags)
-    const found = await lookupReceiver(this.ctx.client, receiver, sender)
+    const found = await this.ctx.client.call(lookupReceiver(receiver, sender))
     renderKeyValue(this.out, [
       ['Receiver', receiver],
       ['Lookup', found.lookupId],

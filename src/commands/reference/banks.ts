@@ -22,7 +22,7 @@ export default class ReferenceBanks extends BaseCommand<typeof ReferenceBanks> {
       discoveriesQuery,
       compact({country: this.flags.country?.toUpperCase(), currency: this.flags.currency?.toUpperCase()}),
     )
-    const banks = await listInstitutions(this.ctx.client, query)
+    const banks = (await this.ctx.client.call(listInstitutions(query))).data ?? []
     await renderTable(
       this.out,
       ['BANK NAME', 'DISPLAY NAME', 'COUNTRY', 'CURRENCY'],

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listUmaProviders} from '../../lib/api/reference.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {pagingFlags} from '../../lib/flags.js'
 import {renderTable} from '../../lib/output/render.js'
@@ -33,7 +34,11 @@ export default class ReferenceUmaProviders extends BaseCommand<typeof ReferenceU
         sortOrder: f.order,
       }),
     )
-    const list = await listUmaProviders(this.ctx.client, query, {limit: f.limit, cursor: f.cursor, all: f.all})
+    const list = await listPaged(this.ctx.client, listUmaProviders(query), {
+      limit: f.limit,
+      cursor: f.cursor,
+      all: f.all,
+    })
     await renderTable(
       this.out,
       ['NAME', 'DOMAIN', 'REGIONS', 'CURRENCIES', 'ALLOWED'],

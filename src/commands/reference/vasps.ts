@@ -1,4 +1,5 @@
 import {listVasps} from '../../lib/api/reference.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {pagingFlags} from '../../lib/flags.js'
 import {renderTable} from '../../lib/output/render.js'
@@ -13,7 +14,7 @@ export default class ReferenceVasps extends BaseCommand<typeof ReferenceVasps> {
 
   async run() {
     const f = this.flags
-    const list = await listVasps(this.ctx.client, {limit: f.limit, cursor: f.cursor, all: f.all})
+    const list = await listPaged(this.ctx.client, listVasps(), {limit: f.limit, cursor: f.cursor, all: f.all})
     await renderTable(
       this.out,
       ['VASP NAME', 'URL'],

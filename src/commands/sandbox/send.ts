@@ -37,7 +37,7 @@ export default class SandboxSend extends BaseCommand<typeof SandboxSend> {
         '--dry-run sends nothing, so the quote is not looked up for its sending currency',
         'Name it with --currency <code>.',
       )
-    const currencyCode = f.currency ?? (await getQuote(this.ctx.client, quoteId)).sendingCurrency.code
+    const currencyCode = f.currency ?? (await this.ctx.client.call(getQuote(quoteId))).sendingCurrency.code
     if (!currencyCode)
       throw usageError(`Quote ${quoteId} does not name its sending currency code`, 'Name it with --currency <code>.')
     const body = {quoteId, currencyCode, ...(f['amount-minor'] ? {currencyAmount: parseMinor(f['amount-minor'])} : {})}

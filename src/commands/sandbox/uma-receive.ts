@@ -71,7 +71,7 @@ export default class SandboxUmaReceive extends BaseCommand<typeof SandboxUmaRece
           `Approve or reject it (\`svc transactions approve ${t.id}\`), or watch it with \`svc transactions get ${t.id}\`.`,
         )
       await this.ctx.sleep(Math.min(250, this.ctx.remainingMs()))
-      t = await getTransaction(this.ctx.client, t.id)
+      t = await this.ctx.client.call(getTransaction(t.id))
     }
     if (f.wait) this.out.info(`${t.id} is ${t.status}`)
     renderTransaction(this.out, t)

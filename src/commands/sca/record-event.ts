@@ -15,7 +15,7 @@ export default class ScaRecordEvent extends BaseCommand<typeof ScaRecordEvent> {
   }
 
   async run() {
-    const state = await recordEvent(this.ctx.client, this.args.customerId, this.flags.event)
+    const state = await this.ctx.client.call(recordEvent(this.args.customerId, this.flags.event))
     renderKeyValue(this.out, [
       ['event', state.eventType],
       ['failedAttempts', state.failedAttempts],

@@ -9,7 +9,7 @@ export default class StablecoinsGet extends BaseCommand<typeof StablecoinsGet> {
   static override args = {stablecoinId: idArg('Stablecoin')}
 
   async run() {
-    const coin = await getStablecoin(this.ctx.client, this.args.stablecoinId)
+    const coin = await this.ctx.client.call(getStablecoin(this.args.stablecoinId))
     renderStablecoin(this.out, coin)
     return coin
   }

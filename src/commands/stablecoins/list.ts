@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listStablecoins} from '../../lib/api/stablecoins.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {pagingFlags} from '../../lib/flags.js'
 import {renderTable} from '../../lib/output/render.js'
@@ -23,9 +24,13 @@ export default class StablecoinsList extends BaseCommand<typeof StablecoinsList>
 
   async run() {
     const f = this.flags
-    const list = await listStablecoins(
+    const list = await listPaged(
       this.ctx.client,
-      {issuanceStatus: f['issuance-status'], gridOperationsStatus: f['operations-status'], provider: f.provider},
+      listStablecoins({
+        issuanceStatus: f['issuance-status'],
+        gridOperationsStatus: f['operations-status'],
+        provider: f.provider,
+      }),
       {limit: f.limit, cursor: f.cursor, all: f.all},
     )
     await renderTable(

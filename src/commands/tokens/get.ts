@@ -9,7 +9,7 @@ export default class TokensGet extends BaseCommand<typeof TokensGet> {
   static override args = {tokenId: idArg('Token')}
 
   async run() {
-    const t = await getToken(this.ctx.client, this.args.tokenId)
+    const t = await this.ctx.client.call(getToken(this.args.tokenId))
     renderKeyValue(this.out, [
       ['id', t.id],
       ['name', t.name],

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listTokens} from '../../lib/api/tokens.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {pagingFlags} from '../../lib/flags.js'
 import {renderTable} from '../../lib/output/render.js'
@@ -11,7 +12,11 @@ export default class TokensList extends BaseCommand<typeof TokensList> {
 
   async run() {
     const f = this.flags
-    const list = await listTokens(this.ctx.client, {name: f.name}, {limit: f.limit, cursor: f.cursor, all: f.all})
+    const list = await listPaged(this.ctx.client, listTokens({name: f.name}), {
+      limit: f.limit,
+      cursor: f.cursor,
+      all: f.all,
+    })
     await renderTable(
       this.out,
       ['ID', 'NAME', 'CLIENT ID', 'PERMISSIONS', 'CREATED'],

@@ -13,7 +13,7 @@ export default class TransactionsGet extends BaseCommand<typeof TransactionsGet>
   static override args = {transactionId: idArg(['Transaction', 'CardTransaction'])}
 
   async run() {
-    const t = await getTransaction(this.ctx.client, this.args.transactionId)
+    const t = await this.ctx.client.call(getTransaction(this.args.transactionId))
     // Card transactions share the list and the lookup; their view is the card one.
     const card =
       t.type === 'CARD' ? (await import('../../lib/schemas/cards.js')).cardTransactionSchema.safeParse(t) : undefined

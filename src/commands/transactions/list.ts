@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listTransactions} from '../../lib/api/transactions.js'
+import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {listOutputFlags} from '../../lib/flags-output.js'
 import {listView} from '../../lib/output/table.js'
@@ -63,7 +64,7 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
       view,
       transactionColumns,
       page,
-      (p) => listTransactions(this.ctx.client, query, p),
+      (p) => listPaged(this.ctx.client, listTransactions(query), p),
       (list) => renderTransactionList(this.out, list, view),
     )
   }

@@ -7,21 +7,17 @@ import {
   ownershipChallengeSchema,
   type ExternalAccountCreateRequest,
 } from '../schemas/accounts.js'
-import type {ApiClient, ApiRequest} from './client.js'
-import {apiRequest} from './request.js'
-import {listPaged, type PageOptions} from './list.js'
+import type {ApiClient} from './client.js'
+import {apiRequest, type ApiRequest} from './request.js'
+import {listPaged, listRequest} from './paging.js'
 
-export async function listInternalAccounts(
-  client: ApiClient,
-  query: {customerId?: string; currency?: string},
-  page: PageOptions,
-) {
-  return listPaged(client, ['internal-account'], query, internalAccountSchema, page, 'internal account list')
+export function listInternalAccounts(query: {customerId?: string; currency?: string}) {
+  return listRequest(['internal-account'], query, internalAccountSchema, 'internal account list')
 }
 
 /** There is no GET by id (api-gaps 3.1): list (narrowed by customer when known) and pick the account. */
 export async function getInternalAccount(client: ApiClient, id: string, customerId?: string) {
-  const list = await listInternalAccounts(client, {customerId}, {all: true})
+  const list = await listPaged(client, listInternalAccounts({customerId}), {all: true})
   const found = list.data.find((a) => a.id === id)
   if (!found)
     throw new SvcError({
@@ -49,24 +45,16 @@ export function createExternalAccount(body: ExternalAccountCreateRequest) {
   )
 }
 
-export async function listExternalAccounts(
-  client: ApiClient,
-  query: {customerId?: string; currency?: string},
-  page: PageOptions,
-) {
-  return listPaged(
-    client,
-    ['customers', 'external-accounts'],
-    query,
-    externalAccountSchema,
-    page,
-    'external account list',
-  )
+export function listExternalAccounts(query: {customerId?: string; currency?: string}) {
+  return listRequest(['customers', 'external-accounts'], query, externalAccountSchema, 'external account list')
 }
 
-export async function getExternalAccount(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['customers', 'external-accounts', id]})
-  return client.parse(externalAccountSchema, res.body, 'external account')
+export function getExternalAccount(id: string) {
+  return apiRequest(
+    {method: 'GET', path: ['customers', 'external-accounts', id]},
+    externalAccountSchema,
+    'external account',
+  )
 }
 
 export function deleteExternalAccount(id: string): ApiRequest<void> {
@@ -83,6 +71,14 @@ export function untrustRequest(id: string) {
   )
 }
 
+export function confirmUntrust(id: string, challengeId: string, code: string | undefined) {
+  return apiRequest(
+    {method: 'POST', path: ['customers', 'external-accounts', id, 'untrust', 'confirm'], body: {challengeId, code}},
+    z.looseObject({trusted: z.boolean()}),
+    'untrust confirmation',
+  )
+}
+
 /** Untrust, then confirm (with the SCA code when the provider asked for one). */
 export async function untrustExternalAccount(
   client: ApiClient,
@@ -90,6 +86,7 @@ export async function untrustExternalAccount(
   code?: string,
 ) {
   const id = untrust.path[2]
+  // An empty answer (204) is an untrust without a challenge.
   const res = await client.request(untrust)
   const sca = client.parse(scaAnswer, res.body ?? {}, 'untrust answer').scaChallenge
   if (sca && !code) {
@@ -102,12 +99,7 @@ export async function untrustExternalAccount(
   }
   // No challenge: the untrust applied at once (a confirm needs the customer's code or passkey).
   if (!sca) return {trusted: false}
-  const confirm = await client.request({
-    method: 'POST',
-    path: ['customers', 'external-accounts', id, 'untrust', 'confirm'],
-    body: {challengeId: sca.id, code},
-  })
-  return client.parse(z.looseObject({trusted: z.boolean()}), confirm.body, 'untrust confirmation')
+  return client.call(confirmUntrust(id, sca.id, code))
 }
 
 export function createOwnershipChallenge(id: string, method: 'WALLET_SIGNATURE' | 'LIVENESS') {

@@ -1,5 +1,4 @@
 import {importAcceptedSchema, importJobSchema} from '../schemas/bulk-import.js'
-import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 export function uploadCustomerCsv(file: {name: string; bytes: Uint8Array}) {
@@ -10,7 +9,6 @@ export function uploadCustomerCsv(file: {name: string; bytes: Uint8Array}) {
   )
 }
 
-export async function getImportJob(client: ApiClient, jobId: string) {
-  const res = await client.request({method: 'GET', path: ['customers', 'bulk', 'jobs', jobId]})
-  return client.parse(importJobSchema, res.body, 'bulk import job')
+export function getImportJob(jobId: string) {
+  return apiRequest({method: 'GET', path: ['customers', 'bulk', 'jobs', jobId]}, importJobSchema, 'bulk import job')
 }

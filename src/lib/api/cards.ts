@@ -13,19 +13,18 @@ import {
 } from '../schemas/cards.js'
 import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
-import {listPaged, type PageOptions} from './list.js'
+import {listPaged, listRequest, type PageOptions} from './paging.js'
 
 export function issueCard(body: CardCreateRequest) {
   return apiRequest({method: 'POST', path: ['cards'], body, idempotency: {}}, cardSchema, 'card')
 }
 
-export async function listCards(client: ApiClient, query: Omit<CardListQuery, 'limit' | 'cursor'>, page: PageOptions) {
-  return listPaged(client, ['cards'], query, cardSchema, page, 'card list')
+export function listCards(query: Omit<CardListQuery, 'limit' | 'cursor'>) {
+  return listRequest(['cards'], query, cardSchema, 'card list')
 }
 
-export async function getCard(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['cards', id]})
-  return client.parse(cardSchema, res.body, 'card')
+export function getCard(id: string) {
+  return apiRequest({method: 'GET', path: ['cards', id]}, cardSchema, 'card')
 }
 
 export function updateCard(id: string, body: CardUpdateRequest) {
@@ -33,9 +32,8 @@ export function updateCard(id: string, body: CardUpdateRequest) {
 }
 
 /** The reveal answer is a bearer secret: callers keep it out of output (see `cards reveal`). */
-export async function revealCard(client: ApiClient, id: string) {
-  const res = await client.request({method: 'POST', path: ['cards', id, 'reveal']})
-  return client.parse(cardRevealSchema, res.body, 'card reveal')
+export function revealCard(id: string) {
+  return apiRequest({method: 'POST', path: ['cards', id, 'reveal']}, cardRevealSchema, 'card reveal')
 }
 
 /**
@@ -46,7 +44,7 @@ export async function revealCard(client: ApiClient, id: string) {
 export async function listCardTransactions(client: ApiClient, filter: CardTransactionFilter, page: PageOptions) {
   let customerId = filter.customerId
   if (filter.cardId) {
-    const card = await getCard(client, filter.cardId)
+    const card = await client.call(getCard(filter.cardId))
     if (customerId && customerId !== card.cardholderId) return {data: [], hasMore: false}
     customerId = card.cardholderId
   }
@@ -64,19 +62,15 @@ export async function listCardTransactions(client: ApiClient, filter: CardTransa
   const onPage = page.onPage
   const list = await listPaged(
     client,
-    ['transactions'],
-    query,
-    z.looseObject({type: z.string()}),
+    listRequest(['transactions'], query, z.looseObject({type: z.string()}), 'transaction list'),
     onPage ? {...page, onPage: (items) => onPage(items.flatMap(keep))} : page,
-    'transaction list',
   )
   const {totalCount: _all, ...rest} = list
   return {...rest, data: list.data.flatMap(keep)}
 }
 
-export async function getCardTransaction(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['transactions', id]})
-  return client.parse(cardTransactionSchema, res.body, 'card transaction')
+export function getCardTransaction(id: string) {
+  return apiRequest({method: 'GET', path: ['transactions', id]}, cardTransactionSchema, 'card transaction')
 }
 
 export function simulateCard(cardId: string, kind: CardSimulator, body: Record<string, unknown>) {
@@ -106,24 +100,23 @@ const eventPage = z.looseObject({
  * delivery; every page is followed. With `last`, only the newest `last` events (one page, read
  * newest first), so a long-lived sandbox's log is not walked to show its tail.
  */
+export function sandboxEventPage(query: {type?: string; order?: 'desc'; limit: string; cursor?: string}) {
+  return apiRequest({method: 'GET', path: ['sandbox', 'events'], query}, eventPage, 'event list')
+}
+
 export async function sandboxEvents(
-  client: ApiClient,
+  client: Pick<ApiClient, 'call'>,
   type?: string,
   opts: {last?: number} = {},
 ): Promise<SandboxEvent[]> {
   if (opts.last !== undefined) {
-    const res = await client.request({
-      method: 'GET',
-      path: ['sandbox', 'events'],
-      query: {type, order: 'desc', limit: String(Math.min(opts.last, 1000))},
-    })
-    return client.parse(eventPage, res.body, 'event list').data.reverse()
+    const page = await client.call(sandboxEventPage({type, order: 'desc', limit: String(Math.min(opts.last, 1000))}))
+    return page.data.reverse()
   }
   const all: SandboxEvent[] = []
   let cursor: string | undefined
   do {
-    const res = await client.request({method: 'GET', path: ['sandbox', 'events'], query: {type, limit: '1000', cursor}})
-    const page = client.parse(eventPage, res.body, 'event list')
+    const page = await client.call(sandboxEventPage({type, limit: '1000', cursor}))
     all.push(...page.data)
     cursor = page.hasMore ? page.nextCursor : undefined
   } while (cursor)

@@ -1,40 +1,29 @@
 import type {CustomerCreateRequest, CustomerUpdateRequest} from '../schemas/customer.js'
 import {customerSchema, endUserTermsSchema} from '../schemas/customer-response.js'
-import type {ApiClient} from './client.js'
-import {apiRequest} from './request.js'
-import {listPaged, type PageOptions} from './list.js'
+import {apiRequest, type ApiRequest, type Query} from './request.js'
+import {listRequest} from './paging.js'
 
 export function createCustomer(body: CustomerCreateRequest) {
   return apiRequest({method: 'POST', path: ['customers'], body}, customerSchema, 'customer')
 }
 
-export async function getCustomer(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['customers', id]})
-  return client.parse(customerSchema, res.body, 'customer')
+export function getCustomer(id: string) {
+  return apiRequest({method: 'GET', path: ['customers', id]}, customerSchema, 'customer')
 }
 
-export async function listCustomers(
-  client: ApiClient,
-  query: Record<string, string | number | undefined>,
-  page: PageOptions,
-) {
-  return listPaged(client, ['customers'], query, customerSchema, page, 'customer list')
+export function listCustomers(query: Query) {
+  return listRequest(['customers'], query, customerSchema, 'customer list')
 }
 
-export async function updateCustomer(
-  client: ApiClient,
-  id: string,
-  body: CustomerUpdateRequest,
-  headers?: Record<string, string>,
-) {
-  return client.request({method: 'PATCH', path: ['customers', id], body, headers})
+/** The raw answer is kept (the caller reads a wallet challenge from a 202 as well as a customer). */
+export function updateCustomer(id: string, body: CustomerUpdateRequest, headers?: Record<string, string>): ApiRequest {
+  return {method: 'PATCH', path: ['customers', id], body, headers}
 }
 
 export function deleteCustomer(id: string) {
   return apiRequest({method: 'DELETE', path: ['customers', id]}, customerSchema, 'customer')
 }
 
-export async function getEndUserTerms(client: ApiClient) {
-  const res = await client.request({method: 'GET', path: ['customers', 'end-user-terms']})
-  return client.parse(endUserTermsSchema, res.body, 'end-user terms')
+export function getEndUserTerms() {
+  return apiRequest({method: 'GET', path: ['customers', 'end-user-terms']}, endUserTermsSchema, 'end-user terms')
 }

@@ -1,6 +1,6 @@
 import {delegatedKey, delegatedKeyList, type DelegatedKeyCreateRequest} from '../schemas/delegated-keys.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
-import type {ApiClient, ApiRequest} from './client.js'
+import {apiRequest, type ApiRequest} from './request.js'
 
 /** Delegated wallet keys (api-gaps 5.7). Create is a three-leg signed retry: see workflows/delegated-keys.ts. */
 export const createDelegatedKeyOp = (body: DelegatedKeyCreateRequest): SignedOperation => ({
@@ -14,14 +14,13 @@ export const createDelegatedKeyOp = (body: DelegatedKeyCreateRequest): SignedOpe
   resume: `Check \`svc wallet delegated-keys list --account ${body.internalAccountId}\`: an abandoned creation stays PENDING and does not block a new one.`,
 })
 
-export async function listDelegatedKeys(client: ApiClient, query: {accountId?: string; fundingSourceId?: string}) {
-  const res = await client.request({method: 'GET', path: ['auth', 'delegated-keys'], query})
-  return client.parse(delegatedKeyList, res.body, 'delegated key list').data
+/** One answer, not paged: the keys are in `data`. */
+export function listDelegatedKeys(query: {accountId?: string; fundingSourceId?: string}) {
+  return apiRequest({method: 'GET', path: ['auth', 'delegated-keys'], query}, delegatedKeyList, 'delegated key list')
 }
 
-export async function getDelegatedKey(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['auth', 'delegated-keys', id]})
-  return client.parse(delegatedKey, res.body, 'delegated key')
+export function getDelegatedKey(id: string) {
+  return apiRequest({method: 'GET', path: ['auth', 'delegated-keys', id]}, delegatedKey, 'delegated key')
 }
 
 export function revokeDelegatedKey(id: string): ApiRequest<void> {

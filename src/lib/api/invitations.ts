@@ -1,5 +1,4 @@
 import {invitation, type InvitationCreateRequest} from '../schemas/invitations.js'
-import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 /** UMA invitations (openapi /invitations). */
@@ -7,9 +6,8 @@ export function createInvitation(body: InvitationCreateRequest) {
   return apiRequest({method: 'POST', path: ['invitations'], body}, invitation, 'invitation')
 }
 
-export async function getInvitation(client: ApiClient, code: string) {
-  const res = await client.request({method: 'GET', path: ['invitations', code]})
-  return client.parse(invitation, res.body, 'invitation')
+export function getInvitation(code: string) {
+  return apiRequest({method: 'GET', path: ['invitations', code]}, invitation, 'invitation')
 }
 
 export function claimInvitation(code: string, inviteeUma: string) {

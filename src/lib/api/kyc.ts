@@ -8,8 +8,8 @@ import {
   type BeneficialOwnerUpdate,
 } from '../schemas/kyc.js'
 import type {ApiClient} from './client.js'
-import {apiRequest} from './request.js'
-import {listPaged, type PageOptions} from './list.js'
+import {apiRequest, type ApiRequest} from './request.js'
+import {listPaged, listRequest} from './paging.js'
 
 export type Channel = 'email' | 'phone'
 
@@ -21,17 +21,16 @@ export function createKycLink(customerId: string, body: {redirectUri?: string}) 
   )
 }
 
-export async function sendContactCode(client: ApiClient, customerId: string, channel: Channel): Promise<void> {
-  await client.request({method: 'POST', path: ['customers', customerId, `verify-${channel}`]})
+export function sendContactCode(customerId: string, channel: Channel): ApiRequest<void> {
+  return {method: 'POST', path: ['customers', customerId, `verify-${channel}`]}
 }
 
-export async function confirmContactCode(client: ApiClient, customerId: string, channel: Channel, code: string) {
-  const res = await client.request({
-    method: 'POST',
-    path: ['customers', customerId, `verify-${channel}`, 'confirm'],
-    body: {code},
-  })
-  return client.parse(customerSchema, res.body, 'customer')
+export function confirmContactCode(customerId: string, channel: Channel, code: string) {
+  return apiRequest(
+    {method: 'POST', path: ['customers', customerId, `verify-${channel}`, 'confirm'], body: {code}},
+    customerSchema,
+    'customer',
+  )
 }
 
 export function addBeneficialOwner(body: BeneficialOwnerCreate) {
@@ -53,17 +52,17 @@ export async function withStoredAddress(
   const body = req.body as BeneficialOwnerUpdate
   const address = (body.personalInfo as {address?: Record<string, unknown>} | undefined)?.address
   if (!address || (address.line1 !== undefined && address.country !== undefined)) return req
-  const current = await client.request({method: 'GET', path: req.path})
-  const stored =
-    (
-      client.parse(beneficialOwnerSchema, current.body, 'beneficial owner').personalInfo as
-        {address?: Record<string, unknown>} | undefined
-    )?.address ?? {}
+  const current = await client.call(getBeneficialOwner(req.path[1]))
+  const stored = (current.personalInfo as {address?: Record<string, unknown>} | undefined)?.address ?? {}
   return {...req, body: {...body, personalInfo: {...body.personalInfo, address: {...stored, ...address}}}}
 }
 
-export async function listBeneficialOwners(client: ApiClient, customerId: string, page: PageOptions) {
-  return listPaged(client, ['beneficial-owners'], {customerId}, beneficialOwnerSchema, page, 'beneficial owner list')
+export function getBeneficialOwner(id: string) {
+  return apiRequest({method: 'GET', path: ['beneficial-owners', id]}, beneficialOwnerSchema, 'beneficial owner')
+}
+
+export function listBeneficialOwners(customerId: string) {
+  return listRequest(['beneficial-owners'], {customerId}, beneficialOwnerSchema, 'beneficial owner list')
 }
 
 export interface DocumentFile {
@@ -85,23 +84,20 @@ export function sendDocument(fields: Record<string, string | undefined>, file: D
   )
 }
 
-export async function listDocuments(client: ApiClient, documentHolder: string, page: PageOptions) {
-  return listPaged(client, ['documents'], {documentHolder}, documentSchema, page, 'document list')
+export function listDocuments(documentHolder: string) {
+  return listRequest(['documents'], {documentHolder}, documentSchema, 'document list')
 }
 
 export function submitVerification(customerId: string) {
   return apiRequest({method: 'POST', path: ['verifications'], body: {customerId}}, verificationSchema, 'verification')
 }
 
+export function listVerifications(customerId: string) {
+  return listRequest(['verifications'], {customerId}, verificationSchema, 'verification list')
+}
+
 /** The newest submission (the list is newest first), or undefined before the first one. */
 export async function latestVerification(client: ApiClient, customerId: string) {
-  const list = await listPaged(
-    client,
-    ['verifications'],
-    {customerId},
-    verificationSchema,
-    {limit: 1},
-    'verification list',
-  )
+  const list = await listPaged(client, listVerifications(customerId), {limit: 1})
   return list.data[0]
 }

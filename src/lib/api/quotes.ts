@@ -1,6 +1,5 @@
 import {quoteSchema, type QuoteCreateRequest} from '../schemas/quotes.js'
 import {transactionSchema} from '../schemas/transactions.js'
-import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 /** `scope` keys a second quote of one command apart from its first (a re-quote after expiry). */
@@ -8,9 +7,8 @@ export function createQuote(body: QuoteCreateRequest, scope?: string) {
   return apiRequest({method: 'POST', path: ['quotes'], body, idempotency: scope ? {scope} : {}}, quoteSchema, 'quote')
 }
 
-export async function getQuote(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['quotes', id]})
-  return client.parse(quoteSchema, res.body, 'quote')
+export function getQuote(id: string) {
+  return apiRequest({method: 'GET', path: ['quotes', id]}, quoteSchema, 'quote')
 }
 
 /**

@@ -5,27 +5,23 @@ import {
   vaspSchema,
   type ExchangeRatesQuery,
 } from '../schemas/reference.js'
-import type {ApiClient} from './client.js'
-import {listPaged, type PageOptions} from './list.js'
+import {apiRequest} from './request.js'
+import {listRequest} from './paging.js'
 
-export async function getExchangeRates(client: ApiClient, q: ExchangeRatesQuery) {
-  const res = await client.request({method: 'GET', path: ['exchange-rates'], query: q})
-  return client.parse(exchangeRateListSchema, res.body, 'exchange rates').data
+/** One answer, not paged: the rates are in `data`. */
+export function getExchangeRates(query: ExchangeRatesQuery) {
+  return apiRequest({method: 'GET', path: ['exchange-rates'], query}, exchangeRateListSchema, 'exchange rates')
 }
 
-export async function listUmaProviders(
-  client: ApiClient,
-  query: Record<string, string | undefined>,
-  page: PageOptions,
-) {
-  return listPaged(client, ['uma-providers'], query, umaProviderSchema, page, 'UMA provider list')
+export function listUmaProviders(query: Record<string, string | undefined>) {
+  return listRequest(['uma-providers'], query, umaProviderSchema, 'UMA provider list')
 }
 
-export async function listVasps(client: ApiClient, page: PageOptions) {
-  return listPaged(client, ['vasps'], {}, vaspSchema, page, 'VASP list')
+export function listVasps() {
+  return listRequest(['vasps'], {}, vaspSchema, 'VASP list')
 }
 
-export async function listInstitutions(client: ApiClient, query: {country?: string; currency?: string}) {
-  const res = await client.request({method: 'GET', path: ['discoveries'], query})
-  return client.parse(institutionListSchema, res.body, 'institution list').data ?? []
+/** One answer, not paged: the institutions are in `data` (absent when there are none). */
+export function listInstitutions(query: {country?: string; currency?: string}) {
+  return apiRequest({method: 'GET', path: ['discoveries'], query}, institutionListSchema, 'institution list')
 }

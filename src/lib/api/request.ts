@@ -40,6 +40,8 @@ export interface ApiRequest<T = unknown> {
    * Service asks (a customer update that touches a wallet-tied email).
    */
   walletSignature?: {accountId?: string; ifAsked?: boolean}
+  /** A hint for an error answer with this code, where the request knows better than the catalogue: never sent. */
+  hints?: Record<string, string>
   /** How to read the answer: never sent, never shown. */
   response?: {schema: ResponseSchema; what: string; _type?: T}
 }

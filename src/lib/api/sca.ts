@@ -1,107 +1,99 @@
 import {z} from 'zod'
 import {quoteSchema} from '../schemas/quotes.js'
 import {resetStart, resetStatus, scaFactorList, scaLoginComplete, scaLoginStart, securityState} from '../schemas/sca.js'
-import {ApiError, SvcError} from '../errors.js'
-import type {ApiClient, RequestOptions} from './client.js'
+import {apiRequest, type ApiRequest, type ResponseSchema} from './request.js'
+
+/** A plain 409 CONFLICT on an SCA request means SCA does not apply to the customer: said so. */
+const hints = {
+  CONFLICT:
+    'SCA applies only to customers whose platform requires it (local sandbox: svc api PATCH /config --data \'{"sandbox":{"scaRequired":true}}\').',
+}
 
 /** Strong customer authentication calls; every /sca path names its customer in the query. */
-const q = (customerId: string) => ({customerId})
-
-/** One SCA request; a plain 409 CONFLICT here means SCA does not apply to the customer, said so. */
-async function send(client: ApiClient, req: RequestOptions) {
-  try {
-    return await client.request(req)
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.code !== 'CONFLICT') throw e
-    throw new SvcError({
-      code: e.code,
-      status: e.status,
-      exitCode: e.exitCode,
-      details: e.details,
-      message: e.message,
-      hint: 'SCA applies only to customers whose platform requires it (local sandbox: svc api PATCH /config --data \'{"sandbox":{"scaRequired":true}}\').',
-    })
-  }
+function sca<S extends ResponseSchema>(req: Omit<ApiRequest, 'response' | 'hints'>, schema: S, what: string) {
+  return apiRequest({...req, hints}, schema, what)
 }
 
-export async function listFactors(client: ApiClient, customerId: string) {
-  const res = await send(client, {method: 'GET', path: ['sca', 'factors'], query: q(customerId)})
-  return client.parse(scaFactorList, res.body, 'SCA factor list')
+/** An SCA request whose answer is not read. */
+function scaUnread(req: Omit<ApiRequest, 'response' | 'hints'>): ApiRequest<void> {
+  return {...req, hints}
 }
 
-export async function startEnrolment(client: ApiClient, customerId: string, type: 'TOTP' | 'PASSKEY') {
-  const res = await send(client, {method: 'POST', path: ['sca', 'factors'], query: q(customerId), body: {type}})
-  return client.parse(z.looseObject({type: z.string()}), res.body, 'SCA enrolment')
+const enrolment = z.looseObject({type: z.string()})
+
+export function listFactors(customerId: string) {
+  return sca({method: 'GET', path: ['sca', 'factors'], query: {customerId}}, scaFactorList, 'SCA factor list')
 }
 
-export async function confirmEnrolment(client: ApiClient, customerId: string, body: Record<string, unknown>) {
-  const res = await send(client, {method: 'POST', path: ['sca', 'factors', 'confirm'], query: q(customerId), body})
-  return client.parse(z.looseObject({type: z.string()}), res.body, 'SCA enrolment confirmation')
+export function startEnrolment(customerId: string, type: 'TOTP' | 'PASSKEY') {
+  return sca({method: 'POST', path: ['sca', 'factors'], query: {customerId}, body: {type}}, enrolment, 'SCA enrolment')
 }
 
-export async function deleteFactor(client: ApiClient, customerId: string, credentialId: string) {
-  await send(client, {method: 'DELETE', path: ['sca', 'factors', credentialId], query: q(customerId)})
+export function confirmEnrolment(customerId: string, body: Record<string, unknown>) {
+  return sca(
+    {method: 'POST', path: ['sca', 'factors', 'confirm'], query: {customerId}, body},
+    enrolment,
+    'SCA enrolment confirmation',
+  )
 }
 
-export async function startLogin(client: ApiClient, customerId: string, factor: string) {
-  const res = await send(client, {
-    method: 'POST',
-    path: ['sca', 'login', 'start'],
-    query: q(customerId),
-    body: {factor},
-  })
-  return client.parse(scaLoginStart, res.body, 'SCA login start')
+export function deleteFactor(customerId: string, credentialId: string) {
+  return scaUnread({method: 'DELETE', path: ['sca', 'factors', credentialId], query: {customerId}})
 }
 
-export async function completeLogin(client: ApiClient, customerId: string, body: Record<string, unknown>) {
-  const res = await send(client, {method: 'POST', path: ['sca', 'login', 'complete'], query: q(customerId), body})
-  return client.parse(scaLoginComplete, res.body, 'SCA login')
+export function startLogin(customerId: string, factor: string) {
+  return sca(
+    {method: 'POST', path: ['sca', 'login', 'start'], query: {customerId}, body: {factor}},
+    scaLoginStart,
+    'SCA login start',
+  )
 }
 
-export async function recordEvent(client: ApiClient, customerId: string, eventType: string) {
-  const res = await send(client, {
-    method: 'POST',
-    path: ['sca', 'record-event'],
-    query: q(customerId),
-    body: {eventType},
-  })
-  return client.parse(securityState, res.body, 'security state')
+export function completeLogin(customerId: string, body: Record<string, unknown>) {
+  return sca(
+    {method: 'POST', path: ['sca', 'login', 'complete'], query: {customerId}, body},
+    scaLoginComplete,
+    'SCA login',
+  )
 }
 
-export async function startReset(client: ApiClient, customerId: string, factor: string) {
-  const res = await send(client, {
-    method: 'POST',
-    path: ['sca', 'factors', 'reset'],
-    query: q(customerId),
-    body: {factor},
-  })
-  return client.parse(resetStart, res.body, 'factor reset')
+export function recordEvent(customerId: string, eventType: string) {
+  return sca(
+    {method: 'POST', path: ['sca', 'record-event'], query: {customerId}, body: {eventType}},
+    securityState,
+    'security state',
+  )
 }
 
-export async function getReset(client: ApiClient, customerId: string, resetId: string) {
-  const res = await send(client, {method: 'GET', path: ['sca', 'factors', 'reset', resetId], query: q(customerId)})
-  return client.parse(resetStatus, res.body, 'factor reset')
+export function startReset(customerId: string, factor: string) {
+  return sca(
+    {method: 'POST', path: ['sca', 'factors', 'reset'], query: {customerId}, body: {factor}},
+    resetStart,
+    'factor reset',
+  )
 }
 
-export async function completeReset(
-  client: ApiClient,
-  customerId: string,
-  resetId: string,
-  body: Record<string, unknown>,
-) {
-  await send(client, {
+export function getReset(customerId: string, resetId: string) {
+  return sca(
+    {method: 'GET', path: ['sca', 'factors', 'reset', resetId], query: {customerId}},
+    resetStatus,
+    'factor reset',
+  )
+}
+
+export function completeReset(customerId: string, resetId: string, body: Record<string, unknown>) {
+  return scaUnread({
     method: 'POST',
     path: ['sca', 'factors', 'reset', resetId, 'complete'],
-    query: q(customerId),
+    query: {customerId},
     body,
   })
 }
 
-export async function authorizeQuote(client: ApiClient, quoteId: string, body: Record<string, unknown>) {
-  const res = await send(client, {method: 'POST', path: ['quotes', quoteId, 'authorize'], body})
-  return client.parse(quoteSchema, res.body, 'quote')
+export function authorizeQuote(quoteId: string, body: Record<string, unknown>) {
+  return sca({method: 'POST', path: ['quotes', quoteId, 'authorize'], body}, quoteSchema, 'quote')
 }
 
-export async function resendAuthorization(client: ApiClient, quoteId: string) {
-  await send(client, {method: 'POST', path: ['quotes', quoteId, 'authorize', 'resend']})
+export function resendAuthorization(quoteId: string) {
+  return scaUnread({method: 'POST', path: ['quotes', quoteId, 'authorize', 'resend']})
 }

@@ -8,9 +8,8 @@ import {
   type providerAccountLinkRequest,
   type stablecoinRegisterRequest,
 } from '../schemas/stablecoins.js'
-import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
-import {listPaged, type PageOptions} from './list.js'
+import {listRequest} from './paging.js'
 
 /** Stablecoin issuance (openapi tag Stablecoins) and the enablement request (spec 3). */
 export function linkProviderAccount(body: z.infer<typeof providerAccountLinkRequest>) {
@@ -21,41 +20,28 @@ export function linkProviderAccount(body: z.infer<typeof providerAccountLinkRequ
   )
 }
 
-export async function listProviderAccounts(
-  client: ApiClient,
-  query: {provider?: string; status?: string},
-  page: PageOptions,
-) {
-  return listPaged(
-    client,
-    ['stablecoin-provider-accounts'],
-    query,
-    providerAccount,
-    page,
-    'stablecoin provider account list',
-  )
+export function listProviderAccounts(query: {provider?: string; status?: string}) {
+  return listRequest(['stablecoin-provider-accounts'], query, providerAccount, 'stablecoin provider account list')
 }
 
-export async function getProviderAccount(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['stablecoin-provider-accounts', id]})
-  return client.parse(providerAccount, res.body, 'stablecoin provider account')
+export function getProviderAccount(id: string) {
+  return apiRequest(
+    {method: 'GET', path: ['stablecoin-provider-accounts', id]},
+    providerAccount,
+    'stablecoin provider account',
+  )
 }
 
 export function registerStablecoin(body: z.infer<typeof stablecoinRegisterRequest>) {
   return apiRequest({method: 'POST', path: ['stablecoins'], body, idempotency: {}}, stablecoin, 'stablecoin')
 }
 
-export async function listStablecoins(
-  client: ApiClient,
-  query: {issuanceStatus?: string; gridOperationsStatus?: string; provider?: string},
-  page: PageOptions,
-) {
-  return listPaged(client, ['stablecoins'], query, stablecoin, page, 'stablecoin list')
+export function listStablecoins(query: {issuanceStatus?: string; gridOperationsStatus?: string; provider?: string}) {
+  return listRequest(['stablecoins'], query, stablecoin, 'stablecoin list')
 }
 
-export async function getStablecoin(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['stablecoins', id]})
-  return client.parse(stablecoin, res.body, 'stablecoin')
+export function getStablecoin(id: string) {
+  return apiRequest({method: 'GET', path: ['stablecoins', id]}, stablecoin, 'stablecoin')
 }
 
 export function requestEnablement(id: string) {
@@ -87,25 +73,12 @@ export function burnStablecoin(id: string, body: z.infer<typeof burnRequest>) {
   )
 }
 
-export async function listOperations(
-  client: ApiClient,
-  id: string,
-  query: {operationType?: string},
-  page: PageOptions,
-) {
-  return listPaged(
-    client,
-    ['stablecoins', id, 'operations'],
-    query,
-    stablecoinOperation,
-    page,
-    'stablecoin operation list',
-  )
+export function listOperations(id: string, query: {operationType?: string}) {
+  return listRequest(['stablecoins', id, 'operations'], query, stablecoinOperation, 'stablecoin operation list')
 }
 
-export async function getOperation(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['stablecoin-operations', id]})
-  return client.parse(stablecoinOperation, res.body, 'stablecoin operation')
+export function getOperation(id: string) {
+  return apiRequest({method: 'GET', path: ['stablecoin-operations', id]}, stablecoinOperation, 'stablecoin operation')
 }
 
 /** Sandbox only: the provider revoked (or invalidated) a link's credentials. */

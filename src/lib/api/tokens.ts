@@ -1,20 +1,18 @@
 import {apiToken, type TokenCreateRequest} from '../schemas/tokens.js'
-import type {ApiClient, ApiRequest} from './client.js'
-import {apiRequest} from './request.js'
-import {listPaged, type PageOptions} from './list.js'
+import {apiRequest, type ApiRequest} from './request.js'
+import {listRequest} from './paging.js'
 
 /** API tokens (openapi /tokens). */
 export function createToken(body: TokenCreateRequest) {
   return apiRequest({method: 'POST', path: ['tokens'], body}, apiToken, 'API token')
 }
 
-export async function listTokens(client: ApiClient, query: {name?: string}, page: PageOptions) {
-  return listPaged(client, ['tokens'], query, apiToken, page, 'API token list')
+export function listTokens(query: {name?: string}) {
+  return listRequest(['tokens'], query, apiToken, 'API token list')
 }
 
-export async function getToken(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['tokens', id]})
-  return client.parse(apiToken, res.body, 'API token')
+export function getToken(id: string) {
+  return apiRequest({method: 'GET', path: ['tokens', id]}, apiToken, 'API token')
 }
 
 export function deleteToken(id: string): ApiRequest<void> {

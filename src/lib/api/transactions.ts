@@ -1,19 +1,13 @@
 import {transactionSchema, type TransactionListQuery} from '../schemas/transactions.js'
-import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
-import {listPaged, type PageOptions} from './list.js'
+import {listRequest} from './paging.js'
 
-export async function listTransactions(
-  client: ApiClient,
-  query: Omit<TransactionListQuery, 'limit' | 'cursor'>,
-  page: PageOptions,
-) {
-  return listPaged(client, ['transactions'], query, transactionSchema, page, 'transaction list')
+export function listTransactions(query: Omit<TransactionListQuery, 'limit' | 'cursor'>) {
+  return listRequest(['transactions'], query, transactionSchema, 'transaction list')
 }
 
-export async function getTransaction(client: ApiClient, id: string) {
-  const res = await client.request({method: 'GET', path: ['transactions', id]})
-  return client.parse(transactionSchema, res.body, 'transaction')
+export function getTransaction(id: string) {
+  return apiRequest({method: 'GET', path: ['transactions', id]}, transactionSchema, 'transaction')
 }
 
 export function approveTransaction(id: string) {

@@ -1,6 +1,5 @@
 import {transactionSchema} from '../schemas/transactions.js'
 import {receiverLookupSchema, type SandboxUmaReceiveRequest} from '../schemas/uma.js'
-import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'
 
 /** POST /sandbox/uma/receive: a sandbox sender pays a customer (the payment starts PENDING). */
@@ -9,14 +8,9 @@ export function sandboxUmaReceive(body: SandboxUmaReceiveRequest) {
 }
 
 /** GET /receiver/uma/{address} or /receiver/external-account/{id}: what the receiver accepts. */
-export async function lookupReceiver(
-  client: ApiClient,
-  receiver: string,
-  sender: {customerId?: string; senderUmaAddress?: string},
-) {
+export function lookupReceiver(receiver: string, sender: {customerId?: string; senderUmaAddress?: string}) {
   const path = receiver.startsWith('ExternalAccount:')
     ? ['receiver', 'external-account', receiver]
     : ['receiver', 'uma', receiver]
-  const res = await client.request({method: 'GET', path, query: sender})
-  return client.parse(receiverLookupSchema, res.body, 'receiver look-up')
+  return apiRequest({method: 'GET', path, query: sender}, receiverLookupSchema, 'receiver look-up')
 }

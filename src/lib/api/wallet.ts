@@ -1,14 +1,8 @@
 import {z} from 'zod'
-import {
-  authMethodList,
-  authSessionList,
-  quorumPublicKeyResponse,
-  type AuthMethod,
-  type AuthSession,
-} from '../schemas/wallet.js'
+import {authMethodList, authSessionList, quorumPublicKeyResponse} from '../schemas/wallet.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
-import type {ApiClient} from './client.js'
 import {withArticle} from '../article.js'
+import {apiRequest} from './request.js'
 
 /**
  * Embedded-wallet endpoints (spec 4.6, api-gaps 5). Response schemas are loose on purpose: the
@@ -25,34 +19,47 @@ export {
 
 const listOf = <S extends z.ZodType>(item: S) => z.looseObject({data: z.array(item)})
 
-export async function listCredentials(client: ApiClient, accountId: string): Promise<AuthMethod[]> {
-  const res = await client.request({method: 'GET', path: ['auth', 'credentials'], query: {accountId}})
-  return client.parse(authMethodList, res.body, 'credential list').data
+/** One answer, not paged: the credentials are in `data`. */
+export function listCredentials(accountId: string) {
+  return apiRequest(
+    {method: 'GET', path: ['auth', 'credentials'], query: {accountId}},
+    authMethodList,
+    'credential list',
+  )
 }
 
-export async function listSessions(client: ApiClient, accountId: string): Promise<AuthSession[]> {
-  const res = await client.request({method: 'GET', path: ['auth', 'sessions'], query: {accountId}})
-  return client.parse(authSessionList, res.body, 'session list').data
+/** One answer, not paged: the sessions are in `data`. */
+export function listSessions(accountId: string) {
+  return apiRequest({method: 'GET', path: ['auth', 'sessions'], query: {accountId}}, authSessionList, 'session list')
 }
 
 /** The quorum key the local sandbox signs its bundles with (local environment only). */
-export async function fetchSandboxQuorumKey(client: ApiClient): Promise<string> {
-  const res = await client.request({method: 'GET', path: ['sandbox', 'quorum-public-key']})
-  return client.parse(quorumPublicKeyResponse, res.body, 'sandbox quorum key').publicKey
+export function sandboxQuorumKey() {
+  return apiRequest(
+    {method: 'GET', path: ['sandbox', 'quorum-public-key']},
+    quorumPublicKeyResponse,
+    'sandbox quorum key',
+  )
 }
 
-/** The EMBEDDED_WALLET internal accounts of a customer (no GET by id exists: api-gaps 3.1). */
-export async function embeddedWalletsOf(client: ApiClient, customerId: string): Promise<string[]> {
-  const res = await client.request({
-    method: 'GET',
-    path: ['customers', 'internal-accounts'],
-    query: {customerId, type: 'EMBEDDED_WALLET', limit: 100},
-  })
-  const list = client.parse(
+/**
+ * A customer's EMBEDDED_WALLET internal accounts (no GET by id exists: api-gaps 3.1); one page of
+ * 100, and an item without a type is kept (see `embeddedWalletIds`).
+ */
+export function embeddedWalletsOf(customerId: string) {
+  return apiRequest(
+    {
+      method: 'GET',
+      path: ['customers', 'internal-accounts'],
+      query: {customerId, type: 'EMBEDDED_WALLET', limit: 100},
+    },
     listOf(z.looseObject({id: z.string(), type: z.string().optional()})),
-    res.body,
     'internal account list',
   )
+}
+
+/** The wallets' ids from an `embeddedWalletsOf` answer (a server that ignores the type filter is narrowed here). */
+export function embeddedWalletIds(list: {data: Array<{id: string; type?: string}>}): string[] {
   return list.data.filter((a) => a.type === undefined || a.type === 'EMBEDDED_WALLET').map((a) => a.id)
 }
 

@@ -1,4 +1,4 @@
-import type {PageOptions} from '../api/list.js'
+import type {PageOptions} from '../api/paging.js'
 import type {Output} from './output.js'
 import {ListWriter, type Column, type ListView} from './table.js'
 

@@ -18,13 +18,15 @@ const agentAction: Recipe = async (kit) => {
     defaultExecutionMode: 'APPROVAL_REQUIRED',
     spendingLimits: {currency: 'USD', perTransactionLimit: 100_000},
   }
-  const {agent, deviceCode} = await createAgent(kit.client, {
-    name: `svc trigger ${kit.tag}`,
-    customerId: customer.id!,
-    policy,
-  })
+  const {agent, deviceCode} = await kit.client.call(
+    createAgent({
+      name: `svc trigger ${kit.tag}`,
+      customerId: customer.id!,
+      policy,
+    }),
+  )
   kit.did(`created agent ${agent.id} for ${customer.id} (every action needs approval)`)
-  const {accessToken} = await redeemDeviceCode(kit.client, deviceCode.code)
+  const {accessToken} = await kit.client.call(redeemDeviceCode(deviceCode.code))
   const asAgent = new ApiClient({
     ...kit.client.opts,
     tokenId: undefined,

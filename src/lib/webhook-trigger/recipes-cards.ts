@@ -29,7 +29,7 @@ async function activeCard(kit: Kit): Promise<{cardId: string; accountId: string}
   kit.did(`issued virtual card ${card.id} (${card.state})`)
   await kit.until(
     `${card.id} to become ACTIVE`,
-    () => getCard(kit.client, card.id),
+    () => kit.client.call(getCard(card.id)),
     (c) => c.state === 'ACTIVE',
   )
   kit.did(`${card.id} is ACTIVE`)

@@ -5,7 +5,7 @@ import {createExternalAccount, createOwnershipChallenge, submitOwnershipSignatur
 import {uploadCustomerCsv} from '../api/bulk-import.js'
 import {getCustomer} from '../api/customers.js'
 import {claimInvitation, createInvitation} from '../api/invitations.js'
-import {authMethodSchema, embeddedWalletsOf, listCredentials, walletOps} from '../api/wallet.js'
+import {authMethodSchema, embeddedWalletIds, embeddedWalletsOf, listCredentials, walletOps} from '../api/wallet.js'
 import {SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {engineFor, envelopeTrust, memorySigner} from '../workflows/wallet/common.js'
@@ -54,10 +54,10 @@ const ownershipVerified: Recipe = async (kit) => {
  */
 const walletOperation: Recipe = async (kit) => {
   const c = await individual(kit)
-  const [accountId] = await embeddedWalletsOf(kit.client, c.id!)
+  const [accountId] = embeddedWalletIds(await kit.client.call(embeddedWalletsOf(c.id!)))
   if (!accountId)
     throw setupFailed(`${c.id} has no EMBEDDED_WALLET internal account (embedded wallets are off in this sandbox)`)
-  const credential = (await listCredentials(kit.client, accountId)).find((m) => m.type === 'EMAIL_OTP')
+  const credential = (await kit.client.call(listCredentials(accountId))).data.find((m) => m.type === 'EMAIL_OTP')
   if (!credential) throw setupFailed(`${accountId} has no EMAIL_OTP credential`)
   await kit.client.request({method: 'PATCH', path: ['config'], body: {sandbox: {walletProcessingCount: 1}}})
   kit.did('told the local sandbox to answer the next signed wallet request PROCESSING (walletProcessingCount 1)')
@@ -85,7 +85,7 @@ const walletOperation: Recipe = async (kit) => {
 /** INVITATION.CLAIMED: a customer's UMA invitation is claimed by someone else's UMA address. */
 const invitationClaimed: Recipe = async (kit) => {
   const created = await individual(kit)
-  const inviterUma = (await getCustomer(kit.client, created.id!)).umaAddress
+  const inviterUma = (await kit.client.call(getCustomer(created.id!))).umaAddress
   if (!inviterUma) throw setupFailed(`${created.id} has no UMA address to invite from`)
   const inv = await kit.client.call(createInvitation({inviterUma, firstName: 'Grace'}))
   kit.did(`${inviterUma} created invitation ${inv.code}`)

@@ -1,4 +1,5 @@
 import {createExternalAccount, fundInternalAccount, listInternalAccounts} from '../api/accounts.js'
+import {listPaged} from '../api/paging.js'
 import {createCustomer, getCustomer, getEndUserTerms} from '../api/customers.js'
 import {addBeneficialOwner, sendDocument, submitVerification} from '../api/kyc.js'
 import {createQuote, executeQuote} from '../api/quotes.js'
@@ -19,7 +20,7 @@ const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>
 const decided = (s?: string) => s === 'APPROVED' || s === 'REJECTED'
 
 async function consent(kit: Kit) {
-  const terms = await getEndUserTerms(kit.client)
+  const terms = await kit.client.call(getEndUserTerms())
   return {
     acceptedAt: new Date(kit.ctx.now()).toISOString(),
     ipAddress: '127.0.0.1',
@@ -133,7 +134,7 @@ export async function business(kit: Kit, registrationSuffix: string): Promise<Cu
 export async function decision(kit: Kit, id: string): Promise<Customer> {
   return kit.until(
     `the KYC decision on ${id}`,
-    () => getCustomer(kit.client, id),
+    () => kit.client.call(getCustomer(id)),
     (c) => decided(c.kycStatus ?? c.kybStatus),
   )
 }
@@ -149,7 +150,7 @@ export async function approvedIndividual(kit: Kit, currency = 'USD'): Promise<{c
       message: `${customer.id} was ${customer.kycStatus}, not APPROVED`,
     })
   kit.did(`${customer.id} is APPROVED`)
-  const list = await listInternalAccounts(kit.client, {customerId: customer.id, currency}, {limit: 10})
+  const list = await listPaged(kit.client, listInternalAccounts({customerId: customer.id, currency}), {limit: 10})
   const account =
     list.data.find((a) => a.balance?.currency?.code === currency && a.type !== 'EMBEDDED_WALLET') ?? list.data[0]
   if (!account)

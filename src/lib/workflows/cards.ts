@@ -18,7 +18,7 @@ export async function waitForCard(ctx: Context, id: string): Promise<Card> {
 async function pollCard(ctx: Context, id: string): Promise<Card> {
   let delay = 100
   for (;;) {
-    const card = await getCard(ctx.client, id)
+    const card = await ctx.client.call(getCard(id))
     if (card.state !== 'PROCESSING') return card
     if (ctx.remainingMs() <= 0)
       throw stillPending(`${id} is still PROCESSING at --timeout`, `Check later with \`svc cards get ${id}\`.`)
@@ -155,7 +155,7 @@ export async function withCardCurrency(
   body: Record<string, unknown>,
   f: SimulationInput,
 ): Promise<Record<string, unknown>> {
-  const card = await getCard(ctx.client, cardId)
+  const card = await ctx.client.call(getCard(cardId))
   const code = card.currency ?? 'USD'
   const next: Record<string, unknown> = {...body, ...(body.currency ? {currency: {code}} : {})}
   if (f.amount !== undefined && f.amountMinor === undefined) next.amount = toMinorOrFail(f.amount, decimalsOf(code))

@@ -18,7 +18,7 @@ export async function waitForOwnership(ctx: Context, id: string): Promise<Extern
 async function poll(ctx: Context, id: string, seen: (status: string) => void): Promise<ExternalAccountView> {
   let delay = 250
   for (;;) {
-    const a = await getExternalAccount(ctx.client, id)
+    const a = await ctx.client.call(getExternalAccount(id))
     seen(a.status)
     if (a.status === 'ACTIVE') return a
     if (a.status === 'UNVERIFIED') {

@@ -19,6 +19,8 @@ function harness(statuses: string[], timeoutMs = 60_000) {
       return {status: 200, body: customer(statuses.length > 1 ? statuses.shift()! : statuses[0])}
     },
     parse: (_schema: unknown, body: unknown) => body,
+    // The transport reads the answer with the request's schema; this fake trusts it as it is.
+    call: async (req: {path: string[]}) => (await client.request(req)).body,
   }
   const ctx = {
     client,

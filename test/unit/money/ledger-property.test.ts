@@ -29,7 +29,7 @@ import {
   stablecoinAccount,
 } from '../../../src/emulator/domain/stablecoins.js'
 import type {EmuRequest} from '../../../src/emulator/router.js'
-import {clabeEnding} from '../../helpers/money.js'
+import {clabeEnding, usdBankAccount} from '../../helpers/money.js'
 import {prng} from '../../helpers/prng.js'
 
 let emu: Emulator
@@ -326,16 +326,7 @@ describe('money is conserved', () => {
     const rand = prng(42)
     const p = customer(77)
     const usd = p.accounts.find((a) => a.balance.currency.code === 'USD')!.id
-    const bank = createExternalAccount(emu, {
-      customerId: p.id,
-      currency: 'USD',
-      accountInfo: {
-        accountType: 'USD_ACCOUNT',
-        accountNumber: '99887766',
-        routingNumber: '021000021',
-        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Ada Lovelace'},
-      },
-    }).id
+    const bank = createExternalAccount(emu, usdBankAccount(p.id)).id
     linkProviderAccount(emu, {provider: 'BRALE', apiClientId: 'prop', apiClientSecret: 'prop-secret'})
     const coin = registerStablecoin(emu, {
       providerTokenIdentifier: 'PROP',

@@ -9,7 +9,7 @@ export default class AccountsExternalGet extends BaseCommand<typeof AccountsExte
   static override args = {accountId: idArg('ExternalAccount')}
 
   async run() {
-    const a = await getExternalAccount(this.ctx.client, this.args.accountId)
+    const a = await this.ctx.client.call(getExternalAccount(this.args.accountId))
     renderExternalAccount(this.out, a)
     return a
   }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listExternalAccounts} from '../../../lib/api/accounts.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {listOutputFlags} from '../../../lib/flags-output.js'
 import {listView} from '../../../lib/output/table.js'
@@ -36,7 +37,7 @@ export default class AccountsExternalList extends BaseCommand<typeof AccountsExt
       view,
       externalAccountColumns,
       page,
-      (p) => listExternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p),
+      (p) => listPaged(this.ctx.client, listExternalAccounts({customerId: f.customer, currency: f.currency}), p),
       (list) => renderExternalAccountList(this.out, list, view),
     )
   }

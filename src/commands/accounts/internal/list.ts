@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listInternalAccounts} from '../../../lib/api/accounts.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {listOutputFlags} from '../../../lib/flags-output.js'
 import {listView} from '../../../lib/output/table.js'
@@ -8,7 +9,7 @@ import {InputError} from '../../../lib/errors.js'
 import {idFlag, pagingFlags} from '../../../lib/flags.js'
 import {renderInternalAccount, renderInternalAccountList} from '../../../lib/output/accounts.js'
 import {showList} from '../../../lib/output/list-stream.js'
-import type {PageOptions} from '../../../lib/api/list.js'
+import type {PageOptions} from '../../../lib/api/paging.js'
 
 export default class AccountsInternalList extends BaseCommand<typeof AccountsInternalList> {
   static override summary = 'List internal accounts: balances in real units (--details for funding instructions)'
@@ -35,7 +36,7 @@ export default class AccountsInternalList extends BaseCommand<typeof AccountsInt
         {field: 'currency', message: `"${f.currency}" is not a currency code (USD, MXN, USDC ...)`},
       ])
     const load = (p: PageOptions) =>
-      listInternalAccounts(this.ctx.client, {customerId: f.customer, currency: f.currency}, p)
+      listPaged(this.ctx.client, listInternalAccounts({customerId: f.customer, currency: f.currency}), p)
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
     if (!f.details)
       return showList(this.out, view, internalAccountColumns, page, load, (list) =>

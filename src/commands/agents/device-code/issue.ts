@@ -9,7 +9,7 @@ export default class AgentsDeviceCodeIssue extends BaseCommand<typeof AgentsDevi
   static override args = {agentId: idArg('Agent')}
 
   async run() {
-    const dc = await issueDeviceCode(this.ctx.client, this.args.agentId)
+    const dc = await this.ctx.client.call(issueDeviceCode(this.args.agentId))
     renderKeyValue(this.out, [
       ['device code', dc.code],
       ['expires', dc.expiresAt],

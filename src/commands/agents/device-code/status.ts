@@ -10,7 +10,7 @@ export default class AgentsDeviceCodeStatus extends BaseCommand<typeof AgentsDev
   static override args = {code: Args.string({description: 'the device code (ABCD-2345)', required: true})}
 
   async run() {
-    const status = await deviceCodeStatusOf(this.ctx.client, checkWith(deviceCode, this.args.code, 'code'))
+    const status = await this.ctx.client.call(deviceCodeStatusOf(checkWith(deviceCode, this.args.code, 'code')))
     this.out.print(`${status.code}  ${status.redeemed ? 'redeemed' : 'not redeemed yet'}`)
     return status
   }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {myExternalAccounts, myInternalAccounts} from '../../../lib/api/agents.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {pagingFlags} from '../../../lib/flags.js'
 import {renderTable} from '../../../lib/output/render.js'
@@ -20,7 +21,7 @@ export default class AgentsMeAccounts extends BaseCommand<typeof AgentsMeAccount
     const f = this.flags
     const page = {limit: f.limit, cursor: f.cursor, all: f.all}
     if (f.external) {
-      const list = await myExternalAccounts(this.ctx.client, {currency: f.currency}, page)
+      const list = await listPaged(this.ctx.client, myExternalAccounts({currency: f.currency}), page)
       await renderTable(
         this.out,
         ['id', 'currency', 'status'],
@@ -28,7 +29,7 @@ export default class AgentsMeAccounts extends BaseCommand<typeof AgentsMeAccount
       )
       return list
     }
-    const list = await myInternalAccounts(this.ctx.client, {currency: f.currency}, page)
+    const list = await listPaged(this.ctx.client, myInternalAccounts({currency: f.currency}), page)
     await renderTable(
       this.out,
       ['id', 'type', 'currency', 'balance'],

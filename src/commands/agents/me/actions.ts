@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {myAction, myActions} from '../../../lib/api/agents.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {optionalIdArg, pagingFlags} from '../../../lib/flags.js'
 import {renderTable} from '../../../lib/output/render.js'
@@ -20,15 +21,15 @@ export default class AgentsMeActions extends BaseCommand<typeof AgentsMeActions>
 
   async run() {
     if (this.args.actionId) {
-      const x = await myAction(this.ctx.client, this.args.actionId)
+      const x = await this.ctx.client.call(myAction(this.args.actionId))
       if (!this.out.json) this.out.printJson(x)
       return x
     }
-    const list = await myActions(
-      this.ctx.client,
-      {status: this.flags.status},
-      {limit: this.flags.limit, cursor: this.flags.cursor, all: this.flags.all},
-    )
+    const list = await listPaged(this.ctx.client, myActions({status: this.flags.status}), {
+      limit: this.flags.limit,
+      cursor: this.flags.cursor,
+      all: this.flags.all,
+    })
     await renderTable(
       this.out,
       ['action', 'type', 'status'],

@@ -6,7 +6,7 @@ export default class AgentsMeShow extends BaseCommand<typeof AgentsMeShow> {
   static override examples = ['<%= config.bin %> agents me show --profile agent --json']
 
   async run() {
-    const a = await me(this.ctx.client)
+    const a = await this.ctx.client.call(me())
     if (!this.out.json) this.out.printJson(a)
     return a
   }

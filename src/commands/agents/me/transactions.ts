@@ -1,4 +1,5 @@
 import {myTransaction, myTransactions} from '../../../lib/api/agents.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {optionalIdArg, pagingFlags} from '../../../lib/flags.js'
 import {renderTransaction, renderTransactionList} from '../../../lib/output/transaction.js'
@@ -11,15 +12,15 @@ export default class AgentsMeTransactions extends BaseCommand<typeof AgentsMeTra
 
   async run() {
     if (this.args.transactionId) {
-      const t = await myTransaction(this.ctx.client, this.args.transactionId)
+      const t = await this.ctx.client.call(myTransaction(this.args.transactionId))
       renderTransaction(this.out, t)
       return t
     }
-    const list = await myTransactions(
-      this.ctx.client,
-      {},
-      {limit: this.flags.limit, cursor: this.flags.cursor, all: this.flags.all},
-    )
+    const list = await listPaged(this.ctx.client, myTransactions({}), {
+      limit: this.flags.limit,
+      cursor: this.flags.cursor,
+      all: this.flags.all,
+    })
     await renderTransactionList(this.out, list)
     return list
   }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {myInternalAccounts, myTransfer} from '../../../lib/api/agents.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {currency} from '../../../lib/currencies.js'
 import {InputError} from '../../../lib/errors.js'
@@ -40,7 +41,7 @@ export default class AgentsMeTransfer extends BaseCommand<typeof AgentsMeTransfe
 
   async run() {
     const f = this.flags
-    const accounts = await myInternalAccounts(this.ctx.client, {}, {all: true})
+    const accounts = await listPaged(this.ctx.client, myInternalAccounts({}), {all: true})
     const internal = accounts.data.find((a) => a.id === f.account)
     if (!internal)
       throw new InputError([

@@ -9,7 +9,7 @@ export default class CardsTransactionsGet extends BaseCommand<typeof CardsTransa
   static override args = {cardTransactionId: idArg('CardTransaction')}
 
   async run() {
-    const t = await getCardTransaction(this.ctx.client, this.args.cardTransactionId)
+    const t = await this.ctx.client.call(getCardTransaction(this.args.cardTransactionId))
     renderCardTransaction(this.out, t)
     return t
   }

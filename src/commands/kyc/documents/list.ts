@@ -1,4 +1,5 @@
 import {listDocuments} from '../../../lib/api/kyc.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {listOutputFlags} from '../../../lib/flags-output.js'
 import {listView} from '../../../lib/output/table.js'
@@ -27,7 +28,7 @@ export default class KycDocumentsList extends BaseCommand<typeof KycDocumentsLis
       what: 'documents',
       hint: 'Upload one with `svc kyc documents upload`.',
     })
-    const list = await listDocuments(this.ctx.client, this.flags.holder!, this.flags)
+    const list = await listPaged(this.ctx.client, listDocuments(this.flags.holder!), this.flags)
     await renderDocuments(this.out, list.data, view)
     if (list.hasMore) this.out.info(this.out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))
     return list

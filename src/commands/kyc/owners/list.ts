@@ -1,4 +1,5 @@
 import {listBeneficialOwners} from '../../../lib/api/kyc.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {listOutputFlags} from '../../../lib/flags-output.js'
 import {listView} from '../../../lib/output/table.js'
@@ -20,7 +21,7 @@ export default class KycOwnersList extends BaseCommand<typeof KycOwnersList> {
       what: 'beneficial owners',
       hint: 'Add one with `svc kyc owners add`.',
     })
-    const list = await listBeneficialOwners(this.ctx.client, this.args.customerId, this.flags)
+    const list = await listPaged(this.ctx.client, listBeneficialOwners(this.args.customerId), this.flags)
     await renderOwners(this.out, list.data, view)
     if (list.hasMore) this.out.info(this.out.dim(`More results: --cursor ${list.nextCursor} (or --all).`))
     return list

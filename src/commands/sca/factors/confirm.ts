@@ -52,7 +52,7 @@ export default class ScaFactorsConfirm extends BaseCommand<typeof ScaFactorsConf
         credential: f.credential === undefined ? undefined : readJsonInput(f.credential, '--credential'),
       }
     const checked = checkWith(scaConfirmRequest, body)
-    const done = await confirmEnrolment(this.ctx.client, this.args.customerId, checked)
+    const done = await this.ctx.client.call(confirmEnrolment(this.args.customerId, checked))
     this.out.success(`${f.type} enrolled for ${this.args.customerId}`)
     // TOTP recovery codes are secrets: they are not printed (the Service shows them once; keep them with the customer).
     return redact(done)

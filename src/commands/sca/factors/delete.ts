@@ -19,7 +19,7 @@ export default class ScaFactorsDelete extends BaseCommand<typeof ScaFactorsDelet
     await this.ctx.confirm(`Delete SCA factor ${this.args.credentialId} of ${this.args.customerId}?`, {
       yes: this.flags.yes,
     })
-    await deleteFactor(this.ctx.client, this.args.customerId, this.args.credentialId)
+    await this.ctx.client.call(deleteFactor(this.args.customerId, this.args.credentialId))
     this.out.success(`Deleted ${this.args.credentialId}`)
     return {customerId: this.args.customerId, credentialId: this.args.credentialId, deleted: true}
   }

@@ -20,7 +20,9 @@ export default class ScaFactorsEnrol extends BaseCommand<typeof ScaFactorsEnrol>
   }
 
   async run() {
-    const started = await startEnrolment(this.ctx.client, this.args.customerId, this.flags.type as 'TOTP' | 'PASSKEY')
+    const started = await this.ctx.client.call(
+      startEnrolment(this.args.customerId, this.flags.type as 'TOTP' | 'PASSKEY'),
+    )
     const shown = this.flags['show-secret'] ? started : (redact(started) as typeof started)
     this.out.success(`${this.flags.type} enrolment started for ${this.args.customerId}`)
     this.out.info(

@@ -9,7 +9,7 @@ export default class ScaFactorsList extends BaseCommand<typeof ScaFactorsList> {
   static override args = customerArg
 
   async run() {
-    const list = await listFactors(this.ctx.client, this.args.customerId)
+    const list = await this.ctx.client.call(listFactors(this.args.customerId))
     await renderTable(
       this.out,
       ['factor', 'credentialId', 'name'],

@@ -37,7 +37,7 @@ export default class ScaLoginComplete extends BaseCommand<typeof ScaLoginComplet
         origin: f.origin,
       }),
     )
-    const session = await completeLogin(this.ctx.client, this.args.customerId, body)
+    const session = await this.ctx.client.call(completeLogin(this.args.customerId, body))
     this.out.success(`SCA session ${session.status} for ${this.args.customerId} until ${session.sessionExpiresAt}`)
     return session
   }

@@ -15,7 +15,7 @@ export default class ScaLoginStart extends BaseCommand<typeof ScaLoginStart> {
   }
 
   async run() {
-    const started = await startLogin(this.ctx.client, this.args.customerId, this.flags.factor)
+    const started = await this.ctx.client.call(startLogin(this.args.customerId, this.flags.factor))
     renderKeyValue(this.out, [
       ['factor', started.factor],
       ['challengeId', started.challengeId],

@@ -33,7 +33,7 @@ export default class ScaResetComplete extends BaseCommand<typeof ScaResetComplet
       resetCompleteRequest,
       f.number ? {mobile: {countryCode: f['country-code'], number: f.number}} : {},
     )
-    await completeReset(this.ctx.client, this.args.customerId, this.args.resetId, body)
+    await this.ctx.client.call(completeReset(this.args.customerId, this.args.resetId, body))
     this.out.success(`Reset ${this.args.resetId} completed; the customer can enrol again`)
     return {customerId: this.args.customerId, resetId: this.args.resetId, status: 'COMPLETED'}
   }

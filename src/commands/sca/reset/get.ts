@@ -13,7 +13,7 @@ export default class ScaResetGet extends BaseCommand<typeof ScaResetGet> {
   }
 
   async run() {
-    const r = await getReset(this.ctx.client, this.args.customerId, this.args.resetId)
+    const r = await this.ctx.client.call(getReset(this.args.customerId, this.args.resetId))
     renderKeyValue(this.out, [
       ['status', r.status],
       ['factor', r.factor],

@@ -15,7 +15,7 @@ export default class ScaResetStart extends BaseCommand<typeof ScaResetStart> {
   }
 
   async run() {
-    const r = await startReset(this.ctx.client, this.args.customerId, this.flags.factor)
+    const r = await this.ctx.client.call(startReset(this.args.customerId, this.flags.factor))
     renderKeyValue(this.out, [
       ['resetId', r.resetId],
       ['liveness link', r.verificationLink],

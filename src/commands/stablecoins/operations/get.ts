@@ -9,7 +9,7 @@ export default class OperationsGet extends BaseCommand<typeof OperationsGet> {
   static override args = {operationId: idArg('StablecoinOperation')}
 
   async run() {
-    const op = await getOperation(this.ctx.client, this.args.operationId)
+    const op = await this.ctx.client.call(getOperation(this.args.operationId))
     renderOperation(this.out, op)
     return op
   }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listOperations} from '../../../lib/api/stablecoins.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {idArg, pagingFlags} from '../../../lib/flags.js'
 import {renderOperationTable} from '../../../lib/output/stablecoin.js'
@@ -16,12 +17,11 @@ export default class OperationsList extends BaseCommand<typeof OperationsList> {
 
   async run() {
     const f = this.flags
-    const list = await listOperations(
-      this.ctx.client,
-      this.args.stablecoinId,
-      {operationType: f.type},
-      {limit: f.limit, cursor: f.cursor, all: f.all},
-    )
+    const list = await listPaged(this.ctx.client, listOperations(this.args.stablecoinId, {operationType: f.type}), {
+      limit: f.limit,
+      cursor: f.cursor,
+      all: f.all,
+    })
     await renderOperationTable(this.out, list.data)
     return list
   }

@@ -9,7 +9,7 @@ export default class ProviderAccountsGet extends BaseCommand<typeof ProviderAcco
   static override args = {id: idArg('StablecoinProviderAccount')}
 
   async run() {
-    const a = await getProviderAccount(this.ctx.client, this.args.id)
+    const a = await this.ctx.client.call(getProviderAccount(this.args.id))
     renderKeyValue(this.out, [
       ['id', a.id],
       ['provider', a.provider],

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {listProviderAccounts} from '../../../lib/api/stablecoins.js'
+import {listPaged} from '../../../lib/api/paging.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {pagingFlags} from '../../../lib/flags.js'
 import {renderTable} from '../../../lib/output/render.js'
@@ -16,11 +17,11 @@ export default class ProviderAccountsList extends BaseCommand<typeof ProviderAcc
 
   async run() {
     const f = this.flags
-    const list = await listProviderAccounts(
-      this.ctx.client,
-      {provider: f.provider, status: f.status},
-      {limit: f.limit, cursor: f.cursor, all: f.all},
-    )
+    const list = await listPaged(this.ctx.client, listProviderAccounts({provider: f.provider, status: f.status}), {
+      limit: f.limit,
+      cursor: f.cursor,
+      all: f.all,
+    })
     await renderTable(
       this.out,
       ['ID', 'PROVIDER', 'PROVIDER ACCOUNT', 'STATUS', 'CREATED'],

@@ -20,7 +20,7 @@ export default class WalletCredentialsList extends BaseCommand<typeof WalletCred
       what: 'credentials',
       hint: 'Add one with `svc wallet credentials add`.',
     })
-    const data = await listCredentials(this.ctx.client, this.args.accountId)
+    const data = (await this.ctx.client.call(listCredentials(this.args.accountId))).data
     await renderCredentials(this.out, data, view)
     return {data}
   }

@@ -9,7 +9,7 @@ export default class DelegatedKeysGet extends BaseCommand<typeof DelegatedKeysGe
   static override args = {id: idArg('DelegatedKey')}
 
   async run() {
-    const key = await getDelegatedKey(this.ctx.client, this.args.id)
+    const key = await this.ctx.client.call(getDelegatedKey(this.args.id))
     renderDelegatedKey(this.out, key)
     return key
   }

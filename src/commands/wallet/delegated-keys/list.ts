@@ -19,7 +19,7 @@ export default class DelegatedKeysList extends BaseCommand<typeof DelegatedKeysL
       delegatedKeyListQuery,
       compact({accountId: this.flags.account, fundingSourceId: this.flags['funding-source']}),
     )
-    const data = await listDelegatedKeys(this.ctx.client, query)
+    const data = (await this.ctx.client.call(listDelegatedKeys(query))).data
     await renderDelegatedKeys(this.out, data)
     return {data}
   }

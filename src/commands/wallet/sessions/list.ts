@@ -15,7 +15,7 @@ export default class WalletSessionsList extends BaseCommand<typeof WalletSession
 
   async run() {
     const view = listView(this.flags, sessionColumns, {what: 'sessions', hint: 'Open one with `svc wallet login`.'})
-    const data = await listSessions(this.ctx.client, this.args.accountId)
+    const data = (await this.ctx.client.call(listSessions(this.args.accountId))).data
     const local = new Set(
       keyStoreFor(this.ctx)
         .list({accountId: this.args.accountId, kind: 'session'})

@@ -18,7 +18,7 @@ export async function agentLogin(ctx: Context, code: string, profileName: string
     deadline: ctx.deadline,
   })
   try {
-    const redeemed = await redeemDeviceCode(client, code)
+    const redeemed = await client.call(redeemDeviceCode(code))
     const token = new Secret(redeemed.accessToken)
     await saveAgentProfile(
       profileName,

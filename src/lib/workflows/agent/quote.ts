@@ -1,4 +1,5 @@
 import {myInternalAccounts, myQuote} from '../../api/agents.js'
+import {listPaged} from '../../api/paging.js'
 import type {Context} from '../../context.js'
 import {currency} from '../../currencies.js'
 import {InputError} from '../../errors.js'
@@ -8,7 +9,7 @@ import {checkWith} from '../../validate.js'
 
 /** Quotes as the agent: the amount in real units of the source account's currency (looked up through /agents/me). */
 export async function agentQuote(ctx: Context, f: {from: string; to: string; send: string; description?: string}) {
-  const accounts = await myInternalAccounts(ctx.client, {}, {all: true})
+  const accounts = await listPaged(ctx.client, myInternalAccounts({}), {all: true})
   const source = accounts.data.find((a) => a.id === f.from)
   if (!source)
     throw new InputError([

@@ -64,7 +64,7 @@ export async function waitForImport(
   const started = ctx.now()
   try {
     for (;;) {
-      const job = await getImportJob(ctx.client, jobId)
+      const job = await ctx.client.call(getImportJob(jobId))
       bar.draw(job.progress)
       if (TERMINAL_IMPORT_STATUSES.has(job.status)) return job
       const remaining = ctx.remainingMs()

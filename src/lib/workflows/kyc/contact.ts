@@ -27,7 +27,7 @@ function explain409(e: unknown, customerId: string, channel: Channel): never {
 }
 
 export async function sendCode(ctx: Context, customerId: string, channel: Channel): Promise<void> {
-  await sendContactCode(ctx.client, customerId, channel).catch((e) => explain409(e, customerId, channel))
+  await ctx.client.call(sendContactCode(customerId, channel)).catch((e) => explain409(e, customerId, channel))
 }
 
 /** The code comes from --code, or a hidden prompt on a terminal; it is never echoed or traced. */
@@ -40,5 +40,7 @@ export async function confirmCode(ctx: Context, customerId: string, channel: Cha
     })
   }
   const body = checkWith(confirmCodeRequest, {code: code.trim()})
-  return confirmContactCode(ctx.client, customerId, channel, body.code).catch((e) => explain409(e, customerId, channel))
+  return ctx.client
+    .call(confirmContactCode(customerId, channel, body.code))
+    .catch((e) => explain409(e, customerId, channel))
 }

@@ -2,6 +2,7 @@ import {readFileSync, statSync} from 'node:fs'
 import {basename} from 'node:path'
 import type {ApiClient} from '../../api/client.js'
 import {listDocuments, sendDocument, type DocumentFile} from '../../api/kyc.js'
+import {listPaged} from '../../api/paging.js'
 import {InputError, SvcError, type FieldError} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
 import {MAX_DOCUMENT_BYTES, sniffMime} from '../../kyc/file-sniff.js'
@@ -114,7 +115,7 @@ function stdinDocument(errors: FieldError[]): DocumentFile | undefined {
 
 /** The document `--replace` targets: same holder, type and side (api-gaps 10.1 #2: PUT /documents/{id}). */
 export async function existingDocument(client: ApiClient, f: DocumentUploadFields): Promise<Document> {
-  const {data} = await listDocuments(client, f.documentHolder, {all: true})
+  const {data} = await listPaged(client, listDocuments(f.documentHolder), {all: true})
   const found = data.find((d) => d.documentType === f.documentType && (d.side ?? undefined) === f.side)
   if (!found) {
     throw new SvcError({

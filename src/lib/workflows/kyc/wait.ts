@@ -54,7 +54,7 @@ async function poll(
   let delay = FIRST_POLL_MS
   try {
     for (;;) {
-      const c = await getCustomer(ctx.client, customerId)
+      const c = await ctx.client.call(getCustomer(customerId))
       if (c.isDeleted)
         throw new SvcError({
           code: 'CUSTOMER_DELETED',

@@ -94,7 +94,7 @@ async function currencyOf(
   dryRun?: boolean,
 ): Promise<string | undefined> {
   if (dryRun) return undefined
-  if (accountId.startsWith('ExternalAccount:')) return (await getExternalAccount(client, accountId)).currency
+  if (accountId.startsWith('ExternalAccount:')) return (await client.call(getExternalAccount(accountId))).currency
   return (await getInternalAccount(client, accountId, customerId)).balance.currency.code
 }
 

@@ -91,7 +91,7 @@ export interface UmaTerms {
 async function payerOf(client: ApiClient, f: UmaFlags): Promise<string> {
   if (f.customer) return f.customer
   const owner = f.from!.startsWith('ExternalAccount:')
-    ? (await getExternalAccount(client, f.from!)).customerId
+    ? (await client.call(getExternalAccount(f.from!))).customerId
     : (await getInternalAccount(client, f.from!)).customerId
   if (!owner) throw usageError(`${f.from} is a platform account: name the paying customer with --customer`)
   return owner
@@ -128,7 +128,7 @@ export async function umaTerms(client: ApiClient, f: UmaFlags, opts: {dryRun?: b
     )
   }
   const customerId = await payerOf(client, f)
-  const found = await lookupReceiver(client, address, {customerId})
+  const found = await client.call(lookupReceiver(address, {customerId}))
   const wanted = f['to-currency']
   const offer = wanted
     ? found.supportedCurrencies.find((c) => c.currency.code === wanted)
@@ -143,7 +143,9 @@ export async function umaTerms(client: ApiClient, f: UmaFlags, opts: {dryRun?: b
     ])
   }
   const asked = found.requiredPayerDataFields ?? []
-  const customer = asked.some((a) => given[a.name] === undefined) ? await getCustomer(client, customerId) : undefined
+  const customer = asked.some((a) => given[a.name] === undefined)
+    ? await client.call(getCustomer(customerId))
+    : undefined
   const info: Record<string, unknown> = {...given}
   const errors: FieldError[] = []
   for (const a of asked) {

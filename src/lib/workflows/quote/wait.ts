@@ -31,12 +31,12 @@ async function poll(ctx: Context, quoteId: string, onProgress: (status: string) 
   let delay = 250
   let last = ''
   for (;;) {
-    const quote = await getQuote(ctx.client, quoteId)
+    const quote = await ctx.client.call(getQuote(quoteId))
     let tx: Transaction | undefined
     if (quote.transactionId && quote.status !== 'PENDING')
-      tx = await getTransaction(ctx.client, quote.transactionId).catch((e: SvcError) =>
-        e.exitCode === ExitCode.NOT_FOUND ? undefined : Promise.reject(e),
-      )
+      tx = await ctx.client
+        .call(getTransaction(quote.transactionId))
+        .catch((e: SvcError) => (e.exitCode === ExitCode.NOT_FOUND ? undefined : Promise.reject(e)))
     const status = tx ? `transaction ${tx.status}` : `quote ${quote.status}`
     if (status !== last) onProgress(status)
     last = status

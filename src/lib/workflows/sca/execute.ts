@@ -30,14 +30,16 @@ export async function offerScaLogin(ctx: Context, e: ApiError): Promise<boolean>
   if (typeof customerId !== 'string' || !canPrompt(ctx.env)) return false
   ctx.out.warn(`${customerId} needs an SCA session before money moves.`)
   if (!(await promptConfirm('Send the customer an SMS code and log them in now?', true))) return false
-  const started = await startLogin(ctx.client, customerId, 'SMS_OTP')
+  const started = await ctx.client.call(startLogin(customerId, 'SMS_OTP'))
   const code = await askCode('SCA code the customer received')
-  const session = await completeLogin(ctx.client, customerId, {
-    factor: 'SMS_OTP',
-    challengeId: started.challengeId,
-    code,
-    endUserIpAddress: '127.0.0.1',
-  })
+  const session = await ctx.client.call(
+    completeLogin(customerId, {
+      factor: 'SMS_OTP',
+      challengeId: started.challengeId,
+      code,
+      endUserIpAddress: '127.0.0.1',
+    }),
+  )
   ctx.out.success(`SCA session open until ${session.sessionExpiresAt}`)
   return true
 }
@@ -57,7 +59,7 @@ export async function handleHeldQuote(ctx: Context, q: Quote): Promise<Quote> {
     return q
   }
   const code = await askCode('SCA code the customer received')
-  const authorized = await authorizeQuote(ctx.client, q.id, {code, endUserIpAddress: '127.0.0.1'})
+  const authorized = await ctx.client.call(authorizeQuote(q.id, {code, endUserIpAddress: '127.0.0.1'}))
   ctx.out.success(`Authorized ${authorized.id}: ${authorized.status}`)
   return authorized
 }

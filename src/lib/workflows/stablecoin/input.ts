@@ -34,7 +34,7 @@ async function amountOf(ctx: Context, stablecoinId: string, f: AmountFlags, dryR
       "--dry-run sends nothing, so the stablecoin's decimals are not looked up to convert --amount",
       'Give --amount-minor <smallest units> with --dry-run.',
     )
-  const coin = await getStablecoin(ctx.client, stablecoinId)
+  const coin = await ctx.client.call(getStablecoin(stablecoinId))
   try {
     const minor = toMinor(f.amount!, coin.decimals)
     if (minor <= 0) throw new MoneyError('must be more than zero')

@@ -4,7 +4,7 @@ import {SvcError, usageError} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
 import {type KeyStore, keyStoreFor, type KeyRecord} from '../../keystore.js'
 import {readConfig} from '../../config.js'
-import {fetchSandboxQuorumKey} from '../../api/wallet.js'
+import {sandboxQuorumKey} from '../../api/wallet.js'
 import {type EnvelopeTrustOptions, hexToBytes, stamp} from '../../wallet/index.js'
 import {interrupts} from '../../interrupt.js'
 import {
@@ -132,7 +132,8 @@ export async function envelopeTrust(ctx: Context, allowUnsigned = false): Promis
       throw usageError('SVC_QUORUM_PUBLIC_KEY must be an uncompressed P-256 key (130 hex characters starting 04)')
     return {pinnedQuorumKey: configured.toLowerCase(), allowUnsigned}
   }
-  if (env === 'local') return {pinnedQuorumKey: (await fetchSandboxQuorumKey(ctx.client)).toLowerCase(), allowUnsigned}
+  if (env === 'local')
+    return {pinnedQuorumKey: (await ctx.client.call(sandboxQuorumKey())).publicKey.toLowerCase(), allowUnsigned}
   if (env === 'production') {
     throw new SvcError({
       code: 'QUORUM_KEY_REQUIRED',

@@ -35,7 +35,7 @@ export async function resolveCredential(
   accountId: string,
   opts: {credentialId?: string; type?: CredentialType},
 ): Promise<AuthMethod> {
-  const all = await listCredentials(ctx.client, accountId)
+  const all = (await ctx.client.call(listCredentials(accountId))).data
   if (opts.credentialId) {
     const found = all.find((c) => c.id === opts.credentialId)
     if (!found)

@@ -3,6 +3,7 @@ import {
   authMethodSchema,
   authSessionSchema,
   type CredentialType,
+  embeddedWalletIds,
   embeddedWalletsOf,
   listCredentials,
   walletOps,
@@ -52,7 +53,7 @@ export async function revokeCredential(
 ): Promise<{revoked: string; sessionsRemoved: number}> {
   const credentialId = op.path[2]
   const accountId = accountFor(ctx, op.accountId, {credentialId})
-  const credentials = await listCredentials(ctx.client, accountId)
+  const credentials = (await ctx.client.call(listCredentials(accountId))).data
   if (!credentials.some((c) => c.id === credentialId)) {
     throw new SvcError({
       code: 'AUTH_METHOD_NOT_FOUND',
@@ -112,7 +113,7 @@ export async function updateCustomerSigned(
   const customerId = op.path[1]
   const keys = keyStoreFor(ctx)
   return engineFor(ctx).run(op, async (challenge) => {
-    const wallets = await embeddedWalletsOf(ctx.client, customerId)
+    const wallets = embeddedWalletIds(await ctx.client.call(embeddedWalletsOf(customerId)))
     const session = keys.findSession({accountIds: wallets, minRemainingMs: 5000})
     if (!session)
       throw noSession(

@@ -1,5 +1,5 @@
 import type {ApiRequest, Method} from '../../api/client.js'
-import {embeddedWalletsOf} from '../../api/wallet.js'
+import {embeddedWalletIds, embeddedWalletsOf} from '../../api/wallet.js'
 import type {Context} from '../../context.js'
 import {usageError} from '../../errors.js'
 import type {KeyStore} from '../../keystore.js'
@@ -31,7 +31,9 @@ async function signingAccount(ctx: Context, keys: KeyStore, req: RawRequest, hin
   if (!accountId && a === 'auth' && c)
     accountId = keys.list({kind: 'session'}).find((r) => r.sessionId === c || r.credentialId === c)?.accountId
   if (!accountId && a === 'customers' && b)
-    accountId = (await embeddedWalletsOf(ctx.client, b)).find((id) => keys.findSession({accountId: id}))
+    accountId = embeddedWalletIds(await ctx.client.call(embeddedWalletsOf(b))).find((id) =>
+      keys.findSession({accountId: id}),
+    )
   if (!accountId)
     throw usageError('--sign cannot tell which wallet signs this request', 'Pass --account InternalAccount:<id>.')
   return accountId

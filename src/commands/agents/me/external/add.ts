@@ -17,7 +17,7 @@ export default class AgentsMeExternalAdd extends BaseCommand<typeof AgentsMeExte
       {...this.flags, customer: undefined},
       {ownerImplied: true, warn: (m) => this.out.warn(m)},
     )
-    const account = await myExternalAccountAdd(this.ctx.client, body)
+    const account = await this.ctx.client.call(myExternalAccountAdd(body))
     this.out.success(`Registered ${account.id} (${account.status})`)
     return account
   }

@@ -10,7 +10,7 @@ export default class AgentsMeExternalDelete extends BaseCommand<typeof AgentsMeE
 
   async run() {
     await this.ctx.confirm(`Delete ${this.args.externalAccountId}?`, {yes: this.flags.yes})
-    await myExternalAccountDelete(this.ctx.client, this.args.externalAccountId)
+    await this.ctx.client.call(myExternalAccountDelete(this.args.externalAccountId))
     this.out.success(`Deleted ${this.args.externalAccountId}`)
     return {id: this.args.externalAccountId, deleted: true}
   }

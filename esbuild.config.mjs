@@ -74,11 +74,48 @@ function commandIndex() {
   return {version: manifest.version, commands, aliases}
 }
 
+/**
+ * What the root help (`svc`, `svc help`, `svc --help`, `-h`) shows, and nothing else: the root
+ * commands whole (without flags and examples), and of every other command only its id, which is
+ * what oclif derives the topics from. A topic oclif names from a command (not from package.json)
+ * takes that command's summary: the first command of each top-level word, in oclif's sort order,
+ * keeps its summary and description. The core plugins' commands (shell completion) come after
+ * svc's, as oclif loads them. Null when a plugin's manifest is missing: bin/run.js then reads
+ * everything the usual way.
+ */
+function rootHelpIndex() {
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const manifests = [join(root, 'oclif.manifest.json')]
+  for (const name of pjson.oclif.plugins ?? []) manifests.push(join(root, 'node_modules', name, 'oclif.manifest.json'))
+  if (!manifests.every((file) => existsSync(file))) return null
+  const commands = {}
+  const named = new Set()
+  for (const file of manifests) {
+    const entries = Object.entries(JSON.parse(readFileSync(file, 'utf8')).commands)
+    // oclif sorts each plugin's commands before it derives topics (code-point order: the
+    // oclif-sort-without-icu edit, checked equal to localeCompare for svc's ids).
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    for (const [id, c] of entries) {
+      const aliases = [...(c.aliases ?? []), ...(c.hiddenAliases ?? [])]
+      if (!id.includes(':') || aliases.length > 0) {
+        const {flags: _flags, examples: _examples, ...listed} = c
+        commands[id] = listed
+      } else if (!c.hidden) {
+        const word = id.split(':')[0]
+        commands[id] = named.has(word) ? {id} : {id, summary: c.summary, description: c.description}
+      }
+      if (!c.hidden) named.add(id.split(':')[0])
+    }
+  }
+  return {version: JSON.parse(readFileSync(manifests[0], 'utf8')).version, commands}
+}
+
 const entry = `
 export {run, flush, handle, settings, Plugin} from '@oclif/core'
 export {setLogger} from '@oclif/core/logger'
 export {default as HELP} from './src/lib/help.ts'
 export const COMMAND_INDEX = ${JSON.stringify(commandIndex())}
+export const ROOT_HELP_INDEX = ${JSON.stringify(rootHelpIndex())}
 const lazy = (load) => {
   const stub = {
     async run(argv, config) {

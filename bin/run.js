@@ -58,6 +58,13 @@ async function main() {
   // ESM that stays outside the bundle (the local sandbox) is imported from here: functions
   // restored from a V8 code cache have no import() callback of their own.
   globalThis.__svcImport = (url) => import(url)
+  // CommonJS packages the bundle keeps out (yaml, for flows) from their own one-file bundle with a
+  // code cache, dist/<name>.cjs, else from node_modules.
+  const required = new Map()
+  globalThis.__svcRequire = (name) => {
+    if (!required.has(name)) required.set(name, loadBundle(join(root, 'dist', `${name}.cjs`)) ?? require(name))
+    return required.get(name)
+  }
   // Plugins (package.json oclif.plugins: shell completion) are read only by the commands that need
   // them: `svc autocomplete ...`, and the root help that lists it. Every other command skips
   // finding, reading and parsing their package.json and manifest.

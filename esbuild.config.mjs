@@ -74,11 +74,48 @@ function commandIndex() {
   return {version: manifest.version, commands, aliases}
 }
 
+/**
+ * What the root help (`svc`, `svc help`, `svc --help`, `-h`) shows, and nothing else: the root
+ * commands whole (without flags and examples), and of every other command only its id, which is
+ * what oclif derives the topics from. A topic oclif names from a command (not from package.json)
+ * takes that command's summary: the first command of each top-level word, in oclif's sort order,
+ * keeps its summary and description. The core plugins' commands (shell completion) come after
+ * svc's, as oclif loads them. Null when a plugin's manifest is missing: bin/run.js then reads
+ * everything the usual way.
+ */
+function rootHelpIndex() {
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const manifests = [join(root, 'oclif.manifest.json')]
+  for (const name of pjson.oclif.plugins ?? []) manifests.push(join(root, 'node_modules', name, 'oclif.manifest.json'))
+  if (!manifests.every((file) => existsSync(file))) return null
+  const commands = {}
+  const named = new Set()
+  for (const file of manifests) {
+    const entries = Object.entries(JSON.parse(readFileSync(file, 'utf8')).commands)
+    // oclif sorts each plugin's commands before it derives topics (code-point order: the
+    // oclif-sort-without-icu edit, checked equal to localeCompare for svc's ids).
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    for (const [id, c] of entries) {
+      const aliases = [...(c.aliases ?? []), ...(c.hiddenAliases ?? [])]
+      if (!id.includes(':') || aliases.length > 0) {
+        const {flags: _flags, examples: _examples, ...listed} = c
+        commands[id] = listed
+      } else if (!c.hidden) {
+        const word = id.split(':')[0]
+        commands[id] = named.has(word) ? {id} : {id, summary: c.summary, description: c.description}
+      }
+      if (!c.hidden) named.add(id.split(':')[0])
+    }
+  }
+  return {version: JSON.parse(readFileSync(manifests[0], 'utf8')).version, commands}
+}
+
 const entry = `
 export {run, flush, handle, settings, Plugin} from '@oclif/core'
 export {setLogger} from '@oclif/core/logger'
 export {default as HELP} from './src/lib/help.ts'
 export const COMMAND_INDEX = ${JSON.stringify(commandIndex())}
+export const ROOT_HELP_INDEX = ${JSON.stringify(rootHelpIndex())}
 const lazy = (load) => {
   const stub = {
     async run(argv, config) {
@@ -113,6 +150,9 @@ const sourceRewrites = {
   setup(b) {
     b.onLoad({filter: /[\\/]src[\\/].*\.ts$/}, (args) => {
       let contents = readFileSync(args.path, 'utf8')
+      // yaml (flow files) from dist/yaml.cjs, one file with a code cache (bin/run.js), instead of
+      // the ~60 modules of its package: resolving and compiling them cost `flow run` ~20 ms.
+      contents = contents.replaceAll("createRequire(import.meta.url)('yaml')", "globalThis.__svcRequire('yaml')")
       const toDist = (file) => relative(join(root, 'src'), file).split(sep).join('/').replace(/\.ts$/, '.js')
       if (contents.includes('import.meta.url'))
         contents = contents.replaceAll('import.meta.url', distUrl(toDist(args.path)))
@@ -212,6 +252,29 @@ function asciiOnly(code) {
   return out
 }
 
+/** dist/yaml.cjs: the yaml package as one file, for bin/run.js to load with a code cache. */
+async function bundleYaml() {
+  const yamlFile = join(root, 'dist', 'yaml.cjs')
+  const result = await build({
+    entryPoints: [join(root, 'node_modules', 'yaml', 'dist', 'index.js')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  })
+  const tmp = `${yamlFile}.${process.pid}.tmp`
+  writeFileSync(
+    tmp,
+    `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`,
+  )
+  renameSync(tmp, yamlFile)
+  rmSync(yamlFile + '.cache', {force: true})
+}
+
 try {
   const result = await build({
     stdin: {contents: entry, resolveDir: root, sourcefile: 'svc-entry.js', loader: 'js'},
@@ -246,6 +309,7 @@ try {
     JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n',
   )
   renameSync(tmp, outfile)
+  await bundleYaml()
 } catch (error) {
   rmSync(outfile, {force: true})
   rmSync(cacheFile, {force: true})
@@ -273,23 +337,43 @@ const server = createServer((req, res) =>
   res.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(primeCustomer)),
 )
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+const primeEnv = {
+  PATH: process.env.PATH,
+  HOME: home,
+  SVC_CONFIG_DIR: join(home, 'c'),
+  SVC_DATA_DIR: join(home, 'd'),
+  SVC_BASE_URL: `http://127.0.0.1:${server.address().port}/2025-10-13`,
+  SVC_TOKEN_ID: 'prime',
+  SVC_CLIENT_SECRET: 'prime',
+  SVC_NO_INPUT: '1',
+}
 await new Promise((resolve) => {
   const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'customers', 'get', 'Customer:prime', '--json'], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      SVC_CONFIG_DIR: join(home, 'c'),
-      SVC_DATA_DIR: join(home, 'd'),
-      SVC_BASE_URL: `http://127.0.0.1:${server.address().port}/2025-10-13`,
-      SVC_TOKEN_ID: 'prime',
-      SVC_CLIENT_SECRET: 'prime',
-      SVC_NO_INPUT: '1',
-    },
+    env: primeEnv,
     stdio: 'ignore',
     timeout: 30_000,
   })
   child.on('exit', resolve).on('error', resolve)
 })
+// The yaml bundle's cache, from a one-step flow against the same server.
+writeFileSync(
+  join(home, 'prime.yaml'),
+  'name: prime\nsteps:\n  - name: read\n    api: {method: GET, path: /customers/Customer:prime}\n',
+)
+await new Promise((resolve) => {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin', 'run.js'), 'flow', 'run', join(home, 'prime.yaml'), '--json'],
+    {
+      env: primeEnv,
+      stdio: 'ignore',
+      timeout: 30_000,
+    },
+  )
+  child.on('exit', resolve).on('error', resolve)
+})
 server.close()
 rmSync(home, {recursive: true, force: true})
-console.log(`esbuild: dist/svc.cjs (${commands.length} commands)${existsSync(cacheFile) ? ' + code cache' : ''}`)
+console.log(
+  `esbuild: dist/svc.cjs (${commands.length} commands)${existsSync(cacheFile) ? ' + code cache' : ''}, dist/yaml.cjs${existsSync(join(root, 'dist', 'yaml.cjs.cache')) ? ' + code cache' : ''}`,
+)

@@ -9,7 +9,8 @@
 //     command modules, no directory scans.
 //  4. When the command line names a command and asks for no help, oclif gets a root plugin with
 //     that one command from the index built into the bundle (ids, aliases, argument names) instead
-//     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need.
+//     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need; the root
+//     help gets one with just what it lists (root commands, the ids topics come from).
 //  5. If the bundle is missing or older than the manifest (someone ran only tsc), the unbundled
 //     tsc output is used the same way (same error handling): slower, never broken.
 'use strict'
@@ -57,6 +58,13 @@ async function main() {
   // ESM that stays outside the bundle (the local sandbox) is imported from here: functions
   // restored from a V8 code cache have no import() callback of their own.
   globalThis.__svcImport = (url) => import(url)
+  // CommonJS packages the bundle keeps out (yaml, for flows) from their own one-file bundle with a
+  // code cache, dist/<name>.cjs, else from node_modules.
+  const required = new Map()
+  globalThis.__svcRequire = (name) => {
+    if (!required.has(name)) required.set(name, loadBundle(join(root, 'dist', `${name}.cjs`)) ?? require(name))
+    return required.get(name)
+  }
   // Plugins (package.json oclif.plugins: shell completion) are read only by the commands that need
   // them: `svc autocomplete ...`, and the root help that lists it. Every other command skips
   // finding, reading and parsing their package.json and manifest.
@@ -92,17 +100,29 @@ async function runOptions(bundle, args) {
   }
   const index = bundle.COMMAND_INDEX
   const id = index && !wantsHelp(args) ? commandNamed(args, index) : undefined
-  if (!id || typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
-  class OneCommandPlugin extends bundle.Plugin {
+  // The root help lists topics and root commands only: the bundle's small index of them, with the
+  // core plugins' commands in it, instead of the manifest, every command and the plugins' own.
+  const manifest = id
+    ? {version: index.version, commands: {[id]: index.commands[id]}}
+    : isRootHelp(args)
+      ? bundle.ROOT_HELP_INDEX
+      : undefined
+  if (!manifest || typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
+  class IndexPlugin extends bundle.Plugin {
     async _manifest() {
       this.hasManifest = true
-      this.commandIDs = [id]
-      return {version: index.version, commands: {[id]: index.commands[id]}}
+      this.commandIDs = Object.keys(manifest.commands)
+      return manifest
     }
   }
-  const plugin = new OneCommandPlugin({root, pjson, isRoot: true})
+  const plugin = new IndexPlugin({root, pjson, isRoot: true})
   await plugin.load()
   return {...options, plugins: new Map([[plugin.name, plugin]])}
+}
+
+/** `svc`, `svc help`, `svc --help`, `svc -h`: exactly, nothing else (`help --all`, a topic ...). */
+function isRootHelp(args) {
+  return args.length === 0 || (args.length === 1 && ['help', '--help', '-h'].includes(args[0]))
 }
 
 /**

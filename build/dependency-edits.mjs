@@ -110,6 +110,20 @@ export function dependencyEdits(http2Constants) {
       ],
     },
     {
+      name: 'string-width-ascii',
+      savesMs: 0,
+      why: "oclif's help wraps every line with wrap-ansi, which measures the line so far at each word with string-width, which runs the 10 kB emoji regex over it: ~40 ms of root help. Printable ASCII has no ANSI escape and no emoji and each character is one column wide, so its width is its length, what the full measure returns for it (test/unit/build/dependency-edits.test.ts compares both on all of svc's help text)",
+      kind: 'replace',
+      path: 'string-width/index.js',
+      guards: ['\tstring = stripAnsi(string);\n'],
+      edits: [
+        [
+          '\tstring = stripAnsi(string);\n',
+          '\tif (/^[\\x20-\\x7e]*$/.test(string)) return string.length;\n\tstring = stripAnsi(string);\n',
+        ],
+      ],
+    },
+    {
       name: 'oclif-supports-color-on-use',
       savesMs: 0,
       why: "oclif's theme probes the terminal's colour support (loading tty, which loads net) when loaded; it needs the answer only when it colours a message. Made for the local-only commands (profiles list, wallet keys list), where nothing else needs tty",

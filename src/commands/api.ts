@@ -3,7 +3,6 @@ import {BaseCommand} from '../lib/base-command.js'
 import {usageError} from '../lib/errors.js'
 import {dryRunFlag, idempotencyKeyFlag, readJsonInput} from '../lib/flags.js'
 import type {ApiRequest, Method} from '../lib/api/client.js'
-import {signedRawRequest} from '../lib/workflows/wallet/raw.js'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
@@ -70,7 +69,10 @@ export default class Api extends BaseCommand<typeof Api> {
       ...(f.sign ? {walletSignature: {accountId: f.account}} : {}),
     }
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
-    const res = f.sign ? await signedRawRequest(this.ctx, req) : await this.ctx.client.request(req)
+    // The wallet crypto (noble, HPKE, the key store) loads only for --sign: an unsigned call skips it.
+    const res = f.sign
+      ? await (await import('../lib/workflows/wallet/raw.js')).signedRawRequest(this.ctx, req)
+      : await this.ctx.client.request(req)
     this.out.info(this.out.dim(`HTTP ${res.status}`))
     if (!this.jsonEnabled()) this.out.printJson(res.body ?? null)
     return (res.body ?? {status: res.status}) as Record<string, unknown>

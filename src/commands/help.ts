@@ -8,7 +8,7 @@ export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
   static override summary = 'Help for svc and its commands; `svc help exit-codes` prints the exit-code table'
   static override examples = ['<%= config.bin %> help customers create', '<%= config.bin %> help exit-codes']
   static override strict = false
-  static override args = {command: Args.string({description: 'command or topic, or exit-codes'})}
+  static override args = {command: Args.string({description: 'command or topic, or exit-codes', ignoreStdin: true})}
 
   async run() {
     const argv = this.argv.filter((a) => !a.startsWith('-'))

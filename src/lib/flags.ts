@@ -32,7 +32,9 @@ export function idArg(type: string | string[], description?: string) {
 }
 
 export function optionalIdArg(type: string | string[], description?: string) {
-  return Args.string({...idArgOptions(type, description), required: false})
+  // ignoreStdin: oclif fills an omitted argument from a piped stdin (waiting up to 10 ms for it), so
+  // `--otp-stdin`'s code or a script's unrelated input became the id; it also loaded stdin's stream.
+  return Args.string({...idArgOptions(type, description), required: false, ignoreStdin: true})
 }
 
 export function idFlag(

@@ -1,5 +1,6 @@
 // bin/run.js hands oclif a one-command index from the bundle when the command line names a command
-// and asks for no help, and the full manifest otherwise (help, topics, mistyped commands). Whatever
+// and asks for no help, a root-help index for the root help, and the full manifest otherwise (command
+// help, topics, mistyped commands). Whatever
 // path a command line takes, the user must see exactly what plain oclif on the unbundled build shows
 // (SVC_NO_BUNDLE=1): same stdout, stderr and exit code.
 import {mkdtempSync, rmSync} from 'node:fs'
@@ -34,6 +35,12 @@ const lines: Array<[string, string[]]> = [
   ['command help', ['customers', 'get', '--help']],
   ['help for a topic', ['help', 'kyc']],
   ['a mistyped command', ['customers', 'gett', 'x']],
+  // The root help is drawn from the bundle's root-help index, not the manifest.
+  ['the root help (no arguments)', []],
+  ['the root help (help)', ['help']],
+  ['the root help (--help)', ['--help']],
+  ['the root help (-h)', ['-h']],
+  ['the root help with a flag (manifest)', ['help', '--json']],
 ]
 
 describe('the bundle start-up paths show what plain oclif shows', () => {

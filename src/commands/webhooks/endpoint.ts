@@ -11,7 +11,7 @@ export default class WebhooksEndpoint extends BaseCommand<typeof WebhooksEndpoin
     '<%= config.bin %> webhooks endpoint https://example.com/hooks/svc',
     '<%= config.bin %> webhooks endpoint --clear',
   ]
-  static override args = {url: Args.string({description: 'new endpoint URL (http or https)'})}
+  static override args = {url: Args.string({description: 'new endpoint URL (http or https)', ignoreStdin: true})}
   static override flags = {clear: Flags.boolean({description: 'remove the endpoint (no more deliveries)'})}
 
   async run() {

@@ -21,7 +21,10 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
   ]
   static override baseFlags = withTimeout('2m')
   static override args = {
-    type: Args.string({description: 'event type to produce (TEST when omitted; `--list` shows them all)'}),
+    type: Args.string({
+      description: 'event type to produce (TEST when omitted; `--list` shows them all)',
+      ignoreStdin: true,
+    }),
   }
   static override flags = {
     url: Flags.string({

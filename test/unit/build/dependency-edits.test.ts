@@ -56,6 +56,35 @@ describe('build-time dependency edits', () => {
     expect([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual([...ids].sort((a, b) => a.localeCompare(b)))
   })
 
+  it("string-width-ascii: the edited measure gives what the full one gives, on all of svc's help text", async () => {
+    const edit = edits.find((e) => e.name === 'string-width-ascii')!
+    const file = join(root, 'node_modules', edit.path)
+    let text = readFileSync(file, 'utf8')
+    for (const [from, to] of edit.edits ?? []) text = text.replace(from, to)
+    const {createRequire} = await import('node:module')
+    const requireNear = createRequire(file)
+    const mod = {exports: {} as unknown}
+    new Function('module', 'exports', 'require', text)(mod, mod.exports, requireNear)
+    const edited = mod.exports as (s: string) => number
+    const full = requireNear('./index.js') as (s: string) => number
+    const manifest = readFileSync(join(root, 'oclif.manifest.json'), 'utf8')
+    const samples = [
+      ...manifest.split(/\\n|"/),
+      ...manifest.split(/\s+/),
+      'caf\u00e9',
+      '\u001b[1mbold\u001b[22m',
+      '\u{1F600} smile',
+      '\u6f22\u5b57',
+      '1\ufe0f\u20e3',
+      'tab\there',
+      '',
+    ]
+    expect(samples.length).toBeGreaterThan(10_000)
+    for (const s of samples) expect(edited(s), JSON.stringify(s)).toBe(full(s))
+    expect(edited('\u{1F600}')).toBe(2)
+    expect(edited('abc')).toBe(3)
+  })
+
   it('the last build applied every edit (dist/dependency-edits.json)', () => {
     const report = JSON.parse(readFileSync(join(root, 'dist', 'dependency-edits.json'), 'utf8')) as {
       skipped: string[]

@@ -18,7 +18,7 @@ export default class SandboxClockAdvance extends BaseCommand<typeof SandboxClock
   // A long advance runs many jobs and webhook deliveries (each delivery may take up to 5 s).
   static override baseFlags = withTimeout('5m')
   static override args = {
-    span: Args.string({description: 'how far to move on: 30s, 6m, 2h, 1d, 1h30m', required: false}),
+    span: Args.string({description: 'how far to move on: 30s, 6m, 2h, 1d, 1h30m', required: false, ignoreStdin: true}),
   }
   static override flags = {
     to: Flags.string({description: 'the instant to move to, with a zone (2026-12-01T00:00:00Z)'}),

@@ -1,7 +1,16 @@
 import {join} from 'node:path'
 import {EnclaveClient} from './enclave.js'
 import {fixture as file, ownerPerson, pdf} from './kyc.js'
-import {api, approvedCustomer, clabeEnding, until, usdBankAccount} from './money.js'
+import {
+  api,
+  approvedCustomer,
+  clabeEnding,
+  externalAddArgs,
+  quoteArgs,
+  realtimeQuoteArgs,
+  until,
+  usdBankAccount,
+} from './money.js'
 import type {TestSandbox} from './sandbox.js'
 
 /**
@@ -48,21 +57,19 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   /** A first-party EVM wallet (ownership to verify), added the way an operator does. */
   const evmAccount = async (customerId: string) =>
     (
-      await sbx.json([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        customerId,
-        '--type',
-        'ETHEREUM_WALLET',
-        '--currency',
-        'USDC',
-        '--address',
-        evm(),
-        '--ownership',
-        'FIRST_PARTY',
-      ])
+      await sbx.json(
+        externalAddArgs(
+          customerId,
+          '--type',
+          'ETHEREUM_WALLET',
+          '--currency',
+          'USDC',
+          '--address',
+          evm(),
+          '--ownership',
+          'FIRST_PARTY',
+        ),
+      )
     ).id as string
   /** An approved customer with a funded USD account and a CLABE to pay. */
   const payer = async () => {
@@ -361,19 +368,9 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     }),
     'sandbox:send': async () => {
       const c = await approvedCustomer(sbx, ['USD'])
-      const q = await sbx.json([
-        'quote',
-        'create',
-        '--realtime',
-        '--customer',
-        c.id,
-        '--currency',
-        'USD',
-        '--to',
-        await clabe(c.id),
-        '--amount-minor',
-        '1500',
-      ])
+      const q = await sbx.json(
+        realtimeQuoteArgs(c.id, '--currency', 'USD', '--to', await clabe(c.id), '--amount-minor', '1500'),
+      )
       return {args: [q.id, '--currency', 'USD']}
     },
     'sandbox:stablecoins:enablement': async () => {
@@ -440,18 +437,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'transactions:cancel': async () => {
       const p = await payer()
       const slow = await clabe(p.id, '003')
-      const q = await sbx.json([
-        'quote',
-        'create',
-        '--from',
-        p.usd,
-        '--to',
-        slow,
-        '--amount-minor',
-        '1000',
-        '--execute',
-        '--yes',
-      ])
+      const q = await sbx.json(quoteArgs(p.usd, slow, '--amount-minor', '1000', '--execute', '--yes'))
       return {args: [q.transactionId, '--reason', 'eq cancel']}
     },
     'transactions:confirm': async () => {

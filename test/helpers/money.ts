@@ -74,6 +74,58 @@ export function clabeEnding(suffix: string): string {
   throw new Error(`no CLABE ends in ${suffix}`)
 }
 
+/*
+ * CLI argument builders: the commands the money tests run again and again, so that each test spells out only the
+ * flags it is about. Each returns a fresh array; append flags (`--json`, `--execute` …) as further arguments.
+ */
+
+/** `svc quote create --from <from> --to <to> …flags`. */
+export const quoteArgs = (from: string, to: string, ...flags: string[]) => [
+  'quote',
+  'create',
+  '--from',
+  from,
+  '--to',
+  to,
+  ...flags,
+]
+
+/** `svc quote create --realtime --customer <customer> …flags` (a just-in-time quote, funded by an instruction). */
+export const realtimeQuoteArgs = (customer: string, ...flags: string[]) => [
+  'quote',
+  'create',
+  '--realtime',
+  '--customer',
+  customer,
+  ...flags,
+]
+
+/** `svc accounts external add --customer <customer> …flags`. */
+export const externalAddArgs = (customer: string, ...flags: string[]) => [
+  'accounts',
+  'external',
+  'add',
+  '--customer',
+  customer,
+  ...flags,
+]
+
+/** `svc accounts external add` of a CLABE account: `--type CLABE --clabe <clabe> --beneficiary-name <name> …flags`. */
+export const clabeAccountArgs = (customer: string, clabe: string, name: string, ...flags: string[]) =>
+  externalAddArgs(customer, '--type', 'CLABE', '--clabe', clabe, '--beneficiary-name', name, ...flags)
+
+/** Ada Lovelace's USD account at Chase as `svc accounts external add` flags (the beneficiary name left to the test). */
+export const CHASE_USD_FLAGS = [
+  '--type',
+  'USD_ACCOUNT',
+  '--account-number',
+  '123456789',
+  '--routing-number',
+  '021000021',
+  '--bank-name',
+  'Chase',
+]
+
 export const beneficiary = {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}
 
 /** Ada Lovelace's US bank account: the body of POST /customers/external-accounts. */
@@ -95,21 +147,7 @@ export async function clabeBeneficiary(
   suffix = '123',
   extra: string[] = [],
 ): Promise<string> {
-  const r = await sbx.run([
-    'accounts',
-    'external',
-    'add',
-    '--customer',
-    customerId,
-    '--type',
-    'CLABE',
-    '--clabe',
-    clabeEnding(suffix),
-    '--beneficiary-name',
-    'Maria Garcia',
-    ...extra,
-    '--json',
-  ])
+  const r = await sbx.run(clabeAccountArgs(customerId, clabeEnding(suffix), 'Maria Garcia', ...extra, '--json'))
   expect(r.code, r.stderr).toBe(0)
   return r.json().id as string
 }

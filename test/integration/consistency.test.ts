@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {clabeAccountArgs, quoteArgs} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -125,31 +126,8 @@ describe('hints name the real object', () => {
     const customer = c.json().id
     const accounts = await sbx.run(['accounts', 'internal', 'list', '--customer', customer, '--json'])
     const account = accounts.json().data.find((a: {type: string}) => a.type === 'INTERNAL_FIAT').id
-    const payee = await sbx.run([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      customer,
-      '--type',
-      'CLABE',
-      '--clabe',
-      '032180000118359719',
-      '--beneficiary-name',
-      'Maria Garcia',
-      '--json',
-    ])
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      account,
-      '--to',
-      payee.json().id,
-      '--send',
-      '10.00',
-      '--json',
-    ])
+    const payee = await sbx.run(clabeAccountArgs(customer, '032180000118359719', 'Maria Garcia', '--json'))
+    const r = await sbx.run(quoteArgs(account, payee.json().id, '--send', '10.00', '--json'))
     const {error} = r.json()
     expect(error.code).toBe('USER_NOT_READY')
     expect(error.hint).toContain(`\`svc kyc status ${customer}\``)

@@ -8,6 +8,7 @@ import {readSituation, type Doc, type Situation} from '../../src/lib/scenario/ca
 import {Secret} from '../../src/lib/secret.js'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {clabeAccountArgs, externalAddArgs, quoteArgs} from '../helpers/money.js'
 
 /**
  * issue 12: a customer built in sandbox A (a RESOLVE_ERRORS submission, a funded account, a payout
@@ -140,20 +141,8 @@ beforeAll(async () => {
   const wallet = accounts.find((x) => x.type === 'EMBEDDED_WALLET')!
   expect(wallet).toBeDefined()
   await ok(['sandbox', 'fund', usd.id, '--amount', '1000.00'])
-  const ext = await ok([
-    'accounts',
-    'external',
-    'add',
-    '--customer',
-    c.id,
-    '--type',
-    'CLABE',
-    '--clabe',
-    ORIGINAL.clabe,
-    '--beneficiary-name',
-    ORIGINAL.beneficiary,
-  ])
-  const q = await ok(['quote', 'create', '--from', usd.id, '--to', ext.id, '--send', '250.00'])
+  const ext = await ok(clabeAccountArgs(c.id, ORIGINAL.clabe, ORIGINAL.beneficiary))
+  const q = await ok(quoteArgs(usd.id, ext.id, '--send', '250.00'))
   await ok(['quote', 'execute', q.id, '--yes', '--wait'], undefined, 1)
   await ok(['wallet', 'login', wallet.id, '--type', 'EMAIL_OTP', '--otp-stdin'], '000000')
 
@@ -294,23 +283,21 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
     expect((await ok(['kyc', 'submit', c.id], undefined, 6)).verificationStatus).toBe('RESOLVE_ERRORS')
     const accounts = (await ok(['accounts', 'internal', 'list', '--customer', c.id])).data as Doc[]
     // (funding waits for APPROVED in the sandbox, so this one has no money: the first test has it)
-    await ok([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'USD_ACCOUNT',
-      '--account-number',
-      '4400981234',
-      '--routing-number',
-      '021000021',
-      '--bank-name',
-      'Chase',
-      '--beneficiary-name',
-      'Jorge Castellanos',
-    ])
+    await ok(
+      externalAddArgs(
+        c.id,
+        '--type',
+        'USD_ACCOUNT',
+        '--account-number',
+        '4400981234',
+        '--routing-number',
+        '021000021',
+        '--bank-name',
+        'Chase',
+        '--beneficiary-name',
+        'Jorge Castellanos',
+      ),
+    )
     await ok(
       ['wallet', 'login', accounts.find((x) => x.type === 'EMBEDDED_WALLET')!.id, '--type', 'EMAIL_OTP', '--otp-stdin'],
       '000000',
@@ -464,20 +451,8 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
       '007': {status: 'FAILED', reason: 'ACCOUNT_CANNOT_RECEIVE'},
     }
     for (const [suffix, want] of Object.entries(outcomes)) {
-      const ext = await ok([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'CLABE',
-        '--clabe',
-        clabeEnding(suffix),
-        '--beneficiary-name',
-        'Teodora Villanueva',
-      ])
-      const q = await ok(['quote', 'create', '--from', usd.id, '--to', ext.id, '--send', '100.00'])
+      const ext = await ok(clabeAccountArgs(c.id, clabeEnding(suffix), 'Teodora Villanueva'))
+      const q = await ok(quoteArgs(usd.id, ext.id, '--send', '100.00'))
       await cli(a, ['quote', 'execute', q.id, '--yes'])
       await waitFor(async () => (await ok(['transactions', 'get', q.transactionId])).status === want.status)
       const t = await ok(['transactions', 'get', q.transactionId])

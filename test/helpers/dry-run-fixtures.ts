@@ -1,6 +1,6 @@
 import {join} from 'node:path'
 import {EnclaveClient} from './enclave.js'
-import {fixture as file, ownerPerson, pdf} from './kyc.js'
+import {documentUploadArgs, fixture as file, ownerPerson, pdf, US_SSN_FLAGS} from './kyc.js'
 import {
   api,
   approvedCustomer,
@@ -269,19 +269,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'kyc:documents:replace': async () => {
       const holder = await individual()
       const pdfFile = file(sbx.dir, 'eq-old.pdf', pdf())
-      const doc = await sbx.json([
-        'kyc',
-        'documents',
-        'upload',
-        '--holder',
-        holder,
-        '--type',
-        'OTHER',
-        '--file',
-        pdfFile,
-        '--country',
-        'US',
-      ])
+      const doc = await sbx.json(documentUploadArgs(holder, '--type', 'OTHER', '--file', pdfFile, '--country', 'US'))
       return {
         args: ['--holder', holder, '--type', 'OTHER', '--file', file(sbx.dir, 'eq-new.pdf', pdf()), '--country', 'US'],
         resolve: {'{documentId}': doc.id},
@@ -313,12 +301,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
         'Ruiz',
         '--birth-date',
         '1985-04-02',
-        '--nationality',
-        'US',
-        '--id-type',
-        'SSN',
-        '--identifier',
-        '123-45-6789',
+        ...US_SSN_FLAGS,
         '--address-line1',
         '1 Main St',
         '--address-city',

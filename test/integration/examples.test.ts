@@ -11,6 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {CHASE_USD_FLAGS, clabeAccountArgs, externalAddArgs, quoteArgs, realtimeQuoteArgs} from '../helpers/money.js'
+import {US_BUSINESS_FLAGS} from '../helpers/kyc.js'
 
 const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8')) as {
   commands: Record<string, {id: string; examples?: Array<string | {command: string}>}>
@@ -125,12 +126,7 @@ beforeAll(async () => {
       'business',
       '--legal-name',
       'Acme LLC',
-      '--country',
-      'US',
-      '--tax-id',
-      '12-3456789',
-      '--incorporated-on',
-      '2020-01-15',
+      ...US_BUSINESS_FLAGS,
       '--json',
     ])
   ).id

@@ -9,6 +9,7 @@ import {Secret} from '../../src/lib/secret.js'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {clabeAccountArgs, externalAddArgs, quoteArgs} from '../helpers/money.js'
+import {documentUploadArgs} from '../helpers/kyc.js'
 
 /**
  * issue 12: a customer built in sandbox A (a RESOLVE_ERRORS submission, a funded account, a payout
@@ -117,23 +118,21 @@ beforeAll(async () => {
     '--address-country',
     'US',
   ])
-  await ok([
-    'kyc',
-    'documents',
-    'upload',
-    '--holder',
-    c.id,
-    '--type',
-    'PASSPORT',
-    '--file',
-    join(process.cwd(), 'flows/fixtures/passport.jpg'),
-    '--number',
-    ORIGINAL.passport,
-    '--issuing-authority',
-    'SRE',
-    '--country',
-    'MX',
-  ])
+  await ok(
+    documentUploadArgs(
+      c.id,
+      '--type',
+      'PASSPORT',
+      '--file',
+      join(process.cwd(), 'flows/fixtures/passport.jpg'),
+      '--number',
+      ORIGINAL.passport,
+      '--issuing-authority',
+      'SRE',
+      '--country',
+      'MX',
+    ),
+  )
   await ok(['kyc', 'submit', c.id])
   await ok(['kyc', 'wait', c.id, '--timeout', '30s'])
   const accounts = (await ok(['accounts', 'internal', 'list', '--customer', c.id])).data as Doc[]
@@ -422,23 +421,21 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
       'MXN',
     ])
     await ok(['customers', 'terms', c.id, '--accept'])
-    await ok([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      c.id,
-      '--type',
-      'PASSPORT',
-      '--file',
-      join(process.cwd(), 'flows/fixtures/passport.jpg'),
-      '--number',
-      'M5550101',
-      '--issuing-authority',
-      'SRE',
-      '--country',
-      'MX',
-    ])
+    await ok(
+      documentUploadArgs(
+        c.id,
+        '--type',
+        'PASSPORT',
+        '--file',
+        join(process.cwd(), 'flows/fixtures/passport.jpg'),
+        '--number',
+        'M5550101',
+        '--issuing-authority',
+        'SRE',
+        '--country',
+        'MX',
+      ),
+    )
     await ok(['kyc', 'submit', c.id])
     await ok(['kyc', 'wait', c.id, '--timeout', '30s'])
     const usd = ((await ok(['accounts', 'internal', 'list', '--customer', c.id, '--currency', 'USD'])).data as Doc[])[0]

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {journey, listenForWebhooks, type Journey} from '../helpers/kyc.js'
+import {documentUploadArgs, journey, listenForWebhooks, NATIONAL_ID_FLAGS, type Journey} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -196,25 +196,16 @@ describe('EU contact verification before the hosted link', () => {
       [['kyc', 'verify-email', 'customer-1'], 'customerId'],
       [['kyc', 'link', 'Customer:abc', '--redirect-uri', 'not a url'], 'redirectUri'],
       [
-        [
-          'kyc',
-          'documents',
-          'upload',
-          '--holder',
+        documentUploadArgs(
           'Customer:abc',
           '--type',
           'NATIONAL_ID',
           '--side',
           'SIDEWAYS',
-          '--number',
-          'N1',
-          '--issuing-authority',
-          'Gov',
-          '--country',
-          'US',
+          ...NATIONAL_ID_FLAGS,
           '--file',
           '/nonexistent.png',
-        ],
+        ),
         'side',
       ],
     ]

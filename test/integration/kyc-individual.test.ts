@@ -1,5 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {
+  documentUploadArgs,
   fixture,
   individualFlags,
   journey,
@@ -110,25 +111,23 @@ describe('KYC of individuals, end to end', () => {
     ])
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     const front = fixture(fx.sbx.dir, 'dl-front.png', png(1000, 640))
-    await fx.svc.json([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      c.id,
-      '--type',
-      'DRIVERS_LICENSE',
-      '--side',
-      'FRONT',
-      '--file',
-      front,
-      '--number',
-      'D1234',
-      '--issuing-authority',
-      'CA DMV',
-      '--country',
-      'US',
-    ])
+    await fx.svc.json(
+      documentUploadArgs(
+        c.id,
+        '--type',
+        'DRIVERS_LICENSE',
+        '--side',
+        'FRONT',
+        '--file',
+        front,
+        '--number',
+        'D1234',
+        '--issuing-authority',
+        'CA DMV',
+        '--country',
+        'US',
+      ),
+    )
     const second = await fx.svc.submit(c.id)
     expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(second.errors).toHaveLength(1)

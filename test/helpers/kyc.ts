@@ -127,14 +127,20 @@ export const NATIONAL_ID_FLAGS = ['--number', 'N1', '--issuing-authority', 'Gov'
 /** A US business's registration as `svc customers create --type business` flags (its name left out). */
 export const US_BUSINESS_FLAGS = ['--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15']
 
+/** `svc customers create --type individual --full-name <fullName> …flags`. */
+export const individualArgs = (fullName: string, ...flags: string[]) => [
+  'customers',
+  'create',
+  '--type',
+  'individual',
+  '--full-name',
+  fullName,
+  ...flags,
+]
+
 /** Flags for a complete individual (everything the rules ask for except documents and consent). */
 export function individualFlags(fullName: string): string[] {
-  return [
-    'customers',
-    'create',
-    '--type',
-    'individual',
-    '--full-name',
+  return individualArgs(
     fullName,
     '--birth-date',
     '1990-01-15',
@@ -143,7 +149,7 @@ export function individualFlags(fullName: string): string[] {
     ...ADDRESS,
     '--data',
     JSON.stringify({idType: 'SSN', identifier: '123-45-6789'}),
-  ]
+  )
 }
 
 /** A beneficial owner's personalInfo (Ruiz, Austin TX, SSN): the body of POST /beneficial-owners. */

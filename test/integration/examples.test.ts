@@ -11,7 +11,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {CHASE_USD_FLAGS, clabeAccountArgs, externalAddArgs, quoteArgs, realtimeQuoteArgs} from '../helpers/money.js'
-import {US_BUSINESS_FLAGS} from '../helpers/kyc.js'
+import {individualArgs, US_BUSINESS_FLAGS} from '../helpers/kyc.js'
 
 const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8')) as {
   commands: Record<string, {id: string; examples?: Array<string | {command: string}>}>
@@ -100,23 +100,20 @@ beforeAll(async () => {
   sbx = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 0})
   const runJson = (args: string[]) => sbx.run(args).then((r) => r.json())
   ids.Customer = (
-    await runJson([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Example Person',
-      '--email',
-      'ex@example.com',
-      '--phone',
-      '+15551234567',
-      '--currency',
-      'USD',
-      '--currency',
-      'USDC',
-      '--json',
-    ])
+    await runJson(
+      individualArgs(
+        'Example Person',
+        '--email',
+        'ex@example.com',
+        '--phone',
+        '+15551234567',
+        '--currency',
+        'USD',
+        '--currency',
+        'USDC',
+        '--json',
+      ),
+    )
   ).id
   ids.Business = (
     await runJson([

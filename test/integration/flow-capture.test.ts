@@ -9,7 +9,7 @@ import {Secret} from '../../src/lib/secret.js'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {clabeAccountArgs, externalAddArgs, quoteArgs} from '../helpers/money.js'
-import {documentUploadArgs} from '../helpers/kyc.js'
+import {documentUploadArgs, individualArgs} from '../helpers/kyc.js'
 
 /**
  * issue 12: a customer built in sandbox A (a RESOLVE_ERRORS submission, a funded account, a payout
@@ -75,24 +75,21 @@ beforeAll(async () => {
     expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
     return r.json()
   }
-  const c = await ok([
-    'customers',
-    'create',
-    '--type',
-    'individual',
-    '--full-name',
-    ORIGINAL.fullName,
-    '--email',
-    ORIGINAL.email,
-    '--phone',
-    ORIGINAL.phone,
-    '--platform-id',
-    ORIGINAL.platformId,
-    '--currency',
-    'USD',
-    '--currency',
-    'MXN',
-  ])
+  const c = await ok(
+    individualArgs(
+      ORIGINAL.fullName,
+      '--email',
+      ORIGINAL.email,
+      '--phone',
+      ORIGINAL.phone,
+      '--platform-id',
+      ORIGINAL.platformId,
+      '--currency',
+      'USD',
+      '--currency',
+      'MXN',
+    ),
+  )
   customerId = c.id
   await ok(['customers', 'terms', c.id, '--accept'])
   const first = await ok(['kyc', 'submit', c.id], undefined, 6)
@@ -264,20 +261,17 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
       expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
       return r.json()
     }
-    const c = await ok([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Jorge Castellanos',
-      '--email',
-      'jorge.c@example.net',
-      '--birth-date',
-      '1979-09-30',
-      '--currency',
-      'USD',
-    ])
+    const c = await ok(
+      individualArgs(
+        'Jorge Castellanos',
+        '--email',
+        'jorge.c@example.net',
+        '--birth-date',
+        '1979-09-30',
+        '--currency',
+        'USD',
+      ),
+    )
     await ok(['customers', 'terms', c.id, '--accept'])
     expect((await ok(['kyc', 'submit', c.id], undefined, 6)).verificationStatus).toBe('RESOLVE_ERRORS')
     const accounts = (await ok(['accounts', 'internal', 'list', '--customer', c.id])).data as Doc[]
@@ -390,36 +384,33 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
       expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
       return r.json()
     }
-    const c = await ok([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Teodora Villanueva',
-      '--email',
-      'teo.v@example.net',
-      '--birth-date',
-      '1984-11-02',
-      '--nationality',
-      'MX',
-      '--id-type',
-      'SSN',
-      '--identifier',
-      '623-11-4820',
-      '--address-line1',
-      '9 Calle Luna',
-      '--address-city',
-      'Dallas',
-      '--address-postal-code',
-      '75201',
-      '--address-country',
-      'US',
-      '--currency',
-      'USD',
-      '--currency',
-      'MXN',
-    ])
+    const c = await ok(
+      individualArgs(
+        'Teodora Villanueva',
+        '--email',
+        'teo.v@example.net',
+        '--birth-date',
+        '1984-11-02',
+        '--nationality',
+        'MX',
+        '--id-type',
+        'SSN',
+        '--identifier',
+        '623-11-4820',
+        '--address-line1',
+        '9 Calle Luna',
+        '--address-city',
+        'Dallas',
+        '--address-postal-code',
+        '75201',
+        '--address-country',
+        'US',
+        '--currency',
+        'USD',
+        '--currency',
+        'MXN',
+      ),
+    )
     await ok(['customers', 'terms', c.id, '--accept'])
     await ok(
       documentUploadArgs(

@@ -9,6 +9,7 @@ import {svc} from '../helpers/cli.js'
 import {fundedPayer} from '../helpers/money.js'
 import {BIN} from '../helpers/process-sandbox.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {individualArgs} from '../helpers/kyc.js'
 
 const work = mkdtempSync(join(tmpdir(), 'svc-ops-'))
 /** A fresh user: own config and data dirs, nothing started, no SVC_* credentials. */
@@ -91,7 +92,7 @@ describe('1. the local profile follows the port the running sandbox recorded', (
       detail: expect.stringContaining(`running at ${new URL(ready.url).origin}`),
     })
 
-    const created = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Port Zero', '--json'], {
+    const created = await svc(individualArgs('Port Zero', '--json'), {
       env,
     })
     expect(created.code, created.stderr).toBe(0)
@@ -113,7 +114,7 @@ describe('1. the local profile follows the port the running sandbox recorded', (
 describe('2. a --json failure keeps its document on stdout and says it on stderr', () => {
   it('no sandbox: the error document on stdout, its one line on stderr; a `| jq` pipeline still shows it', async () => {
     const env = freshUser('json-fail')
-    const r = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Ada', '--json'], {env})
+    const r = await svc(individualArgs('Ada', '--json'), {env})
     expect(r.code).toBe(9)
     expect(r.json().error).toMatchObject({
       code: 'NETWORK_ERROR',
@@ -220,7 +221,7 @@ describe('4. every customer has a fiat internal account; adding a currency adds 
   }
 
   it('created without --currency: an INTERNAL_FIAT USD account (the platform currency) beside the embedded wallet', async () => {
-    const c = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'No Currency', '--json'], {
+    const c = await svc(individualArgs('No Currency', '--json'), {
       env: sbx.env,
     })
     expect(c.code, c.stderr).toBe(0)
@@ -228,12 +229,7 @@ describe('4. every customer has a fiat internal account; adding a currency adds 
   })
 
   it('`customers update --currency USD --currency EUR` creates the EUR account (once), keeps USD, and no account-creation webhook exists to send', async () => {
-    const id = (
-      await svc(
-        ['customers', 'create', '--type', 'individual', '--full-name', 'Adds Euro', '--currency', 'USD', '--json'],
-        {env: sbx.env},
-      )
-    ).json().id
+    const id = (await svc(individualArgs('Adds Euro', '--currency', 'USD', '--json'), {env: sbx.env})).json().id
     const events = () => sbx.emu.db.all<{event: {type: string}}>('events').map((e) => e.event.type)
     const before = events().length
     const upd = await svc(['customers', 'update', id, '--currency', 'USD', '--currency', 'EUR', '--json'], {
@@ -258,19 +254,7 @@ describe('5. flow capture of a customer approved under skipVerificationPaperwork
     const a = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 50})
     try {
       const c = await svc(
-        [
-          'customers',
-          'create',
-          '--type',
-          'individual',
-          '--full-name',
-          'Grace Hopper',
-          '--email',
-          'grace@example.com',
-          '--currency',
-          'USD',
-          '--json',
-        ],
+        individualArgs('Grace Hopper', '--email', 'grace@example.com', '--currency', 'USD', '--json'),
         {env: a.env},
       )
       const id = c.json().id

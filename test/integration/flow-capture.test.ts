@@ -6,7 +6,7 @@ import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import {ApiClient} from '../../src/lib/api/client.js'
 import {readSituation, type Doc, type Situation} from '../../src/lib/scenario/capture/read.js'
 import {Secret} from '../../src/lib/secret.js'
-import {svc} from '../helpers/cli.js'
+import {loginArgs, svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {clabeAccountArgs, externalAddArgs, quoteArgs} from '../helpers/money.js'
 import {documentUploadArgs, individualArgs} from '../helpers/kyc.js'
@@ -146,37 +146,12 @@ beforeAll(async () => {
   // A profile naming sandbox A, saved in B's config dir (login reads its own flags, not B's SVC_*).
   const {SVC_BASE_URL: _u, SVC_TOKEN_ID: _t, SVC_CLIENT_SECRET: _s, ...plain} = envB
   const login = await svc(
-    [
-      'login',
-      '--profile',
-      'remote-a',
-      '--environment',
-      'sandbox',
-      '--base-url',
-      a.url,
-      '--token-id',
-      a.emu.credentials.tokenId,
-      '--secret-stdin',
-      '--json',
-    ],
+    loginArgs('remote-a', a.url, a.emu.credentials.tokenId, '--environment', 'sandbox', '--json'),
     {env: plain, input: a.emu.credentials.clientSecret},
   )
   expect(login.code, login.stderr).toBe(0)
   const prod = await svc(
-    [
-      'login',
-      '--profile',
-      'prod-a',
-      '--environment',
-      'production',
-      '--base-url',
-      a.url,
-      '--token-id',
-      a.emu.credentials.tokenId,
-      '--secret-stdin',
-      '--no-verify',
-      '--json',
-    ],
+    loginArgs('prod-a', a.url, a.emu.credentials.tokenId, '--environment', 'production', '--no-verify', '--json'),
     {env: plain, input: a.emu.credentials.clientSecret},
   )
   expect(prod.code, prod.stderr).toBe(0)

@@ -5,7 +5,7 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {loginArgs, svc} from '../helpers/cli.js'
 import {fundedPayer} from '../helpers/money.js'
 import {BIN} from '../helpers/process-sandbox.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -261,19 +261,7 @@ describe('5. flow capture of a customer approved under skipVerificationPaperwork
       expect((await svc(['kyc', 'wait', id, '--json'], {env: a.env})).json().kycStatus).toBe('APPROVED')
       const env = freshUser('capture')
       const login = await svc(
-        [
-          'login',
-          '--profile',
-          'journey',
-          '--environment',
-          'sandbox',
-          '--base-url',
-          a.url,
-          '--token-id',
-          a.emu.credentials.tokenId,
-          '--secret-stdin',
-          '--json',
-        ],
+        loginArgs('journey', a.url, a.emu.credentials.tokenId, '--environment', 'sandbox', '--json'),
         {env, input: a.emu.credentials.clientSecret},
       )
       expect(login.code, login.stderr).toBe(0)
@@ -345,20 +333,7 @@ describe('8. exit codes and hints that lead somewhere', () => {
     const {SVC_BASE_URL: _u, SVC_TOKEN_ID: _t, SVC_CLIENT_SECRET: _s, ...plain} = sbx.env
     const env = {...plain, SVC_CONFIG_DIR: join(work, 'stored-config')}
     const login = await svc(
-      [
-        'login',
-        '--profile',
-        'stale',
-        '--environment',
-        'sandbox',
-        '--base-url',
-        sbx.url,
-        '--token-id',
-        sbx.emu.credentials.tokenId,
-        '--secret-stdin',
-        '--no-verify',
-        '--json',
-      ],
+      loginArgs('stale', sbx.url, sbx.emu.credentials.tokenId, '--environment', 'sandbox', '--no-verify', '--json'),
       {env, input: 'sk_stale'},
     )
     expect(login.code, login.stderr).toBe(0)

@@ -2,6 +2,7 @@ import {join} from 'node:path'
 import {EnclaveClient} from './enclave.js'
 import {documentUploadArgs, fixture as file, ownerPerson, pdf, US_SSN_FLAGS} from './kyc.js'
 import {
+  achMintFlags,
   api,
   approvedCustomer,
   clabeEnding,
@@ -10,6 +11,7 @@ import {
   realtimeQuoteArgs,
   until,
   usdBankAccount,
+  wireBurnFlags,
 } from './money.js'
 import type {TestSandbox} from './sandbox.js'
 
@@ -368,17 +370,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'stablecoins:burn': async () => {
       const {bank} = await bankAndWallet()
       return {
-        args: [
-          await coin(true),
-          '--amount-minor',
-          '10000',
-          '--source',
-          'EXTERNAL_ACCOUNT',
-          '--to',
-          bank,
-          '--rail',
-          'WIRE',
-        ],
+        args: [await coin(true), ...wireBurnFlags(bank)],
       }
     },
     'stablecoins:create': async () => ({
@@ -394,17 +386,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'stablecoins:mint': async () => {
       const {bank, l2} = await bankAndWallet()
       return {
-        args: [
-          await coin(true),
-          '--amount-minor',
-          '10000',
-          '--funding',
-          'ACH_DEBIT',
-          '--funding-account',
-          bank,
-          '--to',
-          l2,
-        ],
+        args: [await coin(true), ...achMintFlags(bank, l2)],
       }
     },
     'stablecoins:provider-accounts:link': async () => ({

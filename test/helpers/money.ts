@@ -189,3 +189,27 @@ export async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, 
     await new Promise((r) => setTimeout(r, 20))
   }
 }
+
+/** `svc stablecoins burn` flags: USD 100.00 worth, paid out by wire to the external account `bank`. */
+export const wireBurnFlags = (bank: string) => [
+  '--amount-minor',
+  '10000',
+  '--source',
+  'EXTERNAL_ACCOUNT',
+  '--to',
+  bank,
+  '--rail',
+  'WIRE',
+]
+
+/** `svc stablecoins mint` flags: USD 100.00 worth, funded by ACH debit from the external account `bank`, sent `to`. */
+export const achMintFlags = (bank: string, to: string) => [
+  '--amount-minor',
+  '10000',
+  '--funding',
+  'ACH_DEBIT',
+  '--funding-account',
+  bank,
+  '--to',
+  to,
+]

@@ -1,6 +1,7 @@
 import {expect} from 'vitest'
 import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import type {TestSandbox} from './sandbox.js'
+import {TERMS} from './process-sandbox.js'
 
 /** Direct HTTP to the sandbox (setup steps that are not under test). */
 export async function api(
@@ -213,3 +214,63 @@ export const achMintFlags = (bank: string, to: string) => [
   '--to',
   to,
 ]
+
+/** A raw HTTP caller of one sandbox: process-sandbox's `client(…).call` or multi-sandbox's `as(creds)`. */
+type Call = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{status: number; body?: any}>
+
+/**
+ * Quotes USD 5.00 from the payer's USD account to its own CLABE account and executes it (idempotency key from the
+ * quote): the many-writes request the crash and branching tests fire while something else happens. The ids when the
+ * execution was acknowledged (200); undefined when the quote or the execution was refused.
+ */
+export async function payOwnClabe(
+  call: Call,
+  payer: {usd: string; clabe: string},
+): Promise<{quoteId: string; transactionId: string} | undefined> {
+  const q = await call('POST', '/quotes', {
+    source: {sourceType: 'ACCOUNT', accountId: payer.usd},
+    destination: {destinationType: 'ACCOUNT', accountId: payer.clabe},
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 500,
+  })
+  if (q.status !== 201) return undefined
+  const ex = await call('POST', `/quotes/${q.body.id}/execute`, undefined, {'idempotency-key': `x-${q.body.id}`})
+  return ex.status === 200 ? {quoteId: q.body.id, transactionId: ex.body.transactionId} : undefined
+}
+
+/**
+ * Over raw HTTP (no CLI): an approved payer named `fullName` whose USD account holds `funded` minor units, and its own
+ * CLABE account (Maria Garcia's) to pay: what the crash and branching tests' money moves need.
+ */
+export async function httpPayer(
+  call: Call,
+  fullName: string,
+  funded: number,
+): Promise<{id: string; usd: string; clabe: string}> {
+  expect((await call('PATCH', '/config', {isRegulatedFinancialInstitution: true})).status).toBe(200)
+  const made = await call('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: 'payer',
+    fullName,
+    currencies: ['USD', 'MXN'],
+    kycStatus: 'APPROVED',
+    endUserTermsConsent: TERMS,
+  })
+  expect(made.status).toBe(201)
+  const accounts = await call('GET', `/internal-account?customerId=${made.body.id}`)
+  const usd = accounts.body.data.find((a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD')
+    .id as string
+  expect((await call('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: funded})).status).toBe(200)
+  const ext = await call('POST', '/customers/external-accounts', {
+    customerId: made.body.id,
+    currency: 'MXN',
+    accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary},
+  })
+  expect(ext.status).toBe(201)
+  return {id: made.body.id, usd, clabe: ext.body.id}
+}

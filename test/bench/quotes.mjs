@@ -58,7 +58,7 @@ export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv
       SVC_NO_INPUT: '1',
       NO_COLOR: '1',
     }
-    const args = ['quote', 'create', '--from', source, '--to', dest.id, '--amount-minor', '100', '--json']
+    const args = ['quote', 'create', '--from', source, '--to', dest, '--amount-minor', '100', '--json']
     // Asynchronous spawn: the sandbox may live in this very process and must keep answering.
     const time = (argv) =>
       new Promise((resolve, reject) => {

@@ -18,12 +18,13 @@
 // 6. test/bench/multi.mjs: team sandboxes (`serve --multi`): branch time for a 10 MB snapshot, RSS
 //    with 200 sandboxes of which 10 are busy, one busy sandbox's rate alone and with 10 others busy.
 // Exit code 1 when a target is missed, so CI can run it as a check.
-import {spawn, spawnSync} from 'node:child_process'
+import {spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {Pool} from 'undici'
+import {serveChild} from './common.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const bin = join(root, 'bin', 'run.js')
@@ -337,25 +338,13 @@ function procStatus(pid) {
 
 /** The real `svc sandbox serve` as a child process, like a user runs it. */
 function startSandbox() {
-  const child = spawn(
-    process.execPath,
-    [bin, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', join(work, 'sandbox')],
-    {
-      env: {PATH: process.env.PATH, HOME: work, SVC_CONFIG_DIR: join(work, 'config'), SVC_DATA_DIR: join(work, 'data')},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    child.stderr.on('data', (c) => (err += c))
-    child.stdout.on('data', (c) => {
-      out += c
-      const nl = out.indexOf('\n')
-      if (nl >= 0) resolve({child, ready: JSON.parse(out.slice(0, nl))})
-    })
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code} before it was ready:\n${err}`)))
-  })
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    SVC_CONFIG_DIR: join(work, 'config'),
+    SVC_DATA_DIR: join(work, 'data'),
+  }
+  return serveChild(bin, ['--port', '0', '--json', '--data-dir', join(work, 'sandbox')], env, 'sandbox')
 }
 
 async function createCustomer(pool, prefix, auth, platformCustomerId) {

@@ -6,11 +6,12 @@
 //      is one event loop (one core), so its fair share with 11 busy is 1/11 of the core: the target
 //      is >= 80% of its rate alone per core, i.e. rate_shared * 11 / rate_alone >= 0.8.
 // Called by test/bench/bench.mjs (`--only multi` runs only this): benchMulti({bin, seconds}) -> numbers.
-import {spawn, spawnSync} from 'node:child_process'
+import {spawnSync} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
+import {serveChild} from './common.mjs'
 
 const TARGET_BRANCH_MS = 200
 const TARGET_SHARE = 0.8
@@ -177,25 +178,8 @@ async function waitFor(cond, ms) {
 }
 
 function serve(bin, dataDir, extra) {
-  const child = spawn(
-    process.execPath,
-    [bin, 'sandbox', 'serve', '--multi', '--port', '0', '--json', '--data-dir', dataDir, ...extra],
-    {
-      env: {PATH: process.env.PATH, HOME: dataDir, SVC_CONFIG_DIR: join(dataDir, 'config')},
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  return new Promise((resolve, reject) => {
-    let out = ''
-    let err = ''
-    child.stderr.on('data', (c) => (err += c))
-    child.stdout.on('data', (c) => {
-      out += c
-      const nl = out.indexOf('\n')
-      if (nl >= 0) resolve({child, ready: JSON.parse(out.slice(0, nl))})
-    })
-    child.once('exit', (code) => reject(new Error(`serve --multi exited ${code} before it was ready:\n${err}`)))
-  })
+  const env = {PATH: process.env.PATH, HOME: dataDir, SVC_CONFIG_DIR: join(dataDir, 'config')}
+  return serveChild(bin, ['--multi', '--port', '0', '--json', '--data-dir', dataDir, ...extra], env, 'serve --multi')
 }
 
 /** Keeps `concurrency` requests in flight for `seconds`; counts only answers with the expected status. */

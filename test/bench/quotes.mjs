@@ -4,19 +4,11 @@ import {spawn} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {payerWithPayee, sandboxCall} from './common.mjs'
 
 const MAX_QUOTES = 300
 const MAX_MS = 5000
 const CLI_RUNS = 7
-
-/** A valid CLABE (3-7-1 check digit) whose last digits hit no failure pattern. */
-export function clabe() {
-  const first = '00201000000012345'
-  const w = [3, 7, 1]
-  let sum = 0
-  for (let i = 0; i < 17; i++) sum += (Number(first[i]) * w[i % 3]) % 10
-  return first + ((10 - (sum % 10)) % 10)
-}
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -28,43 +20,16 @@ export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
     throw new Error(`benchQuotes runs against a loopback sandbox only (got ${host})`)
   const auth = 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`).toString('base64')
-  const call = async (method, path, body) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: {authorization: auth, 'content-type': 'application/json'},
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await res.text()
-    const json = text ? JSON.parse(text) : undefined
-    if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${text}`)
-    return json
-  }
+  const call = sandboxCall(url, auth)
 
   // Setup: an APPROVED customer needs a regulated platform (it may set kycStatus); restored afterwards.
   const config = await call('GET', '/config')
   await call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
   try {
-    const customer = await call('POST', '/customers', {
-      customerType: 'INDIVIDUAL',
-      fullName: 'Bench Mark',
-      kycStatus: 'APPROVED',
-      currencies: ['USD', 'MXN'],
-    })
-    const accounts = await call('GET', `/internal-account?customerId=${encodeURIComponent(customer.id)}&currency=USD`)
-    const source = accounts.data[0].id
-    await call('POST', `/sandbox/internal-accounts/${encodeURIComponent(source)}/fund`, {amount: 100_000_000})
-    const dest = await call('POST', '/customers/external-accounts', {
-      customerId: customer.id,
-      currency: 'MXN',
-      accountInfo: {
-        accountType: 'CLABE',
-        clabeNumber: clabe(),
-        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Bench Receiver'},
-      },
-    })
+    const {source, dest} = await payerWithPayee(call, {fullName: 'Bench Mark'}, 'Bench Receiver')
     const body = {
       source: {sourceType: 'ACCOUNT', accountId: source},
-      destination: {destinationType: 'ACCOUNT', accountId: dest.id},
+      destination: {destinationType: 'ACCOUNT', accountId: dest},
       lockedCurrencySide: 'SENDING',
       lockedCurrencyAmount: 100,
     }
@@ -93,7 +58,7 @@ export async function benchQuotes({url, tokenId, clientSecret, bin, env: baseEnv
       SVC_NO_INPUT: '1',
       NO_COLOR: '1',
     }
-    const args = ['quote', 'create', '--from', source, '--to', dest.id, '--amount-minor', '100', '--json']
+    const args = ['quote', 'create', '--from', source, '--to', dest, '--amount-minor', '100', '--json']
     // Asynchronous spawn: the sandbox may live in this very process and must keep answering.
     const time = (argv) =>
       new Promise((resolve, reject) => {

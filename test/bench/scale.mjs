@@ -11,12 +11,13 @@
 //   4. durable POST /customers per second (32 connections; after the lists, so they see the level).
 // Targets (issue 20): every list filter's p50 at the largest level <= 2x its p50 on the empty
 // sandbox; POST at the largest level >= 80% of empty; restart <= 1 s.
-import {spawn, spawnSync} from 'node:child_process'
+import {spawnSync} from 'node:child_process'
 import {mkdtempSync, readFileSync, rmSync, statSync} from 'node:fs'
 import {loadavg as osLoadavg, tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {Pool} from 'undici'
+import {serveChild} from './common.mjs'
 
 const TARGETS = {listRatio: 2, postRatio: 0.8, restartMs: 1000}
 const LEVELS = [1000, 100_000, 1_000_000]
@@ -394,21 +395,8 @@ function connect(ready) {
 }
 
 function serve(bin, dataDir, work) {
-  const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir], {
-    env: {PATH: process.env.PATH, HOME: work, SVC_CONFIG_DIR: join(work, 'config')},
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  return new Promise((resolve, reject) => {
-    let buf = ''
-    let err = ''
-    child.stderr.on('data', (c) => (err += c))
-    child.stdout.on('data', (c) => {
-      buf += c
-      const nl = buf.indexOf('\n')
-      if (nl >= 0) resolve({child, ready: JSON.parse(buf.slice(0, nl)), stderr: () => err})
-    })
-    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}: ${err}`)))
-  })
+  const env = {PATH: process.env.PATH, HOME: work, SVC_CONFIG_DIR: join(work, 'config')}
+  return serveChild(bin, ['--port', '0', '--json', '--data-dir', dataDir], env, 'sandbox')
 }
 
 async function stop(sbx) {

@@ -16,22 +16,13 @@ import {createServer, request} from 'node:http'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {clabe} from './quotes.mjs'
+import {payerWithPayee, sandboxCall} from './common.mjs'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 /** Objects the commands read: an approved, funded customer with an external account. */
 async function seed(url, auth) {
-  const call = async (method, path, body) => {
-    const res = await fetch(url + path, {
-      method,
-      headers: {authorization: auth, 'content-type': 'application/json'},
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await res.text()
-    if (res.status >= 400) throw new Error(`${method} ${path} -> ${res.status} ${text}`)
-    return text ? JSON.parse(text) : undefined
-  }
+  const call = sandboxCall(url, auth)
   const config = await call('GET', '/config')
   await call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
   try {
@@ -43,26 +34,7 @@ async function seed(url, auth) {
       termsVersion: terms.version,
       acceptanceMethod: 'CHECKBOX',
     }
-    const customer = await call('POST', '/customers', {
-      customerType: 'INDIVIDUAL',
-      fullName: 'Startup Bench',
-      kycStatus: 'APPROVED',
-      currencies: ['USD', 'MXN'],
-      endUserTermsConsent,
-    })
-    const accounts = await call('GET', `/internal-account?customerId=${encodeURIComponent(customer.id)}&currency=USD`)
-    const source = accounts.data[0].id
-    await call('POST', `/sandbox/internal-accounts/${encodeURIComponent(source)}/fund`, {amount: 100_000_000})
-    const dest = await call('POST', '/customers/external-accounts', {
-      customerId: customer.id,
-      currency: 'MXN',
-      accountInfo: {
-        accountType: 'CLABE',
-        clabeNumber: clabe(),
-        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Startup Receiver'},
-      },
-    })
-    return {customer: customer.id, source, dest: dest.id}
+    return await payerWithPayee(call, {fullName: 'Startup Bench', endUserTermsConsent}, 'Startup Receiver')
   } finally {
     await call('PATCH', '/config', {isRegulatedFinancialInstitution: config.isRegulatedFinancialInstitution ?? false})
   }

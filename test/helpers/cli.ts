@@ -45,6 +45,22 @@ export function svc(
   })
 }
 
+/**
+ * `svc login --profile <profile> --base-url <baseUrl> --token-id <tokenId> --secret-stdin …flags`: a login the way
+ * operators script it, the secret on stdin (pass it as the run's `input`).
+ */
+export const loginArgs = (profile: string, baseUrl: string, tokenId: string, ...flags: string[]) => [
+  'login',
+  '--profile',
+  profile,
+  '--base-url',
+  baseUrl,
+  '--token-id',
+  tokenId,
+  '--secret-stdin',
+  ...flags,
+]
+
 /** The `error` object of a failed `--json` run. */
 export const errorOf = (r: CliResult) =>
   r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error

@@ -1,7 +1,18 @@
 import {join} from 'node:path'
 import {EnclaveClient} from './enclave.js'
-import {fixture as file, ownerPerson, pdf} from './kyc.js'
-import {api, approvedCustomer, clabeEnding, until, usdBankAccount} from './money.js'
+import {documentUploadArgs, fixture as file, ownerPerson, pdf, US_SSN_FLAGS} from './kyc.js'
+import {
+  achMintFlags,
+  api,
+  approvedCustomer,
+  clabeEnding,
+  externalAddArgs,
+  quoteArgs,
+  realtimeQuoteArgs,
+  until,
+  usdBankAccount,
+  wireBurnFlags,
+} from './money.js'
 import type {TestSandbox} from './sandbox.js'
 
 /**
@@ -48,21 +59,19 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   /** A first-party EVM wallet (ownership to verify), added the way an operator does. */
   const evmAccount = async (customerId: string) =>
     (
-      await sbx.json([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        customerId,
-        '--type',
-        'ETHEREUM_WALLET',
-        '--currency',
-        'USDC',
-        '--address',
-        evm(),
-        '--ownership',
-        'FIRST_PARTY',
-      ])
+      await sbx.json(
+        externalAddArgs(
+          customerId,
+          '--type',
+          'ETHEREUM_WALLET',
+          '--currency',
+          'USDC',
+          '--address',
+          evm(),
+          '--ownership',
+          'FIRST_PARTY',
+        ),
+      )
     ).id as string
   /** An approved customer with a funded USD account and a CLABE to pay. */
   const payer = async () => {
@@ -262,19 +271,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'kyc:documents:replace': async () => {
       const holder = await individual()
       const pdfFile = file(sbx.dir, 'eq-old.pdf', pdf())
-      const doc = await sbx.json([
-        'kyc',
-        'documents',
-        'upload',
-        '--holder',
-        holder,
-        '--type',
-        'OTHER',
-        '--file',
-        pdfFile,
-        '--country',
-        'US',
-      ])
+      const doc = await sbx.json(documentUploadArgs(holder, '--type', 'OTHER', '--file', pdfFile, '--country', 'US'))
       return {
         args: ['--holder', holder, '--type', 'OTHER', '--file', file(sbx.dir, 'eq-new.pdf', pdf()), '--country', 'US'],
         resolve: {'{documentId}': doc.id},
@@ -306,12 +303,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
         'Ruiz',
         '--birth-date',
         '1985-04-02',
-        '--nationality',
-        'US',
-        '--id-type',
-        'SSN',
-        '--identifier',
-        '123-45-6789',
+        ...US_SSN_FLAGS,
         '--address-line1',
         '1 Main St',
         '--address-city',
@@ -361,19 +353,9 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     }),
     'sandbox:send': async () => {
       const c = await approvedCustomer(sbx, ['USD'])
-      const q = await sbx.json([
-        'quote',
-        'create',
-        '--realtime',
-        '--customer',
-        c.id,
-        '--currency',
-        'USD',
-        '--to',
-        await clabe(c.id),
-        '--amount-minor',
-        '1500',
-      ])
+      const q = await sbx.json(
+        realtimeQuoteArgs(c.id, '--currency', 'USD', '--to', await clabe(c.id), '--amount-minor', '1500'),
+      )
       return {args: [q.id, '--currency', 'USD']}
     },
     'sandbox:stablecoins:enablement': async () => {
@@ -388,17 +370,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'stablecoins:burn': async () => {
       const {bank} = await bankAndWallet()
       return {
-        args: [
-          await coin(true),
-          '--amount-minor',
-          '10000',
-          '--source',
-          'EXTERNAL_ACCOUNT',
-          '--to',
-          bank,
-          '--rail',
-          'WIRE',
-        ],
+        args: [await coin(true), ...wireBurnFlags(bank)],
       }
     },
     'stablecoins:create': async () => ({
@@ -414,17 +386,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'stablecoins:mint': async () => {
       const {bank, l2} = await bankAndWallet()
       return {
-        args: [
-          await coin(true),
-          '--amount-minor',
-          '10000',
-          '--funding',
-          'ACH_DEBIT',
-          '--funding-account',
-          bank,
-          '--to',
-          l2,
-        ],
+        args: [await coin(true), ...achMintFlags(bank, l2)],
       }
     },
     'stablecoins:provider-accounts:link': async () => ({
@@ -440,18 +402,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
     'transactions:cancel': async () => {
       const p = await payer()
       const slow = await clabe(p.id, '003')
-      const q = await sbx.json([
-        'quote',
-        'create',
-        '--from',
-        p.usd,
-        '--to',
-        slow,
-        '--amount-minor',
-        '1000',
-        '--execute',
-        '--yes',
-      ])
+      const q = await sbx.json(quoteArgs(p.usd, slow, '--amount-minor', '1000', '--execute', '--yes'))
       return {args: [q.transactionId, '--reason', 'eq cancel']}
     },
     'transactions:confirm': async () => {

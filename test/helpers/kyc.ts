@@ -118,14 +118,29 @@ export const ADDRESS = [
 ]
 export const OWNER_ADDRESS = ADDRESS
 
+/** A US person's nationality and SSN as flags (`svc kyc owners add`, `svc customers create`). */
+export const US_SSN_FLAGS = ['--nationality', 'US', '--id-type', 'SSN', '--identifier', '123-45-6789']
+
+/** The details of the tests' national ID card as `svc kyc documents upload` flags (its --type and --side left out). */
+export const NATIONAL_ID_FLAGS = ['--number', 'N1', '--issuing-authority', 'Gov', '--country', 'US']
+
+/** A US business's registration as `svc customers create --type business` flags (its name left out). */
+export const US_BUSINESS_FLAGS = ['--country', 'US', '--tax-id', '12-3456789', '--incorporated-on', '2020-01-15']
+
+/** `svc customers create --type individual --full-name <fullName> …flags`. */
+export const individualArgs = (fullName: string, ...flags: string[]) => [
+  'customers',
+  'create',
+  '--type',
+  'individual',
+  '--full-name',
+  fullName,
+  ...flags,
+]
+
 /** Flags for a complete individual (everything the rules ask for except documents and consent). */
 export function individualFlags(fullName: string): string[] {
-  return [
-    'customers',
-    'create',
-    '--type',
-    'individual',
-    '--full-name',
+  return individualArgs(
     fullName,
     '--birth-date',
     '1990-01-15',
@@ -134,7 +149,7 @@ export function individualFlags(fullName: string): string[] {
     ...ADDRESS,
     '--data',
     JSON.stringify({idType: 'SSN', identifier: '123-45-6789'}),
-  ]
+  )
 }
 
 /** A beneficial owner's personalInfo (Ruiz, Austin TX, SSN): the body of POST /beneficial-owners. */
@@ -148,12 +163,19 @@ export const ownerPerson = (firstName: string) => ({
   identifier: '123-45-6789',
 })
 
-export function passportArgs(holder: string, file: string): string[] {
-  return [
-    'kyc',
-    'documents',
-    'upload',
-    '--holder',
+/** `svc kyc documents upload --holder <holder> …flags`. */
+export const documentUploadArgs = (holder: string, ...flags: string[]) => [
+  'kyc',
+  'documents',
+  'upload',
+  '--holder',
+  holder,
+  ...flags,
+]
+
+/** A US passport upload for `holder` (every field a PASSPORT needs). */
+export const passportArgs = (holder: string, file: string): string[] =>
+  documentUploadArgs(
     holder,
     '--type',
     'PASSPORT',
@@ -165,8 +187,7 @@ export function passportArgs(holder: string, file: string): string[] {
     'US Department of State',
     '--country',
     'US',
-  ]
-}
+  )
 
 /**
  * The KYC journeys' sandbox, started before the file's tests and stopped after them. A decision takes 500 ms: long

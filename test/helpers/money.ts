@@ -1,6 +1,7 @@
 import {expect} from 'vitest'
 import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import type {TestSandbox} from './sandbox.js'
+import {TERMS} from './process-sandbox.js'
 
 /** Direct HTTP to the sandbox (setup steps that are not under test). */
 export async function api(
@@ -74,6 +75,58 @@ export function clabeEnding(suffix: string): string {
   throw new Error(`no CLABE ends in ${suffix}`)
 }
 
+/*
+ * CLI argument builders: the commands the money tests run again and again, so that each test spells out only the
+ * flags it is about. Each returns a fresh array; append flags (`--json`, `--execute` …) as further arguments.
+ */
+
+/** `svc quote create --from <from> --to <to> …flags`. */
+export const quoteArgs = (from: string, to: string, ...flags: string[]) => [
+  'quote',
+  'create',
+  '--from',
+  from,
+  '--to',
+  to,
+  ...flags,
+]
+
+/** `svc quote create --realtime --customer <customer> …flags` (a just-in-time quote, funded by an instruction). */
+export const realtimeQuoteArgs = (customer: string, ...flags: string[]) => [
+  'quote',
+  'create',
+  '--realtime',
+  '--customer',
+  customer,
+  ...flags,
+]
+
+/** `svc accounts external add --customer <customer> …flags`. */
+export const externalAddArgs = (customer: string, ...flags: string[]) => [
+  'accounts',
+  'external',
+  'add',
+  '--customer',
+  customer,
+  ...flags,
+]
+
+/** `svc accounts external add` of a CLABE account: `--type CLABE --clabe <clabe> --beneficiary-name <name> …flags`. */
+export const clabeAccountArgs = (customer: string, clabe: string, name: string, ...flags: string[]) =>
+  externalAddArgs(customer, '--type', 'CLABE', '--clabe', clabe, '--beneficiary-name', name, ...flags)
+
+/** Ada Lovelace's USD account at Chase as `svc accounts external add` flags (the beneficiary name left to the test). */
+export const CHASE_USD_FLAGS = [
+  '--type',
+  'USD_ACCOUNT',
+  '--account-number',
+  '123456789',
+  '--routing-number',
+  '021000021',
+  '--bank-name',
+  'Chase',
+]
+
 export const beneficiary = {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'}
 
 /** Ada Lovelace's US bank account: the body of POST /customers/external-accounts. */
@@ -95,21 +148,7 @@ export async function clabeBeneficiary(
   suffix = '123',
   extra: string[] = [],
 ): Promise<string> {
-  const r = await sbx.run([
-    'accounts',
-    'external',
-    'add',
-    '--customer',
-    customerId,
-    '--type',
-    'CLABE',
-    '--clabe',
-    clabeEnding(suffix),
-    '--beneficiary-name',
-    'Maria Garcia',
-    ...extra,
-    '--json',
-  ])
+  const r = await sbx.run(clabeAccountArgs(customerId, clabeEnding(suffix), 'Maria Garcia', ...extra, '--json'))
   expect(r.code, r.stderr).toBe(0)
   return r.json().id as string
 }
@@ -150,4 +189,88 @@ export async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, 
     if (ok(v) || Date.now() - start > timeoutMs) return v
     await new Promise((r) => setTimeout(r, 20))
   }
+}
+
+/** `svc stablecoins burn` flags: USD 100.00 worth, paid out by wire to the external account `bank`. */
+export const wireBurnFlags = (bank: string) => [
+  '--amount-minor',
+  '10000',
+  '--source',
+  'EXTERNAL_ACCOUNT',
+  '--to',
+  bank,
+  '--rail',
+  'WIRE',
+]
+
+/** `svc stablecoins mint` flags: USD 100.00 worth, funded by ACH debit from the external account `bank`, sent `to`. */
+export const achMintFlags = (bank: string, to: string) => [
+  '--amount-minor',
+  '10000',
+  '--funding',
+  'ACH_DEBIT',
+  '--funding-account',
+  bank,
+  '--to',
+  to,
+]
+
+/** A raw HTTP caller of one sandbox: process-sandbox's `client(…).call` or multi-sandbox's `as(creds)`. */
+type Call = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{status: number; body?: any}>
+
+/**
+ * Quotes USD 5.00 from the payer's USD account to its own CLABE account and executes it (idempotency key from the
+ * quote): the many-writes request the crash and branching tests fire while something else happens. The ids when the
+ * execution was acknowledged (200); undefined when the quote or the execution was refused.
+ */
+export async function payOwnClabe(
+  call: Call,
+  payer: {usd: string; clabe: string},
+): Promise<{quoteId: string; transactionId: string} | undefined> {
+  const q = await call('POST', '/quotes', {
+    source: {sourceType: 'ACCOUNT', accountId: payer.usd},
+    destination: {destinationType: 'ACCOUNT', accountId: payer.clabe},
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 500,
+  })
+  if (q.status !== 201) return undefined
+  const ex = await call('POST', `/quotes/${q.body.id}/execute`, undefined, {'idempotency-key': `x-${q.body.id}`})
+  return ex.status === 200 ? {quoteId: q.body.id, transactionId: ex.body.transactionId} : undefined
+}
+
+/**
+ * Over raw HTTP (no CLI): an approved payer named `fullName` whose USD account holds `funded` minor units, and its own
+ * CLABE account (Maria Garcia's) to pay: what the crash and branching tests' money moves need.
+ */
+export async function httpPayer(
+  call: Call,
+  fullName: string,
+  funded: number,
+): Promise<{id: string; usd: string; clabe: string}> {
+  expect((await call('PATCH', '/config', {isRegulatedFinancialInstitution: true})).status).toBe(200)
+  const made = await call('POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: 'payer',
+    fullName,
+    currencies: ['USD', 'MXN'],
+    kycStatus: 'APPROVED',
+    endUserTermsConsent: TERMS,
+  })
+  expect(made.status).toBe(201)
+  const accounts = await call('GET', `/internal-account?customerId=${made.body.id}`)
+  const usd = accounts.body.data.find((a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD')
+    .id as string
+  expect((await call('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: funded})).status).toBe(200)
+  const ext = await call('POST', '/customers/external-accounts', {
+    customerId: made.body.id,
+    currency: 'MXN',
+    accountInfo: {accountType: 'CLABE', clabeNumber: clabeEnding('123'), beneficiary},
+  })
+  expect(ext.status).toBe(201)
+  return {id: made.body.id, usd, clabe: ext.body.id}
 }

@@ -82,3 +82,30 @@ function wallet(c: {customerId: string; accountId: string; emailCredentialId?: s
     emailCredentialId: c.emailCredentialId,
   }
 }
+
+/** `svc wallet credentials add <accountId> --type PASSKEY --nickname <nickname> --attestation <attestation> …flags`. */
+export const passkeyAddArgs = (accountId: string, nickname: string, attestation: string, ...flags: string[]) => [
+  'wallet',
+  'credentials',
+  'add',
+  accountId,
+  '--type',
+  'PASSKEY',
+  '--nickname',
+  nickname,
+  '--attestation',
+  attestation,
+  ...flags,
+]
+
+/** `svc sandbox passkey sign --credential-id <id> --challenge <challenge> …flags`: the software authenticator's assertion. */
+export const passkeySignArgs = (credentialId: string, challenge: string, ...flags: string[]) => [
+  'sandbox',
+  'passkey',
+  'sign',
+  '--credential-id',
+  credentialId,
+  '--challenge',
+  challenge,
+  ...flags,
+]

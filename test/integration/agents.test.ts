@@ -1,7 +1,7 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api, clabeEnding, fundedPayer, imbalance, until} from '../helpers/money.js'
+import {api, CHASE_USD_FLAGS, clabeEnding, externalAddArgs, fundedPayer, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -284,24 +284,7 @@ describe('agents through the CLI', () => {
     const s = await setup()
     await sbx.run(['agents', 'login', s.code, '--as', 'agent6', '--json'])
     const token = tokenOf('agent6')
-    const usd = await sbx.run([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      s.id,
-      '--type',
-      'USD_ACCOUNT',
-      '--account-number',
-      '123456789',
-      '--routing-number',
-      '021000021',
-      '--bank-name',
-      'Chase',
-      '--beneficiary-name',
-      'Ada Lovelace',
-      '--json',
-    ])
+    const usd = await sbx.run(externalAddArgs(s.id, ...CHASE_USD_FLAGS, '--beneficiary-name', 'Ada Lovelace', '--json'))
     expect(usd.code, usd.stderr).toBe(0)
     const out = await asAgent(
       [

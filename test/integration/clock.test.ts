@@ -3,6 +3,7 @@ import type {AddressInfo} from 'node:net'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {api, approvedCustomer, beneficiary, clabeEnding} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {individualArgs} from '../helpers/kyc.js'
 
 // The spec's real delays (2 s decision, ~6 min slow payment, 30 s timeout) on a frozen clock: the
 // tests advance past them; no real timer is waited on.
@@ -215,15 +216,7 @@ describe('journeys on a frozen clock, through the real CLI', () => {
     const h = await listen()
     const {quote} = await payout('005') // completes, then the receiving bank returns it
     expect((await api(sbx, 'POST', `/quotes/${quote.id}/execute`, {})).status).toBe(200)
-    const created = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Grace Hopper',
-      '--json',
-    ])
+    const created = await sbx.run(individualArgs('Grace Hopper', '--json'))
     expect(created.code, created.stderr).toBe(0)
     const customer = created.json().id as string
     await sbx.emu.webhooks.idle()

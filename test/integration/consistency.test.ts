@@ -3,6 +3,8 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {clabeAccountArgs, quoteArgs} from '../helpers/money.js'
+import {individualArgs} from '../helpers/kyc.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -12,19 +14,9 @@ afterAll(async () => sbx.stop())
 
 describe('one name per concept, old spellings kept', () => {
   it('customers create/update take --id-type and --identifier (typed, any case) and the sandbox stores them', async () => {
-    const created = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Ada Lovelace',
-      '--id-type',
-      'ssn',
-      '--identifier',
-      '123-45-6789',
-      '--json',
-    ])
+    const created = await sbx.run(
+      individualArgs('Ada Lovelace', '--id-type', 'ssn', '--identifier', '123-45-6789', '--json'),
+    )
     expect(created.code, created.stderr).toBe(0)
     const id = created.json().id
     expect(sbx.emu.db.get<Record<string, unknown>>('customers', id)).toMatchObject({
@@ -111,45 +103,12 @@ describe('one name per concept, old spellings kept', () => {
 
 describe('hints name the real object', () => {
   it('a customer not yet approved: the hint names that customer', async () => {
-    const c = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Hint Person',
-      '--currency',
-      'USD',
-      '--json',
-    ])
+    const c = await sbx.run(individualArgs('Hint Person', '--currency', 'USD', '--json'))
     const customer = c.json().id
     const accounts = await sbx.run(['accounts', 'internal', 'list', '--customer', customer, '--json'])
     const account = accounts.json().data.find((a: {type: string}) => a.type === 'INTERNAL_FIAT').id
-    const payee = await sbx.run([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      customer,
-      '--type',
-      'CLABE',
-      '--clabe',
-      '032180000118359719',
-      '--beneficiary-name',
-      'Maria Garcia',
-      '--json',
-    ])
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      account,
-      '--to',
-      payee.json().id,
-      '--send',
-      '10.00',
-      '--json',
-    ])
+    const payee = await sbx.run(clabeAccountArgs(customer, '032180000118359719', 'Maria Garcia', '--json'))
+    const r = await sbx.run(quoteArgs(account, payee.json().id, '--send', '10.00', '--json'))
     const {error} = r.json()
     expect(error.code).toBe('USER_NOT_READY')
     expect(error.hint).toContain(`\`svc kyc status ${customer}\``)
@@ -158,17 +117,7 @@ describe('hints name the real object', () => {
 
 describe('wallet hints name the wallet', () => {
   it('after the session is revoked, the hint says `svc wallet login <that account id>`', async () => {
-    const c = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Wallet Person',
-      '--email',
-      'wallet@example.com',
-      '--json',
-    ])
+    const c = await sbx.run(individualArgs('Wallet Person', '--email', 'wallet@example.com', '--json'))
     const accounts = await sbx.run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
     const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
     const login = await sbx.run(['wallet', 'login', wallet, '--json'])
@@ -193,17 +142,7 @@ describe('wallet hints name the wallet', () => {
 
 describe('the wallet is ACCOUNTID; --account stays as a hidden alias where it was replaced', () => {
   it('wallet keys list/purge take the wallet positionally, the old --account still works, a mismatch is exit 2', async () => {
-    const c = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Keys Person',
-      '--email',
-      'keys@example.com',
-      '--json',
-    ])
+    const c = await sbx.run(individualArgs('Keys Person', '--email', 'keys@example.com', '--json'))
     const accounts = await sbx.run(['accounts', 'internal', 'list', '--customer', c.json().id, '--json'])
     const wallet = accounts.json().data.find((a: {type: string}) => a.type === 'EMBEDDED_WALLET').id
     expect((await sbx.run(['wallet', 'login', wallet, '--json'])).code).toBe(0)

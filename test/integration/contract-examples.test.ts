@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {readContract} from '../helpers/contract.js'
-import {api, approvedCustomer, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, externalAddArgs, imbalance, until} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 /**
@@ -68,47 +68,43 @@ describe('usBankAccount (POST /customers/external-accounts, POST /platform/exter
 
   it('the CLI sends a routing number with a bad ABA checksum, and warns on stderr', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const r = await sbx.run([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'USD_ACCOUNT',
-      '--account-number',
-      '12345678903',
-      '--routing-number',
-      '123456789',
-      '--bank-name',
-      'Chase Bank',
-      '--beneficiary-name',
-      'John Doe',
-      '--platform-account-id',
-      'ext_acc_9',
-      '--json',
-    ])
+    const r = await sbx.run(
+      externalAddArgs(
+        c.id,
+        '--type',
+        'USD_ACCOUNT',
+        '--account-number',
+        '12345678903',
+        '--routing-number',
+        '123456789',
+        '--bank-name',
+        'Chase Bank',
+        '--beneficiary-name',
+        'John Doe',
+        '--platform-account-id',
+        'ext_acc_9',
+        '--json',
+      ),
+    )
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toMatch(
       /accountInfo\.routingNumber fails the ABA routing-number checksum \(3-7-1\); check it for a typo \(sent anyway: the Service checks 9 digits only\)/,
     )
     expect(r.json()).toMatchObject({platformAccountId: 'ext_acc_9', accountInfo: {routingNumber: '123456789'}})
-    const good = await sbx.run([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'USD_ACCOUNT',
-      '--account-number',
-      '12345678904',
-      '--routing-number',
-      '021000021',
-      '--beneficiary-name',
-      'John Doe',
-      '--json',
-    ])
+    const good = await sbx.run(
+      externalAddArgs(
+        c.id,
+        '--type',
+        'USD_ACCOUNT',
+        '--account-number',
+        '12345678904',
+        '--routing-number',
+        '021000021',
+        '--beneficiary-name',
+        'John Doe',
+        '--json',
+      ),
+    )
     expect(good.code, good.stderr).toBe(0)
     expect(good.stderr).not.toMatch(/checksum/)
   })

@@ -5,8 +5,8 @@ import {afterAll, describe, expect, it} from 'vitest'
 import {imbalance} from '../../src/emulator/domain/ledger.js'
 import type {Emulator} from '../../src/emulator/emulator.js'
 import {Db} from '../../src/emulator/store/db.js'
-import {clabeEnding} from '../helpers/money.js'
-import {client, kill9, serve, started, TERMS, type Api} from '../helpers/process-sandbox.js'
+import {httpPayer, payOwnClabe} from '../helpers/money.js'
+import {client, kill9, serve, started, type Api} from '../helpers/process-sandbox.js'
 
 const home = mkdtempSync(join(tmpdir(), 'svc-crash-'))
 const dataDir = join(home, 'sandbox')
@@ -53,15 +53,8 @@ async function burst(
         await api('POST', `/sandbox/internal-accounts/${payer.usd}/fund`, {amount: 1_000})
       } else if (kind === 2) {
         // hold, transaction, quote status, daily volume, then a completion job
-        const q = await api('POST', '/quotes', {
-          source: {sourceType: 'ACCOUNT', accountId: payer.usd},
-          destination: {destinationType: 'ACCOUNT', accountId: payer.clabe},
-          lockedCurrencySide: 'SENDING',
-          lockedCurrencyAmount: 500,
-        })
-        if (q.status !== 201) continue
-        const ex = await api('POST', `/quotes/${q.body.id}/execute`, undefined, {'idempotency-key': `x-${q.body.id}`})
-        if (ex.status === 200) book.executesAcked.set(q.body.id, ex.body.transactionId)
+        const paid = await payOwnClabe(api, payer)
+        if (paid) book.executesAcked.set(paid.quoteId, paid.transactionId)
       } else {
         // a customer put under review: status, event and a decision job together
         const c = await api('POST', '/customers', {
@@ -141,30 +134,7 @@ describe('durability: kill -9 at random moments during bursts of multi-write req
   it('after each of 20 kills, every acknowledged request is wholly there, nothing is half-written, and money is conserved', async () => {
     const first = await run()
     const api0 = client(first.ready)
-    await api0.call('PATCH', '/config', {isRegulatedFinancialInstitution: true})
-    const c = await api0.call('POST', '/customers', {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: 'payer',
-      fullName: 'Payer',
-      currencies: ['USD', 'MXN'],
-      kycStatus: 'APPROVED',
-      endUserTermsConsent: TERMS,
-    })
-    expect(c.status).toBe(201)
-    const accounts = await api0.call('GET', `/internal-account?customerId=${c.body.id}`)
-    const usd = accounts.body.data.find((a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD')
-      .id as string
-    await api0.call('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000_000})
-    const ext = await api0.call('POST', '/customers/external-accounts', {
-      customerId: c.body.id,
-      currency: 'MXN',
-      accountInfo: {
-        accountType: 'CLABE',
-        clabeNumber: clabeEnding('123'),
-        beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'},
-      },
-    })
-    expect(ext.status).toBe(201)
+    const payer = await httpPayer(api0.call, 'Payer', 100_000_000)
     await api0.close()
     await kill9(first.child)
 
@@ -180,9 +150,7 @@ describe('durability: kill -9 at random moments during bursts of multi-write req
       const {call, close} = client(ready)
       let dead = false
       const before = book.createsAcked.size + book.executesAcked.size + book.kycSubmitted.size
-      const writers = Array.from({length: 8}, (_, w) =>
-        burst(call, round, w, {usd, clabe: ext.body.id}, book, () => dead),
-      )
+      const writers = Array.from({length: 8}, (_, w) => burst(call, round, w, payer, book, () => dead))
       await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 350)))
       dead = true
       await kill9(child)
@@ -190,7 +158,7 @@ describe('durability: kill -9 at random moments during bursts of multi-write req
       await close()
       expect(child.signalCode).toBe('SIGKILL')
       acknowledged += book.createsAcked.size + book.executesAcked.size + book.kycSubmitted.size - before
-      verifyAfterKill(book, c.body.id)
+      verifyAfterKill(book, payer.id)
     }
     // the bursts really wrote: acknowledged multi-write requests of every kind
     expect(acknowledged).toBeGreaterThan(100)

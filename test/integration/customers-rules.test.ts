@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {type CliResult} from '../helpers/cli.js'
+import {loginArgs, type CliResult} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -118,19 +118,7 @@ describe('delete confirmation rules', () => {
     const c = await create('Prod Profile Delete')
     const bare = {SVC_BASE_URL: undefined, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}
     const login = await sbx.run(
-      [
-        'login',
-        '--profile',
-        'prod',
-        '--environment',
-        'production',
-        '--base-url',
-        sbx.url,
-        '--token-id',
-        sbx.env.SVC_TOKEN_ID,
-        '--secret-stdin',
-        '--json',
-      ],
+      loginArgs('prod', sbx.url, sbx.env.SVC_TOKEN_ID, '--environment', 'production', '--json'),
       {env: bare, input: sbx.env.SVC_CLIENT_SECRET},
     )
     expect(login.code).toBe(0)

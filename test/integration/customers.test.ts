@@ -3,6 +3,7 @@ import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {individualArgs} from '../helpers/kyc.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -12,23 +13,20 @@ afterAll(async () => sbx.stop())
 
 describe('customers, end to end against the local sandbox', () => {
   it('creates an individual and the sandbox holds it with an internal account per currency', async () => {
-    const r = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Ada Lovelace',
-      '--email',
-      'ada@example.com',
-      '--currency',
-      'USD',
-      '--currency',
-      'MXN',
-      '--platform-id',
-      'ada-1',
-      '--json',
-    ])
+    const r = await sbx.run(
+      individualArgs(
+        'Ada Lovelace',
+        '--email',
+        'ada@example.com',
+        '--currency',
+        'USD',
+        '--currency',
+        'MXN',
+        '--platform-id',
+        'ada-1',
+        '--json',
+      ),
+    )
     expect(r.code).toBe(0)
     const c = r.json()
     expect(c.id).toMatch(/^Customer:/)
@@ -159,9 +157,7 @@ describe('customers, end to end against the local sandbox', () => {
   })
 
   it('gets, updates, lists with paging and --all, and deletes', async () => {
-    const created = (
-      await sbx.run(['customers', 'create', '--type', 'individual', '--full-name', 'Grace Hopper', '--json'])
-    ).json()
+    const created = (await sbx.run(individualArgs('Grace Hopper', '--json'))).json()
     const got = (await sbx.run(['customers', 'get', created.id, '--json'])).json()
     expect(got.fullName).toBe('Grace Hopper')
     const upd = await sbx.run(['customers', 'update', created.id, '--nationality', 'US', '--json'])

@@ -10,6 +10,8 @@ import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {CHASE_USD_FLAGS, clabeAccountArgs, externalAddArgs, quoteArgs, realtimeQuoteArgs} from '../helpers/money.js'
+import {individualArgs, US_BUSINESS_FLAGS} from '../helpers/kyc.js'
 
 const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8')) as {
   commands: Record<string, {id: string; examples?: Array<string | {command: string}>}>
@@ -98,23 +100,20 @@ beforeAll(async () => {
   sbx = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 0})
   const runJson = (args: string[]) => sbx.run(args).then((r) => r.json())
   ids.Customer = (
-    await runJson([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Example Person',
-      '--email',
-      'ex@example.com',
-      '--phone',
-      '+15551234567',
-      '--currency',
-      'USD',
-      '--currency',
-      'USDC',
-      '--json',
-    ])
+    await runJson(
+      individualArgs(
+        'Example Person',
+        '--email',
+        'ex@example.com',
+        '--phone',
+        '+15551234567',
+        '--currency',
+        'USD',
+        '--currency',
+        'USDC',
+        '--json',
+      ),
+    )
   ).id
   ids.Business = (
     await runJson([
@@ -124,12 +123,7 @@ beforeAll(async () => {
       'business',
       '--legal-name',
       'Acme LLC',
-      '--country',
-      'US',
-      '--tax-id',
-      '12-3456789',
-      '--incorporated-on',
-      '2020-01-15',
+      ...US_BUSINESS_FLAGS,
       '--json',
     ])
   ).id
@@ -142,74 +136,31 @@ beforeAll(async () => {
   ids.Wallet = accounts.find((a) => a.type === 'EMBEDDED_WALLET')!.id
   ids.CryptoAccount = accounts.find((a) => a.type === 'INTERNAL_CRYPTO')!.id
   ids.ExternalAccount = (
-    await runJson([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      ids.Customer,
-      '--type',
-      'CLABE',
-      '--clabe',
-      '032180000118359719',
-      '--beneficiary-name',
-      'Maria Garcia',
-      '--json',
-    ])
+    await runJson(clabeAccountArgs(ids.Customer, '032180000118359719', 'Maria Garcia', '--json'))
   ).id
   ids.UsdAccount = (
-    await runJson([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      ids.Customer,
-      '--type',
-      'USD_ACCOUNT',
-      '--account-number',
-      '123456789',
-      '--routing-number',
-      '021000021',
-      '--bank-name',
-      'Chase',
-      '--beneficiary-name',
-      'Ada Lovelace',
-      '--json',
-    ])
+    await runJson(externalAddArgs(ids.Customer, ...CHASE_USD_FLAGS, '--beneficiary-name', 'Ada Lovelace', '--json'))
   ).id
   await runJson(['customers', 'terms', ids.Customer, '--accept', '--json'])
   await runJson(['sandbox', 'fund', ids.InternalAccount, '--amount', '5000.00', '--json'])
-  const quote = () =>
-    runJson([
-      'quote',
-      'create',
-      '--from',
-      ids.InternalAccount,
-      '--to',
-      ids.ExternalAccount,
-      '--send',
-      '10.00',
-      '--json',
-    ])
+  const quote = () => runJson(quoteArgs(ids.InternalAccount, ids.ExternalAccount, '--send', '10.00', '--json'))
   ids.Quote = (await quote()).id
   // `sandbox send` pays a quote funded in real time (the customer's crypto deposit arriving).
   ids.RealtimeQuote = (
-    await runJson([
-      'quote',
-      'create',
-      '--realtime',
-      '--customer',
-      ids.Customer,
-      '--currency',
-      'USDC',
-      '--network',
-      'SOLANA',
-      '--to',
-      ids.ExternalAccount,
-      '--send',
-      '100',
-      '--json',
-    ])
+    await runJson(
+      realtimeQuoteArgs(
+        ids.Customer,
+        '--currency',
+        'USDC',
+        '--network',
+        'SOLANA',
+        '--to',
+        ids.ExternalAccount,
+        '--send',
+        '100',
+        '--json',
+      ),
+    )
   ).id
   ids.Transaction = (await runJson(['quote', 'execute', (await quote()).id, '--yes', '--json'])).transactionId
   const login = await runJson(['wallet', 'login', ids.Wallet, '--json'])

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {faultCounts} from '../../src/emulator/faults.js'
 import {svc} from '../helpers/cli.js'
-import {api, approvedCustomer, clabeEnding, imbalance} from '../helpers/money.js'
+import {api, approvedCustomer, clabeEnding, imbalance, quoteArgs} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -96,12 +96,8 @@ describe('fault injection', () => {
     let reruns = 0
     for (let i = 0; i < 20; i++) {
       const key = `ci-faults-${i}`
-      const args = [
-        'quote',
-        'create',
-        '--from',
+      const args = quoteArgs(
         c.account('USD'),
-        '--to',
         dest,
         '--send',
         '10.00',
@@ -110,7 +106,7 @@ describe('fault injection', () => {
         '--json',
         '--idempotency-key',
         key,
-      ]
+      )
       // A CI job re-runs a failed step with the same key (here: retries ran out under the faults).
       let r = await svc(args, {env: sbx.env, timeoutMs: 60_000})
       for (let again = 0; r.code !== 0 && again < 5; again++, reruns++)

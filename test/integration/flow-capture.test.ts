@@ -6,8 +6,10 @@ import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import {ApiClient} from '../../src/lib/api/client.js'
 import {readSituation, type Doc, type Situation} from '../../src/lib/scenario/capture/read.js'
 import {Secret} from '../../src/lib/secret.js'
-import {svc} from '../helpers/cli.js'
+import {loginArgs, svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {clabeAccountArgs, externalAddArgs, quoteArgs} from '../helpers/money.js'
+import {documentUploadArgs, individualArgs} from '../helpers/kyc.js'
 
 /**
  * issue 12: a customer built in sandbox A (a RESOLVE_ERRORS submission, a funded account, a payout
@@ -73,24 +75,21 @@ beforeAll(async () => {
     expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
     return r.json()
   }
-  const c = await ok([
-    'customers',
-    'create',
-    '--type',
-    'individual',
-    '--full-name',
-    ORIGINAL.fullName,
-    '--email',
-    ORIGINAL.email,
-    '--phone',
-    ORIGINAL.phone,
-    '--platform-id',
-    ORIGINAL.platformId,
-    '--currency',
-    'USD',
-    '--currency',
-    'MXN',
-  ])
+  const c = await ok(
+    individualArgs(
+      ORIGINAL.fullName,
+      '--email',
+      ORIGINAL.email,
+      '--phone',
+      ORIGINAL.phone,
+      '--platform-id',
+      ORIGINAL.platformId,
+      '--currency',
+      'USD',
+      '--currency',
+      'MXN',
+    ),
+  )
   customerId = c.id
   await ok(['customers', 'terms', c.id, '--accept'])
   const first = await ok(['kyc', 'submit', c.id], undefined, 6)
@@ -116,23 +115,21 @@ beforeAll(async () => {
     '--address-country',
     'US',
   ])
-  await ok([
-    'kyc',
-    'documents',
-    'upload',
-    '--holder',
-    c.id,
-    '--type',
-    'PASSPORT',
-    '--file',
-    join(process.cwd(), 'flows/fixtures/passport.jpg'),
-    '--number',
-    ORIGINAL.passport,
-    '--issuing-authority',
-    'SRE',
-    '--country',
-    'MX',
-  ])
+  await ok(
+    documentUploadArgs(
+      c.id,
+      '--type',
+      'PASSPORT',
+      '--file',
+      join(process.cwd(), 'flows/fixtures/passport.jpg'),
+      '--number',
+      ORIGINAL.passport,
+      '--issuing-authority',
+      'SRE',
+      '--country',
+      'MX',
+    ),
+  )
   await ok(['kyc', 'submit', c.id])
   await ok(['kyc', 'wait', c.id, '--timeout', '30s'])
   const accounts = (await ok(['accounts', 'internal', 'list', '--customer', c.id])).data as Doc[]
@@ -140,20 +137,8 @@ beforeAll(async () => {
   const wallet = accounts.find((x) => x.type === 'EMBEDDED_WALLET')!
   expect(wallet).toBeDefined()
   await ok(['sandbox', 'fund', usd.id, '--amount', '1000.00'])
-  const ext = await ok([
-    'accounts',
-    'external',
-    'add',
-    '--customer',
-    c.id,
-    '--type',
-    'CLABE',
-    '--clabe',
-    ORIGINAL.clabe,
-    '--beneficiary-name',
-    ORIGINAL.beneficiary,
-  ])
-  const q = await ok(['quote', 'create', '--from', usd.id, '--to', ext.id, '--send', '250.00'])
+  const ext = await ok(clabeAccountArgs(c.id, ORIGINAL.clabe, ORIGINAL.beneficiary))
+  const q = await ok(quoteArgs(usd.id, ext.id, '--send', '250.00'))
   await ok(['quote', 'execute', q.id, '--yes', '--wait'], undefined, 1)
   await ok(['wallet', 'login', wallet.id, '--type', 'EMAIL_OTP', '--otp-stdin'], '000000')
 
@@ -161,37 +146,12 @@ beforeAll(async () => {
   // A profile naming sandbox A, saved in B's config dir (login reads its own flags, not B's SVC_*).
   const {SVC_BASE_URL: _u, SVC_TOKEN_ID: _t, SVC_CLIENT_SECRET: _s, ...plain} = envB
   const login = await svc(
-    [
-      'login',
-      '--profile',
-      'remote-a',
-      '--environment',
-      'sandbox',
-      '--base-url',
-      a.url,
-      '--token-id',
-      a.emu.credentials.tokenId,
-      '--secret-stdin',
-      '--json',
-    ],
+    loginArgs('remote-a', a.url, a.emu.credentials.tokenId, '--environment', 'sandbox', '--json'),
     {env: plain, input: a.emu.credentials.clientSecret},
   )
   expect(login.code, login.stderr).toBe(0)
   const prod = await svc(
-    [
-      'login',
-      '--profile',
-      'prod-a',
-      '--environment',
-      'production',
-      '--base-url',
-      a.url,
-      '--token-id',
-      a.emu.credentials.tokenId,
-      '--secret-stdin',
-      '--no-verify',
-      '--json',
-    ],
+    loginArgs('prod-a', a.url, a.emu.credentials.tokenId, '--environment', 'production', '--no-verify', '--json'),
     {env: plain, input: a.emu.credentials.clientSecret},
   )
   expect(prod.code, prod.stderr).toBe(0)
@@ -276,41 +236,36 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
       expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
       return r.json()
     }
-    const c = await ok([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Jorge Castellanos',
-      '--email',
-      'jorge.c@example.net',
-      '--birth-date',
-      '1979-09-30',
-      '--currency',
-      'USD',
-    ])
+    const c = await ok(
+      individualArgs(
+        'Jorge Castellanos',
+        '--email',
+        'jorge.c@example.net',
+        '--birth-date',
+        '1979-09-30',
+        '--currency',
+        'USD',
+      ),
+    )
     await ok(['customers', 'terms', c.id, '--accept'])
     expect((await ok(['kyc', 'submit', c.id], undefined, 6)).verificationStatus).toBe('RESOLVE_ERRORS')
     const accounts = (await ok(['accounts', 'internal', 'list', '--customer', c.id])).data as Doc[]
     // (funding waits for APPROVED in the sandbox, so this one has no money: the first test has it)
-    await ok([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'USD_ACCOUNT',
-      '--account-number',
-      '4400981234',
-      '--routing-number',
-      '021000021',
-      '--bank-name',
-      'Chase',
-      '--beneficiary-name',
-      'Jorge Castellanos',
-    ])
+    await ok(
+      externalAddArgs(
+        c.id,
+        '--type',
+        'USD_ACCOUNT',
+        '--account-number',
+        '4400981234',
+        '--routing-number',
+        '021000021',
+        '--bank-name',
+        'Chase',
+        '--beneficiary-name',
+        'Jorge Castellanos',
+      ),
+    )
     await ok(
       ['wallet', 'login', accounts.find((x) => x.type === 'EMBEDDED_WALLET')!.id, '--type', 'EMAIL_OTP', '--otp-stdin'],
       '000000',
@@ -404,54 +359,49 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
       expect(r.code, `${args.join(' ')}\n${r.stdout}${r.stderr}`).toBe(code)
       return r.json()
     }
-    const c = await ok([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Teodora Villanueva',
-      '--email',
-      'teo.v@example.net',
-      '--birth-date',
-      '1984-11-02',
-      '--nationality',
-      'MX',
-      '--id-type',
-      'SSN',
-      '--identifier',
-      '623-11-4820',
-      '--address-line1',
-      '9 Calle Luna',
-      '--address-city',
-      'Dallas',
-      '--address-postal-code',
-      '75201',
-      '--address-country',
-      'US',
-      '--currency',
-      'USD',
-      '--currency',
-      'MXN',
-    ])
+    const c = await ok(
+      individualArgs(
+        'Teodora Villanueva',
+        '--email',
+        'teo.v@example.net',
+        '--birth-date',
+        '1984-11-02',
+        '--nationality',
+        'MX',
+        '--id-type',
+        'SSN',
+        '--identifier',
+        '623-11-4820',
+        '--address-line1',
+        '9 Calle Luna',
+        '--address-city',
+        'Dallas',
+        '--address-postal-code',
+        '75201',
+        '--address-country',
+        'US',
+        '--currency',
+        'USD',
+        '--currency',
+        'MXN',
+      ),
+    )
     await ok(['customers', 'terms', c.id, '--accept'])
-    await ok([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      c.id,
-      '--type',
-      'PASSPORT',
-      '--file',
-      join(process.cwd(), 'flows/fixtures/passport.jpg'),
-      '--number',
-      'M5550101',
-      '--issuing-authority',
-      'SRE',
-      '--country',
-      'MX',
-    ])
+    await ok(
+      documentUploadArgs(
+        c.id,
+        '--type',
+        'PASSPORT',
+        '--file',
+        join(process.cwd(), 'flows/fixtures/passport.jpg'),
+        '--number',
+        'M5550101',
+        '--issuing-authority',
+        'SRE',
+        '--country',
+        'MX',
+      ),
+    )
     await ok(['kyc', 'submit', c.id])
     await ok(['kyc', 'wait', c.id, '--timeout', '30s'])
     const usd = ((await ok(['accounts', 'internal', 'list', '--customer', c.id, '--currency', 'USD'])).data as Doc[])[0]
@@ -464,20 +414,8 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
       '007': {status: 'FAILED', reason: 'ACCOUNT_CANNOT_RECEIVE'},
     }
     for (const [suffix, want] of Object.entries(outcomes)) {
-      const ext = await ok([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'CLABE',
-        '--clabe',
-        clabeEnding(suffix),
-        '--beneficiary-name',
-        'Teodora Villanueva',
-      ])
-      const q = await ok(['quote', 'create', '--from', usd.id, '--to', ext.id, '--send', '100.00'])
+      const ext = await ok(clabeAccountArgs(c.id, clabeEnding(suffix), 'Teodora Villanueva'))
+      const q = await ok(quoteArgs(usd.id, ext.id, '--send', '100.00'))
       await cli(a, ['quote', 'execute', q.id, '--yes'])
       await waitFor(async () => (await ok(['transactions', 'get', q.transactionId])).status === want.status)
       const t = await ok(['transactions', 'get', q.transactionId])

@@ -1,5 +1,16 @@
 import {describe, expect, it} from 'vitest'
-import {ADDRESS, fixture, journey, kycSandbox, listenForWebhooks, passportArgs, pdf} from '../helpers/kyc.js'
+import {
+  ADDRESS,
+  documentUploadArgs,
+  fixture,
+  journey,
+  kycSandbox,
+  listenForWebhooks,
+  passportArgs,
+  pdf,
+  US_BUSINESS_FLAGS,
+  US_SSN_FLAGS,
+} from '../helpers/kyc.js'
 import {startSandbox} from '../helpers/sandbox.js'
 
 const fx = kycSandbox()
@@ -11,12 +22,7 @@ const business = (reg: string) => [
   'business',
   '--legal-name',
   `Acme ${reg}`,
-  '--country',
-  'US',
-  '--tax-id',
-  '12-3456789',
-  '--incorporated-on',
-  '2020-01-15',
+  ...US_BUSINESS_FLAGS,
   '--registration-number',
   reg,
   ...ADDRESS,
@@ -35,27 +41,19 @@ const owner = (biz: string, first: string, last: string, roles: string[], pct: n
   last,
   '--birth-date',
   '1980-02-03',
-  '--nationality',
-  'US',
-  '--id-type',
-  'SSN',
-  '--identifier',
-  '123-45-6789',
+  ...US_SSN_FLAGS,
   ...ADDRESS,
 ]
-const certificate = (biz: string) => [
-  'kyc',
-  'documents',
-  'upload',
-  '--holder',
-  biz,
-  '--type',
-  'CERTIFICATE_OF_INCORPORATION',
-  '--file',
-  fixture(fx.sbx.dir, 'cert.pdf', pdf()),
-  '--country',
-  'US',
-]
+const certificate = (biz: string) =>
+  documentUploadArgs(
+    biz,
+    '--type',
+    'CERTIFICATE_OF_INCORPORATION',
+    '--file',
+    fixture(fx.sbx.dir, 'cert.pdf', pdf()),
+    '--country',
+    'US',
+  )
 const types = (v: {errors: Array<{type: string}>}) => v.errors.map((e) => e.type).sort()
 
 describe('KYB of businesses, end to end', () => {

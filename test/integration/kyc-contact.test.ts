@@ -1,7 +1,14 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {journey, listenForWebhooks, type Journey} from '../helpers/kyc.js'
+import {
+  documentUploadArgs,
+  individualArgs,
+  journey,
+  listenForWebhooks,
+  NATIONAL_ID_FLAGS,
+  type Journey,
+} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -16,20 +23,9 @@ const cv = (id: string) => sbx.emu.db.get<any>('customers', id).contactVerificat
 
 describe('EU contact verification before the hosted link', () => {
   it('verifies email and phone with the sandbox code, then issues fresh single-use links that complete to APPROVED', async () => {
-    const c = await svc.json([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Jean Dupont',
-      '--nationality',
-      'FR',
-      '--email',
-      'jean@example.fr',
-      '--phone',
-      '+33698765432',
-    ])
+    const c = await svc.json(
+      individualArgs('Jean Dupont', '--nationality', 'FR', '--email', 'jean@example.fr', '--phone', '+33698765432'),
+    )
     expect(c.contactVerification).toEqual({email: 'PENDING', phone: 'PENDING'})
 
     const early = await svc.run(['kyc', 'link', c.id])
@@ -101,18 +97,7 @@ describe('EU contact verification before the hosted link', () => {
   })
 
   it('answers 409 "not required" for customers outside the mandated regions', async () => {
-    const us = await svc.json([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Sam Smith',
-      '--nationality',
-      'US',
-      '--email',
-      'sam@example.com',
-    ])
+    const us = await svc.json(individualArgs('Sam Smith', '--nationality', 'US', '--email', 'sam@example.com'))
     expect(us.contactVerification).toBeUndefined()
     for (const cmd of [
       ['verify-email', us.id],
@@ -196,25 +181,16 @@ describe('EU contact verification before the hosted link', () => {
       [['kyc', 'verify-email', 'customer-1'], 'customerId'],
       [['kyc', 'link', 'Customer:abc', '--redirect-uri', 'not a url'], 'redirectUri'],
       [
-        [
-          'kyc',
-          'documents',
-          'upload',
-          '--holder',
+        documentUploadArgs(
           'Customer:abc',
           '--type',
           'NATIONAL_ID',
           '--side',
           'SIDEWAYS',
-          '--number',
-          'N1',
-          '--issuing-authority',
-          'Gov',
-          '--country',
-          'US',
+          ...NATIONAL_ID_FLAGS,
           '--file',
           '/nonexistent.png',
-        ],
+        ),
         'side',
       ],
     ]

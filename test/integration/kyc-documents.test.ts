@@ -1,6 +1,19 @@
 import {truncateSync} from 'node:fs'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {ADDRESS, fixture, individualFlags, journey, jpeg, passportArgs, pdf, png, type Journey} from '../helpers/kyc.js'
+import {
+  ADDRESS,
+  documentUploadArgs,
+  fixture,
+  individualFlags,
+  journey,
+  jpeg,
+  NATIONAL_ID_FLAGS,
+  passportArgs,
+  pdf,
+  png,
+  US_SSN_FLAGS,
+  type Journey,
+} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -86,15 +99,7 @@ describe('kyc documents upload: checked locally before any upload', () => {
     truncateSync(paths.BIG_PDF, 10 * 1024 * 1024 + 1)
     truncateSync(paths.BIG_PNG, 10 * 1024 * 1024 + 1)
     const before = sbx.requestCount()
-    const r = await svc.run([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      person.id,
-      ...args.map((a) => paths[a] ?? a),
-      '--json',
-    ])
+    const r = await svc.run(documentUploadArgs(person.id, ...args.map((a) => paths[a] ?? a), '--json'))
     expect(r.code).toBe(2)
     expect(fields(r)).toEqual(expected)
     expect(sbx.requestCount()).toBe(before)
@@ -102,53 +107,38 @@ describe('kyc documents upload: checked locally before any upload', () => {
 
   it('names the flag to fix in the human message, and checks the holder prefix at parse time', async () => {
     const before = sbx.requestCount()
-    const human = await svc.run([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      person.id,
-      '--type',
-      'PASSPORT',
-      '--file',
-      fixture(sbx.dir, 'p.txt', Buffer.from('hello')),
-      '--country',
-      'US',
-    ])
+    const human = await svc.run(
+      documentUploadArgs(
+        person.id,
+        '--type',
+        'PASSPORT',
+        '--file',
+        fixture(sbx.dir, 'p.txt', Buffer.from('hello')),
+        '--country',
+        'US',
+      ),
+    )
     expect(human.code).toBe(2)
     expect(human.stderr).toContain('- documentNumber: is required for a PASSPORT (--number)')
     expect(human.stderr).toMatch(
       /- file: .*p\.txt is not a PDF, JPEG or PNG \(judged by its content, not its name\) \(--file\)/,
     )
-    const holder = await svc.run([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      'Quote:abc',
-      '--type',
-      'OTHER',
-      '--file',
-      'x',
-      '--json',
-    ])
+    const holder = await svc.run(documentUploadArgs('Quote:abc', '--type', 'OTHER', '--file', 'x', '--json'))
     expect(holder.code).toBe(2)
     expect(fields(holder)).toEqual(['documentHolder'])
-    const dry = await svc.run([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      person.id,
-      '--type',
-      'OTHER',
-      '--file',
-      fixture(sbx.dir, 'o.pdf', pdf()),
-      '--country',
-      'US',
-      '--dry-run',
-      '--json',
-    ])
+    const dry = await svc.run(
+      documentUploadArgs(
+        person.id,
+        '--type',
+        'OTHER',
+        '--file',
+        fixture(sbx.dir, 'o.pdf', pdf()),
+        '--country',
+        'US',
+        '--dry-run',
+        '--json',
+      ),
+    )
     expect(dry.code).toBe(0)
     expect(dry.json().request).toMatchObject({
       method: 'POST',
@@ -166,20 +156,7 @@ describe('kyc documents upload --file - (the bytes on stdin, as a flow step give
   it('refuses empty or non-document stdin before any request, and uploads a PDF from stdin', async () => {
     const holder: {id: string} = await svc.json(individualFlags('Stdin Holder'))
     const before = sbx.requestCount()
-    const args = [
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      holder.id,
-      '--type',
-      'PROOF_OF_ADDRESS',
-      '--file',
-      '-',
-      '--country',
-      'US',
-      '--json',
-    ]
+    const args = documentUploadArgs(holder.id, '--type', 'PROOF_OF_ADDRESS', '--file', '-', '--country', 'US', '--json')
     const empty = await svc.run(args, {input: ''})
     expect(empty.code).toBe(2)
     expect(empty.json().error.details.errors).toEqual([{field: 'file', message: 'stdin is empty (--file)'}])
@@ -325,23 +302,14 @@ describe('the sandbox judges documents itself and changes nothing on refusal', (
     expect(viaVerb).toMatchObject({id: first.id, fileName: 'third.pdf'})
     expect(docCount()).toBe(before)
 
-    const front = [
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
+    const front = documentUploadArgs(
       person.id,
       '--type',
       'NATIONAL_ID',
-      '--number',
-      'N1',
-      '--issuing-authority',
-      'Gov',
-      '--country',
-      'US',
+      ...NATIONAL_ID_FLAGS,
       '--file',
       fixture(sbx.dir, 'id.jpg', jpeg(900, 600)),
-    ]
+    )
     const nothing = await svc.run([...front, '--side', 'BACK', '--replace', '--json'])
     expect(nothing.code).toBe(5)
     expect(nothing.json().error.reason).toMatch(/has no NATIONAL_ID BACK to replace/)
@@ -365,20 +333,18 @@ describe('the sandbox judges documents itself and changes nothing on refusal', (
     expect(r.json().error.code).toBe('INVALID_STATE_TRANSITION')
     expect(sbx.emu.db.all<any>('documents').find((d) => d.documentHolder === c.id).fileName).toBe('l.pdf')
     const count = docCount()
-    const added = await svc.run([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      c.id,
-      '--type',
-      'PROOF_OF_ADDRESS',
-      '--file',
-      fixture(sbx.dir, 'bill.pdf', pdf()),
-      '--country',
-      'US',
-      '--json',
-    ])
+    const added = await svc.run(
+      documentUploadArgs(
+        c.id,
+        '--type',
+        'PROOF_OF_ADDRESS',
+        '--file',
+        fixture(sbx.dir, 'bill.pdf', pdf()),
+        '--country',
+        'US',
+        '--json',
+      ),
+    )
     expect(added.code).toBe(6)
     expect(added.json().error).toMatchObject({
       code: 'INVALID_STATE_TRANSITION',
@@ -404,12 +370,7 @@ describe('other onboarding input is refused before any request', () => {
       'Ruiz',
       '--birth-date',
       '1980-02-30',
-      '--nationality',
-      'US',
-      '--id-type',
-      'SSN',
-      '--identifier',
-      '123-45-6789',
+      ...US_SSN_FLAGS,
       ...ADDRESS,
       '--json',
     ])

@@ -1,6 +1,8 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {
+  documentUploadArgs,
   fixture,
+  individualArgs,
   individualFlags,
   journey,
   jpeg,
@@ -48,7 +50,7 @@ describe('KYC of individuals, end to end', () => {
 
   it('goes through RESOLVE_ERRORS: the checklist names each gap, then fields and a passport get it approved', async () => {
     const events = await listenForWebhooks(fx.sbx, 2)
-    const c = await fx.svc.json(['customers', 'create', '--type', 'individual', '--full-name', 'Grace'])
+    const c = await fx.svc.json(individualArgs('Grace'))
     const first = await fx.svc.submit(c.id)
     expect(first.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(first.errors.map((e: any) => e.field ?? e.type).sort()).toEqual([
@@ -110,25 +112,23 @@ describe('KYC of individuals, end to end', () => {
     ])
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     const front = fixture(fx.sbx.dir, 'dl-front.png', png(1000, 640))
-    await fx.svc.json([
-      'kyc',
-      'documents',
-      'upload',
-      '--holder',
-      c.id,
-      '--type',
-      'DRIVERS_LICENSE',
-      '--side',
-      'FRONT',
-      '--file',
-      front,
-      '--number',
-      'D1234',
-      '--issuing-authority',
-      'CA DMV',
-      '--country',
-      'US',
-    ])
+    await fx.svc.json(
+      documentUploadArgs(
+        c.id,
+        '--type',
+        'DRIVERS_LICENSE',
+        '--side',
+        'FRONT',
+        '--file',
+        front,
+        '--number',
+        'D1234',
+        '--issuing-authority',
+        'CA DMV',
+        '--country',
+        'US',
+      ),
+    )
     const second = await fx.svc.submit(c.id)
     expect(second.verificationStatus).toBe('RESOLVE_ERRORS')
     expect(second.errors).toHaveLength(1)
@@ -222,17 +222,9 @@ describe('KYC of individuals, end to end', () => {
       termsVersion: 'v0-unknown',
       acceptanceMethod: 'CHECKBOX',
     }
-    const atCreate = await fx.svc.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Nora New',
-      '--data',
-      JSON.stringify({endUserTermsConsent: consent}),
-      '--json',
-    ])
+    const atCreate = await fx.svc.run(
+      individualArgs('Nora New', '--data', JSON.stringify({endUserTermsConsent: consent}), '--json'),
+    )
     expect(atCreate.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
     expect(fx.sbx.emu.db.count('customers')).toBe(customers)
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'tess.jpg', jpeg(800, 600))))
@@ -341,9 +333,9 @@ describe('the skip-paperwork sandbox option', () => {
 
   it('resolves terminal suffixes of individuals at create, with no documents; 001 and 003 still need a packet', async () => {
     const events = await listenForWebhooks(skip, 4)
-    const ok = await s.json(['customers', 'create', '--type', 'individual', '--full-name', 'Quick Approve'])
+    const ok = await s.json(individualArgs('Quick Approve'))
     expect(ok.kycStatus).toBe('PENDING')
-    const no = await s.json(['customers', 'create', '--type', 'individual', '--full-name', 'Quick Reject 002'])
+    const no = await s.json(individualArgs('Quick Reject 002'))
     expect((await s.json(['kyc', 'wait', ok.id])).kycStatus).toBe('APPROVED')
     expect((await s.run(['kyc', 'wait', no.id])).code).toBe(1)
     const got = await events()
@@ -364,7 +356,7 @@ describe('the skip-paperwork sandbox option', () => {
     expect(skip.emu.db.get<any>('customers', no.id).kycStatus).toBe('REJECTED')
 
     for (const name of ['Slow Lane 001', 'Collect Me 003']) {
-      const c = await s.json(['customers', 'create', '--type', 'individual', '--full-name', name])
+      const c = await s.json(individualArgs(name))
       expect(c.kycStatus).toBe('UNVERIFIED')
       const v = await s.submit(c.id)
       expect(v.verificationStatus).toBe('RESOLVE_ERRORS')

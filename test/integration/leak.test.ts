@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc, type CliResult} from '../helpers/cli.js'
+import {loginArgs, svc, type CliResult} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 // The built manifest lists every command, including ones added after this test was written.
@@ -78,21 +78,10 @@ describe('the client secret never reaches any output', () => {
     })
     expect(wrong.code).toBe(4)
     expectNoLeak(wrong, '401')
-    const login = await svc(
-      [
-        'login',
-        '--profile',
-        'leak',
-        '--base-url',
-        sbx.url,
-        '--token-id',
-        sbx.env.SVC_TOKEN_ID,
-        '--secret-stdin',
-        '--debug',
-        '--json',
-      ],
-      {env: {...env(), SVC_CLIENT_SECRET: undefined}, input: secret},
-    )
+    const login = await svc(loginArgs('leak', sbx.url, sbx.env.SVC_TOKEN_ID, '--debug', '--json'), {
+      env: {...env(), SVC_CLIENT_SECRET: undefined},
+      input: secret,
+    })
     expect(login.code).toBe(0)
     expectNoLeak(login, 'login')
   })

@@ -6,7 +6,15 @@ import {keccak_256} from '@noble/hashes/sha3.js'
 import {base58, hex} from '@scure/base'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, clabeEnding} from '../helpers/money.js'
+import {
+  api,
+  approvedCustomer,
+  CHASE_USD_FLAGS,
+  clabeAccountArgs,
+  clabeEnding,
+  externalAddArgs,
+  quoteArgs,
+} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -41,14 +49,7 @@ describe('external accounts', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const cases: string[][] = [
       [
-        '--type',
-        'USD_ACCOUNT',
-        '--account-number',
-        '123456789',
-        '--routing-number',
-        '021000021',
-        '--bank-name',
-        'Chase',
+        ...CHASE_USD_FLAGS,
         '--intermediary-bank-name',
         'Citi',
         '--intermediary-routing-number',
@@ -103,7 +104,7 @@ describe('external accounts', () => {
       ],
     ]
     for (const args of cases) {
-      const r = await sbx.run(['accounts', 'external', 'add', '--customer', c.id, ...args, '--json'])
+      const r = await sbx.run(externalAddArgs(c.id, ...args, '--json'))
       expect(r.code, `${args[1]}: ${r.stderr}`).toBe(0)
       expect(r.json().accountInfo.accountType).toBe(args[1])
     }
@@ -123,19 +124,7 @@ describe('external accounts', () => {
 
   it('409 DUPLICATE_EXTERNAL_ACCOUNT shows the existing account; BANK_ACCOUNT_VALIDATION_PENDING explains the window', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const args = [
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'CLABE',
-      '--clabe',
-      clabeEnding('777'),
-      '--beneficiary-name',
-      'Maria Garcia',
-    ]
+    const args = clabeAccountArgs(c.id, clabeEnding('777'), 'Maria Garcia')
     const first = (await sbx.run([...args, '--json'])).json()
     const dup = await sbx.run(args)
     expect(dup.code).toBe(6)
@@ -144,11 +133,7 @@ describe('external accounts', () => {
     expect((await sbx.run([...args, '--json'])).json().error.details.existingAccount.id).toBe(first.id)
 
     await api(sbx, 'PATCH', '/config', {sandbox: {bankValidationMs: 60_000}})
-    const us = [
-      'accounts',
-      'external',
-      'add',
-      '--customer',
+    const us = externalAddArgs(
       c.id,
       '--type',
       'USD_ACCOUNT',
@@ -159,7 +144,7 @@ describe('external accounts', () => {
       '--beneficiary-name',
       'Ada Lovelace',
       '--json',
-    ]
+    )
     const pending = await sbx.run(us)
     await api(sbx, 'PATCH', '/config', {sandbox: {bankValidationMs: 0}})
     expect(pending.json().status).toBe('PENDING')
@@ -171,22 +156,7 @@ describe('external accounts', () => {
 
   it('delete is refused while trusted (409 BENEFICIARY_TRUSTED explained), works after untrust', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
-    const id = (
-      await sbx.run([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'CLABE',
-        '--clabe',
-        clabeEnding('321'),
-        '--beneficiary-name',
-        'Maria Garcia',
-        '--json',
-      ])
-    ).json().id
+    const id = (await sbx.run(clabeAccountArgs(c.id, clabeEnding('321'), 'Maria Garcia', '--json'))).json().id
     await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)
     const refused = await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])
     expect(refused.code).toBe(6)
@@ -203,22 +173,20 @@ describe('ownership verification', () => {
   it('WALLET_SIGNATURE with a real EVM key activates the wallet; a wrong key leaves it UNVERIFIED', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const wallet = evmWallet()
-    const add = await sbx.run([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'ETHEREUM_WALLET',
-      '--currency',
-      'USDC',
-      '--address',
-      wallet.address,
-      '--ownership',
-      'FIRST_PARTY',
-      '--json',
-    ])
+    const add = await sbx.run(
+      externalAddArgs(
+        c.id,
+        '--type',
+        'ETHEREUM_WALLET',
+        '--currency',
+        'USDC',
+        '--address',
+        wallet.address,
+        '--ownership',
+        'FIRST_PARTY',
+        '--json',
+      ),
+    )
     expect(add.json().status).toBe('PENDING_OWNERSHIP_VERIFICATION')
     const id = add.json().id
 
@@ -317,20 +285,8 @@ describe('ownership verification', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const sk = ed25519.utils.randomSecretKey()
     const address = base58.encode(ed25519.getPublicKey(sk))
-    const id = (
-      await sbx.run([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'SOLANA_WALLET',
-        '--address',
-        address,
-        '--json',
-      ])
-    ).json().id
+    const id = (await sbx.run(externalAddArgs(c.id, '--type', 'SOLANA_WALLET', '--address', address, '--json'))).json()
+      .id
     const msg = (
       await sbx.run(['accounts', 'external', 'verify-ownership', id, '--method', 'WALLET_SIGNATURE', '--json'])
     ).json().messageToSign
@@ -346,20 +302,18 @@ describe('ownership verification', () => {
     expect(ok.json().status).toBe('ACTIVE')
 
     const l2 = (
-      await sbx.run([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'L2_WALLET',
-        '--currency',
-        'BTC',
-        '--address',
-        'sparkrt1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhq',
-        '--json',
-      ])
+      await sbx.run(
+        externalAddArgs(
+          c.id,
+          '--type',
+          'L2_WALLET',
+          '--currency',
+          'BTC',
+          '--address',
+          'sparkrt1pgssyuuuhnrrdjswal5c3s3rafw9w3y5dd4cjy3duxlf7hjzkp0rqx6dj6mrhq',
+          '--json',
+        ),
+      )
     ).json()
     expect(l2.status).toBe('PENDING_OWNERSHIP_VERIFICATION')
     const refused = await sbx.run([
@@ -380,18 +334,7 @@ describe('ownership verification', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const wallet = evmWallet()
     const id = (
-      await sbx.run([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'BASE_WALLET',
-        '--address',
-        wallet.address,
-        '--json',
-      ])
+      await sbx.run(externalAddArgs(c.id, '--type', 'BASE_WALLET', '--address', wallet.address, '--json'))
     ).json().id
     const waiting = sbx.run([
       'accounts',
@@ -426,18 +369,7 @@ describe('ownership verification', () => {
   it('LIVENESS: a new challenge abandons the old link; a failed check leaves UNVERIFIED, a new challenge returns it to pending (one event each)', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const id = (
-      await sbx.run([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'POLYGON_WALLET',
-        '--address',
-        evmWallet().address,
-        '--json',
-      ])
+      await sbx.run(externalAddArgs(c.id, '--type', 'POLYGON_WALLET', '--address', evmWallet().address, '--json'))
     ).json().id
     const first = (
       await sbx.run(['accounts', 'external', 'verify-ownership', id, '--method', 'LIVENESS', '--json'])
@@ -471,18 +403,7 @@ describe('ownership verification', () => {
   it('challenge re-issues are rate limited (429 with Retry-After, exit 7)', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const id = (
-      await sbx.run([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'POLYGON_WALLET',
-        '--address',
-        evmWallet().address,
-        '--json',
-      ])
+      await sbx.run(externalAddArgs(c.id, '--type', 'POLYGON_WALLET', '--address', evmWallet().address, '--json'))
     ).json().id
     for (let i = 0; i < 10; i++)
       expect(
@@ -498,24 +419,22 @@ describe('ownership verification', () => {
     const c = await approvedCustomer(sbx, ['USD'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 500_000})
     const id = (
-      await sbx.run([
-        'accounts',
-        'external',
-        'add',
-        '--customer',
-        c.id,
-        '--type',
-        'ETHEREUM_WALLET',
-        '--currency',
-        'USDC',
-        '--address',
-        evmWallet().address,
-        '--json',
-      ])
+      await sbx.run(
+        externalAddArgs(
+          c.id,
+          '--type',
+          'ETHEREUM_WALLET',
+          '--currency',
+          'USDC',
+          '--address',
+          evmWallet().address,
+          '--json',
+        ),
+      )
     ).json().id
-    const small = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '500', '--json'])
+    const small = await sbx.run(quoteArgs(c.account('USD'), id, '--send', '500', '--json'))
     expect(small.code, small.stderr).toBe(0)
-    const big = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', id, '--send', '2000', '--json'])
+    const big = await sbx.run(quoteArgs(c.account('USD'), id, '--send', '2000', '--json'))
     expect(big.code).toBe(1)
     expect(big.json().error).toMatchObject({code: 'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED'})
     expect(big.json().error.hint).toMatch(/verify-ownership/)

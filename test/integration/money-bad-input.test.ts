@@ -1,7 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer} from '../helpers/money.js'
+import {api, approvedCustomer, externalAddArgs, quoteArgs, realtimeQuoteArgs} from '../helpers/money.js'
 
 let sbx: TestSandbox
 // Local checks need no real customer: nothing reaches the sandbox.
@@ -11,7 +11,7 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-const add = (...args: string[]) => ['accounts', 'external', 'add', '--customer', customer, ...args]
+const add = (...args: string[]) => externalAddArgs(customer, ...args)
 const ben = ['--beneficiary-name', 'Maria Garcia']
 const Q = 'Quote:11111111-1111-1111-1111-111111111111'
 const IA = 'InternalAccount:22222222-2222-2222-2222-222222222222'
@@ -168,42 +168,15 @@ describe('local checks refuse bad input before any request (exit 2, field named)
       'accountInfo.beneficiary.countryOfResidence',
       /ETHEREUM_WALLET/,
     ],
-    [
-      'quote amount syntax',
-      ['quote', 'create', '--from', IA, '--to', EA, '--send', '12,5x'],
-      'lockedCurrencyAmount',
-      /decimal/,
-    ],
-    [
-      'quote amount zero',
-      ['quote', 'create', '--from', IA, '--to', EA, '--receive', '0.00'],
-      'lockedCurrencyAmount',
-      /more than zero/,
-    ],
+    ['quote amount syntax', quoteArgs(IA, EA, '--send', '12,5x'), 'lockedCurrencyAmount', /decimal/],
+    ['quote amount zero', quoteArgs(IA, EA, '--receive', '0.00'), 'lockedCurrencyAmount', /more than zero/],
     [
       'quote decimals of the currency',
-      [
-        'quote',
-        'create',
-        '--realtime',
-        '--customer',
-        'Customer:abc',
-        '--currency',
-        'USD',
-        '--to',
-        EA,
-        '--send',
-        '1.234',
-      ],
+      realtimeQuoteArgs('Customer:abc', '--currency', 'USD', '--to', EA, '--send', '1.234'),
       'lockedCurrencyAmount',
       /3 decimal places/,
     ],
-    [
-      'quote minor units',
-      ['quote', 'create', '--from', IA, '--to', EA, '--amount-minor', '-5'],
-      'lockedCurrencyAmount',
-      /whole number/,
-    ],
+    ['quote minor units', quoteArgs(IA, EA, '--amount-minor', '-5'), 'lockedCurrencyAmount', /whole number/],
     [
       'quote realtime needs customer',
       ['quote', 'create', '--realtime', '--currency', 'USDC', '--to', EA, '--send', '1'],
@@ -212,33 +185,14 @@ describe('local checks refuse bad input before any request (exit 2, field named)
     ],
     [
       'quote platform fee non-USD',
-      [
-        'quote',
-        'create',
-        '--realtime',
-        '--customer',
-        'Customer:abc',
-        '--currency',
-        'EUR',
-        '--to',
-        EA,
-        '--send',
-        '1',
-        '--platform-fee',
-        '1.00',
-      ],
+      realtimeQuoteArgs('Customer:abc', '--currency', 'EUR', '--to', EA, '--send', '1', '--platform-fee', '1.00'),
       'platformFeeOverride',
       /USD/,
     ],
-    [
-      'quote id prefix',
-      ['quote', 'create', '--from', Q, '--to', EA, '--send', '1'],
-      'source.accountId',
-      /InternalAccount or ExternalAccount/,
-    ],
+    ['quote id prefix', quoteArgs(Q, EA, '--send', '1'), 'source.accountId', /InternalAccount or ExternalAccount/],
     [
       'quote remittance length',
-      ['quote', 'create', '--from', IA, '--to', EA, '--amount-minor', '5', '--remittance', 'x'.repeat(81)],
+      quoteArgs(IA, EA, '--amount-minor', '5', '--remittance', 'x'.repeat(81)),
       'remittanceInformation',
       /80/,
     ],
@@ -348,8 +302,8 @@ describe('local checks refuse bad input before any request (exit 2, field named)
         '--send',
         '1',
       ],
-      ['quote', 'create', '--from', IA, '--to', EA, '--send', '1', '--receive', '2'],
-      ['quote', 'create', '--from', IA, '--to', EA, '--send', '1', '--wait'],
+      quoteArgs(IA, EA, '--send', '1', '--receive', '2'),
+      quoteArgs(IA, EA, '--send', '1', '--wait'),
       ['sandbox', 'fund', IA],
       ['accounts', 'external', 'verify-ownership', EA, '--method', 'WALLET_SIGNATURE', '--wait'],
       ['accounts', 'external', 'submit-signature', EA],
@@ -364,22 +318,7 @@ describe('local checks refuse bad input before any request (exit 2, field named)
   it('--dry-run prints the quote request with its Idempotency-Key and sends nothing', async () => {
     const before = sbx.requestCount()
     const r = await svc(
-      [
-        'quote',
-        'create',
-        '--from',
-        IA,
-        '--to',
-        EA,
-        '--amount-minor',
-        '2500',
-        '--rail',
-        'SPEI',
-        '--idempotency-key',
-        'ci-7',
-        '--dry-run',
-        '--json',
-      ],
+      quoteArgs(IA, EA, '--amount-minor', '2500', '--rail', 'SPEI', '--idempotency-key', 'ci-7', '--dry-run', '--json'),
       {env: sbx.env},
     )
     expect(r.code, r.stderr).toBe(0)
@@ -401,28 +340,12 @@ describe('local checks refuse bad input before any request (exit 2, field named)
   })
 
   it.each([
-    [
-      'quote create --send (no currency look-up)',
-      ['quote', 'create', '--from', IA, '--to', EA, '--send', '250.00'],
-      null,
-    ],
-    ['quote create --receive', ['quote', 'create', '--from', IA, '--to', EA, '--receive', '4500.00'], null],
+    ['quote create --send (no currency look-up)', quoteArgs(IA, EA, '--send', '250.00'), null],
+    ['quote create --receive', quoteArgs(IA, EA, '--receive', '4500.00'), null],
     ['quote send --send', ['quote', 'send', '--from', IA, '--to', EA, '--send', '10.00'], null],
     [
       'quote create --realtime --send',
-      [
-        'quote',
-        'create',
-        '--realtime',
-        '--customer',
-        'Customer:abc',
-        '--currency',
-        'USDC',
-        '--to',
-        EA,
-        '--send',
-        '100',
-      ],
+      realtimeQuoteArgs('Customer:abc', '--currency', 'USDC', '--to', EA, '--send', '100'),
       {method: 'POST', path: '/quotes', body: {lockedCurrencyAmount: 100_000_000}},
     ],
     [

@@ -4,9 +4,12 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {
   api,
   approvedCustomer,
+  clabeAccountArgs,
   clabeBeneficiary,
   clabeEnding,
   expectConserved,
+  quoteArgs,
+  realtimeQuoteArgs,
   storedAccount,
   until,
   webhookEvents,
@@ -57,7 +60,7 @@ describe('money movement journeys through the CLI', () => {
     })
 
     const dest = await clabeBeneficiary(sbx, c.id)
-    const human = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
+    const human = await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '250.00'))
     expect(human.code, human.stderr).toBe(0)
     expect(human.stdout).toMatch(/you send\s+USD 250\.00/)
     expect(human.stdout).toMatch(/rate\s+1 USD = 17\.2500 MXN\s+\(1 MXN = 0\.0579710 USD\)/)
@@ -65,7 +68,7 @@ describe('money movement journeys through the CLI', () => {
     expect(human.stdout).toMatch(/they receive\s+MXN 4,290\.93/)
     expect(human.stdout).toMatch(/expires\s+in 1[01]\ds/)
 
-    const q = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
+    const q = await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '250.00', '--json'))
     const quote = q.json()
     expect(quote).toMatchObject({
       status: 'PENDING',
@@ -118,22 +121,10 @@ describe('money movement journeys through the CLI', () => {
     const funded = await sbx.run(['sandbox', 'fund', c.account('USD'), '--amount', '1000.00'])
     expect(funded.code, funded.stderr).toBe(0)
     expect(funded.stderr).toMatch(/Funded InternalAccount:\S+: balance USD 1,000\.00/)
-    const added = await sbx.run([
-      'accounts',
-      'external',
-      'add',
-      '--customer',
-      c.id,
-      '--type',
-      'CLABE',
-      '--clabe',
-      clabeEnding('123'),
-      '--beneficiary-name',
-      'Maria Garcia',
-    ])
+    const added = await sbx.run(clabeAccountArgs(c.id, clabeEnding('123'), 'Maria Garcia'))
     expect(added.code, added.stderr).toBe(0)
     const dest = added.stdout.match(/ExternalAccount:[\w-]+/)![0]
-    const quoted = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00'])
+    const quoted = await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '250.00'))
     const quoteId = quoted.stderr.match(/svc quote execute (Quote:[\w-]+)/)![1]
 
     // Declining sends nothing.
@@ -164,41 +155,16 @@ describe('money movement journeys through the CLI', () => {
   it('real-time funded USDC -> MXN: payment instructions, execute refused, sandbox send -> COMPLETED', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const dest = await clabeBeneficiary(sbx, c.id)
-    const shown = await sbx.run([
-      'quote',
-      'create',
-      '--realtime',
-      '--customer',
-      c.id,
-      '--currency',
-      'USDC',
-      '--network',
-      'SOLANA',
-      '--to',
-      dest,
-      '--send',
-      '100',
-    ])
+    const shown = await sbx.run(
+      realtimeQuoteArgs(c.id, '--currency', 'USDC', '--network', 'SOLANA', '--to', dest, '--send', '100'),
+    )
     expect(shown.stdout).toMatch(
       /Pay USDC 100\.000000 to \(real-time funding\)\n\s+SOLANA_WALLET\n\s+address\s+\S+\n\s+assetType\s+USDC/,
     )
     expect(shown.stdout).toMatch(/from\s+real-time funding \(USDC on SOLANA\)/)
-    const q = await sbx.run([
-      'quote',
-      'create',
-      '--realtime',
-      '--customer',
-      c.id,
-      '--currency',
-      'USDC',
-      '--network',
-      'SOLANA',
-      '--to',
-      dest,
-      '--send',
-      '100',
-      '--json',
-    ])
+    const q = await sbx.run(
+      realtimeQuoteArgs(c.id, '--currency', 'USDC', '--network', 'SOLANA', '--to', dest, '--send', '100', '--json'),
+    )
     expect(q.code, q.stderr).toBe(0)
     const quote = q.json()
     expect(quote).toMatchObject({
@@ -237,9 +203,7 @@ describe('money movement journeys through the CLI', () => {
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
     const dest = await clabeBeneficiary(sbx, c.id)
     expect((await sbx.run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":300}}'])).code).toBe(0)
-    const quote = (
-      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '10', '--json'])
-    ).json()
+    const quote = (await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '10', '--json'))).json()
     await sbx.run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":120000}}'])
     await new Promise((r) => setTimeout(r, 400))
     const ex = await sbx.run(['quote', 'execute', quote.id, '--yes', '--json'])
@@ -255,9 +219,7 @@ describe('money movement journeys through the CLI', () => {
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 50_000})
     const dest = await clabeBeneficiary(sbx, c.id)
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 300}})
-    const old = (
-      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '20.00', '--json'])
-    ).json()
+    const old = (await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '20.00', '--json'))).json()
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 120_000}})
     await new Promise((r) => setTimeout(r, 400))
     const t = await confirming(
@@ -288,12 +250,8 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 100_000})
     const dest = await clabeBeneficiary(sbx, c.id)
-    const args = [
-      'quote',
-      'create',
-      '--from',
+    const args = quoteArgs(
       c.account('USD'),
-      '--to',
       dest,
       '--send',
       '100.00',
@@ -302,7 +260,7 @@ describe('money movement journeys through the CLI', () => {
       '--json',
       '--idempotency-key',
       'ci-run-42',
-    ]
+    )
     const first = await sbx.run(args)
     const second = await sbx.run(args)
     expect(first.code, first.stderr).toBe(0)
@@ -314,37 +272,15 @@ describe('money movement journeys through the CLI', () => {
       .filter((t) => t.customerId === c.id && t.type === 'OUTGOING')
     expect(outgoing).toHaveLength(1)
     expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(90_000)
-    const other = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      dest,
-      '--send',
-      '200.00',
-      '--json',
-      '--idempotency-key',
-      'ci-run-42',
-    ])
+    const other = await sbx.run(
+      quoteArgs(c.account('USD'), dest, '--send', '200.00', '--json', '--idempotency-key', 'ci-run-42'),
+    )
     expect(other.code).toBe(6)
     expect(other.json().error.code).toBe('DUPLICATE_PAY_REQUEST')
 
     // The two-step CI form: quote, then `quote execute --yes --json` re-run with one key.
     const q2 = (
-      await sbx.run([
-        'quote',
-        'create',
-        '--from',
-        c.account('USD'),
-        '--to',
-        dest,
-        '--send',
-        '50.00',
-        '--json',
-        '--idempotency-key',
-        'ci-run-43',
-      ])
+      await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '50.00', '--json', '--idempotency-key', 'ci-run-43'))
     ).json()
     const exec = ['quote', 'execute', q2.id, '--yes', '--json', '--idempotency-key', 'ci-run-43']
     const e1 = await sbx.run(exec)
@@ -365,7 +301,7 @@ describe('money movement journeys through the CLI', () => {
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 1_000})
     const dest = await clabeBeneficiary(sbx, c.id)
     const quotes = sbx.emu.db.count('quotes')
-    const r = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '250.00', '--json'])
+    const r = await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '250.00', '--json'))
     expect(r.code).toBe(1)
     expect(r.json().error).toMatchObject({code: 'INSUFFICIENT_FUNDS', details: {available: 1_000, required: 25_000}})
     expect(r.json().error.hint).toMatch(/sandbox fund/)
@@ -376,20 +312,9 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
     const dest = await clabeBeneficiary(sbx, c.id, '004')
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      dest,
-      '--send',
-      '100',
-      '--execute',
-      '--wait',
-      '--yes',
-      '--json',
-    ])
+    const r = await sbx.run(
+      quoteArgs(c.account('USD'), dest, '--send', '100', '--execute', '--wait', '--yes', '--json'),
+    )
     expect(r.code).toBe(1)
     const err = r.json().error
     expect(err).toMatchObject({
@@ -416,22 +341,9 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
     const dest = await clabeBeneficiary(sbx, c.id, '003')
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      dest,
-      '--send',
-      '100',
-      '--execute',
-      '--wait',
-      '--yes',
-      '--timeout',
-      '1s',
-      '--json',
-    ])
+    const r = await sbx.run(
+      quoteArgs(c.account('USD'), dest, '--send', '100', '--execute', '--wait', '--yes', '--timeout', '1s', '--json'),
+    )
     expect(r.code).toBe(8)
     expect(r.json().error.code).toBe('TIMEOUT')
     expect(r.json().error.hint).toMatch(/svc quote wait Quote:/)
@@ -454,20 +366,9 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
     const dest = await clabeBeneficiary(sbx, c.id, '005')
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      dest,
-      '--send',
-      '100',
-      '--execute',
-      '--wait',
-      '--yes',
-      '--json',
-    ])
+    const r = await sbx.run(
+      quoteArgs(c.account('USD'), dest, '--send', '100', '--execute', '--wait', '--yes', '--json'),
+    )
     expect(r.code, r.stderr).toBe(0)
     expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(20_000)
     const txId = r.json().transaction.id

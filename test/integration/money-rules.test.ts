@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
-import {api, approvedCustomer, balanceOf, clabeEnding, imbalance, until} from '../helpers/money.js'
+import {api, approvedCustomer, balanceOf, clabeEnding, imbalance, quoteArgs, until} from '../helpers/money.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -51,17 +51,7 @@ describe('quoting rules', () => {
 
     const noTerms = await approvedCustomer(sbx, ['USD', 'MXN'], {terms: false})
     await fund(noTerms.account('USD'), 10_000)
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      noTerms.account('USD'),
-      '--to',
-      await clabe(noTerms.id),
-      '--send',
-      '10',
-      '--json',
-    ])
+    const r = await sbx.run(quoteArgs(noTerms.account('USD'), await clabe(noTerms.id), '--send', '10', '--json'))
     expect(r.code).toBe(6)
     expect(r.json().error.code).toBe('END_USER_TERMS_NOT_ACCEPTED')
     expect(r.json().error.hint).toMatch(/svc customers terms/)
@@ -70,25 +60,13 @@ describe('quoting rules', () => {
     const held = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(held.account('USD'), 10_000)
     const dest = await clabe(held.id)
-    const earlier = (
-      await sbx.run(['quote', 'create', '--from', held.account('USD'), '--to', dest, '--send', '10', '--json'])
-    ).json()
+    const earlier = (await sbx.run(quoteArgs(held.account('USD'), dest, '--send', '10', '--json'))).json()
     sbx.emu.db.put('customers', held.id, {
       ...sbx.emu.db.get<Record<string, unknown>>('customers', held.id)!,
       kycStatus: 'HOLD',
     })
     const quotes = sbx.emu.db.count('quotes')
-    const refused = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      held.account('USD'),
-      '--to',
-      dest,
-      '--send',
-      '10',
-      '--json',
-    ])
+    const refused = await sbx.run(quoteArgs(held.account('USD'), dest, '--send', '10', '--json'))
     expect(refused.code).toBe(6)
     expect(refused.json().error).toMatchObject({code: 'USER_NOT_READY', status: 403, details: {status: 'HOLD'}})
     expect(sbx.emu.db.count('quotes')).toBe(quotes)
@@ -103,23 +81,21 @@ describe('quoting rules', () => {
     await fund(c.account('USD'), 1_000_000)
     const dest = await clabe(c.id)
     const recv = (
-      await sbx.run([
-        'quote',
-        'create',
-        '--from',
-        c.account('USD'),
-        '--to',
-        dest,
-        '--receive',
-        '4500.00',
-        '--description',
-        'March rent',
-        '--purpose',
-        'FAMILY_SUPPORT',
-        '--remittance',
-        'INV-42',
-        '--json',
-      ])
+      await sbx.run(
+        quoteArgs(
+          c.account('USD'),
+          dest,
+          '--receive',
+          '4500.00',
+          '--description',
+          'March rent',
+          '--purpose',
+          'FAMILY_SUPPORT',
+          '--remittance',
+          'INV-42',
+          '--json',
+        ),
+      )
     ).json()
     expect(recv.totalReceivingAmount).toBe(450_000)
     expect(sbx.emu.db.get('quotes', recv.id)).toMatchObject({
@@ -151,27 +127,23 @@ describe('quoting rules', () => {
         },
       ],
     })
-    const standing = (
-      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', dest, '--send', '100.00', '--json'])
-    ).json()
+    const standing = (await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '100.00', '--json'))).json()
     const net = standing.totalSendingAmount - standing.feesIncluded
     expect(standing.platformFeesIncluded).toBe(50 + Math.ceil(net / 100))
     const override = (
-      await sbx.run([
-        'quote',
-        'create',
-        '--from',
-        c.account('USD'),
-        '--to',
-        dest,
-        '--send',
-        '100.00',
-        '--platform-fee',
-        '2.00',
-        '--platform-fee-bps',
-        '0',
-        '--json',
-      ])
+      await sbx.run(
+        quoteArgs(
+          c.account('USD'),
+          dest,
+          '--send',
+          '100.00',
+          '--platform-fee',
+          '2.00',
+          '--platform-fee-bps',
+          '0',
+          '--json',
+        ),
+      )
     ).json()
     expect(override.platformFeesIncluded).toBe(200)
     const human = await sbx.run(['quote', 'get', override.id])
@@ -187,19 +159,7 @@ describe('quoting rules', () => {
       ],
     })
     await fund(c.account('EUR'), 10_000)
-    const eur = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('EUR'),
-      '--to',
-      dest,
-      '--send',
-      '10',
-      '--platform-fee',
-      '1',
-      '--json',
-    ])
+    const eur = await sbx.run(quoteArgs(c.account('EUR'), dest, '--send', '10', '--platform-fee', '1', '--json'))
     expect(eur.code).toBe(2)
     expect(eur.json().error.details.errors[0].field).toBe('platformFeeOverride')
   })
@@ -208,70 +168,32 @@ describe('quoting rules', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(c.account('USD'), 100_000)
     const bank = await usBank(c.id)
-    const ach = (
-      await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', bank, '--send', '100', '--json'])
-    ).json()
+    const ach = (await sbx.run(quoteArgs(c.account('USD'), bank, '--send', '100', '--json'))).json()
     expect(ach.destination.paymentRail).toBe('ACH')
     expect(ach.feesIncluded).toBe(25)
     const sameDay = (
-      await sbx.run([
-        'quote',
-        'create',
-        '--from',
-        c.account('USD'),
-        '--to',
-        bank,
-        '--send',
-        '100',
-        '--rail',
-        'ACH_SAME_DAY',
-        '--json',
-      ])
+      await sbx.run(quoteArgs(c.account('USD'), bank, '--send', '100', '--rail', 'ACH_SAME_DAY', '--json'))
     ).json()
     expect(sameDay.feesIncluded).toBe(150)
-    const spei = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      bank,
-      '--send',
-      '100',
-      '--rail',
-      'SPEI',
-      '--json',
-    ])
+    const spei = await sbx.run(quoteArgs(c.account('USD'), bank, '--send', '100', '--rail', 'SPEI', '--json'))
     expect(spei.json().error.details.errors[0].field).toBe('destination.paymentRail')
 
     await api(sbx, 'PATCH', '/config', {sandbox: {transactionSizeLimits: {USD: 1_000_000_000_00, 'USD-MXN': 5_000}}})
-    const big = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      bank,
-      '--amount-minor',
-      '100000001',
-      '--lock',
-      'receiving',
-      '--rail',
-      'ACH_SAME_DAY',
-      '--json',
-    ])
+    const big = await sbx.run(
+      quoteArgs(
+        c.account('USD'),
+        bank,
+        '--amount-minor',
+        '100000001',
+        '--lock',
+        'receiving',
+        '--rail',
+        'ACH_SAME_DAY',
+        '--json',
+      ),
+    )
     expect(big.json().error).toMatchObject({code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', details: {rail: 'ACH_SAME_DAY'}})
-    const corridor = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      await clabe(c.id),
-      '--send',
-      '60',
-      '--json',
-    ])
+    const corridor = await sbx.run(quoteArgs(c.account('USD'), await clabe(c.id), '--send', '60', '--json'))
     expect(corridor.code).toBe(1)
     expect(corridor.json().error).toMatchObject({code: 'TRANSACTION_SIZE_LIMIT_EXCEEDED', details: {limit: 5_000}})
     await api(sbx, 'PATCH', '/config', {sandbox: {transactionSizeLimits: {USD: 100_000_000}}})
@@ -332,19 +254,7 @@ describe('pullable sources', () => {
   it('quotes from a US bank (ACH pull) into an internal account; a CLABE cannot be pulled from', async () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     const bank = await usBank(c.id, '44556677')
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      bank,
-      '--to',
-      c.account('USD'),
-      '--send',
-      '200.00',
-      '--execute',
-      '--yes',
-      '--wait',
-    ])
+    const r = await sbx.run(quoteArgs(bank, c.account('USD'), '--send', '200.00', '--execute', '--yes', '--wait'))
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/status\s+COMPLETED/)
     const q = sbx.emu.db
@@ -355,17 +265,9 @@ describe('pullable sources', () => {
     expect(q.totalReceivingAmount).toBeGreaterThan(19_000)
     expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 
-    const refused = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      await clabe(c.id, '124'),
-      '--to',
-      c.account('MXN'),
-      '--amount-minor',
-      '1000',
-      '--json',
-    ])
+    const refused = await sbx.run(
+      quoteArgs(await clabe(c.id, '124'), c.account('MXN'), '--amount-minor', '1000', '--json'),
+    )
     expect(refused.code).toBe(2)
     expect(refused.json().error.details.errors[0]).toMatchObject({field: 'source.accountId'})
   })
@@ -403,19 +305,9 @@ describe('transactions', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await fund(c.account('USD'), 50_000)
     const slow = (
-      await sbx.run([
-        'quote',
-        'create',
-        '--from',
-        c.account('USD'),
-        '--to',
-        await clabe(c.id, '003'),
-        '--send',
-        '100',
-        '--execute',
-        '--yes',
-        '--json',
-      ])
+      await sbx.run(
+        quoteArgs(c.account('USD'), await clabe(c.id, '003'), '--send', '100', '--execute', '--yes', '--json'),
+      )
     ).json()
     expect(balanceOf(sbx, c.account('USD'))).toBe(40_000)
     const cancel = await sbx.run(['transactions', 'cancel', slow.transactionId, '--yes', '--json'])

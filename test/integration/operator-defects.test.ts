@@ -5,10 +5,11 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wri
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {loginArgs, svc} from '../helpers/cli.js'
 import {fundedPayer} from '../helpers/money.js'
 import {BIN} from '../helpers/process-sandbox.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {individualArgs} from '../helpers/kyc.js'
 
 const work = mkdtempSync(join(tmpdir(), 'svc-ops-'))
 /** A fresh user: own config and data dirs, nothing started, no SVC_* credentials. */
@@ -91,7 +92,7 @@ describe('1. the local profile follows the port the running sandbox recorded', (
       detail: expect.stringContaining(`running at ${new URL(ready.url).origin}`),
     })
 
-    const created = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Port Zero', '--json'], {
+    const created = await svc(individualArgs('Port Zero', '--json'), {
       env,
     })
     expect(created.code, created.stderr).toBe(0)
@@ -113,7 +114,7 @@ describe('1. the local profile follows the port the running sandbox recorded', (
 describe('2. a --json failure keeps its document on stdout and says it on stderr', () => {
   it('no sandbox: the error document on stdout, its one line on stderr; a `| jq` pipeline still shows it', async () => {
     const env = freshUser('json-fail')
-    const r = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Ada', '--json'], {env})
+    const r = await svc(individualArgs('Ada', '--json'), {env})
     expect(r.code).toBe(9)
     expect(r.json().error).toMatchObject({
       code: 'NETWORK_ERROR',
@@ -220,7 +221,7 @@ describe('4. every customer has a fiat internal account; adding a currency adds 
   }
 
   it('created without --currency: an INTERNAL_FIAT USD account (the platform currency) beside the embedded wallet', async () => {
-    const c = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'No Currency', '--json'], {
+    const c = await svc(individualArgs('No Currency', '--json'), {
       env: sbx.env,
     })
     expect(c.code, c.stderr).toBe(0)
@@ -228,12 +229,7 @@ describe('4. every customer has a fiat internal account; adding a currency adds 
   })
 
   it('`customers update --currency USD --currency EUR` creates the EUR account (once), keeps USD, and no account-creation webhook exists to send', async () => {
-    const id = (
-      await svc(
-        ['customers', 'create', '--type', 'individual', '--full-name', 'Adds Euro', '--currency', 'USD', '--json'],
-        {env: sbx.env},
-      )
-    ).json().id
+    const id = (await svc(individualArgs('Adds Euro', '--currency', 'USD', '--json'), {env: sbx.env})).json().id
     const events = () => sbx.emu.db.all<{event: {type: string}}>('events').map((e) => e.event.type)
     const before = events().length
     const upd = await svc(['customers', 'update', id, '--currency', 'USD', '--currency', 'EUR', '--json'], {
@@ -258,38 +254,14 @@ describe('5. flow capture of a customer approved under skipVerificationPaperwork
     const a = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 50})
     try {
       const c = await svc(
-        [
-          'customers',
-          'create',
-          '--type',
-          'individual',
-          '--full-name',
-          'Grace Hopper',
-          '--email',
-          'grace@example.com',
-          '--currency',
-          'USD',
-          '--json',
-        ],
+        individualArgs('Grace Hopper', '--email', 'grace@example.com', '--currency', 'USD', '--json'),
         {env: a.env},
       )
       const id = c.json().id
       expect((await svc(['kyc', 'wait', id, '--json'], {env: a.env})).json().kycStatus).toBe('APPROVED')
       const env = freshUser('capture')
       const login = await svc(
-        [
-          'login',
-          '--profile',
-          'journey',
-          '--environment',
-          'sandbox',
-          '--base-url',
-          a.url,
-          '--token-id',
-          a.emu.credentials.tokenId,
-          '--secret-stdin',
-          '--json',
-        ],
+        loginArgs('journey', a.url, a.emu.credentials.tokenId, '--environment', 'sandbox', '--json'),
         {env, input: a.emu.credentials.clientSecret},
       )
       expect(login.code, login.stderr).toBe(0)
@@ -361,20 +333,7 @@ describe('8. exit codes and hints that lead somewhere', () => {
     const {SVC_BASE_URL: _u, SVC_TOKEN_ID: _t, SVC_CLIENT_SECRET: _s, ...plain} = sbx.env
     const env = {...plain, SVC_CONFIG_DIR: join(work, 'stored-config')}
     const login = await svc(
-      [
-        'login',
-        '--profile',
-        'stale',
-        '--environment',
-        'sandbox',
-        '--base-url',
-        sbx.url,
-        '--token-id',
-        sbx.emu.credentials.tokenId,
-        '--secret-stdin',
-        '--no-verify',
-        '--json',
-      ],
+      loginArgs('stale', sbx.url, sbx.emu.credentials.tokenId, '--environment', 'sandbox', '--no-verify', '--json'),
       {env, input: 'sk_stale'},
     )
     expect(login.code, login.stderr).toBe(0)

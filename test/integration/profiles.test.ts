@@ -4,6 +4,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {CliResult} from '../helpers/cli.js'
 import {NO_ENV_CREDENTIALS, startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {fileMode} from '../helpers/files.js'
+import {loginArgs} from '../helpers/cli.js'
 
 let sbx: TestSandbox
 let secret: string
@@ -62,20 +63,10 @@ describe('login, whoami, profiles, logout', () => {
   })
 
   it('a wrong secret is checked before saving: exit 4 and nothing stored', async () => {
-    const r = await sbx.run(
-      [
-        'login',
-        '--profile',
-        'bad',
-        '--base-url',
-        sbx.url,
-        '--token-id',
-        sbx.env.SVC_TOKEN_ID,
-        '--secret-stdin',
-        '--json',
-      ],
-      {env: NO_ENV_CREDENTIALS, input: 'not-the-secret'},
-    )
+    const r = await sbx.run(loginArgs('bad', sbx.url, sbx.env.SVC_TOKEN_ID, '--json'), {
+      env: NO_ENV_CREDENTIALS,
+      input: 'not-the-secret',
+    })
     expect(r.code).toBe(4)
     expect(r.json().error.code).toBe('UNAUTHORIZED')
     expect(existsSync(join(sbx.env.SVC_CONFIG_DIR, 'credentials.json'))).toBe(false)
@@ -83,20 +74,10 @@ describe('login, whoami, profiles, logout', () => {
 
   it('logs in from stdin: verified, active, secret stored 0600 in a 0700 dir and never printed', async () => {
     const before = sbx.requestCount()
-    const r = await sbx.run(
-      [
-        'login',
-        '--profile',
-        'dev',
-        '--base-url',
-        sbx.url,
-        '--token-id',
-        sbx.env.SVC_TOKEN_ID,
-        '--secret-stdin',
-        '--json',
-      ],
-      {env: NO_ENV_CREDENTIALS, input: secret + '\n'},
-    )
+    const r = await sbx.run(loginArgs('dev', sbx.url, sbx.env.SVC_TOKEN_ID, '--json'), {
+      env: NO_ENV_CREDENTIALS,
+      input: secret + '\n',
+    })
     expect(r.code).toBe(0)
     noSecret(r)
     expect(r.json()).toMatchObject({
@@ -216,13 +197,10 @@ describe('parallel svc processes sharing one config dir (CI jobs on one runner)'
   const names = Array.from({length: N}, (_, i) => `par-${i}`)
   const dir = () => join(sbx.env.SVC_CONFIG_DIR, 'parallel')
   const login = (name: string) =>
-    sbx.run(
-      ['login', '--profile', name, '--base-url', sbx.url, '--token-id', `tok-${name}`, '--secret-stdin', '--no-verify'],
-      {
-        input: `secret-${name}`,
-        env: {...NO_ENV_CREDENTIALS, SVC_CONFIG_DIR: dir()},
-      },
-    )
+    sbx.run(loginArgs(name, sbx.url, `tok-${name}`, '--no-verify'), {
+      input: `secret-${name}`,
+      env: {...NO_ENV_CREDENTIALS, SVC_CONFIG_DIR: dir()},
+    })
   const stored = () => ({
     config: JSON.parse(readFileSync(join(dir(), 'config.json'), 'utf8')),
     secrets: JSON.parse(readFileSync(join(dir(), 'credentials.json'), 'utf8')).profiles,

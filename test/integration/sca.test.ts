@@ -1,7 +1,7 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api, fundedPayer, until} from '../helpers/money.js'
+import {api, fundedPayer, quoteArgs, realtimeQuoteArgs, until} from '../helpers/money.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -34,17 +34,7 @@ describe('strong customer authentication through the CLI', () => {
   it('without a session: quote create is 409 SCA_SESSION_REQUIRED, exit 6, with the login hint; nothing is stored', async () => {
     const c = await fundedPayer(sbx)
     const before = sbx.emu.db.count('quotes')
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      c.dest,
-      '--send',
-      '10.00',
-      '--json',
-    ])
+    const r = await sbx.run(quoteArgs(c.account('USD'), c.dest, '--send', '10.00', '--json'))
     expect(r.code).toBe(6)
     const err = r.json().error
     expect(err).toMatchObject({status: 409, code: 'SCA_SESSION_REQUIRED'})
@@ -82,17 +72,7 @@ describe('strong customer authentication through the CLI', () => {
     const expires = Date.parse(session.json().sessionExpiresAt)
     expect(Math.round((expires - Date.now()) / 86_400_000)).toBe(180)
 
-    const q = await sbx.run([
-      'quote',
-      'create',
-      '--from',
-      c.account('USD'),
-      '--to',
-      c.dest,
-      '--send',
-      '10.00',
-      '--json',
-    ])
+    const q = await sbx.run(quoteArgs(c.account('USD'), c.dest, '--send', '10.00', '--json'))
     expect(q.code, q.stderr).toBe(0)
     const ex = await sbx.run(['quote', 'execute', q.json().id, '--yes', '--json'])
     expect(ex.code, ex.stderr).toBe(0)
@@ -137,7 +117,7 @@ describe('strong customer authentication through the CLI', () => {
     expect(right.code).toBe(6)
     expect(right.json().error.code).toBe('ACCOUNT_LOCKED')
     expect(sbx.emu.db.get<{sessionExpiresAt?: string}>('scaStates', c.id)!.sessionExpiresAt).toBeUndefined()
-    const human = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '1.00'])
+    const human = await sbx.run(quoteArgs(c.account('USD'), c.dest, '--send', '1.00'))
     expect(human.code).toBe(6)
     expect(human.stderr).toMatch(/ACCOUNT_LOCKED, HTTP 423/)
     expect(human.stderr).toMatch(/Hint: .*lockedUntil/)
@@ -148,17 +128,7 @@ describe('strong customer authentication through the CLI', () => {
     await login(c.id)
     await api(sbx, 'PATCH', '/config', {sandbox: {scaChallengeTtlMs: 300}})
     try {
-      const q = await sbx.run([
-        'quote',
-        'create',
-        '--from',
-        c.account('USD'),
-        '--to',
-        c.dest,
-        '--send',
-        '5.00',
-        '--json',
-      ])
+      const q = await sbx.run(quoteArgs(c.account('USD'), c.dest, '--send', '5.00', '--json'))
       const ex = await sbx.run(['quote', 'execute', q.json().id, '--yes', '--json'])
       expect(ex.json().status).toBe('PENDING_AUTHORIZATION')
       const t = await until(
@@ -211,7 +181,7 @@ describe('strong customer authentication through the CLI', () => {
   it('quote execute without a session explains the SCA step (exit 6) and changes nothing', async () => {
     const c = await fundedPayer(sbx)
     await login(c.id)
-    const q = await sbx.run(['quote', 'create', '--from', c.account('USD'), '--to', c.dest, '--send', '3.00', '--json'])
+    const q = await sbx.run(quoteArgs(c.account('USD'), c.dest, '--send', '3.00', '--json'))
     expect(q.code, q.stderr).toBe(0)
     // The session lapses before execute.
     const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
@@ -232,17 +202,7 @@ describe('strong customer authentication through the CLI', () => {
     async () => {
       const c = await fundedPayer(sbx)
       await login(c.id)
-      const q = await sbx.run([
-        'quote',
-        'create',
-        '--from',
-        c.account('USD'),
-        '--to',
-        c.dest,
-        '--send',
-        '4.00',
-        '--json',
-      ])
+      const q = await sbx.run(quoteArgs(c.account('USD'), c.dest, '--send', '4.00', '--json'))
       const st = sbx.emu.db.get<Record<string, unknown>>('scaStates', c.id)!
       await sbx.emu.db.unit(() =>
         sbx.emu.db.put('scaStates', c.id, {...st, sessionExpiresAt: new Date(Date.now() - 1000).toISOString()}),
@@ -359,20 +319,7 @@ describe('strong customer authentication through the CLI', () => {
   it('a real-time-funded quote is answered 202 PENDING_AUTHORIZATION without instructions, which come with the authorization', async () => {
     const c = await fundedPayer(sbx)
     await login(c.id)
-    const r = await sbx.run([
-      'quote',
-      'create',
-      '--realtime',
-      '--customer',
-      c.id,
-      '--currency',
-      'USD',
-      '--to',
-      c.dest,
-      '--send',
-      '15.00',
-      '--json',
-    ])
+    const r = await sbx.run(realtimeQuoteArgs(c.id, '--currency', 'USD', '--to', c.dest, '--send', '15.00', '--json'))
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toMatchObject({status: 'PENDING_AUTHORIZATION', scaChallenge: {purpose: 'TRANSFER'}})
     expect(r.json().paymentInstructions).toBeUndefined()

@@ -1,6 +1,6 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf} from '../helpers/cli.js'
-import {api, approvedCustomer, imbalance, until, usdBankAccount} from '../helpers/money.js'
+import {achMintFlags, api, approvedCustomer, imbalance, until, usdBankAccount, wireBurnFlags} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -123,19 +123,7 @@ describe('svc stablecoins', () => {
       50_000_000,
     )
     // A mint to an external L2 wallet funded by ACH never touches the platform's books.
-    const toWallet = await sbx.json([
-      'stablecoins',
-      'mint',
-      coin.id,
-      '--amount-minor',
-      '10000',
-      '--funding',
-      'ACH_DEBIT',
-      '--funding-account',
-      bank,
-      '--to',
-      wallet,
-    ])
+    const toWallet = await sbx.json(['stablecoins', 'mint', coin.id, ...achMintFlags(bank, wallet)])
     await settled(toWallet.id)
 
     const burn = await sbx.json([
@@ -163,19 +151,7 @@ describe('svc stablecoins', () => {
     expect(
       sbx.emu.db.get<{totalBalance: {amount: number}}>('internalAccounts', platformAccount.id)!.totalBalance.amount,
     ).toBe(29_750_000)
-    const fromWallet = await sbx.json([
-      'stablecoins',
-      'burn',
-      coin.id,
-      '--amount-minor',
-      '10000',
-      '--source',
-      'EXTERNAL_ACCOUNT',
-      '--to',
-      bank,
-      '--rail',
-      'WIRE',
-    ])
+    const fromWallet = await sbx.json(['stablecoins', 'burn', coin.id, ...wireBurnFlags(bank)])
     expect(fromWallet).toMatchObject({
       status: 'PENDING_FUNDING',
       fundingInstructions: {rail: 'L2', network: 'L2', valueType: 'ACME'},

@@ -1,21 +1,11 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createServer, type IncomingMessage, type ServerResponse} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {overwriteAt} from '../helpers/files.js'
 import {client, kill9, serve, started, TERMS} from '../helpers/process-sandbox.js'
 
 const home = mkdtempSync(join(tmpdir(), 'svc-store-'))
@@ -169,9 +159,7 @@ describe('integrity', () => {
     expect(existsSync(file + '-wal') ? statSync(file + '-wal').size : 0).toBe(0) // checkpointed at a clean stop
     // overwrite a page in the middle of the file with garbage
     const size = statSync(file).size
-    const fd = openSync(file, 'r+')
-    writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(size / 4096 / 2) * 4096)
-    closeSync(fd)
+    overwriteAt(file, Buffer.alloc(4096, 0xa5), Math.floor(size / 4096 / 2) * 4096)
     // A torn page is what a crash leaves, and a crash leaves the open marker: the full check runs
     // (after a clean stop, a start checks the header only; `svc doctor` runs integrity_check).
     expect(existsSync(join(dir, 'sandbox.db.open'))).toBe(false)

@@ -3,6 +3,7 @@ import {EnclaveClient} from '../helpers/enclave.js'
 import {api, approvedCustomer} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
+import {loginArgs} from '../helpers/cli.js'
 
 let sbx: TestSandbox
 const names = ['Ada Lovelace', 'Grace "Amazing" Hopper, Rear Admiral of the United States Navy', 'Katherine Johnson']
@@ -147,19 +148,9 @@ describe.skipIf(!hasTmux)('tables on an 80-column terminal (tmux)', () => {
   })
 
   it('profiles list shows the whole base URL, port and version included', async () => {
-    const login = await sbx.run(
-      [
-        'login',
-        '--profile',
-        'a-rather-long-profile-name',
-        '--base-url',
-        sbx.url,
-        '--token-id',
-        sbx.env.SVC_TOKEN_ID,
-        '--secret-stdin',
-      ],
-      {input: sbx.env.SVC_CLIENT_SECRET},
-    )
+    const login = await sbx.run(loginArgs('a-rather-long-profile-name', sbx.url, sbx.env.SVC_TOKEN_ID), {
+      input: sbx.env.SVC_CLIENT_SECRET,
+    })
     expect(login.code, login.stderr).toBe(0)
     const lines = await screenOf(['profiles', 'list'])
     expect(lines[0]).toMatch(/^\s+NAME\s+ENVIRONMENT\s+BASE URL$/)

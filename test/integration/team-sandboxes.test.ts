@@ -7,8 +7,7 @@ import {imbalance} from '../../src/emulator/domain/ledger.js'
 import {backupDatabase} from '../../src/emulator/store/files.js'
 import {SCHEMA_VERSION} from '../../src/emulator/store/migrations.js'
 import {openConnection} from '../../src/emulator/store/sqlite.js'
-import {clabeEnding} from '../helpers/money.js'
-import {TERMS} from '../helpers/process-sandbox.js'
+import {httpPayer, payOwnClabe} from '../helpers/money.js'
 import {eventually} from '../helpers/wait.js'
 import {as, http, removeDir, startMulti, type Creds, type TestMulti} from '../helpers/multi-sandbox.js'
 
@@ -32,28 +31,7 @@ const customer = (pcid: string, extra: Record<string, unknown> = {}) => ({
 })
 
 /** An approved payer with a USD account funded as given, and a CLABE beneficiary: what money moves need. */
-async function payer(c: Creds, funded: number): Promise<{usd: string; clabe: string; id: string}> {
-  const api = as(c)
-  expect((await api('PATCH', '/config', {isRegulatedFinancialInstitution: true})).status).toBe(200)
-  const made = await api('POST', '/customers', customer('payer', {kycStatus: 'APPROVED', endUserTermsConsent: TERMS}))
-  expect(made.status).toBe(201)
-  const accounts = await api('GET', `/internal-account?customerId=${made.body.id}`)
-  const usd = accounts.body.data.find(
-    (a: {balance: {currency: {code: string}}}) => a.balance.currency.code === 'USD',
-  ).id
-  expect((await api('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: funded})).status).toBe(200)
-  const ext = await api('POST', '/customers/external-accounts', {
-    customerId: made.body.id,
-    currency: 'MXN',
-    accountInfo: {
-      accountType: 'CLABE',
-      clabeNumber: clabeEnding('123'),
-      beneficiary: {beneficiaryType: 'INDIVIDUAL', fullName: 'Maria Garcia', nationality: 'MX'},
-    },
-  })
-  expect(ext.status).toBe(201)
-  return {usd, clabe: ext.body.id, id: made.body.id}
-}
+const payer = (c: Creds, funded: number) => httpPayer(as(c), 'Team payer', funded)
 
 const balanceOf = async (c: Creds, p: {id: string; usd: string}) =>
   (await as(c)('GET', `/internal-account?customerId=${p.id}`)).body.data.find((a: {id: string}) => a.id === p.usd)
@@ -274,15 +252,7 @@ describe('branching is a file copy', () => {
         if ((w + i) % 2 === 0) {
           if ((await api('POST', `/sandbox/internal-accounts/${p.usd}/fund`, {amount: 1_000})).status === 200) acked++
         } else {
-          const q = await api('POST', '/quotes', {
-            source: {sourceType: 'ACCOUNT', accountId: p.usd},
-            destination: {destinationType: 'ACCOUNT', accountId: p.clabe},
-            lockedCurrencySide: 'SENDING',
-            lockedCurrencyAmount: 500,
-          })
-          if (q.status !== 201) continue
-          const ex = await api('POST', `/quotes/${q.body.id}/execute`, undefined, {'idempotency-key': `x-${q.body.id}`})
-          if (ex.status === 200) acked++
+          if (await payOwnClabe(api, p)) acked++
         }
       }
     }

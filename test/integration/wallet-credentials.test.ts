@@ -2,7 +2,7 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {mintOidcToken, unixNow} from '../helpers/authenticator.js'
-import {walletSandbox} from '../helpers/wallet-sandbox.js'
+import {passkeyAddArgs, passkeySignArgs, walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox({walletProcessingDelayMs: 150})
 
@@ -160,34 +160,11 @@ describe('PASSKEY with the software authenticator', () => {
     const reg = await fx.sbx.json(['sandbox', 'passkey', 'create'])
     const regFile = join(fx.sbx.env.HOME, `reg-${reg.credentialId}.json`)
     writeFileSync(regFile, JSON.stringify(reg))
-    const added = await fx.sbx.json([
-      'wallet',
-      'credentials',
-      'add',
-      w.accountId,
-      '--type',
-      'PASSKEY',
-      '--nickname',
-      'Ops laptop',
-      '--attestation',
-      `@${regFile}`,
-    ])
+    const added = await fx.sbx.json(passkeyAddArgs(w.accountId, 'Ops laptop', `@${regFile}`))
     expect(added.credential).toMatchObject({type: 'PASSKEY', nickname: 'Ops laptop', credentialId: reg.credentialId})
     const again = await fx.sbx.json(['sandbox', 'passkey', 'create', '--credential-id', reg.credentialId])
     expect(again.credentialId).toBe(reg.credentialId)
-    const dup = await fx.run([
-      'wallet',
-      'credentials',
-      'add',
-      w.accountId,
-      '--type',
-      'PASSKEY',
-      '--nickname',
-      'Again',
-      '--attestation',
-      JSON.stringify(again),
-      '--json',
-    ])
+    const dup = await fx.run(passkeyAddArgs(w.accountId, 'Again', JSON.stringify(again), '--json'))
     expect(dup.code).toBe(6)
     expect(dup.json().error.code).toBe('PASSKEY_CREDENTIAL_ALREADY_EXISTS')
 
@@ -198,15 +175,7 @@ describe('PASSKEY with the software authenticator', () => {
       credentialId: reg.credentialId,
       requestId: expect.stringMatching(/^Request:/),
     })
-    const wrong = await fx.sbx.json([
-      'sandbox',
-      'passkey',
-      'sign',
-      '--credential-id',
-      reg.credentialId,
-      '--challenge',
-      'some-other-challenge',
-    ])
+    const wrong = await fx.sbx.json(passkeySignArgs(reg.credentialId, 'some-other-challenge'))
     const wrongFile = join(fx.sbx.env.HOME, 'wrong.json')
     writeFileSync(wrongFile, JSON.stringify(wrong))
     const before = fx.sbx.requestCount()
@@ -224,15 +193,7 @@ describe('PASSKEY with the software authenticator', () => {
     expect(refused.json().error.details.errors[0].message).toContain('another challenge')
     expect(fx.sbx.requestCount() - before).toBe(1) // the credential lookup only; no verify
 
-    const assertion = await fx.sbx.json([
-      'sandbox',
-      'passkey',
-      'sign',
-      '--credential-id',
-      reg.credentialId,
-      '--challenge',
-      started.challenge,
-    ])
+    const assertion = await fx.sbx.json(passkeySignArgs(reg.credentialId, started.challenge))
     const login = await fx.sbx.json(['wallet', 'login', w.accountId, '--credential', cred, '--assertion', '-'], {
       input: JSON.stringify(assertion),
     })
@@ -242,7 +203,7 @@ describe('PASSKEY with the software authenticator', () => {
   })
 
   it('says clearly when the authenticator holds no such credential', async () => {
-    const r = await fx.run(['sandbox', 'passkey', 'sign', '--credential-id', 'bm9wZQ', '--challenge', 'x', '--json'])
+    const r = await fx.run(passkeySignArgs('bm9wZQ', 'x', '--json'))
     expect(r.code).toBe(5)
     expect(r.json().error.code).toBe('PASSKEY_NOT_FOUND')
   })

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {walletSeed} from '../../src/emulator/domain/wallet/state.js'
 import {mintOidcToken} from '../helpers/authenticator.js'
 import {svc, type CliResult} from '../helpers/cli.js'
-import {walletSandbox} from '../helpers/wallet-sandbox.js'
+import {passkeyAddArgs, passkeySignArgs, walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox({walletProcessingDelayMs: 100})
 
@@ -55,28 +55,9 @@ describe('secrets never leak', () => {
     await json(['wallet', 'login', w.accountId, '--credential', oauth.credential.id, '--oidc-token-stdin'], loginToken)
 
     const reg = await json(['sandbox', 'passkey', 'create'])
-    const pk = await json([
-      'wallet',
-      'credentials',
-      'add',
-      w.accountId,
-      '--type',
-      'PASSKEY',
-      '--nickname',
-      'Leak test',
-      '--attestation',
-      JSON.stringify(reg),
-    ])
+    const pk = await json(passkeyAddArgs(w.accountId, 'Leak test', JSON.stringify(reg)))
     const ch = await json(['wallet', 'login', w.accountId, '--credential', pk.credential.id])
-    const assertion = await json([
-      'sandbox',
-      'passkey',
-      'sign',
-      '--credential-id',
-      reg.credentialId,
-      '--challenge',
-      ch.challenge,
-    ])
+    const assertion = await json(passkeySignArgs(reg.credentialId, ch.challenge))
     await json(
       ['wallet', 'login', w.accountId, '--credential', pk.credential.id, '--assertion', '-'],
       JSON.stringify(assertion),

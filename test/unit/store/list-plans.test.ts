@@ -1,30 +1,19 @@
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import type {Paging} from '../../../src/emulator/paging.js'
 import {pageExternalAccounts, pageInternalAccounts} from '../../../src/emulator/store/accounts.js'
 import {listAgentActions, listAgents} from '../../../src/emulator/store/agents.js'
 import {listCards} from '../../../src/emulator/store/cards.js'
 import {listCustomers} from '../../../src/emulator/store/customers.js'
-import {Db} from '../../../src/emulator/store/db.js'
 import {eventsOfType} from '../../../src/emulator/store/events.js'
 import {listTransactions} from '../../../src/emulator/store/transactions.js'
+import {tempStore} from '../../helpers/store.js'
 
 // Every list query with every filter its API offers, planned by SQLite as it runs (no statistics:
 // the sandbox never runs ANALYZE, so these are the plans it uses at any size). A filtered page must
 // read an index that leads with the filter and continues in the keyset order: never a SCAN of a
 // table, never a walk of the order index filtering row by row, never a sort of the matches.
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-plans-'))
-let db: Db
-beforeAll(() => {
-  db = Db.open(dir)
-})
-afterAll(async () => {
-  await db.close()
-  rmSync(dir, {recursive: true, force: true})
-})
+const store = tempStore('svc-plans-')
 
 const AT = '2026-05-01T00:00:00.000Z'
 const first: Paging = {limit: 20}
@@ -33,15 +22,15 @@ const next: Paging = {limit: 20, after: {createdAt: AT, id: 'X:1'}}
 /** The plan of every statement `run` sends, as `detail` lines per statement. */
 function plansOf(run: () => unknown): Array<{sql: string; plan: string[]}> {
   const seen: Array<{sql: string; params: unknown[]}> = []
-  const rows = db.sql.rows.bind(db.sql)
-  const row = db.sql.row.bind(db.sql)
-  db.sql.rows = (sql: string, ...params: unknown[]) => (seen.push({sql, params}), rows(sql, ...params))
-  db.sql.row = (sql: string, ...params: unknown[]) => (seen.push({sql, params}), row(sql, ...params))
+  const rows = store.db.sql.rows.bind(store.db.sql)
+  const row = store.db.sql.row.bind(store.db.sql)
+  store.db.sql.rows = (sql: string, ...params: unknown[]) => (seen.push({sql, params}), rows(sql, ...params))
+  store.db.sql.row = (sql: string, ...params: unknown[]) => (seen.push({sql, params}), row(sql, ...params))
   try {
     run()
   } finally {
-    db.sql.rows = rows
-    db.sql.row = row
+    store.db.sql.rows = rows
+    store.db.sql.row = row
   }
   return seen
     .filter((s) => !/FROM counts\b/.test(s.sql))
@@ -57,8 +46,8 @@ interface Case {
   sortsFew?: boolean
 }
 
-const c = (q: Record<string, string>) => (p: Paging) => listCustomers(db, q as never, p)
-const t = (q: Record<string, string>) => (p: Paging) => listTransactions(db, q as never, p)
+const c = (q: Record<string, string>) => (p: Paging) => listCustomers(store.db, q as never, p)
+const t = (q: Record<string, string>) => (p: Paging) => listTransactions(store.db, q as never, p)
 const cases: Case[] = [
   {name: 'customers', run: c({}), index: /customers_created_at_id_partial/},
   {name: 'customers isIncludingDeleted', run: c({isIncludingDeleted: 'true'}), index: /customers_created_at_id\b/},
@@ -169,99 +158,103 @@ const cases: Case[] = [
     run: t({status: 'PENDING', startDate: AT}),
     index: /transactions_status_created_at_id \(status=\? AND created_at>\?/,
   },
-  {name: 'cards', run: (p) => listCards(db, {}, p), index: /cards_created_at_id/},
+  {name: 'cards', run: (p) => listCards(store.db, {}, p), index: /cards_created_at_id/},
   {
     name: 'cards cardholderId',
-    run: (p) => listCards(db, {cardholderId: 'Customer:1'}, p),
+    run: (p) => listCards(store.db, {cardholderId: 'Customer:1'}, p),
     index: /cards_cardholder_id_created_at_id \(cardholder_id=\?/,
   },
   {
     name: 'cards platformCardId',
-    run: (p) => listCards(db, {platformCardId: 'pc-1'}, p),
+    run: (p) => listCards(store.db, {platformCardId: 'pc-1'}, p),
     index: /cards_platform_card_id_created_at_id \(platform_card_id=\?/,
   },
-  {name: 'cards state', run: (p) => listCards(db, {state: 'ACTIVE'}, p), index: /cards_state_created_at_id \(state=\?/},
+  {
+    name: 'cards state',
+    run: (p) => listCards(store.db, {state: 'ACTIVE'}, p),
+    index: /cards_state_created_at_id \(state=\?/,
+  },
   {
     name: 'cards accountId',
-    run: (p) => listCards(db, {accountId: 'InternalAccount:1'}, p),
+    run: (p) => listCards(store.db, {accountId: 'InternalAccount:1'}, p),
     index: /cardFundingSources_account_id \(account_id=\?/,
     sortsFew: true,
   },
-  {name: 'agents', run: (p) => listAgents(db, {}, p), index: /agents_created_at_id/},
+  {name: 'agents', run: (p) => listAgents(store.db, {}, p), index: /agents_created_at_id/},
   {
     name: 'agents customerId',
-    run: (p) => listAgents(db, {customerId: 'Customer:1'}, p),
+    run: (p) => listAgents(store.db, {customerId: 'Customer:1'}, p),
     index: /agents_customer_id_created_at_id \(customer_id=\?/,
   },
   {
     name: 'agents isPaused',
-    run: (p) => listAgents(db, {isPaused: 'true'}, p),
+    run: (p) => listAgents(store.db, {isPaused: 'true'}, p),
     index: /agents_is_paused_created_at_id \(is_paused=\?/,
   },
   {
     name: 'agents isConnected',
-    run: (p) => listAgents(db, {isConnected: 'false'}, p),
+    run: (p) => listAgents(store.db, {isConnected: 'false'}, p),
     index: /agents_is_connected_created_at_id \(is_connected=\?/,
   },
   {
     name: 'agents createdAfter',
-    run: (p) => listAgents(db, {createdAfter: AT}, p),
+    run: (p) => listAgents(store.db, {createdAfter: AT}, p),
     index: /agents_created_at_id \(created_at>\?/,
   },
   {
     name: 'agents updatedAfter',
-    run: (p) => listAgents(db, {updatedAfter: AT}, p),
+    run: (p) => listAgents(store.db, {updatedAfter: AT}, p),
     index: /agents_updated_at \(updated_at>\?/,
     sortsFew: true,
   },
   {
     name: 'agent approvals',
-    run: (p) => listAgentActions(db, {status: 'PENDING_APPROVAL'}, p),
+    run: (p) => listAgentActions(store.db, {status: 'PENDING_APPROVAL'}, p),
     index: /agentActions_status_created_at_id \(status=\?/,
   },
   {
     name: 'agent actions agentId',
-    run: (p) => listAgentActions(db, {agentId: 'Agent:1'}, p),
+    run: (p) => listAgentActions(store.db, {agentId: 'Agent:1'}, p),
     index: /agentActions_agent_id_created_at_id \(agent_id=\?/,
   },
   {
     name: 'agent actions customerId',
-    run: (p) => listAgentActions(db, {customerId: 'Customer:1'}, p),
+    run: (p) => listAgentActions(store.db, {customerId: 'Customer:1'}, p),
     index: /agentActions_customer_id_created_at_id \(customer_id=\?/,
   },
   {
     name: 'internal accounts customerId',
-    run: (p) => pageInternalAccounts(db, {customerId: 'Customer:1'}, p),
+    run: (p) => pageInternalAccounts(store.db, {customerId: 'Customer:1'}, p),
     index: /internalAccounts_customer_id_created_at_id \(customer_id=\?/,
   },
   {
     name: 'internal accounts platform',
-    run: (p) => pageInternalAccounts(db, {customerId: null}, p),
+    run: (p) => pageInternalAccounts(store.db, {customerId: null}, p),
     index: /internalAccounts_customer_id_created_at_id \(customer_id=\?/,
   },
   {
     name: 'internal accounts currency',
-    run: (p) => pageInternalAccounts(db, {currency: 'USD'}, p),
+    run: (p) => pageInternalAccounts(store.db, {currency: 'USD'}, p),
     index: /internalAccounts_currency_created_at_id \(currency=\?/,
   },
   {
     name: 'internal accounts type',
-    run: (p) => pageInternalAccounts(db, {type: 'EMBEDDED_WALLET'}, p),
+    run: (p) => pageInternalAccounts(store.db, {type: 'EMBEDDED_WALLET'}, p),
     index: /internalAccounts_type_created_at_id \(type=\?/,
   },
   {
     name: 'external accounts customerId',
-    run: (p) => pageExternalAccounts(db, {platform: false, customerId: 'Customer:1'}, p),
+    run: (p) => pageExternalAccounts(store.db, {platform: false, customerId: 'Customer:1'}, p),
     index: /externalAccounts_customer_id_created_at_id \(customer_id=\?/,
   },
   {
     name: 'external accounts platform',
-    run: (p) => pageExternalAccounts(db, {platform: true}, p),
+    run: (p) => pageExternalAccounts(store.db, {platform: true}, p),
     index: /externalAccounts_customer_id_created_at_id \(customer_id=\?/,
   },
   {
     name: 'external accounts currency',
-    run: (p) => pageExternalAccounts(db, {platform: false, currency: 'MXN'}, p),
+    run: (p) => pageExternalAccounts(store.db, {platform: false, currency: 'MXN'}, p),
     index: /externalAccounts_currency_created_at_id \(currency=\?/,
   },
 ]
@@ -331,7 +324,7 @@ describe('every list filter is answered from an index (EXPLAIN QUERY PLAN)', () 
   }
 
   it('events of a type: an index range on (type, seq), no LIKE scan', () => {
-    const [s] = plansOf(() => eventsOfType(db, 'CUSTOMER'))
+    const [s] = plansOf(() => eventsOfType(store.db, 'CUSTOMER'))
     expect(s!.plan.join('\n')).toMatch(/events_type_seq \(type=\?\)[\s\S]*events_type_seq \(type>\? AND type<\?\)/)
     expect(s!.plan.join('\n')).not.toMatch(/^SCAN events/m)
   })

@@ -1,26 +1,17 @@
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 import {listCustomers} from '../../../src/emulator/store/customers.js'
-import {Db, DB_FILE} from '../../../src/emulator/store/db.js'
+import {DB_FILE} from '../../../src/emulator/store/db.js'
 import {SCHEMA_VERSION} from '../../../src/emulator/store/migrations.js'
 import {openConnection} from '../../../src/emulator/store/sqlite.js'
 import {rangeCountOf} from '../../../src/emulator/store/keyset.js'
 import {listTransactions} from '../../../src/emulator/store/transactions.js'
+import {tempStore} from '../../helpers/store.js'
 
 // Date-range totals from the created_at buckets (month/day/hour/minute) must equal a plain count
 // for every window, across bucket edges, as rows are added, deleted, restored and removed.
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-range-'))
-let db: Db
-beforeAll(() => {
-  db = Db.open(dir)
-})
-afterAll(async () => {
-  await db.close()
-  rmSync(dir, {recursive: true, force: true})
-})
+const store = tempStore('svc-range-')
 
 // Times clustered around edges: month ends, midnights, hour and minute turns, equal timestamps.
 const BASE = Date.UTC(2025, 11, 31, 23, 58, 0)
@@ -37,7 +28,7 @@ const customer = (i: number, isDeleted = false) => ({
   updatedAt: at(i),
 })
 const plain = (where: string, ...params: unknown[]) =>
-  Number(db.sql.row(`SELECT count(*) FROM customers WHERE ${where}`, ...params)![0])
+  Number(store.db.sql.row(`SELECT count(*) FROM customers WHERE ${where}`, ...params)![0])
 
 function windows(): Array<[string | undefined, string | undefined]> {
   const points = [...new Set(Array.from({length: 60}, (_, i) => at(i)))]
@@ -59,8 +50,13 @@ function expectExact(): number {
   for (const [from, to] of windows()) {
     const bounds = [from && 'created_at >= ?', to && 'created_at <= ?'].filter(Boolean).join(' AND ')
     const values = [from, to].filter(Boolean)
-    const all = rangeCountOf(db, {name: 'customers', table: 'customers'}, from, to)
-    const active = rangeCountOf(db, {name: 'customers.active', table: 'customers', scope: 'is_deleted = 0'}, from, to)
+    const all = rangeCountOf(store.db, {name: 'customers', table: 'customers'}, from, to)
+    const active = rangeCountOf(
+      store.db,
+      {name: 'customers.active', table: 'customers', scope: 'is_deleted = 0'},
+      from,
+      to,
+    )
     expect([all, active], `${from} .. ${to}`).toEqual([
       plain(bounds, ...values),
       plain(`is_deleted = 0 AND ${bounds}`, ...values),
@@ -72,34 +68,36 @@ function expectExact(): number {
 
 describe('created_at range totals (timeCounts buckets)', () => {
   it('equal a plain count for every window, as rows come and go', () => {
-    for (let i = 0; i < 60; i++) db.put('customers', `Customer:${i}`, customer(i))
+    for (let i = 0; i < 60; i++) store.db.put('customers', `Customer:${i}`, customer(i))
     expect(expectExact()).toBeGreaterThan(1000)
-    for (let i = 0; i < 60; i += 4) db.put('customers', `Customer:${i}`, customer(i, true)) // deleted
-    for (let i = 0; i < 60; i += 12) db.put('customers', `Customer:${i}`, customer(i, false)) // restored
-    for (let i = 1; i < 60; i += 9) db.del('customers', `Customer:${i}`)
+    for (let i = 0; i < 60; i += 4) store.db.put('customers', `Customer:${i}`, customer(i, true)) // deleted
+    for (let i = 0; i < 60; i += 12) store.db.put('customers', `Customer:${i}`, customer(i, false)) // restored
+    for (let i = 1; i < 60; i += 9) store.db.del('customers', `Customer:${i}`)
     // an update that moves a row to another month
-    db.put('customers', 'Customer:2', {...customer(2), createdAt: '2024-02-29T12:00:00.000Z'})
+    store.db.put('customers', 'Customer:2', {...customer(2), createdAt: '2024-02-29T12:00:00.000Z'})
     expectExact()
   })
 
   it('answer the lists: customers createdAfter/Before and transactions startDate/endDate', () => {
     const mid = at(30)
     const q = {createdAfter: mid} as never
-    expect(listCustomers(db, q, {limit: 5}).totalCount).toBe(plain('is_deleted = 0 AND created_at >= ?', mid))
-    expect(listCustomers(db, {createdBefore: mid, isIncludingDeleted: 'true'} as never, {limit: 5}).totalCount).toBe(
-      plain('created_at <= ?', mid),
-    )
+    expect(listCustomers(store.db, q, {limit: 5}).totalCount).toBe(plain('is_deleted = 0 AND created_at >= ?', mid))
+    expect(
+      listCustomers(store.db, {createdBefore: mid, isIncludingDeleted: 'true'} as never, {limit: 5}).totalCount,
+    ).toBe(plain('created_at <= ?', mid))
     for (let i = 0; i < 40; i++)
-      db.put('transactions', `Transaction:${i}`, {
+      store.db.put('transactions', `Transaction:${i}`, {
         id: `Transaction:${i}`,
         status: 'PENDING',
         type: 'OUTGOING',
         createdAt: at(i),
       })
     const tx = (where: string, ...p: unknown[]) =>
-      Number(db.sql.row(`SELECT count(*) FROM transactions WHERE ${where}`, ...p)![0])
-    expect(listTransactions(db, {startDate: mid} as never, {limit: 5}).totalCount).toBe(tx('created_at >= ?', mid))
-    expect(listTransactions(db, {startDate: at(3), endDate: mid} as never, {limit: 5}).totalCount).toBe(
+      Number(store.db.sql.row(`SELECT count(*) FROM transactions WHERE ${where}`, ...p)![0])
+    expect(listTransactions(store.db, {startDate: mid} as never, {limit: 5}).totalCount).toBe(
+      tx('created_at >= ?', mid),
+    )
+    expect(listTransactions(store.db, {startDate: at(3), endDate: mid} as never, {limit: 5}).totalCount).toBe(
       tx('created_at >= ? AND created_at <= ?', at(3), mid),
     )
   })
@@ -108,14 +106,14 @@ describe('created_at range totals (timeCounts buckets)', () => {
     const q = {customerType: 'BUSINESS', region: 'US'} as never
     const expected = plain("is_deleted = 0 AND customer_type = 'BUSINESS' AND region = 'US'")
     expect(expected).toBeGreaterThan(0)
-    expect(listCustomers(db, q, {limit: 2}).totalCount).toBe(expected)
-    db.put('customers', 'Customer:999', {...customer(999), customerType: 'BUSINESS', region: 'US'})
-    expect(listCustomers(db, q, {limit: 2}).totalCount).toBe(expected + 1)
+    expect(listCustomers(store.db, q, {limit: 2}).totalCount).toBe(expected)
+    store.db.put('customers', 'Customer:999', {...customer(999), customerType: 'BUSINESS', region: 'US'})
+    expect(listCustomers(store.db, q, {limit: 2}).totalCount).toBe(expected + 1)
   })
 
   it('a version-3 database gains the buckets on open, counted from its rows', async () => {
-    await db.close()
-    const conn = openConnection(join(dir, DB_FILE))
+    await store.db.close()
+    const conn = openConnection(join(store.dir, DB_FILE))
     conn.exec('DROP TABLE timeCounts')
     const triggers = conn
       .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_range\\_%' ESCAPE '\\'")
@@ -125,10 +123,10 @@ describe('created_at range totals (timeCounts buckets)', () => {
     for (const [name] of triggers) conn.exec(`DROP TRIGGER "${name}"`)
     conn.exec('PRAGMA user_version = 3')
     conn.close()
-    db = Db.open(dir)
-    expect(db.sql.row('PRAGMA user_version')).toEqual([SCHEMA_VERSION])
+    store.open()
+    expect(store.db.sql.row('PRAGMA user_version')).toEqual([SCHEMA_VERSION])
     expectExact()
-    db.put('customers', 'Customer:1000', customer(7))
+    store.db.put('customers', 'Customer:1000', customer(7))
     expectExact()
   })
 })

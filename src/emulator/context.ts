@@ -58,10 +58,10 @@ export interface Reactions {
   /** Before a new quote is stored; a check refuses by throwing. */
   readonly quoteChecks: ReadonlyArray<(ctx: SandboxContext, customerId: string) => void>
   /** Before a quote's funds move; a check refuses by throwing. */
-  readonly executeChecks: ReadonlyArray<(c: {emu: SandboxContext; quote: StoredQuote; req?: EmuRequest}) => void>
+  readonly executeChecks: ReadonlyArray<(c: {ctx: SandboxContext; quote: StoredQuote; req?: EmuRequest}) => void>
   /** Before a quote's funds move: a gate returns the quote held back, or undefined to go on. */
   readonly executeGates: ReadonlyArray<
-    (c: {emu: SandboxContext; quote: StoredQuote; agentId?: string; agentAuto?: boolean}) => StoredQuote | undefined
+    (c: {ctx: SandboxContext; quote: StoredQuote; agentId?: string; agentAuto?: boolean}) => StoredQuote | undefined
   >
 }
 

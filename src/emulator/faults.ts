@@ -33,14 +33,14 @@ const states = new WeakMap<object, FaultState>()
  * Applies the configured faults to one request: waits the latency, then throws a 503 or 429
  * HttpError (with Retry-After), or resets the connection and returns true (nothing is to be sent).
  */
-export async function injectFault(emu: SandboxContext, path: string, req: IncomingMessage): Promise<boolean> {
-  const faults = emu.settings().faults ?? NO_FAULTS
+export async function injectFault(ctx: SandboxContext, path: string, req: IncomingMessage): Promise<boolean> {
+  const faults = ctx.settings().faults ?? NO_FAULTS
   if (!faults.rate5xx && !faults.rate429 && !faults.reset && !faults.latencyMs) {
-    states.delete(emu.db) // turned off: the next faults start their sequence (and counts) afresh
+    states.delete(ctx.db) // turned off: the next faults start their sequence (and counts) afresh
     return false
   }
   if (EXEMPT.test(path)) return false
-  const state = stateFor(emu, faults)
+  const state = stateFor(ctx, faults)
   if (faults.latencyMs) {
     state.counts.delayed++
     await new Promise((r) => setTimeout(r, faults.latencyMs))
@@ -50,13 +50,13 @@ export async function injectFault(emu: SandboxContext, path: string, req: Incomi
   const retryAfter = {'retry-after': String(faults.retryAfterSeconds)}
   if (x < faults.reset) {
     state.counts.reset++
-    note(emu, state, `reset ${req.method} ${path}`)
+    note(ctx, state, `reset ${req.method} ${path}`)
     req.socket.destroy()
     return true
   }
   if (x < faults.reset + faults.rate5xx) {
     state.counts.rate5xx++
-    note(emu, state, `503 ${req.method} ${path}`)
+    note(ctx, state, `503 ${req.method} ${path}`)
     throw new HttpError(
       503,
       'SERVICE_UNAVAILABLE',
@@ -67,7 +67,7 @@ export async function injectFault(emu: SandboxContext, path: string, req: Incomi
   }
   if (x < faults.reset + faults.rate5xx + faults.rate429) {
     state.counts.rate429++
-    note(emu, state, `429 ${req.method} ${path}`)
+    note(ctx, state, `429 ${req.method} ${path}`)
     throw new HttpError(
       429,
       'RATE_LIMITED',
@@ -80,26 +80,26 @@ export async function injectFault(emu: SandboxContext, path: string, req: Incomi
 }
 
 /** How many faults were injected since the settings last changed (tests, the log). */
-export function faultCounts(emu: SandboxContext): FaultCounts {
-  const counts = states.get(emu.db)?.counts
+export function faultCounts(ctx: SandboxContext): FaultCounts {
+  const counts = states.get(ctx.db)?.counts
   return counts
     ? {...counts, faulted: [...counts.faulted]}
     : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}
 }
 
-function note(emu: SandboxContext, state: FaultState, what: string): void {
+function note(ctx: SandboxContext, state: FaultState, what: string): void {
   state.counts.faulted.push(what)
   if (state.counts.faulted.length > 1000) state.counts.faulted.shift()
-  emu.log(`fault: ${what}`)
+  ctx.log(`fault: ${what}`)
 }
 
-function stateFor(emu: SandboxContext, faults: FaultSettings): FaultState {
+function stateFor(ctx: SandboxContext, faults: FaultSettings): FaultState {
   const key = JSON.stringify(faults)
-  let state = states.get(emu.db)
+  let state = states.get(ctx.db)
   if (!state || state.key !== key) {
     const seed = faults.seed ?? (Math.random() * 2 ** 32) >>> 0
     state = {key, next: mulberry32(seed), counts: {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}}
-    states.set(emu.db, state)
+    states.set(ctx.db, state)
   }
   return state
 }

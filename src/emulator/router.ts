@@ -10,7 +10,7 @@ export const DEFAULT_MAX_BODY = 1024 * 1024
 export const PUBLIC_MAX_BODY = 64 * 1024
 
 /** A route's handler: the request, and its context (also `req.ctx`), which carries the caller's principal. */
-export type Handler = (req: EmuRequest, emu: SandboxContext) => EmuResponse | Promise<EmuResponse>
+export type Handler = (req: EmuRequest, ctx: SandboxContext) => EmuResponse | Promise<EmuResponse>
 
 export interface RouteOptions {
   /**

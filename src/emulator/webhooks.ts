@@ -78,12 +78,12 @@ export class Webhooks {
   private idleWaiters: Array<() => void> = []
 
   constructor(
-    private readonly emu: OutboxHost,
+    private readonly host: OutboxHost,
     private readonly key: KeyObject,
   ) {
-    this.seq = maxEventSeq(emu.db)
+    this.seq = maxEventSeq(host.db)
     this.committedSeq = this.seq
-    emu.db.onCommit(() => {
+    host.db.onCommit(() => {
       this.committedSeq = this.seq
       this.kick()
     })
@@ -104,10 +104,10 @@ export class Webhooks {
     const event: WebhookEvent = {
       id: `Webhook:${randomUUID()}`,
       type,
-      timestamp: this.emu.iso(),
+      timestamp: this.host.iso(),
       ...(data === undefined ? {} : {data}),
     }
-    const endpoint = this.emu.config().webhookEndpoint
+    const endpoint = this.host.config().webhookEndpoint
     const stored: StoredEvent = {
       seq: ++this.seq,
       event,
@@ -115,10 +115,10 @@ export class Webhooks {
       ...(endpoint ? {endpoint} : {}),
       attempts: [],
     }
-    this.emu.db.put('events', event.id, stored)
-    this.emu.log(`webhook ${type} ${event.id}`)
+    this.host.db.put('events', event.id, stored)
+    this.host.log(`webhook ${type} ${event.id}`)
     // Outside a unit the write has committed on its own already.
-    if (!this.emu.db.inUnit) {
+    if (!this.host.db.inUnit) {
       this.committedSeq = this.seq
       this.kick()
     }
@@ -131,7 +131,7 @@ export class Webhooks {
 
   /** Events with their delivery state and attempts, in emission order. */
   stored(type?: string): StoredEvent[] {
-    return eventsOfType(this.emu.db, type)
+    return eventsOfType(this.host.db, type)
   }
 
   /** Sends one event now and reports what the endpoint answered (POST /sandbox/webhooks/test). */
@@ -149,7 +149,7 @@ export class Webhooks {
     eventId: string,
     url: string,
   ): Promise<{event: WebhookEvent; status?: number; body?: string; error?: string}> {
-    const stored = this.emu.db.get<StoredEvent>('events', eventId)
+    const stored = this.host.db.get<StoredEvent>('events', eventId)
     if (!stored) throw Object.assign(new Error(`${eventId} not found`), {notFound: true})
     let result: {status?: number; body?: string; error?: string}
     try {
@@ -157,18 +157,18 @@ export class Webhooks {
     } catch (e) {
       result = {error: (e as Error).message}
     }
-    await this.emu.db.unit(() => {
-      const latest = this.emu.db.get<StoredEvent>('events', eventId) ?? stored
+    await this.host.db.unit(() => {
+      const latest = this.host.db.get<StoredEvent>('events', eventId) ?? stored
       const attempt = {
-        at: this.emu.iso(),
+        at: this.host.iso(),
         url,
         ...(result.status !== undefined ? {status: result.status} : {}),
         ...(result.error ? {error: result.error} : {}),
         replay: true,
       }
-      this.emu.db.put('events', eventId, {...latest, attempts: [...(latest.attempts ?? []), attempt]})
+      this.host.db.put('events', eventId, {...latest, attempts: [...(latest.attempts ?? []), attempt]})
     })
-    this.emu.log(`webhook replay ${stored.event.type} ${eventId} -> ${url}: ${result.status ?? result.error}`)
+    this.host.log(`webhook replay ${stored.event.type} ${eventId} -> ${url}: ${result.status ?? result.error}`)
     return {event: stored.event, ...result}
   }
 
@@ -185,10 +185,10 @@ export class Webhooks {
 
   /** When the next delivery attempt is due (sandbox clock), if an event is waiting for one. */
   nextAttemptAt(): number | undefined {
-    const url = this.emu.config().webhookEndpoint
-    const next = url ? oldestPendingEvent(this.emu.db, url) : undefined
+    const url = this.host.config().webhookEndpoint
+    const next = url ? oldestPendingEvent(this.host.db, url) : undefined
     if (!next || next.seq > this.committedSeq || this.stopped) return undefined
-    return next.nextAttemptAt ?? this.emu.now()
+    return next.nextAttemptAt ?? this.host.now()
   }
 
   /** Looks again for what is due (the clock moved). */
@@ -197,9 +197,9 @@ export class Webhooks {
   }
 
   private dueNow(): boolean {
-    const url = this.emu.config().webhookEndpoint
-    const next = url ? oldestPendingEvent(this.emu.db, url) : undefined
-    return Boolean(next && next.seq <= this.committedSeq && (next.nextAttemptAt ?? 0) <= this.emu.now())
+    const url = this.host.config().webhookEndpoint
+    const next = url ? oldestPendingEvent(this.host.db, url) : undefined
+    return Boolean(next && next.seq <= this.committedSeq && (next.nextAttemptAt ?? 0) <= this.host.now())
   }
 
   private kick(): void {
@@ -220,12 +220,12 @@ export class Webhooks {
         this.again = false
         for (;;) {
           if (this.stopped) return
-          const url = this.emu.config().webhookEndpoint
-          const next = url ? oldestPendingEvent(this.emu.db, url) : undefined
+          const url = this.host.config().webhookEndpoint
+          const next = url ? oldestPendingEvent(this.host.db, url) : undefined
           if (!next || !url || next.seq > this.committedSeq) break
-          const wait = (next.nextAttemptAt ?? 0) - this.emu.now()
+          const wait = (next.nextAttemptAt ?? 0) - this.host.now()
           if (wait > 0) {
-            if (this.emu.clock.ticking()) {
+            if (this.host.clock.ticking()) {
               this.timer = setTimeout(() => this.kick(), wait)
               this.timer.unref?.()
             }
@@ -235,7 +235,7 @@ export class Webhooks {
         }
       } while (this.again)
     } catch (e) {
-      this.emu.log(`webhook delivery error: ${(e as Error).stack ?? String(e)}`)
+      this.host.log(`webhook delivery error: ${(e as Error).stack ?? String(e)}`)
     } finally {
       this.pumping = false
       if (!this.dueNow()) for (const w of this.idleWaiters.splice(0)) w()
@@ -252,24 +252,24 @@ export class Webhooks {
     }
     if (this.stopped) return
     const ok = status !== undefined && ((status >= 200 && status < 300) || status === 409)
-    await this.emu.db.unit(() => {
-      const current = this.emu.db.get<StoredEvent>('events', stored.event.id)
+    await this.host.db.unit(() => {
+      const current = this.host.db.get<StoredEvent>('events', stored.event.id)
       if (!current || current.delivery !== 'pending') return
       const attempts = [
         ...current.attempts,
-        {at: this.emu.iso(), url, ...(status !== undefined ? {status} : {}), ...(error ? {error} : {})},
+        {at: this.host.iso(), url, ...(status !== undefined ? {status} : {}), ...(error ? {error} : {})},
       ]
       const tries = attempts.filter((a) => !a.replay).length
       const exhausted = current.event.type === 'TEST' || tries >= MAX_ATTEMPTS
-      const delay = Math.min(30 * 60_000, this.emu.settings().webhookRetryBaseMs * 2 ** (tries - 1))
+      const delay = Math.min(30 * 60_000, this.host.settings().webhookRetryBaseMs * 2 ** (tries - 1))
       const next: StoredEvent = ok
         ? {...current, attempts, delivery: 'delivered', nextAttemptAt: undefined}
         : exhausted
           ? {...current, attempts, delivery: 'dead', nextAttemptAt: undefined}
-          : {...current, attempts, nextAttemptAt: this.emu.now() + delay}
-      this.emu.db.put('events', current.event.id, next)
+          : {...current, attempts, nextAttemptAt: this.host.now() + delay}
+      this.host.db.put('events', current.event.id, next)
       if (next.delivery === 'dead')
-        this.emu.log(`webhook ${current.event.id} is dead after ${attempts.length} attempt(s)`)
+        this.host.log(`webhook ${current.event.id} is dead after ${attempts.length} attempt(s)`)
     })
   }
 }

@@ -16,10 +16,10 @@ const forbidden = (reason: string, details: Record<string, unknown>) => new Http
  * and a quote the platform made for the customer may be executed by the agent).
  * Refusals are 403 FORBIDDEN, the contract's answer for "agent policy does not permit this operation".
  */
-export function requireQuoteInScope(emu: SandboxContext, a: StoredAgent, q: StoredQuote): void {
+export function requireQuoteInScope(ctx: SandboxContext, a: StoredAgent, q: StoredQuote): void {
   if (q._.customerId !== a.customerId) throw notTheCustomers(a, q._.sourceAccountId ?? '(real-time funding)', 'source')
   const src = q._.sourceKind === 'REALTIME' ? undefined : q._.sourceAccountId
-  requireOwnAccounts(emu, a, {source: src, destination: q._.destinationAccountId})
+  requireOwnAccounts(ctx, a, {source: src, destination: q._.destinationAccountId})
   const allowed = a.policy.accountRestrictions?.allowedAccountIds
   if (!allowed) return
   // "Restricts the agent to operate only on the specified internal account IDs": every internal account the quote touches; a source that is no internal account (real-time or pull funding) is outside the list.
@@ -39,15 +39,15 @@ export function requireQuoteInScope(emu: SandboxContext, a: StoredAgent, q: Stor
  * An absent id (real-time funding, an UMA address) names no account.
  */
 export function requireOwnAccounts(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredAgent,
   named: {source?: string; destination?: string},
 ): void {
   for (const [role, id] of Object.entries(named)) {
     if (!id) continue
     const owner = id.startsWith('InternalAccount:')
-      ? getInternalAccount(emu, id).customerId
-      : getExternalAccount(emu, id).customerId
+      ? getInternalAccount(ctx, id).customerId
+      : getExternalAccount(ctx, id).customerId
     if (owner !== a.customerId) throw notTheCustomers(a, id, role)
   }
 }

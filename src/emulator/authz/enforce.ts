@@ -52,12 +52,12 @@ export function entryFor(method: string, path: string, index = INDEX): AuthzEntr
  * platform's). Bad or missing credentials are 401 here, before anything else is said about the path.
  */
 export function principalFor(
-  emu: CredentialStore,
+  ctx: CredentialStore,
   entry: AuthzEntry | undefined,
   headers: IncomingHttpHeaders,
 ): Principal {
   if (entry?.who.kind === 'public') return {kind: 'public'}
-  return resolvePrincipal(emu, headers, entry?.who.kind === 'agent' ? 'agent' : 'platform')
+  return resolvePrincipal(ctx, headers, entry?.who.kind === 'agent' ? 'agent' : 'platform')
 }
 
 const forbidden = (reason: string, details: Record<string, unknown>) => new HttpError(403, 'FORBIDDEN', reason, details)
@@ -67,14 +67,14 @@ const forbidden = (reason: string, details: Record<string, unknown>) => new Http
  * be the kind it takes with the permission it needs. Runs before the body is read.
  */
 export function authorize(
-  emu: CredentialStore & {log: (line: string) => void},
+  ctx: CredentialStore & {log: (line: string) => void},
   entry: AuthzEntry | undefined,
   principal: Principal,
   method: string,
   path: string,
 ): void {
   if (!entry) {
-    emu.log(`authz: ${method} ${path} has a route but no entry in the authorization table; refused`)
+    ctx.log(`authz: ${method} ${path} has a route but no entry in the authorization table; refused`)
     throw forbidden(`${method} ${path} is not in the sandbox's authorization table, so nobody may call it`, {})
   }
   const who = entry.who
@@ -93,7 +93,7 @@ export function authorize(
   }
   if (principal.kind !== 'agent') throw unauthorized('Agent routes take the agent access token', true)
   if (!who.needs) return
-  const a = emu.db.get<StoredAgent>('agents', principal.agentId)
+  const a = ctx.db.get<StoredAgent>('agents', principal.agentId)
   if (!a) throw unauthorized('The agent access token is not valid (the agent was deleted)', true)
   if (a.isPaused) throw forbidden(`${a.id} is paused by the platform`, {agentId: a.id, operation})
   if (!a.policy.permissions.includes(who.needs))

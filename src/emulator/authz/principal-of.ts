@@ -27,7 +27,7 @@ export interface CredentialStore {
  * POST /tokens holds its own), Bearer for an agent. Missing, unknown or the other kind: 401.
  */
 export function resolvePrincipal(
-  emu: CredentialStore,
+  ctx: CredentialStore,
   headers: IncomingHttpHeaders,
   expected: 'platform' | 'agent',
 ): Principal {
@@ -39,7 +39,7 @@ export function resolvePrincipal(
         'Agent routes take the agent access token (Authorization: Bearer <accessToken> from device-code redemption), not platform credentials',
         true,
       )
-    const a = agentOfToken(emu, bearer[1])
+    const a = agentOfToken(ctx, bearer[1])
     if (!a)
       throw unauthorized(
         'The agent access token is not valid (revoked, replaced by a newer device code, or the agent was deleted)',
@@ -54,12 +54,12 @@ export function resolvePrincipal(
     )
   const m = /^Basic\s+(.+)$/i.exec(header)
   const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
-  const own = Buffer.from(`${emu.credentials.tokenId}:${emu.credentials.clientSecret}`)
+  const own = Buffer.from(`${ctx.credentials.tokenId}:${ctx.credentials.clientSecret}`)
   if (given.length === own.length && timingSafeEqual(given, own))
-    return {kind: 'platform', tokenId: emu.credentials.tokenId, permissions: ALL}
+    return {kind: 'platform', tokenId: ctx.credentials.tokenId, permissions: ALL}
   // Tokens made with POST /tokens: `<clientId>:<clientSecret>`, looked up by clientId; the secret compared as a hash, in constant time.
   const colon = given.indexOf(':')
-  const token = colon > 0 ? tokenByClientId(emu.db, given.subarray(0, colon).toString('utf8')) : undefined
+  const token = colon > 0 ? tokenByClientId(ctx.db, given.subarray(0, colon).toString('utf8')) : undefined
   if (token && timingSafeEqual(sha256(given.subarray(colon + 1)), Buffer.from(token.secretSha256, 'hex')))
     return {
       kind: 'platform',
@@ -70,18 +70,18 @@ export function resolvePrincipal(
 }
 
 /** The agent whose current access token this is (only its SHA-256 is stored). */
-function agentOfToken(emu: CredentialStore, token: string): StoredAgent | undefined {
+function agentOfToken(ctx: CredentialStore, token: string): StoredAgent | undefined {
   const hash = sha256(token).toString('hex')
-  const entry = emu.db.get<{agentId: string}>('agentTokens', hash)
-  const a = entry ? emu.db.get<StoredAgent>('agents', entry.agentId) : undefined
+  const entry = ctx.db.get<{agentId: string}>('agentTokens', hash)
+  const a = entry ? ctx.db.get<StoredAgent>('agents', entry.agentId) : undefined
   if (!a || !a._.tokenHash || !timingSafeEqual(Buffer.from(a._.tokenHash), Buffer.from(hash))) return undefined
   return a
 }
 
 /** The calling agent's current record (the server admitted the request as this agent). */
-export function callingAgent(emu: SandboxContext): StoredAgent {
-  const p = emu.principal
-  const a = p?.kind === 'agent' ? emu.db.get<StoredAgent>('agents', p.agentId) : undefined
+export function callingAgent(ctx: SandboxContext): StoredAgent {
+  const p = ctx.principal
+  const a = p?.kind === 'agent' ? ctx.db.get<StoredAgent>('agents', p.agentId) : undefined
   if (!a) throw unauthorized('Agent routes take the agent access token', true)
   return a
 }

@@ -30,7 +30,7 @@ export function requireAccount(a: StoredAgent, accountId: string, owner: string 
  * reason the action needs the platform's approval (none: it runs at once).
  */
 export function approvalReasons(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredAgent,
   amount: number,
   currency: string,
@@ -39,8 +39,8 @@ export function approvalReasons(
   const p = a.policy
   const lim = p.spendingLimits
   const inPolicyCurrency =
-    currency === lim.currency ? amount : convertDown(rateFor(emu, currency, lim.currency), amount)
-  const usage = currentUsage(emu, a)
+    currency === lim.currency ? amount : convertDown(rateFor(ctx, currency, lim.currency), amount)
+  const usage = currentUsage(ctx, a)
   const reasons: string[] = []
   if (p.defaultExecutionMode === 'APPROVAL_REQUIRED') reasons.push('the policy requires approval for every action')
   const rule = p.accountRestrictions?.accountRules?.find((r) => r.accountId === accountId)
@@ -62,10 +62,10 @@ export function approvalReasons(
   return {reasons, inPolicyCurrency}
 }
 
-function countUsage(emu: SandboxContext, agentId: string, amount: number): void {
-  const a = getAgent(emu, agentId)
-  const u = currentUsage(emu, a)
-  saveAgent(emu, {
+function countUsage(ctx: SandboxContext, agentId: string, amount: number): void {
+  const a = getAgent(ctx, agentId)
+  const u = currentUsage(ctx, a)
+  saveAgent(ctx, {
     ...a,
     usage: {
       ...u,
@@ -76,11 +76,11 @@ function countUsage(emu: SandboxContext, agentId: string, amount: number): void 
   })
 }
 
-export function publicAction(emu: SandboxContext, x: StoredAgentAction): Record<string, unknown> {
+export function publicAction(ctx: SandboxContext, x: StoredAgentAction): Record<string, unknown> {
   const {_: internal, ...rest} = x
   const t =
     internal.transactionId && x.status !== 'PENDING_APPROVAL' && x.status !== 'REJECTED'
-      ? emu.db.get<StoredTransaction>('transactions', internal.transactionId)
+      ? ctx.db.get<StoredTransaction>('transactions', internal.transactionId)
       : undefined
   return {...rest, ...(t ? {transaction: publicTransaction(t)} : {})}
 }
@@ -90,7 +90,7 @@ export function publicAction(emu: SandboxContext, x: StoredAgentAction): Record<
  * beyond it the payment waits in PENDING for the platform (PENDING_APPROVAL, with a webhook).
  */
 export function submitAction(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredAgent,
   what: {
     type: StoredAgentAction['type']
@@ -101,12 +101,12 @@ export function submitAction(
   },
   run: (by: Initiator) => StoredTransaction,
 ): StoredAgentAction {
-  const {reasons, inPolicyCurrency} = approvalReasons(emu, a, what.amount, what.currency, what.accountId)
+  const {reasons, inPolicyCurrency} = approvalReasons(ctx, a, what.amount, what.currency, what.accountId)
   const auto = reasons.length === 0
   const t = run({agentId: a.id, agentAuto: auto})
-  if (auto) countUsage(emu, a.id, inPolicyCurrency)
-  const customer = getCustomer(emu, a.customerId)
-  const now = emu.iso()
+  if (auto) countUsage(ctx, a.id, inPolicyCurrency)
+  const customer = getCustomer(ctx, a.customerId)
+  const now = ctx.iso()
   const action: StoredAgentAction = {
     id: newId('AgentAction'),
     agentId: a.id,
@@ -119,16 +119,16 @@ export function submitAction(
     updatedAt: now,
     _: {transactionId: t.id, reasons, amountPolicy: inPolicyCurrency},
   }
-  emu.db.put('agentActions', action.id, action)
+  ctx.db.put('agentActions', action.id, action)
   if (!auto) {
-    emu.log(`agents: ${action.id} of ${a.id} waits for approval: ${reasons.join('; ')}`)
-    emu.webhooks.emit('AGENT_ACTION.PENDING_APPROVAL', publicAction(emu, action))
+    ctx.log(`agents: ${action.id} of ${a.id} waits for approval: ${reasons.join('; ')}`)
+    ctx.webhooks.emit('AGENT_ACTION.PENDING_APPROVAL', publicAction(ctx, action))
   }
   return action
 }
 
-export function getAction(emu: SandboxContext, agentId: string, actionId: string): StoredAgentAction {
-  const x = emu.db.get<StoredAgentAction>('agentActions', actionId)
+export function getAction(ctx: SandboxContext, agentId: string, actionId: string): StoredAgentAction {
+  const x = ctx.db.get<StoredAgentAction>('agentActions', actionId)
   if (!x || x.agentId !== agentId) throw notFound('NOT_FOUND', `Agent action ${actionId} of ${agentId}`)
   return x
 }
@@ -142,22 +142,22 @@ function notPending(x: StoredAgentAction): HttpError {
 }
 
 /** POST /agents/{id}/actions/{actionId}/approve: the waiting payment starts (through the transaction's approval). */
-export function approveAction(emu: SandboxContext, x: StoredAgentAction): StoredAgentAction {
+export function approveAction(ctx: SandboxContext, x: StoredAgentAction): StoredAgentAction {
   if (x.status !== 'PENDING_APPROVAL' || !x._.transactionId) throw notPending(x)
-  approveTransaction(emu, getTransaction(emu, x._.transactionId))
-  return emu.db.get<StoredAgentAction>('agentActions', x.id)!
+  approveTransaction(ctx, getTransaction(ctx, x._.transactionId))
+  return ctx.db.get<StoredAgentAction>('agentActions', x.id)!
 }
 
 /** POST /agents/{id}/actions/{actionId}/reject: the waiting payment fails and its funds come back. */
-export function rejectAction(emu: SandboxContext, x: StoredAgentAction, reason?: string): StoredAgentAction {
+export function rejectAction(ctx: SandboxContext, x: StoredAgentAction, reason?: string): StoredAgentAction {
   if (x.status !== 'PENDING_APPROVAL') throw notPending(x)
-  const t = x._.transactionId ? getTransaction(emu, x._.transactionId) : undefined
-  if (t?.status === 'PENDING') failPayment(emu, t, undefined)
-  return emu.db.put('agentActions', x.id, {
+  const t = x._.transactionId ? getTransaction(ctx, x._.transactionId) : undefined
+  if (t?.status === 'PENDING') failPayment(ctx, t, undefined)
+  return ctx.db.put('agentActions', x.id, {
     ...x,
     status: 'REJECTED' as const,
     rejectionReason: reason ?? 'Rejected by the platform',
-    updatedAt: emu.iso(),
+    updatedAt: ctx.iso(),
   })
 }
 
@@ -166,15 +166,15 @@ export function rejectAction(emu: SandboxContext, x: StoredAgentAction, reason?:
  * A waiting action follows its transaction: approved by the platform (either endpoint) it is
  * APPROVED; failed before that (cancelled, or rejected) it is FAILED (a reject then says REJECTED).
  */
-export function followTransaction(emu: SandboxContext, t: StoredTransaction): void {
+export function followTransaction(ctx: SandboxContext, t: StoredTransaction): void {
   if (t.status === 'PENDING') return
-  const x = actionOfTransaction(emu.db, t.id)
+  const x = actionOfTransaction(ctx.db, t.id)
   if (!x || x.status !== 'PENDING_APPROVAL') return
   const approved = t.status !== 'FAILED'
-  emu.db.put('agentActions', x.id, {
+  ctx.db.put('agentActions', x.id, {
     ...x,
     status: approved ? ('APPROVED' as const) : ('FAILED' as const),
-    updatedAt: emu.iso(),
+    updatedAt: ctx.iso(),
   })
-  if (approved) countUsage(emu, x.agentId, x._.amountPolicy)
+  if (approved) countUsage(ctx, x.agentId, x._.amountPolicy)
 }

@@ -29,18 +29,18 @@ export function publicAgent(a: StoredAgent) {
   return rest
 }
 
-export function getAgent(emu: SandboxContext, id: string): StoredAgent {
-  const a = emu.db.get<StoredAgent>('agents', id)
+export function getAgent(ctx: SandboxContext, id: string): StoredAgent {
+  const a = ctx.db.get<StoredAgent>('agents', id)
   if (!a) throw notFound('NOT_FOUND', `Agent ${id}`)
   return a
 }
 
-export function saveAgent(emu: SandboxContext, a: StoredAgent): StoredAgent {
-  return emu.db.put('agents', a.id, {...a, updatedAt: emu.iso()})
+export function saveAgent(ctx: SandboxContext, a: StoredAgent): StoredAgent {
+  return ctx.db.put('agents', a.id, {...a, updatedAt: ctx.iso()})
 }
 
-function freshUsage(emu: SandboxContext): StoredAgent['usage'] {
-  const today = emu.iso().slice(0, 10)
+function freshUsage(ctx: SandboxContext): StoredAgent['usage'] {
+  const today = ctx.iso().slice(0, 10)
   return {
     dailyTransactionCount: 0,
     dailySpend: 0,
@@ -51,8 +51,8 @@ function freshUsage(emu: SandboxContext): StoredAgent['usage'] {
 }
 
 /** Usage counters roll over at the UTC day and month. */
-export function currentUsage(emu: SandboxContext, a: StoredAgent): StoredAgent['usage'] {
-  const today = emu.iso().slice(0, 10)
+export function currentUsage(ctx: SandboxContext, a: StoredAgent): StoredAgent['usage'] {
+  const today = ctx.iso().slice(0, 10)
   const u = a.usage
   const month = today.slice(0, 7)
   return {
@@ -71,25 +71,25 @@ function newDeviceCode(): string {
 }
 
 /** A new device code for the agent; an earlier unredeemed code stops working. */
-export function issueDeviceCode(emu: SandboxContext, a: StoredAgent): DeviceCode {
+export function issueDeviceCode(ctx: SandboxContext, a: StoredAgent): DeviceCode {
   if (a._.deviceCode) {
-    const old = emu.db.get<DeviceCode>('agentDeviceCodes', a._.deviceCode)
-    if (old && !old.redeemed) emu.db.del('agentDeviceCodes', old.code)
+    const old = ctx.db.get<DeviceCode>('agentDeviceCodes', a._.deviceCode)
+    if (old && !old.redeemed) ctx.db.del('agentDeviceCodes', old.code)
   }
   const dc: DeviceCode = {
     code: newDeviceCode(),
     agentId: a.id,
-    expiresAt: emu.iso(emu.now() + emu.settings().agentDeviceCodeTtlMs),
+    expiresAt: ctx.iso(ctx.now() + ctx.settings().agentDeviceCodeTtlMs),
     redeemed: false,
   }
-  emu.db.put('agentDeviceCodes', dc.code, dc)
-  saveAgent(emu, {...a, _: {...a._, deviceCode: dc.code}})
+  ctx.db.put('agentDeviceCodes', dc.code, dc)
+  saveAgent(ctx, {...a, _: {...a._, deviceCode: dc.code}})
   return dc
 }
 
-export function createAgent(emu: SandboxContext, input: z.infer<typeof agentCreateRequest>) {
-  const customer = getCustomer(emu, input.customerId)
-  const now = emu.iso()
+export function createAgent(ctx: SandboxContext, input: z.infer<typeof agentCreateRequest>) {
+  const customer = getCustomer(ctx, input.customerId)
+  const now = ctx.iso()
   const agent: StoredAgent = {
     id: newId('Agent'),
     name: input.name,
@@ -97,22 +97,22 @@ export function createAgent(emu: SandboxContext, input: z.infer<typeof agentCrea
     isPaused: false,
     isConnected: false,
     policy: input.policy,
-    usage: freshUsage(emu),
+    usage: freshUsage(ctx),
     createdAt: now,
     updatedAt: now,
     _: {},
   }
-  emu.db.put('agents', agent.id, agent)
-  const deviceCode = issueDeviceCode(emu, agent)
-  return {agent: publicAgent(getAgent(emu, agent.id)), deviceCode}
+  ctx.db.put('agents', agent.id, agent)
+  const deviceCode = issueDeviceCode(ctx, agent)
+  return {agent: publicAgent(getAgent(ctx, agent.id)), deviceCode}
 }
 
 export function updateAgent(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredAgent,
   patch: z.infer<typeof agentUpdateRequest>,
 ): StoredAgent {
-  return saveAgent(emu, {
+  return saveAgent(ctx, {
     ...a,
     ...(patch.name !== undefined ? {name: patch.name} : {}),
     ...(patch.isPaused !== undefined ? {isPaused: patch.isPaused} : {}),
@@ -120,7 +120,7 @@ export function updateAgent(
 }
 
 export function updatePolicy(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredAgent,
   patch: z.infer<typeof agentPolicyUpdateRequest>,
 ): StoredAgent {
@@ -133,34 +133,34 @@ export function updatePolicy(
     ...(patch.accountRestrictions ? {accountRestrictions: patch.accountRestrictions} : {}),
     ...(patch.approvalThresholds ? {approvalThresholds: patch.approvalThresholds} : {}),
   }
-  return saveAgent(emu, {...a, policy})
+  return saveAgent(ctx, {...a, policy})
 }
 
-export function deleteAgent(emu: SandboxContext, a: StoredAgent): void {
-  if (a._.tokenHash) emu.db.del('agentTokens', a._.tokenHash)
-  if (a._.deviceCode) emu.db.del('agentDeviceCodes', a._.deviceCode)
-  emu.db.del('agents', a.id)
+export function deleteAgent(ctx: SandboxContext, a: StoredAgent): void {
+  if (a._.tokenHash) ctx.db.del('agentTokens', a._.tokenHash)
+  if (a._.deviceCode) ctx.db.del('agentDeviceCodes', a._.deviceCode)
+  ctx.db.del('agents', a.id)
 }
 
-export function deviceCodeOf(emu: SandboxContext, code: string): DeviceCode {
-  const dc = emu.db.get<DeviceCode>('agentDeviceCodes', code)
-  if (!dc || !emu.db.get('agents', dc.agentId)) throw notFound('NOT_FOUND', `Device code ${code}`)
+export function deviceCodeOf(ctx: SandboxContext, code: string): DeviceCode {
+  const dc = ctx.db.get<DeviceCode>('agentDeviceCodes', code)
+  if (!dc || !ctx.db.get('agents', dc.agentId)) throw notFound('NOT_FOUND', `Device code ${code}`)
   return dc
 }
 
 /** POST /agents/device-codes/{code}/redeem (no platform credentials): the agent's Bearer token, once. */
-export function redeemDeviceCode(emu: SandboxContext, code: string) {
-  const dc = deviceCodeOf(emu, code)
+export function redeemDeviceCode(ctx: SandboxContext, code: string) {
+  const dc = deviceCodeOf(ctx, code)
   if (dc.redeemed)
     throw invalid([{field: 'code', message: 'was redeemed already; ask the platform for a new device code'}])
-  if (Date.parse(dc.expiresAt) <= emu.now())
+  if (Date.parse(dc.expiresAt) <= ctx.now())
     throw invalid([{field: 'code', message: `expired at ${dc.expiresAt}; ask the platform for a new device code`}])
-  const a = getAgent(emu, dc.agentId)
+  const a = getAgent(ctx, dc.agentId)
   const accessToken = `agt_${randomBytes(32).toString('base64url')}`
-  if (a._.tokenHash) emu.db.del('agentTokens', a._.tokenHash)
+  if (a._.tokenHash) ctx.db.del('agentTokens', a._.tokenHash)
   const tokenHash = sha256(accessToken)
-  emu.db.put('agentTokens', tokenHash, {agentId: a.id, createdAt: emu.iso()})
-  emu.db.put('agentDeviceCodes', dc.code, {...dc, redeemed: true})
-  const saved = saveAgent(emu, {...a, isConnected: true, _: {...a._, tokenHash}})
+  ctx.db.put('agentTokens', tokenHash, {agentId: a.id, createdAt: ctx.iso()})
+  ctx.db.put('agentDeviceCodes', dc.code, {...dc, redeemed: true})
+  const saved = saveAgent(ctx, {...a, isConnected: true, _: {...a._, tokenHash}})
   return {agentId: saved.id, agentName: saved.name, accessToken, policy: saved.policy}
 }

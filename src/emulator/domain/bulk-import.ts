@@ -38,14 +38,14 @@ export function publicImportJob(j: StoredImportJob): Record<string, unknown> {
   return rest
 }
 
-export function getImportJob(emu: SandboxContext, id: string): StoredImportJob {
-  const j = emu.db.get<StoredImportJob>('bulkImportJobs', id)
+export function getImportJob(ctx: SandboxContext, id: string): StoredImportJob {
+  const j = ctx.db.get<StoredImportJob>('bulkImportJobs', id)
   if (!j) throw notFound('BULK_UPLOAD_JOB_NOT_FOUND', `Bulk import job ${id}`)
   return j
 }
 
 /** Accepts a CSV (whole-file problems are a 400 listing each); rows are judged later, chunk by chunk. */
-export function acceptImport(emu: SandboxContext, text: string): StoredImportJob {
+export function acceptImport(ctx: SandboxContext, text: string): StoredImportJob {
   const {file, errors} = readCustomerCsv(text)
   if (!file) throw invalid(errors)
   const chunks = Math.ceil(file.records.length / CHUNK_ROWS)
@@ -54,20 +54,20 @@ export function acceptImport(emu: SandboxContext, text: string): StoredImportJob
     status: 'PENDING',
     progress: {total: file.records.length, processed: 0, successful: 0, failed: 0},
     errors: [],
-    createdAt: emu.iso(),
+    createdAt: ctx.iso(),
     _: {chunks},
   }
-  emu.db.put('bulkImportJobs', job.id, job)
+  ctx.db.put('bulkImportJobs', job.id, job)
   for (let n = 0; n < chunks; n++)
-    emu.db.put('bulkImportChunks', chunkKey(job.id, n), {
+    ctx.db.put('bulkImportChunks', chunkKey(job.id, n), {
       rows: file.records.slice(n * CHUNK_ROWS, (n + 1) * CHUNK_ROWS),
     } satisfies Chunk)
-  emu.scheduler.after(0, 'bulk-import.chunk', {jobId: job.id, chunk: 0})
+  ctx.scheduler.after(0, 'bulk-import.chunk', {jobId: job.id, chunk: 0})
   return job
 }
 
 /** One row: the shared create schema (errors named by CSV column), then the same rules as POST /customers. */
-function importRow(emu: SandboxContext, r: Chunk['rows'][number]): ImportError | undefined {
+function importRow(ctx: SandboxContext, r: Chunk['rows'][number]): ImportError | undefined {
   const correlationId = r.values.platformCustomerId ?? `row ${r.row}`
   const parsed = customerCreateRequest.safeParse(rowToCustomer(r.values))
   const errors = parsed.success ? [] : fieldErrors(parsed.error).map((e) => ({...e, field: columnOf(e.field)}))
@@ -85,7 +85,7 @@ function importRow(emu: SandboxContext, r: Chunk['rows'][number]): ImportError |
     }
   }
   try {
-    createCustomer(emu, parsed.data)
+    createCustomer(ctx, parsed.data)
     return undefined
   } catch (e) {
     if (!(e instanceof HttpError)) throw e
@@ -93,28 +93,28 @@ function importRow(emu: SandboxContext, r: Chunk['rows'][number]): ImportError |
   }
 }
 
-function processChunk(emu: SandboxContext, jobId: string, n: number): void {
-  const job = emu.db.get<StoredImportJob>('bulkImportJobs', jobId)
-  const chunk = emu.db.get<Chunk>('bulkImportChunks', chunkKey(jobId, n))
+function processChunk(ctx: SandboxContext, jobId: string, n: number): void {
+  const job = ctx.db.get<StoredImportJob>('bulkImportJobs', jobId)
+  const chunk = ctx.db.get<Chunk>('bulkImportChunks', chunkKey(jobId, n))
   if (!job || !chunk) return
   const p = {...job.progress}
   const errors = [...job.errors]
   for (const r of chunk.rows) {
-    const problem = importRow(emu, r)
+    const problem = importRow(ctx, r)
     p.processed++
     if (problem) (p.failed++, errors.push(problem))
     else p.successful++
   }
-  emu.db.del('bulkImportChunks', chunkKey(jobId, n))
+  ctx.db.del('bulkImportChunks', chunkKey(jobId, n))
   const last = n + 1 >= job._.chunks
   const status = !last ? 'PROCESSING' : p.successful === 0 ? 'FAILED' : 'COMPLETED'
-  const next: StoredImportJob = {...job, status, progress: p, errors, ...(last ? {completedAt: emu.iso()} : {})}
-  emu.db.put('bulkImportJobs', jobId, next)
+  const next: StoredImportJob = {...job, status, progress: p, errors, ...(last ? {completedAt: ctx.iso()} : {})}
+  ctx.db.put('bulkImportJobs', jobId, next)
   if (last)
-    emu.webhooks.emit(status === 'COMPLETED' ? 'BULK_UPLOAD.COMPLETED' : 'BULK_UPLOAD.FAILED', publicImportJob(next))
-  else emu.scheduler.after(emu.settings().bulkImportChunkDelayMs, 'bulk-import.chunk', {jobId, chunk: n + 1})
+    ctx.webhooks.emit(status === 'COMPLETED' ? 'BULK_UPLOAD.COMPLETED' : 'BULK_UPLOAD.FAILED', publicImportJob(next))
+  else ctx.scheduler.after(ctx.settings().bulkImportChunkDelayMs, 'bulk-import.chunk', {jobId, chunk: n + 1})
 }
 
-export function registerImportJobs(emu: SandboxContext): void {
-  emu.scheduler.on('bulk-import.chunk', (p) => processChunk(emu, String(p.jobId), Number(p.chunk)))
+export function registerImportJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('bulk-import.chunk', (p) => processChunk(ctx, String(p.jobId), Number(p.chunk)))
 }

@@ -40,12 +40,12 @@ const CREDITS = new Set<CardSimulator>([
  * (sandbox-behaviour 16d). The answer is the issuer token alone.
  */
 export function simulate(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   cardId: string,
   kind: CardSimulator,
   body: unknown,
 ): {issuerTransactionToken: string} {
-  const card = getCard(emu, cardId)
+  const card = getCard(ctx, cardId)
   const input = validate(cardSimulationBody(kind), body ?? {}) as Record<string, unknown>
   const token = issuerToken()
   if (DEBITS.has(kind) || CREDITS.has(kind)) {
@@ -57,11 +57,11 @@ export function simulate(
       throw invalid([{field: 'currency.code', message: `must be the card's currency ${card.currency}`}])
     // Descriptor suffix 005: the funding pull is delayed (~30 s), then the authorization goes through.
     if (auth.merchant.descriptor.slice(-3) === '005' && kind !== 'balance_inquiry')
-      emu.scheduler.after(emu.settings().cardSlowDelayMs, 'card.authorize', {cardId, kind, auth, token})
-    else authorize(emu, card, kind, auth, token)
+      ctx.scheduler.after(ctx.settings().cardSlowDelayMs, 'card.authorize', {cardId, kind, auth, token})
+    else authorize(ctx, card, kind, auth, token)
     return {issuerTransactionToken: token}
   }
-  const t = getCardTransaction(emu, String(input.cardTransactionId))
+  const t = getCardTransaction(ctx, String(input.cardTransactionId))
   if (t.cardId !== card.id) throw notFound('TRANSACTION_NOT_FOUND', `Card transaction ${t.id} on ${card.id}`)
   const amount = input.amount as number | undefined
   const state = (message: string) =>
@@ -70,36 +70,36 @@ export function simulate(
   switch (kind) {
     case 'clearing':
       if (!open) throw state('; a clearing needs AUTHORIZED or PARTIALLY_SETTLED')
-      if (amount === 0) return expireLater(emu, t, token, state)
-      clear(emu, t, amount!)
+      if (amount === 0) return expireLater(ctx, t, token, state)
+      clear(ctx, t, amount!)
       break
     case 'authorization_expiry':
-      return expireLater(emu, t, token, state)
+      return expireLater(ctx, t, token, state)
     case 'authorization_advice':
       if (!open) throw state('; an advice needs AUTHORIZED or PARTIALLY_SETTLED')
-      resize(emu, t, amount!)
+      resize(ctx, t, amount!)
       break
     case 'return': {
       const net = t.settledAmount.amount - t.refundedAmount.amount
       if (t.direction !== 'DEBIT' || t.settledAmount.amount === 0)
         throw state(' with nothing settled; a return needs at least one settled clearing of a purchase')
       if (amount! > net) throw invalid([{field: 'amount', message: `must be at most the net settled amount ${net}`}])
-      postReturn(emu, t, amount!)
+      postReturn(ctx, t, amount!)
       break
     }
     case 'return_reversal':
       if (t.refundedAmount.amount === 0)
         throw invalid([{field: 'cardTransactionId', message: `${t.id} has no posted return (refundedAmount is 0)`}])
-      reverseReturn(emu, t)
+      reverseReturn(ctx, t)
       break
   }
   return {issuerTransactionToken: token}
 }
 
 /** Expiry is processed in the background (spec 3): only a fully open authorization can expire. */
-function expireLater(emu: SandboxContext, t: StoredCardTransaction, token: string, state: (m: string) => Error) {
+function expireLater(ctx: SandboxContext, t: StoredCardTransaction, token: string, state: (m: string) => Error) {
   if (!fullyOpen(t)) throw state(' with part settled; only a fully open authorization can expire')
-  emu.scheduler.after(emu.settings().cardProcessingDelayMs, 'card.expire', {cardTransactionId: t.id})
+  ctx.scheduler.after(ctx.settings().cardProcessingDelayMs, 'card.expire', {cardTransactionId: t.id})
   return {issuerTransactionToken: token}
 }
 
@@ -116,24 +116,24 @@ function declineReason(card: StoredCard, kind: CardSimulator, auth: AuthInput): 
 }
 
 /** The authorization family: decide, move the money, record the transaction, fire its event. */
-function authorize(emu: SandboxContext, card: StoredCard, kind: CardSimulator, auth: AuthInput, token: string): void {
+function authorize(ctx: SandboxContext, card: StoredCard, kind: CardSimulator, auth: AuthInput, token: string): void {
   const direction = CREDITS.has(kind) ? 'CREDIT' : 'DEBIT'
   const reason = declineReason(card, kind, auth)
-  if (reason) return decline(emu, card, token, reason, auth.amount, auth.merchant, direction)
+  if (reason) return decline(ctx, card, token, reason, auth.amount, auth.merchant, direction)
   const base = {token, direction, merchant: auth.merchant, amount: auth.amount} as const
   if (direction === 'CREDIT') {
     const accountId = card.fundingSources[0]
     const settled = kind === 'financial_credit_authorization' ? auth.amount : 0
-    if (settled) credit(emu, accountId, settled)
-    post(emu, newCardTransaction(emu, card, {...base, accountId, held: 0, pulled: 0, settled}))
+    if (settled) credit(ctx, accountId, settled)
+    post(ctx, newCardTransaction(ctx, card, {...base, accountId, held: 0, pulled: 0, settled}))
     return
   }
-  const account = fundingAccountFor(emu, card, auth.amount)
-  if (!account) return decline(emu, card, token, 'INSUFFICIENT_FUNDS', auth.amount, auth.merchant, direction)
+  const account = fundingAccountFor(ctx, card, auth.amount)
+  if (!account) return decline(ctx, card, token, 'INSUFFICIENT_FUNDS', auth.amount, auth.merchant, direction)
   const single = kind === 'financial_authorization'
-  if (single) pull(emu, account.id, auth.amount)
-  else if (auth.amount > 0) hold(emu, account.id, auth.amount)
-  const t = newCardTransaction(emu, card, {
+  if (single) pull(ctx, account.id, auth.amount)
+  else if (auth.amount > 0) hold(ctx, account.id, auth.amount)
+  const t = newCardTransaction(ctx, card, {
     ...base,
     accountId: account.id,
     held: single ? 0 : auth.amount,
@@ -141,16 +141,16 @@ function authorize(emu: SandboxContext, card: StoredCard, kind: CardSimulator, a
     settled: single ? auth.amount : 0,
   })
   // Descriptor suffix 006: the pull succeeded but its confirmation reported FAILED.
-  post(emu, auth.merchant.descriptor.slice(-3) === '006' ? {...t, status: 'EXCEPTION'} : t)
+  post(ctx, auth.merchant.descriptor.slice(-3) === '006' ? {...t, status: 'EXCEPTION'} : t)
 }
 
-export function registerCardTransactionJobs(emu: SandboxContext): void {
-  emu.scheduler.on('card.expire', (p) => {
-    const t = emu.db.get<StoredCardTransaction>('cardTransactions', String(p.cardTransactionId))
-    if (t) voidAuthorization(emu, t)
+export function registerCardTransactionJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('card.expire', (p) => {
+    const t = ctx.db.get<StoredCardTransaction>('cardTransactions', String(p.cardTransactionId))
+    if (t) voidAuthorization(ctx, t)
   })
-  emu.scheduler.on('card.authorize', (p) => {
-    const card = emu.db.get<StoredCard>('cards', String(p.cardId))
-    if (card) authorize(emu, card, p.kind as CardSimulator, p.auth as AuthInput, String(p.token))
+  ctx.scheduler.on('card.authorize', (p) => {
+    const card = ctx.db.get<StoredCard>('cards', String(p.cardId))
+    if (card) authorize(ctx, card, p.kind as CardSimulator, p.auth as AuthInput, String(p.token))
   })
 }

@@ -18,8 +18,8 @@ export function publicCardTransaction(t: StoredCardTransaction): Omit<StoredCard
   return rest
 }
 
-export function getCardTransaction(emu: SandboxContext, id: string): StoredCardTransaction {
-  const t = emu.db.get<StoredCardTransaction>('cardTransactions', id)
+export function getCardTransaction(ctx: SandboxContext, id: string): StoredCardTransaction {
+  const t = ctx.db.get<StoredCardTransaction>('cardTransactions', id)
   if (!t) throw notFound('TRANSACTION_NOT_FOUND', `Card transaction ${id}`)
   return t
 }
@@ -28,19 +28,19 @@ export const issuerToken = () => `sbx_txn_${randomBytes(12).toString('hex')}`
 
 /** Saves and fires `CARD_TRANSACTION.<status>` with the whole transaction (spec 6). */
 export function post(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   t: StoredCardTransaction,
   patch: Partial<StoredCardTransaction> = {},
   event?: string,
 ): StoredCardTransaction {
-  const saved = emu.db.put('cardTransactions', t.id, {...t, ...patch, lastEventAt: emu.iso(), updatedAt: emu.iso()})
-  emu.webhooks.emit(`CARD_TRANSACTION.${event ?? saved.status}`, publicCardTransaction(saved))
+  const saved = ctx.db.put('cardTransactions', t.id, {...t, ...patch, lastEventAt: ctx.iso(), updatedAt: ctx.iso()})
+  ctx.webhooks.emit(`CARD_TRANSACTION.${event ?? saved.status}`, publicCardTransaction(saved))
   return saved
 }
 
 /** A refused authorization: no transaction, only `CARD_TRANSACTION.DECLINED` naming the reason. */
 export function decline(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   card: StoredCard,
   token: string,
   reason: string,
@@ -48,7 +48,7 @@ export function decline(
   merchant: StoredCardTransaction['merchant'],
   direction: 'DEBIT' | 'CREDIT',
 ): void {
-  emu.webhooks.emit('CARD_TRANSACTION.DECLINED', {
+  ctx.webhooks.emit('CARD_TRANSACTION.DECLINED', {
     cardId: card.id,
     customerId: card.cardholderId,
     issuerTransactionToken: token,
@@ -56,7 +56,7 @@ export function decline(
     merchant,
     amount: {amount, currency: currencyObject(card.currency)},
     declineReason: reason,
-    declinedAt: emu.iso(),
+    declinedAt: ctx.iso(),
   })
 }
 
@@ -64,10 +64,10 @@ export function decline(
  * The first funding source, in priority order, whose spendable balance covers `amount`. An embedded
  * wallet funds card transactions only once the cardholder gave it an ACTIVE delegated key.
  */
-export function fundingAccountFor(emu: SandboxContext, card: StoredCard, amount: number): InternalAccount | undefined {
+export function fundingAccountFor(ctx: SandboxContext, card: StoredCard, amount: number): InternalAccount | undefined {
   for (const id of card.fundingSources) {
-    const a = emu.db.get<InternalAccount>('internalAccounts', id)
-    if (a?.type === 'EMBEDDED_WALLET' && !activeKeyOfFundingSource(emu.db, fundingSourceOf(emu, card.id, a.id)))
+    const a = ctx.db.get<InternalAccount>('internalAccounts', id)
+    if (a?.type === 'EMBEDDED_WALLET' && !activeKeyOfFundingSource(ctx.db, fundingSourceOf(ctx, card.id, a.id)))
       continue
     if (a && a.status === 'ACTIVE' && a.balance.amount >= amount) return a
   }
@@ -76,7 +76,7 @@ export function fundingAccountFor(emu: SandboxContext, card: StoredCard, amount:
 
 /** Creates the transaction row of an approved authorization (money already moved by the caller). */
 export function newCardTransaction(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   card: StoredCard,
   o: {
     token: string
@@ -89,9 +89,9 @@ export function newCardTransaction(
     settled: number
   },
 ): StoredCardTransaction {
-  const customer = getCustomer(emu, card.cardholderId, {includeDeleted: true})
+  const customer = getCustomer(ctx, card.cardholderId, {includeDeleted: true})
   const cur = currencyObject(card.currency)
-  const now = emu.iso()
+  const now = ctx.iso()
   return {
     type: 'CARD',
     id: newId('CardTransaction'),
@@ -118,11 +118,11 @@ export function newCardTransaction(
 }
 
 /** Pulls `amount` from the account at once (hold + settle); false when the balance is short. */
-export function pull(emu: SandboxContext, accountId: string, amount: number): boolean {
+export function pull(ctx: SandboxContext, accountId: string, amount: number): boolean {
   if (amount <= 0) return true
-  if (getInternalAccount(emu, accountId).balance.amount < amount) return false
-  hold(emu, accountId, amount)
-  settleHeld(emu, accountId, amount)
+  if (getInternalAccount(ctx, accountId).balance.amount < amount) return false
+  hold(ctx, accountId, amount)
+  settleHeld(ctx, accountId, amount)
   return true
 }
 
@@ -130,34 +130,34 @@ export function pull(emu: SandboxContext, accountId: string, amount: number): bo
 export const fullyOpen = (t: StoredCardTransaction) => t.status === 'AUTHORIZED' && t.settledAmount.amount === 0
 
 /** Authorization expiry: a fully open authorization becomes VOIDED and its hold is released. */
-export function voidAuthorization(emu: SandboxContext, t: StoredCardTransaction): StoredCardTransaction | undefined {
+export function voidAuthorization(ctx: SandboxContext, t: StoredCardTransaction): StoredCardTransaction | undefined {
   if (!fullyOpen(t)) return undefined
-  if (t._.held > 0) releaseHeld(emu, t.accountId, t._.held)
-  return post(emu, t, {status: 'VOIDED', _: {...t._, held: 0}})
+  if (t._.held > 0) releaseHeld(ctx, t.accountId, t._.held)
+  return post(ctx, t, {status: 'VOIDED', _: {...t._, held: 0}})
 }
 
 /** A clearing of `amount` (> 0) against an open authorization. */
-export function clear(emu: SandboxContext, t: StoredCardTransaction, amount: number): StoredCardTransaction {
+export function clear(ctx: SandboxContext, t: StoredCardTransaction, amount: number): StoredCardTransaction {
   const settled = t.settledAmount.amount + amount
   let held = t._.held
   let pulls = t.pullSummary
   let exception = false
-  if (t.direction === 'CREDIT') credit(emu, t.accountId, amount)
+  if (t.direction === 'CREDIT') credit(ctx, t.accountId, amount)
   else {
     const fromHold = Math.min(amount, held)
-    if (fromHold > 0) settleHeld(emu, t.accountId, fromHold)
+    if (fromHold > 0) settleHeld(ctx, t.accountId, fromHold)
     held -= fromHold
     const extra = amount - fromHold
     if (extra > 0) {
-      if (pull(emu, t.accountId, extra))
+      if (pull(ctx, t.accountId, extra))
         pulls = {...pulls, count: pulls.count + 1, totalAmount: pulls.totalAmount + extra}
       else exception = true // settled to the network, but the post-hoc pull failed
     }
   }
   const final = settled >= t.authorizedAmount.amount
-  if (final && held > 0) (releaseHeld(emu, t.accountId, held), (held = 0))
+  if (final && held > 0) (releaseHeld(ctx, t.accountId, held), (held = 0))
   const status: CardTransactionStatus = exception ? 'EXCEPTION' : final ? 'SETTLED' : 'PARTIALLY_SETTLED'
-  return post(emu, t, {
+  return post(ctx, t, {
     status,
     settledAmount: {...t.settledAmount, amount: settled},
     settlementSummary: {count: t.settlementSummary.count + 1, totalAmount: t.settlementSummary.totalAmount + amount},
@@ -167,9 +167,9 @@ export function clear(emu: SandboxContext, t: StoredCardTransaction, amount: num
 }
 
 /** A merchant return: credited back to the funding account; status stays, SETTLED re-fires with refundedAmount. */
-export function postReturn(emu: SandboxContext, t: StoredCardTransaction, amount: number): StoredCardTransaction {
-  returnToAccount(emu, t.accountId, amount)
-  return post(emu, t, {
+export function postReturn(ctx: SandboxContext, t: StoredCardTransaction, amount: number): StoredCardTransaction {
+  returnToAccount(ctx, t.accountId, amount)
+  return post(ctx, t, {
     refundedAmount: {...t.refundedAmount, amount: t.refundedAmount.amount + amount},
     refundSummary: {count: t.refundSummary.count + 1, totalAmount: t.refundSummary.totalAmount + amount},
     _: {...t._, returns: [...t._.returns, amount]},
@@ -177,10 +177,10 @@ export function postReturn(emu: SandboxContext, t: StoredCardTransaction, amount
 }
 
 /** Undoes the latest return: pulled again from the funding account (EXCEPTION when the balance is short). */
-export function reverseReturn(emu: SandboxContext, t: StoredCardTransaction): StoredCardTransaction {
+export function reverseReturn(ctx: SandboxContext, t: StoredCardTransaction): StoredCardTransaction {
   const amount = t._.returns.at(-1)!
-  const ok = pull(emu, t.accountId, amount)
-  return post(emu, t, {
+  const ok = pull(ctx, t.accountId, amount)
+  return post(ctx, t, {
     ...(ok
       ? {
           pullSummary: {
@@ -197,32 +197,32 @@ export function reverseReturn(emu: SandboxContext, t: StoredCardTransaction): St
 }
 
 /** A new total authorized amount for an open authorization (authorization_advice). */
-export function resize(emu: SandboxContext, t: StoredCardTransaction, total: number): StoredCardTransaction {
+export function resize(ctx: SandboxContext, t: StoredCardTransaction, total: number): StoredCardTransaction {
   if (total < t.settledAmount.amount)
     throw invalid([{field: 'amount', message: `must be at least the ${t.settledAmount.amount} already settled`}])
   let held = t._.held
   const delta = total - t.authorizedAmount.amount
   if (t.direction === 'DEBIT' && delta > 0) {
-    if (getInternalAccount(emu, t.accountId).balance.amount < delta) return post(emu, t, {status: 'EXCEPTION'})
-    hold(emu, t.accountId, delta)
+    if (getInternalAccount(ctx, t.accountId).balance.amount < delta) return post(ctx, t, {status: 'EXCEPTION'})
+    hold(ctx, t.accountId, delta)
     held += delta
   } else if (t.direction === 'DEBIT' && delta < 0) {
     const release = Math.min(-delta, held)
-    if (release > 0) releaseHeld(emu, t.accountId, release)
+    if (release > 0) releaseHeld(ctx, t.accountId, release)
     held -= release
   }
   const status: CardTransactionStatus =
     t.settledAmount.amount > 0 && total === t.settledAmount.amount ? 'SETTLED' : t.status
-  return post(emu, t, {authorizedAmount: {...t.authorizedAmount, amount: total}, status, _: {...t._, held}})
+  return post(ctx, t, {authorizedAmount: {...t.authorizedAmount, amount: total}, status, _: {...t._, held}})
 }
 
 /** Closing a card reconciles its open authorizations: fully open ones are voided, partly settled ones close as SETTLED. */
-export function closeOpenTransactions(emu: SandboxContext, card: StoredCard): void {
-  for (const t of docsWhere<StoredCardTransaction>(emu.db, 'cardTransactions', 'card_id', card.id)) {
-    if (fullyOpen(t)) voidAuthorization(emu, t)
+export function closeOpenTransactions(ctx: SandboxContext, card: StoredCard): void {
+  for (const t of docsWhere<StoredCardTransaction>(ctx.db, 'cardTransactions', 'card_id', card.id)) {
+    if (fullyOpen(t)) voidAuthorization(ctx, t)
     else if (t.status === 'PARTIALLY_SETTLED') {
-      if (t._.held > 0) releaseHeld(emu, t.accountId, t._.held)
-      post(emu, t, {status: 'SETTLED', _: {...t._, held: 0}})
+      if (t._.held > 0) releaseHeld(ctx, t.accountId, t._.held)
+      post(ctx, t, {status: 'SETTLED', _: {...t._, held: 0}})
     }
   }
 }

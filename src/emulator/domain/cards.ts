@@ -15,14 +15,14 @@ export function publicCard(c: StoredCard): Omit<StoredCard, '_'> {
   return rest
 }
 
-export function getCard(emu: SandboxContext, id: string): StoredCard {
-  const c = emu.db.get<StoredCard>('cards', id)
+export function getCard(ctx: SandboxContext, id: string): StoredCard {
+  const c = ctx.db.get<StoredCard>('cards', id)
   if (!c) throw notFound('NOT_FOUND', `Card ${id}`)
   return c
 }
 
-function saveCard(emu: SandboxContext, c: StoredCard, patch: Partial<StoredCard>): StoredCard {
-  return emu.db.put('cards', c.id, {...c, ...patch, updatedAt: emu.iso()})
+function saveCard(ctx: SandboxContext, c: StoredCard, patch: Partial<StoredCard>): StoredCard {
+  return ctx.db.put('cards', c.id, {...c, ...patch, updatedAt: ctx.iso()})
 }
 
 /** A Luhn-valid 16-digit VISA number derived from the card id (stable across restarts). */
@@ -53,7 +53,7 @@ function issuanceSuffix(input: CardCreateRequest): string {
 }
 
 /** Every funding source must be an internal account of the cardholder, all in one currency (FUNDING_SOURCE_INELIGIBLE). */
-function checkFundingSources(emu: SandboxContext, cardholderId: string, ids: string[], currency?: string): string {
+function checkFundingSources(ctx: SandboxContext, cardholderId: string, ids: string[], currency?: string): string {
   const problems: Array<{accountId: string; reason: string}> = []
   let code = currency
   if (new Set(ids).size !== ids.length)
@@ -61,7 +61,7 @@ function checkFundingSources(emu: SandboxContext, cardholderId: string, ids: str
       errors: [{field: 'fundingSources', message: 'lists an account twice'}],
     })
   for (const id of ids) {
-    const a = emu.db.get<InternalAccount>('internalAccounts', id)
+    const a = ctx.db.get<InternalAccount>('internalAccounts', id)
     if (!a || a.customerId !== cardholderId)
       problems.push({accountId: id, reason: 'is not an internal account of the cardholder'})
     else if (a.status !== 'ACTIVE') problems.push({accountId: id, reason: `is ${a.status}`})
@@ -79,8 +79,8 @@ function checkFundingSources(emu: SandboxContext, cardholderId: string, ids: str
 }
 
 /** POST /cards: cardholder KYC APPROVED, live-card limit, funding sources; the card starts PROCESSING. */
-export function issueCard(emu: SandboxContext, input: CardCreateRequest): StoredCard {
-  const holder = getCustomer(emu, input.cardholderId)
+export function issueCard(ctx: SandboxContext, input: CardCreateRequest): StoredCard {
+  const holder = getCustomer(ctx, input.cardholderId)
   const status = holder.customerType === 'BUSINESS' ? holder.kybStatus : holder.kycStatus
   if (status !== 'APPROVED')
     throw badRequest(
@@ -88,9 +88,9 @@ export function issueCard(emu: SandboxContext, input: CardCreateRequest): Stored
       `${holder.id} is ${status ?? 'not verified'}; a card is issued only to an APPROVED cardholder`,
       {cardholderId: holder.id, status},
     )
-  const currency = checkFundingSources(emu, holder.id, input.fundingSources)
-  const limit = emu.settings().liveCardsPerCardholder
-  const live = liveCardCount(emu.db, holder.id)
+  const currency = checkFundingSources(ctx, holder.id, input.fundingSources)
+  const limit = ctx.settings().liveCardsPerCardholder
+  const live = liveCardCount(ctx.db, holder.id)
   if (live >= limit)
     throw conflict(
       'CARD_LIMIT_REACHED',
@@ -99,7 +99,7 @@ export function issueCard(emu: SandboxContext, input: CardCreateRequest): Stored
     )
   const id = newId('Card')
   const pan = sandboxPan(id)
-  const now = new Date(emu.now())
+  const now = new Date(ctx.now())
   const card: StoredCard = {
     id,
     cardholderId: holder.id,
@@ -114,16 +114,16 @@ export function issueCard(emu: SandboxContext, input: CardCreateRequest): Stored
     fundingSources: input.fundingSources,
     maxSpendPerTransaction: input.maxSpendPerTransaction ?? null,
     currency,
-    createdAt: emu.iso(),
-    updatedAt: emu.iso(),
+    createdAt: ctx.iso(),
+    updatedAt: ctx.iso(),
     _: {pan, cvv: sandboxCvv(id)},
   }
-  emu.db.put('cards', id, card)
-  bindFundingSources(emu.db, id, card.fundingSources)
+  ctx.db.put('cards', id, card)
+  bindFundingSources(ctx.db, id, card.fundingSources)
   const suffix = issuanceSuffix(input)
-  const s = emu.settings()
+  const s = ctx.settings()
   if (suffix !== '001')
-    emu.scheduler.after(suffix === '005' ? s.cardSlowDelayMs : s.cardProcessingDelayMs, 'card.provisioned', {
+    ctx.scheduler.after(suffix === '005' ? s.cardSlowDelayMs : s.cardProcessingDelayMs, 'card.provisioned', {
       cardId: id,
       rejected: suffix === '002',
     })
@@ -133,7 +133,7 @@ export function issueCard(emu: SandboxContext, input: CardCreateRequest): Stored
 const MOVES: Partial<Record<CardState, CardState[]>> = {ACTIVE: ['FROZEN', 'CLOSED'], FROZEN: ['ACTIVE', 'CLOSED']}
 
 /** PATCH /cards/{id}: the state machine (spec 3 "Card"), funding sources, spending limit. */
-export function updateCard(emu: SandboxContext, card: StoredCard, patch: CardUpdateRequest): StoredCard {
+export function updateCard(ctx: SandboxContext, card: StoredCard, patch: CardUpdateRequest): StoredCard {
   if (card.state === 'CLOSED') {
     if (patch.state === 'CLOSED')
       throw conflict('CARD_ALREADY_CLOSED', `${card.id} is already CLOSED`, {cardId: card.id, state: card.state})
@@ -151,19 +151,19 @@ export function updateCard(emu: SandboxContext, card: StoredCard, patch: CardUpd
   }
   const next: Partial<StoredCard> = {}
   if (patch.fundingSources) {
-    checkFundingSources(emu, card.cardholderId, patch.fundingSources, card.currency)
+    checkFundingSources(ctx, card.cardholderId, patch.fundingSources, card.currency)
     next.fundingSources = patch.fundingSources
-    bindFundingSources(emu.db, card.id, patch.fundingSources)
+    bindFundingSources(ctx.db, card.id, patch.fundingSources)
   }
   if (patch.maxSpendPerTransaction !== undefined) next.maxSpendPerTransaction = patch.maxSpendPerTransaction
   if (patch.state) {
     next.state = patch.state
     next.stateReason = patch.state === 'CLOSED' ? 'CLOSED_BY_PLATFORM' : null
   }
-  const saved = saveCard(emu, card, next)
-  if (patch.state === 'CLOSED') closeOpenTransactions(emu, saved)
-  if (patch.fundingSources) emu.webhooks.emit('CARD.FUNDING_SOURCE_CHANGE', publicCard(saved))
-  if (patch.state) emu.webhooks.emit('CARD.STATE_CHANGE', publicCard(saved))
+  const saved = saveCard(ctx, card, next)
+  if (patch.state === 'CLOSED') closeOpenTransactions(ctx, saved)
+  if (patch.fundingSources) ctx.webhooks.emit('CARD.FUNDING_SOURCE_CHANGE', publicCard(saved))
+  if (patch.state) ctx.webhooks.emit('CARD.STATE_CHANGE', publicCard(saved))
   return saved
 }
 
@@ -171,7 +171,7 @@ export function updateCard(emu: SandboxContext, card: StoredCard, patch: CardUpd
  * POST /cards/{id}/reveal: a short-lived bearer URL of a sandbox page showing PAN, CVV and expiry
  * (the published shape: the card data itself never travels in an API answer).
  */
-export function revealCard(emu: SandboxContext, card: StoredCard): {panEmbedUrl: string; expiresAt: string} {
+export function revealCard(ctx: SandboxContext, card: StoredCard): {panEmbedUrl: string; expiresAt: string} {
   if (card.state === 'CLOSED' || card.state === 'PROCESSING')
     throw conflict(
       'INVALID_STATE_TRANSITION',
@@ -179,34 +179,34 @@ export function revealCard(emu: SandboxContext, card: StoredCard): {panEmbedUrl:
       {cardId: card.id, state: card.state},
     )
   const token = randomBytes(24).toString('base64url')
-  const expiresAt = emu.iso(emu.now() + 5 * 60_000)
-  emu.db.put('cardReveals', token, {cardId: card.id, expiresAt})
-  return {panEmbedUrl: `${emu.url}/sandbox/hosted/cards/reveal/${token}`, expiresAt}
+  const expiresAt = ctx.iso(ctx.now() + 5 * 60_000)
+  ctx.db.put('cardReveals', token, {cardId: card.id, expiresAt})
+  return {panEmbedUrl: `${ctx.url}/sandbox/hosted/cards/reveal/${token}`, expiresAt}
 }
 
 /** The hosted reveal page: PAN, CVV and expiry for a live token (once), else nothing. */
 export function revealPage(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   token: string,
 ): {pan: string; cvv: string; expMonth: number; expYear: number} | undefined {
-  const r = emu.db.get<{cardId: string; expiresAt: string}>('cardReveals', token)
+  const r = ctx.db.get<{cardId: string; expiresAt: string}>('cardReveals', token)
   if (!r) return undefined
-  emu.db.del('cardReveals', token)
-  if (Date.parse(r.expiresAt) < emu.now()) return undefined
-  const c = emu.db.get<StoredCard>('cards', r.cardId)
+  ctx.db.del('cardReveals', token)
+  if (Date.parse(r.expiresAt) < ctx.now()) return undefined
+  const c = ctx.db.get<StoredCard>('cards', r.cardId)
   return c ? {pan: c._.pan, cvv: c._.cvv, expMonth: c.expMonth, expYear: c.expYear} : undefined
 }
 
 /** Provisioning finished (ACTIVE, or CLOSED/ISSUER_REJECTED for suffix 002): CARD.STATE_CHANGE. */
-export function registerCardJobs(emu: SandboxContext): void {
-  emu.scheduler.on('card.provisioned', (p) => {
-    const card = emu.db.get<StoredCard>('cards', String(p.cardId))
+export function registerCardJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('card.provisioned', (p) => {
+    const card = ctx.db.get<StoredCard>('cards', String(p.cardId))
     if (!card || card.state !== 'PROCESSING') return
     const saved = saveCard(
-      emu,
+      ctx,
       card,
       p.rejected ? {state: 'CLOSED', stateReason: 'ISSUER_REJECTED'} : {state: 'ACTIVE'},
     )
-    emu.webhooks.emit('CARD.STATE_CHANGE', publicCard(saved))
+    ctx.webhooks.emit('CARD.STATE_CHANGE', publicCard(saved))
   })
 }

@@ -25,31 +25,31 @@ export function checkTerms(version: string | undefined): void {
  * Creates a customer from a validated body, as POST /customers and the bulk import both do:
  * the platform rules, platformCustomerId and umaAddress uniqueness (409), internal accounts, hooks.
  */
-export function createCustomer(emu: SandboxContext, input: CustomerCreateRequest): StoredCustomer {
+export function createCustomer(ctx: SandboxContext, input: CustomerCreateRequest): StoredCustomer {
   checkTerms(input.endUserTermsConsent?.termsVersion)
-  if (input.customerType === 'INDIVIDUAL' && input.kycStatus && !emu.config().isRegulatedFinancialInstitution) {
+  if (input.customerType === 'INDIVIDUAL' && input.kycStatus && !ctx.config().isRegulatedFinancialInstitution) {
     throw invalid([{field: 'kycStatus', message: 'only regulated platforms may set kycStatus'}])
   }
-  if (input.customerType === 'BUSINESS' && input.kybStatus && !emu.config().isRegulatedFinancialInstitution) {
+  if (input.customerType === 'BUSINESS' && input.kybStatus && !ctx.config().isRegulatedFinancialInstitution) {
     throw invalid([{field: 'kybStatus', message: 'only regulated platforms may set kybStatus'}])
   }
-  const existing = input.platformCustomerId ? activeByPlatformId(emu.db, input.platformCustomerId) : undefined
+  const existing = input.platformCustomerId ? activeByPlatformId(ctx.db, input.platformCustomerId) : undefined
   if (existing) {
     throw conflict('CONFLICT', `platformCustomerId "${input.platformCustomerId}" belongs to an active customer`, {
       existingCustomerId: existing.id,
     })
   }
-  if (input.umaAddress && activeByUmaAddress(emu.db, input.umaAddress)) {
+  if (input.umaAddress && activeByUmaAddress(ctx.db, input.umaAddress)) {
     throw conflict('UMA_ADDRESS_EXISTS', `umaAddress ${input.umaAddress} is taken`)
   }
   const id = newId('Customer')
-  const now = emu.iso()
+  const now = ctx.iso()
   const short = id.split(':')[1].slice(0, 8)
   const customer: StoredCustomer = {
     ...input,
     id,
     platformCustomerId: input.platformCustomerId ?? `pc_${short}`,
-    umaAddress: input.umaAddress ?? `$${short}@${emu.config().umaDomain}`,
+    umaAddress: input.umaAddress ?? `$${short}@${ctx.config().umaDomain}`,
     ...(input.customerType === 'INDIVIDUAL'
       ? {kycStatus: input.kycStatus ?? 'UNVERIFIED'}
       : {kybStatus: input.kybStatus ?? 'UNVERIFIED'}),
@@ -59,9 +59,9 @@ export function createCustomer(emu: SandboxContext, input: CustomerCreateRequest
   }
   const cv = contactVerificationFor(customer)
   if (cv) customer.contactVerification = cv
-  emu.db.put('customers', id, customer)
-  createInternalAccounts(emu, id, input.currencies?.length ? input.currencies : [PLATFORM_CURRENCY])
+  ctx.db.put('customers', id, customer)
+  createInternalAccounts(ctx, id, input.currencies?.length ? input.currencies : [PLATFORM_CURRENCY])
   // What else happens (KYC decision, embedded wallet ...) is wired in emulator.ts, the composition root.
-  for (const react of emu.reactions.customerCreated) react(emu.system(), customer)
-  return getCustomer(emu, id)
+  for (const react of ctx.reactions.customerCreated) react(ctx.system(), customer)
+  return getCustomer(ctx, id)
 }

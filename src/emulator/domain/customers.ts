@@ -29,12 +29,12 @@ export function publicCustomer(c: StoredCustomer): Record<string, unknown> {
   return rest
 }
 
-export function getCustomer(emu: SandboxContext, id: string, opts: {includeDeleted?: boolean} = {}): StoredCustomer {
-  const c = emu.db.get<StoredCustomer>('customers', id)
+export function getCustomer(ctx: SandboxContext, id: string, opts: {includeDeleted?: boolean} = {}): StoredCustomer {
+  const c = ctx.db.get<StoredCustomer>('customers', id)
   if (!c || (c.isDeleted && !opts.includeDeleted)) throw notFound('CUSTOMER_NOT_FOUND', `Customer ${id}`)
   return c
 }
 
-export function saveCustomer(emu: SandboxContext, c: StoredCustomer): StoredCustomer {
-  return emu.db.put('customers', c.id, {...c, updatedAt: emu.iso()})
+export function saveCustomer(ctx: SandboxContext, c: StoredCustomer): StoredCustomer {
+  return ctx.db.put('customers', c.id, {...c, updatedAt: ctx.iso()})
 }

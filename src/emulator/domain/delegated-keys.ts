@@ -43,9 +43,9 @@ export function publicKeyView(k: StoredDelegatedKey) {
  * work; when the `cards` table exists the card must exist and be funded by that wallet, otherwise
  * the binding is derived from the pair (stable across calls).
  */
-export function fundingSourceOf(emu: SandboxContext, cardId: string, accountId: string): string {
+export function fundingSourceOf(ctx: SandboxContext, cardId: string, accountId: string): string {
   if (TABLES.some((t) => t.name === 'cards')) {
-    const card = emu.db.get<{
+    const card = ctx.db.get<{
       id: string
       fundingSourceId?: string
       internalAccountId?: string
@@ -59,8 +59,8 @@ export function fundingSourceOf(emu: SandboxContext, cardId: string, accountId: 
   return `CardFundingSource:${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`
 }
 
-function noActiveKey(emu: SandboxContext, fundingSourceId: string): void {
-  const active = activeKeyOfFundingSource<StoredDelegatedKey>(emu.db, fundingSourceId)
+function noActiveKey(ctx: SandboxContext, fundingSourceId: string): void {
+  const active = activeKeyOfFundingSource<StoredDelegatedKey>(ctx.db, fundingSourceId)
   if (active)
     throw conflict('CONFLICT', `${active.id} is the ACTIVE delegated key of ${fundingSourceId}; revoke it first`, {
       delegatedKeyId: active.id,
@@ -69,26 +69,26 @@ function noActiveKey(emu: SandboxContext, fundingSourceId: string): void {
 
 /** POST /auth/delegated-keys (three legs, same body each). */
 export function createDelegatedKey(req: EmuRequest): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const body = validate(delegatedKeyCreateRequest, req.body)
-  const account = getWalletAccount(emu, body.internalAccountId)
-  const fundingSourceId = fundingSourceOf(emu, body.cardId, account.id)
+  const account = getWalletAccount(ctx, body.internalAccountId)
+  const fundingSourceId = fundingSourceOf(ctx, body.cardId, account.id)
   const signer: SignerRule = {kind: 'account', accountIds: [account.id]}
   const requestId = req.headers['request-id']
-  const pending = typeof requestId === 'string' ? emu.db.get<PendingRequest>('walletRequests', requestId) : undefined
+  const pending = typeof requestId === 'string' ? ctx.db.get<PendingRequest>('walletRequests', requestId) : undefined
   const activation = pending?.operation === ACTIVATE
   return signedRetry(
     req,
     (): SignedOperation => {
-      noActiveKey(emu, fundingSourceId)
+      noActiveKey(ctx, fundingSourceId)
       return activation
         ? {operation: ACTIVATE, resourceType: 'DELEGATED_KEY', resourceId: pending!.resourceId, signer}
         : {operation: CREATE, resourceType: 'INTERNAL_ACCOUNT', resourceId: account.id, signer}
     },
     (p) => {
-      if (p.operation === ACTIVATE) return activate(emu, String(p.context.delegatedKeyId), fundingSourceId)
+      if (p.operation === ACTIVATE) return activate(ctx, String(p.context.delegatedKeyId), fundingSourceId)
       const kp = generateP256KeyPair()
-      const now = emu.iso()
+      const now = ctx.iso()
       const key: StoredDelegatedKey = {
         id: newId('DelegatedKey'),
         cardId: body.cardId,
@@ -101,8 +101,8 @@ export function createDelegatedKey(req: EmuRequest): Promise<EmuResponse> {
         updatedAt: now,
         _privateKey: bytesToHex(kp.privateKey),
       }
-      emu.db.put('delegatedKeys', key.id, key)
-      return challenge(emu, req, {
+      ctx.db.put('delegatedKeys', key.id, key)
+      return challenge(ctx, req, {
         operation: ACTIVATE,
         resourceType: 'DELEGATED_KEY',
         resourceId: key.id,
@@ -113,27 +113,27 @@ export function createDelegatedKey(req: EmuRequest): Promise<EmuResponse> {
   )
 }
 
-function activate(emu: SandboxContext, id: string, fundingSourceId: string): EmuResponse {
-  const key = getDelegatedKey(emu, id)
-  noActiveKey(emu, fundingSourceId)
-  const active = emu.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'ACTIVE', updatedAt: emu.iso()})
+function activate(ctx: SandboxContext, id: string, fundingSourceId: string): EmuResponse {
+  const key = getDelegatedKey(ctx, id)
+  noActiveKey(ctx, fundingSourceId)
+  const active = ctx.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'ACTIVE', updatedAt: ctx.iso()})
   return {status: 201, body: publicKeyView(active)}
 }
 
-export function getDelegatedKey(emu: SandboxContext, id: string): StoredDelegatedKey {
-  const k = emu.db.get<StoredDelegatedKey>('delegatedKeys', id)
+export function getDelegatedKey(ctx: SandboxContext, id: string): StoredDelegatedKey {
+  const k = ctx.db.get<StoredDelegatedKey>('delegatedKeys', id)
   if (!k) throw notFound('NOT_FOUND', `Delegated key ${id}`)
   return k
 }
 
 /** DELETE: only an ACTIVE key (400 otherwise); it can never sign again. */
-export function revokeDelegatedKey(emu: SandboxContext, id: string): void {
-  const key = getDelegatedKey(emu, id)
+export function revokeDelegatedKey(ctx: SandboxContext, id: string): void {
+  const key = getDelegatedKey(ctx, id)
   if (key.status !== 'ACTIVE')
     throw badRequest(
       'DELEGATED_KEY_NOT_ACTIVE',
       `${id} is ${key.status}; only an ACTIVE delegated key can be revoked`,
       {status: key.status},
     )
-  emu.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'REVOKED', updatedAt: emu.iso()})
+  ctx.db.put<StoredDelegatedKey>('delegatedKeys', id, {...key, status: 'REVOKED', updatedAt: ctx.iso()})
 }

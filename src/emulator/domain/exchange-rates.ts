@@ -45,34 +45,34 @@ function fraction(v: string): [bigint, bigint] {
  * `sendingAmount` with the same rates and fees a quote would use. `exchangeRate` follows the
  * contract here (sending units per receiving unit); the spec says nothing of this endpoint.
  */
-export function exchangeRates(emu: SandboxContext, q: ExchangeRatesQuery): Array<Record<string, unknown>> {
-  const table = rateTable(emu)
-  const updatedAt = new Date(emu.db.get<{takenAt: number}>('rates', 'current')?.takenAt ?? emu.now()).toISOString()
+export function exchangeRates(ctx: SandboxContext, q: ExchangeRatesQuery): Array<Record<string, unknown>> {
+  const table = rateTable(ctx)
+  const updatedAt = new Date(ctx.db.get<{takenAt: number}>('rates', 'current')?.takenAt ?? ctx.now()).toISOString()
   const sending = q.sendingAmount === undefined ? DEFAULT_SENDING : Number(q.sendingAmount)
   const sources = q.sourceCurrency ? [q.sourceCurrency] : Object.keys(table)
   const destinations = (q.destinationCurrency?.length ? q.destinationCurrency : Object.keys(PAYOUT_RAILS)).filter(
     (c) => PAYOUT_RAILS[c] && table[c],
   )
-  const s = emu.settings()
+  const s = ctx.settings()
   const out: Array<Record<string, unknown>> = []
   for (const from of sources.filter((c) => table[c])) {
     for (const to of destinations) {
       if (to === from) continue
       const rail = PAYOUT_RAILS[to]
-      const fees = feesFor(emu, {from, to, rail, net: sending})
+      const fees = feesFor(ctx, {from, to, rail, net: sending})
       const total = fees.service + fees.platform
-      const fixed = fromUsdCents(emu, from, s.railFeesUsdCents[rail] ?? s.railFeesUsdCents.DEFAULT ?? 0)
+      const fixed = fromUsdCents(ctx, from, s.railFeesUsdCents[rail] ?? s.railFeesUsdCents.DEFAULT ?? 0)
       out.push({
         sourceCurrency: currencyObject(from),
         sendingAmount: sending,
-        minSendingAmount: fromUsdCents(emu, from, MIN_SENDING_USD_CENTS),
+        minSendingAmount: fromUsdCents(ctx, from, MIN_SENDING_USD_CENTS),
         maxSendingAmount:
           s.transactionSizeLimits[`${from}-${to}`] ??
           s.transactionSizeLimits[from] ??
-          fromUsdCents(emu, from, DEFAULT_MAX_USD_CENTS),
+          fromUsdCents(ctx, from, DEFAULT_MAX_USD_CENTS),
         destinationCurrency: currencyObject(to),
         destinationPaymentRail: rail,
-        receivingAmount: convertDown(rateFor(emu, from, to), Math.max(0, sending - total)),
+        receivingAmount: convertDown(rateFor(ctx, from, to), Math.max(0, sending - total)),
         exchangeRate: Number(divideDecimal(table[from], table[to])),
         fees: {fixed, total},
         updatedAt,

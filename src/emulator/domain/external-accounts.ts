@@ -36,8 +36,8 @@ export function publicExternalAccount(a: StoredExternalAccount): Record<string, 
   }
 }
 
-export function getExternalAccount(emu: SandboxContext, id: string): StoredExternalAccount {
-  const a = emu.db.get<StoredExternalAccount>('externalAccounts', id)
+export function getExternalAccount(ctx: SandboxContext, id: string): StoredExternalAccount {
+  const a = ctx.db.get<StoredExternalAccount>('externalAccounts', id)
   if (!a || a.isDeleted) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
   return a
 }
@@ -54,10 +54,10 @@ function sameAccount(a: StoredExternalAccount, input: ExternalAccountCreateReque
 }
 
 /** Creates an external account, after every rule that can refuse it (nothing is stored on refusal). */
-export function createExternalAccount(emu: SandboxContext, input: ExternalAccountCreateRequest): StoredExternalAccount {
-  if (input.customerId) getCustomer(emu, input.customerId)
+export function createExternalAccount(ctx: SandboxContext, input: ExternalAccountCreateRequest): StoredExternalAccount {
+  if (input.customerId) getCustomer(ctx, input.customerId)
   const info = input.accountInfo as StoredExternalAccount['accountInfo']
-  const existing = externalAccountsOf(emu.db, input.customerId).find((a) => sameAccount(a, input))
+  const existing = externalAccountsOf(ctx.db, input.customerId).find((a) => sameAccount(a, input))
   if (existing?.status === 'PENDING' && existing.accountInfo.accountType === 'USD_ACCOUNT') {
     throw conflict(
       'BANK_ACCOUNT_VALIDATION_PENDING',
@@ -75,14 +75,14 @@ export function createExternalAccount(emu: SandboxContext, input: ExternalAccoun
     throw badRequest('INVALID_BANK_ACCOUNT', 'The account failed validation (sandbox suffix 105)')
   const selfCustody = isSelfCustodyWallet({accountInfo: info})
   const ownershipType = input.ownershipType ?? (selfCustody ? 'FIRST_PARTY' : undefined)
-  const validating = info.accountType === 'USD_ACCOUNT' && emu.settings().bankValidationMs > 0
+  const validating = info.accountType === 'USD_ACCOUNT' && ctx.settings().bankValidationMs > 0
   const status: StoredExternalAccount['status'] =
     selfCustody && ownershipType === 'FIRST_PARTY'
       ? 'PENDING_OWNERSHIP_VERIFICATION'
       : validating
         ? 'PENDING'
         : 'ACTIVE'
-  const now = emu.iso()
+  const now = ctx.iso()
   const account: StoredExternalAccount = {
     id: newId('ExternalAccount'),
     ...(input.customerId ? {customerId: input.customerId} : {}),
@@ -98,32 +98,32 @@ export function createExternalAccount(emu: SandboxContext, input: ExternalAccoun
     createdAt: now,
     updatedAt: now,
   }
-  emu.db.put('externalAccounts', account.id, account)
-  if (validating) emu.scheduler.after(emu.settings().bankValidationMs, 'externalAccount.validated', {id: account.id})
+  ctx.db.put('externalAccounts', account.id, account)
+  if (validating) ctx.scheduler.after(ctx.settings().bankValidationMs, 'externalAccount.validated', {id: account.id})
   return account
 }
 
 /** Saves a status change and emits EXTERNAL_ACCOUNT.STATUS_UPDATED with the account. */
 export function setStatus(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredExternalAccount,
   status: StoredExternalAccount['status'],
   patch: Partial<StoredExternalAccount> = {},
 ): StoredExternalAccount {
-  const next = emu.db.put('externalAccounts', a.id, {...a, ...patch, status, updatedAt: emu.iso()})
-  if (a.status !== status) emu.webhooks.emit('EXTERNAL_ACCOUNT.STATUS_UPDATED', publicExternalAccount(next))
+  const next = ctx.db.put('externalAccounts', a.id, {...a, ...patch, status, updatedAt: ctx.iso()})
+  if (a.status !== status) ctx.webhooks.emit('EXTERNAL_ACCOUNT.STATUS_UPDATED', publicExternalAccount(next))
   return next
 }
 
-export function deleteExternalAccount(emu: SandboxContext, a: StoredExternalAccount): void {
+export function deleteExternalAccount(ctx: SandboxContext, a: StoredExternalAccount): void {
   if (a.trusted) throw conflict('BENEFICIARY_TRUSTED', `${a.id} is a trusted beneficiary; untrust it before deleting`)
-  emu.db.put('externalAccounts', a.id, {...a, isDeleted: true, updatedAt: emu.iso()})
+  ctx.db.put('externalAccounts', a.id, {...a, isDeleted: true, updatedAt: ctx.iso()})
 }
 
-export function registerExternalAccountJobs(emu: SandboxContext): void {
-  emu.scheduler.on('externalAccount.validated', (p) => {
-    const a = emu.db.get<StoredExternalAccount>('externalAccounts', String(p.id))
-    if (a && !a.isDeleted && a.status === 'PENDING') setStatus(emu, a, 'ACTIVE')
+export function registerExternalAccountJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('externalAccount.validated', (p) => {
+    const a = ctx.db.get<StoredExternalAccount>('externalAccounts', String(p.id))
+    if (a && !a.isDeleted && a.status === 'PENDING') setStatus(ctx, a, 'ACTIVE')
   })
 }
 

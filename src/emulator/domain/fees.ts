@@ -19,16 +19,16 @@ const bpsOf = (amount: number, bps: number) => Math.ceil((amount * bps) / 10000)
  * feeConfigs, or the quote's platformFeeOverride; both need a USD source).
  */
 export function feesFor(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   o: {from: string; to: string; rail?: string; net: number; override?: PlatformFeeSpec},
 ): Fees {
-  const s = emu.settings()
+  const s = ctx.settings()
   const cross = o.from !== o.to
   const railCents = s.railFeesUsdCents[o.rail ?? 'DEFAULT'] ?? s.railFeesUsdCents.DEFAULT ?? 0
-  const service = fromUsdCents(emu, o.from, railCents) + (cross ? bpsOf(o.net, s.crossCurrencyFeeBps) : 0)
+  const service = fromUsdCents(ctx, o.from, railCents) + (cross ? bpsOf(o.net, s.crossCurrencyFeeBps) : 0)
   let platform = 0
   if (o.from === 'USD') {
-    const standing = emu
+    const standing = ctx
       .config()
       .feeConfigs.find((f) => f.feeType === 'CROSS_CURRENCY_TRANSACTION' && f.sourceCurrency === 'USD')
     const spec =

@@ -42,9 +42,9 @@ export function sandboxCounterparty(address: string): SandboxCounterparty | unde
 export const isSandboxDomain = (address: string) => address.toLowerCase().endsWith(`@${SANDBOX_UMA_DOMAIN}`)
 
 /** The platform customer an UMA address or id names (404 when none). */
-export function receivingCustomer(emu: SandboxContext, o: {umaAddress?: string; customerId?: string}): StoredCustomer {
-  if (o.customerId) return getCustomer(emu, o.customerId)
-  const c = activeByUmaAddress(emu.db, o.umaAddress!)
+export function receivingCustomer(ctx: SandboxContext, o: {umaAddress?: string; customerId?: string}): StoredCustomer {
+  if (o.customerId) return getCustomer(ctx, o.customerId)
+  const c = activeByUmaAddress(ctx.db, o.umaAddress!)
   if (!c) throw notFound('UMA_NOT_FOUND', `UMA address ${o.umaAddress}`)
   return c
 }
@@ -57,7 +57,7 @@ export function receivingCustomer(emu: SandboxContext, o: {umaAddress?: string; 
  * one fails COMPLIANCE_REJECTED; a `$pending.long` one waits for the platform. Money moves only on
  * completion, through the ledger (credit), so the money invariant holds at every step.
  */
-export function receiveUmaPayment(emu: SandboxContext, input: SandboxUmaReceiveRequest): StoredTransaction {
+export function receiveUmaPayment(ctx: SandboxContext, input: SandboxUmaReceiveRequest): StoredTransaction {
   if (!isSandboxDomain(input.senderUmaAddress))
     throw invalid([
       {
@@ -67,16 +67,16 @@ export function receiveUmaPayment(emu: SandboxContext, input: SandboxUmaReceiveR
     ])
   const sender = sandboxCounterparty(input.senderUmaAddress)
   if (!sender) throw notFound('UMA_NOT_FOUND', `Sandbox sender ${input.senderUmaAddress}`)
-  const customer = receivingCustomer(emu, {umaAddress: input.receiverUmaAddress, customerId: input.customerId})
+  const customer = receivingCustomer(ctx, {umaAddress: input.receiverUmaAddress, customerId: input.customerId})
   const code = input.receivingCurrencyCode
-  const account = internalAccounts(emu.db, {customerId: customer.id, currency: code})[0]
+  const account = internalAccounts(ctx.db, {customerId: customer.id, currency: code})[0]
   if (!account)
     throw badRequest('INVALID_CURRENCY', `${customer.id} holds no ${code} account to receive into`, {
       customerId: customer.id,
       currency: code,
     })
-  const rate = rateFor(emu, sender.currency, code)
-  const now = emu.iso()
+  const rate = rateFor(ctx, sender.currency, code)
+  const now = ctx.iso()
   const t: StoredTransaction = {
     id: newId('Transaction'),
     status: 'PENDING',
@@ -94,21 +94,21 @@ export function receiveUmaPayment(emu: SandboxContext, input: SandboxUmaReceiveR
     updatedAt: now,
     _: {umaSender: sender.behaviour},
   }
-  emu.db.put('transactions', t.id, t)
-  emu.webhooks.emit('INCOMING_PAYMENT.PENDING', {...publicTransaction(t), requestedReceiverCustomerInfoFields: []})
+  ctx.db.put('transactions', t.id, t)
+  ctx.webhooks.emit('INCOMING_PAYMENT.PENDING', {...publicTransaction(t), requestedReceiverCustomerInfoFields: []})
   if (sender.behaviour !== 'pending')
-    emu.scheduler.after(emu.settings().incomingApprovalDelayMs, 'incoming.decide', {id: t.id})
+    ctx.scheduler.after(ctx.settings().incomingApprovalDelayMs, 'incoming.decide', {id: t.id})
   return t
 }
 
 function saveIncoming(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   t: StoredTransaction,
   patch: Partial<StoredTransaction>,
   event: string,
 ): StoredTransaction {
-  const next = emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
-  emu.webhooks.emit(event, publicTransaction(next))
+  const next = ctx.db.put('transactions', t.id, {...t, ...patch, updatedAt: ctx.iso()})
+  ctx.webhooks.emit(event, publicTransaction(next))
   return next
 }
 
@@ -117,23 +117,23 @@ function saveIncoming(
  * except from a `$refund` / `$refund.fail` sender: there crediting fails (OFFRAMP_FAILED) and the
  * money goes back to the sender (refund PENDING, then COMPLETED or FAILED).
  */
-export function acceptIncoming(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+export function acceptIncoming(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   const sender = t._?.umaSender
-  return sender === 'refund' || sender === 'refund_fail' ? failCrediting(emu, t) : completeIncoming(emu, t)
+  return sender === 'refund' || sender === 'refund_fail' ? failCrediting(ctx, t) : completeIncoming(ctx, t)
 }
 
 /** The money arrives in the receiver's account. */
-export function completeIncoming(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
-  credit(emu, String(t.destination.accountId), t.receivedAmount!.amount)
-  return saveIncoming(emu, t, {status: 'COMPLETED', settledAt: emu.iso()}, 'INCOMING_PAYMENT.COMPLETED')
+export function completeIncoming(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
+  credit(ctx, String(t.destination.accountId), t.receivedAmount!.amount)
+  return saveIncoming(ctx, t, {status: 'COMPLETED', settledAt: ctx.iso()}, 'INCOMING_PAYMENT.COMPLETED')
 }
 
 const awaitingDecision = (t: StoredTransaction) => t.type === 'INCOMING' && t.status === 'PENDING'
 
 /** POST /transactions/{id}/reject: a pending incoming payment is refused (nothing moves), or an agent's payment is dropped (its hold released). */
-export function rejectTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
-  if (awaitingDecision(t)) return saveIncoming(emu, t, {status: 'REJECTED'}, 'INCOMING_PAYMENT.FAILED')
-  if (t.type === 'OUTGOING' && t.status === 'PENDING' && t.agentId) return failPayment(emu, t, undefined)
+export function rejectTransaction(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
+  if (awaitingDecision(t)) return saveIncoming(ctx, t, {status: 'REJECTED'}, 'INCOMING_PAYMENT.FAILED')
+  if (t.type === 'OUTGOING' && t.status === 'PENDING' && t.agentId) return failPayment(ctx, t, undefined)
   throw notPending(t)
 }
 
@@ -150,10 +150,10 @@ export function isAwaitingDecision(t: StoredTransaction): boolean {
 }
 
 /** No decision from the platform in time: a `$fail.compliance` payment fails, any other is accepted (the sandbox's stand-in for a 200 reply). */
-export function decideByDefault(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+export function decideByDefault(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (t._?.umaSender === 'fail')
-    return saveIncoming(emu, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
-  return acceptIncoming(emu, t)
+    return saveIncoming(ctx, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
+  return acceptIncoming(ctx, t)
 }
 
 /**
@@ -162,38 +162,38 @@ export function decideByDefault(emu: SandboxContext, t: StoredTransaction): Stor
  * `paymentCompletionDelayMs` later, like a payment. Nothing was credited, and the refund leaves from
  * the sender's side, outside the platform's ledger: no balance here moves at any step.
  */
-function failCrediting(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+function failCrediting(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   const refund = {
     reference: `RF-${t.id.slice(-8)}`,
-    initiatedAt: emu.iso(),
+    initiatedAt: ctx.iso(),
     status: 'PENDING',
     reason: 'TRANSACTION_FAILED',
   }
   const failed = saveIncoming(
-    emu,
+    ctx,
     t,
     {status: 'FAILED', failureReason: 'OFFRAMP_FAILED', refund},
     'INCOMING_PAYMENT.FAILED',
   )
-  emu.webhooks.emit('INCOMING_PAYMENT.REFUND_PENDING', publicTransaction(failed))
-  emu.scheduler.after(emu.settings().paymentCompletionDelayMs, 'incoming.refund', {id: t.id})
+  ctx.webhooks.emit('INCOMING_PAYMENT.REFUND_PENDING', publicTransaction(failed))
+  ctx.scheduler.after(ctx.settings().paymentCompletionDelayMs, 'incoming.refund', {id: t.id})
   return failed
 }
 
 /** The refund of a failed incoming payment settles: `$refund` senders get their money back, `$refund.fail` ones do not. */
-function settleIncomingRefund(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+function settleIncomingRefund(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   const ok = t._?.umaSender !== 'refund_fail'
-  const refund = {...t.refund!, status: ok ? 'COMPLETED' : 'FAILED', ...(ok ? {settledAt: emu.iso()} : {})}
-  return saveIncoming(emu, t, {refund}, ok ? 'INCOMING_PAYMENT.REFUND_COMPLETED' : 'INCOMING_PAYMENT.REFUND_FAILED')
+  const refund = {...t.refund!, status: ok ? 'COMPLETED' : 'FAILED', ...(ok ? {settledAt: ctx.iso()} : {})}
+  return saveIncoming(ctx, t, {refund}, ok ? 'INCOMING_PAYMENT.REFUND_COMPLETED' : 'INCOMING_PAYMENT.REFUND_FAILED')
 }
 
-export function registerIncomingJobs(emu: SandboxContext): void {
-  emu.scheduler.on('incoming.decide', (p) => {
-    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
-    if (t && awaitingDecision(t)) decideByDefault(emu, t) // else the platform decided first
+export function registerIncomingJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('incoming.decide', (p) => {
+    const t = ctx.db.get<StoredTransaction>('transactions', String(p.id))
+    if (t && awaitingDecision(t)) decideByDefault(ctx, t) // else the platform decided first
   })
-  emu.scheduler.on('incoming.refund', (p) => {
-    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
-    if (t?.type === 'INCOMING' && t.refund?.status === 'PENDING') settleIncomingRefund(emu, t)
+  ctx.scheduler.on('incoming.refund', (p) => {
+    const t = ctx.db.get<StoredTransaction>('transactions', String(p.id))
+    if (t?.type === 'INCOMING' && t.refund?.status === 'PENDING') settleIncomingRefund(ctx, t)
   })
 }

@@ -122,14 +122,14 @@ export const PLATFORM_CURRENCY = 'USD'
  * changes of an existing one), so none is sent. A currency dropped from the list keeps its account:
  * it may hold a balance.
  */
-export function addInternalAccounts(emu: SandboxContext, customerId: string, currencies: string[]): InternalAccount[] {
+export function addInternalAccounts(ctx: SandboxContext, customerId: string, currencies: string[]): InternalAccount[] {
   const have = new Set(
-    internalAccounts(emu.db, {customerId})
+    internalAccounts(ctx.db, {customerId})
       .filter((a) => a.type !== 'EMBEDDED_WALLET')
       .map((a) => a.balance.currency.code),
   )
   return createInternalAccounts(
-    emu,
+    ctx,
     customerId,
     currencies.filter((c) => !have.has(c)),
   )
@@ -137,11 +137,11 @@ export function addInternalAccounts(emu: SandboxContext, customerId: string, cur
 
 /** Internal accounts are created with the customer, one per currency (spec 2.5). */
 export function createInternalAccounts(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   customerId: string,
   currencies: string[],
 ): InternalAccount[] {
-  const now = emu.iso()
+  const now = ctx.iso()
   return [...new Set(currencies)].map((code) => {
     const id = newId('InternalAccount')
     const cur = currencyObject(code)
@@ -156,6 +156,6 @@ export function createInternalAccounts(
       createdAt: now,
       updatedAt: now,
     }
-    return emu.db.put('internalAccounts', id, account)
+    return ctx.db.put('internalAccounts', id, account)
   })
 }

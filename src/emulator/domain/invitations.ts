@@ -21,8 +21,8 @@ export interface StoredInvitation {
 }
 
 /** A platform without invitations (sandbox setting `invitationsEnabled: false`) answers INVITATIONS_NOT_CONFIGURED. */
-function requireConfigured(emu: SandboxContext): void {
-  if (emu.settings().invitationsEnabled === false) {
+function requireConfigured(ctx: SandboxContext): void {
+  if (ctx.settings().invitationsEnabled === false) {
     throw badRequest(
       'INVITATIONS_NOT_CONFIGURED',
       'Invitations are not configured for this platform (sandbox: PATCH /config {"sandbox": {"invitationsEnabled": true}})',
@@ -31,8 +31,8 @@ function requireConfigured(emu: SandboxContext): void {
 }
 
 /** The stored invitation with its status as of now: a PENDING one past expiresAt reads EXPIRED. */
-function current(emu: SandboxContext, inv: StoredInvitation): StoredInvitation {
-  if (inv.status === 'PENDING' && inv.expiresAt && Date.parse(inv.expiresAt) <= emu.now())
+function current(ctx: SandboxContext, inv: StoredInvitation): StoredInvitation {
+  if (inv.status === 'PENDING' && inv.expiresAt && Date.parse(inv.expiresAt) <= ctx.now())
     return {...inv, status: 'EXPIRED'}
   return inv
 }
@@ -42,36 +42,36 @@ export function view(inv: StoredInvitation) {
   return rest
 }
 
-export function getInvitation(emu: SandboxContext, code: string): StoredInvitation {
-  requireConfigured(emu)
-  const inv = emu.db.get<StoredInvitation>('invitations', code)
+export function getInvitation(ctx: SandboxContext, code: string): StoredInvitation {
+  requireConfigured(ctx)
+  const inv = ctx.db.get<StoredInvitation>('invitations', code)
   if (!inv) throw notFound('INVITATION_NOT_FOUND', `Invitation ${code}`)
-  return current(emu, inv)
+  return current(ctx, inv)
 }
 
-export function createInvitation(emu: SandboxContext, body: unknown): StoredInvitation {
-  requireConfigured(emu)
+export function createInvitation(ctx: SandboxContext, body: unknown): StoredInvitation {
+  requireConfigured(ctx)
   const input = validate(invitationCreateRequest, body)
-  if (input.expiresAt && Date.parse(input.expiresAt) <= emu.now())
+  if (input.expiresAt && Date.parse(input.expiresAt) <= ctx.now())
     throw badRequest('INVALID_INPUT', 'Invalid input: expiresAt', {
       errors: [{field: 'expiresAt', message: 'must be in the future'}],
     })
-  const inviter = activeByUmaAddress(emu.db, input.inviterUma)
+  const inviter = activeByUmaAddress(ctx.db, input.inviterUma)
   if (!inviter) throw badRequest('INVALID_UMA_ADDRESS', `No customer of this platform holds ${input.inviterUma}`)
   const code = randomBytes(6).toString('hex')
   const currency = inviter.currencies?.[0] ?? 'USD'
   const inv: StoredInvitation = {
     id: code,
     code,
-    createdAt: emu.iso(),
-    url: `https://${emu.config().umaDomain}/i/${code}`,
+    createdAt: ctx.iso(),
+    url: `https://${ctx.config().umaDomain}/i/${code}`,
     inviterUma: input.inviterUma,
     status: 'PENDING',
     ...(input.firstName ? {firstName: input.firstName} : {}),
     ...(input.amountToSend ? {amountToSend: {amount: input.amountToSend, currency: currencyObject(currency)}} : {}),
     ...(input.expiresAt ? {expiresAt: new Date(input.expiresAt).toISOString()} : {}),
   }
-  return emu.db.put('invitations', code, inv)
+  return ctx.db.put('invitations', code, inv)
 }
 
 // The spec names no code for it; the invitation's EXPIRED status does exist (openapi UmaInvitation).
@@ -79,8 +79,8 @@ const expired = (inv: StoredInvitation) =>
   badRequest('INVITATION_EXPIRED', `Invitation ${inv.code} expired at ${inv.expiresAt}`, {expiresAt: inv.expiresAt})
 
 /** Claim: PENDING -> CLAIMED once; a claimed, cancelled or expired one refuses (400, spec 7). */
-export function claimInvitation(emu: SandboxContext, code: string, body: unknown): StoredInvitation {
-  const inv = getInvitation(emu, code)
+export function claimInvitation(ctx: SandboxContext, code: string, body: unknown): StoredInvitation {
+  const inv = getInvitation(ctx, code)
   const input = validate(invitationClaimRequest, body)
   if (inv.status === 'CLAIMED')
     throw badRequest(
@@ -90,18 +90,18 @@ export function claimInvitation(emu: SandboxContext, code: string, body: unknown
   if (inv.status === 'CANCELLED') throw badRequest('INVITATION_CANCELLED', `Invitation ${code} was cancelled`)
   if (inv.status === 'EXPIRED') throw expired(inv)
   if (input.inviteeUma === inv.inviterUma) throw badRequest('SELF_PAYMENT', 'The invitee cannot be the inviter')
-  const claimed: StoredInvitation = {...inv, status: 'CLAIMED', claimedAt: emu.iso(), inviteeUma: input.inviteeUma}
-  emu.db.put('invitations', code, claimed)
-  emu.webhooks.emit('INVITATION.CLAIMED', view(claimed))
+  const claimed: StoredInvitation = {...inv, status: 'CLAIMED', claimedAt: ctx.iso(), inviteeUma: input.inviteeUma}
+  ctx.db.put('invitations', code, claimed)
+  ctx.webhooks.emit('INVITATION.CLAIMED', view(claimed))
   return claimed
 }
 
 /** Cancel: only a PENDING invitation; a claimed or cancelled one answers with its own code. */
-export function cancelInvitation(emu: SandboxContext, code: string): StoredInvitation {
-  const inv = getInvitation(emu, code)
+export function cancelInvitation(ctx: SandboxContext, code: string): StoredInvitation {
+  const inv = getInvitation(ctx, code)
   if (inv.status === 'CLAIMED')
     throw badRequest('INVITATION_ALREADY_CLAIMED', `Invitation ${code} was claimed already and cannot be cancelled`)
   if (inv.status === 'CANCELLED') throw badRequest('INVITATION_CANCELLED', `Invitation ${code} was cancelled already`)
   if (inv.status === 'EXPIRED') throw expired(inv)
-  return emu.db.put('invitations', code, {...inv, status: 'CANCELLED', cancelledAt: emu.iso()})
+  return ctx.db.put('invitations', code, {...inv, status: 'CANCELLED', cancelledAt: ctx.iso()})
 }

@@ -20,30 +20,30 @@ function applicable(c: StoredCustomer, channel: Channel): void {
     throw conflict('CONFLICT', `The ${channel} of ${c.id} is already VERIFIED`, {channel, state})
 }
 
-export function sendContactCode(emu: SandboxContext, c: StoredCustomer, channel: Channel): void {
+export function sendContactCode(ctx: SandboxContext, c: StoredCustomer, channel: Channel): void {
   applicable(c, channel)
   const to = channel === 'email' ? c.email : c.phoneNumber
-  emu.db.put('contactCodes', `${c.id}|${channel}`, {code: SANDBOX_CONTACT_CODE, to, expiresAt: emu.now() + CODE_TTL_MS})
-  emu.log(`contact verification: ${channel} code for ${c.id} sent to ${to}: ${SANDBOX_CONTACT_CODE}`)
+  ctx.db.put('contactCodes', `${c.id}|${channel}`, {code: SANDBOX_CONTACT_CODE, to, expiresAt: ctx.now() + CODE_TTL_MS})
+  ctx.log(`contact verification: ${channel} code for ${c.id} sent to ${to}: ${SANDBOX_CONTACT_CODE}`)
 }
 
 export function confirmContactCode(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   c: StoredCustomer,
   channel: Channel,
   code: string,
 ): StoredCustomer {
   applicable(c, channel)
   const key = `${c.id}|${channel}`
-  const sent = emu.db.get<{code: string; to?: string; expiresAt: number}>('contactCodes', key)
+  const sent = ctx.db.get<{code: string; to?: string; expiresAt: number}>('contactCodes', key)
   const to = channel === 'email' ? c.email : c.phoneNumber
   if (!sent || sent.to !== to)
     throw invalid([
       {field: 'code', message: `no code was sent to this ${channel}; request one with POST verify-${channel} first`},
     ])
-  if (sent.expiresAt < emu.now())
+  if (sent.expiresAt < ctx.now())
     throw invalid([{field: 'code', message: `the code expired; request a new one with POST verify-${channel}`}])
   if (sent.code !== code) throw invalid([{field: 'code', message: 'does not match the code that was sent'}])
-  emu.db.del('contactCodes', key)
-  return saveCustomer(emu, {...c, contactVerification: {...c.contactVerification, [channel]: 'VERIFIED'}})
+  ctx.db.del('contactCodes', key)
+  return saveCustomer(ctx, {...c, contactVerification: {...c.contactVerification, [channel]: 'VERIFIED'}})
 }

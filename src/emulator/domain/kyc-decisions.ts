@@ -34,10 +34,10 @@ function ownerOutcome(o: StoredOwner): Outcome {
 }
 
 /** A business is rejected if an owner is, and waits for review if an owner does. */
-export function outcomeFor(emu: SandboxContext, c: StoredCustomer): Outcome {
+export function outcomeFor(ctx: SandboxContext, c: StoredCustomer): Outcome {
   const own = bySuffix(suffixOf(c))
   if (c.customerType !== 'BUSINESS' || own !== 'APPROVED') return own
-  const owners = ownersOf(emu, c.id).map(ownerOutcome)
+  const owners = ownersOf(ctx, c.id).map(ownerOutcome)
   if (owners.includes('REJECTED')) return 'REJECTED'
   if (owners.includes('MANUAL_REVIEW')) return 'MANUAL_REVIEW'
   if (owners.includes('HOLD')) return 'HOLD'
@@ -49,44 +49,44 @@ function eventPrefix(c: StoredCustomer): string {
 }
 
 /** UNVERIFIED or HOLD -> PENDING (with CUSTOMER.KYC_PENDING / KYB_PENDING), then a scheduled decision. */
-export function beginReview(emu: SandboxContext, c: StoredCustomer, via: string): StoredCustomer {
-  const saved = saveCustomer(emu, {...c, [statusKey(c)]: 'PENDING'})
-  for (const o of ownersOf(emu, c.id))
-    emu.db.put('beneficialOwners', o.id, {...o, kycStatus: 'PENDING', updatedAt: emu.iso()})
-  emu.webhooks.emit(`${eventPrefix(c)}PENDING`, publicCustomer(saved))
-  const outcome = outcomeFor(emu, saved)
-  emu.log(`kyc: ${c.id} under review (${via}); sandbox outcome ${outcome}`)
+export function beginReview(ctx: SandboxContext, c: StoredCustomer, via: string): StoredCustomer {
+  const saved = saveCustomer(ctx, {...c, [statusKey(c)]: 'PENDING'})
+  for (const o of ownersOf(ctx, c.id))
+    ctx.db.put('beneficialOwners', o.id, {...o, kycStatus: 'PENDING', updatedAt: ctx.iso()})
+  ctx.webhooks.emit(`${eventPrefix(c)}PENDING`, publicCustomer(saved))
+  const outcome = outcomeFor(ctx, saved)
+  ctx.log(`kyc: ${c.id} under review (${via}); sandbox outcome ${outcome}`)
   if (outcome !== 'MANUAL_REVIEW')
-    emu.scheduler.after(emu.settings().decisionDelayMs, 'kyc.decide', {customerId: c.id, outcome})
+    ctx.scheduler.after(ctx.settings().decisionDelayMs, 'kyc.decide', {customerId: c.id, outcome})
   return saved
 }
 
 /** The scheduled decision. A customer no longer PENDING (deleted, or moved by a regulated PATCH) is left alone. */
-export function decide(emu: SandboxContext, customerId: string, outcome: Outcome): void {
-  const c = emu.db.get<StoredCustomer>('customers', customerId)
+export function decide(ctx: SandboxContext, customerId: string, outcome: Outcome): void {
+  const c = ctx.db.get<StoredCustomer>('customers', customerId)
   if (!c || c.isDeleted || statusOf(c) !== 'PENDING' || outcome === 'MANUAL_REVIEW') return
-  for (const o of ownersOf(emu, c.id)) {
+  for (const o of ownersOf(ctx, c.id)) {
     const own = ownerOutcome(o)
-    emu.db.put('beneficialOwners', o.id, {
+    ctx.db.put('beneficialOwners', o.id, {
       ...o,
       kycStatus: own === 'MANUAL_REVIEW' ? 'PENDING' : own,
-      updatedAt: emu.iso(),
+      updatedAt: ctx.iso(),
     })
   }
-  const saved = saveCustomer(emu, {...c, [statusKey(c)]: outcome})
-  emu.log(`kyc: ${c.id} ${outcome}`)
+  const saved = saveCustomer(ctx, {...c, [statusKey(c)]: outcome})
+  ctx.log(`kyc: ${c.id} ${outcome}`)
   // Spec 6 defines no HOLD event; a HOLD is visible by polling the customer.
-  if (outcome !== 'HOLD') emu.webhooks.emit(`${eventPrefix(c)}${outcome}`, publicCustomer(saved))
+  if (outcome !== 'HOLD') ctx.webhooks.emit(`${eventPrefix(c)}${outcome}`, publicCustomer(saved))
 }
 
 /** The KYC decision job: the outcome lands when its delay is over. */
-export function registerKycJobs(emu: SandboxContext): void {
-  emu.scheduler.on('kyc.decide', (p) => decide(emu, String(p.customerId), p.outcome as Outcome))
+export function registerKycJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('kyc.decide', (p) => decide(ctx, String(p.customerId), p.outcome as Outcome))
 }
 
 /** Skip-paperwork option: individuals with a terminal suffix resolve at creation (spec 4.2 rule 8). */
-export function onCustomerCreated(emu: SandboxContext, c: StoredCustomer): void {
-  if (!emu.settings().skipVerificationPaperwork || c.customerType !== 'INDIVIDUAL') return
+export function onCustomerCreated(ctx: SandboxContext, c: StoredCustomer): void {
+  if (!ctx.settings().skipVerificationPaperwork || c.customerType !== 'INDIVIDUAL') return
   if (statusOf(c) !== 'UNVERIFIED' || !isTerminalSuffix(suffixOf(c))) return
-  beginReview(emu, c, 'created with skipVerificationPaperwork')
+  beginReview(ctx, c, 'created with skipVerificationPaperwork')
 }

@@ -19,12 +19,12 @@ export interface StoredVerification {
   updatedAt: string
 }
 
-export function ownersOf(emu: SandboxContext, customerId: string): StoredOwner[] {
-  return ownersOfCustomer(emu.db, customerId)
+export function ownersOf(ctx: SandboxContext, customerId: string): StoredOwner[] {
+  return ownersOfCustomer(ctx.db, customerId)
 }
 
-export function getOwner(emu: SandboxContext, id: string): StoredOwner {
-  const o = emu.db.get<StoredOwner>('beneficialOwners', id)
+export function getOwner(ctx: SandboxContext, id: string): StoredOwner {
+  const o = ctx.db.get<StoredOwner>('beneficialOwners', id)
   if (!o) throw notFound('NOT_FOUND', `Beneficial owner ${id}`)
   return o
 }
@@ -34,8 +34,8 @@ export function publicOwner(o: StoredOwner): Record<string, unknown> {
   return {...o, personalInfo: {...o.personalInfo}}
 }
 
-export function documentsOf(emu: SandboxContext, holder: string): StoredDocument[] {
-  return documentsOfHolder(emu.db, holder)
+export function documentsOf(ctx: SandboxContext, holder: string): StoredDocument[] {
+  return documentsOfHolder(ctx.db, holder)
 }
 
 export function publicDocument(d: StoredDocument): Record<string, unknown> {
@@ -53,12 +53,12 @@ export function statusOf(c: StoredCustomer): string {
 }
 
 /** The customer that owns a document holder (itself, or the business of a beneficial owner). */
-export function holderCustomer(emu: SandboxContext, holder: string): StoredCustomer | undefined {
+export function holderCustomer(ctx: SandboxContext, holder: string): StoredCustomer | undefined {
   if (holder.startsWith('BeneficialOwner:')) {
-    const o = emu.db.get<StoredOwner>('beneficialOwners', holder)
-    return o ? emu.db.get<StoredCustomer>('customers', o.customerId) : undefined
+    const o = ctx.db.get<StoredOwner>('beneficialOwners', holder)
+    return o ? ctx.db.get<StoredCustomer>('customers', o.customerId) : undefined
   }
-  return emu.db.get<StoredCustomer>('customers', holder)
+  return ctx.db.get<StoredCustomer>('customers', holder)
 }
 
 /** While a review runs its packet is frozen: new owners or documents would be decided unseen. */

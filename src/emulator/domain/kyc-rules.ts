@@ -13,7 +13,7 @@ export const OWNER_THRESHOLD = 25
  * `paperwork: false` (the sandbox skip option) drops the document and owner requirements.
  */
 export function verificationErrors(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   c: StoredCustomer,
   opts: {paperwork: boolean},
 ): VerificationError[] {
@@ -21,7 +21,7 @@ export function verificationErrors(
   const missing = (field: string, reason: string) =>
     errors.push({resourceId: c.id, type: 'MISSING_FIELD', field, reason})
 
-  if (!emu.config().isRegulatedFinancialInstitution && !c.endUserTermsConsent) {
+  if (!ctx.config().isRegulatedFinancialInstitution && !c.endUserTermsConsent) {
     missing(
       'endUserTermsConsent',
       "Unregulated platforms must record the end user's acceptance of the terms (`svc customers terms <id> --accept`)",
@@ -45,7 +45,7 @@ export function verificationErrors(
     if (!c.idType) missing('idType', 'The identification type (SSN or ITIN) is required')
     if (!c.identifier)
       missing('identifier', 'The identification number is required (write-only; it is never shown back)')
-    if (opts.paperwork) identityDocument(c.id, documentsOf(emu, c.id), errors)
+    if (opts.paperwork) identityDocument(c.id, documentsOf(ctx, c.id), errors)
     return errors
   }
 
@@ -64,7 +64,7 @@ export function verificationErrors(
   }
   if (!opts.paperwork) return errors
 
-  const docs = documentsOf(emu, c.id)
+  const docs = documentsOf(ctx, c.id)
   if (!docs.some((d) => LEGAL_PRESENCE_DOCUMENTS.includes(d.documentType))) {
     errors.push({
       resourceId: c.id,
@@ -73,7 +73,7 @@ export function verificationErrors(
       reason: 'A document proving the business exists is required',
     })
   }
-  const owners = ownersOf(emu, c.id)
+  const owners = ownersOf(ctx, c.id)
   if (!owners.some((o) => o.roles.includes('UBO'))) {
     errors.push({
       resourceId: c.id,
@@ -90,7 +90,7 @@ export function verificationErrors(
   }
   for (const o of owners) {
     if (o.ownershipPercentage >= OWNER_THRESHOLD || o.roles.includes('CONTROL_PERSON'))
-      identityDocument(o.id, documentsOf(emu, o.id), errors)
+      identityDocument(o.id, documentsOf(ctx, o.id), errors)
   }
   return errors
 }

@@ -16,13 +16,13 @@ export interface LedgerTotals {
   inTransit: number
 }
 
-export function totals(emu: SandboxContext, currency: string): LedgerTotals {
-  return emu.db.get<LedgerTotals>('ledger', currency) ?? {currency, fundedIn: 0, paidOut: 0, inTransit: 0}
+export function totals(ctx: SandboxContext, currency: string): LedgerTotals {
+  return ctx.db.get<LedgerTotals>('ledger', currency) ?? {currency, fundedIn: 0, paidOut: 0, inTransit: 0}
 }
 
-function bump(emu: SandboxContext, currency: string, d: Partial<Omit<LedgerTotals, 'currency'>>): void {
-  const t = totals(emu, currency)
-  emu.db.put('ledger', currency, {
+function bump(ctx: SandboxContext, currency: string, d: Partial<Omit<LedgerTotals, 'currency'>>): void {
+  const t = totals(ctx, currency)
+  ctx.db.put('ledger', currency, {
     currency,
     fundedIn: t.fundedIn + (d.fundedIn ?? 0),
     paidOut: t.paidOut + (d.paidOut ?? 0),
@@ -30,18 +30,18 @@ function bump(emu: SandboxContext, currency: string, d: Partial<Omit<LedgerTotal
   })
 }
 
-export function getInternalAccount(emu: SandboxContext, id: string): InternalAccount {
-  const a = emu.db.get<InternalAccount>('internalAccounts', id)
+export function getInternalAccount(ctx: SandboxContext, id: string): InternalAccount {
+  const a = ctx.db.get<InternalAccount>('internalAccounts', id)
   if (!a) throw notFound('ACCOUNT_NOT_FOUND', `Internal account ${id}`)
   return a
 }
 
-function save(emu: SandboxContext, a: InternalAccount, dBalance: number, dTotal: number): InternalAccount {
+function save(ctx: SandboxContext, a: InternalAccount, dBalance: number, dTotal: number): InternalAccount {
   const next = {
     ...a,
     balance: {...a.balance, amount: a.balance.amount + dBalance},
     totalBalance: {...a.totalBalance, amount: a.totalBalance.amount + dTotal},
-    updatedAt: emu.iso(),
+    updatedAt: ctx.iso(),
   }
   if (next.balance.amount < 0 || next.totalBalance.amount < next.balance.amount)
     throw new Error(`ledger invariant broken on ${a.id}`)
@@ -54,14 +54,14 @@ function save(emu: SandboxContext, a: InternalAccount, dBalance: number, dTotal:
       },
     ])
   }
-  return emu.db.put('internalAccounts', a.id, next)
+  return ctx.db.put('internalAccounts', a.id, next)
 }
 
 /** Money arrives from outside (sandbox fund, incoming transfer, conversion into an internal account). */
-export function credit(emu: SandboxContext, accountId: string, amount: number): InternalAccount {
-  const a = getInternalAccount(emu, accountId)
-  bump(emu, a.balance.currency.code, {fundedIn: amount})
-  return save(emu, a, amount, amount)
+export function credit(ctx: SandboxContext, accountId: string, amount: number): InternalAccount {
+  const a = getInternalAccount(ctx, accountId)
+  bump(ctx, a.balance.currency.code, {fundedIn: amount})
+  return save(ctx, a, amount, amount)
 }
 
 export function insufficientFunds(a: InternalAccount, amount: number): HttpError {
@@ -78,46 +78,46 @@ export function insufficientFunds(a: InternalAccount, amount: number): HttpError
 }
 
 /** Execute: moves `amount` from spendable to held. Refused when the spendable balance is short. */
-export function hold(emu: SandboxContext, accountId: string, amount: number): InternalAccount {
-  const a = getInternalAccount(emu, accountId)
+export function hold(ctx: SandboxContext, accountId: string, amount: number): InternalAccount {
+  const a = getInternalAccount(ctx, accountId)
   if (a.balance.amount < amount) throw insufficientFunds(a, amount)
-  return save(emu, a, -amount, 0)
+  return save(ctx, a, -amount, 0)
 }
 
 /** A held payment settled: the funds leave the platform. */
-export function settleHeld(emu: SandboxContext, accountId: string, amount: number): void {
-  const a = getInternalAccount(emu, accountId)
-  bump(emu, a.balance.currency.code, {paidOut: amount})
-  save(emu, a, 0, -amount)
+export function settleHeld(ctx: SandboxContext, accountId: string, amount: number): void {
+  const a = getInternalAccount(ctx, accountId)
+  bump(ctx, a.balance.currency.code, {paidOut: amount})
+  save(ctx, a, 0, -amount)
 }
 
 /** A held payment failed before settling: the hold is released back to spendable. */
-export function releaseHeld(emu: SandboxContext, accountId: string, amount: number): void {
-  save(emu, getInternalAccount(emu, accountId), amount, 0)
+export function releaseHeld(ctx: SandboxContext, accountId: string, amount: number): void {
+  save(ctx, getInternalAccount(ctx, accountId), amount, 0)
 }
 
 /** A settled payment came back (PAYOUT_RETURNED, refund): credited back to the source account. */
-export function returnToAccount(emu: SandboxContext, accountId: string, amount: number): void {
-  const a = getInternalAccount(emu, accountId)
-  bump(emu, a.balance.currency.code, {paidOut: -amount})
-  save(emu, a, amount, amount)
+export function returnToAccount(ctx: SandboxContext, accountId: string, amount: number): void {
+  const a = getInternalAccount(ctx, accountId)
+  bump(ctx, a.balance.currency.code, {paidOut: -amount})
+  save(ctx, a, amount, amount)
 }
 
 /** Real-time funding: the payer's money arrived and is in flight to the destination. */
-export function arriveInTransit(emu: SandboxContext, currency: string, amount: number): void {
-  bump(emu, currency, {fundedIn: amount, inTransit: amount})
+export function arriveInTransit(ctx: SandboxContext, currency: string, amount: number): void {
+  bump(ctx, currency, {fundedIn: amount, inTransit: amount})
 }
 
 /** In-flight real-time funds left: paid out to the destination, or refunded to the payer. */
-export function leaveInTransit(emu: SandboxContext, currency: string, amount: number): void {
-  bump(emu, currency, {inTransit: -amount, paidOut: amount})
+export function leaveInTransit(ctx: SandboxContext, currency: string, amount: number): void {
+  bump(ctx, currency, {inTransit: -amount, paidOut: amount})
 }
 
 /** Σ totalBalance + inTransit + paidOut − fundedIn per currency: all zeros when money is conserved. */
-export function imbalance(emu: SandboxContext): Record<string, number> {
+export function imbalance(ctx: SandboxContext): Record<string, number> {
   const out: Record<string, number> = {}
-  for (const t of emu.db.all<LedgerTotals>('ledger')) out[t.currency] = t.inTransit + t.paidOut - t.fundedIn
-  for (const a of emu.db.all<InternalAccount>('internalAccounts')) {
+  for (const t of ctx.db.all<LedgerTotals>('ledger')) out[t.currency] = t.inTransit + t.paidOut - t.fundedIn
+  for (const a of ctx.db.all<InternalAccount>('internalAccounts')) {
     const c = a.totalBalance.currency.code
     out[c] = (out[c] ?? 0) + a.totalBalance.amount
   }

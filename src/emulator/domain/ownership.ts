@@ -48,7 +48,7 @@ export function signatureVerifiable(accountType: string): boolean {
 
 /** POST .../challenge: abandons any in-flight challenge and issues a new one (spec 4.1 rules 1-2). */
 export function issueChallenge(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredExternalAccount,
   method: 'WALLET_SIGNATURE' | 'LIVENESS',
   baseUrl: string,
@@ -73,9 +73,9 @@ export function issueChallenge(
     ])
   }
   // Re-issues are rate limited (spec 7: 429 with Retry-After): at most 10 per account per minute.
-  const recent = (a.challengeLog ?? []).filter((t) => t > emu.now() - 60_000)
+  const recent = (a.challengeLog ?? []).filter((t) => t > ctx.now() - 60_000)
   if (recent.length >= 10) {
-    const retry = Math.ceil((recent[0] + 60_000 - emu.now()) / 1000)
+    const retry = Math.ceil((recent[0] + 60_000 - ctx.now()) / 1000)
     throw new HttpError(
       429,
       'RATE_LIMITED',
@@ -84,7 +84,7 @@ export function issueChallenge(
       {'retry-after': String(retry)},
     )
   }
-  const expiresAt = emu.iso(emu.now() + emu.settings().ownershipChallengeTtlMs)
+  const expiresAt = ctx.iso(ctx.now() + ctx.settings().ownershipChallengeTtlMs)
   const nonce = randomBytes(16).toString('hex')
   const challenge =
     method === 'WALLET_SIGNATURE'
@@ -94,10 +94,10 @@ export function issueChallenge(
           messageToSign: `Verify ownership of ${a.accountInfo.address} for ${a.id}.\nNonce: ${nonce}\nExpires: ${expiresAt}`,
         }
       : {method, expiresAt, token: `liv_${nonce}`, verificationLink: `${baseUrl}/sandbox/hosted/liveness/liv_${nonce}`}
-  const challengeLog = [...recent, emu.now()]
-  const next = {...a, challenge, challengeLog, updatedAt: emu.iso()}
-  if (a.status === 'UNVERIFIED') setStatus(emu, a, 'PENDING_OWNERSHIP_VERIFICATION', {challenge, challengeLog})
-  else emu.db.put('externalAccounts', a.id, next)
+  const challengeLog = [...recent, ctx.now()]
+  const next = {...a, challenge, challengeLog, updatedAt: ctx.iso()}
+  if (a.status === 'UNVERIFIED') setStatus(ctx, a, 'PENDING_OWNERSHIP_VERIFICATION', {challenge, challengeLog})
+  else ctx.db.put('externalAccounts', a.id, next)
   const {messageToSign, verificationLink, token} = challenge as Record<string, string | undefined>
   return {
     method,
@@ -109,7 +109,7 @@ export function issueChallenge(
 
 /** POST .../verify: synchronous outcome; a bad or late signature moves the account to UNVERIFIED. */
 export function verifySignature(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredExternalAccount,
   signature: string,
 ): Record<string, unknown> {
@@ -118,7 +118,7 @@ export function verifySignature(
     throw conflict('INVALID_STATE_TRANSITION', `${a.id} has no WALLET_SIGNATURE challenge outstanding; issue one first`)
   }
   const fail = (reason: string): never => {
-    setStatus(emu, a, 'UNVERIFIED', {challenge: undefined})
+    setStatus(ctx, a, 'UNVERIFIED', {challenge: undefined})
     throw keepingWrites(
       new HttpError(
         400,
@@ -128,7 +128,7 @@ export function verifySignature(
       ),
     )
   }
-  if (Date.parse(c.expiresAt) <= emu.now()) fail('The challenge expired')
+  if (Date.parse(c.expiresAt) <= ctx.now()) fail('The challenge expired')
   const address = String(a.accountInfo.address)
   const chain = WALLET_KINDS[a.accountInfo.accountType]?.chain
   const ok =
@@ -136,35 +136,35 @@ export function verifySignature(
       ? recoverEvmAddress(c.messageToSign!, signature)?.toLowerCase() === address.toLowerCase()
       : verifySolana(c.messageToSign!, signature, address)
   if (!ok) fail(`The signature does not verify for ${address} over messageToSign`)
-  return publicExternalAccount(setStatus(emu, a, 'ACTIVE', {challenge: undefined}))
+  return publicExternalAccount(setStatus(ctx, a, 'ACTIVE', {challenge: undefined}))
 }
 
-export function findByLivenessToken(emu: SandboxContext, token: string): StoredExternalAccount | undefined {
-  const a = externalAccountByChallengeToken(emu.db, token)
+export function findByLivenessToken(ctx: SandboxContext, token: string): StoredExternalAccount | undefined {
+  const a = externalAccountByChallengeToken(ctx.db, token)
   return a && !a.isDeleted && a.challenge?.method === 'LIVENESS' ? a : undefined
 }
 
 /** The user finished the hosted check: the decision lands asynchronously (spec 4.1 rule 4). */
-export function submitLiveness(emu: SandboxContext, token: string, pass: boolean): StoredExternalAccount {
-  const a = findByLivenessToken(emu, token)
+export function submitLiveness(ctx: SandboxContext, token: string, pass: boolean): StoredExternalAccount {
+  const a = findByLivenessToken(ctx, token)
   if (!a)
     throw new HttpError(
       404,
       'NOT_FOUND',
       'No liveness check is outstanding for this link (a newer challenge replaces older ones)',
     )
-  if (Date.parse(a.challenge!.expiresAt) <= emu.now())
+  if (Date.parse(a.challenge!.expiresAt) <= ctx.now())
     throw badRequest('EXPIRED', 'This liveness link expired; issue a new challenge')
-  emu.db.put('externalAccounts', a.id, {...a, challenge: {...a.challenge!, livenessSubmitted: true}})
-  emu.scheduler.after(emu.settings().livenessDelayMs, 'ownership.liveness', {id: a.id, token, pass})
+  ctx.db.put('externalAccounts', a.id, {...a, challenge: {...a.challenge!, livenessSubmitted: true}})
+  ctx.scheduler.after(ctx.settings().livenessDelayMs, 'ownership.liveness', {id: a.id, token, pass})
   return a
 }
 
-export function registerOwnershipJobs(emu: SandboxContext): void {
-  emu.scheduler.on('ownership.liveness', (p) => {
-    const a = emu.db.get<StoredExternalAccount>('externalAccounts', String(p.id))
+export function registerOwnershipJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('ownership.liveness', (p) => {
+    const a = ctx.db.get<StoredExternalAccount>('externalAccounts', String(p.id))
     // A newer challenge abandoned this one: its outcome no longer counts.
     if (!a || a.isDeleted || a.challenge?.token !== p.token || a.status !== 'PENDING_OWNERSHIP_VERIFICATION') return
-    setStatus(emu, a, p.pass ? 'ACTIVE' : 'UNVERIFIED', {challenge: undefined})
+    setStatus(ctx, a, p.pass ? 'ACTIVE' : 'UNVERIFIED', {challenge: undefined})
   })
 }

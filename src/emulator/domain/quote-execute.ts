@@ -11,13 +11,13 @@ import {getQuote, type StoredQuote} from './quotes.js'
 import {umaOutcome} from './quote-uma.js'
 import {startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
 
-function expired(emu: SandboxContext, q: StoredQuote): HttpError {
-  if (q.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
+function expired(ctx: SandboxContext, q: StoredQuote): HttpError {
+  if (q.status === 'PENDING') ctx.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
   return badRequest('QUOTE_EXPIRED', `${q.id} expired at ${q.expiresAt}; create a new quote`, {expiresAt: q.expiresAt})
 }
 
 export function outgoing(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   q: StoredQuote,
   id: string,
   funding: Funding | undefined,
@@ -25,11 +25,11 @@ export function outgoing(
 ): StoredTransaction {
   const uma = q._.uma
   const dest =
-    q._.destinationInternal || !q._.destinationAccountId ? undefined : getExternalAccount(emu, q._.destinationAccountId)
+    q._.destinationInternal || !q._.destinationAccountId ? undefined : getExternalAccount(ctx, q._.destinationAccountId)
   const wallet = dest && WALLET_KINDS[dest.accountInfo.accountType] ? dest.accountInfo.accountType : undefined
   const network =
     q.source.sourceType === 'REALTIME_FUNDING' ? (q.source.cryptoNetwork as string | undefined) : undefined
-  const now = emu.iso()
+  const now = ctx.iso()
   return {
     id,
     status: o.status,
@@ -65,7 +65,7 @@ export function outgoing(
               customerId: uma.customerId!,
               platformCustomerId: uma.platformCustomerId!,
               accountId: uma.accountId,
-              senderUma: senderUmaOf(emu, q._.customerId),
+              senderUma: senderUmaOf(ctx, q._.customerId),
             },
           }
         : {}),
@@ -76,8 +76,8 @@ export function outgoing(
 }
 
 /** The paying customer's UMA address: the source of the money its receiver on this platform gets. */
-function senderUmaOf(emu: SandboxContext, customerId: string): string {
-  return String(getCustomer(emu, customerId).umaAddress)
+function senderUmaOf(ctx: SandboxContext, customerId: string): string {
+  return String(getCustomer(ctx, customerId).umaAddress)
 }
 
 /**
@@ -85,11 +85,11 @@ function senderUmaOf(emu: SandboxContext, customerId: string): string {
  * starts the payment. A quote executes once; a second execute is refused and never debits again.
  */
 export function executeQuote(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   quoteId: string,
   opts: {req?: EmuRequest; agentId?: string; agentAuto?: boolean; outcome?: Outcome; scaAuthorized?: boolean} = {},
 ): StoredQuote {
-  const q = getQuote(emu, quoteId)
+  const q = getQuote(ctx, quoteId)
   // A quote released by its SCA authorization passed every check when it was executed.
   const releasing = opts.scaAuthorized === true && q.status === 'PENDING_AUTHORIZATION'
   if (q._.sourceKind === 'REALTIME')
@@ -97,8 +97,8 @@ export function executeQuote(
       'INVALID_STATE_TRANSITION',
       `${q.id} is funded in real time: it executes when the funds arrive (sandbox: POST /sandbox/send), not through execute`,
     )
-  if (!releasing && (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now())))
-    throw expired(emu, q)
+  if (!releasing && (q.status === 'EXPIRED' || (q.status === 'PENDING' && Date.parse(q.expiresAt) <= ctx.now())))
+    throw expired(ctx, q)
   if (q.status === 'PENDING_AUTHORIZATION' && !releasing)
     throw conflict(
       'INVALID_STATE_TRANSITION',
@@ -112,18 +112,18 @@ export function executeQuote(
       {status: q.status, transactionId: q.transactionId},
     )
   // Checks (the wallet signature ...) and gates (SCA holds the quote) are wired in emulator.ts.
-  if (!releasing) for (const check of emu.reactions.executeChecks) check({emu, quote: q, req: opts.req})
-  checkCustomerReady(emu, q._.customerId)
+  if (!releasing) for (const check of ctx.reactions.executeChecks) check({ctx, quote: q, req: opts.req})
+  checkCustomerReady(ctx, q._.customerId)
   if (!releasing) {
-    for (const gate of emu.reactions.executeGates) {
-      const held = gate({emu, quote: q, agentId: opts.agentId, agentAuto: opts.agentAuto})
+    for (const gate of ctx.reactions.executeGates) {
+      const held = gate({ctx, quote: q, agentId: opts.agentId, agentAuto: opts.agentAuto})
       if (held) return held
     }
   }
-  const cents = checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount)
+  const cents = checkDailyVolume(ctx, q.sendingCurrency.code, q.totalSendingAmount)
   let funding: Funding
   if (q._.sourceKind === 'INTERNAL') {
-    hold(emu, q._.sourceAccountId!, q.totalSendingAmount)
+    hold(ctx, q._.sourceAccountId!, q.totalSendingAmount)
     funding = {
       kind: 'held',
       accountId: q._.sourceAccountId!,
@@ -132,35 +132,35 @@ export function executeQuote(
     }
   } else {
     // An ACH pull: the customer's bank sends the funds, which are in flight to the destination.
-    arriveInTransit(emu, q.sendingCurrency.code, q.totalSendingAmount)
+    arriveInTransit(ctx, q.sendingCurrency.code, q.totalSendingAmount)
     funding = {kind: 'transit', currency: q.sendingCurrency.code, amount: q.totalSendingAmount}
   }
-  addDailyVolume(emu, cents)
-  const next = emu.db.put('quotes', q.id, {...q, status: 'PROCESSING' as const})
+  addDailyVolume(ctx, cents)
+  const next = ctx.db.put('quotes', q.id, {...q, status: 'PROCESSING' as const})
   const pendingApproval = Boolean(opts.agentId) && !opts.agentAuto
   startOutgoing(
-    emu,
-    outgoing(emu, next, q.transactionId!, funding, {
+    ctx,
+    outgoing(ctx, next, q.transactionId!, funding, {
       status: pendingApproval ? 'PENDING' : 'PROCESSING',
       agentId: opts.agentId,
       pendingApproval,
       outcome: opts.outcome,
     }),
   )
-  return emu.db.get<StoredQuote>('quotes', q.id)!
+  return ctx.db.get<StoredQuote>('quotes', q.id)!
 }
 
 /** POST /sandbox/send: simulates the payer's funds arriving for a real-time-funded quote. */
 export function sandboxSend(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   input: {quoteId: string; currencyCode: string; currencyAmount?: number},
 ): StoredTransaction {
-  const q = getQuote(emu, input.quoteId)
+  const q = getQuote(ctx, input.quoteId)
   if (q._.sourceKind !== 'REALTIME')
     throw badRequest('INVALID_INPUT', `${q.id} is not funded in real time; execute it instead`, {
       errors: [{field: 'quoteId', message: 'must be a real-time-funded quote'}],
     })
-  if (q.status === 'EXPIRED') throw expired(emu, q)
+  if (q.status === 'EXPIRED') throw expired(ctx, q)
   if (q.status !== 'PENDING')
     throw conflict('INVALID_STATE_TRANSITION', `${q.id} was already funded (status ${q.status})`)
   if (input.currencyCode !== q.sendingCurrency.code)
@@ -172,20 +172,20 @@ export function sandboxSend(
       {expected: q.totalSendingAmount, received: input.currencyAmount},
     )
   }
-  checkCustomerReady(emu, q._.customerId)
-  const cents = checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount)
-  arriveInTransit(emu, q.sendingCurrency.code, q.totalSendingAmount)
-  addDailyVolume(emu, cents)
-  const funded = emu.db.put('quotes', q.id, {
+  checkCustomerReady(ctx, q._.customerId)
+  const cents = checkDailyVolume(ctx, q.sendingCurrency.code, q.totalSendingAmount)
+  arriveInTransit(ctx, q.sendingCurrency.code, q.totalSendingAmount)
+  addDailyVolume(ctx, cents)
+  const funded = ctx.db.put('quotes', q.id, {
     ...q,
     status: 'PROCESSING' as const,
     transactionId: q.transactionId ?? `Transaction:${q.id.split(':')[1]}`,
   })
   const source = {sourceType: 'REALTIME_FUNDING', currency: q.sendingCurrency.code, customerId: q._.customerId}
   return startOutgoing(
-    emu,
+    ctx,
     outgoing(
-      emu,
+      ctx,
       funded,
       funded.transactionId!,
       {kind: 'transit', currency: q.sendingCurrency.code, amount: q.totalSendingAmount},

@@ -8,8 +8,8 @@ import {toUsdCents} from './rates.js'
 export const NACHA_SAME_DAY_LIMIT_CENTS = 100_000_000
 
 /** Money movement needs an APPROVED customer and, on unregulated platforms, end-user terms on file. */
-export function checkCustomerReady(emu: SandboxContext, customerId: string): StoredCustomer {
-  const c = getCustomer(emu, customerId)
+export function checkCustomerReady(ctx: SandboxContext, customerId: string): StoredCustomer {
+  const c = getCustomer(ctx, customerId)
   const status = c.customerType === 'BUSINESS' ? c.kybStatus : c.kycStatus
   if (status !== 'APPROVED') {
     throw new HttpError(
@@ -19,7 +19,7 @@ export function checkCustomerReady(emu: SandboxContext, customerId: string): Sto
       {customerId: c.id, status},
     )
   }
-  if (!emu.config().isRegulatedFinancialInstitution && !c.endUserTermsConsent) {
+  if (!ctx.config().isRegulatedFinancialInstitution && !c.endUserTermsConsent) {
     throw new HttpError(403, 'END_USER_TERMS_NOT_ACCEPTED', `${c.id} has not accepted the end-user terms`, {
       customerId: c.id,
     })
@@ -45,7 +45,7 @@ export function pickRail(a: StoredExternalAccount | undefined, rail: string | un
 
 /** Destination state: validation pending, and ownership verification above the threshold (spec 3). */
 export function checkDestination(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   a: StoredExternalAccount,
   receiving: {code: string; amount: number},
 ): void {
@@ -53,8 +53,8 @@ export function checkDestination(
   if (a.status === 'INACTIVE' || a.status === 'UNDER_REVIEW')
     throw conflict('INVALID_STATE_TRANSITION', `${a.id} is ${a.status} and cannot receive`)
   if (a.status === 'PENDING_OWNERSHIP_VERIFICATION' || a.status === 'UNVERIFIED') {
-    const threshold = emu.settings().ownershipVerificationThresholdUsdCents
-    const usd = toUsdCents(emu, receiving.code, receiving.amount)
+    const threshold = ctx.settings().ownershipVerificationThresholdUsdCents
+    const usd = toUsdCents(ctx, receiving.code, receiving.amount)
     if (usd > threshold) {
       throw badRequest(
         'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
@@ -67,14 +67,14 @@ export function checkDestination(
 
 /** Single-transaction maximum per corridor (`SRC-DST`) or sending currency, and the NACHA same-day limit. */
 export function checkSize(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   from: string,
   to: string,
   sending: number,
   receiving: number,
   rail: string | undefined,
 ): void {
-  const limits = emu.settings().transactionSizeLimits
+  const limits = ctx.settings().transactionSizeLimits
   const limit = limits[`${from}-${to}`] ?? limits[from]
   if (limit !== undefined && sending > limit) {
     throw badRequest(
@@ -92,13 +92,13 @@ export function checkSize(
   }
 }
 
-const today = (emu: SandboxContext) => emu.iso().slice(0, 10)
+const today = (ctx: SandboxContext) => ctx.iso().slice(0, 10)
 
 /** Platform-wide volume executed per UTC day (429 DAILY_VOLUME_LIMIT_EXCEEDED, never retried). */
-export function checkDailyVolume(emu: SandboxContext, code: string, amount: number): number {
-  const cents = toUsdCents(emu, code, amount)
-  const used = emu.db.get<number>('dailyVolume', today(emu)) ?? 0
-  const limit = emu.settings().dailyVolumeLimitUsdCents
+export function checkDailyVolume(ctx: SandboxContext, code: string, amount: number): number {
+  const cents = toUsdCents(ctx, code, amount)
+  const used = ctx.db.get<number>('dailyVolume', today(ctx)) ?? 0
+  const limit = ctx.settings().dailyVolumeLimitUsdCents
   if (used + cents > limit) {
     throw new HttpError(
       429,
@@ -110,6 +110,6 @@ export function checkDailyVolume(emu: SandboxContext, code: string, amount: numb
   return cents
 }
 
-export function addDailyVolume(emu: SandboxContext, cents: number): void {
-  emu.db.put('dailyVolume', today(emu), (emu.db.get<number>('dailyVolume', today(emu)) ?? 0) + cents)
+export function addDailyVolume(ctx: SandboxContext, cents: number): void {
+  ctx.db.put('dailyVolume', today(ctx), (ctx.db.get<number>('dailyVolume', today(ctx)) ?? 0) + cents)
 }

@@ -31,12 +31,12 @@ type UmaInput = {
  * lookup priced from; and every mandatory payer field it asked for must be in senderCustomerInfo.
  */
 export function umaDestination(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   input: UmaInput,
   sender: {customerId: string; currency: string},
 ): UmaDestination {
   const address = input.destination.umaAddress
-  const lookup = emu.db.get<StoredLookup>('receiverLookups', input.lookupId!)
+  const lookup = ctx.db.get<StoredLookup>('receiverLookups', input.lookupId!)
   if (!lookup)
     throw notFound(
       'LOOKUP_REQUEST_NOT_FOUND',
@@ -74,9 +74,9 @@ export function umaDestination(
   const rate =
     lookup.from === sender.currency
       ? {from: sender.currency, to: pick.code, num: BigInt(pick.num), den: BigInt(pick.den)}
-      : rateFor(emu, sender.currency, pick.code)
+      : rateFor(ctx, sender.currency, pick.code)
   return {
-    receiver: receiverOf(emu, address, lookup.id, pick.code),
+    receiver: receiverOf(ctx, address, lookup.id, pick.code),
     currency: pick.code,
     rate,
     min: pick.min,
@@ -86,12 +86,12 @@ export function umaDestination(
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== ''
 
-function receiverOf(emu: SandboxContext, address: string, lookupId: string, currency: string): UmaReceiver {
+function receiverOf(ctx: SandboxContext, address: string, lookupId: string, currency: string): UmaReceiver {
   const cp = sandboxCounterparty(address)
   if (cp) return {address, lookupId, behaviour: cp.behaviour}
-  const c = activeByUmaAddress(emu.db, address)
+  const c = activeByUmaAddress(ctx.db, address)
   if (!c) throw notFound('UMA_NOT_FOUND', `UMA address ${address}`) // deleted since the lookup
-  const account = internalAccounts(emu.db, {customerId: c.id, currency})[0]
+  const account = internalAccounts(ctx.db, {customerId: c.id, currency})[0]
   if (!account) throw badRequest('INVALID_CURRENCY', `${address} no longer holds a ${currency} account`, {currency})
   return {address, lookupId, customerId: c.id, platformCustomerId: c.platformCustomerId, accountId: account.id}
 }

@@ -22,11 +22,11 @@ export function publicQuote(q: StoredQuote): Record<string, unknown> {
 }
 
 /** Reads a quote, turning a PENDING one past `expiresAt` into EXPIRED (the expiry job may not have run yet). */
-export function getQuote(emu: SandboxContext, id: string): StoredQuote {
-  const q = emu.db.get<StoredQuote>('quotes', id)
+export function getQuote(ctx: SandboxContext, id: string): StoredQuote {
+  const q = ctx.db.get<StoredQuote>('quotes', id)
   if (!q) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
-  if (q.status === 'PENDING' && Date.parse(q.expiresAt) <= emu.now())
-    return emu.db.put('quotes', id, {...q, status: 'EXPIRED'})
+  if (q.status === 'PENDING' && Date.parse(q.expiresAt) <= ctx.now())
+    return ctx.db.put('quotes', id, {...q, status: 'EXPIRED'})
   return q
 }
 
@@ -37,11 +37,11 @@ interface ResolvedSource {
   account?: InternalAccount | StoredExternalAccount
 }
 
-function resolveSource(emu: SandboxContext, src: QuoteCreateRequest['source']): ResolvedSource {
+function resolveSource(ctx: SandboxContext, src: QuoteCreateRequest['source']): ResolvedSource {
   if (src.sourceType === 'REALTIME_FUNDING')
     return {kind: 'REALTIME', currency: src.currency, customerId: src.customerId}
   if (src.accountId.startsWith('InternalAccount:')) {
-    const a = getInternalAccount(emu, src.accountId)
+    const a = getInternalAccount(ctx, src.accountId)
     if (!a.customerId && !src.customerId)
       throw invalid([{field: 'source.customerId', message: 'is required when drawing on a platform-owned account'}])
     if (a.status !== 'ACTIVE') throw new HttpError(409, 'INVALID_STATE_TRANSITION', `${a.id} is ${a.status}`)
@@ -52,7 +52,7 @@ function resolveSource(emu: SandboxContext, src: QuoteCreateRequest['source']): 
       account: a,
     }
   }
-  const e = getExternalAccount(emu, src.accountId)
+  const e = getExternalAccount(ctx, src.accountId)
   // Only US bank accounts can be pulled from (ACH debit).
   if (e.accountInfo.accountType !== 'USD_ACCOUNT')
     throw invalid([
@@ -68,18 +68,18 @@ function resolveSource(emu: SandboxContext, src: QuoteCreateRequest['source']): 
 
 /** Builds and stores a PENDING quote after every quoting rule (spec 4.4); nothing is stored on refusal. */
 export function createQuote(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   input: QuoteCreateRequest,
   opts: {beforeStore?: (q: StoredQuote) => void} = {},
 ): StoredQuote {
-  const src = resolveSource(emu, input.source)
+  const src = resolveSource(ctx, input.source)
   const dest = input.destination
   const uma =
-    dest.destinationType === 'UMA_ADDRESS' ? umaDestination(emu, {...input, destination: dest}, src) : undefined
+    dest.destinationType === 'UMA_ADDRESS' ? umaDestination(ctx, {...input, destination: dest}, src) : undefined
   const destId = dest.destinationType === 'ACCOUNT' ? dest.accountId : undefined
   const destInternal = destId?.startsWith('InternalAccount:') ?? false
-  const destInt = destId && destInternal ? getInternalAccount(emu, destId) : undefined
-  const destExt = destId && !destInternal ? getExternalAccount(emu, destId) : undefined
+  const destInt = destId && destInternal ? getInternalAccount(ctx, destId) : undefined
+  const destExt = destId && !destInternal ? getExternalAccount(ctx, destId) : undefined
   if (input.source.sourceType === 'ACCOUNT' && destId === input.source.accountId)
     throw badRequest('SELF_PAYMENT', 'Source and destination are the same account')
   if (destExt && destExt.customerId && destExt.customerId !== src.customerId) {
@@ -116,10 +116,10 @@ export function createQuote(
       throw invalid([{field: 'source.cryptoNetwork', message: `${network} does not carry ${from} here`}])
   }
   const rail = pickRail(destExt, dest.destinationType === 'ACCOUNT' ? dest.paymentRail : undefined)
-  const customer = checkCustomerReady(emu, src.customerId)
+  const customer = checkCustomerReady(ctx, src.customerId)
 
   // An UMA quote pays at the rate its lookup showed (when it sends from the currency the lookup priced from).
-  const rate = uma?.rate ?? rateFor(emu, from, to)
+  const rate = uma?.rate ?? rateFor(ctx, from, to)
   const override = input.platformFeeOverride
     ? {fixed: input.platformFeeOverride.platformFixedFee.amount, bps: input.platformFeeOverride.platformVariableFeeBps}
     : undefined
@@ -128,15 +128,15 @@ export function createQuote(
     sending = input.lockedCurrencyAmount
     // Fees are charged on the converted (net) amount, which depends on the fees: iterate to the fixed
     // point (it settles in a step or two because bps < 100%). sending = net + fees holds exactly.
-    fees = feesFor(emu, {from, to, rail, net: sending, override})
+    fees = feesFor(ctx, {from, to, rail, net: sending, override})
     for (let i = 0; i < 5; i++)
-      fees = feesFor(emu, {from, to, rail, net: Math.max(0, sending - fees.service - fees.platform), override})
+      fees = feesFor(ctx, {from, to, rail, net: Math.max(0, sending - fees.service - fees.platform), override})
     const net = sending - fees.service - fees.platform
     receiving = net > 0 ? convertDown(rate, net, 'lockedCurrencyAmount') : 0
   } else {
     receiving = input.lockedCurrencyAmount
     const net = convertUp(rate, receiving, 'lockedCurrencyAmount')
-    fees = feesFor(emu, {from, to, rail, net, override})
+    fees = feesFor(ctx, {from, to, rail, net, override})
     sending = net + fees.service + fees.platform
   }
   if (receiving <= 0)
@@ -144,19 +144,19 @@ export function createQuote(
       'INVALID_AMOUNT',
       `After fees of ${fees.service + fees.platform} (smallest units of ${from}) nothing would be delivered; send more`,
     )
-  checkSize(emu, from, to, sending, receiving, rail)
+  checkSize(ctx, from, to, sending, receiving, rail)
   if (uma) checkUmaAmount(uma, receiving)
-  if (destExt) checkDestination(emu, destExt, {code: to, amount: receiving})
+  if (destExt) checkDestination(ctx, destExt, {code: to, amount: receiving})
   if (src.kind === 'INTERNAL' && (src.account as InternalAccount).balance.amount < sending)
     throw insufficientFunds(src.account as InternalAccount, sending)
 
   const id = newId('Quote')
-  const now = emu.now()
+  const now = ctx.now()
   const quote: StoredQuote = {
     id,
     status: 'PENDING',
-    createdAt: emu.iso(now),
-    expiresAt: emu.iso(now + emu.settings().quoteTtlMs),
+    createdAt: ctx.iso(now),
+    expiresAt: ctx.iso(now + ctx.settings().quoteTtlMs),
     source: input.source,
     destination: uma
       ? {destinationType: 'UMA_ADDRESS', umaAddress: uma.receiver.address, currency: to}
@@ -206,10 +206,10 @@ export function createQuote(
       },
     ]
   }
-  for (const check of emu.reactions.quoteChecks) check(emu, quote._.customerId) // SCA needs a session (emulator.ts)
+  for (const check of ctx.reactions.quoteChecks) check(ctx, quote._.customerId) // SCA needs a session (emulator.ts)
   opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored
-  emu.db.put('quotes', id, quote)
-  emu.scheduler.after(emu.settings().quoteTtlMs, 'quote.expire', {id})
+  ctx.db.put('quotes', id, quote)
+  ctx.scheduler.after(ctx.settings().quoteTtlMs, 'quote.expire', {id})
   return quote
 }
 
@@ -235,9 +235,9 @@ function realtimeInstructions(
   return fundingInstructionsFor(currency, quoteId).map((i) => ({...i, instructionsNotes: note}))
 }
 
-export function registerQuoteJobs(emu: SandboxContext): void {
-  emu.scheduler.on('quote.expire', (p) => {
-    const q = emu.db.get<StoredQuote>('quotes', String(p.id))
-    if (q?.status === 'PENDING') emu.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
+export function registerQuoteJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('quote.expire', (p) => {
+    const q = ctx.db.get<StoredQuote>('quotes', String(p.id))
+    if (q?.status === 'PENDING') ctx.db.put('quotes', q.id, {...q, status: 'EXPIRED'})
   })
 }

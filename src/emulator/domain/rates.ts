@@ -30,15 +30,15 @@ interface Snapshot {
  * The rate table in use: the defaults merged with PATCH /config {sandbox: {exchangeRates}}, cached
  * for `rateCacheMs` (spec 8: about 5 minutes). A config change takes effect at once (new hash).
  */
-export function rateTable(emu: SandboxContext): Record<string, string> {
-  const s = emu.settings()
+export function rateTable(ctx: SandboxContext): Record<string, string> {
+  const s = ctx.settings()
   const table = {...DEFAULT_RATES, ...s.exchangeRates}
   const hash = createHash('sha256')
     .update(JSON.stringify(Object.entries(table).sort()))
     .digest('hex')
-  const snap = emu.db.get<Snapshot>('rates', 'current')
-  if (snap && snap.hash === hash && emu.now() - snap.takenAt < s.rateCacheMs) return snap.table
-  return emu.db.put('rates', 'current', {takenAt: emu.now(), hash, table}).table
+  const snap = ctx.db.get<Snapshot>('rates', 'current')
+  if (snap && snap.hash === hash && ctx.now() - snap.takenAt < s.rateCacheMs) return snap.table
+  return ctx.db.put('rates', 'current', {takenAt: ctx.now(), hash, table}).table
 }
 
 export function decimalsOf(code: string): number {
@@ -59,8 +59,8 @@ export interface Rate {
   den: bigint
 }
 
-export function rateFor(emu: SandboxContext, from: string, to: string): Rate {
-  const table = rateTable(emu)
+export function rateFor(ctx: SandboxContext, from: string, to: string): Rate {
+  const table = rateTable(ctx)
   if (!table[from] || !table[to])
     throw new HttpError(400, 'QUOTE_RATE_UNAVAILABLE', `No ${from}→${to} rate is available in this sandbox`, {from, to})
   const [fn, fd] = fraction(table[from])
@@ -112,13 +112,13 @@ export function rateNumber(rate: Rate): number {
 }
 
 /** An amount in US cents (for limits and thresholds), rounded up. */
-export function toUsdCents(emu: SandboxContext, code: string, amount: number): number {
-  return code === 'USD' ? amount : convertUp(rateFor(emu, 'USD', code), amount)
+export function toUsdCents(ctx: SandboxContext, code: string, amount: number): number {
+  return code === 'USD' ? amount : convertUp(rateFor(ctx, 'USD', code), amount)
 }
 
 /** US cents expressed in `code` minor units (fixed fees set in USD), rounded up. */
-export function fromUsdCents(emu: SandboxContext, code: string, cents: number): number {
+export function fromUsdCents(ctx: SandboxContext, code: string, cents: number): number {
   if (code === 'USD' || cents === 0) return cents
-  const r = rateFor(emu, 'USD', code)
+  const r = rateFor(ctx, 'USD', code)
   return exactMinor((BigInt(cents) * r.num + r.den - 1n) / r.den, code, 'amount')
 }

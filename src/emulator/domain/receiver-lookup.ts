@@ -15,17 +15,17 @@ const DEFAULT_MAX_USD_CENTS = 100_000_000
 type Sender = {customerId?: string; senderUmaAddress?: string}
 
 /** The paying customer: by id (customerId wins), or by its UMA address on this platform. */
-function senderOf(emu: SandboxContext, s: Sender): StoredCustomer {
-  if (s.customerId) return getCustomer(emu, s.customerId)
-  const c = activeByUmaAddress(emu.db, s.senderUmaAddress!)
+function senderOf(ctx: SandboxContext, s: Sender): StoredCustomer {
+  if (s.customerId) return getCustomer(ctx, s.customerId)
+  const c = activeByUmaAddress(ctx.db, s.senderUmaAddress!)
   if (!c)
     throw invalid([{field: 'senderUmaAddress', message: `no customer of this platform holds ${s.senderUmaAddress}`}])
   return c
 }
 
 /** The currency the sender pays in: its first account currency (USD when it has none). */
-function sendingCurrency(emu: SandboxContext, c: StoredCustomer): string {
-  return c.currencies?.[0] ?? internalAccounts(emu.db, {customerId: c.id})[0]?.balance.currency.code ?? 'USD'
+function sendingCurrency(ctx: SandboxContext, c: StoredCustomer): string {
+  return c.currencies?.[0] ?? internalAccounts(ctx.db, {customerId: c.id})[0]?.balance.currency.code ?? 'USD'
 }
 
 /** What a lookup offered, kept so that a quote with its lookupId pays at the rate it showed. */
@@ -42,35 +42,35 @@ export interface StoredLookup {
 }
 
 /** What a receiver accepts in one currency, priced from the sender's currency (spec 19: receiving units per sending unit). */
-function preference(emu: SandboxContext, from: string, to: string) {
+function preference(ctx: SandboxContext, from: string, to: string) {
   let rate
   try {
-    rate = rateFor(emu, from, to)
+    rate = rateFor(ctx, from, to)
   } catch (e) {
     if (e instanceof HttpError) return undefined // no rate to this currency: not offered
     throw e
   }
-  const s = emu.settings()
+  const s = ctx.settings()
   return {
     rate,
     shown: {
       currency: currencyObject(to),
       estimatedExchangeRate: rateNumber(rate),
       min: 1,
-      max: s.transactionSizeLimits[to] ?? fromUsdCents(emu, to, DEFAULT_MAX_USD_CENTS),
+      max: s.transactionSizeLimits[to] ?? fromUsdCents(ctx, to, DEFAULT_MAX_USD_CENTS),
     },
   }
 }
 
 function record(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   receiver: string,
   sender: StoredCustomer,
   currencies: string[],
   required: Array<{name: string; mandatory: boolean}>,
 ) {
-  const from = sendingCurrency(emu, sender)
-  const prefs = currencies.map((c) => preference(emu, from, c)).filter((p) => p !== undefined)
+  const from = sendingCurrency(ctx, sender)
+  const prefs = currencies.map((c) => preference(ctx, from, c)).filter((p) => p !== undefined)
   const lookupId = newId('Lookup')
   const offered = prefs.map(({rate, shown}) => ({
     code: rate.to,
@@ -86,9 +86,9 @@ function record(
     from,
     offered,
     requiredPayerDataFields: required,
-    createdAt: emu.iso(),
+    createdAt: ctx.iso(),
   }
-  emu.db.put('receiverLookups', lookupId, stored)
+  ctx.db.put('receiverLookups', lookupId, stored)
   return {
     lookupId,
     supportedCurrencies: prefs.map((p) => p.shown),
@@ -101,19 +101,19 @@ function record(
  * domain are UMA_NOT_FOUND), or a customer of this platform by its UMA address. Other domains have
  * no receiver the sandbox can reach: 404 UMA_NOT_FOUND.
  */
-export function lookupUmaReceiver(emu: SandboxContext, address: string, s: Sender): Record<string, unknown> {
+export function lookupUmaReceiver(ctx: SandboxContext, address: string, s: Sender): Record<string, unknown> {
   if (!UMA_ADDRESS.test(address))
     throw badRequest('INVALID_UMA_ADDRESS', `"${address}" is not an UMA address ($name@domain)`, {
       receiverUmaAddress: address,
     })
-  const sender = senderOf(emu, s)
+  const sender = senderOf(ctx, s)
   if (isSandboxDomain(address)) {
     const cp = sandboxCounterparty(address)
     if (!cp) throw notFound('UMA_NOT_FOUND', `UMA address ${address}`)
     return {
       receiverUmaAddress: address,
       ...record(
-        emu,
+        ctx,
         address,
         sender,
         [cp.currency],
@@ -124,18 +124,18 @@ export function lookupUmaReceiver(emu: SandboxContext, address: string, s: Sende
       ),
     }
   }
-  const receiver = activeByUmaAddress(emu.db, address)
+  const receiver = activeByUmaAddress(ctx.db, address)
   if (!receiver) throw notFound('UMA_NOT_FOUND', `UMA address ${address}`)
   if (receiver.id === sender.id) throw badRequest('SELF_PAYMENT', `${address} belongs to the sender ${sender.id}`)
   const currencies = [
-    ...new Set(internalAccounts(emu.db, {customerId: receiver.id}).map((a) => a.balance.currency.code)),
+    ...new Set(internalAccounts(ctx.db, {customerId: receiver.id}).map((a) => a.balance.currency.code)),
   ]
-  return {receiverUmaAddress: address, ...record(emu, address, sender, currencies, [])}
+  return {receiverUmaAddress: address, ...record(ctx, address, sender, currencies, [])}
 }
 
 /** GET /receiver/external-account/{id}: the account's currency, priced from the sender's. */
-export function lookupExternalReceiver(emu: SandboxContext, accountId: string, s: Sender): Record<string, unknown> {
-  const account = getExternalAccount(emu, accountId)
-  const sender = senderOf(emu, s)
-  return {accountId: account.id, ...record(emu, account.id, sender, [account.currency], [])}
+export function lookupExternalReceiver(ctx: SandboxContext, accountId: string, s: Sender): Record<string, unknown> {
+  const account = getExternalAccount(ctx, accountId)
+  const sender = senderOf(ctx, s)
+  return {accountId: account.id, ...record(ctx, account.id, sender, [account.currency], [])}
 }

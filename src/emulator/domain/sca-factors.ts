@@ -5,7 +5,7 @@ import type {SandboxContext} from '../context.js'
 import {conflict, invalid, notFound} from '../http-error.js'
 import {SANDBOX_SCA_CODE, failedProof, saveSca, type FactorView, type ScaState} from './sca.js'
 
-export function startEnrolment(emu: SandboxContext, st: ScaState, type: 'TOTP' | 'PASSKEY') {
+export function startEnrolment(ctx: SandboxContext, st: ScaState, type: 'TOTP' | 'PASSKEY') {
   if (type === 'PASSKEY') {
     if (st.factors.some((f) => f.factor === 'PASSKEY'))
       throw conflict(
@@ -13,8 +13,8 @@ export function startEnrolment(emu: SandboxContext, st: ScaState, type: 'TOTP' |
         `${st.customerId} has a passkey enrolled already (one per customer); delete it first`,
       )
     const challenge = randomBytes(32).toString('base64url')
-    saveSca(emu, {...st, pending: {...st.pending, passkeyChallenge: challenge}})
-    const origins = emu.settings().passkeyOrigins
+    saveSca(ctx, {...st, pending: {...st.pending, passkeyChallenge: challenge}})
+    const origins = ctx.settings().passkeyOrigins
     return {
       type,
       options: {
@@ -29,7 +29,7 @@ export function startEnrolment(emu: SandboxContext, st: ScaState, type: 'TOTP' |
     }
   }
   const secret = base32.encode(randomBytes(20)).replace(/=+$/, '')
-  saveSca(emu, {...st, pending: {...st.pending, totpSecret: secret}})
+  saveSca(ctx, {...st, pending: {...st.pending, totpSecret: secret}})
   return {
     type,
     secret,
@@ -39,7 +39,7 @@ export function startEnrolment(emu: SandboxContext, st: ScaState, type: 'TOTP' |
 }
 
 export function confirmEnrolment(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   st: ScaState,
   body: {type: 'TOTP'; secret: string; code: string} | {type: 'PASSKEY'; origin: string; credential: {id: string}},
 ) {
@@ -51,8 +51,8 @@ export function confirmEnrolment(
           message: 'does not match a TOTP enrolment in progress; start one with POST /sca/factors {type: TOTP}',
         },
       ])
-    if (body.code !== SANDBOX_SCA_CODE) throw failedProof(emu, st, 'code', 'does not match the authenticator code')
-    saveSca(emu, {
+    if (body.code !== SANDBOX_SCA_CODE) throw failedProof(ctx, st, 'code', 'does not match the authenticator code')
+    saveSca(ctx, {
       ...st,
       factors: [...st.factors.filter((f) => f.factor !== 'TOTP'), {factor: 'TOTP', name: 'Authenticator app'}],
       pending: {...st.pending, totpSecret: undefined},
@@ -72,15 +72,15 @@ export function confirmEnrolment(
         message: 'no passkey enrolment is in progress; start one with POST /sca/factors {type: PASSKEY}',
       },
     ])
-  if (!emu.settings().passkeyOrigins.includes(body.origin))
-    throw invalid([{field: 'origin', message: `must be one of ${emu.settings().passkeyOrigins.join(', ')}`}])
+  if (!ctx.settings().passkeyOrigins.includes(body.origin))
+    throw invalid([{field: 'origin', message: `must be one of ${ctx.settings().passkeyOrigins.join(', ')}`}])
   const factor: FactorView = {factor: 'PASSKEY', credentialId: body.credential.id, name: 'Passkey'}
-  saveSca(emu, {...st, factors: [...st.factors, factor], pending: {...st.pending, passkeyChallenge: undefined}})
+  saveSca(ctx, {...st, factors: [...st.factors, factor], pending: {...st.pending, passkeyChallenge: undefined}})
   return {type: 'PASSKEY', factor}
 }
 
-export function deleteFactor(emu: SandboxContext, st: ScaState, credentialId: string): void {
+export function deleteFactor(ctx: SandboxContext, st: ScaState, credentialId: string): void {
   if (!st.factors.some((f) => f.credentialId === credentialId))
     throw notFound('NOT_FOUND', `SCA factor ${credentialId} of ${st.customerId}`)
-  saveSca(emu, {...st, factors: st.factors.filter((f) => f.credentialId !== credentialId)})
+  saveSca(ctx, {...st, factors: st.factors.filter((f) => f.credentialId !== credentialId)})
 }

@@ -17,28 +17,28 @@ import {
   type ScaState,
 } from './sca.js'
 
-export function startLogin(emu: SandboxContext, st: ScaState, factor: ScaFactor) {
-  checkLock(emu, st)
+export function startLogin(ctx: SandboxContext, st: ScaState, factor: ScaFactor) {
+  checkLock(ctx, st)
   requireEnrolled(st, factor)
-  const expiresAt = emu.iso(emu.now() + emu.settings().scaChallengeTtlMs)
+  const expiresAt = ctx.iso(ctx.now() + ctx.settings().scaChallengeTtlMs)
   if (factor === 'SMS_OTP') {
     const challengeId = newId('ScaChallenge')
-    saveSca(emu, {...st, login: {factor, challengeId, expiresAt}})
-    emu.log(`sca: login code for ${st.customerId} sent by SMS (challenge ${challengeId})`)
+    saveSca(ctx, {...st, login: {factor, challengeId, expiresAt}})
+    ctx.log(`sca: login code for ${st.customerId} sent by SMS (challenge ${challengeId})`)
     return {factor, challengeId, expiresAt}
   }
   if (factor === 'TOTP') {
-    saveSca(emu, {...st, login: {factor, expiresAt}})
+    saveSca(ctx, {...st, login: {factor, expiresAt}})
     return {factor, expiresAt}
   }
   const challenge = randomBytes(32).toString('base64url')
   const passkey = st.factors.find((f) => f.factor === 'PASSKEY')!
-  saveSca(emu, {...st, login: {factor, expiresAt, passkeyChallenge: challenge}})
+  saveSca(ctx, {...st, login: {factor, expiresAt, passkeyChallenge: challenge}})
   return {
     factor,
     expiresAt,
     passkeyOptions: {challenge, rpId: 'localhost', allowCredentials: [{type: 'public-key', id: passkey.credentialId}]},
-    allowedOrigins: emu.settings().passkeyOrigins,
+    allowedOrigins: ctx.settings().passkeyOrigins,
     relyingPartyId: 'localhost',
   }
 }
@@ -50,47 +50,47 @@ export interface Proof {
 }
 
 /** Checks a proof for `factor`; a wrong one counts towards the lock (and is refused). */
-export function checkProof(emu: SandboxContext, st: ScaState, factor: string, proof: Proof): void {
+export function checkProof(ctx: SandboxContext, st: ScaState, factor: string, proof: Proof): void {
   if (factor === 'PASSKEY') {
     if (!proof.passkeyAssertion)
       throw invalid([{field: 'passkeyAssertion', message: 'is required for a PASSKEY challenge'}])
     const passkey = st.factors.find((f) => f.factor === 'PASSKEY')
     const id = proof.passkeyAssertion.credentialId ?? proof.passkeyAssertion.id
-    if (proof.origin && !emu.settings().passkeyOrigins.includes(proof.origin))
-      throw invalid([{field: 'origin', message: `must be one of ${emu.settings().passkeyOrigins.join(', ')}`}])
+    if (proof.origin && !ctx.settings().passkeyOrigins.includes(proof.origin))
+      throw invalid([{field: 'origin', message: `must be one of ${ctx.settings().passkeyOrigins.join(', ')}`}])
     if (!passkey || id !== passkey.credentialId)
-      throw failedProof(emu, st, 'passkeyAssertion', 'was not made by the enrolled passkey')
+      throw failedProof(ctx, st, 'passkeyAssertion', 'was not made by the enrolled passkey')
     return
   }
   if (!proof.code) throw invalid([{field: 'code', message: `is required for a ${factor} challenge`}])
-  if (proof.code !== SANDBOX_SCA_CODE) throw failedProof(emu, st, 'code', 'does not match the code that was sent')
+  if (proof.code !== SANDBOX_SCA_CODE) throw failedProof(ctx, st, 'code', 'does not match the code that was sent')
 }
 
 export function completeLogin(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   st: ScaState,
   body: Proof & {factor: ScaFactor; challengeId?: string | null},
 ) {
-  checkLock(emu, st)
+  checkLock(ctx, st)
   const login = st.login
   if (!login || login.factor !== body.factor)
     throw invalid([{field: 'factor', message: `no ${body.factor} login was started; call POST /sca/login/start first`}])
   if (login.factor === 'SMS_OTP' && body.challengeId !== login.challengeId)
     throw invalid([{field: 'challengeId', message: 'must echo the challengeId of the started login'}])
-  if (Date.parse(login.expiresAt) <= emu.now())
+  if (Date.parse(login.expiresAt) <= ctx.now())
     throw invalid([{field: 'code', message: 'the login challenge expired; start a new login'}])
-  checkProof(emu, st, body.factor, body)
-  const sessionExpiresAt = emu.iso(emu.now() + SESSION_DAYS * DAY_MS)
-  saveSca(emu, {...st, login: undefined, sessionExpiresAt, failedAttempts: 0, lockedUntil: null})
+  checkProof(ctx, st, body.factor, body)
+  const sessionExpiresAt = ctx.iso(ctx.now() + SESSION_DAYS * DAY_MS)
+  saveSca(ctx, {...st, login: undefined, sessionExpiresAt, failedAttempts: 0, lockedUntil: null})
   return {status: 'ACTIVE', sessionExpiresAt}
 }
 
 export function recordEvent(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   st: ScaState,
   eventType: 'RESET_PASSWORD_COMPLETED' | 'FAILED_LOGIN_ATTEMPT',
 ) {
-  checkLock(emu, st)
-  const next = eventType === 'FAILED_LOGIN_ATTEMPT' ? countFailure(emu, st) : saveSca(emu, {...st, failedAttempts: 0})
-  return {eventType, ...lockDetails(emu, next)}
+  checkLock(ctx, st)
+  const next = eventType === 'FAILED_LOGIN_ATTEMPT' ? countFailure(ctx, st) : saveSca(ctx, {...st, failedAttempts: 0})
+  return {eventType, ...lockDetails(ctx, next)}
 }

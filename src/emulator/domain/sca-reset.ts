@@ -16,9 +16,9 @@ export interface ScaReset {
   completedAt?: string | null
 }
 
-export function startReset(emu: SandboxContext, st: ScaState, factor: ScaFactor) {
+export function startReset(ctx: SandboxContext, st: ScaState, factor: ScaFactor) {
   requireEnrolled(st, factor)
-  const now = emu.now()
+  const now = ctx.now()
   const recent = (st.resetStarts ?? []).filter((t) => t > now - DAY_MS)
   if (recent.length >= RESETS_PER_DAY) {
     const retry = Math.ceil((recent[0] + DAY_MS - now) / 1000)
@@ -30,18 +30,18 @@ export function startReset(emu: SandboxContext, st: ScaState, factor: ScaFactor)
       {'retry-after': String(retry)},
     )
   }
-  saveSca(emu, {...st, resetStarts: [...recent, now]})
+  saveSca(ctx, {...st, resetStarts: [...recent, now]})
   const reset: ScaReset = {
     resetId: newId('ScaReset'),
     customerId: st.customerId,
     factor,
     status: 'INITIATED',
-    expiresAt: emu.iso(now + DAY_MS),
+    expiresAt: ctx.iso(now + DAY_MS),
     completedAt: null,
   }
-  emu.db.put('scaResets', reset.resetId, reset)
+  ctx.db.put('scaResets', reset.resetId, reset)
   // The end user's liveness check passes on its own in the sandbox.
-  emu.scheduler.after(emu.settings().livenessDelayMs, 'sca.reset-liveness', {resetId: reset.resetId})
+  ctx.scheduler.after(ctx.settings().livenessDelayMs, 'sca.reset-liveness', {resetId: reset.resetId})
   return {
     resetId: reset.resetId,
     livenessAccessToken: `sandbox-liveness-${randomBytes(8).toString('hex')}`,
@@ -50,10 +50,10 @@ export function startReset(emu: SandboxContext, st: ScaState, factor: ScaFactor)
   }
 }
 
-export function getReset(emu: SandboxContext, st: ScaState, resetId: string): ScaReset {
-  const r = emu.db.get<ScaReset>('scaResets', resetId)
+export function getReset(ctx: SandboxContext, st: ScaState, resetId: string): ScaReset {
+  const r = ctx.db.get<ScaReset>('scaResets', resetId)
   if (!r || r.customerId !== st.customerId) throw notFound('NOT_FOUND', `Reset ${resetId} of ${st.customerId}`)
-  if (r.status !== 'COMPLETED' && Date.parse(r.expiresAt) <= emu.now()) return {...r, status: 'EXPIRED'}
+  if (r.status !== 'COMPLETED' && Date.parse(r.expiresAt) <= ctx.now()) return {...r, status: 'EXPIRED'}
   return r
 }
 
@@ -68,18 +68,18 @@ export function publicReset(r: ScaReset) {
 }
 
 export function completeReset(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   st: ScaState,
   resetId: string,
   mobile?: {countryCode: string; number: string},
 ): void {
-  const r = getReset(emu, st, resetId)
+  const r = getReset(ctx, st, resetId)
   if (r.status !== 'LIVENESS_PASSED')
     throw invalid([{field: 'resetId', message: `the reset is ${r.status}; it completes once liveness has passed`}])
   if (r.factor === 'SMS_OTP' && !mobile)
     throw invalid([{field: 'mobile', message: 'is required to complete an SMS_OTP reset (the new number)'}])
-  emu.db.put('scaResets', r.resetId, {...r, status: 'COMPLETED', completedAt: emu.iso()})
-  saveSca(emu, {
+  ctx.db.put('scaResets', r.resetId, {...r, status: 'COMPLETED', completedAt: ctx.iso()})
+  saveSca(ctx, {
     ...st,
     factors: st.factors.filter((f) => f.factor !== r.factor),
     failedAttempts: 0,
@@ -88,9 +88,9 @@ export function completeReset(
   } as ScaState)
 }
 
-export function registerScaResetJobs(emu: SandboxContext): void {
-  emu.scheduler.on('sca.reset-liveness', (p) => {
-    const r = emu.db.get<ScaReset>('scaResets', String(p.resetId))
-    if (r?.status === 'INITIATED') emu.db.put('scaResets', r.resetId, {...r, status: 'LIVENESS_PASSED'})
+export function registerScaResetJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on('sca.reset-liveness', (p) => {
+    const r = ctx.db.get<ScaReset>('scaResets', String(p.resetId))
+    if (r?.status === 'INITIATED') ctx.db.put('scaResets', r.resetId, {...r, status: 'LIVENESS_PASSED'})
   })
 }

@@ -32,65 +32,65 @@ export interface ScaState {
   resetStarts?: number[]
 }
 
-export function scaRequired(emu: SandboxContext): boolean {
-  return emu.settings().scaRequired
+export function scaRequired(ctx: SandboxContext): boolean {
+  return ctx.settings().scaRequired
 }
 
 /** The customer's SCA state; 404 for an unknown customer, 409 when SCA does not apply to it. */
-export function scaState(emu: SandboxContext, customerId: string): ScaState {
-  const c = getCustomer(emu, customerId)
-  if (!scaRequired(emu))
+export function scaState(ctx: SandboxContext, customerId: string): ScaState {
+  const c = getCustomer(ctx, customerId)
+  if (!scaRequired(ctx))
     throw conflict(
       'CONFLICT',
       `SCA is not required for ${c.id}: its platform does not require strong customer authentication (sandbox: PATCH /config {sandbox: {scaRequired: true}})`,
     )
-  return emu.db.get<ScaState>('scaStates', c.id) ?? {customerId: c.id, factors: [], failedAttempts: 0}
+  return ctx.db.get<ScaState>('scaStates', c.id) ?? {customerId: c.id, factors: [], failedAttempts: 0}
 }
 
-export function saveSca(emu: SandboxContext, st: ScaState): ScaState {
-  return emu.db.put('scaStates', st.customerId, st)
+export function saveSca(ctx: SandboxContext, st: ScaState): ScaState {
+  return ctx.db.put('scaStates', st.customerId, st)
 }
 
 export function factorsOf(st: ScaState): FactorView[] {
   return [{factor: 'SMS_OTP'}, ...st.factors]
 }
 
-export function lockDetails(emu: SandboxContext, st: ScaState) {
+export function lockDetails(ctx: SandboxContext, st: ScaState) {
   return {suspended: false, lockedUntil: st.lockedUntil ?? null, failedAttempts: st.failedAttempts}
 }
 
-export function isLocked(emu: SandboxContext, st: ScaState): boolean {
-  return Boolean(st.lockedUntil && Date.parse(st.lockedUntil) > emu.now())
+export function isLocked(ctx: SandboxContext, st: ScaState): boolean {
+  return Boolean(st.lockedUntil && Date.parse(st.lockedUntil) > ctx.now())
 }
 
-function locked(emu: SandboxContext, st: ScaState): HttpError {
+function locked(ctx: SandboxContext, st: ScaState): HttpError {
   return new HttpError(
     423,
     'ACCOUNT_LOCKED',
     `${st.customerId} is locked after ${st.failedAttempts} failed authentication attempts until ${st.lockedUntil}`,
-    lockDetails(emu, st),
+    lockDetails(ctx, st),
   )
 }
 
-export function checkLock(emu: SandboxContext, st: ScaState): void {
-  if (isLocked(emu, st)) throw locked(emu, st)
+export function checkLock(ctx: SandboxContext, st: ScaState): void {
+  if (isLocked(ctx, st)) throw locked(ctx, st)
 }
 
 /** Counts a failed proof; the attempt that reaches the limit locks the account. Both refusals keep the count. */
-export function countFailure(emu: SandboxContext, st: ScaState): ScaState {
+export function countFailure(ctx: SandboxContext, st: ScaState): ScaState {
   const failedAttempts = st.failedAttempts + 1
-  const lock = failedAttempts >= emu.settings().scaMaxFailedAttempts
-  return saveSca(emu, {
+  const lock = failedAttempts >= ctx.settings().scaMaxFailedAttempts
+  return saveSca(ctx, {
     ...st,
     failedAttempts,
-    lockedUntil: lock ? emu.iso(emu.now() + emu.settings().scaLockMs) : (st.lockedUntil ?? null),
+    lockedUntil: lock ? ctx.iso(ctx.now() + ctx.settings().scaLockMs) : (st.lockedUntil ?? null),
   })
 }
 
-export function failedProof(emu: SandboxContext, st: ScaState, field: string, message: string): HttpError {
-  const next = countFailure(emu, st)
-  if (isLocked(emu, next)) return keepingWrites(locked(emu, next))
-  const left = emu.settings().scaMaxFailedAttempts - next.failedAttempts
+export function failedProof(ctx: SandboxContext, st: ScaState, field: string, message: string): HttpError {
+  const next = countFailure(ctx, st)
+  if (isLocked(ctx, next)) return keepingWrites(locked(ctx, next))
+  const left = ctx.settings().scaMaxFailedAttempts - next.failedAttempts
   return keepingWrites(
     new HttpError(400, 'INVALID_INPUT', `Invalid input: ${field}`, {
       errors: [{field, message: `${message}; ${left} attempt(s) left before the account locks`}],
@@ -99,16 +99,16 @@ export function failedProof(emu: SandboxContext, st: ScaState, field: string, me
   )
 }
 
-export function hasSession(emu: SandboxContext, st: ScaState): boolean {
-  return Boolean(st.sessionExpiresAt && Date.parse(st.sessionExpiresAt) > emu.now())
+export function hasSession(ctx: SandboxContext, st: ScaState): boolean {
+  return Boolean(st.sessionExpiresAt && Date.parse(st.sessionExpiresAt) > ctx.now())
 }
 
 /** Quote create/execute for a customer whose platform requires SCA: locked → 423, no session → 409. */
-export function requireScaSession(emu: SandboxContext, customerId: string): void {
-  if (!scaRequired(emu)) return
-  const st = emu.db.get<ScaState>('scaStates', customerId) ?? {customerId, factors: [], failedAttempts: 0}
-  checkLock(emu, st)
-  if (!hasSession(emu, st)) {
+export function requireScaSession(ctx: SandboxContext, customerId: string): void {
+  if (!scaRequired(ctx)) return
+  const st = ctx.db.get<ScaState>('scaStates', customerId) ?? {customerId, factors: [], failedAttempts: 0}
+  checkLock(ctx, st)
+  if (!hasSession(ctx, st)) {
     throw conflict(
       'SCA_SESSION_REQUIRED',
       `${customerId} has no active SCA session; log the customer in (POST /sca/login/start, then /sca/login/complete) and retry`,

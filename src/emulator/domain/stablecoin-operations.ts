@@ -67,8 +67,8 @@ function units(coin: StoredStablecoin, amount: string): {amount: number; cents: 
   return {amount: n, cents: n / perCent}
 }
 
-function externalAccount(emu: SandboxContext, id: string, field: string): StoredExternalAccount {
-  const a = emu.db.get<StoredExternalAccount>('externalAccounts', id)
+function externalAccount(ctx: SandboxContext, id: string, field: string): StoredExternalAccount {
+  const a = ctx.db.get<StoredExternalAccount>('externalAccounts', id)
   if (!a || a.isDeleted) throw new HttpError(404, 'ACCOUNT_NOT_FOUND', `External account ${id} (${field}) not found`)
   return a
 }
@@ -76,14 +76,14 @@ function externalAccount(emu: SandboxContext, id: string, field: string): Stored
 const isWallet = (a: StoredExternalAccount) => /WALLET|BITCOIN|LIGHTNING|SPARK/.test(a.accountInfo.accountType)
 
 /** Moves into the platform's stablecoin account need the coin ENABLED for Service operations. */
-function platformCoinAccount(emu: SandboxContext, coin: StoredStablecoin, accountId: string, field: string) {
+function platformCoinAccount(ctx: SandboxContext, coin: StoredStablecoin, accountId: string, field: string) {
   if (coin.gridOperationsStatus !== 'ENABLED') {
     throw badRequest(
       'STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED',
       `${coin.id} is ${coin.gridOperationsStatus}; internal accounts hold it only once ENABLED`,
     )
   }
-  const own = stablecoinAccount(emu, coin)
+  const own = stablecoinAccount(ctx, coin)
   if (!own || own.id !== accountId)
     throw badRequest('INVALID_INPUT', `Invalid input: ${field}`, {
       errors: [{field, message: `must be the platform's ${coin.symbol} account${own ? ` (${own.id})` : ''}`}],
@@ -91,11 +91,11 @@ function platformCoinAccount(emu: SandboxContext, coin: StoredStablecoin, accoun
   return own
 }
 
-function base(emu: SandboxContext, coin: StoredStablecoin, type: 'MINT' | 'BURN', amount: string) {
-  const account = usableProviderAccount(emu, coin.stablecoinProviderAccountId)
+function base(ctx: SandboxContext, coin: StoredStablecoin, type: 'MINT' | 'BURN', amount: string) {
+  const account = usableProviderAccount(ctx, coin.stablecoinProviderAccountId)
   if (coin.issuanceStatus !== 'PROVISIONED')
     throw badRequest('STABLECOIN_NOT_PROVISIONED', `${coin.id} is ${coin.issuanceStatus} with the provider`)
-  const now = emu.iso()
+  const now = ctx.iso()
   return {
     id: newId('StablecoinOperation'),
     stablecoinId: coin.id,
@@ -124,14 +124,14 @@ export function requireIdempotencyKey(req: EmuRequest): void {
 }
 
 export function mint(req: EmuRequest, stablecoinId: string) {
-  const emu = req.ctx
+  const ctx = req.ctx
   requireIdempotencyKey(req)
-  return emu.idempotent(req, `mint|${stablecoinId}`, () => {
-    const coin = getStablecoin(emu, stablecoinId)
+  return ctx.idempotent(req, `mint|${stablecoinId}`, () => {
+    const coin = getStablecoin(ctx, stablecoinId)
     const input = validate(mintRequest, req.body)
     const {amount, cents} = units(coin, input.amount)
     const op: StoredOperation = {
-      ...base(emu, coin, 'MINT', input.amount),
+      ...base(ctx, coin, 'MINT', input.amount),
       status: 'PROCESSING',
       source: input.fundingSource,
       destination: input.destination,
@@ -141,8 +141,8 @@ export function mint(req: EmuRequest, stablecoinId: string) {
     // Checks first (nothing changes until every one passed), then the holds.
     const dest = input.destination.accountId
     if (dest.startsWith('InternalAccount:'))
-      ledger.creditOnSettle = {accountId: platformCoinAccount(emu, coin, dest, 'destination.accountId').id, amount}
-    else if (externalAccount(emu, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
+      ledger.creditOnSettle = {accountId: platformCoinAccount(ctx, coin, dest, 'destination.accountId').id, amount}
+    else if (externalAccount(ctx, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
       throw badRequest(
         'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
         `${dest} is not an L2 wallet; minted ${coin.symbol} goes to an L2_WALLET external account or the platform's ${coin.symbol} account`,
@@ -155,7 +155,7 @@ export function mint(req: EmuRequest, stablecoinId: string) {
         'Mints funded from a provider internal balance are not supported yet',
       )
     if (fs.type === 'ACH_DEBIT' || fs.type === 'SAME_DAY_ACH_DEBIT') {
-      const bank = externalAccount(emu, fs.externalAccountId, 'fundingSource.externalAccountId')
+      const bank = externalAccount(ctx, fs.externalAccountId, 'fundingSource.externalAccountId')
       if (isWallet(bank) || bank.currency !== coin.baseCurrency)
         throw badRequest(
           'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
@@ -163,12 +163,12 @@ export function mint(req: EmuRequest, stablecoinId: string) {
         )
     }
     if (fs.type === 'GRID_INTERNAL_ACCOUNT') {
-      const fiat = getInternalAccount(emu, fs.accountId)
+      const fiat = getInternalAccount(ctx, fs.accountId)
       if (fiat.balance.currency.code !== coin.baseCurrency)
         throw badRequest('INVALID_INPUT', 'Invalid input: fundingSource.accountId', {
           errors: [{field: 'fundingSource.accountId', message: `must be a ${coin.baseCurrency} internal account`}],
         })
-      hold(emu, fiat.id, cents)
+      hold(ctx, fiat.id, cents)
       ledger.releaseHeld = {accountId: fiat.id, amount: cents}
     }
     if (fs.type === 'WIRE') {
@@ -182,27 +182,27 @@ export function mint(req: EmuRequest, stablecoinId: string) {
         routingNumber: '021000021',
         reference: op.id.slice(-12),
       }
-      op.expiresAt = emu.iso(emu.now() + PENDING_FUNDING_TTL_MS)
+      op.expiresAt = ctx.iso(ctx.now() + PENDING_FUNDING_TTL_MS)
     }
-    return {status: 201, body: publicOperation(start(emu, {...op, _ledger: ledger}))}
+    return {status: 201, body: publicOperation(start(ctx, {...op, _ledger: ledger}))}
   })
 }
 
 export function burn(req: EmuRequest, stablecoinId: string) {
-  const emu = req.ctx
+  const ctx = req.ctx
   requireIdempotencyKey(req)
-  return emu.idempotent(req, `burn|${stablecoinId}`, () => {
-    const coin = getStablecoin(emu, stablecoinId)
+  return ctx.idempotent(req, `burn|${stablecoinId}`, () => {
+    const coin = getStablecoin(ctx, stablecoinId)
     const input = validate(burnRequest, req.body)
     const {amount, cents} = units(coin, input.amount)
     const op: StoredOperation = {
-      ...base(emu, coin, 'BURN', input.amount),
+      ...base(ctx, coin, 'BURN', input.amount),
       status: 'PROCESSING',
       source: input.source,
       destination: {accountId: input.destination.externalAccountId, rail: input.destination.rail},
       ...(input.description ? {description: input.description} : {}),
     }
-    const bank = externalAccount(emu, input.destination.externalAccountId, 'destination.externalAccountId')
+    const bank = externalAccount(ctx, input.destination.externalAccountId, 'destination.externalAccountId')
     if (isWallet(bank) || bank.currency !== coin.baseCurrency)
       throw badRequest(
         'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
@@ -218,16 +218,16 @@ export function burn(req: EmuRequest, stablecoinId: string) {
     const ledger: NonNullable<StoredOperation['_ledger']> = {}
     const src = input.source
     if (src.type === 'GRID_INTERNAL_ACCOUNT') {
-      const own = platformCoinAccount(emu, coin, src.accountId, 'source.accountId')
-      hold(emu, own.id, amount)
+      const own = platformCoinAccount(ctx, coin, src.accountId, 'source.accountId')
+      hold(ctx, own.id, amount)
       ledger.releaseHeld = {accountId: own.id, amount}
     }
     if (src.type === 'EXTERNAL_ACCOUNT') {
       op.status = 'PENDING_FUNDING'
       op.fundingInstructions = depositInstructions(coin, op.id)
-      op.expiresAt = emu.iso(emu.now() + PENDING_FUNDING_TTL_MS)
+      op.expiresAt = ctx.iso(ctx.now() + PENDING_FUNDING_TTL_MS)
     }
-    return {status: 201, body: publicOperation(start(emu, {...op, _ledger: ledger}))}
+    return {status: 201, body: publicOperation(start(ctx, {...op, _ledger: ledger}))}
   })
 }
 
@@ -238,39 +238,39 @@ export function burn(req: EmuRequest, stablecoinId: string) {
  * or burn moves a platform balance (the hold at creation, the settlement). Operations off the
  * platform's books announce nothing.
  */
-function balanceUpdated(emu: SandboxContext, accountId: string): void {
-  emu.webhooks.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', getInternalAccount(emu, accountId))
+function balanceUpdated(ctx: SandboxContext, accountId: string): void {
+  ctx.webhooks.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', getInternalAccount(ctx, accountId))
 }
 
 /** Stores a new operation, announces the balance it held, and schedules its settlement. */
-function start(emu: SandboxContext, op: StoredOperation): StoredOperation {
-  emu.db.put('stablecoinOperations', op.id, op)
-  if (op._ledger?.releaseHeld) balanceUpdated(emu, op._ledger.releaseHeld.accountId)
-  emu.scheduler.after(emu.settings().stablecoinSettlementDelayMs ?? 500, SETTLE, {operationId: op.id})
+function start(ctx: SandboxContext, op: StoredOperation): StoredOperation {
+  ctx.db.put('stablecoinOperations', op.id, op)
+  if (op._ledger?.releaseHeld) balanceUpdated(ctx, op._ledger.releaseHeld.accountId)
+  ctx.scheduler.after(ctx.settings().stablecoinSettlementDelayMs ?? 500, SETTLE, {operationId: op.id})
   return op
 }
 
 /** Settlement (sandbox: the provider reports funds received / transfer done): ledger effects, COMPLETED, webhook. */
-export function registerStablecoinSettler(emu: SandboxContext): void {
-  emu.scheduler.on(SETTLE, (payload) => settleOperation(emu, String(payload.operationId)))
+export function registerStablecoinSettler(ctx: SandboxContext): void {
+  ctx.scheduler.on(SETTLE, (payload) => settleOperation(ctx, String(payload.operationId)))
 }
 
 /** Settles one operation (the scheduled job; tests call it to order settlements themselves). Idempotent. */
-export function settleOperation(emu: SandboxContext, operationId: string): void {
-  const op = emu.db.get<StoredOperation>('stablecoinOperations', operationId)
+export function settleOperation(ctx: SandboxContext, operationId: string): void {
+  const op = ctx.db.get<StoredOperation>('stablecoinOperations', operationId)
   if (!op || op.status === 'COMPLETED' || op.status === 'FAILED' || op.status === 'EXPIRED') return
-  if (op._ledger?.releaseHeld) settleHeld(emu, op._ledger.releaseHeld.accountId, op._ledger.releaseHeld.amount)
-  if (op._ledger?.creditOnSettle) credit(emu, op._ledger.creditOnSettle.accountId, op._ledger.creditOnSettle.amount)
-  const done: StoredOperation = {...op, status: 'COMPLETED', providerStatus: 'complete', updatedAt: emu.iso()}
+  if (op._ledger?.releaseHeld) settleHeld(ctx, op._ledger.releaseHeld.accountId, op._ledger.releaseHeld.amount)
+  if (op._ledger?.creditOnSettle) credit(ctx, op._ledger.creditOnSettle.accountId, op._ledger.creditOnSettle.amount)
+  const done: StoredOperation = {...op, status: 'COMPLETED', providerStatus: 'complete', updatedAt: ctx.iso()}
   delete done.expiresAt
   delete done._ledger
-  emu.db.put('stablecoinOperations', op.id, done)
+  ctx.db.put('stablecoinOperations', op.id, done)
   for (const moved of [op._ledger?.releaseHeld, op._ledger?.creditOnSettle])
-    if (moved) balanceUpdated(emu, moved.accountId)
+    if (moved) balanceUpdated(ctx, moved.accountId)
 }
 
-export function getOperation(emu: SandboxContext, id: string): StoredOperation {
-  const op = emu.db.get<StoredOperation>('stablecoinOperations', id)
+export function getOperation(ctx: SandboxContext, id: string): StoredOperation {
+  const op = ctx.db.get<StoredOperation>('stablecoinOperations', id)
   if (!op) throw notFound('STABLECOIN_OPERATION_NOT_FOUND', `Stablecoin operation ${id}`)
   return op
 }

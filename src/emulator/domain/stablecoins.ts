@@ -64,16 +64,16 @@ export function publicProviderAccount(a: StoredProviderAccount) {
 }
 
 /** POST /stablecoin-provider-accounts: the secret is verified (sandbox: accepted) and never returned. */
-export function linkProviderAccount(emu: SandboxContext, body: unknown): StoredProviderAccount {
+export function linkProviderAccount(ctx: SandboxContext, body: unknown): StoredProviderAccount {
   const input = validate(providerAccountLinkRequest, body)
   const providerAccountId =
     input.providerAccountId ?? createHash('sha256').update(input.apiClientId).digest('base64url').slice(0, 27)
-  const existing = providerAccountByProviderId<StoredProviderAccount>(emu.db, input.provider, providerAccountId)
+  const existing = providerAccountByProviderId<StoredProviderAccount>(ctx.db, input.provider, providerAccountId)
   if (existing?.status === 'ACTIVE')
     throw conflict('CONFLICT', `Provider account ${providerAccountId} is linked already as ${existing.id}`, {
       stablecoinProviderAccountId: existing.id,
     })
-  const now = emu.iso()
+  const now = ctx.iso()
   const account: StoredProviderAccount = {
     id: newId('StablecoinProviderAccount'),
     provider: input.provider,
@@ -85,25 +85,25 @@ export function linkProviderAccount(emu: SandboxContext, body: unknown): StoredP
     createdAt: now,
     updatedAt: now,
   }
-  return emu.db.put('stablecoinProviderAccounts', account.id, account)
+  return ctx.db.put('stablecoinProviderAccounts', account.id, account)
 }
 
-export function getProviderAccount(emu: SandboxContext, id: string): StoredProviderAccount {
-  const a = emu.db.get<StoredProviderAccount>('stablecoinProviderAccounts', id)
+export function getProviderAccount(ctx: SandboxContext, id: string): StoredProviderAccount {
+  const a = ctx.db.get<StoredProviderAccount>('stablecoinProviderAccounts', id)
   if (!a) throw notFound('STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND', `Stablecoin provider account ${id}`)
   return a
 }
 
 /** Sandbox only: what the provider did to a link (revoked the credentials, or they stopped verifying). */
-export function sandboxSetProviderAccountStatus(emu: SandboxContext, id: string, body: unknown): StoredProviderAccount {
+export function sandboxSetProviderAccountStatus(ctx: SandboxContext, id: string, body: unknown): StoredProviderAccount {
   const {status} = validate(providerAccountStatusRequest, body)
-  const a = getProviderAccount(emu, id)
-  return emu.db.put('stablecoinProviderAccounts', id, {...a, status, updatedAt: emu.iso()})
+  const a = getProviderAccount(ctx, id)
+  return ctx.db.put('stablecoinProviderAccounts', id, {...a, status, updatedAt: ctx.iso()})
 }
 
 /** A link must be ACTIVE to be used. */
-export function usableProviderAccount(emu: SandboxContext, id: string): StoredProviderAccount {
-  const a = getProviderAccount(emu, id)
+export function usableProviderAccount(ctx: SandboxContext, id: string): StoredProviderAccount {
+  const a = getProviderAccount(ctx, id)
   if (a.status === 'REVOKED')
     throw badRequest(
       'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
@@ -118,9 +118,9 @@ export function usableProviderAccount(emu: SandboxContext, id: string): StoredPr
 }
 
 /** The link named, else the only active one; several active links need a choice (spec 7). */
-function resolveProviderAccount(emu: SandboxContext, given: string | undefined): StoredProviderAccount {
-  if (given) return usableProviderAccount(emu, given)
-  const active = activeProviderAccounts<StoredProviderAccount>(emu.db)
+function resolveProviderAccount(ctx: SandboxContext, given: string | undefined): StoredProviderAccount {
+  if (given) return usableProviderAccount(ctx, given)
+  const active = activeProviderAccounts<StoredProviderAccount>(ctx.db)
   if (active.length === 0)
     throw notFound(
       'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
@@ -139,19 +139,19 @@ function resolveProviderAccount(emu: SandboxContext, given: string | undefined):
 }
 
 /** POST /stablecoins: registers a provider-created token; symbol and network token id are unique. */
-export function registerStablecoin(emu: SandboxContext, body: unknown): StoredStablecoin {
+export function registerStablecoin(ctx: SandboxContext, body: unknown): StoredStablecoin {
   const input = validate(stablecoinRegisterRequest, body)
-  const account = resolveProviderAccount(emu, input.stablecoinProviderAccountId)
+  const account = resolveProviderAccount(ctx, input.stablecoinProviderAccountId)
   const symbol = input.providerTokenIdentifier
-  if (stablecoinBySymbol(emu.db, symbol) || knownCurrency(symbol))
+  if (stablecoinBySymbol(ctx.db, symbol) || knownCurrency(symbol))
     throw conflict('STABLECOIN_SYMBOL_ALREADY_EXISTS', `The symbol ${symbol} is taken already on this platform`)
-  if (stablecoinByNetworkToken(emu.db, input.networkTokenIdentifier)) {
+  if (stablecoinByNetworkToken(ctx.db, input.networkTokenIdentifier)) {
     throw conflict(
       'STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS',
       `The network token identifier ${input.networkTokenIdentifier} is registered already`,
     )
   }
-  const now = emu.iso()
+  const now = ctx.iso()
   const coin: StoredStablecoin = {
     id: newId('Stablecoin'),
     name: `${symbol} Dollar`,
@@ -169,23 +169,23 @@ export function registerStablecoin(emu: SandboxContext, body: unknown): StoredSt
     createdAt: now,
     updatedAt: now,
   }
-  return emu.db.put('stablecoins', coin.id, coin)
+  return ctx.db.put('stablecoins', coin.id, coin)
 }
 
-export function getStablecoin(emu: SandboxContext, id: string): StoredStablecoin {
-  const c = emu.db.get<StoredStablecoin>('stablecoins', id)
+export function getStablecoin(ctx: SandboxContext, id: string): StoredStablecoin {
+  const c = ctx.db.get<StoredStablecoin>('stablecoins', id)
   if (!c) throw notFound('STABLECOIN_NOT_FOUND', `Stablecoin ${id}`)
   return c
 }
 
 /** The platform's own internal account holding the coin once it is ENABLED. */
-export function stablecoinAccount(emu: SandboxContext, coin: StoredStablecoin): InternalAccount | undefined {
-  return internalAccounts(emu.db, {customerId: null, currency: coin.symbol})[0]
+export function stablecoinAccount(ctx: SandboxContext, coin: StoredStablecoin): InternalAccount | undefined {
+  return internalAccounts(ctx.db, {customerId: null, currency: coin.symbol})[0]
 }
 
 /** Request enablement: NOT_ENABLED -> PENDING_APPROVAL; a repeat while PENDING_APPROVAL succeeds. */
-export function requestEnablement(emu: SandboxContext, id: string): StoredStablecoin {
-  const coin = getStablecoin(emu, id)
+export function requestEnablement(ctx: SandboxContext, id: string): StoredStablecoin {
+  const coin = getStablecoin(ctx, id)
   if (coin.gridOperationsStatus === 'PENDING_APPROVAL') return coin
   if (coin.gridOperationsStatus !== 'NOT_ENABLED') {
     throw new HttpError(
@@ -195,16 +195,16 @@ export function requestEnablement(emu: SandboxContext, id: string): StoredStable
       {gridOperationsStatus: coin.gridOperationsStatus},
     )
   }
-  return emu.db.put('stablecoins', id, {...coin, gridOperationsStatus: 'PENDING_APPROVAL', updatedAt: emu.iso()})
+  return ctx.db.put('stablecoins', id, {...coin, gridOperationsStatus: 'PENDING_APPROVAL', updatedAt: ctx.iso()})
 }
 
 /**
  * Sandbox only: the operator's move. ENABLED gives the coin its Service currency and the platform an
  * internal account in it (mints can land there, burns can draw from it).
  */
-export function operatorSetEnablement(emu: SandboxContext, id: string, body: unknown): StoredStablecoin {
+export function operatorSetEnablement(ctx: SandboxContext, id: string, body: unknown): StoredStablecoin {
   const {status} = validate(operatorEnablementRequest, body)
-  const coin = getStablecoin(emu, id)
+  const coin = getStablecoin(ctx, id)
   if (coin.gridOperationsStatus === 'NOT_ENABLED') {
     throw new HttpError(
       409,
@@ -212,17 +212,17 @@ export function operatorSetEnablement(emu: SandboxContext, id: string, body: unk
       `${id} is NOT_ENABLED: the platform requests enablement first (POST /stablecoins/${id}/enablement)`,
     )
   }
-  const now = emu.iso()
+  const now = ctx.iso()
   const next: StoredStablecoin = {
     ...coin,
     gridOperationsStatus: status,
     updatedAt: now,
     ...(status === 'ENABLED' ? {currency: coin.symbol} : {}),
   }
-  if (status === 'ENABLED' && !stablecoinAccount(emu, coin)) {
+  if (status === 'ENABLED' && !stablecoinAccount(ctx, coin)) {
     const accountId = newId('InternalAccount')
     const cur = {code: coin.symbol, name: coin.name, symbol: coin.symbol, decimals: coin.decimals}
-    emu.db.put('internalAccounts', accountId, {
+    ctx.db.put('internalAccounts', accountId, {
       id: accountId,
       type: 'INTERNAL_CRYPTO',
       status: 'ACTIVE',
@@ -233,5 +233,5 @@ export function operatorSetEnablement(emu: SandboxContext, id: string, body: unk
       updatedAt: now,
     } satisfies InternalAccount)
   }
-  return emu.db.put('stablecoins', id, next)
+  return ctx.db.put('stablecoins', id, next)
 }

@@ -14,9 +14,9 @@ export function publicToken(t: StoredToken) {
 }
 
 /** POST /tokens: the one answer that carries `clientSecret`. */
-export function createToken(emu: SandboxContext, body: unknown) {
+export function createToken(ctx: SandboxContext, body: unknown) {
   const input = validate(tokenCreateRequest, body)
-  const now = emu.iso()
+  const now = ctx.iso()
   const clientSecret = `sk_tok_${randomBytes(24).toString('hex')}`
   const token: StoredToken = {
     id: newId('Token'),
@@ -27,18 +27,18 @@ export function createToken(emu: SandboxContext, body: unknown) {
     createdAt: now,
     updatedAt: now,
   }
-  emu.db.put('apiTokens', token.id, token)
+  ctx.db.put('apiTokens', token.id, token)
   return {...publicToken(token), clientSecret}
 }
 
-export function getToken(emu: SandboxContext, id: string): StoredToken {
-  const t = emu.db.get<StoredToken>('apiTokens', id)
+export function getToken(ctx: SandboxContext, id: string): StoredToken {
+  const t = ctx.db.get<StoredToken>('apiTokens', id)
   if (!t) throw notFound('TOKEN_NOT_FOUND', `API token ${id}`)
   return t
 }
 
 /** DELETE /tokens/{id}: the token is gone, so its credentials stop working at once. */
-export function deleteToken(emu: SandboxContext, id: string): void {
-  getToken(emu, id)
-  emu.db.del('apiTokens', id)
+export function deleteToken(ctx: SandboxContext, id: string): void {
+  getToken(ctx, id)
+  ctx.db.del('apiTokens', id)
 }

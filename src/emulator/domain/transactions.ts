@@ -19,41 +19,41 @@ export function publicTransaction(t: StoredTransaction): Record<string, unknown>
   return rest
 }
 
-export function getTransaction(emu: SandboxContext, id: string): StoredTransaction {
-  const t = emu.db.get<StoredTransaction>('transactions', id)
+export function getTransaction(ctx: SandboxContext, id: string): StoredTransaction {
+  const t = ctx.db.get<StoredTransaction>('transactions', id)
   if (!t) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${id}`)
   return t
 }
 
-function save(emu: SandboxContext, t: StoredTransaction, patch: Partial<StoredTransaction>): StoredTransaction {
-  return emu.db.put('transactions', t.id, {...t, ...patch, updatedAt: emu.iso()})
+function save(ctx: SandboxContext, t: StoredTransaction, patch: Partial<StoredTransaction>): StoredTransaction {
+  return ctx.db.put('transactions', t.id, {...t, ...patch, updatedAt: ctx.iso()})
 }
 
 /** The quote follows its transaction to a terminal state (plain store access: no import cycle with quotes.ts). */
-function syncQuote(emu: SandboxContext, t: StoredTransaction): void {
+function syncQuote(ctx: SandboxContext, t: StoredTransaction): void {
   if (!t.quoteId || t.type !== 'OUTGOING') return
-  const q = emu.db.get<{id: string; status: string}>('quotes', t.quoteId)
+  const q = ctx.db.get<{id: string; status: string}>('quotes', t.quoteId)
   const status = t.status === 'COMPLETED' ? 'COMPLETED' : t.status === 'FAILED' ? 'FAILED' : undefined
-  if (q && status && q.status !== status) emu.db.put('quotes', q.id, {...q, status})
+  if (q && status && q.status !== status) ctx.db.put('quotes', q.id, {...q, status})
 }
 
-function changed(emu: SandboxContext, t: StoredTransaction, event?: string): StoredTransaction {
-  syncQuote(emu, t)
+function changed(ctx: SandboxContext, t: StoredTransaction, event?: string): StoredTransaction {
+  syncQuote(ctx, t)
   // The agent action behind an agent's transaction follows its status (reactions: emulator.ts).
-  if (t.agentId) for (const react of emu.reactions.agentTransactionChanged) react(emu.system(), t)
-  if (event) emu.webhooks.emit(event, publicTransaction(t))
+  if (t.agentId) for (const react of ctx.reactions.agentTransactionChanged) react(ctx.system(), t)
+  if (event) ctx.webhooks.emit(event, publicTransaction(t))
   return t
 }
 
 /** Money in from outside (sandbox fund): a COMPLETED incoming transaction and its webhook. */
 export function recordIncoming(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   accountId: string,
   amount: number,
   o: {customerId?: string; platformCustomerId?: string; description: string; source?: Record<string, unknown>},
 ): StoredTransaction {
-  const acc = credit(emu, accountId, amount)
-  const now = emu.iso()
+  const acc = credit(ctx, accountId, amount)
+  const now = ctx.iso()
   const t: StoredTransaction = {
     id: newId('Transaction'),
     status: 'COMPLETED',
@@ -68,19 +68,19 @@ export function recordIncoming(
     createdAt: now,
     updatedAt: now,
   }
-  emu.db.put('transactions', t.id, t)
-  return changed(emu, t, 'INCOMING_PAYMENT.COMPLETED')
+  ctx.db.put('transactions', t.id, t)
+  return changed(ctx, t, 'INCOMING_PAYMENT.COMPLETED')
 }
 
 /** Stores a new outgoing transaction (funds already held or in transit) and starts its settlement. */
-export function startOutgoing(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
-  emu.db.put('transactions', t.id, t)
-  if (t.status === 'PROCESSING') scheduleSettlement(emu, t)
-  return changed(emu, t)
+export function startOutgoing(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
+  ctx.db.put('transactions', t.id, t)
+  if (t.status === 'PROCESSING') scheduleSettlement(ctx, t)
+  return changed(ctx, t)
 }
 
-export function scheduleSettlement(emu: SandboxContext, t: StoredTransaction): void {
-  const s = emu.settings()
+export function scheduleSettlement(ctx: SandboxContext, t: StoredTransaction): void {
+  const s = ctx.settings()
   const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
   const delay =
     o.kind === 'complete' && o.delay === 'slow'
@@ -88,7 +88,7 @@ export function scheduleSettlement(emu: SandboxContext, t: StoredTransaction): v
       : o.kind === 'fail' && o.delay === 'timeout'
         ? s.paymentTimeoutFailMs
         : s.paymentCompletionDelayMs
-  emu.scheduler.after(delay, 'payment.settle', {id: t.id})
+  ctx.scheduler.after(delay, 'payment.settle', {id: t.id})
 }
 
 function hash(network: string): string {
@@ -97,18 +97,18 @@ function hash(network: string): string {
     : base58.encode(randomBytes(64))
 }
 
-function releaseFunds(emu: SandboxContext, f: Funding | undefined, lost: boolean): void {
+function releaseFunds(ctx: SandboxContext, f: Funding | undefined, lost: boolean): void {
   if (!f) return
-  if (f.kind === 'transit') leaveInTransit(emu, f.currency, f.amount)
-  else if (lost) settleHeld(emu, f.accountId, f.amount)
-  else releaseHeld(emu, f.accountId, f.amount)
+  if (f.kind === 'transit') leaveInTransit(ctx, f.currency, f.amount)
+  else if (lost) settleHeld(ctx, f.accountId, f.amount)
+  else releaseHeld(ctx, f.accountId, f.amount)
 }
 
-export function completePayment(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+export function completePayment(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   const f = t._?.funding
-  if (f?.kind === 'transit') leaveInTransit(emu, f.currency, f.amount)
-  else if (f) settleHeld(emu, f.accountId, f.amount)
-  const now = emu.iso()
+  if (f?.kind === 'transit') leaveInTransit(ctx, f.currency, f.amount)
+  else if (f) settleHeld(ctx, f.accountId, f.amount)
+  const now = ctx.iso()
   const patch: Partial<StoredTransaction> = {status: 'COMPLETED', settledAt: now, pendingReason: undefined}
   if (t._?.sourceNetwork)
     patch.source = {
@@ -119,10 +119,10 @@ export function completePayment(emu: SandboxContext, t: StoredTransaction): Stor
     const network = WALLET_KINDS[t._.destinationWallet].network
     patch.destination = {...t.destination, onChainTransaction: {transactionHash: hash(network), network}}
   }
-  const done = changed(emu, save(emu, t, patch), 'OUTGOING_PAYMENT.COMPLETED')
+  const done = changed(ctx, save(ctx, t, patch), 'OUTGOING_PAYMENT.COMPLETED')
   // A conversion into an internal account is money in for that account: credit it and say so.
   if (t._?.destinationInternal && t.receivedAmount) {
-    recordIncoming(emu, t._.destinationInternal, t.receivedAmount.amount, {
+    recordIncoming(ctx, t._.destinationInternal, t.receivedAmount.amount, {
       customerId: t.customerId,
       platformCustomerId: t.platformCustomerId,
       description: `From ${t.id}`,
@@ -132,7 +132,7 @@ export function completePayment(emu: SandboxContext, t: StoredTransaction): Stor
   const r = t._?.umaReceiver
   if (r && t.receivedAmount) {
     const currency = t.sentAmount?.currency.code as string | undefined
-    recordIncoming(emu, r.accountId, t.receivedAmount.amount, {
+    recordIncoming(ctx, r.accountId, t.receivedAmount.amount, {
       customerId: r.customerId,
       platformCustomerId: r.platformCustomerId,
       description: `UMA payment from ${r.senderUma}`,
@@ -152,13 +152,13 @@ function incomingSourceOf(t: StoredTransaction): Record<string, unknown> {
 }
 
 export function failPayment(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   t: StoredTransaction,
   reason: string | undefined,
   refund?: {status: 'COMPLETED' | 'FAILED'; reason: string},
 ): StoredTransaction {
-  releaseFunds(emu, t._?.funding, refund?.status === 'FAILED')
-  const now = emu.iso()
+  releaseFunds(ctx, t._?.funding, refund?.status === 'FAILED')
+  const now = ctx.iso()
   const r = refund
     ? {
         reference: `RF-${t.id.slice(-8)}`,
@@ -169,8 +169,8 @@ export function failPayment(
       }
     : undefined
   const next = changed(
-    emu,
-    save(emu, t, {
+    ctx,
+    save(ctx, t, {
       status: 'FAILED',
       ...(reason ? {failureReason: reason} : {}),
       pendingReason: undefined,
@@ -179,7 +179,7 @@ export function failPayment(
     'OUTGOING_PAYMENT.FAILED',
   )
   if (r)
-    emu.webhooks.emit(
+    ctx.webhooks.emit(
       r.status === 'COMPLETED' ? 'OUTGOING_PAYMENT.REFUND_COMPLETED' : 'OUTGOING_PAYMENT.REFUND_FAILED',
       publicTransaction(next),
     )
@@ -187,14 +187,14 @@ export function failPayment(
 }
 
 /** Suffix 005: the receiving bank sends a settled payment back; the source is credited again. */
-export function returnPayment(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+export function returnPayment(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   const f = t._?.funding
-  if (f?.kind === 'held') returnToAccount(emu, f.accountId, f.amount)
+  if (f?.kind === 'held') returnToAccount(ctx, f.accountId, f.amount)
   // A real-time-funded payment goes back to the payer outside the platform: nothing moves here.
-  const now = emu.iso()
+  const now = ctx.iso()
   const next = changed(
-    emu,
-    save(emu, t, {
+    ctx,
+    save(ctx, t, {
       status: 'FAILED',
       failureReason: 'PAYOUT_RETURNED',
       refund: {
@@ -207,64 +207,64 @@ export function returnPayment(emu: SandboxContext, t: StoredTransaction): Stored
     }),
     'OUTGOING_PAYMENT.FAILED',
   )
-  emu.webhooks.emit('OUTGOING_PAYMENT.REFUND_COMPLETED', publicTransaction(next))
+  ctx.webhooks.emit('OUTGOING_PAYMENT.REFUND_COMPLETED', publicTransaction(next))
   return next
 }
 
 /** Agent-initiated transactions wait in PENDING until the platform approves them. */
-export function approveTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+export function approveTransaction(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (t.status !== 'PENDING' || !t.agentId)
     throw conflict(
       'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
       `${t.id} is ${t.status}${t.agentId ? '' : ' and was not started by an agent'}; only agent-initiated transactions waiting for approval can be approved`,
     )
-  const next = save(emu, t, {status: 'PROCESSING', pendingReason: undefined})
-  scheduleSettlement(emu, next)
-  return changed(emu, next, 'OUTGOING_PAYMENT.PROCESSING')
+  const next = save(ctx, t, {status: 'PROCESSING', pendingReason: undefined})
+  scheduleSettlement(ctx, next)
+  return changed(ctx, next, 'OUTGOING_PAYMENT.PROCESSING')
 }
 
 /** Cancels a payment that has not settled (PENDING, or PROCESSING before settlement); the funds come back. */
-export function cancelTransaction(emu: SandboxContext, t: StoredTransaction): StoredTransaction {
+export function cancelTransaction(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   if (t.type !== 'OUTGOING' || !['PENDING', 'PROCESSING'].includes(t.status)) {
     throw conflict(
       'TRANSACTION_NOT_CANCELLABLE',
       `${t.id} is ${t.status}; only outgoing payments that have not settled can be cancelled`,
     )
   }
-  return failPayment(emu, t, undefined, {status: 'COMPLETED', reason: 'USER_CANCELLATION'})
+  return failPayment(ctx, t, undefined, {status: 'COMPLETED', reason: 'USER_CANCELLATION'})
 }
 
-export function registerTransactionJobs(emu: SandboxContext): void {
-  emu.scheduler.on(
+export function registerTransactionJobs(ctx: SandboxContext): void {
+  ctx.scheduler.on(
     'payment.settle',
     (p) => {
-      const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+      const t = ctx.db.get<StoredTransaction>('transactions', String(p.id))
       if (!t || t.status !== 'PROCESSING') return // cancelled or settled meanwhile
       const o = t._?.outcome ?? {kind: 'complete', delay: 'normal'}
       if (o.kind === 'fail')
         failPayment(
-          emu,
+          ctx,
           t,
           o.reason,
           o.refund ? {status: o.refund, reason: o.refundReason ?? 'TRANSACTION_FAILED'} : undefined,
         )
       else {
-        completePayment(emu, t)
-        if (o.kind === 'return') emu.scheduler.after(emu.settings().paymentReturnDelayMs, 'payment.return', {id: t.id})
+        completePayment(ctx, t)
+        if (o.kind === 'return') ctx.scheduler.after(ctx.settings().paymentReturnDelayMs, 'payment.return', {id: t.id})
       }
     },
     {
       // A settlement that can never run must not leave the money held: the payment fails and its hold goes back.
       giveUp: (p) => {
-        const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
+        const t = ctx.db.get<StoredTransaction>('transactions', String(p.id))
         if (t?.status === 'PROCESSING')
-          failPayment(emu, t, 'QUOTE_EXECUTION_FAILED', {status: 'COMPLETED', reason: 'TRANSACTION_FAILED'})
+          failPayment(ctx, t, 'QUOTE_EXECUTION_FAILED', {status: 'COMPLETED', reason: 'TRANSACTION_FAILED'})
       },
     },
   )
-  emu.scheduler.on('payment.return', (p) => {
-    const t = emu.db.get<StoredTransaction>('transactions', String(p.id))
-    if (t?.status === 'COMPLETED') returnPayment(emu, t)
+  ctx.scheduler.on('payment.return', (p) => {
+    const t = ctx.db.get<StoredTransaction>('transactions', String(p.id))
+    if (t?.status === 'COMPLETED') returnPayment(ctx, t)
   })
 }
 
@@ -273,11 +273,11 @@ export function registerTransactionJobs(emu: SandboxContext): void {
  * a repeat call replaces it). The contract names no state rule and no 409 for it, so any
  * transaction may carry one; the time must lie between the transaction's creation and now.
  */
-export function confirmReceipt(emu: SandboxContext, t: StoredTransaction, at: string | undefined): StoredTransaction {
-  const when = at ? new Date(at).toISOString() : emu.iso()
+export function confirmReceipt(ctx: SandboxContext, t: StoredTransaction, at: string | undefined): StoredTransaction {
+  const when = at ? new Date(at).toISOString() : ctx.iso()
   if (when < t.createdAt)
     throw invalid([{field: 'receiptDeliveryConfirmedAt', message: `is before ${t.id} was created (${t.createdAt})`}])
-  if (Date.parse(when) > emu.now() + 60_000)
+  if (Date.parse(when) > ctx.now() + 60_000)
     throw invalid([{field: 'receiptDeliveryConfirmedAt', message: 'is in the future'}])
-  return save(emu, t, {receiptDeliveryConfirmedAt: when})
+  return save(ctx, t, {receiptDeliveryConfirmedAt: when})
 }

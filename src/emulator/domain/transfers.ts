@@ -19,21 +19,21 @@ export interface Initiator {
 
 /** A quote executed in the same request: the daily volume is checked before the quote is stored. */
 export function createQuoteChecked(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   create: (beforeStore: (q: StoredQuote) => void) => StoredQuote,
 ): StoredQuote {
-  return create((q) => void checkDailyVolume(emu, q.sendingCurrency.code, q.totalSendingAmount))
+  return create((q) => void checkDailyVolume(ctx, q.sendingCurrency.code, q.totalSendingAmount))
 }
 
 /** Same-currency payout from an internal account to an external one (the deprecated /transfer-out). */
 export function transferOut(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   input: z.infer<typeof transferOutRequest>,
   req?: EmuRequest,
   by: Initiator = {},
 ): StoredTransaction {
-  const src = getInternalAccount(emu, input.source.accountId)
-  const dest = getExternalAccount(emu, input.destination.accountId)
+  const src = getInternalAccount(ctx, input.source.accountId)
+  const dest = getExternalAccount(ctx, input.destination.accountId)
   if (src.balance.currency.code !== dest.currency)
     throw invalid([
       {
@@ -43,9 +43,9 @@ export function transferOut(
     ])
   if (suffixOf(dest.accountInfo) === '002')
     throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'Insufficient funds (sandbox suffix 002)')
-  const q = createQuoteChecked(emu, (beforeStore) =>
+  const q = createQuoteChecked(ctx, (beforeStore) =>
     createQuote(
-      emu,
+      ctx,
       {
         source: {sourceType: 'ACCOUNT', accountId: src.id},
         destination: {
@@ -61,19 +61,19 @@ export function transferOut(
       {beforeStore},
     ),
   )
-  const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(dest.accountInfo), ...by})
-  return getTransaction(emu, done.transactionId!)
+  const done = executeQuote(ctx, q.id, {req, outcome: transferOutcome(dest.accountInfo), ...by})
+  return getTransaction(ctx, done.transactionId!)
 }
 
 /** Same-currency pull from a customer's bank account into an internal account (the deprecated /transfer-in). */
 export function transferIn(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   input: z.infer<typeof transferInRequest>,
   req?: EmuRequest,
   by: Initiator = {},
 ): StoredTransaction {
-  const src = getExternalAccount(emu, input.source.accountId)
-  const dest = getInternalAccount(emu, input.destination.accountId)
+  const src = getExternalAccount(ctx, input.source.accountId)
+  const dest = getInternalAccount(ctx, input.destination.accountId)
   if (src.currency !== dest.balance.currency.code)
     throw invalid([
       {
@@ -87,9 +87,9 @@ export function transferIn(
       'INSUFFICIENT_FUNDS',
       'The source bank account has insufficient funds (sandbox suffix 002)',
     )
-  const q = createQuoteChecked(emu, (beforeStore) =>
+  const q = createQuoteChecked(ctx, (beforeStore) =>
     createQuote(
-      emu,
+      ctx,
       {
         source: {sourceType: 'ACCOUNT', accountId: src.id},
         destination: {destinationType: 'ACCOUNT', accountId: dest.id},
@@ -99,6 +99,6 @@ export function transferIn(
       {beforeStore},
     ),
   )
-  const done = executeQuote(emu, q.id, {req, outcome: transferOutcome(src.accountInfo), ...by})
-  return getTransaction(emu, done.transactionId!)
+  const done = executeQuote(ctx, q.id, {req, outcome: transferOutcome(src.accountInfo), ...by})
+  return getTransaction(ctx, done.transactionId!)
 }

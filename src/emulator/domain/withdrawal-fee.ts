@@ -22,12 +22,12 @@ const NETWORK_FEES: Record<string, {asset: string; fee: number; usdCents: number
 }
 
 /** POST /crypto/estimate-withdrawal-fee: the account must hold the asset; the amount must cover the fee and fit the size limit. */
-export function estimateWithdrawalFee(emu: SandboxContext, b: EstimateWithdrawalFeeRequest) {
-  const account = getInternalAccount(emu, b.internalAccountId)
+export function estimateWithdrawalFee(ctx: SandboxContext, b: EstimateWithdrawalFeeRequest) {
+  const account = getInternalAccount(ctx, b.internalAccountId)
   const held = account.balance.currency.code
   if (held !== b.currency)
     throw invalid([{field: 'currency', message: `${account.id} holds ${held}, not ${b.currency}`}])
-  const limit = emu.settings().transactionSizeLimits[b.currency]
+  const limit = ctx.settings().transactionSizeLimits[b.currency]
   if (limit !== undefined && b.amount > limit) {
     throw badRequest(
       'TRANSACTION_SIZE_LIMIT_EXCEEDED',
@@ -37,7 +37,7 @@ export function estimateWithdrawalFee(emu: SandboxContext, b: EstimateWithdrawal
   }
   const n = NETWORK_FEES[b.cryptoNetwork]
   const applicationFee = 0
-  const totalFee = fromUsdCents(emu, b.currency, n.usdCents) + applicationFee
+  const totalFee = fromUsdCents(ctx, b.currency, n.usdCents) + applicationFee
   const netAmount = b.amount - totalFee
   if (netAmount <= 0)
     throw badRequest(

@@ -26,8 +26,8 @@ export function registerAccounts(router: Router): void {
   }
   router.get('/internal-account', list)
   router.get('/customers/internal-accounts', list)
-  router.get('/platform/internal-accounts', (req, emu) => {
+  router.get('/platform/internal-accounts', (req, ctx) => {
     const q = validate(query, Object.fromEntries(req.query))
-    return {status: 200, body: {data: internalAccounts(emu.db, {...q, customerId: null})}}
+    return {status: 200, body: {data: internalAccounts(ctx.db, {...q, customerId: null})}}
   })
 }

@@ -44,22 +44,22 @@ const accountQuery = z.strictObject({
  * agent's customer and its policy; money movement answers an AgentAction.
  */
 export function registerAgentMe(router: Router): void {
-  router.get('/agents/me', (req, emu) => ({status: 200, body: publicAgent(callingAgent(emu))}))
+  router.get('/agents/me', (req, ctx) => ({status: 200, body: publicAgent(callingAgent(ctx))}))
 
-  router.get('/agents/me/internal-accounts', (req, emu) => {
-    const a = callingAgent(emu)
+  router.get('/agents/me/internal-accounts', (req, ctx) => {
+    const a = callingAgent(ctx)
     const q = validate(accountQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = pageInternalAccounts(
-      emu.db,
+      ctx.db,
       {customerId: a.customerId, currency: q.currency, type: q.type},
       paging,
     )
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => x)}
   })
 
-  router.get('/agents/me/external-accounts', (req, emu) => {
-    const a = callingAgent(emu)
+  router.get('/agents/me/external-accounts', (req, ctx) => {
+    const a = callingAgent(ctx)
     const q = validate(
       accountQuery.omit({type: true}),
       Object.fromEntries(req.query),
@@ -68,39 +68,39 @@ export function registerAgentMe(router: Router): void {
     )
     const paging = pagingOf(req.query)
     const {rows, totalCount} = pageExternalAccounts(
-      emu.db,
+      ctx.db,
       {platform: false, customerId: a.customerId, currency: q.currency},
       paging,
     )
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
   })
-  router.post('/agents/me/external-accounts', (req, emu) => {
-    const a = callingAgent(emu)
+  router.post('/agents/me/external-accounts', (req, ctx) => {
+    const a = callingAgent(ctx)
     const body = (req.body ?? {}) as Record<string, unknown>
     if (body.customerId !== undefined && body.customerId !== a.customerId)
       throw invalid([{field: 'customerId', message: `must be the agent's customer ${a.customerId} (or omitted)`}])
     const {data, errors} = externalAccountProblems({...body, customerId: a.customerId})
     if (!data) throw invalid(errors)
-    return {status: 201, body: publicExternalAccount(createExternalAccount(emu, data))}
+    return {status: 201, body: publicExternalAccount(createExternalAccount(ctx, data))}
   })
-  const ownExternal = (emu: SandboxContext, agentCustomer: string, id: string) => {
-    const x = getExternalAccount(emu, id)
+  const ownExternal = (ctx: SandboxContext, agentCustomer: string, id: string) => {
+    const x = getExternalAccount(ctx, id)
     if (x.customerId !== agentCustomer) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
     return x
   }
-  router.get('/agents/me/external-accounts/:id', (req, emu) => ({
+  router.get('/agents/me/external-accounts/:id', (req, ctx) => ({
     status: 200,
-    body: publicExternalAccount(ownExternal(emu, callingAgent(emu).customerId, req.params.id)),
+    body: publicExternalAccount(ownExternal(ctx, callingAgent(ctx).customerId, req.params.id)),
   }))
-  router.delete('/agents/me/external-accounts/:id', (req, emu) => {
-    const a = callingAgent(emu)
-    deleteExternalAccount(emu, ownExternal(emu, a.customerId, req.params.id))
+  router.delete('/agents/me/external-accounts/:id', (req, ctx) => {
+    const a = callingAgent(ctx)
+    deleteExternalAccount(ctx, ownExternal(ctx, a.customerId, req.params.id))
     return {status: 204}
   })
 
-  router.post('/agents/me/quotes', (req, emu) =>
-    emu.idempotent(req, 'agent-quotes', () => {
-      const a = callingAgent(emu)
+  router.post('/agents/me/quotes', (req, ctx) =>
+    ctx.idempotent(req, 'agent-quotes', () => {
+      const a = callingAgent(ctx)
       const input = validate(quoteCreateRequest, req.body ?? {})
       if (input.immediatelyExecute)
         throw invalid([
@@ -110,42 +110,42 @@ export function registerAgentMe(router: Router): void {
               'is not available to agents: execute with POST /agents/me/quotes/{quoteId}/execute, under the policy',
           },
         ])
-      requireOwnAccounts(emu, a, {
+      requireOwnAccounts(ctx, a, {
         source: 'accountId' in input.source ? input.source.accountId : undefined,
         destination: (input.destination as {accountId?: string}).accountId,
       })
-      const q = createQuote(emu, input, {beforeStore: (x) => requireQuoteInScope(emu, a, x)})
+      const q = createQuote(ctx, input, {beforeStore: (x) => requireQuoteInScope(ctx, a, x)})
       return {status: 201, body: publicQuote(q)}
     }),
   )
-  const ownQuote = (emu: SandboxContext, customerId: string, id: string) => {
-    const q = getQuote(emu, id)
+  const ownQuote = (ctx: SandboxContext, customerId: string, id: string) => {
+    const q = getQuote(ctx, id)
     if (q._.customerId !== customerId) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
     return q
   }
-  router.get('/agents/me/quotes/:quoteId', (req, emu) => ({
+  router.get('/agents/me/quotes/:quoteId', (req, ctx) => ({
     status: 200,
-    body: publicQuote(ownQuote(emu, callingAgent(emu).customerId, req.params.quoteId)),
+    body: publicQuote(ownQuote(ctx, callingAgent(ctx).customerId, req.params.quoteId)),
   }))
-  router.post('/agents/me/quotes/:quoteId/execute', (req, emu) =>
-    emu.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
-      const a = callingAgent(emu)
-      const q = ownQuote(emu, a.customerId, req.params.quoteId)
+  router.post('/agents/me/quotes/:quoteId/execute', (req, ctx) =>
+    ctx.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
+      const a = callingAgent(ctx)
+      const q = ownQuote(ctx, a.customerId, req.params.quoteId)
       // Again at execute, under the policy as it is now (it may have changed since the quote).
-      requireQuoteInScope(emu, a, q)
+      requireQuoteInScope(ctx, a, q)
       const x = submitAction(
-        emu,
+        ctx,
         a,
         {
           type: 'EXECUTE_QUOTE',
           amount: q.totalSendingAmount,
           currency: q.sendingCurrency.code,
           accountId: q._.sourceAccountId ?? '',
-          describe: () => ({quote: publicQuote(getQuote(emu, q.id))}),
+          describe: () => ({quote: publicQuote(getQuote(ctx, q.id))}),
         },
-        (by) => getTransaction(emu, executeQuote(emu, q.id, {req, ...by}).transactionId!),
+        (by) => getTransaction(ctx, executeQuote(ctx, q.id, {req, ...by}).transactionId!),
       )
-      return {status: 200, body: publicAction(emu, x)}
+      return {status: 200, body: publicAction(ctx, x)}
     }),
   )
 
@@ -153,18 +153,18 @@ export function registerAgentMe(router: Router): void {
     ['transfer-out', 'TRANSFER_OUT', transferOutRequest, transferOut],
     ['transfer-in', 'TRANSFER_IN', transferInRequest, transferIn],
   ] as const) {
-    router.post(`/agents/me/${path}`, (req, emu) =>
-      emu.idempotent(req, `agent-${path}`, () => {
-        const a = callingAgent(emu)
+    router.post(`/agents/me/${path}`, (req, ctx) =>
+      ctx.idempotent(req, `agent-${path}`, () => {
+        const a = callingAgent(ctx)
         const input = validate(schema, req.body ?? {})
         // The customer's side of the transfer: the internal account paid from, or the one paid into.
         const internalId = type === 'TRANSFER_OUT' ? input.source.accountId : input.destination.accountId
         const externalId = type === 'TRANSFER_OUT' ? input.destination.accountId : input.source.accountId
-        const internal = getInternalAccount(emu, internalId)
+        const internal = getInternalAccount(ctx, internalId)
         requireAccount(a, internal.id, internal.customerId)
-        ownExternal(emu, a.customerId, externalId)
+        ownExternal(ctx, a.customerId, externalId)
         const x = submitAction(
-          emu,
+          ctx,
           a,
           {
             type,
@@ -180,15 +180,15 @@ export function registerAgentMe(router: Router): void {
               },
             }),
           },
-          (by) => run(emu, input as never, req, by),
+          (by) => run(ctx, input as never, req, by),
         )
-        return {status: 201, body: publicAction(emu, x)}
+        return {status: 201, body: publicAction(ctx, x)}
       }),
     )
   }
 
-  router.get('/agents/me/transactions', (req, emu) => {
-    const a = callingAgent(emu)
+  router.get('/agents/me/transactions', (req, ctx) => {
+    const a = callingAgent(ctx)
     const q = validate(
       transactionListQuery.omit({customerId: true, platformCustomerId: true}),
       Object.fromEntries(req.query),
@@ -196,7 +196,7 @@ export function registerAgentMe(router: Router): void {
       pagingErrors(req.query),
     )
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = listTransactions(emu.db, {...q, customerId: a.customerId}, paging)
+    const {rows, totalCount} = listTransactions(ctx.db, {...q, customerId: a.customerId}, paging)
     // The customer's card transactions are listed too (type CARD), as in GET /transactions.
     return {
       status: 200,
@@ -205,22 +205,22 @@ export function registerAgentMe(router: Router): void {
       ),
     }
   })
-  router.get('/agents/me/transactions/:id', (req, emu) => {
-    const a = callingAgent(emu)
-    const t = getTransaction(emu, req.params.id)
+  router.get('/agents/me/transactions/:id', (req, ctx) => {
+    const a = callingAgent(ctx)
+    const t = getTransaction(ctx, req.params.id)
     if (t.customerId !== a.customerId) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${req.params.id}`)
     return {status: 200, body: publicTransaction(t)}
   })
 
-  router.get('/agents/me/actions', (req, emu) => {
-    const a = callingAgent(emu)
+  router.get('/agents/me/actions', (req, ctx) => {
+    const a = callingAgent(ctx)
     const q = validate(agentActionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = listAgentActions(emu.db, {agentId: a.id, status: q.status}, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(emu, x))}
+    const {rows, totalCount} = listAgentActions(ctx.db, {agentId: a.id, status: q.status}, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(ctx, x))}
   })
-  router.get('/agents/me/actions/:actionId', (req, emu) => ({
+  router.get('/agents/me/actions/:actionId', (req, ctx) => ({
     status: 200,
-    body: publicAction(emu, getAction(emu, callingAgent(emu).id, req.params.actionId)),
+    body: publicAction(ctx, getAction(ctx, callingAgent(ctx).id, req.params.actionId)),
   }))
 }

@@ -25,59 +25,59 @@ import {listAgentActions, listAgents} from '../store/agents.js'
 
 /** The platform's side of agents (HTTP Basic): lifecycle, policy, device codes, approvals. */
 export function registerAgents(router: Router): void {
-  router.post('/agents', (req, emu) => ({
+  router.post('/agents', (req, ctx) => ({
     status: 201,
-    body: createAgent(emu, validate(agentCreateRequest, req.body ?? {})),
+    body: createAgent(ctx, validate(agentCreateRequest, req.body ?? {})),
   }))
 
-  router.get('/agents', (req, emu) => {
+  router.get('/agents', (req, ctx) => {
     const q = validate(agentListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = listAgents(emu.db, q, paging)
+    const {rows, totalCount} = listAgents(ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicAgent)}
   })
 
-  router.get('/agents/approvals', (req, emu) => {
+  router.get('/agents/approvals', (req, ctx) => {
     const q = validate(approvalListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = listAgentActions(emu.db, {...q, status: 'PENDING_APPROVAL'}, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(emu, x))}
+    const {rows, totalCount} = listAgentActions(ctx.db, {...q, status: 'PENDING_APPROVAL'}, paging)
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(ctx, x))}
   })
 
-  router.get('/agents/device-codes/:code/status', (req, emu) => {
-    const dc = deviceCodeOf(emu, req.params.code)
+  router.get('/agents/device-codes/:code/status', (req, ctx) => {
+    const dc = deviceCodeOf(ctx, req.params.code)
     return {status: 200, body: {code: dc.code, redeemed: dc.redeemed}}
   })
-  router.post('/agents/device-codes/:code/redeem', (req, emu) => ({
+  router.post('/agents/device-codes/:code/redeem', (req, ctx) => ({
     status: 200,
-    body: redeemDeviceCode(emu, req.params.code),
+    body: redeemDeviceCode(ctx, req.params.code),
   }))
 
-  router.get('/agents/:agentId', (req, emu) => ({status: 200, body: publicAgent(getAgent(emu, req.params.agentId))}))
-  router.patch('/agents/:agentId', (req, emu) => {
-    const a = getAgent(emu, req.params.agentId)
-    return {status: 200, body: publicAgent(updateAgent(emu, a, validate(agentUpdateRequest, req.body ?? {})))}
+  router.get('/agents/:agentId', (req, ctx) => ({status: 200, body: publicAgent(getAgent(ctx, req.params.agentId))}))
+  router.patch('/agents/:agentId', (req, ctx) => {
+    const a = getAgent(ctx, req.params.agentId)
+    return {status: 200, body: publicAgent(updateAgent(ctx, a, validate(agentUpdateRequest, req.body ?? {})))}
   })
-  router.delete('/agents/:agentId', (req, emu) => {
-    deleteAgent(emu, getAgent(emu, req.params.agentId))
+  router.delete('/agents/:agentId', (req, ctx) => {
+    deleteAgent(ctx, getAgent(ctx, req.params.agentId))
     return {status: 204}
   })
-  router.patch('/agents/:agentId/policy', (req, emu) => {
-    const a = getAgent(emu, req.params.agentId)
-    return {status: 200, body: publicAgent(updatePolicy(emu, a, validate(agentPolicyUpdateRequest, req.body ?? {})))}
+  router.patch('/agents/:agentId/policy', (req, ctx) => {
+    const a = getAgent(ctx, req.params.agentId)
+    return {status: 200, body: publicAgent(updatePolicy(ctx, a, validate(agentPolicyUpdateRequest, req.body ?? {})))}
   })
-  router.post('/agents/:agentId/device-codes', (req, emu) => ({
+  router.post('/agents/:agentId/device-codes', (req, ctx) => ({
     status: 201,
-    body: issueDeviceCode(emu, getAgent(emu, req.params.agentId)),
+    body: issueDeviceCode(ctx, getAgent(ctx, req.params.agentId)),
   }))
 
-  router.post('/agents/:agentId/actions/:actionId/approve', (req, emu) => {
-    const x = getAction(emu, getAgent(emu, req.params.agentId).id, req.params.actionId)
-    return {status: 200, body: publicAction(emu, approveAction(emu, x))}
+  router.post('/agents/:agentId/actions/:actionId/approve', (req, ctx) => {
+    const x = getAction(ctx, getAgent(ctx, req.params.agentId).id, req.params.actionId)
+    return {status: 200, body: publicAction(ctx, approveAction(ctx, x))}
   })
-  router.post('/agents/:agentId/actions/:actionId/reject', (req, emu) => {
-    const x = getAction(emu, getAgent(emu, req.params.agentId).id, req.params.actionId)
+  router.post('/agents/:agentId/actions/:actionId/reject', (req, ctx) => {
+    const x = getAction(ctx, getAgent(ctx, req.params.agentId).id, req.params.actionId)
     const {reason} = validate(agentActionRejectRequest, req.body ?? {})
-    return {status: 200, body: publicAction(emu, rejectAction(emu, x, reason))}
+    return {status: 200, body: publicAction(ctx, rejectAction(ctx, x, reason))}
   })
 }

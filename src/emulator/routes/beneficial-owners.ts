@@ -9,15 +9,15 @@ import type {Router} from '../router.js'
 
 /** Beneficial owners, directors and officers of a business (spec 2.2; api-gaps 2.1). */
 export function registerBeneficialOwners(router: Router): void {
-  router.post('/beneficial-owners', (req, emu) => {
+  router.post('/beneficial-owners', (req, ctx) => {
     const input = validate(beneficialOwnerCreate, req.body)
-    const c = getCustomer(emu, input.customerId)
+    const c = getCustomer(ctx, input.customerId)
     if (c.customerType !== 'BUSINESS')
       throw invalid([
         {field: 'customerId', message: `${c.id} is an INDIVIDUAL; beneficial owners belong to BUSINESS customers`},
       ])
     refuseWhileUnderReview(c, 'owners')
-    const declared = ownersOf(emu, c.id).reduce((sum, o) => sum + o.ownershipPercentage, 0)
+    const declared = ownersOf(ctx, c.id).reduce((sum, o) => sum + o.ownershipPercentage, 0)
     if (declared + input.ownershipPercentage > 100) {
       throw invalid([
         {
@@ -26,7 +26,7 @@ export function registerBeneficialOwners(router: Router): void {
         },
       ])
     }
-    const now = emu.iso()
+    const now = ctx.iso()
     const owner: StoredOwner = {
       id: newId('BeneficialOwner'),
       ...input,
@@ -34,26 +34,26 @@ export function registerBeneficialOwners(router: Router): void {
       createdAt: now,
       updatedAt: now,
     }
-    emu.db.put('beneficialOwners', owner.id, owner)
+    ctx.db.put('beneficialOwners', owner.id, owner)
     return {status: 201, body: publicOwner(owner)}
   })
 
-  router.get('/beneficial-owners', (req, emu) => {
+  router.get('/beneficial-owners', (req, ctx) => {
     const customerId = req.query.get('customerId')
     if (!customerId) throw invalid([{field: 'customerId', message: 'is required'}])
-    return {status: 200, body: paginate(ownersOf(emu, customerId).map(publicOwner), req.query)}
+    return {status: 200, body: paginate(ownersOf(ctx, customerId).map(publicOwner), req.query)}
   })
 
-  router.get('/beneficial-owners/:beneficialOwnerId', (req, emu) => ({
+  router.get('/beneficial-owners/:beneficialOwnerId', (req, ctx) => ({
     status: 200,
-    body: publicOwner(getOwner(emu, req.params.beneficialOwnerId)),
+    body: publicOwner(getOwner(ctx, req.params.beneficialOwnerId)),
   }))
 
   // Frozen while the business is under review, like adding owners and documents.
-  router.patch('/beneficial-owners/:beneficialOwnerId', (req, emu) => {
-    const owner = getOwner(emu, req.params.beneficialOwnerId)
+  router.patch('/beneficial-owners/:beneficialOwnerId', (req, ctx) => {
+    const owner = getOwner(ctx, req.params.beneficialOwnerId)
     const patch = validate(beneficialOwnerUpdate, req.body ?? {})
-    refuseWhileUnderReview(getCustomer(emu, owner.customerId), 'owners', 'changed')
+    refuseWhileUnderReview(getCustomer(ctx, owner.customerId), 'owners', 'changed')
     const {address, ...info} = patch.personalInfo ?? {}
     const merged = {
       ...owner.personalInfo,
@@ -62,7 +62,7 @@ export function registerBeneficialOwners(router: Router): void {
     }
     if (address) validate(addressSchema, merged.address, 'personalInfo.address')
     if (patch.ownershipPercentage !== undefined) {
-      const others = ownersOf(emu, owner.customerId)
+      const others = ownersOf(ctx, owner.customerId)
         .filter((o) => o.id !== owner.id)
         .reduce((sum, o) => sum + o.ownershipPercentage, 0)
       if (others + patch.ownershipPercentage > 100) {
@@ -79,9 +79,9 @@ export function registerBeneficialOwners(router: Router): void {
       ...(patch.roles ? {roles: patch.roles} : {}),
       ...(patch.ownershipPercentage !== undefined ? {ownershipPercentage: patch.ownershipPercentage} : {}),
       personalInfo: merged,
-      updatedAt: emu.iso(),
+      updatedAt: ctx.iso(),
     }
-    emu.db.put('beneficialOwners', owner.id, next)
+    ctx.db.put('beneficialOwners', owner.id, next)
     return {status: 200, body: publicOwner(next)}
   })
 }

@@ -8,7 +8,7 @@ import {UPLOAD_MAX_BODY, type Router} from '../router.js'
 export function registerBulkImport(router: Router): void {
   router.post(
     '/customers/bulk/csv',
-    async (req, emu) => {
+    async (req, ctx) => {
       const {fields, file} = await readUpload(req)
       const extra = Object.keys(fields)
       if (extra.length || !file) {
@@ -25,14 +25,14 @@ export function registerBulkImport(router: Router): void {
       } catch {
         throw invalid([{field: 'file', message: 'is not UTF-8 text'}])
       }
-      const job = acceptImport(emu, text)
+      const job = acceptImport(ctx, text)
       return {status: 202, body: {jobId: job.id, status: job.status}}
     },
     {maxBody: UPLOAD_MAX_BODY},
   )
 
-  router.get('/customers/bulk/jobs/:jobId', (req, emu) => ({
+  router.get('/customers/bulk/jobs/:jobId', (req, ctx) => ({
     status: 200,
-    body: publicImportJob(getImportJob(emu, req.params.jobId)),
+    body: publicImportJob(getImportJob(ctx, req.params.jobId)),
   }))
 }

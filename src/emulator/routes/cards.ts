@@ -19,32 +19,32 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 /** Cards (issue, list, get, PATCH state, reveal), card transactions and the card simulators. */
 export function registerCards(router: Router): void {
   // Idempotency-Key replays the first answer, so a retried issue never makes a second card.
-  router.post('/cards', (req, emu) =>
-    emu.idempotent(req, 'cards', () => ({
+  router.post('/cards', (req, ctx) =>
+    ctx.idempotent(req, 'cards', () => ({
       status: 201,
-      body: publicCard(issueCard(emu, validate(cardCreateRequest, req.body ?? {}))),
+      body: publicCard(issueCard(ctx, validate(cardCreateRequest, req.body ?? {}))),
     })),
   )
 
-  router.get('/cards', (req, emu) => {
+  router.get('/cards', (req, ctx) => {
     const q = validate(cardListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = listCards(emu.db, q, paging)
+    const {rows, totalCount} = listCards(ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCard)}
   })
 
-  router.get('/cards/:id', (req, emu) => ({status: 200, body: publicCard(getCard(emu, req.params.id))}))
+  router.get('/cards/:id', (req, ctx) => ({status: 200, body: publicCard(getCard(ctx, req.params.id))}))
 
-  router.patch('/cards/:id', (req, emu) => {
-    const card = getCard(emu, req.params.id)
-    return {status: 200, body: publicCard(updateCard(emu, card, validate(cardUpdateRequest, req.body ?? {})))}
+  router.patch('/cards/:id', (req, ctx) => {
+    const card = getCard(ctx, req.params.id)
+    return {status: 200, body: publicCard(updateCard(ctx, card, validate(cardUpdateRequest, req.body ?? {})))}
   })
 
-  router.post('/cards/:id/reveal', (req, emu) => ({status: 200, body: revealCard(emu, getCard(emu, req.params.id))}))
+  router.post('/cards/:id/reveal', (req, ctx) => ({status: 200, body: revealCard(ctx, getCard(ctx, req.params.id))}))
 
   // The page behind panEmbedUrl (the processor's iframe in the Service): one view per reveal.
-  router.get('/sandbox/hosted/cards/reveal/:token', (req, emu) => {
-    const d = revealPage(emu, req.params.token)
+  router.get('/sandbox/hosted/cards/reveal/:token', (req, ctx) => {
+    const d = revealPage(ctx, req.params.token)
     const html = d
       ? `<dl><dt>Card number</dt><dd id="pan">${escape(d.pan)}</dd><dt>CVV</dt><dd id="cvv">${escape(d.cvv)}</dd><dt>Expires</dt><dd id="exp">${String(d.expMonth).padStart(2, '0')}/${d.expYear}</dd></dl>`
       : '<p>This reveal link has expired or was already used. Request a new reveal.</p>'
@@ -55,14 +55,14 @@ export function registerCards(router: Router): void {
     }
   })
 
-  router.post('/sandbox/cards/:id/simulate/:kind', (req, emu) => {
+  router.post('/sandbox/cards/:id/simulate/:kind', (req, ctx) => {
     const kind = req.params.kind as CardSimulator
     if (!CARD_SIMULATORS.includes(kind)) throw notFound('NOT_FOUND', `Card simulator ${req.params.kind}`)
-    return {status: 202, body: simulate(emu, req.params.id, kind, req.body)}
+    return {status: 202, body: simulate(ctx, req.params.id, kind, req.body)}
   })
 }
 
 /** GET /transactions/{id} for a `CardTransaction:` id. */
-export function getCardTransactionRoute(emu: SandboxContext, id: string) {
-  return {status: 200, body: publicCardTransaction(getCardTransaction(emu, id))}
+export function getCardTransactionRoute(ctx: SandboxContext, id: string) {
+  return {status: 200, body: publicCardTransaction(getCardTransaction(ctx, id))}
 }

@@ -17,30 +17,30 @@ import {listCustomers} from '../store/customers.js'
 
 export function registerCustomers(router: Router): void {
   // Hosted URLs come from the sandbox's own address, never the request's Host header (a forged Host would send customers elsewhere).
-  router.get('/customers/end-user-terms', (_req, emu) => ({
+  router.get('/customers/end-user-terms', (_req, ctx) => ({
     status: 200,
-    body: {version: CURRENT_TERMS_VERSION, url: `${emu.url}/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
+    body: {version: CURRENT_TERMS_VERSION, url: `${ctx.url}/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
   }))
 
-  router.post('/customers', (req, emu) => {
+  router.post('/customers', (req, ctx) => {
     const input = validate(customerCreateRequest, req.body)
-    return {status: 201, body: publicCustomer(createCustomer(emu, input))}
+    return {status: 201, body: publicCustomer(createCustomer(ctx, input))}
   })
 
-  router.get('/customers', (req, emu) => {
+  router.get('/customers', (req, ctx) => {
     const q = validate(customerListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = listCustomers(emu.db, q, paging)
+    const {rows, totalCount} = listCustomers(ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCustomer)}
   })
 
-  router.get('/customers/:customerId', (req, emu) => ({
+  router.get('/customers/:customerId', (req, ctx) => ({
     status: 200,
-    body: publicCustomer(getCustomer(emu, req.params.customerId, {includeDeleted: true})),
+    body: publicCustomer(getCustomer(ctx, req.params.customerId, {includeDeleted: true})),
   }))
 
-  router.patch('/customers/:customerId', (req, emu) => {
-    const existing = getCustomer(emu, req.params.customerId)
+  router.patch('/customers/:customerId', (req, ctx) => {
+    const existing = getCustomer(ctx, req.params.customerId)
     const patch = validate(customerUpdateRequest, req.body)
     if (patch.customerType !== existing.customerType) {
       throw invalid([
@@ -64,16 +64,16 @@ export function registerCustomers(router: Router): void {
         next.contactVerification.phone = 'PENDING'
       const cv = contactVerificationFor(next)
       if (cv) next.contactVerification = cv
-      const saved = saveCustomer(emu, next)
-      if (patch.currencies) addInternalAccounts(emu, saved.id, patch.currencies)
+      const saved = saveCustomer(ctx, next)
+      if (patch.currencies) addInternalAccounts(ctx, saved.id, patch.currencies)
       return {status: 200, body: publicCustomer(saved)}
     })
   })
 
-  router.delete('/customers/:customerId', (req, emu) => {
-    const c = getCustomer(emu, req.params.customerId, {includeDeleted: true})
+  router.delete('/customers/:customerId', (req, ctx) => {
+    const c = getCustomer(ctx, req.params.customerId, {includeDeleted: true})
     if (c.isDeleted) throw new HttpError(410, 'CUSTOMER_DELETED', `Customer ${c.id} was already deleted`)
-    return {status: 200, body: publicCustomer(saveCustomer(emu, {...c, isDeleted: true}))}
+    return {status: 200, body: publicCustomer(saveCustomer(ctx, {...c, isDeleted: true}))}
   })
 }
 

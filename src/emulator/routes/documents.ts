@@ -19,14 +19,14 @@ import {pageDocuments} from '../store/kyc.js'
 export function registerDocuments(router: Router): void {
   router.post(
     '/documents',
-    async (req, emu) => {
+    async (req, ctx) => {
       const {fields, file} = await readUpload(req)
       const meta = checkUpload(documentUploadFields, fields, file, true)
-      const owner = holderCustomer(emu, meta.documentHolder)
+      const owner = holderCustomer(ctx, meta.documentHolder)
       if (!owner || owner.isDeleted)
         throw notFound('DOCUMENT_HOLDER_NOT_FOUND', `Document holder ${meta.documentHolder}`)
       refuseWhileUnderReview(owner, 'documents')
-      const existing = documentsOf(emu, meta.documentHolder).find(
+      const existing = documentsOf(ctx, meta.documentHolder).find(
         (d) => d.documentType === meta.documentType && d.side === meta.side,
       )
       if (existing) {
@@ -37,9 +37,9 @@ export function registerDocuments(router: Router): void {
         )
       }
       judgePhoto(file!.bytes)
-      const now = emu.iso()
+      const now = ctx.iso()
       const doc: StoredDocument = {id: newId('Document'), ...meta, ...fileFacts(file!), createdAt: now, updatedAt: now}
-      emu.db.put('documents', doc.id, doc)
+      ctx.db.put('documents', doc.id, doc)
       return {status: 201, body: publicDocument(doc)}
     },
     {maxBody: UPLOAD_MAX_BODY},
@@ -47,8 +47,8 @@ export function registerDocuments(router: Router): void {
 
   router.put(
     '/documents/:documentId',
-    async (req, emu) => {
-      const doc = getDocument(emu, req.params.documentId)
+    async (req, ctx) => {
+      const doc = getDocument(ctx, req.params.documentId)
       const {fields, file} = await readUpload(req)
       if ('documentHolder' in fields) throw invalid([{field: 'documentHolder', message: 'cannot change on replace'}])
       const {
@@ -64,8 +64,8 @@ export function registerDocuments(router: Router): void {
       } = doc
       // Metadata not sent is kept; the merged document must still satisfy the rules.
       const meta = checkUpload(documentReplaceFields, {...current, ...fields}, file, false)
-      refuseWhileSubmitted(emu, doc)
-      const clash = documentsOf(emu, documentHolder).find(
+      refuseWhileSubmitted(ctx, doc)
+      const clash = documentsOf(ctx, documentHolder).find(
         (d) => d.id !== doc.id && d.documentType === meta.documentType && d.side === meta.side,
       )
       if (clash)
@@ -80,44 +80,44 @@ export function registerDocuments(router: Router): void {
         side: undefined,
         ...meta,
         ...(file ? fileFacts(file) : {}),
-        updatedAt: emu.iso(),
+        updatedAt: ctx.iso(),
       }
-      emu.db.put('documents', doc.id, next)
+      ctx.db.put('documents', doc.id, next)
       return {status: 200, body: publicDocument(next)}
     },
     {maxBody: UPLOAD_MAX_BODY},
   )
 
-  router.get('/documents', (req, emu) => {
+  router.get('/documents', (req, ctx) => {
     const holder = req.query.get('documentHolder')
-    if (holder) return {status: 200, body: paginate(documentsOf(emu, holder).map(publicDocument), req.query)}
+    if (holder) return {status: 200, body: paginate(documentsOf(ctx, holder).map(publicDocument), req.query)}
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = pageDocuments(emu.db, paging)
+    const {rows, totalCount} = pageDocuments(ctx.db, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicDocument)}
   })
 
-  router.get('/documents/:documentId', (req, emu) => ({
+  router.get('/documents/:documentId', (req, ctx) => ({
     status: 200,
-    body: publicDocument(getDocument(emu, req.params.documentId)),
+    body: publicDocument(getDocument(ctx, req.params.documentId)),
   }))
 
-  router.delete('/documents/:documentId', (req, emu) => {
-    const doc = getDocument(emu, req.params.documentId)
-    refuseWhileSubmitted(emu, doc)
-    emu.db.del('documents', doc.id)
+  router.delete('/documents/:documentId', (req, ctx) => {
+    const doc = getDocument(ctx, req.params.documentId)
+    refuseWhileSubmitted(ctx, doc)
+    ctx.db.del('documents', doc.id)
     return {status: 204}
   })
 }
 
-function getDocument(emu: SandboxContext, id: string): StoredDocument {
-  const doc = emu.db.get<StoredDocument>('documents', id)
+function getDocument(ctx: SandboxContext, id: string): StoredDocument {
+  const doc = ctx.db.get<StoredDocument>('documents', id)
   if (!doc) throw notFound('NOT_FOUND', `Document ${id}`)
   return doc
 }
 
 /** Documents under review or decided are part of the record (api-gaps 2.2: 409 once submitted). */
-function refuseWhileSubmitted(emu: SandboxContext, doc: StoredDocument): void {
-  const c = holderCustomer(emu, doc.documentHolder)
+function refuseWhileSubmitted(ctx: SandboxContext, doc: StoredDocument): void {
+  const c = holderCustomer(ctx, doc.documentHolder)
   const status = c ? statusOf(c) : 'UNVERIFIED'
   if (status === 'PENDING' || status === 'APPROVED' || status === 'REJECTED') {
     throw new HttpError(

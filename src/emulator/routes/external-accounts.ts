@@ -19,46 +19,46 @@ import {pageExternalAccounts} from '../store/accounts.js'
 /** External accounts (beneficiaries, wallets), trust, and ownership verification (spec 3, 4.1, 4.3). */
 export function registerExternalAccounts(router: Router): void {
   for (const scope of ['customers', 'platform'] as const) {
-    router.post(`/${scope}/external-accounts`, (req, emu) => {
+    router.post(`/${scope}/external-accounts`, (req, ctx) => {
       const body = (req.body ?? {}) as Record<string, unknown>
       if (scope === 'platform' && body.customerId !== undefined)
         throw invalid([{field: 'customerId', message: 'is not allowed on platform accounts'}])
       const {data, errors} = externalAccountProblems(body)
       if (!data) throw invalid(errors)
-      return {status: 201, body: publicExternalAccount(createExternalAccount(emu, data))}
+      return {status: 201, body: publicExternalAccount(createExternalAccount(ctx, data))}
     })
 
-    router.get(`/${scope}/external-accounts`, (req, emu) => {
+    router.get(`/${scope}/external-accounts`, (req, ctx) => {
       const q = validate(externalAccountListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
       const paging = pagingOf(req.query)
       const {rows, totalCount} = pageExternalAccounts(
-        emu.db,
+        ctx.db,
         {platform: scope === 'platform', customerId: q.customerId, currency: q.currency},
         paging,
       )
       return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
     })
 
-    router.get(`/${scope}/external-accounts/:id`, (req, emu) => ({
+    router.get(`/${scope}/external-accounts/:id`, (req, ctx) => ({
       status: 200,
-      body: publicExternalAccount(getExternalAccount(emu, req.params.id)),
+      body: publicExternalAccount(getExternalAccount(ctx, req.params.id)),
     }))
 
-    router.delete(`/${scope}/external-accounts/:id`, (req, emu) => {
-      deleteExternalAccount(emu, getExternalAccount(emu, req.params.id))
+    router.delete(`/${scope}/external-accounts/:id`, (req, ctx) => {
+      deleteExternalAccount(ctx, getExternalAccount(ctx, req.params.id))
       return {status: 204}
     })
 
-    router.post(`/${scope}/external-accounts/:id/challenge`, (req, emu) => {
-      const a = getExternalAccount(emu, req.params.id)
+    router.post(`/${scope}/external-accounts/:id/challenge`, (req, ctx) => {
+      const a = getExternalAccount(ctx, req.params.id)
       const {method} = validate(ownershipChallengeRequest, req.body ?? {})
-      return {status: 201, body: issueChallenge(emu, a, method, emu.url)}
+      return {status: 201, body: issueChallenge(ctx, a, method, ctx.url)}
     })
 
-    router.post(`/${scope}/external-accounts/:id/verify`, (req, emu) => {
-      const a = getExternalAccount(emu, req.params.id)
+    router.post(`/${scope}/external-accounts/:id/verify`, (req, ctx) => {
+      const a = getExternalAccount(ctx, req.params.id)
       const {signature} = validate(ownershipVerifyRequest, req.body ?? {})
-      return {status: 200, body: verifySignature(emu, a, signature)}
+      return {status: 200, body: verifySignature(ctx, a, signature)}
     })
   }
 
@@ -68,14 +68,14 @@ export function registerExternalAccounts(router: Router): void {
     ['trust', true],
     ['untrust', false],
   ] as const) {
-    router.post(`/customers/external-accounts/:id/${verb}`, (req, emu) => {
-      const a = getExternalAccount(emu, req.params.id)
-      emu.db.put('externalAccounts', a.id, {...a, trusted, updatedAt: emu.iso()})
+    router.post(`/customers/external-accounts/:id/${verb}`, (req, ctx) => {
+      const a = getExternalAccount(ctx, req.params.id)
+      ctx.db.put('externalAccounts', a.id, {...a, trusted, updatedAt: ctx.iso()})
       return {status: 200, body: {}}
     })
-    router.post(`/customers/external-accounts/:id/${verb}/confirm`, (req, emu) => ({
+    router.post(`/customers/external-accounts/:id/${verb}/confirm`, (req, ctx) => ({
       status: 200,
-      body: {trusted: getExternalAccount(emu, req.params.id).trusted},
+      body: {trusted: getExternalAccount(ctx, req.params.id).trusted},
     }))
   }
 }

@@ -24,10 +24,10 @@ interface KycLink {
 
 /** Hosted links, contact verification and verification submissions (spec 3, 4.2). */
 export function registerKyc(router: Router): void {
-  router.post('/customers/:customerId/kyc-link', (req, emu) =>
-    emu.idempotent(req, `kyc-link|${req.params.customerId}`, () => {
+  router.post('/customers/:customerId/kyc-link', (req, ctx) =>
+    ctx.idempotent(req, `kyc-link|${req.params.customerId}`, () => {
       const input = validate(kycLinkRequest, req.body ?? {})
-      const c = getCustomer(emu, req.params.customerId)
+      const c = getCustomer(ctx, req.params.customerId)
       const pending = Object.entries(c.contactVerification ?? {})
         .filter(([, s]) => s !== 'VERIFIED')
         .map(([ch]) => ch)
@@ -43,30 +43,30 @@ export function registerKyc(router: Router): void {
         token,
         customerId: c.id,
         redirectUri: input.redirectUri,
-        expiresAt: emu.iso(emu.now() + LINK_TTL_MS),
+        expiresAt: ctx.iso(ctx.now() + LINK_TTL_MS),
       }
-      emu.db.put('kycLinks', token, link)
+      ctx.db.put('kycLinks', token, link)
       // The sandbox's own address, never the request's Host header.
-      const kycUrl = `${emu.url}/sandbox/hosted/kyc/${token}`
+      const kycUrl = `${ctx.url}/sandbox/hosted/kyc/${token}`
       return {status: 201, body: {kycUrl, expiresAt: link.expiresAt, provider: 'SUMSUB', token}}
     }),
   )
 
   for (const channel of ['email', 'phone'] as Channel[]) {
-    router.post(`/customers/:customerId/verify-${channel}`, (req, emu) => {
-      sendContactCode(emu, getCustomer(emu, req.params.customerId), channel)
+    router.post(`/customers/:customerId/verify-${channel}`, (req, ctx) => {
+      sendContactCode(ctx, getCustomer(ctx, req.params.customerId), channel)
       return {status: 204}
     })
-    router.post(`/customers/:customerId/verify-${channel}/confirm`, (req, emu) => {
+    router.post(`/customers/:customerId/verify-${channel}/confirm`, (req, ctx) => {
       const {code} = validate(confirmCodeRequest, req.body)
-      const c = confirmContactCode(emu, getCustomer(emu, req.params.customerId), channel, code)
+      const c = confirmContactCode(ctx, getCustomer(ctx, req.params.customerId), channel, code)
       return {status: 200, body: publicCustomer(c)}
     })
   }
 
-  router.post('/verifications', (req, emu) => {
+  router.post('/verifications', (req, ctx) => {
     const {customerId} = validate(verificationRequest, req.body)
-    const c = getCustomer(emu, customerId)
+    const c = getCustomer(ctx, customerId)
     const status = statusOf(c)
     // sandbox-behaviour 2-3: re-submitting a settled customer answers 400 (the contract lists no 409 here);
     // a submission under review is refused the same way.
@@ -75,9 +75,9 @@ export function registerKyc(router: Router): void {
     if (status === 'PENDING')
       throw notSubmittable(c.id, status, 'is already under review (PENDING); wait for the decision')
     const skip =
-      emu.settings().skipVerificationPaperwork && c.customerType === 'BUSINESS' && isTerminalSuffix(suffixOf(c))
-    const errors = verificationErrors(emu, c, {paperwork: !skip})
-    const now = emu.iso()
+      ctx.settings().skipVerificationPaperwork && c.customerType === 'BUSINESS' && isTerminalSuffix(suffixOf(c))
+    const errors = verificationErrors(ctx, c, {paperwork: !skip})
+    const now = ctx.iso()
     const v: StoredVerification = {
       id: newId('Verification'),
       customerId: c.id,
@@ -86,40 +86,40 @@ export function registerKyc(router: Router): void {
       createdAt: now,
       updatedAt: now,
     }
-    emu.db.put('verifications', v.id, v)
-    if (!errors.length) beginReview(emu, c, `verification ${v.id}`)
+    ctx.db.put('verifications', v.id, v)
+    if (!errors.length) beginReview(ctx, c, `verification ${v.id}`)
     return {status: 200, body: v}
   })
 
   // Newest first, so `limit=1` is the latest submission.
-  router.get('/verifications', (req, emu) => {
+  router.get('/verifications', (req, ctx) => {
     const q = validate(verificationListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = pageVerifications<StoredVerification>(emu.db, q, paging)
+    const {rows, totalCount} = pageVerifications<StoredVerification>(ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (v) => v)}
   })
 
-  router.get('/verifications/:verificationId', (req, emu) => {
-    const v = emu.db.get<StoredVerification>('verifications', req.params.verificationId)
+  router.get('/verifications/:verificationId', (req, ctx) => {
+    const v = ctx.db.get<StoredVerification>('verifications', req.params.verificationId)
     if (!v) throw notFound('VERIFICATION_NOT_FOUND', `Verification ${req.params.verificationId}`)
     return {status: 200, body: v}
   })
 
   // The hosted flow: a page the end user opens, and its completion (the provider collected everything).
-  router.get('/sandbox/hosted/kyc/:token', (req, emu) => {
-    const link = usableLink(emu, req.params.token)
+  router.get('/sandbox/hosted/kyc/:token', (req, ctx) => {
+    const link = usableLink(ctx, req.params.token)
     const html =
       `<!doctype html><title>Sandbox verification</title><h1>Sandbox verification for ${link.customerId}</h1>` +
       `<p>This stands in for the provider's hosted flow.</p><form method="post"><button>Complete verification</button></form>`
     return {status: 200, text: html, headers: {'content-type': 'text/html; charset=utf-8'}}
   })
 
-  router.post('/sandbox/hosted/kyc/:token', (req, emu) => {
-    const link = usableLink(emu, req.params.token)
-    const c = getCustomer(emu, link.customerId)
-    emu.db.put('kycLinks', link.token, {...link, usedAt: emu.iso()})
+  router.post('/sandbox/hosted/kyc/:token', (req, ctx) => {
+    const link = usableLink(ctx, req.params.token)
+    const c = getCustomer(ctx, link.customerId)
+    ctx.db.put('kycLinks', link.token, {...link, usedAt: ctx.iso()})
     const status = statusOf(c)
-    const saved = status === 'UNVERIFIED' || status === 'HOLD' ? beginReview(emu, c, 'hosted flow completed') : c
+    const saved = status === 'UNVERIFIED' || status === 'HOLD' ? beginReview(ctx, c, 'hosted flow completed') : c
     if (link.redirectUri) return {status: 303, headers: {location: link.redirectUri}, text: ''}
     return {status: 200, body: publicCustomer(saved)}
   })
@@ -133,11 +133,11 @@ function notSubmittable(customerId: string, status: string, why: string): HttpEr
   })
 }
 
-function usableLink(emu: SandboxContext, token: string): KycLink {
-  const link = emu.db.get<KycLink>('kycLinks', token)
+function usableLink(ctx: SandboxContext, token: string): KycLink {
+  const link = ctx.db.get<KycLink>('kycLinks', token)
   if (!link) throw notFound('NOT_FOUND', 'Verification link')
   if (link.usedAt) throw new HttpError(410, 'LINK_USED', 'This verification link was used already; ask for a new one')
-  if (Date.parse(link.expiresAt) < emu.now())
+  if (Date.parse(link.expiresAt) < ctx.now())
     throw new HttpError(410, 'LINK_EXPIRED', 'This verification link expired; ask for a new one')
   return link
 }

@@ -7,11 +7,11 @@ import {eventLogPage} from '../domain/event-log.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
 export function registerPlatform(router: Router): void {
-  router.get('/config', (_req, emu) => ({status: 200, body: publicConfig(emu.config())}))
+  router.get('/config', (_req, ctx) => ({status: 200, body: publicConfig(ctx.config())}))
 
-  router.patch('/config', (req, emu) => {
+  router.patch('/config', (req, ctx) => {
     const patch = validate(platformConfigPatch, req.body ?? {})
-    const current = emu.config()
+    const current = ctx.config()
     const next = {
       ...current,
       ...(patch.webhookEndpoint !== undefined ? {webhookEndpoint: patch.webhookEndpoint || null} : {}),
@@ -23,31 +23,31 @@ export function registerPlatform(router: Router): void {
       feeConfigs: mergeFees(current.feeConfigs, patch.feeConfigs ?? []),
       sandbox: {...current.sandbox, ...patch.sandbox},
     }
-    const saved = emu.saveConfig(next)
+    const saved = ctx.saveConfig(next)
     // The published API sends a TEST event whenever the endpoint is set or changed.
-    if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) emu.webhooks.emit('TEST', {})
+    if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) ctx.webhooks.emit('TEST', {})
     return {status: 200, body: publicConfig(saved)}
   })
 
-  router.get('/sandbox/webhook-public-key', (_req, emu) => ({
+  router.get('/sandbox/webhook-public-key', (_req, ctx) => ({
     status: 200,
-    text: emu.webhookPublicKeyPem,
+    text: ctx.webhookPublicKeyPem,
     headers: {'content-type': 'application/x-pem-file'},
   }))
 
-  router.get('/sandbox/events', (req, emu) => ({status: 200, body: eventLogPage(emu.db, req.query)}))
+  router.get('/sandbox/events', (req, ctx) => ({status: 200, body: eventLogPage(ctx.db, req.query)}))
 
   router.post(
     '/sandbox/events/:eventId/replay',
-    async (req, emu) => {
-      const url = validate(webhookReplayRequest, req.body ?? {}).url ?? emu.config().webhookEndpoint
+    async (req, ctx) => {
+      const url = validate(webhookReplayRequest, req.body ?? {}).url ?? ctx.config().webhookEndpoint
       if (!url)
         throw new HttpError(
           400,
           'WEBHOOK_ENDPOINT_NOT_SET',
           'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url',
         )
-      const r = await emu.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
+      const r = await ctx.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
         throw e.notFound ? notFound('EVENT_NOT_FOUND', `Event ${req.params.eventId}`) : e
       })
       const body = {
@@ -72,18 +72,18 @@ export function registerPlatform(router: Router): void {
 
   router.post(
     '/sandbox/webhooks/test',
-    async (req, emu) => {
+    async (req, ctx) => {
       const given = (req.body as {url?: unknown} | undefined)?.url
-      const url = typeof given === 'string' ? given : emu.config().webhookEndpoint
+      const url = typeof given === 'string' ? given : ctx.config().webhookEndpoint
       if (!url)
         throw new HttpError(
           400,
           'WEBHOOK_ENDPOINT_NOT_SET',
           'No webhook endpoint is configured (PATCH /config {webhookEndpoint})',
         )
-      const event = {id: `Webhook:test-${emu.now()}`, type: 'TEST', timestamp: emu.iso(), data: {}}
+      const event = {id: `Webhook:test-${ctx.now()}`, type: 'TEST', timestamp: ctx.iso(), data: {}}
       try {
-        const r = await emu.webhooks.deliverNow(event, url)
+        const r = await ctx.webhooks.deliverNow(event, url)
         if (r.status < 200 || r.status >= 300) throw new Error(`answered ${r.status}`)
         return {status: 200, body: {url, response_status: r.status, response_body: r.body}}
       } catch (e) {

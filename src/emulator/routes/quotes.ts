@@ -9,40 +9,40 @@ import type {Router} from '../router.js'
 
 /** Quotes (create, get, execute) and the deprecated same-currency transfer endpoints (spec 4.4). */
 export function registerQuotes(router: Router): void {
-  router.post('/quotes', (req, emu) =>
-    emu.idempotent(req, 'quotes', () => {
+  router.post('/quotes', (req, ctx) =>
+    ctx.idempotent(req, 'quotes', () => {
       const input = validate(quoteCreateRequest, req.body ?? {})
       if (!input.immediatelyExecute) {
         // A real-time quote of a customer that needs SCA is held (202) until authorized.
-        const q = holdNewQuote(emu, createQuote(emu, input))
+        const q = holdNewQuote(ctx, createQuote(ctx, input))
         return {status: q.status === 'PENDING_AUTHORIZATION' ? 202 : 201, body: publicQuote(q)}
       }
       // Checked before the quote is stored, so a refused request leaves nothing behind.
-      const q = createQuoteChecked(emu, (beforeStore) => createQuote(emu, input, {beforeStore}))
-      return {status: 201, body: publicQuote(executeQuote(emu, q.id, {req}))}
+      const q = createQuoteChecked(ctx, (beforeStore) => createQuote(ctx, input, {beforeStore}))
+      return {status: 201, body: publicQuote(executeQuote(ctx, q.id, {req}))}
     }),
   )
 
-  router.get('/quotes/:quoteId', (req, emu) => ({status: 200, body: publicQuote(getQuote(emu, req.params.quoteId))}))
+  router.get('/quotes/:quoteId', (req, ctx) => ({status: 200, body: publicQuote(getQuote(ctx, req.params.quoteId))}))
 
-  router.post('/quotes/:quoteId/execute', (req, emu) =>
-    emu.idempotent(req, `execute|${req.params.quoteId}`, () => ({
+  router.post('/quotes/:quoteId/execute', (req, ctx) =>
+    ctx.idempotent(req, `execute|${req.params.quoteId}`, () => ({
       status: 200,
-      body: publicQuote(executeQuote(emu, req.params.quoteId, {req})),
+      body: publicQuote(executeQuote(ctx, req.params.quoteId, {req})),
     })),
   )
 
-  router.post('/transfer-out', (req, emu) =>
-    emu.idempotent(req, 'transfer-out', () => ({
+  router.post('/transfer-out', (req, ctx) =>
+    ctx.idempotent(req, 'transfer-out', () => ({
       status: 201,
-      body: publicTransaction(transferOut(emu, validate(transferOutRequest, req.body ?? {}), req)),
+      body: publicTransaction(transferOut(ctx, validate(transferOutRequest, req.body ?? {}), req)),
     })),
   )
 
-  router.post('/transfer-in', (req, emu) =>
-    emu.idempotent(req, 'transfer-in', () => ({
+  router.post('/transfer-in', (req, ctx) =>
+    ctx.idempotent(req, 'transfer-in', () => ({
       status: 201,
-      body: publicTransaction(transferIn(emu, validate(transferInRequest, req.body ?? {}), req)),
+      body: publicTransaction(transferIn(ctx, validate(transferInRequest, req.body ?? {}), req)),
     })),
   )
 }

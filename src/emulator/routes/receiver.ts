@@ -7,18 +7,18 @@ import type {Router} from '../router.js'
 
 /** Before paying: what a receiver accepts (UMA address or external account), and what a crypto withdrawal costs. */
 export function registerReceiver(router: Router): void {
-  router.get('/receiver/uma/:address', (req, emu) => {
+  router.get('/receiver/uma/:address', (req, ctx) => {
     const sender = validate(receiverLookupQuery, Object.fromEntries(req.query))
-    return {status: 200, body: lookupUmaReceiver(emu, req.params.address, sender)}
+    return {status: 200, body: lookupUmaReceiver(ctx, req.params.address, sender)}
   })
 
-  router.get('/receiver/external-account/:accountId', (req, emu) => {
+  router.get('/receiver/external-account/:accountId', (req, ctx) => {
     const sender = validate(receiverLookupQuery, Object.fromEntries(req.query))
-    return {status: 200, body: lookupExternalReceiver(emu, req.params.accountId, sender)}
+    return {status: 200, body: lookupExternalReceiver(ctx, req.params.accountId, sender)}
   })
 
-  router.post('/crypto/estimate-withdrawal-fee', (req, emu) => {
+  router.post('/crypto/estimate-withdrawal-fee', (req, ctx) => {
     const body = validate(estimateWithdrawalFeeRequest, req.body ?? {})
-    return {status: 200, body: estimateWithdrawalFee(emu, body)}
+    return {status: 200, body: estimateWithdrawalFee(ctx, body)}
   })
 }

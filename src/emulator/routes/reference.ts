@@ -14,9 +14,9 @@ const withoutPlace = <T extends {id: string; createdAt: string}>({id: _i, create
 
 /** Exchange rates and the reference directories: UMA providers, VASPs, receiving institutions. */
 export function registerReference(router: Router): void {
-  router.get('/exchange-rates', (req, emu) => {
+  router.get('/exchange-rates', (req, ctx) => {
     const q = validate(exchangeRatesQuery, query(req.query, ['destinationCurrency']))
-    return {status: 200, body: {data: exchangeRates(emu, q)}}
+    return {status: 200, body: {data: exchangeRates(ctx, q)}}
   })
 
   router.get('/uma-providers', (req) => {

@@ -16,10 +16,10 @@ const livenessResult = z.strictObject({result: z.enum(['PASS', 'FAIL']).optional
 
 /** The money simulators: fund, send (spec 4.5), an UMA payment in (sandbox-behaviour 11), the hosted liveness page, and agent-initiated execution. */
 export function registerSandboxMoney(router: Router): void {
-  router.post('/sandbox/internal-accounts/:accountId/fund', (req, emu) => {
-    const account = getInternalAccount(emu, req.params.accountId)
+  router.post('/sandbox/internal-accounts/:accountId/fund', (req, ctx) => {
+    const account = getInternalAccount(ctx, req.params.accountId)
     const {amount} = validate(fundRequest, req.body ?? {})
-    const customer = account.customerId ? getCustomer(emu, account.customerId) : undefined
+    const customer = account.customerId ? getCustomer(ctx, account.customerId) : undefined
     const status = customer && (customer.customerType === 'BUSINESS' ? customer.kybStatus : customer.kycStatus)
     if (customer && status !== 'APPROVED')
       throw new HttpError(
@@ -28,27 +28,27 @@ export function registerSandboxMoney(router: Router): void {
         `${customer.id} is ${status}; funding unlocks when the customer is APPROVED`,
         {customerId: customer.id, status},
       )
-    recordIncoming(emu, account.id, amount, {
+    recordIncoming(ctx, account.id, amount, {
       customerId: customer?.id,
       platformCustomerId: customer?.platformCustomerId,
       description: 'Sandbox funding',
       source: {sourceType: 'REALTIME_FUNDING', currency: account.balance.currency.code},
     })
-    return {status: 200, body: getInternalAccount(emu, account.id)}
+    return {status: 200, body: getInternalAccount(ctx, account.id)}
   })
 
-  router.post('/sandbox/send', (req, emu) => {
+  router.post('/sandbox/send', (req, ctx) => {
     const input = validate(sandboxSendRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(sandboxSend(emu, input))}
+    return {status: 200, body: publicTransaction(sandboxSend(ctx, input))}
   })
 
-  router.post('/sandbox/uma/receive', (req, emu) => {
+  router.post('/sandbox/uma/receive', (req, ctx) => {
     const input = validate(sandboxUmaReceiveRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(receiveUmaPayment(emu, input))}
+    return {status: 200, body: publicTransaction(receiveUmaPayment(ctx, input))}
   })
 
   // Executes a quote the way an agent would: the transaction waits for POST /transactions/{id}/approve.
-  router.post('/sandbox/quotes/:quoteId/execute-as-agent', (req, emu) => {
+  router.post('/sandbox/quotes/:quoteId/execute-as-agent', (req, ctx) => {
     const {agentId} = validate(
       z.strictObject({
         agentId: z
@@ -60,12 +60,12 @@ export function registerSandboxMoney(router: Router): void {
     )
     return {
       status: 200,
-      body: publicQuote(executeQuote(emu, req.params.quoteId, {req, agentId: agentId ?? 'Agent:sandbox'})),
+      body: publicQuote(executeQuote(ctx, req.params.quoteId, {req, agentId: agentId ?? 'Agent:sandbox'})),
     }
   })
 
-  router.get('/sandbox/hosted/liveness/:token', (req, emu) => {
-    const a = findByLivenessToken(emu, req.params.token)
+  router.get('/sandbox/hosted/liveness/:token', (req, ctx) => {
+    const a = findByLivenessToken(ctx, req.params.token)
     const state = a ? `for ${a.id} (${String(a.accountInfo.address)})` : 'that is no longer outstanding'
     const form = (r: string) =>
       `<form method="post" action="${req.params.token}/complete?result=${r}"><button>${r === 'PASS' ? 'Complete the check' : 'Fail the check'}</button></form>`
@@ -76,10 +76,10 @@ export function registerSandboxMoney(router: Router): void {
     }
   })
 
-  router.post('/sandbox/hosted/liveness/:token/complete', (req, emu) => {
+  router.post('/sandbox/hosted/liveness/:token/complete', (req, ctx) => {
     const body = req.body ?? (req.query.get('result') ? {result: req.query.get('result')} : {})
     const {result} = validate(livenessResult, body)
-    const a = submitLiveness(emu, req.params.token, result !== 'FAIL')
+    const a = submitLiveness(ctx, req.params.token, result !== 'FAIL')
     return {status: 202, body: {accountId: a.id, submitted: true, result: result ?? 'PASS'}}
   })
 }

@@ -22,65 +22,65 @@ import type {EmuRequest, Router} from '../router.js'
 const customerIdQuery = idOf('Customer')
 
 /** Every /sca route names its customer in the query (`?customerId=`). */
-function stateOf(emu: SandboxContext, req: EmuRequest) {
+function stateOf(ctx: SandboxContext, req: EmuRequest) {
   const customerId = validate(customerIdQuery, req.query.get('customerId') ?? undefined, 'customerId')
-  return scaState(emu, customerId)
+  return scaState(ctx, customerId)
 }
 
 /** Strong customer authentication: factors, login sessions, security events, factor resets, quote authorization. */
 export function registerSca(router: Router): void {
-  router.get('/sca/factors', (req, emu) => ({status: 200, body: {factors: factorsOf(stateOf(emu, req))}}))
-  router.post('/sca/factors', (req, emu) => {
-    const st = stateOf(emu, req)
-    return {status: 200, body: startEnrolment(emu, st, validate(scaEnrolRequest, req.body ?? {}).type)}
+  router.get('/sca/factors', (req, ctx) => ({status: 200, body: {factors: factorsOf(stateOf(ctx, req))}}))
+  router.post('/sca/factors', (req, ctx) => {
+    const st = stateOf(ctx, req)
+    return {status: 200, body: startEnrolment(ctx, st, validate(scaEnrolRequest, req.body ?? {}).type)}
   })
-  router.post('/sca/factors/confirm', (req, emu) => {
-    const st = stateOf(emu, req)
+  router.post('/sca/factors/confirm', (req, ctx) => {
+    const st = stateOf(ctx, req)
     return {
       status: 200,
       body: confirmEnrolment(
-        emu,
+        ctx,
         st,
         validate(scaConfirmRequest, req.body ?? {}) as Parameters<typeof confirmEnrolment>[2],
       ),
     }
   })
-  router.post('/sca/factors/reset', (req, emu) => {
-    const st = stateOf(emu, req)
-    return {status: 201, body: startReset(emu, st, validate(resetStartRequest, req.body ?? {}).factor)}
+  router.post('/sca/factors/reset', (req, ctx) => {
+    const st = stateOf(ctx, req)
+    return {status: 201, body: startReset(ctx, st, validate(resetStartRequest, req.body ?? {}).factor)}
   })
-  router.get('/sca/factors/reset/:resetId', (req, emu) => ({
+  router.get('/sca/factors/reset/:resetId', (req, ctx) => ({
     status: 200,
-    body: publicReset(getReset(emu, stateOf(emu, req), req.params.resetId)),
+    body: publicReset(getReset(ctx, stateOf(ctx, req), req.params.resetId)),
   }))
-  router.post('/sca/factors/reset/:resetId/complete', (req, emu) => {
-    const st = stateOf(emu, req)
-    completeReset(emu, st, req.params.resetId, validate(resetCompleteRequest, req.body ?? {}).mobile)
+  router.post('/sca/factors/reset/:resetId/complete', (req, ctx) => {
+    const st = stateOf(ctx, req)
+    completeReset(ctx, st, req.params.resetId, validate(resetCompleteRequest, req.body ?? {}).mobile)
     return {status: 204}
   })
-  router.delete('/sca/factors/:credentialId', (req, emu) => {
-    deleteFactor(emu, stateOf(emu, req), req.params.credentialId)
+  router.delete('/sca/factors/:credentialId', (req, ctx) => {
+    deleteFactor(ctx, stateOf(ctx, req), req.params.credentialId)
     return {status: 204}
   })
-  router.post('/sca/login/start', (req, emu) => {
-    const st = stateOf(emu, req)
-    return {status: 200, body: startLogin(emu, st, validate(scaLoginStartRequest, req.body ?? {}).factor)}
+  router.post('/sca/login/start', (req, ctx) => {
+    const st = stateOf(ctx, req)
+    return {status: 200, body: startLogin(ctx, st, validate(scaLoginStartRequest, req.body ?? {}).factor)}
   })
-  router.post('/sca/login/complete', (req, emu) => {
-    const st = stateOf(emu, req)
-    return {status: 200, body: completeLogin(emu, st, validate(scaLoginCompleteRequest, req.body ?? {}))}
+  router.post('/sca/login/complete', (req, ctx) => {
+    const st = stateOf(ctx, req)
+    return {status: 200, body: completeLogin(ctx, st, validate(scaLoginCompleteRequest, req.body ?? {}))}
   })
-  router.post('/sca/record-event', (req, emu) => {
-    const st = stateOf(emu, req)
-    return {status: 200, body: recordEvent(emu, st, validate(recordEventRequest, req.body ?? {}).eventType)}
+  router.post('/sca/record-event', (req, ctx) => {
+    const st = stateOf(ctx, req)
+    return {status: 200, body: recordEvent(ctx, st, validate(recordEventRequest, req.body ?? {}).eventType)}
   })
 
-  router.post('/quotes/:quoteId/authorize', (req, emu) => {
+  router.post('/quotes/:quoteId/authorize', (req, ctx) => {
     const proof = validate(scaAuthorization, req.body ?? {})
-    return {status: 200, body: publicQuote(authorizeQuote(emu, req.params.quoteId, proof))}
+    return {status: 200, body: publicQuote(authorizeQuote(ctx, req.params.quoteId, proof))}
   })
-  router.post('/quotes/:quoteId/authorize/resend', (req, emu) => {
-    resendAuthorization(emu, req.params.quoteId)
+  router.post('/quotes/:quoteId/authorize/resend', (req, ctx) => {
+    resendAuthorization(ctx, req.params.quoteId)
     return {status: 204}
   })
 }

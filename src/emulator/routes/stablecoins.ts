@@ -42,56 +42,56 @@ export function registerStablecoins(router: Router): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, view)}
   }
 
-  router.post('/stablecoin-provider-accounts', (req, emu) =>
-    keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(emu, req.body))),
+  router.post('/stablecoin-provider-accounts', (req, ctx) =>
+    keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(ctx, req.body))),
   )
-  router.get('/stablecoin-provider-accounts', (req, emu) =>
+  router.get('/stablecoin-provider-accounts', (req, ctx) =>
     listed(
       req,
       providerAccountListQuery,
-      (q, p) => pageProviderAccounts<StoredProviderAccount>(emu.db, q, p),
+      (q, p) => pageProviderAccounts<StoredProviderAccount>(ctx.db, q, p),
       publicProviderAccount,
     ),
   )
-  router.get('/stablecoin-provider-accounts/:id', (req, emu) => ({
+  router.get('/stablecoin-provider-accounts/:id', (req, ctx) => ({
     status: 200,
-    body: publicProviderAccount(getProviderAccount(emu, req.params.id)),
+    body: publicProviderAccount(getProviderAccount(ctx, req.params.id)),
   }))
-  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req, emu) => ({
+  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req, ctx) => ({
     status: 200,
-    body: publicProviderAccount(sandboxSetProviderAccountStatus(emu, req.params.id, req.body)),
+    body: publicProviderAccount(sandboxSetProviderAccountStatus(ctx, req.params.id, req.body)),
   }))
 
-  router.post('/stablecoins', (req, emu) => keyed(req, 'stablecoins', () => registerStablecoin(emu, req.body)))
-  router.get('/stablecoins', (req, emu) =>
+  router.post('/stablecoins', (req, ctx) => keyed(req, 'stablecoins', () => registerStablecoin(ctx, req.body)))
+  router.get('/stablecoins', (req, ctx) =>
     listed(
       req,
       stablecoinListQuery,
-      (q, p) => pageStablecoins<StoredStablecoin>(emu.db, q, p),
+      (q, p) => pageStablecoins<StoredStablecoin>(ctx.db, q, p),
       (c) => c,
     ),
   )
-  router.get('/stablecoins/:id', (req, emu) => ({status: 200, body: getStablecoin(emu, req.params.id)}))
+  router.get('/stablecoins/:id', (req, ctx) => ({status: 200, body: getStablecoin(ctx, req.params.id)}))
   // Not in the published contract (spec 3 names the request, not its path): see README.
-  router.post('/stablecoins/:id/enablement', (req, emu) => ({status: 200, body: requestEnablement(emu, req.params.id)}))
-  router.post('/sandbox/stablecoins/:id/enablement', (req, emu) => ({
+  router.post('/stablecoins/:id/enablement', (req, ctx) => ({status: 200, body: requestEnablement(ctx, req.params.id)}))
+  router.post('/sandbox/stablecoins/:id/enablement', (req, ctx) => ({
     status: 200,
-    body: operatorSetEnablement(emu, req.params.id, req.body),
+    body: operatorSetEnablement(ctx, req.params.id, req.body),
   }))
 
   router.post('/stablecoins/:id/mints', (req) => mint(req, req.params.id))
   router.post('/stablecoins/:id/burns', (req) => burn(req, req.params.id))
-  router.get('/stablecoins/:id/operations', (req, emu) => {
-    getStablecoin(emu, req.params.id)
+  router.get('/stablecoins/:id/operations', (req, ctx) => {
+    getStablecoin(ctx, req.params.id)
     return listed(
       req,
       operationListQuery,
-      (q, p) => pageOperations<StoredOperation>(emu.db, req.params.id, q.operationType, p),
+      (q, p) => pageOperations<StoredOperation>(ctx.db, req.params.id, q.operationType, p),
       publicOperation,
     )
   })
-  router.get('/stablecoin-operations/:id', (req, emu) => ({
+  router.get('/stablecoin-operations/:id', (req, ctx) => ({
     status: 200,
-    body: publicOperation(getOperation(emu, req.params.id)),
+    body: publicOperation(getOperation(ctx, req.params.id)),
   }))
 }

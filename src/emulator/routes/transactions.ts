@@ -22,10 +22,10 @@ import {publicCardTransaction} from '../domain/card-transactions.js'
 
 /** GET /transactions with the published filters, one transaction, approve, reject, confirm and cancel (api-gaps 4.4). */
 export function registerTransactions(router: Router): void {
-  router.get('/transactions', (req, emu) => {
+  router.get('/transactions', (req, ctx) => {
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
-    const {rows, totalCount} = listTransactions(emu.db, q, paging)
+    const {rows, totalCount} = listTransactions(ctx.db, q, paging)
     return {
       status: 200,
       body: pageFrom(rows, paging.limit, totalCount, (t) =>
@@ -34,36 +34,36 @@ export function registerTransactions(router: Router): void {
     }
   })
 
-  router.get('/transactions/:id', (req, emu) =>
+  router.get('/transactions/:id', (req, ctx) =>
     req.params.id.startsWith('CardTransaction:')
-      ? getCardTransactionRoute(emu, req.params.id)
-      : {status: 200, body: publicTransaction(getTransaction(emu, req.params.id))},
+      ? getCardTransactionRoute(ctx, req.params.id)
+      : {status: 200, body: publicTransaction(getTransaction(ctx, req.params.id))},
   )
 
-  router.post('/transactions/:id/approve', (req, emu) => {
-    const t = getTransaction(emu, req.params.id)
+  router.post('/transactions/:id/approve', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.id)
     validate(transactionApproveRequest, req.body ?? {})
     return {
       status: 200,
-      body: publicTransaction(isAwaitingDecision(t) ? acceptIncoming(emu, t) : approveTransaction(emu, t)),
+      body: publicTransaction(isAwaitingDecision(t) ? acceptIncoming(ctx, t) : approveTransaction(ctx, t)),
     }
   })
 
-  router.post('/transactions/:id/reject', (req, emu) => {
-    const t = getTransaction(emu, req.params.id)
+  router.post('/transactions/:id/reject', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.id)
     validate(transactionRejectRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(rejectTransaction(emu, t))}
+    return {status: 200, body: publicTransaction(rejectTransaction(ctx, t))}
   })
 
-  router.post('/transactions/:id/confirm', (req, emu) => {
-    const t = getTransaction(emu, req.params.id)
+  router.post('/transactions/:id/confirm', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.id)
     const {receiptDeliveryConfirmedAt} = validate(transactionConfirmRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(confirmReceipt(emu, t, receiptDeliveryConfirmedAt))}
+    return {status: 200, body: publicTransaction(confirmReceipt(ctx, t, receiptDeliveryConfirmedAt))}
   })
 
-  router.post('/transactions/:id/cancel', (req, emu) => {
-    const t = getTransaction(emu, req.params.id)
+  router.post('/transactions/:id/cancel', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.id)
     validate(transactionCancelRequest, req.body ?? {})
-    return {status: 200, body: publicTransaction(cancelTransaction(emu, t))}
+    return {status: 200, body: publicTransaction(cancelTransaction(ctx, t))}
   })
 }

@@ -7,7 +7,7 @@ import type {Router} from '../router.js'
 export function registerWallet(router: Router): void {
   router.post('/internal-accounts/:id/export', (req) => exportWallet(req, req.params.id))
   router.patch('/internal-accounts/:id', (req) => updateWalletPrivacy(req, req.params.id))
-  router.get('/sandbox/quorum-public-key', (_req, emu) => ({status: 200, body: {publicKey: quorumPublicKeyHex(emu)}}))
+  router.get('/sandbox/quorum-public-key', (_req, ctx) => ({status: 200, body: {publicKey: quorumPublicKeyHex(ctx)}}))
   // Settle a still-processing signed retry now rather than at walletProcessingDelayMs.
-  router.post('/sandbox/wallet-requests/:requestId/settle', (req, emu) => settleNow(emu, req.params.requestId))
+  router.post('/sandbox/wallet-requests/:requestId/settle', (req, ctx) => settleNow(ctx, req.params.requestId))
 }

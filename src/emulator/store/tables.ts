@@ -16,7 +16,7 @@ export interface Column {
 }
 
 export interface TableDef {
-  /** Table name; also the collection name the domain uses (emu.db.get('customers', id)). */
+  /** Table name; also the collection name the domain uses (ctx.db.get('customers', id)). */
   name: string
   columns: Column[]
   /** Each index: its columns, and an optional partial-index condition. */

@@ -13,14 +13,14 @@ import {getWalletAccount, organizationId, quorumPrivateKey, walletSeed} from './
  * so under PROCESSING only the re-send produces it (spec 5.4 rule 4).
  */
 export function exportWallet(req: EmuRequest, accountId: string): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const body = validate(walletExportRequest, req.body)
   assertPublicKey(body.clientPublicKey, 'clientPublicKey')
   return signedRetry(
     req,
     () => {
-      const account = getWalletAccount(emu, accountId)
-      if (!walletSeed(emu, account.id))
+      const account = getWalletAccount(ctx, accountId)
+      if (!walletSeed(ctx, account.id))
         throw new HttpError(409, 'WALLET_NOT_PROVISIONED', `${account.id} has no wallet seed`)
       return {
         operation: 'wallet.export',
@@ -32,10 +32,10 @@ export function exportWallet(req: EmuRequest, accountId: string): Promise<EmuRes
     },
     async () => {
       const encryptedWalletCredentials = await encryptExportBundle({
-        mnemonic: walletSeed(emu, accountId)!,
+        mnemonic: walletSeed(ctx, accountId)!,
         recipientPublicKey: body.clientPublicKey,
-        quorumPrivateKey: quorumPrivateKey(emu),
-        organizationId: organizationId(emu),
+        quorumPrivateKey: quorumPrivateKey(ctx),
+        organizationId: organizationId(ctx),
       })
       return {status: 200, body: {id: accountId, encryptedWalletCredentials}}
     },
@@ -44,8 +44,8 @@ export function exportWallet(req: EmuRequest, accountId: string): Promise<EmuRes
 
 /** PATCH /internal-accounts/{id} {privateEnabled}: embedded wallets only, signed retry → 200 InternalAccount. */
 export function updateWalletPrivacy(req: EmuRequest, accountId: string): Promise<EmuResponse> {
-  const emu = req.ctx
-  const account = emu.db.get<InternalAccount>('internalAccounts', accountId)
+  const ctx = req.ctx
+  const account = ctx.db.get<InternalAccount>('internalAccounts', accountId)
   if (!account) throw notFound('ACCOUNT_NOT_FOUND', `Internal account ${accountId}`)
   const body = validate(internalAccountPatchRequest, req.body)
   if (account.type !== 'EMBEDDED_WALLET') {
@@ -62,9 +62,9 @@ export function updateWalletPrivacy(req: EmuRequest, accountId: string): Promise
       signer: {kind: 'account', accountIds: [accountId]},
     }),
     () => {
-      const current = getWalletAccount(emu, accountId)
-      const next = {...current, privateEnabled: body.privateEnabled, updatedAt: emu.iso()}
-      emu.db.put('internalAccounts', accountId, next)
+      const current = getWalletAccount(ctx, accountId)
+      const next = {...current, privateEnabled: body.privateEnabled, updatedAt: ctx.iso()}
+      ctx.db.put('internalAccounts', accountId, next)
       return {status: 200, body: next}
     },
   )

@@ -17,7 +17,7 @@ export function walletContactChange(
   patch: {email?: string; phoneNumber?: string},
   apply: () => EmuResponse,
 ): EmuResponse | Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const channel =
     patch.email !== undefined && patch.email !== existing.email
       ? {type: 'EMAIL_OTP' as const, value: patch.email, prefix: 'EMAIL_OTP', taken: 'EMAIL_OTP_EMAIL_ALREADY_EXISTS'}
@@ -30,8 +30,8 @@ export function walletContactChange(
           }
         : undefined
   if (!channel) return apply()
-  const walletIds = customerWallets(emu, existing.id).map((a) => a.id)
-  const credentials = () => walletIds.flatMap((id) => credentialsOfAccount(emu.db, id))
+  const walletIds = customerWallets(ctx, existing.id).map((a) => a.id)
+  const credentials = () => walletIds.flatMap((id) => credentialsOfAccount(ctx.db, id))
   const tied = () => credentials().filter((c) => c.type === channel.type)
   if (tied().length === 0) return apply()
   // The whole credential set of the customer's wallets, as the challenge saw it.
@@ -42,7 +42,7 @@ export function walletContactChange(
       .join(',')
   const checkTaken = () => {
     const mine = new Set(tied().map((c) => c.id))
-    if (credentialsByContact(emu.db, channel.type, channel.value).some((c) => !mine.has(c.id))) {
+    if (credentialsByContact(ctx.db, channel.type, channel.value).some((c) => !mine.has(c.id))) {
       throw conflict(channel.taken, `Another ${channel.type} credential already uses ${channel.value}`)
     }
   }
@@ -68,7 +68,7 @@ export function walletContactChange(
       checkTaken()
       const result = apply()
       if (result.status === 200) {
-        for (const c of tied()) putCredential(emu, {...c, nickname: channel.value, updatedAt: emu.iso()})
+        for (const c of tied()) putCredential(ctx, {...c, nickname: channel.value, updatedAt: ctx.iso()})
       }
       return result
     },

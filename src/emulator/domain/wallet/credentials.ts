@@ -28,9 +28,9 @@ import {
   revokeCredentialSessions,
 } from './state.js'
 
-export function listCredentials(emu: SandboxContext, accountId: string): EmuResponse {
-  getWalletAccount(emu, accountId)
-  return {status: 200, body: {data: accountCredentials(emu, accountId).map(publicCredential)}}
+export function listCredentials(ctx: SandboxContext, accountId: string): EmuResponse {
+  getWalletAccount(ctx, accountId)
+  return {status: 200, body: {data: accountCredentials(ctx, accountId).map(publicCredential)}}
 }
 
 type NewCredential = Omit<StoredCredential, 'id' | 'accountId' | 'createdAt' | 'updatedAt'>
@@ -40,10 +40,10 @@ type NewCredential = Omit<StoredCredential, 'id' | 'accountId' | 'createdAt' | '
  * EMAIL_OTP, one SMS_OTP (each tied to the customer's contact, unique across wallets), distinct
  * PASSKEYs, one OAUTH per provider identity. Returns what to store.
  */
-function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): NewCredential {
-  const account = getWalletAccount(emu, body.accountId)
-  const existing = accountCredentials(emu, account.id)
-  const customer = account.customerId ? emu.db.get<StoredCustomer>('customers', account.customerId) : undefined
+function admit(ctx: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): NewCredential {
+  const account = getWalletAccount(ctx, body.accountId)
+  const existing = accountCredentials(ctx, account.id)
+  const customer = account.customerId ? ctx.db.get<StoredCustomer>('customers', account.customerId) : undefined
   switch (body.type) {
     case 'EMAIL_OTP': {
       if (existing.some((c) => c.type === 'EMAIL_OTP'))
@@ -55,7 +55,7 @@ function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): 
         throw invalid([
           {field: 'accountId', message: "the wallet's customer has no email; set one with PATCH /customers/{id}"},
         ])
-      if (credentialsByContact(emu.db, 'EMAIL_OTP', customer.email).length)
+      if (credentialsByContact(ctx.db, 'EMAIL_OTP', customer.email).length)
         throw conflict('EMAIL_OTP_EMAIL_ALREADY_EXISTS', `Another EMAIL_OTP credential uses ${customer.email}`)
       return {type: 'EMAIL_OTP', nickname: customer.email}
     }
@@ -69,7 +69,7 @@ function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): 
         throw invalid([
           {field: 'accountId', message: "the wallet's customer has no phoneNumber; set one with PATCH /customers/{id}"},
         ])
-      if (credentialsByContact(emu.db, 'SMS_OTP', customer.phoneNumber).length)
+      if (credentialsByContact(ctx.db, 'SMS_OTP', customer.phoneNumber).length)
         throw conflict('SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', `Another SMS_OTP credential uses ${customer.phoneNumber}`)
       return {type: 'SMS_OTP', nickname: customer.phoneNumber}
     }
@@ -77,9 +77,9 @@ function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): 
       const raw = decodeOidcToken(body.oidcToken, 'oidcToken')
       if (leg === 1) {
         // Freshness is judged when the request is first made; leg 2 repeats the same bytes.
-        const problem = oidcClaimProblem(raw, emu.now())
+        const problem = oidcClaimProblem(raw, ctx.now())
         if (problem) throw invalid([{field: 'oidcToken', message: problem}])
-        if (tokenUsed(emu, body.oidcToken))
+        if (tokenUsed(ctx, body.oidcToken))
           throw invalid([{field: 'oidcToken', message: 'this token was already used; mint a fresh one'}])
       }
       const claims = oidcClaims(raw)
@@ -94,7 +94,7 @@ function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): 
       return {type: 'OAUTH', nickname: claims.email ?? `${normalIssuer(claims.iss)}:${claims.sub}`, oauth: identity}
     }
     case 'PASSKEY': {
-      const {credentialId, passkey} = checkRegistration(emu, body, leg)
+      const {credentialId, passkey} = checkRegistration(ctx, body, leg)
       return {type: 'PASSKEY', nickname: body.nickname, credentialId, passkey}
     }
   }
@@ -102,12 +102,12 @@ function admit(emu: SandboxContext, body: CredentialCreateRequest, leg: 1 | 2): 
 
 /** POST /auth/credentials: every add is a signed retry by a session of the same wallet → 201 AuthMethod. */
 export function addCredential(req: EmuRequest): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const body = validate(credentialCreateRequest, req.body)
   return signedRetry(
     req,
     (leg) => {
-      admit(emu, body, leg)
+      admit(ctx, body, leg)
       // The new AuthMethod's id is fixed at leg 1 so the payload and the webhook name it.
       const authMethodId = newId('AuthMethod')
       return {
@@ -118,14 +118,14 @@ export function addCredential(req: EmuRequest): Promise<EmuResponse> {
         signer: {kind: 'account', accountIds: [body.accountId]},
         challengeType: body.type,
         onChallenge: () => {
-          if (body.type === 'OAUTH') markTokenUsed(emu, body.oidcToken)
-          if (body.type === 'PASSKEY') markRegistrationChallengeUsed(emu, body.challenge)
+          if (body.type === 'OAUTH') markTokenUsed(ctx, body.oidcToken)
+          if (body.type === 'PASSKEY') markRegistrationChallengeUsed(ctx, body.challenge)
         },
       }
     },
     (pending) => {
-      const fields = admit(emu, body, 2)
-      const now = emu.iso()
+      const fields = admit(ctx, body, 2)
+      const now = ctx.iso()
       const cred: StoredCredential = {
         ...fields,
         id: String(pending.context.authMethodId),
@@ -134,8 +134,8 @@ export function addCredential(req: EmuRequest): Promise<EmuResponse> {
         updatedAt: now,
       }
       // New OTP credentials come with their first target bundle (api-gaps 5.2).
-      const bundle = cred.type === 'EMAIL_OTP' || cred.type === 'SMS_OTP' ? issueOtpTarget(emu, cred) : undefined
-      putCredential(emu, cred)
+      const bundle = cred.type === 'EMAIL_OTP' || cred.type === 'SMS_OTP' ? issueOtpTarget(ctx, cred) : undefined
+      putCredential(ctx, cred)
       return {status: 201, body: {...publicCredential(cred), ...(bundle ? {otpEncryptionTargetBundle: bundle} : {})}}
     },
   )
@@ -143,10 +143,10 @@ export function addCredential(req: EmuRequest): Promise<EmuResponse> {
 
 /** DELETE /auth/credentials/{id}: signed by a session of another credential; never the last one; 204. */
 export function revokeCredential(req: EmuRequest, credentialId: string): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const check = () => {
-    const cred = getCredential(emu, credentialId)
-    if (accountCredentials(emu, cred.accountId).length <= 1) {
+    const cred = getCredential(ctx, credentialId)
+    if (accountCredentials(ctx, cred.accountId).length <= 1) {
       throw new HttpError(
         400,
         'INVALID_INPUT',
@@ -172,8 +172,8 @@ export function revokeCredential(req: EmuRequest, credentialId: string): Promise
     },
     () => {
       const cred = check()
-      emu.db.del(CREDENTIALS, cred.id)
-      revokeCredentialSessions(emu, cred.id)
+      ctx.db.del(CREDENTIALS, cred.id)
+      revokeCredentialSessions(ctx, cred.id)
       return {status: 204}
     },
   )

@@ -34,8 +34,8 @@ export const SANDBOX_OTP = '000000'
 
 /** POST /auth/credentials/{id}/challenge: a fresh OTP target bundle, or a passkey challenge. */
 export function challengeCredential(req: EmuRequest, credentialId: string): EmuResponse {
-  const emu = req.ctx
-  const cred = getCredential(emu, credentialId)
+  const ctx = req.ctx
+  const cred = getCredential(ctx, credentialId)
   const body = validate(credentialChallengeRequest, req.body ?? {})
   if (cred.type === 'OAUTH')
     throw invalid([{field: 'id', message: 'OAUTH credentials have no challenge step: verify with a fresh OIDC token'}])
@@ -45,21 +45,21 @@ export function challengeCredential(req: EmuRequest, credentialId: string): EmuR
     ])
   }
   if (body.clientPublicKey) assertPublicKey(body.clientPublicKey, 'clientPublicKey')
-  rateLimit(emu, cred)
-  cred.lastChallengeAt = emu.now()
+  rateLimit(ctx, cred)
+  cred.lastChallengeAt = ctx.now()
   if (cred.type === 'PASSKEY') {
-    putCredential(emu, cred)
-    return {status: 200, body: issuePasskeyChallenge(emu, cred, body.clientPublicKey!)}
+    putCredential(ctx, cred)
+    return {status: 200, body: issuePasskeyChallenge(ctx, cred, body.clientPublicKey!)}
   }
-  const bundle = issueOtpTarget(emu, cred)
-  putCredential(emu, cred)
+  const bundle = issueOtpTarget(ctx, cred)
+  putCredential(ctx, cred)
   return {status: 200, body: {...publicCredential(cred), otpEncryptionTargetBundle: bundle}}
 }
 
 /** Re-issuing a challenge on one credential faster than `challengeMinIntervalMs` is refused (spec 5.4 rule 5). */
-function rateLimit(emu: SandboxContext, cred: StoredCredential): void {
-  const gap = walletSettings(emu).challengeMinIntervalMs
-  const since = cred.lastChallengeAt === undefined ? Infinity : emu.now() - cred.lastChallengeAt
+function rateLimit(ctx: SandboxContext, cred: StoredCredential): void {
+  const gap = walletSettings(ctx).challengeMinIntervalMs
+  const since = cred.lastChallengeAt === undefined ? Infinity : ctx.now() - cred.lastChallengeAt
   if (since < gap) {
     const retryAfter = Math.max(1, Math.ceil((gap - since) / 1000))
     throw new HttpError(
@@ -73,28 +73,28 @@ function rateLimit(emu: SandboxContext, cred: StoredCredential): void {
 }
 
 /** A fresh enclave HPKE key per challenge, published in an envelope signed by the quorum key. Mutates `cred`. */
-export function issueOtpTarget(emu: SandboxContext, cred: StoredCredential): string {
+export function issueOtpTarget(ctx: SandboxContext, cred: StoredCredential): string {
   const key = generateP256KeyPair()
   // The keys a newer challenge replaced, so a login racing another one can be told what happened.
   if (cred.otpTarget)
     cred.replacedOtpTargets = [cred.otpTarget.privateKey, ...(cred.replacedOtpTargets ?? [])].slice(0, 32)
-  cred.otpTarget = {privateKey: bytesToHex(key.privateKey), issuedAt: emu.now()}
+  cred.otpTarget = {privateKey: bytesToHex(key.privateKey), issuedAt: ctx.now()}
   return makeSignedEnvelope(
-    {targetPublic: bytesToHex(key.publicKeyUncompressed), organizationId: organizationId(emu), credentialId: cred.id},
-    quorumPrivateKey(emu),
+    {targetPublic: bytesToHex(key.publicKeyUncompressed), organizationId: organizationId(ctx), credentialId: cred.id},
+    quorumPrivateKey(ctx),
   )
 }
 
 /** POST /auth/credentials/{id}/verify for every credential type. */
 export async function verifyCredential(req: EmuRequest, credentialId: string): Promise<EmuResponse> {
-  const emu = req.ctx
-  const cred = getCredential(emu, credentialId)
+  const ctx = req.ctx
+  const cred = getCredential(ctx, credentialId)
   const body = validate(credentialVerifyRequest, req.body)
   if (body.type !== cred.type)
     throw invalid([{field: 'type', message: `must be ${cred.type} (the type of credential ${cred.id})`}])
   switch (body.type) {
     case 'OAUTH':
-      return verifyOidcLogin(emu, cred, body)
+      return verifyOidcLogin(ctx, cred, body)
     case 'PASSKEY':
       return verifyPasskeyLogin(req, cred, body)
     default:
@@ -111,12 +111,12 @@ function verifyOtp(
   cred: StoredCredential,
   body: Extract<CredentialVerifyRequest, {encryptedOtpBundle: string}>,
 ): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   return signedRetry(
     req,
     async () => {
-      const fresh = getCredential(emu, cred.id)
-      const {public_key: tek} = await openOtp(emu, fresh, body.encryptedOtpBundle)
+      const fresh = getCredential(ctx, cred.id)
+      const {public_key: tek} = await openOtp(ctx, fresh, body.encryptedOtpBundle)
       return {
         operation: 'session.create',
         resourceType: 'AUTH_METHOD',
@@ -127,9 +127,9 @@ function verifyOtp(
       }
     },
     (pending) => {
-      const current = getCredential(emu, cred.id)
+      const current = getCredential(ctx, cred.id)
       const session = createSession(
-        emu,
+        ctx,
         {accountId: current.accountId, type: current.type, credentialId: current.id, nickname: current.nickname},
         String(pending.context.publicKey),
       )
@@ -152,7 +152,7 @@ async function opensWithAny(bundle: string, privateKeys: string[]): Promise<bool
 }
 
 async function openOtp(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   cred: StoredCredential,
   encryptedOtpBundle: string,
 ): Promise<OtpBundlePlaintext> {
@@ -164,12 +164,12 @@ async function openOtp(
       },
     ])
   }
-  const lifetimeMs = Number(emu.config().embeddedWalletConfig.expirationSeconds ?? 300) * 1000
-  if (cred.otpTarget.issuedAt + lifetimeMs <= emu.now()) {
+  const lifetimeMs = Number(ctx.config().embeddedWalletConfig.expirationSeconds ?? 300) * 1000
+  if (cred.otpTarget.issuedAt + lifetimeMs <= ctx.now()) {
     throw new HttpError(
       401,
       'UNAUTHORIZED',
-      `The OTP issued at ${emu.iso(cred.otpTarget.issuedAt)} for ${cred.id} has expired; request a new one with POST /auth/credentials/${cred.id}/challenge`,
+      `The OTP issued at ${ctx.iso(cred.otpTarget.issuedAt)} for ${cred.id} has expired; request a new one with POST /auth/credentials/${cred.id}/challenge`,
     )
   }
   let plain: OtpBundlePlaintext

@@ -79,25 +79,25 @@ export const sameIdentity = (a: OidcIdentity, b: OidcIdentity) => a.iss === b.is
 /** Google's two spellings of its issuer are one provider. */
 export const normalIssuer = (iss: string) => iss.replace(/^https:\/\//, '')
 
-export function tokenUsed(emu: SandboxContext, token: string): boolean {
-  return emu.db.get(USED_TOKENS, sha256Hex(token)) !== undefined
+export function tokenUsed(ctx: SandboxContext, token: string): boolean {
+  return ctx.db.get(USED_TOKENS, sha256Hex(token)) !== undefined
 }
 
-export function markTokenUsed(emu: SandboxContext, token: string): void {
-  emu.db.put(USED_TOKENS, sha256Hex(token), {usedAt: emu.iso()})
+export function markTokenUsed(ctx: SandboxContext, token: string): void {
+  ctx.db.put(USED_TOKENS, sha256Hex(token), {usedAt: ctx.iso()})
 }
 
 const refuse = (reason: string) => new HttpError(401, 'UNAUTHORIZED', `OIDC token refused: ${reason}`)
 
 /** OAUTH verify: a single call answering 200 AuthSession (sealed key only for an uncompressed clientPublicKey). */
 export async function verifyOidcLogin(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   cred: StoredCredential,
   body: Extract<CredentialVerifyRequest, {type: 'OAUTH'}>,
 ): Promise<EmuResponse> {
   const raw = decodeOidcToken(body.oidcToken, 'oidcToken')
   assertPublicKey(body.clientPublicKey, 'clientPublicKey')
-  const problem = oidcClaimProblem(raw, emu.now())
+  const problem = oidcClaimProblem(raw, ctx.now())
   if (problem) throw refuse(problem)
   const claims = oidcClaims(raw)
   const identity = cred.oauth!
@@ -108,10 +108,10 @@ export async function verifyOidcLogin(
   if (claims.nonce !== expectedNonce) {
     throw refuse(`nonce must be the lowercase hex SHA-256 of the clientPublicKey text as sent (${expectedNonce})`)
   }
-  if (tokenUsed(emu, body.oidcToken)) throw refuse('this token was already used; mint a fresh one')
-  markTokenUsed(emu, body.oidcToken)
+  if (tokenUsed(ctx, body.oidcToken)) throw refuse('this token was already used; mint a fresh one')
+  markTokenUsed(ctx, body.oidcToken)
   const session = await issueSession(
-    emu,
+    ctx,
     {accountId: cred.accountId, type: 'OAUTH', credentialId: cred.id, nickname: cred.nickname},
     body.clientPublicKey,
   )

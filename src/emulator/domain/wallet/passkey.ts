@@ -94,7 +94,7 @@ const rpIdOf = (origin: string) => new URL(origin).hostname
 
 /** Registration (POST /auth/credentials type PASSKEY): everything checked before the 202. */
 export function checkRegistration(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   body: Extract<CredentialCreateRequest, {type: 'PASSKEY'}>,
   leg: 1 | 2,
 ) {
@@ -108,13 +108,13 @@ export function checkRegistration(
     })
   if (data.challenge !== body.challenge)
     problems.push({field: 'challenge', message: 'does not match the challenge inside attestation.clientDataJson'})
-  const origins = walletSettings(emu).passkeyOrigins
+  const origins = walletSettings(ctx).passkeyOrigins
   if (typeof data.origin !== 'string' || !origins.includes(data.origin))
     problems.push({
       field: 'attestation.clientDataJson',
       message: `origin ${JSON.stringify(data.origin ?? null)} is not allowed (${origins.join(', ')})`,
     })
-  if (leg === 1 && emu.db.get(REGISTRATION_CHALLENGES, body.challenge))
+  if (leg === 1 && ctx.db.get(REGISTRATION_CHALLENGES, body.challenge))
     problems.push({field: 'challenge', message: 'was already used for a registration (challenges are single use)'})
   let auth: AuthenticatorData | undefined
   try {
@@ -156,7 +156,7 @@ export function checkRegistration(
   }
   if (problems.length) throw invalid(problems)
   const credentialId = base64urlEncode(auth!.credentialId!)
-  if (credentialByPasskeyId(emu.db, credentialId)) {
+  if (credentialByPasskeyId(ctx.db, credentialId)) {
     throw new HttpError(
       400,
       'PASSKEY_CREDENTIAL_ALREADY_EXISTS',
@@ -169,18 +169,18 @@ export function checkRegistration(
   }
 }
 
-export function markRegistrationChallengeUsed(emu: SandboxContext, challenge: string): void {
-  emu.db.put(REGISTRATION_CHALLENGES, challenge, {usedAt: emu.iso()})
+export function markRegistrationChallengeUsed(ctx: SandboxContext, challenge: string): void {
+  ctx.db.put(REGISTRATION_CHALLENGES, challenge, {usedAt: ctx.iso()})
 }
 
 /** PASSKEY /challenge: binds clientPublicKey to a request id; the challenge hashes that binding. */
 export function issuePasskeyChallenge(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   cred: StoredCredential,
   clientPublicKey: string,
 ): Record<string, unknown> {
   const requestId = newId('Request')
-  const expiresAt = emu.iso(emu.now() + walletSettings(emu).signedChallengeTtlSeconds * 1000)
+  const expiresAt = ctx.iso(ctx.now() + walletSettings(ctx).signedChallengeTtlSeconds * 1000)
   const challenge = sha256Hex(JSON.stringify({credentialId: cred.id, clientPublicKey, requestId, expiresAt}))
   const stored: PasskeyChallenge = {
     requestId,
@@ -190,7 +190,7 @@ export function issuePasskeyChallenge(
     expiresAt,
     used: false,
   }
-  emu.db.put(CHALLENGES, requestId, stored)
+  ctx.db.put(CHALLENGES, requestId, stored)
   return {...publicCredential(cred), credentialId: cred.credentialId, challenge, requestId, expiresAt}
 }
 
@@ -202,7 +202,7 @@ export async function verifyPasskeyLogin(
   cred: StoredCredential,
   body: Extract<CredentialVerifyRequest, {type: 'PASSKEY'}>,
 ): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const requestId = req.headers['request-id']
   if (typeof requestId !== 'string' || !requestId)
     throw new HttpError(
@@ -210,7 +210,7 @@ export async function verifyPasskeyLogin(
       'REQUEST_ID_MISSING',
       'Passkey verify needs the Request-Id header from POST /auth/credentials/{id}/challenge',
     )
-  const ch = emu.db.get<PasskeyChallenge>(CHALLENGES, requestId)
+  const ch = ctx.db.get<PasskeyChallenge>(CHALLENGES, requestId)
   if (!ch) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox`)
   if (ch.authMethodId !== cred.id) throw refuse(`request ${requestId} was issued for credential ${ch.authMethodId}`)
   if (ch.used)
@@ -219,7 +219,7 @@ export async function verifyPasskeyLogin(
       'UNAUTHORIZED',
       `Request ${requestId} was already used (single use); request a new challenge`,
     )
-  if (Date.parse(ch.expiresAt) <= emu.now())
+  if (Date.parse(ch.expiresAt) <= ctx.now())
     throw new HttpError(
       401,
       'UNAUTHORIZED',
@@ -228,7 +228,7 @@ export async function verifyPasskeyLogin(
   const {assertion} = body
   const passkey = cred.passkey!
   let signCount = passkey.signCount
-  if (!(assertion.signature === LEGACY_PASSKEY_SIGNATURE && walletSettings(emu).legacySignatures)) {
+  if (!(assertion.signature === LEGACY_PASSKEY_SIGNATURE && walletSettings(ctx).legacySignatures)) {
     if (assertion.credentialId !== cred.credentialId)
       throw refuse(`it is for credential ${assertion.credentialId}, not ${cred.credentialId}`)
     const data = clientData(assertion.clientDataJson, 'assertion.clientDataJson')
@@ -242,7 +242,7 @@ export async function verifyPasskeyLogin(
       throw refuse(`clientDataJSON type must be webauthn.get, got ${JSON.stringify(data.type ?? null)}`)
     if (data.challenge !== base64urlEncode(utf8Encode(ch.challenge)))
       throw refuse(`it answers another challenge, not the one of ${requestId}`)
-    const origins = walletSettings(emu).passkeyOrigins
+    const origins = walletSettings(ctx).passkeyOrigins
     if (typeof data.origin !== 'string' || !origins.includes(data.origin))
       throw refuse(`origin ${JSON.stringify(data.origin ?? null)} is not allowed (${origins.join(', ')})`)
     if (bytesToHex(auth.rpIdHash) !== sha256Hex(passkey.rpId))
@@ -264,10 +264,10 @@ export async function verifyPasskeyLogin(
     }
     signCount = auth.signCount
   }
-  emu.db.put(CHALLENGES, requestId, {...ch, used: true})
-  putCredential(emu, {...cred, passkey: {...passkey, signCount}, updatedAt: emu.iso()})
+  ctx.db.put(CHALLENGES, requestId, {...ch, used: true})
+  putCredential(ctx, {...cred, passkey: {...passkey, signCount}, updatedAt: ctx.iso()})
   const session = await issueSession(
-    emu,
+    ctx,
     {accountId: cred.accountId, type: 'PASSKEY', credentialId: cred.id, nickname: cred.nickname},
     ch.clientPublicKey,
   )

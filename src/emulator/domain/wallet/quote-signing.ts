@@ -30,11 +30,11 @@ export function quoteWalletPayload(
 
 /** An execute check (wired in emulator.ts): an embedded-wallet source needs its stamp. */
 export function checkWalletQuoteSignature({
-  emu,
+  ctx,
   quote,
   req,
 }: {
-  emu: SandboxContext
+  ctx: SandboxContext
   quote: StoredQuote
   req?: EmuRequest
 }): void {
@@ -51,5 +51,5 @@ export function checkWalletQuoteSignature({
       {payloadToSign, accountId: quote._.sourceAccountId},
     )
   }
-  verifyAccountStamp(emu, quote._.sourceAccountId, payloadToSign, header)
+  verifyAccountStamp(ctx, quote._.sourceAccountId, payloadToSign, header)
 }

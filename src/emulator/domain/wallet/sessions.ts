@@ -32,7 +32,7 @@ type SessionSource = Pick<StoredSession, 'accountId' | 'type' | 'credentialId' |
  * returns it sealed to that key as `encryptedSessionSigningKey` (api-gaps 5.3).
  */
 export async function issueSession(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   source: SessionSource,
   clientPublicKey: string,
 ): Promise<Record<string, unknown>> {
@@ -46,14 +46,14 @@ export async function issueSession(
     sealed = await encryptCredentialBundle(key.privateKey, clientPublicKey)
   }
   return {
-    ...publicSession(createSession(emu, source, publicKey)),
+    ...publicSession(createSession(ctx, source, publicKey)),
     ...(sealed ? {encryptedSessionSigningKey: sealed} : {}),
   }
 }
 
 /** OTP logins: the TEK from the OTP bundle becomes the session key; nothing is sealed back. */
-export function createSession(emu: SandboxContext, source: SessionSource, publicKeyHex: string): StoredSession {
-  const now = emu.now()
+export function createSession(ctx: SandboxContext, source: SessionSource, publicKeyHex: string): StoredSession {
+  const now = ctx.now()
   const session: StoredSession = {
     id: newId('Session'),
     accountId: source.accountId,
@@ -62,25 +62,25 @@ export function createSession(emu: SandboxContext, source: SessionSource, public
     nickname: source.nickname,
     publicKey: bytesToHex(compressPublicKey(publicKeyHex)),
     revoked: false,
-    createdAt: emu.iso(now),
-    updatedAt: emu.iso(now),
-    expiresAt: emu.iso(now + walletSettings(emu).sessionTtlSeconds * 1000),
+    createdAt: ctx.iso(now),
+    updatedAt: ctx.iso(now),
+    expiresAt: ctx.iso(now + walletSettings(ctx).sessionTtlSeconds * 1000),
   }
-  return putSession(emu, session)
+  return putSession(ctx, session)
 }
 
-export function listSessions(emu: SandboxContext, accountId: string): EmuResponse {
-  getWalletAccount(emu, accountId)
-  return {status: 200, body: {data: accountSessions(emu, accountId).map(publicSession)}}
+export function listSessions(ctx: SandboxContext, accountId: string): EmuResponse {
+  getWalletAccount(ctx, accountId)
+  return {status: 200, body: {data: accountSessions(ctx, accountId).map(publicSession)}}
 }
 
 /** DELETE /auth/sessions/{id}: any active session of the account may sign, itself included. */
 export function revokeSession(req: EmuRequest, sessionId: string): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   return signedRetry(
     req,
     () => {
-      const s = getActiveSession(emu, sessionId)
+      const s = getActiveSession(ctx, sessionId)
       return {
         operation: 'session.revoke',
         resourceType: 'SESSION',
@@ -90,8 +90,8 @@ export function revokeSession(req: EmuRequest, sessionId: string): Promise<EmuRe
       }
     },
     () => {
-      const s = emu.db.get<StoredSession>('walletSessions', sessionId)
-      if (s && !s.revoked) putSession(emu, {...s, revoked: true, updatedAt: emu.iso()})
+      const s = ctx.db.get<StoredSession>('walletSessions', sessionId)
+      if (s && !s.revoked) putSession(ctx, {...s, revoked: true, updatedAt: ctx.iso()})
       return {status: 204}
     },
   )
@@ -99,13 +99,13 @@ export function revokeSession(req: EmuRequest, sessionId: string): Promise<EmuRe
 
 /** POST /auth/sessions/{id}/refresh: signed by that session; answers 201 with a new session. */
 export function refreshSession(req: EmuRequest, sessionId: string): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const body = validate(sessionRefreshRequest, req.body)
   assertPublicKey(body.clientPublicKey, 'clientPublicKey')
   return signedRetry(
     req,
     () => {
-      const s = getActiveSession(emu, sessionId)
+      const s = getActiveSession(ctx, sessionId)
       return {
         operation: 'session.refresh',
         resourceType: 'SESSION',
@@ -115,8 +115,8 @@ export function refreshSession(req: EmuRequest, sessionId: string): Promise<EmuR
     },
     async () => {
       // The signing session may have expired while the operation settled; its facts still stand.
-      const s = emu.db.get<StoredSession>('walletSessions', sessionId)!
-      return {status: 201, body: await issueSession(emu, s, body.clientPublicKey)}
+      const s = ctx.db.get<StoredSession>('walletSessions', sessionId)!
+      return {status: 201, body: await issueSession(ctx, s, body.clientPublicKey)}
     },
   )
 }

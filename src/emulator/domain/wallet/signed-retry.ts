@@ -80,16 +80,16 @@ export async function signedRetry(
   prepare: (leg: 1 | 2) => SignedOperation | Promise<SignedOperation>,
   execute: Execute,
 ): Promise<EmuResponse> {
-  const emu = req.ctx
+  const ctx = req.ctx
   const stampHeader = header(req, 'service-wallet-signature')
   const requestId = header(req, 'request-id')
-  const pending = requestId ? emu.db.get<PendingRequest>(PENDING, requestId) : undefined
+  const pending = requestId ? ctx.db.get<PendingRequest>(PENDING, requestId) : undefined
   if (pending?.processing && stampHeader !== undefined)
-    return resend(emu, req, structuredClone(pending), stampHeader, execute)
+    return resend(ctx, req, structuredClone(pending), stampHeader, execute)
 
   const leg = stampHeader === undefined && requestId === undefined ? 1 : 2
   const op = await prepare(leg)
-  if (leg === 1) return challenge(emu, req, op)
+  if (leg === 1) return challenge(ctx, req, op)
   if (!requestId)
     throw unauthorized(
       'REQUEST_ID_MISSING',
@@ -101,7 +101,7 @@ export async function signedRetry(
       'The retry carries Request-Id but no Service-Wallet-Signature header; stamp payloadToSign with an active session key',
     )
   // Re-read: `prepare` may have awaited, and a concurrent retry may have used the id meanwhile.
-  const current = emu.db.get<PendingRequest>(PENDING, requestId)
+  const current = ctx.db.get<PendingRequest>(PENDING, requestId)
   if (!current)
     throw new HttpError(
       404,
@@ -109,7 +109,7 @@ export async function signedRetry(
       `Request ${requestId} was never issued by this sandbox; send the request without Request-Id to get a challenge`,
     )
   const p = structuredClone(current)
-  if (p.processing) return resend(emu, req, p, stampHeader, execute)
+  if (p.processing) return resend(ctx, req, p, stampHeader, execute)
   if (p.method !== req.method || p.path !== req.path || p.operation !== op.operation) {
     throw unauthorized(
       'UNAUTHORIZED',
@@ -121,7 +121,7 @@ export async function signedRetry(
       'UNAUTHORIZED',
       `Request ${p.id} was already used (a Request-Id is single use); send the request again without Request-Id for a new challenge`,
     )
-  if (Date.parse(p.expiresAt) <= emu.now()) {
+  if (Date.parse(p.expiresAt) <= ctx.now()) {
     throw unauthorized(
       'UNAUTHORIZED',
       `The signed-retry challenge ${p.id} expired at ${p.expiresAt}; send the request again without Request-Id for a new challenge`,
@@ -133,32 +133,32 @@ export async function signedRetry(
       `The retry body differs from the body challenged by ${p.id}; resend the first request's body byte for byte`,
     )
   }
-  checkStamp(emu, stampHeader, p.payloadToSign, op.signer)
+  checkStamp(ctx, stampHeader, p.payloadToSign, op.signer)
 
-  if (takeProcessing(emu)) {
+  if (takeProcessing(ctx)) {
     const operationId = newId('Operation')
     p.processing = {operationId, stamp: stampHeader, settled: false}
     if (!p.deliverOnResend) p.consumed = true
-    emu.db.put(PENDING, p.id, p)
+    ctx.db.put(PENDING, p.id, p)
     inflight.set(p.id, execute)
-    emu.scheduler.after(walletSettings(emu).walletProcessingDelayMs, SETTLE_JOB, {requestId: p.id})
+    ctx.scheduler.after(walletSettings(ctx).walletProcessingDelayMs, SETTLE_JOB, {requestId: p.id})
     return processingAnswer()
   }
-  return runOnce(emu, p, execute)
+  return runOnce(ctx, p, execute)
 }
 
 /** Marks the id used before running (no await in between), so two racing retries cannot both run; a refusal frees it again. */
-async function runOnce(emu: SandboxContext, p: PendingRequest, execute: Execute): Promise<EmuResponse> {
-  emu.db.put(PENDING, p.id, {...p, consumed: true, delivered: true})
+async function runOnce(ctx: SandboxContext, p: PendingRequest, execute: Execute): Promise<EmuResponse> {
+  ctx.db.put(PENDING, p.id, {...p, consumed: true, delivered: true})
   const result = await run(execute, p)
-  if (result.status >= 400) emu.db.put(PENDING, p.id, p)
+  if (result.status >= 400) ctx.db.put(PENDING, p.id, p)
   return result
 }
 
 /** A 202 challenge for `op` over this request (exported for multi-leg flows: delegated keys answer a signed leg with the next challenge). */
-export function challenge(emu: SandboxContext, req: EmuRequest, op: SignedOperation): EmuResponse {
+export function challenge(ctx: SandboxContext, req: EmuRequest, op: SignedOperation): EmuResponse {
   const id = newId('Request')
-  const expiresAt = emu.iso(emu.now() + walletSettings(emu).signedChallengeTtlSeconds * 1000)
+  const expiresAt = ctx.iso(ctx.now() + walletSettings(ctx).signedChallengeTtlSeconds * 1000)
   const bodySha256 = sha256Hex(req.rawBody)
   const payloadToSign = JSON.stringify({
     operation: op.operation,
@@ -184,7 +184,7 @@ export function challenge(emu: SandboxContext, req: EmuRequest, op: SignedOperat
     consumed: false,
     delivered: false,
   }
-  emu.db.put(PENDING, id, p)
+  ctx.db.put(PENDING, id, p)
   op.onChallenge?.()
   return {
     status: 202,
@@ -194,7 +194,7 @@ export function challenge(emu: SandboxContext, req: EmuRequest, op: SignedOperat
 
 /** A re-send of a PROCESSING request: the identical body and stamp, answered from the settled state. */
 async function resend(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   req: EmuRequest,
   p: PendingRequest,
   stampHeader: string,
@@ -223,23 +223,23 @@ async function resend(
     )
   if (!processing.settled) return processingAnswer()
   if (processing.result) {
-    emu.db.put(PENDING, p.id, {...p, delivered: true})
+    ctx.db.put(PENDING, p.id, {...p, delivered: true})
     return processing.result
   }
   // Export (or an operation whose in-process closure was lost to a restart): produce it now.
-  if (p.deliverOnResend && Date.parse(p.expiresAt) <= emu.now()) {
+  if (p.deliverOnResend && Date.parse(p.expiresAt) <= ctx.now()) {
     throw unauthorized(
       'UNAUTHORIZED',
       `The signed-retry challenge ${p.id} expired at ${p.expiresAt}; start a fresh export`,
     )
   }
-  return runOnce(emu, p, execute)
+  return runOnce(ctx, p, execute)
 }
 
 /** Registers the settle job; called once per emulator. */
-export function registerSettler(emu: SandboxContext): void {
-  emu.scheduler.on(SETTLE_JOB, async (payload) => {
-    await settle(emu, String(payload.requestId))
+export function registerSettler(ctx: SandboxContext): void {
+  ctx.scheduler.on(SETTLE_JOB, async (payload) => {
+    await settle(ctx, String(payload.requestId))
   })
 }
 
@@ -248,8 +248,8 @@ export function registerSettler(emu: SandboxContext): void {
  * /sandbox/wallet-requests/{id}/settle): lets support and tests order events around the settle
  * point deterministically. The scheduled job later finds it settled and does nothing.
  */
-export async function settleNow(emu: SandboxContext, requestId: string): Promise<EmuResponse> {
-  const stored = emu.db.get<PendingRequest>(PENDING, requestId)
+export async function settleNow(ctx: SandboxContext, requestId: string): Promise<EmuResponse> {
+  const stored = ctx.db.get<PendingRequest>(PENDING, requestId)
   if (!stored) throw new HttpError(404, 'REQUEST_NOT_FOUND', `Request ${requestId} was never issued by this sandbox`)
   if (!stored.processing)
     throw new HttpError(
@@ -259,16 +259,16 @@ export async function settleNow(emu: SandboxContext, requestId: string): Promise
     )
   if (stored.processing.settled)
     throw new HttpError(409, 'REQUEST_NOT_PROCESSING', `Request ${requestId} has settled already`)
-  await settle(emu, requestId)
-  const p = emu.db.get<PendingRequest>(PENDING, requestId)!
+  await settle(ctx, requestId)
+  const p = ctx.db.get<PendingRequest>(PENDING, requestId)!
   return {
     status: 200,
     body: {requestId, operationType: p.operation, settled: true, resultStatus: p.processing?.result?.status},
   }
 }
 
-async function settle(emu: SandboxContext, requestId: string): Promise<void> {
-  const stored = emu.db.get<PendingRequest>(PENDING, requestId)
+async function settle(ctx: SandboxContext, requestId: string): Promise<void> {
+  const stored = ctx.db.get<PendingRequest>(PENDING, requestId)
   if (!stored?.processing || stored.processing.settled) return
   const p = structuredClone(stored)
   const processing = p.processing!
@@ -276,10 +276,10 @@ async function settle(emu: SandboxContext, requestId: string): Promise<void> {
   inflight.delete(p.id)
   if (!p.deliverOnResend && execute) processing.result = await run(execute, p)
   processing.settled = true
-  emu.db.put(PENDING, p.id, p)
+  ctx.db.put(PENDING, p.id, p)
   const failed = processing.result !== undefined && processing.result.status >= 400
   const code = failed ? (processing.result!.body as {code?: string} | undefined)?.code : undefined
-  emu.webhooks.emit('wallet_operation.completed', {
+  ctx.webhooks.emit('wallet_operation.completed', {
     operationId: processing.operationId,
     requestId: p.id,
     operationType: p.operation,
@@ -307,11 +307,11 @@ function processingAnswer(): EmuResponse {
 }
 
 /** The sandbox trigger (walletProcessingCount, counting down) or the random rate. */
-function takeProcessing(emu: SandboxContext): boolean {
-  const s = walletSettings(emu)
+function takeProcessing(ctx: SandboxContext): boolean {
+  const s = walletSettings(ctx)
   if (s.walletProcessingCount > 0) {
-    const config = emu.config()
-    emu.saveConfig({...config, sandbox: {...s, walletProcessingCount: s.walletProcessingCount - 1}})
+    const config = ctx.config()
+    ctx.saveConfig({...config, sandbox: {...s, walletProcessingCount: s.walletProcessingCount - 1}})
     return true
   }
   return s.walletProcessingRate > 0 && Math.random() < s.walletProcessingRate

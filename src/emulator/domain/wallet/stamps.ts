@@ -29,8 +29,8 @@ export const LEGACY_SIGNATURE = 'sandbox-valid-signature'
 const invalid = (reason: string) => new HttpError(401, 'WALLET_SIGNATURE_INVALID', reason)
 
 /** Verifies a Service-Wallet-Signature over `payloadToSign` and that its key may sign; throws 401 otherwise. */
-export function checkStamp(emu: SandboxContext, headerValue: string, payloadToSign: string, signer: SignerRule): void {
-  if (headerValue === LEGACY_SIGNATURE && walletSettings(emu).legacySignatures) return
+export function checkStamp(ctx: SandboxContext, headerValue: string, payloadToSign: string, signer: SignerRule): void {
+  if (headerValue === LEGACY_SIGNATURE && walletSettings(ctx).legacySignatures) return
   let stamp: ParsedStamp
   try {
     stamp = parseStamp(headerValue)
@@ -46,10 +46,10 @@ export function checkStamp(emu: SandboxContext, headerValue: string, payloadToSi
       'The wallet signature does not verify over payloadToSign; stamp the payload exactly as received (no re-serialisation)',
     )
   }
-  checkSigner(emu, stamp.publicKey.toLowerCase(), signer)
+  checkSigner(ctx, stamp.publicKey.toLowerCase(), signer)
 }
 
-function checkSigner(emu: SandboxContext, publicKey: string, rule: SignerRule): void {
+function checkSigner(ctx: SandboxContext, publicKey: string, rule: SignerRule): void {
   if (rule.kind === 'key') {
     if (bytesToHex(compressPublicKey(rule.publicKey)) !== publicKey) {
       throw invalid(
@@ -58,8 +58,8 @@ function checkSigner(emu: SandboxContext, publicKey: string, rule: SignerRule): 
     }
     return
   }
-  const withKey = sessionsByPublicKey(emu.db, publicKey)
-  const active = withKey.filter((s) => isActive(emu, s))
+  const withKey = sessionsByPublicKey(ctx.db, publicKey)
+  const active = withKey.filter((s) => isActive(ctx, s))
   if (active.length === 0) {
     const last = withKey.at(-1)
     if (last?.revoked) throw invalid(`Session ${last.id} (key ${publicKey}) was revoked; log in again`)
@@ -102,12 +102,12 @@ function checkSigner(emu: SandboxContext, publicKey: string, rule: SignerRule): 
  * Throws HttpError 401 (WALLET_SIGNATURE_MISSING / _MALFORMED / _INVALID) or 404 for an unknown wallet.
  */
 export function verifyAccountStamp(
-  emu: SandboxContext,
+  ctx: SandboxContext,
   accountId: string,
   payloadToSign: string,
   headerValue: string | undefined,
 ): void {
-  getWalletAccount(emu, accountId)
+  getWalletAccount(ctx, accountId)
   if (headerValue === undefined || headerValue === '') {
     throw new HttpError(
       401,
@@ -115,5 +115,5 @@ export function verifyAccountStamp(
       `Service-Wallet-Signature is required: stamp payloadToSign with an active session key of ${accountId}`,
     )
   }
-  checkStamp(emu, headerValue, payloadToSign, {kind: 'account', accountIds: [accountId]})
+  checkStamp(ctx, headerValue, payloadToSign, {kind: 'account', accountIds: [accountId]})
 }

@@ -27,8 +27,8 @@ export const SESSIONS = 'walletSessions'
 const SEEDS = 'walletSeeds'
 
 /** Settings with defaults for keys added after the data dir was created. */
-export function walletSettings(emu: SandboxContext): SandboxSettings {
-  return {...DEFAULT_SETTINGS, ...emu.settings()}
+export function walletSettings(ctx: SandboxContext): SandboxSettings {
+  return {...DEFAULT_SETTINGS, ...ctx.settings()}
 }
 
 // ------------------------------------------------------------------ quorum key
@@ -37,43 +37,43 @@ export function walletSettings(emu: SandboxContext): SandboxSettings {
 const quorumKeys = new WeakMap<object, Uint8Array>()
 
 /** The emulator's own enclave quorum key: P-256, created once, kept 0600 in the data dir. */
-export function quorumPrivateKey(emu: SandboxContext): Uint8Array {
-  const cached = quorumKeys.get(emu.db)
+export function quorumPrivateKey(ctx: SandboxContext): Uint8Array {
+  const cached = quorumKeys.get(ctx.db)
   if (cached) return cached
-  const path = join(emu.dataDir, 'quorum-key.hex')
+  const path = join(ctx.dataDir, 'quorum-key.hex')
   if (!existsSync(path)) writePrivateFileAtomic(path, bytesToHex(generateP256KeyPair().privateKey))
   const key = hexToBytes(readFileSync(path, 'utf8').trim(), 'quorum key')
-  quorumKeys.set(emu.db, key)
+  quorumKeys.set(ctx.db, key)
   return key
 }
 
-export function quorumPublicKeyHex(emu: SandboxContext): string {
-  return bytesToHex(publicKeyFromPrivate(quorumPrivateKey(emu), false))
+export function quorumPublicKeyHex(ctx: SandboxContext): string {
+  return bytesToHex(publicKeyFromPrivate(quorumPrivateKey(ctx), false))
 }
 
 /** The organization id written into signed enclave data. */
-export function organizationId(emu: SandboxContext): string {
-  return emu.config().id
+export function organizationId(ctx: SandboxContext): string {
+  return ctx.config().id
 }
 
 // ------------------------------------------------------------------ accounts, seeds, provisioning
 
-export function getWalletAccount(emu: SandboxContext, accountId: string): InternalAccount {
-  const account = emu.db.get<InternalAccount>('internalAccounts', accountId)
+export function getWalletAccount(ctx: SandboxContext, accountId: string): InternalAccount {
+  const account = ctx.db.get<InternalAccount>('internalAccounts', accountId)
   if (!account || account.type !== 'EMBEDDED_WALLET')
     throw notFound('ACCOUNT_NOT_FOUND', `Embedded wallet account ${accountId}`)
   return account
 }
 
 /** The wallet's BIP-39 mnemonic (sandbox state; tests compare exports with it). */
-export function walletSeed(emu: SandboxContext, accountId: string): string | undefined {
-  return emu.db.get<{mnemonic: string}>(SEEDS, accountId)?.mnemonic
+export function walletSeed(ctx: SandboxContext, accountId: string): string | undefined {
+  return ctx.db.get<{mnemonic: string}>(SEEDS, accountId)?.mnemonic
 }
 
 /** Creates the customer's EMBEDDED_WALLET account, its seed and, with an email, its EMAIL_OTP credential. */
-export function provisionEmbeddedWallet(emu: SandboxContext, customer: StoredCustomer): void {
-  if (!walletSettings(emu).embeddedWallets) return
-  const now = emu.iso()
+export function provisionEmbeddedWallet(ctx: SandboxContext, customer: StoredCustomer): void {
+  if (!walletSettings(ctx).embeddedWallets) return
+  const now = ctx.iso()
   const id = newId('InternalAccount')
   const usdb = {code: 'USDB', name: 'USDB', symbol: 'USDB', decimals: 6}
   const account: InternalAccount = {
@@ -88,10 +88,10 @@ export function provisionEmbeddedWallet(emu: SandboxContext, customer: StoredCus
     createdAt: now,
     updatedAt: now,
   }
-  emu.db.put('internalAccounts', id, account)
-  emu.db.put(SEEDS, id, {mnemonic: generateMnemonic(wordlist, 128)})
+  ctx.db.put('internalAccounts', id, account)
+  ctx.db.put(SEEDS, id, {mnemonic: generateMnemonic(wordlist, 128)})
   if (customer.email) {
-    putCredential(emu, {
+    putCredential(ctx, {
       id: newId('AuthMethod'),
       accountId: id,
       type: 'EMAIL_OTP',
@@ -103,24 +103,24 @@ export function provisionEmbeddedWallet(emu: SandboxContext, customer: StoredCus
 }
 
 /** The EMBEDDED_WALLET accounts of a customer. */
-export function customerWallets(emu: SandboxContext, customerId: string): InternalAccount[] {
-  return walletsOf(emu.db, customerId)
+export function customerWallets(ctx: SandboxContext, customerId: string): InternalAccount[] {
+  return walletsOf(ctx.db, customerId)
 }
 
 // ------------------------------------------------------------------ credentials
 
-export function putCredential(emu: SandboxContext, c: StoredCredential): StoredCredential {
-  return emu.db.put(CREDENTIALS, c.id, structuredClone(c))
+export function putCredential(ctx: SandboxContext, c: StoredCredential): StoredCredential {
+  return ctx.db.put(CREDENTIALS, c.id, structuredClone(c))
 }
 
-export function getCredential(emu: SandboxContext, id: string): StoredCredential {
-  const c = emu.db.get<StoredCredential>(CREDENTIALS, id)
+export function getCredential(ctx: SandboxContext, id: string): StoredCredential {
+  const c = ctx.db.get<StoredCredential>(CREDENTIALS, id)
   if (!c) throw notFound('AUTH_METHOD_NOT_FOUND', `Credential ${id}`)
   return structuredClone(c)
 }
 
-export function accountCredentials(emu: SandboxContext, accountId: string): StoredCredential[] {
-  return credentialsOfAccount(emu.db, accountId)
+export function accountCredentials(ctx: SandboxContext, accountId: string): StoredCredential[] {
+  return credentialsOfAccount(ctx.db, accountId)
 }
 
 /** The AuthMethod as the API shows it: enclave secrets never leave. */
@@ -138,28 +138,28 @@ export function publicCredential(c: StoredCredential): Record<string, unknown> {
 
 // ------------------------------------------------------------------ sessions
 
-export function isActive(emu: SandboxContext, s: StoredSession): boolean {
-  return !s.revoked && Date.parse(s.expiresAt) > emu.now()
+export function isActive(ctx: SandboxContext, s: StoredSession): boolean {
+  return !s.revoked && Date.parse(s.expiresAt) > ctx.now()
 }
 
-export function accountSessions(emu: SandboxContext, accountId: string): StoredSession[] {
-  return sessionsOfAccount(emu.db, accountId).filter((s) => isActive(emu, s))
+export function accountSessions(ctx: SandboxContext, accountId: string): StoredSession[] {
+  return sessionsOfAccount(ctx.db, accountId).filter((s) => isActive(ctx, s))
 }
 
-export function getActiveSession(emu: SandboxContext, id: string): StoredSession {
-  const s = emu.db.get<StoredSession>(SESSIONS, id)
-  if (!s || !isActive(emu, s)) throw notFound('SESSION_NOT_FOUND', `Active session ${id}`)
+export function getActiveSession(ctx: SandboxContext, id: string): StoredSession {
+  const s = ctx.db.get<StoredSession>(SESSIONS, id)
+  if (!s || !isActive(ctx, s)) throw notFound('SESSION_NOT_FOUND', `Active session ${id}`)
   return structuredClone(s)
 }
 
-export function putSession(emu: SandboxContext, s: StoredSession): StoredSession {
-  return emu.db.put(SESSIONS, s.id, structuredClone(s))
+export function putSession(ctx: SandboxContext, s: StoredSession): StoredSession {
+  return ctx.db.put(SESSIONS, s.id, structuredClone(s))
 }
 
 /** Revokes every session a credential produced (credential revocation, spec 5.3 rule 5). */
-export function revokeCredentialSessions(emu: SandboxContext, credentialId: string): void {
-  for (const s of sessionsOfCredential(emu.db, credentialId)) {
-    if (!s.revoked) putSession(emu, {...s, revoked: true, updatedAt: emu.iso()})
+export function revokeCredentialSessions(ctx: SandboxContext, credentialId: string): void {
+  for (const s of sessionsOfCredential(ctx.db, credentialId)) {
+    if (!s.revoked) putSession(ctx, {...s, revoked: true, updatedAt: ctx.iso()})
   }
 }
 

@@ -1,0 +1,22 @@
+/** The sandbox's own machinery: the rate cache, the event log (webhooks), the deferred jobs. */
+
+import {text, int, type TableDef} from '../schema.js'
+
+export const SYSTEM_TABLES: TableDef[] = [
+  {name: 'rates', columns: [], indexes: [], cached: true},
+  {
+    name: 'events',
+    columns: [
+      int('seq', (d) => d.seq),
+      text('type', (d) => d.event?.type),
+      text('delivery', (d) => d.delivery),
+      text('endpoint', (d) => d.endpoint),
+    ],
+    indexes: [{columns: ['seq'], unique: true}, {columns: ['delivery', 'endpoint', 'seq']}, {columns: ['type', 'seq']}],
+  },
+  {
+    name: 'jobs',
+    columns: [int('due_at', (d) => d.dueAt), text('kind', (d) => d.kind)],
+    indexes: [{columns: ['due_at']}, {columns: ['kind']}],
+  },
+]

@@ -1,11 +1,13 @@
-import {closeSync, existsSync, fsyncSync, openSync, rmSync, writeSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {existsSync, rmSync} from 'node:fs'
+import {join} from 'node:path'
+import {closedUncleanly, markClosed, markOpen} from './open-marker.js'
 import {StoreUnavailableError, storeFaultOf} from './errors.js'
 import {migrate} from './migrations.js'
 import {openConnection, Statements, type Connection} from './sqlite.js'
 import {TABLES, upsertOf, type TableDef} from './tables.js'
 
 export const DB_FILE = 'sandbox.db'
+export {OPEN_MARKER} from './open-marker.js'
 
 /** How long a group commit may wait for requests already on their way in. */
 const MAX_BATCH_WAIT_MS = 4
@@ -78,18 +80,18 @@ export class Db {
    */
   static open(dir: string, log: (line: string) => void = () => {}, opts: DbOptions = {}): Db {
     const file = join(dir, DB_FILE)
-    const marker = join(dir, OPEN_MARKER)
-    const unclean = existsSync(marker)
+    const unclean = closedUncleanly(dir)
     const t0 = performance.now()
     const conn = openConnection(file, {check: unclean ? 'full' : 'header'})
     if (unclean)
       log(
         `unclean shutdown: ran the full integrity check (quick_check) on ${file}: ok in ${Math.round(performance.now() - t0)} ms`,
       )
+    let marker: string
     try {
       migrate(conn, dir, log)
       conn.exec(`PRAGMA busy_timeout = ${BUSY_SLICE_MS}`)
-      writeDurably(marker, `${process.pid}\n`)
+      marker = markOpen(dir)
     } catch (e) {
       conn.close()
       throw e
@@ -345,31 +347,7 @@ export class Db {
       // another reader holds the WAL open: SQLite keeps it, nothing is lost
     }
     this.conn.close()
-    rmSync(this.marker, {force: true})
-  }
-}
-
-/** Written when a process opens the database, removed when it closes it cleanly. */
-export const OPEN_MARKER = 'sandbox.db.open'
-
-/** A small file that is on disk (file and directory entry) before the database is written to. */
-function writeDurably(file: string, text: string): void {
-  const fd = openSync(file, 'w')
-  try {
-    writeSync(fd, text)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-  try {
-    const dirFd = openSync(dirname(file), 'r')
-    try {
-      fsyncSync(dirFd)
-    } finally {
-      closeSync(dirFd)
-    }
-  } catch {
-    // some filesystems refuse to fsync a directory: the file's own fsync is what they offer
+    markClosed(this.marker)
   }
 }
 

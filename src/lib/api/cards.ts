@@ -5,11 +5,13 @@ import {
   type CardTransaction,
   cardSimulationResponse,
   cardTransactionSchema,
-  type CardCreateRequest,
-  type CardListQuery,
-  type CardSimulator,
-  type CardTransactionFilter,
-  type CardUpdateRequest,
+} from '../schemas/card-response.js'
+import type {
+  CardCreateRequest,
+  CardListQuery,
+  CardSimulator,
+  CardTransactionFilter,
+  CardUpdateRequest,
 } from '../schemas/cards.js'
 import type {ApiClient} from './client.js'
 import {apiRequest} from './request.js'

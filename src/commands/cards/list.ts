@@ -7,7 +7,8 @@ import {cardColumns, renderCardList} from '../../lib/output/cards.js'
 import {listOutputFlags} from '../../lib/flags-output.js'
 import {listView} from '../../lib/output/table.js'
 import {showList} from '../../lib/output/list-stream.js'
-import {CARD_STATES, cardListQuery} from '../../lib/schemas/cards.js'
+import {CARD_STATES} from '../../lib/schemas/card-response.js'
+import {cardListQuery} from '../../lib/schemas/card-query.js'
 import {checkWith, compact} from '../../lib/validate.js'
 
 export default class CardsList extends BaseCommand<typeof CardsList> {

@@ -4,7 +4,7 @@ import {listPaged} from '../../lib/api/paging.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {pagingFlags} from '../../lib/flags.js'
 import {renderTable} from '../../lib/output/render.js'
-import {ISSUANCE_STATUSES, OPERATIONS_STATUSES, STABLECOIN_PROVIDERS} from '../../lib/schemas/stablecoins.js'
+import {ISSUANCE_STATUSES, OPERATIONS_STATUSES, STABLECOIN_PROVIDERS} from '../../lib/schemas/stablecoin-response.js'
 
 export default class StablecoinsList extends BaseCommand<typeof StablecoinsList> {
   static override summary = 'List registered stablecoins'

@@ -1,12 +1,8 @@
 import {z} from 'zod'
 import {SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
-import {
-  externalAccountSchema,
-  internalAccountSchema,
-  ownershipChallengeSchema,
-  type ExternalAccountCreateRequest,
-} from '../schemas/accounts.js'
+import {externalAccountSchema, internalAccountSchema, ownershipChallengeSchema} from '../schemas/account-response.js'
+import type {ExternalAccountCreateRequest} from '../schemas/accounts.js'
 import type {ApiClient} from './client.js'
 import {apiRequest, type ApiRequest} from './request.js'
 import {listPaged, listRequest} from './paging.js'

@@ -7,11 +7,14 @@ import {
   deviceCodeStatus,
   redeemResponse,
 } from '../schemas/agents.js'
-import {internalAccountSchema} from '../schemas/accounts.js'
-import {quoteSchema} from '../schemas/quotes.js'
-import {transactionSchema} from '../schemas/transactions.js'
 import {apiRequest, type ApiRequest, type Query} from './request.js'
 import {listRequest} from './paging.js'
+
+// The other topics' answers (accounts, quotes, transactions) load on use: their modules build every
+// request schema of their topic too, which `agents list` and the other platform-side commands never read.
+const internalAccountSchema = () => import('../schemas/accounts.js').then((m) => m.internalAccountSchema)
+const quoteSchema = () => import('../schemas/quotes.js').then((m) => m.quoteSchema)
+const transactionSchema = () => import('../schemas/transactions.js').then((m) => m.transactionSchema)
 
 // --- the platform's side (HTTP Basic) ---
 

@@ -5,7 +5,7 @@ import type {ClientOptions, RequestOptions} from './client-options.js'
 import {describeRequest, type DescribedRequest} from './describe.js'
 import {requestHeaders} from './headers.js'
 import {exchange, keepAliveAgent} from './http.js'
-import type {ApiRequest, Method, Query, ResponseSchema} from './request.js'
+import {responseSchema, type ApiRequest, type Method, type Query, type ResponseSchema} from './request.js'
 import {noteAnswer, readAnswer, retryAfterMs, toApiError, type ApiResponse} from './response.js'
 import {backoff, mapNetworkError, requestTimeout, retryableAnswer, retryableNetworkFailure} from './retry.js'
 import {traceExchange} from './trace.js'
@@ -54,7 +54,7 @@ export class ApiClient {
   async call<T>(req: ApiRequest<T> & Pick<RequestOptions, 'idempotencyKey'>): Promise<T> {
     const res = await this.request(req)
     if (!req.response) return res.body as T
-    return this.parse(req.response.schema, res.body, req.response.what) as T
+    return this.parse(await responseSchema(req.response), res.body, req.response.what) as T
   }
 
   /** Reads an answer with a loose schema (see response.ts: a write's answer is salvaged, not refused). */

@@ -1,7 +1,7 @@
 import type {z} from 'zod'
 import {pagedList} from '../schemas/paging.js'
 import type {ApiClient} from './client.js'
-import {apiRequest, type ApiRequest, type Query} from './request.js'
+import {apiRequest, type ApiRequest, type LazySchema, type Query} from './request.js'
 
 export interface PageOptions {
   limit?: number
@@ -23,8 +23,9 @@ export interface Page<T> {
 }
 
 /** A list endpoint's request: the filter is the query; `listPaged` adds limit and cursor page by page. */
-export function listRequest<S extends z.ZodType>(path: string[], query: Query, item: S, what: string) {
-  return apiRequest({method: 'GET', path, query}, pagedList(item), what) as ApiRequest<Page<z.infer<S>>>
+export function listRequest<S extends z.ZodType>(path: string[], query: Query, item: S | LazySchema<S>, what: string) {
+  const page = typeof item === 'function' ? async () => pagedList(await item()) : pagedList(item)
+  return apiRequest({method: 'GET', path, query}, page, what) as ApiRequest<Page<z.infer<S>>>
 }
 
 /** Sends a list request for one page, or with `all` every page merged into one list (hasMore false), or streamed to `onPage`. */

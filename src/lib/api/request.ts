@@ -42,15 +42,27 @@ export interface ApiRequest<T = unknown> {
   walletSignature?: {accountId?: string; ifAsked?: boolean}
   /** A hint for an error answer with this code, where the request knows better than the catalogue: never sent. */
   hints?: Record<string, string>
-  /** How to read the answer: never sent, never shown. */
-  response?: {schema: ResponseSchema; what: string; _type?: T}
+  /**
+   * How to read the answer: never sent, never shown. `load` instead of `schema`: the schema's module
+   * is evaluated only when an answer is read, so a command does not build the schemas of answers
+   * its module could ask for but it never reads (e.g. `agents list` and the quote of `agents me quote`).
+   */
+  response?: {schema?: ResponseSchema; load?: () => Promise<ResponseSchema>; what: string; _type?: T}
+}
+
+/** An answer schema from a module imported at first use (see ApiRequest.response). */
+export type LazySchema<S extends ResponseSchema> = () => Promise<S>
+
+/** The schema that reads a request's answer, loading it if the request names it lazily. */
+export async function responseSchema(res: NonNullable<ApiRequest['response']>): Promise<ResponseSchema> {
+  return res.schema ?? (await res.load!())
 }
 
 /** An API request whose answer is read with `schema` (`what` names it in a mismatch message). */
 export function apiRequest<S extends ResponseSchema>(
   req: Omit<ApiRequest, 'response'>,
-  schema: S,
+  schema: S | LazySchema<S>,
   what: string,
 ): ApiRequest<zc.output<S>> {
-  return {...req, response: {schema, what}}
+  return {...req, response: typeof schema === 'function' ? {load: schema, what} : {schema, what}}
 }

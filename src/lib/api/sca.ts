@@ -1,7 +1,10 @@
 import {z} from 'zod'
-import {quoteSchema} from '../schemas/quotes.js'
 import {resetStart, resetStatus, scaFactorList, scaLoginComplete, scaLoginStart, securityState} from '../schemas/sca.js'
-import {apiRequest, type ApiRequest, type ResponseSchema} from './request.js'
+import {apiRequest, type ApiRequest, type LazySchema, type ResponseSchema} from './request.js'
+
+// The quote answer of `sca authorize` loads on use: schemas/quotes.ts builds every quote request schema
+// too (and pulls in common.ts and uma.ts), which `sca factors list` and the other SCA calls never read.
+const quoteSchema = () => import('../schemas/quotes.js').then((m) => m.quoteSchema)
 
 /** A plain 409 CONFLICT on an SCA request means SCA does not apply to the customer: said so. */
 const hints = {
@@ -10,7 +13,11 @@ const hints = {
 }
 
 /** Strong customer authentication calls; every /sca path names its customer in the query. */
-function sca<S extends ResponseSchema>(req: Omit<ApiRequest, 'response' | 'hints'>, schema: S, what: string) {
+function sca<S extends ResponseSchema>(
+  req: Omit<ApiRequest, 'response' | 'hints'>,
+  schema: S | LazySchema<S>,
+  what: string,
+) {
   return apiRequest({...req, hints}, schema, what)
 }
 

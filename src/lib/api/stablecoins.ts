@@ -1,12 +1,10 @@
 import type {z} from 'zod'
-import {
-  providerAccount,
-  stablecoin,
-  stablecoinOperation,
-  type burnRequest,
-  type mintRequest,
-  type providerAccountLinkRequest,
-  type stablecoinRegisterRequest,
+import {providerAccount, stablecoin, stablecoinOperation} from '../schemas/stablecoin-response.js'
+import type {
+  burnRequest,
+  mintRequest,
+  providerAccountLinkRequest,
+  stablecoinRegisterRequest,
 } from '../schemas/stablecoins.js'
 import {apiRequest} from './request.js'
 import {listRequest} from './paging.js'

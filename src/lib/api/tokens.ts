@@ -1,4 +1,5 @@
-import {apiToken, type TokenCreateRequest} from '../schemas/tokens.js'
+import {apiToken} from '../schemas/token-response.js'
+import type {TokenCreateRequest} from '../schemas/tokens.js'
 import {apiRequest, type ApiRequest} from './request.js'
 import {listRequest} from './paging.js'
 

@@ -10,30 +10,22 @@ import {
   PIX_KEY_TYPES,
 } from '../account-checks.js'
 import type {FieldError} from '../errors.js'
-import {addressSchema, countryCode, currencyAmountSchema, e164, email, idOf, isoDate} from './common.js'
+import {addressSchema, countryCode, e164, email, idOf, isoDate} from './common.js'
 import {fieldErrors} from './field-errors.js'
+
+// The answers live in account-response.ts, so the account lists do not build the request schemas below.
+export {
+  externalAccountSchema,
+  internalAccountSchema,
+  ownershipChallengeSchema,
+  type ExternalAccountView,
+  type InternalAccountView,
+  type OwnershipChallenge,
+  type PaymentInstruction,
+} from './account-response.js'
 
 export const internalAccountId = idOf('InternalAccount')
 export const externalAccountId = idOf('ExternalAccount')
-
-const paymentInstruction = z.looseObject({
-  instructionsNotes: z.string().optional(),
-  accountOrWalletInfo: z.looseObject({accountType: z.string()}),
-})
-export type PaymentInstruction = z.infer<typeof paymentInstruction>
-
-export const internalAccountSchema = z.looseObject({
-  id: z.string(),
-  customerId: z.string().optional(),
-  type: z.string().optional(),
-  status: z.string().optional(),
-  balance: currencyAmountSchema,
-  totalBalance: currencyAmountSchema,
-  fundingPaymentInstructions: z.array(paymentInstruction).optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-})
-export type InternalAccountView = z.infer<typeof internalAccountSchema>
 
 const individualBeneficiary = z.strictObject({
   beneficiaryType: z.literal('INDIVIDUAL'),
@@ -238,30 +230,7 @@ export function externalAccountProblems(body: unknown): {
   return {data, errors, warnings}
 }
 
-export const externalAccountSchema = z.looseObject({
-  id: z.string(),
-  customerId: z.string().optional(),
-  status: z.string(),
-  currency: z.string(),
-  platformAccountId: z.string().optional(),
-  ownershipType: z.string().optional(),
-  beneficiaryVerificationStatus: z.string().optional(),
-  trusted: z.boolean().optional(),
-  accountInfo: z.looseObject({accountType: z.string()}),
-  createdAt: z.string().optional(),
-})
-export type ExternalAccountView = z.infer<typeof externalAccountSchema>
-
 export const ownershipChallengeRequest = z.strictObject({method: z.enum(['WALLET_SIGNATURE', 'LIVENESS'])})
-export const ownershipChallengeSchema = z.looseObject({
-  method: z.enum(['WALLET_SIGNATURE', 'LIVENESS']),
-  messageToSign: z.string().optional(),
-  verificationLink: z.string().optional(),
-  token: z.string().optional(),
-  expiresAt: z.string(),
-})
-export type OwnershipChallenge = z.infer<typeof ownershipChallengeSchema>
-
 export const ownershipVerifyRequest = z.strictObject({
   signature: z.string().min(1).max(1000),
   signatureScheme: z.enum(['bip137', 'electrum']).optional(),

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {idOf} from './common.js'
+import {idOf} from './ids.js'
 
 /** Agents (api-gaps: agent-action webhooks; openapi AgentPolicy): shared by the client and the sandbox. */
 export const agentId = idOf('Agent')

@@ -1,15 +1,15 @@
 import {z} from 'zod'
-import {countryCode, currencyAmountSchema, idOf} from './common.js'
+import {countryCode, idOf} from './common.js'
+import {CARD_TRANSACTION_STATUSES} from './card-response.js'
+
+// The value lists and answers live in card-response.ts and the list filter in card-query.ts, so
+// `cards list` does not build the request schemas below; re-exported for the sandbox and the others.
+export * from './card-response.js'
+export * from './card-query.js'
 
 /** Cards and card transactions (spec 3 "Card", "Card transaction"; openapi Card*, Sandbox*Card*): one source for CLI and sandbox. */
 export const cardId = idOf('Card')
 export const cardTransactionId = idOf('CardTransaction')
-
-export const CARD_STATES = ['PENDING_KYC', 'PROCESSING', 'ACTIVE', 'FROZEN', 'CLOSED'] as const
-export type CardState = (typeof CARD_STATES)[number]
-/** Status tracks settlement only (spec: no REFUNDED; VOIDED after an authorization expiry). */
-export const CARD_TRANSACTION_STATUSES = ['AUTHORIZED', 'PARTIALLY_SETTLED', 'SETTLED', 'VOIDED', 'EXCEPTION'] as const
-export type CardTransactionStatus = (typeof CARD_TRANSACTION_STATUSES)[number]
 
 /** The ten sandbox simulators, plus authorization_expiry (spec 4.5 names it; sandbox-behaviour 18.9). */
 export const CARD_SIMULATORS = [
@@ -62,17 +62,6 @@ export const cardUpdateRequest = z
   })
 export type CardUpdateRequest = z.infer<typeof cardUpdateRequest>
 
-export const cardListQuery = z.strictObject({
-  cardholderId: idOf('Customer').optional(),
-  accountId: idOf('InternalAccount').optional(),
-  platformCardId: z.string().max(100).optional(),
-  state: z.enum(CARD_STATES).optional(),
-  sortOrder: z.enum(['asc', 'desc']).optional(),
-  limit: z.string().optional(),
-  cursor: z.string().optional(),
-})
-export type CardListQuery = z.infer<typeof cardListQuery>
-
 /**
  * `cards transactions list`: GET /transactions takes customerId, accountIdentifier and sortOrder; the
  * card, CARD type and card status are picked from its answers (the published query has no such filters).
@@ -111,44 +100,3 @@ const authFamily = cardSimulationBodies.authorization
 export function cardSimulationBody(kind: CardSimulator) {
   return kind in cardSimulationBodies ? cardSimulationBodies[kind as keyof typeof cardSimulationBodies] : authFamily
 }
-
-/** Responses (loose: the Service may add fields). */
-export const cardSchema = z.looseObject({
-  id: z.string(),
-  cardholderId: z.string(),
-  platformCardId: z.string().optional(),
-  state: z.string(),
-  stateReason: z.string().nullable().optional(),
-  brand: z.string().optional(),
-  form: z.string(),
-  last4: z.string().optional(),
-  expMonth: z.number().int().optional(),
-  expYear: z.number().int().optional(),
-  fundingSources: z.array(z.string()),
-  maxSpendPerTransaction: z.number().int().nullable(),
-  currency: z.string().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
-export type Card = z.infer<typeof cardSchema>
-
-export const cardTransactionSchema = z.looseObject({
-  type: z.literal('CARD'),
-  id: z.string(),
-  cardId: z.string().optional(),
-  status: z.string(),
-  direction: z.string(),
-  merchant: z.looseObject({descriptor: z.string()}),
-  authorizedAmount: currencyAmountSchema,
-  settledAmount: currencyAmountSchema.optional(),
-  refundedAmount: currencyAmountSchema.optional(),
-  accountId: z.string(),
-  customerId: z.string(),
-  issuerTransactionToken: z.string().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
-export type CardTransaction = z.infer<typeof cardTransactionSchema>
-
-export const cardRevealSchema = z.looseObject({panEmbedUrl: z.string(), expiresAt: z.string()})
-export const cardSimulationResponse = z.looseObject({issuerTransactionToken: z.string()})

@@ -3,6 +3,7 @@ import {COUNTRY_CODES} from './countries.js'
 
 export {idOf, ID_PATTERN} from './ids.js'
 export {pagedList} from './paging.js'
+export {currencySchema, currencyAmountSchema} from './amount.js'
 
 export const countryCode = z.string().refine((v) => COUNTRY_CODES.has(v), {
   message: 'must be an ISO 3166-1 alpha-2 country code (e.g. US, MX, DE)',
@@ -35,19 +36,6 @@ export const addressSchema = z.strictObject({
   state: z.string().max(100).optional(),
   postalCode: z.string().min(1).max(20),
   country: countryCode,
-})
-
-/** The contract requires none of Currency's fields; answers normally carry `code`. */
-export const currencySchema = z.looseObject({
-  code: z.string().optional(),
-  name: z.string().optional(),
-  symbol: z.string().optional(),
-  decimals: z.number().int().min(0).optional(),
-})
-
-export const currencyAmountSchema = z.looseObject({
-  amount: z.number().int(),
-  currency: currencySchema,
 })
 
 /** Integer minor units, as the API wants (no floats ever cross the wire). */

@@ -1,24 +1,20 @@
 import {z} from 'zod'
 import {idOf} from './common.js'
+import {
+  ISSUANCE_STATUSES,
+  OPERATION_TYPES,
+  OPERATIONS_STATUSES,
+  OPERATOR_STATUSES,
+  PAYOUT_RAILS,
+  PROVIDER_ACCOUNT_STATUSES,
+  STABLECOIN_PROVIDERS,
+} from './stablecoin-response.js'
 
 /** Stablecoin issuance (openapi Stablecoin*): provider links, registered coins, mint/burn operations. */
-export const STABLECOIN_PROVIDERS = ['BRALE'] as const
-export const PROVIDER_ACCOUNT_STATUSES = ['ACTIVE', 'INVALID', 'REVOKED'] as const
-export const ISSUANCE_STATUSES = ['PENDING_REVIEW', 'PROVISIONING', 'PROVISIONED', 'REJECTED', 'FAILED'] as const
-/** Spec 3 "Stablecoin the service enablement". */
-export const OPERATIONS_STATUSES = ['NOT_ENABLED', 'PENDING_APPROVAL', 'ENABLING', 'ENABLED', 'DISABLED'] as const
-/** States only the operator moves a stablecoin to (the sandbox control route drives them). */
-export const OPERATOR_STATUSES = ['ENABLING', 'ENABLED', 'DISABLED'] as const
-export const OPERATION_TYPES = ['MINT', 'BURN'] as const
-export const MINT_FUNDING_TYPES = [
-  'WIRE',
-  'ACH_DEBIT',
-  'SAME_DAY_ACH_DEBIT',
-  'GRID_INTERNAL_ACCOUNT',
-  'PROVIDER_INTERNAL_BALANCE',
-] as const
-export const BURN_SOURCE_TYPES = ['EXTERNAL_ACCOUNT', 'GRID_INTERNAL_ACCOUNT', 'PROVIDER_INTERNAL_BALANCE'] as const
-export const PAYOUT_RAILS = ['WIRE', 'ACH_CREDIT', 'SAME_DAY_ACH_CREDIT', 'RTP_CREDIT'] as const
+
+// The value lists and the answers live in stablecoin-response.ts, so `stablecoins list` does not build
+// the request schemas below; re-exported for the sandbox and the other commands.
+export * from './stablecoin-response.js'
 
 /** An amount in the stablecoin's smallest unit, as the API carries it: a string of digits. */
 export const stablecoinAmount = z
@@ -106,37 +102,3 @@ export const providerAccountListQuery = z.strictObject({
   ...paging,
 })
 export const operationListQuery = z.strictObject({operationType: z.enum(OPERATION_TYPES).optional(), ...paging})
-
-export const providerAccount = z.looseObject({
-  id: z.string(),
-  provider: z.string(),
-  providerAccountId: z.string(),
-  providerEnvironment: z.string(),
-  status: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
-export const stablecoin = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  symbol: z.string(),
-  baseCurrency: z.string(),
-  decimals: z.number().int(),
-  issuanceStatus: z.string(),
-  gridOperationsStatus: z.string(),
-  networkTokenIdentifier: z.string(),
-  stablecoinProviderAccountId: z.string(),
-  currency: z.string().optional(),
-  createdAt: z.string(),
-})
-export const stablecoinOperation = z.looseObject({
-  id: z.string(),
-  stablecoinId: z.string(),
-  operationType: z.string(),
-  status: z.string(),
-  amount: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
-export type Stablecoin = z.infer<typeof stablecoin>
-export type StablecoinOperation = z.infer<typeof stablecoinOperation>

@@ -24,13 +24,5 @@ export const tokenListQuery = z.strictObject({
   cursor: z.string().optional(),
 })
 
-export const apiToken = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  permissions: z.array(z.string()),
-  clientId: z.string(),
-  clientSecret: z.string().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
-export type ApiToken = z.infer<typeof apiToken>
+// The answer lives in token-response.ts, so `tokens list` does not build the request schemas above.
+export {apiToken, type ApiToken} from './token-response.js'

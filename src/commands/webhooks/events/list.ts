@@ -26,7 +26,7 @@ export default class WebhooksEventsList extends BaseCommand<typeof WebhooksEvent
       hint: 'The sandbox records an event for each webhook it sends (`svc webhooks trigger` sends one).',
     })
     this.ctx.refuseInProduction('webhooks events list')
-    const {sandboxEvents} = await import('../../../lib/api/cards.js')
+    const {sandboxEvents} = await import('../../../lib/api/sandbox-events.js')
     const data = (await sandboxEvents(this.ctx.client, f.type, {last: f.last})) as StoredEventSummary[]
     await renderList(this.out, eventColumns, {data}, view)
     return {data}

@@ -72,6 +72,21 @@ export function adminClient(t: AdminTarget, opts: {version: string; timeoutMs: n
   })
 }
 
+/** The admin client a team-sandbox command's flags point at (server and secret found as adminTarget says). */
+export function adminClientFrom(
+  flags: {'base-url'?: string; 'data-dir'?: string; 'admin-secret-stdin': boolean},
+  ctx: {env: NodeJS.ProcessEnv; remainingMs(): number},
+  version: string,
+): ApiClient {
+  const target = adminTarget({
+    baseUrl: flags['base-url'],
+    dataDir: flags['data-dir'],
+    secretStdin: flags['admin-secret-stdin'],
+    env: ctx.env,
+  })
+  return adminClient(target, {version, timeoutMs: ctx.remainingMs()})
+}
+
 /** A sandbox name checked before anything is sent, naming the argument. */
 export function checkSandboxName(name: string, field = 'NAME'): string {
   const r = sandboxName.safeParse(name)

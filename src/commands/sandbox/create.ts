@@ -2,9 +2,8 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {
-  adminClient,
+  adminClientFrom,
   adminFlags,
-  adminTarget,
   checkSandboxName,
   createTeamSandbox,
   snapshotFile,
@@ -42,13 +41,7 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
     const name = checkSandboxName(this.args.name)
     if (f.from !== undefined) checkSandboxName(f.from, '--from')
     const snapshot = f['from-snapshot'] === undefined ? undefined : snapshotFile(f['from-snapshot'])
-    const target = adminTarget({
-      baseUrl: f['base-url'],
-      dataDir: f['data-dir'],
-      secretStdin: f['admin-secret-stdin'],
-      env: this.ctx.env,
-    })
-    const client = adminClient(target, {version: this.config.version, timeoutMs: this.ctx.remainingMs()})
+    const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
       const {secret, ...created} = await createTeamSandbox(client, {name, from: f.from, snapshot}, this.ctx.env)
       this.out.success(`Sandbox ${name} created; use it with --profile ${name}`)

@@ -2,13 +2,7 @@ import {Args} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {deleteSandbox} from '../../lib/api/sandboxes.js'
 import {yesFlag} from '../../lib/flags.js'
-import {
-  adminClient,
-  adminFlags,
-  adminTarget,
-  checkSandboxName,
-  forgetTeamSandboxProfile,
-} from '../../lib/sandbox-admin.js'
+import {adminClientFrom, adminFlags, checkSandboxName, forgetTeamSandboxProfile} from '../../lib/sandbox-admin.js'
 
 export default class SandboxDelete extends BaseCommand<typeof SandboxDelete> {
   static override summary =
@@ -20,14 +14,8 @@ export default class SandboxDelete extends BaseCommand<typeof SandboxDelete> {
   async run() {
     const f = this.flags
     const name = checkSandboxName(this.args.name)
-    const target = adminTarget({
-      baseUrl: f['base-url'],
-      dataDir: f['data-dir'],
-      secretStdin: f['admin-secret-stdin'],
-      env: this.ctx.env,
-    })
     await this.ctx.confirm(`Delete sandbox ${name} and everything in it?`, {yes: f.yes, always: true})
-    const client = adminClient(target, {version: this.config.version, timeoutMs: this.ctx.remainingMs()})
+    const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
       await client.call(deleteSandbox(name))
     } finally {

@@ -1,7 +1,7 @@
 import {BaseCommand} from '../../lib/base-command.js'
 import {listSandboxes} from '../../lib/api/sandboxes.js'
 import {renderList, type Column} from '../../lib/output/table.js'
-import {adminClient, adminFlags, adminTarget} from '../../lib/sandbox-admin.js'
+import {adminClientFrom, adminFlags} from '../../lib/sandbox-admin.js'
 import type {SandboxInfo} from '../../lib/schemas/sandboxes.js'
 
 const columns: Array<Column<SandboxInfo>> = [
@@ -20,13 +20,7 @@ export default class SandboxList extends BaseCommand<typeof SandboxList> {
 
   async run() {
     const f = this.flags
-    const target = adminTarget({
-      baseUrl: f['base-url'],
-      dataDir: f['data-dir'],
-      secretStdin: f['admin-secret-stdin'],
-      env: this.ctx.env,
-    })
-    const client = adminClient(target, {version: this.config.version, timeoutMs: this.ctx.remainingMs()})
+    const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
       const list = await client.call(listSandboxes())
       await renderList(this.out, columns, list, {format: 'table', wide: false})

@@ -11,7 +11,7 @@ import {cancelled} from '../../lib/errors.js'
 import {runningPid} from '../../lib/sandbox-process.js'
 import {sandboxStoreCall} from '../../lib/sandbox-store.js'
 import {resetSandbox} from '../../lib/api/sandboxes.js'
-import {adminClient, adminFlags, adminTarget, checkSandboxName} from '../../lib/sandbox-admin.js'
+import {adminClientFrom, adminFlags, checkSandboxName} from '../../lib/sandbox-admin.js'
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static override summary = 'Wipe the local sandbox state (customers, accounts, events); credentials and keys are kept'
@@ -64,15 +64,10 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   private async resetOne(nameGiven: string) {
     const f = this.flags
     const name = checkSandboxName(nameGiven, '--name')
-    const target = adminTarget({
-      baseUrl: f['base-url'],
-      dataDir: f['data-dir'],
-      secretStdin: f['admin-secret-stdin'],
-      env: this.ctx.env,
-    })
-    await this.ctx.confirm(`Wipe all state of sandbox ${name}?`, {yes: f.yes, always: true})
-    const client = adminClient(target, {version: this.config.version, timeoutMs: this.ctx.remainingMs()})
+    // The server and its secret are found first: a missing secret is said before the confirmation.
+    const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
+      await this.ctx.confirm(`Wipe all state of sandbox ${name}?`, {yes: f.yes, always: true})
       await client.call(resetSandbox(name))
     } finally {
       await client.close()

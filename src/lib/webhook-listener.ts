@@ -1,5 +1,7 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
+import type {ApiClient} from './api/client.js'
+import {usageError} from './errors.js'
 import {verifyWebhookSignature} from './webhook-signature.js'
 
 export interface ReceivedEvent {
@@ -58,4 +60,12 @@ export function listen(opts: {
       resolve({server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`}),
     )
   })
+}
+
+/** The sandbox's webhook public key (PEM), to verify what the listener receives. */
+export async function fetchWebhookPublicKey(client: ApiClient): Promise<string> {
+  const res = await client.request({method: 'GET', path: ['sandbox', 'webhook-public-key']})
+  if (typeof res.body !== 'string' || !res.body.includes('PUBLIC KEY'))
+    throw usageError('Could not fetch the webhook public key', 'Pass it with --public-key <file.pem>.')
+  return res.body
 }

@@ -1,10 +1,11 @@
 import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
-import {InputError, usageError} from '../../lib/errors.js'
+import {InputError} from '../../lib/errors.js'
 import {webhookUrl} from '../../lib/schemas/webhooks.js'
-import {Forwarder, type ForwardResult} from '../../lib/webhook-forward.js'
-import {listen, type ReceivedEvent} from '../../lib/webhook-listener.js'
+import {Forwarder} from '../../lib/webhook-forward.js'
+import {fetchWebhookPublicKey, listen} from '../../lib/webhook-listener.js'
+import {printReceivedEvent} from '../../lib/output/webhook-event.js'
 import {listenerInterrupted, registerListener} from '../../lib/webhook-register.js'
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
@@ -36,7 +37,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     if (f['forward-to'] !== undefined && !webhookUrl.safeParse(f['forward-to']).success)
       throw new InputError([{field: 'forward-to', message: `must be an http(s) URL, got "${f['forward-to']}"`}])
     const forwarder = f['forward-to'] ? new Forwarder(f['forward-to']) : undefined
-    const pem = f['public-key'] ? readFileSync(f['public-key'], 'utf8') : await this.fetchPublicKey()
+    const pem = f['public-key'] ? readFileSync(f['public-key'], 'utf8') : await fetchWebhookPublicKey(this.ctx.client)
     let count = 0
     let done!: () => void
     const finished = new Promise<void>((r) => (done = r))
@@ -49,11 +50,11 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
           if (f['max-events'] && ++count >= f['max-events']) done()
         }
         if (!forwarder) {
-          this.print(e)
+          printReceivedEvent(this.out, e)
           counted()
         } else
           forwarder.forward(e, (r) => {
-            this.print(e, r)
+            printReceivedEvent(this.out, e, r)
             counted()
           })
       },
@@ -83,29 +84,5 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
         ? this.out.warn(`${restored.said}. Point it elsewhere with: ${restored.fix}`)
         : this.out.info(restored.said)
     return undefined
-  }
-
-  private print(e: ReceivedEvent, forwarded?: ForwardResult): void {
-    if (this.jsonEnabled())
-      this.out.write(JSON.stringify(forwarded ? {...e.event, forward: forwarded} : e.event) + '\n')
-    else {
-      const data = e.event.data as {id?: string; status?: string; kycStatus?: string; kybStatus?: string} | undefined
-      const state = data?.status ?? data?.kycStatus ?? data?.kybStatus ?? ''
-      const app = !forwarded
-        ? ''
-        : forwarded.status === undefined
-          ? this.out.red(`-> ${forwarded.error}  `)
-          : `-> ${(forwarded.status < 300 ? this.out.green : this.out.red)(String(forwarded.status))}  `
-      this.out.print(
-        `${e.event.timestamp}  ${app}${this.out.bold(e.event.type)}  ${data?.id ?? ''} ${state}  ${this.out.dim(e.event.id)}`,
-      )
-    }
-  }
-
-  private async fetchPublicKey(): Promise<string> {
-    const res = await this.ctx.client.request({method: 'GET', path: ['sandbox', 'webhook-public-key']})
-    if (typeof res.body !== 'string' || !res.body.includes('PUBLIC KEY'))
-      throw usageError('Could not fetch the webhook public key', 'Pass it with --public-key <file.pem>.')
-    return res.body
   }
 }

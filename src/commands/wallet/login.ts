@@ -11,8 +11,7 @@ import {
 } from '../../lib/workflows/wallet/login-extra.js'
 import {loginWithOtp, otpSource, resolveCredential} from '../../lib/workflows/wallet/login.js'
 import {readSecretInput} from '../../lib/workflows/wallet/input.js'
-import {renderKeyValue} from '../../lib/output/render.js'
-import {renderSession} from '../../lib/output/wallet.js'
+import {printOauthNonce, printPasskeyChallenge, renderSession} from '../../lib/output/wallet.js'
 
 export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   static override summary = 'Log in to an embedded wallet: verify a credential and store the session signing key'
@@ -67,10 +66,7 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
     if (credential.type === 'OAUTH') {
       if (f['print-nonce']) {
         const prepared = await prepareOauth(this.ctx, credential, f['legacy-key'])
-        this.out.print(prepared.nonce)
-        this.out.info(
-          `Mint an OIDC token with nonce ${prepared.nonce}, then within 60 s: svc wallet login ${accountId} --credential ${credential.id} --oidc-token-stdin`,
-        )
+        printOauthNonce(this.out, prepared.nonce, accountId, credential.id)
         return {credentialId: credential.id, ...prepared}
       }
       const oidc =
@@ -81,15 +77,7 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
       if (f.assertion)
         return this.done(await finishPasskeyLogin(this.ctx, credential, readJsonInput(f.assertion, '--assertion')))
       const started = await startPasskeyLogin(this.ctx, credential)
-      renderKeyValue(this.out, [
-        ['challenge', started.challenge],
-        ['credentialId', started.credentialId],
-        ['requestId', started.requestId],
-        ['expires', started.expiresAt],
-      ])
-      this.out.info(
-        `Sign the challenge (UTF-8) with the passkey, e.g. \`svc sandbox passkey sign --credential-id ${started.credentialId} --challenge ${started.challenge} > assertion.json\`, then run: svc wallet login ${accountId} --credential ${credential.id} --assertion @assertion.json`,
-      )
+      printPasskeyChallenge(this.out, started, accountId, credential.id)
       return {step: 'PASSKEY_CHALLENGE', credential: credential.id, ...started}
     }
     const otp = otpSource(this.ctx, {

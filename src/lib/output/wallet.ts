@@ -78,3 +78,29 @@ export async function renderKeys(
 ): Promise<void> {
   await renderList(out, keyColumns, {data: list}, view)
 }
+
+/** `wallet login --type OAUTH --print-nonce`: the nonce on stdout (for a script), what to do next on stderr. */
+export function printOauthNonce(out: Output, nonce: string, accountId: string, credentialId: string): void {
+  out.print(nonce)
+  out.info(
+    `Mint an OIDC token with nonce ${nonce}, then within 60 s: svc wallet login ${accountId} --credential ${credentialId} --oidc-token-stdin`,
+  )
+}
+
+/** The first step of a PASSKEY login: the challenge to sign, and the command that finishes it. */
+export function printPasskeyChallenge(
+  out: Output,
+  started: {challenge: string; credentialId: string; requestId: string; expiresAt: string},
+  accountId: string,
+  credentialId: string,
+): void {
+  renderKeyValue(out, [
+    ['challenge', started.challenge],
+    ['credentialId', started.credentialId],
+    ['requestId', started.requestId],
+    ['expires', started.expiresAt],
+  ])
+  out.info(
+    `Sign the challenge (UTF-8) with the passkey, e.g. \`svc sandbox passkey sign --credential-id ${started.credentialId} --challenge ${started.challenge} > assertion.json\`, then run: svc wallet login ${accountId} --credential ${credentialId} --assertion @assertion.json`,
+  )
+}

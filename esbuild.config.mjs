@@ -25,7 +25,8 @@ import {dependencyEdits, pathFilter} from './build/dependency-edits.mjs'
 const root = dirname(fileURLToPath(import.meta.url))
 const dev = process.argv.includes('--dev')
 const outfile = join(root, 'dist', 'svc.cjs')
-const cacheFile = outfile + '.cache'
+// The bundle's V8 code caches, one per topic (bin/run.js codeCacheFor): stale after every build.
+const cacheDir = join(root, 'dist', 'cache')
 
 function commandFiles(dir, prefix = []) {
   if (!existsSync(dir)) return []
@@ -110,12 +111,25 @@ function rootHelpIndex() {
   return {version: JSON.parse(readFileSync(manifests[0], 'utf8')).version, commands}
 }
 
-const entry = `
+/**
+ * The entry of one bundle: oclif's runner, the help class, the index of the commands it holds and a
+ * lazy stub per command. `commands` are all of them for dist/svc.cjs, one topic's for
+ * dist/svc-<topic>.cjs; the root help's index goes with the bundle that runs it.
+ */
+let commandIndexOnce
+function entryFor(held, {rootHelp}) {
+  const ids = new Set(held.map((c) => c.id))
+  const index = (commandIndexOnce ??= commandIndex())
+  return `
 export {run, flush, handle, settings, Plugin} from '@oclif/core'
 export {setLogger} from '@oclif/core/logger'
 export {default as HELP} from './src/lib/help.ts'
-export const COMMAND_INDEX = ${JSON.stringify(commandIndex())}
-export const ROOT_HELP_INDEX = ${JSON.stringify(rootHelpIndex())}
+export const COMMAND_INDEX = ${JSON.stringify({
+    version: index.version,
+    commands: Object.fromEntries(Object.entries(index.commands).filter(([id]) => ids.has(id))),
+    aliases: Object.fromEntries(Object.entries(index.aliases).filter(([, id]) => ids.has(id))),
+  })}
+export const ROOT_HELP_INDEX = ${rootHelp ? JSON.stringify(rootHelpIndex()) : 'null'}
 const lazy = (load) => {
   const stub = {
     async run(argv, config) {
@@ -129,9 +143,48 @@ const lazy = (load) => {
   return stub
 }
 export const COMMANDS = {
-${commands.map((c) => `  ${JSON.stringify(c.id)}: lazy(() => import(${JSON.stringify('./' + relative(root, c.file).split(sep).join('/'))})),`).join('\n')}
+${held.map((c) => `  ${JSON.stringify(c.id)}: lazy(() => import(${JSON.stringify('./' + relative(root, c.file).split(sep).join('/'))})),`).join('\n')}
 }
 `
+}
+
+/**
+ * The bundles: dist/svc.cjs with every command (help of a command or topic, a mistyped command, a
+ * read-only install), and one per first word of a command id or alias, dist/svc-<word>.cjs, with
+ * only that topic's commands. A command runs from its topic's bundle (bin/run.js): V8 reads,
+ * and restores from the code cache, the scopes of every function in the file it compiles, so a
+ * file with 25 topics' code costs each command the other 24's. The root help runs from the help
+ * command's bundle, which carries the root help's index.
+ */
+function bundleEntries() {
+  const words = new Map()
+  const aliasesOf = (commandIndexOnce ??= commandIndex()).aliases
+  for (const c of commands) {
+    const firstWords = [c.id, ...Object.keys(aliasesOf).filter((a) => aliasesOf[a] === c.id)].map(
+      (x) => x.split(':')[0],
+    )
+    for (const w of new Set(firstWords)) words.set(w, [...(words.get(w) ?? []), c])
+  }
+  const entries = {svc: entryFor(commands, {rootHelp: true})}
+  for (const [w, held] of words) entries[`svc-${w}`] = entryFor(held, {rootHelp: w === 'help'})
+  return entries
+}
+
+/** Resolves `svc-entry:<bundle>` to that bundle's generated entry. */
+const generatedEntries = (entries) => ({
+  name: 'generated-entries',
+  setup(b) {
+    b.onResolve({filter: /^svc-entry:/}, (args) => ({
+      path: args.path.slice('svc-entry:'.length),
+      namespace: 'svc-entry',
+    }))
+    b.onLoad({filter: /.*/, namespace: 'svc-entry'}, (args) => ({
+      contents: entries[args.path],
+      resolveDir: root,
+      loader: 'js',
+    }))
+  },
+})
 
 const distUrl = (distRel) =>
   `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(distRel)})).href`
@@ -276,13 +329,15 @@ async function bundleYaml() {
 }
 
 try {
+  const entries = bundleEntries()
   const result = await build({
-    stdin: {contents: entry, resolveDir: root, sourcefile: 'svc-entry.js', loader: 'js'},
+    entryPoints: Object.fromEntries(Object.keys(entries).map((name) => [name, `svc-entry:${name}`])),
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    outfile,
+    outdir: join(root, 'dist'),
+    outExtension: {'.js': '.cjs'},
     // Written below with a rename: tests and other shells may be running the CLI during a build.
     write: false,
     minifySyntax: true,
@@ -294,33 +349,36 @@ try {
     // oclif only needs these to run TypeScript sources in development. yaml (~190 KB) is needed by
     // `svc flow` only: required from node_modules when a flow file is read, not read by every start.
     external: ['typescript', 'ts-node', 'tsx', 'yaml'],
-    plugins: [sourceRewrites, leanDeps],
+    plugins: [generatedEntries(entries), sourceRewrites, leanDeps],
     logLevel: 'warning',
   })
-  const tmp = `${outfile}.${process.pid}.tmp`
-  // Written inside CommonJS's module wrapper, so bin/run.js compiles the file's text as read: no
-  // concatenated copy of the whole bundle per start.
-  writeFileSync(
-    tmp,
-    `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`,
-  )
+  // Bundles of topics that no longer exist would be run for a word that names nothing now.
+  for (const f of readdirSync(join(root, 'dist'))) if (/^svc-.*\.cjs$/.test(f)) rmSync(join(root, 'dist', f))
+  for (const out of result.outputFiles) {
+    const tmp = `${out.path}.${process.pid}.tmp`
+    // Written inside CommonJS's module wrapper, so bin/run.js compiles the file's text as read: no
+    // concatenated copy of the whole bundle per start.
+    writeFileSync(tmp, `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(out.text)}\n});`)
+    renameSync(tmp, out.path)
+  }
   writeFileSync(
     join(root, 'dist', 'dependency-edits.json'),
     JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n',
   )
-  renameSync(tmp, outfile)
   await bundleYaml()
 } catch (error) {
-  rmSync(outfile, {force: true})
-  rmSync(cacheFile, {force: true})
+  for (const f of readdirSync(join(root, 'dist'))) if (/^svc(-.*)?\.cjs$/.test(f)) rmSync(join(root, 'dist', f))
+  rmSync(cacheDir, {recursive: true, force: true})
   console.error(`esbuild: bundling failed; bin/run.js will use the unbundled dist/ (slower start-up).`)
   process.exit(dev ? 0 : 1)
 }
-rmSync(cacheFile, {force: true})
+rmSync(cacheDir, {recursive: true, force: true})
+rmSync(outfile + '.cache', {force: true}) // where builds before the per-topic caches kept the one cache
 
-// Prime the V8 code cache with a representative run: `customers get` answered by a throwaway local
-// server, so the cache holds the whole path (parse, config, client, response parsing, output) and
-// not only the start. That beats priming with a refused connection (docs/performance.md).
+// Prime the customers topic's V8 code cache (and the full bundle's, which a read-only install or a
+// mistyped command reads) with a representative run: `customers get` answered by a throwaway local server, so the
+// cache holds the whole path (parse, config, client, response parsing, output) and not only the
+// start. That beats priming with a refused connection (docs/performance.md).
 const home = mkdtempSync(join(tmpdir(), 'svc-prime-'))
 const primeCustomer = {
   id: 'Customer:prime',
@@ -347,33 +405,34 @@ const primeEnv = {
   SVC_CLIENT_SECRET: 'prime',
   SVC_NO_INPUT: '1',
 }
-await new Promise((resolve) => {
-  const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), 'customers', 'get', 'Customer:prime', '--json'], {
-    env: primeEnv,
-    stdio: 'ignore',
-    timeout: 30_000,
+const prime = (args, env = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+      env: {...primeEnv, ...env},
+      stdio: 'ignore',
+      timeout: 30_000,
+    })
+    child.on('exit', resolve).on('error', resolve)
   })
-  child.on('exit', resolve).on('error', resolve)
-})
+await prime(['customers', 'get', 'Customer:prime', '--json'])
+// The full bundle's cache, which a read-only install runs every command with: the same run.
+await prime(['customers', 'get', 'Customer:prime', '--json'], {SVC_ONE_BUNDLE: '1'})
+// The root help's cache (no request); other topics write theirs at their first run.
+await prime(['help'])
 // The yaml bundle's cache, from a one-step flow against the same server.
 writeFileSync(
   join(home, 'prime.yaml'),
   'name: prime\nsteps:\n  - name: read\n    api: {method: GET, path: /customers/Customer:prime}\n',
 )
-await new Promise((resolve) => {
-  const child = spawn(
-    process.execPath,
-    [join(root, 'bin', 'run.js'), 'flow', 'run', join(home, 'prime.yaml'), '--json'],
-    {
-      env: primeEnv,
-      stdio: 'ignore',
-      timeout: 30_000,
-    },
-  )
-  child.on('exit', resolve).on('error', resolve)
-})
+await prime(['flow', 'run', join(home, 'prime.yaml'), '--json'])
 server.close()
 rmSync(home, {recursive: true, force: true})
 console.log(
-  `esbuild: dist/svc.cjs (${commands.length} commands)${existsSync(cacheFile) ? ' + code cache' : ''}, dist/yaml.cjs${existsSync(join(root, 'dist', 'yaml.cjs.cache')) ? ' + code cache' : ''}`,
+  `esbuild: dist/svc.cjs (${commands.length} commands) + ${readdirSync(join(root, 'dist')).filter((f) => /^svc-.*\.cjs$/.test(f)).length} topic bundles, code caches for ${
+    existsSync(cacheDir)
+      ? readdirSync(cacheDir)
+          .map((f) => f.replace(/\.cache$/, ''))
+          .join(', ')
+      : 'none'
+  }, dist/yaml.cjs${existsSync(join(root, 'dist', 'yaml.cjs.cache')) ? ' + code cache' : ''}`,
 )

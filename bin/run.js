@@ -4,9 +4,9 @@
 //  1. This file is CommonJS (bin/package.json): an ES module entry starts Node's ESM loader first.
 //  2. `svc --version` is answered from package.json without loading oclif.
 //  3. Otherwise the bundle dist/svc.cjs (esbuild.config.mjs) is compiled through vm.Script with a
-//     V8 code cache next to it (Node 20 has no module.enableCompileCache), registered as a normal
-//     CommonJS module, and handed to oclif with the explicit command strategy: one file, lazy
-//     command modules, no directory scans.
+//     V8 code cache of the command's topic (bin/load-bundle.js, codeCacheFor below), registered as
+//     a normal CommonJS module, and handed to oclif with the explicit command strategy: one file,
+//     lazy command modules, no directory scans.
 //  4. When the command line names a command and asks for no help, oclif gets a root plugin with
 //     that one command from the index built into the bundle (ids, aliases, argument names) instead
 //     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need; the root
@@ -14,12 +14,12 @@
 //  5. If the bundle is missing or older than the manifest (someone ran only tsc), the unbundled
 //     tsc output is used the same way (same error handling): slower, never broken.
 'use strict'
-const {readFileSync, renameSync, statSync, writeFileSync} = require('node:fs')
-const Module = require('node:module')
-const {dirname, join} = require('node:path')
-const vm = require('node:vm')
+const {existsSync, readFileSync} = require('node:fs')
+const {basename, join} = require('node:path')
+const {canWriteIn, loadBundle} = require('./load-bundle.js')
 
 const root = join(__dirname, '..')
+const manifestFile = join(root, 'oclif.manifest.json')
 const argv = process.argv.slice(2)
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
@@ -51,10 +51,18 @@ async function main() {
   require('node:v8').setFlagsFromString('--liftoff-only')
   // package.json engines already says >= 20.19; oclif's own check loads and runs semver each start.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'
-  const bundleFile = join(root, 'dist', 'svc.cjs')
   // `svc autocomplete` runs the plugin's command module, which oclif loads with import(): code
   // compiled from the bundle's code cache cannot, so it runs from the unbundled oclif (rare, slower).
-  const bundle = process.env.SVC_NO_BUNDLE || argv[0] === 'autocomplete' ? undefined : loadBundle(bundleFile)
+  let bundleFile
+  let bundle
+  if (!process.env.SVC_NO_BUNDLE && argv[0] !== 'autocomplete') {
+    // A topic's bundle older than the manifest (an interrupted build) gives way to the full one.
+    for (const pick of [bundleFor(argv), fullBundle()]) {
+      bundle = loadBundle(pick.file, {notOlderThan: manifestFile, cacheFile: pick.cacheFile, ascii: true})
+      bundleFile = pick.file
+      if (bundle) break
+    }
+  }
   // ESM that stays outside the bundle (the local sandbox) is imported from here: functions
   // restored from a V8 code cache have no import() callback of their own.
   globalThis.__svcImport = (url) => import(url)
@@ -62,15 +70,20 @@ async function main() {
   // code cache, dist/<name>.cjs, else from node_modules.
   const required = new Map()
   globalThis.__svcRequire = (name) => {
-    if (!required.has(name)) required.set(name, loadBundle(join(root, 'dist', `${name}.cjs`)) ?? require(name))
+    if (!required.has(name))
+      required.set(
+        name,
+        loadBundle(join(root, 'dist', `${name}.cjs`), {notOlderThan: manifestFile, ascii: true}) ?? require(name),
+      )
     return required.get(name)
   }
   // Plugins (package.json oclif.plugins: shell completion) are read only by the commands that need
   // them: `svc autocomplete ...`, and the root help that lists it. Every other command skips
   // finding, reading and parsing their package.json and manifest.
   if (!needsPlugins(argv)) pjson.oclif.plugins = []
-  if (bundle) pjson.oclif.commands = {strategy: 'explicit', target: './dist/svc.cjs', identifier: 'COMMANDS'}
-  if (bundle) pjson.oclif.helpClass = {target: './dist/svc.cjs', identifier: 'HELP'}
+  const target = bundle && `./dist/${basename(bundleFile)}`
+  if (bundle) pjson.oclif.commands = {strategy: 'explicit', target, identifier: 'COMMANDS'}
+  if (bundle) pjson.oclif.helpClass = {target, identifier: 'HELP'}
   const oclif = bundle ?? (await import('@oclif/core'))
   const options = bundle ? await runOptions(bundle, argv) : {root, pjson}
   await oclif
@@ -202,43 +215,26 @@ async function notFound(error) {
   return true
 }
 
-function loadBundle(file) {
-  let src
-  try {
-    if (statSync(file).mtimeMs + 1 < statSync(join(root, 'oclif.manifest.json')).mtimeMs) return undefined
-    src = readFileSync(file, 'latin1') // the build makes it pure ASCII: no UTF-8 decoding needed
-  } catch {
-    return undefined
-  }
-  const cacheFile = file + '.cache'
-  let cachedData
-  try {
-    cachedData = readFileSync(cacheFile)
-  } catch {}
-  // esbuild.config.mjs writes the bundle already inside the module wrapper; an older build is not.
-  const wrapped = src.startsWith('(function (exports, require, module, __filename, __dirname) {')
-  const script = new vm.Script(wrapped ? src : Module.wrap(src), {
-    filename: file,
-    cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  })
-  const mod = new Module(file)
-  mod.filename = file
-  mod.paths = Module._nodeModulePaths(dirname(file))
-  const requireFromBundle = Module.createRequire(file)
-  script.runInThisContext().call(mod.exports, mod.exports, requireFromBundle, mod, file, dirname(file))
-  mod.loaded = true
-  // oclif loads the explicit target with require(); this makes it the instance already loaded.
-  requireFromBundle.cache[file] = mod
-  if (!cachedData || script.cachedDataRejected) {
-    // Written at exit so it covers the functions this run compiled; best effort (read-only installs).
-    process.once('exit', () => {
-      try {
-        const tmp = `${cacheFile}.${process.pid}.tmp`
-        writeFileSync(tmp, script.createCachedData())
-        renameSync(tmp, cacheFile)
-      } catch {}
-    })
-  }
-  return mod.exports
+/**
+ * Which one-file build runs this command line, and the V8 code cache it is compiled with. A
+ * command runs from its topic's bundle (dist/svc-<first word>.cjs: that topic's commands only) and
+ * the root help from the help command's; help of a command or topic, and anything else, from
+ * dist/svc.cjs, which holds every command. Each bundle has its own cache in dist/cache, written by
+ * its first run, so it holds what that kind of command compiles and no more. Where that cache
+ * cannot be written (a read-only install) and is not there, the full bundle runs with the cache
+ * the build primed for it. SVC_ONE_BUNDLE=1 always runs the full bundle.
+ */
+function bundleFor(args) {
+  const cacheDir = join(root, 'dist', 'cache')
+  const full = fullBundle()
+  if (process.env.SVC_ONE_BUNDLE) return full
+  const word = isRootHelp(args) ? 'help' : wantsHelp(args) ? undefined : args.find((a) => !a.startsWith('-'))
+  if (!word || !/^[a-z][a-z0-9-]*$/.test(word)) return full
+  const topic = {file: join(root, 'dist', `svc-${word}.cjs`), cacheFile: join(cacheDir, `svc-${word}.cache`)}
+  if (!existsSync(topic.file) || (!existsSync(topic.cacheFile) && !canWriteIn(cacheDir))) return full
+  return topic
+}
+
+function fullBundle() {
+  return {file: join(root, 'dist', 'svc.cjs'), cacheFile: join(root, 'dist', 'cache', 'svc.cache')}
 }

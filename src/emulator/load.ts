@@ -1,8 +1,5 @@
-import {readFileSync, renameSync, statSync, writeFileSync} from 'node:fs'
-import {Module, createRequire} from 'node:module'
-import {dirname} from 'node:path'
+import {createRequire} from 'node:module'
 import {fileURLToPath} from 'node:url'
-import vm from 'node:vm'
 
 type EmulatorModule = typeof import('./emulator.js')
 
@@ -21,38 +18,11 @@ export async function loadEmulator(): Promise<EmulatorModule> {
 
 /** The exports of the one-file build `file`, or undefined when it is missing or older than `tscOutput`. */
 export function bundled<T = EmulatorModule>(file: string, tscOutput: string): T | undefined {
-  let src: string
-  try {
-    if (statSync(file).mtimeMs + 1 < statSync(tscOutput).mtimeMs) return undefined
-    src = readFileSync(file, 'utf8')
-  } catch {
-    return undefined
-  }
-  const cacheFile = file + '.cache'
-  let cachedData: Buffer | undefined
-  try {
-    cachedData = readFileSync(cacheFile)
-  } catch {
-    // first run after a build: compiled from source, the cache is written at exit
-  }
-  const script = new vm.Script(src, {
-    filename: file,
-    cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  })
-  const mod = new Module(file)
-  mod.filename = file
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void
-  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file))
-  if (!cachedData || script.cachedDataRejected)
-    process.once('exit', () => {
-      try {
-        const tmp = `${cacheFile}.${process.pid}.tmp`
-        writeFileSync(tmp, script.createCachedData())
-        renameSync(tmp, cacheFile)
-      } catch {
-        // best effort: a read-only install starts without a cache
-      }
-    })
-  return mod.exports as T
+  return loader().loadBundle(file, {notOlderThan: tscOutput}) as T | undefined
 }
+
+/** bin/load-bundle.js, the loader the CLI's own bundle goes through (CommonJS, beside bin/run.js). */
+const loader = () =>
+  createRequire(import.meta.url)('../../bin/load-bundle.js') as {
+    loadBundle(file: string, opts: {notOlderThan: string}): unknown
+  }

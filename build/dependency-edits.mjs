@@ -49,6 +49,17 @@ export function dependencyEdits(http2Constants) {
         module.exports = {editAsync: no, edit: no, ExternalEditor: class { constructor() { no() } }}`,
     },
     {
+      name: 'undici-assert-on-use',
+      savesMs: 0,
+      why: "undici's modules require node:assert at load (with its AssertionError, call tracker and colour helpers) only to call assert(value) on invariants that hold; the real assert loads when one fails, and throws what it would have thrown",
+      kind: 'stub',
+      specifier: 'node:assert',
+      importer: /[\\/]undici[\\/]lib[\\/]/,
+      path: 'undici/lib/core/util.js',
+      guards: ["const assert = require('node:assert')"],
+      contents: `module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message) }`,
+    },
+    {
       name: 'oclif-child-process-on-use',
       savesMs: 3.5,
       why: 'oclif requires child_process for Windows shell detection and wsl-utils (powershell helpers) only to ask is-wsl',

@@ -1,4 +1,3 @@
-import {randomUUID} from 'node:crypto'
 import type {FlowFile, FlowStep} from '../../schemas/flow.js'
 import {ApiError, SvcError} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
@@ -57,7 +56,7 @@ export async function runFlow(
   opts: {file: string; stepLines: number[]; target: StepTarget; progress: Progress; env: NodeJS.ProcessEnv},
 ): Promise<FlowResult> {
   const started = Date.now()
-  const vars: Record<string, unknown> = {run: {id: randomUUID().slice(0, 8)}, env: {...opts.env}}
+  const vars: Record<string, unknown> = {run: {id: runId()}, env: {...opts.env}}
   for (const [k, v] of Object.entries(flow.vars ?? {})) vars[k] = interpolate(v, vars)
   if (flow.steps.some((s) => s.webhook))
     for (const e of await baselineEvents(opts.target)) opts.target.seenEvents.add(e.id)
@@ -207,4 +206,14 @@ async function baselineEvents(target: StepTarget) {
     }
     throw e
   }
+}
+
+/**
+ * `${run.id}`: eight hex digits that keep one run's names (platform ids, emails) apart from
+ * another's. A label, not a secret, so it does not load node:crypto.
+ */
+function runId(): string {
+  return Math.floor(Math.random() * 2 ** 32)
+    .toString(16)
+    .padStart(8, '0')
 }

@@ -1,4 +1,3 @@
-import {spawn} from 'node:child_process'
 import {fileURLToPath} from 'node:url'
 import {sandboxEvents} from '../../api/cards.js'
 import {advanceClock, setClock} from '../../api/clock.js'
@@ -42,7 +41,8 @@ export function runSvc(
   const args = typeof argv === 'string' ? splitArgs(argv) : argv
   if (!args.includes('--json')) args.push('--json')
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // node:child_process on use: a flow of API steps only never spawns.
+    const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, [BIN, ...args], {
       env: target.env,
       cwd: target.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],

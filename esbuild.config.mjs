@@ -77,10 +77,11 @@ function commandIndex() {
 
 /**
  * What the root help (`svc`, `svc help`, `svc --help`, `-h`) shows, and nothing else: the root
- * commands whole (without flags and examples), and of every other command only its id, which is
- * what oclif derives the topics from. A topic oclif names from a command (not from package.json)
- * takes that command's summary: the first command of each top-level word, in oclif's sort order,
- * keeps its summary and description. The core plugins' commands (shell completion) come after
+ * commands whole (without flags and examples), and of each other top-level word one command, the
+ * first in oclif's sort order, with its summary and description: oclif derives the topic from its
+ * id, and a topic oclif names from a command (not from package.json) takes that command's summary.
+ * The root help lists only top-level topics, so the other commands' ids would only give oclif more
+ * topics to build and filter; kept are those that make oclif count a word as a topic (below). The core plugins' commands (shell completion) come after
  * svc's, as oclif loads them. Null when a plugin's manifest is missing: bin/run.js then reads
  * everything the usual way.
  */
@@ -91,6 +92,11 @@ function rootHelpIndex() {
   if (!manifests.every((file) => existsSync(file))) return null
   const commands = {}
   const named = new Set()
+  const words = new Set(
+    manifests.flatMap((file) =>
+      Object.keys(JSON.parse(readFileSync(file, 'utf8')).commands).map((id) => id.split(':')[0]),
+    ),
+  )
   for (const file of manifests) {
     const entries = Object.entries(JSON.parse(readFileSync(file, 'utf8')).commands)
     // oclif sorts each plugin's commands before it derives topics (code-point order: the
@@ -101,9 +107,12 @@ function rootHelpIndex() {
       if (!id.includes(':') || aliases.length > 0) {
         const {flags: _flags, examples: _examples, ...listed} = c
         commands[id] = listed
-      } else if (!c.hidden) {
-        const word = id.split(':')[0]
-        commands[id] = named.has(word) ? {id} : {id, summary: c.summary, description: c.description}
+      } else if (!c.hidden && !named.has(id.split(':')[0])) {
+        commands[id] = {id, summary: c.summary, description: c.description}
+      } else if (!c.hidden && [...words].some((w) => id.indexOf(`${w}:`, 1) > 0)) {
+        // oclif counts a top-level word as a topic when any id contains `<word>:`, anywhere
+        // (`sca:login:start` lists `login` among the topics): such ids stay.
+        commands[id] = {id}
       }
       if (!c.hidden) named.add(id.split(':')[0])
     }

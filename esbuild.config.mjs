@@ -17,7 +17,7 @@ import {readdirSync, readFileSync, renameSync, rmSync, existsSync, mkdtempSync, 
 import {spawn} from 'node:child_process'
 import {createServer} from 'node:http'
 import {tmpdir} from 'node:os'
-import {dirname, join, relative, sep} from 'node:path'
+import {basename, dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
 import {dependencyEdits, pathFilter} from './build/dependency-edits.mjs'
@@ -159,25 +159,36 @@ ${held.map((c) => `  ${JSON.stringify(c.id)}: lazy(() => import(${JSON.stringify
 
 /**
  * The bundles: dist/svc.cjs with every command (help of a command or topic, a mistyped command, a
- * read-only install), and one per first word of a command id or alias, dist/svc-<word>.cjs, with
- * only that topic's commands. A command runs from its topic's bundle (bin/run.js): V8 reads,
- * and restores from the code cache, the scopes of every function in the file it compiles, so a
- * file with 25 topics' code costs each command the other 24's. The root help runs from the help
- * command's bundle, which carries the root help's index.
+ * read-only install), one per first word of a command id or alias, dist/svc-<word>.cjs, with only
+ * that topic's commands, and one per subtopic, dist/svc-<word>.<word>.cjs (`wallet keys`), with
+ * only the subtopic's, where that is worth a file (SUBTOPIC_SHARE). A command runs from the
+ * deepest bundle that holds it (bin/run.js): V8 reads, and restores from the code cache, the scopes
+ * of every function in the file it compiles, so a file with 25 topics' code costs each command the
+ * other 24's, and `wallet keys list` paid for the wallet crypto of `wallet login`. The root help
+ * runs from the help command's bundle, which carries the root help's index. Returns each bundle's
+ * entry and, for a subtopic's, the topic bundle it is measured against.
  */
 function bundleEntries() {
-  const words = new Map()
+  const groups = new Map()
+  const add = (name, c) => groups.set(name, [...(groups.get(name) ?? []), c])
   const aliasesOf = (commandIndexOnce ??= commandIndex()).aliases
   for (const c of commands) {
-    const firstWords = [c.id, ...Object.keys(aliasesOf).filter((a) => aliasesOf[a] === c.id)].map(
-      (x) => x.split(':')[0],
-    )
-    for (const w of new Set(firstWords)) words.set(w, [...(words.get(w) ?? []), c])
+    const names = [c.id, ...Object.keys(aliasesOf).filter((a) => aliasesOf[a] === c.id)]
+    for (const w of new Set(names.map((x) => x.split(':')[0]))) add(`svc-${w}`, c)
+    const parts = c.id.split(':')
+    for (let n = 2; n < parts.length; n++) add(`svc-${parts.slice(0, n).join('.')}`, c)
   }
   const entries = {svc: entryFor(commands, {rootHelp: true})}
-  for (const [w, held] of words) entries[`svc-${w}`] = entryFor(held, {rootHelp: w === 'help'})
-  return entries
+  const parentOf = {}
+  for (const [name, held] of groups) {
+    entries[name] = entryFor(held, {rootHelp: name === 'svc-help'})
+    if (name.includes('.')) parentOf[name] = name.slice(0, name.lastIndexOf('.'))
+  }
+  return {entries, parentOf}
 }
+
+/** A subtopic gets a bundle of its own only when that is at most this share of its parent's size. */
+const SUBTOPIC_SHARE = 0.8
 
 /** Resolves `svc-entry:<bundle>` to that bundle's generated entry. */
 const generatedEntries = (entries) => ({
@@ -338,7 +349,7 @@ async function bundleYaml() {
 }
 
 try {
-  const entries = bundleEntries()
+  const {entries, parentOf} = bundleEntries()
   const result = await build({
     entryPoints: Object.fromEntries(Object.keys(entries).map((name) => [name, `svc-entry:${name}`])),
     bundle: true,
@@ -363,7 +374,15 @@ try {
   })
   // Bundles of topics that no longer exist would be run for a word that names nothing now.
   for (const f of readdirSync(join(root, 'dist'))) if (/^svc-.*\.cjs$/.test(f)) rmSync(join(root, 'dist', f))
+  const sizeOf = new Map(result.outputFiles.map((out) => [out.path, out.text.length]))
+  const outPath = (name) => join(root, 'dist', `${name}.cjs`)
+  // A subtopic whose code is most of its parent's would only add a file (parents first: a.b.c is
+  // measured against a.b, or a when a.b is not kept).
+  const kept = (name) =>
+    !parentOf[name] || sizeOf.get(outPath(name)) <= SUBTOPIC_SHARE * sizeOf.get(outPath(keptParent(name)))
+  const keptParent = (name) => (kept(parentOf[name]) ? parentOf[name] : keptParent(parentOf[name]))
   for (const out of result.outputFiles) {
+    if (!kept(basename(out.path, '.cjs'))) continue
     const tmp = `${out.path}.${process.pid}.tmp`
     // Written inside CommonJS's module wrapper, so bin/run.js compiles the file's text as read: no
     // concatenated copy of the whole bundle per start.
@@ -437,7 +456,7 @@ await prime(['flow', 'run', join(home, 'prime.yaml'), '--json'])
 server.close()
 rmSync(home, {recursive: true, force: true})
 console.log(
-  `esbuild: dist/svc.cjs (${commands.length} commands) + ${readdirSync(join(root, 'dist')).filter((f) => /^svc-.*\.cjs$/.test(f)).length} topic bundles, code caches for ${
+  `esbuild: dist/svc.cjs (${commands.length} commands) + ${readdirSync(join(root, 'dist')).filter((f) => /^svc-.*\.cjs$/.test(f)).length} topic and subtopic bundles, code caches for ${
     existsSync(cacheDir)
       ? readdirSync(cacheDir)
           .map((f) => f.replace(/\.cache$/, ''))

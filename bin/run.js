@@ -217,22 +217,30 @@ async function notFound(error) {
 
 /**
  * Which one-file build runs this command line, and the V8 code cache it is compiled with. A
- * command runs from its topic's bundle (dist/svc-<first word>.cjs: that topic's commands only) and
- * the root help from the help command's; help of a command or topic, and anything else, from
- * dist/svc.cjs, which holds every command. Each bundle has its own cache in dist/cache, written by
- * its first run, so it holds what that kind of command compiles and no more. Where that cache
- * cannot be written (a read-only install) and is not there, the full bundle runs with the cache
- * the build primed for it. SVC_ONE_BUNDLE=1 always runs the full bundle.
+ * command runs from the deepest bundle named by its leading words: its subtopic's
+ * (dist/svc-wallet.keys.cjs) where the build made one, else its topic's (dist/svc-wallet.cjs),
+ * each holding only those commands; the root help from the help command's; help of a command or
+ * topic, and anything else, from dist/svc.cjs, which holds every command. Each bundle has its own
+ * cache in dist/cache, written by its first run, so it holds what that kind of command compiles
+ * and no more. Where that cache cannot be written (a read-only install) and is not there, the full
+ * bundle runs with the cache the build primed for it. SVC_ONE_BUNDLE=1 always runs the full bundle.
  */
 function bundleFor(args) {
   const cacheDir = join(root, 'dist', 'cache')
   const full = fullBundle()
-  if (process.env.SVC_ONE_BUNDLE) return full
-  const word = isRootHelp(args) ? 'help' : wantsHelp(args) ? undefined : args.find((a) => !a.startsWith('-'))
-  if (!word || !/^[a-z][a-z0-9-]*$/.test(word)) return full
-  const topic = {file: join(root, 'dist', `svc-${word}.cjs`), cacheFile: join(cacheDir, `svc-${word}.cache`)}
-  if (!existsSync(topic.file) || (!existsSync(topic.cacheFile) && !canWriteIn(cacheDir))) return full
-  return topic
+  if (process.env.SVC_ONE_BUNDLE || (wantsHelp(args) && !isRootHelp(args))) return full
+  const words = []
+  for (const a of isRootHelp(args) ? ['help'] : args) {
+    if (!/^[a-z][a-z0-9-]*$/.test(a) || words.length === 3) break
+    words.push(a)
+  }
+  for (let n = words.length; n > 0; n--) {
+    const name = `svc-${words.slice(0, n).join('.')}`
+    const bundle = {file: join(root, 'dist', `${name}.cjs`), cacheFile: join(cacheDir, `${name}.cache`)}
+    if (!existsSync(bundle.file)) continue
+    return existsSync(bundle.cacheFile) || canWriteIn(cacheDir) ? bundle : full
+  }
+  return full
 }
 
 function fullBundle() {

@@ -28,6 +28,7 @@ const env = {
 const lines: Array<[string, string[]]> = [
   ['a command that runs (one-command index)', ['customers', 'get', 'Customer:abc', '--json']],
   ['a nested command that runs', ['accounts', 'internal', 'list', '--customer', 'Customer:abc']],
+  ['a command from a subtopic bundle', ['wallet', 'keys', 'list', '--json']],
   ['a command missing its argument', ['customers', 'get']],
   ['a bad argument', ['customers', 'get', 'Quote:abc']],
   ['an unknown flag', ['customers', 'list', '--nope']],

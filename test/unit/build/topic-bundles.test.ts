@@ -1,6 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs'
-import {createRequire} from 'node:module'
-import {join, resolve} from 'node:path'
+import {execFileSync} from 'node:child_process'
+import {resolve} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 // The build writes dist/svc.cjs with every command, dist/svc-<word>.cjs per first word of a command
@@ -8,19 +8,27 @@ import {describe, expect, it} from 'vitest'
 // a small part of its topic's; bin/run.js runs a command line from the deepest bundle that holds
 // it. A command missing from its bundle would not run; one from elsewhere would cost every start.
 const dist = resolve('dist')
-const {loadBundle} = createRequire(import.meta.url)('../../../bin/load-bundle.js') as {
-  loadBundle(file: string, opts: {cacheFile: string}): {COMMAND_INDEX: {commands: object}; COMMANDS: object} | undefined
-}
 const manifest = JSON.parse(readFileSync(resolve('oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
 const ids = Object.keys(manifest.commands)
 const words = [...new Set(ids.map((id) => id.split(':')[0]))]
-// Loaded without a code cache, at a path under /dev/null: the cache the loader tries to write at exit can never be.
-const exportsOf = (file: string) => loadBundle(join(dist, file), {cacheFile: join('/dev/null', `${file}.cache`)})!
 const bundles = readdirSync(dist).filter((f) => /^svc-.*\.cjs$/.test(f))
-const heldBy = (file: string) => {
-  const bundle = exportsOf(file)
-  return {map: Object.keys(bundle.COMMANDS).sort(), index: Object.keys(bundle.COMMAND_INDEX.commands).sort()}
+// Every bundle loaded the way bin/run.js loads one, in a process of its own (each evaluates its own
+// oclif, which listens on the process), without a code cache: a path under /dev/null can never be written.
+const LOAD_ALL = `
+const {loadBundle} = require(${JSON.stringify(resolve('bin/load-bundle.js'))})
+const held = {}
+for (const f of JSON.parse(process.argv[1])) {
+  const b = loadBundle(require('node:path').join(${JSON.stringify(dist)}, f), {cacheFile: '/dev/null/' + f + '.cache'})
+  held[f] = {map: Object.keys(b.COMMANDS).sort(), index: Object.keys(b.COMMAND_INDEX.commands).sort()}
 }
+process.stdout.write(JSON.stringify(held))
+`
+const held = JSON.parse(
+  execFileSync(process.execPath, ['-e', LOAD_ALL, JSON.stringify([...bundles, 'svc.cjs'])], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }),
+) as Record<string, {map: string[]; index: string[]}>
 
 describe('the topic and subtopic bundles', () => {
   it('one per first word of a command id; the others are subtopics of at least one command', () => {
@@ -41,8 +49,8 @@ describe('the topic and subtopic bundles', () => {
     for (const f of bundles) {
       const prefix = f.slice(4, -4).replaceAll('.', ':')
       const mine = ids.filter((id) => id === prefix || id.startsWith(prefix + ':')).sort()
-      expect(heldBy(f), f).toEqual({map: mine, index: mine})
+      expect(held[f], f).toEqual({map: mine, index: mine})
     }
-    expect(heldBy('svc.cjs').map).toEqual([...ids].sort())
+    expect(held['svc.cjs'].map).toEqual([...ids].sort())
   })
 })

@@ -35,7 +35,8 @@ import {lockDataDir} from './serve-lock.js'
 import {defaultConfig, effectiveSettings, type PlatformConfig, type SandboxSettings} from './settings.js'
 import {handleHttp, limitServer, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
 import {DB_FILE, Db} from './store/db.js'
-import {Webhooks, loadWebhookKey} from './webhooks.js'
+import {loadWebhookKey} from './webhook-key.js'
+import {Webhooks} from './webhooks.js'
 
 export type {Credentials, ObservedRequest}
 

@@ -1,12 +1,8 @@
-import {createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, type KeyObject} from 'node:crypto'
-import {existsSync, readFileSync} from 'node:fs'
-import {request as httpRequest} from 'node:http'
-import {createRequire} from 'node:module'
-import {join} from 'node:path'
-import {writePrivateFileAtomic} from '../lib/fs-safe.js'
+import {randomUUID, type KeyObject} from 'node:crypto'
 import type {PlatformConfig, SandboxSettings} from './settings.js'
 import type {Db} from './store/db.js'
-import {DataFileError} from './data-files.js'
+import {signBody} from './webhook-key.js'
+import {postWebhook} from './webhook-post.js'
 import {eventsOfType, maxEventSeq, oldestPendingEvent, type StoredEvent, type WebhookEvent} from './store/events.js'
 
 export type {StoredEvent, WebhookEvent}
@@ -23,39 +19,6 @@ export interface OutboxHost {
   config(): PlatformConfig
   settings(): SandboxSettings
   log(line: string): void
-}
-
-/** Loads (or creates once) the sandbox's P-256 webhook signing key, kept 0600 in the data dir. */
-export function loadWebhookKey(dataDir: string): {privateKey: KeyObject; publicKeyPem: string} {
-  const path = join(dataDir, 'webhook-key.pem')
-  if (!existsSync(path)) {
-    const {privateKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'})
-    writePrivateFileAtomic(path, privateKey.export({type: 'pkcs8', format: 'pem'}) as string)
-  }
-  const recovery =
-    'Restore it from a backup, or delete it to have a new key made (webhook receivers must then trust the new public key).'
-  let privateKey: KeyObject
-  try {
-    privateKey = createPrivateKey(readFileSync(path, 'utf8'))
-  } catch (e) {
-    throw new DataFileError(path, 'is not a PEM private key', recovery, e)
-  }
-  // Every delivery is signed ECDSA P-256 (X-Service-Signature): another key would fail each one later, so it is refused now.
-  const curve = privateKey.asymmetricKeyDetails?.namedCurve
-  if (privateKey.asymmetricKeyType !== 'ec' || curve !== 'prime256v1') {
-    throw new DataFileError(
-      path,
-      `holds a${privateKey.asymmetricKeyType === 'ec' ? `n EC ${curve}` : ` ${privateKey.asymmetricKeyType}`} key, not the ECDSA P-256 key webhooks are signed with`,
-      recovery,
-    )
-  }
-  const publicKeyPem = createPublicKey(privateKey).export({type: 'spki', format: 'pem'}) as string
-  return {privateKey, publicKeyPem}
-}
-
-/** base64 DER ECDSA P-256 over SHA-256 of the exact body bytes (header X-Service-Signature). */
-export function signBody(body: string, key: KeyObject): string {
-  return sign('sha256', Buffer.from(body), {key, dsaEncoding: 'der'}).toString('base64')
 }
 
 /**
@@ -137,7 +100,7 @@ export class Webhooks {
   /** Sends one event now and reports what the endpoint answered (POST /sandbox/webhooks/test). */
   async deliverNow(event: WebhookEvent, url: string): Promise<{status: number; body: string}> {
     const body = JSON.stringify(event)
-    return post(url, body, {'content-type': 'application/json', 'x-service-signature': signBody(body, this.key)})
+    return postWebhook(url, body, {'content-type': 'application/json', 'x-service-signature': signBody(body, this.key)})
   }
 
   /**
@@ -272,60 +235,4 @@ export class Webhooks {
         this.host.log(`webhook ${current.event.id} is dead after ${attempts.length} attempt(s)`)
     })
   }
-}
-
-/** One delivery attempt may take this long in all: connecting, sending and the whole answer. */
-export const DELIVERY_DEADLINE_MS = 5_000
-/** What is kept of a receiver's answer; the rest is never read (the socket is destroyed). */
-export const MAX_ANSWER_BYTES = 4 * 1024
-
-/**
- * POSTs one event. A receiver cannot hold the outbox past DELIVERY_DEADLINE_MS however slowly it
- * trickles, nor make the sandbox read more than MAX_ANSWER_BYTES of its answer.
- */
-function post(url: string, body: string, headers: Record<string, string>): Promise<{status: number; body: string}> {
-  return new Promise((resolve, reject) => {
-    const u = new URL(url)
-    let settled = false
-    const finish = (err: Error | undefined, value?: {status: number; body: string}) => {
-      if (settled) return
-      settled = true
-      clearTimeout(deadline)
-      if (err) reject(err)
-      else resolve(value!)
-    }
-    const req = (u.protocol === 'https:' ? httpsRequestOf() : httpRequest)(
-      u,
-      {method: 'POST', headers: {...headers, 'content-length': String(Buffer.byteLength(body))}},
-      (res) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        const done = () => {
-          finish(undefined, {status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8').slice(0, 2000)})
-          if (!res.complete) req.destroy()
-        }
-        res.on('data', (c: Buffer) => {
-          if (size < MAX_ANSWER_BYTES) chunks.push(c.subarray(0, MAX_ANSWER_BYTES - size))
-          size += c.length
-          // The status is known and enough of the answer is kept: stop reading.
-          if (size >= MAX_ANSWER_BYTES) done()
-        })
-        res.on('end', done)
-        res.on('error', (e) => finish(e))
-      },
-    )
-    const deadline = setTimeout(() => {
-      const e = new Error(`timed out after ${DELIVERY_DEADLINE_MS / 1000}s`)
-      finish(e)
-      req.destroy(e)
-    }, DELIVERY_DEADLINE_MS)
-    deadline.unref?.()
-    req.on('error', (e) => finish(e))
-    req.end(body)
-  })
-}
-
-/** node:https (and TLS under it) only once a webhook goes to an https URL: not at every sandbox start. */
-function httpsRequestOf(): typeof import('node:https').request {
-  return (createRequire(import.meta.url)('node:https') as typeof import('node:https')).request
 }

@@ -90,15 +90,12 @@ function rootHelpIndex() {
   const manifests = [join(root, 'oclif.manifest.json')]
   for (const name of pjson.oclif.plugins ?? []) manifests.push(join(root, 'node_modules', name, 'oclif.manifest.json'))
   if (!manifests.every((file) => existsSync(file))) return null
+  const parsed = manifests.map((file) => JSON.parse(readFileSync(file, 'utf8')))
   const commands = {}
   const named = new Set()
-  const words = new Set(
-    manifests.flatMap((file) =>
-      Object.keys(JSON.parse(readFileSync(file, 'utf8')).commands).map((id) => id.split(':')[0]),
-    ),
-  )
-  for (const file of manifests) {
-    const entries = Object.entries(JSON.parse(readFileSync(file, 'utf8')).commands)
+  const words = new Set(parsed.flatMap((m) => Object.keys(m.commands).map((id) => id.split(':')[0])))
+  for (const m of parsed) {
+    const entries = Object.entries(m.commands)
     // oclif sorts each plugin's commands before it derives topics (code-point order: the
     // oclif-sort-without-icu edit, checked equal to localeCompare for svc's ids).
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -117,7 +114,7 @@ function rootHelpIndex() {
       if (!c.hidden) named.add(id.split(':')[0])
     }
   }
-  return {version: JSON.parse(readFileSync(manifests[0], 'utf8')).version, commands}
+  return {version: parsed[0].version, commands}
 }
 
 /**

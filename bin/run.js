@@ -4,7 +4,7 @@
 //  1. This file is CommonJS (bin/package.json): an ES module entry starts Node's ESM loader first.
 //  2. `svc --version` is answered from package.json without loading oclif.
 //  3. Otherwise the bundle dist/svc.cjs (esbuild.config.mjs) is compiled through vm.Script with a
-//     V8 code cache of the command's topic (bin/load-bundle.js, codeCacheFor below), registered as
+//     V8 code cache, from the bundle of the command's topic (bin/load-bundle.js, bundleFor below), registered as
 //     a normal CommonJS module, and handed to oclif with the explicit command strategy: one file,
 //     lazy command modules, no directory scans.
 //  4. When the command line names a command and asks for no help, oclif gets a root plugin with

@@ -8,54 +8,9 @@ import {configDir} from './paths.js'
 import type {Context} from './context.js'
 import {canPrompt, promptSecret} from './prompts.js'
 import {Secret} from './secret.js'
+import type {KeyKind, KeyRecord, KeyStoreOptions, PublicKeyRecord, SaveKeyInput} from './keystore-record.js'
 
-/**
- * The local key store: wallet session signing keys (and short-lived pending keys of a login that
- * waits for an OIDC token or a passkey assertion), one 0600 JSON file per key in a 0700 directory.
- * One file per key means two concurrent svc processes never read-modify-write the same file, so
- * no update can be lost; every write is temp file + fsync + rename. Export keys never come here.
- */
-export type KeyKind = 'session' | 'pending' | 'delegated'
-
-export interface KeyRecord {
-  version: 1
-  kind: KeyKind
-  id: string
-  /** API base URL the key belongs to: keys of the local sandbox never sign for production. */
-  baseUrl: string
-  accountId: string
-  customerId?: string
-  credentialId: string
-  credentialType: string
-  sessionId?: string
-  /** Pending passkey login: the Request-Id the verify must carry. */
-  requestId?: string
-  /** Pending passkey login: the challenge the assertion must answer. */
-  challenge?: string
-  /** Compressed SEC1 hex of the signing key: what a stamp names. */
-  publicKey: string
-  /** The exact clientPublicKey text sent to the service (uncompressed in legacy mode). */
-  clientPublicKey?: string
-  expiresAt: string
-  createdAt: string
-  /** Delegated keys: the card the key signs for (its private half is custodied by the Service). */
-  cardId?: string
-  privateKey: {plain: string} | {sealed: SealedKey} | {custodied: 'service'}
-}
-
-/** What may be shown: everything but the private key. */
-export type PublicKeyRecord = Omit<KeyRecord, 'privateKey'> & {encrypted: boolean}
-
-export interface SaveKeyInput extends Omit<KeyRecord, 'version' | 'id' | 'privateKey' | 'baseUrl' | 'createdAt'> {
-  privateKey: Secret
-}
-
-export interface KeyStoreOptions {
-  dir: string
-  baseUrl: string
-  now?: () => number
-  env?: NodeJS.ProcessEnv
-}
+export type {KeyKind, KeyRecord, KeyStoreOptions, PublicKeyRecord, SaveKeyInput}
 
 export function keystoreDir(env = process.env): string {
   return join(configDir(env), 'keystore')
@@ -72,6 +27,12 @@ export function toPublic(record: KeyRecord): PublicKeyRecord {
   return {...rest, encrypted: 'sealed' in privateKey}
 }
 
+/**
+ * The local key store: wallet session signing keys (and short-lived pending keys of a login that
+ * waits for an OIDC token or a passkey assertion), one 0600 JSON file per key in a 0700 directory.
+ * One file per key means two concurrent svc processes never read-modify-write the same file, so
+ * no update can be lost; every write is temp file + fsync + rename. Export keys never come here.
+ */
 export class KeyStore {
   readonly dir: string
   readonly baseUrl: string

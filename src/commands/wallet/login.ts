@@ -1,7 +1,7 @@
-import {Flags} from '@oclif/core'
-import {CREDENTIAL_TYPES, type CredentialType} from '../../lib/api/wallet.js'
+import type {CredentialType} from '../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
-import {idArg, idFlag, readJsonInput} from '../../lib/flags.js'
+import {idArg, readJsonInput} from '../../lib/flags.js'
+import {walletLoginFlags} from '../../lib/flags-wallet.js'
 import {
   finishPasskeyLogin,
   loginWithOauth,
@@ -29,27 +29,7 @@ export default class WalletLogin extends BaseCommand<typeof WalletLogin> {
   ]
   static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount')}
-  static override flags = {
-    credential: idFlag('AuthMethod', {description: 'credential to verify (default: the only one of --type)'}),
-    type: Flags.string({
-      description: 'credential type (default EMAIL_OTP, or the only credential)',
-      options: [...CREDENTIAL_TYPES],
-    }),
-    'otp-stdin': Flags.boolean({description: 'read the OTP code from stdin (instead of a hidden prompt)'}),
-    'oidc-token-stdin': Flags.boolean({description: 'OAUTH: read the OIDC ID token from stdin'}),
-    'print-nonce': Flags.boolean({
-      description: 'OAUTH: prepare a client key and print the nonce (SHA-256 of its public key) to mint the token with',
-    }),
-    'legacy-key': Flags.boolean({
-      description: 'OAUTH: send an uncompressed client key (legacy mode: the session key comes back sealed)',
-    }),
-    assertion: Flags.string({
-      description: 'PASSKEY: the WebAuthn assertion JSON (@file, - or inline) answering the printed challenge',
-    }),
-    'allow-unsigned-envelope': Flags.boolean({
-      description: 'sandbox only: accept an OTP target bundle with no enclave signature',
-    }),
-  }
+  static override flags = walletLoginFlags
 
   async run() {
     const f = this.flags

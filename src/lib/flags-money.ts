@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {idFlag} from './flags.js'
-import {CRYPTO_NETWORKS, PAYMENT_RAILS, PURPOSES} from './schemas/quotes.js'
+import {CRYPTO_NETWORKS, PAYMENT_RAILS, PURPOSES} from './schemas/quote-enums.js'
 
 /** Quote terms shared by `quote create` and `quote send`. */
 export const quoteTermFlags = {

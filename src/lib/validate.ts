@@ -4,7 +4,8 @@ import {fieldErrors} from './schemas/field-errors.js'
 
 /** Checks input with the shared schema before any request; every bad field is named (exit 2). */
 export function checkWith<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.infer<S> {
-  const r = schema.safeParse(value)
+  // jitless: a schema checked once per process is not worth compiling a fast path for.
+  const r = schema.safeParse(value, {jitless: true})
   if (!r.success) throw new InputError(fieldErrors(r.error, prefix))
   return r.data
 }

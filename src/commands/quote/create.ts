@@ -4,7 +4,6 @@ import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {dryRunFlag, idempotencyKeyFlag, yesFlag} from '../../lib/flags.js'
 import {quoteCreateFlags} from '../../lib/flags-money.js'
 import {buildQuoteRequest} from '../../lib/workflows/quote/input.js'
-import {confirmAndExecute} from '../../lib/workflows/quote/execute.js'
 import {renderQuote} from '../../lib/output/quote.js'
 
 export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
@@ -38,7 +37,11 @@ export default class QuoteCreate extends BaseCommand<typeof QuoteCreate> {
     const req = createQuote(body)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     const quote = await this.ctx.client.call(req)
-    if (f.execute) return confirmAndExecute(this.ctx, quote, {yes: f.yes, wait: f.wait, request: body})
+    if (f.execute) {
+      // Loaded on use, like the SCA branch: a quote that is only shown does not build the payment schemas.
+      const {confirmAndExecute} = await import('../../lib/workflows/quote/execute.js')
+      return confirmAndExecute(this.ctx, quote, {yes: f.yes, wait: f.wait, request: body})
+    }
     if (quote.status === 'PENDING_AUTHORIZATION') {
       // SCA: a real-time quote's payment instructions come only once the customer authorizes it.
       const {handleHeldQuote} = await import('../../lib/workflows/sca/execute.js')

@@ -1,5 +1,5 @@
 import type {z} from 'zod'
-import type {transferInRequest, transferOutRequest} from '../../lib/schemas/quotes.js'
+import type {transferInRequest, transferOutRequest} from '../../lib/schemas/transfers.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, invalid} from '../http-error.js'
 import type {EmuRequest} from '../router.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {idOf} from '../../lib/schemas/common.js'
 import {validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'

@@ -1,4 +1,5 @@
-import {quoteCreateRequest, transferInRequest, transferOutRequest} from '../../lib/schemas/quotes.js'
+import {quoteCreateRequest} from '../../lib/schemas/quotes.js'
+import {transferInRequest, transferOutRequest} from '../../lib/schemas/transfers.js'
 import {executeQuote} from '../domain/quote-execute.js'
 import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
 import {publicTransaction} from '../domain/transactions.js'

@@ -1,6 +1,6 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {fundRequest} from '../../lib/schemas/accounts.js'
-import {sandboxSendRequest} from '../../lib/schemas/quotes.js'
+import {sandboxSendRequest} from '../../lib/schemas/transfers.js'
 import {sandboxUmaReceiveRequest} from '../../lib/schemas/uma.js'
 import {receiveUmaPayment} from '../domain/incoming-uma.js'
 import {getCustomer} from '../domain/customers.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
 import {externalAccountSchema, internalAccountSchema, ownershipChallengeSchema} from '../schemas/account-response.js'

@@ -36,8 +36,8 @@ export class ApiClient {
    * or a fresh UUID), reused on every retry; a scope suffixes it (`run-42:execute`).
    */
   idempotencyKey(scope?: string): string {
-    // node:crypto is loaded on first use: a command that sends no keyed request never pays for it.
-    this.baseIdempotencyKey ??= this.opts.idempotencyKey ?? process.getBuiltinModule('node:crypto').randomUUID()
+    // Web Crypto's randomUUID: the same CSPRNG as node:crypto's, without loading all of node:crypto.
+    this.baseIdempotencyKey ??= this.opts.idempotencyKey ?? globalThis.crypto.randomUUID()
     return scope ? `${this.baseIdempotencyKey}:${scope}` : this.baseIdempotencyKey
   }
 

@@ -1,6 +1,8 @@
 import {quoteSchema, type QuoteCreateRequest} from '../schemas/quotes.js'
-import {transactionSchema} from '../schemas/transactions.js'
 import {apiRequest} from './request.js'
+
+/** Read only by `sandbox send`: loaded then, so `quote create` does not build the transaction schemas. */
+const transactionSchema = () => import('../schemas/transactions.js').then((m) => m.transactionSchema)
 
 /** `scope` keys a second quote of one command apart from its first (a re-quote after expiry). */
 export function createQuote(body: QuoteCreateRequest, scope?: string) {

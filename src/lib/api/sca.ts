@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {resetStart, resetStatus, scaFactorList, scaLoginComplete, scaLoginStart, securityState} from '../schemas/sca.js'
 import {apiRequest, type ApiRequest, type LazySchema, type ResponseSchema} from './request.js'
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {authMethodList, authSessionList, quorumPublicKeyResponse} from '../schemas/wallet.js'
 import type {SignedOperation} from '../wallet/signed-retry.js'
 import {withArticle} from '../article.js'

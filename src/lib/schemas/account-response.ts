@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {currencyAmountSchema} from './amount.js'
 
 // Account answers only (loose): what the account commands read, without the request schemas,

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {idOf} from './ids.js'
 
 /** Agents (api-gaps: agent-action webhooks; openapi AgentPolicy): shared by the client and the sandbox. */

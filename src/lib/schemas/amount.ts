@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 // Apart from common.ts (countries, dates, request fields), so answer-only modules build just these.
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /** POST /customers/bulk/csv answer (202). */
 export const importAcceptedSchema = z.looseObject({jobId: z.string(), status: z.string()})

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {CARD_STATES} from './card-response.js'
 import {idOf} from './ids.js'
 

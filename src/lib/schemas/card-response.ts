@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {currencyAmountSchema} from './amount.js'
 
 // Card value lists and answers, without the request schemas of cards.ts.

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {countryCode, idOf} from './common.js'
 import {CARD_TRANSACTION_STATUSES} from './card-response.js'
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {parseSpan} from '../duration.js'
 
 /** An instant with a time zone (2026-12-01T00:00:00Z); a date without one would depend on the caller's zone. */

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {COUNTRY_CODES} from './countries.js'
 
 export {idOf, ID_PATTERN} from './ids.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {addressSchema, countryCode, dateTime, e164, email, isoDate} from './common.js'
 import {taxIdPattern, taxIdProblem} from './tax-id.js'
 import {verificationStatusEnum} from './customer-response.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {idOf} from './common.js'
 
 /** Delegated wallet keys (api-gaps 5.7, openapi DelegatedKey*): Service-custodied, the private key never leaves it. */

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /**
  * Fault injection for the local sandbox (clients' CI tests their retries against it). The spec

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {parseDuration} from '../duration.js'
 import {PATH_RE, VAR_NAME_RE} from '../scenario/run/paths.js'
 import {clockInstant, clockSpan} from './clock.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {withArticle} from '../article.js'
 
 /** `<Type>:<opaque>`; the prefix is checked so a Quote id never reaches a customer endpoint. */

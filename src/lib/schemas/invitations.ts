@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {dateTime, minorAmount} from './common.js'
 
 /** UMA invitations (openapi UmaInvitation*). */

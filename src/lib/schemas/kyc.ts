@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {addressSchema, countryCode, e164, email, idOf, isoDate} from './common.js'
 import {idTypeEnum, verificationStatusEnum} from './customer.js'
 import {withArticle} from '../article.js'

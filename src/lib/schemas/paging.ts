@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /** A page of a list answer; the item schema is the resource's response schema. */
 export function pagedList<T extends z.ZodType>(item: T) {

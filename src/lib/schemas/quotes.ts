@@ -1,64 +1,14 @@
-import {z} from 'zod'
-import {currencySchema, idOf} from './common.js'
-import {umaAddress} from './uma.js'
+import * as z from 'zod'
+import {currencySchema} from './amount.js'
+import {idOf} from './ids.js'
+import {CRYPTO_NETWORKS, PAYMENT_RAILS, PURPOSES} from './quote-enums.js'
+import {umaAddress} from './uma-address.js'
+
+export {CRYPTO_NETWORKS, PAYMENT_RAILS, PURPOSES} from './quote-enums.js'
 
 export const quoteId = idOf('Quote')
 
-export const PAYMENT_RAILS = [
-  'ACH',
-  'ACH_SAME_DAY',
-  'ACH_COLOMBIA',
-  'BANK_TRANSFER',
-  'BRE_B',
-  'CIPS',
-  'FAST',
-  'FASTER_PAYMENTS',
-  'FEDNOW',
-  'INSTAPAY',
-  'MOBILE_MONEY',
-  'NEFT',
-  'PAYNOW',
-  'PESONET',
-  'PIX',
-  'RTGS',
-  'RTP',
-  'SEPA',
-  'SEPA_INSTANT',
-  'SPEI',
-  'SWIFT',
-  'UNIONPAY',
-  'UPI',
-  'WIRE',
-] as const
-export const PURPOSES = [
-  'GIFT',
-  'SELF',
-  'GOODS_OR_SERVICES',
-  'EDUCATION',
-  'HEALTH_OR_MEDICAL',
-  'REAL_ESTATE_PURCHASE',
-  'TAX_PAYMENT',
-  'LOAN_PAYMENT',
-  'UTILITY_BILL',
-  'DONATION',
-  'TRAVEL',
-  'FAMILY_SUPPORT',
-  'SALARY_PAYMENT',
-  'OTHER',
-] as const
-export const CRYPTO_NETWORKS = [
-  'SOLANA',
-  'ETHEREUM',
-  'BASE',
-  'POLYGON',
-  'TRON',
-  'PLASMA',
-  'L2',
-  'LIGHTNING',
-  'BITCOIN',
-] as const
-
-const currencyCode = z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, MXN, USDC ...)'})
+export const currencyCode = z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, MXN, USDC ...)'})
 
 export const quoteSource = z.discriminatedUnion('sourceType', [
   z.strictObject({
@@ -137,23 +87,3 @@ export const quoteSchema = z.looseObject({
   description: z.string().optional(),
 })
 export type Quote = z.infer<typeof quoteSchema>
-
-/** Deprecated same-currency endpoints, kept with their old shapes (api-gaps 4.5). */
-export const transferOutRequest = z.strictObject({
-  source: z.strictObject({accountId: idOf('InternalAccount')}),
-  destination: z.strictObject({accountId: idOf('ExternalAccount'), paymentRail: z.enum(PAYMENT_RAILS).optional()}),
-  amount: z.number().int().min(1).max(9e15),
-  remittanceInformation: z.string().max(80).optional(),
-  purposeOfPayment: z.enum(PURPOSES).optional(),
-})
-export const transferInRequest = z.strictObject({
-  source: z.strictObject({accountId: idOf('ExternalAccount')}),
-  destination: z.strictObject({accountId: idOf('InternalAccount')}),
-  amount: z.number().int().min(1).max(9e15),
-})
-
-export const sandboxSendRequest = z.strictObject({
-  quoteId: idOf('Quote'),
-  currencyCode: currencyCode,
-  currencyAmount: z.number().int().min(1).max(9e15).optional(),
-})

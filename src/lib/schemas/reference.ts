@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {CURRENCY_CODES} from '../currencies.js'
 import {countryCode, currencySchema} from './common.js'
 

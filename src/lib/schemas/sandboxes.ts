@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /**
  * A team sandbox's name: letters, digits, `-` and `_`, starting with a letter or digit, up to 63.

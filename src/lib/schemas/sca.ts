@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /**
  * Strong customer authentication (api-gaps 4.3, sandbox-behaviour 15): factor enrolment, login

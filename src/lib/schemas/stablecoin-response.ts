@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 // Stablecoin value lists and answers (loose): what `stablecoins list` and the other reads need,
 // without the request schemas of stablecoins.ts.

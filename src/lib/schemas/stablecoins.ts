@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {idOf} from './common.js'
 import {
   ISSUANCE_STATUSES,

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /** An API token as answered (loose); `clientSecret` only in create's answer. */
 export const apiToken = z.looseObject({

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {dateTime} from './common.js'
 
 /** API tokens (openapi ApiToken*): the secret is returned once, by create, and never stored. */

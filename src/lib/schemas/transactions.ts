@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {currencyAmountSchema, dateTime, idOf} from './common.js'
 
 export const transactionId = idOf('Transaction')

@@ -1,9 +1,8 @@
-import {z} from 'zod'
-import {idOf} from './common.js'
+import * as z from 'zod'
+import {idOf} from './ids.js'
+import {umaAddress} from './uma-address.js'
 
-/** `$name@domain`, as customers' umaAddress. */
-export const UMA_ADDRESS = /^\$[a-z0-9._-]+@[a-z0-9.-]+\.[a-z]{2,}$/i
-export const umaAddress = z.string().regex(UMA_ADDRESS, {message: 'must be an UMA address ($name@domain)'})
+export {UMA_ADDRESS, umaAddress} from './uma-address.js'
 const currencyCode = z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, EUR ...)'})
 
 /** The sandbox's counterparty senders and receivers (sandbox-behaviour 11). */

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 
 /** An http(s) URL to deliver webhooks to (replay --url, listen --forward-to). */
 export const webhookUrl = z.url({protocol: /^https?$/, message: 'must be an http(s) URL'})

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {walletAddressProblem} from '../account-checks.js'
 import {idOf} from './common.js'
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import * as z from 'zod'
 import {sandboxEvents} from '../api/cards.js'
 import type {Context} from '../context.js'
 import {ApiError, SvcError} from '../errors.js'

@@ -7,7 +7,7 @@ import {InputError} from '../../../lib/errors.js'
 import {idFlag, idempotencyKeyFlag} from '../../../lib/flags.js'
 import {explainAction} from '../../../lib/workflows/agent/actions.js'
 import {MoneyError, toMinor} from '../../../lib/money.js'
-import {transferInRequest, transferOutRequest} from '../../../lib/schemas/quotes.js'
+import {transferInRequest, transferOutRequest} from '../../../lib/schemas/transfers.js'
 import {checkWith} from '../../../lib/validate.js'
 
 export default class AgentsMeTransfer extends BaseCommand<typeof AgentsMeTransfer> {

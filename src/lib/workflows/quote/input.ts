@@ -1,4 +1,3 @@
-import {getExternalAccount, getInternalAccount} from '../../api/accounts.js'
 import type {ApiClient} from '../../api/client.js'
 import {currency as lookup} from '../../currencies.js'
 import {InputError, usageError, type FieldError} from '../../errors.js'
@@ -6,7 +5,7 @@ import {missingFlagsError} from '../../missing-flags.js'
 import {MoneyError, parseMinor, toMinor} from '../../money.js'
 import {quoteCreateRequest, type QuoteCreateRequest} from '../../schemas/quotes.js'
 import {checkWith} from '../../validate.js'
-import {umaFlagProblems, umaTerms, type UmaFlags} from './uma.js'
+import {umaFlagProblems, type UmaFlags} from './uma-flags.js'
 
 export interface QuoteFlags extends UmaFlags {
   from?: string
@@ -94,6 +93,8 @@ async function currencyOf(
   dryRun?: boolean,
 ): Promise<string | undefined> {
   if (dryRun) return undefined
+  // Loaded here: --amount-minor needs no currency, so its quote never builds the account schemas.
+  const {getExternalAccount, getInternalAccount} = await import('../../api/accounts.js')
   if (accountId.startsWith('ExternalAccount:')) return (await client.call(getExternalAccount(accountId))).currency
   return (await getInternalAccount(client, accountId, customerId)).balance.currency.code
 }
@@ -137,7 +138,8 @@ export async function buildQuoteRequest(
   checkQuoteFlags(f)
   // The client is made only once the flags pass: a missing flag is named before credentials are needed.
   const client = getClient()
-  const uma = f['to-uma'] !== undefined ? await umaTerms(client, f, {dryRun: extra.dryRun}) : undefined
+  const uma =
+    f['to-uma'] !== undefined ? await (await import('./uma.js')).umaTerms(client, f, {dryRun: extra.dryRun}) : undefined
   const side =
     f.receive !== undefined ? 'RECEIVING' : f.send !== undefined ? 'SENDING' : (f.lock ?? 'sending').toUpperCase()
   let sending: Promise<string | undefined> | undefined

@@ -25,6 +25,20 @@ export default tseslint.config(
     },
   },
   {
+    // `import * as z`: esbuild then resolves z.string() etc. statically and leaves out of every bundle the
+    // parts of zod no command uses (locales, JSON Schema); the `z` namespace object would keep them all.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind='value'] > ImportSpecifier[imported.name='z']",
+          message: "Write `import * as z from 'zod'` (see docs/performance.md).",
+        },
+      ],
+    },
+  },
+  {
     // The CLI's entry point is CommonJS (bin/package.json): an ES module entry would start Node's ESM loader first.
     files: ['bin/**/*.js'],
     languageOptions: {sourceType: 'commonjs'},

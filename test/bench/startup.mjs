@@ -193,8 +193,8 @@ async function recordingProxy(target) {
 /**
  * A `node -e` script that makes the recorded requests with node:http, one after another, printing
  * each body: the floor of a command's work. Headers are the command's own (connection and length
- * aside); an Idempotency-Key is made fresh per run, as the command makes one, so a POST is not
- * answered from the sandbox's replay store.
+ * aside); an Idempotency-Key is made fresh per run the way the command makes one (Web Crypto's
+ * randomUUID), so a POST is not answered from the sandbox's replay store.
  */
 function replay(origin, requests) {
   const skip = new Set(['host', 'connection', 'content-length', 'transfer-encoding'])
@@ -205,12 +205,12 @@ function replay(origin, requests) {
     body: r.body,
   }))
   const fresh = specs.some((r) => 'idempotency-key' in r.headers)
-  return `const http = require('node:http')${fresh ? `, {randomUUID} = require('node:crypto')` : ''}
+  return `const http = require('node:http')
 const specs = ${JSON.stringify(specs)}
 const next = (i) => {
   if (i === specs.length) return
   const {url, method, headers, body} = specs[i]
-  ${fresh ? `if (headers['idempotency-key']) headers['idempotency-key'] = randomUUID()` : ''}
+  ${fresh ? `if (headers['idempotency-key']) headers['idempotency-key'] = crypto.randomUUID()` : ''}
   const req = http.request(url, {method, headers}, (res) => {
     let b = ''
     res.on('data', (c) => (b += c))

@@ -156,6 +156,7 @@ describe('svc flow run against a running sandbox', () => {
       file,
       [
         'name: invalid',
+        'sandbox: {decisionDelayMs: -1, colour: blue}',
         'steps:',
         '  - name: two kinds',
         '    svc: customers list',
@@ -179,15 +180,18 @@ describe('svc flow run against a running sandbox', () => {
       .error.details.errors.map(
         (e: {field: string; line: number; step?: string}) => `${e.line} ${e.field} ${e.step ?? '-'}`,
       )
+    // The sandbox settings are checked with the sandbox's own schema, in the same pass as the steps.
     expect(errors).toEqual([
-      '3 steps[0] two kinds',
-      '7 steps[1].api.method bad api',
-      '7 steps[1].api.path bad api',
-      '8 steps[1].expect.exit bad api',
-      '10 steps[2].svc unknown variable',
-      '11 steps[2].capture.1x unknown variable',
-      '12 steps[3].name -',
-      '13 steps[3].colour -',
+      '2 sandbox.decisionDelayMs -',
+      '2 sandbox.colour -',
+      '4 steps[0] two kinds',
+      '8 steps[1].api.method bad api',
+      '8 steps[1].api.path bad api',
+      '9 steps[1].expect.exit bad api',
+      '11 steps[2].svc unknown variable',
+      '12 steps[2].capture.1x unknown variable',
+      '13 steps[3].name -',
+      '14 steps[3].colour -',
     ])
     expect(sbx.requestCount()).toBe(before)
     expect(readdirSync(work)).not.toContain('never.xml')

@@ -119,6 +119,7 @@ export const sandboxSettingsPatch = z.strictObject({
   /** Lifetime of an agent device code, in ms. */
   agentDeviceCodeTtlMs: z.number().int().min(1000).max(86_400_000).optional(),
 })
+export type SandboxSettingsPatch = z.infer<typeof sandboxSettingsPatch>
 
 const feeConfig = z.strictObject({
   feeType: z.literal('CROSS_CURRENCY_TRANSACTION'),

@@ -1,8 +1,8 @@
 import * as z from 'zod'
 import {parseDuration} from '../duration.js'
 import {PATH_RE, VAR_NAME_RE} from '../scenario/run/paths.js'
-import {clockInstant, clockSpan} from './clock.js'
-import {sandboxSettingsPatch} from './config.js'
+import {clockInstant, clockSpan} from './clock-time.js'
+import type {SandboxSettingsPatch} from './config.js'
 
 /**
  * A flow file (`svc flow run <flow.yaml>`): named steps run in order, each an svc command, an API
@@ -93,11 +93,14 @@ export const flowFile = z.strictObject({
   description: z.string().optional(),
   /** Variables known from the start (strings may use ${env.NAME} and ${run.id}). */
   vars: z.record(varName, z.unknown()).optional(),
-  /** Settings of the throwaway sandbox under --local (same as PATCH /config {sandbox}). */
-  sandbox: sandboxSettingsPatch.optional(),
+  /**
+   * Settings of the throwaway sandbox under --local (same as PATCH /config {sandbox}): checked by
+   * loadFlow with the sandbox's own settings schema, built only for a flow that has settings.
+   */
+  sandbox: z.record(z.string(), z.unknown()).optional(),
   steps: z.array(flowStep).min(1, {message: 'needs at least one step'}),
 })
-export type FlowFile = z.infer<typeof flowFile>
+export type FlowFile = Omit<z.infer<typeof flowFile>, 'sandbox'> & {sandbox?: SandboxSettingsPatch}
 
 function isRegex(v: string): boolean {
   try {

@@ -1,6 +1,8 @@
 import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {InputError, type FieldError} from '../../errors.js'
+import type * as z from 'zod'
+import type {SandboxSettingsPatch} from '../../schemas/config.js'
 import {flowFile, type FlowFile} from '../../schemas/flow.js'
 import {references, referenceRoot} from './paths.js'
 
@@ -57,8 +59,9 @@ export async function loadFlow(file: string): Promise<LoadedFlow> {
   const stepName = (i: unknown) =>
     typeof i === 'number' && typeof raw?.steps?.[i]?.name === 'string' ? (raw.steps[i].name as string) : undefined
   const r = flowFile.safeParse(data)
+  const settings = await checkSettings(raw)
   const errors: FlowFieldError[] = []
-  for (const issue of r.success ? [] : r.error.issues) {
+  for (const issue of [...(r.success ? [] : r.error.issues), ...settings.issues]) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))
     // An unknown key is reported at the key itself.
     const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined]
@@ -85,8 +88,18 @@ export async function loadFlow(file: string): Promise<LoadedFlow> {
   }
   errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
   if (errors.length) throw invalidFlow(file, errors)
-  const flow = r.data!
+  const flow: FlowFile = {...r.data!, ...(settings.data ? {sandbox: settings.data} : {})}
   return {flow, stepLines: flow.steps.map((_, i) => nodeLine(['steps', i]) ?? 0)}
+}
+
+/** The file's `sandbox:` settings, read with the sandbox's settings schema (loaded only when there are some). */
+async function checkSettings(raw: unknown): Promise<{issues: z.core.$ZodIssue[]; data?: SandboxSettingsPatch}> {
+  const given = isObject(raw) ? raw.sandbox : undefined
+  if (!isObject(given)) return {issues: []} // absent, or not an object: the flow schema says so
+  const {sandboxSettingsPatch} = await import('../../schemas/config.js')
+  const r = sandboxSettingsPatch.safeParse(given)
+  if (r.success) return {issues: [], data: r.data}
+  return {issues: r.error.issues.map((issue) => ({...issue, path: ['sandbox', ...issue.path]}))}
 }
 
 function checkRefs(

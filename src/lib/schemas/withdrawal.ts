@@ -1,18 +1,10 @@
 import * as z from 'zod'
 import {walletAddressProblem} from '../account-checks.js'
 import {idOf} from './common.js'
+import {CRYPTO_NETWORKS} from './quote-enums.js'
 
-export const WITHDRAWAL_NETWORKS = [
-  'SOLANA',
-  'ETHEREUM',
-  'BASE',
-  'POLYGON',
-  'TRON',
-  'PLASMA',
-  'BITCOIN',
-  'LIGHTNING',
-  'L2',
-] as const
+/** The networks a withdrawal leaves on: the Service's crypto networks, as quotes name them. */
+export const WITHDRAWAL_NETWORKS = CRYPTO_NETWORKS
 
 /** Which assets leave on which network (the sandbox's stablecoin and bitcoin rails). */
 export const NETWORK_ASSETS: Record<(typeof WITHDRAWAL_NETWORKS)[number], string[]> = {

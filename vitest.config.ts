@@ -8,6 +8,6 @@ export default defineConfig({
     pool: 'forks',
     // Contract check: every sandbox answer and CLI request against ../shared/spec/openapi.yaml
     globalSetup: ['test/helpers/contract-global.ts'],
-    setupFiles: ['test/helpers/contract-setup.ts'],
+    setupFiles: ['test/helpers/contract-setup.ts', 'test/helpers/temp-dirs-setup.ts'],
   },
 })

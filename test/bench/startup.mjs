@@ -13,7 +13,7 @@
 // what a change did to each command's start-up (issue 14: no command may regress).
 import {spawn, spawnSync} from 'node:child_process'
 import {createServer, request} from 'node:http'
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {payerWithPayee, sandboxCall} from './common.mjs'
@@ -76,12 +76,20 @@ function topicCommands(ids, flowFile) {
 const TARGETS = {'customers get': 1.5, 'wallet keys list': 1.5, 'profiles list': 1.5, help: 1.5}
 const ONE_REQUEST = 1.6
 
-export async function benchStartup({url, tokenId, clientSecret, bin, env, runs = 11, baseline}) {
+export async function benchStartup(opts) {
+  // A one-step flow: the start-up of `svc flow run` and its file check, not of the steps it could run.
+  const flowDir = mkdtempSync(join(tmpdir(), 'svc-startup-flow-'))
+  try {
+    return await measure(opts, join(flowDir, 'one-step.yaml'))
+  } finally {
+    rmSync(flowDir, {recursive: true, force: true})
+  }
+}
+
+async function measure({url, tokenId, clientSecret, bin, env, runs = 11, baseline}, flowFile) {
   const auth = 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`).toString('base64')
   const ids = await seed(url, auth)
   const bins = [{key: 'svc', bin}, ...(baseline ? [{key: 'baseline', bin: join(baseline, 'bin', 'run.js')}] : [])]
-  // A one-step flow: the start-up of `svc flow run` and its file check, not of the steps it could run.
-  const flowFile = join(mkdtempSync(join(tmpdir(), 'svc-startup-flow-')), 'one-step.yaml')
   writeFileSync(
     flowFile,
     `name: one step\nsteps:\n  - name: read the customer\n    api: {method: GET, path: /customers/${ids.customer}}\n`,

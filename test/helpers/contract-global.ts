@@ -13,8 +13,9 @@ const SUMMARY = join(REPO_ROOT, '.tmp', 'contract-coverage.json')
  * exercised: prints "contract: N/153 operations exercised" once and writes the detail to .tmp/contract-coverage.json.
  */
 export default async function setup(project: TestProject) {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-contract-'))
+  // Read first: a missing contract fails the run before there is a dir to leave behind.
   const doc = await readContract()
+  const dir = mkdtempSync(join(tmpdir(), 'svc-contract-'))
   const jsonPath = join(dir, 'openapi.json')
   writeFileSync(jsonPath, JSON.stringify(doc))
   const filesDir = join(dir, 'files')

@@ -1,10 +1,10 @@
-import {mkdtempSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {Emulator} from '../../src/emulator/emulator.js'
 import type {SandboxSettings} from '../../src/emulator/settings.js'
 import {svc, type CliResult} from './cli.js'
 import {recordContract} from './contract-recorder.js'
+import {closeBeforeRemoval, tempDir} from './temp-dirs.js'
 
 /** How one `svc` run differs from the sandbox's own: `env` is laid over `TestSandbox.env` (undefined removes a variable). */
 export interface RunOptions {
@@ -33,9 +33,9 @@ export interface TestSandbox {
   restart(): Promise<TestSandbox>
 }
 
-/** Starts the real emulator in-process on an ephemeral loopback port with a fresh data dir. */
+/** Starts the real emulator in-process on an ephemeral loopback port with a fresh data dir (removed after the test file). */
 export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?: string): Promise<TestSandbox> {
-  const dataDir = dir ?? mkdtempSync(join(tmpdir(), 'svc-sbx-'))
+  const dataDir = dir ?? tempDir('svc-sbx-')
   const emu = await Emulator.start({
     dataDir,
     port: 0,
@@ -43,6 +43,13 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
     settings: {decisionDelayMs: 50, webhookRetryBaseMs: 50, ...settings},
   })
   recordContract(emu)
+  let running = true
+  const stop = async () => {
+    if (!running) return
+    running = false
+    await emu.close()
+  }
+  closeBeforeRemoval(stop)
   const env = cliEnv(emu.url, emu.credentials.tokenId, emu.credentials.clientSecret)
   const sandbox: TestSandbox = {
     emu,
@@ -56,20 +63,18 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
       return r.json()
     },
     requestCount: () => emu.requests.length,
-    stop: async () => {
-      await emu.close()
-    },
+    stop,
     restart: async () => {
-      await emu.close()
+      await stop()
       return startSandbox(settings, dataDir)
     },
   }
   return sandbox
 }
 
-/** Environment pointing `svc` at `baseUrl` with these credentials, a private home and config dir, and no prompts. */
+/** Environment pointing `svc` at `baseUrl` with these credentials, a private home and config dir (removed after the test file), and no prompts. */
 export function cliEnv(baseUrl: string, tokenId: string, clientSecret: string): Record<string, string> {
-  const home = mkdtempSync(join(tmpdir(), 'svc-home-'))
+  const home = tempDir('svc-home-')
   return {
     SVC_BASE_URL: baseUrl,
     SVC_TOKEN_ID: tokenId,

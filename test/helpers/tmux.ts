@@ -1,9 +1,9 @@
 import {execFileSync, spawnSync} from 'node:child_process'
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {sh} from './pty.js'
+import {closeBeforeRemoval, tempDir} from './temp-dirs.js'
 
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url))
 
@@ -20,9 +20,11 @@ export class TmuxSession {
   private readonly socket: string
   private readonly dir: string
   readonly name = 'svc'
+  private killed = false
 
   constructor(args: string[], opts: {env: Record<string, string | undefined>; width?: number; height?: number}) {
-    this.dir = mkdtempSync(join(tmpdir(), 'svc-tmux-'))
+    this.dir = tempDir('svc-tmux-')
+    closeBeforeRemoval(() => this.kill())
     this.socket = join(this.dir, 'sock')
     const env: Record<string, string | undefined> = {...opts.env, TERM: 'xterm-256color', PATH: process.env.PATH}
     delete env.CI
@@ -89,6 +91,8 @@ export class TmuxSession {
   }
 
   kill(): void {
+    if (this.killed) return
+    this.killed = true
     try {
       this.tmux('kill-server')
     } catch {}

@@ -1,5 +1,4 @@
-import {mkdtempSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ProgressBar} from '../../src/lib/workflows/customer/import.js'
@@ -7,9 +6,10 @@ import {activeByPlatformId} from '../../src/emulator/store/customers.js'
 import {svc} from '../helpers/cli.js'
 import {hasScript, onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {tempDir} from '../helpers/temp-dirs.js'
 
 let sbx: TestSandbox
-const dir = mkdtempSync(join(tmpdir(), 'svc-import-'))
+const dir = tempDir('svc-import-')
 const HEADER =
   'platformCustomerId,customerType,fullName,birthDate,email,addressLine1,city,state,postalCode,country,businessLegalName,businessTaxId,businessIncorporatedOn,currencies'
 

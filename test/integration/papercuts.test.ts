@@ -1,12 +1,12 @@
 // Issue 21 #12, the smaller papercuts, each through the built command: what the person sees and the exit code.
-import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {tempDir} from '../helpers/temp-dirs.js'
 
 let sbx: TestSandbox
-const work = mkdtempSync(join(tmpdir(), 'svc-papercuts-'))
+const work = tempDir('svc-papercuts-')
 beforeAll(async () => {
   sbx = await startSandbox()
 })

@@ -3,15 +3,15 @@
 // Both use the default ports, so they run one after the other in this file; skipped when another
 // sandbox or listener already holds those ports (a developer's own, say).
 import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
-import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {tempDir} from '../helpers/temp-dirs.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-const home = mkdtempSync(join(tmpdir(), 'svc-newcomer-'))
+const home = tempDir('svc-newcomer-')
 const bin = join(home, 'bin')
 const env = {PATH: `${bin}:${process.env.PATH}`, HOME: home, SVC_NO_INPUT: '1', NO_COLOR: '1'}
 

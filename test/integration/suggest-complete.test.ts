@@ -1,10 +1,10 @@
 import {spawnSync} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {tempDir} from '../helpers/temp-dirs.js'
 
 let sbx: TestSandbox
 beforeAll(async () => {
@@ -50,7 +50,7 @@ describe('did you mean', () => {
 })
 
 describe('shell completion (@oclif/plugin-autocomplete)', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'svc-ac-'))
+  const cache = tempDir('svc-ac-')
   const env = () => ({...sbx.env, XDG_CACHE_HOME: cache})
   const dir = join(cache, 'svc', 'autocomplete')
 

@@ -1,16 +1,16 @@
-import {mkdtempSync, readFileSync, statSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf, type CliResult} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+import {tempDir} from '../helpers/temp-dirs.js'
 
 let sbx: TestSandbox
 let work: string
 beforeAll(async () => {
   sbx = await startSandbox()
-  work = mkdtempSync(join(tmpdir(), 'svc-tokens-'))
+  work = tempDir('svc-tokens-')
 })
 afterAll(async () => sbx.stop())
 

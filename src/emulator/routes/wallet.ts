@@ -1,5 +1,5 @@
 import {exportWallet, updateWalletPrivacy} from '../domain/wallet/account.js'
-import {settleNow} from '../domain/wallet/signed-retry.js'
+import {settleNow} from '../domain/wallet/signed-retry-settle.js'
 import {quorumPublicKeyHex} from '../domain/wallet/state.js'
 import type {Router} from '../router.js'
 

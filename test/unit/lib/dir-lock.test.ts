@@ -1,13 +1,13 @@
-import {mkdirSync, mkdtempSync, existsSync, utimesSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdirSync, existsSync, utimesSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {withDirLock} from '../../../src/lib/fs-safe.js'
 import {SvcError} from '../../../src/lib/errors.js'
+import {tempDir} from '../../helpers/temp-dirs.js'
 
 describe('withDirLock', () => {
   it('runs the function under the lock and releases it, also when the function throws', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'))
+    const dir = tempDir('svc-lock-')
     expect(withDirLock(dir, () => existsSync(join(dir, '.lock')))).toBe(true)
     expect(existsSync(join(dir, '.lock'))).toBe(false)
     expect(() =>
@@ -19,7 +19,7 @@ describe('withDirLock', () => {
   })
 
   it('a lock held by someone else ends in a typed DIRECTORY_LOCKED error naming the lock, not an internal error', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'))
+    const dir = tempDir('svc-lock-')
     mkdirSync(join(dir, '.lock'))
     let caught: unknown
     try {
@@ -34,7 +34,7 @@ describe('withDirLock', () => {
   })
 
   it('a stale lock (left by a crash) is taken over', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-lock-'))
+    const dir = tempDir('svc-lock-')
     mkdirSync(join(dir, '.lock'))
     const old = new Date(Date.now() - 60_000)
     utimesSync(join(dir, '.lock'), old, old)

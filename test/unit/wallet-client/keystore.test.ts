@@ -1,11 +1,11 @@
 import {spawn} from 'node:child_process'
-import {mkdtempSync, readdirSync, readFileSync, statSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {readdirSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import {KeyStore, toPublic} from '../../../src/lib/keystore.js'
 import {Secret} from '../../../src/lib/secret.js'
+import {tempDir} from '../../helpers/temp-dirs.js'
 
 const DIST_KEYSTORE = fileURLToPath(new URL('../../../dist/lib/keystore.js', import.meta.url))
 const BASE = 'http://127.0.0.1:4010/2025-10-13'
@@ -51,7 +51,7 @@ function writer(dir: string, from: number, count: number, env: Record<string, st
 
 describe('key store', () => {
   it('keeps every key written by two concurrent processes (no lost update), all 0600 in a 0700 dir', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')
+    const dir = join(tempDir('svc-ks-'), 'keystore')
     const codes = await Promise.all([writer(dir, 0, 40), writer(dir, 1000, 40)])
     expect(codes).toEqual([0, 0])
     const files = readdirSync(dir)
@@ -65,7 +65,7 @@ describe('key store', () => {
 
   it('never ends up with sealed and plain keys side by side when logins with and without a passphrase race', async () => {
     for (let run = 0; run < 3; run++) {
-      const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')
+      const dir = join(tempDir('svc-ks-'), 'keystore')
       const codes = await Promise.all([
         writer(dir, 0, 15),
         writer(dir, 1000, 3, {SVC_KEYSTORE_PASSPHRASE: 'pass phrase'}),
@@ -83,7 +83,7 @@ describe('key store', () => {
   }, 60_000)
 
   it('purges expired keys when listing and never lists another base URL unless asked', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')
+    const dir = join(tempDir('svc-ks-'), 'keystore')
     let now = Date.parse('2026-01-01T00:00:00Z')
     const ks = store(dir, () => now)
     ks.save(session(1))
@@ -97,7 +97,7 @@ describe('key store', () => {
   })
 
   it('picks signers by rule: other credential, exact session, enough time left', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')
+    const dir = join(tempDir('svc-ks-'), 'keystore')
     const ks = store(dir)
     ks.save(session(1, {credentialId: 'AuthMethod:email'}))
     ks.save(session(2, {credentialId: 'AuthMethod:sms', expiresAt: '2026-01-01T00:10:00Z'}))
@@ -113,7 +113,7 @@ describe('key store', () => {
   })
 
   it('seals private keys with scrypt + AES-256-GCM under a passphrase; public fields stay listable', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'svc-ks-')), 'keystore')
+    const dir = join(tempDir('svc-ks-'), 'keystore')
     const sealed = store(dir, undefined, {SVC_KEYSTORE_PASSPHRASE: 'pass phrase'})
     const saved = sealed.save(session(7))
     expect(saved.encrypted).toBe(true)

@@ -4,7 +4,7 @@ import type {SandboxContext} from '../../context.js'
 import {HttpError, invalid} from '../../http-error.js'
 import type {EmuResponse} from '../../router.js'
 import {assertPublicKey, issueSession} from './sessions.js'
-import {sha256Hex} from './signed-retry.js'
+import {sha256Hex} from './signed-retry-challenge.js'
 import type {StoredCredential} from './state.js'
 
 /**

@@ -15,7 +15,7 @@ import {newId} from '../../ids.js'
 import type {EmuRequest, EmuResponse} from '../../router.js'
 import {type CborValue, decodeCbor, decodeCborItem} from './cbor.js'
 import {issueSession} from './sessions.js'
-import {sha256Hex} from './signed-retry.js'
+import {sha256Hex} from './signed-retry-challenge.js'
 import {type StoredCredential, putCredential, publicCredential, walletSettings} from './state.js'
 import {credentialByPasskeyId} from '../../store/wallet.js'
 

@@ -1,4 +1,5 @@
-import {taxIdProblem} from '../../schemas/tax-id.js'
+import {customerBody, fakeField, ownerPersonalInfo, STATUS_SUFFIX} from './build-kyc-bodies.js'
+import {expand, missingItems, presentItems, reproducible, type Item} from './build-kyc-items.js'
 import type {Fakes} from './fakes.js'
 import type {Doc, Situation} from './read.js'
 import {PLACEHOLDER_PDF, type StepList} from './steps.js'
@@ -9,13 +10,6 @@ import {PLACEHOLDER_PDF, type StepList} from './steps.js'
  * the same RESOLVE_ERRORS come back; the final decision is driven by the sandbox's name suffix
  * (registration number for businesses) chosen from the observed status.
  */
-
-/** Observed status -> the suffix that makes the sandbox decide the same (sandbox-behaviour 2-4). */
-const STATUS_SUFFIX: Record<string, string> = {APPROVED: '', REJECTED: ' 002', PENDING: ' 001', HOLD: ' 004'}
-const OWNER_SUFFIX: Record<string, string> = {APPROVED: '', REJECTED: '002', PENDING: '001', HOLD: '004'}
-
-/** Something a submission can lack: a field, the terms, a contact channel, the documents of a holder, owners of a role. */
-type Item = string
 
 export function onboardingSteps(s: Situation, fakes: Fakes, out: StepList): void {
   const c = s.customer
@@ -104,66 +98,6 @@ export function onboardingSteps(s: Situation, fakes: Fakes, out: StepList): void
   })
 }
 
-const REPRODUCIBLE = new Set([
-  'MISSING_FIELD',
-  'MISSING_IDENTITY_DOCUMENT',
-  'MISSING_LEGAL_PRESENCE_DOCUMENT',
-  'MISSING_BENEFICIAL_OWNER',
-  'MISSING_CONTROL_PERSON',
-])
-const reproducible = (e: Doc) =>
-  REPRODUCIBLE.has(String(e.type)) && (e.type !== 'MISSING_FIELD' || typeof e.field === 'string')
-
-/** The items a submission reported missing; an error type nothing here can withhold is reported. */
-function missingItems(v: Doc, out: StepList): Item[] {
-  const items: Item[] = []
-  for (const e of (v.errors as Doc[]) ?? []) {
-    if (e.type === 'MISSING_FIELD' && typeof e.field === 'string') items.push(fieldItem(e.field))
-    else if (e.type === 'MISSING_IDENTITY_DOCUMENT' || e.type === 'MISSING_LEGAL_PRESENCE_DOCUMENT')
-      items.push(`docs:${e.resourceId}`)
-    else if (e.type === 'MISSING_BENEFICIAL_OWNER') items.push('owners:UBO')
-    else if (e.type === 'MISSING_CONTROL_PERSON') items.push('owners:CONTROL_PERSON')
-    else
-      out.cannot(
-        `verification error ${e.type} of ${v.id} (no sandbox control produces it; that submission is checked by its status only)`,
-      )
-  }
-  return items
-}
-
-/** Owners of a missing role are withheld, and an owner's documents with the owner. */
-function expand(s: Situation, items: Item[]): Item[] {
-  const roles = items.filter((i) => i.startsWith('owners:')).map((i) => i.slice(7))
-  const owners = s.owners.filter((o) => (o.roles as string[]).some((r) => roles.includes(r))).map((o) => String(o.id))
-  return [...items.filter((i) => !i.startsWith('owners:')), ...owners.flatMap((id) => [`owner:${id}`, `docs:${id}`])]
-}
-
-function fieldItem(field: string): Item {
-  if (field === 'endUserTermsConsent') return 'terms'
-  if (field.startsWith('contactVerification.')) return `contact:${field.slice('contactVerification.'.length)}`
-  // identifier goes with idType (write-only, never shown back)
-  return `field:${field === 'identifier' ? 'idType' : field}`
-}
-
-const PERSONAL_FIELDS = ['fullName', 'birthDate', 'nationality', 'address', 'idType']
-const BUSINESS_FIELDS = ['address', 'businessInfo.registrationNumber']
-
-/** Every item the remote customer has now, in the order the flow adds them. */
-function presentItems(s: Situation): Item[] {
-  const c = s.customer
-  const fields = (c.customerType === 'BUSINESS' ? BUSINESS_FIELDS : PERSONAL_FIELDS)
-    .filter((f) => get(c, f) !== undefined)
-    .map((f) => `field:${f}`)
-  const contacts = Object.entries((c.contactVerification as Record<string, string>) ?? {})
-    .filter(([, v]) => v === 'VERIFIED')
-    .map(([k]) => `contact:${k}`)
-  const owners = s.owners.flatMap((o) => [`owner:${o.id}`])
-  const docs = Object.keys(s.documents)
-    .filter((h) => s.documents[h].length)
-    .map((h) => `docs:${h}`)
-  return [...fields, ...(c.endUserTermsConsent ? ['terms'] : []), ...contacts, ...owners, ...docs]
-}
-
 /** The steps that add one item to the rebuilt customer. */
 function itemSteps(s: Situation, item: Item, fakes: Fakes, out: StepList): void {
   const c = s.customer
@@ -220,20 +154,7 @@ function ownerVar(s: Situation, id: string): string {
 }
 
 function ownerStep(s: Situation, o: Doc, fakes: Fakes, out: StepList): void {
-  const p = (o.personalInfo ?? {}) as Doc
-  const names = fakes.ownerName(String(p.firstName ?? ''), String(p.lastName ?? ''))
-  const suffix = OWNER_SUFFIX[String(o.kycStatus ?? 'APPROVED')] ?? ''
-  const personalInfo = {
-    firstName: names.firstName,
-    lastName: names.lastName + suffix,
-    birthDate: p.birthDate ? fakes.birthDate(String(p.birthDate)) : '1980-01-01',
-    nationality: p.nationality ?? 'US',
-    ...(p.email ? {email: fakes.email(String(p.email))} : {}),
-    ...(p.phoneNumber ? {phoneNumber: fakes.phone(String(p.phoneNumber))} : {}),
-    address: p.address ? fakes.address(p.address as Doc) : fakes.address({country: 'US'}),
-    idType: p.idType ?? 'SSN',
-    identifier: fakes.taxId(`${o.id}:identifier`),
-  }
+  const personalInfo = ownerPersonalInfo(o, fakes)
   out.add({
     name: `add owner ${ownerVar(s, o.id).slice(5)} (${(o.roles as string[]).join(', ')}, ${o.ownershipPercentage}%)`,
     api: {
@@ -243,61 +164,4 @@ function ownerStep(s: Situation, o: Doc, fakes: Fakes, out: StepList): void {
     },
     capture: {[ownerVar(s, o.id)]: 'id'},
   })
-}
-
-/** The create body: personal data faked, status suffix on the name, withheld fields left out. */
-function customerBody(c: Doc, fakes: Fakes, suffix: string, withheld: Set<Item>): Record<string, unknown> {
-  const keep = (f: string) => !withheld.has(`field:${f}`) && get(c, f) !== undefined
-  const body: Record<string, unknown> = {
-    customerType: c.customerType,
-    platformCustomerId: `${fakes.platformCustomerId(String(c.platformCustomerId))}-\${run.id}`,
-  }
-  if (c.umaAddress) fakes.droppedUmaAddress()
-  if (c.region) body.region = c.region
-  if (c.currencies) body.currencies = c.currencies
-  if (c.email) body.email = fakes.email(String(c.email))
-  if (c.phoneNumber) body.phoneNumber = fakes.phone(String(c.phoneNumber))
-  if (c.customerType === 'BUSINESS') {
-    const info = {...(c.businessInfo as Doc)}
-    info.legalName = fakes.businessName(String(info.legalName))
-    if (info.doingBusinessAs) info.doingBusinessAs = info.legalName
-    // Free text may name people: left out.
-    for (const k of Object.keys(info)) if (k === 'sourceOfFunds' || k.endsWith('OtherDescription')) delete info[k]
-    if (info.taxId) info.taxId = fakes.businessTaxId(String(info.taxId), (v) => !taxIdProblem(String(info.country), v))
-    if (info.primaryContactFirstName || info.primaryContactLastName) {
-      const n = fakes.ownerName(String(info.primaryContactFirstName ?? ''), String(info.primaryContactLastName ?? ''))
-      if (info.primaryContactFirstName) info.primaryContactFirstName = n.firstName
-      if (info.primaryContactLastName) info.primaryContactLastName = n.lastName
-    }
-    if (keep('businessInfo.registrationNumber'))
-      info.registrationNumber = fakeField(c, 'businessInfo.registrationNumber', fakes, suffix)
-    else delete info.registrationNumber
-    body.businessInfo = info
-    if (keep('address')) body.address = fakes.address(c.address as Doc)
-    return body
-  }
-  if (keep('fullName')) body.fullName = fakes.fullName(String(c.fullName ?? ''), suffix)
-  for (const f of ['birthDate', 'nationality', 'address', 'idType'])
-    if (keep(f))
-      Object.assign(
-        body,
-        f === 'idType' ? {idType: c.idType, identifier: fakeField(c, 'idType', fakes)} : {[f]: fakeField(c, f, fakes)},
-      )
-  return body
-}
-
-function fakeField(c: Doc, field: string, fakes: Fakes, suffix = ''): unknown {
-  const v = get(c, field)
-  if (field === 'birthDate') return fakes.birthDate(String(v))
-  if (field === 'address') return fakes.address(v as Doc)
-  if (field === 'idType') return fakes.taxId(`${c.id}:identifier`)
-  if (field === 'fullName') return fakes.fullName(String(v), STATUS_SUFFIX[String(c.kycStatus)] ?? '')
-  // A registration number is not personal, but the sandbox decides on its suffix: rebuilt from the status.
-  if (field === 'businessInfo.registrationNumber')
-    return `REG-\${run.id}-${(suffix || STATUS_SUFFIX[String(c.kybStatus)] || '').trim() || '010'}`
-  return v
-}
-
-function get(o: Doc, path: string): unknown {
-  return path.split('.').reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Doc)[k] : undefined), o)
 }

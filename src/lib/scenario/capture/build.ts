@@ -1,7 +1,8 @@
 import {createRequire} from 'node:module'
 import {moneySteps} from './build-money.js'
 import {onboardingSteps} from './build-kyc.js'
-import {Fakes, personalWords, type FakeKind} from './fakes.js'
+import {personalWords} from './fake-words.js'
+import {Fakes, type FakeKind} from './fakes.js'
 import type {Situation} from './read.js'
 import {StepList, type CaptureStep} from './steps.js'
 

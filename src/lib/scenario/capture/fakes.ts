@@ -1,4 +1,5 @@
-import {createHash} from 'node:crypto'
+import {digits, pad, pick, sameShape, seededRng} from './fake-draw.js'
+import {wordLists, type WordLists} from './fake-words.js'
 
 /**
  * Realistic stand-ins for personal data, deterministic from a seed (one per capture) and consistent
@@ -19,123 +20,18 @@ export type FakeKind =
   | 'platformCustomerId'
   | 'UMA address'
 
-const GIVEN = [
-  'Lucia',
-  'Mateo',
-  'Sofia',
-  'Daniel',
-  'Valeria',
-  'Tomas',
-  'Camila',
-  'Julian',
-  'Elena',
-  'Adrian',
-  'Irene',
-  'Hugo',
-  'Nadia',
-  'Oscar',
-  'Paula',
-  'Rafael',
-]
-const FAMILY = [
-  'Navarro',
-  'Quintero',
-  'Salinas',
-  'Ibarra',
-  'Montoya',
-  'Delgado',
-  'Cabrera',
-  'Fuentes',
-  'Lozano',
-  'Pacheco',
-  'Serrano',
-  'Villalobos',
-  'Arroyo',
-  'Benitez',
-  'Escobar',
-  'Galindo',
-]
-const STREETS = [
-  'Oak Hollow Rd',
-  'Maple Crest Ave',
-  'Birch Lane',
-  'Harbor View Dr',
-  'Cedar Park Blvd',
-  'Willow Bend Ct',
-  'Juniper St',
-  'Aspen Ridge Way',
-]
-const CITIES = ['Riverton', 'Lakewood', 'Fairview', 'Brookfield', 'Greenville', 'Ashford', 'Milton', 'Clearwater']
-const COMPANIES = [
-  'Northwind',
-  'Bluepeak',
-  'Silverline',
-  'Brightfield',
-  'Ironbridge',
-  'Clearwater',
-  'Redstone',
-  'Greenhollow',
-]
-const TRADES = ['Trading', 'Logistics', 'Studios', 'Holdings', 'Labs']
-
-/** Keys whose values are someone's own words: names, streets, cities, the local part of an e-mail. */
-const PERSONAL_KEYS = new Set([
-  'fullName',
-  'firstName',
-  'middleName',
-  'lastName',
-  'legalName',
-  'doingBusinessAs',
-  'primaryContactFirstName',
-  'primaryContactLastName',
-  'line1',
-  'line2',
-  'city',
-  'email',
-])
-
-/**
- * The words (three letters or more, lower case) of every personal value in these documents, at any
- * depth. A fake that contained one (an owner called Park, a fake street "Cedar Park Blvd") would read
- * as a leak of the original, so the fakes' word lists leave such entries out.
- */
-export function personalWords(docs: unknown[]): Set<string> {
-  const words = new Set<string>()
-  const walk = (v: unknown, key?: string): void => {
-    if (Array.isArray(v)) for (const x of v) walk(x, key)
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k)
-    else if (typeof v === 'string' && key && PERSONAL_KEYS.has(key)) {
-      const text = key === 'email' ? v.split('@')[0] : v
-      for (const w of text.toLowerCase().split(/[^\p{L}]+/u)) if (w.length >= 3) words.add(w)
-    }
-  }
-  walk(docs)
-  return words
-}
-
 export class Fakes {
   private readonly byOriginal = new Map<string, unknown>()
   private readonly kinds = new Set<FakeKind>()
   private counter = 0
-  private readonly lists: Record<'given' | 'family' | 'streets' | 'cities' | 'companies' | 'trades', readonly string[]>
+  private readonly lists: WordLists
 
   /** `avoid`: words no fake may contain (see personalWords). */
   constructor(
     private readonly seed: string,
     avoid: ReadonlySet<string> = new Set(),
   ) {
-    const usable = (list: readonly string[]) => {
-      const kept = list.filter((entry) => ![...avoid].some((w) => entry.toLowerCase().includes(w)))
-      return kept.length ? kept : list
-    }
-    this.lists = {
-      given: usable(GIVEN),
-      family: usable(FAMILY),
-      streets: usable(STREETS),
-      cities: usable(CITIES),
-      companies: usable(COMPANIES),
-      trades: usable(TRADES),
-    }
+    this.lists = wordLists(avoid)
   }
 
   private personName = (r: () => number) => `${pick(r, this.lists.given)} ${pick(r, this.lists.family)}`
@@ -147,17 +43,7 @@ export class Fakes {
 
   /** A deterministic generator for one (kind, original) pair: the same input gives the same output. */
   private rng(kind: string, original: string, salt = 0): () => number {
-    let state = createHash('sha256').update(`${this.seed}\u0000${kind}\u0000${original}\u0000${salt}`).digest()
-    let i = 0
-    return () => {
-      if (i + 4 > state.length) {
-        state = createHash('sha256').update(state).digest()
-        i = 0
-      }
-      const v = state.readUInt32BE(i) / 2 ** 32
-      i += 4
-      return v
-    }
+    return seededRng(`${this.seed}\u0000${kind}\u0000${original}\u0000${salt}`)
   }
 
   /**
@@ -287,35 +173,3 @@ export class Fakes {
     return this.byOriginal.get(k) as string | undefined
   }
 }
-
-/**
- * Replaces every digit and letter between the kept head and tail with a random one of the same class
- * (hex strings stay lowercase hex), retrying until `valid` holds (up to 5000 tries).
- */
-function sameShape(
-  r: () => number,
-  original: string,
-  keepHead: number,
-  keepTail: number,
-  valid: (v: string) => boolean,
-): string | undefined {
-  const hex = /^0x[0-9a-fA-F]+$/.test(original)
-  for (let attempt = 0; attempt < 5000; attempt++) {
-    let out = ''
-    for (let i = 0; i < original.length; i++) {
-      const c = original[i]
-      if (i < keepHead || i >= original.length - keepTail || (hex && i < 2)) out += c
-      else if (/\d/.test(c) && !hex) out += String(Math.floor(r() * 10))
-      else if (hex && /[0-9a-fA-F]/.test(c)) out += '0123456789abcdef'[Math.floor(r() * 16)]
-      else if (/[A-Z]/.test(c)) out += String.fromCharCode(65 + Math.floor(r() * 26))
-      else if (/[a-z]/.test(c)) out += String.fromCharCode(97 + Math.floor(r() * 26))
-      else out += c
-    }
-    if (out !== original && valid(out)) return out
-  }
-  return undefined
-}
-
-const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]
-const pad = (n: number) => String(n).padStart(2, '0')
-const digits = (r: () => number, n: number) => Array.from({length: n}, () => Math.floor(r() * 10)).join('')

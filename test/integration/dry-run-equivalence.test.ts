@@ -5,7 +5,7 @@ import type {ObservedRequest} from '../../src/emulator/emulator.js'
 import {API_VERSION} from '../../src/lib/paths.js'
 import {redact} from '../../src/lib/secret.js'
 import {svc} from '../helpers/cli.js'
-import {dryRunFixtures, type Fixtures} from '../helpers/dry-run-fixtures.js'
+import {dryRunFixtures, type Fixture, type Fixtures} from '../helpers/dry-run-fixtures.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 /**
@@ -55,46 +55,11 @@ describe('--dry-run prints the request the command sends', () => {
     const make = fixtures[id]
     expect(make, `no dry-run fixture for ${id}: add one to test/helpers/dry-run-fixtures.ts`).toBeDefined()
     const fx = await make()
-    const flags = manifest.commands[id].flags
-    // Pinned per command: one endpoint refuses a key reused with another body.
-    const key = `eq-${id.replaceAll(':', '-')}`
-    const extra = [
-      ...('idempotency-key' in flags ? ['--idempotency-key', key] : []),
-      ...('yes' in flags ? ['--yes'] : []),
-    ]
-    const argv = [...id.split(':'), ...fx.args, ...extra, '--json']
-
-    const before = seen.length
-    // A dry run needs no credentials, for every command: it sends nothing and shows no authorization.
-    const dry = await svc([...argv, '--dry-run'], {
-      env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined},
-      input: fx.input,
-    })
-    expect(dry.code, dry.stdout + dry.stderr).toBe(0)
-    expect(seen.length, 'a dry run sends nothing').toBe(before)
-    const printed = dry.json<Printed>().request
-    expect(printed.headers.authorization).toBeUndefined()
-    let url = new URL(printed.url)
-    for (const [placeholder, value] of Object.entries(fx.resolve ?? {}))
-      url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
-
-    const real = await svc(argv, {env: sbx.env, input: fx.input})
-    expect(real.code, real.stdout + real.stderr).toBe(fx.code ?? 0)
-    // A key is sent only by a command that declares --idempotency-key, and it is the pinned one (with its scope).
-    for (const r of seen.slice(before))
-      if (r.headers['idempotency-key'] !== undefined)
-        expect(String(r.headers['idempotency-key'])).toMatch(new RegExp(`^${key}(:[a-z]+)?$`))
-    const sent = seen
-      .slice(before)
-      .filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
-    expect(sent.length, `${printed.method} ${url.pathname} was not sent`).toBeGreaterThan(0)
-    // A signed retry sends the same request again with a stamp: every leg is the described request.
-    for (const req of sent) {
-      expect(query(req)).toBe(url.search)
-      expect(headersOf(req)).toEqual(expectedHeaders(printed.headers, req))
-      expectBody(req, printed)
+    try {
+      await compare(id, fx)
+    } finally {
+      await fx.cleanup?.()
     }
-    if (printed.headers['idempotency-key'] !== undefined) keyed.push(id)
   })
 
   it('the commands that send a key show it in their dry run', () => {
@@ -112,6 +77,51 @@ describe('--dry-run prints the request the command sends', () => {
     ])
   })
 })
+
+/** Runs one command dry, then for real, and compares the printed request with what the sandbox received. */
+async function compare(id: string, fx: Fixture): Promise<void> {
+  const flags = manifest.commands[id].flags
+  // Pinned per command: one endpoint refuses a key reused with another body.
+  const key = `eq-${id.replaceAll(':', '-')}`
+  const extra = [
+    ...('idempotency-key' in flags ? ['--idempotency-key', key] : []),
+    ...('yes' in flags ? ['--yes'] : []),
+  ]
+  const argv = [...id.split(':'), ...fx.args, ...extra, '--json']
+
+  const before = seen.length
+  // A dry run needs no credentials, for every command: it sends nothing and shows no authorization.
+  const dry = await svc([...argv, '--dry-run'], {
+    env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined},
+    input: fx.input,
+  })
+  expect(dry.code, dry.stdout + dry.stderr).toBe(0)
+  expect(seen.length, 'a dry run sends nothing').toBe(before)
+  const printed = dry.json<Printed>().request
+  // The platform's credentials are taken away above; an agent profile's token stays in its file, shown redacted.
+  expect(printed.headers.authorization ?? 'Bearer [REDACTED]').toBe('Bearer [REDACTED]')
+  let url = new URL(printed.url)
+  for (const [placeholder, value] of Object.entries(fx.resolve ?? {}))
+    url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
+
+  const real = await svc(argv, {env: sbx.env, input: fx.input})
+  expect(real.code, real.stdout + real.stderr).toBe(fx.code ?? 0)
+  // A key is sent only by a command that declares --idempotency-key, and it is the pinned one (with its scope).
+  for (const r of seen.slice(before))
+    if (r.headers['idempotency-key'] !== undefined)
+      expect(String(r.headers['idempotency-key'])).toMatch(new RegExp(`^${key}(:[a-z]+)?$`))
+  const sent = seen
+    .slice(before)
+    .filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
+  expect(sent.length, `${printed.method} ${url.pathname} was not sent`).toBeGreaterThan(0)
+  // A signed retry sends the same request again with a stamp: every leg is the described request.
+  for (const req of sent) {
+    expect(query(req)).toBe(url.search)
+    expect(headersOf(req)).toEqual(expectedHeaders(printed.headers, req))
+    expectBody(req, printed)
+  }
+  if (printed.headers['idempotency-key'] !== undefined) keyed.push(id)
+}
 
 function query(req: ObservedRequest): string {
   const q = req.query.toString()

@@ -1,5 +1,6 @@
 import {join} from 'node:path'
 import {agentFixtures} from './dry-run-fixtures-agents.js'
+import {scaFixtures} from './dry-run-fixtures-sca.js'
 import {EnclaveClient} from './enclave.js'
 import {documentUploadArgs, fixture as file, ownerPerson, pdf, US_SSN_FLAGS} from './kyc.js'
 import {
@@ -184,6 +185,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   const kit: FixtureKit = {post, payer, individual, activeCard, wallet}
   return {
     ...agentFixtures(sbx, kit),
+    ...scaFixtures(sbx, kit),
     'accounts:external:add': async () => {
       const c = await approvedCustomer(sbx, ['MXN'])
       return {

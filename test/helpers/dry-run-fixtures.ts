@@ -1,5 +1,6 @@
 import {join} from 'node:path'
 import {agentFixtures} from './dry-run-fixtures-agents.js'
+import {moreFixtures} from './dry-run-fixtures-more.js'
 import {scaFixtures} from './dry-run-fixtures-sca.js'
 import {EnclaveClient} from './enclave.js'
 import {documentUploadArgs, fixture as file, ownerPerson, pdf, US_SSN_FLAGS} from './kyc.js'
@@ -186,6 +187,7 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   return {
     ...agentFixtures(sbx, kit),
     ...scaFixtures(sbx, kit),
+    ...moreFixtures(sbx, kit),
     'accounts:external:add': async () => {
       const c = await approvedCustomer(sbx, ['MXN'])
       return {

@@ -5,7 +5,7 @@ import {api} from './money.js'
 import type {Fixtures, FixtureKit} from './dry-run-fixtures.js'
 import type {TestSandbox} from './sandbox.js'
 
-/** Fixtures of the sandbox clock, KYC contact verification, card reveal, webhooks and wallet challenge commands. */
+/** Fixtures of the sandbox clock, KYC contact verification, card reveal, webhooks and wallet credentials and sessions commands. */
 export function moreFixtures(sbx: TestSandbox, kit: FixtureKit): Fixtures {
   let receiver: Promise<string> | undefined
   /** A webhook receiver that answers 200 to everything (unref'd: it never keeps the test alive). */
@@ -57,6 +57,15 @@ export function moreFixtures(sbx: TestSandbox, kit: FixtureKit): Fixtures {
     'sandbox:clock:unfreeze': async () => {
       await clock('freeze')
       return {args: [], cleanup: realTime}
+    },
+    'wallet:credentials:add': async () => {
+      const w = await kit.wallet({phoneNumber: '+14155550123'})
+      return {args: [w.accountId, '--type', 'SMS_OTP']}
+    },
+    'wallet:logout': async () => ({args: [(await kit.wallet()).accountId]}),
+    'wallet:sessions:refresh': async () => {
+      const w = await kit.wallet()
+      return {args: [w.sessionId, '--account', w.accountId], generated: ['clientPublicKey']}
     },
     'wallet:credentials:challenge': async () => {
       const w = await kit.wallet()

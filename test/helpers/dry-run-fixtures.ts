@@ -31,6 +31,8 @@ export interface Fixture {
   code?: number
   /** Path segments a dry run shows for what only a lookup at send time knows (`{documentId}`), and their real value. */
   resolve?: Record<string, string>
+  /** Top-level body fields drawn when the request is sent (a fresh key): the dry run shows a `{placeholder}`. */
+  generated?: string[]
   /** Undoes sandbox state the fixture changed for this command alone (a setting, the clock), after both runs. */
   cleanup?: () => Promise<void>
 }

@@ -39,10 +39,14 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-interface Printed {
-  dryRun: true
-  request: {method: string; url: string; headers: Record<string, string>; body?: unknown}
+interface Shown {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body?: unknown
 }
+/** One request, or (a command that sends one per item, like `wallet logout`) the list of them. */
+type Printed = {dryRun: true} & ({request: Shown} | {requests: Shown[]})
 
 describe('--dry-run prints the request the command sends', () => {
   it('every command with --dry-run has an argument fixture', () => {
@@ -97,12 +101,11 @@ async function compare(id: string, fx: Fixture): Promise<void> {
   })
   expect(dry.code, dry.stdout + dry.stderr).toBe(0)
   expect(seen.length, 'a dry run sends nothing').toBe(before)
-  const printed = dry.json<Printed>().request
+  const doc = dry.json<Printed>()
+  const shown = 'requests' in doc ? doc.requests : [doc.request]
+  expect(shown.length, 'the dry run shows a request').toBeGreaterThan(0)
   // The platform's credentials are taken away above; an agent profile's token stays in its file, shown redacted.
-  expect(printed.headers.authorization ?? 'Bearer [REDACTED]').toBe('Bearer [REDACTED]')
-  let url = new URL(printed.url)
-  for (const [placeholder, value] of Object.entries(fx.resolve ?? {}))
-    url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
+  for (const printed of shown) expect(printed.headers.authorization ?? 'Bearer [REDACTED]').toBe('Bearer [REDACTED]')
 
   const real = await svc(argv, {env: sbx.env, input: fx.input})
   expect(real.code, real.stdout + real.stderr).toBe(fx.code ?? 0)
@@ -110,17 +113,22 @@ async function compare(id: string, fx: Fixture): Promise<void> {
   for (const r of seen.slice(before))
     if (r.headers['idempotency-key'] !== undefined)
       expect(String(r.headers['idempotency-key'])).toMatch(new RegExp(`^${key}(:[a-z]+)?$`))
-  const sent = seen
-    .slice(before)
-    .filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
-  expect(sent.length, `${printed.method} ${url.pathname} was not sent`).toBeGreaterThan(0)
-  // A signed retry sends the same request again with a stamp: every leg is the described request.
-  for (const req of sent) {
-    expect(query(req)).toBe(url.search)
-    expect(headersOf(req)).toEqual(expectedHeaders(printed.headers, req))
-    expectBody(req, printed)
+  for (const printed of shown) {
+    let url = new URL(printed.url)
+    for (const [placeholder, value] of Object.entries(fx.resolve ?? {}))
+      url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
+    const sent = seen
+      .slice(before)
+      .filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
+    expect(sent.length, `${printed.method} ${url.pathname} was not sent`).toBeGreaterThan(0)
+    // A signed retry sends the same request again with a stamp: every leg is the described request.
+    for (const req of sent) {
+      expect(query(req)).toBe(url.search)
+      expect(headersOf(req)).toEqual(expectedHeaders(printed.headers, req))
+      expectBody(req, printed, fx.generated)
+    }
   }
-  if (printed.headers['idempotency-key'] !== undefined) keyed.push(id)
+  if (shown.some((printed) => printed.headers['idempotency-key'] !== undefined)) keyed.push(id)
 }
 
 function query(req: ObservedRequest): string {
@@ -146,12 +154,23 @@ function expectedHeaders(printed: Record<string, string>, req: ObservedRequest):
   return out
 }
 
-function expectBody(req: ObservedRequest, printed: Printed['request']): void {
-  const raw = req.rawBody?.toString('utf8') ?? ''
+function expectBody(req: ObservedRequest, printed: Shown, generated: string[] = []): void {
+  let raw = req.rawBody?.toString('utf8') ?? ''
   if (printed.body === undefined) return void expect(raw).toBe('')
   if (String(req.headers['content-type']).startsWith('multipart/'))
     return expectMultipart(req, printed.body as Record<string, string>)
   const shown = JSON.stringify(printed.body)
+  if (generated.length) {
+    // A value drawn when the request is sent (a fresh key): the dry run shows a {placeholder}, the request a value.
+    const parsed = JSON.parse(raw) as Record<string, unknown>
+    const body = printed.body as Record<string, unknown>
+    for (const field of generated) {
+      expect(body[field], `${field} is shown as a placeholder`).toMatch(/^\{.+\}$/)
+      expect(parsed[field], `${field} is sent`).toMatch(/^[0-9a-f]{20,}$/)
+      parsed[field] = body[field]
+    }
+    raw = JSON.stringify(parsed)
+  }
   // Byte for byte; a secret field is compared redacted (the dry run never shows it).
   if (JSON.stringify(redact(JSON.parse(raw))) === raw) expect(raw).toBe(shown)
   else expect(JSON.stringify(redact(JSON.parse(raw)))).toBe(shown)

@@ -5,7 +5,7 @@ import {api} from './money.js'
 import type {Fixtures, FixtureKit} from './dry-run-fixtures.js'
 import type {TestSandbox} from './sandbox.js'
 
-/** Fixtures of the sandbox clock, KYC contact verification, card reveal, webhooks and wallet credentials and sessions commands. */
+/** Fixtures of customers terms, the sandbox clock, KYC contact verification, card reveal, webhooks and wallet credentials and sessions commands. */
 export function moreFixtures(sbx: TestSandbox, kit: FixtureKit): Fixtures {
   let receiver: Promise<string> | undefined
   /** A webhook receiver that answers 200 to everything (unref'd: it never keeps the test alive). */
@@ -43,6 +43,20 @@ export function moreFixtures(sbx: TestSandbox, kit: FixtureKit): Fixtures {
   return {
     'cards:reveal': async () => ({
       args: [await kit.activeCard(), '--out', join(sbx.dir, `eq-reveal-${Date.now()}.json`)],
+    }),
+    'customers:terms': async () => ({
+      args: [
+        await kit.individual(),
+        '--accept',
+        '--version',
+        '2025-10-01',
+        '--type',
+        'INDIVIDUAL',
+        '--accepted-at',
+        '2026-01-02T03:04:05.000Z',
+        '--ip',
+        '203.0.113.7',
+      ],
     }),
     'kyc:confirm-email': confirm('email'),
     'kyc:confirm-phone': confirm('phone'),

@@ -70,6 +70,11 @@ export function agentFixtures(sbx: TestSandbox, kit: FixtureKit): Fixtures {
     }),
     'agents:delete': async () => ({args: [(await agent(['VIEW_TRANSACTIONS'])).agentId]}),
     'agents:device-code:issue': async () => ({args: [(await agent(['VIEW_TRANSACTIONS'])).agentId]}),
+    'agents:login': async () => {
+      const a = await agent(['VIEW_TRANSACTIONS'])
+      // The code is the credential: the dry run shows it redacted in the path.
+      return {args: [a.code, '--as', `${a.profile}-login`], resolve: {'[REDACTED]': a.code}}
+    },
     'agents:me:execute': async () => {
       const a = await agent(['CREATE_QUOTES', 'EXECUTE_QUOTES'], {login: true})
       const q = await sbx.json([

@@ -76,6 +76,9 @@ describe('--dry-run prints the request the command sends', () => {
 
   it('the commands that send a key show it in their dry run', () => {
     expect(keyed).toEqual([
+      'agents:me:execute',
+      'agents:me:quote',
+      'agents:me:transfer',
       'api',
       'cards:issue',
       'kyc:link',

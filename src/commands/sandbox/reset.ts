@@ -1,5 +1,4 @@
-import {existsSync, rmSync} from 'node:fs'
-import {join} from 'node:path'
+import {existsSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {SvcError, usageError} from '../../lib/errors.js'
@@ -9,7 +8,7 @@ import {sandboxDataDir} from '../../lib/paths.js'
 import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 import {cancelled} from '../../lib/errors.js'
 import {runningPid} from '../../lib/sandbox-process.js'
-import {sandboxStoreCall} from '../../lib/sandbox-store.js'
+import {removeStateFiles, sandboxStoreCall} from '../../lib/sandbox-store.js'
 import {resetSandbox} from '../../lib/api/sandboxes.js'
 import {adminClientFrom, adminFlags, checkSandboxName} from '../../lib/sandbox-admin.js'
 
@@ -47,16 +46,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
       })
     if (!this.flags.yes && canPrompt() && !(await promptConfirm(`Wipe all local sandbox state in ${dataDir}?`)))
       throw cancelled()
-    for (const name of [
-      'sandbox.db',
-      'sandbox.db-wal',
-      'sandbox.db-shm',
-      'journal.ndjson',
-      'journal.ndjson.compact',
-      'emulator.log',
-      'sandbox.out',
-    ])
-      rmSync(join(dataDir, name), {force: true})
+    removeStateFiles(dataDir)
     if (existsSync(dataDir))
       await sandboxStoreCall(
         () => import('../../emulator/entry.js'),

@@ -36,8 +36,7 @@ export function adminTarget(opts: {
   env: NodeJS.ProcessEnv
 }): AdminTarget {
   const dataDir = opts.dataDir ?? sandboxDataDir(opts.env)
-  const given = opts.baseUrl ?? (opts.env.SVC_BASE_URL || undefined)
-  const baseUrl = normaliseBaseUrl(given ?? recordedSandboxUrl(dataDir) ?? LOCAL_BASE_URL)
+  const baseUrl = adminBaseUrl(opts)
   if (opts.secretStdin) {
     const value = readFileSync(0, 'utf8').trim()
     if (!value) throw usageError('The admin secret read from stdin is empty')
@@ -56,7 +55,18 @@ export function adminTarget(opts: {
   )
 }
 
-export function adminClient(t: AdminTarget, opts: {version: string; timeoutMs: number}): ApiClient {
+/** The team server's base URL, found as adminTarget says. */
+function adminBaseUrl(opts: {baseUrl?: string; dataDir?: string; env: NodeJS.ProcessEnv}): string {
+  const dataDir = opts.dataDir ?? sandboxDataDir(opts.env)
+  const given = opts.baseUrl ?? (opts.env.SVC_BASE_URL || undefined)
+  return normaliseBaseUrl(given ?? recordedSandboxUrl(dataDir) ?? LOCAL_BASE_URL)
+}
+
+/** The client of a team server; without a secret (a dry run, which sends nothing) it only describes requests. */
+export function adminClient(
+  t: Pick<AdminTarget, 'baseUrl'> & {secret?: Secret},
+  opts: {version: string; timeoutMs: number},
+): ApiClient {
   return new ApiClient({
     baseUrl: t.baseUrl,
     tokenId: 'admin',
@@ -77,7 +87,14 @@ export function adminClientFrom(
   flags: {'base-url'?: string; 'data-dir'?: string; 'admin-secret-stdin': boolean},
   ctx: {env: NodeJS.ProcessEnv; remainingMs(): number},
   version: string,
+  opts: {dryRun?: boolean} = {},
 ): ApiClient {
+  // A dry run needs no admin secret (and reads none from stdin): it shows the request, credentials aside.
+  if (opts.dryRun)
+    return adminClient(
+      {baseUrl: adminBaseUrl({baseUrl: flags['base-url'], dataDir: flags['data-dir'], env: ctx.env})},
+      {version, timeoutMs: ctx.remainingMs()},
+    )
   const target = adminTarget({
     baseUrl: flags['base-url'],
     dataDir: flags['data-dir'],
@@ -121,25 +138,33 @@ export interface CreatedSandbox {
  * Creates the sandbox on the server and writes profile NAME for it (the secret into the 0600
  * credentials file, never argv or output), without making it the active profile.
  */
+/** `create` writes profile NAME: an existing one is refused before anything is sent. */
+export function checkNoProfile(name: string, env: NodeJS.ProcessEnv): void {
+  if (readConfig(env).profiles?.[name])
+    throw new SvcError({
+      code: 'PROFILE_EXISTS',
+      exitCode: ExitCode.CONFLICT,
+      message: `A profile named "${name}" already exists; nothing was created`,
+      hint: `Pick another name, or remove the profile first: \`svc profiles remove ${name}\`.`,
+    })
+}
+
+/** The admin request that creates sandbox NAME: empty, branched from another, or from a snapshot file (sent as the body). */
+export function createTeamSandboxRequest(input: {name: string; from?: string; snapshot?: {size: number}}) {
+  return input.snapshot
+    ? createSandboxFromSnapshot(input.name, input.snapshot.size)
+    : createSandbox({name: input.name, ...(input.from ? {from: {sandbox: input.from}} : {})})
+}
+
 export async function createTeamSandbox(
   client: ApiClient,
   input: {name: string; from?: string; snapshot?: {bytes: Uint8Array; size: number}},
   env: NodeJS.ProcessEnv,
 ): Promise<CreatedSandbox & {secret: Secret}> {
-  if (readConfig(env).profiles?.[input.name])
-    throw new SvcError({
-      code: 'PROFILE_EXISTS',
-      exitCode: ExitCode.CONFLICT,
-      message: `A profile named "${input.name}" already exists; nothing was created`,
-      hint: `Pick another name, or remove the profile first: \`svc profiles remove ${input.name}\`.`,
-    })
-  let created: z.infer<typeof sandboxCreated>
-  if (input.snapshot) {
-    const req = createSandboxFromSnapshot(input.name, input.snapshot.size)
-    const res = await client.request({...req, rawBody: input.snapshot.bytes})
-    created = client.parse(sandboxCreated, res.body, req.response!.what)
-  } else
-    created = await client.call(createSandbox({name: input.name, ...(input.from ? {from: {sandbox: input.from}} : {})}))
+  checkNoProfile(input.name, env)
+  const req = createTeamSandboxRequest(input)
+  const res = await client.request({...req, rawBody: input.snapshot?.bytes})
+  const created: z.infer<typeof sandboxCreated> = client.parse(sandboxCreated, res.body, req.response!.what)
   const secret = new Secret(created.clientSecret)
   const baseUrl = normaliseBaseUrl(created.url)
   await saveProfile(

@@ -1,3 +1,5 @@
+import {rmSync} from 'node:fs'
+import {join} from 'node:path'
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 
@@ -47,4 +49,18 @@ export function asSandboxDataError(e: unknown): SvcError | undefined {
       hint: 'Start it once with `svc sandbox serve`, or pass --data-dir.',
     })
   return undefined
+}
+
+/** Deletes the files that hold a local sandbox's state; its credentials and keys stay in the data dir. */
+export function removeStateFiles(dataDir: string): void {
+  for (const name of [
+    'sandbox.db',
+    'sandbox.db-wal',
+    'sandbox.db-shm',
+    'journal.ndjson',
+    'journal.ndjson.compact',
+    'emulator.log',
+    'sandbox.out',
+  ])
+    rmSync(join(dataDir, name), {force: true})
 }

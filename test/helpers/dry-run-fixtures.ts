@@ -1,4 +1,7 @@
 import {join} from 'node:path'
+import {agentFixtures} from './dry-run-fixtures-agents.js'
+import {moreFixtures} from './dry-run-fixtures-more.js'
+import {scaFixtures} from './dry-run-fixtures-sca.js'
 import {EnclaveClient} from './enclave.js'
 import {documentUploadArgs, fixture as file, ownerPerson, pdf, US_SSN_FLAGS} from './kyc.js'
 import {
@@ -28,9 +31,25 @@ export interface Fixture {
   code?: number
   /** Path segments a dry run shows for what only a lookup at send time knows (`{documentId}`), and their real value. */
   resolve?: Record<string, string>
+  /** Top-level body fields drawn when the request is sent (a fresh key): the dry run shows a `{placeholder}`. */
+  generated?: string[]
+  /** Undoes sandbox state the fixture changed for this command alone (a setting, the clock), after both runs. */
+  cleanup?: () => Promise<void>
 }
 
 export type Fixtures = Record<string, () => Promise<Fixture>>
+
+/** What the fixtures of one area share: setup through the API (`post`) and the usual actors. */
+export interface FixtureKit {
+  post: (path: string, body?: unknown) => Promise<any>
+  /** An approved customer with a funded USD account and a CLABE to pay. */
+  payer: () => Promise<{id: string; usd: string; clabe: string}>
+  individual: (extra?: Record<string, unknown>) => Promise<string>
+  activeCard: () => Promise<string>
+  wallet: (
+    fields?: Record<string, unknown>,
+  ) => Promise<{accountId: string; sessionId: string; emailCredentialId?: string}>
+}
 
 const SECRET = 'provider_secret_eq_do_not_print'
 
@@ -166,7 +185,11 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
   const individual = async (extra: Record<string, unknown> = {}) =>
     (await post('/customers', {customerType: 'INDIVIDUAL', fullName: 'Eq Person', ...extra})).id as string
 
+  const kit: FixtureKit = {post, payer, individual, activeCard, wallet}
   return {
+    ...agentFixtures(sbx, kit),
+    ...scaFixtures(sbx, kit),
+    ...moreFixtures(sbx, kit),
     'accounts:external:add': async () => {
       const c = await approvedCustomer(sbx, ['MXN'])
       return {

@@ -5,7 +5,7 @@ import type {ObservedRequest} from '../../src/emulator/emulator.js'
 import {API_VERSION} from '../../src/lib/paths.js'
 import {redact} from '../../src/lib/secret.js'
 import {svc} from '../helpers/cli.js'
-import {dryRunFixtures, type Fixtures} from '../helpers/dry-run-fixtures.js'
+import {dryRunFixtures, type Fixture, type Fixtures} from '../helpers/dry-run-fixtures.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 /**
@@ -18,6 +18,13 @@ const manifest = JSON.parse(
 const withDryRun = Object.keys(manifest.commands)
   .filter((id) => 'dry-run' in manifest.commands[id].flags)
   .sort()
+/** Compared against another server than this test's one sandbox, in the test file named. */
+const ELSEWHERE: Record<string, string> = {
+  'sandbox:create': 'team-sandboxes-dry-run.test.ts (the admin routes of a `serve --multi` server)',
+  'sandbox:delete': 'team-sandboxes-dry-run.test.ts (the admin routes of a `serve --multi` server)',
+  'sandbox:reset': 'team-sandboxes-dry-run.test.ts (the admin routes of a `serve --multi` server)',
+}
+const compared = withDryRun.filter((id) => !(id in ELSEWHERE))
 /** Credentials, and what a wallet stamp adds on a signed retry: not part of the described request. */
 const AUTH = new Set(['authorization', 'service-wallet-signature', 'request-id'])
 /** What the HTTP layer adds under the request (undici), not svc. */
@@ -39,66 +46,39 @@ beforeAll(async () => {
 })
 afterAll(async () => sbx.stop())
 
-interface Printed {
-  dryRun: true
-  request: {method: string; url: string; headers: Record<string, string>; body?: unknown}
+interface Shown {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body?: unknown
 }
+/** One request, or (a command that sends one per item, like `wallet logout`) the list of them. */
+type Printed = {dryRun: true} & ({request: Shown} | {requests: Shown[]})
 
 describe('--dry-run prints the request the command sends', () => {
   it('every command with --dry-run has an argument fixture', () => {
     expect(withDryRun.length).toBeGreaterThanOrEqual(48)
-    expect(withDryRun.filter((id) => !fixtures[id])).toEqual([])
-    expect(Object.keys(fixtures).filter((id) => !withDryRun.includes(id))).toEqual([])
+    expect(compared.filter((id) => !fixtures[id])).toEqual([])
+    expect(Object.keys(fixtures).filter((id) => !compared.includes(id))).toEqual([])
+    expect(Object.keys(ELSEWHERE).filter((id) => !withDryRun.includes(id))).toEqual([])
   })
 
-  it.each(withDryRun)('%s', async (id) => {
+  it.each(compared)('%s', async (id) => {
     const make = fixtures[id]
     expect(make, `no dry-run fixture for ${id}: add one to test/helpers/dry-run-fixtures.ts`).toBeDefined()
     const fx = await make()
-    const flags = manifest.commands[id].flags
-    // Pinned per command: one endpoint refuses a key reused with another body.
-    const key = `eq-${id.replaceAll(':', '-')}`
-    const extra = [
-      ...('idempotency-key' in flags ? ['--idempotency-key', key] : []),
-      ...('yes' in flags ? ['--yes'] : []),
-    ]
-    const argv = [...id.split(':'), ...fx.args, ...extra, '--json']
-
-    const before = seen.length
-    // A dry run needs no credentials, for every command: it sends nothing and shows no authorization.
-    const dry = await svc([...argv, '--dry-run'], {
-      env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined},
-      input: fx.input,
-    })
-    expect(dry.code, dry.stdout + dry.stderr).toBe(0)
-    expect(seen.length, 'a dry run sends nothing').toBe(before)
-    const printed = dry.json<Printed>().request
-    expect(printed.headers.authorization).toBeUndefined()
-    let url = new URL(printed.url)
-    for (const [placeholder, value] of Object.entries(fx.resolve ?? {}))
-      url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
-
-    const real = await svc(argv, {env: sbx.env, input: fx.input})
-    expect(real.code, real.stdout + real.stderr).toBe(fx.code ?? 0)
-    // A key is sent only by a command that declares --idempotency-key, and it is the pinned one (with its scope).
-    for (const r of seen.slice(before))
-      if (r.headers['idempotency-key'] !== undefined)
-        expect(String(r.headers['idempotency-key'])).toMatch(new RegExp(`^${key}(:[a-z]+)?$`))
-    const sent = seen
-      .slice(before)
-      .filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
-    expect(sent.length, `${printed.method} ${url.pathname} was not sent`).toBeGreaterThan(0)
-    // A signed retry sends the same request again with a stamp: every leg is the described request.
-    for (const req of sent) {
-      expect(query(req)).toBe(url.search)
-      expect(headersOf(req)).toEqual(expectedHeaders(printed.headers, req))
-      expectBody(req, printed)
+    try {
+      await compare(id, fx)
+    } finally {
+      await fx.cleanup?.()
     }
-    if (printed.headers['idempotency-key'] !== undefined) keyed.push(id)
   })
 
   it('the commands that send a key show it in their dry run', () => {
     expect(keyed).toEqual([
+      'agents:me:execute',
+      'agents:me:quote',
+      'agents:me:transfer',
       'api',
       'cards:issue',
       'kyc:link',
@@ -112,6 +92,55 @@ describe('--dry-run prints the request the command sends', () => {
     ])
   })
 })
+
+/** Runs one command dry, then for real, and compares the printed request with what the sandbox received. */
+async function compare(id: string, fx: Fixture): Promise<void> {
+  const flags = manifest.commands[id].flags
+  // Pinned per command: one endpoint refuses a key reused with another body.
+  const key = `eq-${id.replaceAll(':', '-')}`
+  const extra = [
+    ...('idempotency-key' in flags ? ['--idempotency-key', key] : []),
+    ...('yes' in flags ? ['--yes'] : []),
+  ]
+  const argv = [...id.split(':'), ...fx.args, ...extra, '--json']
+
+  const before = seen.length
+  // A dry run needs no credentials, for every command: it sends nothing and shows no authorization.
+  const dry = await svc([...argv, '--dry-run'], {
+    env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined},
+    input: fx.input,
+  })
+  expect(dry.code, dry.stdout + dry.stderr).toBe(0)
+  expect(seen.length, 'a dry run sends nothing').toBe(before)
+  const doc = dry.json<Printed>()
+  const shown = 'requests' in doc ? doc.requests : [doc.request]
+  expect(shown.length, 'the dry run shows a request').toBeGreaterThan(0)
+  // The platform's credentials are taken away above; an agent profile's token stays in its file, shown redacted.
+  for (const printed of shown) expect(printed.headers.authorization ?? 'Bearer [REDACTED]').toBe('Bearer [REDACTED]')
+
+  const real = await svc(argv, {env: sbx.env, input: fx.input})
+  expect(real.code, real.stdout + real.stderr).toBe(fx.code ?? 0)
+  // A key is sent only by a command that declares --idempotency-key, and it is the pinned one (with its scope).
+  for (const r of seen.slice(before))
+    if (r.headers['idempotency-key'] !== undefined)
+      expect(String(r.headers['idempotency-key'])).toMatch(new RegExp(`^${key}(:[a-z]+)?$`))
+  for (const printed of shown) {
+    let url = new URL(printed.url)
+    for (const [placeholder, value] of Object.entries(fx.resolve ?? {}))
+      url = new URL(printed.url.replace(encodeURIComponent(placeholder), encodeURIComponent(value)))
+    const sent = seen
+      .slice(before)
+      .filter((r) => r.method === printed.method && `/${API_VERSION}${r.path}` === url.pathname)
+    expect(sent.length, `${printed.method} ${url.pathname} was not sent`).toBeGreaterThan(0)
+    // A signed retry sends the same request again with a stamp: every leg is the described request.
+    for (const req of sent) {
+      expect(query(req)).toBe(url.search)
+      expect(headersOf(req)).toEqual(expectedHeaders(printed.headers, req))
+      expectBody(req, printed, fx.generated)
+    }
+  }
+  if (shown.some((printed) => printed.headers['idempotency-key'] !== undefined)) keyed.push(id)
+}
 
 function query(req: ObservedRequest): string {
   const q = req.query.toString()
@@ -136,12 +165,23 @@ function expectedHeaders(printed: Record<string, string>, req: ObservedRequest):
   return out
 }
 
-function expectBody(req: ObservedRequest, printed: Printed['request']): void {
-  const raw = req.rawBody?.toString('utf8') ?? ''
+function expectBody(req: ObservedRequest, printed: Shown, generated: string[] = []): void {
+  let raw = req.rawBody?.toString('utf8') ?? ''
   if (printed.body === undefined) return void expect(raw).toBe('')
   if (String(req.headers['content-type']).startsWith('multipart/'))
     return expectMultipart(req, printed.body as Record<string, string>)
   const shown = JSON.stringify(printed.body)
+  if (generated.length) {
+    // A value drawn when the request is sent (a fresh key): the dry run shows a {placeholder}, the request a value.
+    const parsed = JSON.parse(raw) as Record<string, unknown>
+    const body = printed.body as Record<string, unknown>
+    for (const field of generated) {
+      expect(body[field], `${field} is shown as a placeholder`).toMatch(/^\{.+\}$/)
+      expect(parsed[field], `${field} is sent`).toMatch(/^[0-9a-f]{20,}$/)
+      parsed[field] = body[field]
+    }
+    raw = JSON.stringify(parsed)
+  }
   // Byte for byte; a secret field is compared redacted (the dry run never shows it).
   if (JSON.stringify(redact(JSON.parse(raw))) === raw) expect(raw).toBe(shown)
   else expect(JSON.stringify(redact(JSON.parse(raw)))).toBe(shown)

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {createAgent} from '../../lib/api/agents.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idFlag} from '../../lib/flags.js'
+import {dryRunFlag, idFlag} from '../../lib/flags.js'
 import {policyFlags, policyFromFlags} from '../../lib/workflows/agent/input.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {agentCreateRequest} from '../../lib/schemas/agents.js'
@@ -17,6 +17,7 @@ export default class AgentsCreate extends BaseCommand<typeof AgentsCreate> {
     customer: idFlag('Customer', {description: 'the customer the agent acts for', required: true, name: 'customerId'}),
     name: Flags.string({description: 'agent name', required: true}),
     ...policyFlags,
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -25,7 +26,9 @@ export default class AgentsCreate extends BaseCommand<typeof AgentsCreate> {
       customerId: this.flags.customer,
       policy: policyFromFlags(this.flags, {partial: false}),
     })
-    const created = await this.ctx.client.call(createAgent(body))
+    const req = createAgent(body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const created = await this.ctx.client.call(req)
     this.out.success(`Created ${created.agent.id} for ${created.agent.customerId}`)
     renderKeyValue(this.out, [
       ['device code', created.deviceCode.code],

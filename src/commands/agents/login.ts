@@ -1,7 +1,8 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {InputError} from '../../lib/errors.js'
-import {agentLogin} from '../../lib/workflows/agent/login.js'
+import {dryRunFlag} from '../../lib/flags.js'
+import {agentLogin, describeRedeem} from '../../lib/workflows/agent/login.js'
 import {deviceCode} from '../../lib/schemas/agents.js'
 import {checkWith} from '../../lib/validate.js'
 
@@ -15,12 +16,16 @@ export default class AgentsLogin extends BaseCommand<typeof AgentsLogin> {
   static override args = {
     code: Args.string({description: 'the device code the platform issued (ABCD-2345)', required: true}),
   }
-  static override flags = {as: Flags.string({description: 'name of the agent profile to save', default: 'agent'})}
+  static override flags = {
+    as: Flags.string({description: 'name of the agent profile to save', default: 'agent'}),
+    'dry-run': dryRunFlag,
+  }
 
   async run() {
     const code = checkWith(deviceCode, this.args.code, 'code')
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(this.flags.as))
       throw new InputError([{field: 'as', message: 'must be a profile name of letters, digits, _ and -'}])
+    if (this.flags['dry-run']) return this.dryRun(describeRedeem(this.ctx))
     const done = await agentLogin(this.ctx, code, this.flags.as)
     this.out.success(
       `Logged in as ${done.agentName} (${done.agentId}); profile "${done.profile}" holds the access token`,

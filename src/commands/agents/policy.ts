@@ -1,6 +1,6 @@
 import {updatePolicy} from '../../lib/api/agents.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg} from '../../lib/flags.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {policyFlags, policyFromFlags} from '../../lib/workflows/agent/input.js'
 import {agentPolicyUpdateRequest} from '../../lib/schemas/agents.js'
 import {checkWith} from '../../lib/validate.js'
@@ -13,11 +13,13 @@ export default class AgentsPolicy extends BaseCommand<typeof AgentsPolicy> {
     '<%= config.bin %> agents policy Agent:… --mode APPROVAL_REQUIRED',
   ]
   static override args = {agentId: idArg('Agent')}
-  static override flags = policyFlags
+  static override flags = {...policyFlags, 'dry-run': dryRunFlag}
 
   async run() {
     const body = checkWith(agentPolicyUpdateRequest, policyFromFlags(this.flags, {partial: true}))
-    const a = await this.ctx.client.call(updatePolicy(this.args.agentId, body))
+    const req = updatePolicy(this.args.agentId, body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const a = await this.ctx.client.call(req)
     this.out.success(`Policy of ${a.id} updated`)
     if (!this.out.json) this.out.printJson(a.policy)
     return a

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {updateAgent} from '../../lib/api/agents.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg} from '../../lib/flags.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {agentUpdateRequest} from '../../lib/schemas/agents.js'
 import {checkWith, compact} from '../../lib/validate.js'
 
@@ -16,6 +16,7 @@ export default class AgentsUpdate extends BaseCommand<typeof AgentsUpdate> {
     name: Flags.string({description: 'new name'}),
     pause: Flags.boolean({description: 'pause the agent', exclusive: ['resume']}),
     resume: Flags.boolean({description: 'resume a paused agent'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -24,7 +25,9 @@ export default class AgentsUpdate extends BaseCommand<typeof AgentsUpdate> {
       agentUpdateRequest,
       compact({name: f.name, isPaused: f.pause ? true : f.resume ? false : undefined}),
     )
-    const a = await this.ctx.client.call(updateAgent(this.args.agentId, body))
+    const req = updateAgent(this.args.agentId, body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const a = await this.ctx.client.call(req)
     this.out.success(`Updated ${a.id}: ${a.name}${a.isPaused ? ' (paused)' : ''}`)
     return a
   }

@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import {revealCard} from '../../lib/api/cards.js'
 import {BaseCommand} from '../../lib/base-command.js'
 import {cancelled, usageError} from '../../lib/errors.js'
-import {idArg} from '../../lib/flags.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {checkOutPath, writeSecretFile} from '../../lib/workflows/wallet/secret-file.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {canPrompt, promptConfirm} from '../../lib/prompts.js'
@@ -22,11 +22,15 @@ export default class CardsReveal extends BaseCommand<typeof CardsReveal> {
   static override flags = {
     out: Flags.string({description: 'write the reveal link and its expiry to this new file (mode 0600), as JSON'}),
     force: Flags.boolean({description: 'with --out: overwrite an existing file', dependsOn: ['out']}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
     const f = this.flags
     const id = this.args.cardId
+    const req = revealCard(id)
+    // The request carries no secret (the answer does): shown without the terminal or --out checks.
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     // Every refusal happens before the reveal is requested (each reveal is audit-logged).
     if (f.out) checkOutPath(f.out, f.force)
     else {
@@ -41,7 +45,7 @@ export default class CardsReveal extends BaseCommand<typeof CardsReveal> {
         throw cancelled('Not confirmed; nothing was requested.')
     }
     this.ctx.banner(`reveal ${id}`)
-    const reveal = await this.ctx.client.call(revealCard(id))
+    const reveal = await this.ctx.client.call(req)
     if (f.out)
       writeSecretFile(
         f.out,

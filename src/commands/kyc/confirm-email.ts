@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg} from '../../lib/flags.js'
-import {confirmCode} from '../../lib/workflows/kyc/contact.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
+import {confirmCode, confirmCodeRequestFor} from '../../lib/workflows/kyc/contact.js'
 import {renderCustomer} from '../../lib/output/customer.js'
 
 export default class KycConfirmEmail extends BaseCommand<typeof KycConfirmEmail> {
@@ -10,10 +10,14 @@ export default class KycConfirmEmail extends BaseCommand<typeof KycConfirmEmail>
   static override args = {customerId: idArg('Customer')}
   static override flags = {
     code: Flags.string({description: 'the one-time code (prompted, hidden, on a terminal when omitted)'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
-    const customer = await confirmCode(this.ctx, this.args.customerId, 'email', this.flags.code)
+    const id = this.args.customerId
+    const req = await confirmCodeRequestFor(this.ctx, id, 'email', this.flags.code, {dryRun: this.flags['dry-run']})
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const customer = await confirmCode(this.ctx, id, 'email', req)
     this.out.success(`The email of ${customer.id} is VERIFIED`)
     renderCustomer(this.out, customer)
     return customer

@@ -1,5 +1,6 @@
+import {sendContactCode} from '../../lib/api/kyc.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {idArg} from '../../lib/flags.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {sendCode} from '../../lib/workflows/kyc/contact.js'
 
 export default class KycVerifyPhone extends BaseCommand<typeof KycVerifyPhone> {
@@ -9,9 +10,12 @@ export default class KycVerifyPhone extends BaseCommand<typeof KycVerifyPhone> {
     'sandbox the code is always 123456 and is written to the sandbox log.'
   static override examples = ['<%= config.bin %> kyc verify-phone Customer:0b6f...']
   static override args = {customerId: idArg('Customer')}
+  static override flags = {'dry-run': dryRunFlag}
 
   async run() {
-    await sendCode(this.ctx, this.args.customerId, 'phone')
+    const req = sendContactCode(this.args.customerId, 'phone')
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    await sendCode(this.ctx, this.args.customerId, 'phone', req)
     this.out.success(
       `Code sent to the phone of ${this.args.customerId}. Confirm with: svc kyc confirm-phone ${this.args.customerId} --code <code>`,
     )

@@ -1,11 +1,14 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
+import {dryRunFlag} from '../../lib/flags.js'
 import {renderKeyValue} from '../../lib/output/render.js'
 import {
   adminClientFrom,
   adminFlags,
+  checkNoProfile,
   checkSandboxName,
   createTeamSandbox,
+  createTeamSandboxRequest,
   snapshotFile,
 } from '../../lib/sandbox-admin.js'
 
@@ -34,6 +37,7 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
     from: Flags.string({description: 'branch from this sandbox of the same server', exclusive: ['from-snapshot']}),
     'show-secret': Flags.boolean({description: "print the new sandbox's client secret (also in --json)"}),
     ...adminFlags,
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -41,6 +45,8 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
     const name = checkSandboxName(this.args.name)
     if (f.from !== undefined) checkSandboxName(f.from, '--from')
     const snapshot = f['from-snapshot'] === undefined ? undefined : snapshotFile(f['from-snapshot'])
+    if (f['dry-run'])
+      return this.dryRun(this.describe(name, f.from, snapshot && {path: f['from-snapshot']!, ...snapshot}))
     const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
       const {secret, ...created} = await createTeamSandbox(client, {name, from: f.from, snapshot}, this.ctx.env)
@@ -53,6 +59,17 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
       return {...created, ...(f['show-secret'] ? {clientSecret: secret.reveal()} : {})}
     } finally {
       await client.close()
+    }
+  }
+
+  /** The create request; a snapshot's bytes are its body, shown by file name and size. */
+  private describe(name: string, from?: string, snapshot?: {path: string; size: number}) {
+    checkNoProfile(name, this.ctx.env)
+    const client = adminClientFrom(this.flags, this.ctx, this.config.version, {dryRun: true})
+    const request = client.describe(createTeamSandboxRequest({name, from, snapshot}))
+    return {
+      dryRun: true as const,
+      request: snapshot ? {...request, body: `${snapshot.path} (${snapshot.size} bytes)`} : request,
     }
   }
 }

@@ -1,15 +1,14 @@
-import {existsSync, rmSync} from 'node:fs'
-import {join} from 'node:path'
+import {existsSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {SvcError} from '../../lib/errors.js'
+import {SvcError, usageError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
-import {yesFlag} from '../../lib/flags.js'
+import {dryRunFlag, yesFlag} from '../../lib/flags.js'
 import {sandboxDataDir} from '../../lib/paths.js'
 import {canPrompt, promptConfirm} from '../../lib/prompts.js'
 import {cancelled} from '../../lib/errors.js'
 import {runningPid} from '../../lib/sandbox-process.js'
-import {sandboxStoreCall} from '../../lib/sandbox-store.js'
+import {removeStateFiles, sandboxStoreCall} from '../../lib/sandbox-store.js'
 import {resetSandbox} from '../../lib/api/sandboxes.js'
 import {adminClientFrom, adminFlags, checkSandboxName} from '../../lib/sandbox-admin.js'
 
@@ -26,10 +25,16 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
     }),
     'admin-secret-stdin': adminFlags['admin-secret-stdin'],
     yes: yesFlag,
+    'dry-run': dryRunFlag,
   }
 
   async run() {
     if (this.flags.name !== undefined) return this.resetOne(this.flags.name)
+    if (this.flags['dry-run'])
+      throw usageError(
+        '--dry-run shows the request of a team sandbox reset (--name); the local reset sends none, it deletes files',
+        'Drop --dry-run to wipe the local sandbox, or give --name <sandbox> to see the reset request.',
+      )
     const dataDir = this.flags['data-dir'] ?? sandboxDataDir()
     const pid = runningPid(dataDir)
     if (pid)
@@ -41,16 +46,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
       })
     if (!this.flags.yes && canPrompt() && !(await promptConfirm(`Wipe all local sandbox state in ${dataDir}?`)))
       throw cancelled()
-    for (const name of [
-      'sandbox.db',
-      'sandbox.db-wal',
-      'sandbox.db-shm',
-      'journal.ndjson',
-      'journal.ndjson.compact',
-      'emulator.log',
-      'sandbox.out',
-    ])
-      rmSync(join(dataDir, name), {force: true})
+    removeStateFiles(dataDir)
     if (existsSync(dataDir))
       await sandboxStoreCall(
         () => import('../../emulator/entry.js'),
@@ -64,11 +60,17 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   private async resetOne(nameGiven: string) {
     const f = this.flags
     const name = checkSandboxName(nameGiven, '--name')
+    const req = resetSandbox(name)
+    if (f['dry-run'])
+      return this.dryRun({
+        dryRun: true as const,
+        request: adminClientFrom(f, this.ctx, this.config.version, {dryRun: true}).describe(req),
+      })
     // The server and its secret are found first: a missing secret is said before the confirmation.
     const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
       await this.ctx.confirm(`Wipe all state of sandbox ${name}?`, {yes: f.yes, always: true})
-      await client.call(resetSandbox(name))
+      await client.call(req)
     } finally {
       await client.close()
     }

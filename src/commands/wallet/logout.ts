@@ -1,6 +1,6 @@
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
-import {idArg} from '../../lib/flags.js'
-import {logout} from '../../lib/workflows/wallet/logout.js'
+import {dryRunFlag, idArg} from '../../lib/flags.js'
+import {logout, logoutOps} from '../../lib/workflows/wallet/logout.js'
 
 export default class WalletLogout extends BaseCommand<typeof WalletLogout> {
   static override summary =
@@ -15,8 +15,15 @@ export default class WalletLogout extends BaseCommand<typeof WalletLogout> {
   ]
   static override baseFlags = withTimeout('5m')
   static override args = {accountId: idArg('InternalAccount', 'the wallet (an EMBEDDED_WALLET internal account)')}
+  static override flags = {'dry-run': dryRunFlag}
 
   async run() {
+    // One revocation per stored session: the dry run lists them all (none: nothing would be sent).
+    if (this.flags['dry-run'])
+      return this.dryRun({
+        dryRun: true as const,
+        requests: logoutOps(this.ctx, this.args.accountId).map((op) => this.ctx.describe(op).request),
+      })
     const result = await logout(this.ctx, this.args.accountId)
     if (!result.revoked.length && !result.alreadyEnded.length && !result.keysDeleted)
       this.out.info(`No stored session for ${result.accountId}: nothing to log out.`)

@@ -1,6 +1,8 @@
 import {Args, Flags} from '@oclif/core'
+import type {ApiRequest} from '../../lib/api/request.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {InputError, type FieldError, usageError} from '../../lib/errors.js'
+import {dryRunFlag} from '../../lib/flags.js'
 import {webhookUrl} from '../../lib/schemas/webhooks.js'
 import {closeMatches, knownType, TRIGGERABLE} from '../../lib/webhook-trigger/catalogue.js'
 
@@ -32,6 +34,7 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
         "local sandbox only: deliver TEST here instead of the configured endpoint; another type's event is also re-delivered here once it happened",
     }),
     list: Flags.boolean({description: 'list the event types this command can produce and how'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -58,6 +61,11 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
       )
     }
     if (type === 'TEST') return this.test()
+    if (this.flags['dry-run'])
+      throw usageError(
+        `--dry-run shows one request; ${type} is made by a recipe of several, each depending on the answer before`,
+        'See `svc webhooks trigger --list` for what it does; --dry-run describes TEST.',
+      )
     this.ctx.banner(`webhooks trigger ${type}`)
     const [{triggerEvent}, {renderTriggerResult}] = await Promise.all([
       import('../../lib/webhook-trigger/run.js'),
@@ -84,7 +92,9 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
   private async test() {
     // The operation takes no body; only the local sandbox's --url extension sends one.
     const body = this.flags.url ? {url: this.flags.url} : undefined
-    const res = await this.ctx.client.request({method: 'POST', path: ['sandbox', 'webhooks', 'test'], body})
+    const req: ApiRequest = {method: 'POST', path: ['sandbox', 'webhooks', 'test'], body}
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const res = await this.ctx.client.request(req)
     const result = (res.body ?? {}) as {url?: string; response_status?: number}
     this.out.success(`TEST event delivered to ${result.url ?? 'the endpoint'} (HTTP ${result.response_status ?? '?'})`)
     return result

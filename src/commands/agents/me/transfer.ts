@@ -1,12 +1,9 @@
 import {Flags} from '@oclif/core'
-import {myInternalAccounts, myTransfer} from '../../../lib/api/agents.js'
-import {listPaged} from '../../../lib/api/paging.js'
+import {myTransfer} from '../../../lib/api/agents.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {currency} from '../../../lib/currencies.js'
-import {InputError} from '../../../lib/errors.js'
-import {idFlag, idempotencyKeyFlag} from '../../../lib/flags.js'
+import {dryRunFlag, idFlag, idempotencyKeyFlag} from '../../../lib/flags.js'
 import {explainAction} from '../../../lib/workflows/agent/actions.js'
-import {MoneyError, toMinor} from '../../../lib/money.js'
+import {agentAmount} from '../../../lib/workflows/agent/amount.js'
 import {transferInRequest, transferOutRequest} from '../../../lib/schemas/transfers.js'
 import {checkWith} from '../../../lib/validate.js'
 
@@ -35,31 +32,32 @@ export default class AgentsMeTransfer extends BaseCommand<typeof AgentsMeTransfe
       required: true,
       name: 'externalAccountId',
     }),
-    amount: Flags.string({description: 'amount in real units (10.00)', required: true}),
+    amount: Flags.string({description: 'amount in real units (10.00)', exactlyOne: ['amount', 'amount-minor']}),
+    'amount-minor': Flags.string({
+      description: 'amount in smallest units (1000): needs no currency lookup, so it works with --dry-run',
+      exactlyOne: ['amount', 'amount-minor'],
+    }),
     'idempotency-key': idempotencyKeyFlag,
+    'dry-run': dryRunFlag,
   }
 
   async run() {
     const f = this.flags
-    const accounts = await listPaged(this.ctx.client, myInternalAccounts({}), {all: true})
-    const internal = accounts.data.find((a) => a.id === f.account)
-    if (!internal)
-      throw new InputError([
-        {field: 'internalAccountId', message: `${f.account} is not one of this agent's customer accounts`},
-      ])
-    let amount: number
-    try {
-      amount = toMinor(
-        f.amount,
-        internal.balance.currency.decimals ?? currency(internal.balance.currency.code ?? '')?.decimals ?? 2,
-      )
-    } catch (e) {
-      throw new InputError([{field: 'amount', message: (e as MoneyError).message}])
-    }
+    const amount = await agentAmount(this.ctx, {
+      accountId: f.account!,
+      flag: 'amount',
+      real: f.amount,
+      minor: f['amount-minor'],
+      field: 'amount',
+      accountField: 'internalAccountId',
+      dryRun: f['dry-run'],
+    })
     const body = f.out
       ? checkWith(transferOutRequest, {source: {accountId: f.account}, destination: {accountId: f.external}, amount})
       : checkWith(transferInRequest, {source: {accountId: f.external}, destination: {accountId: f.account}, amount})
-    const x = await this.ctx.client.call(myTransfer(f.out ? 'transfer-out' : 'transfer-in', body))
+    const req = myTransfer(f.out ? 'transfer-out' : 'transfer-in', body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const x = await this.ctx.client.call(req)
     explainAction(this.out, x)
     return x
   }

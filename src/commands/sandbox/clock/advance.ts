@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {advanceClock} from '../../../lib/api/clock.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {clockAdvanceInput} from '../../../lib/clock-input.js'
+import {dryRunFlag} from '../../../lib/flags.js'
 import {renderAdvance} from '../../../lib/output/clock.js'
 
 export default class SandboxClockAdvance extends BaseCommand<typeof SandboxClockAdvance> {
@@ -22,12 +23,15 @@ export default class SandboxClockAdvance extends BaseCommand<typeof SandboxClock
   }
   static override flags = {
     to: Flags.string({description: 'the instant to move to, with a zone (2026-12-01T00:00:00Z)'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
     const body = clockAdvanceInput(this.args.span, this.flags.to)
     this.ctx.refuseInProduction('sandbox clock advance')
-    const result = await this.ctx.client.call(advanceClock(body))
+    const req = advanceClock(body)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const result = await this.ctx.client.call(req)
     renderAdvance(this.out, result)
     return result
   }

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {confirmEnrolment} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {readJsonInput} from '../../../lib/flags.js'
+import {dryRunFlag, readJsonInput} from '../../../lib/flags.js'
 import {codeFlag, customerArg} from '../../../lib/workflows/sca/flags.js'
 import {scaConfirmRequest} from '../../../lib/schemas/sca.js'
 import {redact} from '../../../lib/secret.js'
@@ -32,6 +32,7 @@ export default class ScaFactorsConfirm extends BaseCommand<typeof ScaFactorsConf
     code: codeFlag,
     credential: Flags.string({description: 'PASSKEY: the WebAuthn credential JSON (inline, @file or -)'}),
     origin: Flags.string({description: 'PASSKEY: the origin the credential was made against'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -52,7 +53,9 @@ export default class ScaFactorsConfirm extends BaseCommand<typeof ScaFactorsConf
         credential: f.credential === undefined ? undefined : readJsonInput(f.credential, '--credential'),
       }
     const checked = checkWith(scaConfirmRequest, body)
-    const done = await this.ctx.client.call(confirmEnrolment(this.args.customerId, checked))
+    const req = confirmEnrolment(this.args.customerId, checked)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const done = await this.ctx.client.call(req)
     this.out.success(`${f.type} enrolled for ${this.args.customerId}`)
     // TOTP recovery codes are secrets: they are not printed (the Service shows them once; keep them with the customer).
     return redact(done)

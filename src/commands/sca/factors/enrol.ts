@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {startEnrolment} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {dryRunFlag} from '../../../lib/flags.js'
 import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {redact} from '../../../lib/secret.js'
 
@@ -17,12 +18,13 @@ export default class ScaFactorsEnrol extends BaseCommand<typeof ScaFactorsEnrol>
     'show-secret': Flags.boolean({
       description: 'print the TOTP secret and otpauth URI (hidden otherwise: hand it to the customer once)',
     }),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
-    const started = await this.ctx.client.call(
-      startEnrolment(this.args.customerId, this.flags.type as 'TOTP' | 'PASSKEY'),
-    )
+    const req = startEnrolment(this.args.customerId, this.flags.type as 'TOTP' | 'PASSKEY')
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const started = await this.ctx.client.call(req)
     const shown = this.flags['show-secret'] ? started : (redact(started) as typeof started)
     this.out.success(`${this.flags.type} enrolment started for ${this.args.customerId}`)
     this.out.info(

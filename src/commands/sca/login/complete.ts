@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {completeLogin} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
-import {readJsonInput} from '../../../lib/flags.js'
+import {dryRunFlag, readJsonInput} from '../../../lib/flags.js'
 import {codeFlag, customerArg, ipFlag, readScaCode} from '../../../lib/workflows/sca/flags.js'
 import {SCA_FACTORS, scaLoginCompleteRequest} from '../../../lib/schemas/sca.js'
 import {checkWith, compact} from '../../../lib/validate.js'
@@ -20,6 +20,7 @@ export default class ScaLoginComplete extends BaseCommand<typeof ScaLoginComplet
     assertion: Flags.string({description: 'PASSKEY: the WebAuthn assertion JSON (inline, @file or -)'}),
     origin: Flags.string({description: 'PASSKEY: the origin the assertion was made against'}),
     ip: ipFlag,
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -37,7 +38,9 @@ export default class ScaLoginComplete extends BaseCommand<typeof ScaLoginComplet
         origin: f.origin,
       }),
     )
-    const session = await this.ctx.client.call(completeLogin(this.args.customerId, body))
+    const req = completeLogin(this.args.customerId, body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const session = await this.ctx.client.call(req)
     this.out.success(`SCA session ${session.status} for ${this.args.customerId} until ${session.sessionExpiresAt}`)
     return session
   }

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {startLogin} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {dryRunFlag} from '../../../lib/flags.js'
 import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 import {SCA_FACTORS} from '../../../lib/schemas/sca.js'
@@ -12,10 +13,13 @@ export default class ScaLoginStart extends BaseCommand<typeof ScaLoginStart> {
   static override args = customerArg
   static override flags = {
     factor: Flags.string({description: 'factor to log in with', options: [...SCA_FACTORS], default: 'SMS_OTP'}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
-    const started = await this.ctx.client.call(startLogin(this.args.customerId, this.flags.factor))
+    const req = startLogin(this.args.customerId, this.flags.factor)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const started = await this.ctx.client.call(req)
     renderKeyValue(this.out, [
       ['factor', started.factor],
       ['challengeId', started.challengeId],

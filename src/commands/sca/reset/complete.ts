@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {completeReset} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {dryRunFlag} from '../../../lib/flags.js'
 import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {resetCompleteRequest} from '../../../lib/schemas/sca.js'
 import {checkWith} from '../../../lib/validate.js'
@@ -25,6 +26,7 @@ export default class ScaResetComplete extends BaseCommand<typeof ScaResetComplet
       description: 'SMS_OTP reset: the new mobile number, digits only',
       dependsOn: ['country-code'],
     }),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
@@ -33,7 +35,9 @@ export default class ScaResetComplete extends BaseCommand<typeof ScaResetComplet
       resetCompleteRequest,
       f.number ? {mobile: {countryCode: f['country-code'], number: f.number}} : {},
     )
-    await this.ctx.client.call(completeReset(this.args.customerId, this.args.resetId, body))
+    const req = completeReset(this.args.customerId, this.args.resetId, body)
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    await this.ctx.client.call(req)
     this.out.success(`Reset ${this.args.resetId} completed; the customer can enrol again`)
     return {customerId: this.args.customerId, resetId: this.args.resetId, status: 'COMPLETED'}
   }

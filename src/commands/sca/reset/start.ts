@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {startReset} from '../../../lib/api/sca.js'
 import {BaseCommand} from '../../../lib/base-command.js'
+import {dryRunFlag} from '../../../lib/flags.js'
 import {customerArg} from '../../../lib/workflows/sca/flags.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 import {SCA_FACTORS} from '../../../lib/schemas/sca.js'
@@ -12,10 +13,13 @@ export default class ScaResetStart extends BaseCommand<typeof ScaResetStart> {
   static override args = customerArg
   static override flags = {
     factor: Flags.string({description: 'the lost factor', options: [...SCA_FACTORS], required: true}),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
-    const r = await this.ctx.client.call(startReset(this.args.customerId, this.flags.factor))
+    const req = startReset(this.args.customerId, this.flags.factor)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
+    const r = await this.ctx.client.call(req)
     renderKeyValue(this.out, [
       ['resetId', r.resetId],
       ['liveness link', r.verificationLink],

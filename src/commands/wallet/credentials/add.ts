@@ -1,8 +1,8 @@
 import {Flags} from '@oclif/core'
 import {CREDENTIAL_TYPES, type CredentialType} from '../../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
-import {idArg, readJsonInput} from '../../../lib/flags.js'
-import {addCredentialFlow} from '../../../lib/workflows/wallet/credentials.js'
+import {dryRunFlag, idArg, readJsonInput} from '../../../lib/flags.js'
+import {addCredentialFlow, addCredentialOp} from '../../../lib/workflows/wallet/credentials.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 import {withArticle} from '../../../lib/article.js'
 
@@ -34,20 +34,26 @@ export default class WalletCredentialsAdd extends BaseCommand<typeof WalletCrede
     'allow-unsigned-envelope': Flags.boolean({
       description: 'sandbox only: accept an OTP target bundle with no enclave signature',
     }),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
     const f = this.flags
     const registration = f.attestation === undefined ? undefined : readJsonInput(f.attestation, '--attestation')
-    this.ctx.banner(`add ${withArticle(f.type)} credential to ${this.args.accountId}`)
-    const result = await addCredentialFlow(this.ctx, this.args.accountId, f.type as CredentialType, {
+    const type = f.type as CredentialType
+    const opts = {
       oidcTokenStdin: f['oidc-token-stdin'],
       nickname: f.nickname,
       registration,
       challenge: f.challenge,
       activate: !f['no-activate'],
       allowUnsigned: f['allow-unsigned-envelope'],
-    })
+    }
+    // The add request only: an OTP credential's activation that follows is a login (`svc wallet login`).
+    const op = await addCredentialOp(this.ctx, this.args.accountId, type, {...opts, dryRun: f['dry-run']})
+    if (f['dry-run']) return this.dryRun(this.ctx.describe(op))
+    this.ctx.banner(`add ${withArticle(f.type)} credential to ${this.args.accountId}`)
+    const result = await addCredentialFlow(this.ctx, op, type, opts)
     this.out.success(`Added ${result.credential.id} (${result.credential.type})`)
     renderKeyValue(this.out, [
       ['credential', result.credential.id],

@@ -2,7 +2,7 @@ import {authMethodSchema, walletOps} from '../../../lib/api/wallet.js'
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
 import {SvcError} from '../../../lib/errors.js'
 import {ExitCode} from '../../../lib/exit-codes.js'
-import {idArg} from '../../../lib/flags.js'
+import {dryRunFlag, idArg} from '../../../lib/flags.js'
 import {engineFor} from '../../../lib/workflows/wallet/common.js'
 import {renderKeyValue} from '../../../lib/output/render.js'
 
@@ -15,9 +15,12 @@ export default class WalletCredentialsChallenge extends BaseCommand<typeof Walle
   static override examples = ['<%= config.bin %> wallet credentials challenge AuthMethod:0b6f... --json']
   static override baseFlags = withTimeout('2m')
   static override args = {credentialId: idArg('AuthMethod')}
+  static override flags = {'dry-run': dryRunFlag}
 
   async run() {
-    const res = await engineFor(this.ctx).run(walletOps.challenge(this.args.credentialId), () => {
+    const op = walletOps.challenge(this.args.credentialId)
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(op))
+    const res = await engineFor(this.ctx).run(op, () => {
       throw new SvcError({
         code: 'RESPONSE_INVALID',
         message: 'The OTP challenge unexpectedly asked for a signature',

@@ -1,7 +1,8 @@
 import {BaseCommand, withTimeout} from '../../../lib/base-command.js'
-import {idArg, idFlag} from '../../../lib/flags.js'
+import {dryRunFlag, idArg, idFlag} from '../../../lib/flags.js'
 import {accountFor} from '../../../lib/workflows/wallet/common.js'
-import {refreshSession} from '../../../lib/workflows/wallet/ops.js'
+import {walletOps} from '../../../lib/api/wallet.js'
+import {NEW_SESSION_KEY, refreshSession} from '../../../lib/workflows/wallet/ops.js'
 import {renderSession} from '../../../lib/output/wallet.js'
 
 export default class WalletSessionsRefresh extends BaseCommand<typeof WalletSessionsRefresh> {
@@ -17,14 +18,14 @@ export default class WalletSessionsRefresh extends BaseCommand<typeof WalletSess
       description: 'the wallet the session belongs to (default: from the key store)',
       name: 'account',
     }),
+    'dry-run': dryRunFlag,
   }
 
   async run() {
-    const result = await refreshSession(
-      this.ctx,
-      accountFor(this.ctx, this.flags.account, {sessionId: this.args.sessionId}),
-      this.args.sessionId,
-    )
+    const accountId = accountFor(this.ctx, this.flags.account, {sessionId: this.args.sessionId})
+    if (this.flags['dry-run'])
+      return this.dryRun(this.ctx.describe(walletOps.refreshSession(this.args.sessionId, NEW_SESSION_KEY, accountId)))
+    const result = await refreshSession(this.ctx, accountId, this.args.sessionId)
     this.out.success(`Refreshed: ${result.session.id} now expires ${result.session.expiresAt}`)
     renderSession(this.out, result.session, result.key)
     return {

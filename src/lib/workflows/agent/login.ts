@@ -1,5 +1,5 @@
 import {redeemDeviceCode} from '../../api/agents.js'
-import {ApiClient} from '../../api/client.js'
+import {ApiClient, type DescribedRequest} from '../../api/client.js'
 import {saveAgentProfile} from '../../config.js'
 import type {Context} from '../../context.js'
 import {Secret} from '../../secret.js'
@@ -10,13 +10,7 @@ import {Secret} from '../../secret.js'
  */
 export async function agentLogin(ctx: Context, code: string, profileName: string) {
   const p = ctx.profile
-  const client = new ApiClient({
-    baseUrl: p.baseUrl,
-    timeoutMs: Math.min(30_000, Math.max(1000, ctx.remainingMs())),
-    userAgent: 'svc-cli',
-    trace: ctx.debug ? (line) => ctx.out.info(ctx.out.dim(line)) : undefined,
-    deadline: ctx.deadline,
-  })
+  const client = redeemClient(ctx)
   try {
     const redeemed = await client.call(redeemDeviceCode(code))
     const token = new Secret(redeemed.accessToken)
@@ -30,4 +24,19 @@ export async function agentLogin(ctx: Context, code: string, profileName: string
   } finally {
     await client.close()
   }
+}
+
+/** --dry-run: the redeem request; the code is the credential, so it is shown redacted in the path. */
+export function describeRedeem(ctx: Context): {dryRun: true; request: DescribedRequest} {
+  return {dryRun: true, request: redeemClient(ctx).describe(redeemDeviceCode('[REDACTED]'))}
+}
+
+function redeemClient(ctx: Context): ApiClient {
+  return new ApiClient({
+    baseUrl: ctx.profile.baseUrl,
+    timeoutMs: Math.min(30_000, Math.max(1000, ctx.remainingMs())),
+    userAgent: 'svc-cli',
+    trace: ctx.debug ? (line) => ctx.out.info(ctx.out.dim(line)) : undefined,
+    deadline: ctx.deadline,
+  })
 }

@@ -26,21 +26,43 @@ function explain409(e: unknown, customerId: string, channel: Channel): never {
   throw e
 }
 
-export async function sendCode(ctx: Context, customerId: string, channel: Channel): Promise<void> {
-  await ctx.client.call(sendContactCode(customerId, channel)).catch((e) => explain409(e, customerId, channel))
+export async function sendCode(
+  ctx: Context,
+  customerId: string,
+  channel: Channel,
+  req = sendContactCode(customerId, channel),
+): Promise<void> {
+  await ctx.client.call(req).catch((e) => explain409(e, customerId, channel))
 }
 
-/** The code comes from --code, or a hidden prompt on a terminal; it is never echoed or traced. */
-export async function confirmCode(ctx: Context, customerId: string, channel: Channel, given: string | undefined) {
+/**
+ * The confirm request. The code comes from --code, or a hidden prompt on a terminal; it is never
+ * echoed or traced. A dry run asks for nothing: the code is shown redacted whatever it is.
+ */
+export async function confirmCodeRequestFor(
+  ctx: Context,
+  customerId: string,
+  channel: Channel,
+  given: string | undefined,
+  opts: {dryRun?: boolean} = {},
+) {
   let code = given
   if (code === undefined) {
+    if (opts.dryRun) return confirmContactCode(customerId, channel, '[REDACTED]')
     if (!canPrompt(ctx.env)) requireFlags(['code'])
     code = await promptSecret(`Code sent to the customer's ${channel}`, {
       onAbort: `the code was not submitted; \`svc kyc confirm-${channel} ${customerId} --code <code>\` submits it later`,
     })
   }
   const body = checkWith(confirmCodeRequest, {code: code.trim()})
-  return ctx.client
-    .call(confirmContactCode(customerId, channel, body.code))
-    .catch((e) => explain409(e, customerId, channel))
+  return confirmContactCode(customerId, channel, body.code)
+}
+
+export async function confirmCode(
+  ctx: Context,
+  customerId: string,
+  channel: Channel,
+  req: ReturnType<typeof confirmContactCode>,
+) {
+  return ctx.client.call(req).catch((e) => explain409(e, customerId, channel))
 }

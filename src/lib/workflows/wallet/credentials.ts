@@ -1,8 +1,9 @@
-import type {AuthMethod, CredentialType} from '../../api/wallet.js'
+import {walletOps, type AuthMethod, type CredentialType} from '../../api/wallet.js'
 import type {Context} from '../../context.js'
 import {type FieldError, InputError} from '../../errors.js'
 import {promptSecret} from '../../prompts.js'
 import {checkOidcToken} from '../../wallet/oidc.js'
+import type {SignedOperation} from '../../wallet/signed-retry.js'
 import {readSecretInput} from './input.js'
 import {loginWithOtp, otpSource} from './login.js'
 import {addCredential} from './ops.js'
@@ -61,29 +62,46 @@ export function passkeyFields(opts: AddCredentialOptions): Record<string, unknow
 }
 
 /**
+ * The add request (walletOps.addCredential): PASSKEY's registration, OAUTH's OIDC token, checked
+ * before anything is sent. A dry run asks for no token: it would be shown redacted anyway.
+ */
+export async function addCredentialOp(
+  ctx: Context,
+  accountId: string,
+  type: CredentialType,
+  opts: AddCredentialOptions & {dryRun?: boolean},
+): Promise<SignedOperation & {accountId: string}> {
+  let fields: Record<string, unknown> = {}
+  if (type === 'PASSKEY') fields = passkeyFields(opts)
+  if (type === 'OAUTH') {
+    if (opts.dryRun && !opts.oidcTokenStdin) fields = {oidcToken: '[REDACTED]'}
+    else {
+      const token = await readSecretInput(ctx, {
+        stdin: opts.oidcTokenStdin,
+        flag: 'oidc-token-stdin',
+        prompt: 'OIDC ID token',
+      })
+      const {problems} = checkOidcToken(token.reveal(), {nowMs: ctx.now()})
+      if (problems.length)
+        throw new InputError(problems, undefined, 'Mint a fresh token (iat within 60 s); cached tokens fail.')
+      fields = {oidcToken: token.reveal()}
+    }
+  }
+  return {...walletOps.addCredential({type, accountId, ...fields}), accountId}
+}
+
+/**
  * Spec 5.3 rule 6: add through the signed retry, then activate like the first of its type. OTP
  * credentials log in at once (the registration's target bundle when present, else /challenge).
  */
 export async function addCredentialFlow(
   ctx: Context,
-  accountId: string,
+  op: SignedOperation & {accountId: string},
   type: CredentialType,
   opts: AddCredentialOptions,
 ): Promise<{credential: AuthMethod; session?: {id: string; expiresAt: string}; next?: string}> {
-  let fields: Record<string, unknown> = {}
-  if (type === 'PASSKEY') fields = passkeyFields(opts)
-  if (type === 'OAUTH') {
-    const token = await readSecretInput(ctx, {
-      stdin: opts.oidcTokenStdin,
-      flag: 'oidc-token-stdin',
-      prompt: 'OIDC ID token',
-    })
-    const {problems} = checkOidcToken(token.reveal(), {nowMs: ctx.now()})
-    if (problems.length)
-      throw new InputError(problems, undefined, 'Mint a fresh token (iat within 60 s); cached tokens fail.')
-    fields = {oidcToken: token.reveal()}
-  }
-  const credential = await addCredential(ctx, accountId, type, fields)
+  const accountId = op.accountId
+  const credential = await addCredential(ctx, op)
   const login = `svc wallet login ${accountId} --credential ${credential.id}`
   if (type === 'OAUTH')
     return {credential, next: `${login} --print-nonce, mint a token with that nonce, then ${login} --oidc-token-stdin`}

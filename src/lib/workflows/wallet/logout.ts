@@ -2,6 +2,7 @@ import {walletOps} from '../../api/wallet.js'
 import type {Context} from '../../context.js'
 import {ApiError} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
+import type {SignedOperation} from '../../wallet/signed-retry.js'
 import {engineFor, keyStoreFor, signerFor} from './common.js'
 
 export interface LogoutResult {
@@ -24,9 +25,10 @@ export async function logout(ctx: Context, accountId: string): Promise<LogoutRes
   const keys = keyStoreFor(ctx)
   const result: LogoutResult = {accountId, revoked: [], alreadyEnded: [], keysDeleted: 0}
   for (const record of keys.list({accountId, kind: 'session'})) {
-    const sessionId = record.sessionId ?? record.publicKey
+    const op = revocation(record, accountId)
+    const sessionId = op.path[2]
     try {
-      await engineFor(ctx).run(walletOps.revokeSession(sessionId, accountId), signerFor(keys, record))
+      await engineFor(ctx).run(op, signerFor(keys, record))
       result.revoked.push(sessionId)
     } catch (e) {
       if (!(e instanceof ApiError) || (e.exitCode !== ExitCode.AUTH && e.exitCode !== ExitCode.NOT_FOUND)) throw e
@@ -37,4 +39,15 @@ export async function logout(ctx: Context, accountId: string): Promise<LogoutRes
   }
   result.keysDeleted += keys.purge({accountId})
   return result
+}
+
+/** The revocations a logout sends, one per session this machine holds a key for (what --dry-run shows). */
+export function logoutOps(ctx: Context, accountId: string): SignedOperation[] {
+  return keyStoreFor(ctx)
+    .list({accountId, kind: 'session'})
+    .map((record) => revocation(record, accountId))
+}
+
+function revocation(record: {sessionId?: string; publicKey: string}, accountId: string): SignedOperation {
+  return walletOps.revokeSession(record.sessionId ?? record.publicKey, accountId)
 }

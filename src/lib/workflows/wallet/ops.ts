@@ -18,6 +18,9 @@ import {bytesToHex, generateP256KeyPair} from '../../wallet/index.js'
 import {accountFor, engineFor, keyStoreFor, noSession, requireSession, signerFor, writableKeyStore} from './common.js'
 import {type LoginResult, storeSession} from './login.js'
 
+/** A refresh's clientPublicKey as --dry-run shows it: the key pair is generated only when the request is sent. */
+export const NEW_SESSION_KEY = '{a new P-256 public key, generated when sent}'
+
 /** Refresh (api-gaps 5.5): signed by the session being refreshed; a new key pair becomes its key. */
 export async function refreshSession(ctx: Context, accountId: string, sessionId: string): Promise<LoginResult> {
   const keys = await writableKeyStore(ctx)
@@ -79,16 +82,11 @@ export async function revokeCredential(
   return {revoked: credentialId, sessionsRemoved: stale.length}
 }
 
-/** Adds a credential (signed by any session of the account); returns the new AuthMethod. */
-export async function addCredential(
-  ctx: Context,
-  accountId: string,
-  type: CredentialType,
-  fields: Record<string, unknown>,
-): Promise<AuthMethod> {
+/** Adds a credential (walletOps.addCredential, signed by any session of the account); returns the new AuthMethod. */
+export async function addCredential(ctx: Context, op: SignedOperation & {accountId: string}): Promise<AuthMethod> {
   const keys = keyStoreFor(ctx)
-  const signer = requireSession(keys, accountId)
-  const res = await engineFor(ctx).run(walletOps.addCredential({type, accountId, ...fields}), signerFor(keys, signer))
+  const signer = requireSession(keys, op.accountId)
+  const res = await engineFor(ctx).run(op, signerFor(keys, signer))
   return ctx.client.parse(authMethodSchema, res.body, 'credential')
 }
 

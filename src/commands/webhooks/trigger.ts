@@ -1,10 +1,9 @@
 import {Args, Flags} from '@oclif/core'
-import type {ApiRequest} from '../../lib/api/request.js'
+import {sendTestEvent} from '../../lib/api/sandbox-events.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
-import {InputError, type FieldError, usageError} from '../../lib/errors.js'
+import {usageError} from '../../lib/errors.js'
 import {dryRunFlag} from '../../lib/flags.js'
-import {webhookUrl} from '../../lib/schemas/webhooks.js'
-import {closeMatches, knownType, TRIGGERABLE} from '../../lib/webhook-trigger/catalogue.js'
+import {TRIGGERABLE, triggerInput} from '../../lib/webhook-trigger/catalogue.js'
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
   static override summary = 'Make the sandbox emit a real, signed event of a type (default TEST) and show its delivery'
@@ -38,21 +37,8 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
   }
 
   async run() {
-    const given = this.args.type
     if (this.flags.list) return this.list()
-    const type = given === undefined ? 'TEST' : knownType(given)
-    const errors: FieldError[] = []
-    if (!type) {
-      const near = closeMatches(given!)
-      errors.push({
-        field: 'type',
-        message: `"${given}" is not an event type svc can trigger${near.length ? `; did you mean ${near.join(', ')}?` : ''}`,
-      })
-    }
-    if (this.flags.url !== undefined && !webhookUrl.safeParse(this.flags.url).success)
-      errors.push({field: 'url', message: `"${this.flags.url}" must be an http(s) URL`})
-    if (errors.length || !type)
-      throw new InputError(errors, undefined, 'See `svc webhooks trigger --list`; nothing was sent.')
+    const type = triggerInput(this.args.type, this.flags.url)
     this.ctx.refuseInProduction('webhooks trigger')
     if (TRIGGERABLE.find((t) => t.type === type)?.localOnly && this.ctx.profile.environment !== 'local') {
       throw usageError(
@@ -90,9 +76,7 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
   }
 
   private async test() {
-    // The operation takes no body; only the local sandbox's --url extension sends one.
-    const body = this.flags.url ? {url: this.flags.url} : undefined
-    const req: ApiRequest = {method: 'POST', path: ['sandbox', 'webhooks', 'test'], body}
+    const req = sendTestEvent(this.flags.url)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     const res = await this.ctx.client.request(req)
     const result = (res.body ?? {}) as {url?: string; response_status?: number}

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import type {ApiClient} from './client.js'
-import {apiRequest} from './request.js'
+import {apiRequest, type ApiRequest} from './request.js'
 
 const storedEvent = z.looseObject({
   id: z.string(),
@@ -15,6 +15,12 @@ const eventPage = z.looseObject({
   hasMore: z.boolean().optional(),
   nextCursor: z.string().optional(),
 })
+
+/** A signed TEST event to the webhook endpoint now; `url` (local sandbox only) delivers it there instead. */
+export function sendTestEvent(url?: string): ApiRequest {
+  // The operation takes no body; only the local sandbox's --url extension sends one.
+  return {method: 'POST', path: ['sandbox', 'webhooks', 'test'], body: url ? {url} : undefined}
+}
 
 /**
  * The sandbox's event log (GET /sandbox/events): the webhooks it emitted, oldest first, with their

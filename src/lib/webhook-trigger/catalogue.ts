@@ -1,3 +1,5 @@
+import {InputError, type FieldError} from '../errors.js'
+import {webhookUrl} from '../schemas/webhooks.js'
 import {editDistance} from '../suggest.js'
 
 /**
@@ -147,4 +149,25 @@ export function closeMatches(given: string): string[] {
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
     .map(({t}) => t)
+}
+
+/**
+ * `svc webhooks trigger [type] [--url]` checked before anything is sent: the type (TEST when none is
+ * given; a mistyped one names the close matches) and the URL, every problem at once (exit 2).
+ */
+export function triggerInput(given: string | undefined, url: string | undefined): string {
+  const type = given === undefined ? 'TEST' : knownType(given)
+  const errors: FieldError[] = []
+  if (!type) {
+    const near = closeMatches(given!)
+    errors.push({
+      field: 'type',
+      message: `"${given}" is not an event type svc can trigger${near.length ? `; did you mean ${near.join(', ')}?` : ''}`,
+    })
+  }
+  if (url !== undefined && !webhookUrl.safeParse(url).success)
+    errors.push({field: 'url', message: `"${url}" must be an http(s) URL`})
+  if (errors.length || !type)
+    throw new InputError(errors, undefined, 'See `svc webhooks trigger --list`; nothing was sent.')
+  return type
 }

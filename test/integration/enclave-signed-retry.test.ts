@@ -215,6 +215,39 @@ describe('still processing', () => {
     })
     expect(resend.status).toBe(204)
   })
+
+  it('a restart between accept and settle fails the operation honestly: nothing ran, nothing says completed', async () => {
+    const {accountId, s} = await fx.httpWallet()
+    await fx.api.setSandbox({walletProcessingCount: 1, walletProcessingDelayMs: 3_600_000})
+    try {
+      const {leg1, leg2, raw, stampHeader} = await fx.api.signed(
+        'PATCH',
+        privacy(accountId),
+        {privateEnabled: true},
+        s.key,
+      )
+      expect(leg2.body.status).toBe('PROCESSING')
+      await fx.restart()
+      const settled = await fx.api.call('POST', `/sandbox/wallet-requests/${leg1.body.requestId}/settle`)
+      expect(settled.status).toBe(200)
+      const headers = {'service-wallet-signature': stampHeader, 'request-id': leg1.body.requestId}
+      const resend = await fx.api.call('PATCH', privacy(accountId), {raw, headers})
+      expect([resend.status, resend.body.code]).toEqual([500, 'INTERNAL_ERROR'])
+      expect(resend.body.reason).toMatch(/restarted while internal_account.update .* was settling, so it did not run/)
+      expect(fx.sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', accountId)!.privateEnabled).toBe(false)
+      const event = (await fx.api.call('GET', '/sandbox/events?type=wallet_operation.completed')).body.data.find(
+        (e: {data: {requestId: string}}) => e.data.requestId === leg1.body.requestId,
+      )
+      expect(event.data).toMatchObject({status: 'failed', error: {code: 'INTERNAL_ERROR'}})
+      // A new challenge runs it for real.
+      await fx.api.setSandbox({walletProcessingDelayMs: 150})
+      const again = await fx.api.signed('PATCH', privacy(accountId), {privateEnabled: true}, s.key)
+      expect(again.leg2.status).toBe(200)
+      expect(fx.sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', accountId)!.privateEnabled).toBe(true)
+    } finally {
+      await fx.api.setSandbox({walletProcessingDelayMs: 150})
+    }
+  })
 })
 
 describe('sessions', () => {

@@ -8,8 +8,29 @@ import {walletSettings} from './state.js'
 
 const SETTLE_JOB = 'wallet.settle'
 
-/** Closures of operations still settling in this process, by request id. */
-const inflight = new Map<string, Execute>()
+/**
+ * Closures of operations still settling, per open store (a restart, or a team sandbox closed while
+ * idle and opened again, starts with none), by request id. The settle job is durable; a closure is
+ * not: a job that finds none fails the operation honestly instead of reporting one that never ran.
+ */
+const inflight = new WeakMap<object, Map<string, Execute>>()
+
+function closures(ctx: SandboxContext): Map<string, Execute> {
+  let byId = inflight.get(ctx.db)
+  if (!byId) inflight.set(ctx.db, (byId = new Map()))
+  return byId
+}
+
+/** The answer of an operation whose closure did not survive a restart: it did not run. */
+function interrupted(p: PendingRequest): EmuResponse {
+  // 500 INTERNAL_ERROR: the contract's one failure of a signed operation that is the sandbox's own doing.
+  const e = new HttpError(
+    500,
+    'INTERNAL_ERROR',
+    `The sandbox restarted while ${p.operation} (${p.id}) was settling, so it did not run; send the request again without Request-Id for a new challenge`,
+  )
+  return {status: e.status, body: e.body()}
+}
 
 /**
  * When the sandbox says so (see takeProcessing), starts `execute` settling in the background and
@@ -26,7 +47,7 @@ export function deferToSettle(
   p.processing = {operationId, stamp, settled: false}
   if (!p.deliverOnResend) p.consumed = true
   ctx.db.put(PENDING, p.id, p)
-  inflight.set(p.id, execute)
+  closures(ctx).set(p.id, execute)
   ctx.scheduler.after(walletSettings(ctx).walletProcessingDelayMs, SETTLE_JOB, {requestId: p.id})
   return processingAnswer()
 }
@@ -67,9 +88,9 @@ async function settle(ctx: SandboxContext, requestId: string): Promise<void> {
   if (!stored?.processing || stored.processing.settled) return
   const p = structuredClone(stored)
   const processing = p.processing!
-  const execute = inflight.get(p.id)
-  inflight.delete(p.id)
-  if (!p.deliverOnResend && execute) processing.result = await run(execute, p)
+  const execute = closures(ctx).get(p.id)
+  closures(ctx).delete(p.id)
+  if (!p.deliverOnResend) processing.result = execute ? await run(execute, p) : interrupted(p)
   processing.settled = true
   ctx.db.put(PENDING, p.id, p)
   const failed = processing.result !== undefined && processing.result.status >= 400

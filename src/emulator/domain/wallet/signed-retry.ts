@@ -139,7 +139,7 @@ async function resend(
     ctx.db.put(PENDING, p.id, {...p, delivered: true})
     return processing.result
   }
-  // Export (or an operation whose in-process closure was lost to a restart): produce it now.
+  // Export: nothing was stored at settle time, so the re-send produces the answer now.
   if (p.deliverOnResend && Date.parse(p.expiresAt) <= ctx.now()) {
     throw unauthorized(
       'UNAUTHORIZED',

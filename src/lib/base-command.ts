@@ -8,6 +8,7 @@ import {durationFlag} from './flags.js'
 import {interrupts} from './interrupt.js'
 import {withCommandHint} from './hints.js'
 import {missingFlagsError} from './missing-flags.js'
+import {io} from './io.js'
 
 const TIMEOUT_HELP = 'give up after this long (30s, 10m ...)'
 
@@ -58,6 +59,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected args!: CommandArgs<T>
   protected ctx!: Context
   private output?: Output
+  private offSignal?: () => void
 
   protected get out(): Output {
     this.output ??= makeOutput(this.jsonEnabled(), this.argv)
@@ -73,7 +75,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       args: this.ctor.args,
       strict: this.ctor.strict,
     })
-    if (!(this.ctor as typeof BaseCommand).handlesInterrupt) process.once('SIGINT', () => this.interrupted())
+    if (!(this.ctor as typeof BaseCommand).handlesInterrupt)
+      this.offSignal = io().onSignal('SIGINT', () => this.interrupted())
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
     this.ctx = new Context({
@@ -83,6 +86,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       flags: this.flags as Context['opts']['flags'],
       timeoutMs: parseDuration((this.flags as {timeout?: string}).timeout ?? '30s') ?? 30_000,
     })
+  }
+
+  /** The SIGINT handler belongs to this run (a test process runs many commands in turn). */
+  public override async finally(err: Error | undefined): Promise<void> {
+    this.offSignal?.()
+    return super.finally(err)
   }
 
   protected override async catch(err: Error & {exitCode?: number}): Promise<never> {
@@ -110,14 +119,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   private interrupted(): void {
     const doc = interrupts.error().toDocument()
-    if (process.stderr.isTTY) process.stderr.write('\r\x1b[2K')
+    if (io().stderr.isTTY) io().stderr.write('\r\x1b[2K')
     if (this.jsonEnabled()) {
       this.out.printJson({error: doc})
       this.out.printErrorLine(doc)
     } else this.out.printError(doc)
-    process.exitCode = 130
-    // Let stdout/stderr drain (pipes are asynchronous), then stop.
-    process.stdout.write('', () => process.stderr.write('', () => process.exit(130)))
+    io().exit(130)
   }
 
   /** --dry-run: the request goes to stdout (JSON in both modes), a note to stderr, nothing is sent. */
@@ -153,10 +160,10 @@ export function withTimeout(dflt: string): typeof BaseCommand.baseFlags {
 }
 
 function makeOutput(json: boolean, argv: string[]): Output {
-  const env = process.env
+  const {env, stdout, stderr} = io()
   const noColor = argv.includes('--no-color') || 'NO_COLOR' in env || env.TERM === 'dumb'
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0'
-  return new Output({json, color: !noColor && (forced || Boolean(process.stderr.isTTY))})
+  return new Output({json, color: !noColor && (forced || Boolean(stderr.isTTY)), stdout, stderr})
 }
 
 /** Anything thrown becomes an SvcError: parse errors are usage (exit 2), unknown errors are bugs (exit 1). */

@@ -6,6 +6,7 @@ import {Secret} from './secret.js'
 import {recordedSandboxUrl} from './sandbox-process.js'
 import type Conf from 'conf'
 import {ensurePrivateDir, withDirLock, writePrivateFileAtomic} from './fs-safe.js'
+import {currentEnv} from './io.js'
 
 export const ENVIRONMENTS = ['local', 'sandbox', 'production'] as const
 export type Environment = (typeof ENVIRONMENTS)[number]
@@ -49,20 +50,20 @@ function readJson<T>(path: string): T | undefined {
   }
 }
 
-export function configPath(env = process.env): string {
+export function configPath(env = currentEnv()): string {
   return join(configDir(env), 'config.json')
 }
 
-function credentialsPath(env = process.env): string {
+function credentialsPath(env = currentEnv()): string {
   return join(configDir(env), 'credentials.json')
 }
 
 /** Agent access tokens by profile, 0600 beside credentials.json (never printed). */
-function agentTokensPath(env = process.env): string {
+function agentTokensPath(env = currentEnv()): string {
   return join(configDir(env), 'agent-tokens.json')
 }
 
-export function readAgentTokens(env = process.env): Record<string, string> {
+export function readAgentTokens(env = currentEnv()): Record<string, string> {
   return readJson<{profiles?: Record<string, string>}>(agentTokensPath(env))?.profiles ?? {}
 }
 
@@ -71,7 +72,7 @@ export async function saveAgentProfile(
   name: string,
   profile: Profile,
   token: Secret,
-  env = process.env,
+  env = currentEnv(),
 ): Promise<void> {
   const store = await confStore(env)
   locked(env, () => {
@@ -81,16 +82,16 @@ export async function saveAgentProfile(
 }
 
 /** Reads the config with plain fs (fast start-up). A reader needs no lock: every write is a whole-file rename. */
-export function readConfig(env = process.env): ConfigFile {
+export function readConfig(env = currentEnv()): ConfigFile {
   return readJson<ConfigFile>(configPath(env)) ?? {}
 }
 
-export function readSecrets(env = process.env): Record<string, string> {
+export function readSecrets(env = currentEnv()): Record<string, string> {
   return readJson<{profiles?: Record<string, string>}>(credentialsPath(env))?.profiles ?? {}
 }
 
 /** Credentials the local sandbox wrote when it first started (0600 in its data dir). */
-export function readLocalSandboxCredentials(env = process.env): {tokenId: string; clientSecret: string} | undefined {
+export function readLocalSandboxCredentials(env = currentEnv()): {tokenId: string; clientSecret: string} | undefined {
   return readJson(join(sandboxDataDir(env), 'credentials.json'))
 }
 
@@ -114,7 +115,7 @@ export function isLoopback(url: string): boolean {
 }
 
 /** Precedence: flag > env > profile > built-in local default. */
-export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env = process.env): ResolvedProfile {
+export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env = currentEnv()): ResolvedProfile {
   const config = readConfig(env)
   const name = opts.profile ?? env.SVC_PROFILE ?? config.activeProfile ?? 'local'
   const stored = config.profiles?.[name]
@@ -201,7 +202,7 @@ export async function saveProfile(
   name: string,
   profile: Profile,
   secret: Secret | undefined,
-  env = process.env,
+  env = currentEnv(),
   opts: {activate?: boolean} = {},
 ): Promise<void> {
   const store = await confStore(env)
@@ -215,7 +216,7 @@ export async function saveProfile(
   })
 }
 
-export async function useProfile(name: string, env = process.env): Promise<void> {
+export async function useProfile(name: string, env = currentEnv()): Promise<void> {
   const store = await confStore(env)
   locked(env, () => {
     if (!readConfig(env).profiles?.[name] && name !== 'local') throw usageError(`No profile named "${name}"`)
@@ -223,7 +224,7 @@ export async function useProfile(name: string, env = process.env): Promise<void>
   })
 }
 
-export async function removeProfile(name: string, env = process.env): Promise<boolean> {
+export async function removeProfile(name: string, env = currentEnv()): Promise<boolean> {
   const store = await confStore(env)
   return locked(env, () => {
     if (!readConfig(env).profiles?.[name]) return false
@@ -238,7 +239,7 @@ export async function removeProfile(name: string, env = process.env): Promise<bo
 }
 
 /** Deletes the stored client secret of a profile (svc logout); the profile itself stays. */
-export function forgetSecret(name: string, env = process.env): boolean {
+export function forgetSecret(name: string, env = currentEnv()): boolean {
   return locked(env, () => {
     const token = dropSecret(agentTokensPath(env), name)
     return dropSecret(credentialsPath(env), name) || token

@@ -8,6 +8,7 @@ import type {Output} from './output/output.js'
 import {LOCAL_BASE_URL, sandboxDataDir} from './paths.js'
 import {runningPid} from './sandbox-process.js'
 import {canPrompt, promptConfirm} from './prompts.js'
+import {io} from './io.js'
 
 export interface ContextOptions {
   out: Output
@@ -60,11 +61,12 @@ export class Context {
 
   constructor(readonly opts: ContextOptions) {
     this.out = opts.out
-    this.env = opts.env ?? process.env
+    this.env = opts.env ?? io().env
     // SVC_TEST_CLOCK_OFFSET_MS skews this process's clock, so tests can play a machine whose clock is wrong.
     const offset = Number(this.env.SVC_TEST_CLOCK_OFFSET_MS) || 0
-    this.now = opts.now ?? (offset ? () => Date.now() + offset : Date.now)
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)))
+    const {now, sleep} = io()
+    this.now = opts.now ?? (offset ? () => now() + offset : now)
+    this.sleep = opts.sleep ?? sleep
     this.deadline = this.now() + opts.timeoutMs
     this.debug = Boolean(opts.flags.debug || this.env.SVC_DEBUG)
   }
@@ -132,6 +134,7 @@ export class Context {
       bearer: p.agentId ? p.agentToken : undefined,
       timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
       userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
+      dispatcher: io().dispatcher,
       idempotencyKey: this.opts.flags['idempotency-key'],
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
       warn: (line) => this.out.warn(line),

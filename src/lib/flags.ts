@@ -3,6 +3,7 @@ import {Args, Flags} from '@oclif/core'
 import {InputError, usageError} from './errors.js'
 import {parseDuration} from './duration.js'
 import {withArticle} from './article.js'
+import {readStdinText} from './io.js'
 
 const ID_BODY = /^[A-Za-z0-9_-]{1,128}$/
 
@@ -72,7 +73,7 @@ export function readJsonInput(value: string, what = '--data'): unknown {
   let text: string
   let source = 'inline JSON'
   if (value === '-' || value === '@-') {
-    text = readFileSync(0, 'utf8')
+    text = readStdinText()
     source = 'stdin'
   } else if (value.startsWith('@')) {
     source = value.slice(1)

@@ -5,9 +5,10 @@ import {ExitCode} from './exit-codes.js'
 import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
 import {configDir} from './paths.js'
 import type {SoftwarePasskey} from './wallet/passkey-authenticator.js'
+import {currentEnv} from './io.js'
 
 /** Credentials of the sandbox software authenticator: one 0600 file per credential in a 0700 dir. */
-export function passkeyDir(env = process.env): string {
+export function passkeyDir(env = currentEnv()): string {
   return join(configDir(env), 'passkeys')
 }
 
@@ -21,13 +22,13 @@ function fileOf(dir: string, credentialId: string): string {
   return join(dir, `${credentialId}.json`)
 }
 
-export function savePasskey(passkey: SoftwarePasskey, env = process.env): void {
+export function savePasskey(passkey: SoftwarePasskey, env = currentEnv()): void {
   const dir = passkeyDir(env)
   ensurePrivateDir(dir)
   writePrivateFileAtomic(fileOf(dir, passkey.credentialId), JSON.stringify(passkey, null, 2) + '\n')
 }
 
-export function loadPasskey(credentialId: string, env = process.env): SoftwarePasskey {
+export function loadPasskey(credentialId: string, env = currentEnv()): SoftwarePasskey {
   try {
     return JSON.parse(readFileSync(fileOf(passkeyDir(env), credentialId), 'utf8')) as SoftwarePasskey
   } catch (error) {

@@ -9,10 +9,11 @@ import type {Context} from './context.js'
 import {canPrompt, promptSecret} from './prompts.js'
 import {Secret} from './secret.js'
 import type {KeyKind, KeyRecord, KeyStoreOptions, PublicKeyRecord, SaveKeyInput} from './keystore-record.js'
+import {currentEnv} from './io.js'
 
 export type {KeyKind, KeyRecord, KeyStoreOptions, PublicKeyRecord, SaveKeyInput}
 
-export function keystoreDir(env = process.env): string {
+export function keystoreDir(env = currentEnv()): string {
   return join(configDir(env), 'keystore')
 }
 
@@ -45,7 +46,7 @@ export class KeyStore {
     this.dir = opts.dir
     this.baseUrl = opts.baseUrl
     this.now = opts.now ?? Date.now
-    this.env = opts.env ?? process.env
+    this.env = opts.env ?? currentEnv()
     const fromEnv = this.env.SVC_KEYSTORE_PASSPHRASE
     if (fromEnv) this.passphrase = new Secret(fromEnv)
   }

@@ -1,4 +1,3 @@
-import {readFileSync} from 'node:fs'
 import {ApiClient} from './api/client.js'
 import {
   ENVIRONMENTS,
@@ -15,6 +14,7 @@ import {ExitCode} from './exit-codes.js'
 import {LOCAL_BASE_URL} from './paths.js'
 import {canPrompt, promptSecret} from './prompts.js'
 import {Secret} from './secret.js'
+import {currentEnv, readStdinText} from './io.js'
 
 /** Flags that would put a secret on argv (shell history, ps): refused with a pointer to the safe ways. */
 const SECRET_ON_ARGV = /^--(client-?secret|secret)(=|$)/
@@ -31,7 +31,7 @@ export function refuseSecretOnArgv(argv: string[]): void {
 /** The client secret for `svc login`: --secret-stdin, then SVC_CLIENT_SECRET, then a hidden prompt on a TTY. */
 export async function readClientSecret(opts: {stdin: boolean; env: NodeJS.ProcessEnv}): Promise<Secret> {
   let value: string | undefined
-  if (opts.stdin) value = readFileSync(0, 'utf8').trim()
+  if (opts.stdin) value = readStdinText().trim()
   else if (opts.env.SVC_CLIENT_SECRET) value = opts.env.SVC_CLIENT_SECRET
   else if (canPrompt(opts.env)) value = (await promptSecret('Client secret')).trim()
   else
@@ -103,7 +103,7 @@ export interface ProfileRow {
 }
 
 /** Every configured profile, plus the built-in `local` one when none is configured under that name. */
-export function listProfiles(env = process.env): ProfileRow[] {
+export function listProfiles(env = currentEnv()): ProfileRow[] {
   const config = readConfig(env)
   const secrets = readSecrets(env)
   const active = config.activeProfile ?? 'local'
@@ -137,7 +137,7 @@ export function listProfiles(env = process.env): ProfileRow[] {
 export type SecretSource = 'SVC_CLIENT_SECRET' | 'stored' | 'local sandbox' | 'agent token' | 'none'
 
 /** Where the profile's secret comes from (never the secret): the order resolveProfile reads them in. */
-export function secretSource(p: ResolvedProfile, env = process.env): SecretSource {
+export function secretSource(p: ResolvedProfile, env = currentEnv()): SecretSource {
   if (p.agentId) return p.agentToken ? 'agent token' : 'none'
   return env.SVC_CLIENT_SECRET
     ? 'SVC_CLIENT_SECRET'
@@ -149,7 +149,7 @@ export function secretSource(p: ResolvedProfile, env = process.env): SecretSourc
 }
 
 /** The same, as a sentence a hint can use. */
-export function describeSecretSource(p: ResolvedProfile, env = process.env): string {
+export function describeSecretSource(p: ResolvedProfile, env = currentEnv()): string {
   return {
     SVC_CLIENT_SECRET: `the SVC_CLIENT_SECRET environment variable (it overrides profile ${p.name}'s stored secret)`,
     stored: `profile ${p.name}'s stored credentials (0600 file in the config dir)`,
@@ -160,7 +160,7 @@ export function describeSecretSource(p: ResolvedProfile, env = process.env): str
 }
 
 /** What `svc whoami` reports: which profile is live and where each value came from. */
-export function describeProfile(p: ResolvedProfile, env = process.env) {
+export function describeProfile(p: ResolvedProfile, env = currentEnv()) {
   return {
     profile: p.name,
     environment: p.environment,

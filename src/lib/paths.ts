@@ -1,19 +1,20 @@
 import {homedir} from 'node:os'
 import {join} from 'node:path'
+import {currentEnv} from './io.js'
 
 /** Where config, credentials and the key store live (XDG; SVC_CONFIG_DIR overrides). */
-export function configDir(env = process.env): string {
+export function configDir(env = currentEnv()): string {
   if (env.SVC_CONFIG_DIR) return env.SVC_CONFIG_DIR
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'svc')
 }
 
 /** Where the local sandbox keeps its journal by default (XDG data dir; SVC_DATA_DIR overrides). */
-export function dataDir(env = process.env): string {
+export function dataDir(env = currentEnv()): string {
   if (env.SVC_DATA_DIR) return env.SVC_DATA_DIR
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'svc')
 }
 
-export function sandboxDataDir(env = process.env): string {
+export function sandboxDataDir(env = currentEnv()): string {
   return env.SVC_SANDBOX_DIR || join(dataDir(env), 'sandbox')
 }
 

@@ -1,9 +1,10 @@
 import {usageError} from './errors.js'
 import {interruptedError} from './interrupt.js'
+import {currentEnv, io} from './io.js'
 
 /** Prompts only when a person is there: stdin and stderr are TTYs, and neither CI nor SVC_NO_INPUT is set. */
-export function canPrompt(env = process.env): boolean {
-  return Boolean(process.stdin.isTTY && process.stderr.isTTY && !env.CI && !env.SVC_NO_INPUT)
+export function canPrompt(env = currentEnv()): boolean {
+  return Boolean(io().stdinIsTTY && io().stderr.isTTY && !env.CI && !env.SVC_NO_INPUT)
 }
 
 /** Fails with exit 2 naming every missing flag, for scripts that cannot answer a prompt. */
@@ -18,7 +19,7 @@ async function inquirer() {
   return import('@inquirer/prompts')
 }
 
-const toStderr = {output: process.stderr}
+const toStderr = () => ({output: io().stderr})
 
 /** Ctrl-C at a prompt: exit 130 like any interrupt, saying what was (not) sent; the default is "nothing was sent". */
 function mapAbort(error: unknown, said?: string): never {
@@ -32,21 +33,21 @@ export async function promptText(
   opts: {default?: string; validate?: (value: string) => true | string} = {},
 ): Promise<string> {
   const {input} = await inquirer()
-  return input({message, default: opts.default, validate: opts.validate}, toStderr).catch(mapAbort)
+  return input({message, default: opts.default, validate: opts.validate}, toStderr()).catch(mapAbort)
 }
 
 /** `onAbort`: what Ctrl-C here leaves behind, when "nothing was sent" would not be the whole truth. */
 export async function promptSecret(message: string, opts: {onAbort?: string} = {}): Promise<string> {
   const {password} = await inquirer()
-  return password({message, mask: true}, toStderr).catch((e) => mapAbort(e, opts.onAbort))
+  return password({message, mask: true}, toStderr()).catch((e) => mapAbort(e, opts.onAbort))
 }
 
 export async function promptConfirm(message: string, dflt = false): Promise<boolean> {
   const {confirm} = await inquirer()
-  return confirm({message, default: dflt}, toStderr).catch(mapAbort)
+  return confirm({message, default: dflt}, toStderr()).catch(mapAbort)
 }
 
 export async function promptSelect<T extends string>(message: string, choices: T[]): Promise<T> {
   const {select} = await inquirer()
-  return select({message, choices: choices.map((value) => ({value}))}, toStderr).catch(mapAbort) as Promise<T>
+  return select({message, choices: choices.map((value) => ({value}))}, toStderr()).catch(mapAbort) as Promise<T>
 }

@@ -11,6 +11,7 @@ import {LOCAL_BASE_URL, sandboxDataDir} from './paths.js'
 import {recordedSandboxUrl} from './sandbox-process.js'
 import {sandboxCreated, sandboxName} from './schemas/sandboxes.js'
 import {Secret} from './secret.js'
+import {readStdinText} from './io.js'
 
 /** The environment variable a CI job gives the team server's admin secret in (never a flag value). */
 export const ADMIN_SECRET_ENV = 'SVC_SANDBOX_ADMIN_SECRET'
@@ -38,7 +39,7 @@ export function adminTarget(opts: {
   const dataDir = opts.dataDir ?? sandboxDataDir(opts.env)
   const baseUrl = adminBaseUrl(opts)
   if (opts.secretStdin) {
-    const value = readFileSync(0, 'utf8').trim()
+    const value = readStdinText().trim()
     if (!value) throw usageError('The admin secret read from stdin is empty')
     return {baseUrl, secret: new Secret(value), secretFrom: 'stdin'}
   }

@@ -8,6 +8,7 @@ import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '.
 import {fieldErrors} from './schemas/field-errors.js'
 import {readyFile, runningPid, type ReadyLine} from './sandbox-process.js'
 import {asSandboxDataError} from './sandbox-store.js'
+import {io} from './io.js'
 
 /** `svc sandbox serve`'s flags, as the command parsed them. */
 export interface ServeFlags {
@@ -136,7 +137,10 @@ export function renderReady(out: Output, ready: ReadyLine, dataDir: string, json
 /** Resolves on the first SIGINT or SIGTERM: the foreground server then closes cleanly. */
 export function untilStopped(): Promise<void> {
   return new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve())
-    process.once('SIGTERM', () => resolve())
+    const offs = [io().onSignal('SIGINT', stop), io().onSignal('SIGTERM', stop)]
+    function stop() {
+      for (const off of offs) off()
+      resolve()
+    }
   })
 }

@@ -4,6 +4,7 @@ import {BaseCommand} from '../../lib/base-command.js'
 import {usageError} from '../../lib/errors.js'
 import {idArg} from '../../lib/flags.js'
 import {keyStoreFor, requireSession, signerFor} from '../../lib/workflows/wallet/common.js'
+import {readStdinText} from '../../lib/io.js'
 
 export default class WalletStamp extends BaseCommand<typeof WalletStamp> {
   static override summary =
@@ -25,7 +26,7 @@ export default class WalletStamp extends BaseCommand<typeof WalletStamp> {
   async run() {
     const f = this.flags
     let payload =
-      f.payload === '-' ? readFileSync(0, 'utf8') : f.payload.startsWith('@') ? readText(f.payload.slice(1)) : f.payload
+      f.payload === '-' ? readStdinText() : f.payload.startsWith('@') ? readText(f.payload.slice(1)) : f.payload
     if (f['strip-newline']) payload = payload.replace(/\r?\n$/, '')
     const keys = keyStoreFor(this.ctx)
     const session = requireSession(keys, this.args.accountId, {sessionId: f.session})

@@ -4,11 +4,12 @@ import {BaseCommand} from '../../lib/base-command.js'
 import {SvcError, usageError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
 import {verifyWebhookSignature} from '../../lib/webhook-signature.js'
+import {io} from '../../lib/io.js'
 
 /** `@file` or `-` (stdin) as exact bytes: a signature covers the raw body, so nothing is re-encoded. */
 function readRaw(value: string, what: string): Buffer {
   try {
-    if (value === '-') return readFileSync(0)
+    if (value === '-') return io().readStdin()
     if (value.startsWith('@')) return readFileSync(value.slice(1))
   } catch (error) {
     throw usageError(`Cannot read ${what} from ${value}: ${(error as Error).message}`)

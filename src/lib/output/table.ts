@@ -1,6 +1,7 @@
 import {usageError} from '../errors.js'
 import type {Output} from './output.js'
 import {visibleWidth as visible} from './wrap.js'
+import {io} from '../io.js'
 
 export type Cell = string | number | boolean | undefined | null
 
@@ -91,7 +92,7 @@ export class ListWriter<T> {
     private readonly out: Output,
     columns: Array<Column<T>>,
     private readonly view: ListView,
-    private readonly width = process.stdout.columns,
+    private readonly width = io().stdout.columns,
   ) {
     this.cols = chosen(columns, view)
   }

@@ -1,4 +1,3 @@
-import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {linkProviderAccount} from '../../../lib/api/stablecoins.js'
 import {BaseCommand} from '../../../lib/base-command.js'
@@ -8,6 +7,7 @@ import {renderKeyValue} from '../../../lib/output/render.js'
 import {canPrompt, promptSecret} from '../../../lib/prompts.js'
 import {STABLECOIN_PROVIDERS, providerAccountLinkRequest} from '../../../lib/schemas/stablecoins.js'
 import {checkWith, compact} from '../../../lib/validate.js'
+import {readStdinText} from '../../../lib/io.js'
 
 export default class ProviderAccountsLink extends BaseCommand<typeof ProviderAccountsLink> {
   static override summary =
@@ -27,7 +27,7 @@ export default class ProviderAccountsLink extends BaseCommand<typeof ProviderAcc
   async run() {
     const f = this.flags
     let secret: string | undefined
-    if (f['secret-stdin']) secret = readFileSync(0, 'utf8').trim()
+    if (f['secret-stdin']) secret = readStdinText().trim()
     else if (this.ctx.env.SVC_PROVIDER_CLIENT_SECRET) secret = this.ctx.env.SVC_PROVIDER_CLIENT_SECRET
     else if (!f['dry-run'] && canPrompt(this.ctx.env))
       secret = (await promptSecret('Provider API client secret')).trim()

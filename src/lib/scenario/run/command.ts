@@ -11,6 +11,7 @@ import {progressReporter, junitXml} from './report.js'
 import {runFlow, type FlowResult} from './run.js'
 import type {StepTarget} from './steps.js'
 import type {StartThrowawaySandbox, ThrowawaySandbox} from './local.js'
+import {io} from '../../io.js'
 
 export interface FlowRunOptions {
   file: string
@@ -44,9 +45,8 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
   let sandbox: ThrowawaySandbox | undefined
   const abort = new AbortController()
   const onSignal = () => abort.abort()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
-  const progress = progressReporter(process.stderr, out)
+  const offSignals = [io().onSignal('SIGINT', onSignal), io().onSignal('SIGTERM', onSignal)]
+  const progress = progressReporter(io().stderr, out)
   let result: FlowResult
   let baseUrl: string
   let client: ApiClient | undefined
@@ -64,7 +64,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
         timeoutMs: 30_000,
         userAgent: `svc-cli flow-run node/${process.version}`,
       })
-      const {SVC_PROFILE: _p, SVC_SANDBOX_DIR: _s, ...rest} = process.env
+      const {SVC_PROFILE: _p, SVC_SANDBOX_DIR: _s, ...rest} = ctx.env
       env = {...rest, ...sandbox.env}
     } else {
       if (flow.sandbox) out.warn(ignoredSandboxSettings(flow.sandbox, ctx.profile.baseUrl))
@@ -73,7 +73,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
       await ctx.confirm(`run the flow "${flow.name}" against production?`, {yes: opts.yes})
       client = ctx.client
       env = {
-        ...process.env,
+        ...ctx.env,
         ...(opts.profile ? {SVC_PROFILE: opts.profile} : {}),
         ...(opts.baseUrl ? {SVC_BASE_URL: opts.baseUrl} : {}),
       }
@@ -93,8 +93,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
   } finally {
     if (opts.local) await client?.close()
     progress.stop()
-    process.removeListener('SIGINT', onSignal)
-    process.removeListener('SIGTERM', onSignal)
+    for (const off of offSignals) off()
     await sandbox?.close()
   }
   if (junit) writeFileSync(junit, junitXml(result))

@@ -5,6 +5,7 @@ import type {Context} from '../../context.js'
 import {MAX_CSV_BYTES, readCustomerCsv} from '../../customer-csv.js'
 import {InputError, stillPending} from '../../errors.js'
 import {TERMINAL_IMPORT_STATUSES, type ImportJob} from '../../schemas/bulk-import.js'
+import {io} from '../../io.js'
 
 /**
  * The CSV as it will be sent, refused (exit 2, nothing sent) when it cannot be read or when the
@@ -58,7 +59,7 @@ const POLL_MS = 250
 export async function waitForImport(
   ctx: Context,
   jobId: string,
-  stream: NodeJS.WritableStream & {isTTY?: boolean} = process.stderr,
+  stream: NodeJS.WritableStream & {isTTY?: boolean} = io().stderr,
 ): Promise<ImportJob> {
   const bar = new ProgressBar(stream)
   const started = ctx.now()

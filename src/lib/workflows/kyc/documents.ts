@@ -8,6 +8,7 @@ import {ExitCode} from '../../exit-codes.js'
 import {MAX_DOCUMENT_BYTES, sniffMime} from '../../kyc/file-sniff.js'
 import {documentUploadFields, type Document, type DocumentUploadFields} from '../../schemas/kyc.js'
 import {fieldErrors} from '../../schemas/field-errors.js'
+import {io} from '../../io.js'
 
 export interface UploadFlags {
   holder?: string
@@ -92,7 +93,7 @@ function readDocument(path: string, errors: FieldError[]): DocumentFile | undefi
 function stdinDocument(errors: FieldError[]): DocumentFile | undefined {
   let bytes: Uint8Array
   try {
-    bytes = new Uint8Array(readFileSync(0))
+    bytes = new Uint8Array(io().readStdin())
   } catch (e) {
     errors.push({
       field: 'file',

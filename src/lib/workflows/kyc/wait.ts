@@ -6,6 +6,7 @@ import {ExitCode} from '../../exit-codes.js'
 import {interrupts} from '../../interrupt.js'
 import {statusOf} from '../../output/customer.js'
 import type {Customer} from '../../schemas/customer.js'
+import {io} from '../../io.js'
 
 const FIRST_POLL_MS = 250
 const MAX_POLL_MS = 5000
@@ -14,7 +15,7 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 /** A one-line spinner on stderr, only when stderr is a terminal (silent in pipes and CI logs). */
 class Spinner {
   private frame = 0
-  constructor(private readonly stream: NodeJS.WriteStream & {isTTY?: boolean}) {}
+  constructor(private readonly stream: NodeJS.WritableStream & {isTTY?: boolean}) {}
   get active(): boolean {
     return Boolean(this.stream.isTTY)
   }
@@ -34,7 +35,7 @@ class Spinner {
 export async function waitForDecision(
   ctx: Context,
   customerId: string,
-  stream: NodeJS.WriteStream = process.stderr,
+  stream: NodeJS.WritableStream & {isTTY?: boolean} = io().stderr,
 ): Promise<Customer> {
   const doing = (status: string) => `The review of ${customerId} goes on at the Service (last seen: ${status})`
   return interrupts.during({doing: doing('not yet polled'), resume: `svc kyc wait ${customerId}`}, (update) =>
@@ -45,7 +46,7 @@ export async function waitForDecision(
 async function poll(
   ctx: Context,
   customerId: string,
-  stream: NodeJS.WriteStream,
+  stream: NodeJS.WritableStream & {isTTY?: boolean},
   seen: (status: string) => void,
 ): Promise<Customer> {
   const spinner = new Spinner(stream)

@@ -5,6 +5,7 @@ import {idArg} from '../../flags.js'
 import {scaCode} from '../../schemas/sca.js'
 import {canPrompt, promptSecret} from '../../prompts.js'
 import {Secret} from '../../secret.js'
+import {readStdinText} from '../../io.js'
 
 /** Every `svc sca` command names its customer first. */
 export const customerArg = {customerId: idArg('Customer', 'the customer (Customer:<id>)')}
@@ -23,7 +24,7 @@ export function readScaCode(value: string | undefined, required = true): Secret 
       ])
     return undefined
   }
-  const raw = value === '-' ? readFileSync(0, 'utf8').trim() : value
+  const raw = value === '-' ? readStdinText().trim() : value
   // The message never echoes the value: a mistyped code is still a code.
   if (!scaCode.safeParse(raw).success) throw new InputError([{field: 'code', message: 'must be the 6-digit code'}])
   return new Secret(raw)
@@ -61,7 +62,7 @@ export async function readTotpInput(opts: {
         `--secret-file: cannot read ${opts.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
       )
     }
-  } else if (opts.stdin) value = readFileSync(0, 'utf8').trim()
+  } else if (opts.stdin) value = readStdinText().trim()
   else if (canPrompt()) value = (await promptSecret('TOTP secret (from `svc sca factors enrol --show-secret`)')).trim()
   else
     throw new InputError([

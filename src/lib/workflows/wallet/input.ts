@@ -1,8 +1,8 @@
-import {readFileSync} from 'node:fs'
 import type {Context} from '../../context.js'
 import {usageError} from '../../errors.js'
 import {canPrompt, promptSecret, requireFlags} from '../../prompts.js'
 import {Secret} from '../../secret.js'
+import {readStdinText} from '../../io.js'
 
 /** A secret from stdin (first line, trimmed) or a hidden prompt; never from argv. */
 export async function readSecretInput(
@@ -10,7 +10,7 @@ export async function readSecretInput(
   opts: {stdin?: boolean; flag: string; prompt: string; onAbort?: string},
 ): Promise<Secret> {
   if (opts.stdin) {
-    const text = readFileSync(0, 'utf8').split(/\r?\n/)[0]?.trim() ?? ''
+    const text = readStdinText().split(/\r?\n/)[0]?.trim() ?? ''
     if (!text) throw usageError(`--${opts.flag}: stdin was empty`)
     return new Secret(text)
   }

@@ -1,0 +1,165 @@
+import {readFileSync} from 'node:fs'
+import {Writable} from 'node:stream'
+import {fileURLToPath, pathToFileURL} from 'node:url'
+import {Config, Errors, type Command} from '@oclif/core'
+import {withIo, type Io} from '../../src/lib/io.js'
+import {svc, type CliResult} from './cli.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+/** What an in-process run takes instead of the process's own: the same knobs as the child-process `svc()`. */
+export interface RunDeps {
+  env?: Record<string, string | undefined>
+  /** Standard input (a piped secret, `--data -`). */
+  input?: string | Uint8Array
+  stdoutIsTTY?: boolean
+  stderrIsTTY?: boolean
+  stdinIsTTY?: boolean
+  columns?: number
+  now?: () => number
+  sleep?: (ms: number) => Promise<void>
+  dispatcher?: import('undici').Dispatcher
+}
+
+type CommandClass = typeof Command & {id?: string}
+
+let config: Promise<Config> | undefined
+let queue: Promise<unknown> = Promise.resolve()
+
+/**
+ * Runs one command in the test's own process (gh's runF, sf's `new Cmd(argv, config).run()`): the
+ * real parsing, context, API client and output layer, on an Io of the test's making. Returns what a
+ * child process would have given: exit code, stdout, stderr. Runs are queued, one at a time: the Io
+ * is the process's current one while a command runs.
+ */
+export function runCommand(Cmd: CommandClass, argv: string[], deps: RunDeps = {}): Promise<CliResult> {
+  const run = queue.then(() => runNow(Cmd, argv, deps))
+  queue = run.catch(() => undefined)
+  return run
+}
+
+async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const sink = (write: (s: string) => void, isTTY: boolean) =>
+    Object.assign(
+      new Writable({
+        write(chunk: Buffer | string, _enc, cb) {
+          write(chunk.toString())
+          cb()
+        },
+      }),
+      {isTTY, columns: isTTY ? (deps.columns ?? 80) : undefined},
+    )
+  let exited: number | undefined
+  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, ...deps.env}
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
+  const input = deps.input ?? ''
+  const io: Io = {
+    env,
+    stdout: sink((s) => (stdout += s), Boolean(deps.stdoutIsTTY)),
+    stderr: sink((s) => (stderr += s), Boolean(deps.stderrIsTTY)),
+    stdinIsTTY: Boolean(deps.stdinIsTTY),
+    readStdin: () => Buffer.from(input),
+    now: deps.now ?? Date.now,
+    sleep: deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    dispatcher: deps.dispatcher,
+    onSignal: () => () => {},
+    exit: (code) => (exited ??= code),
+  }
+  let code: number
+  try {
+    await withIo(io, async () => {
+      const cmd = new (Cmd as unknown as new (argv: string[], config: Config) => Command)(argv, await loadConfig())
+      await (cmd as unknown as {_run(): Promise<unknown>})._run()
+    })
+    code = exited ?? 0
+  } catch (error) {
+    const oclif = (error as {oclif?: {exit?: number}}).oclif
+    if (error instanceof Errors.ExitError || typeof oclif?.exit === 'number') code = oclif?.exit ?? 1
+    else {
+      stderr += `${(error as Error).stack ?? error}\n`
+      code = 1
+    }
+  }
+  return result(code, stdout, stderr)
+}
+
+function result(code: number, stdout: string, stderr: string): CliResult {
+  return {
+    code,
+    stdout,
+    stderr,
+    json() {
+      try {
+        return JSON.parse(stdout)
+      } catch {
+        throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`)
+      }
+    },
+  }
+}
+
+function loadConfig(): Promise<Config> {
+  config ??= Config.load({root: ROOT})
+  return config
+}
+
+interface ManifestEntry {
+  relativePath: string[]
+  aliases?: string[]
+}
+let commands: Map<string, ManifestEntry> | undefined
+
+/** The manifest's commands by id and by alias (`customers:create`). */
+function commandTable(): Map<string, ManifestEntry> {
+  if (commands) return commands
+  const manifest = JSON.parse(readFileSync(`${ROOT}/oclif.manifest.json`, 'utf8')) as {
+    commands: Record<string, ManifestEntry>
+  }
+  commands = new Map()
+  for (const [id, entry] of Object.entries(manifest.commands)) {
+    commands.set(id, entry)
+    for (const alias of entry.aliases ?? []) commands.set(alias, entry)
+  }
+  return commands
+}
+
+const HELP = new Set(['--help', '-h', 'help', '--version'])
+
+/**
+ * The command an svc command line names and the rest of its argv, when it names one of svc's own
+ * commands and asks for no help; undefined otherwise (help, topics, typos and plugins go to the binary).
+ */
+export function commandOf(args: string[]): {file: string; id: string; argv: string[]} | undefined {
+  if (args.some((a) => HELP.has(a)) && !args.includes('--')) return undefined
+  const table = commandTable()
+  let words = 0
+  while (words < args.length && !args[words].startsWith('-')) words++
+  for (let n = words; n > 0; n--) {
+    const id = args.slice(0, n).join(':')
+    const entry = table.get(id)
+    if (!entry || entry.relativePath[0] !== 'dist') continue
+    const file = `${ROOT}/src/${entry.relativePath.slice(1).join('/').replace(/\.js$/, '.ts')}`
+    return {file, id, argv: args.slice(n)}
+  }
+  return undefined
+}
+
+/**
+ * An svc command line run in-process when it names a command (the command's module from src/, so
+ * it shares src/lib with the test), else through the built binary: the drop-in in-process `svc()`.
+ */
+export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: number; cwd?: string} = {}) {
+  const found = deps.cwd ? undefined : commandOf(args)
+  if (!found)
+    return svc(args, {
+      env: deps.env,
+      input: typeof deps.input === 'string' ? deps.input : undefined,
+      timeoutMs: deps.timeoutMs,
+      cwd: deps.cwd,
+    })
+  const Cmd = ((await import(pathToFileURL(found.file).href)) as {default: CommandClass}).default
+  Cmd.id = found.id
+  return runCommand(Cmd, found.argv, deps)
+}

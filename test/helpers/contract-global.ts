@@ -9,20 +9,19 @@ import type {FileCoverage} from './contract-recorder.js'
 const SUMMARY = join(REPO_ROOT, '.tmp', 'contract-coverage.json')
 
 /**
- * Once per run: parses the contract for every test file and, at the end, adds up what the files
+ * Once per run (shared by the projects): parses the contract for every test file and, at the end, adds up what the files
  * exercised: prints "contract: N/153 operations exercised" once and writes the detail to .tmp/contract-coverage.json.
  */
 export default async function setup(project: TestProject) {
-  // Read first: a missing contract fails the run before there is a dir to leave behind.
-  const doc = await readContract()
-  const dir = mkdtempSync(join(tmpdir(), 'svc-contract-'))
-  const jsonPath = join(dir, 'openapi.json')
-  writeFileSync(jsonPath, JSON.stringify(doc))
-  const filesDir = join(dir, 'files')
+  // Each vitest project (unit, integration, chaos) runs this; they share one run so the summary adds up all files.
+  const shared = ((globalThis as {svcContractRun?: SharedRun}).svcContractRun ??= {users: 0, ready: startRun()})
+  shared.users++
+  const {dir, jsonPath, filesDir, all} = await shared.ready
   project.provide('contractDir', filesDir)
   project.provide('contractJson', jsonPath)
-  const all = countOperations(doc)
   return () => {
+    if (--shared.users > 0) return
+    delete (globalThis as {svcContractRun?: SharedRun}).svcContractRun
     const files = safeList(filesDir).map((f) => JSON.parse(readFileSync(join(filesDir, f), 'utf8')) as FileCoverage)
     rmSync(dir, {recursive: true, force: true})
     if (!files.length) return
@@ -49,6 +48,20 @@ export default async function setup(project: TestProject) {
       `contract: ${exercised.size}/${all.length} operations exercised (${succeeded.size} with a 2xx answer), ${summary.cliRequestsChecked} CLI requests checked, ${summary.findings} unexcused findings; detail in ${relative(REPO_ROOT, SUMMARY)}`,
     )
   }
+}
+
+interface SharedRun {
+  users: number
+  ready: Promise<{dir: string; jsonPath: string; filesDir: string; all: string[]}>
+}
+
+async function startRun() {
+  // Read first: a missing contract fails the run before there is a dir to leave behind.
+  const doc = await readContract()
+  const dir = mkdtempSync(join(tmpdir(), 'svc-contract-'))
+  const jsonPath = join(dir, 'openapi.json')
+  writeFileSync(jsonPath, JSON.stringify(doc))
+  return {dir, jsonPath, filesDir: join(dir, 'files'), all: countOperations(doc)}
 }
 
 function countOperations(doc: Record<string, unknown>): string[] {

@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {crc32} from 'node:zlib'
 import {svc, type CliResult} from './cli.js'
 import {afterAll, beforeAll} from 'vitest'
-import {startSandbox, type TestSandbox} from './sandbox.js'
+import {startSandbox, type RunOptions, type TestSandbox} from './sandbox.js'
 
 /** Document fixtures built in code: just enough of a real header for the type and quality checks. */
 export function png(width: number, height: number, colourType = 2): Buffer {
@@ -52,7 +52,7 @@ export function fixture(dir: string, name: string, bytes: Buffer): string {
 }
 
 export interface Journey {
-  run(args: string[], opts?: {input?: string; timeoutMs?: number}): Promise<CliResult>
+  run(args: string[], opts?: RunOptions): Promise<CliResult>
   json<T = any>(args: string[]): Promise<T>
   /** `kyc submit --json`: the verification, insisting on exit 6 for RESOLVE_ERRORS and 0 otherwise. */
   submit<T = any>(customerId: string): Promise<T>
@@ -60,7 +60,7 @@ export interface Journey {
 
 /** Runs `svc` against the sandbox; `json` adds --json and insists on exit 0. */
 export function journey(sbx: TestSandbox): Journey {
-  const run = (args: string[], opts: {input?: string; timeoutMs?: number} = {}) => sbx.run(args, opts)
+  const run = (args: string[], opts: RunOptions = {}) => sbx.run(args, opts)
   return {
     run,
     json: (args) => sbx.json(args),

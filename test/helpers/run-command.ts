@@ -24,18 +24,22 @@ export interface RunDeps {
 type CommandClass = typeof Command & {id?: string}
 
 let config: Promise<Config> | undefined
-let queue: Promise<unknown> = Promise.resolve()
+let running = false
 
 /**
  * Runs one command in the test's own process (gh's runF, sf's `new Cmd(argv, config).run()`): the
  * real parsing, context, API client and output layer, on an Io of the test's making. Returns what a
- * child process would have given: exit code, stdout, stderr. Runs are queued, one at a time: the Io
- * is the process's current one while a command runs.
+ * child process would have given: exit code, stdout, stderr. One at a time: the Io is the process's
+ * current one while a command runs (`svcInProcess` sends a second, concurrent one to the binary).
  */
-export function runCommand(Cmd: CommandClass, argv: string[], deps: RunDeps = {}): Promise<CliResult> {
-  const run = queue.then(() => runNow(Cmd, argv, deps))
-  queue = run.catch(() => undefined)
-  return run
+export async function runCommand(Cmd: CommandClass, argv: string[], deps: RunDeps = {}): Promise<CliResult> {
+  if (running) throw new Error('runCommand: another command is running in this process; await it first')
+  running = true
+  try {
+    return await runNow(Cmd, argv, deps)
+  } finally {
+    running = false
+  }
 }
 
 async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps): Promise<CliResult> {
@@ -148,10 +152,12 @@ export function commandOf(args: string[]): {file: string; id: string; argv: stri
 
 /**
  * An svc command line run in-process when it names a command (the command's module from src/, so
- * it shares src/lib with the test), else through the built binary: the drop-in in-process `svc()`.
+ * it shares src/lib with the test), else through the built binary (help, typos, plugins, a `cwd`,
+ * or a command started while another runs): the drop-in in-process `svc()`.
  */
 export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: number; cwd?: string} = {}) {
-  const found = deps.cwd ? undefined : commandOf(args)
+  // A command started while another still runs (a test racing two operators) gets its own process.
+  const found = deps.cwd || running ? undefined : commandOf(args)
   if (!found)
     return svc(args, {
       env: deps.env,
@@ -159,7 +165,12 @@ export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: 
       timeoutMs: deps.timeoutMs,
       cwd: deps.cwd,
     })
-  const Cmd = ((await import(pathToFileURL(found.file).href)) as {default: CommandClass}).default
-  Cmd.id = found.id
-  return runCommand(Cmd, found.argv, deps)
+  running = true // taken before the first await, so a concurrent call sees it
+  try {
+    const Cmd = ((await import(pathToFileURL(found.file).href)) as {default: CommandClass}).default
+    Cmd.id = found.id
+    return await runNow(Cmd, found.argv, deps)
+  } finally {
+    running = false
+  }
 }

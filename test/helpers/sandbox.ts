@@ -2,7 +2,8 @@ import {rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {Emulator} from '../../src/emulator/emulator.js'
 import type {SandboxSettings} from '../../src/emulator/settings.js'
-import {svc, type CliResult} from './cli.js'
+import type {CliResult} from './cli.js'
+import {svcInProcess} from './run-command.js'
 import {recordContract} from './contract-recorder.js'
 import {closeBeforeRemoval, tempDir} from './temp-dirs.js'
 
@@ -12,6 +13,9 @@ export interface RunOptions {
   env?: Record<string, string | undefined>
   timeoutMs?: number
   cwd?: string
+  /** The clock of an in-process run (test/helpers/fake-time.ts): waits and timeouts on fake time. */
+  now?: () => number
+  sleep?: (ms: number) => Promise<void>
 }
 
 /** Leaves out the environment's credentials and base URL: only what `svc login` stored counts. */
@@ -23,7 +27,7 @@ export interface TestSandbox {
   dir: string
   /** Environment pointing `svc` at this sandbox, with a private config dir and no prompts. */
   env: Record<string, string>
-  /** Runs the built `svc` against this sandbox (its `env`, stdin `input`, ...): the one CLI runner of a test file. */
+  /** Runs `svc` against this sandbox (its `env`, stdin `input`, ...), in this process when the line names a command (run-command.ts), else the built binary: the one CLI runner of a test file. */
   run(args: string[], opts?: RunOptions): Promise<CliResult>
   /** `run` with --json added, insisting on exit 0: the parsed document. */
   json<T = any>(args: string[], opts?: RunOptions): Promise<T>
@@ -56,7 +60,7 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
     url: emu.url,
     dir: dataDir,
     env,
-    run: (args, opts = {}) => svc(args, {...opts, env: {...env, ...opts.env}}),
+    run: (args, opts = {}) => svcInProcess(args, {...opts, env: {...env, ...opts.env}}),
     json: async (args, opts) => {
       const r = await sandbox.run([...args, '--json'], opts)
       if (r.code !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.code}\n${r.stdout}\n${r.stderr}`)

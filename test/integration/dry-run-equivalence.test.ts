@@ -5,6 +5,7 @@ import type {ObservedRequest} from '../../src/emulator/emulator.js'
 import {API_VERSION} from '../../src/lib/paths.js'
 import {redact} from '../../src/lib/secret.js'
 import {svc} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {dryRunFixtures, type Fixture, type Fixtures} from '../helpers/dry-run-fixtures.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -25,6 +26,11 @@ const ELSEWHERE: Record<string, string> = {
   'sandbox:reset': 'team-sandboxes-dry-run.test.ts (the admin routes of a `serve --multi` server)',
 }
 const compared = withDryRun.filter((id) => !(id in ELSEWHERE))
+/**
+ * Run through the built binary as well as in-process: the one transport describes and sends the same
+ * ApiRequest, so in-process runs prove every command; these samples prove the bundles do the same.
+ */
+const BINARY_SAMPLES = new Set(['customers:create', 'quote:execute', 'wallet:sessions:revoke'])
 /** Credentials, and what a wallet stamp adds on a signed retry: not part of the described request. */
 const AUTH = new Set(['authorization', 'service-wallet-signature', 'request-id'])
 /** What the HTTP layer adds under the request (undici), not svc. */
@@ -61,6 +67,7 @@ describe('--dry-run prints the request the command sends', () => {
     expect(compared.filter((id) => !fixtures[id])).toEqual([])
     expect(Object.keys(fixtures).filter((id) => !compared.includes(id))).toEqual([])
     expect(Object.keys(ELSEWHERE).filter((id) => !withDryRun.includes(id))).toEqual([])
+    expect([...BINARY_SAMPLES].filter((id) => !compared.includes(id))).toEqual([])
   })
 
   it.each(compared)('%s', async (id) => {
@@ -104,9 +111,10 @@ async function compare(id: string, fx: Fixture): Promise<void> {
   ]
   const argv = [...id.split(':'), ...fx.args, ...extra, '--json']
 
+  const run = BINARY_SAMPLES.has(id) ? svc : svcInProcess
   const before = seen.length
   // A dry run needs no credentials, for every command: it sends nothing and shows no authorization.
-  const dry = await svc([...argv, '--dry-run'], {
+  const dry = await run([...argv, '--dry-run'], {
     env: {...sbx.env, SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined},
     input: fx.input,
   })
@@ -118,7 +126,7 @@ async function compare(id: string, fx: Fixture): Promise<void> {
   // The platform's credentials are taken away above; an agent profile's token stays in its file, shown redacted.
   for (const printed of shown) expect(printed.headers.authorization ?? 'Bearer [REDACTED]').toBe('Bearer [REDACTED]')
 
-  const real = await svc(argv, {env: sbx.env, input: fx.input})
+  const real = await run(argv, {env: sbx.env, input: fx.input})
   expect(real.code, real.stdout + real.stderr).toBe(fx.code ?? 0)
   // A key is sent only by a command that declares --idempotency-key, and it is the pinned one (with its scope).
   for (const r of seen.slice(before))

@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {fakeTime} from '../helpers/fake-time.js'
 import {
   ADDRESS,
   documentUploadArgs,
@@ -185,7 +186,7 @@ describe('KYB of businesses, end to end', () => {
       reason: expect.stringMatching(/under review \(PENDING\)/),
     })
     expect(fx.sbx.emu.db.count('beneficialOwners')).toBe(ownerCount)
-    const r = await fx.svc.run(['kyc', 'wait', b.id, '--timeout', '500ms'])
+    const r = await fx.svc.run(['kyc', 'wait', b.id, '--timeout', '10m'], fakeTime())
     expect(r.code).toBe(8)
     expect(fx.sbx.emu.db.get<any>('customers', b.id).kybStatus).toBe('PENDING')
   })

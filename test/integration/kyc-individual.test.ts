@@ -1,4 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {fakeTime} from '../helpers/fake-time.js'
 import {
   documentUploadArgs,
   fixture,
@@ -241,8 +242,10 @@ describe('KYC of individuals, end to end', () => {
     const deadline = Date.now() + 5000
     while (stored(c.id).kycStatus !== 'HOLD' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
     expect(stored(c.id).kycStatus).toBe('HOLD')
-    const waiting = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '1s', '--json'])
+    const clock = fakeTime()
+    const waiting = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '10m', '--json'], clock)
     expect(waiting.code).toBe(8)
+    expect(clock.slept()).toBeGreaterThanOrEqual(590_000)
     expect(waiting.json().error.code).toBe('TIMEOUT')
     expect(waiting.stderr).toContain('on HOLD')
     await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Hal Jordan'])
@@ -255,7 +258,7 @@ describe('KYC of individuals, end to end', () => {
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'manny.jpg', jpeg(640, 480))))
     await fx.svc.submit(c.id)
-    const r = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '600ms'])
+    const r = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '10m'], fakeTime())
     expect(r.code).toBe(8)
     expect(r.stderr).toMatch(/still PENDING/)
     expect(fx.sbx.emu.scheduler.pending('kyc.decide').filter((j) => j.payload.customerId === c.id)).toHaveLength(0)

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {svcInProcess as svc} from '../helpers/run-command.js'
 import {api} from '../helpers/money.js'
 import {ownerPerson} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'

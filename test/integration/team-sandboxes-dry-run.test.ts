@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {API_VERSION} from '../../src/lib/paths.js'
-import {svc} from '../helpers/cli.js'
+import {svcInProcess as svc} from '../helpers/run-command.js'
 import {removeDir, startMulti, type TestMulti} from '../helpers/multi-sandbox.js'
 import {cliEnv} from '../helpers/sandbox.js'
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {svcInProcess as svc} from '../helpers/run-command.js'
 import {approveInStore, balanceOf, beneficiary, clabeEnding, until} from '../helpers/money.js'
 import {walletSandbox} from '../helpers/wallet-sandbox.js'
 

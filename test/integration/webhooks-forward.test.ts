@@ -2,7 +2,7 @@ import {createPublicKey, verify} from 'node:crypto'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {svcInProcess as svc} from '../helpers/run-command.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {eventually} from '../helpers/wait.js'
 

@@ -1,7 +1,7 @@
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {svcInProcess as svc} from '../helpers/run-command.js'
 import {cliEnv} from '../helpers/sandbox.js'
 
 /**

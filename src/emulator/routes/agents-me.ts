@@ -115,7 +115,7 @@ export function registerAgentMe(router: Router): void {
         source: 'accountId' in input.source ? input.source.accountId : undefined,
         destination: (input.destination as {accountId?: string}).accountId,
       })
-      const q = createQuote(ctx, input, {beforeStore: (x) => requireQuoteInScope(ctx, a, x)})
+      const q = createQuote(ctx, input, {beforeStore: (x) => requireQuoteInScope(ctx, a, x, 'agentCreateQuote')})
       return {status: 201, body: publicQuote(q)}
     }),
   )
@@ -133,7 +133,7 @@ export function registerAgentMe(router: Router): void {
       const a = callingAgent(ctx)
       const q = ownQuote(ctx, a.customerId, req.params.quoteId)
       // Again at execute, under the policy as it is now (it may have changed since the quote).
-      requireQuoteInScope(ctx, a, q)
+      requireQuoteInScope(ctx, a, q, 'agentExecuteQuote')
       const x = submitAction(
         ctx,
         a,
@@ -146,7 +146,7 @@ export function registerAgentMe(router: Router): void {
         },
         (by) => getTransaction(ctx, executeQuote(ctx, q.id, {req, ...by}).transactionId!),
       )
-      return {status: 200, body: publicAction(ctx, x)}
+      return {status: 200, body: publicAction(ctx, x, a)}
     }),
   )
 
@@ -183,7 +183,7 @@ export function registerAgentMe(router: Router): void {
           },
           (by) => run(ctx, input as never, req, by),
         )
-        return {status: 201, body: publicAction(ctx, x)}
+        return {status: 201, body: publicAction(ctx, x, a)}
       }),
     )
   }
@@ -218,10 +218,10 @@ export function registerAgentMe(router: Router): void {
     const q = validate(agentActionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listAgentActions(ctx.db, {agentId: a.id, status: q.status}, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(ctx, x))}
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(ctx, x, a))}
   })
-  router.get('/agents/me/actions/:actionId', (req, ctx) => ({
-    status: 200,
-    body: publicAction(ctx, getAction(ctx, callingAgent(ctx).id, req.params.actionId)),
-  }))
+  router.get('/agents/me/actions/:actionId', (req, ctx) => {
+    const a = callingAgent(ctx)
+    return {status: 200, body: publicAction(ctx, getAction(ctx, a.id, req.params.actionId), a)}
+  })
 }

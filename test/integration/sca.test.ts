@@ -333,7 +333,7 @@ describe('strong customer authentication through the CLI', () => {
     expect(twice.json().error).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION'})
   })
 
-  it("an agent's payment beyond its policy, held for SCA, still waits for the platform after authorization", async () => {
+  it("an agent's payment past its approval threshold, held for SCA, still waits for the platform after authorization", async () => {
     const c = await fundedPayer(sbx)
     await login(c.id)
     const created = await api(sbx, 'POST', '/agents', {
@@ -342,7 +342,8 @@ describe('strong customer authentication through the CLI', () => {
       policy: {
         permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
         defaultExecutionMode: 'AUTO',
-        spendingLimits: {currency: 'USD', perTransactionLimit: 500},
+        spendingLimits: {currency: 'USD', perTransactionLimit: 10_000},
+        approvalThresholds: {currency: 'USD', amount: 500},
       },
     })
     const token = (

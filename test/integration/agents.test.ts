@@ -1,7 +1,16 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api, CHASE_USD_FLAGS, clabeEnding, externalAddArgs, fundedPayer, imbalance, until} from '../helpers/money.js'
+import {
+  api,
+  balanceOf,
+  CHASE_USD_FLAGS,
+  clabeEnding,
+  externalAddArgs,
+  fundedPayer,
+  imbalance,
+  until,
+} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -13,8 +22,6 @@ afterAll(async () => sbx.stop())
 /** The same environment without platform credentials: only the agent profile's token is available. */
 const asAgent = (args: string[], profile = 'agent') =>
   sbx.run([...args, '--profile', profile], {env: {SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined}})
-const balanceOf = (account: string) =>
-  sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', account)!.balance.amount
 const tokenOf = (profile = 'agent') =>
   JSON.parse(readFileSync(join(sbx.env.SVC_CONFIG_DIR, 'agent-tokens.json'), 'utf8')).profiles[profile] as string
 
@@ -113,13 +120,13 @@ describe('agents through the CLI', () => {
       '80.00',
       '--json',
     ])
-    const availableBefore = balanceOf(s.account('USD'))
+    const availableBefore = balanceOf(sbx, s.account('USD'))
     const refused = await asAgent(['agents', 'me', 'execute', over.json().id, '--json'])
     expect(refused.code).toBe(4)
     expect(refused.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
     expect(refused.json().error.reason).toMatch(/spending limit exceeded: above the per-transaction limit of 5000 USD/)
     expect(sbx.emu.db.get<{status: string}>('quotes', over.json().id)!.status).toBe('PENDING')
-    expect(balanceOf(s.account('USD'))).toBe(availableBefore)
+    expect(balanceOf(sbx, s.account('USD'))).toBe(availableBefore)
 
     // At or above the approval threshold (within the limit): waits for the platform, funds held.
     const big = await asAgent([
@@ -295,6 +302,36 @@ describe('agents through the CLI', () => {
     expect(gone.code).toBe(4)
   })
 
+  it('agents create with a MANAGE-only token: 403 naming TRANSACT, with the hint read from details.required; nothing is created', async () => {
+    const c = await fundedPayer(sbx)
+    const t = await api(sbx, 'POST', '/tokens', {name: 'manage-only', permissions: ['MANAGE']})
+    const env = {env: {SVC_TOKEN_ID: t.body.clientId, SVC_CLIENT_SECRET: t.body.clientSecret}}
+    const args = ['agents', 'create', '--customer', c.id, '--name', 'Payer', '--permission', 'EXECUTE_QUOTES']
+    const before = sbx.emu.db.count('agents')
+    const r = await sbx.run([...args, '--per-transaction', '1000000.00', '--json'], env)
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+      details: {
+        operation: 'createAgent',
+        required: ['TRANSACT'],
+        granted: ['MANAGE'],
+        because: ['grants EXECUTE_QUOTES'],
+      },
+    })
+    expect(r.json().error.hint).toBe(
+      "createAgent needs an API token with TRANSACT; this profile's token holds MANAGE. Use a profile whose token has it, or have one made: `svc tokens create --name <name> --permission TRANSACT`.",
+    )
+    const human = await sbx.run([...args, '--per-transaction', '1.00'], env)
+    expect(human.code).toBe(4)
+    expect(human.stderr).toMatch(
+      /Hint: createAgent needs an API token with TRANSACT; this profile's token holds MANAGE/,
+    )
+    expect(sbx.emu.db.count('agents')).toBe(before)
+    for (const out of [r, human]) expect(out.stdout + out.stderr).not.toContain(t.body.clientSecret)
+  })
+
   it('bad input is refused before any request (exit 2, every field named)', async () => {
     const before = sbx.requestCount()
     const r = await sbx.run([
@@ -349,7 +386,7 @@ describe('agents through the CLI', () => {
       transferDetails: {amount: 1000, currency: 'USD'},
     })
     expect(out.stderr).toMatch(/authorization: \[REDACTED\]/)
-    const afterOut = balanceOf(s.account('USD'))
+    const afterOut = balanceOf(sbx, s.account('USD'))
     const over = await asAgent(
       [
         'agents',
@@ -369,7 +406,7 @@ describe('agents through the CLI', () => {
     // Past the 50.00 limit: 403, nothing held.
     expect(over.code).toBe(4)
     expect(over.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
-    expect(balanceOf(s.account('USD'))).toBe(afterOut)
+    expect(balanceOf(sbx, s.account('USD'))).toBe(afterOut)
     const big = await asAgent(
       [
         'agents',

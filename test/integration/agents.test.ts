@@ -489,6 +489,35 @@ describe('agents through the CLI', () => {
     expect(del.code, del.stderr).toBe(0)
   })
 
+  it('without VIEW_TRANSACTIONS an agent reads no balances: accounts is 403, --send asks for --amount-minor', async () => {
+    const s = await setup()
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent9', '--json'])
+    const narrowed = await sbx.run([
+      'agents',
+      'policy',
+      s.agent.id,
+      '--permission',
+      'CREATE_QUOTES',
+      '--permission',
+      'EXECUTE_QUOTES',
+      '--json',
+    ])
+    expect(narrowed.code, narrowed.stderr).toBe(0)
+    const accounts = await asAgent(['agents', 'me', 'accounts', '--json'], 'agent9')
+    expect(accounts.code).toBe(4)
+    expect(accounts.json().error).toMatchObject({status: 403, details: {permission: 'VIEW_TRANSACTIONS'}})
+    const quote = ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest]
+    const before = sbx.emu.db.count('quotes')
+    const send = await asAgent([...quote, '--send', '10.00', '--json'], 'agent9')
+    expect(send.code).toBe(2)
+    expect(send.json().error.reason).toMatch(/--send needs the currency of .* its policy lacks VIEW_TRANSACTIONS/)
+    expect(send.json().error.hint).toMatch(/--amount-minor/)
+    expect(sbx.emu.db.count('quotes')).toBe(before)
+    const minor = await asAgent([...quote, '--amount-minor', '1000', '--json'], 'agent9')
+    expect(minor.code, minor.stderr).toBe(0)
+    expect(minor.json()).toMatchObject({sendingCurrency: {code: 'USD'}})
+  })
+
   it('a waiting action follows its transaction: cancelled by the platform, the action is FAILED and the funds are back', async () => {
     const s = await setup()
     await sbx.run(['agents', 'login', s.code, '--as', 'agent8', '--json'])

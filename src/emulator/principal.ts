@@ -7,7 +7,8 @@ export type Permission = 'VIEW' | 'TRANSACT' | 'MANAGE'
  * holding every permission. Scheduled jobs and reactions act as `system`.
  */
 export type Principal =
-  | {kind: 'platform'; tokenId: string; permissions: readonly Permission[]}
+  /** `own`: the sandbox's own credentials (credentials.json), which no API call can delete. */
+  | {kind: 'platform'; tokenId: string; permissions: readonly Permission[]; own?: true}
   | {kind: 'agent'; agentId: string; customerId: string}
   | {kind: 'public'}
   | {kind: 'system'}

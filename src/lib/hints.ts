@@ -17,6 +17,7 @@ export function withCommandHint(
   const {customerId, accountId} = doc.details as {customerId?: unknown; accountId?: unknown}
   if (hint && typeof customerId === 'string') hint = hint.replaceAll('<customerId>', customerId)
   if (hint && typeof accountId === 'string') hint = hint.replaceAll('<InternalAccount>', accountId)
+  if (doc.code === 'FORBIDDEN') hint = permissionHint(doc.details) ?? hint
   const typo = /Nonexistent flags?: (--?[\w-]+)/.exec(doc.reason)?.[1]
   if (typo?.startsWith('--')) {
     const names = Object.entries(flags)
@@ -26,4 +27,16 @@ export function withCommandHint(
     if (meant) hint = `Did you mean --${meant}? ${hint ?? ''}`.trim()
   }
   return {...doc, hint}
+}
+
+/**
+ * A 403 of the authorization table names what the call needs (`details.required`) and what the
+ * token holds (`details.granted`); the hint says exactly that instead of the catalogue's guess.
+ */
+function permissionHint(details: Record<string, unknown>): string | undefined {
+  const {required, granted, operation} = details as {required?: unknown; granted?: unknown; operation?: unknown}
+  if (!Array.isArray(required) || !required.every((p) => typeof p === 'string') || !required.length) return undefined
+  const held = Array.isArray(granted) && granted.length ? granted.join(', ') : 'no permission'
+  const what = typeof operation === 'string' ? operation : 'this call'
+  return `${what} needs an API token with ${required.join(' or ')}; this profile's token holds ${held}. Use a profile whose token has it, or have one made: \`svc tokens create --name <name> --permission ${required[0]}\`.`
 }

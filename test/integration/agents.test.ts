@@ -1,7 +1,16 @@
 import {readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api, CHASE_USD_FLAGS, clabeEnding, externalAddArgs, fundedPayer, imbalance, until} from '../helpers/money.js'
+import {
+  api,
+  balanceOf,
+  CHASE_USD_FLAGS,
+  clabeEnding,
+  externalAddArgs,
+  fundedPayer,
+  imbalance,
+  until,
+} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -37,6 +46,8 @@ async function setup() {
     '50.00',
     '--limit-currency',
     'USD',
+    '--approval-threshold',
+    '30.00',
     '--json',
   ])
   expect(created.code, created.stderr).toBe(0)
@@ -48,12 +59,16 @@ async function setup() {
 }
 
 describe('agents through the CLI', () => {
-  it('device code -> agent login -> a quote within policy runs, one beyond waits; the platform approves one and rejects another', async () => {
+  it('device code -> agent login -> a quote within policy runs, one past the threshold waits, one past the limit is refused; the platform approves one and rejects another', async () => {
     const s = await setup()
     expect(s.agent).toMatchObject({
       customerId: s.id,
       isConnected: false,
-      policy: {spendingLimits: {currency: 'USD', perTransactionLimit: 5000}, defaultExecutionMode: 'AUTO'},
+      policy: {
+        spendingLimits: {currency: 'USD', perTransactionLimit: 5000},
+        approvalThresholds: {currency: 'USD', amount: 3000},
+        defaultExecutionMode: 'AUTO',
+      },
     })
 
     const login = await sbx.run(['agents', 'login', s.code, '--as', 'agent', '--json'])
@@ -92,8 +107,8 @@ describe('agents through the CLI', () => {
       transaction: {status: 'PROCESSING', agentId: s.agent.id},
     })
 
-    // Beyond the per-transaction limit: waits for the platform, funds held.
-    const big = await asAgent([
+    // Beyond the per-transaction limit: refused (the contract's 403), nothing held, the quote still PENDING.
+    const over = await asAgent([
       'agents',
       'me',
       'quote',
@@ -103,6 +118,27 @@ describe('agents through the CLI', () => {
       s.dest,
       '--send',
       '80.00',
+      '--json',
+    ])
+    const availableBefore = balanceOf(sbx, s.account('USD'))
+    const refused = await asAgent(['agents', 'me', 'execute', over.json().id, '--json'])
+    expect(refused.code).toBe(4)
+    expect(refused.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
+    expect(refused.json().error.reason).toMatch(/spending limit exceeded: above the per-transaction limit of 5000 USD/)
+    expect(sbx.emu.db.get<{status: string}>('quotes', over.json().id)!.status).toBe('PENDING')
+    expect(balanceOf(sbx, s.account('USD'))).toBe(availableBefore)
+
+    // At or above the approval threshold (within the limit): waits for the platform, funds held.
+    const big = await asAgent([
+      'agents',
+      'me',
+      'quote',
+      '--from',
+      s.account('USD'),
+      '--to',
+      s.dest,
+      '--send',
+      '45.00',
       '--json',
     ])
     const held = await asAgent(['agents', 'me', 'execute', big.json().id, '--json'])
@@ -124,7 +160,7 @@ describe('agents through the CLI', () => {
       '--to',
       s.dest,
       '--send',
-      '60.00',
+      '40.00',
       '--json',
     ])
     const held2 = await asAgent(['agents', 'me', 'execute', third.json().id, '--json'])
@@ -164,22 +200,23 @@ describe('agents through the CLI', () => {
       () => sbx.emu.db.get<{status: string}>('transactions', approved.json().transaction.id)!,
       (t) => t.status === 'COMPLETED',
     )
-    // 20.00 + 80.00 left (plus fees); the rejected 60.00 came back.
+    // 20.00 + 45.00 left (plus fees); the rejected 40.00 came back, the refused 80.00 never left.
     const balance = sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', s.account('USD'))!.balance.amount
-    expect(balance).toBe(100_000 - 2000 - 8000)
+    expect(balance).toBe(100_000 - 2000 - 4500)
     expect(Object.values(await imbalance(sbx)).filter((v) => v !== 0)).toEqual([])
 
     const txs = await asAgent(['agents', 'me', 'transactions', '--json'])
     expect(txs.code, txs.stderr).toBe(0)
     expect(txs.json().data.every((t: {customerId: string}) => t.customerId === s.id)).toBe(true)
-    for (const out of [me, small, ran, big, held, txs]) expect(out.stdout + out.stderr).not.toContain(token)
+    for (const out of [me, small, ran, over, refused, big, held, txs])
+      expect(out.stdout + out.stderr).not.toContain(token)
   })
 
   it('a transaction needing approval is also released by POST /transactions/{id}/approve', async () => {
     const s = await setup()
     await sbx.run(['agents', 'login', s.code, '--as', 'agent2', '--json'])
     const q = await asAgent(
-      ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '70.00', '--json'],
+      ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '35.00', '--json'],
       'agent2',
     )
     const held = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent2')
@@ -220,7 +257,7 @@ describe('agents through the CLI', () => {
     expect(none.json().error.hint).toMatch(/svc agents login/)
   })
 
-  it('policy: a paused agent and a missing permission are 403 (exit 4); a changed limit applies at once', async () => {
+  it('policy: a paused agent is 403 on actions (exit 4) and still reads; a changed limit applies at once', async () => {
     const s = await setup()
     await sbx.run(['agents', 'login', s.code, '--as', 'agent5', '--json'])
     const policy = await sbx.run([
@@ -231,10 +268,13 @@ describe('agents through the CLI', () => {
       '100.00',
       '--limit-currency',
       'USD',
+      '--approval-threshold',
+      '90.00',
       '--json',
     ])
     expect(policy.code, policy.stderr).toBe(0)
     expect(policy.json().policy.spendingLimits.perTransactionLimit).toBe(10_000)
+    expect(policy.json().policy.approvalThresholds).toEqual({currency: 'USD', amount: 9000})
     const q = await asAgent(
       ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '80.00', '--json'],
       'agent5',
@@ -245,6 +285,12 @@ describe('agents through the CLI', () => {
     expect(refused.code).toBe(4)
     expect(refused.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
     expect(sbx.emu.db.get<{status: string}>('quotes', q.json().id)!.status).toBe('PENDING')
+    // Reads are not actions: a paused agent reads as a running one does.
+    const pausedMe = await asAgent(['agents', 'me', 'show', '--json'], 'agent5')
+    expect(pausedMe.code, pausedMe.stderr).toBe(0)
+    expect(pausedMe.json()).toMatchObject({id: s.agent.id, isPaused: true})
+    const pausedTxs = await asAgent(['agents', 'me', 'transactions', '--json'], 'agent5')
+    expect(pausedTxs.code, pausedTxs.stderr).toBe(0)
     await sbx.run(['agents', 'update', s.agent.id, '--resume', '--json'])
     const ran = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent5')
     expect(ran.json().status).toBe('APPROVED')
@@ -254,6 +300,36 @@ describe('agents through the CLI', () => {
     expect(del.code, del.stderr).toBe(0)
     const gone = await asAgent(['agents', 'me', 'show', '--json'], 'agent5')
     expect(gone.code).toBe(4)
+  })
+
+  it('agents create with a MANAGE-only token: 403 naming TRANSACT, with the hint read from details.required; nothing is created', async () => {
+    const c = await fundedPayer(sbx)
+    const t = await api(sbx, 'POST', '/tokens', {name: 'manage-only', permissions: ['MANAGE']})
+    const env = {env: {SVC_TOKEN_ID: t.body.clientId, SVC_CLIENT_SECRET: t.body.clientSecret}}
+    const args = ['agents', 'create', '--customer', c.id, '--name', 'Payer', '--permission', 'EXECUTE_QUOTES']
+    const before = sbx.emu.db.count('agents')
+    const r = await sbx.run([...args, '--per-transaction', '1000000.00', '--json'], env)
+    expect(r.code).toBe(4)
+    expect(r.json().error).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+      details: {
+        operation: 'createAgent',
+        required: ['TRANSACT'],
+        granted: ['MANAGE'],
+        because: ['grants EXECUTE_QUOTES'],
+      },
+    })
+    expect(r.json().error.hint).toBe(
+      "createAgent needs an API token with TRANSACT; this profile's token holds MANAGE. Use a profile whose token has it, or have one made: `svc tokens create --name <name> --permission TRANSACT`.",
+    )
+    const human = await sbx.run([...args, '--per-transaction', '1.00'], env)
+    expect(human.code).toBe(4)
+    expect(human.stderr).toMatch(
+      /Hint: createAgent needs an API token with TRANSACT; this profile's token holds MANAGE/,
+    )
+    expect(sbx.emu.db.count('agents')).toBe(before)
+    for (const out of [r, human]) expect(out.stdout + out.stderr).not.toContain(t.body.clientSecret)
   })
 
   it('bad input is refused before any request (exit 2, every field named)', async () => {
@@ -310,7 +386,8 @@ describe('agents through the CLI', () => {
       transferDetails: {amount: 1000, currency: 'USD'},
     })
     expect(out.stderr).toMatch(/authorization: \[REDACTED\]/)
-    const big = await asAgent(
+    const afterOut = balanceOf(sbx, s.account('USD'))
+    const over = await asAgent(
       [
         'agents',
         'me',
@@ -326,12 +403,32 @@ describe('agents through the CLI', () => {
       ],
       'agent6',
     )
+    // Past the 50.00 limit: 403, nothing held.
+    expect(over.code).toBe(4)
+    expect(over.json().error).toMatchObject({status: 403, code: 'FORBIDDEN'})
+    expect(balanceOf(sbx, s.account('USD'))).toBe(afterOut)
+    const big = await asAgent(
+      [
+        'agents',
+        'me',
+        'transfer',
+        '--out',
+        '--account',
+        s.account('USD'),
+        '--external',
+        usd.json().id,
+        '--amount',
+        '40.00',
+        '--json',
+      ],
+      'agent6',
+    )
     expect(big.json()).toMatchObject({type: 'TRANSFER_OUT', status: 'PENDING_APPROVAL'})
     const actions = await asAgent(['agents', 'me', 'actions', '--status', 'PENDING_APPROVAL', '--json'], 'agent6')
     expect(actions.json().data.map((x: {id: string}) => x.id)).toEqual([big.json().id])
     const accounts = await asAgent(['agents', 'me', 'accounts', '--json'], 'agent6')
     expect(accounts.json().data.every((a: {customerId: string}) => a.customerId === s.id)).toBe(true)
-    for (const r of [out, big, actions, accounts]) expect(r.stdout + r.stderr).not.toContain(token)
+    for (const r of [out, over, big, actions, accounts]) expect(r.stdout + r.stderr).not.toContain(token)
     // The redeem itself under --debug: the token in the answer body is redacted.
     const dc = await sbx.run(['agents', 'device-code', 'issue', s.agent.id, '--json'])
     const relog = await sbx.run(['agents', 'login', dc.json().code, '--as', 'agent6', '--debug', '--json'])
@@ -392,11 +489,40 @@ describe('agents through the CLI', () => {
     expect(del.code, del.stderr).toBe(0)
   })
 
+  it('without VIEW_TRANSACTIONS an agent reads no balances: accounts is 403, --send asks for --amount-minor', async () => {
+    const s = await setup()
+    await sbx.run(['agents', 'login', s.code, '--as', 'agent9', '--json'])
+    const narrowed = await sbx.run([
+      'agents',
+      'policy',
+      s.agent.id,
+      '--permission',
+      'CREATE_QUOTES',
+      '--permission',
+      'EXECUTE_QUOTES',
+      '--json',
+    ])
+    expect(narrowed.code, narrowed.stderr).toBe(0)
+    const accounts = await asAgent(['agents', 'me', 'accounts', '--json'], 'agent9')
+    expect(accounts.code).toBe(4)
+    expect(accounts.json().error).toMatchObject({status: 403, details: {permission: 'VIEW_TRANSACTIONS'}})
+    const quote = ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest]
+    const before = sbx.emu.db.count('quotes')
+    const send = await asAgent([...quote, '--send', '10.00', '--json'], 'agent9')
+    expect(send.code).toBe(2)
+    expect(send.json().error.reason).toMatch(/--send needs the currency of .* its policy lacks VIEW_TRANSACTIONS/)
+    expect(send.json().error.hint).toMatch(/--amount-minor/)
+    expect(sbx.emu.db.count('quotes')).toBe(before)
+    const minor = await asAgent([...quote, '--amount-minor', '1000', '--json'], 'agent9')
+    expect(minor.code, minor.stderr).toBe(0)
+    expect(minor.json()).toMatchObject({sendingCurrency: {code: 'USD'}})
+  })
+
   it('a waiting action follows its transaction: cancelled by the platform, the action is FAILED and the funds are back', async () => {
     const s = await setup()
     await sbx.run(['agents', 'login', s.code, '--as', 'agent8', '--json'])
     const q = await asAgent(
-      ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '90.00', '--json'],
+      ['agents', 'me', 'quote', '--from', s.account('USD'), '--to', s.dest, '--send', '45.00', '--json'],
       'agent8',
     )
     const held = await asAgent(['agents', 'me', 'execute', q.json().id, '--json'], 'agent8')

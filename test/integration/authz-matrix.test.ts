@@ -107,7 +107,8 @@ describe('authorization matrix: every operation in the table, called by every ki
     }
     expect(wrong).toEqual([])
     // Every kind of outcome happened (the matrix is not vacuous), and no probe changed anything.
-    expect(tally).toEqual({admitted: 331, refused401: 531, refused403: 356})
+    // Issue 29: the eight session operations left TRANSACT (F13), and agentListInternalAccounts asks for VIEW_TRANSACTIONS (F8).
+    expect(tally).toEqual({admitted: 322, refused401: 531, refused403: 365})
     expect({
       tokens: sbx.emu.db.count('apiTokens'),
       customers: sbx.emu.db.count('customers'),
@@ -126,5 +127,9 @@ describe('authorization matrix: every operation in the table, called by every ki
     expect(of('redeemAgentDeviceCode')).toEqual({kind: 'public'})
     expect(of('agentCreateExternalAccount')).toEqual({kind: 'agent', needs: 'MANAGE_EXTERNAL_ACCOUNTS'})
     expect(of('agentDeleteExternalAccount')).toEqual({kind: 'agent', needs: 'MANAGE_EXTERNAL_ACCOUNTS'})
+    // One rule for session operations: MANAGE, so a payments-only token cannot lock a customer out (F13).
+    for (const id of ['startScaLogin', 'completeScaLogin', 'recordSecurityEvent', 'verifyAuthCredential'])
+      expect(of(id)).toEqual({kind: 'platform', anyOf: ['MANAGE']})
+    expect(of('agentListInternalAccounts')).toEqual({kind: 'agent', needs: 'VIEW_TRANSACTIONS'})
   })
 })

@@ -382,6 +382,8 @@ describe('8. exit codes and hints that lead somewhere', () => {
         'CREATE_QUOTES',
         '--permission',
         'EXECUTE_QUOTES',
+        '--permission',
+        'VIEW_TRANSACTIONS',
         '--per-transaction',
         '50.00',
         '--limit-currency',

@@ -2,6 +2,7 @@ import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {api, fundedPayer, quoteArgs, realtimeQuoteArgs, until} from '../helpers/money.js'
+import {call, tokenWith} from '../helpers/principals.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -333,7 +334,7 @@ describe('strong customer authentication through the CLI', () => {
     expect(twice.json().error).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION'})
   })
 
-  it("an agent's payment beyond its policy, held for SCA, still waits for the platform after authorization", async () => {
+  it("an agent's payment past its approval threshold, held for SCA, still waits for the platform after authorization", async () => {
     const c = await fundedPayer(sbx)
     await login(c.id)
     const created = await api(sbx, 'POST', '/agents', {
@@ -342,7 +343,8 @@ describe('strong customer authentication through the CLI', () => {
       policy: {
         permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
         defaultExecutionMode: 'AUTO',
-        spendingLimits: {currency: 'USD', perTransactionLimit: 500},
+        spendingLimits: {currency: 'USD', perTransactionLimit: 10_000},
+        approvalThresholds: {currency: 'USD', amount: 500},
       },
     })
     const token = (
@@ -376,5 +378,49 @@ describe('strong customer authentication through the CLI', () => {
     const ok = await sbx.run(['agents', 'approve', created.body.agent.id, action.id, '--yes', '--json'])
     expect(ok.code, ok.stderr).toBe(0)
     expect(ok.json()).toMatchObject({status: 'APPROVED', transaction: {status: 'PROCESSING'}})
+  })
+
+  it('F13: a payments-only (TRANSACT) token cannot lock a customer out: security events are MANAGE, its wrong codes fail only its quote', async () => {
+    const c = await fundedPayer(sbx)
+    await login(c.id)
+    const t = await tokenWith(sbx, ['TRANSACT'])
+    const failed = () => sbx.emu.db.get<{failedAttempts: number; lockedUntil?: string | null}>('scaStates', c.id)!
+    for (let i = 0; i < 5; i++) {
+      const r = await call(sbx, t.auth, 'POST', `/sca/record-event?customerId=${c.id}`, {
+        eventType: 'FAILED_LOGIN_ATTEMPT',
+      })
+      expect(r).toMatchObject({
+        status: 403,
+        body: {code: 'FORBIDDEN', details: {operation: 'recordSecurityEvent', required: ['MANAGE']}},
+      })
+    }
+    expect(failed()).toMatchObject({failedAttempts: 0})
+    // Its own payment under SCA: three wrong codes (this sandbox's limit) fail the quote's challenge, not the customer.
+    const q = await call(sbx, t.auth, 'POST', '/quotes', {
+      source: {sourceType: 'ACCOUNT', accountId: c.account('USD')},
+      destination: {destinationType: 'ACCOUNT', accountId: c.dest},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1000,
+    })
+    expect(q.status, JSON.stringify(q.body)).toBe(201)
+    const ex = await call(sbx, t.auth, 'POST', `/quotes/${q.body.id}/execute`)
+    expect(ex.body.status).toBe('PENDING_AUTHORIZATION')
+    const wrong = () => call(sbx, t.auth, 'POST', `/quotes/${q.body.id}/authorize`, {code: '000000'})
+    const first = await wrong()
+    expect(first.status).toBe(400)
+    expect(first.body.details.errors[0].message).toMatch(/2 attempt\(s\) left before this quote's challenge fails/)
+    await wrong()
+    const third = await wrong()
+    expect(third.body).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+      details: {status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED'},
+    })
+    expect(sbx.emu.db.get<{status: string}>('quotes', q.body.id)!.status).toBe('FAILED')
+    expect(failed()).toMatchObject({failedAttempts: 0})
+    expect(failed().lockedUntil ?? null).toBeNull()
+    // The customer still logs in, and the platform's own (MANAGE) wrong codes still count towards its lock.
+    await login(c.id)
+    const managed = await api(sbx, 'POST', `/sca/record-event?customerId=${c.id}`, {eventType: 'FAILED_LOGIN_ATTEMPT'})
+    expect(managed.body).toMatchObject({failedAttempts: 1})
   })
 })

@@ -4,6 +4,7 @@ import {getInternalAccount} from '../domain/ledger.js'
 import type {StoredQuote} from '../store/quotes.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError} from '../http-error.js'
+import {authorizeAgentQuote} from './agent-grants.js'
 
 const forbidden = (reason: string, details: Record<string, unknown>) => new HttpError(403, 'FORBIDDEN', reason, details)
 
@@ -14,10 +15,17 @@ const forbidden = (reason: string, details: Record<string, unknown>) => new Http
  * the agent's customer's, whatever `source.customerId` the request named. Checked when the quote
  * is made and again when it is executed, against the policy of that moment (it may have changed,
  * and a quote the platform made for the customer may be executed by the agent).
+ * A quote in one currency is a same-currency transfer (CREATE_TRANSFERS too, agent-grants.ts).
  * Refusals are 403 FORBIDDEN, the contract's answer for "agent policy does not permit this operation".
  */
-export function requireQuoteInScope(ctx: SandboxContext, a: StoredAgent, q: StoredQuote): void {
+export function requireQuoteInScope(
+  ctx: SandboxContext,
+  a: StoredAgent,
+  q: StoredQuote,
+  operationId: 'agentCreateQuote' | 'agentExecuteQuote',
+): void {
   if (q._.customerId !== a.customerId) throw notTheCustomers(a, q._.sourceAccountId ?? '(real-time funding)', 'source')
+  authorizeAgentQuote(a, operationId, {sending: q.sendingCurrency.code, receiving: q.receivingCurrency.code})
   const src = q._.sourceKind === 'REALTIME' ? undefined : q._.sourceAccountId
   requireOwnAccounts(ctx, a, {source: src, destination: q._.destinationAccountId})
   const allowed = a.policy.accountRestrictions?.allowedAccountIds

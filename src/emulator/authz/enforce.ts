@@ -2,6 +2,7 @@ import type {IncomingHttpHeaders} from 'node:http'
 import type {StoredAgent} from '../store/agents.js'
 import {HttpError} from '../http-error.js'
 import type {Principal} from '../principal.js'
+import {requireLiveGrant, requiresLiveGrant} from './agent-grants.js'
 import {type CredentialStore, resolvePrincipal, unauthorized} from './principal-of.js'
 import {AUTHZ_TABLE, type AuthzEntry} from './table.js'
 
@@ -92,10 +93,18 @@ export function authorize(
     return
   }
   if (principal.kind !== 'agent') throw unauthorized('Agent routes take the agent access token', true)
-  if (!who.needs) return
   const a = ctx.db.get<StoredAgent>('agents', principal.agentId)
   if (!a) throw unauthorized('The agent access token is not valid (the agent was deleted)', true)
-  if (a.isPaused) throw forbidden(`${a.id} is paused by the platform`, {agentId: a.id, operation})
-  if (!a.policy.permissions.includes(who.needs))
+  const customer = ctx.db.get<{isDeleted?: boolean}>('customers', a.customerId)
+  if (!customer || customer.isDeleted)
+    throw forbidden(`${a.customerId}, the customer ${a.id} acts for, was deleted, so ${a.id} may do nothing`, {
+      agentId: a.id,
+      customerId: a.customerId,
+      operation,
+    })
+  // "Paused agents cannot initiate any actions": every call that is not a read; reads answer as for a running agent.
+  if (a.isPaused && method !== 'GET') throw forbidden(`${a.id} is paused by the platform`, {agentId: a.id, operation})
+  if (who.needs && !a.policy.permissions.includes(who.needs))
     throw forbidden(`${a.id}'s policy does not grant ${who.needs}`, {agentId: a.id, permission: who.needs, operation})
+  if (requiresLiveGrant(entry)) requireLiveGrant(ctx.db, a, operation)
 }

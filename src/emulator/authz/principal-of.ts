@@ -56,7 +56,7 @@ export function resolvePrincipal(
   const given = m ? Buffer.from(m[1], 'base64') : Buffer.alloc(0)
   const own = Buffer.from(`${ctx.credentials.tokenId}:${ctx.credentials.clientSecret}`)
   if (given.length === own.length && timingSafeEqual(given, own))
-    return {kind: 'platform', tokenId: ctx.credentials.tokenId, permissions: ALL}
+    return {kind: 'platform', tokenId: ctx.credentials.tokenId, permissions: ALL, own: true}
   // Tokens made with POST /tokens: `<clientId>:<clientSecret>`, looked up by clientId; the secret compared as a hash, in constant time.
   const colon = given.indexOf(':')
   const token = colon > 0 ? tokenByClientId(ctx.db, given.subarray(0, colon).toString('utf8')) : undefined

@@ -25,41 +25,64 @@ export function requireAccount(a: StoredAgent, accountId: string, owner: string 
     throw forbidden(`${accountId} is not among the accounts ${a.id} may use`, {agentId: a.id, accountId})
 }
 
+/** `amount` minor units of `from` in `to`, at the sandbox's rate; no rate: the policy cannot be applied, so the action is refused. */
+function inCurrency(ctx: SandboxContext, a: StoredAgent, amount: number, from: string, to: string): number {
+  if (from === to) return amount
+  try {
+    return convertDown(rateFor(ctx, from, to), amount)
+  } catch (e) {
+    if (!(e instanceof HttpError) || e.code !== 'QUOTE_RATE_UNAVAILABLE') throw e
+    throw forbidden(`No ${from} to ${to} rate in this sandbox, so ${a.id}'s policy (in ${to}) cannot be applied`, {
+      agentId: a.id,
+      from,
+      to,
+    })
+  }
+}
+
 /**
- * What the policy says about moving `amount` (minor units of `currency`) from `accountId`: every
- * reason the action needs the platform's approval (none: it runs at once).
+ * What the policy says about moving `amount` (minor units of `currency`) from `accountId`:
+ * - refusals: every limit it would pass ("spending limit exceeded": 403, nothing held);
+ * - approvals: every reason it must wait for the platform (execution modes, the approval threshold).
+ * Amounts in another currency are converted at the sandbox's rate into the limits' currency, and
+ * separately into the threshold's; an account rule's limit is in that account's currency (the action's).
  */
-export function approvalReasons(
+export function evaluatePolicy(
   ctx: SandboxContext,
   a: StoredAgent,
   amount: number,
   currency: string,
   accountId: string,
-): {reasons: string[]; inPolicyCurrency: number} {
+): {refusals: string[]; approvals: string[]; inPolicyCurrency: number} {
   const p = a.policy
   const lim = p.spendingLimits
-  const inPolicyCurrency =
-    currency === lim.currency ? amount : convertDown(rateFor(ctx, currency, lim.currency), amount)
+  const inPolicyCurrency = inCurrency(ctx, a, amount, currency, lim.currency)
   const usage = currentUsage(ctx, a)
-  const reasons: string[] = []
-  if (p.defaultExecutionMode === 'APPROVAL_REQUIRED') reasons.push('the policy requires approval for every action')
+  const refusals: string[] = []
+  const approvals: string[] = []
   const rule = p.accountRestrictions?.accountRules?.find((r) => r.accountId === accountId)
-  if (rule?.executionMode === 'APPROVAL_REQUIRED')
-    reasons.push(`the policy requires approval for actions on ${accountId}`)
-  if (rule?.perTransactionLimit != null && inPolicyCurrency > rule.perTransactionLimit)
-    reasons.push(`above the per-transaction limit of ${rule.perTransactionLimit} for ${accountId}`)
+  if (rule?.perTransactionLimit != null && amount > rule.perTransactionLimit)
+    refusals.push(`above the per-transaction limit of ${rule.perTransactionLimit} for ${accountId}`)
   if (inPolicyCurrency > lim.perTransactionLimit)
-    reasons.push(`above the per-transaction limit of ${lim.perTransactionLimit} ${lim.currency}`)
+    refusals.push(`above the per-transaction limit of ${lim.perTransactionLimit} ${lim.currency}`)
   if (lim.dailyLimit != null && usage.dailySpend + inPolicyCurrency > lim.dailyLimit)
-    reasons.push(`above the daily limit of ${lim.dailyLimit} ${lim.currency}`)
+    refusals.push(`above the daily limit of ${lim.dailyLimit} ${lim.currency}`)
   if (lim.monthlyLimit != null && usage.monthlySpend + inPolicyCurrency > lim.monthlyLimit)
-    reasons.push(`above the monthly limit of ${lim.monthlyLimit} ${lim.currency}`)
+    refusals.push(`above the monthly limit of ${lim.monthlyLimit} ${lim.currency}`)
   if (lim.dailyTransactionLimit != null && usage.dailyTransactionCount + 1 > lim.dailyTransactionLimit)
-    reasons.push(`more than ${lim.dailyTransactionLimit} transactions today`)
+    refusals.push(`more than ${lim.dailyTransactionLimit} transactions today`)
+  if (p.defaultExecutionMode === 'APPROVAL_REQUIRED' && rule?.executionMode !== 'AUTO')
+    approvals.push('the policy requires approval for every action')
+  if (rule?.executionMode === 'APPROVAL_REQUIRED')
+    approvals.push(`the policy requires approval for actions on ${accountId}`)
   const t = p.approvalThresholds
-  if (t?.amount != null && (!t.currency || t.currency === lim.currency) && inPolicyCurrency >= t.amount)
-    reasons.push(`at or above the approval threshold of ${t.amount} ${lim.currency}`)
-  return {reasons, inPolicyCurrency}
+  if (t?.amount != null) {
+    // A threshold stored before its currency was required is read in the limits' currency.
+    const tCurrency = t.currency ?? lim.currency
+    if (inCurrency(ctx, a, amount, currency, tCurrency) >= t.amount)
+      approvals.push(`at or above the approval threshold of ${t.amount} ${tCurrency}`)
+  }
+  return {refusals, approvals, inPolicyCurrency}
 }
 
 function countUsage(ctx: SandboxContext, agentId: string, amount: number): void {
@@ -76,18 +99,27 @@ function countUsage(ctx: SandboxContext, agentId: string, amount: number): void 
   })
 }
 
-export function publicAction(ctx: SandboxContext, x: StoredAgentAction): Record<string, unknown> {
+/**
+ * The action as the API shows it. `viewer`: the agent reading its own action, which sees the
+ * transaction inside only with VIEW_TRANSACTIONS ("can list and retrieve transactions"); the
+ * platform always sees it.
+ */
+export function publicAction(ctx: SandboxContext, x: StoredAgentAction, viewer?: StoredAgent): Record<string, unknown> {
   const {_: internal, ...rest} = x
   const t =
-    internal.transactionId && x.status !== 'PENDING_APPROVAL' && x.status !== 'REJECTED'
+    internal.transactionId &&
+    x.status !== 'PENDING_APPROVAL' &&
+    x.status !== 'REJECTED' &&
+    (!viewer || viewer.policy.permissions.includes('VIEW_TRANSACTIONS'))
       ? ctx.db.get<StoredTransaction>('transactions', internal.transactionId)
       : undefined
   return {...rest, ...(t ? {transaction: publicTransaction(t)} : {})}
 }
 
 /**
- * Runs an agent's money movement under its policy: within it the payment starts at once (APPROVED);
- * beyond it the payment waits in PENDING for the platform (PENDING_APPROVAL, with a webhook).
+ * Runs an agent's money movement under its policy: past a limit it is refused (403) before anything
+ * is held; within the limits it starts at once (APPROVED), unless an execution mode or the approval
+ * threshold asks for the platform, when it waits in PENDING (PENDING_APPROVAL, with a webhook).
  */
 export function submitAction(
   ctx: SandboxContext,
@@ -101,7 +133,16 @@ export function submitAction(
   },
   run: (by: Initiator) => StoredTransaction,
 ): StoredAgentAction {
-  const {reasons, inPolicyCurrency} = approvalReasons(ctx, a, what.amount, what.currency, what.accountId)
+  const {
+    refusals,
+    approvals: reasons,
+    inPolicyCurrency,
+  } = evaluatePolicy(ctx, a, what.amount, what.currency, what.accountId)
+  if (refusals.length)
+    throw forbidden(`Agent policy does not permit this operation or spending limit exceeded: ${refusals.join('; ')}`, {
+      agentId: a.id,
+      reasons: refusals,
+    })
   const auto = reasons.length === 0
   const t = run({agentId: a.id, agentAuto: auto})
   if (auto) countUsage(ctx, a.id, inPolicyCurrency)

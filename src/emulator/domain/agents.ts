@@ -9,7 +9,9 @@ import type {
 import type {SandboxContext} from '../context.js'
 import {invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
+import {authorizeGrant} from '../authz/agent-grants.js'
 import {getCustomer} from './customers.js'
+import {rateTable} from './rates.js'
 import type {StoredAgent} from '../store/agents.js'
 import type {StoredAgentAction} from '../store/agents.js'
 export type {StoredAgentAction}
@@ -70,8 +72,36 @@ function newDeviceCode(): string {
   return `${pick()}-${pick()}`
 }
 
+/**
+ * Limits and thresholds are converted at the sandbox's rate when an action is checked, so each
+ * currency they are in must have one (refused here, naming the field, rather than at every action).
+ */
+function requireRates(ctx: SandboxContext, policy: AgentPolicy, prefix: string): void {
+  const table = rateTable(ctx)
+  const named: Array<[string, string | undefined]> = [
+    ['spendingLimits.currency', policy.spendingLimits.currency],
+    ['approvalThresholds.currency', policy.approvalThresholds?.currency],
+  ]
+  const errors = named
+    .filter(([, code]) => code !== undefined && !table[code])
+    .map(([field, code]) => ({
+      field: prefix + field,
+      message: `${code} has no exchange rate in this sandbox, so amounts in other currencies could not be compared with it`,
+    }))
+  if (errors.length) throw invalid(errors)
+}
+
+/**
+ * POST /agents/{id}/device-codes: a new code, which hands the agent's payments to whoever redeems
+ * it; for an agent that may move money the caller becomes its grant (authz/agent-grants.ts).
+ */
+export function regenerateDeviceCode(ctx: SandboxContext, a: StoredAgent): DeviceCode {
+  const grant = authorizeGrant(ctx, 'regenerateAgentDeviceCode', a, a.policy)
+  return issueDeviceCode(ctx, grant ? saveAgent(ctx, {...a, _: {...a._, grant}}) : a)
+}
+
 /** A new device code for the agent; an earlier unredeemed code stops working. */
-export function issueDeviceCode(ctx: SandboxContext, a: StoredAgent): DeviceCode {
+function issueDeviceCode(ctx: SandboxContext, a: StoredAgent): DeviceCode {
   if (a._.deviceCode) {
     const old = ctx.db.get<DeviceCode>('agentDeviceCodes', a._.deviceCode)
     if (old && !old.redeemed) ctx.db.del('agentDeviceCodes', old.code)
@@ -89,6 +119,8 @@ export function issueDeviceCode(ctx: SandboxContext, a: StoredAgent): DeviceCode
 
 export function createAgent(ctx: SandboxContext, input: z.infer<typeof agentCreateRequest>) {
   const customer = getCustomer(ctx, input.customerId)
+  requireRates(ctx, input.policy, 'policy.')
+  const grant = authorizeGrant(ctx, 'createAgent', undefined, input.policy)
   const now = ctx.iso()
   const agent: StoredAgent = {
     id: newId('Agent'),
@@ -100,7 +132,7 @@ export function createAgent(ctx: SandboxContext, input: z.infer<typeof agentCrea
     usage: freshUsage(ctx),
     createdAt: now,
     updatedAt: now,
-    _: {},
+    _: grant ? {grant} : {},
   }
   ctx.db.put('agents', agent.id, agent)
   const deviceCode = issueDeviceCode(ctx, agent)
@@ -133,7 +165,10 @@ export function updatePolicy(
     ...(patch.accountRestrictions ? {accountRestrictions: patch.accountRestrictions} : {}),
     ...(patch.approvalThresholds ? {approvalThresholds: patch.approvalThresholds} : {}),
   }
-  return saveAgent(ctx, {...a, policy})
+  requireRates(ctx, policy, '')
+  // Narrowing keeps the agent's grant; widening a money-moving agent makes the caller its grant.
+  const grant = authorizeGrant(ctx, 'updateAgentPolicy', a, policy) ?? a._.grant
+  return saveAgent(ctx, {...a, policy, _: {...a._, ...(grant ? {grant} : {})}})
 }
 
 export function deleteAgent(ctx: SandboxContext, a: StoredAgent): void {

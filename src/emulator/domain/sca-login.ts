@@ -49,8 +49,14 @@ export interface Proof {
   origin?: string | null
 }
 
-/** Checks a proof for `factor`; a wrong one counts towards the lock (and is refused). */
-export function checkProof(ctx: SandboxContext, st: ScaState, factor: string, proof: Proof): void {
+/** Checks a proof for `factor`; a wrong one is refused by `fail` (by default: it counts towards the customer's lock). */
+export function checkProof(
+  ctx: SandboxContext,
+  st: ScaState,
+  factor: string,
+  proof: Proof,
+  fail: (field: string, message: string) => Error = (field, message) => failedProof(ctx, st, field, message),
+): void {
   if (factor === 'PASSKEY') {
     if (!proof.passkeyAssertion)
       throw invalid([{field: 'passkeyAssertion', message: 'is required for a PASSKEY challenge'}])
@@ -58,12 +64,11 @@ export function checkProof(ctx: SandboxContext, st: ScaState, factor: string, pr
     const id = proof.passkeyAssertion.credentialId ?? proof.passkeyAssertion.id
     if (proof.origin && !ctx.settings().passkeyOrigins.includes(proof.origin))
       throw invalid([{field: 'origin', message: `must be one of ${ctx.settings().passkeyOrigins.join(', ')}`}])
-    if (!passkey || id !== passkey.credentialId)
-      throw failedProof(ctx, st, 'passkeyAssertion', 'was not made by the enrolled passkey')
+    if (!passkey || id !== passkey.credentialId) throw fail('passkeyAssertion', 'was not made by the enrolled passkey')
     return
   }
   if (!proof.code) throw invalid([{field: 'code', message: `is required for a ${factor} challenge`}])
-  if (proof.code !== SANDBOX_SCA_CODE) throw failedProof(ctx, st, 'code', 'does not match the code that was sent')
+  if (proof.code !== SANDBOX_SCA_CODE) throw fail('code', 'does not match the code that was sent')
 }
 
 export function completeLogin(

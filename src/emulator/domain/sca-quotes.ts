@@ -1,5 +1,5 @@
 import type {SandboxContext} from '../context.js'
-import {conflict, keepingWrites} from '../http-error.js'
+import {conflict, invalid, keepingWrites} from '../http-error.js'
 import {newId} from '../ids.js'
 import {executeQuote, outgoing} from './quote-execute.js'
 import {getQuote, type StoredQuote} from './quotes.js'
@@ -122,7 +122,7 @@ export function authorizeQuote(ctx: SandboxContext, quoteId: string, proof: Proo
   const {q, st} = pendingQuote(ctx, quoteId)
   requireScaSession(ctx, st.customerId)
   const factor = proof.passkeyAssertion ? 'PASSKEY' : q.scaChallenge!.factor
-  checkProof(ctx, st, factor, proof)
+  checkProof(ctx, st, factor, proof, mayLockCustomer(ctx) ? undefined : (f, m) => failedQuoteProof(ctx, q, f, m))
   ctx.db.put('scaStates', st.customerId, {...st, failedAttempts: 0})
   if (q._.sourceKind === 'REALTIME') {
     // Authorized: the customer may now fund it; the instructions come back.
@@ -137,6 +137,39 @@ export function authorizeQuote(ctx: SandboxContext, quoteId: string, proof: Proo
   }
   ctx.db.put('quotes', q.id, {...q, scaChallenge: undefined})
   return executeQuote(ctx, q.id, {scaAuthorized: true, ...q._.heldFor})
+}
+
+/**
+ * The session rule (docs/sandbox.md "Who may call what"): only a caller that may manage the
+ * customer (MANAGE; the sandbox itself) moves the customer's failed-attempt counter, so a
+ * payments-only token cannot lock a customer out.
+ */
+function mayLockCustomer(ctx: SandboxContext): boolean {
+  const p = ctx.principal
+  return p.kind === 'system' || (p.kind === 'platform' && p.permissions.includes('MANAGE'))
+}
+
+/**
+ * A payments-only caller's wrong proof counts against this quote's challenge instead: at the same
+ * limit the challenge fails, and its payment with it (SCA_NOT_COMPLETED), as an expired one does.
+ */
+function failedQuoteProof(ctx: SandboxContext, q: StoredQuote, field: string, message: string): Error {
+  const failedAttempts = (q._.scaFailedAttempts ?? 0) + 1
+  const left = ctx.settings().scaMaxFailedAttempts - failedAttempts
+  if (left <= 0) {
+    expireChallenge(ctx, q)
+    return keepingWrites(
+      conflict(
+        'INVALID_STATE_TRANSITION',
+        `${failedAttempts} wrong proofs for ${q.id}: its SCA challenge failed, and its transaction with SCA_NOT_COMPLETED`,
+        {status: 'FAILED', failureReason: 'SCA_NOT_COMPLETED'},
+      ),
+    )
+  }
+  ctx.db.put('quotes', q.id, {...q, _: {...q._, scaFailedAttempts: failedAttempts}})
+  return keepingWrites(
+    invalid([{field, message: `${message}; ${left} attempt(s) left before this quote's challenge fails`}]),
+  )
 }
 
 /** POST /quotes/{id}/authorize/resend: the same SMS challenge again (its expiry is not extended). */

@@ -4,23 +4,13 @@ import {externalAccountProblems} from '../../lib/schemas/accounts.js'
 import {quoteCreateRequest} from '../../lib/schemas/quotes.js'
 import {transferInRequest, transferOutRequest} from '../../lib/schemas/transfers.js'
 import {transactionListQuery} from '../../lib/schemas/transactions.js'
-import {requireOwnAccounts, requireQuoteInScope} from '../authz/agent-scope.js'
 import {callingAgent} from '../authz/principal-of.js'
-import {getAction, publicAction, requireAccount, submitAction} from '../domain/agent-actions.js'
+import {getAction, publicAction} from '../domain/agent-actions.js'
+import {agentExecute, agentQuote, agentTransfer, ownExternalAccount, ownQuote} from '../domain/agent-payments.js'
 import {publicAgent} from '../domain/agents.js'
-import {
-  createExternalAccount,
-  deleteExternalAccount,
-  getExternalAccount,
-  publicExternalAccount,
-} from '../domain/external-accounts.js'
-import {getInternalAccount} from '../domain/ledger.js'
-import {executeQuote} from '../domain/quote-execute.js'
-import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
-import {getTransaction} from '../domain/transactions.js'
-import {publicTransaction} from '../domain/transactions.js'
-import {transferIn, transferOut} from '../domain/transfers.js'
-import type {SandboxContext} from '../context.js'
+import {createExternalAccount, deleteExternalAccount, publicExternalAccount} from '../domain/external-accounts.js'
+import {publicQuote} from '../domain/quotes.js'
+import {getTransaction, publicTransaction} from '../domain/transactions.js'
 import {invalid, notFound, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
 import type {Router} from '../router.js'
@@ -84,109 +74,46 @@ export function registerAgentMe(router: Router): void {
     if (!data) throw invalid(errors)
     return {status: 201, body: publicExternalAccount(createExternalAccount(ctx, data))}
   })
-  const ownExternal = (ctx: SandboxContext, agentCustomer: string, id: string) => {
-    const x = getExternalAccount(ctx, id)
-    if (x.customerId !== agentCustomer) throw notFound('ACCOUNT_NOT_FOUND', `External account ${id}`)
-    return x
-  }
   router.get('/agents/me/external-accounts/:id', (req, ctx) => ({
     status: 200,
-    body: publicExternalAccount(ownExternal(ctx, callingAgent(ctx).customerId, req.params.id)),
+    body: publicExternalAccount(ownExternalAccount(ctx, callingAgent(ctx), req.params.id)),
   }))
   router.delete('/agents/me/external-accounts/:id', (req, ctx) => {
     const a = callingAgent(ctx)
-    deleteExternalAccount(ctx, ownExternal(ctx, a.customerId, req.params.id))
+    deleteExternalAccount(ctx, ownExternalAccount(ctx, a, req.params.id))
     return {status: 204}
   })
 
   router.post('/agents/me/quotes', (req, ctx) =>
     ctx.idempotent(req, 'agent-quotes', () => {
-      const a = callingAgent(ctx)
-      const input = validate(quoteCreateRequest, req.body ?? {})
-      if (input.immediatelyExecute)
-        throw invalid([
-          {
-            field: 'immediatelyExecute',
-            message:
-              'is not available to agents: execute with POST /agents/me/quotes/{quoteId}/execute, under the policy',
-          },
-        ])
-      requireOwnAccounts(ctx, a, {
-        source: 'accountId' in input.source ? input.source.accountId : undefined,
-        destination: (input.destination as {accountId?: string}).accountId,
-      })
-      const q = createQuote(ctx, input, {beforeStore: (x) => requireQuoteInScope(ctx, a, x)})
+      const q = agentQuote(ctx, callingAgent(ctx), validate(quoteCreateRequest, req.body ?? {}))
       return {status: 201, body: publicQuote(q)}
     }),
   )
-  const ownQuote = (ctx: SandboxContext, customerId: string, id: string) => {
-    const q = getQuote(ctx, id)
-    if (q._.customerId !== customerId) throw notFound('QUOTE_NOT_FOUND', `Quote ${id}`)
-    return q
-  }
   router.get('/agents/me/quotes/:quoteId', (req, ctx) => ({
     status: 200,
-    body: publicQuote(ownQuote(ctx, callingAgent(ctx).customerId, req.params.quoteId)),
+    body: publicQuote(ownQuote(ctx, callingAgent(ctx), req.params.quoteId)),
   }))
   router.post('/agents/me/quotes/:quoteId/execute', (req, ctx) =>
     ctx.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
       const a = callingAgent(ctx)
-      const q = ownQuote(ctx, a.customerId, req.params.quoteId)
-      // Again at execute, under the policy as it is now (it may have changed since the quote).
-      requireQuoteInScope(ctx, a, q)
-      const x = submitAction(
-        ctx,
-        a,
-        {
-          type: 'EXECUTE_QUOTE',
-          amount: q.totalSendingAmount,
-          currency: q.sendingCurrency.code,
-          accountId: q._.sourceAccountId ?? '',
-          describe: () => ({quote: publicQuote(getQuote(ctx, q.id))}),
-        },
-        (by) => getTransaction(ctx, executeQuote(ctx, q.id, {req, ...by}).transactionId!),
-      )
-      return {status: 200, body: publicAction(ctx, x)}
+      return {status: 200, body: publicAction(ctx, agentExecute(ctx, a, req.params.quoteId, req), a)}
     }),
   )
-
-  for (const [path, type, schema, run] of [
-    ['transfer-out', 'TRANSFER_OUT', transferOutRequest, transferOut],
-    ['transfer-in', 'TRANSFER_IN', transferInRequest, transferIn],
-  ] as const) {
-    router.post(`/agents/me/${path}`, (req, ctx) =>
-      ctx.idempotent(req, `agent-${path}`, () => {
-        const a = callingAgent(ctx)
-        const input = validate(schema, req.body ?? {})
-        // The customer's side of the transfer: the internal account paid from, or the one paid into.
-        const internalId = type === 'TRANSFER_OUT' ? input.source.accountId : input.destination.accountId
-        const externalId = type === 'TRANSFER_OUT' ? input.destination.accountId : input.source.accountId
-        const internal = getInternalAccount(ctx, internalId)
-        requireAccount(a, internal.id, internal.customerId)
-        ownExternal(ctx, a.customerId, externalId)
-        const x = submitAction(
-          ctx,
-          a,
-          {
-            type,
-            amount: input.amount,
-            currency: internal.balance.currency.code,
-            accountId: internal.id,
-            describe: () => ({
-              transferDetails: {
-                amount: input.amount,
-                currency: internal.balance.currency.code,
-                sourceAccountId: input.source.accountId,
-                destinationAccountId: input.destination.accountId,
-              },
-            }),
-          },
-          (by) => run(ctx, input as never, req, by),
-        )
-        return {status: 201, body: publicAction(ctx, x)}
-      }),
-    )
-  }
+  router.post('/agents/me/transfer-out', (req, ctx) =>
+    ctx.idempotent(req, 'agent-transfer-out', () => {
+      const a = callingAgent(ctx)
+      const input = validate(transferOutRequest, req.body ?? {})
+      return {status: 201, body: publicAction(ctx, agentTransfer(ctx, a, {type: 'TRANSFER_OUT', input}, req), a)}
+    }),
+  )
+  router.post('/agents/me/transfer-in', (req, ctx) =>
+    ctx.idempotent(req, 'agent-transfer-in', () => {
+      const a = callingAgent(ctx)
+      const input = validate(transferInRequest, req.body ?? {})
+      return {status: 201, body: publicAction(ctx, agentTransfer(ctx, a, {type: 'TRANSFER_IN', input}, req), a)}
+    }),
+  )
 
   router.get('/agents/me/transactions', (req, ctx) => {
     const a = callingAgent(ctx)
@@ -218,10 +145,10 @@ export function registerAgentMe(router: Router): void {
     const q = validate(agentActionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listAgentActions(ctx.db, {agentId: a.id, status: q.status}, paging)
-    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(ctx, x))}
+    return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(ctx, x, a))}
   })
-  router.get('/agents/me/actions/:actionId', (req, ctx) => ({
-    status: 200,
-    body: publicAction(ctx, getAction(ctx, callingAgent(ctx).id, req.params.actionId)),
-  }))
+  router.get('/agents/me/actions/:actionId', (req, ctx) => {
+    const a = callingAgent(ctx)
+    return {status: 200, body: publicAction(ctx, getAction(ctx, a.id, req.params.actionId), a)}
+  })
 }

@@ -12,8 +12,8 @@ import {
   deleteAgent,
   deviceCodeOf,
   getAgent,
-  issueDeviceCode,
   publicAgent,
+  regenerateDeviceCode,
   redeemDeviceCode,
   updateAgent,
   updatePolicy,
@@ -68,7 +68,7 @@ export function registerAgents(router: Router): void {
   })
   router.post('/agents/:agentId/device-codes', (req, ctx) => ({
     status: 201,
-    body: issueDeviceCode(ctx, getAgent(ctx, req.params.agentId)),
+    body: regenerateDeviceCode(ctx, getAgent(ctx, req.params.agentId)),
   }))
 
   router.post('/agents/:agentId/actions/:actionId/approve', (req, ctx) => {

@@ -95,8 +95,19 @@ export interface StoredAgent {
   }
   createdAt: string
   updatedAt: string
-  /** Internal: the current token's hash and the latest device code. Never returned. */
-  _: {tokenHash?: string; deviceCode?: string}
+  /** Internal: the current token's hash, the latest device code and who granted its payments. Never returned. */
+  _: {tokenHash?: string; deviceCode?: string; grant?: AgentGrant}
+}
+
+/**
+ * Who let the agent move money: the API token (holding TRANSACT) that last created, widened or
+ * issued a device code for it while its policy could move money; `sandbox` when it was the
+ * sandbox's own credentials or the sandbox itself (those cannot be deleted).
+ */
+export interface AgentGrant {
+  tokenId: string
+  sandbox?: true
+  grantedAt: string
 }
 
 export interface StoredAgentAction {

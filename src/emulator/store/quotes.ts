@@ -55,5 +55,7 @@ export interface StoredQuote {
     withheldInstructions?: Array<Record<string, unknown>>
     /** Who executed a quote held for SCA: released on authorize as that agent would have been. */
     heldFor?: {agentId?: string; agentAuto?: boolean}
+    /** Wrong SCA proofs from payments-only callers: they count here, not towards the customer's lock. */
+    scaFailedAttempts?: number
   }
 }

@@ -39,7 +39,13 @@ const accountRestrictions = z.strictObject({
     .optional(),
 })
 
-const approvalThresholds = z.strictObject({currency: currency.optional(), amount: minor.nullable().optional()})
+// "currency: Required when amount is set": a threshold with no currency would be read in whatever the limits are in.
+const approvalThresholds = z
+  .strictObject({currency: currency.optional(), amount: minor.nullable().optional()})
+  .superRefine((t, c) => {
+    if (t.amount != null && t.currency === undefined)
+      c.addIssue({code: 'custom', path: ['currency'], message: 'is required when amount is set'})
+  })
 
 export const agentPolicy = z.strictObject({
   permissions: z.array(z.enum(AGENT_PERMISSIONS)).max(5),

@@ -7,17 +7,27 @@ export const AGENT_OPERATIONS: readonly AuthzEntry[] = [
     note: 'VIEW_TRANSACTIONS: "can list and retrieve transactions".',
   }),
   op('GET', '/agents/me/transactions/{transactionId}', 'agentGetTransaction', agent('VIEW_TRANSACTIONS')),
-  op('POST', '/agents/me/quotes', 'agentCreateQuote', agent('CREATE_QUOTES')),
+  op('POST', '/agents/me/quotes', 'agentCreateQuote', agent('CREATE_QUOTES'), {
+    delegation: {sameCurrency: 'CREATE_TRANSFERS'},
+    note: 'CREATE_QUOTES is "cross-currency quotes"; a same-currency quote is a transfer (CREATE_TRANSFERS).',
+  }),
   op('GET', '/agents/me/quotes/{quoteId}', 'agentGetQuote', agent()),
   op('POST', '/agents/me/quotes/{quoteId}/execute', 'agentExecuteQuote', agent('EXECUTE_QUOTES'), {
     walletSignature: 'wallet-source',
+    delegation: {spends: true, sameCurrency: 'CREATE_TRANSFERS'},
+    note: 'EXECUTE_QUOTES is "cross-currency quotes"; paying a same-currency quote is a transfer (CREATE_TRANSFERS).',
   }),
   op('GET', '/agents/me/actions', 'agentListActions', agent()),
   op('GET', '/agents/me/actions/{actionId}', 'agentGetAction', agent()),
-  op('POST', '/agents/me/transfer-in', 'agentCreateTransferIn', agent('CREATE_TRANSFERS')),
-  op('POST', '/agents/me/transfer-out', 'agentCreateTransferOut', agent('CREATE_TRANSFERS')),
-  op('GET', '/agents/me/internal-accounts', 'agentListInternalAccounts', agent(), {
-    note: 'The text names no permission: it is how an agent finds its source accounts.',
+  op('POST', '/agents/me/transfer-in', 'agentCreateTransferIn', agent('CREATE_TRANSFERS'), {
+    delegation: {spends: true},
+    note: "Pulls from the customer's external account.",
+  }),
+  op('POST', '/agents/me/transfer-out', 'agentCreateTransferOut', agent('CREATE_TRANSFERS'), {
+    delegation: {spends: true},
+  }),
+  op('GET', '/agents/me/internal-accounts', 'agentListInternalAccounts', agent('VIEW_TRANSACTIONS'), {
+    note: 'The accounts carry their balances, and VIEW_TRANSACTIONS is "list and retrieve transactions and account balances".',
   }),
   op('GET', '/agents/me/external-accounts', 'agentListExternalAccounts', agent('MANAGE_EXTERNAL_ACCOUNTS')),
   op('POST', '/agents/me/external-accounts', 'agentCreateExternalAccount', agent('MANAGE_EXTERNAL_ACCOUNTS'), {

@@ -16,6 +16,21 @@ export type Who =
   {kind: 'platform'; anyOf: readonly Permission[]} | {kind: 'agent'; needs?: AgentPermission} | {kind: 'public'}
 
 /**
+ * What an operation's body decides beyond `who`, checked by authz/agent-grants.ts once the body is
+ * known (the domain calls it), so that no chain of allowed steps moves money its caller could not:
+ * - grant (platform): the call lets an agent move a customer's money (a new money-moving agent, a
+ *   widened policy, a device code for such an agent); the caller must also hold one of these.
+ * - spends (agent): the call moves the customer's money; the agent's grant must still be alive.
+ * - sameCurrency (agent): a quote whose sending and receiving currencies are the same is a
+ *   same-currency transfer, so it also needs this policy permission.
+ */
+export interface Delegation {
+  grant?: readonly Permission[]
+  spends?: true
+  sameCurrency?: AgentPermission
+}
+
+/**
  * Where a wallet session's stamp (`Service-Wallet-Signature`) is also demanded. The signed-retry code
  * enforces it; the table records it so the whole answer to "who may call this" is in one place.
  * - signed-retry: always, on the retry of a two-step signed operation.
@@ -32,6 +47,7 @@ export interface AuthzEntry {
   operationId?: string
   who: Who
   walletSignature?: WalletSignature
+  delegation?: Delegation
   /** Why, where the contract does not say it in the operation's own text. */
   note?: string
 }
@@ -46,14 +62,20 @@ export const READ: readonly Permission[] = ['VIEW', 'TRANSACT', 'MANAGE']
 export const TRANSACT: readonly Permission[] = ['TRANSACT']
 /** "MANAGE: Can manage platform config, api tokens and customers" (and what belongs to a customer). */
 export const MANAGE: readonly Permission[] = ['MANAGE']
-/** Wallet login and session steps: a payment from an embedded wallet needs a session, so a TRANSACT token may open one; managing the customer's wallet access needs MANAGE. */
-export const SESSION: readonly Permission[] = ['TRANSACT', 'MANAGE']
+/**
+ * Session operations (SCA login, security events, wallet credential verification, session refresh
+ * and revocation): each opens, ends or counts towards locking the customer's access, which is
+ * managing the customer. One rule, MANAGE, so a payments-only token cannot lock a customer out
+ * (five failed proofs lock it for 15 minutes); a TRANSACT token pays within the session the
+ * customer's front end (MANAGE) opened.
+ */
+export const SESSION: readonly Permission[] = ['MANAGE']
 
 const platform = (anyOf: readonly Permission[]): Who => ({kind: 'platform', anyOf})
 export const agent = (needs?: AgentPermission): Who => ({kind: 'agent', ...(needs ? {needs} : {})})
 export const PUBLIC: Who = {kind: 'public'}
 
-type Extra = Pick<AuthzEntry, 'walletSignature' | 'note'>
+type Extra = Pick<AuthzEntry, 'walletSignature' | 'delegation' | 'note'>
 export const op = (
   method: string,
   path: string,

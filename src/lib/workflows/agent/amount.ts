@@ -2,7 +2,7 @@ import {myInternalAccounts} from '../../api/agents.js'
 import {listPaged} from '../../api/paging.js'
 import type {Context} from '../../context.js'
 import {currency} from '../../currencies.js'
-import {InputError, usageError} from '../../errors.js'
+import {InputError, SvcError, usageError} from '../../errors.js'
 import {MoneyError, parseMinor, toMinor} from '../../money.js'
 
 export interface AgentAmountInput {
@@ -35,7 +35,15 @@ export async function agentAmount(ctx: Context, a: AgentAmountInput): Promise<nu
       `--dry-run sends nothing, so the currency of ${a.accountId} is not looked up to convert --${a.flag} ${a.real}`,
       'Give the amount with --amount-minor <smallest units>, or drop --dry-run.',
     )
-  const accounts = await listPaged(ctx.client, myInternalAccounts({}), {all: true})
+  const accounts = await listPaged(ctx.client, myInternalAccounts({}), {all: true}).catch((e: unknown) => {
+    // The accounts carry balances, which an agent reads only with VIEW_TRANSACTIONS.
+    if (e instanceof SvcError && e.code === 'FORBIDDEN' && e.details?.permission === 'VIEW_TRANSACTIONS')
+      throw usageError(
+        `--${a.flag} needs the currency of ${a.accountId}, which this agent may not read: its policy lacks VIEW_TRANSACTIONS (the accounts carry their balances)`,
+        'Give the amount with --amount-minor <smallest units>, or ask the platform to grant VIEW_TRANSACTIONS.',
+      )
+    throw e
+  })
   const account = accounts.data.find((x) => x.id === a.accountId)
   if (!account)
     throw new InputError([

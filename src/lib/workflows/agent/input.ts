@@ -17,13 +17,17 @@ export const policyFlags = {
   }),
   'limit-currency': Flags.string({description: 'currency of the spending limits (USD)'}),
   'per-transaction': Flags.string({
-    description: 'per-transaction limit in real units (100.00); above it an action waits for approval',
+    description: 'per-transaction limit in real units (100.00); above it an action is refused (403)',
   }),
   daily: Flags.string({description: 'daily spending limit in real units'}),
   'daily-count': Flags.integer({description: 'transactions per day', min: 0}),
   monthly: Flags.string({description: 'monthly spending limit in real units'}),
   'approval-threshold': Flags.string({
-    description: 'actions at or above this amount (real units) always wait for approval',
+    description: 'actions at or above this amount (real units of --threshold-currency) always wait for approval',
+  }),
+  'threshold-currency': Flags.string({
+    description: 'currency of --approval-threshold (default: --limit-currency, USD when creating)',
+    dependsOn: ['approval-threshold'],
   }),
   'allow-account': Flags.string({
     description: 'restrict the agent to this account (repeat for several)',
@@ -39,11 +43,11 @@ export function policyFromFlags(f: PolicyFlagValues, opts: {partial: boolean}): 
   const code = (f['limit-currency'] as string | undefined) ?? (opts.partial ? undefined : 'USD')
   const cur = code ? currency(code) : undefined
   if (code && !cur) errors.push({field: 'spendingLimits.currency', message: `"${code}" is not a currency svc knows`})
-  const minor = (flag: string, field: string): number | undefined => {
+  const minor = (flag: string, field: string, decimals = cur?.decimals ?? 2): number | undefined => {
     const v = f[flag as keyof PolicyFlagValues] as string | undefined
     if (v === undefined) return undefined
     try {
-      return toMinor(v, cur?.decimals ?? 2)
+      return toMinor(v, decimals)
     } catch (e) {
       errors.push({field, message: (e as MoneyError).message})
       return undefined
@@ -63,14 +67,26 @@ export function policyFromFlags(f: PolicyFlagValues, opts: {partial: boolean}): 
       errors.push({field: 'spendingLimits.perTransactionLimit', message: 'is required: --per-transaction <amount>'})
     if (!f.permission) errors.push({field: 'permissions', message: 'name at least one --permission'})
   }
+  // The contract requires the threshold's currency with its amount; it may differ from the limits'.
+  const thresholdCode = (f['threshold-currency'] as string | undefined) ?? code
+  const thresholdCur = thresholdCode ? currency(thresholdCode) : undefined
+  if (f['approval-threshold'] !== undefined && !thresholdCode)
+    errors.push({
+      field: 'approvalThresholds.currency',
+      message: 'is required with --approval-threshold: add --threshold-currency <code>',
+    })
+  if (f['threshold-currency'] !== undefined && !thresholdCur)
+    errors.push({field: 'approvalThresholds.currency', message: `"${thresholdCode}" is not a currency svc knows`})
   const threshold =
-    f['approval-threshold'] !== undefined ? minor('approval-threshold', 'approvalThresholds.amount') : undefined
+    f['approval-threshold'] !== undefined
+      ? minor('approval-threshold', 'approvalThresholds.amount', thresholdCur?.decimals ?? 2)
+      : undefined
   if (errors.length) throw new InputError(errors)
   return {
     ...(f.permission ? {permissions: f.permission} : {}),
     ...(f.mode || !opts.partial ? {defaultExecutionMode: f.mode ?? 'AUTO'} : {}),
     ...(Object.keys(limits).length ? {spendingLimits: limits} : {}),
     ...(f['allow-account'] ? {accountRestrictions: {allowedAccountIds: f['allow-account']}} : {}),
-    ...(threshold !== undefined ? {approvalThresholds: {...(code ? {currency: code} : {}), amount: threshold}} : {}),
+    ...(threshold !== undefined ? {approvalThresholds: {currency: thresholdCode, amount: threshold}} : {}),
   }
 }

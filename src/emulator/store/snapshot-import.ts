@@ -19,7 +19,7 @@ export interface ImportResult {
   tables: number
   rows: number
   droppedCredentials: DroppedCredentials
-  /** Agents whose token was dropped: kept, disconnected, to be connected again with a new device code. */
+  /** Agents whose token or device code was dropped: kept, disconnected, connected again by a new device code. */
   agentsDisconnected: number
   /** The source's platform config document (settings, webhook endpoint), as copied. */
   platformConfig?: Record<string, unknown>

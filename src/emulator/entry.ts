@@ -2,14 +2,27 @@ import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {ThrowawaySandbox} from '../lib/scenario/run/local.js'
+import type {RestoredState} from '../lib/sandbox-store.js'
 import type {SandboxSettings} from './settings.js'
+import {snapshotReport} from './snapshot-report.js'
+import {restoreDatabase as restoreFile} from './store/files.js'
 
 /**
  * The sandbox's door for the CLI side: what commands (src/commands) hand to src/lib, which never
  * imports the sandbox itself. Commands load this lazily, so only those that touch the sandbox load
  * it, and the store operations below do not load the server (the Emulator is imported on start).
  */
-export {backupDatabase, checkDatabase, freshDatabase, restoreDatabase} from './store/files.js'
+export {backupDatabase, checkDatabase, checkSnapshot, freshDatabase} from './store/files.js'
+
+/** A restore (one's own backup: its tokens kept) or a load (a hand-over: its tokens left behind), and what it brought. */
+export async function restoreDatabase(
+  dataDir: string,
+  file: string,
+  opts: {handOver?: boolean} = {},
+): Promise<RestoredState> {
+  const r = await restoreFile(dataDir, file, {keepCredentials: !opts.handOver})
+  return {...(r.kept ? {kept: r.kept} : {}), rows: r.rows, ...snapshotReport(r)}
+}
 
 /** Decisions land quickly in a throwaway sandbox unless the flow's `sandbox:` block says otherwise. */
 const FLOW_DEFAULTS: Partial<SandboxSettings> = {decisionDelayMs: 250}

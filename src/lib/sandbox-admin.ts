@@ -133,6 +133,12 @@ export interface CreatedSandbox {
   webhookPublicKey: string
   /** Only with --show-secret; otherwise it is in the profile's 0600 credentials file. */
   clientSecret?: string
+  /** A branch: the source's settings that differ from an empty sandbox's (and its webhook endpoint). */
+  inheritedSettings?: Record<string, unknown>
+  /** A branch: how many of the source's API tokens, agent tokens and device codes were left behind. */
+  droppedCredentials?: Record<string, number>
+  /** A branch: agents kept without their token, to be connected again with a new device code. */
+  agentsDisconnected?: number
 }
 
 /**
@@ -181,6 +187,13 @@ export async function createTeamSandbox(
     url: baseUrl,
     tokenId: created.tokenId,
     webhookPublicKey: created.webhookPublicKey,
+    ...(created.inheritedSettings
+      ? {
+          inheritedSettings: created.inheritedSettings,
+          droppedCredentials: created.droppedCredentials,
+          agentsDisconnected: created.agentsDisconnected,
+        }
+      : {}),
     secret,
   }
 }

@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag} from '../../lib/flags.js'
 import {renderKeyValue} from '../../lib/output/render.js'
+import {renderTakenFrom} from '../../lib/sandbox-store.js'
 import {
   adminClientFrom,
   adminFlags,
@@ -16,7 +17,8 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
   static override summary =
     'Create a sandbox of its own on a team sandbox server (`serve --multi`), empty or branched, and a profile for it'
   static override description =
-    'Branching copies the database (a snapshot file, or another sandbox even while it serves), checks it and migrates an older schema forward. ' +
+    'Branching checks the source (a snapshot file, or another sandbox even while it serves) against the declared schema (a view, trigger, table or index of its own is refused, 422 INVALID_SNAPSHOT naming it) ' +
+    "and imports its documents into a database this svc makes. The source's API tokens and agent tokens are left behind; the settings it brings are listed. " +
     'The new sandbox has its own credentials and webhook key: they are written as profile NAME (the secret in a 0600 file, never on argv or in output unless --show-secret). ' +
     "The admin secret comes from --admin-secret-stdin, SVC_SANDBOX_ADMIN_SECRET, or the local server's data dir."
   static override examples = [
@@ -56,6 +58,7 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
         ['tokenId', created.tokenId],
         ...(f['show-secret'] ? ([['clientSecret', secret.reveal()]] as Array<[string, string]>) : []),
       ])
+      if (created.inheritedSettings) renderTakenFrom(this.out, created)
       return {...created, ...(f['show-secret'] ? {clientSecret: secret.reveal()} : {})}
     } finally {
       await client.close()

@@ -89,7 +89,7 @@ async function create(
   spool: string,
 ): Promise<EmuResponse> {
   const type = String(req.headers['content-type'] ?? '')
-  let emu
+  let made
   if (type.startsWith(SNAPSHOT_CONTENT_TYPE) || type.startsWith('application/octet-stream')) {
     // A snapshot: the raw database file as the body, its name in the query (checked before a byte is read).
     const name = validate(sandboxName, query.get('name') ?? undefined, 'name')
@@ -97,7 +97,7 @@ async function create(
     const file = join(spool, `.upload-${randomBytes(6).toString('hex')}.db`)
     try {
       await readToFile(req, file, SNAPSHOT_LIMIT)
-      emu = await tenants.create(name, {file})
+      made = await tenants.create(name, {file})
     } finally {
       for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, {force: true})
     }
@@ -111,8 +111,9 @@ async function create(
       })
     }
     const input = validate(sandboxCreateRequest, body)
-    emu = await tenants.create(input.name, input.from ? {sandbox: input.from.sandbox} : undefined)
+    made = await tenants.create(input.name, input.from ? {sandbox: input.from.sandbox} : undefined)
   }
+  const {emu, report} = made
   const info = tenants.list().find((t) => t.url === emu.url)!
   return {
     status: 201,
@@ -123,6 +124,8 @@ async function create(
       clientSecret: emu.credentials.clientSecret,
       webhookPublicKey: emu.webhookPublicKeyPem,
       sizeBytes: info.sizeBytes,
+      // A branch: the settings it has from its source, and the source's credentials it does not have.
+      ...report,
     },
   }
 }

@@ -3,7 +3,9 @@ import {join} from 'node:path'
 import {SANDBOX_NAME} from '../../lib/schemas/sandboxes.js'
 import {HttpError} from '../http-error.js'
 import {DB_FILE} from '../store/db.js'
-import {adoptDatabase, branchDatabase} from '../store/files.js'
+import {branchDatabase} from '../store/files.js'
+import type {ImportResult} from '../store/snapshot-import.js'
+import type {InvalidSnapshotError} from '../store/snapshot-schema.js'
 
 /** The file-level helpers of tenants.ts: names, branching, sizes. */
 
@@ -17,14 +19,30 @@ export function checkName(name: unknown): asserts name is string {
     })
 }
 
-/** A snapshot that fails its checks is the caller's to fix (422); a serving sandbox's copy failing is ours (500). */
-export function branchFrom(source: string, dir: string, uploaded: boolean): void {
+/** Lets the server's other sandboxes be served between slices of a long copy. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * The new sandbox's database in `dir`, imported from `source` (a snapshot upload or another
+ * sandbox's database). A source whose schema is not the sandbox's is the caller's to fix (422,
+ * every object named); so is an uploaded file that is damaged or not a sandbox database. A serving
+ * sandbox's database failing to read is ours (500).
+ */
+export async function branchFrom(source: string, dir: string, uploaded: boolean): Promise<ImportResult> {
   try {
-    // An upload is a private copy already; a sandbox's file is copied consistently (it may be serving).
-    if (uploaded) adoptDatabase(source, dir)
-    else branchDatabase(source, dir)
+    return await branchDatabase(source, dir, {pause: yieldToOthers})
   } catch (e) {
-    if (!uploaded || (e as Error).name !== 'StoreDamagedError') throw e
+    const name = (e as Error).name
+    if (name === 'InvalidSnapshotError') {
+      const problems = (e as InvalidSnapshotError).problems
+      throw new HttpError(
+        422,
+        'INVALID_SNAPSHOT',
+        `The ${uploaded ? 'snapshot' : 'source sandbox'} holds what a sandbox database does not: ${problems.map((p) => `${p.object} ${p.message}`).join('; ')}. Nothing was created`,
+        {errors: problems.map((p) => ({field: p.object, message: p.message}))},
+      )
+    }
+    if (!uploaded || name !== 'StoreDamagedError') throw e
     const detail = /is damaged \((.*)\)\. Nothing/s.exec((e as Error).message)?.[1] ?? 'it is not a sandbox database'
     throw new HttpError(
       422,

@@ -10,6 +10,7 @@ import {HttpError, conflict} from '../http-error.js'
 import type {SandboxSettings} from '../settings.js'
 import {DB_FILE} from '../store/db.js'
 import {freshDatabase} from '../store/files.js'
+import {snapshotReport, type SnapshotReport} from '../snapshot-report.js'
 import {branchFrom, checkName, readJson, sizeOf} from './tenant-files.js'
 
 /** The sandbox an existing data dir becomes under `serve --multi`: the root dir itself, so nothing moves. */
@@ -162,10 +163,14 @@ export class Tenants {
 
   /**
    * A new sandbox: empty, or branched from a database file (another sandbox's, or an uploaded
-   * snapshot) by a consistent copy. It is built in a staging dir and renamed into place once its
-   * database is checked, then opened (which migrates an older schema and makes its credentials).
+   * snapshot) by importing its documents into a database the current code makes (the source's
+   * tokens left behind). It is built in a staging dir and renamed into place, then opened (which
+   * makes its own credentials). The report says what it inherited and what it left behind.
    */
-  async create(name: string, from?: {sandbox?: string; file?: string}): Promise<Emulator> {
+  async create(
+    name: string,
+    from?: {sandbox?: string; file?: string},
+  ): Promise<{emu: Emulator; report?: SnapshotReport}> {
     checkName(name)
     if (this.byName.has(name) || existsSync(join(this.opts.root, 'sandboxes', name)))
       throw conflict('SANDBOX_EXISTS', `A sandbox named "${name}" already exists`)
@@ -181,10 +186,11 @@ export class Tenants {
     this.byName.set(name, t) // reserved: a second create of the name is refused meanwhile
     try {
       ensurePrivateDir(staging)
-      if (source) branchFrom(source, staging, Boolean(from?.file))
+      const imported = source ? await branchFrom(source, staging, Boolean(from?.file)) : undefined
       renameSync(staging, dir)
       this.writeMeta(t)
-      return await this.open(t)
+      const emu = await this.open(t)
+      return {emu, ...(imported ? {report: snapshotReport(imported, this.opts.settings)} : {})}
     } catch (e) {
       this.byName.delete(name)
       if (t.emu) await t.emu.close().catch(() => {})

@@ -1,18 +1,10 @@
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-} from 'node:fs'
+import {closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {DB_FILE} from './db.js'
 import {SCHEMA_VERSION, migrate} from './migrations.js'
 import {openConnection, StoreDamagedError} from './sqlite.js'
+import {importSnapshot, type ImportResult} from './snapshot-import.js'
+import {InvalidSnapshotError, inspectSnapshotSchema} from './snapshot-schema.js'
 
 /** The database file and what SQLite keeps beside it. */
 export function databaseFiles(dataDir: string): string[] {
@@ -80,19 +72,22 @@ export function checkDatabase(file: string, opts: {quick?: boolean} = {}): {tabl
 }
 
 /**
- * Replaces a stopped sandbox's database with a checked copy. The copy is checked first, then
- * written beside the database and renamed over it; the database it replaces is kept as
- * sandbox.db.before-restore, so nothing is lost.
+ * Replaces a stopped sandbox's database with a checked copy of `file`: its documents imported into
+ * a database the current code makes (snapshot-import.ts; a schema object of its own is refused,
+ * named), written beside the database and renamed over it; the database it replaces is kept as
+ * sandbox.db.before-restore, so nothing is lost. A restore of one's own backup keeps its API and
+ * agent tokens; a hand-over (`snapshot load`) drops them (`keepCredentials: false`).
  */
-export function restoreDatabase(dataDir: string, file: string): {kept?: string} {
+export async function restoreDatabase(
+  dataDir: string,
+  file: string,
+  opts: {keepCredentials?: boolean} = {keepCredentials: true},
+): Promise<{kept?: string} & ImportResult> {
   checkDatabase(file)
   mkdirSync(dataDir, {recursive: true, mode: 0o700})
   const target = join(dataDir, DB_FILE)
   const tmp = `${target}.restoring`
-  copyFileSync(file, tmp)
-  const fd = openSync(tmp, 'r+')
-  fsyncSync(fd)
-  closeSync(fd)
+  const imported = await importSnapshot(file, tmp, {keepCredentials: opts.keepCredentials})
   let kept: string | undefined
   if (existsSync(target)) {
     // Fold the WAL into the old file so the kept copy is whole on its own.
@@ -108,7 +103,20 @@ export function restoreDatabase(dataDir: string, file: string): {kept?: string} 
   }
   for (const f of databaseFiles(dataDir).slice(1)) rmSync(f, {force: true})
   renameSync(tmp, target)
-  return {kept}
+  return {...(kept ? {kept} : {}), ...imported}
+}
+
+/** `checkDatabase`, and the schema check a restore or load makes before it replaces anything (InvalidSnapshotError). */
+export function checkSnapshot(file: string): {tables: number} {
+  const checked = checkDatabase(file)
+  const conn = openConnection(file, {readonly: true, check: 'none'})
+  try {
+    const problems = inspectSnapshotSchema(conn)
+    if (problems.length) throw new InvalidSnapshotError(file, problems)
+  } finally {
+    conn.close()
+  }
+  return checked
 }
 
 /**
@@ -126,44 +134,16 @@ export function freshDatabase(dataDir: string): void {
 
 /**
  * A new sandbox's database, branched from `source` (another sandbox's database, serving or not, or
- * a snapshot file): copied with VACUUM INTO through a connection of its own, whose read transaction
- * sees one committed state (WAL) however the source is being written meanwhile, so the copy holds
- * whole units only. The copy is fsynced and checked (quick_check, schema version no newer than ours)
- * before it is put in place as <targetDir>/sandbox.db; an older schema is migrated forward when the
- * sandbox opens, so a snapshot is never refused only for its age.
+ * a snapshot file): the source's documents imported, in one read transaction (one committed state
+ * of a serving source, however it is written meanwhile), into <targetDir>/sandbox.db made by the
+ * current code (snapshot-import.ts). Its API and agent tokens are left behind. `pause` lets a
+ * shared server serve other sandboxes while a large source is copied.
  */
-export function branchDatabase(source: string, targetDir: string): {tables: number} {
-  if (!existsSync(source)) throw new StoreDamagedError(source, 'no such file')
+export async function branchDatabase(
+  source: string,
+  targetDir: string,
+  opts: {pause?: () => Promise<void>} = {},
+): Promise<ImportResult> {
   mkdirSync(targetDir, {recursive: true, mode: 0o700})
-  const target = join(targetDir, DB_FILE)
-  const tmp = `${target}.branching`
-  rmSync(tmp, {force: true})
-  // The copy holds wallet recovery phrases: a 0600 file of its own, which VACUUM INTO fills.
-  closeSync(openSync(tmp, 'wx', 0o600))
-  try {
-    const conn = openConnection(source, {check: 'header'})
-    try {
-      conn.exec(`VACUUM INTO '${tmp.replaceAll("'", "''")}'`)
-    } finally {
-      conn.close()
-    }
-    return adoptDatabase(tmp, targetDir)
-  } finally {
-    rmSync(tmp, {force: true})
-  }
-}
-
-/**
- * A database file that is already a private copy (an uploaded snapshot, written 0600 by the
- * server on the same filesystem) becomes <targetDir>/sandbox.db without a second copy: fsynced,
- * checked as `branchDatabase` checks, then renamed into place.
- */
-export function adoptDatabase(file: string, targetDir: string): {tables: number} {
-  const fd = openSync(file, 'r+')
-  fsyncSync(fd)
-  closeSync(fd)
-  const checked = checkDatabase(file, {quick: true})
-  mkdirSync(targetDir, {recursive: true, mode: 0o700})
-  renameSync(file, join(targetDir, DB_FILE))
-  return checked
+  return importSnapshot(source, join(targetDir, DB_FILE), {pause: opts.pause})
 }

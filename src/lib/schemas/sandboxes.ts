@@ -38,6 +38,10 @@ export const sandboxCreated = z.looseObject({
   tokenId: z.string(),
   clientSecret: z.string(),
   webhookPublicKey: z.string(),
+  // A branch (from a sandbox or a snapshot) says what it inherited and which credentials it left behind.
+  inheritedSettings: z.record(z.string(), z.unknown()).optional(),
+  droppedCredentials: z.record(z.string(), z.number()).optional(),
+  agentsDisconnected: z.number().optional(),
 })
 
 export const sandboxList = z.looseObject({data: z.array(sandboxInfo)})

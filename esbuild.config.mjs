@@ -234,6 +234,12 @@ const sourceRewrites = {
           /\bawait import\((['"])(conf|undici)\1\)/g,
           (_whole, _q, name) => `await globalThis.__svcImport(${JSON.stringify(name)})`,
         )
+        // The MCP SDK (and the zod and ajv it brings), which only `svc mcp` loads: from node_modules on
+        // use, so it is in no bundle, not even the full one that help and mistyped commands read.
+        contents = contents.replace(
+          /\bimport\((['"])(@modelcontextprotocol\/sdk\/[^'"]+)\1\)/g,
+          (_whole, _q, name) => `globalThis.__svcImport(${JSON.stringify(name)})`,
+        )
         contents = contents.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g, (whole, _q, spec) => {
           const target = join(dirname(args.path), spec).replace(/\.js$/, '.ts')
           // Through bin/run.js's import(): code compiled from a V8 code cache cannot import() itself.

@@ -1,5 +1,7 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../lib/base-command.js'
+import {parseDuration} from '../lib/duration.js'
+import {usageError} from '../lib/errors.js'
 
 export default class Mcp extends BaseCommand<typeof Mcp> {
   static override summary =
@@ -20,6 +22,16 @@ export default class Mcp extends BaseCommand<typeof Mcp> {
       description:
         'offer only the tools matching these comma-separated patterns (* and ? wildcards: "customers_*,quote_get")',
     }),
+    'plan-ttl': Flags.string({
+      description: 'how long a plan can be confirmed (at most 15m)',
+      default: '5m',
+      parse: async (v) => {
+        const ms = parseDuration(v)
+        if (ms === undefined || ms > 15 * 60_000)
+          throw usageError(`--plan-ttl: "${v}" is not a duration of at most 15m`)
+        return v
+      },
+    }),
     'allow-production': Flags.boolean({
       description: 'let write tools plan and confirm against a production profile (refused otherwise)',
     }),
@@ -39,6 +51,7 @@ export default class Mcp extends BaseCommand<typeof Mcp> {
         ...(f['base-url'] ? [`--base-url=${f['base-url']}`] : []),
       ],
       readOnly: f['read-only'],
+      planTtlMs: parseDuration(f['plan-ttl'])!,
       tools: f.tools
         ?.split(',')
         .map((p) => p.trim())

@@ -66,7 +66,8 @@ async function plan(tool: Tool, args: ToolArguments, deps: CallDeps): Promise<To
         idempotencyKey: key,
         requestDigests: p.requests,
         ...(summary ? {summary} : {}),
-        requests: redact(requests),
+        // As --dry-run printed them: credentials and secret fields already redacted by the command.
+        requests,
       },
       next:
         'Nothing was sent. Show this plan to the person; only if they agree, call the same tool again with the same ' +

@@ -15,6 +15,7 @@ export interface McpOptions {
   /** --profile and --base-url as given, passed on to every command the server runs. */
   globalFlags: string[]
   readOnly: boolean
+  planTtlMs: number
   tools?: string[]
   /** Why writes are refused (a production profile without --allow-production), if they are. */
   writesRefused?: string
@@ -37,7 +38,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   const byName = new Map(tools.map((t) => [t.name, t]))
   const deps = {
     runner: cliRunner(join(opts.root, 'bin', 'run.js'), opts.env, opts.globalFlags),
-    plans: new PlanStore(),
+    plans: new PlanStore(Date.now, undefined, opts.planTtlMs),
     writesRefused: opts.writesRefused,
     audit: (line: string) => opts.log(`svc mcp: ${line}`),
   }

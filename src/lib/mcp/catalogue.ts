@@ -104,6 +104,13 @@ const SERVER_FLAGS = new Set([
   'data-dir',
 ])
 
+/**
+ * Flags of one command a tool does not take, with why: `quote create --execute` sends a second
+ * request whose quote id its dry run cannot know, so it could not be planned (quote_execute plans
+ * the payment, with the quote's totals).
+ */
+const COMMAND_FLAGS_OMITTED: Record<string, string[]> = {'quote:create': ['execute', 'wait']}
+
 /** A tool's name: the command's words joined by `_` (`customers list` -> customers_list). */
 export function toolName(id: string): string {
   return id.replace(/[:-]/g, '_')
@@ -131,6 +138,7 @@ function toolOf(command: ManifestCommand): Tool {
   for (const [name, f] of Object.entries(command.flags)) {
     // Secrets come from stdin or prompts only (`--secret-stdin`): a tool never takes one.
     if (SERVER_FLAGS.has(name) || name.endsWith('-stdin') || f.hidden) continue
+    if (COMMAND_FLAGS_OMITTED[command.id]?.includes(name)) continue
     flags[name] = f
     properties[name] = flagSchema(f)
     if (f.required) required.push(name)

@@ -34,28 +34,31 @@ export function selectTools(root: string, opts: Pick<McpOptions, 'readOnly' | 't
 
 /** Serves MCP over stdio until the client closes the stream. */
 export async function serveMcp(opts: McpOptions): Promise<void> {
-  const tools = selectTools(opts.root, opts)
-  const byName = new Map(tools.map((t) => [t.name, t]))
+  // Derived at the first list or call, not before `initialize` is answered (the manifest is 0.5 MB of JSON).
+  let tools: Tool[] | undefined
+  let byName: Map<string, Tool> | undefined
+  const catalogue = () => {
+    tools ??= selectTools(opts.root, opts)
+    byName ??= new Map(tools.map((t) => [t.name, t]))
+    return {tools, byName}
+  }
   const deps = {
     runner: cliRunner(join(opts.root, 'bin', 'run.js'), opts.env, opts.globalFlags),
     plans: new PlanStore(Date.now, undefined, opts.planTtlMs),
     writesRefused: opts.writesRefused,
     audit: (line: string) => opts.log(`svc mcp: ${line}`),
   }
-  // The SDK from node_modules on use (esbuild.config.mjs keeps it out of every bundle): no other command reads it.
-  const [{Server}, {StdioServerTransport}, schemas] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ])
+  // Loaded on use (sdk.ts): the SDK is read by this command only.
   const {
+    Server,
+    StdioServerTransport,
     CallToolRequestSchema,
     GetPromptRequestSchema,
     ListPromptsRequestSchema,
     ListResourcesRequestSchema,
     ListToolsRequestSchema,
     ReadResourceRequestSchema,
-  } = schemas
+  } = await import('./sdk.js')
   const server = new Server(
     {name: 'svc', version: opts.version},
     {
@@ -67,7 +70,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     },
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((t) => ({
+    tools: catalogue().tools.map((t) => ({
       name: t.name,
       title: `svc ${t.command.id.replaceAll(':', ' ')}`,
       description: t.description,
@@ -79,7 +82,7 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     })),
   }))
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const tool = byName.get(req.params.name)
+    const tool = catalogue().byName.get(req.params.name)
     if (!tool) {
       const why = opts.readOnly ? ' (the server runs --read-only: no write tools)' : ''
       return errorResult({code: 'UNKNOWN_TOOL', message: `No tool named ${req.params.name}${why}`})

@@ -6,6 +6,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {CHASE_USD_FLAGS, balanceOf, externalAddArgs, fundedPayer, quoteArgs} from '../helpers/money.js'
 import {mcpSession, type McpSession} from '../helpers/mcp.js'
+import {tokenWith} from '../helpers/principals.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -212,6 +213,26 @@ describe('whole-server rules', () => {
     )
     expect(results.filter((r) => !r.isError)).toHaveLength(1)
     expect(balanceOf(sbx, usd)).toBe(start - 300)
+  })
+
+  it("the server holds the profile's credentials only: a VIEW token plans, and its confirmed payment is refused by the Service", async () => {
+    const view = await tokenWith(sbx, ['VIEW'])
+    const [tokenId, secret] = Buffer.from(view.auth.slice('Basic '.length), 'base64').toString().split(':')
+    const viewer = await mcpSession(sbx, [], {SVC_TOKEN_ID: tokenId, SVC_CLIENT_SECRET: secret})
+    try {
+      const args = await TOOLS.quote_execute.args()
+      const plan = await planOf(viewer, 'quote_execute', args)
+      const before = state()
+      const r = await viewer.call('quote_execute', {...args, confirm: plan.confirm})
+      expect(r.isError).toBe(true)
+      expect(r.doc.error.status).toBe(403)
+      // The one write that was sent is the planned one, refused by the authorization table: no balance moved.
+      expect(state()).toEqual({...before, writes: before.writes + 1})
+      expect(sbx.emu.requests.at(-1)).toMatchObject({method: 'POST', path: expect.stringMatching(/\/execute$/)})
+      expect([...viewer.outputs, viewer.log()].join('\n')).not.toContain(secret)
+    } finally {
+      await viewer.close()
+    }
   })
 
   it('an empty token is a made-up one', async () => {

@@ -4,7 +4,7 @@
 // crossed with another tool or sent with changed arguments. Balances are read from the sandbox's
 // store at every step. Build first (`npm run build`).
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {fundedPayer, balanceOf, quoteArgs, expectConserved} from '../helpers/money.js'
+import {api, fundedPayer, balanceOf, quoteArgs, expectConserved} from '../helpers/money.js'
 import {mcpSession, type McpSession} from '../helpers/mcp.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -59,9 +59,14 @@ describe('svc mcp: tools', () => {
   })
 
   it('a read answers the command’s --json document, paging with cursors', async () => {
+    const others = [await api(sbx, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Grace Hopper'})]
     const first = await mcp.call('customers_list', {limit: 1})
     expect(first.isError).toBe(false)
-    expect(first.doc.data.map((c: {id: string}) => c.id)).toEqual([payer.id])
+    expect(first.doc).toMatchObject({hasMore: true, nextCursor: expect.any(String)})
+    const second = await mcp.call('customers_list', {limit: 1, cursor: first.doc.nextCursor})
+    const seen = [...first.doc.data, ...second.doc.data].map((c: {id: string}) => c.id).sort()
+    expect(seen).toEqual([payer.id, others[0].body.id].sort())
+    expect(second.doc.hasMore).toBe(false)
     const get = await mcp.call('accounts_internal_get', {accountId: usd})
     expect(get.isError).toBe(false)
     expect(get.doc.balance.amount).toBe(100_000)

@@ -254,6 +254,18 @@ describe('whole-server rules', () => {
     expect(balanceOf(sbx, usd)).toBe(start + 400)
   })
 
+  it('a read tool runs with an empty plan: its command could send nothing but GETs', async () => {
+    await nothingMoves(async () => {
+      const r = await sbx.run(['sandbox', 'fund', usd, '--amount-minor', '500', '--json'], {
+        env: {SVC_PLANNED_REQUESTS: ''},
+      })
+      expect(r.code).toBe(2)
+      expect(r.json().error.code).toBe('PLAN_MISMATCH')
+    })
+    const read = await main.call('accounts_internal_get', {accountId: usd})
+    expect(read.doc.id).toBe(usd)
+  })
+
   it('a confirmed delete deletes, and its replay is refused', async () => {
     const args = {accountId: bank}
     const plan = await planOf(main, 'accounts_external_delete', args)

@@ -32,7 +32,7 @@ export interface CallDeps {
 export async function callTool(tool: Tool, input: ToolArguments | undefined, deps: CallDeps): Promise<ToolResult> {
   try {
     const args = checkArguments(tool, input)
-    if (tool.kind === 'read') return fromRun(await deps.runner.run(toArgv(tool, args)))
+    if (tool.kind === 'read') return fromRun(await deps.runner.run(toArgv(tool, args), readOnlyEnv(tool)))
     if (deps.writesRefused)
       throw new SvcError({code: 'PRODUCTION_REFUSED', exitCode: ExitCode.USAGE, message: deps.writesRefused})
     const planned = planArguments(args)
@@ -85,6 +85,14 @@ async function confirm(tool: Tool, args: ToolArguments, token: string, deps: Cal
   })
   deps.audit(`confirmed ${tool.name} (key ${p.idempotencyKey}): exit ${run.code}`)
   return fromRun(run)
+}
+
+/**
+ * A read runs with an empty plan: its transport refuses any request but a GET, so a command taken
+ * for a read by mistake still cannot change anything.
+ */
+export function readOnlyEnv(tool: Pick<Tool, 'readPost'>): Record<string, string> {
+  return tool.readPost ? {} : {SVC_PLANNED_REQUESTS: ''}
 }
 
 /** Every request a dry run's document shows (one, or several for a command that sends more than one). */

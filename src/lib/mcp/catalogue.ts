@@ -41,8 +41,13 @@ export interface JsonSchema {
 export interface Tool {
   name: string
   command: ManifestCommand
-  /** 'write': plans first and sends only a confirmed plan. */
+  /**
+   * 'write': plans first and sends only a confirmed plan. 'read': runs at once, and its transport
+   * refuses anything but a GET (an empty plan), unless the command is one of READ_POSTS.
+   */
   kind: 'read' | 'write'
+  /** A read that is a POST changing nothing (a fee estimate): run without the GET-only guard. */
+  readPost: boolean
   description: string
   inputSchema: JsonSchema
   /** Positional arguments, in order. */
@@ -111,6 +116,9 @@ const SERVER_FLAGS = new Set([
  */
 const COMMAND_FLAGS_OMITTED: Record<string, string[]> = {'quote:create': ['execute', 'wait']}
 
+/** Commands without --dry-run that send a POST which changes nothing (dry-run-coverage.test.ts says why each). */
+const READ_POSTS = new Set(['accounts:estimate-withdrawal-fee'])
+
 /** A tool's name: the command's words joined by `_` (`customers list` -> customers_list). */
 export function toolName(id: string): string {
   return id.replace(/[:-]/g, '_')
@@ -153,6 +161,7 @@ function toolOf(command: ManifestCommand): Tool {
     name: toolName(command.id),
     command,
     kind,
+    readPost: READ_POSTS.has(command.id),
     description: describeTool(command, kind),
     inputSchema: {type: 'object', properties, ...(required.length ? {required} : {}), additionalProperties: false},
     args,

@@ -20,7 +20,7 @@ export async function moneySummary(
 ): Promise<Record<string, unknown> | undefined> {
   if (typeof args.quoteId === 'string' && /^(agents_me_)?quote_/.test(tool.name)) {
     const read = tool.name.startsWith('agents_me_') ? ['agents', 'me', 'quote', 'get'] : ['quote', 'get']
-    const run = await runner.run([...read, args.quoteId])
+    const run = await runner.run([...read, args.quoteId], {SVC_PLANNED_REQUESTS: ''})
     if (run.code === 0 && run.doc && typeof run.doc === 'object') return quoteSummary(run.doc as Quote)
   }
   const fields = writes.flatMap((w) => moneyFields(w.body))

@@ -181,7 +181,7 @@ describe('svc mcp: plan, then confirm', () => {
   it('a sandbox control plans and confirms the same way: funding credits once', async () => {
     const start = balanceOf(sbx, usd)
     const plan = await mcp.call('sandbox_fund', {accountId: usd, 'amount-minor': '2500'})
-    expect(plan.doc.plan.summary).toEqual({amount: 2500})
+    expect(plan.doc.plan.summary).toEqual({amount: 2500, amountFormatted: 'USD 25.00'})
     expect(balanceOf(sbx, usd)).toBe(start)
     const done = await mcp.call('sandbox_fund', {
       accountId: usd,

@@ -24,7 +24,17 @@ export async function moneySummary(
     if (run.code === 0 && run.doc && typeof run.doc === 'object') return quoteSummary(run.doc as Quote)
   }
   const fields = writes.flatMap((w) => moneyFields(w.body))
-  return fields.length ? Object.fromEntries(fields) : undefined
+  if (!fields.length) return undefined
+  const summary: Record<string, unknown> = Object.fromEntries(fields)
+  // An amount in smallest units is read in the currency of the internal account it moves from or to.
+  const account = [args.accountId, args.from].find((v) => typeof v === 'string' && v.startsWith('InternalAccount:'))
+  if (typeof summary.amount === 'number' && typeof account === 'string') {
+    const run = await runner.run(['accounts', 'internal', 'get', account], {SVC_PLANNED_REQUESTS: ''})
+    const currency = (run.doc as {balance?: {currency?: {code?: string; decimals?: number}}} | undefined)?.balance
+      ?.currency
+    if (run.code === 0 && currency?.code) summary.amountFormatted = formatAmount(summary.amount, currency)
+  }
+  return summary
 }
 
 interface Quote {

@@ -49,7 +49,11 @@ export async function callTool(tool: Tool, input: ToolArguments | undefined, dep
 
 async function plan(tool: Tool, args: ToolArguments, deps: CallDeps): Promise<ToolResult> {
   const key = deps.plans.newKey()
-  const run = await deps.runner.run([...toArgv(tool, args), '--dry-run'], {SVC_PLAN_IDEMPOTENCY_KEY: key})
+  // The dry run with an empty plan too: should a command's --dry-run ever send a write, the transport refuses it.
+  const run = await deps.runner.run([...toArgv(tool, args), '--dry-run'], {
+    SVC_PLAN_IDEMPOTENCY_KEY: key,
+    SVC_PLANNED_REQUESTS: '',
+  })
   if (run.code !== 0) return fromRun(run)
   const requests = describedRequests(run.doc)
   const writes = requests.filter((r) => r.method !== 'GET')

@@ -234,6 +234,12 @@ const sourceRewrites = {
           /\bawait import\((['"])(conf|undici)\1\)/g,
           (_whole, _q, name) => `await globalThis.__svcImport(${JSON.stringify(name)})`,
         )
+        // The MCP SDK (with the zod and ajv it brings), which only `svc mcp` reads: from its own
+        // one-file build dist/mcp-sdk.cjs with a code cache (bundleLibrary below), in no command bundle.
+        contents = contents.replace(
+          /\bimport\((['"])\.\/sdk\.js\1\)/g,
+          "Promise.resolve().then(() => globalThis.__svcRequire('mcp-sdk'))",
+        )
         contents = contents.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+)\1\)/g, (whole, _q, spec) => {
           const target = join(dirname(args.path), spec).replace(/\.js$/, '.ts')
           // Through bin/run.js's import(): code compiled from a V8 code cache cannot import() itself.
@@ -322,11 +328,14 @@ function asciiOnly(code) {
   return out
 }
 
-/** dist/yaml.cjs: the yaml package as one file, for bin/run.js to load with a code cache. */
-async function bundleYaml() {
-  const yamlFile = join(root, 'dist', 'yaml.cjs')
+/**
+ * dist/<name>.cjs: a package as one file, for bin/run.js to load with a code cache
+ * (globalThis.__svcRequire): yaml for flows, and the MCP SDK's parts `svc mcp` uses.
+ */
+async function bundleLibrary(name, entryPoint) {
+  const file = join(root, 'dist', `${name}.cjs`)
   const result = await build({
-    entryPoints: [join(root, 'node_modules', 'yaml', 'dist', 'index.js')],
+    entryPoints: [entryPoint],
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -336,13 +345,13 @@ async function bundleYaml() {
     legalComments: 'none',
     logLevel: 'warning',
   })
-  const tmp = `${yamlFile}.${process.pid}.tmp`
+  const tmp = `${file}.${process.pid}.tmp`
   writeFileSync(
     tmp,
     `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`,
   )
-  renameSync(tmp, yamlFile)
-  rmSync(yamlFile + '.cache', {force: true})
+  renameSync(tmp, file)
+  rmSync(file + '.cache', {force: true})
 }
 
 try {
@@ -390,7 +399,8 @@ try {
     join(root, 'dist', 'dependency-edits.json'),
     JSON.stringify({skipped: [...skipped], edits: editReport}, null, 2) + '\n',
   )
-  await bundleYaml()
+  await bundleLibrary('yaml', join(root, 'node_modules', 'yaml', 'dist', 'index.js'))
+  await bundleLibrary('mcp-sdk', join(root, 'src', 'lib', 'mcp', 'sdk.ts'))
 } catch (error) {
   for (const f of readdirSync(join(root, 'dist'))) if (/^svc(-.*)?\.cjs$/.test(f)) rmSync(join(root, 'dist', f))
   rmSync(cacheDir, {recursive: true, force: true})
@@ -450,6 +460,8 @@ writeFileSync(
   'name: prime\nsteps:\n  - name: read\n    api: {method: GET, path: /customers/Customer:prime}\n',
 )
 await prime(['flow', 'run', join(home, 'prime.yaml'), '--json'])
+// The MCP SDK's cache (dist/mcp-sdk.cjs): `svc mcp` starts, loads it, finds stdin closed and ends.
+await prime(['mcp'])
 server.close()
 rmSync(home, {recursive: true, force: true})
 console.log(

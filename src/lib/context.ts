@@ -135,7 +135,10 @@ export class Context {
       timeoutMs: Math.min(30_000, Math.max(1000, this.remainingMs())),
       userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
       dispatcher: io().dispatcher,
-      idempotencyKey: this.opts.flags['idempotency-key'],
+      // SVC_PLAN_IDEMPOTENCY_KEY: the key `svc mcp` pins for a plan, the same for its dry run and its confirmed run.
+      idempotencyKey: this.opts.flags['idempotency-key'] ?? this.env.SVC_PLAN_IDEMPOTENCY_KEY,
+      // `svc mcp` confirming a plan: the digests of the only writes this run may send (api/planned.ts).
+      planned: this.env.SVC_PLANNED_REQUESTS?.split(',').filter(Boolean),
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
       warn: (line) => this.out.warn(line),
       sleep: this.sleep,

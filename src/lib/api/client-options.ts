@@ -27,6 +27,8 @@ export interface ClientOptions {
   dispatcher?: import('undici').Dispatcher
   /** --idempotency-key: the key pinned by the operator (default: a fresh UUID per command). */
   idempotencyKey?: string
+  /** Digests of the only writes this run may send (a plan confirmed through `svc mcp`; see planned.ts). */
+  planned?: string[]
 }
 
 /** A request as the transport takes it: the description, plus what only a sender has. */

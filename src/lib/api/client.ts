@@ -71,6 +71,7 @@ export class ApiClient {
       const {multipartBody} = await import('./multipart.js')
       ;({rawBody, contentType} = await multipartBody(req.upload.fields, req.upload.file))
     }
+    await this.checkPlanned(req)
     const headers = requestHeaders(this.opts, req, this.keyOf(req), bodyText !== undefined, contentType, false)
     const retryable = req.method === 'GET' || Boolean(headers['idempotency-key'])
     const maxRetries = retryable ? (this.opts.maxRetries ?? 3) : 0
@@ -113,6 +114,20 @@ export class ApiClient {
 
   async close(): Promise<void> {
     if (this.dispatcher !== this.opts.dispatcher) await this.dispatcher?.close().catch(() => {})
+  }
+
+  /** A confirmed plan's run sends only the writes it planned: anything else is refused before it leaves. */
+  private async checkPlanned(req: RequestOptions): Promise<void> {
+    if (!this.opts.planned || req.method === 'GET') return
+    // Loaded only for such a run: hashing brings node:crypto, which no other start pays for.
+    const {requestDigest} = await import('./planned.js')
+    if (this.opts.planned.includes(requestDigest(this.describe(req)))) return
+    throw new SvcError({
+      code: 'PLAN_MISMATCH',
+      exitCode: ExitCode.USAGE,
+      message: `${req.method} ${this.url(req.path, req.query)} is not the request that was planned and confirmed; nothing was sent`,
+      hint: 'Plan again (call the tool without `confirm`) and confirm the new plan.',
+    })
   }
 
   private keyOf(req: RequestOptions): string | undefined {

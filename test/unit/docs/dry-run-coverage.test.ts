@@ -93,6 +93,7 @@ const EXEMPT: Record<string, string> = {
   'wallet:login':
     'an interactive login (OTP, OIDC token or passkey assertion exchanged for a session key): its first request is `wallet credentials challenge --dry-run`',
   'webhooks:listen': 'a local webhook listener; --register sends the PATCH `webhooks endpoint <url> --dry-run` shows',
+  mcp: "a server of tools: it sends nothing itself, and each write tool plans with its command's --dry-run before it sends (docs/mcp.md)",
   'flow:run': "runs a flow file's steps: each is an svc command or API call of its own (see docs/flows.md)",
 }
 

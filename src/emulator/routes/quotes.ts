@@ -1,5 +1,5 @@
 import {quoteCreateRequest} from '../../lib/schemas/quotes.js'
-import {transferInRequest, transferOutRequest} from '../../lib/schemas/transfers.js'
+import {platformTransferInRequest, platformTransferOutRequest} from '../../lib/schemas/transfers.js'
 import {executeQuote} from '../domain/quote-execute.js'
 import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
 import {publicTransaction} from '../domain/transactions.js'
@@ -36,14 +36,14 @@ export function registerQuotes(router: Router): void {
   router.post('/transfer-out', (req, ctx) =>
     ctx.idempotent(req, 'transfer-out', () => ({
       status: 201,
-      body: publicTransaction(transferOut(ctx, validate(transferOutRequest, req.body ?? {}), req)),
+      body: publicTransaction(transferOut(ctx, validate(platformTransferOutRequest, req.body ?? {}), req)),
     })),
   )
 
   router.post('/transfer-in', (req, ctx) =>
     ctx.idempotent(req, 'transfer-in', () => ({
       status: 201,
-      body: publicTransaction(transferIn(ctx, validate(transferInRequest, req.body ?? {}), req)),
+      body: publicTransaction(transferIn(ctx, validate(platformTransferInRequest, req.body ?? {}), req)),
     })),
   )
 }

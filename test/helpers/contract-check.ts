@@ -26,8 +26,13 @@ export interface Finding {
   errors: string[]
 }
 
+/** A documented answer: `GET /customers/{customerId} 404` (the status as the contract keys it). */
+export type AnswerKey = string
+
 export interface CheckResult {
   findings: Finding[]
+  /** Per documented answer the exchanges produced it: how many, and how many bodies matched its schema as they were (no allowance excusing a line). */
+  answers: Record<AnswerKey, {seen: number; valid: number}>
   /** Operation keys with any answer, and with a 2xx answer. */
   exercised: string[]
   succeeded: string[]
@@ -42,6 +47,7 @@ export function checkExchanges(contract: Contract, exchanges: Exchange[]): Check
   const exercised = new Set<string>()
   const succeeded = new Set<string>()
   const allowanceUse: Record<string, number> = Object.fromEntries(ALLOWANCES.map((a) => [a.id, 0]))
+  const answers: CheckResult['answers'] = {}
   let cliRequests = 0
   for (const seen of exchanges) {
     const x = adapt(seen, allowanceUse)
@@ -58,14 +64,28 @@ export function checkExchanges(contract: Contract, exchanges: Exchange[]): Check
       report('response', [`no operation ${x.method} ${x.path} in the contract`])
       continue
     }
-    report('response', checkResponse(contract, op, x))
+    const errors = checkResponse(contract, op, x)
+    const documented = contract.responseFor(op, x.status)
+    if (documented) {
+      const a = (answers[`${op.key} ${documented.key}`] ??= {seen: 0, valid: 0})
+      a.seen++
+      if (!errors.length) a.valid++
+    }
+    report('response', errors)
     // A request the sandbox refused as invalid is a test of that refusal (often `svc api` with a bad body on purpose).
     if (x.fromCli && x.status !== 400) {
       cliRequests++
       report('request', checkRequest(contract, op, x))
     }
   }
-  return {findings, exercised: [...exercised].sort(), succeeded: [...succeeded].sort(), cliRequests, allowanceUse}
+  return {
+    findings,
+    answers,
+    exercised: [...exercised].sort(),
+    succeeded: [...succeeded].sort(),
+    cliRequests,
+    allowanceUse,
+  }
 }
 
 /** Applies every allowance that translates a deliberate difference (see contract-allow.ts). */

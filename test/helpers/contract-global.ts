@@ -5,12 +5,16 @@ import type {TestProject} from 'vitest/node'
 import {REPO_ROOT, readContract} from './contract.js'
 import {ALLOWANCES} from './contract-allow.js'
 import type {FileCoverage} from './contract-recorder.js'
+import {FIDELITY_PATH, countLine, renderFidelity, type Produced} from './fidelity.js'
 
 const SUMMARY = join(REPO_ROOT, '.tmp', 'contract-coverage.json')
 
 /**
  * Once per run: parses the contract for every test file and, at the end, adds up what the files
- * exercised: prints "contract: N/153 operations exercised" once and writes the detail to .tmp/contract-coverage.json.
+ * exercised: prints "contract: N/153 operations exercised" and "N of M documented answers (5xx aside)"
+ * once and writes the detail to .tmp/contract-coverage.json. A complete run (every test file, no name
+ * filter, nothing failed) also holds docs/fidelity.md to what it produced: stale fails the run, and
+ * `vitest run -u` rewrites it.
  */
 export default async function setup(project: TestProject) {
   // Read first: a missing contract fails the run before there is a dir to leave behind.
@@ -22,11 +26,18 @@ export default async function setup(project: TestProject) {
   project.provide('contractDir', filesDir)
   project.provide('contractJson', jsonPath)
   const all = countOperations(doc)
-  return () => {
+  return async () => {
     const files = safeList(filesDir).map((f) => JSON.parse(readFileSync(join(filesDir, f), 'utf8')) as FileCoverage)
     rmSync(dir, {recursive: true, force: true})
     if (!files.length) return
     const exercised = new Set(files.flatMap((f) => f.exercised))
+    const answers: Produced = {}
+    for (const f of files)
+      for (const [k, v] of Object.entries(f.answers ?? {})) {
+        const a = (answers[k] ??= {seen: 0, valid: 0})
+        a.seen += v.seen
+        a.valid += v.valid
+      }
     const succeeded = new Set(files.flatMap((f) => f.succeeded))
     const allowanceUse = Object.fromEntries(
       ALLOWANCES.map((a) => [a.id, files.reduce((n, f) => n + (f.allowanceUse[a.id] ?? 0), 0)]),
@@ -38,6 +49,8 @@ export default async function setup(project: TestProject) {
       cliRequestsChecked: files.reduce((n, f) => n + f.cliRequests, 0),
       findings: files.reduce((n, f) => n + f.findings, 0),
       allowances: ALLOWANCES.map((a) => ({id: a.id, decidedBy: a.decidedBy, excused: allowanceUse[a.id]})),
+      answersLine: countLine(doc, answers),
+      answers,
       exercised: [...exercised].sort(),
       notExercised: all.filter((k) => !exercised.has(k)),
       reports: files.filter((f) => f.report).map((f) => `${relative(REPO_ROOT, f.file)}\n${f.report}`),
@@ -48,7 +61,41 @@ export default async function setup(project: TestProject) {
     console.log(
       `contract: ${exercised.size}/${all.length} operations exercised (${succeeded.size} with a 2xx answer), ${summary.cliRequestsChecked} CLI requests checked, ${summary.findings} unexcused findings; detail in ${relative(REPO_ROOT, SUMMARY)}`,
     )
+    console.log(summary.answersLine)
+    if (await completeRun(project)) holdFidelityDoc(renderFidelity(doc, answers), Boolean(project.vitest.config.update))
   }
+}
+
+/** Every test file ran, unfiltered by name, and none failed: only such a run says which answers the suite produces. */
+async function completeRun(project: TestProject): Promise<boolean> {
+  const {testFiles} = await project.globTestFiles()
+  const ran = new Set(project.vitest.state.getFiles().map((f) => f.filepath))
+  return (
+    !project.vitest.config.testNamePattern &&
+    testFiles.every((f) => ran.has(f)) &&
+    project.vitest.state.getCountOfFailedTests() === 0
+  )
+}
+
+function holdFidelityDoc(expected: string, update: boolean): void {
+  const path = join(REPO_ROOT, FIDELITY_PATH)
+  let current = ''
+  try {
+    current = readFileSync(path, 'utf8')
+  } catch {
+    // absent: stale
+  }
+  if (current === expected) return
+  if (update) {
+    writeFileSync(path, expected)
+    console.log(`contract: rewrote ${FIDELITY_PATH}`)
+    return
+  }
+  // A throw here is only logged by vitest ("Error during close"); the exit code is what fails CI.
+  console.error(
+    `${FIDELITY_PATH} is stale: this run produced other documented answers than it lists (${expected.split('\n')[0]}). Rewrite it with \`npx vitest run -u\` (a full run) and commit it.`,
+  )
+  process.exitCode = 1
 }
 
 function countOperations(doc: Record<string, unknown>): string[] {

@@ -47,6 +47,22 @@ export function absentPath(contract: Contract, op: Operation): string {
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(absentValue(byName.get(name), name)))
 }
 
+/**
+ * The operation's path with its parameters set to things that exist (`ids` by parameter name; a
+ * `/platform/...` operation looks up `platform:<name>` first), or undefined when one is not given.
+ */
+export function realPath(op: Operation, ids: Record<string, string>): string | undefined {
+  const path = SANDBOX_PATHS[op.template] ?? op.template
+  const scope = op.template.split('/')[1]
+  let missing = false
+  const out = path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const id = ids[`${scope}:${name}`] ?? ids[name]
+    if (!id) missing = true
+    return encodeURIComponent(id ?? '')
+  })
+  return missing ? undefined : out
+}
+
 function absentValue(p: Json | undefined, name: string): string {
   const example = String(p?.example ?? p?.schema?.example ?? '')
   const m = /^([A-Z][A-Za-z]+):/.exec(example)

@@ -37,6 +37,7 @@ export default async function setup(project: TestProject) {
         const a = (answers[k] ??= {seen: 0, valid: 0})
         a.seen += v.seen
         a.valid += v.valid
+        if (v.excusedBy) a.excusedBy = [...new Set([...(a.excusedBy ?? []), ...v.excusedBy])].sort()
       }
     const succeeded = new Set(files.flatMap((f) => f.succeeded))
     const allowanceUse = Object.fromEntries(

@@ -88,7 +88,7 @@ export interface FileCoverage {
   exercised: string[]
   succeeded: string[]
   /** Documented (operation, status) answers produced, and how many bodies matched the contract's schema. */
-  answers: Record<string, {seen: number; valid: number}>
+  answers: Record<string, {seen: number; valid: number; excusedBy?: string[]}>
   cliRequests: number
   allowanceUse: Record<string, number>
   findings: number

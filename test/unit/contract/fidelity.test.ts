@@ -58,6 +58,18 @@ describe('answers: the contract check counts documented (operation, status) pair
     )
   })
 
+  it('a 405 to a method the path does not take counts for the operations of that path that document 405', () => {
+    const r = checkExchanges(contract, [
+      exchange({
+        method: 'PUT',
+        path: '/customers',
+        status: 405,
+        responseBody: {status: 405, code: 'METHOD_NOT_ALLOWED', message: 'm', reason: 'm', details: {}},
+      }),
+    ])
+    expect(r.answers).toEqual({'GET /customers 405': {seen: 1, valid: 1}, 'POST /customers 405': {seen: 1, valid: 1}})
+  })
+
   it('the line counts valid pairs of the non-5xx documented ones', () => {
     const all = documentedAnswers(contract.doc)
     const counted = all.filter((a) => !a.status.startsWith('5')).length

@@ -2,7 +2,16 @@ import type {z} from 'zod'
 import type {FieldError} from '../lib/errors.js'
 import {fieldErrors} from '../lib/schemas/field-errors.js'
 
-/** An error answer: `{code, reason, details}` as spec 2.12 says. */
+/**
+ * An error body both readings accept: the spec's `{code, reason, details}` (service-api.md §2.12) and
+ * the contract's `{status, code, message, details}` (api-gaps §9), with `message` equal to `reason`.
+ * Clients generated from the contract read `message`; svc and the spec read `reason`.
+ */
+export function errorBody(status: number, code: string, reason: string, details: Record<string, unknown> = {}) {
+  return {status, code, reason, message: reason, details}
+}
+
+/** An error answer (see errorBody). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -18,7 +27,7 @@ export class HttpError extends Error {
   keepWrites = false
 
   body() {
-    return {code: this.code, reason: this.message, details: this.details ?? {}}
+    return errorBody(this.status, this.code, this.message, this.details)
   }
 }
 

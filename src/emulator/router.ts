@@ -59,18 +59,21 @@ export class Router {
     return this.routes.map((r) => ({method: r.method, pattern: '/' + r.parts.join('/')}))
   }
 
-  /** The handler and params for a request, `'method'` when the path exists for another method, or undefined. */
+  /**
+   * The handler and params for a request; `{allow}` when the path exists only for other methods (the
+   * 405's Allow header, RFC 9110 §15.5.6: HEAD wherever GET is, as the server answers HEAD as GET); or undefined.
+   */
   match(
     method: string,
     path: string,
-  ): {handler: Handler; params: Record<string, string>; options: RouteOptions} | 'method' | undefined {
+  ): {handler: Handler; params: Record<string, string>; options: RouteOptions} | {allow: string[]} | undefined {
     let segments: string[]
     try {
       segments = path.split('/').filter(Boolean).map(decodeURIComponent)
     } catch {
       return undefined
     }
-    let pathMatched = false
+    const allow = new Set<string>()
     for (const r of this.routes) {
       if (r.parts.length !== segments.length) continue
       const params: Record<string, string> = {}
@@ -85,8 +88,9 @@ export class Router {
       }
       if (!ok) continue
       if (r.method === method) return {handler: r.handler, params, options: r.options}
-      pathMatched = true
+      allow.add(r.method)
+      if (r.method === 'GET') allow.add('HEAD')
     }
-    return pathMatched ? 'method' : undefined
+    return allow.size ? {allow: [...allow].sort()} : undefined
   }
 }

@@ -3,7 +3,7 @@ import {API_VERSION} from '../lib/paths.js'
 import type {SandboxContext} from './context.js'
 import {authorize, entryFor, principalFor} from './authz/enforce.js'
 import {injectFault} from './faults.js'
-import {HttpError} from './http-error.js'
+import {HttpError, errorBody} from './http-error.js'
 import type {Principal} from './principal.js'
 import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse, type Router} from './router.js'
 import {storeFaultOf} from './store/errors.js'
@@ -84,7 +84,14 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     const principal = principalFor(emu, entry, req.headers)
     const match = emu.router.match(method, path)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
-    if (match === 'method') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+    if ('allow' in match)
+      throw new HttpError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        `${method} is not allowed on ${path}; it takes ${match.allow.join(', ')}`,
+        {allowed: match.allow},
+        {allow: match.allow.join(', ')},
+      )
     authorize(emu, entry, principal, method, path)
     const ctx = emu.context(principal)
     const limit = principal.kind === 'public' ? PUBLIC_MAX_BODY : (match.options.maxBody ?? DEFAULT_MAX_BODY)
@@ -145,38 +152,38 @@ function unexpectedErrorResponse(emu: ServerHost, e: unknown): EmuResponse {
     return {
       status: 503,
       headers: {'retry-after': '1'},
-      body: {
-        code: 'SANDBOX_BUSY',
-        reason:
-          "Another process holds the sandbox database's write lock (a second server, sqlite3, a backup tool); nothing was changed. Retry shortly.",
-        details: {},
-      },
+      body: errorBody(
+        503,
+        'SANDBOX_BUSY',
+        "Another process holds the sandbox database's write lock (a second server, sqlite3, a backup tool); nothing was changed. Retry shortly.",
+      ),
     }
   }
   if (fault === 'full') {
     emu.log(`write refused, the disk is full: ${(e as Error).message}`)
     return {
       status: 507,
-      body: {
-        code: 'INSUFFICIENT_STORAGE',
-        reason: `The disk holding the sandbox database is full; nothing was changed. Free space on it (${emu.db.file}); reads keep working meanwhile.`,
-        details: {},
-      },
+      body: errorBody(
+        507,
+        'INSUFFICIENT_STORAGE',
+        `The disk holding the sandbox database is full; nothing was changed. Free space on it (${emu.db.file}); reads keep working meanwhile.`,
+      ),
     }
   }
   if (fault === 'damaged') {
     emu.log(`damaged data: ${(e as Error).message}`)
     return {
       status: 500,
-      body: {
-        code: 'SANDBOX_DATA_DAMAGED',
-        reason: `The sandbox database ${emu.db.file} is damaged where this request read it. Restore a backup with \`svc sandbox restore <file>\` (stop the sandbox first).`,
-        details: {file: emu.db.file},
-      },
+      body: errorBody(
+        500,
+        'SANDBOX_DATA_DAMAGED',
+        `The sandbox database ${emu.db.file} is damaged where this request read it. Restore a backup with \`svc sandbox restore <file>\` (stop the sandbox first).`,
+        {file: emu.db.file},
+      ),
     }
   }
   emu.log(`internal error: ${(e as Error)?.stack ?? String(e)}`)
-  return {status: 500, body: {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}}}
+  return {status: 500, body: errorBody(500, 'INTERNAL_ERROR', 'The local sandbox failed; see its log')}
 }
 
 function errorResponse(e: HttpError): EmuResponse {

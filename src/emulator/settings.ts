@@ -1,6 +1,7 @@
 import type {z} from 'zod'
 import type {sandboxSettingsPatch} from '../lib/schemas/config.js'
 import {NO_FAULTS} from '../lib/schemas/faults.js'
+import type {CardTokenization2faPatch} from '../lib/schemas/config-patchable.js'
 
 export type SandboxSettings = Required<z.infer<typeof sandboxSettingsPatch>>
 
@@ -70,6 +71,9 @@ export interface PlatformConfig {
   webhookEndpoint: string | null
   isRegulatedFinancialInstitution: boolean
   embeddedWalletConfig: Record<string, unknown>
+  /** Set with PATCH /config (replaced whole); absent until then. */
+  supportedCurrencies?: Array<Record<string, unknown>>
+  cardTokenization2faConfig?: CardTokenization2faPatch
   feeConfigs: Array<{
     feeType: string
     sourceCurrency: string

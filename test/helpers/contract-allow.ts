@@ -44,17 +44,6 @@ export const ALLOWANCES: Allowance[] = [
     excuses: (f) => f.kind === 'response' && f.exchange.status === 413 && code(f.exchange) === 'PAYLOAD_TOO_LARGE',
   },
   {
-    id: 'error-body-reason',
-    decidedBy: 'service-api.md §2.12, §7 (api-gaps §10.2 #12)',
-    why: 'Error bodies are {code, reason, details}; the contract has {status, code, message, details}. Checked as if reason were message.',
-    adapt: (x) => {
-      const b = obj(x.responseBody)
-      if (x.status < 400 || !b || typeof b.reason !== 'string' || 'message' in b) return undefined
-      const {reason, ...rest} = b
-      return {...x, responseBody: {status: x.status, message: reason, ...rest}}
-    },
-  },
-  {
     id: 'internal-account-path',
     decidedBy: 'service-api.md §4.3 (api-gaps §10.1 #1)',
     why: 'Internal accounts are listed at GET /internal-account; the contract has GET /customers/internal-accounts with the same query and list shape.',

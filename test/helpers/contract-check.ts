@@ -26,8 +26,13 @@ export interface Finding {
   errors: string[]
 }
 
+/** A documented answer: `GET /customers/{customerId} 404` (the status as the contract keys it). */
+export type AnswerKey = string
+
 export interface CheckResult {
   findings: Finding[]
+  /** Per documented answer the exchanges produced it: how many, and how many bodies matched its schema as they were (no allowance excusing a line). */
+  answers: Record<AnswerKey, {seen: number; valid: number; excusedBy?: string[]}>
   /** Operation keys with any answer, and with a 2xx answer. */
   exercised: string[]
   succeeded: string[]
@@ -42,7 +47,19 @@ export function checkExchanges(contract: Contract, exchanges: Exchange[]): Check
   const exercised = new Set<string>()
   const succeeded = new Set<string>()
   const allowanceUse: Record<string, number> = Object.fromEntries(ALLOWANCES.map((a) => [a.id, 0]))
+  const answers: CheckResult['answers'] = {}
   let cliRequests = 0
+  const countAnswer = (o: Operation, ex: Exchange, errors: string[]) => {
+    const documented = contract.responseFor(o, ex.status)
+    if (!documented) return
+    const a = (answers[`${o.key} ${documented.key}`] ??= {seen: 0, valid: 0})
+    a.seen++
+    if (!errors.length) a.valid++
+    // Off the schema only where an allowance decides: which ones (docs/fidelity.md gives their reason).
+    const by = errors.map((line) => excuserOf('response', ex, o, line))
+    if (errors.length && by.every(Boolean))
+      a.excusedBy = [...new Set([...(a.excusedBy ?? []), ...(by as string[])])].sort()
+  }
   for (const seen of exchanges) {
     const x = adapt(seen, allowanceUse)
     const op = contract.match(x.method, x.path)
@@ -55,17 +72,30 @@ export function checkExchanges(contract: Contract, exchanges: Exchange[]): Check
       if (left.length) findings.push({kind, exchange: x, operation: op?.key, errors: left})
     }
     if (!op) {
+      // The contract documents a 405 on the operations of a path, for the methods that path does not take.
+      if (x.status === 405)
+        for (const o of contract.operations.filter((o) => o.regex.test(x.path)))
+          if (contract.responseFor(o, 405)?.key === '405') countAnswer(o, x, checkResponse(contract, o, x))
       report('response', [`no operation ${x.method} ${x.path} in the contract`])
       continue
     }
-    report('response', checkResponse(contract, op, x))
+    const errors = checkResponse(contract, op, x)
+    countAnswer(op, x, errors)
+    report('response', errors)
     // A request the sandbox refused as invalid is a test of that refusal (often `svc api` with a bad body on purpose).
     if (x.fromCli && x.status !== 400) {
       cliRequests++
       report('request', checkRequest(contract, op, x))
     }
   }
-  return {findings, exercised: [...exercised].sort(), succeeded: [...succeeded].sort(), cliRequests, allowanceUse}
+  return {
+    findings,
+    answers,
+    exercised: [...exercised].sort(),
+    succeeded: [...succeeded].sort(),
+    cliRequests,
+    allowanceUse,
+  }
 }
 
 /** Applies every allowance that translates a deliberate difference (see contract-allow.ts). */
@@ -79,6 +109,11 @@ function adapt(x: Exchange, use: Record<string, number>): Exchange {
     }
   }
   return out
+}
+
+/** The allowance that excuses a finding line, without counting its use. */
+function excuserOf(kind: Finding['kind'], x: Exchange, op: Operation, line: string): string | undefined {
+  return ALLOWANCES.find((a) => a.excuses?.({kind, exchange: x, operation: op.key, line}))?.id
 }
 
 function excused(

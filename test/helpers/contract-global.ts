@@ -5,27 +5,40 @@ import type {TestProject} from 'vitest/node'
 import {REPO_ROOT, readContract} from './contract.js'
 import {ALLOWANCES} from './contract-allow.js'
 import type {FileCoverage} from './contract-recorder.js'
+import {FIDELITY_PATH, countLine, renderFidelity, type Produced} from './fidelity.js'
 
 const SUMMARY = join(REPO_ROOT, '.tmp', 'contract-coverage.json')
 
 /**
- * Once per run (shared by the projects): parses the contract for every test file and, at the end, adds up what the files
- * exercised: prints "contract: N/153 operations exercised" once and writes the detail to .tmp/contract-coverage.json.
+ * Once per run (shared by the projects): parses the contract for every test file and, at the end, adds
+ * up what the files exercised: prints "contract: N/153 operations exercised" and "N of M documented
+ * answers (5xx aside)" once and writes the detail to .tmp/contract-coverage.json. A complete run (every
+ * test file, no name filter, nothing failed) also compares docs/fidelity.md with what it produced: a
+ * difference is reported (not failed: a racy 409 or 429 may come and go between runs), and
+ * `vitest run -u` rewrites it.
  */
 export default async function setup(project: TestProject) {
   // Each vitest project (unit, integration, chaos) runs this; they share one run so the summary adds up all files.
   const shared = ((globalThis as {svcContractRun?: SharedRun}).svcContractRun ??= {users: 0, ready: startRun()})
   shared.users++
-  const {dir, jsonPath, filesDir, all} = await shared.ready
+  const {doc, dir, jsonPath, filesDir, all} = await shared.ready
   project.provide('contractDir', filesDir)
   project.provide('contractJson', jsonPath)
-  return () => {
+  return async () => {
     if (--shared.users > 0) return
     delete (globalThis as {svcContractRun?: SharedRun}).svcContractRun
     const files = safeList(filesDir).map((f) => JSON.parse(readFileSync(join(filesDir, f), 'utf8')) as FileCoverage)
     rmSync(dir, {recursive: true, force: true})
     if (!files.length) return
     const exercised = new Set(files.flatMap((f) => f.exercised))
+    const answers: Produced = {}
+    for (const f of files)
+      for (const [k, v] of Object.entries(f.answers ?? {})) {
+        const a = (answers[k] ??= {seen: 0, valid: 0})
+        a.seen += v.seen
+        a.valid += v.valid
+        if (v.excusedBy) a.excusedBy = [...new Set([...(a.excusedBy ?? []), ...v.excusedBy])].sort()
+      }
     const succeeded = new Set(files.flatMap((f) => f.succeeded))
     const allowanceUse = Object.fromEntries(
       ALLOWANCES.map((a) => [a.id, files.reduce((n, f) => n + (f.allowanceUse[a.id] ?? 0), 0)]),
@@ -37,6 +50,8 @@ export default async function setup(project: TestProject) {
       cliRequestsChecked: files.reduce((n, f) => n + f.cliRequests, 0),
       findings: files.reduce((n, f) => n + f.findings, 0),
       allowances: ALLOWANCES.map((a) => ({id: a.id, decidedBy: a.decidedBy, excused: allowanceUse[a.id]})),
+      answersLine: countLine(doc, answers),
+      answers,
       exercised: [...exercised].sort(),
       notExercised: all.filter((k) => !exercised.has(k)),
       reports: files.filter((f) => f.report).map((f) => `${relative(REPO_ROOT, f.file)}\n${f.report}`),
@@ -47,12 +62,14 @@ export default async function setup(project: TestProject) {
     console.log(
       `contract: ${exercised.size}/${all.length} operations exercised (${succeeded.size} with a 2xx answer), ${summary.cliRequestsChecked} CLI requests checked, ${summary.findings} unexcused findings; detail in ${relative(REPO_ROOT, SUMMARY)}`,
     )
+    console.log(summary.answersLine)
+    if (await completeRun(project)) holdFidelityDoc(renderFidelity(doc, answers), Boolean(project.vitest.config.update))
   }
 }
 
 interface SharedRun {
   users: number
-  ready: Promise<{dir: string; jsonPath: string; filesDir: string; all: string[]}>
+  ready: ReturnType<typeof startRun>
 }
 
 async function startRun() {
@@ -61,7 +78,39 @@ async function startRun() {
   const dir = mkdtempSync(join(tmpdir(), 'svc-contract-'))
   const jsonPath = join(dir, 'openapi.json')
   writeFileSync(jsonPath, JSON.stringify(doc))
-  return {dir, jsonPath, filesDir: join(dir, 'files'), all: countOperations(doc)}
+  return {doc, dir, jsonPath, filesDir: join(dir, 'files'), all: countOperations(doc)}
+}
+
+/** Every test file ran, unfiltered by name, and none failed: only such a run says which answers the suite produces. */
+async function completeRun(project: TestProject): Promise<boolean> {
+  const testFiles = (await Promise.all(project.vitest.projects.map((p) => p.globTestFiles()))).flatMap(
+    (g) => g.testFiles,
+  )
+  const ran = new Set(project.vitest.state.getFiles().map((f) => f.filepath))
+  return (
+    !project.vitest.config.testNamePattern &&
+    testFiles.every((f) => ran.has(f)) &&
+    project.vitest.state.getCountOfFailedTests() === 0
+  )
+}
+
+function holdFidelityDoc(expected: string, update: boolean): void {
+  const path = join(REPO_ROOT, FIDELITY_PATH)
+  let current = ''
+  try {
+    current = readFileSync(path, 'utf8')
+  } catch {
+    // absent: stale
+  }
+  if (current === expected) return
+  if (update) {
+    writeFileSync(path, expected)
+    console.log(`contract: rewrote ${FIDELITY_PATH}`)
+    return
+  }
+  console.error(
+    `${FIDELITY_PATH} differs from this run: it produced other documented answers than it lists (${expected.split('\n')[0]}). Rewrite it with \`npx vitest run -u\` (a full run) and commit it.`,
+  )
 }
 
 function countOperations(doc: Record<string, unknown>): string[] {

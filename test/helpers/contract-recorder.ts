@@ -87,6 +87,8 @@ export interface FileCoverage {
   file: string
   exercised: string[]
   succeeded: string[]
+  /** Documented (operation, status) answers produced, and how many bodies matched the contract's schema. */
+  answers: Record<string, {seen: number; valid: number; excusedBy?: string[]}>
   cliRequests: number
   allowanceUse: Record<string, number>
   findings: number

@@ -91,7 +91,10 @@ export class Contract {
   }
 
   /** The documented response for a status (exact, then 4XX/5XX, then default), or undefined when the status is not in the contract. */
-  responseFor(op: Operation, status: number): {pointer: string; schema?: Json; content: string[]} | undefined {
+  responseFor(
+    op: Operation,
+    status: number,
+  ): {key: string; pointer: string; schema?: Json; content: string[]} | undefined {
     const responses = (this.operation(op).responses ?? {}) as Record<string, Json>
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => k in responses)
     if (!key) return undefined
@@ -99,7 +102,7 @@ export class Contract {
     const content = (response.content ?? {}) as Record<string, Json>
     const json = content['application/json']
     const pointer = `${op.pointer}/responses/${esc(key)}/content/${esc('application/json')}/schema`
-    return {pointer, schema: json?.schema as Json | undefined, content: Object.keys(content)}
+    return {key, pointer, schema: json?.schema as Json | undefined, content: Object.keys(content)}
   }
 
   /** The request body the operation takes: undefined when it takes none. */

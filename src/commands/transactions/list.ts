@@ -15,12 +15,15 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
   static override summary = 'List transactions with filters and paging'
   static override examples = [
     '<%= config.bin %> transactions list --customer Customer:… --status PROCESSING',
+    '<%= config.bin %> transactions list --sender InternalAccount:… --receiver ExternalAccount:…',
     '<%= config.bin %> transactions list --type OUTGOING --created-after 2026-01-01T00:00:00Z --all --json',
   ]
   static override flags = {
     customer: idFlag('Customer', {name: 'customerId'}),
     'platform-id': Flags.string({description: 'platformCustomerId'}),
     account: Flags.string({description: 'an account id on either side (accountIdentifier)'}),
+    sender: Flags.string({description: 'the paying account id (senderAccountIdentifier)'}),
+    receiver: Flags.string({description: 'the account id paid into (receiverAccountIdentifier)'}),
     status: Flags.string({description: 'only transactions in this status', options: [...TRANSACTION_STATUSES]}),
     type: Flags.string({description: 'direction, seen from the platform', options: ['INCOMING', 'OUTGOING']}),
     reference: Flags.string({description: 'a reference or transaction id to match'}),
@@ -50,6 +53,8 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
         customerId: f.customer,
         platformCustomerId: f['platform-id'],
         accountIdentifier: f.account,
+        senderAccountIdentifier: f.sender,
+        receiverAccountIdentifier: f.receiver,
         status: f.status,
         type: f.type,
         reference: f.reference,

@@ -1,5 +1,5 @@
 import type {z} from 'zod'
-import type {transferInRequest, transferOutRequest} from '../../lib/schemas/transfers.js'
+import type {platformTransferInRequest, platformTransferOutRequest} from '../../lib/schemas/transfers.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, invalid} from '../http-error.js'
 import type {EmuRequest} from '../router.js'
@@ -10,6 +10,13 @@ import {executeQuote} from './quote-execute.js'
 import {checkDailyVolume} from './quote-rules.js'
 import {createQuote, type StoredQuote} from './quotes.js'
 import {getTransaction, type StoredTransaction} from './transactions.js'
+
+/**
+ * The balance of the simulated bank behind a pull-capable external account, in smallest units: what
+ * /transfer-in pulls when no amount is named. The sandbox models no external balances (every such
+ * bank pays, except suffix 002), so "the full balance" is this fixed, documented sum (docs/sandbox.md).
+ */
+export const SIMULATED_BANK_BALANCE = 1_000_000
 
 /** Who started a transfer: an agent's transfers carry its id and may wait for platform approval. */
 export interface Initiator {
@@ -28,7 +35,7 @@ export function createQuoteChecked(
 /** Same-currency payout from an internal account to an external one (the deprecated /transfer-out). */
 export function transferOut(
   ctx: SandboxContext,
-  input: z.infer<typeof transferOutRequest>,
+  input: z.infer<typeof platformTransferOutRequest>,
   req?: EmuRequest,
   by: Initiator = {},
 ): StoredTransaction {
@@ -43,6 +50,10 @@ export function transferOut(
     ])
   if (suffixOf(dest.accountInfo) === '002')
     throw new HttpError(400, 'INSUFFICIENT_FUNDS', 'Insufficient funds (sandbox suffix 002)')
+  // No amount: the whole available balance goes out (the contract's "optional for full balance").
+  const amount = input.amount ?? src.balance.amount
+  if (amount < 1)
+    throw invalid([{field: 'amount', message: `is needed: ${src.id} has no available balance to transfer`}])
   const q = createQuoteChecked(ctx, (beforeStore) =>
     createQuote(
       ctx,
@@ -54,7 +65,7 @@ export function transferOut(
           ...(input.destination.paymentRail ? {paymentRail: input.destination.paymentRail} : {}),
         },
         lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: input.amount,
+        lockedCurrencyAmount: amount,
         ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
         ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
       },
@@ -68,7 +79,7 @@ export function transferOut(
 /** Same-currency pull from a customer's bank account into an internal account (the deprecated /transfer-in). */
 export function transferIn(
   ctx: SandboxContext,
-  input: z.infer<typeof transferInRequest>,
+  input: z.infer<typeof platformTransferInRequest>,
   req?: EmuRequest,
   by: Initiator = {},
 ): StoredTransaction {
@@ -94,7 +105,7 @@ export function transferIn(
         source: {sourceType: 'ACCOUNT', accountId: src.id},
         destination: {destinationType: 'ACCOUNT', accountId: dest.id},
         lockedCurrencySide: 'SENDING',
-        lockedCurrencyAmount: input.amount,
+        lockedCurrencyAmount: input.amount ?? SIMULATED_BANK_BALANCE,
       },
       {beforeStore},
     ),

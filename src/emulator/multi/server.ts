@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {ensurePrivateDir} from '../../lib/fs-safe.js'
 import {API_VERSION} from '../../lib/paths.js'
 import type {Emulator} from '../emulator.js'
-import {HttpError} from '../http-error.js'
+import {HttpError, errorBody} from '../http-error.js'
 import {lockDataDir} from '../serve-lock.js'
 import {handleHttp, limitServer} from '../server.js'
 import type {SandboxSettings} from '../settings.js'
@@ -169,8 +169,8 @@ export class MultiServer {
       res,
       500,
       damaged
-        ? {code: 'SANDBOX_DATA_DAMAGED', reason: (e as Error).message, details: {}}
-        : {code: 'INTERNAL_ERROR', reason: 'The local sandbox failed; see its log', details: {}},
+        ? errorBody(500, 'SANDBOX_DATA_DAMAGED', (e as Error).message)
+        : errorBody(500, 'INTERNAL_ERROR', 'The local sandbox failed; see its log'),
     )
   }
 

@@ -1,4 +1,5 @@
-import {platformConfigPatch} from '../../lib/schemas/config.js'
+import {platformConfigPatch, type PlatformConfigPatch} from '../../lib/schemas/config.js'
+import type {CardTokenization2faPatch} from '../../lib/schemas/config-patchable.js'
 import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, notFound, validate} from '../http-error.js'
@@ -20,6 +21,15 @@ export function registerPlatform(router: Router): void {
         ? {isRegulatedFinancialInstitution: patch.isRegulatedFinancialInstitution}
         : {}),
       embeddedWalletConfig: {...current.embeddedWalletConfig, ...patch.embeddedWalletConfig},
+      ...(patch.supportedCurrencies ? {supportedCurrencies: patch.supportedCurrencies.map(withoutReadOnly)} : {}),
+      ...(patch.cardTokenization2faConfig
+        ? {
+            cardTokenization2faConfig: mergeTokenization(
+              current.cardTokenization2faConfig,
+              patch.cardTokenization2faConfig,
+            ),
+          }
+        : {}),
       feeConfigs: mergeFees(current.feeConfigs, patch.feeConfigs ?? []),
       sandbox: {...current.sandbox, ...patch.sandbox},
     }
@@ -98,6 +108,25 @@ export function registerPlatform(router: Router): void {
 function publicConfig(config: ReturnType<SandboxContext['config']>): Record<string, unknown> {
   const {webhookEndpoint, ...rest} = config
   return webhookEndpoint ? {...rest, webhookEndpoint} : rest
+}
+
+type CurrencyPatch = NonNullable<PlatformConfigPatch['supportedCurrencies']>[number]
+
+/** The provider-required field lists are the Service's to set (read-only in the contract): what a client echoes back is dropped. */
+function withoutReadOnly(c: CurrencyPatch): Record<string, unknown> {
+  const {providerRequiredCustomerFields: _a, providerRequiredCounterpartyCustomerFields: _b, ...rest} = c
+  return rest
+}
+
+/** Fields left out keep their value, in the nested email and sms objects too (the contract's "partial merge"). */
+function mergeTokenization(
+  current: CardTokenization2faPatch | undefined,
+  patch: CardTokenization2faPatch,
+): CardTokenization2faPatch {
+  const merged = {...current, ...patch}
+  if (current?.email || patch.email) merged.email = {...current?.email, ...patch.email}
+  if (current?.sms || patch.sms) merged.sms = {...current?.sms, ...patch.sms}
+  return merged
 }
 
 type Fee = ReturnType<SandboxContext['config']>['feeConfigs'][number]

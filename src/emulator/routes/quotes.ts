@@ -1,5 +1,5 @@
-import {quoteCreateRequest} from '../../lib/schemas/quotes.js'
-import {transferInRequest, transferOutRequest} from '../../lib/schemas/transfers.js'
+import {quoteCreateRequest, quoteExecuteRequest} from '../../lib/schemas/quotes.js'
+import {platformTransferInRequest, platformTransferOutRequest} from '../../lib/schemas/transfers.js'
 import {executeQuote} from '../domain/quote-execute.js'
 import {createQuote, getQuote, publicQuote} from '../domain/quotes.js'
 import {publicTransaction} from '../domain/transactions.js'
@@ -27,23 +27,24 @@ export function registerQuotes(router: Router): void {
   router.get('/quotes/:quoteId', (req, ctx) => ({status: 200, body: publicQuote(getQuote(ctx, req.params.quoteId))}))
 
   router.post('/quotes/:quoteId/execute', (req, ctx) =>
-    ctx.idempotent(req, `execute|${req.params.quoteId}`, () => ({
-      status: 200,
-      body: publicQuote(executeQuote(ctx, req.params.quoteId, {req})),
-    })),
+    ctx.idempotent(req, `execute|${req.params.quoteId}`, () => {
+      // A bad body is refused before anything moves (the factor itself is chosen by the SCA challenge).
+      validate(quoteExecuteRequest, req.body ?? {})
+      return {status: 200, body: publicQuote(executeQuote(ctx, req.params.quoteId, {req}))}
+    }),
   )
 
   router.post('/transfer-out', (req, ctx) =>
     ctx.idempotent(req, 'transfer-out', () => ({
       status: 201,
-      body: publicTransaction(transferOut(ctx, validate(transferOutRequest, req.body ?? {}), req)),
+      body: publicTransaction(transferOut(ctx, validate(platformTransferOutRequest, req.body ?? {}), req)),
     })),
   )
 
   router.post('/transfer-in', (req, ctx) =>
     ctx.idempotent(req, 'transfer-in', () => ({
       status: 201,
-      body: publicTransaction(transferIn(ctx, validate(transferInRequest, req.body ?? {}), req)),
+      body: publicTransaction(transferIn(ctx, validate(platformTransferInRequest, req.body ?? {}), req)),
     })),
   )
 }

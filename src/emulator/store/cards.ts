@@ -52,15 +52,18 @@ interface Branch {
 
 /**
  * The card transactions an unfiltered-by-type GET /transactions includes: none when a filter only
- * payments have is given (status values differ, references are payment references, type is given).
+ * payments have is given (status values differ, references are payment references, type is given,
+ * a receiving account).
  */
 export function cardBranch(db: Db, q: TransactionListQuery): Branch | undefined {
-  if (q.type || q.status || q.reference) return undefined
+  // A card pays a merchant, never an account: no card transaction has a receiving account.
+  if (q.type || q.status || q.reference || q.receiverAccountIdentifier) return undefined
   const where: string[] = []
   const params: unknown[] = []
   if (q.customerId) (where.push('customer_id = ?'), params.push(q.customerId))
   if (q.platformCustomerId) (where.push('platform_customer_id = ?'), params.push(q.platformCustomerId))
   if (q.accountIdentifier) (where.push('account_id = ?'), params.push(q.accountIdentifier))
+  if (q.senderAccountIdentifier) (where.push('account_id = ?'), params.push(q.senderAccountIdentifier))
   if (q.startDate) (where.push('created_at >= ?'), params.push(new Date(q.startDate).toISOString()))
   if (q.endDate) (where.push('created_at <= ?'), params.push(new Date(q.endDate).toISOString()))
   const dates = [q.startDate, q.endDate].filter(Boolean).length

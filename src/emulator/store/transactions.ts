@@ -8,6 +8,7 @@ const iso = (v: string) => new Date(v).toISOString()
 
 /**
  * GET /transactions: the published filters, newest first unless asked. Each filter leads an index
+ * (the sender and receiver filters: the source and destination account indexes)
  * that continues in the keyset order (tables.ts). An account is either side of a payment: two
  * index ranges (source, then destination where the source is another), merged page by page.
  * totalCount: running counters when unfiltered, filtered by status, type or account alone, or by a
@@ -23,6 +24,8 @@ export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging
   if (q.status) add('status = ?', q.status)
   if (q.type) add('type = ?', q.type)
   if (q.reference) add('(reference = ? OR id = ?)', q.reference, q.reference)
+  if (q.senderAccountIdentifier) add('source_account_id = ?', q.senderAccountIdentifier)
+  if (q.receiverAccountIdentifier) add('destination_account_id = ?', q.receiverAccountIdentifier)
   if (q.startDate) add('created_at >= ?', iso(q.startDate))
   if (q.endDate) add('created_at <= ?', iso(q.endDate))
   const order = q.sortOrder === 'asc' ? 'asc' : 'desc'
@@ -31,6 +34,8 @@ export function listTransactions(db: Db, q: TransactionListQuery, paging: Paging
   if (!where.length && !q.accountIdentifier) total = countOf(db, 'transactions')
   else if (alone && q.status) total = groupCountOf(db, 'transactions.status', q.status)
   else if (alone && q.type) total = groupCountOf(db, 'transactions.type', q.type)
+  else if (alone && q.senderAccountIdentifier)
+    total = groupCountOf(db, 'transactions.source', q.senderAccountIdentifier)
   else if (!q.accountIdentifier && where.length === Number(Boolean(q.startDate)) + Number(Boolean(q.endDate)))
     total = rangeCountOf(
       db,

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import {cardTokenization2faPatch, supportedCurrenciesPatch} from './config-patchable.js'
 import {faultSettingsPatch} from './faults.js'
 
 /**
@@ -152,6 +153,8 @@ export const platformConfigPatch = z.strictObject({
       logoUrl: z.url().optional(),
     })
     .optional(),
+  supportedCurrencies: supportedCurrenciesPatch.optional(),
+  cardTokenization2faConfig: cardTokenization2faPatch.optional(),
   feeConfigs: z.array(feeConfig).optional(),
   sandbox: sandboxSettingsPatch.optional(),
 })

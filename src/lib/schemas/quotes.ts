@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import {currencySchema} from './amount.js'
 import {idOf} from './ids.js'
+import {scaFactor} from './sca.js'
 import {CRYPTO_NETWORKS, PAYMENT_RAILS, PURPOSES} from './quote-enums.js'
 import {umaAddress} from './uma-address.js'
 
@@ -65,6 +66,9 @@ export const quoteCreateRequest = z
       })
   })
 export type QuoteCreateRequest = z.infer<typeof quoteCreateRequest>
+
+/** POST /quotes/{quoteId}/execute: an optional body naming the SCA factor to be challenged with (api-gaps 10.1 #5). */
+export const quoteExecuteRequest = z.strictObject({scaFactor: scaFactor.optional()})
 
 export const quoteSchema = z.looseObject({
   id: z.string(),

@@ -48,6 +48,10 @@ export const transactionListQuery = z.strictObject({
   customerId: idOf('Customer').optional(),
   platformCustomerId: z.string().max(100).optional(),
   accountIdentifier: z.string().max(200).optional(),
+  /** The paying account (a payment's source, a card transaction's funding account). */
+  senderAccountIdentifier: z.string().max(200).optional(),
+  /** The account paid into (a payment's destination). */
+  receiverAccountIdentifier: z.string().max(200).optional(),
   status: z.enum(TRANSACTION_STATUSES).optional(),
   type: z.enum(['INCOMING', 'OUTGOING']).optional(),
   reference: z.string().max(100).optional(),

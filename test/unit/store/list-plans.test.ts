@@ -138,6 +138,17 @@ const cases: Case[] = [
     index:
       /transactions_source_account_id_created_at_id \(source_account_id=\?[\s\S]*transactions_destination_account_id_created_at_id \(destination_account_id=\?/,
   },
+  {
+    name: 'transactions senderAccountIdentifier',
+    run: t({senderAccountIdentifier: 'InternalAccount:1'}),
+    index:
+      /transactions_source_account_id_created_at_id \(source_account_id=\?[\s\S]*cardTransactions_account_id_created_at_id \(account_id=\?/,
+  },
+  {
+    name: 'transactions receiverAccountIdentifier',
+    run: t({receiverAccountIdentifier: 'ExternalAccount:1'}),
+    index: /transactions_destination_account_id_created_at_id \(destination_account_id=\?/,
+  },
   {name: 'transactions status', run: t({status: 'COMPLETED'}), index: /transactions_status_created_at_id \(status=\?/},
   {name: 'transactions type', run: t({type: 'OUTGOING'}), index: /transactions_type_created_at_id \(type=\?/},
   {

@@ -1,0 +1,211 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {AGENT_PERMISSIONS} from '../../src/lib/schemas/agents.js'
+import {Contract, type Operation} from '../helpers/contract.js'
+import {
+  absentPath,
+  brokenBody,
+  isAgentOperation,
+  needsCredentials,
+  neededHeaders,
+  neededQuery,
+  parameters,
+  realPath,
+  storeFingerprint,
+  validBody,
+} from '../helpers/contract-sweep.js'
+import {approvedCustomer, until, usdBankAccount} from '../helpers/money.js'
+import {agentWith, call, tokenWith} from '../helpers/principals.js'
+import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
+
+/**
+ * Every operation of the published contract, driven from the contract alone (Schemathesis-style):
+ * without credentials it is 401; with a path naming nothing it is 404; with a body broken in one
+ * field it is 400 naming that field. Each refusal changes nothing the sandbox stores, and its body
+ * is checked against the contract's schema for that status by the contract check
+ * (test/helpers/contract-setup.ts), which also counts the answers for docs/fidelity.md.
+ */
+let sbx: TestSandbox
+let contract: Contract
+let platformAuth: string
+let agentAuth: string
+let customerId: string
+/** A token that may only read, and an agent that may only list transactions: what writes need, they lack. */
+let readerAuth: string
+let readerAgentAuth: string
+beforeAll(async () => {
+  sbx = await startSandbox()
+  contract = await Contract.load()
+  platformAuth = `Basic ${Buffer.from(`${sbx.emu.credentials.tokenId}:${sbx.emu.credentials.clientSecret}`).toString('base64')}`
+  const owner = await approvedCustomer(sbx, ['USD'])
+  customerId = owner.id
+  // SCA on: its endpoints answer 409 while the platform does not require it, before any other check.
+  await call(sbx, platformAuth, 'PATCH', '/config', {sandbox: {scaRequired: true}})
+  agentAuth = (await agentWith(sbx, owner.id, [...AGENT_PERMISSIONS])).auth
+  readerAuth = (await tokenWith(sbx, ['VIEW'])).auth
+  readerAgentAuth = (await agentWith(sbx, owner.id, ['VIEW_TRANSACTIONS'])).auth
+})
+afterAll(async () => sbx.stop())
+
+const documents = (op: Operation, status: string) =>
+  status in ((contract.operation(op).responses ?? {}) as Record<string, unknown>)
+const hasPathParameter = (op: Operation) => op.template.includes('{')
+const authFor = (op: Operation) => (isAgentOperation(op) ? agentAuth : platformAuth)
+
+/** The request, with what the operation needs besides (required query parameters, an Idempotency-Key). */
+async function refusal(
+  op: Operation,
+  auth: string | undefined,
+  body: unknown,
+  query = neededQuery(contract, op, customerId),
+  path = absentPath(contract, op),
+): Promise<{status: number; body: any; unchanged: boolean}> {
+  const before = storeFingerprint(sbx)
+  path += query
+  const r = await call(sbx, auth, op.method.toUpperCase(), path, body, neededHeaders(contract, op))
+  return {...r, unchanged: storeFingerprint(sbx) === before}
+}
+
+describe('every operation, from the contract', () => {
+  it('without credentials: 401 with the contract body, nothing changed', async () => {
+    const ops = contract.operations.filter((op) => needsCredentials(contract, op) && documents(op, '401'))
+    expect(ops.length).toBeGreaterThan(140)
+    const off: string[] = []
+    for (const op of ops) {
+      const r = await refusal(op, undefined, validBody(contract, op))
+      if (r.status !== 401 || r.body?.code === undefined || !r.unchanged)
+        off.push(`${op.key} -> ${r.status} ${r.body?.code}${r.unchanged ? '' : ' (changed the store)'}`)
+    }
+    expect(off).toEqual([])
+  })
+
+  it('with credentials that lack the permission (a read-only token, an agent that may only list): 403, nothing changed', async () => {
+    const ops = contract.operations.filter((op) => documents(op, '403'))
+    expect(ops.length).toBeGreaterThan(15)
+    const off: string[] = []
+    for (const op of ops) {
+      const r = await refusal(op, isAgentOperation(op) ? readerAgentAuth : readerAuth, validBody(contract, op))
+      if (r.status !== 403 || r.body?.code !== 'FORBIDDEN' || !r.unchanged)
+        off.push(`${op.key} -> ${r.status} ${r.body?.code}`)
+    }
+    expect(off).toEqual([])
+  })
+
+  it('naming something that does not exist: 404, nothing changed', async () => {
+    const ops = contract.operations.filter((op) => hasPathParameter(op) && documents(op, '404'))
+    expect(ops.length).toBeGreaterThan(80)
+    const off: string[] = []
+    for (const op of ops) {
+      const r = await refusal(op, authFor(op), validBody(contract, op))
+      if (r.status !== 404 || !r.unchanged)
+        off.push(`${op.key} -> ${r.status} ${r.body?.code} ${JSON.stringify(r.body?.details ?? {}).slice(0, 120)}`)
+    }
+    expect(off).toEqual([])
+  })
+
+  it('a body broken in one field: 400 naming that field, nothing changed', async () => {
+    const ops = contract.operations.filter((op) => !hasPathParameter(op) && documents(op, '400'))
+    const off: string[] = []
+    let checked = 0
+    for (const op of ops) {
+      const broken = brokenBody(contract, op)
+      if (!broken) continue
+      checked++
+      const r = await refusal(op, authFor(op), broken.body)
+      const fields = ((r.body?.details?.errors ?? []) as Array<{field: string}>).map((e) => e.field)
+      if (
+        r.status !== 400 ||
+        !fields.some((f) => f === broken.field || f.startsWith(`${broken.field}.`)) ||
+        !r.unchanged
+      )
+        off.push(`${op.key} [${broken.field}] -> ${r.status} ${r.body?.code} ${fields.join(',')}`)
+    }
+    expect(checked).toBeGreaterThan(20)
+    expect(off).toEqual([])
+  })
+
+  it('a body broken in one field, on things that exist: 400 naming that field, nothing changed', async () => {
+    // SCA off here: a quote would need an SCA session, and executing it one (409 before the body is read).
+    await call(sbx, platformAuth, 'PATCH', '/config', {sandbox: {scaRequired: false}})
+    const c = await approvedCustomer(sbx, ['USD'])
+    const usd = c.account('USD')
+    await call(sbx, platformAuth, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(usd)}/fund`, {
+      amount: 50_000,
+    })
+    const ext = await call(sbx, platformAuth, 'POST', '/customers/external-accounts', usdBankAccount(c.id))
+    const {customerId: _, ...platformAccount} = usdBankAccount(c.id)
+    const platformExt = await call(sbx, platformAuth, 'POST', '/platform/external-accounts', {
+      ...platformAccount,
+      accountInfo: {...platformAccount.accountInfo, accountNumber: '55443322'},
+    })
+    const quote = await call(sbx, platformAuth, 'POST', '/quotes', {
+      source: {sourceType: 'ACCOUNT', accountId: usd},
+      destination: {destinationType: 'ACCOUNT', accountId: ext.body.id},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+    })
+    const sent = await call(sbx, platformAuth, 'POST', '/transfer-out', {
+      source: {accountId: usd},
+      destination: {accountId: ext.body.id},
+      amount: 1_000,
+    })
+    // Settled first: a payment completing in the background would change the store during a refusal.
+    await until(
+      () => call(sbx, platformAuth, 'GET', `/transactions/${sent.body.id}`),
+      (t) => t.body.status === 'COMPLETED',
+    )
+    const agent = await agentWith(sbx, c.id, ['VIEW_TRANSACTIONS'])
+    const ids: Record<string, string> = {
+      customerId: c.id,
+      externalAccountId: ext.body.id,
+      'platform:externalAccountId': platformExt.body.id,
+      quoteId: quote.body.id,
+      transactionId: sent.body.id,
+      accountId: usd,
+      'internal-accounts:id': usd,
+      agentId: agent.id,
+    }
+    expect(
+      Object.values(ids).every((id) => /^[A-Za-z]+:/.test(id)),
+      JSON.stringify(ids),
+    ).toBe(true)
+    const off: string[] = []
+    let checked = 0
+    for (const op of contract.operations.filter((o) => hasPathParameter(o) && documents(o, '400'))) {
+      const path = realPath(op, ids)
+      const broken = path && brokenBody(contract, op)
+      if (!path || !broken) continue
+      checked++
+      const r = await refusal(op, authFor(op), broken.body, neededQuery(contract, op, c.id), path)
+      const fields = ((r.body?.details?.errors ?? []) as Array<{field: string}>).map((e) => e.field)
+      if (
+        r.status !== 400 ||
+        !fields.some((f) => f === broken.field || f.startsWith(`${broken.field}.`)) ||
+        !r.unchanged
+      )
+        off.push(`${op.key} [${broken.field}] -> ${r.status} ${r.body?.code} ${fields.join(',')}`)
+    }
+    await call(sbx, platformAuth, 'PATCH', '/config', {sandbox: {scaRequired: true}})
+    expect(checked).toBeGreaterThan(15)
+    expect(off).toEqual([])
+  })
+
+  it('a query parameter of the wrong type or outside its values: 400 naming it, nothing changed', async () => {
+    const off: string[] = []
+    let checked = 0
+    for (const op of contract.operations.filter((o) => o.method === 'get' && documents(o, '400'))) {
+      const p = parameters(contract, op).find(
+        (x) => x.in === 'query' && (x.schema?.enum || x.schema?.type === 'integer'),
+      )
+      if (!p) continue
+      checked++
+      const q = new URLSearchParams(neededQuery(contract, op, customerId))
+      q.set(p.name, p.schema.enum ? 'NOT_A_VALUE' : 'not-a-number')
+      const r = await refusal(op, authFor(op), undefined, `?${q}`)
+      const fields = ((r.body?.details?.errors ?? []) as Array<{field: string}>).map((e) => e.field)
+      if (r.status !== 400 || !fields.includes(String(p.name)) || !r.unchanged)
+        off.push(`${op.key} [${p.name}] -> ${r.status} ${r.body?.code} ${fields.join(',')}`)
+    }
+    expect(checked).toBeGreaterThan(10)
+    expect(off).toEqual([])
+  })
+})

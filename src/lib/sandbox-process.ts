@@ -10,12 +10,17 @@ export interface ReadyLine {
   tokenId: string
   clientSecret: string
   webhookPublicKey: string
+  /** `serve --tls` only: the CA that issued the sandbox's certificate (PEM, 0600 in the data dir). */
+  caFile?: string
   /** `serve --multi` only: the admin credential's secret (HTTP Basic admin:<secret>) for the /sandbox/sandboxes routes. */
   adminSecret?: string
 }
 
 export const pidFile = (dataDir: string) => join(dataDir, 'sandbox.pid')
 export const readyFile = (dataDir: string) => join(dataDir, 'sandbox.json')
+/** `serve --tls`: the sandbox's own CA and certificate live here (made on first start, 0600). */
+export const sandboxTlsDir = (dataDir: string) => join(dataDir, 'tls')
+export const sandboxCaFile = (dataDir: string) => join(sandboxTlsDir(dataDir), 'ca.pem')
 
 export function runningPid(dataDir: string): number | undefined {
   const path = pidFile(dataDir)

@@ -3,7 +3,7 @@ import type {LoadSandboxStore} from './sandbox-store.js'
 import type {Check, DoctorReport} from './doctor/check.js'
 import {keyStoreChecks, nodeCheck, quorumCheck} from './doctor/machine.js'
 import {databaseCheck, sandboxCheck} from './doctor/sandbox.js'
-import {profileCheck, proxyCheck, serviceChecks, unreachable} from './doctor/service.js'
+import {profileCheck, proxyCheck, serviceChecks, tlsCheck, unreachable} from './doctor/service.js'
 
 export type {Check, CheckStatus, DoctorReport} from './doctor/check.js'
 export {dataDirProblems} from './doctor/sandbox.js'
@@ -27,6 +27,7 @@ export async function runDoctor(
     credentials,
     clock,
     proxyCheck(ctx),
+    tlsCheck(ctx),
     sandboxCheck(ctx, reachable),
     await databaseCheck(ctx, loadStore),
     ...keyStoreChecks(ctx),

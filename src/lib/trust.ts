@@ -10,12 +10,17 @@ import {sandboxCaFile} from './sandbox-process.js'
  * --ca-file, else SVC_CA_FILE, else the profile's caFile (`svc login --ca-file`), else, for a local
  * profile on an https loopback URL, the CA the local sandbox made for `serve --tls`.
  */
-export function trustedCa(flag: string | undefined, p: ResolvedProfile, env: NodeJS.ProcessEnv): TrustedCa | undefined {
+export function trustedCa(
+  flag: string | undefined,
+  p: Pick<ResolvedProfile, 'baseUrl' | 'environment' | 'caFile' | 'name'>,
+  env: NodeJS.ProcessEnv,
+  dataDir = sandboxDataDir(env),
+): TrustedCa | undefined {
   if (flag) return {file: resolve(flag), from: '--ca-file'}
   if (env.SVC_CA_FILE) return {file: resolve(env.SVC_CA_FILE), from: 'SVC_CA_FILE'}
   if (p.caFile) return {file: p.caFile, from: `profile ${p.name}`}
   if (p.environment === 'local' && p.baseUrl.startsWith('https:') && isLoopback(p.baseUrl)) {
-    const file = sandboxCaFile(sandboxDataDir(env))
+    const file = sandboxCaFile(dataDir)
     if (existsSync(file)) return {file, from: 'the local sandbox'}
   }
   return undefined

@@ -6,6 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {issueServerCert, makeCa} from '../../src/emulator/tls/x509.js'
 import {errorOf, svc} from '../helpers/cli.js'
 import {startProxy} from '../helpers/proxy.js'
+import {startSandbox} from '../helpers/sandbox.js'
 import {closeBeforeRemoval, tempDir} from '../helpers/temp-dirs.js'
 
 // `svc sandbox serve --tls` as an operator runs it, and svc's trust: the local profile trusts its own
@@ -237,6 +238,15 @@ describe('certificate problems a server can have', () => {
     expect(errorOf(r).hint).toMatch(
       /--base-url \(or SVC_BASE_URL\) whose host the certificate names \(api\.example\.test\)/,
     )
+  })
+
+  it('https:// to a server that speaks plain HTTP: exit 9, problem "not TLS", use http://', async () => {
+    const plain = await startSandbox()
+    const r = await run(plain.url.replace('http:', 'https:'))
+    expect(r.code).toBe(9)
+    expect(r.json().error.reason).toMatch(/^127\.0\.0\.1:\d+ does not speak TLS \(wrong version number\)$/)
+    expect(errorOf(r)).toMatchObject({details: {problem: 'not TLS', tlsCode: 'ERR_SSL_WRONG_VERSION_NUMBER'}})
+    expect(errorOf(r).hint).toMatch(/^Use http:\/\/ in --base-url/)
   })
 
   it('a good certificate from the same CA is accepted (the two above fail for their own reason only)', async () => {

@@ -67,7 +67,7 @@ export function explainTlsError(
   if (NOT_TLS.has(code))
     return make(
       'not TLS',
-      `${host} does not speak TLS (${error.message})`,
+      `${host} does not speak TLS (${error.reason ?? code})`,
       `Use http:// in --base-url (or SVC_BASE_URL) if the server serves plain HTTP, or check the port.`,
     )
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /^CERT_|_CERT/.test(code))

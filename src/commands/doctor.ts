@@ -6,11 +6,11 @@ import {wrapLine} from '../lib/output/wrap.js'
 
 export default class Doctor extends BaseCommand<typeof Doctor> {
   static override summary =
-    'Check the setup: profile and secret, credentials, clock, proxy, local sandbox, key store, quorum key, Node'
+    'Check the setup: profile and secret, credentials, clock, proxy, TLS trust, local sandbox, key store, quorum key, Node'
   static override description =
     'One line per check: ✓ ok, ! worth knowing, ✗ a problem (with a hint). Exits 1 when any check is a ' +
     'problem, 0 otherwise. With --json: {ok, checks: [{name, status, detail, hint}]} for CI. Changes ' +
-    'nothing.'
+    'nothing, except that it removes the files a killed `svc sandbox snapshot save` left.'
   static override examples = [
     '<%= config.bin %> doctor',
     '<%= config.bin %> doctor --json | jq \'.checks[] | select(.status == "problem")\'',

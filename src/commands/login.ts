@@ -1,3 +1,4 @@
+import {resolve} from 'node:path'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../lib/base-command.js'
 import {ENVIRONMENTS, saveProfile, useProfile, type Profile} from '../lib/config.js'
@@ -45,13 +46,16 @@ export default class Login extends BaseCommand<typeof Login> {
       throw usageError(`Profile name "${name}" must be letters, digits, . _ - (up to 64)`)
     if (!f['token-id']) throw usageError('Missing flag: --token-id (or set SVC_TOKEN_ID)')
     const secret = await readClientSecret({stdin: f['secret-stdin'], env: this.ctx.env})
+    // --ca-file is kept in the profile, so every later command against it trusts the same CA.
+    const caFile = f['ca-file'] ? resolve(f['ca-file']) : undefined
     if (f.verify)
       await verifyCredentials(
         {baseUrl, tokenId: f['token-id'], secret, environment},
         this.config.version,
         this.ctx.remainingMs(),
+        {network: {env: this.ctx.env, ca: caFile ? {file: caFile, from: '--ca-file'} : undefined}},
       )
-    const profile: Profile = {environment, baseUrl, tokenId: f['token-id']}
+    const profile: Profile = {environment, baseUrl, tokenId: f['token-id'], ...(caFile ? {caFile} : {})}
     await saveProfile(name, profile, secret, this.ctx.env)
     await useProfile(name, this.ctx.env)
     this.out.success(

@@ -24,6 +24,7 @@ export default class Whoami extends BaseCommand<typeof Whoami> {
         {baseUrl: p.baseUrl, tokenId: p.tokenId, secret: p.secret, environment: p.environment},
         this.config.version,
         this.ctx.remainingMs(),
+        {network: this.ctx.network(p), trace: this.ctx.debug ? (line) => this.out.info(this.out.dim(line)) : undefined},
       )
     }
     const result = {...info, verified: this.flags.verify}

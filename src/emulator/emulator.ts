@@ -1,6 +1,6 @@
 import {createHash, randomBytes} from 'node:crypto'
 import {appendFileSync, existsSync, readFileSync} from 'node:fs'
-import {createServer, type Server} from 'node:http'
+import type {Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
@@ -33,7 +33,8 @@ import {registerRoutes} from './routes/index.js'
 import {Scheduler} from './scheduler.js'
 import {lockDataDir} from './serve-lock.js'
 import {defaultConfig, effectiveSettings, type PlatformConfig, type SandboxSettings} from './settings.js'
-import {handleHttp, limitServer, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
+import {createListener, schemeOf, type TlsIdentity} from './listener.js'
+import {handleHttp, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
 import {DB_FILE, Db} from './store/db.js'
 import {loadWebhookKey} from './webhook-key.js'
 import {Webhooks} from './webhooks.js'
@@ -57,6 +58,8 @@ export interface EmulatorOptions {
    * own: the base URL it is reached at (hosted-page links are made from it).
    */
   baseUrl?: string
+  /** Serve HTTPS with this certificate (`svc sandbox serve --tls`). */
+  tls?: TlsIdentity
   /** The caller already holds this data dir's serve.lock (the multi server holds its root's, which is the default sandbox's dir). */
   dirLocked?: boolean
 }
@@ -169,15 +172,7 @@ export class Emulator implements SandboxContext, ServerHost {
   }
 
   private listen(port: number, host: string): Promise<void> {
-    const server = createServer(
-      {keepAlive: true, keepAliveTimeout: 30_000, connectionsCheckingInterval: 1_000},
-      (req, res) => void handleHttp(this, req, res),
-    )
-    limitServer(server)
-    server.on('connection', (s) => {
-      this.sockets.add(s)
-      s.on('close', () => this.sockets.delete(s))
-    })
+    const server = createListener(this.opts.tls, this.sockets, (req, res) => void handleHttp(this, req, res))
     this.server = server
     return new Promise((resolve, reject) => {
       server.once('error', reject)
@@ -191,7 +186,7 @@ export class Emulator implements SandboxContext, ServerHost {
 
   get url(): string {
     if (this.opts.baseUrl) return this.opts.baseUrl
-    return `http://127.0.0.1:${this.port}/${API_VERSION}`
+    return `${schemeOf(this.opts.tls)}://127.0.0.1:${this.port}/${API_VERSION}`
   }
 
   /** The context a request runs in: this sandbox's services, and who is calling. */

@@ -1,5 +1,6 @@
-import {linkSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {linkSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {maybeSandbox} from '../lib/sandbox-process.js'
 
 /** A data dir another live process is serving: a second server on it would fight it for the database. */
 export class SandboxInUseError extends Error {
@@ -20,25 +21,22 @@ const TORN_LOOKS = 40
 interface Holder {
   pid: number
   url?: string
+  /** When the lock file was written (its mtime): a process younger than that did not write it. */
+  writtenAt: number
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+/** The holder still serves: its pid lives and is a sandbox that could have written the lock (sandbox-process.ts). */
+const serving = (held: Holder): boolean => maybeSandbox(held.pid, held.writtenAt)
 
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 
 /** The holder a lock file names; null when it is gone, 'torn' when it cannot be read as one. */
 function readHolder(path: string): Holder | 'torn' | null {
   try {
+    const writtenAt = statSync(path).mtimeMs
     const held = JSON.parse(readFileSync(path, 'utf8')) as {pid?: unknown; url?: unknown}
     if (typeof held.pid !== 'number') return 'torn'
-    return {pid: held.pid, ...(typeof held.url === 'string' ? {url: held.url} : {})}
+    return {pid: held.pid, writtenAt, ...(typeof held.url === 'string' ? {url: held.url} : {})}
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'torn'
   }
@@ -55,7 +53,7 @@ function readHolder(path: string): Holder | 'torn' | null {
 export function lockDataDir(dataDir: string): {setUrl(url: string): void; release(): void} {
   const path = join(dataDir, LOCK)
   const mine = (suffix: string) => `${path}.${process.pid}.${suffix}`
-  const writeWhole = (target: string, holder: Holder, replace: boolean) => {
+  const writeWhole = (target: string, holder: Omit<Holder, 'writtenAt'>, replace: boolean) => {
     const tmp = mine('tmp')
     writeFileSync(tmp, JSON.stringify(holder), {mode: 0o600})
     try {
@@ -78,7 +76,7 @@ export function lockDataDir(dataDir: string): {setUrl(url: string): void; releas
     }
     const held = readHolder(path)
     if (held === null) continue
-    if (held !== 'torn' && alive(held.pid)) throw new SandboxInUseError(dataDir, held.pid, held.url)
+    if (held !== 'torn' && serving(held)) throw new SandboxInUseError(dataDir, held.pid, held.url)
     if (held === 'torn' && ++tornLooks < TORN_LOOKS) {
       pause(50)
       continue
@@ -96,7 +94,7 @@ function takeOverStale(path: string, aside: string, dataDir: string): void {
     throw e
   }
   const moved = readHolder(aside)
-  if (moved !== null && moved !== 'torn' && alive(moved.pid)) {
+  if (moved !== null && moved !== 'torn' && serving(moved)) {
     try {
       linkSync(aside, path)
     } catch {

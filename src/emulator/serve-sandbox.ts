@@ -21,18 +21,22 @@ export async function serveSandbox(opts: {
   noFaults: FaultSettings
   multi?: boolean
   idleMs?: number
+  /** Serve HTTPS with the data dir's own CA (tls/local-ca.ts). */
+  tls?: boolean
 }): Promise<{ready: ReadyLine; close(): Promise<void>}> {
   const {dataDir, port, log, settings} = opts
+  const identity = opts.tls ? (await import('./tls/local-ca.js')).sandboxTls(dataDir) : undefined
+  const tls = identity && {cert: identity.cert, key: identity.key}
   let emu: Emulator
   let server: {close(): Promise<void>}
   let adminSecret: string | undefined
   if (opts.multi) {
     const {MultiServer} = await import('./multi/server.js')
-    const multi = await MultiServer.start({dataDir, port, log, settings, idleMs: opts.idleMs})
+    const multi = await MultiServer.start({dataDir, port, log, settings, idleMs: opts.idleMs, tls})
     ;[server, emu, adminSecret] = [multi, await multi.defaultSandbox(), multi.admin.clientSecret]
   } else {
     const {Emulator} = await (await import('./load.js')).loadEmulator()
-    server = emu = await Emulator.start({dataDir, port, log, settings})
+    server = emu = await Emulator.start({dataDir, port, log, settings, tls})
   }
   // Unlike the other settings (new data dirs only), faults are for this run: set (or cleared) at every start.
   if (JSON.stringify(emu.settings().faults ?? opts.noFaults) !== JSON.stringify(opts.faults))
@@ -42,6 +46,7 @@ export async function serveSandbox(opts: {
     tokenId: emu.credentials.tokenId,
     clientSecret: emu.credentials.clientSecret,
     webhookPublicKey: emu.webhookPublicKeyPem,
+    ...(identity ? {caFile: identity.caFile} : {}),
     ...(adminSecret ? {adminSecret} : {}),
   }
   return {ready, close: () => server.close()}

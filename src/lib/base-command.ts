@@ -36,6 +36,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     'base-url': Flags.string({description: 'API base URL including the version segment', helpGroup: 'GLOBAL'}),
     timeout: durationFlag(TIMEOUT_HELP, '30s'),
     debug: Flags.boolean({description: 'trace HTTP requests on stderr (secrets redacted)', helpGroup: 'GLOBAL'}),
+    'ca-file': Flags.string({
+      description: "trust this CA (PEM) besides the system's, for a private or sandbox TLS server (or SVC_CA_FILE)",
+      helpGroup: 'GLOBAL',
+    }),
     'no-color': Flags.boolean({description: 'disable colour (also NO_COLOR)', helpGroup: 'GLOBAL'}),
   }
 

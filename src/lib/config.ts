@@ -17,6 +17,8 @@ export interface Profile {
   tokenId?: string
   /** An agent profile acts as this agent with its access token (agent-tokens.json), on /agents/me only. */
   agentId?: string
+  /** A CA trusted for this profile's URL besides the system's (`svc login --ca-file`). */
+  caFile?: string
 }
 
 interface ConfigFile {
@@ -33,6 +35,8 @@ export interface ResolvedProfile {
   agentId?: string
   /** The agent's access token (agent profiles only). */
   agentToken?: Secret
+  /** The profile's own CA file (`svc login --ca-file`), if any. */
+  caFile?: string
   /** True when no profile was configured and the built-in local one is used. */
   implicit: boolean
   /** Where baseUrl came from: --base-url, SVC_BASE_URL, the profile, or the URL the running local sandbox recorded. */
@@ -155,6 +159,7 @@ export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env =
     tokenId,
     secret: secretValue ? new Secret(secretValue) : undefined,
     ...(profile.agentId ? {agentId: profile.agentId, agentToken: agentToken ? new Secret(agentToken) : undefined} : {}),
+    ...(profile.caFile ? {caFile: profile.caFile} : {}),
     implicit: !stored,
     baseUrlFrom,
   }

@@ -1,4 +1,5 @@
 import {ApiClient, type ApiRequest, type DescribedRequest} from './api/client.js'
+import type {NetworkOptions} from './api/dispatcher.js'
 import {resolveProfile, type ResolvedProfile} from './config.js'
 import {hintFor} from './error-catalog.js'
 import {SvcError, cancelled, networkError, usageError, type ErrorDocument} from './errors.js'
@@ -9,12 +10,13 @@ import {LOCAL_BASE_URL, sandboxDataDir} from './paths.js'
 import {runningPid} from './sandbox-process.js'
 import {canPrompt, promptConfirm} from './prompts.js'
 import {io} from './io.js'
+import {trustedCa} from './trust.js'
 
 export interface ContextOptions {
   out: Output
   commandId: string
   version: string
-  flags: {profile?: string; 'base-url'?: string; debug?: boolean; 'idempotency-key'?: string}
+  flags: {profile?: string; 'base-url'?: string; debug?: boolean; 'idempotency-key'?: string; 'ca-file'?: string}
   /** Overall deadline for the command's operation (requests, waits, signed retries). */
   timeoutMs: number
   env?: NodeJS.ProcessEnv
@@ -139,6 +141,7 @@ export class Context {
       idempotencyKey: this.opts.flags['idempotency-key'] ?? this.env.SVC_PLAN_IDEMPOTENCY_KEY,
       // `svc mcp` confirming a plan: the digests of the only writes this run may send (api/planned.ts).
       planned: this.env.SVC_PLANNED_REQUESTS?.split(',').filter(Boolean),
+      network: this.network(p),
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
       warn: (line) => this.out.warn(line),
       sleep: this.sleep,
@@ -153,6 +156,11 @@ export class Context {
           : undefined,
     })
     return this._client
+  }
+
+  /** Proxies from the environment, and the CA this profile trusts (trust.ts): for every client made for it. */
+  network(p: ResolvedProfile = this.profile): NetworkOptions {
+    return {env: this.env, ca: trustedCa(this.opts.flags['ca-file'], p, this.env)}
   }
 
   /** The transport, for sending: a profile without credentials is refused here, before any request. */

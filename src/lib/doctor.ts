@@ -2,8 +2,8 @@ import type {Context} from './context.js'
 import type {LoadSandboxStore} from './sandbox-store.js'
 import type {Check, DoctorReport} from './doctor/check.js'
 import {keyStoreChecks, nodeCheck, quorumCheck} from './doctor/machine.js'
-import {databaseCheck, sandboxCheck} from './doctor/sandbox.js'
-import {profileCheck, proxyCheck, serviceChecks, unreachable} from './doctor/service.js'
+import {databaseCheck, partialCopiesCheck, sandboxCheck} from './doctor/sandbox.js'
+import {profileCheck, proxyCheck, serviceChecks, tlsCheck, unreachable} from './doctor/service.js'
 
 export type {Check, CheckStatus, DoctorReport} from './doctor/check.js'
 export {dataDirProblems} from './doctor/sandbox.js'
@@ -11,7 +11,8 @@ export {MAX_SKEW_MS} from './doctor/service.js'
 
 /**
  * Every check runs (one failing does not hide the others); the report is a problem when any check
- * is. Nothing here changes state: expired keys are counted, not purged.
+ * is. Nothing here changes state (expired keys are counted, not purged), except that files a killed
+ * snapshot save left are removed.
  */
 export async function runDoctor(
   ctx: Context,
@@ -27,8 +28,10 @@ export async function runDoctor(
     credentials,
     clock,
     proxyCheck(ctx),
+    tlsCheck(ctx),
     sandboxCheck(ctx, reachable),
     await databaseCheck(ctx, loadStore),
+    ...partialCopiesCheck(ctx),
     ...keyStoreChecks(ctx),
     quorumCheck(ctx),
     nodeCheck(nodeVersion),

@@ -1,4 +1,4 @@
-import {ApiClient} from './api/client.js'
+import {ApiClient, type ClientOptions} from './api/client.js'
 import {
   ENVIRONMENTS,
   isLoopback,
@@ -67,6 +67,7 @@ export async function verifyCredentials(
   p: {baseUrl: string; tokenId: string; secret: Secret; environment: Environment},
   version: string,
   timeoutMs: number,
+  via: Pick<ClientOptions, 'network' | 'trace'> = {},
 ): Promise<void> {
   const client = new ApiClient({
     baseUrl: p.baseUrl,
@@ -74,6 +75,7 @@ export async function verifyCredentials(
     secret: p.secret,
     timeoutMs,
     maxRetries: 1,
+    ...via,
     userAgent: `svc-cli/${version} node/${process.version}`,
     onConnectionRefused: () =>
       p.environment === 'local'

@@ -3,6 +3,7 @@ import type {z} from 'zod'
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {ApiClient} from './api/client.js'
+import type {NetworkOptions} from './api/dispatcher.js'
 import {createSandbox, createSandboxFromSnapshot} from './api/sandboxes.js'
 import {isLoopback, normaliseBaseUrl, readConfig, removeProfile, saveProfile} from './config.js'
 import {InputError, SvcError, networkError, usageError} from './errors.js'
@@ -12,6 +13,7 @@ import {recordedSandboxUrl} from './sandbox-process.js'
 import {sandboxCreated, sandboxName} from './schemas/sandboxes.js'
 import {Secret} from './secret.js'
 import {readStdinText} from './io.js'
+import {trustedCa} from './trust.js'
 
 /** The environment variable a CI job gives the team server's admin secret in (never a flag value). */
 export const ADMIN_SECRET_ENV = 'SVC_SANDBOX_ADMIN_SECRET'
@@ -66,9 +68,10 @@ function adminBaseUrl(opts: {baseUrl?: string; dataDir?: string; env: NodeJS.Pro
 /** The client of a team server; without a secret (a dry run, which sends nothing) it only describes requests. */
 export function adminClient(
   t: Pick<AdminTarget, 'baseUrl'> & {secret?: Secret},
-  opts: {version: string; timeoutMs: number},
+  opts: {version: string; timeoutMs: number; network?: NetworkOptions},
 ): ApiClient {
   return new ApiClient({
+    network: opts.network,
     baseUrl: t.baseUrl,
     tokenId: 'admin',
     secret: t.secret,
@@ -85,24 +88,24 @@ export function adminClient(
 
 /** The admin client a team-sandbox command's flags point at (server and secret found as adminTarget says). */
 export function adminClientFrom(
-  flags: {'base-url'?: string; 'data-dir'?: string; 'admin-secret-stdin': boolean},
+  flags: {'base-url'?: string; 'data-dir'?: string; 'admin-secret-stdin': boolean; 'ca-file'?: string},
   ctx: {env: NodeJS.ProcessEnv; remainingMs(): number},
   version: string,
   opts: {dryRun?: boolean} = {},
 ): ApiClient {
+  const baseUrl = adminBaseUrl({baseUrl: flags['base-url'], dataDir: flags['data-dir'], env: ctx.env})
+  // A team server served with --tls on this machine is trusted by its own CA, as the local profile trusts its sandbox's.
+  const server = {baseUrl, environment: 'local' as const, name: 'team server'}
+  const network = {env: ctx.env, ca: trustedCa(flags['ca-file'], server, ctx.env, flags['data-dir'])}
   // A dry run needs no admin secret (and reads none from stdin): it shows the request, credentials aside.
-  if (opts.dryRun)
-    return adminClient(
-      {baseUrl: adminBaseUrl({baseUrl: flags['base-url'], dataDir: flags['data-dir'], env: ctx.env})},
-      {version, timeoutMs: ctx.remainingMs()},
-    )
+  if (opts.dryRun) return adminClient({baseUrl}, {version, timeoutMs: ctx.remainingMs(), network})
   const target = adminTarget({
     baseUrl: flags['base-url'],
     dataDir: flags['data-dir'],
     secretStdin: flags['admin-secret-stdin'],
     env: ctx.env,
   })
-  return adminClient(target, {version, timeoutMs: ctx.remainingMs()})
+  return adminClient(target, {version, timeoutMs: ctx.remainingMs(), network})
 }
 
 /** A sandbox name checked before anything is sent, naming the argument. */

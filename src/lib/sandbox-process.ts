@@ -1,5 +1,5 @@
-import {existsSync, readFileSync, rmSync, openSync, closeSync} from 'node:fs'
-import {join} from 'node:path'
+import {existsSync, readFileSync, rmSync, openSync, closeSync, statSync} from 'node:fs'
+import {basename, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
@@ -10,19 +10,24 @@ export interface ReadyLine {
   tokenId: string
   clientSecret: string
   webhookPublicKey: string
+  /** `serve --tls` only: the CA that issued the sandbox's certificate (PEM, 0600 in the data dir). */
+  caFile?: string
   /** `serve --multi` only: the admin credential's secret (HTTP Basic admin:<secret>) for the /sandbox/sandboxes routes. */
   adminSecret?: string
 }
 
 export const pidFile = (dataDir: string) => join(dataDir, 'sandbox.pid')
 export const readyFile = (dataDir: string) => join(dataDir, 'sandbox.json')
+/** `serve --tls`: the sandbox's own CA and certificate live here (made on first start, 0600). */
+export const sandboxTlsDir = (dataDir: string) => join(dataDir, 'tls')
+export const sandboxCaFile = (dataDir: string) => join(sandboxTlsDir(dataDir), 'ca.pem')
 
 export function runningPid(dataDir: string): number | undefined {
   const path = pidFile(dataDir)
   if (!existsSync(path)) return undefined
   const pid = Number(readFileSync(path, 'utf8').trim())
   if (!Number.isInteger(pid) || pid <= 0) return undefined
-  if (isAlive(pid)) return pid
+  if (maybeSandbox(pid, statSync(path).mtimeMs)) return pid
   rmSync(path, {force: true})
   return undefined
 }
@@ -132,7 +137,40 @@ export async function stopProcess(pid: number, timeoutMs = 10_000): Promise<bool
  * A detached sandbox is re-parented when the starting shell exits; until its new parent reaps it,
  * an exited one lingers as a zombie that `kill(pid, 0)` still finds (seconds under some inits).
  */
-function isAlive(pid: number): boolean {
+/**
+ * Whether the live process `pid`, named in a file written at `writtenAt` (ms), can be the sandbox
+ * that wrote it. Not if it started after the file was written (the pid was reused: a reboot, a
+ * kill -9 long ago), nor if it is not a Node process (a sandbox is one, whatever started it).
+ * Without /proc (macOS) only liveness is known, and a live pid is taken at its word.
+ */
+export function maybeSandbox(pid: number, writtenAt: number): boolean {
+  if (!isAlive(pid)) return false
+  if (pid === process.pid) return true
+  const started = processStart(pid)
+  // btime has one-second resolution, and clocks get stepped: two seconds of grace.
+  if (started !== undefined && started > writtenAt + 2000) return false
+  try {
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? ''
+    if (argv0 && !/node|svc/i.test(basename(argv0))) return false
+  } catch {
+    // no /proc, or the process ended meanwhile: liveness decided above
+  }
+  return true
+}
+
+/** When `pid` started (epoch ms), from /proc: boot time plus its start in clock ticks (USER_HZ, 100 on Linux). */
+function processStart(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1])
+    return Number.isFinite(ticks) && btime ? btime * 1000 + ticks * 10 : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
   } catch {

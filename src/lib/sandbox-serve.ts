@@ -15,6 +15,7 @@ export interface ServeFlags {
   port: number
   detach?: boolean
   multi?: boolean
+  tls?: boolean
   faults?: string
   'faults-seed'?: number
   'idle-close'?: string
@@ -58,6 +59,7 @@ export function detachedArgs(f: ServeFlags, dataDir: string): string[] {
   const args = ['--port', String(f.port), '--data-dir', dataDir]
   for (const name of ['decision-delay', 'webhook-retry-base'] as const)
     if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
+  if (f.tls) args.push('--tls')
   if (f.multi) args.push('--multi', ...(f['idle-close'] ? ['--idle-close', f['idle-close']] : []))
   if (f.faults !== undefined)
     args.push(
@@ -118,6 +120,7 @@ export function renderDetached(out: Output, ready: ReadyLine & {pid: number}, js
     renderKeyValue(out, [
       ['url', ready.url],
       ['tokenId', ready.tokenId],
+      ['caFile', ready.caFile],
     ])
 }
 
@@ -126,6 +129,10 @@ export function renderReady(out: Output, ready: ReadyLine, dataDir: string, json
   if (json) return out.write(JSON.stringify(ready) + '\n')
   out.info(`Local sandbox listening on ${out.bold(ready.url)}  (data: ${dataDir})`)
   out.info(`  SVC_BASE_URL=${ready.url}\n  SVC_TOKEN_ID=${ready.tokenId}\n  SVC_CLIENT_SECRET=${ready.clientSecret}`)
+  if (ready.caFile)
+    out.info(
+      `  HTTPS with the sandbox's own CA: ${ready.caFile} (svc trusts it for the local profile; others: --ca-file)`,
+    )
   out.info(`Webhook public key (X-Service-Signature, ECDSA P-256 / SHA-256):\n${ready.webhookPublicKey.trim()}`)
   if (ready.adminSecret)
     out.info(

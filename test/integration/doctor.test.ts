@@ -23,6 +23,7 @@ describe('svc doctor', () => {
       '✓ credentials',
       '✓ clock',
       '✓ proxy',
+      '✓ tls',
       '✓ local sandbox',
       '✓ sandbox database',
       '✓ key store',
@@ -88,13 +89,21 @@ describe('svc doctor', () => {
     }
   })
 
-  it('a proxy in the environment is shown with its password hidden', async () => {
-    const r = await svc(['doctor', '--json'], {env: env({HTTPS_PROXY: 'http://bob:hunter2@proxy.example:3128'})})
+  it('the proxy in use is shown with its credentials hidden; HTTPS_PROXY does not apply to an http:// URL', async () => {
+    // Port 9 (discard) on loopback: nothing listens, so the proxy is refused at once and nothing leaves the machine.
+    const r = await svc(['doctor', '--json'], {env: env({HTTP_PROXY: 'http://bob:hunter2@127.0.0.1:9'})})
     expect(byName(r).proxy).toMatchObject({
-      status: 'warn',
-      detail: expect.stringContaining('HTTPS_PROXY=http://***:***@proxy.example:3128/'),
+      status: 'ok',
+      detail: expect.stringMatching(
+        /^http:\/\/127\.0\.0\.1:\d+ is reached through http:\/\/\[REDACTED\]@127\.0\.0\.1:9 \(HTTP_PROXY, a CONNECT tunnel\)$/,
+      ),
     })
-    expect(r.stdout).not.toContain('hunter2')
+    expect(byName(r).credentials.detail).toMatch(
+      /^GET \/config failed: Cannot reach the proxy http:\/\/\[REDACTED\]@127\.0\.0\.1:9 \(HTTP_PROXY\): ECONNREFUSED$/,
+    )
+    expect(r.stdout + r.stderr).not.toMatch(/hunter2|bob/)
+    const https = await svc(['doctor', '--json'], {env: env({HTTPS_PROXY: 'http://bob:hunter2@127.0.0.1:9'})})
+    expect(byName(https).proxy.detail).toMatch(/^none configured: svc connects directly to http:\/\/127\.0\.0\.1:\d+$/)
   })
 
   it('a production profile without a pinned quorum key is a problem', async () => {

@@ -18,18 +18,24 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static override summary = 'Run the local sandbox: a stateful implementation of the Service sandbox on 127.0.0.1'
   static override description =
     'Listens on 127.0.0.1 under /2025-10-13 with HTTP Basic credentials it prints at start. State lives in one SQLite database in --data-dir (every request atomic and durable before it is answered) and survives restarts, kill -9 included. ' +
-    'With --json it prints exactly one line when ready: {"url","tokenId","clientSecret","webhookPublicKey"} (plus "pid" with --detach). ' +
+    'With --json it prints exactly one line when ready: {"url","tokenId","clientSecret","webhookPublicKey"} (plus "pid" with --detach, "caFile" with --tls). ' +
+    'With --tls it serves HTTPS with a certificate from its own CA, made on first start in --data-dir/tls (0600); the local profile trusts that CA by itself, anything else is given it with --ca-file, SVC_CA_FILE or NODE_EXTRA_CA_CERTS. ' +
     'In the foreground it keeps serving and stdout stays open, so read the line from a file, not `$(...)`; with --detach the command prints the line and ends. ' +
     'The running sandbox records its URL in --data-dir: the `local` profile follows it, whatever --port picked.'
   static override examples = [
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --detach --port 0',
+    '<%= config.bin %> sandbox serve --detach --tls',
     'eval "$(<%= config.bin %> sandbox serve --detach --port 0 --json | jq -r \'"export SVC_BASE_URL=\\(.url) SVC_TOKEN_ID=\\(.tokenId) SVC_CLIENT_SECRET=\\(.clientSecret)"\')"',
   ]
   static override flags = {
     port: Flags.integer({description: 'port on 127.0.0.1 (0 picks a free one)', default: 4010, min: 0, max: 65535}),
     'data-dir': Flags.string({description: 'where the database lives (default: the user data dir)'}),
     detach: Flags.boolean({description: 'run in the background with a pid file; stop with `svc sandbox stop`'}),
+    tls: Flags.boolean({
+      description:
+        "serve HTTPS with a certificate from the sandbox's own CA (made on first start; the ready line names it as caFile)",
+    }),
     'decision-delay': Flags.integer({description: 'ms before KYC/KYB decisions land (new data dirs only)'}),
     'webhook-retry-base': Flags.integer({
       description: 'ms before the first webhook retry, doubling each time (new data dirs only)',
@@ -66,7 +72,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     }
     const log = (line: string) => process.stderr.write(this.out.dim(line) + '\n')
     const {serveSandbox} = await import('../../emulator/serve-sandbox.js')
-    const options = {dataDir, port: f.port, log, settings: newDirSettings(f), multi: f.multi, ...checked}
+    const options = {dataDir, port: f.port, log, settings: newDirSettings(f), multi: f.multi, tls: f.tls, ...checked}
     const served = await serveSandbox(options).catch((e: unknown) => {
       throw explainStartError(e, dataDir, f.port)
     })

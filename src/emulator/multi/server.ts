@@ -1,4 +1,4 @@
-import {createServer, type IncomingMessage, type Server, type ServerResponse} from 'node:http'
+import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import type {AddressInfo, Socket} from 'node:net'
 import {join} from 'node:path'
 import {ensurePrivateDir} from '../../lib/fs-safe.js'
@@ -6,7 +6,8 @@ import {API_VERSION} from '../../lib/paths.js'
 import type {Emulator} from '../emulator.js'
 import {HttpError, errorBody} from '../http-error.js'
 import {lockDataDir} from '../serve-lock.js'
-import {handleHttp, limitServer} from '../server.js'
+import {createListener, schemeOf, type TlsIdentity} from '../listener.js'
+import {handleHttp} from '../server.js'
 import type {SandboxSettings} from '../settings.js'
 import {storeFaultOf} from '../store/errors.js'
 import {ADMIN_PATH, adminRoute, checkAdmin, loadAdminCredential, type AdminCredential} from './admin.js'
@@ -24,6 +25,8 @@ export interface MultiOptions {
   idleMs?: number
   recordRequests?: boolean
   now?: () => number
+  /** Serve HTTPS with this certificate (`svc sandbox serve --multi --tls`). */
+  tls?: TlsIdentity
 }
 
 const PREFIX = `/${API_VERSION}`
@@ -54,7 +57,7 @@ export class MultiServer {
       this.admin = loadAdminCredential(opts.dataDir)
       this.tenants = new Tenants({
         root: opts.dataDir,
-        origin: () => `http://127.0.0.1:${this.port}`,
+        origin: () => `${schemeOf(opts.tls)}://127.0.0.1:${this.port}`,
         log: this.log,
         settings: opts.settings,
         recordRequests: opts.recordRequests,
@@ -89,7 +92,7 @@ export class MultiServer {
 
   /** The default sandbox's URL (the one a single sandbox has). */
   get url(): string {
-    return `http://127.0.0.1:${this.port}${PREFIX}`
+    return `${schemeOf(this.opts.tls)}://127.0.0.1:${this.port}${PREFIX}`
   }
 
   defaultSandbox(): Promise<Emulator> {
@@ -104,15 +107,7 @@ export class MultiServer {
   }
 
   private listen(port: number, host: string): Promise<void> {
-    const server = createServer(
-      {keepAlive: true, keepAliveTimeout: 30_000, connectionsCheckingInterval: 1_000},
-      (req, res) => void this.dispatch(req, res),
-    )
-    limitServer(server)
-    server.on('connection', (s) => {
-      this.sockets.add(s)
-      s.on('close', () => this.sockets.delete(s))
-    })
+    const server = createListener(this.opts.tls, this.sockets, (req, res) => void this.dispatch(req, res))
     this.server = server
     return new Promise((resolve, reject) => {
       server.once('error', reject)

@@ -1,5 +1,6 @@
 import {closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
+import {cleanPartialCopies, startPartialCopy} from '../../lib/partial-copies.js'
 import {DB_FILE} from './db.js'
 import {SCHEMA_VERSION, migrate} from './migrations.js'
 import {openConnection, StoreDamagedError} from './sqlite.js'
@@ -21,9 +22,12 @@ export function backupDatabase(dataDir: string, file: string, opts: {force?: boo
   if (!existsSync(source)) throw new Error(`There is no sandbox database in ${dataDir}`)
   // The copy holds wallet recovery phrases: it is made in a 0600 file of its own (VACUUM INTO fills an
   // empty file), checked, and only then put in place, without replacing a file unless asked to.
-  const tmp = `${file}.${process.pid}.partial`
-  closeSync(openSync(tmp, 'wx', 0o600))
+  // What an earlier save that was killed left goes first (lib/partial-copies.ts).
+  cleanPartialCopies(dataDir, file)
+  const copy = startPartialCopy(dataDir, file)
+  const tmp = copy.tmp
   try {
+    closeSync(openSync(tmp, 'wx', 0o600))
     const conn = openConnection(source, {check: 'header'})
     try {
       conn.exec(`VACUUM INTO '${tmp.replaceAll("'", "''")}'`)
@@ -38,7 +42,7 @@ export function backupDatabase(dataDir: string, file: string, opts: {force?: boo
     else linkSync(tmp, file) // fails (EEXIST) rather than replace a file that appeared meanwhile
     return checked
   } finally {
-    rmSync(tmp, {force: true})
+    copy.done()
   }
 }
 

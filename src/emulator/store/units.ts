@@ -42,20 +42,56 @@ export class Units {
 
   /**
    * Runs `fn` as one atomic unit (see the class comment); resolves once its writes are committed.
-   * When the COMMIT of its batch fails (a full disk), a unit that wrote nothing is run once more in a
-   * batch of its own: a read is not refused for what its neighbours tried to write.
+   * When the COMMIT of its batch fails (a full disk), a unit that wrote nothing runs once more, alone:
+   * in a transaction of its own that no other unit joins, so no neighbour's write can fail it again.
+   * A read is not refused for what its neighbours tried to write.
    */
   async unit<T>(fn: () => T | Promise<T>): Promise<T> {
     try {
       return await this.unitOnce(fn)
     } catch (e) {
       if (!(e instanceof CommitFailed) || e.wrote) throw e instanceof CommitFailed ? e.cause : e
+      return this.unitAlone(fn)
+    }
+  }
+
+  /**
+   * `fn` between batches, in a transaction of its own (a SAVEPOINT outside any BEGIN is one): the
+   * batch open before it is committed first (its failure is its own units'), and the units queued
+   * after it wait for it on the chain. A read commits nothing, so a full disk cannot refuse it; one
+   * that wrote this time is committed like any write, and refused if the disk is still full.
+   */
+  private unitAlone<T>(fn: () => T | Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      if (this.closed) throw new Error('the sandbox database is closed')
+      if (this.inBatch) this.commit()
+      this.conn.exec('SAVEPOINT unit')
+      this.depth++
       try {
-        return await this.unitOnce(fn)
-      } catch (again) {
-        throw again instanceof CommitFailed ? again.cause : again
+        const value = await fn()
+        this.conn.exec('RELEASE unit')
+        return value
+      } catch (error) {
+        try {
+          this.conn.exec('ROLLBACK TO unit')
+          this.conn.exec('RELEASE unit')
+        } catch {
+          // the transaction is gone already (a failed RELEASE may roll it back) ...
+        }
+        try {
+          this.conn.exec('ROLLBACK')
+        } catch {
+          // ... or it ended above: either way none is left open for the next batch
+        }
+        for (const l of this.rollbackListeners) l()
+        throw error
+      } finally {
+        this.depth--
       }
     }
+    const result = this.chain.then(run, run)
+    this.chain = result.catch(() => undefined)
+    return result
   }
 
   private unitOnce<T>(fn: () => T | Promise<T>): Promise<T> {

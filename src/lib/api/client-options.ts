@@ -1,4 +1,5 @@
 import type {SvcError} from '../errors.js'
+import type {NetworkOptions} from './dispatcher.js'
 import type {Secret} from '../secret.js'
 import type {ApiRequest} from './request.js'
 
@@ -25,6 +26,8 @@ export interface ClientOptions {
   onConnectionRefused?: (error: Error) => SvcError | undefined
   /** An undici dispatcher to use instead of the client's own keep-alive Agent (tests: MockAgent). */
   dispatcher?: import('undici').Dispatcher
+  /** Proxies (the environment's) and a CA to trust (--ca-file ...): see dispatcher.ts. */
+  network?: NetworkOptions
   /** --idempotency-key: the key pinned by the operator (default: a fresh UUID per command). */
   idempotencyKey?: string
   /** Digests of the only writes this run may send (a plan confirmed through `svc mcp`; see planned.ts). */

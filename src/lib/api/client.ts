@@ -4,7 +4,7 @@ import {ExitCode} from '../exit-codes.js'
 import type {ClientOptions, RequestOptions} from './client-options.js'
 import {describeRequest, type DescribedRequest} from './describe.js'
 import {requestHeaders} from './headers.js'
-import {exchange, keepAliveAgent} from './http.js'
+import {exchange} from './http.js'
 import {responseSchema, type ApiRequest, type Method, type Query, type ResponseSchema} from './request.js'
 import {noteAnswer, readAnswer, retryAfterMs, toApiError, type ApiResponse} from './response.js'
 import {backoff, mapNetworkError, requestTimeout, retryableAnswer, retryableNetworkFailure} from './retry.js'
@@ -80,7 +80,7 @@ export class ApiClient {
       const started = Date.now()
       let res: ApiResponse<unknown>
       try {
-        this.dispatcher ??= this.opts.dispatcher ?? (await keepAliveAgent())
+        this.dispatcher ??= this.opts.dispatcher ?? (await (await import('./dispatcher.js')).openDispatcher(this.opts))
         this.requests.push({method: req.method, url})
         res = await exchange(this.dispatcher, req.method, url, headers, rawBody ?? bodyText, requestTimeout(this.opts))
       } catch (error) {

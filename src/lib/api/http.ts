@@ -5,11 +5,12 @@ import {decodeBody, type ApiResponse} from './response.js'
 const MAX_HEADER_BYTES = 16 * 1024
 
 /**
- * The only module that imports undici, lazily: loading it costs start-up time, and a command that
- * sends nothing (--dry-run, --help) never pays for it.
+ * The pool settings of every dispatcher the client makes. undici is imported here and in
+ * dispatcher.ts (proxies, trust), lazily: loading it costs start-up time, and a command that sends
+ * nothing (--dry-run, --help) never pays for it.
  */
-export async function keepAliveAgent(): Promise<import('undici').Dispatcher> {
-  return new (await loadAgent())({keepAliveTimeout: 10_000, connections: 8, maxHeaderSize: MAX_HEADER_BYTES})
+export function keepAliveAgentOptions() {
+  return {keepAliveTimeout: 10_000, connections: 8, maxHeaderSize: MAX_HEADER_BYTES}
 }
 
 /** One HTTP exchange, its answer read whole and decoded (JSON when the answer says so). */
@@ -44,7 +45,7 @@ export async function exchange(
  * caches, interceptors): the full entry point is much slower to load. The same wiring as
  * undici's index.js (`Object.assign(Dispatcher.prototype, api)`).
  */
-async function loadAgent(): Promise<typeof import('undici').Agent> {
+export async function loadAgent(): Promise<typeof import('undici').Agent> {
   const [agent, api, dispatcher] = await Promise.all([
     // @ts-expect-error deep import (no declarations); typed by the return type
     import('undici/lib/dispatcher/agent.js'),

@@ -9,9 +9,13 @@ export function retryableAnswer(status: number, code: string): boolean {
   return RETRYABLE_STATUS.has(status) && !NEVER_RETRY_CODES.has(code)
 }
 
-/** A refused connection is not retried: nobody is listening, and waiting will not start them. */
+/**
+ * A refused connection is not retried: nobody is listening, and waiting will not start them. Nor is
+ * a connection's own verdict (an untrusted certificate, a proxy's refusal: dispatcher.ts), which
+ * arrives already an SvcError and would be the same on every attempt.
+ */
 export function retryableNetworkFailure(error: unknown): boolean {
-  return !(error as {code?: string}).code?.includes('REFUSED')
+  return !(error instanceof SvcError) && !(error as {code?: string}).code?.includes('REFUSED')
 }
 
 type Timing = Pick<ClientOptions, 'deadline' | 'now' | 'timeoutMs' | 'random' | 'sleep' | 'trace'>

@@ -2,6 +2,7 @@ import {accessSync, constants, existsSync, readdirSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Context} from '../context.js'
 import {sandboxDataDir} from '../paths.js'
+import {cleanPartialCopies} from '../partial-copies.js'
 import {runningPid} from '../sandbox-process.js'
 import {sandboxStoreCall, type LoadSandboxStore} from '../sandbox-store.js'
 import type {Check} from './check.js'
@@ -68,6 +69,22 @@ export async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): 
       hint: 'Restore a backup with `svc sandbox restore <file>`, or move the file aside and run `svc sandbox reset`.',
     }
   }
+}
+
+/**
+ * Files a killed `svc sandbox snapshot save` (or backup) left: removed here, the one thing doctor
+ * changes, since nothing else would and they may hold a copy of the sandbox's secrets. No line when there were none.
+ */
+export function partialCopiesCheck(ctx: Context): Check[] {
+  const removed = cleanPartialCopies(sandboxDataDir(ctx.env))
+  if (!removed.length) return []
+  return [
+    {
+      name: 'partial copies',
+      status: 'warn',
+      detail: `removed ${removed.length} file(s) a killed snapshot save left: ${removed.join(', ')}`,
+    },
+  ]
 }
 
 /**

@@ -1,9 +1,11 @@
+import {existsSync} from 'node:fs'
+import {proxyFor} from '../api/proxy.js'
 import {missingCredentials, type Context} from '../context.js'
 import {isSvcError} from '../errors.js'
 import {describeProfile} from '../login.js'
 import type {Check} from './check.js'
 
-// The checks of the way to the Service: the profile, one GET /config (credentials, clock skew), proxies.
+// The checks of the way to the Service: the profile, one GET /config (credentials, clock skew), proxies, TLS trust.
 
 /** Skew beyond this breaks request stamps and OAuth `iat` checks before anything else notices. */
 export const MAX_SKEW_MS = 30_000
@@ -107,27 +109,57 @@ function formatSkew(ms: number): string {
       : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`
 }
 
-/** The proxy variables a user expects to apply, with any password in them hidden. */
+/** The proxy the profile's URL goes through (curl's reading of the environment), credentials hidden. */
 export function proxyCheck(ctx: Context): Check {
-  const env = ctx.env
-  const names = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy']
-  const set = names.filter((n) => env[n]).map((n) => `${n}=${redactUrl(env[n]!)}`)
-  if (!set.length) return {name: 'proxy', status: 'ok', detail: 'none configured: svc connects directly'}
+  let origin: string
+  try {
+    origin = new URL(ctx.profile.baseUrl).origin
+  } catch {
+    return {name: 'proxy', status: 'skipped', detail: 'not checked: no profile'}
+  }
+  let route
+  try {
+    route = proxyFor(origin, ctx.env)
+  } catch (e) {
+    return {name: 'proxy', status: 'problem', detail: (e as Error).message, hint: isSvcError(e) ? e.hint : undefined}
+  }
+  if (!route) return {name: 'proxy', status: 'ok', detail: `none configured: svc connects directly to ${origin}`}
+  if ('bypass' in route)
+    return {
+      name: 'proxy',
+      status: 'ok',
+      detail: `${origin} is reached directly: ${route.variable} has "${route.bypass}"`,
+    }
   return {
     name: 'proxy',
-    status: 'warn',
-    detail: `${set.join(', ')} is set, but svc connects directly (it does not use proxies)`,
-    hint: 'If this network only reaches the Service through the proxy, requests will fail with a network error.',
+    status: 'ok',
+    detail: `${origin} is reached through ${route.shown} (${route.variable}, a CONNECT tunnel)`,
   }
 }
 
-function redactUrl(value: string): string {
+/** Which CAs an https URL is checked against; a CA file that cannot be read is a problem now, not at the first request. */
+export function tlsCheck(ctx: Context): Check {
+  let p
   try {
-    const u = new URL(value)
-    if (u.password) u.password = '***'
-    if (u.username) u.username = '***'
-    return u.toString()
+    p = ctx.profile
   } catch {
-    return '(not a URL)'
+    return {name: 'tls', status: 'skipped', detail: 'not checked: no profile'}
+  }
+  const ca = ctx.network(p).ca
+  if (!p.baseUrl.startsWith('https:'))
+    return {name: 'tls', status: 'ok', detail: `plain HTTP to ${new URL(p.baseUrl).origin} (no TLS)`}
+  const extra = ctx.env.NODE_EXTRA_CA_CERTS ? ` and NODE_EXTRA_CA_CERTS (${ctx.env.NODE_EXTRA_CA_CERTS})` : ''
+  if (!ca) return {name: 'tls', status: 'ok', detail: `certificates checked against the system's CAs${extra}`}
+  if (!existsSync(ca.file))
+    return {
+      name: 'tls',
+      status: 'problem',
+      detail: `the CA file ${ca.file} (${ca.from}) does not exist`,
+      hint: 'Point --ca-file, SVC_CA_FILE or the profile (`svc login --ca-file`) at the CA certificate (PEM).',
+    }
+  return {
+    name: 'tls',
+    status: 'ok',
+    detail: `certificates checked against the system's CAs${extra} and ${ca.file} (${ca.from})`,
   }
 }

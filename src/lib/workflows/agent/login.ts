@@ -36,6 +36,7 @@ function redeemClient(ctx: Context): ApiClient {
     baseUrl: ctx.profile.baseUrl,
     timeoutMs: Math.min(30_000, Math.max(1000, ctx.remainingMs())),
     userAgent: 'svc-cli',
+    network: ctx.network(),
     trace: ctx.debug ? (line) => ctx.out.info(ctx.out.dim(line)) : undefined,
     deadline: ctx.deadline,
   })

@@ -6,7 +6,7 @@ import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
 import {Clock, machineTime} from './clock.js'
-import {contextFor, type Reactions, type SandboxContext} from './context.js'
+import {contextFor, savePlatformConfig, type Reactions, type SandboxContext} from './context.js'
 import {principalKey} from './authz/principal-of.js'
 import {DataFileError, checkDatabaseNotLost} from './data-files.js'
 import {followTransaction} from './domain/agent-actions.js'
@@ -214,7 +214,7 @@ export class Emulator implements SandboxContext, ServerHost {
   readonly settings = (): SandboxSettings => effectiveSettings(this.config().sandbox)
 
   readonly saveConfig = (next: PlatformConfig): PlatformConfig =>
-    this.db.put('config', 'platform', {...next, updatedAt: this.iso()})
+    savePlatformConfig(this.db, this.webhooks, next, this.iso())
 
   readonly log = (line: string): void => {
     const stamped = `${this.iso()} ${line}`

@@ -37,6 +37,7 @@ import {handleHttp, limitServer, type Credentials, type ObservedRequest, type Se
 import {DB_FILE, Db} from './store/db.js'
 import {loadWebhookKey} from './webhook-key.js'
 import {Webhooks} from './webhooks.js'
+import {dropGoneListener} from './domain/webhook-listener.js'
 
 export type {Credentials, ObservedRequest}
 
@@ -144,6 +145,8 @@ export class Emulator implements SandboxContext, ServerHost {
       // Routes: every operation, one register call per resource (routes/index.ts).
       registerRoutes(this.router)
       this.scheduler.start()
+      // A listener that stopped while this sandbox was down could not put the endpoint back: do it now.
+      if (this.db.get('config', 'webhookListener')) void this.dropGoneListener()
       this.webhooks.start()
     } catch (e) {
       this.dirLock.release()
@@ -201,6 +204,18 @@ export class Emulator implements SandboxContext, ServerHost {
 
   system(): SandboxContext {
     return this
+  }
+
+  /** A delivery to `url` found nothing listening: if it is a registered listener whose process is gone, its registration ends. */
+  readonly unreachable = (url: string): void => {
+    const r = this.db.get<{url: string}>('config', 'webhookListener')
+    if (r?.url === url) void this.dropGoneListener()
+  }
+
+  private async dropGoneListener(): Promise<void> {
+    await this.db
+      .unit(() => dropGoneListener(this))
+      .catch((e: unknown) => this.log(`listener check failed: ${String(e)}`))
   }
 
   // Arrow properties, so a context can hand them on unbound.

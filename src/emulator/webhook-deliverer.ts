@@ -3,7 +3,7 @@ import {objectOfEvent} from './store/event-object.js'
 import {pendingHeadOf, pendingHeads, type StoredEvent, type WebhookEvent} from './store/events.js'
 
 /** Deliveries in flight at once, each to a different object: one slow receiver costs a round trip per object, not per event. */
-export const MAX_PARALLEL = 16
+export const MAX_PARALLEL = 64
 /** Attempts before an event is marked dead (the first and 11 retries). */
 export const MAX_ATTEMPTS = 12
 /** After a failed write (a lock, a full disk) the deliverer looks again this soon, doubling up to the last value. */
@@ -176,6 +176,7 @@ export class Deliverer {
       status = (await this.send(stored.event, url)).status
     } catch (e) {
       error = (e as Error).message
+      if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED') this.host.unreachable?.(url)
     }
     if (this.stopped) return
     const ok = status !== undefined && ((status >= 200 && status < 300) || status === 409)

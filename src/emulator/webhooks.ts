@@ -18,6 +18,8 @@ export interface OutboxHost {
   config(): PlatformConfig
   settings(): SandboxSettings
   log(line: string): void
+  /** A delivery to `url` could not connect (a listener that may be gone). */
+  unreachable?(url: string): void
 }
 
 /**
@@ -73,6 +75,7 @@ export class Webhooks {
       this.host.db.put('events', e.event.id, {...rest, ...(url ? {endpoint: url} : {})})
     }
     this.dirty = true
+    if (!this.host.db.inUnit) this.kick() // committed on its own already
   }
 
   /** Records an event in the current unit; it is delivered once that unit commits. */

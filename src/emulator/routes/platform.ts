@@ -1,9 +1,10 @@
 import {platformConfigPatch} from '../../lib/schemas/config.js'
-import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
+import {webhookListenerRequest, webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, notFound, validate} from '../http-error.js'
 import type {Router} from '../router.js'
 import {eventLogPage} from '../domain/event-log.js'
+import {registerListener} from '../domain/webhook-listener.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
 export function registerPlatform(router: Router): void {
@@ -27,6 +28,14 @@ export function registerPlatform(router: Router): void {
     // The published API sends a TEST event whenever the endpoint is set or changed.
     if (patch.webhookEndpoint && patch.webhookEndpoint !== current.webhookEndpoint) ctx.webhooks.emit('TEST', {})
     return {status: 200, body: publicConfig(saved)}
+  })
+
+  // A listener's registration: like PATCH /config webhookEndpoint, plus the listener's process, so the
+  // sandbox can end a registration whose listener is gone and never hand a dead URL back.
+  router.post('/sandbox/webhooks/listener', (req, ctx) => {
+    const {url, pid} = validate(webhookListenerRequest, req.body ?? {})
+    const r = registerListener(ctx, url, pid)
+    return {status: 200, body: {webhookEndpoint: r.url, previous: r.previous}}
   })
 
   router.get('/sandbox/webhook-public-key', (_req, ctx) => ({

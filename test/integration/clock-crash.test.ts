@@ -1,10 +1,13 @@
 // Issue 31: the clock never goes back after a crash or a stop during `clock advance`. Each job's
 // unit records the clock at that job's time, so what a job committed is never ahead of the clock,
-// and a repeated advance finishes the jobs left. Real processes, real kill -9 and SIGTERM.
+// and a repeated advance finishes the jobs left; a full disk or an outside lock stops an advance
+// with an error saying how far it got, never a 200 with jobs left behind nor a hang. Real processes.
+import {execFileSync} from 'node:child_process'
 import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
+import {fillDisk, holdWriteLock} from '../helpers/faults.js'
 import {client, serve, started, type Api} from '../helpers/process-sandbox.js'
 import {eventually} from '../helpers/wait.js'
 import {startReceiver} from '../helpers/webhook-receiver.js'
@@ -96,4 +99,83 @@ describe('the clock under kill -9 and SIGTERM mid-advance', () => {
         await receiver.close()
       }
     }, 120_000)
+})
+
+/** Submits the customers, then answers the advance to 120 s (virtual) later: where the decisions fall due. */
+async function setUp(api: Api): Promise<{ids: string[]; target: string}> {
+  expect((await api('POST', '/sandbox/clock/freeze')).status).toBe(200)
+  const ids = await pendingDecisions(api)
+  const target = new Date(Date.parse((await api('GET', '/sandbox/clock')).body.now) + 120_000).toISOString()
+  return {ids, target}
+}
+
+describe('an advance under a full disk and an outside lock', () => {
+  it.skipIf(process.getuid?.() !== 0)(
+    'a full disk (tmpfs; needs root): 507 saying how far it got, at once; the jobs run once space returns',
+    async () => {
+      const mnt = mkdtempSync(join(tmpdir(), 'svc-clock-full-'))
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mnt])
+      const s = await serve(home, join(mnt, 'data'), ['--decision-delay', '60000'])
+      const api = client(s.ready)
+      try {
+        const {ids, target} = await setUp(api.call)
+        const before = (await api.call('GET', '/sandbox/clock')).body
+        const filler = fillDisk(mnt)
+        const t0 = Date.now()
+        const stopped = await api.call('POST', '/sandbox/clock/advance', {to: target})
+        expect(Date.now() - t0).toBeLessThan(15_000) // an answer, not a hang
+        expect(stopped.status, JSON.stringify(stopped.body)).toBe(507)
+        expect(stopped.body.code).toBe('INSUFFICIENT_STORAGE')
+        expect(stopped.body.reason).toMatch(/^The advance stopped at .* the disk holding the sandbox database is full/)
+        // Some decisions may still fit (SQLite reuses free pages); the rest wait, and the clock stands at the last that ran.
+        const {jobsRun, pendingJobs, reached} = stopped.body.details
+        expect(stopped.body.details.target).toBe(target)
+        expect(jobsRun).toBeLessThan(CUSTOMERS)
+        expect(pendingJobs).toBe(CUSTOMERS - jobsRun)
+        const clock = (await api.call('GET', '/sandbox/clock')).body.now
+        expect(clock).toBe(jobsRun ? reached : before.now)
+        expect(Date.parse(clock)).toBeGreaterThanOrEqual(await latestEventAt(api.call))
+        expect(Date.parse(clock)).toBeLessThan(Date.parse(target)) // never a 200-like jump over jobs left behind
+        rmSync(filler)
+        const again = await api.call('POST', '/sandbox/clock/advance', {to: target})
+        expect(again.status, JSON.stringify(again.body)).toBe(200)
+        expect(again.body.jobs.filter((j: {kind: string}) => j.kind === 'kyc.decide')).toHaveLength(CUSTOMERS - jobsRun)
+        for (const id of ids) expect((await api.call('GET', `/customers/${id}`)).body.kycStatus).toBe('APPROVED')
+      } finally {
+        await api.close()
+        s.child.kill('SIGKILL')
+        await new Promise((r) => s.child.once('exit', r))
+        execFileSync('umount', ['-l', mnt])
+        rmSync(mnt, {recursive: true, force: true})
+      }
+    },
+    120_000,
+  )
+
+  it('an outside lock: 503 SANDBOX_BUSY within the lock wait plus a bound; the same advance completes once it is released', async () => {
+    const dataDir = join(home, 'lock')
+    const s = await serve(home, dataDir, ['--decision-delay', '60000'])
+    const api = client(s.ready)
+    try {
+      const {ids, target} = await setUp(api.call)
+      const lock = holdWriteLock(join(dataDir, 'sandbox.db'))
+      const t0 = Date.now()
+      let stopped: Awaited<ReturnType<Api>>
+      try {
+        stopped = await api.call('POST', '/sandbox/clock/advance', {to: target})
+      } finally {
+        lock.release()
+      }
+      expect(Date.now() - t0).toBeLessThan(5_000 + 5_000) // the store's 5 s lock wait, plus a bound
+      expect(stopped.status, JSON.stringify(stopped.body)).toBe(503)
+      expect(stopped.body.code).toBe('SANDBOX_BUSY')
+      expect(stopped.body.details).toMatchObject({target, jobsRun: 0})
+      const again = await api.call('POST', '/sandbox/clock/advance', {to: target})
+      expect(again.status, JSON.stringify(again.body)).toBe(200)
+      for (const id of ids) expect((await api.call('GET', `/customers/${id}`)).body.kycStatus).toBe('APPROVED')
+    } finally {
+      await api.close()
+      s.child.kill('SIGKILL')
+    }
+  }, 120_000)
 })

@@ -4,6 +4,7 @@ import type {Check, DoctorReport} from './doctor/check.js'
 import {keyStoreChecks, nodeCheck, quorumCheck} from './doctor/machine.js'
 import {databaseCheck, sandboxCheck} from './doctor/sandbox.js'
 import {profileCheck, proxyCheck, serviceChecks, unreachable} from './doctor/service.js'
+import {webhookCheck} from './doctor/webhooks.js'
 
 export type {Check, CheckStatus, DoctorReport} from './doctor/check.js'
 export {dataDirProblems} from './doctor/sandbox.js'
@@ -28,6 +29,7 @@ export async function runDoctor(
     clock,
     proxyCheck(ctx),
     sandboxCheck(ctx, reachable),
+    await webhookCheck(ctx, reachable),
     await databaseCheck(ctx, loadStore),
     ...keyStoreChecks(ctx),
     quorumCheck(ctx),

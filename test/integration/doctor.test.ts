@@ -24,6 +24,7 @@ describe('svc doctor', () => {
       '✓ clock',
       '✓ proxy',
       '✓ local sandbox',
+      '✓ webhooks',
       '✓ sandbox database',
       '✓ key store',
       '✓ expired keys',

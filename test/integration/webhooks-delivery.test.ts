@@ -119,6 +119,71 @@ describe('webhook delivery that cannot jam', () => {
   }, 90_000)
 })
 
+describe('what a user sees of a held delivery', () => {
+  it('events list filters by --object and --state and says why each is held; doctor warns of a dead endpoint with a backlog', async () => {
+    const dead = await deadUrl()
+    await sbx.emu.db.unit(() => setEndpoint(dead))
+    const ids = (await emitFor(['Op:held'], 2)).get('Op:held')!
+    await eventually(() => row(ids[0]).attempts.length === 1)
+    const list = await sbx.run(['webhooks', 'events', 'list', '--object', 'Op:held', '--state', 'pending', '--json'])
+    expect(list.code, list.stderr).toBe(0)
+    const data = list.json().data as Array<{
+      id: string
+      delivery: {held: string; endpoint: string; nextAttemptAt: string}
+    }>
+    expect(data.map((e) => e.id)).toEqual(ids)
+    expect(data[0].delivery.held).toMatch(/^held: endpoint unreachable \(.*ECONNREFUSED.*\), next attempt at \d{4}-/)
+    expect(data[0].delivery.endpoint).toBe(dead)
+    expect(data[1].delivery.held).toBe(`held: behind ${ids[0]} of the same object, which is not delivered yet`)
+    const delivered = await sbx.run([
+      'webhooks',
+      'events',
+      'list',
+      '--object',
+      'Op:held',
+      '--state',
+      'delivered',
+      '--json',
+    ])
+    expect(delivered.json().data).toEqual([])
+    const bad = await sbx.run(['webhooks', 'events', 'list', '--state', 'lost', '--json'])
+    expect(bad.code).toBe(2)
+
+    const doctor = await sbx.run(['doctor', '--json'], {env: {SVC_SANDBOX_DIR: sbx.dir}})
+    const check = (doctor.json().checks as Array<{name: string; status: string; detail: string; hint: string}>).find(
+      (c) => c.name === 'webhooks',
+    )!
+    expect(check.status).toBe('warn')
+    expect(check.detail).toMatch(
+      new RegExp(`^\\d+ event\\(s\\) pending for ${dead.replaceAll('.', '\\.')}, which is not accepting them`),
+    )
+    expect(check.hint).toContain('svc webhooks listen --register')
+    await sbx.emu.db.unit(() => setEndpoint(null))
+  }, 60_000)
+
+  it('events list --follow prints each new event as it is recorded', async () => {
+    const live = svcLive(['webhooks', 'events', 'list', '--object', 'Op:follow', '--follow', '--json'], sbx.env)
+    try {
+      await new Promise((r) => setTimeout(r, 2_500)) // started and polling
+      const e1 = sbx.emu.webhooks.emit('wallet_operation.completed', {operationId: 'Op:follow', status: 'completed'})
+      sbx.emu.webhooks.emit('wallet_operation.completed', {operationId: 'Op:other', status: 'completed'})
+      const e2 = sbx.emu.webhooks.emit('wallet_operation.completed', {operationId: 'Op:follow', status: 'completed'})
+      const lines = () =>
+        live
+          .stdout()
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l).id as string)
+      await eventually(() => lines().length >= 2, 10_000)
+      expect(lines()).toEqual([e1.id, e2.id])
+    } finally {
+      live.child.kill('SIGINT')
+      await live.exited
+    }
+  }, 30_000)
+})
+
 describe("a listener's registration ends with the listener", () => {
   /** `webhooks listen --register --json` as its own process, resolved once it listens; its URL. */
   async function listener(env: Record<string, string>) {

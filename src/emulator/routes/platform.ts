@@ -44,7 +44,7 @@ export function registerPlatform(router: Router): void {
     headers: {'content-type': 'application/x-pem-file'},
   }))
 
-  router.get('/sandbox/events', (req, ctx) => ({status: 200, body: eventLogPage(ctx.db, req.query)}))
+  router.get('/sandbox/events', (req, ctx) => ({status: 200, body: eventLogPage(ctx.db, req.query, ctx.now())}))
 
   router.post(
     '/sandbox/events/:eventId/replay',

@@ -45,6 +45,17 @@ export function pendingHeadOf(db: Db, endpoint: string, object: string): StoredE
   )[0]
 }
 
+/** The oldest pending event of `object` before the one numbered `seq` (what holds it back), if any. */
+export function pendingBefore(db: Db, object: string, seq: number): StoredEvent | undefined {
+  return db.docs<StoredEvent>(
+    db.sql.rows(
+      "SELECT doc FROM events WHERE object = ? AND seq < ? AND delivery = 'pending' ORDER BY seq LIMIT 1",
+      object,
+      seq,
+    ),
+  )[0]
+}
+
 /** Every pending event, whatever endpoint it was addressed to (the endpoint changed: they follow it). */
 export function pendingEvents(db: Db): StoredEvent[] {
   return db.docs<StoredEvent>(db.sql.rows("SELECT doc FROM events WHERE delivery = 'pending' ORDER BY seq"))

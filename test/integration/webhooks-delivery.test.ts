@@ -134,7 +134,9 @@ describe('what a user sees of a held delivery', () => {
     expect(data.map((e) => e.id)).toEqual(ids)
     expect(data[0].delivery.held).toMatch(/^held: endpoint unreachable \(.*ECONNREFUSED.*\), next attempt at \d{4}-/)
     expect(data[0].delivery.endpoint).toBe(dead)
-    expect(data[1].delivery.held).toBe(`held: behind ${ids[0]} of the same object, which is not delivered yet`)
+    expect(data[1].delivery.held).toBe(
+      `held: behind ${ids[0]} of the same object, whose next attempt is at ${data[0].delivery.nextAttemptAt}`,
+    )
     const delivered = await sbx.run([
       'webhooks',
       'events',

@@ -76,11 +76,13 @@ function deliveryView(db: Db, e: StoredEvent, now: number) {
   const iso = (ms: number) => new Date(ms).toISOString()
   const next = e.nextAttemptAt !== undefined && e.nextAttemptAt > now ? iso(e.nextAttemptAt) : undefined
   const last = e.attempts.filter((a) => !a.replay).at(-1)
-  const before = pendingBefore(db, objectOfEvent(e.event), e.seq)
+  // Behind an older event of its object that is itself waiting out a failure (one merely in flight goes in moments).
+  const older = pendingBefore(db, objectOfEvent(e.event), e.seq)
+  const before = older && (older.nextAttemptAt ?? 0) > now ? older : undefined
   const held = !e.endpoint
     ? 'held: no webhook endpoint is set; it is sent when one is'
     : before
-      ? `held: behind ${before.event.id} of the same object, which is not delivered yet`
+      ? `held: behind ${before.event.id} of the same object, whose next attempt is at ${iso(before.nextAttemptAt!)}`
       : last && next
         ? `held: endpoint ${last.error ? `unreachable (${last.error})` : `answered ${last.status}`}, next attempt at ${next}`
         : undefined

@@ -3,6 +3,7 @@
 // registration ends with the listener even when the sandbox stopped first.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svcLive} from '../helpers/cli.js'
+import {api} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {eventually} from '../helpers/wait.js'
 import {deadUrl, startReceiver} from '../helpers/webhook-receiver.js'
@@ -117,6 +118,38 @@ describe('webhook delivery that cannot jam', () => {
       await r.close()
     }
   }, 90_000)
+})
+
+describe('the clock does not wait on a webhook backlog', () => {
+  it("advance over one job with 60 events queued for a 400 ms receiver waits for that job's webhook only", async () => {
+    const r = await startReceiver(() => ({status: 200, delayMs: 400}))
+    try {
+      await sbx.emu.db.unit(() => setEndpoint(r.url))
+      expect((await api(sbx, 'POST', '/sandbox/clock/freeze')).status).toBe(200)
+      await emitFor(['Op:backlog'], 60) // one object: 60 round trips, 24 s, to drain
+      const c = await api(sbx, 'POST', '/customers', {
+        customerType: 'INDIVIDUAL',
+        platformCustomerId: 'clock-backlog',
+        fullName: 'Clock Backlog',
+        currencies: ['USD'],
+      })
+      const link = await api(sbx, 'POST', `/customers/${c.body.id}/kyc-link`, {})
+      expect((await api(sbx, 'POST', `/sandbox/hosted/kyc/${link.body.token}`)).status).toBe(200)
+      const t0 = Date.now()
+      const adv = await sbx.run(['sandbox', 'clock', 'advance', '2s', '--json'])
+      const elapsed = Date.now() - t0
+      expect(adv.code, adv.stderr).toBe(0)
+      expect(adv.json().jobs.map((j: {kind: string}) => j.kind)).toContain('kyc.decide')
+      expect(adv.json().webhooks.waitedMs).toBeLessThan(3_000) // its own event's round trip, not the backlog's 24 s
+      expect(elapsed).toBeLessThan(8_000)
+      expect(r.got.filter((g) => g.object === 'Op:backlog').length).toBeLessThan(60) // the backlog was still draining
+      expect(r.got.some((g) => g.type === 'CUSTOMER.KYC_APPROVED' && g.object === c.body.id)).toBe(true)
+    } finally {
+      await api(sbx, 'POST', '/sandbox/clock/reset', {force: true})
+      await sbx.emu.db.unit(() => setEndpoint(null))
+      await r.close()
+    }
+  }, 60_000)
 })
 
 describe('what a user sees of a held delivery', () => {

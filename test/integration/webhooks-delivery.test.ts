@@ -2,7 +2,9 @@
 // (an event's data.id), pending events follow the endpoint when it changes, and a listener's
 // registration ends with the listener even when the sandbox stopped first.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {join} from 'node:path'
 import {svcLive} from '../helpers/cli.js'
+import {holdWriteLock} from '../helpers/faults.js'
 import {api} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {eventually} from '../helpers/wait.js'
@@ -118,6 +120,28 @@ describe('webhook delivery that cannot jam', () => {
       await r.close()
     }
   }, 90_000)
+})
+
+describe('the outbox under an outside lock', () => {
+  it('an attempt that could not be recorded (a lock) is made again by itself once the lock is gone, with no other request', async () => {
+    const r = await startReceiver(() => ({status: 200, delayMs: 1_000}))
+    try {
+      await sbx.emu.db.unit(() => setEndpoint(r.url))
+      const [id] = (await emitFor(['Op:locked'], 1)).get('Op:locked')!
+      // The receiver answers in 1 s; meanwhile another process takes the write lock for 7 s (past the 5 s wait).
+      const lock = holdWriteLock(join(sbx.dir, 'sandbox.db'))
+      await new Promise((done) => setTimeout(done, 7_000))
+      lock.release()
+      const requests = sbx.requestCount()
+      await eventually(() => row(id).delivery === 'delivered', 20_000)
+      expect(sbx.requestCount()).toBe(requests) // no request woke it
+      expect(r.got.filter((g) => g.id === id).length).toBeGreaterThanOrEqual(2) // sent again: at least once
+      expect(row(id).attempts.at(-1)).toMatchObject({url: r.url, status: 200})
+    } finally {
+      await sbx.emu.db.unit(() => setEndpoint(null))
+      await r.close()
+    }
+  }, 60_000)
 })
 
 describe('the clock does not wait on a webhook backlog', () => {

@@ -94,6 +94,14 @@ export interface EmuResponse {
 
 const SYSTEM: Principal = {kind: 'system'}
 
+/** Saves the platform config; when the webhook endpoint changes, pending events follow it (Webhooks.retarget). */
+export function savePlatformConfig(db: Db, webhooks: Webhooks, next: PlatformConfig, at: string): PlatformConfig {
+  const before = db.get<PlatformConfig>('config', 'platform')?.webhookEndpoint ?? null
+  const saved = db.put('config', 'platform', {...next, updatedAt: at})
+  if ((next.webhookEndpoint ?? null) !== before) webhooks.retarget(next.webhookEndpoint ?? null)
+  return saved
+}
+
 /** A context over `services` for `principal` (one per request; cheap). */
 export function contextFor(services: SandboxServices, principal: Principal): SandboxContext {
   const iso = (ms = services.now()) => new Date(ms).toISOString()
@@ -115,7 +123,7 @@ export function contextFor(services: SandboxServices, principal: Principal): San
     iso,
     config,
     settings: () => effectiveSettings(config().sandbox),
-    saveConfig: (next) => services.db.put('config', 'platform', {...next, updatedAt: iso()}),
+    saveConfig: (next) => savePlatformConfig(services.db, services.webhooks, next, iso()),
     log: (line) => services.log(line),
     idempotent: (req, scope, run) => services.idempotent(req, scope, run),
     system: () => (principal.kind === 'system' ? ctx : (system ??= contextFor(services, SYSTEM))),

@@ -6,7 +6,7 @@ import {join} from 'node:path'
 import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
 import {Clock, machineTime} from './clock.js'
-import {contextFor, type Reactions, type SandboxContext} from './context.js'
+import {contextFor, savePlatformConfig, type Reactions, type SandboxContext} from './context.js'
 import {principalKey} from './authz/principal-of.js'
 import {DataFileError, checkDatabaseNotLost} from './data-files.js'
 import {followTransaction} from './domain/agent-actions.js'
@@ -38,6 +38,7 @@ import {handleHttp, type Credentials, type ObservedRequest, type ServerHost} fro
 import {DB_FILE, Db} from './store/db.js'
 import {loadWebhookKey} from './webhook-key.js'
 import {Webhooks} from './webhooks.js'
+import {dropGoneListener} from './domain/webhook-listener.js'
 
 export type {Credentials, ObservedRequest}
 
@@ -147,6 +148,8 @@ export class Emulator implements SandboxContext, ServerHost {
       // Routes: every operation, one register call per resource (routes/index.ts).
       registerRoutes(this.router)
       this.scheduler.start()
+      // A listener that stopped while this sandbox was down could not put the endpoint back: do it now.
+      if (this.db.get('config', 'webhookListener')) void this.dropGoneListener()
       this.webhooks.start()
     } catch (e) {
       this.dirLock.release()
@@ -198,6 +201,18 @@ export class Emulator implements SandboxContext, ServerHost {
     return this
   }
 
+  /** A delivery to `url` found nothing listening: if it is a registered listener whose process is gone, its registration ends. */
+  readonly unreachable = (url: string): void => {
+    const r = this.db.get<{url: string}>('config', 'webhookListener')
+    if (r?.url === url) void this.dropGoneListener()
+  }
+
+  private async dropGoneListener(): Promise<void> {
+    await this.db
+      .unit(() => dropGoneListener(this))
+      .catch((e: unknown) => this.log(`listener check failed: ${String(e)}`))
+  }
+
   // Arrow properties, so a context can hand them on unbound.
   /** The sandbox clock's time (before the database is open, while it logs its opening: the machine's). */
   readonly now = (): number => (this.clock ? this.clock.now() : (this.opts.now ?? machineTime)())
@@ -209,7 +224,7 @@ export class Emulator implements SandboxContext, ServerHost {
   readonly settings = (): SandboxSettings => effectiveSettings(this.config().sandbox)
 
   readonly saveConfig = (next: PlatformConfig): PlatformConfig =>
-    this.db.put('config', 'platform', {...next, updatedAt: this.iso()})
+    savePlatformConfig(this.db, this.webhooks, next, this.iso())
 
   readonly log = (line: string): void => {
     const stamped = `${this.iso()} ${line}`

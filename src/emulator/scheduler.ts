@@ -24,10 +24,34 @@ export interface JobRun {
 export interface AdvanceHooks {
   /** Sets the virtual time the next step runs at. */
   at(t: number): void
-  /** Resolves once whatever is due at the current virtual time besides jobs (webhook deliveries) is done. */
-  settle(): Promise<void>
+  /**
+   * Resolves once the webhook deliveries of this step are done: after a job, those of the events
+   * it emitted; after a step for a webhook retry, whatever delivery is due then.
+   */
+  settle(afterJob: boolean): Promise<void>
   /** When the next such thing is due (the next webhook attempt), if any. */
   nextOther(): number | undefined
+  /**
+   * Runs inside each job's unit, before the job: the advance records the clock at the job's time
+   * there, so a crash after the job committed never leaves the clock behind what it did.
+   */
+  record(at: number): void
+}
+
+/**
+ * An advance stopped at a job that could not run for a passing reason (a full disk, another
+ * process's lock): the clock stands where the last committed job left it.
+ */
+export class AdvanceStopped extends Error {
+  override readonly name = 'AdvanceStopped'
+  constructor(
+    override readonly cause: unknown,
+    readonly runs: JobRun[],
+    /** The virtual time the advance reached: the last job that committed, or where it started. */
+    readonly reached: number,
+  ) {
+    super(`advance stopped: ${(cause as Error)?.message ?? String(cause)}`)
+  }
 }
 
 /** An advance that keeps finding work past this many steps is a job rescheduling itself forever. */
@@ -175,6 +199,7 @@ export class Scheduler {
     this.turn = new Promise((resolve) => (endTurn = resolve))
     const runs: JobRun[] = []
     let at = this.now()
+    let reached = at
     try {
       for (let step = 0; ; step++) {
         if (step > MAX_ADVANCE_STEPS)
@@ -186,16 +211,19 @@ export class Scheduler {
         at = Math.max(at, next)
         hooks.at(at)
         if (job && job.at <= next) {
-          const outcome = await this.runOne(job.id)
+          const outcome = await this.runOne(job.id, () => hooks.record(at))
           if (outcome) runs.push({id: job.id, kind: outcome.kind, at, outcome: outcome.outcome})
+          // A full disk or a lock would fail every job after this one too: stop here, the clock where the last job left it.
+          if (outcome?.transient) throw new AdvanceStopped(outcome.transient, runs, reached)
+          if (outcome?.outcome === 'ran') reached = at
         }
-        await hooks.settle()
+        await hooks.settle(Boolean(job && job.at <= next))
         // A webhook attempt that could not be made (the outbox stopped) must not spin here.
         if (!job && hooks.nextOther() === other && other! <= at) break
       }
       at = Math.max(at, target)
       hooks.at(at)
-      await hooks.settle()
+      await hooks.settle(true)
     } finally {
       this.running = false
       endTurn()
@@ -215,12 +243,16 @@ export class Scheduler {
     return best
   }
 
-  private async runOne(id: string): Promise<{kind: string; outcome: JobRun['outcome']} | undefined> {
+  private async runOne(
+    id: string,
+    inUnit?: () => void,
+  ): Promise<{kind: string; outcome: JobRun['outcome']; transient?: unknown} | undefined> {
     let job: Job | undefined
     try {
       await this.db.unit(async () => {
         job = this.db.get<Job>('jobs', id)
         if (!job) return
+        inUnit?.()
         this.db.del('jobs', id)
         await this.handlers.get(job.kind)?.run(job.payload)
       })
@@ -230,7 +262,8 @@ export class Scheduler {
       this.onError(e)
       if (!job || isTransient(e)) {
         this.retryLater(id)
-        return job && {kind: job.kind, outcome: 'failed'}
+        if (!isTransient(e)) return undefined
+        return {kind: job?.kind ?? this.db.get<Job>('jobs', id)?.kind ?? 'unknown', outcome: 'failed', transient: e}
       }
       const failures = (job.failures ?? 0) + 1
       if (failures < MAX_FAILURES) {

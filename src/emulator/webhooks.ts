@@ -3,11 +3,10 @@ import type {PlatformConfig, SandboxSettings} from './settings.js'
 import type {Db} from './store/db.js'
 import {signBody} from './webhook-key.js'
 import {postWebhook} from './webhook-post.js'
-import {eventsOfType, maxEventSeq, oldestPendingEvent, type StoredEvent, type WebhookEvent} from './store/events.js'
+import {Deliverer} from './webhook-deliverer.js'
+import {eventsOfType, maxEventSeq, pendingEvents, type StoredEvent, type WebhookEvent} from './store/events.js'
 
 export type {StoredEvent, WebhookEvent}
-
-const MAX_ATTEMPTS = 12
 
 /** What the outbox needs of the sandbox: a narrow slice, so it sits below the request context. */
 export interface OutboxHost {
@@ -19,26 +18,26 @@ export interface OutboxHost {
   config(): PlatformConfig
   settings(): SandboxSettings
   log(line: string): void
+  /** A delivery to `url` could not connect (a listener that may be gone). */
+  unreachable?(url: string): void
 }
 
 /**
  * A durable webhook outbox. An event is a row of the events table written in the same unit as the
- * state change that causes it, so it exists exactly when that change does; it is addressed to the
- * endpoint configured at that moment. One deliverer sends the events pending for the configured
- * endpoint strictly in `seq` order: a failing event holds back
- * the ones after it, retried with exponential backoff, until it succeeds or runs out of attempts
- * and is marked dead (GET /sandbox/events shows each event's attempts). Delivery is at least once:
- * an event is marked delivered only after the endpoint answered, and pending events resume after
- * a restart, kill -9 included. Only committed events are sent.
+ * state change that causes it, so it exists exactly when that change does. Pending events go to the
+ * endpoint configured now: when it changes they follow it and are tried again at once; while none
+ * is set they are held. Delivery keeps order within one object and runs in parallel across objects
+ * (webhook-deliverer.ts), with exponential backoff per event until it succeeds or runs out of
+ * attempts and is marked dead (GET /sandbox/events shows each event's attempts). Delivery is at
+ * least once: an event is marked delivered only after the endpoint answered, and pending events
+ * resume after a restart, kill -9 included. Only committed events are sent.
  */
 export class Webhooks {
   private seq: number
   private committedSeq: number
-  private pumping = false
-  private again = false
-  private stopped = false
-  private timer?: NodeJS.Timeout
-  private idleWaiters: Array<() => void> = []
+  /** A commit may have brought something to send (a new event, a new endpoint). */
+  private dirty = true
+  private readonly deliverer: Deliverer
 
   constructor(
     private readonly host: OutboxHost,
@@ -46,9 +45,14 @@ export class Webhooks {
   ) {
     this.seq = maxEventSeq(host.db)
     this.committedSeq = this.seq
+    this.deliverer = new Deliverer(
+      host,
+      (event, url) => this.deliverNow(event, url),
+      () => this.committedSeq,
+    )
     host.db.onCommit(() => {
       this.committedSeq = this.seq
-      this.kick()
+      if (this.dirty) this.kick()
     })
   }
 
@@ -58,8 +62,20 @@ export class Webhooks {
   }
 
   stop(): void {
-    this.stopped = true
-    if (this.timer) clearTimeout(this.timer)
+    this.deliverer.stop()
+  }
+
+  /**
+   * The endpoint changed (in the caller's unit): every pending event now goes to `url` and is tried
+   * at once, or is held while there is none; nothing stays addressed to the old endpoint.
+   */
+  retarget(url: string | null): void {
+    for (const e of pendingEvents(this.host.db)) {
+      const {endpoint: _old, nextAttemptAt: _at, ...rest} = e
+      this.host.db.put('events', e.event.id, {...rest, ...(url ? {endpoint: url} : {})})
+    }
+    this.dirty = true
+    if (!this.host.db.inUnit) this.kick() // committed on its own already
   }
 
   /** Records an event in the current unit; it is delivered once that unit commits. */
@@ -79,6 +95,7 @@ export class Webhooks {
       attempts: [],
     }
     this.host.db.put('events', event.id, stored)
+    this.dirty = true
     this.host.log(`webhook ${type} ${event.id}`)
     // Outside a unit the write has committed on its own already.
     if (!this.host.db.inUnit) {
@@ -137,8 +154,12 @@ export class Webhooks {
 
   /** Resolves when nothing is due for delivery right now (tests, shutdown). */
   idle(): Promise<void> {
-    if (!this.pumping && !this.dueNow()) return Promise.resolve()
-    return new Promise((resolve) => this.idleWaiters.push(resolve))
+    return this.deliverer.idle()
+  }
+
+  /** Resolves when the events after `seq` are out (or wait on a backoff), or after `maxMs`; true when settled. */
+  settledAfter(seq: number, maxMs: number): Promise<boolean> {
+    return this.deliverer.settledAfter(seq, maxMs)
   }
 
   /** The number of the last event recorded (events after it are new). */
@@ -148,91 +169,17 @@ export class Webhooks {
 
   /** When the next delivery attempt is due (sandbox clock), if an event is waiting for one. */
   nextAttemptAt(): number | undefined {
-    const url = this.host.config().webhookEndpoint
-    const next = url ? oldestPendingEvent(this.host.db, url) : undefined
-    if (!next || next.seq > this.committedSeq || this.stopped) return undefined
-    return next.nextAttemptAt ?? this.host.now()
+    return this.deliverer.nextAttemptAt()
   }
 
   /** Looks again for what is due (the clock moved). */
   wake(): void {
+    this.dirty = true
     this.kick()
   }
 
-  private dueNow(): boolean {
-    const url = this.host.config().webhookEndpoint
-    const next = url ? oldestPendingEvent(this.host.db, url) : undefined
-    return Boolean(next && next.seq <= this.committedSeq && (next.nextAttemptAt ?? 0) <= this.host.now())
-  }
-
   private kick(): void {
-    if (this.stopped) return
-    if (this.pumping) {
-      this.again = true
-      return
-    }
-    void this.pump()
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = undefined
-    try {
-      do {
-        this.again = false
-        for (;;) {
-          if (this.stopped) return
-          const url = this.host.config().webhookEndpoint
-          const next = url ? oldestPendingEvent(this.host.db, url) : undefined
-          if (!next || !url || next.seq > this.committedSeq) break
-          const wait = (next.nextAttemptAt ?? 0) - this.host.now()
-          if (wait > 0) {
-            if (this.host.clock.ticking()) {
-              this.timer = setTimeout(() => this.kick(), wait)
-              this.timer.unref?.()
-            }
-            break
-          }
-          await this.attempt(next, url)
-        }
-      } while (this.again)
-    } catch (e) {
-      this.host.log(`webhook delivery error: ${(e as Error).stack ?? String(e)}`)
-    } finally {
-      this.pumping = false
-      if (!this.dueNow()) for (const w of this.idleWaiters.splice(0)) w()
-    }
-  }
-
-  private async attempt(stored: StoredEvent, url: string): Promise<void> {
-    let status: number | undefined
-    let error: string | undefined
-    try {
-      status = (await this.deliverNow(stored.event, url)).status
-    } catch (e) {
-      error = (e as Error).message
-    }
-    if (this.stopped) return
-    const ok = status !== undefined && ((status >= 200 && status < 300) || status === 409)
-    await this.host.db.unit(() => {
-      const current = this.host.db.get<StoredEvent>('events', stored.event.id)
-      if (!current || current.delivery !== 'pending') return
-      const attempts = [
-        ...current.attempts,
-        {at: this.host.iso(), url, ...(status !== undefined ? {status} : {}), ...(error ? {error} : {})},
-      ]
-      const tries = attempts.filter((a) => !a.replay).length
-      const exhausted = current.event.type === 'TEST' || tries >= MAX_ATTEMPTS
-      const delay = Math.min(30 * 60_000, this.host.settings().webhookRetryBaseMs * 2 ** (tries - 1))
-      const next: StoredEvent = ok
-        ? {...current, attempts, delivery: 'delivered', nextAttemptAt: undefined}
-        : exhausted
-          ? {...current, attempts, delivery: 'dead', nextAttemptAt: undefined}
-          : {...current, attempts, nextAttemptAt: this.host.now() + delay}
-      this.host.db.put('events', current.event.id, next)
-      if (next.delivery === 'dead')
-        this.host.log(`webhook ${current.event.id} is dead after ${attempts.length} attempt(s)`)
-    })
+    this.dirty = false
+    this.deliverer.rescan()
   }
 }

@@ -4,6 +4,7 @@ import type {Check, DoctorReport} from './doctor/check.js'
 import {keyStoreChecks, nodeCheck, quorumCheck} from './doctor/machine.js'
 import {databaseCheck, partialCopiesCheck, sandboxCheck} from './doctor/sandbox.js'
 import {profileCheck, proxyCheck, serviceChecks, tlsCheck, unreachable} from './doctor/service.js'
+import {webhookCheck} from './doctor/webhooks.js'
 
 export type {Check, CheckStatus, DoctorReport} from './doctor/check.js'
 export {dataDirProblems} from './doctor/sandbox.js'
@@ -30,6 +31,7 @@ export async function runDoctor(
     proxyCheck(ctx),
     tlsCheck(ctx),
     sandboxCheck(ctx, reachable),
+    await webhookCheck(ctx, reachable),
     await databaseCheck(ctx, loadStore),
     ...partialCopiesCheck(ctx),
     ...keyStoreChecks(ctx),

@@ -13,12 +13,17 @@ export interface Restored {
  * `webhooks listen --register` points the sandbox at a listener that lives only as long as svc does.
  * The endpoint before it is remembered, and put back when the listener stops (Ctrl-C, --max-events,
  * --timeout), unless someone else changed it meanwhile; when that fails, what is left is said with
- * the command that fixes it, instead of the sandbox posting to a dead port.
+ * the command that fixes it, instead of the sandbox posting to a dead port. The local sandbox is told
+ * the listener's process too (POST /sandbox/webhooks/listener): it drops the registration itself once
+ * that process is gone (the sandbox was down when it stopped), and never names a dead listener's URL
+ * as the endpoint to put back.
  */
-export async function registerListener(client: ApiClient, url: string): Promise<{restore(): Promise<Restored>}> {
-  const before = await client.request<{webhookEndpoint?: string | null}>({method: 'GET', path: ['config']})
-  const previous = before.body?.webhookEndpoint || undefined
-  await client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: url}})
+export async function registerListener(
+  client: ApiClient,
+  url: string,
+  pid = process.pid,
+): Promise<{restore(): Promise<Restored>}> {
+  const previous = await registerWithSandbox(client, url, pid)
   const fix = previous ? `svc webhooks endpoint ${previous}` : 'svc webhooks endpoint --clear'
   return {
     async restore() {
@@ -42,6 +47,23 @@ export async function registerListener(client: ApiClient, url: string): Promise<
       }
     },
   }
+}
+
+/** The endpoint before the listener: from the sandbox's registration, or (a Service without it) GET then PATCH /config. */
+async function registerWithSandbox(client: ApiClient, url: string, pid: number): Promise<string | undefined> {
+  try {
+    const r = await client.request<{previous?: string | null}>({
+      method: 'POST',
+      path: ['sandbox', 'webhooks', 'listener'],
+      body: {url, pid},
+    })
+    return r.body?.previous || undefined
+  } catch (e) {
+    if ((e as {status?: number}).status !== 404) throw e
+  }
+  const before = await client.request<{webhookEndpoint?: string | null}>({method: 'GET', path: ['config']})
+  await client.request({method: 'PATCH', path: ['config'], body: {webhookEndpoint: url}})
+  return before.body?.webhookEndpoint || undefined
 }
 
 /** Ctrl-C on a registered listener: exit 130 like any interrupt, saying where the endpoint was left. */

@@ -120,7 +120,7 @@ export const ALLOWANCES: Allowance[] = [
   {
     id: 'local-sandbox-helpers',
     decidedBy: 'design/product.md (local sandbox) and service-api.md §4.5',
-    why: 'The local sandbox has helpers the Service does not publish: its webhook signing key, quorum key, event log and replay, hosted KYC/liveness pages, agent execute, wallet-request settle, and `webhooks trigger --url`. Unknown routes answer 404/405.',
+    why: 'The local sandbox has helpers the Service does not publish: its webhook signing key, quorum key, event log and replay, webhook listener registration, hosted KYC/liveness pages, agent execute, wallet-request settle, and `webhooks trigger --url`. Unknown routes answer 404/405.',
     excuses: ({exchange, line}) =>
       (line.startsWith('no operation ') &&
         (LOCAL_HELPERS.some((r) => r.test(exchange.path)) || [404, 405].includes(exchange.status))) ||
@@ -217,6 +217,7 @@ const LOCAL_HELPERS = [
   /^\/sandbox\/webhook-public-key$/,
   /^\/sandbox\/quorum-public-key$/,
   /^\/sandbox\/events$/,
+  /^\/sandbox\/webhooks\/listener$/,
   /^\/sandbox\/events\/[^/]+\/replay$/,
   /^\/sandbox\/stablecoins\/[^/]+\/enablement$/,
   /^\/sandbox\/stablecoin-provider-accounts\/[^/]+\/status$/,

@@ -25,6 +25,7 @@ describe('svc doctor', () => {
       '✓ proxy',
       '✓ tls',
       '✓ local sandbox',
+      '✓ webhooks',
       '✓ sandbox database',
       '✓ key store',
       '✓ expired keys',

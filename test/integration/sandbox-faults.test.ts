@@ -1,16 +1,5 @@
 import {execFileSync, spawn} from 'node:child_process'
-import {
-  chmodSync,
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {createRequire} from 'node:module'
@@ -18,6 +7,7 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {request} from 'undici'
 import {afterAll, describe, expect, it} from 'vitest'
+import {fillDisk, holdWriteLock} from '../helpers/faults.js'
 import {BIN, kill9, serve, started, TERMS, type Ready} from '../helpers/process-sandbox.js'
 
 const home = mkdtempSync(join(tmpdir(), 'svc-faults-home-'))
@@ -54,23 +44,6 @@ const newCustomer = (name: string) => ({
   fullName: name,
   endUserTermsConsent: TERMS,
 })
-
-/** An outside process's write lock on the sandbox's database (as sqlite3 or a backup tool would hold it). */
-function holdWriteLock(file: string): {release(): void} {
-  const Database = createRequire(import.meta.url)('libsql') as new (path: string) => {
-    exec(sql: string): void
-    close(): void
-  }
-  const conn = new Database(file)
-  conn.exec('BEGIN IMMEDIATE')
-  conn.exec('CREATE TABLE IF NOT EXISTS outside_lock (x)')
-  return {
-    release: () => {
-      conn.exec('ROLLBACK')
-      conn.close()
-    },
-  }
-}
 
 describe('locks held by another process', () => {
   it('a 1 s lock is waited out; a 10 s lock answers 503 SANDBOX_BUSY with Retry-After; the server lives and loses nothing acknowledged', async () => {
@@ -171,20 +144,7 @@ describe.skipIf(!isRoot)(
         const acked = [pending.body.id as string]
 
         // Fill the disk to the last byte.
-        const filler = join(mnt, 'filler')
-        const fd = openSync(filler, 'w')
-        const chunk = Buffer.alloc(64 * 1024)
-        try {
-          for (;;) writeSync(fd, chunk)
-        } catch (e) {
-          expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC')
-        }
-        try {
-          for (;;) writeSync(fd, chunk.subarray(0, 512))
-        } catch {
-          // full to the last block
-        }
-        closeSync(fd)
+        const filler = fillDisk(mnt)
 
         let refused: Awaited<ReturnType<typeof call>> | undefined
         for (let i = 0; i < 400 && !refused; i++) {

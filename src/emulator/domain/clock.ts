@@ -1,7 +1,9 @@
 import {parseSpan} from '../../lib/duration.js'
 import type {ClockAdvance, ClockAdvanceRequest, ClockView} from '../../lib/schemas/clock.js'
 import type {SandboxContext} from '../context.js'
-import {conflict} from '../http-error.js'
+import {conflict, HttpError} from '../http-error.js'
+import {AdvanceStopped} from '../scheduler.js'
+import {isTransient, storeFaultOf} from '../store/errors.js'
 import {eventsAfter} from '../store/events.js'
 import {countJobs, jobsScheduledAfter, nextDueAt} from '../store/jobs.js'
 
@@ -37,17 +39,28 @@ export async function advanceClock(ctx: SandboxContext, req: ClockAdvanceRequest
       {now: ctx.iso(from), to: req.to},
     )
   const seqBefore = ctx.webhooks.lastSeq()
+  const waits = webhookWaits(ctx)
   let result: Awaited<ReturnType<typeof ctx.scheduler.advance>>
   try {
     result = await ctx.scheduler.advance(target, {
-      at: (t) => ctx.clock.pin(t),
-      settle: () => {
-        ctx.webhooks.wake()
-        return ctx.webhooks.idle()
+      at: (t) => {
+        ctx.clock.pin(t)
+        waits.step()
       },
-      nextOther: () => ctx.webhooks.nextAttemptAt(),
+      settle: (afterJob) => waits.settle(afterJob),
+      nextOther: () => (waits.spent() ? undefined : ctx.webhooks.nextAttemptAt()),
+      // In the job's own unit: the clock is durable at every job's time, never behind what a job committed.
+      record: (t) => ctx.clock.settleAt(t),
     })
-    await ctx.db.unit(() => ctx.clock.settleAt(result.end))
+    await ctx.db
+      .unit(() => ctx.clock.settleAt(result.end))
+      .catch((e: unknown) => {
+        const ran = result.runs.filter((r) => r.outcome === 'ran')
+        throw isTransient(e) ? new AdvanceStopped(e, result.runs, ran.at(-1)?.at ?? from) : e
+      })
+  } catch (e) {
+    if (e instanceof AdvanceStopped) throw advanceStoppedError(ctx, e, from, target)
+    throw e
   } finally {
     ctx.clock.pin(undefined)
     ctx.scheduler.wake()
@@ -66,7 +79,59 @@ export async function advanceClock(ctx: SandboxContext, req: ClockAdvanceRequest
     jobs,
     events,
     summary: {jobs: countBy(jobs.map((j) => j.kind)), events: countBy(events.map((e) => e.type))},
+    webhooks: waits.report(),
   }
+}
+
+/** How long an advance waits, in all, for the webhooks of the jobs it runs. */
+export const ADVANCE_WEBHOOK_WAIT_MS = 10_000
+
+/**
+ * The advance's waits on webhooks: after each job, for the events that job emitted (not for an older
+ * backlog), after a retry step for what falls due then; all within ADVANCE_WEBHOOK_WAIT_MS. Past
+ * that the clock goes on without them (they are still delivered), and the answer says so.
+ */
+function webhookWaits(ctx: SandboxContext) {
+  let stepSeq = ctx.webhooks.lastSeq()
+  let waitedMs = 0
+  let unsettled = 0
+  return {
+    step: () => void (stepSeq = ctx.webhooks.lastSeq()),
+    spent: () => waitedMs >= ADVANCE_WEBHOOK_WAIT_MS,
+    async settle(afterJob: boolean): Promise<void> {
+      ctx.webhooks.wake()
+      const t0 = performance.now()
+      const left = ADVANCE_WEBHOOK_WAIT_MS - waitedMs
+      const settled = left > 0 && (await ctx.webhooks.settledAfter(afterJob ? stepSeq : 0, left))
+      waitedMs += performance.now() - t0
+      if (!settled) unsettled++
+    },
+    report: () => ({waitedMs: Math.round(waitedMs), maxWaitMs: ADVANCE_WEBHOOK_WAIT_MS, stepsNotSettled: unsettled}),
+  }
+}
+
+/**
+ * 507 (a full disk) or 503 (a lock) with Retry-After, saying how far the advance got: the clock stands
+ * at the last job that committed, and the jobs left run on the next advance or tick.
+ */
+function advanceStoppedError(ctx: SandboxContext, e: AdvanceStopped, from: number, target: number): HttpError {
+  const full = storeFaultOf(e.cause) === 'full'
+  const ran = e.runs.filter((r) => r.outcome === 'ran').length
+  return new HttpError(
+    full ? 507 : 503,
+    full ? 'INSUFFICIENT_STORAGE' : 'SANDBOX_BUSY',
+    `The advance stopped at ${ctx.iso(e.reached)} after ${ran} job(s): ${
+      full ? 'the disk holding the sandbox database is full' : "another process holds the database's write lock"
+    }. The clock stands there; the jobs left run on the next advance or tick once the ${full ? 'space is freed' : 'lock is released'}.`,
+    {
+      from: ctx.iso(from),
+      reached: ctx.iso(e.reached),
+      target: ctx.iso(target),
+      jobsRun: ran,
+      pendingJobs: countJobs(ctx.db),
+    },
+    {'retry-after': full ? '30' : '1'},
+  )
 }
 
 /** Stops the clock where it reads now (in the caller's unit). */

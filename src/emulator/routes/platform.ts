@@ -1,10 +1,11 @@
 import {platformConfigPatch, type PlatformConfigPatch} from '../../lib/schemas/config.js'
 import type {CardTokenization2faPatch} from '../../lib/schemas/config-patchable.js'
-import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
+import {webhookListenerRequest, webhookReplayRequest} from '../../lib/schemas/webhooks.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, notFound, validate} from '../http-error.js'
 import type {Router} from '../router.js'
 import {eventLogPage} from '../domain/event-log.js'
+import {registerListener} from '../domain/webhook-listener.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
 export function registerPlatform(router: Router): void {
@@ -39,13 +40,21 @@ export function registerPlatform(router: Router): void {
     return {status: 200, body: publicConfig(saved)}
   })
 
+  // A listener's registration: like PATCH /config webhookEndpoint, plus the listener's process, so the
+  // sandbox can end a registration whose listener is gone and never hand a dead URL back.
+  router.post('/sandbox/webhooks/listener', (req, ctx) => {
+    const {url, pid} = validate(webhookListenerRequest, req.body ?? {})
+    const r = registerListener(ctx, url, pid)
+    return {status: 200, body: {webhookEndpoint: r.url, previous: r.previous}}
+  })
+
   router.get('/sandbox/webhook-public-key', (_req, ctx) => ({
     status: 200,
     text: ctx.webhookPublicKeyPem,
     headers: {'content-type': 'application/x-pem-file'},
   }))
 
-  router.get('/sandbox/events', (req, ctx) => ({status: 200, body: eventLogPage(ctx.db, req.query)}))
+  router.get('/sandbox/events', (req, ctx) => ({status: 200, body: eventLogPage(ctx.db, req.query, ctx.now())}))
 
   router.post(
     '/sandbox/events/:eventId/replay',

@@ -37,5 +37,7 @@ export const clockAdvanceSchema = z.looseObject({
   jobs: z.array(z.looseObject({id: z.string(), kind: z.string(), at: z.string(), outcome: z.string()})),
   events: z.array(z.looseObject({id: z.string(), type: z.string(), timestamp: z.string()})),
   summary: z.looseObject({jobs: z.record(z.string(), z.number()), events: z.record(z.string(), z.number())}),
+  /** How long the advance waited for its jobs' webhooks, its bound, and the steps it stopped waiting at. */
+  webhooks: z.looseObject({waitedMs: z.number(), maxWaitMs: z.number(), stepsNotSettled: z.number()}).optional(),
 })
 export type ClockAdvance = z.infer<typeof clockAdvanceSchema>

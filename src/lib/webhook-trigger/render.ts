@@ -14,6 +14,7 @@ export function renderTriggerResult(out: Output, r: TriggerResult, json: boolean
       out.info(
         'No webhook endpoint is set, so it was only logged: `svc webhooks listen --register`, or `svc webhooks endpoint <url>`, or re-deliver it with `svc webhooks replay`.',
       )
+    if (r.delivery?.held) out.warn(`Not delivered yet, ${r.delivery.held}`)
   }
   if (json) return
   const status =
@@ -23,6 +24,7 @@ export function renderTriggerResult(out: Output, r: TriggerResult, json: boolean
     ['type', r.type],
     ['object', r.objectId],
     ['delivery', r.delivery ? `${r.delivery.state}${status}` : 'not visible here (no event log)'],
+    ['held', r.delivery?.held?.replace(/^held: /, '')],
     ['re-delivered', r.replay ? `${r.replay.url} (HTTP ${r.replay.status})` : undefined],
   ])
 }

@@ -14,6 +14,7 @@ const loggedEvent = z.looseObject({
   delivery: z
     .looseObject({
       state: z.string(),
+      held: z.string().optional(),
       attempts: z.array(
         z.looseObject({status: z.number().optional(), url: z.string().optional(), error: z.string().optional()}),
       ),
@@ -31,7 +32,8 @@ export interface TriggerResult {
   /** False against a sandbox without the local event log: the event went to the configured endpoint unseen. */
   eventLog: boolean
   event?: {id: string; type: string; timestamp: string; data?: Record<string, unknown>}
-  delivery?: {state: string; endpointStatus?: number; attempts: number}
+  /** `held` says why a pending event is not out yet (the sandbox's reason, e.g. the endpoint is unreachable). */
+  delivery?: {state: string; endpointStatus?: number; attempts: number; held?: string}
   replay?: {url: string; status: number | null}
 }
 
@@ -82,6 +84,7 @@ export async function triggerEvent(ctx: Context, type: string, opts: {url?: stri
       state: delivery?.state ?? 'unknown',
       ...(last?.status !== undefined ? {endpointStatus: last.status} : {}),
       attempts: delivery?.attempts.length ?? 0,
+      ...(delivery?.held ? {held: delivery.held} : {}),
     },
   }
   if (opts.url) result.replay = await replayTo(kit, event.id, opts.url)
@@ -131,7 +134,8 @@ async function settledDelivery(kit: Kit, e: LoggedEvent): Promise<LoggedEvent> {
   if (e.delivery?.state !== 'pending') return e
   const end = kit.ctx.now() + Math.min(10_000, kit.ctx.remainingMs())
   let current = e
-  while (current.delivery?.state === 'pending' && kit.ctx.now() < end) {
+  // A held event (the endpoint unreachable, none set, an older event of its object first) will not go out in moments: said at once.
+  while (current.delivery?.state === 'pending' && !current.delivery.held && kit.ctx.now() < end) {
     await kit.ctx.sleep(100)
     current = (await eventLog(kit, e.type))?.find((x) => x.id === e.id) ?? current
   }

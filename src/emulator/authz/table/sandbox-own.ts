@@ -16,6 +16,12 @@ export const SANDBOX_OWN: readonly AuthzEntry[] = [
   own('POST', '/sandbox/clock/freeze', MANAGE, 'Stops the sandbox clock.'),
   own('POST', '/sandbox/clock/unfreeze', MANAGE, 'Lets the sandbox clock tick again from where it stands.'),
   own('POST', '/sandbox/clock/reset', MANAGE, "Puts the sandbox clock back on the machine's time."),
+  own(
+    'POST',
+    '/sandbox/webhooks/listener',
+    MANAGE,
+    'Points the webhook endpoint at a local listener: platform config.',
+  ),
   own('POST', '/sandbox/events/{eventId}/replay', MANAGE, 'Re-sends a webhook: webhook delivery is platform config.'),
   own(
     'POST',

@@ -1,6 +1,7 @@
 /** The sandbox's own machinery: the rate cache, the event log (webhooks), the deferred jobs. */
 
 import {text, int, type TableDef} from '../schema.js'
+import {objectOfEvent} from '../event-object.js'
 
 export const SYSTEM_TABLES: TableDef[] = [
   {name: 'rates', columns: [], indexes: [], cached: true},
@@ -11,8 +12,16 @@ export const SYSTEM_TABLES: TableDef[] = [
       text('type', (d) => d.event?.type),
       text('delivery', (d) => d.delivery),
       text('endpoint', (d) => d.endpoint),
+      // The object an event is about (its data.id): delivery keeps order per object (webhook-deliverer.ts).
+      text('object', (d) => objectOfEvent(d.event ?? {})),
     ],
-    indexes: [{columns: ['seq'], unique: true}, {columns: ['delivery', 'endpoint', 'seq']}, {columns: ['type', 'seq']}],
+    indexes: [
+      {columns: ['seq'], unique: true},
+      {columns: ['delivery', 'endpoint', 'seq']},
+      {columns: ['delivery', 'endpoint', 'object', 'seq']},
+      {columns: ['object', 'seq']},
+      {columns: ['type', 'seq']},
+    ],
   },
   {
     name: 'jobs',

@@ -1,4 +1,4 @@
-import {ApiClient, type ApiRequest, type DescribedRequest} from './api/client.js'
+import {ApiClient, type ApiRequest, type DescribedRequest, type SentWrite} from './api/client.js'
 import {resolveProfile, type ResolvedProfile} from './config.js'
 import {hintFor} from './error-catalog.js'
 import {SvcError, cancelled, networkError, usageError, type ErrorDocument} from './errors.js'
@@ -134,6 +134,8 @@ export class Context {
       userAgent: `svc-cli/${this.opts.version} node/${process.version}`,
       idempotencyKey: this.opts.flags['idempotency-key'],
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
+      // A retry is said out loud where someone watches (a terminal), and in scripts under --debug.
+      notice: process.stderr.isTTY || this.debug ? (line) => this.out.info(this.out.yellow(line)) : undefined,
       warn: (line) => this.out.warn(line),
       sleep: this.sleep,
       deadline: this.deadline,
@@ -148,6 +150,14 @@ export class Context {
     })
     return this._client
   }
+
+  /** The writes this command sent and how each ended (none when it built no client): what `svc history` records. */
+  get sentWrites(): SentWrite[] {
+    return this._client?.writes ?? []
+  }
+
+  /** Set by `svc history finish <n>`: its records say which record they finish. */
+  historyFinishes?: number
 
   /** The transport, for sending: a profile without credentials is refused here, before any request. */
   get client(): ApiClient {

@@ -18,7 +18,7 @@ export function redactArgv(argv: string[], secretValues: string[] = []): string[
     const eq = a.startsWith('--') ? a.indexOf('=') : -1
     const name = a.startsWith('--') ? (eq > 0 ? a.slice(2, eq) : a.slice(2)) : undefined
     if (name !== undefined && eq > 0) out.push(`--${name}=${redactValue(name, a.slice(eq + 1))}`)
-    else if (name !== undefined && isSecretFlag(name) && i + 1 < argv.length) (out.push(a, REDACTED), i++)
+    else if (name !== undefined && isSecretFlag(name) && i + 1 < argv.length) out.push(a, redactValue(name, argv[++i]))
     else if (name === 'header' && i + 1 < argv.length) out.push(a, redactValue('header', argv[++i]))
     else out.push(secretValues.includes(a) ? REDACTED : redactJson(a))
   }

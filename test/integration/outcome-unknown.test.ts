@@ -3,6 +3,7 @@ import {faultCounts} from '../../src/emulator/faults.js'
 import {errorOf} from '../helpers/cli.js'
 import {api, approvedCustomer, balanceOf, expectConserved, fundedPayer, quoteArgs} from '../helpers/money.js'
 import {argvOf, outgoingOf, setFaults} from '../helpers/outcome.js'
+import {hasScript, onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
@@ -215,6 +216,18 @@ describe('retries out loud', () => {
     expect(quiet.code).toBe(7)
     expect(quiet.stderr).not.toMatch(/retrying/)
   }, 30_000)
+
+  it.skipIf(!hasScript)(
+    'on a terminal: the same line per retry without --debug',
+    async () => {
+      await setFaults(sbx, 'rate429=1,retryAfter=0')
+      const t = await onTerminal(['customers', 'list'], {env: sbx.env})
+      expect(t.code).toBe(7)
+      expect(t.out.match(/429 Too Many Requests; retrying in 0s \([123]\/3\)/g)).toHaveLength(3)
+      expect(t.out).toMatch(/Error: .*\(RATE_LIMITED, HTTP 429\)/)
+    },
+    30_000,
+  )
 })
 
 describe('sandbox faults after the commit', () => {

@@ -38,7 +38,8 @@ export async function renderHistory(out: Output, records: ListedRecord[]): Promi
     ]),
     {what: 'writes in svc history', hint: 'Every command that sends a write records it here.'},
   )
-  const open = records.filter((r) => r.outcome === 'unknown' && !r.finishedBy)
+  // Only what `svc history finish` can send again: a key, and the request kept whole.
+  const open = records.filter((r) => r.outcome === 'unknown' && !r.finishedBy && r.resend)
   if (open.length)
     out.info(
       `Finish an unknown outcome exactly once with \`svc history finish <n>\` (${open.map((r) => r.n).join(', ')}).`,

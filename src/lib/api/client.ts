@@ -178,7 +178,11 @@ export class ApiClient {
           found = verdict.said
         } else found = `the read-back answered ${res.status}`
       } catch (e) {
-        if (e instanceof SvcError) throw e
+        if (e instanceof SvcError) {
+          // The read settled it the other way (an EXPIRED quote): a known failure, recorded as one.
+          this.noteWrite(req, url, headers, {outcome: 'failed', errorCode: e.code})
+          throw e
+        }
         found = 'the read-back got no answer either'
       }
     }

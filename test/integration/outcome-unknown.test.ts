@@ -173,7 +173,7 @@ describe('a write whose reply is lost after the commit (lostReply)', () => {
     expect(found.data).toHaveLength(1)
     const refused = await sbx.run(['history', 'finish', String(error.details.history), '--json'])
     expect(refused.code).toBe(6)
-    expect(errorOf(refused).reason).toMatch(/no Idempotency-Key/)
+    expect(refused.json().error.reason).toMatch(/no Idempotency-Key/)
   }, 30_000)
 
   it('a slow answer past --timeout (slowReply) is OUTCOME_UNKNOWN too: the write was committed', async () => {

@@ -1,4 +1,4 @@
-import {closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync} from 'node:fs'
+import {closeSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync} from 'node:fs'
 import {join} from 'node:path'
 import type {SentWrite} from '../api/outcome.js'
 import {withDirLock} from '../fs-safe.js'
@@ -63,6 +63,34 @@ export function readHistory(env: NodeJS.ProcessEnv = process.env): HistoryRecord
   return [...parseLines(readText(join(dir, OLD))), ...parseLines(readText(join(dir, FILE)))]
 }
 
+/** The size of a file, 0 when there is none. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    throw e
+  }
+}
+
+/**
+ * The number of a file's last record, from its last few KiB: appending costs the same whatever the
+ * file's size (a record is well under TAIL bytes).
+ */
+function lastNumber(file: string): number | undefined {
+  const size = sizeOf(file)
+  if (!size) return undefined
+  const TAIL = 16 * 1024
+  const fd = openSync(file, 'r')
+  try {
+    const buf = Buffer.alloc(Math.min(size, TAIL))
+    readSync(fd, buf, 0, buf.length, size - buf.length)
+    return parseLines(buf.toString('utf8')).at(-1)?.n
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** Appends the records (numbered on from the last one), rotating first when they would pass the bound; their numbers. */
 export function appendHistory(
   records: Array<Omit<HistoryRecord, 'n'>>,
@@ -71,13 +99,11 @@ export function appendHistory(
   const dir = historyDir(env)
   return withDirLock(dir, () => {
     const file = join(dir, FILE)
-    const current = readText(file)
-    const last = parseLines(current).at(-1) ?? parseLines(readText(join(dir, OLD))).at(-1)
-    let n = last?.n ?? 0
+    const size = sizeOf(file)
+    let n = (size ? lastNumber(file) : undefined) ?? lastNumber(join(dir, OLD)) ?? 0
     const numbered = records.map((r) => ({n: ++n, ...r}))
     const text = numbered.map((r) => JSON.stringify(r) + '\n').join('')
-    if (current.length && Buffer.byteLength(current) + Buffer.byteLength(text) > maxBytes(env))
-      renameSync(file, join(dir, OLD))
+    if (size && size + Buffer.byteLength(text) > maxBytes(env)) renameSync(file, join(dir, OLD))
     const fd = openSync(file, 'a', 0o600)
     try {
       writeSync(fd, text)

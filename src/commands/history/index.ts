@@ -17,7 +17,7 @@ export default class History extends BaseCommand<typeof History> {
   static override flags = {
     failed: Flags.boolean({description: 'only writes the Service refused or that failed', exclusive: ['unknown']}),
     unknown: Flags.boolean({description: 'only writes whose outcome is unknown and not finished yet'}),
-    limit: Flags.integer({description: 'the last N records (default 20)', min: 1, default: 20}),
+    limit: Flags.integer({description: 'the last N records', min: 1, default: 20}),
   }
 
   async run() {

@@ -99,7 +99,9 @@ export class ApiClient {
         res = await exchange(this.dispatcher, req.method, url, headers, rawBody ?? bodyText, requestTimeout(this.opts))
       } catch (error) {
         const mapped = mapNetworkError(this.opts, error as Error, url)
-        if (write && mapped.exitCode === ExitCode.NETWORK && maybeSent(error)) lost = lostCause(error as Error)
+        // No dispatcher yet: making it failed (a bad proxy setting), so nothing left.
+        if (write && this.dispatcher && mapped.exitCode === ExitCode.NETWORK && maybeSent(error))
+          lost = lostCause(error as Error)
         if (
           attempt < maxRetries &&
           mapped.exitCode === ExitCode.NETWORK &&

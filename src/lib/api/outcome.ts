@@ -3,11 +3,11 @@ import {ExitCode} from '../exit-codes.js'
 
 /**
  * Failures that happen before a byte of the request leaves (nobody listening, no such host, the TLS
- * handshake or the proxy refused): nothing can have been done. Anything else that breaks a write
+ * handshake or the proxy refused: undici's ProxyAgent says `Proxy response (403) !== 200 when HTTP Tunneling`): nothing can have been done. Anything else that breaks a write
  * (a connection dropped, a timeout waiting for the answer) may have come after the Service acted.
  */
 const NOT_SENT =
-  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|CERT|UNABLE_TO_|SELF_SIGNED|ERR_TLS|ERR_SSL|UND_ERR_PRX/
+  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|CERT|UNABLE_TO_|SELF_SIGNED|ERR_TLS|ERR_SSL|UND_ERR_PRX|Proxy response|HTTP Tunneling/
 
 /** Whether a failure below HTTP may have come after the request reached the Service. */
 export function maybeSent(error: unknown): boolean {

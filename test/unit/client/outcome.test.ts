@@ -116,6 +116,8 @@ describe('a write whose answer is lost', () => {
     expect(c.writes[0]).toMatchObject({outcome: 'failed', errorCode: 'NETWORK_ERROR'})
     expect(maybeSent(Object.assign(new Error('x'), {code: 'ENOTFOUND'}))).toBe(false)
     expect(maybeSent(Object.assign(new Error('x'), {code: 'UND_ERR_HEADERS_TIMEOUT'}))).toBe(true)
+    expect(maybeSent(new Error('Proxy response (403) !== 200 when HTTP Tunneling'))).toBe(false)
+    expect(maybeSent(Object.assign(new Error('x'), {cause: {code: 'DEPTH_ZERO_SELF_SIGNED_CERT'}}))).toBe(false)
   })
 
   it('429 or 503 on every attempt was refused each time: the answer stands; 504 may have got through: unknown', async () => {

@@ -111,7 +111,9 @@ function rootHelpIndex() {
         // (`sca:login:start` lists `login` among the topics): such ids stay.
         commands[id] = {id}
       }
-      if (!c.hidden) named.add(id.split(':')[0])
+      // Only a command under a word names its topic: a word that is also a command of its own
+      // (`history`, with `history finish` under it) is still a topic to oclif.
+      if (!c.hidden && id.includes(':')) named.add(id.split(':')[0])
     }
   }
   return {version: parsed[0].version, commands}

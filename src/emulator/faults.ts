@@ -5,8 +5,10 @@ import {HttpError} from './http-error.js'
 
 /**
  * Fault injection (`svc sandbox serve --faults`, PATCH /config {sandbox: {faults}}): decided per
- * request before routing, so a faulted request never changes state. The sandbox's own controls
- * (/config, /sandbox/...) are never faulted: they are how a test turns faults off and sets up state.
+ * request before routing. 503, 429 and reset strike before the request is handled, so they never
+ * change state; lostReply and slowReply strike after it committed (the answer is dropped, or comes
+ * late), which is the fault that matters for money. The sandbox's own controls (/config,
+ * /sandbox/...) are never faulted: they are how a test turns faults off and sets up state.
  */
 const EXEMPT = /^\/(config$|sandbox\/)/
 
@@ -22,6 +24,8 @@ export interface FaultCounts {
   rate429: number
   reset: number
   delayed: number
+  lostReply: number
+  slowReply: number
   /** The faulted requests, oldest first ("503 POST /quotes"), the last 1,000. */
   faulted: string[]
 }
@@ -30,16 +34,34 @@ export interface FaultCounts {
 const states = new WeakMap<object, FaultState>()
 
 /**
- * Applies the configured faults to one request: waits the latency, then throws a 503 or 429
- * HttpError (with Retry-After), or resets the connection and returns true (nothing is to be sent).
+ * What happens to a request's answer once it has been handled: `lost` (the connection is dropped
+ * instead), or `delayMs` before it is sent.
  */
-export async function injectFault(ctx: SandboxContext, path: string, req: IncomingMessage): Promise<boolean> {
+export type AfterCommit = {lost: true} | {delayMs: number}
+
+/**
+ * Applies the configured faults to one request: waits the latency, then throws a 503 or 429
+ * HttpError (with Retry-After), or resets the connection and returns 'reset' (nothing is to be
+ * sent), or returns what to do with the answer after the request is handled (lostReply, slowReply).
+ */
+export async function injectFault(
+  ctx: SandboxContext,
+  path: string,
+  req: IncomingMessage,
+): Promise<'reset' | AfterCommit | undefined> {
   const faults = ctx.settings().faults ?? NO_FAULTS
-  if (!faults.rate5xx && !faults.rate429 && !faults.reset && !faults.latencyMs) {
+  if (
+    !faults.rate5xx &&
+    !faults.rate429 &&
+    !faults.reset &&
+    !faults.latencyMs &&
+    !faults.lostReply &&
+    !faults.slowReplyMs
+  ) {
     states.delete(ctx.db) // turned off: the next faults start their sequence (and counts) afresh
-    return false
+    return undefined
   }
-  if (EXEMPT.test(path)) return false
+  if (EXEMPT.test(path)) return undefined
   const state = stateFor(ctx, faults)
   if (faults.latencyMs) {
     state.counts.delayed++
@@ -52,7 +74,7 @@ export async function injectFault(ctx: SandboxContext, path: string, req: Incomi
     state.counts.reset++
     note(ctx, state, `reset ${req.method} ${path}`)
     req.socket.destroy()
-    return true
+    return 'reset'
   }
   if (x < faults.reset + faults.rate5xx) {
     state.counts.rate5xx++
@@ -76,7 +98,22 @@ export async function injectFault(ctx: SandboxContext, path: string, req: Incomi
       retryAfter,
     )
   }
-  return false
+  // After the bands that refuse come the ones that handle the request first (new bands go last, so
+  // a seed gives the same refusals it always did).
+  // A lost reply strikes writes only: a read commits nothing, and a read that loses its answer is a reset.
+  let band = faults.reset + faults.rate5xx + faults.rate429
+  const write = req.method !== 'GET' && req.method !== 'HEAD'
+  if (x < (band += faults.lostReply ?? 0) && write) {
+    state.counts.lostReply++
+    note(ctx, state, `lostReply ${req.method} ${path}`)
+    return {lost: true}
+  }
+  if (faults.slowReplyMs && x < band + (faults.slowReplyRate ?? 1)) {
+    state.counts.slowReply++
+    note(ctx, state, `slowReply ${req.method} ${path}`)
+    return {delayMs: faults.slowReplyMs}
+  }
+  return undefined
 }
 
 /** How many faults were injected since the settings last changed (tests, the log). */
@@ -84,7 +121,7 @@ export function faultCounts(ctx: SandboxContext): FaultCounts {
   const counts = states.get(ctx.db)?.counts
   return counts
     ? {...counts, faulted: [...counts.faulted]}
-    : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}
+    : {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, lostReply: 0, slowReply: 0, faulted: []}
 }
 
 function note(ctx: SandboxContext, state: FaultState, what: string): void {
@@ -98,7 +135,11 @@ function stateFor(ctx: SandboxContext, faults: FaultSettings): FaultState {
   let state = states.get(ctx.db)
   if (!state || state.key !== key) {
     const seed = faults.seed ?? (Math.random() * 2 ** 32) >>> 0
-    state = {key, next: mulberry32(seed), counts: {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, faulted: []}}
+    state = {
+      key,
+      next: mulberry32(seed),
+      counts: {rate5xx: 0, rate429: 0, reset: 0, delayed: 0, lostReply: 0, slowReply: 0, faulted: []},
+    }
     states.set(ctx.db, state)
   }
   return state

@@ -2,7 +2,7 @@ import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {SandboxContext} from './context.js'
 import {authorize, entryFor, principalFor} from './authz/enforce.js'
-import {injectFault} from './faults.js'
+import {injectFault, type AfterCommit} from './faults.js'
 import {HttpError, errorBody} from './http-error.js'
 import type {Principal} from './principal.js'
 import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse, type Router} from './router.js'
@@ -69,6 +69,7 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
   const head = req.method === 'HEAD'
   const enqueued = emu.db.expectUnit()
   let seen: ObservedRequest | undefined
+  let after: AfterCommit | undefined
   try {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const method = head ? 'GET' : (req.method ?? 'GET')
@@ -76,8 +77,11 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     if (!url.pathname.startsWith(PREFIX + '/') && url.pathname !== PREFIX)
       throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${url.pathname}; the base path is ${PREFIX}`)
     const path = url.pathname.slice(PREFIX.length) || '/'
-    // Faults come before anything else, so a faulted request changes nothing (and is no API answer to observe).
-    if (await injectFault(emu, path, req)) return void enqueued()
+    // Faults come before anything else, so a refused request changes nothing (and is no API answer to observe);
+    // a lost or slow reply is decided now and applied to the answer once the request has committed.
+    const fault = await injectFault(emu, path, req)
+    if (fault === 'reset') return void enqueued()
+    after = fault
     if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers}
     // Who is calling, then may they call this (authz/table.ts): all of it before the body is read.
     const entry = entryFor(method, path)
@@ -124,6 +128,13 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     if (e instanceof HttpError) response = errorResponse(e)
     else response = unexpectedErrorResponse(emu, e)
   }
+  if (after && 'lost' in after) {
+    // Handled and committed, then the connection goes without a byte of the answer.
+    req.socket.destroy()
+    if (seen) emu.onResponse?.(seen, response)
+    return
+  }
+  if (after?.delayMs) await new Promise((r) => setTimeout(r, after.delayMs))
   // A body we refused to read is not drained: close the connection instead of reading it.
   if (!req.complete) res.setHeader('connection', 'close')
   try {

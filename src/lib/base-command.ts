@@ -26,6 +26,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override enableJsonFlag = true
   /** Commands that end cleanly on SIGINT themselves (a server that stops) set this. */
   static handlesInterrupt = false
+  /** Arguments whose values are secrets (`agents login <code>`): redacted in `svc history` and printed command lines. */
+  static secretArgs: string[] = []
 
   static override baseFlags = {
     profile: Flags.string({
@@ -92,19 +94,24 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
   }
 
-  /** The SIGINT handler belongs to this run (a test process runs many commands in turn). */
-  public override async finally(err: Error | undefined): Promise<void> {
-    this.offSignal?.()
-    return super.finally(err)
-  }
-
   protected override async catch(err: Error & {exitCode?: number}): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
     const svc = toSvcError(err)
+    const recorded = await this.recordHistory()
     let doc: ErrorDocument = withCommandHint(svc.toDocument(), this.id ?? '', {
       ...this.ctor.flags,
       ...(this.ctor as typeof BaseCommand).baseFlags,
     })
+    if (doc.code === 'OUTCOME_UNKNOWN') {
+      const {redactArgv, withFinishHint} = await import('./history/command-line.js')
+      const unknown = this.ctx?.sentWrites.findIndex((w) => w.outcome === 'unknown') ?? -1
+      doc = withFinishHint(doc, {
+        commandId: this.id ?? '',
+        argv: redactArgv(this.argv, this.secretArgValues()),
+        takesKey: 'idempotency-key' in (this.ctor.flags ?? {}),
+        record: unknown >= 0 ? recorded?.[unknown] : undefined,
+      })
+    }
     // `svc login` checks the secret it was just given, not the profile's: its own hint stands.
     if (this.ctx && this.id !== 'login') doc = this.ctx.explainUnauthorized(doc)
     if (this.jsonEnabled()) {
@@ -114,6 +121,56 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     } else this.out.printError(doc)
     if (!isSvcError(err) && !(err as {oclif?: unknown}).oclif && this.ctx?.debug) this.out.info(String(err.stack))
     throw new Errors.ExitError(svc.exitCode)
+  }
+
+  /**
+   * The success path's record in `svc history` (a failure's is made in catch, before its hint); the
+   * SIGINT handler belongs to this run (a test process runs many commands in turn).
+   */
+  protected override async finally(err: Error | undefined): Promise<unknown> {
+    this.offSignal?.()
+    await this.recordHistory()
+    return super.finally(err)
+  }
+
+  private recorded?: number[]
+
+  /**
+   * Appends one `svc history` record per write this command sent, once. Loaded only when there are
+   * writes, so a read costs nothing; a history that cannot be written warns and never fails the command.
+   */
+  private async recordHistory(): Promise<number[] | undefined> {
+    if (this.recorded || !this.ctx) return this.recorded
+    const writes = this.ctx.sentWrites
+    this.recorded = []
+    if (!writes.length) return this.recorded
+    try {
+      const [{appendHistory}, {commandLine, redactArgv}] = await Promise.all([
+        import('./history/store.js'),
+        import('./history/command-line.js'),
+      ])
+      const p = this.ctx.profile
+      const base = {
+        time: new Date(this.ctx.now()).toISOString(),
+        profile: p.name,
+        baseUrl: p.baseUrl,
+        command: commandLine(this.id ?? '', redactArgv(this.argv, this.secretArgValues())),
+        ...(this.ctx.historyFinishes ? {finishes: this.ctx.historyFinishes} : {}),
+      }
+      this.recorded = appendHistory(
+        writes.map((w) => ({...base, ...w})),
+        this.ctx.env,
+      )
+    } catch (e) {
+      this.out.warn(`This command was not recorded in \`svc history\`: ${(e as Error).message}`)
+    }
+    return this.recorded
+  }
+
+  private secretArgValues(): string[] {
+    const names = (this.ctor as typeof BaseCommand).secretArgs
+    const args = (this.args ?? {}) as Record<string, unknown>
+    return names.map((n) => args[n]).filter((v): v is string => typeof v === 'string')
   }
 
   /**

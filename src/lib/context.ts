@@ -1,4 +1,4 @@
-import {ApiClient, type ApiRequest, type DescribedRequest} from './api/client.js'
+import {ApiClient, type ApiRequest, type DescribedRequest, type SentWrite} from './api/client.js'
 import type {NetworkOptions} from './api/dispatcher.js'
 import {resolveProfile, type ResolvedProfile} from './config.js'
 import {hintFor} from './error-catalog.js'
@@ -143,6 +143,8 @@ export class Context {
       planned: this.env.SVC_PLANNED_REQUESTS?.split(',').filter(Boolean),
       network: this.network(p),
       trace: this.debug ? (line) => this.out.info(this.out.dim(line)) : undefined,
+      // A retry is said out loud where someone watches (a terminal), and in scripts under --debug.
+      notice: io().stderr.isTTY || this.debug ? (line) => this.out.info(this.out.yellow(line)) : undefined,
       warn: (line) => this.out.warn(line),
       sleep: this.sleep,
       deadline: this.deadline,
@@ -162,6 +164,14 @@ export class Context {
   network(p: ResolvedProfile = this.profile): NetworkOptions {
     return {env: this.env, ca: trustedCa(this.opts.flags['ca-file'], p, this.env)}
   }
+
+  /** The writes this command sent and how each ended (none when it built no client): what `svc history` records. */
+  get sentWrites(): SentWrite[] {
+    return this._client?.writes ?? []
+  }
+
+  /** Set by `svc history finish <n>`: its records say which record they finish. */
+  historyFinishes?: number
 
   /** The transport, for sending: a profile without credentials is refused here, before any request. */
   get client(): ApiClient {

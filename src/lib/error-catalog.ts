@@ -165,6 +165,10 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   USAGE: 'See `svc <command> --help`.', // the base command names the real command
   NETWORK_ERROR: 'Check the base URL and your network; for the local sandbox run `svc sandbox serve --detach`.',
   TIMEOUT: 'Run the same command again to keep waiting.',
+  OUTCOME_UNKNOWN:
+    'The write may have been carried out: send it again with the same Idempotency-Key (`svc history finish <n>`), never without it.',
+  HISTORY_NOT_FINISHABLE: 'Only a write whose outcome is unknown is finished: `svc history --unknown` lists them.',
+  HISTORY_RECORD_NOT_FOUND: 'List the records with `svc history`.',
   RESPONSE_INVALID: 'The API answered with an unexpected shape; report it with --debug output.',
   // money movement (issue 4)
   USER_NOT_READY: 'The customer must be APPROVED before money moves: check `svc kyc status <customerId>`.',

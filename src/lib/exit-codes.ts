@@ -10,6 +10,7 @@ export const ExitCode = {
   RATE_LIMITED: 7,
   PENDING: 8,
   NETWORK: 9,
+  OUTCOME_UNKNOWN: 10,
   INTERRUPTED: 130,
 } as const
 
@@ -25,7 +26,8 @@ export const EXIT_CODE_TABLE: ReadonlyArray<[number, string]> = [
   [6, 'conflict or invalid state (409, 423; kyc submit answered RESOLVE_ERRORS)'],
   [7, 'rate limited after retries (429)'],
   [8, 'still pending at --timeout (waits, PROCESSING)'],
-  [9, 'network unreachable'],
+  [9, 'network unreachable (nothing was done)'],
+  [10, 'outcome unknown: a write was sent but not answered; re-run it with the key in the hint, never without'],
   [130, 'interrupted (Ctrl-C)'],
 ]
 

@@ -20,8 +20,8 @@ export interface Io {
   sleep(ms: number): Promise<void>
   /** undici dispatcher for the API client (undefined: the client's own keep-alive agent). */
   dispatcher?: import('undici').Dispatcher
-  /** Runs `fn` once on the signal; returns a function that removes it. */
-  onSignal(signal: 'SIGINT' | 'SIGTERM', fn: () => void): () => void
+  /** Runs `fn` once on the signal (with the signal's name); returns a function that removes it. */
+  onSignal(signal: 'SIGINT' | 'SIGTERM', fn: (signal: string) => void): () => void
   /** Ends the run with this code once the streams are written (the process itself, for the binary). */
   exit(code: number): void
 }

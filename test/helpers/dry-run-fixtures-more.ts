@@ -1,7 +1,7 @@
 import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
-import {api} from './money.js'
+import {api, approvedCustomer} from './money.js'
 import type {Fixtures, FixtureKit} from './dry-run-fixtures.js'
 import type {TestSandbox} from './sandbox.js'
 
@@ -94,5 +94,20 @@ export function moreFixtures(sbx: TestSandbox, kit: FixtureKit): Fixtures {
       return {args: [event.id, '--url', await hooks()]}
     },
     'webhooks:trigger': async () => ({args: ['TEST', '--url', await hooks()]}),
+    // A card issue whose answer is lost (lostReply) leaves an unknown record; its key is the one this
+    // test pins for history:finish, which re-sends it.
+    'history:finish': async () => {
+      const c = await approvedCustomer(sbx, ['USD'])
+      await api(sbx, 'PATCH', '/config', {sandbox: {faults: 'lostReply=1'}})
+      const lost = await sbx
+        .run(
+          ['cards', 'issue', '--customer', c.id, '--account', c.account('USD'), '--json'].concat([
+            '--idempotency-key',
+            'eq-history-finish',
+          ]),
+        )
+        .finally(() => api(sbx, 'PATCH', '/config', {sandbox: {faults: null}}))
+      return {args: [String(lost.json().error.details.history)]}
+    },
   }
 }

@@ -88,6 +88,7 @@ describe('--dry-run prints the request the command sends', () => {
       'agents:me:transfer',
       'api',
       'cards:issue',
+      'history:finish',
       'kyc:link',
       'quote:create',
       'quote:execute',

@@ -203,6 +203,9 @@ describe('svc sandbox serve --faults', () => {
         rate429: 0,
         reset: 0,
         latencyMs: 0,
+        lostReply: 0,
+        slowReplyMs: 0,
+        slowReplyRate: 1,
         retryAfterSeconds: 3,
         seed: 9,
       })

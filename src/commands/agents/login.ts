@@ -7,6 +7,7 @@ import {deviceCode} from '../../lib/schemas/agents.js'
 import {checkWith} from '../../lib/validate.js'
 
 export default class AgentsLogin extends BaseCommand<typeof AgentsLogin> {
+  static override secretArgs = ['code']
   static override summary =
     'Act as an agent: redeem its device code and keep the access token in a profile (0600, never printed)'
   static override examples = [

@@ -43,7 +43,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     }),
     faults: Flags.string({
       description:
-        'inject faults before any state change: rate5xx=P (503), rate429=P (with Retry-After), reset=P, latency=MS, retryAfter=S',
+        'inject faults: before any state change rate5xx=P (503), rate429=P (with Retry-After), reset=P, latency=MS, retryAfter=S; after the commit lostReply=P (no answer), slowReply=DURATION (late answer; slowReplyRate=P)',
     }),
     multi: Flags.boolean({
       description:

@@ -7,6 +7,7 @@ import {Forwarder} from '../../lib/webhook-forward.js'
 import {fetchWebhookPublicKey, listen} from '../../lib/webhook-listener.js'
 import {printReceivedEvent} from '../../lib/output/webhook-event.js'
 import {listenerInterrupted, registerListener} from '../../lib/webhook-register.js'
+import {io} from '../../lib/io.js'
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static override handlesInterrupt = true
@@ -64,8 +65,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
       interrupted = signal === 'SIGINT'
       done()
     }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
+    const offSignals = [io().onSignal('SIGINT', stop), io().onSignal('SIGTERM', stop)]
     const registration = f.register
       ? await registerListener(this.ctx.client, url).catch((e) => (server.close(), Promise.reject(e)))
       : undefined
@@ -74,6 +74,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const timer = setTimeout(done, this.ctx.remainingMs())
     await finished
     clearTimeout(timer)
+    for (const off of offSignals) off()
     // Unregister first: no new deliveries to this listener while what was received reaches the app.
     const restored = await registration?.restore()
     await forwarder?.idle() // events already received still reach the app (each post is bounded by a timeout)

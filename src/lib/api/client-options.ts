@@ -14,6 +14,8 @@ export interface ClientOptions {
   userAgent: string
   /** Debug sink; every line written here is already redacted. */
   trace?: (line: string) => void
+  /** One stderr line per retry (on a terminal, or with --debug): `429 Too Many Requests; retrying in 1s (2/3)`. */
+  notice?: (line: string) => void
   /** Warnings for the user (stderr), e.g. an unexpected answer shape after a change was made. */
   warn?: (line: string) => void
   sleep?: (ms: number) => Promise<void>

@@ -7,7 +7,16 @@ import {requestHeaders} from './headers.js'
 import {exchange} from './http.js'
 import {responseSchema, type ApiRequest, type Method, type Query, type ResponseSchema} from './request.js'
 import {noteAnswer, readAnswer, retryAfterMs, toApiError, type ApiResponse} from './response.js'
-import {backoff, mapNetworkError, requestTimeout, retryableAnswer, retryableNetworkFailure} from './retry.js'
+import {gatewayLost, maybeSent, objectOf, outcomeUnknown, type SentWrite} from './outcome.js'
+import {
+  backoff,
+  mapNetworkError,
+  requestTimeout,
+  retryableAnswer,
+  retryableNetworkFailure,
+  retryReason,
+} from './retry.js'
+import {redact} from '../secret.js'
 import {traceExchange} from './trace.js'
 import {requestUrl} from './url.js'
 
@@ -15,6 +24,7 @@ export type {ApiRequest, Method, ResponseSchema} from './request.js'
 export type {ClientOptions, RequestOptions} from './client-options.js'
 export type {DescribedRequest} from './describe.js'
 export type {ApiResponse} from './response.js'
+export type {SentWrite} from './outcome.js'
 export {retryAfterMs, toApiError} from './response.js'
 
 /**
@@ -28,6 +38,8 @@ export class ApiClient {
   private dispatcher?: import('undici').Dispatcher
   private baseIdempotencyKey?: string
   readonly requests: Array<{method: Method; url: string}> = []
+  /** The writes this client sent and how each ended, for `svc history` (the base command records them). */
+  readonly writes: SentWrite[] = []
 
   constructor(readonly opts: ClientOptions) {}
 
@@ -75,6 +87,9 @@ export class ApiClient {
     const headers = requestHeaders(this.opts, req, this.keyOf(req), bodyText !== undefined, contentType, false)
     const retryable = req.method === 'GET' || Boolean(headers['idempotency-key'])
     const maxRetries = retryable ? (this.opts.maxRetries ?? 3) : 0
+    const write = req.method !== 'GET'
+    // Why an attempt of this write may have been carried out with its answer lost (it is then never just "failed").
+    let lost: string | undefined
     for (let attempt = 0; ; attempt++) {
       traceExchange(this.opts.trace, `> ${req.method} ${url}${attempt ? ` (retry ${attempt})` : ''}`, headers, bodyText)
       const started = Date.now()
@@ -85,31 +100,148 @@ export class ApiClient {
         res = await exchange(this.dispatcher, req.method, url, headers, rawBody ?? bodyText, requestTimeout(this.opts))
       } catch (error) {
         const mapped = mapNetworkError(this.opts, error as Error, url)
+        // No dispatcher yet: making it failed (a bad proxy setting), so nothing left.
+        if (write && this.dispatcher && mapped.exitCode === ExitCode.NETWORK && maybeSent(error))
+          lost = lostCause(error as Error)
         if (
           attempt < maxRetries &&
           mapped.exitCode === ExitCode.NETWORK &&
           retryableNetworkFailure(error) &&
-          (await backoff(this.opts, attempt))
+          (await backoff(this.opts, attempt, undefined, {
+            reason: retryReason(undefined, error as Error),
+            of: maxRetries,
+          }))
         )
           continue
+        if (lost) return (await this.settle(req, url, headers, lost)) as ApiResponse<T>
+        if (write) this.noteWrite(req, url, headers, {outcome: 'failed', errorCode: mapped.code})
         throw mapped
       }
       traceExchange(this.opts.trace, `< ${res.status} (${Date.now() - started} ms)`, undefined, res.body)
       res.sentBody = bodyText
       if (res.status < 400) {
         noteAnswer(req.method, res.body)
+        if (write) this.noteWrite(req, url, headers, {outcome: 'ok', status: res.status}, res)
         return res as ApiResponse<T>
       }
       const err = toApiError(res)
       err.retryAfterMs = retryAfterMs(res.headers['retry-after'])
+      const again = retryableAnswer(res.status, err.code)
+      if (write && again && gatewayLost(res.status)) lost = `${res.status} from a gateway`
       if (
         attempt < maxRetries &&
-        retryableAnswer(res.status, err.code) &&
-        (await backoff(this.opts, attempt, err.retryAfterMs))
+        again &&
+        (await backoff(this.opts, attempt, err.retryAfterMs, {reason: retryReason(res.status), of: maxRetries}))
       )
         continue
+      if (lost && again) return (await this.settle(req, url, headers, `${lost}, then ${res.status}`)) as ApiResponse<T>
+      if (write) this.noteWrite(req, url, headers, {outcome: 'failed', status: res.status, errorCode: err.code}, res)
       throw withRequestHint(err, req.hints)
     }
+  }
+
+  /**
+   * The answer to a write was lost: a read that can tell (req.readBack) is asked first, and when it
+   * shows the write took effect its answer stands for the write's. Otherwise OUTCOME_UNKNOWN, with
+   * the key that finishes it exactly once.
+   */
+  private async settle(
+    req: RequestOptions,
+    url: string,
+    headers: Record<string, string>,
+    cause: string,
+  ): Promise<ApiResponse> {
+    const key = headers['idempotency-key']
+    let found: string | undefined
+    if (req.readBack) {
+      const read = req.readBack.request
+      const readUrl = this.url(read.path, read.query)
+      traceExchange(this.opts.trace, `> GET ${readUrl} (read back: the answer to ${req.method} was lost)`)
+      try {
+        // Its own short timeout: the command's --timeout may be spent already, waiting for the lost answer.
+        const res = await exchange(
+          this.dispatcher!,
+          'GET',
+          readUrl,
+          requestHeaders(this.opts, read, undefined, false, undefined, false),
+          undefined,
+          Math.min(this.opts.timeoutMs, READ_BACK_MS),
+        )
+        traceExchange(this.opts.trace, `< ${res.status}`, undefined, res.body)
+        if (res.status < 400) {
+          const verdict = req.readBack.landed(res.body)
+          if (verdict.done) {
+            this.opts.warn?.(
+              `No answer came to ${req.method} ${new URL(url).pathname} (${cause}); read back: ${verdict.said}.`,
+            )
+            noteAnswer(req.method, res.body)
+            this.noteWrite(req, url, headers, {outcome: 'ok', status: res.status}, res)
+            return res
+          }
+          found = verdict.said
+        } else found = `the read-back answered ${res.status}`
+      } catch (e) {
+        if (e instanceof SvcError) {
+          // The read settled it the other way (an EXPIRED quote): a known failure, recorded as one.
+          this.noteWrite(req, url, headers, {outcome: 'failed', errorCode: e.code})
+          throw e
+        }
+        found = 'the read-back got no answer either'
+      }
+    }
+    const path = new URL(url).pathname.slice(new URL(this.opts.baseUrl).pathname.replace(/\/$/, '').length)
+    this.noteWrite(req, url, headers, {outcome: 'unknown'})
+    throw outcomeUnknown({
+      method: req.method,
+      path,
+      segments: req.path,
+      idempotencyKey: key,
+      commandKey: key ? this.baseIdempotencyKey : undefined,
+      cause,
+      readBack: found,
+      hint: req.hints?.OUTCOME_UNKNOWN,
+    })
+  }
+
+  /** One entry of `writes`: what `svc history` records for this command. */
+  private noteWrite(
+    req: RequestOptions,
+    url: string,
+    headers: Record<string, string>,
+    end: Pick<SentWrite, 'outcome' | 'status' | 'errorCode'>,
+    res?: ApiResponse<unknown>,
+  ): void {
+    const key = headers['idempotency-key']
+    const body = res?.body as {id?: unknown} | undefined
+    const answerId = res && res.status < 400 && typeof body?.id === 'string' ? body.id : undefined
+    const header = (h: string) => {
+      const v = res?.headers[h]
+      return Array.isArray(v) ? v[0] : v
+    }
+    const replayable =
+      end.outcome === 'unknown' &&
+      key &&
+      !req.rawBody &&
+      !req.upload &&
+      !req.walletSignature &&
+      JSON.stringify(redact(req.body)) === JSON.stringify(req.body)
+    this.writes.push({
+      method: req.method,
+      path: new URL(url).pathname + new URL(url).search,
+      ...(key ? {idempotencyKey: key} : {}),
+      ...pick('requestId', header('request-id') ?? header('x-request-id') ?? headers['request-id']),
+      ...end,
+      ...pick('objectId', answerId ?? objectOf(req.path).id),
+      ...(replayable
+        ? {
+            resend: {
+              segments: req.path,
+              ...(req.query ? {query: req.query} : {}),
+              ...(req.body === undefined ? {} : {body: req.body}),
+            },
+          }
+        : {}),
+    })
   }
 
   async close(): Promise<void> {
@@ -133,6 +265,19 @@ export class ApiClient {
   private keyOf(req: RequestOptions): string | undefined {
     return req.idempotencyKey ?? (req.idempotency ? this.idempotencyKey(req.idempotency.scope) : undefined)
   }
+}
+
+/** How long a read-back may wait for its answer, whatever is left of --timeout. */
+const READ_BACK_MS = 5_000
+
+/** Why an attempt got no answer, in a few words: `other side closed`, `no answer within 30000 ms`. */
+function lostCause(error: Error & {code?: string}): string {
+  if (String(error.code ?? '').includes('TIMEOUT')) return 'timed out waiting for the answer'
+  return error.message || error.code || 'connection lost'
+}
+
+function pick<K extends string>(k: K, v: string | undefined): Partial<Record<K, string>> {
+  return v === undefined ? {} : ({[k]: v} as Record<K, string>)
 }
 
 /** The request's own hint for this error code, where it knows better than the catalogue. */

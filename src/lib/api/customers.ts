@@ -3,8 +3,27 @@ import {customerSchema, endUserTermsSchema} from '../schemas/customer-response.j
 import {apiRequest, type ApiRequest, type Query} from './request.js'
 import {listRequest} from './paging.js'
 
-export function createCustomer(body: CustomerCreateRequest) {
-  return apiRequest({method: 'POST', path: ['customers'], body}, customerSchema, 'customer')
+/**
+ * The contract gives customer create no Idempotency-Key, so a lost answer cannot be finished by a
+ * re-send: its hint says how to look for the customer first (by platformCustomerId when it has one).
+ */
+export function createCustomer(body: CustomerCreateRequest, now = new Date()) {
+  const id = (body as {platformCustomerId?: string}).platformCustomerId
+  const look = id
+    ? `svc customers list --platform-id ${id}`
+    : `svc customers list --created-after ${new Date(now.getTime() - 60_000).toISOString()}`
+  return apiRequest(
+    {
+      method: 'POST',
+      path: ['customers'],
+      body,
+      hints: {
+        OUTCOME_UNKNOWN: `Customer create carries no Idempotency-Key, so running it again may make a second customer: look for it first with \`${look}\`, and create it only if it is not there.`,
+      },
+    },
+    customerSchema,
+    'customer',
+  )
 }
 
 export function getCustomer(id: string) {

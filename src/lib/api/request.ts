@@ -40,6 +40,12 @@ export interface ApiRequest<T = unknown> {
    * Service asks (a customer update that touches a wallet-tied email).
    */
   walletSignature?: {accountId?: string; ifAsked?: boolean}
+  /**
+   * A read that can tell whether this write took effect when its answer is lost (a quote's status
+   * after execute): never sent unless the answer is lost. `landed` says what the read found, and
+   * `done` when the write surely took effect (the read's answer then stands for the write's).
+   */
+  readBack?: {request: ApiRequest; landed: (body: unknown) => {done: boolean; said: string}}
   /** A hint for an error answer with this code, where the request knows better than the catalogue: never sent. */
   hints?: Record<string, string>
   /**

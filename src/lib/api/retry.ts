@@ -18,7 +18,27 @@ export function retryableNetworkFailure(error: unknown): boolean {
   return !(error instanceof SvcError) && !(error as {code?: string}).code?.includes('REFUSED')
 }
 
-type Timing = Pick<ClientOptions, 'deadline' | 'now' | 'timeoutMs' | 'random' | 'sleep' | 'trace'>
+type Timing = Pick<ClientOptions, 'deadline' | 'now' | 'timeoutMs' | 'random' | 'sleep' | 'trace' | 'notice'>
+
+const REASONS: Record<number, string> = {
+  429: 'Too Many Requests',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+}
+
+/** What a retry line says went wrong: `429 Too Many Requests`, `connection lost (other side closed)`. */
+export function retryReason(status: number | undefined, error?: Error): string {
+  if (status !== undefined) return `${status} ${REASONS[status] ?? 'answer'}`
+  return /timeout/i.test(String((error as {code?: string})?.code ?? ''))
+    ? 'no answer in time'
+    : `connection lost (${error?.message ?? 'no answer'})`
+}
+
+/** 1000 -> `1s`, 380 -> `0.4s`: retry waits as a person reads them. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 10_000 ? 1 : 0))}s`
+}
 
 /** Time left before the command's --timeout (Infinity without one). */
 export function remaining(opts: Timing): number {
@@ -30,8 +50,17 @@ export function requestTimeout(opts: Timing): number {
   return Math.max(1, Math.min(opts.timeoutMs, remaining(opts)))
 }
 
-/** Waits before a retry (jittered exponential, or Retry-After); false (no wait) when the retry could not start before --timeout. */
-export async function backoff(opts: Timing, attempt: number, retryAfter?: number): Promise<boolean> {
+/**
+ * Waits before a retry (jittered exponential, or Retry-After); false (no wait) when the retry could
+ * not start before --timeout. `say` (`429 Too Many Requests`) makes the one notice line a retry
+ * prints: `429 Too Many Requests; retrying in 1s (2/3)`.
+ */
+export async function backoff(
+  opts: Timing,
+  attempt: number,
+  retryAfter?: number,
+  say?: {reason: string; of: number},
+): Promise<boolean> {
   const random = opts.random ?? Math.random
   const base = Math.min(250 * 2 ** attempt, 4000)
   const ms = retryAfter ?? Math.round(base / 2 + random() * (base / 2))
@@ -40,6 +69,7 @@ export async function backoff(opts: Timing, attempt: number, retryAfter?: number
     return false
   }
   opts.trace?.(`  waiting ${ms} ms before retrying`)
+  if (say) opts.notice?.(`${say.reason}; retrying in ${seconds(ms)} (${attempt + 1}/${say.of})`)
   await (opts.sleep ?? ((t) => new Promise((r) => setTimeout(r, t))))(ms)
   return true
 }

@@ -21,6 +21,8 @@ const EXEMPT: Record<string, string> = {
   'profiles:remove': `${NOTHING} (edits the local config)`,
   'profiles:use': `${NOTHING} (edits the local config)`,
   logout: `${NOTHING} (forgets the stored client secret)`,
+  history: `${NOTHING} (reads the local record of writes)`,
+  'history:clear': `${NOTHING} (deletes the local record of writes)`,
   'wallet:keys:list': `${NOTHING} (reads the local key store)`,
   'wallet:keys:purge': `${NOTHING} (deletes expired keys from the local key store)`,
   'wallet:stamp': `${NOTHING} (signs a payload with a stored key, locally)`,

@@ -13,8 +13,18 @@ describe('fault spec', () => {
       rate429: 0.05,
       latencyMs: 200,
       reset: 0.01,
+      lostReply: 0,
+      slowReplyMs: 0,
+      slowReplyRate: 1,
       retryAfterSeconds: 1,
     })
+    expect(faultSettingsPatch.parse('lostReply=0.3,slowReply=40s,slowReplyRate=0.5,seed=7')).toMatchObject({
+      lostReply: 0.3,
+      slowReplyMs: 40_000,
+      slowReplyRate: 0.5,
+      seed: 7,
+    })
+    expect(faultSettingsPatch.parse('slowReply=1500ms')).toMatchObject({slowReplyMs: 1500})
     expect(faultSettingsPatch.parse('latency=2s,retryAfter=0,seed=42')).toMatchObject({
       latencyMs: 2000,
       retryAfterSeconds: 0,

@@ -4,6 +4,7 @@ import {usageError} from '../../../lib/errors.js'
 import {listOutputFlags} from '../../../lib/flags-output.js'
 import {eventColumns, type StoredEventSummary} from '../../../lib/output/webhook-event.js'
 import {listView, renderList} from '../../../lib/output/table.js'
+import {io} from '../../../lib/io.js'
 
 export default class WebhooksEventsList extends BaseCommand<typeof WebhooksEventsList> {
   static override summary = 'List the events the sandbox has emitted, oldest first (GET /sandbox/events)'
@@ -58,8 +59,7 @@ export default class WebhooksEventsList extends BaseCommand<typeof WebhooksEvent
     data.forEach(line)
     let stop = false
     const end = () => (stop = true)
-    process.once('SIGINT', end)
-    process.once('SIGTERM', end)
+    const offSignals = [io().onSignal('SIGINT', end), io().onSignal('SIGTERM', end)]
     const deadline = this.ctx.now() + this.ctx.remainingMs()
     await followEvents(this.ctx.client, filter, {
       seen: new Set(data.map((e) => e.id)),
@@ -67,6 +67,7 @@ export default class WebhooksEventsList extends BaseCommand<typeof WebhooksEvent
       until: () => stop || this.ctx.now() >= deadline,
       sleep: (ms) => this.ctx.sleep(ms),
     })
+    for (const off of offSignals) off()
     return undefined
   }
 }

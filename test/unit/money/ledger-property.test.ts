@@ -26,6 +26,7 @@ import {
   operatorSetEnablement,
   registerStablecoin,
   requestEnablement,
+  platformFiatAccount,
   stablecoinAccount,
 } from '../../../src/emulator/domain/stablecoins.js'
 import type {EmuRequest} from '../../../src/emulator/router.js'
@@ -325,7 +326,6 @@ describe('money is conserved', () => {
   it('stablecoin mints and burns move money through the ledger: fiat held then paid out, coins credited, held then paid out (seeded)', async () => {
     const rand = prng(42)
     const p = customer(77)
-    const usd = p.accounts.find((a) => a.balance.currency.code === 'USD')!.id
     const bank = createExternalAccount(emu, usdBankAccount(p.id)).id
     linkProviderAccount(emu, {provider: 'BRALE', apiClientId: 'prop', apiClientSecret: 'prop-secret'})
     const coin = registerStablecoin(emu, {
@@ -336,6 +336,7 @@ describe('money is conserved', () => {
     requestEnablement(emu, coin.id)
     operatorSetEnablement(emu, coin.id, {status: 'ENABLED'})
     const own = stablecoinAccount(emu, emu.db.get('stablecoins', coin.id)!)!.id
+    const usd = platformFiatAccount(emu, 'USD')!.id // a mint spends the platform's own fiat (issue 29 F3)
     const request = (body: unknown) =>
       ({
         method: 'POST',
@@ -357,7 +358,7 @@ describe('money is conserved', () => {
       const cents = 1 + Math.floor(rand() * 30_000)
       try {
         await emu.db.unit(async () => {
-          if (op === 0) recordIncoming(emu, usd, cents, {customerId: p.id, description: 'fund'})
+          if (op === 0) recordIncoming(emu, usd, cents, {description: 'fund'})
           else if (op === 1)
             await mint(
               request({

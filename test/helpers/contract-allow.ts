@@ -162,6 +162,14 @@ export const ALLOWANCES: Allowance[] = [
       /^\/sandbox\/cards\/[^/]+\/simulate\/authorization_expiry$/.test(exchange.path),
   },
   {
+    id: 'card-exception-resolution',
+    decidedBy: 'issue 29 F17 (an EXCEPTION must not hold funds forever; the Service resolves it by its operations)',
+    why: 'POST /sandbox/cards/{id}/simulate/exception_resolution settles or returns an EXCEPTION card transaction, as the Service would; the contract has no simulator for it.',
+    excuses: ({exchange, line}) =>
+      line.startsWith('no operation ') &&
+      /^\/sandbox\/cards\/[^/]+\/simulate\/exception_resolution$/.test(exchange.path),
+  },
+  {
     id: 'card-transaction-voided',
     decidedBy: 'service-api.md §3 Card transaction, §6 CARD_TRANSACTION.* (api-gaps §10.2 #25)',
     why: "An expired authorization is VOIDED; the contract's CardTransactionStatus has no VOIDED (and still has REFUNDED, which the spec removed). Excused only where the value is VOIDED.",

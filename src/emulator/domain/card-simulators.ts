@@ -14,6 +14,7 @@ import {
   postReturn,
   pull,
   resize,
+  resolveException,
   reverseReturn,
   voidAuthorization,
   type StoredCardTransaction,
@@ -87,6 +88,9 @@ export function simulate(
       postReturn(ctx, t, amount!)
       break
     }
+    case 'exception_resolution':
+      resolveException(ctx, t, input.resolution as 'SETTLE' | 'RETURN')
+      break
     case 'return_reversal':
       if (t.refundedAmount.amount === 0)
         throw invalid([{field: 'cardTransactionId', message: `${t.id} has no posted return (refundedAmount is 0)`}])

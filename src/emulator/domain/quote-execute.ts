@@ -4,9 +4,9 @@ import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
 import {getCustomer} from './customers.js'
 import {getExternalAccount} from './external-accounts.js'
-import {arriveInTransit, hold} from './ledger.js'
+import {arriveInTransit, getInternalAccount, hold} from './ledger.js'
 import {quoteOutcome, type Outcome} from './payout-patterns.js'
-import {addDailyVolume, checkCustomerReady, checkDailyVolume} from './quote-rules.js'
+import {addDailyVolume, checkCreditFits, checkCustomerReady, checkDailyVolume} from './quote-rules.js'
 import {getQuote, type StoredQuote} from './quotes.js'
 import {umaOutcome} from './quote-uma.js'
 import {startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
@@ -121,6 +121,14 @@ export function executeQuote(
     }
   }
   const cents = checkDailyVolume(ctx, q.sendingCurrency.code, q.totalSendingAmount)
+  // The destination may have filled up since the quote: still refused before anything moves.
+  if (q._.destinationInternal && q._.destinationAccountId)
+    checkCreditFits(
+      ctx,
+      getInternalAccount(ctx, q._.destinationAccountId),
+      q.totalReceivingAmount,
+      'lockedCurrencyAmount',
+    )
   let funding: Funding
   if (q._.sourceKind === 'INTERNAL') {
     hold(ctx, q._.sourceAccountId!, q.totalSendingAmount)
@@ -174,6 +182,8 @@ export function sandboxSend(
   }
   checkCustomerReady(ctx, q._.customerId)
   const cents = checkDailyVolume(ctx, q.sendingCurrency.code, q.totalSendingAmount)
+  if (q._.destinationInternal && q._.destinationAccountId)
+    checkCreditFits(ctx, getInternalAccount(ctx, q._.destinationAccountId), q.totalReceivingAmount, 'quoteId')
   arriveInTransit(ctx, q.sendingCurrency.code, q.totalSendingAmount)
   addDailyVolume(ctx, cents)
   const funded = ctx.db.put('quotes', q.id, {

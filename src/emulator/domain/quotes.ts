@@ -9,7 +9,7 @@ import {getExternalAccount, type StoredExternalAccount} from './external-account
 import {feesFor} from './fees.js'
 import {currencyObject, fundingInstructionsFor, type InternalAccount} from './internal-accounts.js'
 import {getInternalAccount, insufficientFunds} from './ledger.js'
-import {checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
+import {checkCreditFits, checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
 import {checkUmaAmount, umaDestination} from './quote-uma.js'
 import {convertDown, convertUp, rateFor, rateNumber} from './rates.js'
 import {quoteWalletPayload} from './wallet/quote-signing.js'
@@ -147,6 +147,7 @@ export function createQuote(
   checkSize(ctx, from, to, sending, receiving, rail)
   if (uma) checkUmaAmount(uma, receiving)
   if (destExt) checkDestination(ctx, destExt, {code: to, amount: receiving})
+  if (destInt) checkCreditFits(ctx, destInt, receiving, 'lockedCurrencyAmount')
   if (src.kind === 'INTERNAL' && (src.account as InternalAccount).balance.amount < sending)
     throw insufficientFunds(src.account as InternalAccount, sending)
 

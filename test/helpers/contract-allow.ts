@@ -200,6 +200,18 @@ export const ALLOWANCES: Allowance[] = [
       code(exchange) === 'FORBIDDEN' &&
       line.startsWith('status 403 is not a documented answer'),
   },
+  {
+    id: 'transfer-customer-not-ready',
+    decidedBy:
+      "service-api.md §4.4 (the quoting errors USER_NOT_READY, END_USER_TERMS_NOT_ACCEPTED) and issue 29 (every debit of a customer runs the quote path's checks)",
+    why: "The deprecated /transfer-out and /transfer-in are a quote executed at once, so a customer who is not verified or has not accepted the terms gets the quote's 403; the contract lists no 403 on them.",
+    excuses: ({kind, exchange, line}) =>
+      kind === 'response' &&
+      exchange.status === 403 &&
+      /^\/transfer-(out|in)$/.test(exchange.path) &&
+      ['USER_NOT_READY', 'END_USER_TERMS_NOT_ACCEPTED'].includes(String(code(exchange))) &&
+      line.startsWith('status 403 is not a documented answer'),
+  },
   // Open differences the sandbox or CLI should lose (not decided by the spec); each names what to change.
   {
     id: 'open-sandbox-only-codes',

@@ -58,7 +58,7 @@ export function transferOut(
         ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
         ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
       },
-      {beforeStore},
+      {beforeStore, site: 'transfer.out'},
     ),
   )
   const done = executeQuote(ctx, q.id, {req, outcome: transferOutcome(dest.accountInfo), ...by})
@@ -96,7 +96,7 @@ export function transferIn(
         lockedCurrencySide: 'SENDING',
         lockedCurrencyAmount: input.amount,
       },
-      {beforeStore},
+      {beforeStore, site: 'transfer.in'},
     ),
   )
   const done = executeQuote(ctx, q.id, {req, outcome: transferOutcome(src.accountInfo), ...by})

@@ -66,7 +66,13 @@ export function registerSandboxMoney(router: Router): void {
     )
     return {
       status: 200,
-      body: publicQuote(executeQuote(ctx, req.params.quoteId, {req, agentId: agentId ?? 'Agent:sandbox'})),
+      body: publicQuote(
+        executeQuote(ctx, req.params.quoteId, {
+          req,
+          agentId: agentId ?? 'Agent:sandbox',
+          site: 'sandbox.execute-as-agent',
+        }),
+      ),
     }
   })
 

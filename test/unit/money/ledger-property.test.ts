@@ -98,6 +98,24 @@ function activeCard(customerId: string, accountId: string): string {
 
 const MERCHANTS = ['CORNER SHOP', 'CORNER SHOP', 'CORNER SHOP', 'DECLINE-002', 'ALERT-006', 'PAUSED-003']
 
+/** Takes every way a hold ends: payments on their way complete, open authorizations expire or clear, EXCEPTIONs are returned. */
+function drainHolds(customerIds: string[]): void {
+  for (const t of emu.db.all<StoredTransaction>('transactions'))
+    if (customerIds.includes(t.customerId!) && t.type === 'OUTGOING' && t.status === 'PROCESSING')
+      completePayment(emu, t)
+  for (const t of emu.db.all<StoredCardTransaction>('cardTransactions')) {
+    if (!customerIds.includes(t.customerId)) continue
+    if (t.status === 'EXCEPTION')
+      simulate(emu, t.cardId, 'exception_resolution', {cardTransactionId: t.id, resolution: 'RETURN'})
+    else if (t.status === 'AUTHORIZED' && t.settledAmount.amount === 0) voidAuthorization(emu, t)
+    else if (t.status === 'AUTHORIZED' || t.status === 'PARTIALLY_SETTLED')
+      simulate(emu, t.cardId, 'clearing', {
+        cardTransactionId: t.id,
+        amount: Math.max(1, t.authorizedAmount.amount - t.settledAmount.amount),
+      })
+  }
+}
+
 /** Across all seeds: how often each kind of step really happened. */
 const seen: Record<string, number> = {}
 
@@ -216,6 +234,12 @@ describe('money is conserved', () => {
                 amount: 1 + Math.floor(rand() * 1.2 * (t.settledAmount.amount - t.refundedAmount.amount)),
               })
             if (t) tally('card return')
+          } else if (op === 13 && rand() < 0.4 && cardTxs((x) => x.status === 'EXCEPTION').length) {
+            // Issue 29 F17: an EXCEPTION is resolved as the Service would, settled or returned.
+            const t = pick(cardTxs((x) => x.status === 'EXCEPTION'))!
+            const resolution = rand() < 0.5 ? 'SETTLE' : 'RETURN'
+            simulate(emu, t.cardId, 'exception_resolution', {cardTransactionId: t.id, resolution})
+            tally(`card exception ${resolution}`)
           } else if (op === 13) {
             const t = pick(cardTxs((x) => x.refundedAmount.amount > 0))
             if (t) simulate(emu, t.cardId, 'return_reversal', {cardTransactionId: t.id})
@@ -260,7 +284,19 @@ describe('money is conserved', () => {
           expect(a.balance.amount).toBeGreaterThanOrEqual(0)
           expect(a.totalBalance.amount).toBeGreaterThanOrEqual(a.balance.amount)
         }
+        // Every card hold has a way to end: it sits on a transaction that a clearing, an expiry or a resolution ends.
+        for (const t of emu.db.all<StoredCardTransaction>('cardTransactions'))
+          if (t._.held > 0)
+            expect(['AUTHORIZED', 'PARTIALLY_SETTLED', 'EXCEPTION'], `seed ${seed} step ${step}: ${t.id}`).toContain(
+              t.status,
+            )
       }
+      // ... and taking those ways ends every hold: nothing stays held once payments settle and cards resolve.
+      drainHolds(people.map((x) => x.id))
+      for (const a of emu.db.all<InternalAccount>('internalAccounts'))
+        if (people.some((x) => x.id === a.customerId))
+          expect(a.totalBalance.amount, `seed ${seed}: ${a.id} still holds funds`).toBe(a.balance.amount)
+      expect(Object.entries(imbalance(emu)).filter(([, v]) => v !== 0)).toEqual([])
       // The sequence really exercised the ledger (not just refusals).
       for (const t of emu.db.all<StoredCardTransaction>('cardTransactions'))
         expect(t._.held, t.id).toBeGreaterThanOrEqual(0)
@@ -298,6 +334,8 @@ describe('money is conserved', () => {
       'card return reversal',
       'card advice',
       'card credit',
+      'card exception SETTLE',
+      'card exception RETURN',
       'card close',
       'refused INVALID_INPUT',
     ]

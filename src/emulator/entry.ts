@@ -10,6 +10,7 @@ import type {SandboxSettings} from './settings.js'
  * it, and the store operations below do not load the server (the Emulator is imported on start).
  */
 export {backupDatabase, checkDatabase, freshDatabase, restoreDatabase} from './store/files.js'
+export {cardExceptions} from './store/attention.js'
 
 /** Decisions land quickly in a throwaway sandbox unless the flow's `sandbox:` block says otherwise. */
 const FLOW_DEFAULTS: Partial<SandboxSettings> = {decisionDelayMs: 250}

@@ -2,7 +2,7 @@ import type {Context} from './context.js'
 import type {LoadSandboxStore} from './sandbox-store.js'
 import type {Check, DoctorReport} from './doctor/check.js'
 import {keyStoreChecks, nodeCheck, quorumCheck} from './doctor/machine.js'
-import {databaseCheck, sandboxCheck} from './doctor/sandbox.js'
+import {cardExceptionsCheck, databaseCheck, sandboxCheck} from './doctor/sandbox.js'
 import {profileCheck, proxyCheck, serviceChecks, unreachable} from './doctor/service.js'
 
 export type {Check, CheckStatus, DoctorReport} from './doctor/check.js'
@@ -29,6 +29,7 @@ export async function runDoctor(
     proxyCheck(ctx),
     sandboxCheck(ctx, reachable),
     await databaseCheck(ctx, loadStore),
+    await cardExceptionsCheck(ctx, loadStore),
     ...keyStoreChecks(ctx),
     quorumCheck(ctx),
     nodeCheck(nodeVersion),

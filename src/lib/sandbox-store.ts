@@ -9,6 +9,8 @@ export interface SandboxStore {
   checkDatabase(file: string): {tables: number}
   restoreDatabase(dataDir: string, file: string): {kept?: string}
   freshDatabase(dataDir: string): void
+  /** Card transactions in EXCEPTION, each holding `heldAmount` until it is settled or returned. */
+  cardExceptions(file: string): Array<{id: string; heldAmount: number}>
 }
 
 /** Loads the store module; commands pass `() => import('../emulator/entry.js')`. */

@@ -36,3 +36,13 @@ export function checkDatabaseNotLost(dataDir: string, dbFile: string): void {
     'Restore it with `svc sandbox restore <backup file>`, or start afresh on purpose with `svc sandbox reset`.',
   )
 }
+
+/**
+ * A data dir others may read or enter (e.g. a pre-existing 0755 one) is used, not changed: its files
+ * are 0600 anyway, but their names and sizes show. The warning names the fix (issue 29 F11).
+ */
+export function dataDirWarning(dataDir: string): string | undefined {
+  const mode = statSync(dataDir).mode & 0o777
+  if ((mode & 0o077) === 0) return undefined
+  return `warning: the data dir ${dataDir} is open to ${mode & 0o070 ? 'its group' : ''}${mode & 0o070 && mode & 0o007 ? ' and ' : ''}${mode & 0o007 ? 'other users' : ''} (mode ${mode.toString(8).padStart(3, '0')}); its files are 0600, but run \`chmod 700 ${dataDir}\` to keep their names private too`
+}

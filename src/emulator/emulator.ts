@@ -8,7 +8,7 @@ import {API_VERSION} from '../lib/paths.js'
 import {Clock, machineTime} from './clock.js'
 import {contextFor, savePlatformConfig, type Reactions, type SandboxContext} from './context.js'
 import {principalKey} from './authz/principal-of.js'
-import {DataFileError, checkDatabaseNotLost} from './data-files.js'
+import {DataFileError, checkDatabaseNotLost, dataDirWarning} from './data-files.js'
 import {followTransaction} from './domain/agent-actions.js'
 import {registerImportJobs} from './domain/bulk-import.js'
 import {registerCardTransactionJobs} from './domain/card-simulators.js'
@@ -108,6 +108,8 @@ export class Emulator implements SandboxContext, ServerHost {
       this.db = Db.open(opts.dataDir, (line) => this.log(line))
       this.clock = new Clock(this.db, opts.now)
       this.clock.ensureStored()
+      const openDir = dataDirWarning(opts.dataDir)
+      if (openDir) this.log(openDir)
       if (!this.db.get('config', 'platform'))
         this.db.put('config', 'platform', defaultConfig(this.iso(), opts.settings))
       this.scheduler = new Scheduler(this.db, this.clock, (e) =>

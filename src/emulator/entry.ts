@@ -23,6 +23,7 @@ export async function restoreDatabase(
   const r = await restoreFile(dataDir, file, {keepCredentials: !opts.handOver})
   return {...(r.kept ? {kept: r.kept} : {}), rows: r.rows, ...snapshotReport(r)}
 }
+export {cardExceptions} from './store/attention.js'
 
 /** Decisions land quickly in a throwaway sandbox unless the flow's `sandbox:` block says otherwise. */
 const FLOW_DEFAULTS: Partial<SandboxSettings> = {decisionDelayMs: 250}

@@ -103,6 +103,9 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
       try {
+        // The body may have taken long to arrive: a token deleted meanwhile (or an agent revoked) no
+        // longer writes. Checked again inside the request's unit, so its writes never commit (issue 29 F12).
+        if (method !== 'GET' && principal.kind !== 'public') principalFor(emu, entry, req.headers)
         return await match.handler(
           {
             method,

@@ -2,7 +2,7 @@ import type {Context} from './context.js'
 import type {LoadSandboxStore} from './sandbox-store.js'
 import type {Check, DoctorReport} from './doctor/check.js'
 import {keyStoreChecks, nodeCheck, quorumCheck} from './doctor/machine.js'
-import {databaseCheck, partialCopiesCheck, sandboxCheck} from './doctor/sandbox.js'
+import {cardExceptionsCheck, databaseCheck, partialCopiesCheck, sandboxCheck} from './doctor/sandbox.js'
 import {profileCheck, proxyCheck, serviceChecks, tlsCheck, unreachable} from './doctor/service.js'
 import {webhookCheck} from './doctor/webhooks.js'
 
@@ -34,6 +34,7 @@ export async function runDoctor(
     await webhookCheck(ctx, reachable),
     await databaseCheck(ctx, loadStore),
     ...partialCopiesCheck(ctx),
+    await cardExceptionsCheck(ctx, loadStore),
     ...keyStoreChecks(ctx),
     quorumCheck(ctx),
     nodeCheck(nodeVersion),

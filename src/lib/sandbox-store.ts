@@ -14,6 +14,8 @@ export interface SandboxStore {
   /** `handOver`: someone else's snapshot (`snapshot load`), whose API and agent tokens are left behind. */
   restoreDatabase(dataDir: string, file: string, opts?: {handOver?: boolean}): Promise<RestoredState>
   freshDatabase(dataDir: string): void
+  /** Card transactions in EXCEPTION, each holding `heldAmount` until it is settled or returned. */
+  cardExceptions(file: string): Array<{id: string; heldAmount: number}>
 }
 
 /** What a restore or load put in place, took from the file besides data, and left behind. */

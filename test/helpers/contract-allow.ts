@@ -151,6 +151,14 @@ export const ALLOWANCES: Allowance[] = [
       /^\/sandbox\/cards\/[^/]+\/simulate\/authorization_expiry$/.test(exchange.path),
   },
   {
+    id: 'card-exception-resolution',
+    decidedBy: 'issue 29 F17 (an EXCEPTION must not hold funds forever; the Service resolves it by its operations)',
+    why: 'POST /sandbox/cards/{id}/simulate/exception_resolution settles or returns an EXCEPTION card transaction, as the Service would; the contract has no simulator for it.',
+    excuses: ({exchange, line}) =>
+      line.startsWith('no operation ') &&
+      /^\/sandbox\/cards\/[^/]+\/simulate\/exception_resolution$/.test(exchange.path),
+  },
+  {
     id: 'card-transaction-voided',
     decidedBy: 'service-api.md §3 Card transaction, §6 CARD_TRANSACTION.* (api-gaps §10.2 #25)',
     why: "An expired authorization is VOIDED; the contract's CardTransactionStatus has no VOIDED (and still has REFUNDED, which the spec removed). Excused only where the value is VOIDED.",
@@ -179,6 +187,18 @@ export const ALLOWANCES: Allowance[] = [
       kind === 'response' &&
       exchange.status === 403 &&
       code(exchange) === 'FORBIDDEN' &&
+      line.startsWith('status 403 is not a documented answer'),
+  },
+  {
+    id: 'transfer-customer-not-ready',
+    decidedBy:
+      "service-api.md §4.4 (the quoting errors USER_NOT_READY, END_USER_TERMS_NOT_ACCEPTED) and issue 29 (every debit of a customer runs the quote path's checks)",
+    why: "The deprecated /transfer-out and /transfer-in are a quote executed at once, so a customer who is not verified or has not accepted the terms gets the quote's 403; the contract lists no 403 on them.",
+    excuses: ({kind, exchange, line}) =>
+      kind === 'response' &&
+      exchange.status === 403 &&
+      /^\/transfer-(out|in)$/.test(exchange.path) &&
+      ['USER_NOT_READY', 'END_USER_TERMS_NOT_ACCEPTED'].includes(String(code(exchange))) &&
       line.startsWith('status 403 is not a documented answer'),
   },
   // Open differences the sandbox or CLI should lose (not decided by the spec); each names what to change.

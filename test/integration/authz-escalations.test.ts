@@ -31,8 +31,8 @@ async function customer(name: string): Promise<Customer> {
   return {...c, clabe: ext.body.id}
 }
 
-/** The platform's own internal account, as the probe made it: a stablecoin enabled for the platform, then funded (here by a mint paid from a customer's USD). */
-async function fundedPlatformAccount(payer: Customer): Promise<string> {
+/** The platform's own internal account, as the probe made it: a stablecoin enabled for the platform, then funded (by a mint paid from the platform's own USD). */
+async function fundedPlatformAccount(): Promise<string> {
   const key = (k: string) => ({'idempotency-key': k})
   const link = await api(
     sbx,
@@ -60,13 +60,16 @@ async function fundedPlatformAccount(payer: Customer): Promise<string> {
   )
   expect((await api(sbx, 'PATCH', '/config', {sandbox: {exchangeRates: {ACME: '1'}}})).status).toBe(200)
   const id = (await api(sbx, 'GET', '/platform/internal-accounts?currency=ACME')).body.data[0].id as string
+  // A mint spends the platform's own fiat (issue 29 F3): the operator funds it first.
+  const fiat = (await api(sbx, 'GET', '/platform/internal-accounts?currency=USD')).body.data[0].id as string
+  expect((await api(sbx, 'POST', `/sandbox/internal-accounts/${fiat}/fund`, {amount: 1_000_000})).status).toBe(200)
   const mint = await api(
     sbx,
     'POST',
     `/stablecoins/${coin.body.id}/mints`,
     {
       amount: '500000000',
-      fundingSource: {type: 'GRID_INTERNAL_ACCOUNT', accountId: payer.account('USD')},
+      fundingSource: {type: 'GRID_INTERNAL_ACCOUNT', accountId: fiat},
       destination: {accountId: id},
     },
     key('mint-1'),
@@ -86,7 +89,7 @@ beforeAll(async () => {
   sbx = await startSandbox({paymentCompletionDelayMs: 10_000})
   a = await customer('Ada Lovelace')
   b = await customer('Grace Hopper')
-  platformAccount = await fundedPlatformAccount(b)
+  platformAccount = await fundedPlatformAccount()
 })
 afterAll(async () => sbx.stop())
 

@@ -304,6 +304,86 @@ describe('card transactions through the CLI', () => {
     await expectConserved(sbx)
   })
 
+  it('issue 29 F17: an EXCEPTION (descriptor 006) needs attention until exception_resolution settles or returns it; either way its hold ends', async () => {
+    const h = await cardWithFunds()
+    const first = await auth(h.card, '10.00', 'SHOP 006')
+    expect(first.data).toMatchObject({
+      status: 'EXCEPTION',
+      needsAttention: {heldAmount: 1000, reason: expect.stringMatching(/exception_resolution/)},
+    })
+    expect(money(h.account)).toEqual({spendable: 99_000, total: 100_000})
+    // Clearing and expiry do not apply to it (the hold would otherwise stay for good).
+    const clearing = await sbx.run([
+      'sandbox',
+      'card',
+      'clearing',
+      h.card,
+      '--transaction',
+      first.data.id,
+      '--amount',
+      '10.00',
+      '--json',
+    ])
+    expect(clearing.code).toBe(2)
+    // RETURN: the hold goes back to the funding account; nothing left the platform.
+    const returned = await sim('exception_resolution', h.card, [
+      '--transaction',
+      first.data.id,
+      '--resolution',
+      'RETURN',
+    ])
+    expect(returned).toMatchObject({type: 'CARD_TRANSACTION.VOIDED', data: {id: first.data.id, status: 'VOIDED'}})
+    expect(returned.data.needsAttention).toBeUndefined()
+    expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
+    // SETTLE: the held amount is paid to the network.
+    const second = await auth(h.card, '25.00', 'SHOP 006')
+    const settled = await sim('exception_resolution', h.card, [
+      '--transaction',
+      second.data.id,
+      '--resolution',
+      'SETTLE',
+    ])
+    expect(settled).toMatchObject({
+      type: 'CARD_TRANSACTION.SETTLED',
+      data: {status: 'SETTLED', settledAmount: {amount: 2500}, settlementSummary: {count: 1, totalAmount: 2500}},
+    })
+    expect(money(h.account)).toEqual({spendable: 97_500, total: 97_500})
+    // Resolved once: a second resolution, or one of a transaction that is not an EXCEPTION, is refused naming the field.
+    const again = await sbx.run([
+      'sandbox',
+      'card',
+      'exception_resolution',
+      h.card,
+      '--transaction',
+      second.data.id,
+      '--resolution',
+      'RETURN',
+      '--json',
+    ])
+    expect(again.code).toBe(2)
+    expect(again.json().error.details.errors).toEqual([
+      {field: 'cardTransactionId', message: `${second.data.id} is SETTLED; only an EXCEPTION is resolved`},
+    ])
+    // The CLI refuses a resolution without --resolution before any request.
+    const sent = sbx.requestCount()
+    const missing = await sbx.run([
+      'sandbox',
+      'card',
+      'exception_resolution',
+      h.card,
+      '--transaction',
+      second.data.id,
+      '--json',
+    ])
+    expect(missing.code).toBe(2)
+    expect(missing.json().error.details.errors).toEqual([
+      {field: 'resolution', message: 'exception_resolution needs --resolution SETTLE or RETURN'},
+    ])
+    expect(sbx.requestCount()).toBe(sent)
+    expect(money(h.account)).toEqual({spendable: 97_500, total: 97_500})
+    await expectConserved(sbx)
+  })
+
   it('an authorization above the balance is declined INSUFFICIENT_FUNDS', async () => {
     const h = await cardWithFunds()
     const e = await auth(h.card, '1000.01')

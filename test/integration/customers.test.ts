@@ -192,6 +192,19 @@ describe('customers, end to end against the local sandbox', () => {
     expect(unknown.json().error.code).toBe('END_USER_TERMS_VERSION_NOT_FOUND')
   })
 
+  it("issue 29 F14: the terms url is a public hosted page, like the KYC link: no credentials asked of the end user's browser", async () => {
+    const terms = (await sbx.run(['customers', 'terms', '--json'])).json()
+    expect(terms.url).toBe(`${sbx.url}/sandbox/hosted/terms/2025-10-01`)
+    const page = await fetch(terms.url) // no Authorization header: a browser's request
+    expect(page.status).toBe(200)
+    expect(page.headers.get('www-authenticate')).toBeNull()
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(await page.text()).toContain('version 2025-10-01')
+    const unknown = await fetch(`${sbx.url}/sandbox/hosted/terms/1999-01-01`)
+    expect(unknown.status).toBe(404)
+    expect(unknown.headers.get('www-authenticate')).toBeNull()
+  })
+
   it('401 with a wrong secret is exit 4, and the secret never appears in --debug output', async () => {
     const secret = sbx.env.SVC_CLIENT_SECRET
     const ok = await svc(['customers', 'list', '--debug', '--json'], {env: sbx.env})

@@ -27,6 +27,7 @@ describe('svc doctor', () => {
       '✓ local sandbox',
       '✓ webhooks',
       '✓ sandbox database',
+      '✓ card exceptions',
       '✓ key store',
       '✓ expired keys',
       '✓ quorum key',
@@ -122,6 +123,34 @@ describe('svc doctor', () => {
     expect(r.stdout).toMatch(/✗ local sandbox\s+not running at http:\/\/127\.0\.0\.1:\d+/)
     expect(r.stdout).toContain('→ Start it with `svc sandbox serve --detach`')
     expect(r.stdout).toMatch(/✗ credentials\s+GET \/config failed: The local sandbox is not running/)
+  })
+
+  it('issue 29 F17: a card EXCEPTION is listed as needing attention (a warning, exit 0) until it is resolved', async () => {
+    const {api, approvedCustomer, until} = await import('../helpers/money.js')
+    const c = await approvedCustomer(sbx, ['USD'])
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 10_000})
+    const card = (
+      await api(sbx, 'POST', '/cards', {cardholderId: c.id, form: 'VIRTUAL', fundingSources: [c.account('USD')]})
+    ).body.id as string
+    await until(
+      () => sbx.emu.db.get<{state: string}>('cards', card)!.state,
+      (s) => s === 'ACTIVE',
+    )
+    const auth = {amount: 1_000, currency: {code: 'USD'}, merchant: {descriptor: 'SHOP 006'}}
+    expect((await api(sbx, 'POST', `/sandbox/cards/${card}/simulate/authorization`, auth)).status).toBe(202)
+    const tx = sbx.emu.db
+      .all<{id: string; status: string}>('cardTransactions')
+      .find((t) => t.status === 'EXCEPTION')!.id
+    const r = await svc(['doctor', '--json'], {env: env()})
+    expect(r.code, r.stdout).toBe(0)
+    expect(byName(r)['card exceptions']).toMatchObject({
+      status: 'warn',
+      detail: `1 card transaction(s) in EXCEPTION keep their holds: ${tx} (holds 1000)`,
+      hint: expect.stringContaining('svc sandbox card exception_resolution'),
+    })
+    const resolve = {cardTransactionId: tx, resolution: 'RETURN'}
+    expect((await api(sbx, 'POST', `/sandbox/cards/${card}/simulate/exception_resolution`, resolve)).status).toBe(202)
+    expect(byName(await svc(['doctor', '--json'], {env: env()}))['card exceptions']).toMatchObject({status: 'ok'})
   })
 
   it('a damaged sandbox database: names the file and the way back, exit 1', async () => {

@@ -180,7 +180,7 @@ beforeAll(async () => {
       '--json',
     ])
   ).id
-  const authorize = async () =>
+  const authorize = async (descriptor = 'EXAMPLE SHOP') =>
     (
       await runJson([
         'sandbox',
@@ -190,7 +190,7 @@ beforeAll(async () => {
         '--amount',
         '12.50',
         '--descriptor',
-        'EXAMPLE SHOP',
+        descriptor,
         '--wait-for-event',
         '--json',
       ])
@@ -198,6 +198,8 @@ beforeAll(async () => {
   ids.CardTransaction = await authorize()
   // Expiry needs an authorization nothing has settled yet.
   ids.OpenCardTransaction = await authorize()
+  // A resolution needs an EXCEPTION (descriptor suffix 006).
+  ids.ExceptionCardTransaction = await authorize('EXAMPLE SHOP 006')
   ids.Webhook = (await runJson(['webhooks', 'events', 'list', '--json'])).data[0].id
   for (const k of ['Quote', 'Transaction', 'Session', 'AuthMethod', 'Webhook', 'Card', 'CardTransaction'])
     expect(ids[k], k).toMatch(new RegExp(`^${k}:`))
@@ -233,7 +235,9 @@ function runnable(commandId: string, example: string): string[] | undefined {
                   ? 'CryptoAccount'
                   : ph[1] === 'CardTransaction' && /authorization_expiry/.test(example)
                     ? 'OpenCardTransaction'
-                    : ph[1]
+                    : ph[1] === 'CardTransaction' && /exception_resolution/.test(example)
+                      ? 'ExceptionCardTransaction'
+                      : ph[1]
       if (!ids[kind]) return undefined
       out.push(ids[kind])
       continue

@@ -403,6 +403,29 @@ describe('damage and misuse are refused at start or before anything is written, 
     expect(statSync(out).mode & 0o777).toBe(0o600)
   }, 40_000)
 
+  it('issue 29 F11: in a pre-existing 0755 data dir under umask 022 the database, its WAL and the key files are 0600, and serve warns naming the fix', async () => {
+    const dataDir = newDir()
+    mkdirSync(dataDir, {mode: 0o755})
+    chmodSync(dataDir, 0o755)
+    const umask = process.umask(0o022) // the child inherits it
+    let served
+    try {
+      served = await serve(home, dataDir)
+    } finally {
+      process.umask(umask)
+    }
+    const {child, ready, stderr} = served
+    expect((await call(ready, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Ada'})).status).toBe(201)
+    const files = ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'credentials.json', 'webhook-key.pem']
+    expect(Object.fromEntries(files.map((f) => [f, (statSync(join(dataDir, f)).mode & 0o777).toString(8)]))).toEqual(
+      Object.fromEntries(files.map((f) => [f, '600'])),
+    )
+    expect(stderr()).toContain(`the data dir ${dataDir} is open to its group and other users (mode 755)`)
+    expect(stderr()).toContain(`chmod 700 ${dataDir}`)
+    expect(statSync(dataDir).mode & 0o777).toBe(0o755) // warned about, not changed
+    await kill9(child)
+  }, 30_000)
+
   it('a shared directory (mode 1777) is not chmod-ed: it is refused with a hint, and a subdirectory of it works', async () => {
     const shared = mkdtempSync(join(tmpdir(), 'svc-shared-'))
     dirs.push(shared)

@@ -179,6 +179,40 @@ describe('strong customer authentication through the CLI', () => {
     expect(done.stdout + done.stderr).not.toContain(SECRET_CODE)
   })
 
+  it('issue 29 F4: card reveal is SCA-railed: without a session 409 with the login hint (exit 6) and no link minted; with one, the link', async () => {
+    const c = await fundedPayer(sbx, ['USD'])
+    const issued = await sbx.run([
+      'cards',
+      'issue',
+      '--customer',
+      c.id,
+      '--account',
+      c.account('USD'),
+      '--platform-card-id',
+      'sca-reveal-1',
+      '--wait',
+      '--json',
+    ])
+    expect(issued.code, issued.stderr).toBe(0)
+    const card = issued.json().id as string
+    const reveals = () => sbx.emu.db.sql.rows('SELECT id FROM cardReveals').length
+    const before = reveals()
+    const out = join(sbx.dir, 'sca-reveal.json')
+    const refused = await sbx.run(['cards', 'reveal', card, '--out', out])
+    expect(refused.code).toBe(6)
+    expect(refused.stderr).toMatch(/SCA_SESSION_REQUIRED, HTTP 409/)
+    expect(refused.stderr).toContain(`svc sca login start ${c.id}`)
+    expect(reveals()).toBe(before)
+    // Straight to the API as well: the check is the sandbox's, not the CLI's.
+    const direct = await api(sbx, 'POST', `/cards/${card}/reveal`)
+    expect(direct).toMatchObject({status: 409, body: {code: 'SCA_SESSION_REQUIRED', details: {customerId: c.id}}})
+    expect(reveals()).toBe(before)
+    await login(c.id)
+    const shown = await sbx.run(['cards', 'reveal', card, '--out', out, '--json'])
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(reveals()).toBe(before + 1)
+  })
+
   it('quote execute without a session explains the SCA step (exit 6) and changes nothing', async () => {
     const c = await fundedPayer(sbx)
     await login(c.id)

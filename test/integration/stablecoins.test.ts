@@ -5,6 +5,8 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 let sbx: TestSandbox
 let usd: string
+/** The platform's own USD account (made by ENABLED): what a GRID_INTERNAL_ACCOUNT mint draws on. */
+let fiat: string
 let bank: string
 let wallet: string
 beforeAll(async () => {
@@ -98,6 +100,8 @@ describe('svc stablecoins', () => {
       type: 'INTERNAL_CRYPTO',
       balance: {amount: 0, currency: {code: 'ACME', decimals: 6}},
     })
+    fiat = (await api(sbx, 'GET', '/platform/internal-accounts?currency=USD')).body.data[0].id
+    await api(sbx, 'POST', `/sandbox/internal-accounts/${fiat}/fund`, {amount: 100_000})
 
     // Mint 50.00 ACME funded from the USD internal account, into the platform's ACME account.
     const mint = await sbx.json([
@@ -109,15 +113,15 @@ describe('svc stablecoins', () => {
       '--funding',
       'GRID_INTERNAL_ACCOUNT',
       '--funding-account',
-      usd,
+      fiat,
       '--to',
       platformAccount.id,
     ])
     expect(mint).toMatchObject({operationType: 'MINT', status: 'PROCESSING', amount: '50000000', stablecoinId: coin.id})
-    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', usd)!.balance.amount).toBe(95_000) // held at once
+    expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', fiat)!.balance.amount).toBe(95_000) // held at once
     await settled(mint.id)
     expect(
-      sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', usd),
+      sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', fiat),
     ).toMatchObject({balance: {amount: 95_000}, totalBalance: {amount: 95_000}})
     expect(sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', platformAccount.id)!.balance.amount).toBe(
       50_000_000,
@@ -180,9 +184,10 @@ describe('svc stablecoins', () => {
     expect(
       moves.map(
         (a) =>
-          `${a.id === usd ? 'USD' : a.id === platformAccount.id ? 'ACME' : a.id} ${a.balance.amount}/${a.totalBalance.amount}`,
+          `${a.id === fiat ? 'USD' : a.id === platformAccount.id ? 'ACME' : a.id} ${a.balance.amount}/${a.totalBalance.amount}`,
       ),
     ).toEqual([
+      'USD 100000/100000', // the platform's own USD funded (sandbox)
       'USD 95000/100000', // mint: 50.00 USD held
       'USD 95000/95000', // mint settled: paid out
       'ACME 50000000/50000000', // minted into the platform's account
@@ -190,6 +195,53 @@ describe('svc stablecoins', () => {
       'ACME 29750000/29750000', // burn settled
     ])
     expect(JSON.stringify(all)).not.toContain('_ledger')
+  })
+
+  it("issue 29 F3: a GRID_INTERNAL_ACCOUNT mint draws only on the platform's own fiat account: a customer's account is 400 naming the field, nothing held", async () => {
+    const acme = (await api(sbx, 'GET', '/platform/internal-accounts?currency=ACME')).body.data[0].id
+    const before = snapshot()
+    const customers = sbx.emu.db.count('transactions')
+    const r = await sbx.run([
+      'stablecoins',
+      'mint',
+      coin.id,
+      '--amount',
+      '10',
+      '--funding',
+      'GRID_INTERNAL_ACCOUNT',
+      '--funding-account',
+      usd,
+      '--to',
+      acme,
+      '--json',
+    ])
+    expect(r.code, r.stdout).toBe(2)
+    expect(errorOf(r)).toMatchObject({status: 400, code: 'INVALID_INPUT'})
+    expect(errorOf(r).details.errors).toEqual([
+      {
+        field: 'fundingSource.accountId',
+        message: `must be the platform's own USD internal account (${fiat}), not an account of ${
+          sbx.emu.db.get<{customerId: string}>('internalAccounts', usd)!.customerId
+        }`,
+      },
+    ])
+    expect(snapshot()).toEqual(before)
+    expect(sbx.emu.db.count('transactions')).toBe(customers)
+    // The platform's account of another currency is refused the same way.
+    const wrongCurrency = await api(
+      sbx,
+      'POST',
+      `/stablecoins/${coin.id}/mints`,
+      {
+        amount: '10000000',
+        fundingSource: {type: 'GRID_INTERNAL_ACCOUNT', accountId: acme},
+        destination: {accountId: acme},
+      },
+      {'idempotency-key': 'f3-wrong-currency'},
+    )
+    expect(wrongCurrency.status).toBe(400)
+    expect(wrongCurrency.body.details.errors[0].field).toBe('fundingSource.accountId')
+    expect(snapshot()).toEqual(before)
   })
 
   it('enablement: operator states cannot be requested (409, exit 6); the operator cannot skip the request', async () => {
@@ -292,7 +344,7 @@ describe('svc stablecoins', () => {
           '--funding',
           'GRID_INTERNAL_ACCOUNT',
           '--funding-account',
-          usd,
+          fiat,
           '--to',
           wallet,
         ],
@@ -398,13 +450,13 @@ describe('svc stablecoins', () => {
       '--funding',
       'GRID_INTERNAL_ACCOUNT',
       '--funding-account',
-      usd,
+      fiat,
       '--to',
       platformAccount,
       '--idempotency-key',
       'ci-run-7',
     ]
-    const held = () => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', usd)!.balance.amount
+    const held = () => sbx.emu.db.get<{balance: {amount: number}}>('internalAccounts', fiat)!.balance.amount
     const before = held()
     const first = await sbx.json([...args, '--amount', '1'])
     const again = await sbx.json([...args, '--amount', '1'])

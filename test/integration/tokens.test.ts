@@ -1,7 +1,9 @@
 import {readFileSync, statSync} from 'node:fs'
+import {request} from 'node:http'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf, type CliResult} from '../helpers/cli.js'
+import {api} from '../helpers/money.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
@@ -195,5 +197,41 @@ describe('svc tokens', () => {
     expect(errorOf(write).hint).toMatch(/permission/)
     expect(tokenCount()).toBe(tokens)
     expect((await sbx.run(['tokens', 'list', '--json'], {env: asReader})).code).toBe(0)
+  })
+})
+
+describe('a token deleted mid-request (issue 29 F12)', () => {
+  it('a write whose body was still arriving when its token was deleted is refused at its commit (401), and writes nothing', async () => {
+    const made = await api(sbx, 'POST', '/tokens', {name: 'slow-writer', permissions: ['MANAGE']})
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const auth = Buffer.from(`${made.body.clientId}:${made.body.clientSecret}`).toString('base64')
+    const body = JSON.stringify({customerType: 'INDIVIDUAL', fullName: 'Slow Body'})
+    const customers = sbx.emu.db.count('customers')
+    const url = new URL(`${sbx.url}/customers`)
+    const answer = new Promise<{status: number; body: string}>((resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method: 'POST',
+          headers: {authorization: `Basic ${auth}`, 'content-type': 'application/json', 'content-length': body.length},
+        },
+        (res) => {
+          let text = ''
+          res.on('data', (c: Buffer) => (text += c.toString()))
+          res.on('end', () => resolve({status: res.statusCode!, body: text}))
+        },
+      )
+      req.on('error', reject)
+      // Half the body now (the credentials are checked on the headers), the rest once the token is gone.
+      req.write(body.slice(0, 10))
+      setTimeout(async () => {
+        expect((await api(sbx, 'DELETE', `/tokens/${made.body.id}`)).status).toBe(204)
+        req.end(body.slice(10))
+      }, 300)
+    })
+    const r = await answer
+    expect(r.status).toBe(401)
+    expect(JSON.parse(r.body)).toMatchObject({code: 'UNAUTHORIZED'})
+    expect(sbx.emu.db.count('customers')).toBe(customers)
   })
 })

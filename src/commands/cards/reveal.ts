@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
 import {revealCard} from '../../lib/api/cards.js'
 import {BaseCommand} from '../../lib/base-command.js'
-import {cancelled, usageError} from '../../lib/errors.js'
+import {ApiError, cancelled, usageError} from '../../lib/errors.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {checkOutPath, writeSecretFile} from '../../lib/workflows/wallet/secret-file.js'
 import {renderKeyValue} from '../../lib/output/render.js'
@@ -45,7 +45,12 @@ export default class CardsReveal extends BaseCommand<typeof CardsReveal> {
         throw cancelled('Not confirmed; nothing was requested.')
     }
     this.ctx.banner(`reveal ${id}`)
-    const reveal = await this.ctx.client.call(req)
+    const reveal = await this.ctx.client.call(req).catch(async (e: unknown) => {
+      // The hint names this cardholder's login commands (the catalogue's is generic).
+      if (!(e instanceof ApiError) || e.code !== 'SCA_SESSION_REQUIRED') throw e
+      const {explainSessionRequired} = await import('../../lib/workflows/sca/execute.js')
+      throw explainSessionRequired(e)
+    })
     if (f.out)
       writeSecretFile(
         f.out,

@@ -20,7 +20,7 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
       '--descriptor, and --amount except balance_inquiry).',
     'Acts on one (--transaction CardTransaction:…): clearing (--amount; 0 = authorization expiry), ' +
       'authorization_advice (--amount = new total), return (--amount), return_reversal, ' +
-      'authorization_expiry.',
+      'authorization_expiry, exception_resolution (--resolution SETTLE or RETURN: ends an EXCEPTION and its hold).',
     'The answer is only the issuer token. --wait-for-event waits for the CARD_TRANSACTION.* webhook that ' +
       'carried the outcome, prints it and exits 0 (exit 8 at --timeout).',
     'Descriptor suffixes: 002 declined INSUFFICIENT_FUNDS, 003 declined CARD_PAUSED, 005 pull delayed ~30 s, 006 EXCEPTION.',
@@ -29,6 +29,7 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     '<%= config.bin %> sandbox card authorization Card:… --amount 12.50 --descriptor "BLUE BOTTLE COFFEE" --wait-for-event',
     '<%= config.bin %> sandbox card clearing Card:… --transaction CardTransaction:… --amount 12.50 --wait-for-event --json',
     '<%= config.bin %> sandbox card authorization_expiry Card:… --transaction CardTransaction:… --wait-for-event',
+    '<%= config.bin %> sandbox card exception_resolution Card:… --transaction CardTransaction:… --resolution RETURN --wait-for-event',
   ]
   static override args = {
     simulator: Args.string({
@@ -49,6 +50,10 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     mcc: Flags.string({description: 'merchant category code (four digits)'}),
     country: Flags.string({description: 'merchant country (ISO 3166-1 alpha-2)'}),
     transaction: idFlag('CardTransaction', {description: 'the card transaction to act on', name: 'cardTransactionId'}),
+    resolution: Flags.string({
+      description: 'exception_resolution: SETTLE pays the held amount to the network, RETURN gives it back',
+      options: ['SETTLE', 'RETURN'],
+    }),
     'wait-for-event': Flags.boolean({
       description: 'wait for the webhook that carries the outcome and print it (exit 8 at --timeout)',
     }),
@@ -67,6 +72,7 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
       mcc: f.mcc,
       country: f.country,
       transaction: f.transaction,
+      resolution: f.resolution,
     }
     const simulated = simulationBody(kind, input)
     let body = simulated.body

@@ -9,7 +9,7 @@ export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint>
   static override summary =
     'Mint a stablecoin; follow it with `stablecoins operations get` (INTERNAL_ACCOUNT.BALANCE_UPDATED when a platform balance moves)'
   static override description =
-    'The amount must be a whole number of fiat cents. Into an internal account only once the coin is ENABLED; funded from an internal account, the fiat is held at once and paid out on settlement.'
+    "The amount must be a whole number of fiat cents. Into an internal account only once the coin is ENABLED; funded from the platform's own internal account, the fiat is held at once and paid out on settlement."
   static override examples = [
     '<%= config.bin %> stablecoins mint Stablecoin:… --amount 100.00 --funding ACH_DEBIT --funding-account ExternalAccount:… --to ExternalAccount:…',
     '<%= config.bin %> stablecoins mint Stablecoin:… --amount-minor 5000000 --funding GRID_INTERNAL_ACCOUNT --funding-account InternalAccount:… --to InternalAccount:… --json',
@@ -20,7 +20,8 @@ export default class StablecoinsMint extends BaseCommand<typeof StablecoinsMint>
     'amount-minor': Flags.string({description: "amount in the coin's smallest units"}),
     funding: Flags.string({description: 'how the mint is funded', options: [...MINT_FUNDING_TYPES], required: true}),
     'funding-account': Flags.string({
-      description: 'ACH: the ExternalAccount debited; GRID_INTERNAL_ACCOUNT: the InternalAccount',
+      description:
+        "ACH: the ExternalAccount debited; GRID_INTERNAL_ACCOUNT: the platform's own InternalAccount in the coin's base currency",
     }),
     'source-token': Flags.string({description: 'PROVIDER_INTERNAL_BALANCE: token spent from the provider balance'}),
     'crypto-network': Flags.string({description: 'PROVIDER_INTERNAL_BALANCE: network of that balance'}),

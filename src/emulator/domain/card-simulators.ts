@@ -1,6 +1,7 @@
 import {cardSimulationBody, type CardSimulator} from '../../lib/schemas/cards.js'
 import type {SandboxContext} from '../context.js'
-import {invalid, notFound, validate} from '../http-error.js'
+import {HttpError, invalid, notFound, validate} from '../http-error.js'
+import {checkCustomerDebit} from './customer-debit.js'
 import {getCard, type StoredCard} from './cards.js'
 import {
   clear,
@@ -14,6 +15,7 @@ import {
   postReturn,
   pull,
   resize,
+  resolveException,
   reverseReturn,
   voidAuthorization,
   type StoredCardTransaction,
@@ -87,6 +89,9 @@ export function simulate(
       postReturn(ctx, t, amount!)
       break
     }
+    case 'exception_resolution':
+      resolveException(ctx, t, input.resolution as 'SETTLE' | 'RETURN')
+      break
     case 'return_reversal':
       if (t.refundedAmount.amount === 0)
         throw invalid([{field: 'cardTransactionId', message: `${t.id} has no posted return (refundedAmount is 0)`}])
@@ -115,6 +120,17 @@ function declineReason(card: StoredCard, kind: CardSimulator, auth: AuthInput): 
   return undefined
 }
 
+/** The shared rule for a customer's money (customer-debit.ts), as a decline reason: the network gets an answer, not an error. */
+function debitRefusal(ctx: SandboxContext, card: StoredCard, accountId: string): string | undefined {
+  try {
+    checkCustomerDebit(ctx, 'card.authorization', {customerId: card.cardholderId, accountId})
+    return undefined
+  } catch (e) {
+    if (e instanceof HttpError) return e.code
+    throw e
+  }
+}
+
 /** The authorization family: decide, move the money, record the transaction, fire its event. */
 function authorize(ctx: SandboxContext, card: StoredCard, kind: CardSimulator, auth: AuthInput, token: string): void {
   const direction = CREDITS.has(kind) ? 'CREDIT' : 'DEBIT'
@@ -130,6 +146,8 @@ function authorize(ctx: SandboxContext, card: StoredCard, kind: CardSimulator, a
   }
   const account = fundingAccountFor(ctx, card, auth.amount)
   if (!account) return decline(ctx, card, token, 'INSUFFICIENT_FUNDS', auth.amount, auth.merchant, direction)
+  const refused = debitRefusal(ctx, card, account.id)
+  if (refused) return decline(ctx, card, token, refused, auth.amount, auth.merchant, direction)
   const single = kind === 'financial_authorization'
   if (single) pull(ctx, account.id, auth.amount)
   else if (auth.amount > 0) hold(ctx, account.id, auth.amount)

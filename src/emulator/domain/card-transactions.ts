@@ -13,9 +13,23 @@ import {credit, getInternalAccount, hold, releaseHeld, returnToAccount, settleHe
 import type {StoredCardTransaction} from '../store/cards.js'
 export type {StoredCardTransaction}
 
-export function publicCardTransaction(t: StoredCardTransaction): Omit<StoredCardTransaction, '_'> {
-  const {_: _internal, ...rest} = t
-  return rest
+/**
+ * The card transaction as the platform sees it. An EXCEPTION is listed as needing attention (with what
+ * it still holds) until it is resolved: the Service's operations settle or return it; in the sandbox,
+ * the exception_resolution simulator does.
+ */
+export function publicCardTransaction(
+  t: StoredCardTransaction,
+): Omit<StoredCardTransaction, '_'> & {needsAttention?: {reason: string; heldAmount: number}} {
+  const {_: internal, ...rest} = t
+  if (t.status !== 'EXCEPTION') return rest
+  return {
+    ...rest,
+    needsAttention: {
+      reason: 'EXCEPTION unresolved: settle or return it (sandbox: simulate/exception_resolution)',
+      heldAmount: internal.held,
+    },
+  }
 }
 
 export function getCardTransaction(ctx: SandboxContext, id: string): StoredCardTransaction {
@@ -225,4 +239,33 @@ export function closeOpenTransactions(ctx: SandboxContext, card: StoredCard): vo
       post(ctx, t, {status: 'SETTLED', _: {...t._, held: 0}})
     }
   }
+}
+
+/**
+ * Resolves an EXCEPTION the way the Service's operations would (issue 29 F17): SETTLE pays what it
+ * still holds to the network (SETTLED); RETURN gives the hold back to the funding account (VOIDED, or
+ * SETTLED when part had already settled). Either way the hold ends.
+ */
+export function resolveException(
+  ctx: SandboxContext,
+  t: StoredCardTransaction,
+  resolution: 'SETTLE' | 'RETURN',
+): StoredCardTransaction {
+  if (t.status !== 'EXCEPTION')
+    throw invalid([{field: 'cardTransactionId', message: `${t.id} is ${t.status}; only an EXCEPTION is resolved`}])
+  const held = t._.held
+  if (resolution === 'RETURN') {
+    if (held > 0) releaseHeld(ctx, t.accountId, held)
+    return post(ctx, t, {status: t.settledAmount.amount > 0 ? 'SETTLED' : 'VOIDED', _: {...t._, held: 0}})
+  }
+  if (held > 0) settleHeld(ctx, t.accountId, held)
+  return post(ctx, t, {
+    status: 'SETTLED',
+    settledAmount: {...t.settledAmount, amount: t.settledAmount.amount + held},
+    settlementSummary:
+      held > 0
+        ? {count: t.settlementSummary.count + 1, totalAmount: t.settlementSummary.totalAmount + held}
+        : t.settlementSummary,
+    _: {...t._, held: 0},
+  })
 }

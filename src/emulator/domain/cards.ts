@@ -7,6 +7,7 @@ import {bindFundingSources, liveCardCount} from '../store/cards.js'
 import {getCustomer} from './customers.js'
 import type {InternalAccount} from './internal-accounts.js'
 import {closeOpenTransactions} from './card-transactions.js'
+import {requireScaSession} from './sca.js'
 import type {StoredCard} from '../store/cards.js'
 export type {StoredCard}
 
@@ -169,7 +170,8 @@ export function updateCard(ctx: SandboxContext, card: StoredCard, patch: CardUpd
 
 /**
  * POST /cards/{id}/reveal: a short-lived bearer URL of a sandbox page showing PAN, CVV and expiry
- * (the published shape: the card data itself never travels in an API answer).
+ * (the published shape: the card data itself never travels in an API answer). Where SCA is required
+ * the cardholder needs a session: 423 when locked, 409 SCA_SESSION_REQUIRED without one.
  */
 export function revealCard(ctx: SandboxContext, card: StoredCard): {panEmbedUrl: string; expiresAt: string} {
   if (card.state === 'CLOSED' || card.state === 'PROCESSING')
@@ -178,6 +180,8 @@ export function revealCard(ctx: SandboxContext, card: StoredCard): {panEmbedUrl:
       `${card.id} is ${card.state}; only ACTIVE or FROZEN cards can be revealed`,
       {cardId: card.id, state: card.state},
     )
+  // SCA-railed (the contract's updateCardById): the cardholder is served, so it needs their session, as a quote does.
+  requireScaSession(ctx, card.cardholderId)
   const token = randomBytes(24).toString('base64url')
   const expiresAt = ctx.iso(ctx.now() + 5 * 60_000)
   ctx.db.put('cardReveals', token, {cardId: card.id, expiresAt})

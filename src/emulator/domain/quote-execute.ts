@@ -4,9 +4,10 @@ import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
 import {WALLET_KINDS} from '../../lib/account-checks.js'
 import {getCustomer} from './customers.js'
 import {getExternalAccount} from './external-accounts.js'
-import {arriveInTransit, hold} from './ledger.js'
+import {arriveInTransit, getInternalAccount, hold} from './ledger.js'
 import {quoteOutcome, type Outcome} from './payout-patterns.js'
-import {addDailyVolume, checkCustomerReady, checkDailyVolume} from './quote-rules.js'
+import {checkCustomerDebit, type DebitSite} from './customer-debit.js'
+import {addDailyVolume, checkCreditFits, checkDailyVolume} from './quote-rules.js'
 import {getQuote, type StoredQuote} from './quotes.js'
 import {umaOutcome} from './quote-uma.js'
 import {startOutgoing, type Funding, type StoredTransaction} from './transactions.js'
@@ -87,7 +88,14 @@ function senderUmaOf(ctx: SandboxContext, customerId: string): string {
 export function executeQuote(
   ctx: SandboxContext,
   quoteId: string,
-  opts: {req?: EmuRequest; agentId?: string; agentAuto?: boolean; outcome?: Outcome; scaAuthorized?: boolean} = {},
+  opts: {
+    req?: EmuRequest
+    agentId?: string
+    agentAuto?: boolean
+    outcome?: Outcome
+    scaAuthorized?: boolean
+    site?: DebitSite
+  } = {},
 ): StoredQuote {
   const q = getQuote(ctx, quoteId)
   // A quote released by its SCA authorization passed every check when it was executed.
@@ -113,7 +121,7 @@ export function executeQuote(
     )
   // Checks (the wallet signature ...) and gates (SCA holds the quote) are wired in emulator.ts.
   if (!releasing) for (const check of ctx.reactions.executeChecks) check({ctx, quote: q, req: opts.req})
-  checkCustomerReady(ctx, q._.customerId)
+  checkCustomerDebit(ctx, opts.site ?? 'quote.execute', {customerId: q._.customerId, accountId: q._.sourceAccountId})
   if (!releasing) {
     for (const gate of ctx.reactions.executeGates) {
       const held = gate({ctx, quote: q, agentId: opts.agentId, agentAuto: opts.agentAuto})
@@ -121,6 +129,14 @@ export function executeQuote(
     }
   }
   const cents = checkDailyVolume(ctx, q.sendingCurrency.code, q.totalSendingAmount)
+  // The destination may have filled up since the quote: still refused before anything moves.
+  if (q._.destinationInternal && q._.destinationAccountId)
+    checkCreditFits(
+      ctx,
+      getInternalAccount(ctx, q._.destinationAccountId),
+      q.totalReceivingAmount,
+      'lockedCurrencyAmount',
+    )
   let funding: Funding
   if (q._.sourceKind === 'INTERNAL') {
     hold(ctx, q._.sourceAccountId!, q.totalSendingAmount)
@@ -172,8 +188,10 @@ export function sandboxSend(
       {expected: q.totalSendingAmount, received: input.currencyAmount},
     )
   }
-  checkCustomerReady(ctx, q._.customerId)
+  checkCustomerDebit(ctx, 'sandbox.realtime-funding', {customerId: q._.customerId})
   const cents = checkDailyVolume(ctx, q.sendingCurrency.code, q.totalSendingAmount)
+  if (q._.destinationInternal && q._.destinationAccountId)
+    checkCreditFits(ctx, getInternalAccount(ctx, q._.destinationAccountId), q.totalReceivingAmount, 'quoteId')
   arriveInTransit(ctx, q.sendingCurrency.code, q.totalSendingAmount)
   addDailyVolume(ctx, cents)
   const funded = ctx.db.put('quotes', q.id, {

@@ -6,10 +6,11 @@ import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {getExternalAccount, type StoredExternalAccount} from './external-accounts.js'
+import {checkCustomerDebit, type DebitSite} from './customer-debit.js'
 import {feesFor} from './fees.js'
 import {currencyObject, fundingInstructionsFor, type InternalAccount} from './internal-accounts.js'
 import {getInternalAccount, insufficientFunds} from './ledger.js'
-import {checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
+import {checkCreditFits, checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
 import {checkUmaAmount, umaDestination} from './quote-uma.js'
 import {convertDown, convertUp, rateFor, rateNumber} from './rates.js'
 import {quoteWalletPayload} from './wallet/quote-signing.js'
@@ -70,7 +71,7 @@ function resolveSource(ctx: SandboxContext, src: QuoteCreateRequest['source']): 
 export function createQuote(
   ctx: SandboxContext,
   input: QuoteCreateRequest,
-  opts: {beforeStore?: (q: StoredQuote) => void} = {},
+  opts: {beforeStore?: (q: StoredQuote) => void; site?: DebitSite} = {},
 ): StoredQuote {
   const src = resolveSource(ctx, input.source)
   const dest = input.destination
@@ -147,6 +148,7 @@ export function createQuote(
   checkSize(ctx, from, to, sending, receiving, rail)
   if (uma) checkUmaAmount(uma, receiving)
   if (destExt) checkDestination(ctx, destExt, {code: to, amount: receiving})
+  if (destInt) checkCreditFits(ctx, destInt, receiving, 'lockedCurrencyAmount')
   if (src.kind === 'INTERNAL' && (src.account as InternalAccount).balance.amount < sending)
     throw insufficientFunds(src.account as InternalAccount, sending)
 
@@ -206,7 +208,11 @@ export function createQuote(
       },
     ]
   }
-  for (const check of ctx.reactions.quoteChecks) check(ctx, quote._.customerId) // SCA needs a session (emulator.ts)
+  // The shared rule for a customer's money (ready, terms, own account, SCA session): customer-debit.ts.
+  checkCustomerDebit(ctx, opts.site ?? 'quote.create', {
+    customerId: quote._.customerId,
+    accountId: quote._.sourceAccountId,
+  })
   opts.beforeStore?.(quote) // last refusals (e.g. daily volume for immediate execution) before anything is stored
   ctx.db.put('quotes', id, quote)
   ctx.scheduler.after(ctx.settings().quoteTtlMs, 'quote.expire', {id})

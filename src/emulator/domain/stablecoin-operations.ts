@@ -6,7 +6,13 @@ import {newId} from '../ids.js'
 import type {EmuRequest} from '../router.js'
 import type {StoredExternalAccount} from './external-accounts.js'
 import {credit, getInternalAccount, hold, settleHeld} from './ledger.js'
-import {type StoredStablecoin, getStablecoin, stablecoinAccount, usableProviderAccount} from './stablecoins.js'
+import {
+  type StoredStablecoin,
+  getStablecoin,
+  platformFiatAccount,
+  stablecoinAccount,
+  usableProviderAccount,
+} from './stablecoins.js'
 
 /**
  * Mints and burns. Money that enters or leaves the platform goes through the ledger so its
@@ -91,6 +97,25 @@ function platformCoinAccount(ctx: SandboxContext, coin: StoredStablecoin, accoun
   return own
 }
 
+/**
+ * A GRID_INTERNAL_ACCOUNT mint is the platform spending its own fiat, as a burn spends its own coins:
+ * a customer's account would be a debit with none of a customer payment's checks (issue 29 F3).
+ */
+function platformFiatSource(ctx: SandboxContext, coin: StoredStablecoin, accountId: string) {
+  const fiat = getInternalAccount(ctx, accountId)
+  const own = platformFiatAccount(ctx, coin.baseCurrency)
+  if (fiat.customerId || fiat.balance.currency.code !== coin.baseCurrency || fiat.type !== 'INTERNAL_FIAT')
+    throw badRequest('INVALID_INPUT', 'Invalid input: fundingSource.accountId', {
+      errors: [
+        {
+          field: 'fundingSource.accountId',
+          message: `must be the platform's own ${coin.baseCurrency} internal account${own ? ` (${own.id})` : ''}${fiat.customerId ? `, not an account of ${fiat.customerId}` : ''}`,
+        },
+      ],
+    })
+  return fiat
+}
+
 function base(ctx: SandboxContext, coin: StoredStablecoin, type: 'MINT' | 'BURN', amount: string) {
   const account = usableProviderAccount(ctx, coin.stablecoinProviderAccountId)
   if (coin.issuanceStatus !== 'PROVISIONED')
@@ -163,11 +188,7 @@ export function mint(req: EmuRequest, stablecoinId: string) {
         )
     }
     if (fs.type === 'GRID_INTERNAL_ACCOUNT') {
-      const fiat = getInternalAccount(ctx, fs.accountId)
-      if (fiat.balance.currency.code !== coin.baseCurrency)
-        throw badRequest('INVALID_INPUT', 'Invalid input: fundingSource.accountId', {
-          errors: [{field: 'fundingSource.accountId', message: `must be a ${coin.baseCurrency} internal account`}],
-        })
+      const fiat = platformFiatSource(ctx, coin, fs.accountId)
       hold(ctx, fiat.id, cents)
       ledger.releaseHeld = {accountId: fiat.id, amount: cents}
     }

@@ -16,7 +16,7 @@ import {
   stablecoinByNetworkToken,
   stablecoinBySymbol,
 } from '../store/stablecoins.js'
-import type {InternalAccount} from './internal-accounts.js'
+import {currencyObject, fundingInstructionsFor, type InternalAccount} from './internal-accounts.js'
 
 /**
  * Stablecoin issuance in the sandbox: provider account links, registered stablecoins and the
@@ -220,18 +220,44 @@ export function operatorSetEnablement(ctx: SandboxContext, id: string, body: unk
     ...(status === 'ENABLED' ? {currency: coin.symbol} : {}),
   }
   if (status === 'ENABLED' && !stablecoinAccount(ctx, coin)) {
-    const accountId = newId('InternalAccount')
     const cur = {code: coin.symbol, name: coin.name, symbol: coin.symbol, decimals: coin.decimals}
-    ctx.db.put('internalAccounts', accountId, {
-      id: accountId,
-      type: 'INTERNAL_CRYPTO',
-      status: 'ACTIVE',
-      balance: {amount: 0, currency: cur},
-      totalBalance: {amount: 0, currency: cur},
-      fundingPaymentInstructions: [],
-      createdAt: now,
-      updatedAt: now,
-    } satisfies InternalAccount)
+    platformAccount(ctx, 'INTERNAL_CRYPTO', cur, [])
+  }
+  // Mints funded from an internal account draw on the platform's own fiat, never a customer's (issue 29 F3).
+  if (status === 'ENABLED' && !platformFiatAccount(ctx, coin.baseCurrency)) {
+    const id = newId('InternalAccount')
+    platformAccount(
+      ctx,
+      'INTERNAL_FIAT',
+      currencyObject(coin.baseCurrency),
+      fundingInstructionsFor(coin.baseCurrency, id),
+      id,
+    )
   }
   return ctx.db.put('stablecoins', id, next)
+}
+
+/** The platform's own (customer-less) fiat account in `currency`: what funds a GRID_INTERNAL_ACCOUNT mint. */
+export function platformFiatAccount(ctx: SandboxContext, currency: string): InternalAccount | undefined {
+  return internalAccounts(ctx.db, {customerId: null, currency, type: 'INTERNAL_FIAT'})[0]
+}
+
+function platformAccount(
+  ctx: SandboxContext,
+  type: InternalAccount['type'],
+  cur: InternalAccount['balance']['currency'],
+  fundingPaymentInstructions: InternalAccount['fundingPaymentInstructions'],
+  accountId = newId('InternalAccount'),
+): InternalAccount {
+  const now = ctx.iso()
+  return ctx.db.put('internalAccounts', accountId, {
+    id: accountId,
+    type,
+    status: 'ACTIVE',
+    balance: {amount: 0, currency: cur},
+    totalBalance: {amount: 0, currency: cur},
+    fundingPaymentInstructions,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies InternalAccount)
 }

@@ -69,7 +69,7 @@ export function transferOut(
         ...(input.remittanceInformation ? {remittanceInformation: input.remittanceInformation} : {}),
         ...(input.purposeOfPayment ? {purposeOfPayment: input.purposeOfPayment} : {}),
       },
-      {beforeStore},
+      {beforeStore, site: 'transfer.out'},
     ),
   )
   const done = executeQuote(ctx, q.id, {req, outcome: transferOutcome(dest.accountInfo), ...by})
@@ -107,7 +107,7 @@ export function transferIn(
         lockedCurrencySide: 'SENDING',
         lockedCurrencyAmount: input.amount ?? SIMULATED_BANK_BALANCE,
       },
-      {beforeStore},
+      {beforeStore, site: 'transfer.in'},
     ),
   )
   const done = executeQuote(ctx, q.id, {req, outcome: transferOutcome(src.accountInfo), ...by})

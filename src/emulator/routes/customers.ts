@@ -2,6 +2,7 @@ import {customerCreateRequest, customerListQuery, customerUpdateRequest} from '.
 import {checkTerms, createCustomer} from '../domain/customer-create.js'
 import {
   CURRENT_TERMS_VERSION,
+  TERMS_VERSIONS,
   contactVerificationFor,
   getCustomer,
   publicCustomer,
@@ -21,6 +22,15 @@ export function registerCustomers(router: Router): void {
     status: 200,
     body: {version: CURRENT_TERMS_VERSION, url: `${ctx.url}/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
   }))
+
+  // The page behind that url: an end user's browser opens it, so it is public like the hosted KYC page.
+  router.get('/sandbox/hosted/terms/:version', (req) => {
+    const known = TERMS_VERSIONS.includes(req.params.version)
+    const text = known
+      ? `<!doctype html><title>End-user terms ${req.params.version}</title><h1>Sandbox end-user terms, version ${req.params.version}</h1><p>These stand in for the platform's end-user terms. Record the customer's acceptance with the version shown here.</p>`
+      : `<!doctype html><title>End-user terms</title><p>No terms of that version (current: ${CURRENT_TERMS_VERSION}).</p>`
+    return {status: known ? 200 : 404, headers: {'content-type': 'text/html; charset=utf-8'}, text}
+  })
 
   router.post('/customers', (req, ctx) => {
     const input = validate(customerCreateRequest, req.body)

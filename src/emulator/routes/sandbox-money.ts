@@ -7,7 +7,7 @@ import {getCustomer} from '../domain/customers.js'
 import {findByLivenessToken, submitLiveness} from '../domain/ownership.js'
 import {executeQuote, sandboxSend} from '../domain/quote-execute.js'
 import {publicQuote} from '../domain/quotes.js'
-import {getInternalAccount} from '../domain/ledger.js'
+import {credit, getInternalAccount} from '../domain/ledger.js'
 import {publicTransaction, recordIncoming} from '../domain/transactions.js'
 import {HttpError, validate} from '../http-error.js'
 import type {Router} from '../router.js'
@@ -28,9 +28,15 @@ export function registerSandboxMoney(router: Router): void {
         `${customer.id} is ${status}; funding unlocks when the customer is APPROVED`,
         {customerId: customer.id, status},
       )
+    // The platform's own account (e.g. the USD a mint spends): the contract's incoming-payment event
+    // needs a customer, so the platform hears of it as a balance update, as of its mints and burns.
+    if (!customer) {
+      ctx.webhooks.emit('INTERNAL_ACCOUNT.BALANCE_UPDATED', credit(ctx, account.id, amount))
+      return {status: 200, body: getInternalAccount(ctx, account.id)}
+    }
     recordIncoming(ctx, account.id, amount, {
-      customerId: customer?.id,
-      platformCustomerId: customer?.platformCustomerId,
+      customerId: customer.id,
+      platformCustomerId: customer.platformCustomerId,
       description: 'Sandbox funding',
       source: {sourceType: 'REALTIME_FUNDING', currency: account.balance.currency.code},
     })
@@ -60,7 +66,13 @@ export function registerSandboxMoney(router: Router): void {
     )
     return {
       status: 200,
-      body: publicQuote(executeQuote(ctx, req.params.quoteId, {req, agentId: agentId ?? 'Agent:sandbox'})),
+      body: publicQuote(
+        executeQuote(ctx, req.params.quoteId, {
+          req,
+          agentId: agentId ?? 'Agent:sandbox',
+          site: 'sandbox.execute-as-agent',
+        }),
+      ),
     }
   })
 

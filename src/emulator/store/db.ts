@@ -1,4 +1,4 @@
-import {existsSync, rmSync} from 'node:fs'
+import {chmodSync, existsSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {closedUncleanly, markClosed, markOpen} from './open-marker.js'
 import {StoreUnavailableError} from './errors.js'
@@ -10,6 +10,23 @@ import {Units} from './units.js'
 export const DB_FILE = 'sandbox.db'
 export {OPEN_MARKER} from './open-marker.js'
 export {LOCK_WAIT_MS} from './units.js'
+
+/**
+ * The database holds wallet mnemonics and token secrets: it, its WAL and its shared-memory file are
+ * 0600 whatever the umask or the data dir's mode (issue 29 F11). SQLite gives the WAL and -shm the
+ * database file's mode, so the file is created under umask 077 (opening is synchronous: no other
+ * code runs meanwhile) and files left more open by an older version are narrowed.
+ */
+function privately<T>(file: string, open: () => T): T {
+  for (const f of [file, `${file}-wal`, `${file}-shm`])
+    if (existsSync(f) && (statSync(f).mode & 0o077) !== 0) chmodSync(f, 0o600)
+  const before = process.umask(0o077)
+  try {
+    return open()
+  } finally {
+    process.umask(before)
+  }
+}
 
 /** Each attempt at the write lock blocks at most this long (SQLite's busy handler); the rest of the wait yields the event loop. */
 const BUSY_SLICE_MS = 20
@@ -62,7 +79,7 @@ export class Db {
     const file = join(dir, DB_FILE)
     const unclean = closedUncleanly(dir)
     const t0 = performance.now()
-    const conn = openConnection(file, {check: unclean ? 'full' : 'header'})
+    const conn = privately(file, () => openConnection(file, {check: unclean ? 'full' : 'header'}))
     if (unclean)
       log(
         `unclean shutdown: ran the full integrity check (quick_check) on ${file}: ok in ${Math.round(performance.now() - t0)} ms`,

@@ -71,6 +71,34 @@ export async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): 
   }
 }
 
+/** Card EXCEPTIONs keep their holds until resolved (issue 29 F17): listed as needing attention. */
+export async function cardExceptionsCheck(ctx: Context, loadStore: LoadSandboxStore): Promise<Check> {
+  const name = 'card exceptions'
+  let environment
+  try {
+    environment = ctx.profile.environment
+  } catch {
+    return {name, status: 'skipped', detail: 'no usable profile'}
+  }
+  if (environment !== 'local')
+    return {name, status: 'skipped', detail: `not used: the profile's environment is ${environment}`}
+  const file = join(sandboxDataDir(ctx.env), 'sandbox.db')
+  let open
+  try {
+    open = await sandboxStoreCall(loadStore, (store) => store.cardExceptions(file))
+  } catch {
+    return {name, status: 'skipped', detail: 'the sandbox database cannot be read (see above)'}
+  }
+  if (!open.length) return {name, status: 'ok', detail: 'no card transaction in EXCEPTION'}
+  const shown = open.slice(0, 5).map((t) => `${t.id} (holds ${t.heldAmount})`)
+  return {
+    name,
+    status: 'warn',
+    detail: `${open.length} card transaction(s) in EXCEPTION keep their holds: ${shown.join(', ')}${open.length > 5 ? ', …' : ''}`,
+    hint: 'Resolve each: `svc sandbox card exception_resolution <cardId> --transaction <id> --resolution SETTLE|RETURN`.',
+  }
+}
+
 /**
  * Files a killed `svc sandbox snapshot save` (or backup) left: removed here, the one thing doctor
  * changes, since nothing else would and they may hold a copy of the sandbox's secrets. No line when there were none.

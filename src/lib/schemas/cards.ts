@@ -24,6 +24,7 @@ export const CARD_SIMULATORS = [
   'return',
   'return_reversal',
   'authorization_expiry',
+  'exception_resolution',
 ] as const
 export type CardSimulator = (typeof CARD_SIMULATORS)[number]
 
@@ -95,6 +96,7 @@ export const cardSimulationBodies = {
   return: z.strictObject({cardTransactionId, amount: positiveMinor}),
   return_reversal: z.strictObject({cardTransactionId}),
   authorization_expiry: z.strictObject({cardTransactionId}),
+  exception_resolution: z.strictObject({cardTransactionId, resolution: z.enum(['SETTLE', 'RETURN'])}),
 } as const
 const authFamily = cardSimulationBodies.authorization
 export function cardSimulationBody(kind: CardSimulator) {

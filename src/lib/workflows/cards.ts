@@ -72,6 +72,8 @@ export interface SimulationInput extends AmountInput {
   mcc?: string
   country?: string
   transaction?: string
+  /** exception_resolution: SETTLE or RETURN. */
+  resolution?: string
 }
 
 const NEEDS_MERCHANT = new Set<CardSimulator>([
@@ -117,6 +119,10 @@ export function simulationBody(
     errors.push({field: 'cardTransactionId', message: `${kind} needs --transaction CardTransaction:<id>`})
   if (NEEDS_MERCHANT.has(kind) && f.transaction)
     errors.push({field: 'cardTransactionId', message: `${kind} starts a new transaction; --transaction does not apply`})
+  if (kind === 'exception_resolution' && !f.resolution)
+    errors.push({field: 'resolution', message: 'exception_resolution needs --resolution SETTLE or RETURN'})
+  if (kind !== 'exception_resolution' && f.resolution)
+    errors.push({field: 'resolution', message: `${kind} takes no --resolution (only exception_resolution)`})
   if (errors.length) throw new InputError(errors)
   const body: Record<string, unknown> = {}
   const needsCurrency = NEEDS_MERCHANT.has(kind) && kind !== 'balance_inquiry'
@@ -127,6 +133,7 @@ export function simulationBody(
       ...(f.country ? {country: f.country} : {}),
     }
   if (f.transaction) body.cardTransactionId = f.transaction
+  if (f.resolution) body.resolution = f.resolution
   if (NEEDS_AMOUNT.has(kind))
     body.amount =
       f.amountMinor !== undefined

@@ -26,6 +26,7 @@ import {
   operatorSetEnablement,
   registerStablecoin,
   requestEnablement,
+  platformFiatAccount,
   stablecoinAccount,
 } from '../../../src/emulator/domain/stablecoins.js'
 import type {EmuRequest} from '../../../src/emulator/router.js'
@@ -96,6 +97,24 @@ function activeCard(customerId: string, accountId: string): string {
 }
 
 const MERCHANTS = ['CORNER SHOP', 'CORNER SHOP', 'CORNER SHOP', 'DECLINE-002', 'ALERT-006', 'PAUSED-003']
+
+/** Takes every way a hold ends: payments on their way complete, open authorizations expire or clear, EXCEPTIONs are returned. */
+function drainHolds(customerIds: string[]): void {
+  for (const t of emu.db.all<StoredTransaction>('transactions'))
+    if (customerIds.includes(t.customerId!) && t.type === 'OUTGOING' && t.status === 'PROCESSING')
+      completePayment(emu, t)
+  for (const t of emu.db.all<StoredCardTransaction>('cardTransactions')) {
+    if (!customerIds.includes(t.customerId)) continue
+    if (t.status === 'EXCEPTION')
+      simulate(emu, t.cardId, 'exception_resolution', {cardTransactionId: t.id, resolution: 'RETURN'})
+    else if (t.status === 'AUTHORIZED' && t.settledAmount.amount === 0) voidAuthorization(emu, t)
+    else if (t.status === 'AUTHORIZED' || t.status === 'PARTIALLY_SETTLED')
+      simulate(emu, t.cardId, 'clearing', {
+        cardTransactionId: t.id,
+        amount: Math.max(1, t.authorizedAmount.amount - t.settledAmount.amount),
+      })
+  }
+}
 
 /** Across all seeds: how often each kind of step really happened. */
 const seen: Record<string, number> = {}
@@ -215,6 +234,12 @@ describe('money is conserved', () => {
                 amount: 1 + Math.floor(rand() * 1.2 * (t.settledAmount.amount - t.refundedAmount.amount)),
               })
             if (t) tally('card return')
+          } else if (op === 13 && rand() < 0.4 && cardTxs((x) => x.status === 'EXCEPTION').length) {
+            // Issue 29 F17: an EXCEPTION is resolved as the Service would, settled or returned.
+            const t = pick(cardTxs((x) => x.status === 'EXCEPTION'))!
+            const resolution = rand() < 0.5 ? 'SETTLE' : 'RETURN'
+            simulate(emu, t.cardId, 'exception_resolution', {cardTransactionId: t.id, resolution})
+            tally(`card exception ${resolution}`)
           } else if (op === 13) {
             const t = pick(cardTxs((x) => x.refundedAmount.amount > 0))
             if (t) simulate(emu, t.cardId, 'return_reversal', {cardTransactionId: t.id})
@@ -259,7 +284,19 @@ describe('money is conserved', () => {
           expect(a.balance.amount).toBeGreaterThanOrEqual(0)
           expect(a.totalBalance.amount).toBeGreaterThanOrEqual(a.balance.amount)
         }
+        // Every card hold has a way to end: it sits on a transaction that a clearing, an expiry or a resolution ends.
+        for (const t of emu.db.all<StoredCardTransaction>('cardTransactions'))
+          if (t._.held > 0)
+            expect(['AUTHORIZED', 'PARTIALLY_SETTLED', 'EXCEPTION'], `seed ${seed} step ${step}: ${t.id}`).toContain(
+              t.status,
+            )
       }
+      // ... and taking those ways ends every hold: nothing stays held once payments settle and cards resolve.
+      drainHolds(people.map((x) => x.id))
+      for (const a of emu.db.all<InternalAccount>('internalAccounts'))
+        if (people.some((x) => x.id === a.customerId))
+          expect(a.totalBalance.amount, `seed ${seed}: ${a.id} still holds funds`).toBe(a.balance.amount)
+      expect(Object.entries(imbalance(emu)).filter(([, v]) => v !== 0)).toEqual([])
       // The sequence really exercised the ledger (not just refusals).
       for (const t of emu.db.all<StoredCardTransaction>('cardTransactions'))
         expect(t._.held, t.id).toBeGreaterThanOrEqual(0)
@@ -297,6 +334,8 @@ describe('money is conserved', () => {
       'card return reversal',
       'card advice',
       'card credit',
+      'card exception SETTLE',
+      'card exception RETURN',
       'card close',
       'refused INVALID_INPUT',
     ]
@@ -325,7 +364,6 @@ describe('money is conserved', () => {
   it('stablecoin mints and burns move money through the ledger: fiat held then paid out, coins credited, held then paid out (seeded)', async () => {
     const rand = prng(42)
     const p = customer(77)
-    const usd = p.accounts.find((a) => a.balance.currency.code === 'USD')!.id
     const bank = createExternalAccount(emu, usdBankAccount(p.id)).id
     linkProviderAccount(emu, {provider: 'BRALE', apiClientId: 'prop', apiClientSecret: 'prop-secret'})
     const coin = registerStablecoin(emu, {
@@ -336,6 +374,7 @@ describe('money is conserved', () => {
     requestEnablement(emu, coin.id)
     operatorSetEnablement(emu, coin.id, {status: 'ENABLED'})
     const own = stablecoinAccount(emu, emu.db.get('stablecoins', coin.id)!)!.id
+    const usd = platformFiatAccount(emu, 'USD')!.id // a mint spends the platform's own fiat (issue 29 F3)
     const request = (body: unknown) =>
       ({
         method: 'POST',
@@ -357,7 +396,7 @@ describe('money is conserved', () => {
       const cents = 1 + Math.floor(rand() * 30_000)
       try {
         await emu.db.unit(async () => {
-          if (op === 0) recordIncoming(emu, usd, cents, {customerId: p.id, description: 'fund'})
+          if (op === 0) recordIncoming(emu, usd, cents, {description: 'fund'})
           else if (op === 1)
             await mint(
               request({

@@ -50,6 +50,12 @@ export const SANDBOX_OWN: readonly AuthzEntry[] = [
   ),
   own('POST', '/sandbox/hosted/kyc/{token}', PUBLIC, "The hosted KYC page's form."),
   own('GET', '/sandbox/hosted/liveness/{token}', PUBLIC, 'The hosted liveness page.'),
+  own(
+    'GET',
+    '/sandbox/hosted/terms/{version}',
+    PUBLIC,
+    "The end-user terms page (GET /customers/end-user-terms's url): the end user's browser opens it.",
+  ),
   own('POST', '/sandbox/hosted/liveness/{token}/complete', PUBLIC, "The hosted liveness page's form."),
   own(
     'GET',

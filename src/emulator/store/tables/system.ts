@@ -9,14 +9,14 @@ export const SYSTEM_TABLES: TableDef[] = [
     columns: [
       int('seq', (d) => d.seq),
       text('type', (d) => d.event?.type),
-      text('delivery', (d) => d.delivery),
-      text('endpoint', (d) => d.endpoint),
+      text('delivery', 'delivery'),
+      text('endpoint', 'endpoint'),
     ],
     indexes: [{columns: ['seq'], unique: true}, {columns: ['delivery', 'endpoint', 'seq']}, {columns: ['type', 'seq']}],
   },
   {
     name: 'jobs',
-    columns: [int('due_at', (d) => d.dueAt), text('kind', (d) => d.kind)],
+    columns: [int('due_at', (d) => d.dueAt), text('kind', 'kind')],
     indexes: [{columns: ['due_at']}, {columns: ['kind']}],
   },
 ]

@@ -204,7 +204,12 @@ const notJson = (source: string, table: string, id: string) =>
 /** The row's values in upsertOf's order, its lookup columns computed from the document as every write computes them. */
 function rowValues(source: string, t: TableDef, id: string, doc: Doc, text: string): unknown[] {
   try {
-    return [id, text, ...t.columns.map((c) => c.of(doc) ?? null)]
+    const values = t.columns.map((c) => c.of(doc) ?? null)
+    // A boolean or object where the domain code writes a string or number: libsql aborts the process
+    // on a boolean parameter and throws on an object, so the document is refused here instead.
+    if (values.some((v) => v !== null && typeof v !== 'string' && typeof v !== 'number'))
+      throw new TypeError('a lookup value that is not a string or number')
+    return [id, text, ...values]
   } catch {
     throw new InvalidSnapshotError(source, [
       {object: `row "${id}" of table "${t.name}"`, message: `is not a ${t.name} document`},

@@ -11,6 +11,12 @@ export interface Column {
   name: string
   type: 'TEXT' | 'INTEGER'
   of: (doc: Doc) => ColumnValue | undefined
+  /**
+   * Set when the column is one top-level property of the document (`of` is `(d) => d[prop]`, or its
+   * truthiness for a boolean one): a snapshot import can then compute it in SQL, for the whole
+   * table in one statement (snapshot-bulk.ts), where the value's JSON type makes that exact.
+   */
+  prop?: string
 }
 
 export interface TableDef {
@@ -57,8 +63,11 @@ export interface RangeCount {
   when?: (row: string) => string
 }
 
-export const text = (name: string, of: Column['of']): Column => ({name, type: 'TEXT', of})
+/** A column of `of(doc)`, or of one top-level property of the document when given its name. */
+export const text = (name: string, of: Column['of'] | string): Column =>
+  typeof of === 'string' ? {name, type: 'TEXT', of: (d) => d[of], prop: of} : {name, type: 'TEXT', of}
 export const int = (name: string, of: Column['of']): Column => ({name, type: 'INTEGER', of})
-export const bool = (name: string, of: (doc: Doc) => unknown): Column => int(name, (d) => (of(d) ? 1 : 0))
-export const createdAt = text('created_at', (d) => d.createdAt)
+export const bool = (name: string, of: ((doc: Doc) => unknown) | string): Column =>
+  typeof of === 'string' ? {...int(name, (d) => (d[of] ? 1 : 0)), prop: of} : int(name, (d) => (of(d) ? 1 : 0))
+export const createdAt = text('created_at', 'createdAt')
 export const keyOnly = (name: string): TableDef => ({name, columns: [], indexes: []})

@@ -1,6 +1,7 @@
 import {closeSync, existsSync, openSync, rmSync} from 'node:fs'
 import {open} from 'node:fs/promises'
 import {SCHEMA_VERSION} from './migrations.js'
+import {attachSource, bulkCopyable, bulkInsertSql, exactSql} from './snapshot-bulk.js'
 import {InvalidSnapshotError, inspectSnapshotSchema} from './snapshot-schema.js'
 import {openConnection, StoreDamagedError, type Connection} from './sqlite.js'
 import {COUNTS_TABLE_SQL, TABLES, createTableSql, upsertOf, type TableDef} from './tables.js'
@@ -29,6 +30,10 @@ export interface ImportResult {
 /** At most this long between pauses, so one import never holds a shared server's event loop for longer. */
 const SLICE_MS = 10
 const BATCH = 64
+/** Rowids per INSERT ... SELECT of the bulk copy: a few ms of work, so a slice ends near SLICE_MS. */
+const BULK_ROWS = 1000
+/** The private file's page cache (KiB): index builds over a 10 MB table sort in memory. */
+const CACHE_KB = 32 * 1024
 
 /**
  * A sandbox database made by the current code from a snapshot's documents. The snapshot (an
@@ -55,23 +60,25 @@ export async function importSnapshot(source: string, target: string, opts: Impor
       )
     const problems = inspectSnapshotSchema(src)
     if (problems.length) throw new InvalidSnapshotError(source, problems)
-    const present = new Set(
-      (src.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").raw().all() as unknown as string[][]).map(
-        (r) => r[0]!,
-      ),
-    )
-
     rmSync(target, {force: true})
     closeSync(openSync(target, 'wx', 0o600))
     out = openConnection(target, {check: 'none'})
     // A private file nobody reads until it is renamed into place: no journal, one fsync at the end.
     out.exec('PRAGMA journal_mode = OFF')
     out.exec('PRAGMA synchronous = OFF')
+    out.exec(`PRAGMA cache_size = -${CACHE_KB}`)
+    // The source beside it, read-only: one transaction of this connection reads every table from the
+    // same committed state and writes the copy, and SQL computes the lookup columns (snapshot-bulk.ts).
+    attachSource(out, source)
     out.exec('BEGIN')
     // The tables first, bare: rows land without per-row index and trigger work (the bulk of a copy's
     // time); indexes, counters, side tables and triggers are then made over them, statement by statement.
     for (const t of TABLES) out.exec(createTableSql(t)[0]!)
-    src.exec('BEGIN') // one read transaction: every table read from the same committed state
+    const present = new Set(
+      (out.prepare("SELECT name FROM src.sqlite_master WHERE type = 'table'").raw().all() as unknown as string[][]).map(
+        (r) => r[0]!,
+      ),
+    )
 
     const result: ImportResult = {
       tables: 0,
@@ -80,26 +87,45 @@ export async function importSnapshot(source: string, target: string, opts: Impor
       agentsDisconnected: 0,
     }
     const drop = !opts.keepCredentials
-    // Every SLICE_MS: commit what was written (no journal, no sync: a write of the slice's pages to the
-    // OS, never one burst of the whole file at the end), then let the server serve others.
+    // Every SLICE_MS, let the server serve others. While rows are copied the transaction stays open
+    // (it is the source's read snapshot too); once they are, each pause commits what was written
+    // (no journal, no sync: the slice's pages go to the OS, never one burst of the whole file at the end).
     let slice = performance.now()
+    let copying = true
     const breathe = async () => {
-      out!.exec('COMMIT')
+      if (!copying) out!.exec('COMMIT')
       await pause()
-      out!.exec('BEGIN')
+      if (!copying) out!.exec('BEGIN')
       slice = performance.now()
     }
     for (const t of TABLES) {
       if (!present.has(t.name)) continue
       if (drop && (CREDENTIAL_TABLES as readonly string[]).includes(t.name)) {
-        const n = Number((src.prepare(`SELECT count(*) FROM "${t.name}"`).raw().get() as unknown as unknown[])[0])
+        const n = Number((out.prepare(`SELECT count(*) FROM src."${t.name}"`).raw().get() as unknown as unknown[])[0])
         result.droppedCredentials[t.name as keyof DroppedCredentials] = n
         continue
       }
       result.tables++
+      const bulk = bulkCopyable(t) && !(drop && t.name === 'agents')
+      let left = 1 // rows the JS path must take: unknown (any) unless every row was copied in bulk
+      if (bulk) {
+        left = Number((out.prepare(`SELECT count(*) FROM src."${t.name}"`).raw().get() as unknown as unknown[])[0])
+        const insert = out.prepare(bulkInsertSql(t))
+        const last = Number(
+          (out.prepare(`SELECT max(rowid) FROM src."${t.name}"`).raw().get() as unknown as unknown[])[0] ?? 0,
+        )
+        for (let after = 0; after < last; after += BULK_ROWS) {
+          const copied = Number(insert.run(after, after + BULK_ROWS).changes)
+          result.rows += copied
+          left -= copied
+          if (performance.now() - slice >= SLICE_MS) await breathe()
+        }
+      }
+      // The rows SQL cannot make exactly (or every row of a table without such columns): one by one, in JS.
       // json_valid: SQLite checks the documents a JS parse is not needed for (tables without lookup columns).
-      const read = src.prepare(
-        `SELECT rowid, id, doc, json_valid(doc) FROM "${t.name}" WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`,
+      if (left <= 0) continue
+      const read = out.prepare(
+        `SELECT rowid, id, doc, json_valid(doc) FROM src."${t.name}" WHERE rowid > ?${bulk ? ` AND NOT (${exactSql(t)})` : ''} ORDER BY rowid LIMIT ${BATCH}`,
       )
       read.raw(true)
       const write = out.prepare(upsertOf(t, '', {}).sql)
@@ -130,7 +156,10 @@ export async function importSnapshot(source: string, target: string, opts: Impor
         after = Number(rows[rows.length - 1]![0])
       }
     }
-    src.exec('COMMIT')
+    out.exec('COMMIT')
+    out.exec('DETACH src')
+    copying = false
+    out.exec('BEGIN')
     out.exec(COUNTS_TABLE_SQL)
     for (const t of TABLES)
       for (const sql of createTableSql(t).slice(1)) {
@@ -175,7 +204,12 @@ const notJson = (source: string, table: string, id: string) =>
 /** The row's values in upsertOf's order, its lookup columns computed from the document as every write computes them. */
 function rowValues(source: string, t: TableDef, id: string, doc: Doc, text: string): unknown[] {
   try {
-    return [id, text, ...t.columns.map((c) => c.of(doc) ?? null)]
+    const values = t.columns.map((c) => c.of(doc) ?? null)
+    // A boolean or object where the domain code writes a string or number: libsql aborts the process
+    // on a boolean parameter and throws on an object, so the document is refused here instead.
+    if (values.some((v) => v !== null && typeof v !== 'string' && typeof v !== 'number'))
+      throw new TypeError('a lookup value that is not a string or number')
+    return [id, text, ...values]
   } catch {
     throw new InvalidSnapshotError(source, [
       {object: `row "${id}" of table "${t.name}"`, message: `is not a ${t.name} document`},

@@ -7,9 +7,9 @@ export const AGENTS_TABLES: TableDef[] = [
     name: 'delegatedKeys',
     since: 2,
     columns: [
-      text('account_id', (d) => d.accountId),
-      text('funding_source_id', (d) => d.fundingSourceId),
-      text('status', (d) => d.status),
+      text('account_id', 'accountId'),
+      text('funding_source_id', 'fundingSourceId'),
+      text('status', 'status'),
       createdAt,
     ],
     indexes: [{columns: ['account_id', 'created_at', 'id']}, {columns: ['funding_source_id', 'status']}],
@@ -22,11 +22,11 @@ export const AGENTS_TABLES: TableDef[] = [
   {
     name: 'agents',
     columns: [
-      text('customer_id', (d) => d.customerId),
-      bool('is_paused', (d) => d.isPaused),
-      bool('is_connected', (d) => d.isConnected),
+      text('customer_id', 'customerId'),
+      bool('is_paused', 'isPaused'),
+      bool('is_connected', 'isConnected'),
       createdAt,
-      text('updated_at', (d) => d.updatedAt),
+      text('updated_at', 'updatedAt'),
     ],
     indexes: [
       {columns: ['customer_id', 'created_at', 'id']},
@@ -43,9 +43,9 @@ export const AGENTS_TABLES: TableDef[] = [
   {
     name: 'agentActions',
     columns: [
-      text('agent_id', (d) => d.agentId),
-      text('customer_id', (d) => d.customerId),
-      text('status', (d) => d.status),
+      text('agent_id', 'agentId'),
+      text('customer_id', 'customerId'),
+      text('status', 'status'),
       text('transaction_id', (d) => d._?.transactionId),
       createdAt,
     ],

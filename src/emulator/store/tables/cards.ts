@@ -6,9 +6,9 @@ export const CARDS_TABLES: TableDef[] = [
   {
     name: 'cards',
     columns: [
-      text('cardholder_id', (d) => d.cardholderId),
-      text('platform_card_id', (d) => d.platformCardId),
-      text('state', (d) => d.state),
+      text('cardholder_id', 'cardholderId'),
+      text('platform_card_id', 'platformCardId'),
+      text('state', 'state'),
       createdAt,
     ],
     indexes: [
@@ -24,17 +24,17 @@ export const CARDS_TABLES: TableDef[] = [
   /** Which cards an internal account funds (GET /cards?accountId=): one row per (card, account). */
   {
     name: 'cardFundingSources',
-    columns: [text('card_id', (d) => d.cardId), text('account_id', (d) => d.accountId)],
+    columns: [text('card_id', 'cardId'), text('account_id', 'accountId')],
     indexes: [{columns: ['account_id']}, {columns: ['card_id']}],
     since: 2,
   },
   {
     name: 'cardTransactions',
     columns: [
-      text('card_id', (d) => d.cardId),
-      text('customer_id', (d) => d.customerId),
-      text('platform_customer_id', (d) => d.platformCustomerId),
-      text('account_id', (d) => d.accountId),
+      text('card_id', 'cardId'),
+      text('customer_id', 'customerId'),
+      text('platform_customer_id', 'platformCustomerId'),
+      text('account_id', 'accountId'),
       createdAt,
     ],
     indexes: [

@@ -7,13 +7,13 @@ export const CUSTOMERS_TABLES: TableDef[] = [
   {
     name: 'customers',
     columns: [
-      text('platform_customer_id', (d) => d.platformCustomerId),
-      text('uma_address', (d) => d.umaAddress),
-      text('customer_type', (d) => d.customerType),
-      text('region', (d) => d.region),
-      bool('is_deleted', (d) => d.isDeleted),
+      text('platform_customer_id', 'platformCustomerId'),
+      text('uma_address', 'umaAddress'),
+      text('customer_type', 'customerType'),
+      text('region', 'region'),
+      bool('is_deleted', 'isDeleted'),
       createdAt,
-      text('updated_at', (d) => d.updatedAt),
+      text('updated_at', 'updatedAt'),
     ],
     // Each filter of GET /customers leads an index that continues in the keyset order, so a
     // filtered page is one range read of limit + 1 entries (deleted customers, rare, are skipped
@@ -52,8 +52,8 @@ export const CUSTOMERS_TABLES: TableDef[] = [
   {
     name: 'internalAccounts',
     columns: [
-      text('customer_id', (d) => d.customerId),
-      text('type', (d) => d.type),
+      text('customer_id', 'customerId'),
+      text('type', 'type'),
       createdAt,
       text('currency', (d) => d.balance?.currency?.code),
     ],
@@ -68,11 +68,11 @@ export const CUSTOMERS_TABLES: TableDef[] = [
   {
     name: 'externalAccounts',
     columns: [
-      text('customer_id', (d) => d.customerId),
+      text('customer_id', 'customerId'),
       text('challenge_token', (d) => d.challenge?.token),
       createdAt,
-      bool('is_deleted', (d) => d.isDeleted),
-      text('currency', (d) => d.currency),
+      bool('is_deleted', 'isDeleted'),
+      text('currency', 'currency'),
     ],
     indexes: [
       {columns: ['customer_id', 'created_at', 'id']},

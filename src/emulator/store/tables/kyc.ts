@@ -5,17 +5,17 @@ import {text, createdAt, keyOnly, type TableDef} from '../schema.js'
 export const KYC_TABLES: TableDef[] = [
   {
     name: 'beneficialOwners',
-    columns: [text('customer_id', (d) => d.customerId), createdAt],
+    columns: [text('customer_id', 'customerId'), createdAt],
     indexes: [{columns: ['customer_id', 'created_at', 'id']}],
   },
   {
     name: 'documents',
-    columns: [text('holder', (d) => d.documentHolder), createdAt],
+    columns: [text('holder', 'documentHolder'), createdAt],
     indexes: [{columns: ['holder', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
   },
   {
     name: 'verifications',
-    columns: [text('customer_id', (d) => d.customerId), createdAt],
+    columns: [text('customer_id', 'customerId'), createdAt],
     indexes: [{columns: ['customer_id', 'created_at', 'id']}, {columns: ['created_at', 'id']}],
   },
   keyOnly('kycLinks'),

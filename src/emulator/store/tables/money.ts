@@ -5,18 +5,18 @@ import {text, createdAt, type TableDef} from '../schema.js'
 export const MONEY_TABLES: TableDef[] = [
   {
     name: 'quotes',
-    columns: [text('customer_id', (d) => d.customerId), createdAt],
+    columns: [text('customer_id', 'customerId'), createdAt],
     indexes: [{columns: ['customer_id', 'created_at', 'id']}],
   },
   {
     name: 'transactions',
     columns: [
-      text('customer_id', (d) => d.customerId),
-      text('platform_customer_id', (d) => d.platformCustomerId),
+      text('customer_id', 'customerId'),
+      text('platform_customer_id', 'platformCustomerId'),
       text('source_account_id', (d) => d.source?.accountId),
       text('destination_account_id', (d) => d.destination?.accountId),
-      text('status', (d) => d.status),
-      text('type', (d) => d.type),
+      text('status', 'status'),
+      text('type', 'type'),
       text('reference', (d) => d.refund?.reference),
       createdAt,
     ],

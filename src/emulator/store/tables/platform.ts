@@ -12,12 +12,7 @@ export const PLATFORM_TABLES: TableDef[] = [
   {
     name: 'apiTokens',
     since: 2,
-    columns: [
-      text('client_id', (d) => d.clientId),
-      text('name', (d) => d.name),
-      createdAt,
-      text('updated_at', (d) => d.updatedAt),
-    ],
+    columns: [text('client_id', 'clientId'), text('name', 'name'), createdAt, text('updated_at', 'updatedAt')],
     indexes: [
       {columns: ['client_id'], unique: true},
       {columns: ['created_at', 'id']},
@@ -30,9 +25,9 @@ export const PLATFORM_TABLES: TableDef[] = [
     name: 'stablecoinProviderAccounts',
     since: 2,
     columns: [
-      text('provider', (d) => d.provider),
-      text('status', (d) => d.status),
-      text('provider_account_id', (d) => d.providerAccountId),
+      text('provider', 'provider'),
+      text('status', 'status'),
+      text('provider_account_id', 'providerAccountId'),
       createdAt,
     ],
     indexes: [
@@ -45,11 +40,11 @@ export const PLATFORM_TABLES: TableDef[] = [
     name: 'stablecoins',
     since: 2,
     columns: [
-      text('symbol', (d) => d.symbol),
-      text('network_token_identifier', (d) => d.networkTokenIdentifier),
-      text('issuance_status', (d) => d.issuanceStatus),
-      text('operations_status', (d) => d.gridOperationsStatus),
-      text('provider', (d) => d.provider),
+      text('symbol', 'symbol'),
+      text('network_token_identifier', 'networkTokenIdentifier'),
+      text('issuance_status', 'issuanceStatus'),
+      text('operations_status', 'gridOperationsStatus'),
+      text('provider', 'provider'),
       createdAt,
     ],
     indexes: [
@@ -64,7 +59,7 @@ export const PLATFORM_TABLES: TableDef[] = [
   {
     name: 'stablecoinOperations',
     since: 2,
-    columns: [text('stablecoin_id', (d) => d.stablecoinId), text('operation_type', (d) => d.operationType), createdAt],
+    columns: [text('stablecoin_id', 'stablecoinId'), text('operation_type', 'operationType'), createdAt],
     indexes: [
       {columns: ['stablecoin_id', 'created_at', 'id']},
       {columns: ['stablecoin_id', 'operation_type', 'created_at', 'id']},

@@ -10,8 +10,8 @@ export const SYSTEM_TABLES: TableDef[] = [
     columns: [
       int('seq', (d) => d.seq),
       text('type', (d) => d.event?.type),
-      text('delivery', (d) => d.delivery),
-      text('endpoint', (d) => d.endpoint),
+      text('delivery', 'delivery'),
+      text('endpoint', 'endpoint'),
       // The object an event is about (its data.id): delivery keeps order per object (webhook-deliverer.ts).
       text('object', (d) => objectOfEvent(d.event ?? {})),
     ],
@@ -25,7 +25,7 @@ export const SYSTEM_TABLES: TableDef[] = [
   },
   {
     name: 'jobs',
-    columns: [int('due_at', (d) => d.dueAt), text('kind', (d) => d.kind)],
+    columns: [int('due_at', (d) => d.dueAt), text('kind', 'kind')],
     indexes: [{columns: ['due_at']}, {columns: ['kind']}],
   },
 ]

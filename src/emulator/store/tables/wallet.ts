@@ -6,10 +6,10 @@ export const WALLET_TABLES: TableDef[] = [
   {
     name: 'walletCredentials',
     columns: [
-      text('account_id', (d) => d.accountId),
-      text('type', (d) => d.type),
-      text('nickname', (d) => d.nickname),
-      text('credential_id', (d) => d.credentialId),
+      text('account_id', 'accountId'),
+      text('type', 'type'),
+      text('nickname', 'nickname'),
+      text('credential_id', 'credentialId'),
       createdAt,
     ],
     indexes: [
@@ -21,9 +21,9 @@ export const WALLET_TABLES: TableDef[] = [
   {
     name: 'walletSessions',
     columns: [
-      text('account_id', (d) => d.accountId),
-      text('public_key', (d) => d.publicKey),
-      text('credential_id', (d) => d.credentialId),
+      text('account_id', 'accountId'),
+      text('public_key', 'publicKey'),
+      text('credential_id', 'credentialId'),
       createdAt,
     ],
     indexes: [

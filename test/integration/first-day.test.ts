@@ -1,6 +1,8 @@
 // Issue 32's first-day papercuts, each through the real command: what the user sees (stdout, stderr,
 // exit code) and what the sandbox holds afterwards.
+import {readFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:net'
+import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf, svc} from '../helpers/cli.js'
 import {call} from '../helpers/principals.js'
@@ -73,5 +75,20 @@ describe('P4: a currency that does not exist', () => {
     expect(JSON.stringify(r.body)).toContain('currencies')
     expect(JSON.stringify(r.body)).toContain('unknown currency')
     expect(await count()).toBe(before)
+  })
+})
+
+describe('P5: the `svc login` line `tokens create` prints', () => {
+  it('names the base URL the token was made on, and works as printed (sandbox not on 4010)', async () => {
+    const out = join(tempDir('svc-p5-'), 'p5.secret')
+    const r = await sbx.run(['tokens', 'create', '--name', 'p5', '--permission', 'VIEW', '--out', out])
+    expect(r.code, r.stderr).toBe(0)
+    const line = /Use it: (svc login .*)$/m.exec(r.stderr)?.[1] ?? ''
+    expect(line).toContain(`--base-url ${sbx.url}`)
+    const args = line.replace('<name>', 'p5').split(' ').slice(1)
+    const noEnvCreds = {SVC_TOKEN_ID: undefined, SVC_CLIENT_SECRET: undefined, SVC_BASE_URL: undefined}
+    const login = await sbx.run([...args, '--json'], {env: noEnvCreds, input: readFileSync(out, 'utf8')})
+    expect(login.code, login.stderr).toBe(0)
+    expect(login.json()).toMatchObject({profile: 'p5', verified: true})
   })
 })

@@ -58,7 +58,9 @@ export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
       ['permissions', token.permissions.join(', ')],
     ])
     const shown = deliverSecret(dest, secret, this.out, 'client secret')
-    this.out.info(this.out.dim(`Use it: svc login --profile <name> --token-id ${token.clientId} --secret-stdin`))
+    // The base URL this token was created on: without it, login would go to the default (4010) sandbox.
+    const use = `svc login --profile <name> --base-url ${this.ctx.profile.baseUrl} --token-id ${token.clientId} --secret-stdin`
+    this.out.info(this.out.dim(`Use it: ${use}`))
     return {...token, ...shown}
   }
 }

@@ -92,3 +92,28 @@ describe('P5: the `svc login` line `tokens create` prints', () => {
     expect(login.json()).toMatchObject({profile: 'p5', verified: true})
   })
 })
+
+describe('P6: a repeatable flag before the id', () => {
+  it('takes one value per use: `customers update --currency EUR --currency MXN <id>` updates that customer', async () => {
+    const made = await sbx.json([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Six Flags',
+      '--email',
+      'six@example.com',
+      '--currency',
+      'USD',
+    ])
+    const r = await sbx.run(['customers', 'update', '--currency', 'EUR', '--currency', 'MXN', made.id, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).not.toMatch(/Missing \d required arg/)
+    expect(r.json()).toMatchObject({id: made.id})
+    expect((await call(sbx, basic, 'GET', `/customers/${encodeURIComponent(made.id)}`)).body.currencies).toEqual([
+      'EUR',
+      'MXN',
+    ])
+  })
+})

@@ -24,6 +24,7 @@ export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
       description: 'permission to grant (repeat for several)',
       options: [...TOKEN_PERMISSIONS],
       multiple: true,
+      multipleNonGreedy: true,
       required: true,
     }),
     out: Flags.string({description: 'write the client secret to this new file (mode 0600)'}),

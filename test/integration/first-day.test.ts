@@ -117,3 +117,26 @@ describe('P6: a repeatable flag before the id', () => {
     ])
   })
 })
+
+describe('P7: -h everywhere, and gh short flags', () => {
+  it('-h prints help, exit 0, at the root, on a topic and on a command', async () => {
+    for (const args of [['-h'], ['customers', '-h'], ['customers', 'list', '-h'], ['sandbox', 'serve', '-h']]) {
+      const r = await svc(args, {env: {HOME: tempDir('svc-p7-'), NO_COLOR: '1'}})
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0)
+      expect(r.stdout).toContain('USAGE')
+      expect(r.stderr).toBe('')
+    }
+  })
+
+  it('-L is --limit and -y is --yes', async () => {
+    for (const name of ['L one', 'L two'])
+      await sbx.json(['customers', 'create', '--type', 'individual', '--full-name', name, '--email', 'l@example.com'])
+    const page = await sbx.json(['customers', 'list', '-L', '1'])
+    expect(page.data).toHaveLength(1)
+    expect(page.hasMore).toBe(true)
+    const gone = await sbx.json(['customers', 'delete', page.data[0].id, '-y'])
+    expect(gone).toBeTruthy()
+    const after = await call(sbx, basic, 'GET', `/customers/${encodeURIComponent(page.data[0].id)}`)
+    expect(after.status === 404 || after.body.isDeleted === true).toBe(true)
+  })
+})

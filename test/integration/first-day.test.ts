@@ -1,6 +1,6 @@
 // Issue 32's first-day papercuts, each through the real command: what the user sees (stdout, stderr,
 // exit code) and what the sandbox holds afterwards.
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -138,5 +138,27 @@ describe('P7: -h everywhere, and gh short flags', () => {
     expect(gone).toBeTruthy()
     const after = await call(sbx, basic, 'GET', `/customers/${encodeURIComponent(page.data[0].id)}`)
     expect(after.status === 404 || after.body.isDeleted === true).toBe(true)
+  })
+})
+
+describe('P8: flow run --timeout', () => {
+  it('bounds the whole run: a 30 s webhook wait stops at --timeout 2s, naming --timeout', async () => {
+    const dir = tempDir('svc-p8-')
+    const file = join(dir, 'slow.yaml')
+    writeFileSync(
+      file,
+      'name: slow\nsteps:\n  - name: never\n    webhook:\n      type: CUSTOMER.KYC_APPROVED\n      where: {data.id: "Customer:nobody"}\n    timeout: 30s\n  - name: after\n    api: {method: GET, path: /customers}\n',
+    )
+    const started = Date.now()
+    const r = await sbx.run(['flow', 'run', file, '--timeout', '2s', '--json'])
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(r.code).toBe(1)
+    const doc = r.json()
+    expect(doc.steps[0]).toMatchObject({
+      name: 'never',
+      status: 'failed',
+      failure: {message: expect.stringContaining('--timeout')},
+    })
+    expect(doc.steps[1]).toMatchObject({name: 'after', status: 'skipped'})
   })
 })

@@ -162,3 +162,33 @@ describe('P8: flow run --timeout', () => {
     expect(doc.steps[1]).toMatchObject({name: 'after', status: 'skipped'})
   })
 })
+
+describe('P9: a wait on a frozen sandbox clock', () => {
+  it('says the clock is frozen and how to move it; an unfrozen clock is not mentioned', async () => {
+    const made = await sbx.json([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Nine Frozen',
+      '--email',
+      'nine@example.com',
+    ])
+    const running = await sbx.run(['kyc', 'wait', made.id, '--timeout', '1s', '--json'])
+    expect(running.code).toBe(8)
+    expect(errorOf(running).hint).not.toContain('frozen')
+    expect((await sbx.run(['sandbox', 'clock', 'freeze', '--json'])).code).toBe(0)
+    try {
+      const frozen = await sbx.run(['kyc', 'wait', made.id, '--timeout', '1s', '--json'])
+      expect(frozen.code).toBe(8)
+      expect(errorOf(frozen)).toMatchObject({code: 'TIMEOUT', hint: expect.stringContaining('sandbox clock is frozen')})
+      expect(errorOf(frozen).hint).toContain('svc sandbox clock advance')
+      const human = await sbx.run(['kyc', 'wait', made.id, '--timeout', '1s'])
+      expect(human.code).toBe(8)
+      expect(human.stderr).toContain('sandbox clock is frozen')
+    } finally {
+      await sbx.run(['sandbox', 'clock', 'unfreeze', '--json'])
+    }
+  })
+})

@@ -1,14 +1,16 @@
 // Issue 32's first-day papercuts, each through the real command: what the user sees (stdout, stderr,
 // exit code) and what the sandbox holds afterwards.
-import {readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {createServer, type Server} from 'node:net'
 import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf, svc} from '../helpers/cli.js'
 import {call} from '../helpers/principals.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
 
+const root = fileURLToPath(new URL('../../', import.meta.url))
 let sbx: TestSandbox
 let basic: string
 beforeAll(async () => {
@@ -191,4 +193,31 @@ describe('P9: a wait on a frozen sandbox clock', () => {
       await sbx.run(['sandbox', 'clock', 'unfreeze', '--json'])
     }
   })
+})
+
+describe('P10: the CI fixture the README names (fixtures/onboarded.db)', () => {
+  it('is made as the README says: an onboarding flow, then `svc sandbox snapshot save`; it loads with the customer', async () => {
+    const dir = tempDir('svc-p10-')
+    const flow = await sbx.run(['flow', 'run', join(root, 'flows', 'onboarding-individual.yaml'), '--json'], {
+      timeoutMs: 60_000,
+    })
+    expect(flow.code, flow.stderr).toBe(0)
+    const customer = (await call(sbx, basic, 'GET', '/customers?limit=100')).body.data.find(
+      (c: {fullName?: string; kycStatus: string}) => c.fullName === 'Ada Lovelace',
+    )
+    expect(customer).toMatchObject({kycStatus: 'APPROVED'})
+    const fixture = join(dir, 'fixtures', 'onboarded.db')
+    mkdirSync(join(dir, 'fixtures'))
+    const saved = await sbx.run(['sandbox', 'snapshot', 'save', fixture, '--data-dir', sbx.dir, '--json'])
+    expect(saved.code, saved.stderr).toBe(0)
+    const loadedDir = join(dir, 'loaded')
+    const loaded = await sbx.run(['sandbox', 'snapshot', 'load', fixture, '--data-dir', loadedDir, '--yes', '--json'])
+    expect(loaded.code, loaded.stderr).toBe(0)
+    const copy = await startSandbox({}, loadedDir)
+    try {
+      expect((await copy.json(['customers', 'get', customer.id])).kycStatus).toBe('APPROVED')
+    } finally {
+      await copy.stop()
+    }
+  }, 90_000)
 })

@@ -221,3 +221,38 @@ describe('P10: the CI fixture the README names (fixtures/onboarded.db)', () => {
     }
   }, 90_000)
 })
+
+describe('P11: missing flags off a terminal', () => {
+  it('are named as CLI flags (--clabe), not body paths, before any request', async () => {
+    const made = await sbx.json([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Eleven',
+      '--email',
+      'e@example.com',
+    ])
+    const before = sbx.requestCount()
+    const r = await sbx.run([
+      'accounts',
+      'external',
+      'add',
+      '--customer',
+      made.id,
+      '--type',
+      'CLABE',
+      '--beneficiary-name',
+      'Maria Garcia',
+      '--json',
+    ])
+    expect(r.code).toBe(2)
+    const error = errorOf(r)
+    expect(error.details.errors).toEqual([
+      {field: '--clabe', message: expect.stringContaining('accountInfo.clabeNumber')},
+    ])
+    expect(r.stderr).toContain('--clabe')
+    expect(sbx.requestCount()).toBe(before)
+  })
+})

@@ -103,8 +103,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
     // `svc login` checks the secret it was just given, not the profile's: its own hint stands.
     if (this.ctx && this.id !== 'login') doc = this.ctx.explainUnauthorized(doc)
-    if (this.ctx && svc.code === 'TIMEOUT')
-      doc = await (await import('./frozen-clock.js')).explainFrozenClock(this.ctx, doc)
     if (this.jsonEnabled()) {
       // The document is the script's answer; the one line on stderr is for whoever watches the pipe (`| jq` hides a failure otherwise).
       this.out.printJson({error: doc})

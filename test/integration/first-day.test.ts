@@ -256,3 +256,26 @@ describe('P11: missing flags off a terminal', () => {
     expect(sbx.requestCount()).toBe(before)
   })
 })
+
+describe('the clock reset refusal', () => {
+  it('names --force (and advancing) in its hint; with --force it resets', async () => {
+    await sbx.run(['sandbox', 'clock', 'freeze'])
+    await sbx.run(['sandbox', 'clock', 'advance', '1d'])
+    // A customer created with skipVerificationPaperwork has its decision scheduled at the virtual time, a day ahead.
+    await call(sbx, basic, 'PATCH', '/config', {sandbox: {skipVerificationPaperwork: true}})
+    try {
+      expect(
+        (await call(sbx, basic, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Grace'})).status,
+      ).toBe(201)
+      const refused = await sbx.run(['sandbox', 'clock', 'reset', '--json'])
+      expect(refused.code).toBe(6)
+      expect(errorOf(refused)).toMatchObject({
+        code: 'CLOCK_JOBS_PENDING',
+        hint: expect.stringContaining('reset --force'),
+      })
+      expect((await sbx.run(['sandbox', 'clock', 'reset', '--force', '--json'])).json()).toMatchObject({mode: 'real'})
+    } finally {
+      await call(sbx, basic, 'PATCH', '/config', {sandbox: {skipVerificationPaperwork: false}})
+    }
+  })
+})

@@ -13,7 +13,18 @@
 //
 // Usage: node esbuild.config.mjs [--dev]   (--dev: a failed bundle warns and exits 0; bin/run.js
 // then falls back to the unbundled tsc output, so parallel work in progress never breaks the CLI)
-import {readdirSync, readFileSync, renameSync, rmSync, existsSync, mkdtempSync, writeFileSync} from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import {createRequire} from 'node:module'
 import {spawn} from 'node:child_process'
 import {createServer} from 'node:http'
 import {tmpdir} from 'node:os'
@@ -21,12 +32,19 @@ import {basename, dirname, join, relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
 import {dependencyEdits, pathFilter} from './build/dependency-edits.mjs'
+import {buildIdFor, stampOf} from './build/build-id.mjs'
+
+const {cacheDirFor} = createRequire(import.meta.url)('./bin/load-bundle.js')
 
 const root = dirname(fileURLToPath(import.meta.url))
 const dev = process.argv.includes('--dev')
 const outfile = join(root, 'dist', 'svc.cjs')
-// The bundle's V8 code caches, one per topic (bin/run.js codeCacheFor): stale after every build.
+// The V8 code caches this build primes and ships, one per bundle (bin/run.js bundleFor): read
+// where the user's cache dir has none yet. Stale after every build.
 const cacheDir = join(root, 'dist', 'cache')
+// Stamped into every bundle and into dist/lib/build-id.js (bin/load-bundle.js: freshness by id).
+const buildId = buildIdFor(root, {fresh: true})
+const stamp = stampOf(buildId)
 
 function commandFiles(dir, prefix = []) {
   if (!existsSync(dir)) return []
@@ -350,10 +368,10 @@ async function bundleLibrary(name, entryPoint) {
   const tmp = `${file}.${process.pid}.tmp`
   writeFileSync(
     tmp,
-    `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`,
+    `${stamp}(function (exports, require, module, __filename, __dirname) { ${asciiOnly(result.outputFiles[0].text)}\n});`,
   )
   renameSync(tmp, file)
-  rmSync(file + '.cache', {force: true})
+  rmSync(file + '.cache', {force: true}) // where builds before dist/cache kept its cache
 }
 
 try {
@@ -394,7 +412,10 @@ try {
     const tmp = `${out.path}.${process.pid}.tmp`
     // Written inside CommonJS's module wrapper, so bin/run.js compiles the file's text as read: no
     // concatenated copy of the whole bundle per start.
-    writeFileSync(tmp, `(function (exports, require, module, __filename, __dirname) { ${asciiOnly(out.text)}\n});`)
+    writeFileSync(
+      tmp,
+      `${stamp}(function (exports, require, module, __filename, __dirname) { ${asciiOnly(out.text)}\n});`,
+    )
     renameSync(tmp, out.path)
   }
   writeFileSync(
@@ -434,6 +455,8 @@ const server = createServer((req, res) =>
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
 const primeEnv = {
   PATH: process.env.PATH,
+  // The runs write their caches where a user's would go; they are shipped from dist/cache below.
+  SVC_CACHE_DIR: join(home, 'cache'),
   HOME: home,
   SVC_CONFIG_DIR: join(home, 'c'),
   SVC_DATA_DIR: join(home, 'd'),
@@ -465,6 +488,11 @@ await prime(['flow', 'run', join(home, 'prime.yaml'), '--json'])
 // The MCP SDK's cache (dist/mcp-sdk.cjs): `svc mcp` starts, loads it, finds stdin closed and ends.
 await prime(['mcp'])
 server.close()
+const primed = cacheDirFor(buildId, {SVC_CACHE_DIR: primeEnv.SVC_CACHE_DIR})
+if (existsSync(primed)) {
+  mkdirSync(cacheDir, {recursive: true})
+  for (const f of readdirSync(primed)) if (f.endsWith('.cache')) copyFileSync(join(primed, f), join(cacheDir, f))
+}
 rmSync(home, {recursive: true, force: true})
 console.log(
   `esbuild: dist/svc.cjs (${commands.length} commands) + ${readdirSync(join(root, 'dist')).filter((f) => /^svc-.*\.cjs$/.test(f)).length} topic and subtopic bundles, code caches for ${
@@ -473,5 +501,5 @@ console.log(
           .map((f) => f.replace(/\.cache$/, ''))
           .join(', ')
       : 'none'
-  }, dist/yaml.cjs${existsSync(join(root, 'dist', 'yaml.cjs.cache')) ? ' + code cache' : ''}`,
+  }, build ${buildId}`,
 )

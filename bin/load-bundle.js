@@ -2,34 +2,72 @@
 // compiled through vm.Script with a V8 code cache (Node 20 has no
 // module.enableCompileCache) and registered as a normal CommonJS module. Used by bin/run.js for the
 // CLI and yaml, and by src/emulator/load.ts for the sandbox.
+//
+// Freshness is a build id, never an mtime: npm stamps every file of an installed package with its
+// extraction time (in no useful order), so an mtime test sent every install to the slow unbundled
+// tree. The build (build/build-id.mjs) writes one id into the tsc output dist/lib/build-id.js and
+// into the first line of every bundle; a `tsc` alone rewrites dist/lib/build-id.js with no id, and
+// the bundles then give way to the unbundled tree: never stale code.
+//
+// Code caches are written to the user's cache dir (cacheDirFor), never into the package: an install
+// may be read-only or shared. The caches the build primed ship in dist/cache and are read when the
+// user's dir has none yet.
 'use strict'
-const {accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, writeFileSync} = require('node:fs')
+const {accessSync, constants, mkdirSync, readFileSync, renameSync, writeFileSync} = require('node:fs')
 const Module = require('node:module')
-const {dirname} = require('node:path')
+const {homedir} = require('node:os')
+const {dirname, join} = require('node:path')
 const vm = require('node:vm')
+
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {'
+
+/** The id the last full build stamped into dist/lib/build-id.js, or '' (none: only tsc ran). */
+function buildIdOf(distDir) {
+  try {
+    return /BUILD_ID = '([^']*)'/.exec(readFileSync(join(distDir, 'lib', 'build-id.js'), 'latin1'))?.[1] ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** The first line every bundle of build `id` starts with. */
+const stampOf = (id) => `/*svc-build:${id}*/`
+
+/**
+ * Where this build's code caches go: $SVC_CACHE_DIR, else $XDG_CACHE_HOME/svc, else ~/.cache/svc,
+ * in a directory per build id and Node (V8 rejects a cache from another Node, and a cache of another
+ * build's source of the same length could be accepted).
+ */
+function cacheDirFor(buildId, env = process.env) {
+  const base = env.SVC_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'svc')
+  return join(base, `${buildId}-node${process.versions.node}-${process.arch}`)
+}
 
 /**
  * The exports of the build `file` (written by the build inside CommonJS's module wrapper), or
- * undefined when it is missing or older than `notOlderThan` (someone ran only tsc: the caller falls
- * back to the unbundled output, never to stale code).
+ * undefined when it is missing or is not of build `buildId` (someone ran only tsc, or the build
+ * was interrupted: the caller falls back to the unbundled output, never to stale code). Without
+ * `buildId` any build is run (tests that load each bundle).
  *
- * The code cache is read from `cacheFile`. When that file is missing (or V8 rejects it: another
- * Node), this run compiles from source and writes the cache when the process ends, so the cache
- * holds exactly the functions such a run compiles (best effort: a read-only install cannot).
- * `ascii: true` reads the file as latin1: a plain copy instead of UTF-8 decoding, for builds made
- * pure ASCII.
+ * The code cache is read from `cacheFile`, else from `shippedCache` (primed by the build). When
+ * neither is there (or V8 rejects it: another Node), this run compiles from source and writes
+ * `cacheFile` atomically when the process ends, so the cache holds exactly the functions such a run
+ * compiles (best effort: never fails the command). `ascii: true` reads the file as latin1: a plain
+ * copy instead of UTF-8 decoding, for builds made pure ASCII.
  */
-function loadBundle(file, {notOlderThan, cacheFile = file + '.cache', ascii = false} = {}) {
+function loadBundle(file, {buildId, cacheFile, shippedCache, ascii = false} = {}) {
   let src
   try {
-    if (notOlderThan && statSync(file).mtimeMs + 1 < statSync(notOlderThan).mtimeMs) return undefined
     src = readFileSync(file, ascii ? 'latin1' : 'utf8')
   } catch {
     return undefined
   }
-  const cachedData = readIfThere(cacheFile)
-  // The builds are written inside the module wrapper (compiled as read); a build from before that is not.
-  if (!src.startsWith('(function (exports, require, module, __filename, __dirname) {')) src = Module.wrap(src)
+  // The stamp is a comment before the module wrapper: the text is compiled as read, no copy per start.
+  const stampEnd = src.startsWith('/*svc-build:') ? src.indexOf('*/') + 2 : 0
+  if (buildId !== undefined && (!buildId || src.slice(0, stampEnd) !== stampOf(buildId))) return undefined
+  if (src.slice(stampEnd, stampEnd + WRAPPER.length) !== WRAPPER) src = Module.wrap(src.slice(stampEnd))
+  let cachedData = cacheFile && readIfThere(cacheFile)
+  if (!cachedData && shippedCache) cachedData = readIfThere(shippedCache)
   const script = new vm.Script(src, {
     filename: file,
     cachedData,
@@ -43,7 +81,7 @@ function loadBundle(file, {notOlderThan, cacheFile = file + '.cache', ascii = fa
   mod.loaded = true
   // Whoever require()s the file by name (oclif's explicit command target) gets this instance.
   requireFromBundle.cache[file] = mod
-  if (!cachedData || script.cachedDataRejected) {
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
     // Written at exit so it covers the functions this run compiled; best effort.
     process.once('exit', () => {
       try {
@@ -76,4 +114,4 @@ function canWriteIn(dir) {
   }
 }
 
-module.exports = {loadBundle, canWriteIn}
+module.exports = {loadBundle, canWriteIn, buildIdOf, cacheDirFor, stampOf}

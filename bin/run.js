@@ -11,15 +11,15 @@
 //     that one command from the index built into the bundle (ids, aliases, argument names) instead
 //     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need; the root
 //     help gets one with just what it lists (root commands, the ids topics come from).
-//  5. If the bundle is missing or older than the manifest (someone ran only tsc), the unbundled
-//     tsc output is used the same way (same error handling): slower, never broken.
+//  5. If the bundle is missing or not of the build the tsc output belongs to (someone ran only tsc:
+//     bin/load-bundle.js compares build ids, never mtimes, which an npm install rewrites), the
+//     unbundled tsc output is used the same way (same error handling): slower, never broken.
 'use strict'
 const {existsSync, readFileSync} = require('node:fs')
 const {basename, join} = require('node:path')
-const {canWriteIn, loadBundle} = require('./load-bundle.js')
+const {buildIdOf, cacheDirFor, canWriteIn, loadBundle} = require('./load-bundle.js')
 
 const root = join(__dirname, '..')
-const manifestFile = join(root, 'oclif.manifest.json')
 const argv = process.argv.slice(2)
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
@@ -55,10 +55,12 @@ async function main() {
   // compiled from the bundle's code cache cannot, so it runs from the unbundled oclif (rare, slower).
   let bundleFile
   let bundle
-  if (!process.env.SVC_NO_BUNDLE && argv[0] !== 'autocomplete') {
-    // A topic's bundle older than the manifest (an interrupted build) gives way to the full one.
-    for (const pick of [bundleFor(argv), fullBundle()]) {
-      bundle = loadBundle(pick.file, {notOlderThan: manifestFile, cacheFile: pick.cacheFile, ascii: true})
+  const buildId = buildIdOf(join(root, 'dist'))
+  const cacheDir = buildId ? cacheDirFor(buildId) : undefined
+  if (buildId && !process.env.SVC_NO_BUNDLE && argv[0] !== 'autocomplete') {
+    // A topic's bundle of another build (an interrupted build) gives way to the full one.
+    for (const pick of [bundleFor(argv, cacheDir), bundleAt('svc', cacheDir)]) {
+      bundle = loadBundle(pick.file, {buildId, cacheFile: pick.cacheFile, shippedCache: pick.shippedCache, ascii: true})
       bundleFile = pick.file
       if (bundle) break
     }
@@ -73,7 +75,7 @@ async function main() {
     if (!required.has(name))
       required.set(
         name,
-        loadBundle(join(root, 'dist', `${name}.cjs`), {notOlderThan: manifestFile, ascii: true}) ?? require(name),
+        loadBundle(bundleAt(name, cacheDir).file, {...bundleAt(name, cacheDir), buildId, ascii: true}) ?? require(name),
       )
     return required.get(name)
   }
@@ -222,12 +224,12 @@ async function notFound(error) {
  * each holding only those commands; the root help from the help command's; help of a command or
  * topic, and anything else, from dist/svc.cjs, which holds every command. Each bundle has its own
  * cache in dist/cache, written by its first run, so it holds what that kind of command compiles
- * and no more. Where that cache cannot be written (a read-only install) and is not there, the full
- * bundle runs with the cache the build primed for it. SVC_ONE_BUNDLE=1 always runs the full bundle.
+ * and no more, in the user's cache dir (bin/load-bundle.js cacheDirFor). Where that cache cannot
+ * be written and is neither there nor primed by the build (dist/cache), the full bundle runs with
+ * the cache the build primed for it. SVC_ONE_BUNDLE=1 always runs the full bundle.
  */
-function bundleFor(args) {
-  const cacheDir = join(root, 'dist', 'cache')
-  const full = fullBundle()
+function bundleFor(args, cacheDir) {
+  const full = bundleAt('svc', cacheDir)
   if (process.env.SVC_ONE_BUNDLE || (wantsHelp(args) && !isRootHelp(args))) return full
   const words = []
   for (const a of isRootHelp(args) ? ['help'] : args) {
@@ -235,14 +237,18 @@ function bundleFor(args) {
     words.push(a)
   }
   for (let n = words.length; n > 0; n--) {
-    const name = `svc-${words.slice(0, n).join('.')}`
-    const bundle = {file: join(root, 'dist', `${name}.cjs`), cacheFile: join(cacheDir, `${name}.cache`)}
+    const bundle = bundleAt(`svc-${words.slice(0, n).join('.')}`, cacheDir)
     if (!existsSync(bundle.file)) continue
-    return existsSync(bundle.cacheFile) || canWriteIn(cacheDir) ? bundle : full
+    return existsSync(bundle.cacheFile) || existsSync(bundle.shippedCache) || canWriteIn(cacheDir) ? bundle : full
   }
   return full
 }
 
-function fullBundle() {
-  return {file: join(root, 'dist', 'svc.cjs'), cacheFile: join(root, 'dist', 'cache', 'svc.cache')}
+/** The bundle dist/<name>.cjs, its code cache in the user's cache dir, and the one the build primed. */
+function bundleAt(name, cacheDir) {
+  return {
+    file: join(root, 'dist', `${name}.cjs`),
+    cacheFile: cacheDir && join(cacheDir, `${name}.cache`),
+    shippedCache: join(root, 'dist', 'cache', `${name}.cache`),
+  }
 }

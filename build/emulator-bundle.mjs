@@ -9,6 +9,7 @@ import {renameSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {build} from 'esbuild'
+import {buildIdFor, stampOf} from './build-id.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outfile = join(root, 'dist', 'emulator.cjs')
@@ -34,9 +35,14 @@ try {
   })
   const tmp = `${outfile}.${process.pid}.tmp`
   // Inside CommonJS's module wrapper, so the loader compiles the file's text as read.
-  writeFileSync(tmp, `(function (exports, require, module, __filename, __dirname) { ${result.outputFiles[0].text}\n});`)
+  // Stamped with the build's id (bin/load-bundle.js), which the CLI's bundling step made.
+  const stamp = stampOf(buildIdFor(root))
+  writeFileSync(
+    tmp,
+    `${stamp}(function (exports, require, module, __filename, __dirname) { ${result.outputFiles[0].text}\n});`,
+  )
   renameSync(tmp, outfile)
-  rmSync(outfile + '.cache', {force: true})
+  rmSync(outfile + '.cache', {force: true}) // where builds before the user cache dir kept its cache
   console.log('esbuild: dist/emulator.cjs')
 } catch (error) {
   rmSync(outfile, {force: true})

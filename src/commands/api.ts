@@ -24,8 +24,16 @@ export default class Api extends BaseCommand<typeof Api> {
   }
   static override flags = {
     data: Flags.string({description: 'JSON body: inline, @file.json or - for stdin'}),
-    query: Flags.string({description: 'query parameter key=value (repeatable)', multiple: true}),
-    header: Flags.string({description: 'extra header "Name: value" (repeatable)', multiple: true}),
+    query: Flags.string({
+      description: 'query parameter key=value (repeatable)',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    header: Flags.string({
+      description: 'extra header "Name: value" (repeatable)',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     'idempotency-key': idempotencyKeyFlag,
     'dry-run': dryRunFlag,
     sign: Flags.boolean({

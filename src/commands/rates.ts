@@ -22,7 +22,7 @@ export default class Rates extends BaseCommand<typeof Rates> {
   ]
   static override flags = {
     from: Flags.string({description: 'sending currency (USD, EUR, USDC ...)'}),
-    to: Flags.string({description: 'receiving currency; repeat for several', multiple: true}),
+    to: Flags.string({description: 'receiving currency; repeat for several', multiple: true, multipleNonGreedy: true}),
     amount: Flags.string({
       description: 'sending amount in real units of --from (default 100.00 for 2-decimal currencies)',
       exclusive: ['amount-minor'],

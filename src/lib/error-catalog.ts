@@ -153,6 +153,8 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   KYC_REJECTED: 'The decision is final for this customer; see `svc kyc status` and contact compliance.',
   KYB_REJECTED: 'The decision is final for this business; see `svc kyc status` and contact compliance.',
   VERIFICATION_INCOMPLETE: 'Work down the checklist of `svc kyc status <customerId>`, then `svc kyc submit` again.',
+  CLOCK_JOBS_PENDING:
+    'Run `svc sandbox clock advance <duration>` past them first, or `svc sandbox clock reset --force` to reset anyway (they then wait out real time).',
   // client-side codes
   WALLET_SESSION_REQUIRED: 'Log in to the wallet first: `svc wallet login <InternalAccount>`.',
   WALLET_OPERATION_PROCESSING: 'Run the same command again: the service keeps settling the operation.',

@@ -16,7 +16,11 @@ export const customerFlags = {
   }),
   email: Flags.string({description: 'contact email'}),
   phone: Flags.string({description: 'contact phone, E.164 (+15551234567)'}),
-  currency: Flags.string({description: 'currency the customer transacts in (repeatable)', multiple: true}),
+  currency: Flags.string({
+    description: 'currency the customer transacts in (repeatable)',
+    multiple: true,
+    multipleNonGreedy: true,
+  }),
   ...addressFlags,
   'legal-name': Flags.string({description: 'business: legal name', helpGroup: 'BUSINESS'}),
   country: Flags.string({

@@ -50,6 +50,7 @@ export const quoteCreateFlags = {
     description:
       'with --to-uma: payer data the receiver asks for, NAME=value (repeatable; default from the customer record)',
     multiple: true,
+    multipleNonGreedy: true,
   }),
   lock: Flags.string({description: 'side --amount-minor locks', options: ['sending', 'receiving'], default: 'sending'}),
   'platform-fee': Flags.string({description: 'platform fee override: fixed USD amount (USD sources only)'}),

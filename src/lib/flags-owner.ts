@@ -7,6 +7,7 @@ export const ownerFlags = {
   role: Flags.string({
     description: 'role (repeatable): UBO, DIRECTOR, COMPANY_OFFICER, CONTROL_PERSON, TRUSTEE, GENERAL_PARTNER',
     multiple: true,
+    multipleNonGreedy: true,
   }),
   ownership: Flags.string({description: 'ownership percentage, a whole number 0-100'}),
   'first-name': Flags.string({description: 'given name', helpGroup: P}),

@@ -63,7 +63,8 @@ export const idempotencyKeyFlag = Flags.string({
 })
 
 export const pagingFlags = {
-  limit: Flags.integer({description: 'page size (1-100)', min: 1, max: 100}),
+  // -L as gh has it; a char alias for the same reason as -y above.
+  limit: Flags.integer({description: 'page size (1-100; also -L)', min: 1, max: 100, charAliases: ['L']}),
   cursor: Flags.string({description: 'continue from this cursor'}),
   all: Flags.boolean({description: 'follow every page and merge them'}),
 }

@@ -2,7 +2,7 @@ import {existsSync, readFileSync, rmSync, openSync, closeSync, statSync} from 'n
 import {basename, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {SvcError} from './errors.js'
-import {ExitCode} from './exit-codes.js'
+import {ExitCode, type ExitCodeValue} from './exit-codes.js'
 import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
 
 export interface ReadyLine {
@@ -86,35 +86,55 @@ export async function startDetached(
     }, timeoutMs)
     child.stdout!.on('data', (chunk: Buffer) => {
       buf += chunk.toString('utf8')
-      const nl = buf.indexOf('\n')
-      if (nl < 0) return
+      const ready = readyLine(buf)
+      if (!ready) return // not (yet) a ready line: an error document is read whole when the child ends
       clearTimeout(timer)
       child.stdout!.destroy()
       child.unref()
-      try {
-        resolve({...(JSON.parse(buf.slice(0, nl)) as ReadyLine), pid: child.pid!})
-      } catch {
-        reject(
-          new SvcError({
-            code: 'SANDBOX_START_FAILED',
-            exitCode: ExitCode.FAILED,
-            message: 'The sandbox printed an unexpected ready line',
-          }),
-        )
-      }
+      resolve({...ready, pid: child.pid!})
     })
-    child.on('exit', (code) => {
+    // 'close', not 'exit': stdout (the child's error document) is fully read by then.
+    child.on('close', (code) => {
       clearTimeout(timer)
-      reject(
-        new SvcError({
-          code: 'SANDBOX_START_FAILED',
-          exitCode: ExitCode.FAILED,
-          message: `The sandbox exited with code ${code} before it was ready`,
-          hint: `See ${join(dataDir, 'sandbox.out')}`,
-        }),
-      )
+      reject(startFailure(buf, code, join(dataDir, 'sandbox.out')))
     })
   })
+}
+
+/** The first line of `out` when it is the sandbox's ready line (one line of JSON with its URL). */
+function readyLine(out: string): ReadyLine | undefined {
+  const nl = out.indexOf('\n')
+  if (nl < 0) return undefined
+  try {
+    const line = JSON.parse(out.slice(0, nl)) as Partial<ReadyLine>
+    return typeof line.url === 'string' ? (line as ReadyLine) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Why the sandbox ended before it was ready: the error document it printed (a taken port, a bad
+ * data dir: its reason, hint and exit code, as a foreground `serve` says them), else its exit code
+ * and the log to read.
+ */
+function startFailure(out: string, code: number | null, log: string): SvcError {
+  try {
+    const {error} = JSON.parse(out) as {
+      error: {code: string; reason: string; hint?: string; details?: Record<string, unknown>}
+    }
+    const exitCode = (Object.values(ExitCode) as number[]).includes(code ?? -1)
+      ? (code as ExitCodeValue)
+      : ExitCode.FAILED
+    return new SvcError({code: error.code, exitCode, message: error.reason, hint: error.hint, details: error.details})
+  } catch {
+    return new SvcError({
+      code: 'SANDBOX_START_FAILED',
+      exitCode: ExitCode.FAILED,
+      message: `The sandbox exited with code ${code} before it was ready`,
+      hint: `See ${log}`,
+    })
+  }
 }
 
 /** Sends SIGTERM and waits for the process to go. */

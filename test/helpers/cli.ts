@@ -11,15 +11,19 @@ export interface CliResult {
   json<T = any>(): T
 }
 
-/** Runs the built `svc` binary as a child process, the way a user or a CI script does. */
+/** Runs the built `svc` binary (or `bin`: an installed copy's) as a child process, the way a user or a CI script does. */
 export function svc(
   args: string[],
-  opts: {env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string} = {},
+  opts: {env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string; bin?: string} = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, ...opts.env}
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
-    const child = spawn(process.execPath, [BIN, ...args], {env, stdio: ['pipe', 'pipe', 'pipe'], cwd: opts.cwd})
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: opts.cwd,
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))

@@ -23,7 +23,7 @@ describe('docs/commands.md', () => {
     const oclif = join(root, 'node_modules', 'oclif', 'bin', 'run.js')
     const r = spawnSync(
       process.execPath,
-      [oclif, 'readme', '--readme-path', 'docs/commands.md', '--no-aliases', '--dry-run'],
+      [oclif, 'readme', '--readme-path', 'docs/commands.md', '--no-aliases', '--no-source-links', '--dry-run'],
       {
         cwd: root,
         encoding: 'utf8',

@@ -28,6 +28,7 @@ export default class CardsIssue extends BaseCommand<typeof CardsIssue> {
       description: 'funding internal account; repeat for more, in priority order',
       required: true,
       multiple: true,
+      multipleNonGreedy: true,
     }),
     'platform-card-id': Flags.string({
       description: 'your own id for the card (sandbox: its last three characters pick the issuance outcome)',

@@ -24,6 +24,7 @@ export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
       description: 'permission to grant (repeat for several)',
       options: [...TOKEN_PERMISSIONS],
       multiple: true,
+      multipleNonGreedy: true,
       required: true,
     }),
     out: Flags.string({description: 'write the client secret to this new file (mode 0600)'}),
@@ -58,7 +59,9 @@ export default class TokensCreate extends BaseCommand<typeof TokensCreate> {
       ['permissions', token.permissions.join(', ')],
     ])
     const shown = deliverSecret(dest, secret, this.out, 'client secret')
-    this.out.info(this.out.dim(`Use it: svc login --profile <name> --token-id ${token.clientId} --secret-stdin`))
+    // The base URL this token was created on: without it, login would go to the default (4010) sandbox.
+    const use = `svc login --profile <name> --base-url ${this.ctx.profile.baseUrl} --token-id ${token.clientId} --secret-stdin`
+    this.out.info(this.out.dim(`Use it: ${use}`))
     return {...token, ...shown}
   }
 }

@@ -2,6 +2,7 @@ import * as z from 'zod'
 import {addressSchema, countryCode, dateTime, e164, email, isoDate} from './common.js'
 import {taxIdPattern, taxIdProblem} from './tax-id.js'
 import {verificationStatusEnum} from './customer-response.js'
+import {CURRENCIES, CURRENCY_CODES} from '../currencies.js'
 
 // The answers' schemas live in customer-response.ts and the list filters in customer-query.ts: a
 // command that only reads customers does not build the request schemas below.
@@ -178,7 +179,15 @@ const common = {
   platformCustomerId: z.string().min(1).max(128).optional(),
   region: countryCode.optional(),
   currencies: z
-    .array(z.string().regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, USDC ...)'}))
+    .array(
+      z
+        .string()
+        .regex(/^[A-Z]{3,5}$/, {message: 'must be a currency code (USD, USDC ...)'})
+        // A well-formed code of no currency (XYZ) would open accounts in a currency that does not exist.
+        .refine((code) => !/^[A-Z]{3,5}$/.test(code) || CURRENCIES.has(code), {
+          message: `unknown currency (known: ${CURRENCY_CODES.join(', ')})`,
+        }),
+    )
     .max(20)
     .optional(),
   email: email.optional(),

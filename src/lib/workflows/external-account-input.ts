@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {WALLET_KINDS} from '../account-checks.js'
-import {InputError} from '../errors.js'
+import {InputError, type FieldError} from '../errors.js'
 import {idFlag, readJsonObject} from '../flags.js'
 import {
   ACCOUNT_TYPES,
@@ -85,6 +85,44 @@ function beneficiaryOf(f: F): Record<string, unknown> | undefined {
   })
 }
 
+/** The flag of each accountInfo field (the body builder reads them, and errors name the flag). */
+const INFO_FLAGS = {
+  clabeNumber: 'clabe',
+  bankName: 'bank-name',
+  accountNumber: 'account-number',
+  routingNumber: 'routing-number',
+  bankAccountType: 'bank-account-type',
+  intermediaryBankName: 'intermediary-bank-name',
+  intermediaryRoutingNumber: 'intermediary-routing-number',
+  fiToFiInformation: 'fi-to-fi',
+  iban: 'iban',
+  swiftCode: 'swift',
+  pixKey: 'pix-key',
+  pixKeyType: 'pix-key-type',
+  taxId: 'tax-id',
+  sortCode: 'sort-code',
+  address: 'address',
+  vaspName: 'vasp',
+} as const satisfies Record<string, keyof F>
+
+const FLAG_OF_FIELD: Record<string, string> = {
+  customerId: 'customer',
+  currency: 'currency',
+  platformAccountId: 'platform-account-id',
+  ownershipType: 'ownership',
+  'accountInfo.accountType': 'type',
+  ...Object.fromEntries(Object.entries(INFO_FLAGS).map(([field, flag]) => [`accountInfo.${field}`, flag])),
+}
+
+/**
+ * A missing field is named by the flag that sets it (--clabe), the body path in its message for
+ * --data users; a bad value keeps its body path (the value is there to see).
+ */
+function namingFlag(e: FieldError): FieldError {
+  const flag = FLAG_OF_FIELD[e.field]
+  return flag && /required/i.test(e.message) ? {...e, field: `--${flag}`, message: `${e.message} (${e.field})`} : e
+}
+
 /** Flags (over --data) to the create body, then every shape and format check before any request. */
 /** The POST body from the flags; `ownerImplied` when the route names the owner (an agent's customer). */
 export function externalAccountBody(
@@ -97,22 +135,7 @@ export function externalAccountBody(
   const info = compact({
     ...dataInfo,
     accountType: type,
-    clabeNumber: f.clabe,
-    bankName: f['bank-name'],
-    accountNumber: f['account-number'],
-    routingNumber: f['routing-number'],
-    bankAccountType: f['bank-account-type'],
-    intermediaryBankName: f['intermediary-bank-name'],
-    intermediaryRoutingNumber: f['intermediary-routing-number'],
-    fiToFiInformation: f['fi-to-fi'],
-    iban: f.iban,
-    swiftCode: f.swift,
-    pixKey: f['pix-key'],
-    pixKeyType: f['pix-key-type'],
-    taxId: f['tax-id'],
-    sortCode: f['sort-code'],
-    address: f.address,
-    vaspName: f.vasp,
+    ...Object.fromEntries(Object.entries(INFO_FLAGS).map(([field, flag]) => [field, f[flag]])),
     beneficiary: beneficiaryOf(f) ?? dataInfo.beneficiary,
   })
   const currency =
@@ -128,7 +151,7 @@ export function externalAccountBody(
     accountInfo: info,
   })
   const {data: valid, errors, warnings} = externalAccountProblems(body)
-  if (!valid) throw new InputError(errors)
+  if (!valid) throw new InputError(errors.map(namingFlag))
   if (!valid.customerId && !opts.ownerImplied)
     throw new InputError([{field: 'customerId', message: 'is required (--customer)'}])
   for (const w of warnings) opts.warn?.(`${w.field} ${w.message} (sent anyway: the Service checks 9 digits only)`)

@@ -89,7 +89,9 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
       sleep: ctx.sleep,
     }
     out.info(`${out.bold(flow.name)} · ${flow.steps.length} step${flow.steps.length === 1 ? '' : 's'}`)
-    result = await runFlow(flow, {file: opts.file, stepLines, target, progress, env})
+    // --timeout bounds the whole run, not each step (each step keeps its own, shorter, timeout).
+    const deadline = Date.now() + ctx.remainingMs()
+    result = await runFlow(flow, {file: opts.file, stepLines, target, progress, env, deadline})
   } finally {
     if (opts.local) await client?.close()
     progress.stop()

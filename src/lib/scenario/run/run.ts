@@ -53,7 +53,15 @@ const DEFAULT_STEP_TIMEOUT = 60_000
 /** Runs the steps in order; the first step that does not hold stops the flow (the rest are skipped). */
 export async function runFlow(
   flow: FlowFile,
-  opts: {file: string; stepLines: number[]; target: StepTarget; progress: Progress; env: NodeJS.ProcessEnv},
+  opts: {
+    file: string
+    stepLines: number[]
+    target: StepTarget
+    progress: Progress
+    env: NodeJS.ProcessEnv
+    /** When the run's --timeout ends (epoch ms): no step runs past it. */
+    deadline?: number
+  },
 ): Promise<FlowResult> {
   const started = Date.now()
   const vars: Record<string, unknown> = {run: {id: runId()}, env: {...opts.env}}
@@ -77,9 +85,14 @@ export async function runFlow(
     opts.progress.start(index + 1, flow.steps.length, step.name)
     const t0 = Date.now()
     let failure: StepFailure | undefined
+    const leftMs = opts.deadline === undefined ? Infinity : opts.deadline - Date.now()
     try {
-      const outcome = await execute(step, vars, opts.target)
+      if (leftMs <= 0) throw new FlowDeadline()
+      const outcome = await execute(step, vars, opts.target, leftMs)
       failure = check(step, outcome, vars)
+      // A step cut short by the run's deadline (not by its own timeout) fails for that reason.
+      const cut = outcome.timedOut || outcome.stderr?.startsWith('killed after')
+      if (failure && cut && leftMs < ownTimeout(step)) throw new FlowDeadline()
       if (!failure)
         for (const [name, path] of Object.entries(step.capture ?? {})) {
           if (!hasPath(outcome.doc, path)) {
@@ -95,7 +108,12 @@ export async function runFlow(
         }
     } catch (e) {
       failure = {
-        message: e instanceof UnknownVariable ? e.message : `could not run: ${(e as Error).message}`,
+        message:
+          e instanceof FlowDeadline
+            ? "the flow's --timeout ran out (raise --timeout for the whole run)"
+            : e instanceof UnknownVariable
+              ? e.message
+              : `could not run: ${(e as Error).message}`,
         expected: 'the step to run',
         actual: null,
       }
@@ -119,8 +137,18 @@ function kindOf(step: FlowStep): StepResult['kind'] {
   return step.svc ? 'svc' : step.api ? 'api' : step.clock ? 'clock' : 'webhook'
 }
 
-function execute(step: FlowStep, vars: Record<string, unknown>, target: StepTarget): Promise<StepOutcome> {
-  const timeoutMs = step.timeout ? parseDuration(step.timeout)! : DEFAULT_STEP_TIMEOUT
+const ownTimeout = (step: FlowStep) => (step.timeout ? parseDuration(step.timeout)! : DEFAULT_STEP_TIMEOUT)
+
+/** The run's --timeout ended: the step in progress fails with that reason and the rest are skipped. */
+class FlowDeadline extends Error {}
+
+function execute(
+  step: FlowStep,
+  vars: Record<string, unknown>,
+  target: StepTarget,
+  leftMs: number,
+): Promise<StepOutcome> {
+  const timeoutMs = Math.max(1, Math.min(ownTimeout(step), leftMs))
   if (step.svc)
     return runSvc(
       interpolate(step.svc, vars) as string | string[],

@@ -10,6 +10,7 @@ export const policyFlags = {
     description: 'a permission the agent gets (repeat for several)',
     options: [...AGENT_PERMISSIONS],
     multiple: true,
+    multipleNonGreedy: true,
   }),
   mode: Flags.string({
     description: 'defaultExecutionMode: AUTO runs within the limits; APPROVAL_REQUIRED waits for the platform',
@@ -32,6 +33,7 @@ export const policyFlags = {
   'allow-account': Flags.string({
     description: 'restrict the agent to this account (repeat for several)',
     multiple: true,
+    multipleNonGreedy: true,
   }),
 }
 

@@ -7,6 +7,7 @@ import {interrupts} from '../../interrupt.js'
 import {statusOf} from '../../output/customer.js'
 import type {Customer} from '../../schemas/customer.js'
 import {io} from '../../io.js'
+import {explainFrozenClock} from '../../frozen-clock.js'
 
 const FIRST_POLL_MS = 250
 const MAX_POLL_MS = 5000
@@ -100,9 +101,12 @@ async function poll(
       }
       const remaining = ctx.remainingMs()
       if (remaining <= 0) {
-        throw stillPending(
-          `${customerId} is still ${status} after ${Math.round((ctx.now() - started) / 1000)}s`,
-          `Run \`svc kyc wait ${customerId}\` again, or raise --timeout.`,
+        throw await explainFrozenClock(
+          ctx,
+          stillPending(
+            `${customerId} is still ${status} after ${Math.round((ctx.now() - started) / 1000)}s`,
+            `Run \`svc kyc wait ${customerId}\` again, or raise --timeout.`,
+          ),
         )
       }
       spinner.tick(`${kind} ${status} · waiting for a decision (${Math.round((ctx.now() - started) / 1000)}s)`)

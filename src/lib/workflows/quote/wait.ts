@@ -6,6 +6,7 @@ import {ExitCode} from '../../exit-codes.js'
 import {interrupts} from '../../interrupt.js'
 import type {Quote} from '../../schemas/quotes.js'
 import {TERMINAL_TRANSACTION_STATUSES, type Transaction} from '../../schemas/transactions.js'
+import {explainFrozenClock} from '../../frozen-clock.js'
 
 export type Settled = Quote & {transaction?: Transaction}
 
@@ -44,9 +45,12 @@ async function poll(ctx: Context, quoteId: string, onProgress: (status: string) 
     if (quote.status === 'EXPIRED' || quote.status === 'FAILED')
       return finish({...quote, ...(tx ? {transaction: tx} : {})})
     if (ctx.remainingMs() <= 0) {
-      throw stillPending(
-        `${quoteId} is still ${status} at --timeout`,
-        `Run \`svc quote wait ${quoteId}\` to keep waiting; nothing will be paid twice.`,
+      throw await explainFrozenClock(
+        ctx,
+        stillPending(
+          `${quoteId} is still ${status} at --timeout`,
+          `Run \`svc quote wait ${quoteId}\` to keep waiting; nothing will be paid twice.`,
+        ),
       )
     }
     await ctx.sleep(Math.min(delay, ctx.remainingMs()))

@@ -87,6 +87,7 @@ const EXEMPT: Record<string, string> = {
   'wallet:delegated-keys:list': GET,
   'wallet:sessions:list': GET,
   'webhooks:events:list': GET,
+  'webhooks:certify': `${NOTHING}: posts test deliveries to the receiver given with --url, never to the Service`,
   'webhooks:verify': `${GET} (the webhook public key); verifies a signature locally`,
   whoami: `${GET} (GET /config checks the credentials)`,
   'accounts:estimate-withdrawal-fee': 'a POST that only computes a fee estimate: it changes nothing',

@@ -1,0 +1,66 @@
+// Receivers for `svc webhooks certify`: one that does everything right, and buggy ones with one bug each.
+import {generateKeyPairSync} from 'node:crypto'
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {verifyWebhookSignature} from '../../src/lib/webhook-signature.js'
+import {SPEC_EVENTS} from '../../src/lib/webhook-certify/spec-events.js'
+import {tempDir} from './temp-dirs.js'
+import {startReceiver, type Answer, type Received, type TestReceiver} from './webhook-receiver.js'
+
+export type ReceiverBug =
+  | 'accepts bad signatures'
+  | 'refuses a legitimate redelivery'
+  | 'answers 403 without an Error body'
+  | '500s on unknown types'
+  | 'times out'
+
+const KNOWN = new Set(SPEC_EVENTS.map((e) => e.type))
+
+/** A P-256 key pair on disk: certify signs with the private file, the receivers trust the public PEM. */
+export function signingKeyPair(): {privateKeyFile: string; publicKeyPem: string} {
+  const {privateKey, publicKey} = generateKeyPairSync('ec', {namedCurve: 'P-256'})
+  const privateKeyFile = join(tempDir('svc-certify-key-'), 'key.pem')
+  writeFileSync(privateKeyFile, privateKey.export({type: 'pkcs8', format: 'pem'}) as string, {mode: 0o600})
+  return {privateKeyFile, publicKeyPem: publicKey.export({type: 'spki', format: 'pem'}) as string}
+}
+
+/**
+ * The reference receiver (no bug): verifies the signature (401), dedupes by event id (a duplicate is
+ * answered 200 and not processed again), acknowledges unknown types, approves pending payments up to
+ * $10,000 and rejects larger ones with an Error body (a bank-rail one is only acknowledged).
+ */
+export function startCertifyReceiver(publicKeyPem: string, bug?: ReceiverBug): Promise<TestReceiver> {
+  const processed = new Set<string>()
+  return startReceiver((r: Received): Answer => {
+    if (bug !== 'accepts bad signatures' && !verifyWebhookSignature(r.body, header(r), publicKeyPem))
+      return {status: 401, body: {code: 'INVALID_SIGNATURE', message: 'signature does not verify'}}
+    if (processed.has(r.id)) {
+      if (bug === 'refuses a legitimate redelivery')
+        return {status: 401, body: {code: 'REPLAY', message: 'event already seen: replay attack?'}}
+      return {status: 200}
+    }
+    processed.add(r.id)
+    if (!KNOWN.has(r.type) && bug === '500s on unknown types') return {status: 500}
+    if (r.type === 'OUTGOING_PAYMENT.COMPLETED' && bug === 'times out') return {status: 200, delayMs: 5_500}
+    if (r.type === 'INCOMING_PAYMENT.PENDING') return decide(r, bug)
+    return {status: 200}
+  })
+}
+
+const header = (r: Received) => {
+  const h = r.headers['x-service-signature']
+  return Array.isArray(h) ? h[0] : h
+}
+
+function decide(r: Received, bug?: ReceiverBug): Answer {
+  const data = (
+    JSON.parse(r.body) as {data: {destination?: {destinationType?: string}; receivedAmount?: {amount?: number}}}
+  ).data
+  if (data.destination?.destinationType !== 'UMA_ADDRESS') return {status: 200} // a wire: nothing to decide
+  if ((data.receivedAmount?.amount ?? 0) <= 1_000_000) return {status: 200}
+  if (bug === 'answers 403 without an Error body') return {status: 403}
+  return {
+    status: 403,
+    body: {status: 403, code: 'VELOCITY_LIMIT_EXCEEDED', message: 'over the $10,000 limit', reason: 'LIMIT'},
+  }
+}

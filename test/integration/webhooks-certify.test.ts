@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {signingKeyPair, startCertifyReceiver, type ReceiverBug} from '../helpers/certify-receivers.js'
 import {svcInProcess as svc} from '../helpers/run-command.js'
+import {startSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
 import type {TestReceiver} from '../helpers/webhook-receiver.js'
 
@@ -125,5 +126,23 @@ describe('svc webhooks certify', () => {
     expect(noKey.code).toBe(2)
     expect(noKey.stderr).toContain('Cannot read the webhook signing key /nonexistent/key.pem: ENOENT')
     expect(receiver.got).toEqual([])
+  })
+
+  it("signs with the local sandbox's key by default: a receiver trusting GET /sandbox/webhook-public-key passes, no request goes to the sandbox", async () => {
+    const sbx = await startSandbox()
+    try {
+      const pem = await (await fetch(`${sbx.url}/sandbox/webhook-public-key`)).text()
+      const receiver = await startCertifyReceiver(pem)
+      receivers.push(receiver)
+      const before = sbx.requestCount()
+      const r = await sbx.run(['webhooks', 'certify', '--url', receiver.url, '--json'], {
+        env: {SVC_SANDBOX_DIR: sbx.dir},
+      })
+      expect(r.code).toBe(0)
+      expect((JSON.parse(r.stdout) as Report).passed).toBe(true)
+      expect(sbx.requestCount()).toBe(before)
+    } finally {
+      await sbx.stop()
+    }
   })
 })

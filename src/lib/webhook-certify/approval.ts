@@ -32,7 +32,7 @@ function breach(d: Delivery): string | undefined {
 
 export async function approvalCases(kit: Kit): Promise<CaseResult[]> {
   const example = SPEC_EVENTS.find((e) => e.type === 'INCOMING_PAYMENT.PENDING')!.data
-  const txId = () => `Transaction:${kit.event('x', {}).id.slice(8)}`
+  const txId = () => kit.objectId('Transaction')
   const results: CaseResult[] = []
   // Two payments, a small one and one a careful receiver may well reject, so both paths are seen.
   for (const [label, amount] of [

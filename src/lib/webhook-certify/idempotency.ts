@@ -15,7 +15,7 @@ function judge(name: string, answers: Delivery[]): CaseResult {
 
 export async function idempotencyCases(kit: Kit): Promise<CaseResult[]> {
   const balance = (n: number) => ({
-    id: `InternalAccount:${kit.event('x', {}).id.slice(8)}`,
+    id: kit.objectId('InternalAccount'),
     type: 'INTERNAL_FIAT',
     status: 'ACTIVE',
     balance: {amount: n, currency: {code: 'USD', name: 'United States Dollar', symbol: '$', decimals: 2}},

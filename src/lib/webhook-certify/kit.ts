@@ -34,6 +34,8 @@ export interface Kit {
   url: string
   /** A fresh event of `type` (new id, seeded), data as given. */
   event(type: string, data: Record<string, unknown>): CertifyEvent
+  /** A fresh, seeded id of the object an event is about: `Customer:<uuid>`. */
+  objectId(prefix: string): string
   /** POST raw bytes with these headers (content-type added); `dropAfterMs` hangs up like a Service that gave up. */
   post(body: string, headers: Record<string, string>, opts?: {dropAfterMs?: number}): Promise<Delivery>
   /** POST an event signed with the trusted key: what the Service sends. */
@@ -74,15 +76,16 @@ export function makeKit(opts: {url: string; key: KeyObject; seed: number; startM
   const random = prng(opts.seed)
   let n = 0
   const hex = (len: number) => Array.from({length: len}, () => Math.floor(random() * 16).toString(16)).join('')
+  const uuid = () => `${hex(8)}-${hex(4)}-7${hex(3)}-8${hex(3)}-${hex(12)}`
   const log: Kit['log'] = []
   const kit: Kit = {
     url: opts.url,
     log,
     wrongKey: keyFromSeed(opts.seed),
     event(type, data) {
-      const id = `Webhook:${hex(8)}-${hex(4)}-7${hex(3)}-8${hex(3)}-${hex(12)}`
-      return {id, type, timestamp: new Date(opts.startMs + 1000 * n++).toISOString(), data}
+      return {id: `Webhook:${uuid()}`, type, timestamp: new Date(opts.startMs + 1000 * n++).toISOString(), data}
     },
+    objectId: (prefix) => `${prefix}:${uuid()}`,
     signature: (body, key = opts.key) =>
       sign('sha256', Buffer.from(body), {key, dsaEncoding: 'der'}).toString('base64'),
     post: (body, headers, o) => postOnce(opts.url, body, headers, o?.dropAfterMs),

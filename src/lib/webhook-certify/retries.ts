@@ -4,7 +4,7 @@ import {answered, is2xx, SERVICE_TIMEOUT_MS, type CaseResult, type Kit} from './
 
 export async function retryCases(kit: Kit): Promise<CaseResult[]> {
   const e = kit.event('OUTGOING_PAYMENT.FAILED', {
-    id: `Transaction:${kit.event('x', {}).id.slice(8)}`,
+    id: kit.objectId('Transaction'),
     status: 'FAILED',
     type: 'OUTGOING',
     direction: 'DEBIT',

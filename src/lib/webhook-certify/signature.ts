@@ -1,7 +1,7 @@
 // Authenticity: the Service's signature (X-Service-Signature, ECDSA P-256 over the raw body) is checked.
 import {answered, is2xx, is4xx, type CaseResult, type Kit} from './kit.js'
 
-const data = (kit: Kit) => ({id: `Customer:${kit.event('x', {}).id.slice(8)}`, kycStatus: 'APPROVED'})
+const data = (kit: Kit) => ({id: kit.objectId('Customer'), kycStatus: 'APPROVED'})
 
 export async function signatureCases(kit: Kit): Promise<CaseResult[]> {
   const results: CaseResult[] = []

@@ -13,6 +13,14 @@ export type ReceiverBug =
   | 'answers 403 without an Error body'
   | '500s on unknown types'
   | 'times out'
+  | 'answers 202 and never calls back'
+
+/** Where an asynchronous receiver approves a payment it answered 202 to: the sandbox, with its credentials. */
+export interface CallBack {
+  baseUrl: string
+  tokenId: string
+  clientSecret: string
+}
 
 const KNOWN = new Set(SPEC_EVENTS.map((e) => e.type))
 
@@ -29,7 +37,11 @@ export function signingKeyPair(): {privateKeyFile: string; publicKeyPem: string}
  * answered 200 and not processed again), acknowledges unknown types, approves pending payments up to
  * $10,000 and rejects larger ones with an Error body (a bank-rail one is only acknowledged).
  */
-export function startCertifyReceiver(publicKeyPem: string, bug?: ReceiverBug): Promise<TestReceiver> {
+export function startCertifyReceiver(
+  publicKeyPem: string,
+  bug?: ReceiverBug,
+  callBack?: CallBack,
+): Promise<TestReceiver> {
   const processed = new Set<string>()
   return startReceiver((r: Received): Answer => {
     if (bug !== 'accepts bad signatures' && !verifyWebhookSignature(r.body, header(r), publicKeyPem))
@@ -42,7 +54,7 @@ export function startCertifyReceiver(publicKeyPem: string, bug?: ReceiverBug): P
     processed.add(r.id)
     if (!KNOWN.has(r.type) && bug === '500s on unknown types') return {status: 500}
     if (r.type === 'OUTGOING_PAYMENT.COMPLETED' && bug === 'times out') return {status: 200, delayMs: 5_500}
-    if (r.type === 'INCOMING_PAYMENT.PENDING') return decide(r, bug)
+    if (r.type === 'INCOMING_PAYMENT.PENDING') return decide(r, bug, callBack)
     return {status: 200}
   })
 }
@@ -52,15 +64,32 @@ const header = (r: Received) => {
   return Array.isArray(h) ? h[0] : h
 }
 
-function decide(r: Received, bug?: ReceiverBug): Answer {
-  const data = (
-    JSON.parse(r.body) as {data: {destination?: {destinationType?: string}; receivedAmount?: {amount?: number}}}
-  ).data
-  if (data.destination?.destinationType !== 'UMA_ADDRESS') return {status: 200} // a wire: nothing to decide
-  if ((data.receivedAmount?.amount ?? 0) <= 1_000_000) return {status: 200}
+function decide(r: Received, bug?: ReceiverBug, callBack?: CallBack): Answer {
+  const {data} = JSON.parse(r.body) as {
+    data: {id: string; senderUmaAddress?: string; source?: {sourceType?: string}; receivedAmount?: {amount?: number}}
+  }
+  const overUma = Boolean(data.senderUmaAddress) || data.source?.sourceType === 'UMA_ADDRESS'
+  if (!overUma) return {status: 200} // a bank-rail wire: nothing to decide
+  if ((data.receivedAmount?.amount ?? 0) <= 1_000_000) {
+    if (!callBack) return {status: 200}
+    // The asynchronous path: 202 now, the approval through the API shortly after.
+    if (bug !== 'answers 202 and never calls back') setTimeout(() => void approve(callBack, data.id), 200)
+    return {status: 202}
+  }
   if (bug === 'answers 403 without an Error body') return {status: 403}
   return {
     status: 403,
     body: {status: 403, code: 'VELOCITY_LIMIT_EXCEEDED', message: 'over the $10,000 limit', reason: 'LIMIT'},
   }
+}
+
+async function approve(c: CallBack, transactionId: string): Promise<void> {
+  await fetch(`${c.baseUrl}/transactions/${encodeURIComponent(transactionId)}/approve`, {
+    method: 'POST',
+    headers: {
+      authorization: 'Basic ' + Buffer.from(`${c.tokenId}:${c.clientSecret}`).toString('base64'),
+      'content-type': 'application/json',
+    },
+    body: '{}',
+  }).catch(() => undefined) // an approval of an id the sandbox does not hold is only a 404
 }

@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {signingKeyPair, startCertifyReceiver, type ReceiverBug} from '../helpers/certify-receivers.js'
 import {svcInProcess as svc} from '../helpers/run-command.js'
+import {api} from '../helpers/money.js'
 import {startSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
 import type {TestReceiver} from '../helpers/webhook-receiver.js'
@@ -144,5 +145,52 @@ describe('svc webhooks certify', () => {
     } finally {
       await sbx.stop()
     }
+  })
+
+  describe('--sandbox: the asynchronous approval, watched by the sandbox', () => {
+    let sbx: Awaited<ReturnType<typeof startSandbox>>
+    beforeAll(async () => {
+      sbx = await startSandbox()
+    })
+    afterAll(() => sbx.stop())
+
+    async function certifyAsync(bug?: ReceiverBug) {
+      const {tokenId, clientSecret} = sbx.emu.credentials
+      const receiver = await startCertifyReceiver(keys.publicKeyPem, bug, {baseUrl: sbx.url, tokenId, clientSecret})
+      receivers.push(receiver)
+      const r = await sbx.run([
+        'webhooks',
+        'certify',
+        '--url',
+        receiver.url,
+        '--key',
+        keys.privateKeyFile,
+        '--sandbox',
+        '--json',
+      ])
+      return {r, report: JSON.parse(r.stdout) as Report}
+    }
+    const ASYNC = 'approval: a 202 is followed by approve or reject within 5 s (seen by the sandbox)'
+
+    it('passes a receiver that answers 202 and approves through the API: the sandbox holds the payment COMPLETED or approved', async () => {
+      const {r, report} = await certifyAsync()
+      expect(r.code).toBe(0)
+      const c = report.cases.find((x) => x.name === ASYNC)!
+      expect(c.passed).toBe(true)
+      const id = /(Transaction:[0-9a-f-]+)/.exec(c.observed)![1]!
+      expect(c.observed).toMatch(/^HTTP 202, then Transaction:\S+ (?!PENDING)\w+ within \d+ ms$/)
+      const t = (await api(sbx, 'GET', `/transactions/${id}`)).body as {status: string}
+      expect(t.status).not.toBe('PENDING')
+    })
+
+    it('fails the receiver that answers 202 and never calls back on that case only; the payment stays PENDING', async () => {
+      const {r, report} = await certifyAsync('answers 202 and never calls back')
+      expect(r.code).toBe(1)
+      expect(failedOf(report)).toEqual([ASYNC])
+      const c = report.cases.find((x) => x.name === ASYNC)!
+      expect(c.observed).toMatch(/^HTTP 202, then no approve or reject: Transaction:\S+ still PENDING after \d+ ms$/)
+      const id = /(Transaction:[0-9a-f-]+)/.exec(c.observed)![1]!
+      expect(((await api(sbx, 'GET', `/transactions/${id}`)).body as {status: string}).status).toBe('PENDING')
+    }, 30_000)
   })
 })

@@ -27,13 +27,22 @@ export default class WebhooksCertify extends BaseCommand<typeof WebhooksCertify>
     junit: Flags.string({description: 'also write the cases as JUnit XML to this file'}),
     seed: Flags.integer({description: 'seed of the event ids and bodies (same seed, same run)', default: 1, min: 0}),
     key: Flags.string({description: "PEM P-256 private key to sign with (default: the local sandbox's webhook key)"}),
+    sandbox: Flags.boolean({
+      description:
+        "also the cases the sandbox observes: a real PENDING payment is made there (the profile's credentials) and a 202 must be followed by the receiver's approve or reject within 5 s",
+    }),
   }
 
   async run() {
     const f = this.flags
     if (!webhookUrl.safeParse(f.url).success) throw usageError(`--url ${f.url} must be an http(s) URL`)
     const key = loadSigningKey(f.key, io().env)
-    const result = await certify({url: f.url, key, seed: f.seed, startMs: io().now()})
+    let sandbox
+    if (f.sandbox) {
+      this.ctx.refuseInProduction('webhooks certify --sandbox')
+      sandbox = (await import('../../lib/webhook-certify/sandbox-probe.js')).sandboxProbe(this.ctx)
+    }
+    const result = await certify({url: f.url, key, seed: f.seed, startMs: io().now(), sandbox})
     if (f.junit) writeFileSync(f.junit, junitXml(result))
     const failed = result.cases.filter((c) => !c.passed)
     if (!this.jsonEnabled()) {

@@ -17,7 +17,7 @@ const isGridError = (b: Record<string, unknown> | undefined) =>
   typeof b?.code === 'string' && typeof b.message === 'string' && b.message !== ''
 
 /** Why an answer breaks the contract, or undefined when it keeps it. */
-function breach(d: Delivery): string | undefined {
+export function breach(d: Delivery): string | undefined {
   const body = parse(d.body)
   if (d.status === 200 || d.status === 202) return undefined
   if (d.status === 403) return isGridError(body) ? undefined : '403 without an Error body (code, message)'

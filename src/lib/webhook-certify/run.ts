@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {usageError} from '../errors.js'
 import {sandboxDataDir} from '../paths.js'
 import {approvalCases} from './approval.js'
+import {callbackCases, type SandboxProbe} from './callback.js'
 import {coverageCases} from './coverage.js'
 import {idempotencyCases} from './idempotency.js'
 import {makeKit, type CaseResult} from './kit.js'
@@ -51,11 +52,14 @@ export async function certify(opts: {
   key: KeyObject
   seed: number
   startMs: number
+  /** With a sandbox, the cases it observes run too (the receiver's calls back into it). */
+  sandbox?: SandboxProbe
 }): Promise<CertifyResult> {
   const kit = makeKit(opts)
   const cases: CaseResult[] = []
   for (const family of [signatureCases, idempotencyCases, retryCases, approvalCases, coverageCases])
     cases.push(...(await family(kit)))
+  if (opts.sandbox) cases.push(...(await callbackCases(kit, opts.sandbox)))
   cases.push(timelinessCase(kit))
   return {url: opts.url, seed: opts.seed, passed: cases.every((c) => c.passed), cases}
 }

@@ -12,8 +12,8 @@ export interface Received {
   headers: IncomingHttpHeaders
 }
 
-/** What a test receiver answers to one delivery: a status, after a delay (ms). */
-export type Answer = {status: number; delayMs?: number}
+/** What a test receiver answers to one delivery: a status (and a JSON body), after a delay (ms). */
+export type Answer = {status: number; delayMs?: number; body?: unknown}
 
 export interface TestReceiver {
   server: Server
@@ -32,7 +32,10 @@ export function startReceiver(answer: (r: Received) => Answer = () => ({status: 
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString('utf8')))
     req.on('end', () => {
-      const event = JSON.parse(body || '{}') as {id?: string; type?: string; data?: unknown}
+      let event: {id?: string; type?: string; data?: unknown} = {}
+      try {
+        event = JSON.parse(body || '{}') as typeof event
+      } catch {} // a hostile or broken body is still recorded and answered
       const r: Received = {
         at: Date.now(),
         id: String(event.id),
@@ -43,7 +46,10 @@ export function startReceiver(answer: (r: Received) => Answer = () => ({status: 
       }
       got.push(r)
       const a = answer(r)
-      const reply = () => res.writeHead(a.status).end()
+      const reply = () =>
+        a.body === undefined
+          ? res.writeHead(a.status).end()
+          : res.writeHead(a.status, {'content-type': 'application/json'}).end(JSON.stringify(a.body))
       if (a.delayMs) setTimeout(reply, a.delayMs)
       else reply()
     })

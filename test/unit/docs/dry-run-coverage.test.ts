@@ -87,6 +87,8 @@ const EXEMPT: Record<string, string> = {
   'wallet:delegated-keys:list': GET,
   'wallet:sessions:list': GET,
   'webhooks:events:list': GET,
+  'webhooks:certify':
+    'posts test deliveries to the receiver given with --url, not to the Service; --sandbox makes a throwaway customer and payment by a recipe of dependent calls, as `webhooks trigger TYPE` does',
   'webhooks:verify': `${GET} (the webhook public key); verifies a signature locally`,
   whoami: `${GET} (GET /config checks the credentials)`,
   'accounts:estimate-withdrawal-fee': 'a POST that only computes a fee estimate: it changes nothing',

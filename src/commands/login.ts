@@ -44,18 +44,17 @@ export default class Login extends BaseCommand<typeof Login> {
     const name = f.profile ?? environment
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/.test(name))
       throw usageError(`Profile name "${name}" must be letters, digits, . _ - (up to 64)`)
-    if (!f['token-id']) throw usageError('Missing flag: --token-id (or set SVC_TOKEN_ID)')
+    // The flag's own `env` is read by the parser from the process; the command's env decides (lib/io.ts).
+    const tokenId = f['token-id'] ?? (this.ctx.env.SVC_TOKEN_ID || undefined)
+    if (!tokenId) throw usageError('Missing flag: --token-id (or set SVC_TOKEN_ID)')
     const secret = await readClientSecret({stdin: f['secret-stdin'], env: this.ctx.env})
     // --ca-file is kept in the profile, so every later command against it trusts the same CA.
     const caFile = f['ca-file'] ? resolve(f['ca-file']) : undefined
     if (f.verify)
-      await verifyCredentials(
-        {baseUrl, tokenId: f['token-id'], secret, environment},
-        this.config.version,
-        this.ctx.remainingMs(),
-        {network: {env: this.ctx.env, ca: caFile ? {file: caFile, from: '--ca-file'} : undefined}},
-      )
-    const profile: Profile = {environment, baseUrl, tokenId: f['token-id'], ...(caFile ? {caFile} : {})}
+      await verifyCredentials({baseUrl, tokenId, secret, environment}, this.config.version, this.ctx.remainingMs(), {
+        network: {env: this.ctx.env, ca: caFile ? {file: caFile, from: '--ca-file'} : undefined},
+      })
+    const profile: Profile = {environment, baseUrl, tokenId, ...(caFile ? {caFile} : {})}
     await saveProfile(name, profile, secret, this.ctx.env)
     await useProfile(name, this.ctx.env)
     this.out.success(
@@ -65,7 +64,7 @@ export default class Login extends BaseCommand<typeof Login> {
       ['profile', name],
       ['environment', environment],
       ['baseUrl', baseUrl],
-      ['tokenId', f['token-id']],
+      ['tokenId', tokenId],
     ])
     return {profile: name, ...profile, verified: f.verify, active: true}
   }

@@ -1,6 +1,6 @@
 import type {OutboxHost} from './webhooks.js'
 import {objectOfEvent} from './store/event-object.js'
-import {pendingHeadOf, pendingHeads, type StoredEvent, type WebhookEvent} from './store/events.js'
+import {pendingAfter, pendingHeadOf, pendingHeads, type StoredEvent, type WebhookEvent} from './store/events.js'
 
 /** Deliveries in flight at once, each to a different object: one slow receiver costs a round trip per object, not per event. */
 export const MAX_PARALLEL = 64
@@ -64,8 +64,13 @@ export class Deliverer {
    * webhooks of the job it ran, not for an older backlog), or after `maxMs`; says which.
    */
   async settledAfter(seq: number, maxMs: number): Promise<boolean> {
+    // An event above `seq` held behind an older one of its object still in flight is not settled either.
+    const held = () => [...this.inFlight].some(([object, s]) => s <= seq && pendingAfter(this.host.db, object, seq))
     const done = () =>
-      !this.scanQueued && ![...this.inFlight.values()].some((s) => s > seq) && !this.waiting.some((s) => s > seq)
+      !this.scanQueued &&
+      ![...this.inFlight.values()].some((s) => s > seq) &&
+      !this.waiting.some((s) => s > seq) &&
+      !held()
     if (done()) return true
     let timer!: NodeJS.Timeout
     const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), maxMs)))

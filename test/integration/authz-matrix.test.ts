@@ -108,8 +108,8 @@ describe('authorization matrix: every operation in the table, called by every ki
     expect(wrong).toEqual([])
     // Every kind of outcome happened (the matrix is not vacuous), and no probe changed anything.
     // Issue 29: the eight session operations left TRANSACT (F13), and agentListInternalAccounts asks for VIEW_TRANSACTIONS (F8);
-    // the public terms page and the card-exception simulator are new entries.
-    expect(tally).toEqual({admitted: 329, refused401: 531, refused403: 365})
+    // the public terms page, the card-exception simulator and the webhook listener registration are new entries.
+    expect(tally).toEqual({admitted: 330, refused401: 534, refused403: 368})
     expect({
       tokens: sbx.emu.db.count('apiTokens'),
       customers: sbx.emu.db.count('customers'),

@@ -467,10 +467,11 @@ describe('svc help exit-codes', () => {
   it('prints the exit-code table (human and --json)', async () => {
     const human = await sbx.run(['help', 'exit-codes'])
     expect(human.code).toBe(0)
-    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130])
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 130])
       expect(human.stdout).toMatch(new RegExp(`^${code}\\s+\\S`, 'm'))
     const json = (await sbx.run(['help', 'exit-codes', '--json'])).json()
-    expect(Object.keys(json)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '130'])
+    expect(Object.keys(json)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '130'])
+    expect(json['10']).toMatch(/outcome/i)
     expect(json['5']).toMatch(/not found/)
   })
 })

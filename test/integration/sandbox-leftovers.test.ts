@@ -36,7 +36,8 @@ describe('a killed `svc sandbox snapshot save` leaves <file>.<pid>.partial and -
     // What a save killed during VACUUM INTO leaves: the partial copy, its journal, and its note in the data dir.
     const beside = [`${join(out, 'ticket.db')}.${dead}.partial`, `${join(out, 'ticket.db')}.${dead}.partial-journal`]
     const noted = [`${join(elsewhere, 'x.db')}.${dead}.partial`, `${join(elsewhere, 'x.db')}.${dead}.partial-journal`]
-    const running = `${join(out, 'ticket.db')}.${process.pid}.partial` // a save still running (this process)
+    // A save still running in another process (the save under test may run in this one: test/helpers/run-command.ts).
+    const running = `${join(out, 'ticket.db')}.${live('sleep', ['60'])}.partial`
     for (const f of [...beside, ...noted, running]) writeFileSync(f, 'partial', {mode: 0o600})
     writeFileSync(join(sbx.dir, `partial-copy.${dead}`), noted[0]!)
 

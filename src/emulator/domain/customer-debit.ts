@@ -29,6 +29,8 @@ export const DEBIT_SITES = {
   },
   'card.authorization': {
     exempt: {
+      terms:
+        'the card was issued to an APPROVED cardholder (POST /cards asks for no terms; the spec ties END_USER_TERMS_NOT_ACCEPTED to quotes), and declining every purchase of an issued card would strand it',
       sca: 'the card network authenticates the cardholder (3-D Secure), not the app session; a declined check is a DECLINED event',
     },
   },
@@ -42,7 +44,7 @@ export function checkCustomerDebit(
   debit: {customerId: string; accountId?: string},
 ): StoredCustomer {
   const exempt: Partial<Record<DebitCheck, string>> = DEBIT_SITES[site].exempt
-  const customer = checkCustomerReady(ctx, debit.customerId)
+  const customer = checkCustomerReady(ctx, debit.customerId, {terms: !exempt.terms})
   if (debit.accountId?.startsWith('InternalAccount:')) {
     const owner = getInternalAccount(ctx, debit.accountId).customerId
     if (owner && owner !== customer.id)

@@ -10,7 +10,11 @@ import type {StoredTransaction} from './transactions.js'
 export const NACHA_SAME_DAY_LIMIT_CENTS = 100_000_000
 
 /** Money movement needs an APPROVED customer and, on unregulated platforms, end-user terms on file. */
-export function checkCustomerReady(ctx: SandboxContext, customerId: string): StoredCustomer {
+export function checkCustomerReady(
+  ctx: SandboxContext,
+  customerId: string,
+  opts: {terms?: boolean} = {},
+): StoredCustomer {
   const c = getCustomer(ctx, customerId)
   const status = c.customerType === 'BUSINESS' ? c.kybStatus : c.kycStatus
   if (status !== 'APPROVED') {
@@ -21,7 +25,7 @@ export function checkCustomerReady(ctx: SandboxContext, customerId: string): Sto
       {customerId: c.id, status},
     )
   }
-  if (!ctx.config().isRegulatedFinancialInstitution && !c.endUserTermsConsent) {
+  if (opts.terms !== false && !ctx.config().isRegulatedFinancialInstitution && !c.endUserTermsConsent) {
     throw new HttpError(403, 'END_USER_TERMS_NOT_ACCEPTED', `${c.id} has not accepted the end-user terms`, {
       customerId: c.id,
     })

@@ -45,6 +45,13 @@ export function pendingHeadOf(db: Db, endpoint: string, object: string): StoredE
   )[0]
 }
 
+/** Whether `object` has a pending event numbered above `seq` (index on object, seq). */
+export function pendingAfter(db: Db, object: string, seq: number): boolean {
+  return Boolean(
+    db.sql.row("SELECT 1 FROM events WHERE object = ? AND seq > ? AND delivery = 'pending' LIMIT 1", object, seq),
+  )
+}
+
 /** The oldest pending event of `object` before the one numbered `seq` (what holds it back), if any. */
 export function pendingBefore(db: Db, object: string, seq: number): StoredEvent | undefined {
   return db.docs<StoredEvent>(

@@ -5,6 +5,7 @@ import {ensurePrivateDir, writePrivateFileAtomic} from '../../lib/fs-safe.js'
 import {sandboxCaFile, sandboxTlsDir} from '../../lib/sandbox-process.js'
 import type {TlsIdentity} from '../listener.js'
 import {issueServerCert, makeCa, type CertAndKey} from './x509.js'
+import {machineTime} from '../clock.js'
 
 const DAY = 86_400_000
 /** The names a local sandbox is reached by. */
@@ -18,8 +19,9 @@ const RENEW_DAYS = 30
  * `serve --tls`: the sandbox's own CA and server certificate, in <dataDir>/tls (0700, files 0600),
  * made on the first start and kept, so that a CA the operator trusted once stays trusted. The
  * server certificate is reissued at start when it is near its end or was not issued by this CA.
+ * Machine time, not the sandbox clock: clients check certificates against their own clocks.
  */
-export function sandboxTls(dataDir: string, now = Date.now()): TlsIdentity & {caFile: string} {
+export function sandboxTls(dataDir: string, now = machineTime()): TlsIdentity & {caFile: string} {
   const dir = sandboxTlsDir(dataDir)
   ensurePrivateDir(dir)
   const caFile = sandboxCaFile(dataDir)

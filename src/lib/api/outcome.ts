@@ -7,9 +7,9 @@ import {ExitCode} from '../exit-codes.js'
  * (a connection dropped, a timeout waiting for the answer) may have come after the Service acted.
  */
 const NOT_SENT =
-  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|CERT|UNABLE_TO_|SELF_SIGNED|ERR_TLS|ERR_SSL|UND_ERR_PRX|Proxy response|HTTP Tunneling/
+  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|CERT|UNABLE_TO_|SELF_SIGNED|ERR_TLS|ERR_SSL|UND_ERR_PRX|Proxy response|HTTP Tunneling|PROXY_ERROR|TLS_ERROR/
 
-/** Whether a failure below HTTP may have come after the request reached the Service. */
+/** Whether a failure below HTTP may have come after the request reached the Service (a refused tunnel or certificate never let it out). */
 export function maybeSent(error: unknown): boolean {
   for (let e = error as {code?: unknown; message?: unknown; cause?: unknown} | undefined, i = 0; e && i < 4; i++) {
     if (NOT_SENT.test(`${String(e.code ?? '')} ${String(e.message ?? '')}`)) return false

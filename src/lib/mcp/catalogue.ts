@@ -88,6 +88,10 @@ export const OMITTED: Record<string, string> = {
   'sandbox:passkey:sign': 'signs with a local authenticator key',
   'flow:run': 'runs a file of arbitrary commands, which would bypass the plan of each write',
   'flow:capture': 'writes a local flow file',
+  history: 'reads the local record of this machine’s writes',
+  'history:finish': 're-sends a recorded write, which would bypass the plan of that write',
+  'history:clear': 'removes a local file',
+  'webhooks:certify': 'sends signed requests to a receiver URL outside the Service',
 }
 
 /** Flags that are the server's business, not the assistant's: output shape, credentials, confirmation, local files. */
@@ -107,6 +111,7 @@ const SERVER_FLAGS = new Set([
   'secret',
   'secret-file',
   'data-dir',
+  'ca-file',
 ])
 
 /**

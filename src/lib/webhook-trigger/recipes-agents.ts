@@ -14,7 +14,8 @@ const agentAction: Recipe = async (kit) => {
   await fund(kit, accountId, 10_000)
   const to = await bankAccount(kit, customer.id!, '210')
   const policy = {
-    permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
+    // A USD bank payout from a USD account is a same-currency transfer: CREATE_TRANSFERS as well (issue 29, F8).
+    permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES', 'CREATE_TRANSFERS'],
     defaultExecutionMode: 'APPROVAL_REQUIRED',
     spendingLimits: {currency: 'USD', perTransactionLimit: 100_000},
   }

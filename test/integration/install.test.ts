@@ -81,7 +81,8 @@ describe('the installed package', () => {
     expect(readFileSync(join(pkgDir, 'LICENSE'), 'utf8')).toContain('Apache License')
     const installed = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'))
     expect(installed).toMatchObject({license: 'Apache-2.0'})
-    for (const k of ['repository', 'homepage', 'bugs']) expect(installed[k]).toBeTruthy()
+    // No public repository address exists yet: none is made up (issue 32 stays open for it).
+    for (const k of ['repository', 'homepage', 'bugs']) expect(installed[k]).toBeUndefined()
   })
 
   it('runs the quick start from another directory from its bundles, writing nothing inside itself', async () => {

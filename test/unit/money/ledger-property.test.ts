@@ -120,7 +120,8 @@ function drainHolds(customerIds: string[]): void {
 const seen: Record<string, number> = {}
 
 describe('money is conserved', () => {
-  it.each([1, 2, 3, 4, 5, 6])(
+  it.each([1, 2, 3, 4, 5, 6, 7])(
+    // 7 seeds x 320 steps = 2,240 steps in npm test (issue 29)
     'random fund/quote/execute/send/expire/settle/fail/return/cancel and card hold/settle/expire/return/reversal/credit sequence (seed %i)',
     (seed) => {
       const rand = prng(seed)

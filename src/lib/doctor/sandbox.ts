@@ -44,9 +44,8 @@ export function sandboxCheck(ctx: Context, reachable: boolean): Check {
   }
 }
 
-/** The local sandbox's database passes SQLite's integrity check (read-only, safe while it serves). */
-export async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): Promise<Check> {
-  const name = 'sandbox database'
+/** The local sandbox's database file, or why a check of it is skipped (no usable profile, not the local environment). */
+function localDatabase(ctx: Context, name: string): string | Check {
   let environment
   try {
     environment = ctx.profile.environment
@@ -55,7 +54,14 @@ export async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): 
   }
   if (environment !== 'local')
     return {name, status: 'skipped', detail: `not used: the profile's environment is ${environment}`}
-  const file = join(sandboxDataDir(ctx.env), 'sandbox.db')
+  return join(sandboxDataDir(ctx.env), 'sandbox.db')
+}
+
+/** The local sandbox's database passes SQLite's integrity check (read-only, safe while it serves). */
+export async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): Promise<Check> {
+  const name = 'sandbox database'
+  const file = localDatabase(ctx, name)
+  if (typeof file !== 'string') return file
   if (!existsSync(file))
     return {name, status: 'skipped', detail: `${file} does not exist yet (made at the first start)`}
   try {
@@ -74,15 +80,8 @@ export async function databaseCheck(ctx: Context, loadStore: LoadSandboxStore): 
 /** Card EXCEPTIONs keep their holds until resolved (issue 29 F17): listed as needing attention. */
 export async function cardExceptionsCheck(ctx: Context, loadStore: LoadSandboxStore): Promise<Check> {
   const name = 'card exceptions'
-  let environment
-  try {
-    environment = ctx.profile.environment
-  } catch {
-    return {name, status: 'skipped', detail: 'no usable profile'}
-  }
-  if (environment !== 'local')
-    return {name, status: 'skipped', detail: `not used: the profile's environment is ${environment}`}
-  const file = join(sandboxDataDir(ctx.env), 'sandbox.db')
+  const file = localDatabase(ctx, name)
+  if (typeof file !== 'string') return file
   let open
   try {
     open = await sandboxStoreCall(loadStore, (store) => store.cardExceptions(file))

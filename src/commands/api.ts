@@ -9,7 +9,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 export default class Api extends BaseCommand<typeof Api> {
   static override summary = 'Send a raw request to the API (escape hatch); prints the response body'
   static override examples = [
-    '<%= config.bin %> api GET /customers --query limit=5',
+    '<%= config.bin %> api GET /customers --param limit=5',
+    '<%= config.bin %> api GET /transactions --paginate --output ndjson',
     '<%= config.bin %> api POST /customers --data \'{"customerType":"INDIVIDUAL"}\'',
     '<%= config.bin %> api PATCH /config --data @config.json',
     '<%= config.bin %> api PATCH /internal-accounts/InternalAccount:0b6f... --data \'{"privateEnabled":true}\' --sign',
@@ -24,10 +25,18 @@ export default class Api extends BaseCommand<typeof Api> {
   }
   static override flags = {
     data: Flags.string({description: 'JSON body: inline, @file.json or - for stdin'}),
-    query: Flags.string({
-      description: 'query parameter key=value (repeatable)',
+    param: Flags.string({
+      description: 'query parameter key=value (repeatable; --query selects from the output)',
       multiple: true,
       multipleNonGreedy: true,
+    }),
+    paginate: Flags.boolean({
+      description:
+        'GET every page by following nextCursor; prints one merged document (or NDJSON with --output ndjson)',
+    }),
+    output: Flags.string({
+      description: 'json (default) or ndjson: with --paginate, one item per line as pages arrive',
+      options: ['json', 'ndjson'],
     }),
     header: Flags.string({
       description: 'extra header "Name: value" (repeatable)',
@@ -52,9 +61,9 @@ export default class Api extends BaseCommand<typeof Api> {
     if (!this.args.path.startsWith('/')) throw usageError(`PATH must start with / (got "${this.args.path}")`)
     const path = this.args.path.split('?')[0].split('/').filter(Boolean).map(decodeURIComponent)
     const query = Object.fromEntries(
-      (f.query ?? []).map((kv) => {
+      (f.param ?? []).map((kv) => {
         const i = kv.indexOf('=')
-        if (i < 1) throw usageError(`--query "${kv}" must be key=value`)
+        if (i < 1) throw usageError(`--param "${kv}" must be key=value`)
         return [kv.slice(0, i), kv.slice(i + 1)]
       }),
     )
@@ -65,6 +74,11 @@ export default class Api extends BaseCommand<typeof Api> {
         return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()]
       }),
     )
+    if (f.paginate && method !== 'GET') throw usageError(`--paginate follows the pages of a GET list, not ${method}`)
+    if (f.output === 'ndjson' && !f.paginate) throw usageError('--output ndjson goes with --paginate')
+    if (f.output === 'ndjson' && f.query !== undefined)
+      throw usageError('--query selects from one JSON document; drop --output ndjson to use it')
+    if (f.paginate && f.sign) throw usageError('--paginate and --sign cannot go together: lists are not signed')
     const body = f.data === undefined ? undefined : readJsonInput(f.data)
     // A raw request sends a key only when one is given (the endpoint may not take one).
     const req: ApiRequest = {
@@ -77,6 +91,12 @@ export default class Api extends BaseCommand<typeof Api> {
       ...(f.sign ? {walletSignature: {accountId: f.account}} : {}),
     }
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
+    if (f.paginate) {
+      const {paginate} = await import('../lib/workflows/api-paginate.js')
+      const merged = await paginate(this.ctx, req, f.output === 'ndjson' ? (line) => this.out.write(line) : undefined)
+      if (merged && !this.jsonEnabled()) this.out.printJson(merged)
+      return merged
+    }
     // The wallet crypto (noble, HPKE, the key store) loads only for --sign: an unsigned call skips it.
     const res = f.sign
       ? await (await import('../lib/workflows/wallet/raw.js')).signedRawRequest(this.ctx, req)

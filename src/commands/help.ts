@@ -5,10 +5,17 @@ import {EXIT_CODE_TABLE} from '../lib/exit-codes.js'
 import {renderTable} from '../lib/output/render.js'
 
 export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
-  static override summary = 'Help for svc and its commands; `svc help exit-codes` prints the exit-code table'
-  static override examples = ['<%= config.bin %> help customers create', '<%= config.bin %> help exit-codes']
+  static override summary =
+    'Help for svc and its commands; `svc help exit-codes` prints the exit-code table, `svc help environment` the variables svc reads'
+  static override examples = [
+    '<%= config.bin %> help customers create',
+    '<%= config.bin %> help exit-codes',
+    '<%= config.bin %> help environment',
+  ]
   static override strict = false
-  static override args = {command: Args.string({description: 'command or topic, or exit-codes', ignoreStdin: true})}
+  static override args = {
+    command: Args.string({description: 'command or topic, or exit-codes, or environment', ignoreStdin: true}),
+  }
 
   async run() {
     const argv = this.argv.filter((a) => !a.startsWith('-'))
@@ -19,6 +26,15 @@ export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
         EXIT_CODE_TABLE.map(([c, m]) => [c, m]),
       )
       return Object.fromEntries(EXIT_CODE_TABLE.map(([c, m]) => [String(c), m]))
+    }
+    if (argv[0] === 'environment') {
+      const {ENVIRONMENT} = await import('../lib/environment.js')
+      await renderTable(
+        this.out,
+        ['VARIABLE', 'GROUP', 'WHAT IT DOES'],
+        ENVIRONMENT.map((v) => [v.name, v.group, v.description]),
+      )
+      return {variables: ENVIRONMENT}
     }
     await new SvcHelp(this.config, {sendToStderr: false}).showHelp(argv)
     return undefined

@@ -9,6 +9,7 @@ import {interrupts} from './interrupt.js'
 import {withCommandHint} from './hints.js'
 import {missingFlagsError} from './missing-flags.js'
 import {io} from './io.js'
+type QueryModule = typeof import('./output/json-query.js')
 
 const TIMEOUT_HELP = 'give up after this long (30s, 10m ...)'
 
@@ -43,6 +44,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       helpGroup: 'GLOBAL',
     }),
     'no-color': Flags.boolean({description: 'disable colour (also NO_COLOR)', helpGroup: 'GLOBAL'}),
+    query: Flags.string({
+      char: 'q',
+      description: 'select from the JSON output with a JMESPath expression (implies --json; a string prints bare)',
+      helpGroup: 'GLOBAL',
+    }),
   }
 
   /**
@@ -66,6 +72,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected ctx!: Context
   private output?: Output
   private offSignal?: () => void
+  /** --query's compiled expression and the module that runs it (loaded only when the flag is given). */
+  private query?: {compiled: ReturnType<QueryModule['compileQuery']>; lib: QueryModule}
 
   protected get out(): Output {
     this.output ??= makeOutput(this.jsonEnabled(), this.argv)
@@ -85,6 +93,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       this.offSignal = io().onSignal('SIGINT', () => this.interrupted())
     this.flags = flags as CommandFlags<T>
     this.args = args as CommandArgs<T>
+    const expression = (flags as {query?: string}).query
+    if (expression !== undefined) {
+      // Compiled before anything is sent: a bad expression is exit 2 with nothing done.
+      const lib = await import('./output/json-query.js')
+      this.query = {compiled: lib.compileQuery(expression), lib}
+      this.out.queried = true
+    }
+    await this.startPager()
     this.ctx = new Context({
       out: this.out,
       commandId: this.id ?? '',
@@ -129,11 +145,20 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   protected override async finally(err: Error | undefined): Promise<unknown> {
     this.offSignal?.()
+    await this.pager?.done()
     await this.recordHistory()
     return super.finally(err)
   }
 
   private recorded?: number[]
+  private pager?: import('./pager.js').Pager
+
+  /** Lists page on a terminal, as gh's do (pager.ts): loaded only for a list on a terminal. */
+  private async startPager(): Promise<void> {
+    if (!/(^|:)list$/.test(this.id ?? '') || this.jsonEnabled() || !io().stdout.isTTY) return
+    if ((this.flags as {follow?: boolean}).follow) return
+    this.pager = (await import('./pager.js')).pageOutput(this.out, io().env)
+  }
 
   /**
    * Appends one `svc history` record per write this command sent, once. Loaded only when there are
@@ -195,18 +220,32 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return description
   }
 
-  /** `--output json` on list commands is --json by another name (checked before parsing, like oclif's own). */
+  /**
+   * `--output json` on list commands is --json by another name, and `--query`/`-q` implies it
+   * (checked before parsing, like oclif's own).
+   */
   public override jsonEnabled(): boolean {
     if (super.jsonEnabled()) return true
     const end = this.argv.includes('--') ? this.argv.indexOf('--') : this.argv.length
     const argv = this.argv.slice(0, end)
-    return argv.includes('--output=json') || argv.some((a, i) => a === '--output' && argv[i + 1] === 'json')
+    return (
+      argv.includes('--output=json') ||
+      argv.some((a, i) => a === '--output' && argv[i + 1] === 'json') ||
+      argv.some((a) => a === '--query' || a.startsWith('--query=') || a === '-q' || /^-q./.test(a))
+    )
   }
 
   /** JSON on stdout without colour codes, so pipes get clean data. A command that wrote its own (a streamed list) returns undefined. */
   public override logJson(json: unknown): void {
     if (json === undefined) return
-    this.out.printJson(json)
+    if (!this.query) return this.out.printJson(json)
+    const refused = this.query.lib.printQueried(
+      this.out,
+      this.query.compiled,
+      json,
+      Boolean(this.ctx?.sentWrites.length),
+    )
+    if (refused) throw new Errors.ExitError(refused)
   }
 }
 

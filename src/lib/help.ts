@@ -1,4 +1,5 @@
 import {Help} from '@oclif/core'
+import {io} from './io.js'
 import {wrapText} from './output/wrap.js'
 
 /**
@@ -8,8 +9,31 @@ import {wrapText} from './output/wrap.js'
  * reference (oclif readme) formats commands without printing, so docs/commands.md is unchanged.
  */
 export default class SvcHelp extends Help {
+  /** Help collected for the pager (on a terminal with one set), printed as it comes otherwise. */
+  private paged?: string[]
+
+  override async showHelp(argv: string[]): Promise<void> {
+    const {env, stdout} = io()
+    if (this.opts.sendToStderr || !stdout.isTTY) return super.showHelp(argv)
+    const {pagerCommand, startPager} = await import('./pager.js')
+    const command = pagerCommand(env)
+    if (!command) return super.showHelp(argv)
+    this.paged = []
+    try {
+      await super.showHelp(argv)
+    } finally {
+      const text = this.paged.join('\n') + '\n'
+      this.paged = undefined
+      const pager = startPager(command, env)
+      pager.stdin.write(text)
+      await pager.done()
+    }
+  }
+
   protected override log(...args: string[]): void {
-    super.log(...args.map((a) => wrapHelp(a, this.opts.maxWidth ?? 80)))
+    const wrapped = args.map((a) => wrapHelp(a, this.opts.maxWidth ?? 80))
+    if (this.paged) this.paged.push(...wrapped)
+    else super.log(...wrapped)
   }
 }
 

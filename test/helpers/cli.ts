@@ -67,7 +67,9 @@ export const loginArgs = (profile: string, baseUrl: string, tokenId: string, ...
 
 /** The `error` object of a failed `--json` run. */
 export const errorOf = (r: CliResult) =>
-  r.json<{error: {status: number | null; code: string; hint: string; details: Record<string, unknown>}}>().error
+  r.json<{
+    error: {status: number | null; code: string; reason: string; hint: string; details: Record<string, unknown>}
+  }>().error
 
 export interface LiveCli {
   child: import('node:child_process').ChildProcessWithoutNullStreams

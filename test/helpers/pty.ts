@@ -35,7 +35,8 @@ export function onTerminal(
   opts: {env: Record<string, string | undefined>; answers?: Answers; timeoutMs?: number},
 ): Promise<TerminalRun> {
   const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries({TERM: 'xterm', ...opts.env, PATH: process.env.PATH}))
+  // No pager unless a test asks for one: a list longer than the screen would wait in `less` for a key.
+  for (const [k, v] of Object.entries({TERM: 'xterm', SVC_PAGER: '', ...opts.env, PATH: process.env.PATH}))
     if (v !== undefined) env[k] = v
   delete env.CI
   delete env.SVC_NO_INPUT

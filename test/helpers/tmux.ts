@@ -26,7 +26,13 @@ export class TmuxSession {
     this.dir = tempDir('svc-tmux-')
     closeBeforeRemoval(() => this.kill())
     this.socket = join(this.dir, 'sock')
-    const env: Record<string, string | undefined> = {...opts.env, TERM: 'xterm-256color', PATH: process.env.PATH}
+    // No pager unless a test asks for one (SVC_PAGER in opts.env): `less` would wait for a key on a long list.
+    const env: Record<string, string | undefined> = {
+      SVC_PAGER: '',
+      ...opts.env,
+      TERM: 'xterm-256color',
+      PATH: process.env.PATH,
+    }
     delete env.CI
     delete env.SVC_NO_INPUT
     const exports = Object.entries(env)

@@ -88,6 +88,7 @@ export const OMITTED: Record<string, string> = {
   'sandbox:passkey:sign': 'signs with a local authenticator key',
   'flow:run': 'runs a file of arbitrary commands, which would bypass the plan of each write',
   'flow:capture': 'writes a local flow file',
+  'flow:init': 'copies example files into a local folder',
   history: 'reads the local record of this machine’s writes',
   'history:finish': 're-sends a recorded write, which would bypass the plan of that write',
   'history:clear': 'removes a local file',
@@ -112,6 +113,7 @@ const SERVER_FLAGS = new Set([
   'secret-file',
   'data-dir',
   'ca-file',
+  'query',
 ])
 
 /**

@@ -14,7 +14,8 @@ export interface ListPage<T> {
  * for --json. With --all every page is written as it arrives, so memory stays flat however many
  * items there are: --json writes the same `{data, hasMore, totalCount}` document item by item,
  * ndjson/csv/tab-separated output row by row; only the fitted terminal table, which must see every
- * row to size its columns, waits for the last page. Returns undefined when it wrote the result itself.
+ * row to size its columns, waits for the last page; so does --query, whose expression needs the whole
+ * document. Returns undefined when it wrote the result itself.
  */
 export async function showList<T>(
   out: Output,
@@ -24,7 +25,7 @@ export async function showList<T>(
   load: (page: PageOptions) => Promise<ListPage<T>>,
   render: (list: ListPage<T>) => Promise<void>,
 ): Promise<ListPage<T> | undefined> {
-  if (!page.all) {
+  if (!page.all || (out.json && out.queried)) {
     const list = await load(page)
     await render(list)
     return list

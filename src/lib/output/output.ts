@@ -15,8 +15,15 @@ export interface OutputOptions {
 export class Output {
   readonly json: boolean
   readonly color: boolean
-  private readonly stdout: NodeJS.WritableStream & {isTTY?: boolean}
+  /**
+   * Set under --query: the whole JSON document must exist before the expression runs, so a list
+   * with --all is collected instead of streamed.
+   */
+  queried = false
+  private stdout: NodeJS.WritableStream & {isTTY?: boolean}
   private readonly stderr: NodeJS.WritableStream & {isTTY?: boolean}
+  /** The terminal stdout was before a pager took it: tables still fit the terminal's width. */
+  private terminal?: NodeJS.WritableStream & {isTTY?: boolean; columns?: number}
 
   constructor(opts: OutputOptions) {
     this.json = opts.json
@@ -27,12 +34,19 @@ export class Output {
   }
 
   get stdoutIsTTY(): boolean {
-    return Boolean(this.stdout.isTTY)
+    return Boolean((this.terminal ?? this.stdout).isTTY)
   }
 
   /** The terminal's width when stdout is one (text is wrapped to it), else undefined: pipes are not wrapped. */
   get columns(): number | undefined {
-    return this.stdout.isTTY ? (this.stdout as {columns?: number}).columns : undefined
+    const out = this.terminal ?? this.stdout
+    return out.isTTY ? (out as {columns?: number}).columns : undefined
+  }
+
+  /** Sends stdout through a pager from here on, laid out for the terminal the pager shows it on. */
+  pageTo(pager: NodeJS.WritableStream): void {
+    this.terminal ??= this.stdout
+    this.stdout = pager
   }
 
   /** chalk with the level decided once from --no-color / NO_COLOR / FORCE_COLOR / TTY. */

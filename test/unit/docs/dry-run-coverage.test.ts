@@ -55,6 +55,7 @@ const EXEMPT: Record<string, string> = {
   'customers:list': GET,
   doctor: `${GET} (checks the setup)`,
   'flow:capture': `${GET} from --from-profile; writes a local flow file`,
+  'flow:init': `${NOTHING} (copies the shipped example flows into a local folder)`,
   'invitations:get': GET,
   'kyc:documents:list': GET,
   'kyc:owners:list': GET,

@@ -2,9 +2,9 @@ import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
 
 // gh's short flags, the few most used (issue 32): -h is help everywhere (package.json
-// oclif.additionalHelpFlags), -y is --yes and -L is --limit. A letter means one long flag on every
+// oclif.additionalHelpFlags), -y is --yes, -L is --limit and -q is --query (JMESPath). A letter means one long flag on every
 // command, and no flag takes -h from help.
-const SHORT_FLAGS: Record<string, string> = {y: 'yes', L: 'limit'}
+const SHORT_FLAGS: Record<string, string> = {y: 'yes', L: 'limit', q: 'query'}
 
 interface ManifestFlag {
   name: string

@@ -488,7 +488,7 @@ describe('card transactions through the CLI', () => {
     const h = await cardWithFunds()
     const tx = (await auth(h.card, '60.00')).data.id
     expect(money(h.account).spendable).toBe(94_000)
-    expect((await sbx.run(['cards', 'close', h.card, '--json'])).code).toBe(0)
+    expect((await sbx.run(['cards', 'close', h.card, '--yes', '--json'])).code).toBe(0)
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
     const t = await sbx.run(['cards', 'transactions', 'get', tx, '--json'])
     expect(t.json().status).toBe('VOIDED')

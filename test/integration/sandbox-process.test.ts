@@ -73,9 +73,10 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     })
   })
 
-  it('refuses a second sandbox on the same data dir (exit 1, naming the running one), and a reset under a running one (exit 6)', async () => {
+  it('refuses a second sandbox on the same data dir (exit 6, conflict, naming the running one), and a reset under a running one (exit 6)', async () => {
     const again = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
-    expect(again.code).toBe(1)
+    expect(again.code).toBe(6)
+    expect(again.stderr).toContain(`Error: A sandbox is already serving ${dataDir} (pid ${pid}, ${url})`)
     expect(again.json().error.code).toBe('SANDBOX_RUNNING')
     expect(again.json().error.reason).toContain(`pid ${pid}`)
     expect(again.json().error.reason).toContain(url)

@@ -14,7 +14,7 @@ export default class CustomersDelete extends BaseCommand<typeof CustomersDelete>
     const req = deleteCustomer(id)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`delete ${id}`)
-    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
+    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, irreversible: true})
     const customer = await this.ctx.client.call(req)
     this.out.success(`Deleted ${customer.id}`)
     renderCustomer(this.out, customer)

@@ -2,7 +2,7 @@
 import {mkdirSync, writeFileSync, existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {api} from '../helpers/money.js'
+import {api, approvedCustomer} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
 import {deadUrl} from '../helpers/webhook-receiver.js'
@@ -112,5 +112,24 @@ describe('webhooks replay to a closed port', () => {
     const json = await sbx.run(['webhooks', 'replay', event.id, '--url', url, '--json'])
     expect(json.code).toBe(1)
     expect(json.json().error).toMatchObject({status: null, code: 'WEBHOOK_DELIVERY_ERROR', details: {url}})
+  })
+})
+
+describe('transactions list on an 80-column terminal', () => {
+  it('STATUS is never cut inside its word: a lower column gives way (named in the footer), ids stay whole', async () => {
+    const c = await approvedCustomer(sbx, ['USD'], {name: 'Wide Amounts'})
+    const fund = await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 100_000_000})
+    expect(fund.status).toBe(200)
+    const tty = {stdoutIsTTY: true, columns: 80}
+    const r = await sbx.run(['transactions', 'list', '--customer', c.id], tty)
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stdout.trimEnd().split('\n')
+    // before: STATUS cut to "COMPL…" to keep RECEIVED; an empty SENT ("-") took room too
+    expect(lines[0]).toMatch(/^ID\s+TYPE\s+STATUS\s+CREATED$/)
+    expect(lines[1]).toMatch(/^Transaction:[\w-]{36}\s+IN\s+COMPLETED\s+(just now|\d+s ago)$/)
+    expect(r.stdout).not.toContain('…')
+    expect(r.stderr).toBe('(--wide shows 3 more: sent, received, customer)\n')
+    const wide = await sbx.run(['transactions', 'list', '--customer', c.id, '--wide'], tty)
+    expect(wide.stdout.split('\n')[1]).toMatch(/\s+INCOMING\s+COMPLETED\s+-\s+USD 1,000,000\.00\s+/)
   })
 })

@@ -1,5 +1,20 @@
-import {Help} from '@oclif/core'
-import {wrapText} from './output/wrap.js'
+import {CommandHelp, Help} from '@oclif/core'
+import {wrapLine, wrapText} from './output/wrap.js'
+
+/**
+ * oclif hard-wraps a command's usage and flag lists at the width, inside a word: an enum came out
+ * as `PROCESS`/`ING` and `credit`/`_authorization`. Here they wrap at spaces, and a list of choices
+ * too long for a line after its "|" (output/wrap.ts), so every value stays whole.
+ */
+class SvcCommandHelp extends CommandHelp {
+  public override wrap(body: string, spacing = this.indentSpacing): string {
+    const width = this.opts.maxWidth - spacing
+    return this.render(body)
+      .split('\n')
+      .flatMap((line) => wrapLine(line, width))
+      .join('\n')
+  }
+}
 
 /**
  * oclif's help wraps its sections but prints the first line of the root, a topic and a command
@@ -8,6 +23,7 @@ import {wrapText} from './output/wrap.js'
  * reference (oclif readme) formats commands without printing, so docs/commands.md is unchanged.
  */
 export default class SvcHelp extends Help {
+  protected override CommandHelpClass = SvcCommandHelp
   protected override log(...args: string[]): void {
     super.log(...args.map((a) => wrapHelp(a, this.opts.maxWidth ?? 80)))
   }

@@ -133,3 +133,22 @@ describe('transactions list on an 80-column terminal', () => {
     expect(wide.stdout.split('\n')[1]).toMatch(/\s+INCOMING\s+COMPLETED\s+-\s+USD 1,000,000\.00\s+/)
   })
 })
+
+describe('help at 80 columns', () => {
+  // examples are left whole on purpose (a command to paste), so only what comes before them counts
+  const linesBeforeExamples = (help: string) => help.split('\nEXAMPLES')[0].split('\n')
+
+  it('enums wrap between values, never inside one; no line passes 80', async () => {
+    const tx = await sbx.run(['transactions', 'list', '--help'])
+    expect(tx.code).toBe(0)
+    for (const line of linesBeforeExamples(tx.stdout)) expect(line.length, line).toBeLessThanOrEqual(80)
+    for (const value of ['PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED', 'REFUNDED', 'EXPIRED'])
+      expect(tx.stdout, value).toMatch(new RegExp(`[\\s|<\\[]${value}[|>\\]\\s]`))
+    expect(tx.stdout).toMatch(/<options: CREATED\|PENDING\|PENDING_AUTHORIZATION\|\n\s+PROCESSING\|COMPLETED\|/)
+    const card = await sbx.run(['sandbox', 'card', '--help'])
+    expect(card.code).toBe(0)
+    for (const line of linesBeforeExamples(card.stdout)) expect(line.length, line).toBeLessThanOrEqual(80)
+    for (const value of ['credit_authorization', 'credit_authorization_advice', 'authorization_expiry'])
+      expect(card.stdout, value).toMatch(new RegExp(`[(|]${value}[|)]`))
+  })
+})

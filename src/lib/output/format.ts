@@ -1,5 +1,6 @@
 import {currency as lookupCurrency} from '../currencies.js'
 import {fromMinor} from '../money.js'
+import {serverNow} from '../server-clock.js'
 
 interface CurrencyLike {
   /** Optional in the contract's Currency; answers normally carry it. */
@@ -30,8 +31,8 @@ export function plainAmount(v: {amount: number; currency: CurrencyLike} | undefi
 /** A money column's currency code, which csv puts in a column of its own beside the plain number. */
 export const currencyOf = (v: {currency: CurrencyLike} | undefined): string => v?.currency.code ?? ''
 
-/** "in 1m 30s", "3m ago": relative to now, for expiries and timestamps. */
-export function relativeTime(iso: string | undefined, now = Date.now()): string {
+/** "in 1m 30s", "3m ago": relative to now on the server's clock (server-clock.ts), for expiries and timestamps. */
+export function relativeTime(iso: string | undefined, now = serverNow()): string {
   if (!iso) return '-'
   const t = Date.parse(iso)
   if (!Number.isFinite(t)) return iso

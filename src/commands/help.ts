@@ -22,7 +22,11 @@ export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
       return Object.fromEntries(EXIT_CODE_TABLE.map(([c, m]) => [String(c), m]))
     }
     await new SvcHelp(this.config, {sendToStderr: false}).showHelp(argv).catch((e: Error) => {
-      throw unknownHelpTopic(e, argv, this.config.commands.filter((c) => !c.hidden).map((c) => c.id))
+      throw unknownHelpTopic(
+        e,
+        argv,
+        this.config.commands.filter((c) => !c.hidden).map((c) => c.id),
+      )
     })
     return undefined
   }

@@ -11,7 +11,7 @@ class SvcCommandHelp extends CommandHelp {
     const width = this.opts.maxWidth - spacing
     return this.render(body)
       .split('\n')
-      .flatMap((line) => wrapLine(line, width))
+      .flatMap((line) => wrapLine(line.trim(), width)) // trimmed, as oclif's own wrap does
       .join('\n')
   }
 }

@@ -484,7 +484,7 @@ describe('card transactions through the CLI', () => {
     expect(one.json()).toMatchObject({id: a, type: 'CARD', status: 'AUTHORIZED', cardId: h.card})
   })
 
-  it('`transactions list` shows a card purchase\'s amount (SENT), and csv gives money as a plain number beside its currency', async () => {
+  it("`transactions list` shows a card purchase's amount (SENT), and csv gives money as a plain number beside its currency", async () => {
     const h = await cardWithFunds()
     const a = (await auth(h.card, '12.34')).data.id
     const csv = await sbx.run(['transactions', 'list', '--customer', h.customer, '--output', 'csv'])

@@ -310,7 +310,16 @@ describe('create from stdin', () => {
 
 describe('platformCustomerId collisions', () => {
   it('collide only with an active customer: after a delete the id can be used again', async () => {
-    const create = ['customers', 'create', '--type', 'individual', '--full-name', 'Reuse Me', '--platform-id', 'reuse-me']
+    const create = [
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Reuse Me',
+      '--platform-id',
+      'reuse-me',
+    ]
     const first = await sbx.run([...create, '--json'])
     expect(first.code).toBe(0)
     const count = sbx.emu.db.count('customers')

@@ -28,7 +28,17 @@ describe('customers create: an impossible birth date, a nameless individual', ()
       ),
     )
 
-    const json = await sbx.run(['customers', 'create', '--type', 'individual', '--full-name', 'Old Ann', '--birth-date', '1850-03-01', '--json'])
+    const json = await sbx.run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Old Ann',
+      '--birth-date',
+      '1850-03-01',
+      '--json',
+    ])
     expect(json.code).toBe(2)
     expect(json.json().error.details.errors).toEqual([
       {field: 'birthDate', message: 'must be on or after 1900-01-01, got 1850-03-01'},
@@ -43,14 +53,25 @@ describe('customers create: an impossible birth date, a nameless individual', ()
   })
 
   it('update refuses a future birth date too, and after its look-up GET does not claim "nothing was sent"', async () => {
-    const c = await sbx.json(['customers', 'create', '--type', 'individual', '--full-name', 'Born Right', '--birth-date', '1990-05-17'])
+    const c = await sbx.json([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Born Right',
+      '--birth-date',
+      '1990-05-17',
+    ])
     expect(c.birthDate).toBe('1990-05-17')
     const before = sbx.emu.requests.length
     const r = await sbx.run(['customers', 'update', c.id, '--birth-date', '2990-05-17'])
     expect([r.code, r.stdout]).toEqual([2, ''])
     expect(r.stderr).toMatch(/ {2}- birthDate: must not be in the future \(today is [\d-]+\), got 2990-05-17\n/)
     // the type was looked up (one GET), then the update refused: nothing changed, but not nothing sent
-    expect(r.stderr).toContain('Hint: Fix the fields listed above; only look-ups were sent (1 GET); nothing was changed.\n')
+    expect(r.stderr).toContain(
+      'Hint: Fix the fields listed above; only look-ups were sent (1 GET); nothing was changed.\n',
+    )
     expect(sbx.emu.requests.slice(before).map((x) => x.method)).toEqual(['GET'])
     expect(sbx.emu.db.get<{birthDate: string}>('customers', c.id)!.birthDate).toBe('1990-05-17')
     // with the type given there is no look-up, and the hint says so
@@ -149,6 +170,37 @@ describe('help at 80 columns', () => {
     expect(card.code).toBe(0)
     for (const line of linesBeforeExamples(card.stdout)) expect(line.length, line).toBeLessThanOrEqual(80)
     for (const value of ['credit_authorization', 'credit_authorization_advice', 'authorization_expiry'])
-      expect(card.stdout, value).toMatch(new RegExp(`[(|]${value}[|)]`))
+      expect(card.stdout, value).toMatch(new RegExp(`[(|\\s]${value}[|)]`))
+  })
+})
+
+describe('relative times against an advanced sandbox clock', () => {
+  it('"just now" on the sandbox\'s clock (its Date header), not "in 30d" on this machine\'s', async () => {
+    const ahead = await startSandbox()
+    try {
+      expect((await ahead.run(['sandbox', 'clock', 'advance', '30d'])).code).toBe(0)
+      const c = await ahead.json(['customers', 'create', '--type', 'individual', '--full-name', 'Future Fay'])
+      expect(Date.parse(c.createdAt) - Date.now()).toBeGreaterThan(29 * 86_400_000)
+      const r = await ahead.run(['customers', 'list'], {stdoutIsTTY: true, columns: 120})
+      expect(r.code, r.stderr).toBe(0)
+      const row = r.stdout.split('\n').find((l) => l.startsWith(c.id))!
+      expect(row).toMatch(/\s(just now|\d+s ago)$/)
+      expect(r.stdout).not.toContain('in 30d')
+    } finally {
+      await ahead.stop()
+    }
+  })
+})
+
+describe('list order', () => {
+  it('customers list says it lists oldest first and why there is no --order; transactions list explains --order', async () => {
+    const help = await sbx.run(['customers', 'list', '--help'])
+    expect(help.stdout).toContain('Oldest first: the order the Service lists customers in.')
+    expect((await sbx.run(['customers', 'list', '--order', 'asc'])).code).toBe(2)
+    const tx = await sbx.run(['transactions', 'list', '--help'])
+    expect(tx.stdout).toMatch(/--order=<option>\s+newest first \(desc, the default\) or oldest first\n\s+\(asc\)/)
+    const created = (await sbx.json(['customers', 'list', '--all'])).data.map((c: {createdAt: string}) => c.createdAt)
+    expect(created.length).toBeGreaterThan(2)
+    expect(created).toEqual([...created].sort())
   })
 })

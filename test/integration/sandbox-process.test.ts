@@ -79,11 +79,20 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     const r = await svcInProcess(['profiles', 'list', '--json'], {env})
     expect(r.code, r.stderr).toBe(0)
     expect(r.json()).toEqual([
-      {name: 'local', environment: 'local', baseUrl: url, tokenId: expect.stringMatching(/^local_/), secret: 'local sandbox', active: true},
+      {
+        name: 'local',
+        environment: 'local',
+        baseUrl: url,
+        tokenId: expect.stringMatching(/^local_/),
+        secret: 'local sandbox',
+        active: true,
+      },
     ])
     const human = await svcInProcess(['profiles', 'list'], {env})
     expect(human.code).toBe(0)
-    expect(human.stdout.split('\n')[1]).toMatch(new RegExp(`^\\*\\s+local\\s+local\\s+${url.replaceAll('.', '\\.')}\\s`))
+    expect(human.stdout.split('\n')[1]).toMatch(
+      new RegExp(`^\\*\\s+local\\s+local\\s+${url.replaceAll('.', '\\.')}\\s`),
+    )
     expect(human.stdout).not.toContain(':4010')
   })
 

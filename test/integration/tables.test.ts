@@ -54,7 +54,7 @@ describe('list output formats', () => {
     ])
     const csv = await sbx.run(['transactions', 'list', '--output', 'csv', '--columns', 'id,received'])
     // a plain number (no grouping comma, no code) and the currency in a column of its own
-    expect(csv.stdout.split("\r\n")[0]).toBe("ID,RECEIVED,RECEIVED CURRENCY")
+    expect(csv.stdout.split('\r\n')[0]).toBe('ID,RECEIVED,RECEIVED CURRENCY')
     expect(csv.stdout).toMatch(/\r\nTransaction:[\w-]+,2500\.00,USD\r\n/)
   })
 

@@ -108,6 +108,19 @@ describe('confirmations off a terminal', () => {
     expect(existsSync(join(dir, 'sandbox.db'))).toBe(true)
   })
 
+  it('a revocation without --yes is refused off a terminal outside production too (exit 3); with -y it goes', async () => {
+    const out = join(tempDir('svc-token-'), 'secret')
+    const token = await sbx.json(['tokens', 'create', '--name', 'kept', '--permission', 'VIEW', '--out', out])
+    const before = sbx.requestCount()
+    const r = await sbx.run(['tokens', 'revoke', token.id])
+    expect([r.code, r.stdout]).toEqual([3, ''])
+    expect(r.stderr).toContain(
+      `Error: Refusing to revoke ${token.id} without confirmation (no terminal to ask on) (CANCELLED)`,
+    )
+    expect(sbx.requestCount()).toBe(before)
+    expect((await sbx.run(['tokens', 'revoke', token.id, '-y', '--json'])).json()).toEqual({revoked: token.id})
+  })
+
   it('production without --yes is exit 3 (confirmation refused), not 2; nothing sent', async () => {
     const c = await sbx.json(['customers', 'create', '--type', 'individual', '--full-name', 'Prod Kept'])
     const before = sbx.requestCount()

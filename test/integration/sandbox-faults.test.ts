@@ -95,7 +95,7 @@ describe('locks held by another process', () => {
     ])
   }, 40_000)
 
-  it('two servers started together on one data dir: one serves, the other exits 1 naming it', async () => {
+  it('two servers started together on one data dir: one serves, the other exits 6 (conflict) naming it', async () => {
     const dataDir = newDir()
     const start = () => {
       const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir], {

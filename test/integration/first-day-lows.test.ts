@@ -199,6 +199,16 @@ describe('relative times against an advanced sandbox clock', () => {
       const row = r.stdout.split('\n').find((l) => l.startsWith(c.id))!
       expect(row).toMatch(/\s(just now|\d+s ago)$/)
       expect(r.stdout).not.toContain('in 30d')
+      // doctor does not blame this machine's clock (and NTP) for a sandbox clock moved on purpose
+      const doctor = await ahead.run(['doctor', '--json'])
+      const clock = doctor.json().checks.find((c: {name: string}) => c.name === 'clock')
+      expect(clock).toMatchObject({
+        status: 'warn',
+        detail: expect.stringMatching(
+          /^the local sandbox's clock is ahead, at \S+ \(\d+h \d+m from this machine's\), moved on purpose$/,
+        ),
+        hint: 'Relative times follow it; `svc sandbox clock reset --force` puts it back on real time.',
+      })
     } finally {
       await ahead.stop()
     }

@@ -192,14 +192,30 @@ function needsPlugins(args) {
  * running it, even after a "(Y/n)", could run a destructive command the person never typed (a
  * mistyped `custmers delete X --yes`), and the same line then behaves the same in a script.
  */
+/**
+ * The words of argv that oclif joined into the id it did not find, as typed: an argument such as
+ * `Customer:x` keeps its colon (the id's colons are oclif's, the argument's are the user's).
+ */
+function typedCommand(id) {
+  const want = id.split(':').length
+  const words = []
+  let pieces = 0
+  for (const a of argv) {
+    if (pieces >= want || a.startsWith('-')) break
+    words.push(a)
+    pieces += a.split(':').length
+  }
+  return pieces === want ? words.join(' ') : id.replaceAll(':', ' ')
+}
+
 async function notFound(error) {
   const m = /^command (\S+) not found/.exec(error?.message ?? '')
   if (!m) return false
   process.exitCode = 2
-  const reason = `"${m[1].replaceAll(':', ' ')}" is not an svc command`
+  const reason = `"${typedCommand(m[1])}" is not an svc command`
   let suggestion
   try {
-    const {suggestCommand} = await import('../dist/lib/suggest.js')
+    const {suggestAnywhere: suggestCommand} = await import('../dist/lib/suggest.js')
     const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
     const ids = Object.values(manifest.commands)
       .filter((c) => !c.hidden)

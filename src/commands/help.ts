@@ -3,6 +3,7 @@ import SvcHelp from '../lib/help.js'
 import {BaseCommand} from '../lib/base-command.js'
 import {EXIT_CODE_TABLE} from '../lib/exit-codes.js'
 import {renderTable} from '../lib/output/render.js'
+import {unknownHelpTopic} from '../lib/suggest-help.js'
 
 export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
   static override summary =
@@ -36,7 +37,13 @@ export default class HelpCommand extends BaseCommand<typeof HelpCommand> {
       )
       return {variables: ENVIRONMENT}
     }
-    await new SvcHelp(this.config, {sendToStderr: false}).showHelp(argv)
+    await new SvcHelp(this.config, {sendToStderr: false}).showHelp(argv).catch((e: Error) => {
+      throw unknownHelpTopic(
+        e,
+        argv,
+        this.config.commands.filter((c) => !c.hidden).map((c) => c.id),
+      )
+    })
     return undefined
   }
 }

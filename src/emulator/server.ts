@@ -141,13 +141,13 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
   // A body we refused to read is not drained: close the connection instead of reading it.
   if (!req.complete) res.setHeader('connection', 'close')
   try {
-    send(res, response, head)
+    send(res, response, head, emu.now())
   } catch (e) {
     // An answer that cannot be serialised or written fails this request only, never the process.
     emu.log(`could not send the answer to ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`)
     if (!res.headersSent) {
       try {
-        send(res, (response = unexpectedErrorResponse(emu, e)), head)
+        send(res, (response = unexpectedErrorResponse(emu, e)), head, emu.now())
       } catch {
         res.destroy()
       }
@@ -241,8 +241,9 @@ function parseJson(req: IncomingMessage, raw: Buffer): unknown {
   }
 }
 
-function send(res: ServerResponse, r: EmuResponse, head: boolean): void {
-  const headers: Record<string, string> = {...r.headers}
+/** The Date header is the sandbox's own clock (frozen or advanced), as a server's is its own: clients read "3m ago" against it. */
+function send(res: ServerResponse, r: EmuResponse, head: boolean, now: number): void {
+  const headers: Record<string, string> = {date: new Date(now).toUTCString(), ...r.headers}
   let payload = ''
   if (r.text !== undefined) payload = r.text
   else if (r.body !== undefined) {

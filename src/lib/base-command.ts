@@ -130,6 +130,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     // `svc login` checks the secret it was just given, not the profile's: its own hint stands.
     if (this.ctx && this.id !== 'login') doc = this.ctx.explainUnauthorized(doc)
+    if (this.ctx) {
+      const honest = this.ctx.honestAboutSent.bind(this.ctx)
+      doc = {...doc, reason: honest(doc.reason), hint: doc.hint && honest(doc.hint)}
+    }
     if (this.jsonEnabled()) {
       // The document is the script's answer; the one line on stderr is for whoever watches the pipe (`| jq` hides a failure otherwise).
       this.out.printJson({error: doc})
@@ -216,7 +220,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** --dry-run: the request goes to stdout (JSON in both modes), a note to stderr, nothing is sent. */
   protected dryRun<D>(description: D): D {
     if (!this.jsonEnabled()) this.out.printJson(description)
-    this.out.info('Dry run: nothing was sent.')
+    this.out.info(this.ctx?.honestAboutSent('Dry run: nothing was sent.') ?? 'Dry run: nothing was sent.')
     return description
   }
 

@@ -118,6 +118,16 @@ export function isLoopback(url: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host.startsWith('127.')
 }
 
+/**
+ * A local profile at the default address follows the sandbox that runs (`serve --port 0` picks any
+ * port): the URL it recorded, else the profile's own. `profiles list` shows the same URL a command uses.
+ */
+export function liveLocalUrl(baseUrl: string, env = currentEnv()): string {
+  if (baseUrl !== LOCAL_BASE_URL) return baseUrl
+  const recorded = recordedSandboxUrl(sandboxDataDir(env))
+  return recorded ? normaliseBaseUrl(recorded) : baseUrl
+}
+
 /** Precedence: flag > env > profile > built-in local default. */
 export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env = currentEnv()): ResolvedProfile {
   const config = readConfig(env)
@@ -135,10 +145,9 @@ export function resolveProfile(opts: {profile?: string; baseUrl?: string}, env =
   let baseUrl = normaliseBaseUrl(override ?? profile.baseUrl)
   let baseUrlFrom: ResolvedProfile['baseUrlFrom'] = opts.baseUrl ? 'flag' : override ? 'SVC_BASE_URL' : 'profile'
   let environment = (env.SVC_ENVIRONMENT as Environment | undefined) ?? profile.environment
-  // A local profile at the default address follows the sandbox that runs (`serve --port 0` picks any port).
-  if (!override && environment === 'local' && baseUrl === LOCAL_BASE_URL) {
-    const recorded = recordedSandboxUrl(sandboxDataDir(env))
-    if (recorded) [baseUrl, baseUrlFrom] = [normaliseBaseUrl(recorded), 'running sandbox']
+  if (!override && environment === 'local') {
+    const live = liveLocalUrl(baseUrl, env)
+    if (live !== baseUrl) [baseUrl, baseUrlFrom] = [live, 'running sandbox']
   }
   // A remote URL on the implicit local profile is treated as production: the safe assumption.
   if (!env.SVC_ENVIRONMENT && !stored && override && !isLoopback(baseUrl)) environment = 'production'

@@ -2,7 +2,7 @@ import {ApiClient, type ApiRequest, type DescribedRequest, type SentWrite} from 
 import type {NetworkOptions} from './api/dispatcher.js'
 import {resolveProfile, type ResolvedProfile} from './config.js'
 import {hintFor} from './error-catalog.js'
-import {SvcError, cancelled, networkError, usageError, type ErrorDocument} from './errors.js'
+import {SvcError, cancelled, confirmationRequired, networkError, usageError, type ErrorDocument} from './errors.js'
 import {describeSecretSource, secretSource} from './login.js'
 import {ExitCode} from './exit-codes.js'
 import type {Output} from './output/output.js'
@@ -170,6 +170,20 @@ export class Context {
     return this._client?.writes ?? []
   }
 
+  /**
+   * "Nothing was sent", said by a refusal or a dry run, is only true when no request went out; after
+   * a look-up (`customers update` GETs the customer's type first) it becomes "only look-ups were
+   * sent; nothing was changed", and after a write, "nothing more was sent".
+   */
+  honestAboutSent(text: string): string {
+    const sent = this._client?.requests ?? []
+    if (!sent.length || !/nothing was sent/i.test(text)) return text
+    const said = sent.every((r) => r.method === 'GET')
+      ? `only look-ups were sent (${sent.length} GET${sent.length > 1 ? 's' : ''}); nothing was changed`
+      : 'nothing more was sent'
+    return text.replace(/nothing was sent/g, said).replace(/Nothing was sent/g, said[0].toUpperCase() + said.slice(1))
+  }
+
   /** Set by `svc history finish <n>`: its records say which record they finish. */
   historyFinishes?: number
 
@@ -203,18 +217,17 @@ export class Context {
 
   /**
    * Confirmation before moving money, deleting or revoking. Production always asks (a TTY prompt, or
-   * --yes off a TTY); elsewhere `always` asks on a TTY unless --yes.
+   * --yes off a TTY); elsewhere `always` asks on a TTY unless --yes. What cannot be undone (a delete,
+   * a wipe) is `irreversible`: off a TTY it needs --yes in every environment, as gh's `repo delete`
+   * does, so a script cannot lose data by a missing flag. A refusal is "confirmation refused" (exit 3).
    */
-  async confirm(question: string, opts: {yes?: boolean; always?: boolean} = {}): Promise<void> {
+  async confirm(question: string, opts: {yes?: boolean; always?: boolean; irreversible?: boolean} = {}): Promise<void> {
     if (opts.yes) return
     const production = this.profile.environment === 'production'
-    if (!production && !opts.always) return
+    if (!production && !opts.always && !opts.irreversible) return
     if (!canPrompt(this.env)) {
-      if (production)
-        throw usageError(
-          `Refusing to ${question.replace(/\?$/, '')} in production without confirmation`,
-          'Pass --yes to confirm non-interactively.',
-        )
+      const what = question.replace(/\?.*$/, '').replace(/^\w/, (c) => c.toLowerCase())
+      if (production || opts.irreversible) throw confirmationRequired(what, production)
       return
     }
     if (!(await promptConfirm(question, false))) throw cancelled('Not confirmed; nothing was sent.')

@@ -82,6 +82,19 @@ export function cancelled(message = 'Cancelled; nothing was sent.'): SvcError {
   return new SvcError({code: 'CANCELLED', message, exitCode: ExitCode.CANCELLED})
 }
 
+/**
+ * A confirmation that could not be asked (no terminal) and was not given (--yes): "confirmation
+ * refused" in the exit-code table (3), like a declined prompt, never a usage error.
+ */
+export function confirmationRequired(what: string, production = false): SvcError {
+  return new SvcError({
+    code: 'CANCELLED',
+    message: `Refusing to ${what}${production ? ' in production' : ''} without confirmation (no terminal to ask on)`,
+    exitCode: ExitCode.CANCELLED,
+    hint: 'Pass --yes (-y) to confirm non-interactively; nothing was sent.',
+  })
+}
+
 export function stillPending(message: string, hint: string): SvcError {
   return new SvcError({code: 'TIMEOUT', message, exitCode: ExitCode.PENDING, hint})
 }

@@ -5,7 +5,7 @@ import {OUTPUT_FORMATS} from './output/table.js'
 export const listOutputFlags = {
   output: Flags.string({
     description:
-      'table (fitted to the terminal; tab-separated when piped), json (same as --json), ndjson (one object per line), csv (for spreadsheets)',
+      'table (fitted to the terminal; tab-separated when piped), json (same as --json), ndjson (one object per line), csv (for spreadsheets: money as a plain number, its currency in a column of its own)',
     options: [...OUTPUT_FORMATS],
   }),
   columns: Flags.string({

@@ -55,7 +55,8 @@ export function idFlag(
 // form when another one has (issue 13); help still says -y.
 export const yesFlag = Flags.boolean({
   charAliases: ['y'],
-  description: 'confirm without prompting (also -y; needed off a TTY in production)',
+  description:
+    'confirm without prompting (also -y); needed off a TTY in production, and everywhere to delete, revoke or wipe',
 })
 export const dryRunFlag = Flags.boolean({description: 'print the request (secrets redacted) and send nothing'})
 export const idempotencyKeyFlag = Flags.string({

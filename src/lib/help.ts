@@ -1,6 +1,21 @@
-import {Help} from '@oclif/core'
+import {CommandHelp, Help} from '@oclif/core'
 import {io} from './io.js'
-import {wrapText} from './output/wrap.js'
+import {wrapLine, wrapText} from './output/wrap.js'
+
+/**
+ * oclif hard-wraps a command's usage and flag lists at the width, inside a word: an enum came out
+ * as `PROCESS`/`ING` and `credit`/`_authorization`. Here they wrap at spaces, and a list of choices
+ * too long for a line after its "|" (output/wrap.ts), so every value stays whole.
+ */
+class SvcCommandHelp extends CommandHelp {
+  public override wrap(body: string, spacing = this.indentSpacing): string {
+    const width = this.opts.maxWidth - spacing
+    return this.render(body)
+      .split('\n')
+      .flatMap((line) => wrapLine(line.trim(), width)) // trimmed, as oclif's own wrap does
+      .join('\n')
+  }
+}
 
 /**
  * oclif's help wraps its sections but prints the first line of the root, a topic and a command
@@ -9,6 +24,7 @@ import {wrapText} from './output/wrap.js'
  * reference (oclif readme) formats commands without printing, so docs/commands.md is unchanged.
  */
 export default class SvcHelp extends Help {
+  protected override CommandHelpClass = SvcCommandHelp
   /** Help collected for the pager (on a terminal with one set), printed as it comes otherwise. */
   private paged?: string[]
 
@@ -19,15 +35,16 @@ export default class SvcHelp extends Help {
     const command = pagerCommand(env)
     if (!command) return super.showHelp(argv)
     this.paged = []
+    let text: string
     try {
       await super.showHelp(argv)
+      text = this.paged.join('\n') + '\n'
     } finally {
-      const text = this.paged.join('\n') + '\n'
       this.paged = undefined
-      const pager = startPager(command, env)
-      pager.stdin.write(text)
-      await pager.done()
     }
+    const pager = startPager(command, env)
+    pager.stdin.write(text)
+    await pager.done()
   }
 
   protected override log(...args: string[]): void {

@@ -2,6 +2,7 @@ import {ApiClient, type ClientOptions} from './api/client.js'
 import {
   ENVIRONMENTS,
   isLoopback,
+  liveLocalUrl,
   normaliseBaseUrl,
   readConfig,
   readSecrets,
@@ -112,7 +113,7 @@ export function listProfiles(env = currentEnv()): ProfileRow[] {
   const rows: ProfileRow[] = Object.entries(config.profiles ?? {}).map(([name, p]) => ({
     name,
     environment: p.environment,
-    baseUrl: p.baseUrl,
+    baseUrl: p.environment === 'local' ? liveLocalUrl(p.baseUrl, env) : p.baseUrl,
     tokenId: p.tokenId,
     secret:
       name in secrets
@@ -127,7 +128,7 @@ export function listProfiles(env = currentEnv()): ProfileRow[] {
     rows.unshift({
       name: 'local',
       environment: 'local',
-      baseUrl: LOCAL_BASE_URL,
+      baseUrl: liveLocalUrl(LOCAL_BASE_URL, env),
       tokenId: local?.tokenId,
       secret: local ? 'local sandbox' : 'none',
       active: active === 'local',

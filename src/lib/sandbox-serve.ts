@@ -1,4 +1,5 @@
 import {readFileSync} from 'node:fs'
+import {resolve} from 'node:path'
 import {InputError, SvcError, usageError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 import {parseDuration} from './duration.js'
@@ -8,7 +9,9 @@ import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from '.
 import {fieldErrors} from './schemas/field-errors.js'
 import {readyFile, runningPid, type ReadyLine} from './sandbox-process.js'
 import {asSandboxDataError} from './sandbox-store.js'
-import {io} from './io.js'
+import {currentEnv, io} from './io.js'
+import {sandboxDataDir} from './paths.js'
+import {shellQuote} from './history/command-line.js'
 
 /** `svc sandbox serve`'s flags, as the command parsed them. */
 export interface ServeFlags {
@@ -100,21 +103,35 @@ function recordedUrl(dataDir: string): string | undefined {
   }
 }
 
-/** A second server on a data dir already served would fight the first for its database: refused at start (exit 1). */
+/**
+ * A second server on a data dir already served would fight the first for its database: refused at
+ * start as a conflict with the running one (exit 6), not a failure. Not "0, already running": this
+ * run's flags (--port, --faults, --tls ...) would be silently ignored and its ready line would be
+ * the other process's.
+ */
 function sandboxRunning(dataDir: string, pid: number, url?: string): SvcError {
   return new SvcError({
     code: 'SANDBOX_RUNNING',
-    exitCode: ExitCode.FAILED,
+    exitCode: ExitCode.CONFLICT,
     message: `A sandbox is already serving ${dataDir} (pid ${pid}${url ? `, ${url}` : ''})`,
     details: {dataDir, pid, ...(url ? {url} : {})},
     hint: 'Use it as it is, stop it with `svc sandbox stop`, or serve another directory with --data-dir.',
   })
 }
 
+/**
+ * The command that stops the sandbox serving `dataDir`: `svc sandbox stop` finds it by its data dir,
+ * so one served from another directory (a team server's, usually) needs that --data-dir too.
+ */
+export function stopCommand(dataDir: string, env = currentEnv()): string {
+  const dir = resolve(dataDir)
+  return dir === resolve(sandboxDataDir(env)) ? 'svc sandbox stop' : `svc sandbox stop --data-dir ${shellQuote(dir)}`
+}
+
 /** --detach's output: under --json exactly one line (the foreground ready line plus the pid). */
-export function renderDetached(out: Output, ready: ReadyLine & {pid: number}, json: boolean): void {
+export function renderDetached(out: Output, ready: ReadyLine & {pid: number}, json: boolean, dataDir: string): void {
   out.success(`Local sandbox running in the background (pid ${ready.pid}) at ${ready.url}`)
-  out.info(out.dim('Stop it with `svc sandbox stop`.'))
+  out.info(out.dim(`Stop it with \`${stopCommand(dataDir)}\`${ready.adminSecret ? ' (every sandbox it serves)' : ''}.`))
   if (json) out.write(JSON.stringify(ready) + '\n')
   else
     renderKeyValue(out, [

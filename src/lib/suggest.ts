@@ -50,3 +50,35 @@ export function suggestCommand(words: string[], commandIds: string[]): {id: stri
   }
   return undefined
 }
+
+/**
+ * A command or topic typed without its topic (`svc snapshot` for `sandbox snapshot`, `svc capture`
+ * for `flow capture`): the typed words, exactly, as the later words of one id. Offered only when
+ * they point at one place (`svc list` is in every topic: no guess). Returns the id or topic.
+ */
+export function suggestAcrossTopics(words: string[], commandIds: string[]): string | undefined {
+  const typed = words.map((w) => w.toLowerCase())
+  const places = new Set<string>()
+  for (const id of commandIds) {
+    const parts = id.split(':')
+    for (let at = 1; at + typed.length <= parts.length; at++)
+      if (typed.every((w, k) => parts[at + k] === w)) places.add(parts.slice(0, at + typed.length).join(':'))
+  }
+  return places.size === 1 ? [...places][0] : undefined
+}
+
+/** suggestCommand, then the same words under another topic: what "Did you mean" offers. */
+export function suggestAnywhere(words: string[], commandIds: string[]): {id: string; consumed: number} | undefined {
+  const near = suggestCommand(words, commandIds)
+  if (near) return near
+  const leading: string[] = []
+  for (const w of words) {
+    if (w.startsWith('-')) break
+    leading.push(w)
+  }
+  for (let n = Math.min(leading.length, 3); n >= 1; n--) {
+    const id = suggestAcrossTopics(leading.slice(0, n), commandIds)
+    if (id) return {id, consumed: n}
+  }
+  return undefined
+}

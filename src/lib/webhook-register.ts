@@ -1,5 +1,5 @@
 import type {ApiClient} from './api/client.js'
-import {SvcError} from './errors.js'
+import {ApiError, SvcError} from './errors.js'
 import {ExitCode} from './exit-codes.js'
 
 /** How the endpoint was left when a registered listener stopped: one line for the person, and the fix when it could not be put back. */
@@ -73,5 +73,32 @@ export function listenerInterrupted(restored: Restored | undefined): SvcError {
     exitCode: ExitCode.INTERRUPTED,
     message: restored ? `Interrupted. ${restored.said}` : 'Interrupted',
     hint: restored?.fix ? `Point it elsewhere with: ${restored.fix}` : undefined,
+  })
+}
+
+/**
+ * A replay the receiver did not take. The sandbox answers it with its own 400, which an error line
+ * would show as "HTTP 400" as if the receiver had said so; this says what the receiver did instead:
+ * nothing listens there (connection refused), or which status it answered.
+ */
+export function replayNotDelivered(err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.code !== 'WEBHOOK_DELIVERY_ERROR') return err
+  const d = (err.details ?? {}) as {url?: string; response_status?: number | null; eventId?: string}
+  const refused = /ECONNREFUSED/.test(err.message)
+  const what = d.eventId ?? 'The event'
+  const message =
+    typeof d.response_status === 'number'
+      ? `${what} was not delivered: ${d.url} answered HTTP ${d.response_status}`
+      : refused
+        ? `${what} was not delivered: nothing listens at ${d.url} (connection refused)`
+        : `${what} was not delivered to ${d.url ?? 'the endpoint'}: ${err.message.replace(/^.* failed: /, '')}`
+  return new SvcError({
+    code: err.code,
+    exitCode: ExitCode.FAILED,
+    message,
+    details: err.details,
+    hint: refused
+      ? 'Start the receiver (or `svc webhooks listen --port <port>`) and replay again; the attempt is recorded on the event.'
+      : 'The attempt is recorded on the event (`svc webhooks events list`); fix the receiver and replay again.',
   })
 }

@@ -16,6 +16,9 @@ export interface RunOptions {
   /** The clock of an in-process run (test/helpers/fake-time.ts): waits and timeouts on fake time. */
   now?: () => number
   sleep?: (ms: number) => Promise<void>
+  /** A terminal of this many columns on stdout (in-process runs only): tables fitted as a person sees them. */
+  stdoutIsTTY?: boolean
+  columns?: number
 }
 
 /** Leaves out the environment's credentials and base URL: only what `svc login` stored counts. */

@@ -484,11 +484,24 @@ describe('card transactions through the CLI', () => {
     expect(one.json()).toMatchObject({id: a, type: 'CARD', status: 'AUTHORIZED', cardId: h.card})
   })
 
+  it("`transactions list` shows a card purchase's amount (SENT), and csv gives money as a plain number beside its currency", async () => {
+    const h = await cardWithFunds()
+    const a = (await auth(h.card, '12.34')).data.id
+    const csv = await sbx.run(['transactions', 'list', '--customer', h.customer, '--output', 'csv'])
+    expect([csv.code, csv.stderr]).toEqual([0, ''])
+    const lines = csv.stdout.split('\r\n')
+    expect(lines[0]).toBe('ID,TYPE,STATUS,SENT,SENT CURRENCY,RECEIVED,RECEIVED CURRENCY,CREATED,CUSTOMER')
+    expect(lines[1]).toMatch(new RegExp(`^${a},CARD,AUTHORIZED,12\\.34,USD,,,\\d{4}-[\\d-]+T[\\d:.]+Z,${h.customer}$`))
+    expect(lines[2]).toMatch(/^Transaction:[\w-]+,INCOMING,COMPLETED,,,1000\.00,USD,/)
+    const wide = await sbx.run(['transactions', 'list', '--customer', h.customer, '--wide'])
+    expect(wide.stdout.split('\n')[1]).toMatch(new RegExp(`^${a}\\tCARD\\tAUTHORIZED\\tUSD 12\\.34\\t-\\t`))
+  })
+
   it('closing a card voids its open authorization and releases the hold', async () => {
     const h = await cardWithFunds()
     const tx = (await auth(h.card, '60.00')).data.id
     expect(money(h.account).spendable).toBe(94_000)
-    expect((await sbx.run(['cards', 'close', h.card, '--json'])).code).toBe(0)
+    expect((await sbx.run(['cards', 'close', h.card, '--yes', '--json'])).code).toBe(0)
     expect(money(h.account)).toEqual({spendable: 100_000, total: 100_000})
     const t = await sbx.run(['cards', 'transactions', 'get', tx, '--json'])
     expect(t.json().status).toBe('VOIDED')

@@ -91,10 +91,16 @@ describe('prompts never under CI or SVC_NO_INPUT', () => {
 })
 
 describe('delete confirmation rules', () => {
-  it('off a TTY outside production, delete needs no --yes', async () => {
+  it('off a TTY, even outside production, delete needs --yes: refused (exit 3), nothing sent', async () => {
     const c = await create('Local Delete')
-    const r = await sbx.run(['customers', 'delete', c.id, '--json'])
-    expect(r.code).toBe(0)
+    const before = sbx.requestCount()
+    const r = await sbx.run(['customers', 'delete', c.id])
+    expect([r.code, r.stdout]).toEqual([3, ''])
+    expect(r.stderr).toContain(`Error: Refusing to delete ${c.id} without confirmation (no terminal to ask on)`)
+    expect(r.stderr).toContain('Pass --yes (-y) to confirm non-interactively; nothing was sent.')
+    expect(sbx.requestCount()).toBe(before)
+    expect(isDeleted(c.id)).toBe(false)
+    expect((await sbx.run(['customers', 'delete', c.id, '-y', '--json'])).code).toBe(0)
     expect(isDeleted(c.id)).toBe(true)
   })
 
@@ -102,7 +108,7 @@ describe('delete confirmation rules', () => {
     const c = await create('Prod Delete')
     const before = sbx.requestCount()
     const refused = await sbx.run(['customers', 'delete', c.id, '--json'], {env: {SVC_ENVIRONMENT: 'production'}})
-    expect(refused.code).toBe(2)
+    expect(refused.code).toBe(3) // confirmation refused (design/product.md's exit-code table)
     expect(errorDoc(refused).hint).toContain('--yes')
     expect(sbx.requestCount()).toBe(before)
     expect(isDeleted(c.id)).toBe(false)
@@ -124,7 +130,7 @@ describe('delete confirmation rules', () => {
     expect(login.code).toBe(0)
     const before = sbx.requestCount()
     const refused = await sbx.run(['customers', 'delete', c.id], {env: bare})
-    expect(refused.code).toBe(2)
+    expect(refused.code).toBe(3)
     expect(refused.stderr).toMatch(/production without confirmation/)
     expect(refused.stdout).toBe('')
     expect(sbx.requestCount()).toBe(before)
@@ -304,15 +310,25 @@ describe('create from stdin', () => {
 
 describe('platformCustomerId collisions', () => {
   it('collide only with an active customer: after a delete the id can be used again', async () => {
-    const first = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    const create = [
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Reuse Me',
+      '--platform-id',
+      'reuse-me',
+    ]
+    const first = await sbx.run([...create, '--json'])
     expect(first.code).toBe(0)
     const count = sbx.emu.db.count('customers')
-    const clash = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    const clash = await sbx.run([...create, '--json'])
     expect(clash.code).toBe(6)
     expect(errorDoc(clash)).toMatchObject({status: 409, code: 'CONFLICT'})
     expect(sbx.emu.db.count('customers')).toBe(count)
     expect((await sbx.run(['customers', 'delete', first.json().id, '--yes'])).code).toBe(0)
-    const again = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'reuse-me', '--json'])
+    const again = await sbx.run([...create, '--json'])
     expect(again.code).toBe(0)
     expect(again.json().id).not.toBe(first.json().id)
   })

@@ -466,7 +466,7 @@ describe('svc flow capture: sandbox A -> flow file -> sandbox B', () => {
   it('refuses a production profile without --yes (nothing sent); with --yes it prints a banner on stderr', async () => {
     const before = a.emu.requests.length
     const r = await svc(['flow', 'capture', customerId, '--from-profile', 'prod-a', '--json'], {env: envB})
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(3) // confirmation refused, as the exit-code table has it
     expect(r.json().error.reason).toMatch(/production.*--yes/)
     expect(a.emu.requests.length).toBe(before)
     const yes = await svc(

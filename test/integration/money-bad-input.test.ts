@@ -442,7 +442,7 @@ describe('local checks refuse bad input before any request (exit 2, field named)
       lockedCurrencyAmount: 1_000,
     })
     const r = await svc(['quote', 'execute', q.body.id, '--json'], {env})
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(3) // confirmation refused
     expect(r.json().error.hint).toMatch(/--yes/)
     expect(r.stderr).toContain('PRODUCTION')
     expect(sbx.emu.requests.some((x) => x.path.endsWith('/execute'))).toBe(false)

@@ -95,7 +95,7 @@ describe('locks held by another process', () => {
     ])
   }, 40_000)
 
-  it('two servers started together on one data dir: one serves, the other exits 1 naming it', async () => {
+  it('two servers started together on one data dir: one serves, the other exits 6 (conflict) naming it', async () => {
     const dataDir = newDir()
     const start = () => {
       const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dataDir], {
@@ -118,7 +118,7 @@ describe('locks held by another process', () => {
     const refused = both.filter((r) => !r.ready)
     expect(serving).toHaveLength(1)
     expect(refused).toHaveLength(1)
-    expect(refused[0].code).toBe(1)
+    expect(refused[0].code).toBe(6)
     const error = JSON.parse(refused[0].out).error
     expect(error.code).toBe('SANDBOX_RUNNING')
     expect(error.reason).toContain(`pid ${serving[0].child.pid}`)

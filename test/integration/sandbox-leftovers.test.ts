@@ -112,7 +112,7 @@ describe('a serve.lock naming a live pid that is not a sandbox does not block se
     })
     expect(first.code, first.stderr).toBe(0)
     const second = await svc(['sandbox', 'serve', '--port', '0', '--json'], {env: {...env, SVC_SANDBOX_DIR: dir}})
-    expect(second.code).toBe(1)
+    expect(second.code).toBe(6)
     expect(errorOf(second)).toMatchObject({code: 'SANDBOX_RUNNING', details: {pid: first.json().pid}})
     expect((await svc(['sandbox', 'stop'], {env: {...env, SVC_SANDBOX_DIR: dir}})).code).toBe(0)
   })

@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 
 const home = mkdtempSync(join(tmpdir(), 'svc-proc-'))
 const dataDir = join(home, 'sandbox')
@@ -47,6 +48,7 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     const r = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
     expect(r.code).toBe(0)
     expect(r.stdout.trim().split('\n')).toHaveLength(1) // one line, as the foreground --json ready line
+    expect(r.stderr).toContain('Stop it with `svc sandbox stop`.\n') // the default data dir: no --data-dir needed
     const ready = r.json()
     expect(Object.keys(ready)).toEqual(['url', 'tokenId', 'clientSecret', 'webhookPublicKey', 'pid'])
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/2025-10-13$/)
@@ -73,9 +75,31 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     })
   })
 
-  it('refuses a second sandbox on the same data dir (exit 1, naming the running one), and a reset under a running one (exit 6)', async () => {
+  it('profiles list shows the local profile at the URL the running sandbox recorded, not the default port', async () => {
+    const r = await svcInProcess(['profiles', 'list', '--json'], {env})
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.json()).toEqual([
+      {
+        name: 'local',
+        environment: 'local',
+        baseUrl: url,
+        tokenId: expect.stringMatching(/^local_/),
+        secret: 'local sandbox',
+        active: true,
+      },
+    ])
+    const human = await svcInProcess(['profiles', 'list'], {env})
+    expect(human.code).toBe(0)
+    expect(human.stdout.split('\n')[1]).toMatch(
+      new RegExp(`^\\*\\s+local\\s+local\\s+${url.replaceAll('.', '\\.')}\\s`),
+    )
+    expect(human.stdout).not.toContain(':4010')
+  })
+
+  it('refuses a second sandbox on the same data dir (exit 6, conflict, naming the running one), and a reset under a running one (exit 6)', async () => {
     const again = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
-    expect(again.code).toBe(1)
+    expect(again.code).toBe(6)
+    expect(again.stderr).toContain(`Error: A sandbox is already serving ${dataDir} (pid ${pid}, ${url})`)
     expect(again.json().error.code).toBe('SANDBOX_RUNNING')
     expect(again.json().error.reason).toContain(`pid ${pid}`)
     expect(again.json().error.reason).toContain(url)
@@ -122,5 +146,21 @@ describe('svc sandbox serve --detach / stop / reset', () => {
     expect(gone.code).toBe(5)
     expect((await svc(['sandbox', 'stop', '--data-dir', dataDir], {env})).code).toBe(0)
     pid = undefined
+  })
+})
+
+describe('serve --multi --detach from another data dir', () => {
+  it('prints a stop command that names that dir, and the command as printed stops it', async () => {
+    const teamDir = join(home, 'team server')
+    const r = await svc(['sandbox', 'serve', '--multi', '--detach', '--port', '0', '--data-dir', teamDir], {env})
+    expect(r.code, r.stderr).toBe(0)
+    const printed = /Stop it with `(svc sandbox stop[^`]*)` \(every sandbox it serves\)\.\n/.exec(r.stderr)?.[1]
+    expect(printed).toBe(`svc sandbox stop --data-dir '${teamDir}'`)
+    expect(r.stdout).toMatch(/^url +http:\/\/127\.0\.0\.1:\d+\/2025-10-13\n/)
+    const teamPid = Number(readFileSync(join(teamDir, 'sandbox.pid'), 'utf8'))
+    expect(alive(teamPid)).toBe(true)
+    const stop = await svc([...printed!.split(' --data-dir ')[0].split(' ').slice(1), '--data-dir', teamDir], {env})
+    expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, '', `✓ Stopped the local sandbox (pid ${teamPid})\n`])
+    expect(alive(teamPid)).toBe(false)
   })
 })

@@ -31,6 +31,38 @@ describe('did you mean', () => {
     expect(error.hint).toContain('Did you mean `svc customers list`?')
   })
 
+  it('across topics: `svc snapshot` -> `svc sandbox snapshot`; `svc capture Customer:x` keeps the id whole', async () => {
+    const snap = await svc(['snapshot'], {env: sbx.env})
+    expect([snap.code, snap.stdout]).toEqual([2, ''])
+    expect(snap.stderr).toBe(
+      'Error: "snapshot" is not an svc command\n' +
+        'Hint: Did you mean `svc sandbox snapshot`? Run `svc help` for the command list.\n',
+    )
+    const before = sbx.requestCount()
+    const capture = await svc(['capture', 'Customer:x'], {env: sbx.env})
+    expect([capture.code, capture.stdout]).toEqual([2, ''])
+    expect(capture.stderr).toBe(
+      'Error: "capture Customer:x" is not an svc command\n' +
+        'Hint: Did you mean `svc flow capture`? Run `svc help` for the command list.\n',
+    )
+    expect(sbx.requestCount()).toBe(before)
+    // a word in every topic points nowhere in particular: no guess
+    expect((await svc(['list'], {env: sbx.env})).stderr).not.toContain('Did you mean')
+  })
+
+  it('`svc help capture`: exit 2 with the same did-you-mean, not oclif\'s "Command capture not found"', async () => {
+    const r = await sbx.run(['help', 'capture'])
+    expect([r.code, r.stdout]).toEqual([2, ''])
+    expect(r.stderr).toBe(
+      'Error: "capture" is not an svc command or topic\n' +
+        'Hint: Did you mean `svc help flow capture`? Run `svc help` for the command list.\n',
+    )
+    const topic = await sbx.run(['help', 'snapshot'])
+    expect(topic.code).toBe(2)
+    expect(topic.stderr).toContain('Did you mean `svc help sandbox snapshot`?')
+    expect((await sbx.run(['help', 'sandbox', 'snapshot'])).code).toBe(0)
+  })
+
   it('suggests nothing for a word close to no command', async () => {
     const r = await svc(['frobnicate'], {env: sbx.env})
     expect(r.code).toBe(2)

@@ -53,7 +53,9 @@ describe('list output formats', () => {
       expect.stringMatching(/^COMPLETED\tUSD [\d,.]+$/),
     ])
     const csv = await sbx.run(['transactions', 'list', '--output', 'csv', '--columns', 'id,received'])
-    expect(csv.stdout).toMatch(/\r\nTransaction:[\w-]+,USD 2500\.00\r\n/) // no grouping comma in csv amounts
+    // a plain number (no grouping comma, no code) and the currency in a column of its own
+    expect(csv.stdout.split('\r\n')[0]).toBe('ID,RECEIVED,RECEIVED CURRENCY')
+    expect(csv.stdout).toMatch(/\r\nTransaction:[\w-]+,2500\.00,USD\r\n/)
   })
 
   it('refuses an unknown column or format before any request (exit 2)', async () => {

@@ -12,7 +12,7 @@ export default class AgentsDelete extends BaseCommand<typeof AgentsDelete> {
     const req = deleteAgent(this.args.agentId)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`delete ${this.args.agentId}`)
-    await this.ctx.confirm(`Delete ${this.args.agentId}?`, {yes: this.flags.yes})
+    await this.ctx.confirm(`Delete ${this.args.agentId}?`, {yes: this.flags.yes, irreversible: true})
     await this.ctx.client.call(req)
     this.out.success(`Deleted ${this.args.agentId}`)
     return {id: this.args.agentId, deleted: true}

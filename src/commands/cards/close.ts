@@ -20,7 +20,7 @@ export default class CardsClose extends BaseCommand<typeof CardsClose> {
     this.ctx.banner(`close ${id}`)
     await this.ctx.confirm(`Close ${id} for good? A closed card cannot be reopened.`, {
       yes: this.flags.yes,
-      always: true,
+      irreversible: true,
     })
     const card = await this.ctx.client.call(req)
     this.out.success(`${id} is ${card.state}`)

@@ -22,7 +22,10 @@ export default class CardsList extends BaseCommand<typeof CardsList> {
     account: idFlag('InternalAccount', {description: 'cards funded by this internal account', name: 'accountId'}),
     'platform-card-id': Flags.string({description: 'your own id for the card'}),
     state: Flags.string({description: 'card state', options: [...CARD_STATES]}),
-    order: Flags.string({description: 'sortOrder (default desc: newest first)', options: ['asc', 'desc']}),
+    order: Flags.string({
+      description: 'newest first (desc, the default) or oldest first (asc)',
+      options: ['asc', 'desc'],
+    }),
     ...pagingFlags,
     ...listOutputFlags,
   }

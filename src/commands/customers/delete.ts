@@ -4,7 +4,7 @@ import {dryRunFlag, idArg, yesFlag} from '../../lib/flags.js'
 import {renderCustomer} from '../../lib/output/customer.js'
 
 export default class CustomersDelete extends BaseCommand<typeof CustomersDelete> {
-  static override summary = 'Delete a customer (asks first on a TTY; production needs --yes off a TTY)'
+  static override summary = 'Delete a customer (asks first on a TTY; needs --yes off one)'
   static override examples = ['<%= config.bin %> customers delete Customer:0b6f... --yes']
   static override args = {customerId: idArg('Customer')}
   static override flags = {yes: yesFlag, 'dry-run': dryRunFlag}
@@ -14,7 +14,7 @@ export default class CustomersDelete extends BaseCommand<typeof CustomersDelete>
     const req = deleteCustomer(id)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`delete ${id}`)
-    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
+    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, irreversible: true})
     const customer = await this.ctx.client.call(req)
     this.out.success(`Deleted ${customer.id}`)
     renderCustomer(this.out, customer)

@@ -13,6 +13,10 @@ import {showList} from '../../lib/output/list-stream.js'
 
 export default class CustomersList extends BaseCommand<typeof CustomersList> {
   static override summary = 'List customers, with filters and paging'
+  static override description =
+    'Oldest first: the order the Service lists customers in. GET /customers takes no sort order, so ' +
+    'there is no --order (transactions and cards list newest first and take --order asc|desc); narrow ' +
+    'the range with --created-after/--created-before.'
   static override examples = [
     '<%= config.bin %> customers list --type business --all --json',
     '<%= config.bin %> customers list --created-after 2026-01-01T00:00:00Z',

@@ -19,7 +19,10 @@ export default class ReferenceUmaProviders extends BaseCommand<typeof ReferenceU
     'allowed-only': Flags.boolean({
       description: 'leave out providers not on your allow-list (hasBlockedProviders=false)',
     }),
-    order: Flags.string({description: 'sortOrder', options: ['asc', 'desc']}),
+    order: Flags.string({
+      description: 'newest first (desc, the default) or oldest first (asc)',
+      options: ['asc', 'desc'],
+    }),
     ...pagingFlags,
   }
 

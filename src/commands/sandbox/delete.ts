@@ -20,7 +20,7 @@ export default class SandboxDelete extends BaseCommand<typeof SandboxDelete> {
         dryRun: true as const,
         request: adminClientFrom(f, this.ctx, this.config.version, {dryRun: true}).describe(req),
       })
-    await this.ctx.confirm(`Delete sandbox ${name} and everything in it?`, {yes: f.yes, always: true})
+    await this.ctx.confirm(`Delete sandbox ${name} and everything in it?`, {yes: f.yes, irreversible: true})
     const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
       await client.call(req)

@@ -1,12 +1,11 @@
 import {existsSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
-import {SvcError, usageError} from '../../lib/errors.js'
+import {SvcError, cancelled, confirmationRequired, usageError} from '../../lib/errors.js'
 import {ExitCode} from '../../lib/exit-codes.js'
 import {dryRunFlag, yesFlag} from '../../lib/flags.js'
 import {sandboxDataDir} from '../../lib/paths.js'
 import {canPrompt, promptConfirm} from '../../lib/prompts.js'
-import {cancelled} from '../../lib/errors.js'
 import {runningPid} from '../../lib/sandbox-process.js'
 import {removeStateFiles, sandboxStoreCall} from '../../lib/sandbox-store.js'
 import {resetSandbox} from '../../lib/api/sandboxes.js'
@@ -44,8 +43,11 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
         message: `The sandbox is running (pid ${pid}); its state cannot be wiped under it`,
         hint: 'Run `svc sandbox stop` first.',
       })
-    if (!this.flags.yes && canPrompt() && !(await promptConfirm(`Wipe all local sandbox state in ${dataDir}?`)))
-      throw cancelled()
+    if (!this.flags.yes) {
+      // Off a terminal a wipe without --yes is refused, never done silently.
+      if (!canPrompt()) throw confirmationRequired(`wipe all local sandbox state in ${dataDir}`)
+      if (!(await promptConfirm(`Wipe all local sandbox state in ${dataDir}?`))) throw cancelled()
+    }
     removeStateFiles(dataDir)
     if (existsSync(dataDir))
       await sandboxStoreCall(
@@ -69,7 +71,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
     // The server and its secret are found first: a missing secret is said before the confirmation.
     const client = adminClientFrom(f, this.ctx, this.config.version)
     try {
-      await this.ctx.confirm(`Wipe all state of sandbox ${name}?`, {yes: f.yes, always: true})
+      await this.ctx.confirm(`Wipe all state of sandbox ${name}?`, {yes: f.yes, irreversible: true})
       await client.call(req)
     } finally {
       await client.close()

@@ -67,7 +67,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     const checked = checkServeFlags(f) // this run's faults, --idle-close
     refuseIfServed(dataDir)
     if (f.detach) {
-      renderDetached(this.out, await startDetached(detachedArgs(f, dataDir), dataDir), this.jsonEnabled())
+      renderDetached(this.out, await startDetached(detachedArgs(f, dataDir), dataDir), this.jsonEnabled(), dataDir)
       return undefined
     }
     const log = (line: string) => process.stderr.write(this.out.dim(line) + '\n')

@@ -13,7 +13,7 @@ export default class TokensRevoke extends BaseCommand<typeof TokensRevoke> {
     const req = deleteToken(id)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`revoke ${id}`)
-    await this.ctx.confirm(`Revoke ${id}? Anything using it loses access`, {yes: this.flags.yes})
+    await this.ctx.confirm(`Revoke ${id}? Anything using it loses access`, {yes: this.flags.yes, irreversible: true})
     await this.ctx.client.call(req)
     this.out.success(`Revoked ${id}`)
     return {revoked: id}

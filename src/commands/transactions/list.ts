@@ -36,7 +36,10 @@ export default class TransactionsList extends BaseCommand<typeof TransactionsLis
       description: 'created at or before this ISO date-time (endDate)',
       aliases: ['until'],
     }),
-    order: Flags.string({description: 'sortOrder', options: ['asc', 'desc']}),
+    order: Flags.string({
+      description: 'newest first (desc, the default) or oldest first (asc)',
+      options: ['asc', 'desc'],
+    }),
     ...pagingFlags,
     ...listOutputFlags,
   }

@@ -1,7 +1,8 @@
 import {readFileSync} from 'node:fs'
-import {Flags} from '@oclif/core'
+import {Errors, Flags} from '@oclif/core'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {InputError} from '../../lib/errors.js'
+import {ExitCode} from '../../lib/exit-codes.js'
 import {webhookUrl} from '../../lib/schemas/webhooks.js'
 import {Forwarder} from '../../lib/webhook-forward.js'
 import {fetchWebhookPublicKey, listen} from '../../lib/webhook-listener.js'
@@ -79,11 +80,16 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
     const restored = await registration?.restore()
     await forwarder?.idle() // events already received still reach the app (each post is bounded by a timeout)
     server.close()
-    if (interrupted) throw listenerInterrupted(restored)
+    // Ctrl-C is how a listener is meant to stop: still exit 130 (the exit-code table), but a person
+    // sees where the endpoint was left, not an "Error:". Under --json the INTERRUPTED document stays
+    // the script's answer, as for every interrupted command.
+    if (interrupted && this.jsonEnabled()) throw listenerInterrupted(restored)
+    if (interrupted) this.out.info('Stopped listening (Ctrl-C).')
     if (restored)
       restored.fix
         ? this.out.warn(`${restored.said}. Point it elsewhere with: ${restored.fix}`)
         : this.out.info(restored.said)
+    if (interrupted) throw new Errors.ExitError(ExitCode.INTERRUPTED)
     return undefined
   }
 }

@@ -5,6 +5,7 @@ import {InputError} from '../../lib/errors.js'
 import {dryRunFlag, idArg} from '../../lib/flags.js'
 import {fieldErrors} from '../../lib/schemas/field-errors.js'
 import {webhookReplayRequest} from '../../lib/schemas/webhooks.js'
+import {replayNotDelivered} from '../../lib/webhook-register.js'
 
 export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
   static override summary = 'Re-deliver a stored event (identical body, signed) to the webhook endpoint or --url'
@@ -29,7 +30,9 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
       body: url ? {url} : {},
     }
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
-    const res = await this.ctx.client.request(req)
+    const res = await this.ctx.client.request(req).catch((e: unknown) => {
+      throw replayNotDelivered(e)
+    })
     const result = (res.body ?? {}) as {eventId?: string; type?: string; url?: string; response_status?: number}
     this.out.success(
       `${result.type ?? 'Event'} ${result.eventId ?? this.args.eventId} re-delivered to ${result.url ?? 'the endpoint'} (HTTP ${result.response_status ?? '?'})`,

@@ -1,6 +1,7 @@
 import {columnOf, readCustomerCsv, rowToCustomer} from '../../lib/customer-csv.js'
 import {fieldErrors} from '../../lib/schemas/field-errors.js'
 import {customerCreateRequest} from '../../lib/schemas/customer.js'
+import {birthDateErrors} from '../../lib/schemas/birth-date.js'
 import type {SandboxContext} from '../context.js'
 import {HttpError, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
@@ -69,8 +70,11 @@ export function acceptImport(ctx: SandboxContext, text: string): StoredImportJob
 /** One row: the shared create schema (errors named by CSV column), then the same rules as POST /customers. */
 function importRow(ctx: SandboxContext, r: Chunk['rows'][number]): ImportError | undefined {
   const correlationId = r.values.platformCustomerId ?? `row ${r.row}`
-  const parsed = customerCreateRequest.safeParse(rowToCustomer(r.values))
-  const errors = parsed.success ? [] : fieldErrors(parsed.error).map((e) => ({...e, field: columnOf(e.field)}))
+  const body = rowToCustomer(r.values)
+  const parsed = customerCreateRequest.safeParse(body)
+  const schemaErrors = parsed.success ? [] : fieldErrors(parsed.error)
+  const dateErrors = birthDateErrors(body, ctx.iso()).filter((d) => !schemaErrors.some((e) => e.field === d.field))
+  const errors = [...schemaErrors, ...dateErrors].map((e) => ({...e, field: columnOf(e.field)}))
   if (!r.values.platformCustomerId)
     errors.push({
       field: 'platformCustomerId',

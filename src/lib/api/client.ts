@@ -6,6 +6,7 @@ import {describeRequest, type DescribedRequest} from './describe.js'
 import {requestHeaders} from './headers.js'
 import {exchange} from './http.js'
 import {responseSchema, type ApiRequest, type Method, type Query, type ResponseSchema} from './request.js'
+import {noteServerDate} from '../server-clock.js'
 import {noteAnswer, readAnswer, retryAfterMs, toApiError, type ApiResponse} from './response.js'
 import {gatewayLost, maybeSent, objectOf, outcomeUnknown, type SentWrite} from './outcome.js'
 import {
@@ -118,6 +119,7 @@ export class ApiClient {
         throw mapped
       }
       traceExchange(this.opts.trace, `< ${res.status} (${Date.now() - started} ms)`, undefined, res.body)
+      noteServerDate([res.headers.date].flat()[0])
       res.sentBody = bodyText
       if (res.status < 400) {
         noteAnswer(req.method, res.body)

@@ -82,6 +82,18 @@ export async function serviceChecks(ctx: Context): Promise<{credentials: Check; 
   const ahead = skew > 0 ? 'ahead of' : 'behind'
   const text = `${formatSkew(Math.abs(skew))} ${ahead} the Service`
   if (Math.abs(skew) > MAX_SKEW_MS) {
+    const moved = await movedSandboxClock(ctx)
+    if (moved)
+      return {
+        credentials,
+        clock: {
+          name: 'clock',
+          status: 'warn',
+          detail: `the local sandbox's clock is ${moved} (${formatSkew(Math.abs(skew))} from this machine's), moved on purpose`,
+          hint: 'Relative times follow it; `svc sandbox clock reset --force` puts it back on real time.',
+        },
+        reachable: true,
+      }
     return {
       credentials,
       clock: {
@@ -97,6 +109,25 @@ export async function serviceChecks(ctx: Context): Promise<{credentials: Check; 
     credentials,
     clock: {name: 'clock', status: 'ok', detail: `within ${formatSkew(Math.max(1000, Math.abs(skew)))} of the Service`},
     reachable: true,
+  }
+}
+
+/**
+ * A local sandbox answers with its own clock in its Date header (server-clock.ts): when that clock
+ * was frozen or advanced, the skew is the sandbox's doing, not this machine's. Its mode, or undefined.
+ */
+async function movedSandboxClock(ctx: Context): Promise<string | undefined> {
+  if (ctx.profile.environment !== 'local') return undefined
+  try {
+    const {getClock} = await import('../api/clock.js')
+    const clock = await ctx.client.call(getClock())
+    return clock.mode === 'real'
+      ? undefined
+      : clock.mode === 'frozen'
+        ? `frozen at ${clock.now}`
+        : `ahead, at ${clock.now}`
+  } catch {
+    return undefined
   }
 }
 

@@ -4,7 +4,7 @@ import type {
   OwnershipChallenge,
   PaymentInstruction,
 } from '../schemas/accounts.js'
-import {formatCurrencyAmount, plainAmount, relativeTime} from './format.js'
+import {formatCurrencyAmount, plainAmount, currencyOf, relativeTime} from './format.js'
 import type {Output} from './output.js'
 import {renderKeyValue} from './render.js'
 import {type Column, type ListView, renderList} from './table.js'
@@ -79,6 +79,7 @@ export const internalAccountColumns: Array<Column<InternalAccountView>> = [
     header: 'BALANCE',
     get: (a) => formatCurrencyAmount(a.balance),
     raw: (a) => plainAmount(a.balance),
+    currency: (a) => currencyOf(a.balance),
     priority: 1,
     noTruncate: true,
   },
@@ -87,6 +88,7 @@ export const internalAccountColumns: Array<Column<InternalAccountView>> = [
     header: 'TOTAL BALANCE',
     get: (a) => formatCurrencyAmount(a.totalBalance),
     raw: (a) => plainAmount(a.totalBalance),
+    currency: (a) => currencyOf(a.totalBalance),
     priority: 2,
     noTruncate: true,
   },

@@ -1,5 +1,5 @@
 import type {Card, CardTransaction} from '../schemas/cards.js'
-import {formatAmount, formatCurrencyAmount, plainAmount, relativeTime} from './format.js'
+import {formatAmount, formatCurrencyAmount, plainAmount, currencyOf, relativeTime} from './format.js'
 import type {Output} from './output.js'
 import {renderKeyValue} from './render.js'
 import {renderList, type Column, type ListView} from './table.js'
@@ -79,6 +79,7 @@ export const cardTransactionColumns: Array<Column<CardTransaction>> = [
     header: 'AUTHORIZED',
     get: (t) => formatCurrencyAmount(t.authorizedAmount),
     raw: (t) => plainAmount(t.authorizedAmount),
+    currency: (t) => currencyOf(t.authorizedAmount),
     priority: 2,
     noTruncate: true,
   },
@@ -87,6 +88,7 @@ export const cardTransactionColumns: Array<Column<CardTransaction>> = [
     header: 'SETTLED',
     get: (t) => formatCurrencyAmount(t.settledAmount),
     raw: (t) => plainAmount(t.settledAmount),
+    currency: (t) => currencyOf(t.settledAmount),
     priority: 2,
     noTruncate: true,
   },
@@ -95,6 +97,7 @@ export const cardTransactionColumns: Array<Column<CardTransaction>> = [
     header: 'REFUNDED',
     get: (t) => formatCurrencyAmount(t.refundedAmount),
     raw: (t) => plainAmount(t.refundedAmount),
+    currency: (t) => currencyOf(t.refundedAmount),
     priority: 5,
     noTruncate: true,
   },

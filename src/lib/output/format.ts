@@ -1,5 +1,6 @@
 import {currency as lookupCurrency} from '../currencies.js'
 import {fromMinor} from '../money.js'
+import {serverNow} from '../server-clock.js'
 
 interface CurrencyLike {
   /** Optional in the contract's Currency; answers normally carry it. */
@@ -24,11 +25,14 @@ export function formatCurrencyAmount(v: {amount: number; currency: CurrencyLike}
 export function plainAmount(v: {amount: number; currency: CurrencyLike} | undefined): string {
   if (!v) return ''
   const decimals = v.currency.decimals ?? (v.currency.code ? lookupCurrency(v.currency.code)?.decimals : undefined) ?? 0
-  return `${v.currency.code ?? ''} ${fromMinor(v.amount, decimals)}`.trim()
+  return fromMinor(v.amount, decimals)
 }
 
-/** "in 1m 30s", "3m ago": relative to now, for expiries and timestamps. */
-export function relativeTime(iso: string | undefined, now = Date.now()): string {
+/** A money column's currency code, which csv puts in a column of its own beside the plain number. */
+export const currencyOf = (v: {currency: CurrencyLike} | undefined): string => v?.currency.code ?? ''
+
+/** "in 1m 30s", "3m ago": relative to now on the server's clock (server-clock.ts), for expiries and timestamps. */
+export function relativeTime(iso: string | undefined, now = serverNow()): string {
   if (!iso) return '-'
   const t = Date.parse(iso)
   if (!Number.isFinite(t)) return iso

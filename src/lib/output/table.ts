@@ -13,6 +13,11 @@ export interface Column<T> {
   get: (row: T) => Cell
   /** The value for csv when the table's is made for eyes (ISO dates rather than "3m ago"). */
   raw?: (row: T) => Cell
+  /**
+   * A money column's currency: csv gives the amount as a plain number (`raw`, "2500.00") and the
+   * currency in a column of its own after it (`SENT CURRENCY`), so a spreadsheet can add them up.
+   */
+  currency?: (row: T) => Cell
   /** Lower is kept longer when the terminal is narrow; defaults to the column's position. */
   priority?: number
   /** Ids and codes are never cut (a cut id cannot be pasted); free text is, with an ellipsis. */
@@ -118,10 +123,19 @@ export class ListWriter<T> {
       mode === 'csv'
         ? (cells: string[]) => cells.map(csvCell).join(',') + '\r\n'
         : (cells: string[]) => cells.map(oneLine).join('\t') + '\n'
-    if (!this.headerDone) this.out.write(line(this.cols.map((c) => c.header)))
+    const split = (c: Column<T>) => mode === 'csv' && c.currency !== undefined
+    if (!this.headerDone)
+      this.out.write(line(this.cols.flatMap((c) => (split(c) ? [c.header, `${c.header} CURRENCY`] : [c.header]))))
     this.headerDone = true
     for (const item of items)
-      this.out.write(line(this.cols.map((c) => text(mode === 'csv' && c.raw ? c.raw(item) : c.get(item)))))
+      this.out.write(
+        line(
+          this.cols.flatMap((c) => {
+            const cell = text(mode === 'csv' && c.raw ? c.raw(item) : c.get(item))
+            return split(c) ? [cell, text(c.currency!(item))] : [cell]
+          }),
+        ),
+      )
   }
 
   async end(): Promise<void> {
@@ -222,10 +236,14 @@ export function fitColumns<T>(
     c.noTruncate ? natural[i] : Math.min(natural[i], Math.max(visible(c.header), c.minWidth ?? MIN_SHRUNK)),
   )
   const byPriority = cols.map((c, i) => ({i, p: c.priority ?? i})).sort((a, b) => a.p - b.p || a.i - b.i)
+  // When not everything fits, a column with nothing in it (every cell "-") gives its room to one that has.
+  const crowded = natural.reduce((a, b) => a + b, 0) + GAP * (cols.length - 1) > width
+  const blank = cols.map((_, i) => rows.every((r) => r[i] === '-' || r[i] === ''))
   const keep: number[] = []
   let used = 0
   for (const {i} of byPriority) {
     const need = min[i] + (keep.length ? GAP : 0)
+    if (keep.length && crowded && blank[i] && !keepAll) continue
     if (keep.length && used + need > width && !keepAll) continue
     keep.push(i)
     used += need

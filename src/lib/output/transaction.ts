@@ -1,5 +1,5 @@
 import type {Transaction} from '../schemas/transactions.js'
-import {formatCurrencyAmount, plainAmount, relativeTime} from './format.js'
+import {formatCurrencyAmount, plainAmount, currencyOf, relativeTime} from './format.js'
 import type {Output} from './output.js'
 import {renderKeyValue} from './render.js'
 import {type Column, type ListView, renderList} from './table.js'
@@ -70,9 +70,24 @@ export function renderTransaction(out: Output, t: Transaction): void {
   ])
 }
 
+type Money = NonNullable<Transaction['sentAmount']>
+
 /**
- * At 80 columns the id (never cut) leaves about 30: what identifies a row comes first, TYPE (IN/OUT
- * when short) and RECEIVED (an incoming payment has no SENT), then STATUS, cut if it must be.
+ * A card transaction (type CARD) has no sentAmount or receivedAmount: its amount is what settled,
+ * or what was authorized until then, sent for a purchase (DEBIT) and received for a CREDIT.
+ */
+function cardAmount(t: Transaction, direction: 'DEBIT' | 'CREDIT'): Money | undefined {
+  if (t.type !== 'CARD' || t.direction !== direction) return undefined
+  const {settledAmount, authorizedAmount} = t as {settledAmount?: Money; authorizedAmount?: Money}
+  return settledAmount?.amount ? settledAmount : authorizedAmount
+}
+const sentOf = (t: Transaction) => t.sentAmount ?? cardAmount(t, 'DEBIT')
+const receivedOf = (t: Transaction) => t.receivedAmount ?? cardAmount(t, 'CREDIT')
+
+/**
+ * At 80 columns the id (never cut: a cut id cannot be pasted) leaves about 30: what identifies a
+ * row comes first, TYPE (IN/OUT when short), then STATUS, never cut inside its word (the reason in
+ * brackets is dropped first), then RECEIVED (an incoming payment has no SENT).
  */
 export const transactionColumns: Array<Column<Transaction>> = [
   {key: 'id', header: 'ID', get: (t) => t.id, noTruncate: true},
@@ -93,23 +108,27 @@ export const transactionColumns: Array<Column<Transaction>> = [
         : t.pendingReason
           ? `${t.status} (${t.pendingReason})`
           : t.status,
-    priority: 3,
-    minWidth: 6,
+    short: (t) => t.status,
+    priority: 2,
+    // PROCESSING, the longest status word: "COMPL…" says less than leaving a lower column out.
+    minWidth: 10,
   },
   {
     key: 'sent',
     header: 'SENT',
-    get: (t) => (t.sentAmount ? formatCurrencyAmount(t.sentAmount) : '-'),
-    raw: (t) => plainAmount(t.sentAmount),
+    get: (t) => (sentOf(t) ? formatCurrencyAmount(sentOf(t)!) : '-'),
+    raw: (t) => plainAmount(sentOf(t)),
+    currency: (t) => currencyOf(sentOf(t)),
     priority: 4,
     noTruncate: true,
   },
   {
     key: 'received',
     header: 'RECEIVED',
-    get: (t) => (t.receivedAmount ? formatCurrencyAmount(t.receivedAmount) : '-'),
-    raw: (t) => plainAmount(t.receivedAmount),
-    priority: 2,
+    get: (t) => (receivedOf(t) ? formatCurrencyAmount(receivedOf(t)!) : '-'),
+    raw: (t) => plainAmount(receivedOf(t)),
+    currency: (t) => currencyOf(receivedOf(t)),
+    priority: 3,
     noTruncate: true,
   },
   {key: 'created', header: 'CREATED', get: (t) => relativeTime(t.createdAt), raw: (t) => t.createdAt, priority: 5},

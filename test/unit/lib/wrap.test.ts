@@ -24,6 +24,20 @@ describe('wrapping on word boundaries', () => {
     ])
   })
 
+  it('a list of choices too wide for any line breaks after a "|", never inside a value', () => {
+    const line = '  <options: CREATED|PENDING|PENDING_AUTHORIZATION|PROCESSING|COMPLETED|REJECTED|FAILED|REFUNDED>'
+    expect(wrapLine(line, 40)).toEqual([
+      '  <options: CREATED|PENDING|',
+      '  PENDING_AUTHORIZATION|PROCESSING|',
+      '  COMPLETED|REJECTED|FAILED|REFUNDED>',
+    ])
+    // a long word that lists nothing (a path) is still left whole for the terminal
+    expect(wrapLine('see /a/very/long/path/that/does/not/fit/in/the/width/at/all/x', 30)).toEqual([
+      'see',
+      '/a/very/long/path/that/does/not/fit/in/the/width/at/all/x',
+    ])
+  })
+
   it('an indented line continues at its own indentation; short lines are untouched', () => {
     expect(wrapText('  alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu\nshort', 30)).toBe(
       '  alpha beta gamma delta\n  epsilon zeta eta theta iota\n  kappa lambda mu\nshort',

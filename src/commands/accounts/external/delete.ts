@@ -13,7 +13,7 @@ export default class AccountsExternalDelete extends BaseCommand<typeof AccountsE
     const req = deleteExternalAccount(id)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`delete ${id}`)
-    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, always: true})
+    await this.ctx.confirm(`Delete ${id}?`, {yes: this.flags.yes, irreversible: true})
     await this.ctx.client.call(req)
     this.out.success(`Deleted ${id}`)
     return {id, deleted: true}

@@ -25,7 +25,10 @@ export default class CardsTransactionsList extends BaseCommand<typeof CardsTrans
     customer: idFlag('Customer', {description: 'cardholder', name: 'customerId'}),
     account: idFlag('InternalAccount', {description: 'funding internal account', name: 'accountIdentifier'}),
     status: Flags.string({description: 'settlement status', options: [...CARD_TRANSACTION_STATUSES]}),
-    order: Flags.string({description: 'sortOrder (default desc: newest first)', options: ['asc', 'desc']}),
+    order: Flags.string({
+      description: 'newest first (desc, the default) or oldest first (asc)',
+      options: ['asc', 'desc'],
+    }),
     ...pagingFlags,
     ...listOutputFlags,
   }

@@ -20,6 +20,7 @@ export default class ScaFactorsDelete extends BaseCommand<typeof ScaFactorsDelet
     this.ctx.banner(`delete SCA factor ${this.args.credentialId}`)
     await this.ctx.confirm(`Delete SCA factor ${this.args.credentialId} of ${this.args.customerId}?`, {
       yes: this.flags.yes,
+      irreversible: true,
     })
     await this.ctx.client.call(req)
     this.out.success(`Deleted ${this.args.credentialId}`)

@@ -14,7 +14,7 @@ export default class DelegatedKeysRevoke extends BaseCommand<typeof DelegatedKey
     const req = revokeDelegatedKey(id)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
     this.ctx.banner(`revoke ${id}`)
-    await this.ctx.confirm(`Revoke ${id}?`, {yes: this.flags.yes})
+    await this.ctx.confirm(`Revoke ${id}?`, {yes: this.flags.yes, irreversible: true})
     const result = await revokeDelegated(this.ctx, req)
     this.out.success(`Revoked ${id}`)
     return result

@@ -4,7 +4,7 @@ import {dirname, resolve} from 'node:path'
 import {ApiClient} from '../../api/client.js'
 import {resolveProfile, type ResolvedProfile} from '../../config.js'
 import type {Context} from '../../context.js'
-import {InputError, SvcError, usageError, type FieldError} from '../../errors.js'
+import {InputError, SvcError, type FieldError} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
 import {customerId as customerIdSchema} from '../../schemas/customer.js'
 import {buildCapture} from './build.js'
@@ -57,10 +57,13 @@ export async function captureFlow(
   const remote = remoteProfile(ctx, opts.fromProfile)
   if (remote.environment === 'production') {
     if (!opts.yes) {
-      throw usageError(
-        `Refusing to capture from production (profile ${remote.name}) without --yes`,
-        'Capture reads real customers; pass --yes to confirm. Personal data is replaced by fakes in the flow; nothing was sent.',
-      )
+      // Confirmation refused (exit 3), as every production refusal: the input itself is fine.
+      throw new SvcError({
+        code: 'CANCELLED',
+        message: `Refusing to capture from production (profile ${remote.name}) without --yes`,
+        exitCode: ExitCode.CANCELLED,
+        hint: 'Capture reads real customers; pass --yes to confirm. Personal data is replaced by fakes in the flow; nothing was sent.',
+      })
     }
     ctx.out.warn(
       `${ctx.out.red(ctx.out.bold('PRODUCTION'))} · profile ${remote.name} · capturing ${opts.customerId} (GETs only; personal data replaced by fakes)`,

@@ -11,7 +11,7 @@ export default class AgentsMeExternalDelete extends BaseCommand<typeof AgentsMeE
   async run() {
     const req = myExternalAccountDelete(this.args.externalAccountId)
     if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(req))
-    await this.ctx.confirm(`Delete ${this.args.externalAccountId}?`, {yes: this.flags.yes})
+    await this.ctx.confirm(`Delete ${this.args.externalAccountId}?`, {yes: this.flags.yes, irreversible: true})
     await this.ctx.client.call(req)
     this.out.success(`Deleted ${this.args.externalAccountId}`)
     return {id: this.args.externalAccountId, deleted: true}

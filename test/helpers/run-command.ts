@@ -56,7 +56,8 @@ async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps): Promise
       {isTTY, columns: isTTY ? (deps.columns ?? 80) : undefined},
     )
   let exited: number | undefined
-  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, ...deps.env}
+  // No pager unless the test sets one: the pager's output would go to the test runner's terminal.
+  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, SVC_PAGER: '', ...deps.env}
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
   const input = deps.input ?? ''
   const io: Io = {

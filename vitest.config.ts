@@ -21,8 +21,13 @@ export default defineConfig({
     // workers keep both busy while one file waits on a child process or the network.
     maxWorkers: 2,
     // Contract check: every sandbox answer and CLI request against ../shared/spec/openapi.yaml
-    globalSetup: ['test/helpers/contract-global.ts'],
-    setupFiles: ['test/helpers/contract-setup.ts', 'test/helpers/temp-dirs-setup.ts'],
+    // and the count of `svc` processes the run started (at most 300: issue 35).
+    globalSetup: ['test/helpers/contract-global.ts', 'test/helpers/process-count-global.ts'],
+    setupFiles: [
+      'test/helpers/contract-setup.ts',
+      'test/helpers/temp-dirs-setup.ts',
+      'test/helpers/process-count-setup.ts',
+    ],
     projects: [
       {extends: true, test: {name: 'unit', include: ['test/unit/**/*.test.ts']}},
       {extends: true, test: {name: 'integration', include: ['test/integration/**/*.test.ts'], exclude: CHAOS}},

@@ -1,4 +1,5 @@
 import {defineConfig} from 'vitest/config'
+import SlowFirstSequencer from './test/helpers/slow-first-sequencer.js'
 
 // The test pyramid (house-style.md): unit (pure logic, argv -> request), integration (commands in-process
 // through test/helpers/run-command.ts against an in-process sandbox; the built binary only where a line
@@ -36,6 +37,8 @@ export default defineConfig({
     // Every test file owns its ports (0), dirs and sandboxes, so files run side by side: on 2 cores, two
     // workers keep both busy while one file waits on a child process or the network.
     maxWorkers: 2,
+    // The longest files first (across the projects), so both workers end at about the same time.
+    sequence: {sequencer: SlowFirstSequencer},
     // Contract check: every sandbox answer and CLI request against ../shared/spec/openapi.yaml
     // and the count of `svc` processes the run started (at most 300: issue 35).
     globalSetup: ['test/helpers/contract-global.ts', 'test/helpers/process-count-global.ts'],

@@ -21,6 +21,8 @@ const {buildIdOf, cacheDirFor, canWriteIn, loadBundle} = require('./load-bundle.
 
 const root = join(__dirname, '..')
 const argv = process.argv.slice(2)
+// The test suite counts the processes it starts (test/helpers/process-count-global.ts): one line per start.
+if (process.env.SVC_COUNT_STARTS) countStart(process.env.SVC_COUNT_STARTS)
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 main().catch((error) => {
@@ -267,4 +269,15 @@ function bundleAt(name, cacheDir) {
     cacheFile: cacheDir && join(cacheDir, `${name}.cache`),
     shippedCache: join(root, 'dist', 'cache', `${name}.cache`),
   }
+}
+
+function countStart(file) {
+  const words = []
+  for (const a of argv) {
+    if (!/^[a-z][a-z0-9-]*$/.test(a) || words.length === 3) break
+    words.push(a)
+  }
+  try {
+    require('node:fs').appendFileSync(file, `${process.env.SVC_COUNT_TEST ?? ''}\t${words.join(' ')}\n`)
+  } catch {}
 }

@@ -70,6 +70,15 @@ export const pagingFlags = {
   all: Flags.boolean({description: 'follow every page and merge them'}),
 }
 
+/** The text of a file a flag names (`--signature-file sig.txt`); one that cannot be read is a usage error naming the flag. */
+export function readFlagFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (e) {
+    throw usageError(`${what}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`)
+  }
+}
+
 /** Reads JSON from an inline string, `@file.json`, or `-` (stdin). Bad JSON is a usage error. */
 export function readJsonInput(value: string, what = '--data'): unknown {
   let text: string

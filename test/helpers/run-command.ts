@@ -153,12 +153,13 @@ export function commandOf(args: string[]): {file: string; id: string; argv: stri
 
 /**
  * An svc command line run in-process when it names a command (the command's module from src/, so
- * it shares src/lib with the test), else through the built binary (help, typos, plugins, a `cwd`,
- * or a command started while another runs): the drop-in in-process `svc()`.
+ * it shares src/lib with the test), else through the built binary (help, typos, plugins, or a command
+ * started while another runs): the drop-in in-process `svc()`. A `cwd` is the test process's working
+ * directory while the command runs (one command at a time, so nothing else sees it).
  */
 export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: number; cwd?: string} = {}) {
   // A command started while another still runs (a test racing two operators) gets its own process.
-  const found = deps.cwd || running ? undefined : commandOf(args)
+  const found = running ? undefined : commandOf(args)
   if (!found)
     return svc(args, {
       env: deps.env,
@@ -170,7 +171,13 @@ export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: 
   try {
     const Cmd = ((await import(pathToFileURL(found.file).href)) as {default: CommandClass}).default
     Cmd.id = found.id
-    return await runNow(Cmd, found.argv, deps)
+    const home = process.cwd()
+    if (deps.cwd) process.chdir(deps.cwd)
+    try {
+      return await runNow(Cmd, found.argv, deps)
+    } finally {
+      if (deps.cwd) process.chdir(home)
+    }
   } finally {
     running = false
   }

@@ -12,6 +12,10 @@ import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 /**
  * Every command with --dry-run prints the request it then sends: method, path, query, body and the
  * headers svc sets (authorization aside) are compared byte for byte with what the sandbox received.
+ * The same equivalence without a sandbox (issue 35): test/unit/client/describe-equals-send.test.ts for
+ * the one transport, test/unit/docs/argv-request.test.ts for each command's --help examples. This file
+ * keeps what only the sandbox shows: the real run succeeds on real state, ids a lookup resolves at send
+ * time, signed retries, scoped keys, and three runs of the built binary.
  */
 const manifest = JSON.parse(
   readFileSync(fileURLToPath(new URL('../../oclif.manifest.json', import.meta.url)), 'utf8'),

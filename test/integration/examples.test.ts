@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {CHASE_USD_FLAGS, clabeAccountArgs, externalAddArgs, quoteArgs, realtimeQuoteArgs} from '../helpers/money.js'
 import {individualArgs, US_BUSINESS_FLAGS} from '../helpers/kyc.js'
@@ -268,7 +269,9 @@ describe('command examples against the local sandbox', () => {
       const argv = runnable(id, example)
       if (!argv) continue
       ran++
-      const r = await svc([...argv], {env: sbx.env, timeoutMs: 30_000, cwd: workDir})
+      // In this process (run-command.ts), but `svc mcp`, a server on the process's own stdin, in its own.
+      const run = argv[0] === 'mcp' ? svc : svcInProcess
+      const r = await run([...argv], {env: sbx.env, timeoutMs: 30_000, cwd: workDir})
       if (r.code === 2 || /INTERNAL_CLI_ERROR|Unexpected error/.test(r.stdout + r.stderr))
         failures.push(`${example}\n  -> exit ${r.code}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`)
     }

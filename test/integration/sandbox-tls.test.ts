@@ -4,11 +4,13 @@ import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {issueServerCert, makeCa} from '../../src/emulator/tls/x509.js'
-import {errorOf, svc} from '../helpers/cli.js'
+import {errorOf, svc as svcBinary} from '../helpers/cli.js'
+import {svcInProcess as svc} from '../helpers/run-command.js'
 import {startProxy} from '../helpers/proxy.js'
 import {startSandbox} from '../helpers/sandbox.js'
 import {closeBeforeRemoval, tempDir} from '../helpers/temp-dirs.js'
 
+// Commands run in-process (run-command.ts) against the detached server, except where Node's own start-up reads the CA.
 // `svc sandbox serve --tls` as an operator runs it, and svc's trust: the local profile trusts its own
 // sandbox's CA; anything else must be given the CA, and a certificate problem is exit 9 with the fix.
 
@@ -154,7 +156,9 @@ describe("trusting a CA: --ca-file, SVC_CA_FILE, NODE_EXTRA_CA_CERTS, a profile'
       [[], {SVC_CA_FILE: ready.caFile}],
       [[], {NODE_EXTRA_CA_CERTS: ready.caFile}],
     ] as const) {
-      const r = await svc(['customers', 'list', '--json', ...args], {env: remote(extra)})
+      // Node reads NODE_EXTRA_CA_CERTS when a process starts: that way needs a process of its own.
+      const run = 'NODE_EXTRA_CA_CERTS' in extra ? svcBinary : svc
+      const r = await run(['customers', 'list', '--json', ...args], {env: remote(extra)})
       expect(r.code, `${JSON.stringify(extra)} ${r.stderr}`).toBe(0)
     }
     const missing = await svc(['customers', 'list', '--json', '--ca-file', join(home, 'nope.pem')], {env: remote()})

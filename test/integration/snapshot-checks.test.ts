@@ -8,7 +8,7 @@ import {SCHEMA_VERSION} from '../../src/emulator/store/migrations.js'
 import {declaredSchema} from '../../src/emulator/store/snapshot-schema.js'
 import {openConnection} from '../../src/emulator/store/sqlite.js'
 import {readConfig} from '../../src/lib/config.js'
-import {svc} from '../helpers/cli.js'
+import {svcInProcess as svc} from '../helpers/run-command.js'
 import {httpPayer} from '../helpers/money.js'
 import {as, http, removeDir, startMulti, type Creds, type TestMulti} from '../helpers/multi-sandbox.js'
 

@@ -1,9 +1,8 @@
-import {readFileSync} from 'node:fs'
 import {Flags} from '@oclif/core'
 import {submitOwnershipSignature} from '../../../lib/api/accounts.js'
 import {BaseCommand} from '../../../lib/base-command.js'
 import {usageError} from '../../../lib/errors.js'
-import {dryRunFlag, idArg} from '../../../lib/flags.js'
+import {dryRunFlag, idArg, readFlagFile} from '../../../lib/flags.js'
 import {renderExternalAccount} from '../../../lib/output/accounts.js'
 
 export default class AccountsExternalSubmitSignature extends BaseCommand<typeof AccountsExternalSubmitSignature> {
@@ -26,7 +25,9 @@ export default class AccountsExternalSubmitSignature extends BaseCommand<typeof 
 
   async run() {
     const f = this.flags
-    const signature = (f.signature ?? (f['signature-file'] ? readFileSync(f['signature-file'], 'utf8') : '')).trim()
+    const signature = (
+      f.signature ?? (f['signature-file'] ? readFlagFile(f['signature-file'], '--signature-file') : '')
+    ).trim()
     if (!signature) throw usageError('Give the signature: --signature <sig> or --signature-file <path>')
     const req = submitOwnershipSignature(this.args.accountId, signature, f.scheme as 'bip137' | 'electrum' | undefined)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))

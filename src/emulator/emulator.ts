@@ -147,8 +147,10 @@ export class Emulator implements SandboxContext, ServerHost {
         registerSettler,
       ])
         registerJobs(this)
-      // Routes: every operation, one register call per resource (routes/index.ts).
+      // Operations: each resource module binds its handlers to the operation table (routes/index.ts);
+      // an entry left without one stops the start here, never a request later.
       registerRoutes(this.router)
+      this.router.complete()
       this.scheduler.start()
       // A listener that stopped while this sandbox was down could not put the endpoint back: do it now.
       if (this.db.get('config', 'webhookListener')) void this.dropGoneListener()

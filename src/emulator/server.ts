@@ -1,11 +1,11 @@
 import type {IncomingMessage, Server, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {SandboxContext} from './context.js'
-import {authorize, entryFor, principalFor} from './authz/enforce.js'
+import {authorize, principalFor} from './authz/enforce.js'
 import {injectFault, type AfterCommit} from './faults.js'
 import {HttpError, errorBody} from './http-error.js'
 import type {Principal} from './principal.js'
-import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse, type Router} from './router.js'
+import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, invoke, type EmuResponse, type Router} from './router.js'
 import {storeFaultOf} from './store/errors.js'
 
 const PREFIX = `/${API_VERSION}`
@@ -83,10 +83,10 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     if (fault === 'reset') return void enqueued()
     after = fault
     if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers}
-    // Who is calling, then may they call this (authz/table.ts): all of it before the body is read.
-    const entry = entryFor(method, path)
-    const principal = principalFor(emu, entry, req.headers)
+    // Which operation, who is calling, then may they call it (authz/table.ts): all of it before the body is read.
     const match = emu.router.match(method, path)
+    const entry = match && 'op' in match ? match.op : undefined
+    const principal = principalFor(emu, entry, req.headers)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if ('allow' in match)
       throw new HttpError(
@@ -98,7 +98,7 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
       )
     authorize(emu, entry, principal, method, path)
     const ctx = emu.context(principal)
-    const limit = principal.kind === 'public' ? PUBLIC_MAX_BODY : (match.options.maxBody ?? DEFAULT_MAX_BODY)
+    const limit = principal.kind === 'public' ? PUBLIC_MAX_BODY : (match.op.maxBody ?? DEFAULT_MAX_BODY)
     const rawBody = await readBody(req, limit).finally(enqueued)
     if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
@@ -106,7 +106,8 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
         // The body may have taken long to arrive: a token deleted meanwhile (or an agent revoked) no
         // longer writes. Checked again inside the request's unit, so its writes never commit (issue 29 F12).
         if (method !== 'GET' && principal.kind !== 'public') principalFor(emu, entry, req.headers)
-        return await match.handler(
+        return await invoke(
+          match,
           {
             method,
             path,
@@ -125,7 +126,7 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
         throw e
       }
     }
-    response = match.options.unit === false ? await run() : await emu.db.unit(run)
+    response = match.op.unit === false ? await run() : await emu.db.unit(run)
   } catch (e) {
     enqueued()
     if (e instanceof HttpError) response = errorResponse(e)

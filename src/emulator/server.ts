@@ -1,9 +1,10 @@
-import type {IncomingMessage, Server, ServerResponse} from 'node:http'
+import type {IncomingMessage, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {SandboxContext} from './context.js'
 import {authorize, principalFor} from './authz/enforce.js'
 import {injectFault, type AfterCommit} from './faults.js'
 import {HttpError, errorBody} from './http-error.js'
+import {readBody, send} from './listener.js'
 import type {Principal} from './principal.js'
 import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, invoke, type EmuResponse, type Router} from './router.js'
 import {storeFaultOf} from './store/errors.js'
@@ -36,27 +37,6 @@ export interface ServerHost extends SandboxContext {
   onResponse?: (request: ObservedRequest, response: EmuResponse) => void
   /** The context one request runs in, for the principal resolved here. */
   context(principal: Principal): SandboxContext
-}
-
-/** Connections held at most; idle keep-alive ones are closed first once SOFT_CONNECTIONS are open. */
-export const MAX_CONNECTIONS = 8_192
-const SOFT_CONNECTIONS = 6_144
-
-/**
- * Bounds what clients can hold. Headers must arrive within 5 s (checked every second), so slowloris
- * connections go quickly; an idle connection costs a few KiB, so thousands are held, and when they
- * crowd towards the cap the idle keep-alive ones are closed before any request is turned away.
- */
-export function limitServer(server: Server): void {
-  server.maxConnections = MAX_CONNECTIONS
-  server.headersTimeout = 5_000
-  server.requestTimeout = 60_000
-  let open = 0
-  server.on('connection', (socket) => {
-    open++
-    socket.once('close', () => open--)
-    if (open >= SOFT_CONNECTIONS) server.closeIdleConnections()
-  })
 }
 
 /**
@@ -205,32 +185,6 @@ function errorResponse(e: HttpError): EmuResponse {
   return {status: e.status, body: e.body(), headers: e.headers}
 }
 
-const tooLarge = (limit: number) =>
-  new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {
-    limitBytes: limit,
-  })
-
-/** The body, streamed against the route's cap: a larger one is refused (413) as soon as it passes it, never buffered whole. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > limit) return Promise.reject(tooLarge(limit))
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > limit) {
-        req.pause()
-        req.removeAllListeners('data')
-        chunks.length = 0
-        reject(tooLarge(limit))
-      } else chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
-}
-
 function parseJson(req: IncomingMessage, raw: Buffer): unknown {
   if (!raw.length || !String(req.headers['content-type'] ?? '').includes('json')) return undefined
   try {
@@ -240,17 +194,4 @@ function parseJson(req: IncomingMessage, raw: Buffer): unknown {
       errors: [{field: '(body)', message: 'is not valid JSON'}],
     })
   }
-}
-
-function send(res: ServerResponse, r: EmuResponse, head: boolean): void {
-  const headers: Record<string, string> = {...r.headers}
-  let payload = ''
-  if (r.text !== undefined) payload = r.text
-  else if (r.body !== undefined) {
-    payload = JSON.stringify(r.body)
-    headers['content-type'] ??= 'application/json'
-  }
-  headers['content-length'] = String(Buffer.byteLength(payload))
-  res.writeHead(r.status, headers)
-  res.end(head ? undefined : payload)
 }

@@ -1,6 +1,5 @@
 import {AUTHZ_TABLE, keyOf, type Operation} from './authz/table.js'
 import type {EmuRequest, EmuResponse, SandboxContext} from './context.js'
-import {badRequest} from './http-error.js'
 
 export type {EmuRequest, EmuResponse}
 export {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, UPLOAD_MAX_BODY} from './authz/table.js'
@@ -120,20 +119,4 @@ export class Router {
     }
     return allow.size ? {allow: [...allow].sort()} : undefined
   }
-}
-
-/**
- * Runs a matched operation's handler with what its entry declares around it: Idempotency-Key replay in
- * the entry's scope (`{param}` filled from the path), and the key itself where the contract demands it.
- */
-export function invoke(m: Matched, req: EmuRequest, ctx: SandboxContext): EmuResponse | Promise<EmuResponse> {
-  const idempotency = m.op.idempotency
-  if (!idempotency) return m.handler(req, ctx)
-  const key = req.headers['idempotency-key']
-  if (idempotency.required && (typeof key !== 'string' || !key))
-    throw badRequest('INVALID_INPUT', 'Invalid input: Idempotency-Key', {
-      errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}],
-    })
-  const scope = idempotency.scope.replace(/\{(\w+)\}/g, (_, name: string) => m.params[name])
-  return ctx.idempotent(req, scope, () => m.handler(req, ctx))
 }

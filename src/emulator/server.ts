@@ -6,7 +6,8 @@ import {injectFault, type AfterCommit} from './faults.js'
 import {HttpError, errorBody} from './http-error.js'
 import {readBody, send} from './listener.js'
 import type {Principal} from './principal.js'
-import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, invoke, type EmuResponse, type Router} from './router.js'
+import {invoke} from './idempotency.js'
+import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse, type Router} from './router.js'
 import {storeFaultOf} from './store/errors.js'
 
 const PREFIX = `/${API_VERSION}`

@@ -41,7 +41,7 @@ export type WalletSignature = 'signed-retry' | 'wallet-source' | 'wallet-contact
 
 /**
  * Idempotency-Key handling the server applies around the handler: the same key with the same body
- * replays the first successful answer (Emulator.idempotent). `scope` names what the key is for,
+ * replays the first successful answer (idempotency.ts). `scope` names what the key is for,
  * with `{param}` replaced by the path's value (a key executes one quote, not every quote).
  * `required`: the contract demands the header (the stablecoin POSTs that create something).
  */

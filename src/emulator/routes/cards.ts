@@ -19,7 +19,6 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 
 /** Cards (issue, list, get, PATCH state, reveal), card transactions and the card simulators. */
 export function registerCards(router: Router): void {
-  // Idempotency-Key replays the first answer, so a retried issue never makes a second card.
   router.handle('createCard', (req, ctx) => ({
     status: 201,
     body: publicCard(issueCard(ctx, validate(cardCreateRequest, req.body ?? {}))),

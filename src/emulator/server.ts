@@ -41,9 +41,11 @@ export interface ServerHost extends SandboxContext {
 }
 
 /**
- * One request: route, credentials and the authorization table are checked before a byte of the body is read, the body is
- * read as a stream up to MAX_BODY (413 past it), and the handler runs as one database unit, so its
- * writes commit together, and the answer goes out only once they are durable.
+ * One request, run as its operation's table entry says: the operation, the credentials and who may call it
+ * are checked before a byte of the body is read, the body is read as a stream up to the entry's cap (413
+ * past it), and the handler runs (with Idempotency-Key replay where the entry has a scope) as one
+ * database unit unless the entry says otherwise, so its writes commit together, and the answer goes
+ * out only once they are durable.
  */
 export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: EmuResponse

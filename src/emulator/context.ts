@@ -36,12 +36,6 @@ export interface SandboxContext {
   readonly settings: () => SandboxSettings
   readonly saveConfig: (next: PlatformConfig) => PlatformConfig
   readonly log: (line: string) => void
-  /** Idempotency-Key handling (see Emulator.idempotent). */
-  readonly idempotent: (
-    req: EmuRequest,
-    scope: string,
-    run: () => EmuResponse | Promise<EmuResponse>,
-  ) => Promise<EmuResponse>
   /** The same sandbox acting as itself (what jobs and reactions run as). */
   readonly system: () => SandboxContext
 }
@@ -125,7 +119,6 @@ export function contextFor(services: SandboxServices, principal: Principal): San
     settings: () => effectiveSettings(config().sandbox),
     saveConfig: (next) => savePlatformConfig(services.db, services.webhooks, next, iso()),
     log: (line) => services.log(line),
-    idempotent: (req, scope, run) => services.idempotent(req, scope, run),
     system: () => (principal.kind === 'system' ? ctx : (system ??= contextFor(services, SYSTEM))),
   }
   return ctx

@@ -1,4 +1,4 @@
-import {createHash, randomBytes} from 'node:crypto'
+import {randomBytes} from 'node:crypto'
 import {appendFileSync, existsSync, readFileSync} from 'node:fs'
 import type {Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
@@ -7,7 +7,6 @@ import {ensurePrivateDir, writePrivateFileAtomic} from '../lib/fs-safe.js'
 import {API_VERSION} from '../lib/paths.js'
 import {Clock, machineTime} from './clock.js'
 import {contextFor, savePlatformConfig, type Reactions, type SandboxContext} from './context.js'
-import {principalKey} from './authz/principal-of.js'
 import {DataFileError, checkDatabaseNotLost, dataDirWarning} from './data-files.js'
 import {followTransaction} from './domain/agent-actions.js'
 import {registerImportJobs} from './domain/bulk-import.js'
@@ -26,9 +25,9 @@ import {registerTransactionJobs} from './domain/transactions.js'
 import {checkWalletQuoteSignature} from './domain/wallet/quote-signing.js'
 import {registerSettler} from './domain/wallet/signed-retry-settle.js'
 import {provisionEmbeddedWallet} from './domain/wallet/state.js'
-import {HttpError, conflict} from './http-error.js'
+import {HttpError} from './http-error.js'
 import type {Principal} from './principal.js'
-import {Router, type EmuRequest, type EmuResponse} from './router.js'
+import {Router, type EmuResponse} from './router.js'
 import {registerRoutes} from './routes/index.js'
 import {Scheduler} from './scheduler.js'
 import {lockDataDir} from './serve-lock.js'
@@ -130,7 +129,7 @@ export class Emulator implements SandboxContext, ServerHost {
         // ... and an SCA customer's payment is held for authorization.
         executeGates: [scaGate],
       }
-      // Jobs: durable delayed work, each kind's handler registered with the scheduler (run as system).
+      // Jobs: durable delayed work of the kinds jobs.ts lists, each kind's handler registered with the scheduler (run as system).
       for (const registerJobs of [
         registerKycJobs,
         registerQuoteJobs,
@@ -147,8 +146,11 @@ export class Emulator implements SandboxContext, ServerHost {
         registerSettler,
       ])
         registerJobs(this)
-      // Routes: every operation, one register call per resource (routes/index.ts).
+      this.scheduler.complete()
+      // Operations: each resource module binds its handlers to the operation table (routes/index.ts);
+      // an entry left without one stops the start here, never a request later.
       registerRoutes(this.router)
+      this.router.complete()
       this.scheduler.start()
       // A listener that stopped while this sandbox was down could not put the endpoint back: do it now.
       if (this.db.get('config', 'webhookListener')) void this.dropGoneListener()
@@ -236,35 +238,6 @@ export class Emulator implements SandboxContext, ServerHost {
     } catch {
       // the log is a convenience; never fail a request over it
     }
-  }
-
-  /**
-   * Idempotency-Key handling: the same key with the same body replays the first answer; the same
-   * key with a different body is 409 DUPLICATE_PAY_REQUEST. Only successful answers are stored.
-   * Keys belong to the caller (token or agent), as payment APIs scope them per account: another
-   * principal's use of the same key is a request of its own, never a replay of someone else's answer.
-   */
-  readonly idempotent = async (
-    req: EmuRequest,
-    scope: string,
-    run: () => EmuResponse | Promise<EmuResponse>,
-  ): Promise<EmuResponse> => {
-    const key = req.headers['idempotency-key']
-    if (typeof key !== 'string' || !key) return run()
-    const id = `${principalKey(req.ctx?.principal)}|${scope}|${key}`
-    const hash = createHash('sha256').update(req.rawBody).digest('hex')
-    const seen = this.db.get<{hash: string; response: EmuResponse}>('idempotency', id)
-    if (seen) {
-      if (seen.hash !== hash)
-        throw conflict(
-          'DUPLICATE_PAY_REQUEST',
-          `Idempotency-Key "${key}" was already used with a different request body`,
-        )
-      return seen.response
-    }
-    const response = await run()
-    if (response.status < 400) this.db.put('idempotency', id, {hash, response})
-    return response
   }
 
   /** A consistent copy of the database in `file`, taken while serving. */

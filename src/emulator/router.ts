@@ -1,95 +1,121 @@
+import {AUTHZ_TABLE, keyOf, type Operation} from './authz/table.js'
 import type {EmuRequest, EmuResponse, SandboxContext} from './context.js'
 
 export type {EmuRequest, EmuResponse}
+export {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, UPLOAD_MAX_BODY} from './authz/table.js'
 
-/** Documents are at most 10 MB (spec); a multipart envelope adds a little. Routes that take uploads declare it. */
-export const UPLOAD_MAX_BODY = 12 * 1024 * 1024
-/** Every other API request body: JSON far larger than any the contract describes. */
-export const DEFAULT_MAX_BODY = 1024 * 1024
-/** Routes anyone may call without credentials (hosted pages, device-code redemption) read at most this much. */
-export const PUBLIC_MAX_BODY = 64 * 1024
-
-/** A route's handler: the request, and its context (also `req.ctx`), which carries the caller's principal. */
+/** An operation's handler: the request, and its context (also `req.ctx`), which carries the caller's principal. */
 export type Handler = (req: EmuRequest, ctx: SandboxContext) => EmuResponse | Promise<EmuResponse>
 
-export interface RouteOptions {
-  /**
-   * false: the handler runs outside a database unit, for one that writes nothing and waits on the
-   * network (a webhook test delivery), so it cannot hold up every other request.
-   */
-  unit?: boolean
-  /** The largest body the route reads (default DEFAULT_MAX_BODY); uploads declare theirs. */
-  maxBody?: number
+interface Compiled {
+  op: Operation
+  /** Literal segments; the parameter's name (`{customerId}` -> customerId) where the template has one. */
+  parts: Array<{literal: string} | {param: string}>
 }
 
-interface Route {
-  method: string
-  parts: string[]
+/** A request matched to its operation: the table entry, its handler, and the path's parameters. */
+export interface Matched {
+  op: Operation
   handler: Handler
-  options: RouteOptions
+  params: Record<string, string>
 }
 
-/** A small path router: `/customers/:customerId/kyc-link`; segments are URL-decoded. */
-export class Router {
-  private readonly routes: Route[] = []
+/** Literal segments first: at the first position where two templates differ, a literal beats a parameter. */
+function specificity(a: Compiled, b: Compiled): number {
+  for (let i = 0; i < a.parts.length; i++) {
+    const aParam = 'param' in a.parts[i]
+    if (aParam !== 'param' in b.parts[i]) return aParam ? 1 : -1
+  }
+  return 0
+}
 
-  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
-    this.routes.push({method, parts: pattern.split('/').filter(Boolean), handler, options})
+/**
+ * The sandbox's operations, routed from the operation table (authz/table/): one matcher, most specific
+ * template first, so no registration order decides anything. Route modules bind a handler to each
+ * operation by key (`handle`); an operation of no table entry cannot be routed, and `complete()`
+ * refuses a table entry left without a handler.
+ */
+export class Router {
+  /** Entries by `METHOD segmentCount`, most specific first. */
+  private readonly index = new Map<string, Compiled[]>()
+  /** Entries by handler key, and the contract's operationIds (an own route's key is `METHOD /path`). */
+  private readonly byKey = new Map<string, Operation>()
+  private readonly handlers = new Map<Operation, Handler>()
+
+  constructor(readonly operations: readonly Operation[] = AUTHZ_TABLE) {
+    for (const op of operations) {
+      if (this.byKey.has(keyOf(op))) throw new Error(`The operation table names ${keyOf(op)} twice`)
+      this.byKey.set(keyOf(op), op)
+      this.byKey.set(`${op.method} ${op.path}`, op)
+      const parts = op.path
+        .split('/')
+        .filter(Boolean)
+        .map((s) => (/^\{.+\}$/.test(s) ? {param: s.slice(1, -1)} : {literal: s}))
+      const key = `${op.method} ${parts.length}`
+      this.index.set(key, [...(this.index.get(key) ?? []), {op, parts}])
+    }
+    for (const list of this.index.values()) list.sort(specificity)
+  }
+
+  /**
+   * Binds `handler` to the operation `key` names: its operationId, or `METHOD /path/{param}` exactly as
+   * the table spells it. A key the table does not have, or an operation bound twice, is a wiring error.
+   */
+  handle(key: string, handler: Handler): this {
+    const op = this.byKey.get(key)
+    if (!op) throw new Error(`${key} is not in the operation table (authz/table/); declare it there first`)
+    if (this.handlers.has(op)) throw new Error(`${keyOf(op)} has two handlers; an operation has one`)
+    this.handlers.set(op, handler)
     return this
   }
 
-  get(p: string, h: Handler, o?: RouteOptions) {
-    return this.add('GET', p, h, o)
-  }
-  post(p: string, h: Handler, o?: RouteOptions) {
-    return this.add('POST', p, h, o)
-  }
-  put(p: string, h: Handler, o?: RouteOptions) {
-    return this.add('PUT', p, h, o)
-  }
-  patch(p: string, h: Handler, o?: RouteOptions) {
-    return this.add('PATCH', p, h, o)
-  }
-  delete(p: string, h: Handler, o?: RouteOptions) {
-    return this.add('DELETE', p, h, o)
+  /** Throws naming every operation of the table that no handler serves (called once routes are wired). */
+  complete(): this {
+    const missing = this.operations.filter((op) => !this.handlers.has(op)).map(keyOf)
+    if (missing.length) throw new Error(`Operations with no handler: ${missing.join(', ')}`)
+    return this
   }
 
-  /** Every registered route as `METHOD /pattern` (the authorization table must name each). */
+  /** Every routed operation as `METHOD /template`. */
   patterns(): Array<{method: string; pattern: string}> {
-    return this.routes.map((r) => ({method: r.method, pattern: '/' + r.parts.join('/')}))
+    return this.operations.filter((op) => this.handlers.has(op)).map((op) => ({method: op.method, pattern: op.path}))
   }
 
-  /**
-   * The handler and params for a request; `{allow}` when the path exists only for other methods (the
-   * 405's Allow header, RFC 9110 §15.5.6: HEAD wherever GET is, as the server answers HEAD as GET); or undefined.
-   */
-  match(
-    method: string,
-    path: string,
-  ): {handler: Handler; params: Record<string, string>; options: RouteOptions} | {allow: string[]} | undefined {
+  /** The most specific operation whose template fits `method path`, with the path's values (URL-decoded). */
+  find(method: string, path: string): {op: Operation; params: Record<string, string>} | undefined {
     let segments: string[]
     try {
       segments = path.split('/').filter(Boolean).map(decodeURIComponent)
     } catch {
       return undefined
     }
-    const allow = new Set<string>()
-    for (const r of this.routes) {
-      if (r.parts.length !== segments.length) continue
+    for (const c of this.index.get(`${method} ${segments.length}`) ?? []) {
       const params: Record<string, string> = {}
-      let ok = true
-      for (let i = 0; i < r.parts.length; i++) {
-        const p = r.parts[i]
-        if (p.startsWith(':')) params[p.slice(1)] = segments[i]
-        else if (p !== segments[i]) {
-          ok = false
-          break
-        }
-      }
-      if (!ok) continue
-      if (r.method === method) return {handler: r.handler, params, options: r.options}
-      allow.add(r.method)
-      if (r.method === 'GET') allow.add('HEAD')
+      const fits = c.parts.every((p, i) => {
+        if ('literal' in p) return p.literal === segments[i]
+        params[p.param] = segments[i]
+        return true
+      })
+      if (fits) return {op: c.op, params}
+    }
+    return undefined
+  }
+
+  /**
+   * The operation, handler and params for a request; `{allow}` when the path exists only for other
+   * methods (the 405's Allow header, RFC 9110 §15.5.6: HEAD wherever GET is, as the server answers
+   * HEAD as GET); or undefined.
+   */
+  match(method: string, path: string): Matched | {allow: string[]} | undefined {
+    const found = this.find(method, path)
+    const handler = found && this.handlers.get(found.op)
+    if (found && handler) return {...found, handler}
+    const allow = new Set<string>()
+    for (const other of new Set(this.operations.map((op) => op.method))) {
+      const at = other === method ? undefined : this.find(other, path)
+      if (!at || !this.handlers.has(at.op)) continue
+      allow.add(other)
+      if (other === 'GET') allow.add('HEAD')
     }
     return allow.size ? {allow: [...allow].sort()} : undefined
   }

@@ -1,4 +1,6 @@
 import {randomUUID} from 'node:crypto'
+import {JOB_KINDS, type JobHandler, type JobKind, type JobOptions, type JobPayload} from './jobs.js'
+import type {JobRun, StoredHandler} from './jobs.js'
 import type {Db} from './store/db.js'
 import {isTransient} from './store/errors.js'
 import {dueJobs, jobsOfKind, nextDueAt, type Job} from './store/jobs.js'
@@ -10,14 +12,6 @@ export interface SchedulerClock {
   now(): number
   /** False while the clock stands still (frozen, or held by an advance): only jobs already due are run by timer. */
   ticking(): boolean
-}
-
-/** One job an advance ran: when (virtual time) and how it ended. */
-export interface JobRun {
-  id: string
-  kind: string
-  at: number
-  outcome: 'ran' | 'failed' | 'given-up'
 }
 
 /** What an advance does between jobs: hold the clock, and let the webhook outbox catch up. */
@@ -57,17 +51,6 @@ export class AdvanceStopped extends Error {
 /** An advance that keeps finding work past this many steps is a job rescheduling itself forever. */
 const MAX_ADVANCE_STEPS = 100_000
 
-type JobHandler = (payload: Record<string, unknown>) => void | Promise<void>
-
-export interface JobOptions {
-  /**
-   * Runs in a unit of its own when the job has failed for good (MAX_FAILURES times for a reason of
-   * its own): it leaves the job's object in the state the spec gives a failure (a payment FAILED with
-   * its hold released), so nothing waits forever on a job that will never succeed.
-   */
-  giveUp?: (payload: Record<string, unknown>) => void | Promise<void>
-}
-
 /** Failures of a job's own before it is given up. */
 export const MAX_FAILURES = 3
 /** Backoff after a failed run: doubles from the first value up to the last. */
@@ -83,7 +66,8 @@ const BACKOFF_MS = [250, 30_000] as const
  * sandbox was down run at start.
  */
 export class Scheduler {
-  private readonly handlers = new Map<string, {run: JobHandler} & JobOptions>()
+  /** By kind; a stored job of a kind this version does not know is left alone. */
+  private readonly handlers = new Map<string, {run: StoredHandler; giveUp?: StoredHandler}>()
   /** Jobs waiting out a backoff after a failed run, by id: not before this time. */
   private readonly backoff = new Map<string, {at: number; tries: number}>()
   private timer?: NodeJS.Timeout
@@ -103,12 +87,20 @@ export class Scheduler {
     return this.clock.now()
   }
 
-  on(kind: string, handler: JobHandler, options: JobOptions = {}): void {
-    this.handlers.set(kind, {run: handler, ...options})
+  /** Registers the handler of a kind of jobs.ts's list; a second one for the same kind is a wiring error. */
+  on<K extends JobKind>(kind: K, handler: JobHandler<K>, options: JobOptions<K> = {}): void {
+    if (this.handlers.has(kind)) throw new Error(`The job kind ${kind} has two handlers; a kind has one`)
+    this.handlers.set(kind, {run: handler as StoredHandler, giveUp: options.giveUp as StoredHandler | undefined})
+  }
+
+  /** Throws naming every kind of jobs.ts's list that no handler runs (called once the jobs are wired). */
+  complete(): void {
+    const missing = Object.keys(JOB_KINDS).filter((k) => !this.handlers.has(k))
+    if (missing.length) throw new Error(`Job kinds with no handler: ${missing.join(', ')}`)
   }
 
   /** Runs `kind` with `payload` after `delayMs` (0 = as soon as possible), in the caller's unit. */
-  after(delayMs: number, kind: string, payload: Record<string, unknown>): Job {
+  after<K extends JobKind>(delayMs: number, kind: K, payload: JobPayload<K>): Job {
     const now = this.now()
     const job: Job = {id: randomUUID(), kind, dueAt: now + Math.max(0, delayMs), scheduledAt: now, payload}
     this.db.put('jobs', job.id, job)
@@ -123,7 +115,7 @@ export class Scheduler {
     this.rearm()
   }
 
-  pending(kind?: string): Job[] {
+  pending(kind?: JobKind): Job[] {
     return kind ? jobsOfKind(this.db, kind) : this.db.all<Job>('jobs')
   }
 

@@ -1,10 +1,12 @@
-import type {IncomingMessage, Server, ServerResponse} from 'node:http'
+import type {IncomingMessage, ServerResponse} from 'node:http'
 import {API_VERSION} from '../lib/paths.js'
 import type {SandboxContext} from './context.js'
-import {authorize, entryFor, principalFor} from './authz/enforce.js'
+import {authorize, principalFor} from './authz/enforce.js'
 import {injectFault, type AfterCommit} from './faults.js'
 import {HttpError, errorBody} from './http-error.js'
+import {readBody, send} from './listener.js'
 import type {Principal} from './principal.js'
+import {invoke} from './idempotency.js'
 import {DEFAULT_MAX_BODY, PUBLIC_MAX_BODY, type EmuResponse, type Router} from './router.js'
 import {storeFaultOf} from './store/errors.js'
 
@@ -38,31 +40,12 @@ export interface ServerHost extends SandboxContext {
   context(principal: Principal): SandboxContext
 }
 
-/** Connections held at most; idle keep-alive ones are closed first once SOFT_CONNECTIONS are open. */
-export const MAX_CONNECTIONS = 8_192
-const SOFT_CONNECTIONS = 6_144
-
 /**
- * Bounds what clients can hold. Headers must arrive within 5 s (checked every second), so slowloris
- * connections go quickly; an idle connection costs a few KiB, so thousands are held, and when they
- * crowd towards the cap the idle keep-alive ones are closed before any request is turned away.
- */
-export function limitServer(server: Server): void {
-  server.maxConnections = MAX_CONNECTIONS
-  server.headersTimeout = 5_000
-  server.requestTimeout = 60_000
-  let open = 0
-  server.on('connection', (socket) => {
-    open++
-    socket.once('close', () => open--)
-    if (open >= SOFT_CONNECTIONS) server.closeIdleConnections()
-  })
-}
-
-/**
- * One request: route, credentials and the authorization table are checked before a byte of the body is read, the body is
- * read as a stream up to MAX_BODY (413 past it), and the handler runs as one database unit, so its
- * writes commit together, and the answer goes out only once they are durable.
+ * One request, run as its operation's table entry says: the operation, the credentials and who may call it
+ * are checked before a byte of the body is read, the body is read as a stream up to the entry's cap (413
+ * past it), and the handler runs (with Idempotency-Key replay where the entry has a scope) as one
+ * database unit unless the entry says otherwise, so its writes commit together, and the answer goes
+ * out only once they are durable.
  */
 export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: EmuResponse
@@ -83,10 +66,10 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
     if (fault === 'reset') return void enqueued()
     after = fault
     if (emu.onResponse) seen = {method, path, query: url.searchParams, headers: req.headers}
-    // Who is calling, then may they call this (authz/table.ts): all of it before the body is read.
-    const entry = entryFor(method, path)
-    const principal = principalFor(emu, entry, req.headers)
+    // Which operation, who is calling, then may they call it (authz/table.ts): all of it before the body is read.
     const match = emu.router.match(method, path)
+    const entry = match && 'op' in match ? match.op : undefined
+    const principal = principalFor(emu, entry, req.headers)
     if (!match) throw new HttpError(404, 'NOT_FOUND', `No route ${method} ${path}`)
     if ('allow' in match)
       throw new HttpError(
@@ -98,7 +81,7 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
       )
     authorize(emu, entry, principal, method, path)
     const ctx = emu.context(principal)
-    const limit = principal.kind === 'public' ? PUBLIC_MAX_BODY : (match.options.maxBody ?? DEFAULT_MAX_BODY)
+    const limit = principal.kind === 'public' ? PUBLIC_MAX_BODY : (match.op.maxBody ?? DEFAULT_MAX_BODY)
     const rawBody = await readBody(req, limit).finally(enqueued)
     if (seen) seen.rawBody = rawBody
     const run = async (): Promise<EmuResponse> => {
@@ -106,7 +89,8 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
         // The body may have taken long to arrive: a token deleted meanwhile (or an agent revoked) no
         // longer writes. Checked again inside the request's unit, so its writes never commit (issue 29 F12).
         if (method !== 'GET' && principal.kind !== 'public') principalFor(emu, entry, req.headers)
-        return await match.handler(
+        return await invoke(
+          match,
           {
             method,
             path,
@@ -125,7 +109,7 @@ export async function handleHttp(emu: ServerHost, req: IncomingMessage, res: Ser
         throw e
       }
     }
-    response = match.options.unit === false ? await run() : await emu.db.unit(run)
+    response = match.op.unit === false ? await run() : await emu.db.unit(run)
   } catch (e) {
     enqueued()
     if (e instanceof HttpError) response = errorResponse(e)
@@ -204,32 +188,6 @@ function errorResponse(e: HttpError): EmuResponse {
   return {status: e.status, body: e.body(), headers: e.headers}
 }
 
-const tooLarge = (limit: number) =>
-  new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {
-    limitBytes: limit,
-  })
-
-/** The body, streamed against the route's cap: a larger one is refused (413) as soon as it passes it, never buffered whole. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > limit) return Promise.reject(tooLarge(limit))
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > limit) {
-        req.pause()
-        req.removeAllListeners('data')
-        chunks.length = 0
-        reject(tooLarge(limit))
-      } else chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
-}
-
 function parseJson(req: IncomingMessage, raw: Buffer): unknown {
   if (!raw.length || !String(req.headers['content-type'] ?? '').includes('json')) return undefined
   try {
@@ -239,18 +197,4 @@ function parseJson(req: IncomingMessage, raw: Buffer): unknown {
       errors: [{field: '(body)', message: 'is not valid JSON'}],
     })
   }
-}
-
-/** The Date header is the sandbox's own clock (frozen or advanced), as a server's is its own: clients read "3m ago" against it. */
-function send(res: ServerResponse, r: EmuResponse, head: boolean, now: number): void {
-  const headers: Record<string, string> = {date: new Date(now).toUTCString(), ...r.headers}
-  let payload = ''
-  if (r.text !== undefined) payload = r.text
-  else if (r.body !== undefined) {
-    payload = JSON.stringify(r.body)
-    headers['content-type'] ??= 'application/json'
-  }
-  headers['content-length'] = String(Buffer.byteLength(payload))
-  res.writeHead(r.status, headers)
-  res.end(head ? undefined : payload)
 }

@@ -4,47 +4,15 @@ import {HttpError} from '../http-error.js'
 import type {Principal} from '../principal.js'
 import {requireLiveGrant, requiresLiveGrant} from './agent-grants.js'
 import {type CredentialStore, resolvePrincipal, unauthorized} from './principal-of.js'
-import {AUTHZ_TABLE, type AuthzEntry} from './table.js'
+import {Router} from '../router.js'
+import type {AuthzEntry} from './table.js'
 
-interface Compiled {
-  entry: AuthzEntry
-  /** Literal segments; null where the template has a parameter. */
-  parts: Array<string | null>
-}
-
-/** Entries by `METHOD segmentCount`, most specific first: at the first position where two differ, a literal beats a parameter. */
-function compile(table: readonly AuthzEntry[]): Map<string, Compiled[]> {
-  const index = new Map<string, Compiled[]>()
-  for (const entry of table) {
-    const parts = entry.path
-      .split('/')
-      .filter(Boolean)
-      .map((s) => (/^\{.+\}$/.test(s) ? null : s))
-    const key = `${entry.method} ${parts.length}`
-    index.set(key, [...(index.get(key) ?? []), {entry, parts}])
-  }
-  const specificity = (a: Compiled, b: Compiled) => {
-    for (let i = 0; i < a.parts.length; i++)
-      if ((a.parts[i] === null) !== (b.parts[i] === null)) return a.parts[i] === null ? 1 : -1
-    return 0
-  }
-  for (const list of index.values()) list.sort(specificity)
-  return index
-}
-
-const INDEX = compile(AUTHZ_TABLE)
+/** The router's matcher over the table: an entry is found without its handler. */
+const TABLE = new Router()
 
 /** The table's entry for a concrete request path (under the version prefix), or undefined. */
-export function entryFor(method: string, path: string, index = INDEX): AuthzEntry | undefined {
-  let segments: string[]
-  try {
-    segments = path.split('/').filter(Boolean).map(decodeURIComponent)
-  } catch {
-    return undefined
-  }
-  return index
-    .get(`${method} ${segments.length}`)
-    ?.find((c) => c.parts.every((p, i) => p === null || p === segments[i]))?.entry
+export function entryFor(method: string, path: string): AuthzEntry | undefined {
+  return TABLE.find(method, path)?.op
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
- * The authorization table: who may call each operation, one small file per area under table/,
- * assembled here in one list. The order decides nothing: enforce.ts matches the most specific entry.
+ * The operation table: one declaration per operation of the sandbox (method, path, operationId, who
+ * may call it, idempotency scope, body cap, unit), one small file per area under table/, assembled
+ * here in one list. The router routes only what it names, and the server applies authorization,
+ * idempotency and limits from the entry. The order decides nothing: the most specific entry matches.
  */
 import {PLATFORM} from './table/platform.js'
 import {CUSTOMERS} from './table/customers.js'
@@ -19,11 +21,17 @@ import {SANDBOX_OWN} from './table/sandbox-own.js'
 import type {AuthzEntry} from './table/build.js'
 
 export {
+  DEFAULT_MAX_BODY,
   MANAGE,
+  PUBLIC_MAX_BODY,
   READ,
   TRANSACT,
+  UPLOAD_MAX_BODY,
+  keyOf,
   type AgentPermission,
   type AuthzEntry,
+  type Idempotency,
+  type Operation,
   type WalletSignature,
   type Who,
 } from './table/build.js'

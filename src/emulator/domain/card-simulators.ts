@@ -1,5 +1,6 @@
 import {cardSimulationBody, type CardSimulator} from '../../lib/schemas/cards.js'
 import type {SandboxContext} from '../context.js'
+import type {CardAuthorization} from '../jobs.js'
 import {HttpError, invalid, notFound, validate} from '../http-error.js'
 import {checkCustomerDebit} from './customer-debit.js'
 import {getCard, type StoredCard} from './cards.js'
@@ -23,11 +24,7 @@ import {
 import {credit, hold} from './ledger.js'
 
 type Merchant = StoredCardTransaction['merchant']
-interface AuthInput {
-  amount: number
-  currency: {code: string}
-  merchant: Merchant
-}
+type AuthInput = CardAuthorization
 
 const DEBITS = new Set<CardSimulator>(['authorization', 'financial_authorization', 'balance_inquiry'])
 const CREDITS = new Set<CardSimulator>([
@@ -169,6 +166,6 @@ export function registerCardTransactionJobs(ctx: SandboxContext): void {
   })
   ctx.scheduler.on('card.authorize', (p) => {
     const card = ctx.db.get<StoredCard>('cards', String(p.cardId))
-    if (card) authorize(ctx, card, p.kind as CardSimulator, p.auth as AuthInput, String(p.token))
+    if (card) authorize(ctx, card, p.kind, p.auth, p.token)
   })
 }

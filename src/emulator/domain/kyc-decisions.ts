@@ -81,7 +81,7 @@ export function decide(ctx: SandboxContext, customerId: string, outcome: Outcome
 
 /** The KYC decision job: the outcome lands when its delay is over. */
 export function registerKycJobs(ctx: SandboxContext): void {
-  ctx.scheduler.on('kyc.decide', (p) => decide(ctx, String(p.customerId), p.outcome as Outcome))
+  ctx.scheduler.on('kyc.decide', (p) => decide(ctx, p.customerId, p.outcome))
 }
 
 /** Skip-paperwork option: individuals with a terminal suffix resolve at creation (spec 4.2 rule 8). */

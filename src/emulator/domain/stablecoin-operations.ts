@@ -139,117 +139,102 @@ function depositInstructions(coin: StoredStablecoin, opId: string) {
   return {rail: 'L2', network: 'L2', address, valueType: coin.symbol}
 }
 
-/** The published contract requires an Idempotency-Key on every stablecoin POST that creates something. */
-export function requireIdempotencyKey(req: EmuRequest): void {
-  if (typeof req.headers['idempotency-key'] !== 'string' || !req.headers['idempotency-key']) {
-    throw badRequest('INVALID_INPUT', 'Invalid input: Idempotency-Key', {
-      errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}],
-    })
-  }
-}
-
 export function mint(req: EmuRequest, stablecoinId: string) {
   const ctx = req.ctx
-  requireIdempotencyKey(req)
-  return ctx.idempotent(req, `mint|${stablecoinId}`, () => {
-    const coin = getStablecoin(ctx, stablecoinId)
-    const input = validate(mintRequest, req.body)
-    const {amount, cents} = units(coin, input.amount)
-    const op: StoredOperation = {
-      ...base(ctx, coin, 'MINT', input.amount),
-      status: 'PROCESSING',
-      source: input.fundingSource,
-      destination: input.destination,
-      ...(input.description ? {description: input.description} : {}),
-    }
-    const ledger: NonNullable<StoredOperation['_ledger']> = {}
-    // Checks first (nothing changes until every one passed), then the holds.
-    const dest = input.destination.accountId
-    if (dest.startsWith('InternalAccount:'))
-      ledger.creditOnSettle = {accountId: platformCoinAccount(ctx, coin, dest, 'destination.accountId').id, amount}
-    else if (externalAccount(ctx, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
+  const coin = getStablecoin(ctx, stablecoinId)
+  const input = validate(mintRequest, req.body)
+  const {amount, cents} = units(coin, input.amount)
+  const op: StoredOperation = {
+    ...base(ctx, coin, 'MINT', input.amount),
+    status: 'PROCESSING',
+    source: input.fundingSource,
+    destination: input.destination,
+    ...(input.description ? {description: input.description} : {}),
+  }
+  const ledger: NonNullable<StoredOperation['_ledger']> = {}
+  // Checks first (nothing changes until every one passed), then the holds.
+  const dest = input.destination.accountId
+  if (dest.startsWith('InternalAccount:'))
+    ledger.creditOnSettle = {accountId: platformCoinAccount(ctx, coin, dest, 'destination.accountId').id, amount}
+  else if (externalAccount(ctx, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
+    throw badRequest(
+      'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
+      `${dest} is not an L2 wallet; minted ${coin.symbol} goes to an L2_WALLET external account or the platform's ${coin.symbol} account`,
+    )
+  }
+  const fs = input.fundingSource
+  if (fs.type === 'PROVIDER_INTERNAL_BALANCE')
+    throw badRequest(
+      'STABLECOIN_OPERATION_NOT_SUPPORTED',
+      'Mints funded from a provider internal balance are not supported yet',
+    )
+  if (fs.type === 'ACH_DEBIT' || fs.type === 'SAME_DAY_ACH_DEBIT') {
+    const bank = externalAccount(ctx, fs.externalAccountId, 'fundingSource.externalAccountId')
+    if (isWallet(bank) || bank.currency !== coin.baseCurrency)
       throw badRequest(
         'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
-        `${dest} is not an L2 wallet; minted ${coin.symbol} goes to an L2_WALLET external account or the platform's ${coin.symbol} account`,
+        `${bank.id} is not a ${coin.baseCurrency} bank account that can be debited`,
       )
+  }
+  if (fs.type === 'GRID_INTERNAL_ACCOUNT') {
+    const fiat = platformFiatSource(ctx, coin, fs.accountId)
+    hold(ctx, fiat.id, cents)
+    ledger.releaseHeld = {accountId: fiat.id, amount: cents}
+  }
+  if (fs.type === 'WIRE') {
+    op.status = 'PENDING_FUNDING'
+    op.fundingInstructions = {
+      rail: 'WIRE',
+      currency: coin.baseCurrency,
+      amount: String(cents),
+      bankName: 'Sandbox Provider Bank',
+      accountNumber: '000123456789',
+      routingNumber: '021000021',
+      reference: op.id.slice(-12),
     }
-    const fs = input.fundingSource
-    if (fs.type === 'PROVIDER_INTERNAL_BALANCE')
-      throw badRequest(
-        'STABLECOIN_OPERATION_NOT_SUPPORTED',
-        'Mints funded from a provider internal balance are not supported yet',
-      )
-    if (fs.type === 'ACH_DEBIT' || fs.type === 'SAME_DAY_ACH_DEBIT') {
-      const bank = externalAccount(ctx, fs.externalAccountId, 'fundingSource.externalAccountId')
-      if (isWallet(bank) || bank.currency !== coin.baseCurrency)
-        throw badRequest(
-          'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
-          `${bank.id} is not a ${coin.baseCurrency} bank account that can be debited`,
-        )
-    }
-    if (fs.type === 'GRID_INTERNAL_ACCOUNT') {
-      const fiat = platformFiatSource(ctx, coin, fs.accountId)
-      hold(ctx, fiat.id, cents)
-      ledger.releaseHeld = {accountId: fiat.id, amount: cents}
-    }
-    if (fs.type === 'WIRE') {
-      op.status = 'PENDING_FUNDING'
-      op.fundingInstructions = {
-        rail: 'WIRE',
-        currency: coin.baseCurrency,
-        amount: String(cents),
-        bankName: 'Sandbox Provider Bank',
-        accountNumber: '000123456789',
-        routingNumber: '021000021',
-        reference: op.id.slice(-12),
-      }
-      op.expiresAt = ctx.iso(ctx.now() + PENDING_FUNDING_TTL_MS)
-    }
-    return {status: 201, body: publicOperation(start(ctx, {...op, _ledger: ledger}))}
-  })
+    op.expiresAt = ctx.iso(ctx.now() + PENDING_FUNDING_TTL_MS)
+  }
+  return {status: 201, body: publicOperation(start(ctx, {...op, _ledger: ledger}))}
 }
 
 export function burn(req: EmuRequest, stablecoinId: string) {
   const ctx = req.ctx
-  requireIdempotencyKey(req)
-  return ctx.idempotent(req, `burn|${stablecoinId}`, () => {
-    const coin = getStablecoin(ctx, stablecoinId)
-    const input = validate(burnRequest, req.body)
-    const {amount, cents} = units(coin, input.amount)
-    const op: StoredOperation = {
-      ...base(ctx, coin, 'BURN', input.amount),
-      status: 'PROCESSING',
-      source: input.source,
-      destination: {accountId: input.destination.externalAccountId, rail: input.destination.rail},
-      ...(input.description ? {description: input.description} : {}),
-    }
-    const bank = externalAccount(ctx, input.destination.externalAccountId, 'destination.externalAccountId')
-    if (isWallet(bank) || bank.currency !== coin.baseCurrency)
-      throw badRequest(
-        'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
-        `${bank.id} is not a ${coin.baseCurrency} bank account for the redemption`,
-      )
-    op.estimatedDelivery = {
-      rail: input.destination.rail,
-      amount: String(cents),
-      currency: coin.baseCurrency,
-      timing:
-        input.destination.rail === 'WIRE' || input.destination.rail === 'RTP_CREDIT' ? 'same day' : '1-3 business days',
-    }
-    const ledger: NonNullable<StoredOperation['_ledger']> = {}
-    const src = input.source
-    if (src.type === 'GRID_INTERNAL_ACCOUNT') {
-      const own = platformCoinAccount(ctx, coin, src.accountId, 'source.accountId')
-      hold(ctx, own.id, amount)
-      ledger.releaseHeld = {accountId: own.id, amount}
-    }
-    if (src.type === 'EXTERNAL_ACCOUNT') {
-      op.status = 'PENDING_FUNDING'
-      op.fundingInstructions = depositInstructions(coin, op.id)
-      op.expiresAt = ctx.iso(ctx.now() + PENDING_FUNDING_TTL_MS)
-    }
-    return {status: 201, body: publicOperation(start(ctx, {...op, _ledger: ledger}))}
-  })
+  const coin = getStablecoin(ctx, stablecoinId)
+  const input = validate(burnRequest, req.body)
+  const {amount, cents} = units(coin, input.amount)
+  const op: StoredOperation = {
+    ...base(ctx, coin, 'BURN', input.amount),
+    status: 'PROCESSING',
+    source: input.source,
+    destination: {accountId: input.destination.externalAccountId, rail: input.destination.rail},
+    ...(input.description ? {description: input.description} : {}),
+  }
+  const bank = externalAccount(ctx, input.destination.externalAccountId, 'destination.externalAccountId')
+  if (isWallet(bank) || bank.currency !== coin.baseCurrency)
+    throw badRequest(
+      'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
+      `${bank.id} is not a ${coin.baseCurrency} bank account for the redemption`,
+    )
+  op.estimatedDelivery = {
+    rail: input.destination.rail,
+    amount: String(cents),
+    currency: coin.baseCurrency,
+    timing:
+      input.destination.rail === 'WIRE' || input.destination.rail === 'RTP_CREDIT' ? 'same day' : '1-3 business days',
+  }
+  const ledger: NonNullable<StoredOperation['_ledger']> = {}
+  const src = input.source
+  if (src.type === 'GRID_INTERNAL_ACCOUNT') {
+    const own = platformCoinAccount(ctx, coin, src.accountId, 'source.accountId')
+    hold(ctx, own.id, amount)
+    ledger.releaseHeld = {accountId: own.id, amount}
+  }
+  if (src.type === 'EXTERNAL_ACCOUNT') {
+    op.status = 'PENDING_FUNDING'
+    op.fundingInstructions = depositInstructions(coin, op.id)
+    op.expiresAt = ctx.iso(ctx.now() + PENDING_FUNDING_TTL_MS)
+  }
+  return {status: 201, body: publicOperation(start(ctx, {...op, _ledger: ledger}))}
 }
 
 /**

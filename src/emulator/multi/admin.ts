@@ -5,7 +5,8 @@ import {join} from 'node:path'
 import {writePrivateFileAtomic} from '../../lib/fs-safe.js'
 import {sandboxCreateRequest, sandboxName, SNAPSHOT_CONTENT_TYPE} from '../../lib/schemas/sandboxes.js'
 import {HttpError, validate} from '../http-error.js'
-import type {EmuResponse} from '../router.js'
+import type {EmuResponse} from '../context.js'
+import {readBody, tooLarge} from '../listener.js'
 import type {Tenants} from './tenants.js'
 
 /** The admin credential of a multi-sandbox server: HTTP Basic `admin:<secret>`, kept 0600 in <data dir>/admin.json. */
@@ -104,7 +105,7 @@ async function create(
   } else {
     let body: unknown
     try {
-      body = JSON.parse((await readAll(req, JSON_LIMIT)).toString('utf8') || '{}')
+      body = JSON.parse((await readBody(req, JSON_LIMIT)).toString('utf8') || '{}')
     } catch {
       throw new HttpError(400, 'INVALID_INPUT', 'The request body is not valid JSON', {
         errors: [{field: '(body)', message: 'is not valid JSON'}],
@@ -128,27 +129,6 @@ async function create(
       ...report,
     },
   }
-}
-
-const tooLarge = (limit: number) =>
-  new HttpError(413, 'PAYLOAD_TOO_LARGE', `The request body is over ${limit} bytes, the most this route takes`, {
-    limitBytes: limit,
-  })
-
-function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > limit) {
-        req.removeAllListeners('data')
-        reject(tooLarge(limit))
-      } else chunks.push(c)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
 }
 
 /** Streams the body into a new 0600 file, never holding it whole. */

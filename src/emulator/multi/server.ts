@@ -4,9 +4,10 @@ import {join} from 'node:path'
 import {ensurePrivateDir} from '../../lib/fs-safe.js'
 import {API_VERSION} from '../../lib/paths.js'
 import type {Emulator} from '../emulator.js'
+import type {EmuResponse} from '../context.js'
 import {HttpError, errorBody} from '../http-error.js'
 import {lockDataDir} from '../serve-lock.js'
-import {createListener, schemeOf, type TlsIdentity} from '../listener.js'
+import {createListener, schemeOf, send, type TlsIdentity} from '../listener.js'
 import {handleHttp} from '../server.js'
 import type {SandboxSettings} from '../settings.js'
 import {storeFaultOf} from '../store/errors.js'
@@ -140,7 +141,7 @@ export class MultiServer {
   private async adminRequest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET'
     checkAdmin(this.admin, this.tenants, req.headers.authorization)
-    const answer = await adminRoute(
+    const response = await adminRoute(
       this.tenants,
       method,
       url.pathname.slice(PREFIX.length),
@@ -148,25 +149,20 @@ export class MultiServer {
       req,
       join(this.opts.dataDir, 'sandboxes'),
     )
-    send(res, answer.status, answer.body)
+    answer(res, response)
   }
 
   /** A refusal, or a sandbox that could not be opened (its data damaged or lost): said in the API's error shape. */
   private fail(res: ServerResponse, e: unknown): void {
-    if (e instanceof HttpError) {
-      if (!e.headers) return send(res, e.status, e.body())
-      for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v)
-      return send(res, e.status, e.body())
-    }
+    if (e instanceof HttpError) return answer(res, {status: e.status, body: e.body(), headers: e.headers})
     const damaged = storeFaultOf(e) === 'damaged' || (e as Error)?.name === 'DataFileError'
     this.log(`multi: ${(e as Error)?.stack ?? String(e)}`)
-    send(
-      res,
-      500,
-      damaged
+    answer(res, {
+      status: 500,
+      body: damaged
         ? errorBody(500, 'SANDBOX_DATA_DAMAGED', (e as Error).message)
         : errorBody(500, 'INTERNAL_ERROR', 'The local sandbox failed; see its log'),
-    )
+    })
   }
 
   async close(): Promise<void> {
@@ -198,9 +194,8 @@ function safeDecode(s: string): string {
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+/** The front door's `send()`; a sandbox that already began its answer cannot be given another, so the connection goes. */
+function answer(res: ServerResponse, r: EmuResponse): void {
   if (res.headersSent) return void res.destroy()
-  const payload = JSON.stringify(body)
-  res.writeHead(status, {'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload))})
-  res.end(payload)
+  send(res, r)
 }

@@ -24,9 +24,9 @@ export function registerAccounts(router: Router): void {
     const {rows, totalCount} = pageInternalAccounts(req.ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (a) => a)}
   }
-  router.get('/internal-account', list)
-  router.get('/customers/internal-accounts', list)
-  router.get('/platform/internal-accounts', (req, ctx) => {
+  router.handle('GET /internal-account', list)
+  router.handle('listCustomerInternalAccounts', list)
+  router.handle('listPlatformInternalAccounts', (req, ctx) => {
     const q = validate(query, Object.fromEntries(req.query))
     return {status: 200, body: {data: internalAccounts(ctx.db, {...q, customerId: null})}}
   })

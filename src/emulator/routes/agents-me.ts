@@ -35,9 +35,9 @@ const accountQuery = z.strictObject({
  * agent's customer and its policy; money movement answers an AgentAction.
  */
 export function registerAgentMe(router: Router): void {
-  router.get('/agents/me', (req, ctx) => ({status: 200, body: publicAgent(callingAgent(ctx))}))
+  router.handle('getAgentMe', (req, ctx) => ({status: 200, body: publicAgent(callingAgent(ctx))}))
 
-  router.get('/agents/me/internal-accounts', (req, ctx) => {
+  router.handle('agentListInternalAccounts', (req, ctx) => {
     const a = callingAgent(ctx)
     const q = validate(accountQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
@@ -49,7 +49,7 @@ export function registerAgentMe(router: Router): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => x)}
   })
 
-  router.get('/agents/me/external-accounts', (req, ctx) => {
+  router.handle('agentListExternalAccounts', (req, ctx) => {
     const a = callingAgent(ctx)
     const q = validate(
       accountQuery.omit({type: true}),
@@ -65,7 +65,7 @@ export function registerAgentMe(router: Router): void {
     )
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
   })
-  router.post('/agents/me/external-accounts', (req, ctx) => {
+  router.handle('agentCreateExternalAccount', (req, ctx) => {
     const a = callingAgent(ctx)
     const body = (req.body ?? {}) as Record<string, unknown>
     if (body.customerId !== undefined && body.customerId !== a.customerId)
@@ -74,48 +74,40 @@ export function registerAgentMe(router: Router): void {
     if (!data) throw invalid(errors)
     return {status: 201, body: publicExternalAccount(createExternalAccount(ctx, data))}
   })
-  router.get('/agents/me/external-accounts/:id', (req, ctx) => ({
+  router.handle('agentGetExternalAccount', (req, ctx) => ({
     status: 200,
-    body: publicExternalAccount(ownExternalAccount(ctx, callingAgent(ctx), req.params.id)),
+    body: publicExternalAccount(ownExternalAccount(ctx, callingAgent(ctx), req.params.externalAccountId)),
   }))
-  router.delete('/agents/me/external-accounts/:id', (req, ctx) => {
+  router.handle('agentDeleteExternalAccount', (req, ctx) => {
     const a = callingAgent(ctx)
-    deleteExternalAccount(ctx, ownExternalAccount(ctx, a, req.params.id))
+    deleteExternalAccount(ctx, ownExternalAccount(ctx, a, req.params.externalAccountId))
     return {status: 204}
   })
 
-  router.post('/agents/me/quotes', (req, ctx) =>
-    ctx.idempotent(req, 'agent-quotes', () => {
-      const q = agentQuote(ctx, callingAgent(ctx), validate(quoteCreateRequest, req.body ?? {}))
-      return {status: 201, body: publicQuote(q)}
-    }),
-  )
-  router.get('/agents/me/quotes/:quoteId', (req, ctx) => ({
+  router.handle('agentCreateQuote', (req, ctx) => {
+    const q = agentQuote(ctx, callingAgent(ctx), validate(quoteCreateRequest, req.body ?? {}))
+    return {status: 201, body: publicQuote(q)}
+  })
+  router.handle('agentGetQuote', (req, ctx) => ({
     status: 200,
     body: publicQuote(ownQuote(ctx, callingAgent(ctx), req.params.quoteId)),
   }))
-  router.post('/agents/me/quotes/:quoteId/execute', (req, ctx) =>
-    ctx.idempotent(req, `agent-execute|${req.params.quoteId}`, () => {
-      const a = callingAgent(ctx)
-      return {status: 200, body: publicAction(ctx, agentExecute(ctx, a, req.params.quoteId, req), a)}
-    }),
-  )
-  router.post('/agents/me/transfer-out', (req, ctx) =>
-    ctx.idempotent(req, 'agent-transfer-out', () => {
-      const a = callingAgent(ctx)
-      const input = validate(transferOutRequest, req.body ?? {})
-      return {status: 201, body: publicAction(ctx, agentTransfer(ctx, a, {type: 'TRANSFER_OUT', input}, req), a)}
-    }),
-  )
-  router.post('/agents/me/transfer-in', (req, ctx) =>
-    ctx.idempotent(req, 'agent-transfer-in', () => {
-      const a = callingAgent(ctx)
-      const input = validate(transferInRequest, req.body ?? {})
-      return {status: 201, body: publicAction(ctx, agentTransfer(ctx, a, {type: 'TRANSFER_IN', input}, req), a)}
-    }),
-  )
+  router.handle('agentExecuteQuote', (req, ctx) => {
+    const a = callingAgent(ctx)
+    return {status: 200, body: publicAction(ctx, agentExecute(ctx, a, req.params.quoteId, req), a)}
+  })
+  router.handle('agentCreateTransferOut', (req, ctx) => {
+    const a = callingAgent(ctx)
+    const input = validate(transferOutRequest, req.body ?? {})
+    return {status: 201, body: publicAction(ctx, agentTransfer(ctx, a, {type: 'TRANSFER_OUT', input}, req), a)}
+  })
+  router.handle('agentCreateTransferIn', (req, ctx) => {
+    const a = callingAgent(ctx)
+    const input = validate(transferInRequest, req.body ?? {})
+    return {status: 201, body: publicAction(ctx, agentTransfer(ctx, a, {type: 'TRANSFER_IN', input}, req), a)}
+  })
 
-  router.get('/agents/me/transactions', (req, ctx) => {
+  router.handle('agentListTransactions', (req, ctx) => {
     const a = callingAgent(ctx)
     const q = validate(
       transactionListQuery.omit({customerId: true, platformCustomerId: true}),
@@ -133,21 +125,22 @@ export function registerAgentMe(router: Router): void {
       ),
     }
   })
-  router.get('/agents/me/transactions/:id', (req, ctx) => {
+  router.handle('agentGetTransaction', (req, ctx) => {
     const a = callingAgent(ctx)
-    const t = getTransaction(ctx, req.params.id)
-    if (t.customerId !== a.customerId) throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${req.params.id}`)
+    const t = getTransaction(ctx, req.params.transactionId)
+    if (t.customerId !== a.customerId)
+      throw notFound('TRANSACTION_NOT_FOUND', `Transaction ${req.params.transactionId}`)
     return {status: 200, body: publicTransaction(t)}
   })
 
-  router.get('/agents/me/actions', (req, ctx) => {
+  router.handle('agentListActions', (req, ctx) => {
     const a = callingAgent(ctx)
     const q = validate(agentActionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listAgentActions(ctx.db, {agentId: a.id, status: q.status}, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (x) => publicAction(ctx, x, a))}
   })
-  router.get('/agents/me/actions/:actionId', (req, ctx) => {
+  router.handle('agentGetAction', (req, ctx) => {
     const a = callingAgent(ctx)
     return {status: 200, body: publicAction(ctx, getAction(ctx, a.id, req.params.actionId), a)}
   })

@@ -7,16 +7,16 @@ import type {Router} from '../router.js'
 
 /** Embedded-wallet credentials and sessions (spec 4.6, api-gaps 5.1). */
 export function registerAuth(router: Router): void {
-  router.get('/auth/credentials', (req, ctx) =>
+  router.handle('listAuthCredentials', (req, ctx) =>
     listCredentials(ctx, validate(accountIdQuery, Object.fromEntries(req.query)).accountId),
   )
-  router.post('/auth/credentials', (req) => addCredential(req))
-  router.delete('/auth/credentials/:id', (req) => revokeCredential(req, req.params.id))
-  router.post('/auth/credentials/:id/challenge', (req) => challengeCredential(req, req.params.id))
-  router.post('/auth/credentials/:id/verify', (req) => verifyCredential(req, req.params.id))
-  router.get('/auth/sessions', (req, ctx) =>
+  router.handle('createAuthCredential', (req) => addCredential(req))
+  router.handle('revokeAuthCredential', (req) => revokeCredential(req, req.params.id))
+  router.handle('challengeAuthCredential', (req) => challengeCredential(req, req.params.id))
+  router.handle('verifyAuthCredential', (req) => verifyCredential(req, req.params.id))
+  router.handle('listAuthSessions', (req, ctx) =>
     listSessions(ctx, validate(accountIdQuery, Object.fromEntries(req.query)).accountId),
   )
-  router.delete('/auth/sessions/:id', (req) => revokeSession(req, req.params.id))
-  router.post('/auth/sessions/:id/refresh', (req) => refreshSession(req, req.params.id))
+  router.handle('revokeAuthSession', (req) => revokeSession(req, req.params.id))
+  router.handle('refreshAuthSession', (req) => refreshSession(req, req.params.id))
 }

@@ -9,7 +9,7 @@ import type {Router} from '../router.js'
 
 /** Beneficial owners, directors and officers of a business (spec 2.2; api-gaps 2.1). */
 export function registerBeneficialOwners(router: Router): void {
-  router.post('/beneficial-owners', (req, ctx) => {
+  router.handle('createBeneficialOwner', (req, ctx) => {
     const input = validate(beneficialOwnerCreate, req.body)
     const c = getCustomer(ctx, input.customerId)
     if (c.customerType !== 'BUSINESS')
@@ -38,19 +38,19 @@ export function registerBeneficialOwners(router: Router): void {
     return {status: 201, body: publicOwner(owner)}
   })
 
-  router.get('/beneficial-owners', (req, ctx) => {
+  router.handle('listBeneficialOwners', (req, ctx) => {
     const customerId = req.query.get('customerId')
     if (!customerId) throw invalid([{field: 'customerId', message: 'is required'}])
     return {status: 200, body: paginate(ownersOf(ctx, customerId).map(publicOwner), req.query)}
   })
 
-  router.get('/beneficial-owners/:beneficialOwnerId', (req, ctx) => ({
+  router.handle('getBeneficialOwner', (req, ctx) => ({
     status: 200,
     body: publicOwner(getOwner(ctx, req.params.beneficialOwnerId)),
   }))
 
   // Frozen while the business is under review, like adding owners and documents.
-  router.patch('/beneficial-owners/:beneficialOwnerId', (req, ctx) => {
+  router.handle('updateBeneficialOwner', (req, ctx) => {
     const owner = getOwner(ctx, req.params.beneficialOwnerId)
     const patch = validate(beneficialOwnerUpdate, req.body ?? {})
     refuseWhileUnderReview(getCustomer(ctx, owner.customerId), 'owners', 'changed')

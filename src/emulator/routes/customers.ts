@@ -19,13 +19,13 @@ import {listCustomers} from '../store/customers.js'
 
 export function registerCustomers(router: Router): void {
   // Hosted URLs come from the sandbox's own address, never the request's Host header (a forged Host would send customers elsewhere).
-  router.get('/customers/end-user-terms', (_req, ctx) => ({
+  router.handle('getEndUserTerms', (_req, ctx) => ({
     status: 200,
     body: {version: CURRENT_TERMS_VERSION, url: `${ctx.url}/sandbox/hosted/terms/${CURRENT_TERMS_VERSION}`},
   }))
 
   // The page behind that url: an end user's browser opens it, so it is public like the hosted KYC page.
-  router.get('/sandbox/hosted/terms/:version', (req) => {
+  router.handle('GET /sandbox/hosted/terms/{version}', (req) => {
     const known = TERMS_VERSIONS.includes(req.params.version)
     const text = known
       ? `<!doctype html><title>End-user terms ${req.params.version}</title><h1>Sandbox end-user terms, version ${req.params.version}</h1><p>These stand in for the platform's end-user terms. Record the customer's acceptance with the version shown here.</p>`
@@ -33,25 +33,25 @@ export function registerCustomers(router: Router): void {
     return {status: known ? 200 : 404, headers: {'content-type': 'text/html; charset=utf-8'}, text}
   })
 
-  router.post('/customers', (req, ctx) => {
+  router.handle('createCustomer', (req, ctx) => {
     // The birth date against the sandbox's own clock (it may be advanced), listed with every other bad field.
     const input = validate(customerCreateRequest, req.body, undefined, birthDateErrors(req.body, ctx.iso()))
     return {status: 201, body: publicCustomer(createCustomer(ctx, input))}
   })
 
-  router.get('/customers', (req, ctx) => {
+  router.handle('listCustomers', (req, ctx) => {
     const q = validate(customerListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listCustomers(ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicCustomer)}
   })
 
-  router.get('/customers/:customerId', (req, ctx) => ({
+  router.handle('getCustomerById', (req, ctx) => ({
     status: 200,
     body: publicCustomer(getCustomer(ctx, req.params.customerId, {includeDeleted: true})),
   }))
 
-  router.patch('/customers/:customerId', (req, ctx) => {
+  router.handle('updateCustomerById', (req, ctx) => {
     const existing = getCustomer(ctx, req.params.customerId)
     const patch = validate(customerUpdateRequest, req.body, undefined, birthDateErrors(req.body, ctx.iso()))
     if (patch.customerType !== existing.customerType) {
@@ -82,7 +82,7 @@ export function registerCustomers(router: Router): void {
     })
   })
 
-  router.delete('/customers/:customerId', (req, ctx) => {
+  router.handle('deleteCustomerById', (req, ctx) => {
     const c = getCustomer(ctx, req.params.customerId, {includeDeleted: true})
     if (c.isDeleted) throw new HttpError(410, 'CUSTOMER_DELETED', `Customer ${c.id} was already deleted`)
     return {status: 200, body: publicCustomer(saveCustomer(ctx, {...c, isDeleted: true}))}

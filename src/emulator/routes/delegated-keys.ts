@@ -12,16 +12,16 @@ import {delegatedKeysWhere} from '../store/delegated-keys.js'
 
 /** Delegated wallet keys (api-gaps 5.7): unpaged list, three-leg signed create, plain revoke. */
 export function registerDelegatedKeys(router: Router): void {
-  router.post('/auth/delegated-keys', (req) => createDelegatedKey(req))
-  router.get('/auth/delegated-keys', (req, ctx) => {
+  router.handle('createDelegatedKey', (req) => createDelegatedKey(req))
+  router.handle('listDelegatedKeys', (req, ctx) => {
     const q = validate(delegatedKeyListQuery, Object.fromEntries(req.query))
     return {status: 200, body: {data: delegatedKeysWhere<StoredDelegatedKey>(ctx.db, q).map(publicKeyView)}}
   })
-  router.get('/auth/delegated-keys/:id', (req, ctx) => ({
+  router.handle('getDelegatedKeyById', (req, ctx) => ({
     status: 200,
     body: publicKeyView(getDelegatedKey(ctx, req.params.id)),
   }))
-  router.delete('/auth/delegated-keys/:id', (req, ctx) => {
+  router.handle('revokeDelegatedKey', (req, ctx) => {
     revokeDelegatedKey(ctx, req.params.id)
     return {status: 204}
   })

@@ -12,83 +12,72 @@ import type {SandboxContext} from '../context.js'
 import {HttpError, conflict, invalid, notFound} from '../http-error.js'
 import {newId} from '../ids.js'
 import {pageFrom, paginate, pagingOf} from '../paging.js'
-import {UPLOAD_MAX_BODY, type Router} from '../router.js'
+import type {Router} from '../router.js'
 import {pageDocuments} from '../store/kyc.js'
 
 /** Documents (spec 2.3, 4.2 rule 4; api-gaps 2.2): one per holder, type and side. */
 export function registerDocuments(router: Router): void {
-  router.post(
-    '/documents',
-    async (req, ctx) => {
-      const {fields, file} = await readUpload(req)
-      const meta = checkUpload(documentUploadFields, fields, file, true)
-      const owner = holderCustomer(ctx, meta.documentHolder)
-      if (!owner || owner.isDeleted)
-        throw notFound('DOCUMENT_HOLDER_NOT_FOUND', `Document holder ${meta.documentHolder}`)
-      refuseWhileUnderReview(owner, 'documents')
-      const existing = documentsOf(ctx, meta.documentHolder).find(
-        (d) => d.documentType === meta.documentType && d.side === meta.side,
+  router.handle('uploadDocument', async (req, ctx) => {
+    const {fields, file} = await readUpload(req)
+    const meta = checkUpload(documentUploadFields, fields, file, true)
+    const owner = holderCustomer(ctx, meta.documentHolder)
+    if (!owner || owner.isDeleted) throw notFound('DOCUMENT_HOLDER_NOT_FOUND', `Document holder ${meta.documentHolder}`)
+    refuseWhileUnderReview(owner, 'documents')
+    const existing = documentsOf(ctx, meta.documentHolder).find(
+      (d) => d.documentType === meta.documentType && d.side === meta.side,
+    )
+    if (existing) {
+      throw conflict(
+        'DOCUMENT_ALREADY_EXISTS',
+        `${meta.documentHolder} already has a ${meta.documentType}${meta.side ? ` ${meta.side}` : ''} (${existing.id}); replace it with PUT /documents/${existing.id}`,
+        {documentId: existing.id},
       )
-      if (existing) {
-        throw conflict(
-          'DOCUMENT_ALREADY_EXISTS',
-          `${meta.documentHolder} already has a ${meta.documentType}${meta.side ? ` ${meta.side}` : ''} (${existing.id}); replace it with PUT /documents/${existing.id}`,
-          {documentId: existing.id},
-        )
-      }
-      judgePhoto(file!.bytes)
-      const now = ctx.iso()
-      const doc: StoredDocument = {id: newId('Document'), ...meta, ...fileFacts(file!), createdAt: now, updatedAt: now}
-      ctx.db.put('documents', doc.id, doc)
-      return {status: 201, body: publicDocument(doc)}
-    },
-    {maxBody: UPLOAD_MAX_BODY},
-  )
+    }
+    judgePhoto(file!.bytes)
+    const now = ctx.iso()
+    const doc: StoredDocument = {id: newId('Document'), ...meta, ...fileFacts(file!), createdAt: now, updatedAt: now}
+    ctx.db.put('documents', doc.id, doc)
+    return {status: 201, body: publicDocument(doc)}
+  })
 
-  router.put(
-    '/documents/:documentId',
-    async (req, ctx) => {
-      const doc = getDocument(ctx, req.params.documentId)
-      const {fields, file} = await readUpload(req)
-      if ('documentHolder' in fields) throw invalid([{field: 'documentHolder', message: 'cannot change on replace'}])
-      const {
-        id: _i,
-        documentHolder,
-        fileName: _f,
-        mimeType: _m,
-        size: _s,
-        sha256: _h,
-        createdAt: _c,
-        updatedAt: _u,
-        ...current
-      } = doc
-      // Metadata not sent is kept; the merged document must still satisfy the rules.
-      const meta = checkUpload(documentReplaceFields, {...current, ...fields}, file, false)
-      refuseWhileSubmitted(ctx, doc)
-      const clash = documentsOf(ctx, documentHolder).find(
-        (d) => d.id !== doc.id && d.documentType === meta.documentType && d.side === meta.side,
-      )
-      if (clash)
-        throw conflict(
-          'DOCUMENT_ALREADY_EXISTS',
-          `${documentHolder} already has a ${meta.documentType} (${clash.id})`,
-          {documentId: clash.id},
-        )
-      if (file) judgePhoto(file.bytes)
-      const next: StoredDocument = {
-        ...doc,
-        side: undefined,
-        ...meta,
-        ...(file ? fileFacts(file) : {}),
-        updatedAt: ctx.iso(),
-      }
-      ctx.db.put('documents', doc.id, next)
-      return {status: 200, body: publicDocument(next)}
-    },
-    {maxBody: UPLOAD_MAX_BODY},
-  )
+  router.handle('replaceDocument', async (req, ctx) => {
+    const doc = getDocument(ctx, req.params.documentId)
+    const {fields, file} = await readUpload(req)
+    if ('documentHolder' in fields) throw invalid([{field: 'documentHolder', message: 'cannot change on replace'}])
+    const {
+      id: _i,
+      documentHolder,
+      fileName: _f,
+      mimeType: _m,
+      size: _s,
+      sha256: _h,
+      createdAt: _c,
+      updatedAt: _u,
+      ...current
+    } = doc
+    // Metadata not sent is kept; the merged document must still satisfy the rules.
+    const meta = checkUpload(documentReplaceFields, {...current, ...fields}, file, false)
+    refuseWhileSubmitted(ctx, doc)
+    const clash = documentsOf(ctx, documentHolder).find(
+      (d) => d.id !== doc.id && d.documentType === meta.documentType && d.side === meta.side,
+    )
+    if (clash)
+      throw conflict('DOCUMENT_ALREADY_EXISTS', `${documentHolder} already has a ${meta.documentType} (${clash.id})`, {
+        documentId: clash.id,
+      })
+    if (file) judgePhoto(file.bytes)
+    const next: StoredDocument = {
+      ...doc,
+      side: undefined,
+      ...meta,
+      ...(file ? fileFacts(file) : {}),
+      updatedAt: ctx.iso(),
+    }
+    ctx.db.put('documents', doc.id, next)
+    return {status: 200, body: publicDocument(next)}
+  })
 
-  router.get('/documents', (req, ctx) => {
+  router.handle('listDocuments', (req, ctx) => {
     const holder = req.query.get('documentHolder')
     if (holder) return {status: 200, body: paginate(documentsOf(ctx, holder).map(publicDocument), req.query)}
     const paging = pagingOf(req.query)
@@ -96,12 +85,12 @@ export function registerDocuments(router: Router): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicDocument)}
   })
 
-  router.get('/documents/:documentId', (req, ctx) => ({
+  router.handle('getDocument', (req, ctx) => ({
     status: 200,
     body: publicDocument(getDocument(ctx, req.params.documentId)),
   }))
 
-  router.delete('/documents/:documentId', (req, ctx) => {
+  router.handle('deleteDocument', (req, ctx) => {
     const doc = getDocument(ctx, req.params.documentId)
     refuseWhileSubmitted(ctx, doc)
     ctx.db.del('documents', doc.id)

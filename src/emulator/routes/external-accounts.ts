@@ -19,7 +19,7 @@ import {pageExternalAccounts} from '../store/accounts.js'
 /** External accounts (beneficiaries, wallets), trust, and ownership verification (spec 3, 4.1, 4.3). */
 export function registerExternalAccounts(router: Router): void {
   for (const scope of ['customers', 'platform'] as const) {
-    router.post(`/${scope}/external-accounts`, (req, ctx) => {
+    router.handle(`POST /${scope}/external-accounts`, (req, ctx) => {
       const body = (req.body ?? {}) as Record<string, unknown>
       if (scope === 'platform' && body.customerId !== undefined)
         throw invalid([{field: 'customerId', message: 'is not allowed on platform accounts'}])
@@ -28,7 +28,7 @@ export function registerExternalAccounts(router: Router): void {
       return {status: 201, body: publicExternalAccount(createExternalAccount(ctx, data))}
     })
 
-    router.get(`/${scope}/external-accounts`, (req, ctx) => {
+    router.handle(`GET /${scope}/external-accounts`, (req, ctx) => {
       const q = validate(externalAccountListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
       const paging = pagingOf(req.query)
       const {rows, totalCount} = pageExternalAccounts(
@@ -39,24 +39,24 @@ export function registerExternalAccounts(router: Router): void {
       return {status: 200, body: pageFrom(rows, paging.limit, totalCount, publicExternalAccount)}
     })
 
-    router.get(`/${scope}/external-accounts/:id`, (req, ctx) => ({
+    router.handle(`GET /${scope}/external-accounts/{externalAccountId}`, (req, ctx) => ({
       status: 200,
-      body: publicExternalAccount(getExternalAccount(ctx, req.params.id)),
+      body: publicExternalAccount(getExternalAccount(ctx, req.params.externalAccountId)),
     }))
 
-    router.delete(`/${scope}/external-accounts/:id`, (req, ctx) => {
-      deleteExternalAccount(ctx, getExternalAccount(ctx, req.params.id))
+    router.handle(`DELETE /${scope}/external-accounts/{externalAccountId}`, (req, ctx) => {
+      deleteExternalAccount(ctx, getExternalAccount(ctx, req.params.externalAccountId))
       return {status: 204}
     })
 
-    router.post(`/${scope}/external-accounts/:id/challenge`, (req, ctx) => {
-      const a = getExternalAccount(ctx, req.params.id)
+    router.handle(`POST /${scope}/external-accounts/{externalAccountId}/challenge`, (req, ctx) => {
+      const a = getExternalAccount(ctx, req.params.externalAccountId)
       const {method} = validate(ownershipChallengeRequest, req.body ?? {})
       return {status: 201, body: issueChallenge(ctx, a, method, ctx.url)}
     })
 
-    router.post(`/${scope}/external-accounts/:id/verify`, (req, ctx) => {
-      const a = getExternalAccount(ctx, req.params.id)
+    router.handle(`POST /${scope}/external-accounts/{externalAccountId}/verify`, (req, ctx) => {
+      const a = getExternalAccount(ctx, req.params.externalAccountId)
       const {signature} = validate(ownershipVerifyRequest, req.body ?? {})
       return {status: 200, body: verifySignature(ctx, a, signature)}
     })
@@ -68,14 +68,14 @@ export function registerExternalAccounts(router: Router): void {
     ['trust', true],
     ['untrust', false],
   ] as const) {
-    router.post(`/customers/external-accounts/:id/${verb}`, (req, ctx) => {
-      const a = getExternalAccount(ctx, req.params.id)
+    router.handle(`POST /customers/external-accounts/{externalAccountId}/${verb}`, (req, ctx) => {
+      const a = getExternalAccount(ctx, req.params.externalAccountId)
       ctx.db.put('externalAccounts', a.id, {...a, trusted, updatedAt: ctx.iso()})
       return {status: 200, body: {}}
     })
-    router.post(`/customers/external-accounts/:id/${verb}/confirm`, (req, ctx) => ({
+    router.handle(`POST /customers/external-accounts/{externalAccountId}/${verb}/confirm`, (req, ctx) => ({
       status: 200,
-      body: {trusted: getExternalAccount(ctx, req.params.id).trusted},
+      body: {trusted: getExternalAccount(ctx, req.params.externalAccountId).trusted},
     }))
   }
 }

@@ -24,9 +24,11 @@ import {registerAgents} from './agents.js'
 import {registerCards} from './cards.js'
 import {registerClock} from './clock.js'
 
-/** Every resource module registers its routes here (one line each). */
+/**
+ * Every resource module binds its handlers to the operation table here (one line each). The order
+ * decides nothing: the router matches the most specific template of authz/table/.
+ */
 export function registerRoutes(router: Router): void {
-  // Before customers: /customers/internal-accounts and /customers/external-accounts would otherwise match /customers/:customerId.
   registerAccounts(router)
   registerExternalAccounts(router)
   registerPlatform(router)
@@ -47,7 +49,6 @@ export function registerRoutes(router: Router): void {
   registerStablecoins(router)
   registerDelegatedKeys(router)
   registerSca(router)
-  // /agents/me/... before /agents/:agentId, which would otherwise match "me".
   registerAgentMe(router)
   registerAgents(router)
   registerCards(router)

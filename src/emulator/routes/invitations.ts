@@ -3,14 +3,17 @@ import type {Router} from '../router.js'
 
 /** UMA invitations (openapi /invitations): create, get, claim, cancel. */
 export function registerInvitations(router: Router): void {
-  router.post('/invitations', (req, ctx) => ({status: 201, body: view(createInvitation(ctx, req.body))}))
-  router.get('/invitations/:code', (req, ctx) => ({status: 200, body: view(getInvitation(ctx, req.params.code))}))
-  router.post('/invitations/:code/claim', (req, ctx) => ({
+  router.handle('createInvitation', (req, ctx) => ({status: 201, body: view(createInvitation(ctx, req.body))}))
+  router.handle('getInvitation', (req, ctx) => ({
     status: 200,
-    body: view(claimInvitation(ctx, req.params.code, req.body)),
+    body: view(getInvitation(ctx, req.params.invitationCode)),
   }))
-  router.post('/invitations/:code/cancel', (req, ctx) => ({
+  router.handle('claimInvitation', (req, ctx) => ({
     status: 200,
-    body: view(cancelInvitation(ctx, req.params.code)),
+    body: view(claimInvitation(ctx, req.params.invitationCode, req.body)),
+  }))
+  router.handle('cancelInvitation', (req, ctx) => ({
+    status: 200,
+    body: view(cancelInvitation(ctx, req.params.invitationCode)),
   }))
 }

@@ -24,47 +24,45 @@ interface KycLink {
 
 /** Hosted links, contact verification and verification submissions (spec 3, 4.2). */
 export function registerKyc(router: Router): void {
-  router.post('/customers/:customerId/kyc-link', (req, ctx) =>
-    ctx.idempotent(req, `kyc-link|${req.params.customerId}`, () => {
-      const input = validate(kycLinkRequest, req.body ?? {})
-      const c = getCustomer(ctx, req.params.customerId)
-      const pending = Object.entries(c.contactVerification ?? {})
-        .filter(([, s]) => s !== 'VERIFIED')
-        .map(([ch]) => ch)
-      if (pending.length) {
-        throw conflict(
-          'CONTACT_VERIFICATION_REQUIRED',
-          `Every contact channel must be VERIFIED before a verification link is issued; pending: ${pending.join(', ')}`,
-          {pending},
-        )
-      }
-      const token = randomBytes(18).toString('base64url')
-      const link: KycLink = {
-        token,
-        customerId: c.id,
-        redirectUri: input.redirectUri,
-        expiresAt: ctx.iso(ctx.now() + LINK_TTL_MS),
-      }
-      ctx.db.put('kycLinks', token, link)
-      // The sandbox's own address, never the request's Host header.
-      const kycUrl = `${ctx.url}/sandbox/hosted/kyc/${token}`
-      return {status: 201, body: {kycUrl, expiresAt: link.expiresAt, provider: 'SUMSUB', token}}
-    }),
-  )
+  router.handle('createCustomerKycLink', (req, ctx) => {
+    const input = validate(kycLinkRequest, req.body ?? {})
+    const c = getCustomer(ctx, req.params.customerId)
+    const pending = Object.entries(c.contactVerification ?? {})
+      .filter(([, s]) => s !== 'VERIFIED')
+      .map(([ch]) => ch)
+    if (pending.length) {
+      throw conflict(
+        'CONTACT_VERIFICATION_REQUIRED',
+        `Every contact channel must be VERIFIED before a verification link is issued; pending: ${pending.join(', ')}`,
+        {pending},
+      )
+    }
+    const token = randomBytes(18).toString('base64url')
+    const link: KycLink = {
+      token,
+      customerId: c.id,
+      redirectUri: input.redirectUri,
+      expiresAt: ctx.iso(ctx.now() + LINK_TTL_MS),
+    }
+    ctx.db.put('kycLinks', token, link)
+    // The sandbox's own address, never the request's Host header.
+    const kycUrl = `${ctx.url}/sandbox/hosted/kyc/${token}`
+    return {status: 201, body: {kycUrl, expiresAt: link.expiresAt, provider: 'SUMSUB', token}}
+  })
 
   for (const channel of ['email', 'phone'] as Channel[]) {
-    router.post(`/customers/:customerId/verify-${channel}`, (req, ctx) => {
+    router.handle(`POST /customers/{customerId}/verify-${channel}`, (req, ctx) => {
       sendContactCode(ctx, getCustomer(ctx, req.params.customerId), channel)
       return {status: 204}
     })
-    router.post(`/customers/:customerId/verify-${channel}/confirm`, (req, ctx) => {
+    router.handle(`POST /customers/{customerId}/verify-${channel}/confirm`, (req, ctx) => {
       const {code} = validate(confirmCodeRequest, req.body)
       const c = confirmContactCode(ctx, getCustomer(ctx, req.params.customerId), channel, code)
       return {status: 200, body: publicCustomer(c)}
     })
   }
 
-  router.post('/verifications', (req, ctx) => {
+  router.handle('createVerification', (req, ctx) => {
     const {customerId} = validate(verificationRequest, req.body)
     const c = getCustomer(ctx, customerId)
     const status = statusOf(c)
@@ -92,21 +90,21 @@ export function registerKyc(router: Router): void {
   })
 
   // Newest first, so `limit=1` is the latest submission.
-  router.get('/verifications', (req, ctx) => {
+  router.handle('listVerifications', (req, ctx) => {
     const q = validate(verificationListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = pageVerifications<StoredVerification>(ctx.db, q, paging)
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, (v) => v)}
   })
 
-  router.get('/verifications/:verificationId', (req, ctx) => {
+  router.handle('getVerification', (req, ctx) => {
     const v = ctx.db.get<StoredVerification>('verifications', req.params.verificationId)
     if (!v) throw notFound('VERIFICATION_NOT_FOUND', `Verification ${req.params.verificationId}`)
     return {status: 200, body: v}
   })
 
   // The hosted flow: a page the end user opens, and its completion (the provider collected everything).
-  router.get('/sandbox/hosted/kyc/:token', (req, ctx) => {
+  router.handle('GET /sandbox/hosted/kyc/{token}', (req, ctx) => {
     const link = usableLink(ctx, req.params.token)
     const html =
       `<!doctype html><title>Sandbox verification</title><h1>Sandbox verification for ${link.customerId}</h1>` +
@@ -114,7 +112,7 @@ export function registerKyc(router: Router): void {
     return {status: 200, text: html, headers: {'content-type': 'text/html; charset=utf-8'}}
   })
 
-  router.post('/sandbox/hosted/kyc/:token', (req, ctx) => {
+  router.handle('POST /sandbox/hosted/kyc/{token}', (req, ctx) => {
     const link = usableLink(ctx, req.params.token)
     const c = getCustomer(ctx, link.customerId)
     ctx.db.put('kycLinks', link.token, {...link, usedAt: ctx.iso()})

@@ -9,9 +9,9 @@ import {registerListener} from '../domain/webhook-listener.js'
 
 /** GET/PATCH /config, the sandbox helpers for webhooks, and the event log. */
 export function registerPlatform(router: Router): void {
-  router.get('/config', (_req, ctx) => ({status: 200, body: publicConfig(ctx.config())}))
+  router.handle('getPlatformConfig', (_req, ctx) => ({status: 200, body: publicConfig(ctx.config())}))
 
-  router.patch('/config', (req, ctx) => {
+  router.handle('updatePlatformConfig', (req, ctx) => {
     const patch = validate(platformConfigPatch, req.body ?? {})
     const current = ctx.config()
     const next = {
@@ -42,75 +42,67 @@ export function registerPlatform(router: Router): void {
 
   // A listener's registration: like PATCH /config webhookEndpoint, plus the listener's process, so the
   // sandbox can end a registration whose listener is gone and never hand a dead URL back.
-  router.post('/sandbox/webhooks/listener', (req, ctx) => {
+  router.handle('POST /sandbox/webhooks/listener', (req, ctx) => {
     const {url, pid} = validate(webhookListenerRequest, req.body ?? {})
     const r = registerListener(ctx, url, pid)
     return {status: 200, body: {webhookEndpoint: r.url, previous: r.previous}}
   })
 
-  router.get('/sandbox/webhook-public-key', (_req, ctx) => ({
+  router.handle('GET /sandbox/webhook-public-key', (_req, ctx) => ({
     status: 200,
     text: ctx.webhookPublicKeyPem,
     headers: {'content-type': 'application/x-pem-file'},
   }))
 
-  router.get('/sandbox/events', (req, ctx) => ({status: 200, body: eventLogPage(ctx.db, req.query, ctx.now())}))
+  router.handle('GET /sandbox/events', (req, ctx) => ({status: 200, body: eventLogPage(ctx.db, req.query, ctx.now())}))
 
-  router.post(
-    '/sandbox/events/:eventId/replay',
-    async (req, ctx) => {
-      const url = validate(webhookReplayRequest, req.body ?? {}).url ?? ctx.config().webhookEndpoint
-      if (!url)
-        throw new HttpError(
-          400,
-          'WEBHOOK_ENDPOINT_NOT_SET',
-          'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url',
-        )
-      const r = await ctx.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
-        throw e.notFound ? notFound('EVENT_NOT_FOUND', `Event ${req.params.eventId}`) : e
-      })
-      const body = {
-        eventId: r.event.id,
-        type: r.event.type,
-        url,
-        response_status: r.status ?? null,
-        response_body: r.body ?? null,
-      }
-      if (r.status === undefined || r.status < 200 || r.status >= 300) {
-        throw new HttpError(
-          400,
-          'WEBHOOK_DELIVERY_ERROR',
-          `Replay of ${r.event.id} to ${url} failed: ${r.error ?? `answered ${r.status}`}`,
-          body,
-        )
-      }
-      return {status: 200, body}
-    },
-    {unit: false},
-  )
+  router.handle('POST /sandbox/events/{eventId}/replay', async (req, ctx) => {
+    const url = validate(webhookReplayRequest, req.body ?? {}).url ?? ctx.config().webhookEndpoint
+    if (!url)
+      throw new HttpError(
+        400,
+        'WEBHOOK_ENDPOINT_NOT_SET',
+        'No webhook endpoint is configured (PATCH /config {webhookEndpoint}); give a url',
+      )
+    const r = await ctx.webhooks.replay(req.params.eventId, url).catch((e: Error & {notFound?: boolean}) => {
+      throw e.notFound ? notFound('EVENT_NOT_FOUND', `Event ${req.params.eventId}`) : e
+    })
+    const body = {
+      eventId: r.event.id,
+      type: r.event.type,
+      url,
+      response_status: r.status ?? null,
+      response_body: r.body ?? null,
+    }
+    if (r.status === undefined || r.status < 200 || r.status >= 300) {
+      throw new HttpError(
+        400,
+        'WEBHOOK_DELIVERY_ERROR',
+        `Replay of ${r.event.id} to ${url} failed: ${r.error ?? `answered ${r.status}`}`,
+        body,
+      )
+    }
+    return {status: 200, body}
+  })
 
-  router.post(
-    '/sandbox/webhooks/test',
-    async (req, ctx) => {
-      const given = (req.body as {url?: unknown} | undefined)?.url
-      const url = typeof given === 'string' ? given : ctx.config().webhookEndpoint
-      if (!url)
-        throw new HttpError(
-          400,
-          'WEBHOOK_ENDPOINT_NOT_SET',
-          'No webhook endpoint is configured (PATCH /config {webhookEndpoint})',
-        )
-      const event = {id: `Webhook:test-${ctx.now()}`, type: 'TEST', timestamp: ctx.iso(), data: {}}
-      try {
-        const r = await ctx.webhooks.deliverNow(event, url)
-        if (r.status < 200 || r.status >= 300) throw new Error(`answered ${r.status}`)
-        return {status: 200, body: {url, response_status: r.status, response_body: r.body}}
-      } catch (e) {
-        throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Delivery to ${url} failed: ${(e as Error).message}`)
-      }
-    },
-    {unit: false},
-  )
+  router.handle('sendTestWebhook', async (req, ctx) => {
+    const given = (req.body as {url?: unknown} | undefined)?.url
+    const url = typeof given === 'string' ? given : ctx.config().webhookEndpoint
+    if (!url)
+      throw new HttpError(
+        400,
+        'WEBHOOK_ENDPOINT_NOT_SET',
+        'No webhook endpoint is configured (PATCH /config {webhookEndpoint})',
+      )
+    const event = {id: `Webhook:test-${ctx.now()}`, type: 'TEST', timestamp: ctx.iso(), data: {}}
+    try {
+      const r = await ctx.webhooks.deliverNow(event, url)
+      if (r.status < 200 || r.status >= 300) throw new Error(`answered ${r.status}`)
+      return {status: 200, body: {url, response_status: r.status, response_body: r.body}}
+    } catch (e) {
+      throw new HttpError(400, 'WEBHOOK_DELIVERY_ERROR', `Delivery to ${url} failed: ${(e as Error).message}`)
+    }
+  })
 }
 
 /** The config as answered: `webhookEndpoint` is left out while none is set (the contract has it as a string). */

@@ -10,41 +10,33 @@ import type {Router} from '../router.js'
 
 /** Quotes (create, get, execute) and the deprecated same-currency transfer endpoints (spec 4.4). */
 export function registerQuotes(router: Router): void {
-  router.post('/quotes', (req, ctx) =>
-    ctx.idempotent(req, 'quotes', () => {
-      const input = validate(quoteCreateRequest, req.body ?? {})
-      if (!input.immediatelyExecute) {
-        // A real-time quote of a customer that needs SCA is held (202) until authorized.
-        const q = holdNewQuote(ctx, createQuote(ctx, input))
-        return {status: q.status === 'PENDING_AUTHORIZATION' ? 202 : 201, body: publicQuote(q)}
-      }
-      // Checked before the quote is stored, so a refused request leaves nothing behind.
-      const q = createQuoteChecked(ctx, (beforeStore) => createQuote(ctx, input, {beforeStore}))
-      return {status: 201, body: publicQuote(executeQuote(ctx, q.id, {req}))}
-    }),
-  )
+  router.handle('createQuote', (req, ctx) => {
+    const input = validate(quoteCreateRequest, req.body ?? {})
+    if (!input.immediatelyExecute) {
+      // A real-time quote of a customer that needs SCA is held (202) until authorized.
+      const q = holdNewQuote(ctx, createQuote(ctx, input))
+      return {status: q.status === 'PENDING_AUTHORIZATION' ? 202 : 201, body: publicQuote(q)}
+    }
+    // Checked before the quote is stored, so a refused request leaves nothing behind.
+    const q = createQuoteChecked(ctx, (beforeStore) => createQuote(ctx, input, {beforeStore}))
+    return {status: 201, body: publicQuote(executeQuote(ctx, q.id, {req}))}
+  })
 
-  router.get('/quotes/:quoteId', (req, ctx) => ({status: 200, body: publicQuote(getQuote(ctx, req.params.quoteId))}))
+  router.handle('getQuoteById', (req, ctx) => ({status: 200, body: publicQuote(getQuote(ctx, req.params.quoteId))}))
 
-  router.post('/quotes/:quoteId/execute', (req, ctx) =>
-    ctx.idempotent(req, `execute|${req.params.quoteId}`, () => {
-      // A bad body is refused before anything moves (the factor itself is chosen by the SCA challenge).
-      validate(quoteExecuteRequest, req.body ?? {})
-      return {status: 200, body: publicQuote(executeQuote(ctx, req.params.quoteId, {req}))}
-    }),
-  )
+  router.handle('executeQuote', (req, ctx) => {
+    // A bad body is refused before anything moves (the factor itself is chosen by the SCA challenge).
+    validate(quoteExecuteRequest, req.body ?? {})
+    return {status: 200, body: publicQuote(executeQuote(ctx, req.params.quoteId, {req}))}
+  })
 
-  router.post('/transfer-out', (req, ctx) =>
-    ctx.idempotent(req, 'transfer-out', () => ({
-      status: 201,
-      body: publicTransaction(transferOut(ctx, validate(platformTransferOutRequest, req.body ?? {}), req)),
-    })),
-  )
+  router.handle('createTransferOut', (req, ctx) => ({
+    status: 201,
+    body: publicTransaction(transferOut(ctx, validate(platformTransferOutRequest, req.body ?? {}), req)),
+  }))
 
-  router.post('/transfer-in', (req, ctx) =>
-    ctx.idempotent(req, 'transfer-in', () => ({
-      status: 201,
-      body: publicTransaction(transferIn(ctx, validate(platformTransferInRequest, req.body ?? {}), req)),
-    })),
-  )
+  router.handle('createTransferIn', (req, ctx) => ({
+    status: 201,
+    body: publicTransaction(transferIn(ctx, validate(platformTransferInRequest, req.body ?? {}), req)),
+  }))
 }

@@ -7,17 +7,17 @@ import type {Router} from '../router.js'
 
 /** Before paying: what a receiver accepts (UMA address or external account), and what a crypto withdrawal costs. */
 export function registerReceiver(router: Router): void {
-  router.get('/receiver/uma/:address', (req, ctx) => {
+  router.handle('lookupUma', (req, ctx) => {
     const sender = validate(receiverLookupQuery, Object.fromEntries(req.query))
-    return {status: 200, body: lookupUmaReceiver(ctx, req.params.address, sender)}
+    return {status: 200, body: lookupUmaReceiver(ctx, req.params.receiverUmaAddress, sender)}
   })
 
-  router.get('/receiver/external-account/:accountId', (req, ctx) => {
+  router.handle('lookupExternalAccount', (req, ctx) => {
     const sender = validate(receiverLookupQuery, Object.fromEntries(req.query))
     return {status: 200, body: lookupExternalReceiver(ctx, req.params.accountId, sender)}
   })
 
-  router.post('/crypto/estimate-withdrawal-fee', (req, ctx) => {
+  router.handle('estimateCryptoWithdrawalFee', (req, ctx) => {
     const body = validate(estimateWithdrawalFeeRequest, req.body ?? {})
     return {status: 200, body: estimateWithdrawalFee(ctx, body)}
   })

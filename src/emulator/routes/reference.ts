@@ -14,12 +14,12 @@ const withoutPlace = <T extends {id: string; createdAt: string}>({id: _i, create
 
 /** Exchange rates and the reference directories: UMA providers, VASPs, receiving institutions. */
 export function registerReference(router: Router): void {
-  router.get('/exchange-rates', (req, ctx) => {
+  router.handle('getExchangeRates', (req, ctx) => {
     const q = validate(exchangeRatesQuery, query(req.query, ['destinationCurrency']))
     return {status: 200, body: {data: exchangeRates(ctx, q)}}
   })
 
-  router.get('/uma-providers', (req) => {
+  router.handle('getAvailableUmaProviders', (req) => {
     const q = validate(umaProvidersQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const order = q.sortOrder ?? 'desc'
     const matching = UMA_PROVIDERS.filter(
@@ -33,13 +33,13 @@ export function registerReference(router: Router): void {
     return {status: 200, body: {...page, data: page.data.map(withoutPlace)}}
   })
 
-  router.get('/vasps', (req) => {
+  router.handle('listVasps', (req) => {
     validate(vaspsQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const {totalCount: _t, ...page} = paginate(VASPS, req.query)
     return {status: 200, body: {...page, data: page.data.map(withoutPlace)}}
   })
 
-  router.get('/discoveries', (req) => {
+  router.handle('getDiscoveries', (req) => {
     const q = validate(discoveriesQuery, Object.fromEntries(req.query))
     return {
       status: 200,

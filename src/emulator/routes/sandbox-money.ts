@@ -16,7 +16,7 @@ const livenessResult = z.strictObject({result: z.enum(['PASS', 'FAIL']).optional
 
 /** The money simulators: fund, send (spec 4.5), an UMA payment in (sandbox-behaviour 11), the hosted liveness page, and agent-initiated execution. */
 export function registerSandboxMoney(router: Router): void {
-  router.post('/sandbox/internal-accounts/:accountId/fund', (req, ctx) => {
+  router.handle('sandboxFundInternalAccount', (req, ctx) => {
     const account = getInternalAccount(ctx, req.params.accountId)
     const {amount} = validate(fundRequest, req.body ?? {})
     const customer = account.customerId ? getCustomer(ctx, account.customerId) : undefined
@@ -43,18 +43,18 @@ export function registerSandboxMoney(router: Router): void {
     return {status: 200, body: getInternalAccount(ctx, account.id)}
   })
 
-  router.post('/sandbox/send', (req, ctx) => {
+  router.handle('sandboxSend', (req, ctx) => {
     const input = validate(sandboxSendRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(sandboxSend(ctx, input))}
   })
 
-  router.post('/sandbox/uma/receive', (req, ctx) => {
+  router.handle('sandboxReceive', (req, ctx) => {
     const input = validate(sandboxUmaReceiveRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(receiveUmaPayment(ctx, input))}
   })
 
   // Executes a quote the way an agent would: the transaction waits for POST /transactions/{id}/approve.
-  router.post('/sandbox/quotes/:quoteId/execute-as-agent', (req, ctx) => {
+  router.handle('POST /sandbox/quotes/{quoteId}/execute-as-agent', (req, ctx) => {
     const {agentId} = validate(
       z.strictObject({
         agentId: z
@@ -76,7 +76,7 @@ export function registerSandboxMoney(router: Router): void {
     }
   })
 
-  router.get('/sandbox/hosted/liveness/:token', (req, ctx) => {
+  router.handle('GET /sandbox/hosted/liveness/{token}', (req, ctx) => {
     const a = findByLivenessToken(ctx, req.params.token)
     const state = a ? `for ${a.id} (${String(a.accountInfo.address)})` : 'that is no longer outstanding'
     const form = (r: string) =>
@@ -88,7 +88,7 @@ export function registerSandboxMoney(router: Router): void {
     }
   })
 
-  router.post('/sandbox/hosted/liveness/:token/complete', (req, ctx) => {
+  router.handle('POST /sandbox/hosted/liveness/{token}/complete', (req, ctx) => {
     const body = req.body ?? (req.query.get('result') ? {result: req.query.get('result')} : {})
     const {result} = validate(livenessResult, body)
     const a = submitLiveness(ctx, req.params.token, result !== 'FAIL')

@@ -29,12 +29,12 @@ function stateOf(ctx: SandboxContext, req: EmuRequest) {
 
 /** Strong customer authentication: factors, login sessions, security events, factor resets, quote authorization. */
 export function registerSca(router: Router): void {
-  router.get('/sca/factors', (req, ctx) => ({status: 200, body: {factors: factorsOf(stateOf(ctx, req))}}))
-  router.post('/sca/factors', (req, ctx) => {
+  router.handle('listScaFactors', (req, ctx) => ({status: 200, body: {factors: factorsOf(stateOf(ctx, req))}}))
+  router.handle('startScaFactorEnrollment', (req, ctx) => {
     const st = stateOf(ctx, req)
     return {status: 200, body: startEnrolment(ctx, st, validate(scaEnrolRequest, req.body ?? {}).type)}
   })
-  router.post('/sca/factors/confirm', (req, ctx) => {
+  router.handle('confirmScaFactorEnrollment', (req, ctx) => {
     const st = stateOf(ctx, req)
     return {
       status: 200,
@@ -45,41 +45,41 @@ export function registerSca(router: Router): void {
       ),
     }
   })
-  router.post('/sca/factors/reset', (req, ctx) => {
+  router.handle('startTwoFactorReset', (req, ctx) => {
     const st = stateOf(ctx, req)
     return {status: 201, body: startReset(ctx, st, validate(resetStartRequest, req.body ?? {}).factor)}
   })
-  router.get('/sca/factors/reset/:resetId', (req, ctx) => ({
+  router.handle('getTwoFactorResetStatus', (req, ctx) => ({
     status: 200,
     body: publicReset(getReset(ctx, stateOf(ctx, req), req.params.resetId)),
   }))
-  router.post('/sca/factors/reset/:resetId/complete', (req, ctx) => {
+  router.handle('completeTwoFactorReset', (req, ctx) => {
     const st = stateOf(ctx, req)
     completeReset(ctx, st, req.params.resetId, validate(resetCompleteRequest, req.body ?? {}).mobile)
     return {status: 204}
   })
-  router.delete('/sca/factors/:credentialId', (req, ctx) => {
+  router.handle('deleteScaFactor', (req, ctx) => {
     deleteFactor(ctx, stateOf(ctx, req), req.params.credentialId)
     return {status: 204}
   })
-  router.post('/sca/login/start', (req, ctx) => {
+  router.handle('startScaLogin', (req, ctx) => {
     const st = stateOf(ctx, req)
     return {status: 200, body: startLogin(ctx, st, validate(scaLoginStartRequest, req.body ?? {}).factor)}
   })
-  router.post('/sca/login/complete', (req, ctx) => {
+  router.handle('completeScaLogin', (req, ctx) => {
     const st = stateOf(ctx, req)
     return {status: 200, body: completeLogin(ctx, st, validate(scaLoginCompleteRequest, req.body ?? {}))}
   })
-  router.post('/sca/record-event', (req, ctx) => {
+  router.handle('recordSecurityEvent', (req, ctx) => {
     const st = stateOf(ctx, req)
     return {status: 200, body: recordEvent(ctx, st, validate(recordEventRequest, req.body ?? {}).eventType)}
   })
 
-  router.post('/quotes/:quoteId/authorize', (req, ctx) => {
+  router.handle('authorizeQuote', (req, ctx) => {
     const proof = validate(scaAuthorization, req.body ?? {})
     return {status: 200, body: publicQuote(authorizeQuote(ctx, req.params.quoteId, proof))}
   })
-  router.post('/quotes/:quoteId/authorize/resend', (req, ctx) => {
+  router.handle('resendQuoteScaCode', (req, ctx) => {
     resendAuthorization(ctx, req.params.quoteId)
     return {status: 204}
   })

@@ -1,12 +1,5 @@
 import {operationListQuery, providerAccountListQuery, stablecoinListQuery} from '../../lib/schemas/stablecoins.js'
-import {
-  burn,
-  getOperation,
-  mint,
-  publicOperation,
-  requireIdempotencyKey,
-  type StoredOperation,
-} from '../domain/stablecoin-operations.js'
+import {burn, getOperation, mint, publicOperation, type StoredOperation} from '../domain/stablecoin-operations.js'
 import {
   type StoredProviderAccount,
   type StoredStablecoin,
@@ -26,10 +19,6 @@ import {pageOperations, pageProviderAccounts, pageStablecoins} from '../store/st
 
 /** Stablecoin issuance (openapi tag Stablecoins) plus the enablement request and its sandbox control. */
 export function registerStablecoins(router: Router): void {
-  const keyed = (req: EmuRequest, scope: string, run: () => unknown) => {
-    requireIdempotencyKey(req)
-    return req.ctx.idempotent(req, scope, () => ({status: 201, body: run()}))
-  }
   const listed = <T extends {id: string; createdAt: string}, Q>(
     req: EmuRequest,
     schema: import('zod').ZodType<Q>,
@@ -42,10 +31,11 @@ export function registerStablecoins(router: Router): void {
     return {status: 200, body: pageFrom(rows, paging.limit, totalCount, view)}
   }
 
-  router.post('/stablecoin-provider-accounts', (req, ctx) =>
-    keyed(req, 'stablecoin-provider-accounts', () => publicProviderAccount(linkProviderAccount(ctx, req.body))),
-  )
-  router.get('/stablecoin-provider-accounts', (req, ctx) =>
+  router.handle('linkStablecoinProviderAccount', (req, ctx) => ({
+    status: 201,
+    body: publicProviderAccount(linkProviderAccount(ctx, req.body)),
+  }))
+  router.handle('listStablecoinProviderAccounts', (req, ctx) =>
     listed(
       req,
       providerAccountListQuery,
@@ -53,17 +43,17 @@ export function registerStablecoins(router: Router): void {
       publicProviderAccount,
     ),
   )
-  router.get('/stablecoin-provider-accounts/:id', (req, ctx) => ({
+  router.handle('getStablecoinProviderAccount', (req, ctx) => ({
     status: 200,
-    body: publicProviderAccount(getProviderAccount(ctx, req.params.id)),
+    body: publicProviderAccount(getProviderAccount(ctx, req.params.stablecoinProviderAccountId)),
   }))
-  router.post('/sandbox/stablecoin-provider-accounts/:id/status', (req, ctx) => ({
+  router.handle('POST /sandbox/stablecoin-provider-accounts/{id}/status', (req, ctx) => ({
     status: 200,
     body: publicProviderAccount(sandboxSetProviderAccountStatus(ctx, req.params.id, req.body)),
   }))
 
-  router.post('/stablecoins', (req, ctx) => keyed(req, 'stablecoins', () => registerStablecoin(ctx, req.body)))
-  router.get('/stablecoins', (req, ctx) =>
+  router.handle('registerStablecoin', (req, ctx) => ({status: 201, body: registerStablecoin(ctx, req.body)}))
+  router.handle('listStablecoins', (req, ctx) =>
     listed(
       req,
       stablecoinListQuery,
@@ -71,27 +61,30 @@ export function registerStablecoins(router: Router): void {
       (c) => c,
     ),
   )
-  router.get('/stablecoins/:id', (req, ctx) => ({status: 200, body: getStablecoin(ctx, req.params.id)}))
+  router.handle('getStablecoin', (req, ctx) => ({status: 200, body: getStablecoin(ctx, req.params.stablecoinId)}))
   // Not in the published contract (spec 3 names the request, not its path): see README.
-  router.post('/stablecoins/:id/enablement', (req, ctx) => ({status: 200, body: requestEnablement(ctx, req.params.id)}))
-  router.post('/sandbox/stablecoins/:id/enablement', (req, ctx) => ({
+  router.handle('POST /stablecoins/{stablecoinId}/enablement', (req, ctx) => ({
     status: 200,
-    body: operatorSetEnablement(ctx, req.params.id, req.body),
+    body: requestEnablement(ctx, req.params.stablecoinId),
+  }))
+  router.handle('POST /sandbox/stablecoins/{stablecoinId}/enablement', (req, ctx) => ({
+    status: 200,
+    body: operatorSetEnablement(ctx, req.params.stablecoinId, req.body),
   }))
 
-  router.post('/stablecoins/:id/mints', (req) => mint(req, req.params.id))
-  router.post('/stablecoins/:id/burns', (req) => burn(req, req.params.id))
-  router.get('/stablecoins/:id/operations', (req, ctx) => {
-    getStablecoin(ctx, req.params.id)
+  router.handle('createStablecoinMint', (req) => mint(req, req.params.stablecoinId))
+  router.handle('createStablecoinBurn', (req) => burn(req, req.params.stablecoinId))
+  router.handle('listStablecoinOperations', (req, ctx) => {
+    getStablecoin(ctx, req.params.stablecoinId)
     return listed(
       req,
       operationListQuery,
-      (q, p) => pageOperations<StoredOperation>(ctx.db, req.params.id, q.operationType, p),
+      (q, p) => pageOperations<StoredOperation>(ctx.db, req.params.stablecoinId, q.operationType, p),
       publicOperation,
     )
   })
-  router.get('/stablecoin-operations/:id', (req, ctx) => ({
+  router.handle('getStablecoinOperation', (req, ctx) => ({
     status: 200,
-    body: publicOperation(getOperation(ctx, req.params.id)),
+    body: publicOperation(getOperation(ctx, req.params.stablecoinOperationId)),
   }))
 }

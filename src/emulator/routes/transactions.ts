@@ -22,7 +22,7 @@ import {publicCardTransaction} from '../domain/card-transactions.js'
 
 /** GET /transactions with the published filters, one transaction, approve, reject, confirm and cancel (api-gaps 4.4). */
 export function registerTransactions(router: Router): void {
-  router.get('/transactions', (req, ctx) => {
+  router.handle('listTransactions', (req, ctx) => {
     const q = validate(transactionListQuery, Object.fromEntries(req.query), undefined, pagingErrors(req.query))
     const paging = pagingOf(req.query)
     const {rows, totalCount} = listTransactions(ctx.db, q, paging)
@@ -34,14 +34,14 @@ export function registerTransactions(router: Router): void {
     }
   })
 
-  router.get('/transactions/:id', (req, ctx) =>
-    req.params.id.startsWith('CardTransaction:')
-      ? getCardTransactionRoute(ctx, req.params.id)
-      : {status: 200, body: publicTransaction(getTransaction(ctx, req.params.id))},
+  router.handle('getTransactionById', (req, ctx) =>
+    req.params.transactionId.startsWith('CardTransaction:')
+      ? getCardTransactionRoute(ctx, req.params.transactionId)
+      : {status: 200, body: publicTransaction(getTransaction(ctx, req.params.transactionId))},
   )
 
-  router.post('/transactions/:id/approve', (req, ctx) => {
-    const t = getTransaction(ctx, req.params.id)
+  router.handle('approvePendingPayment', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.transactionId)
     validate(transactionApproveRequest, req.body ?? {})
     return {
       status: 200,
@@ -49,20 +49,20 @@ export function registerTransactions(router: Router): void {
     }
   })
 
-  router.post('/transactions/:id/reject', (req, ctx) => {
-    const t = getTransaction(ctx, req.params.id)
+  router.handle('rejectPendingPayment', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.transactionId)
     validate(transactionRejectRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(rejectTransaction(ctx, t))}
   })
 
-  router.post('/transactions/:id/confirm', (req, ctx) => {
-    const t = getTransaction(ctx, req.params.id)
+  router.handle('confirmReceiptDelivery', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.transactionId)
     const {receiptDeliveryConfirmedAt} = validate(transactionConfirmRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(confirmReceipt(ctx, t, receiptDeliveryConfirmedAt))}
   })
 
-  router.post('/transactions/:id/cancel', (req, ctx) => {
-    const t = getTransaction(ctx, req.params.id)
+  router.handle('cancelTransaction', (req, ctx) => {
+    const t = getTransaction(ctx, req.params.transactionId)
     validate(transactionCancelRequest, req.body ?? {})
     return {status: 200, body: publicTransaction(cancelTransaction(ctx, t))}
   })

@@ -1,4 +1,4 @@
-// The table's vocabulary: the entry types, the permission sets, and `op`/`own` to write an entry.
+// The operation table's vocabulary: the entry types, the permission sets, the body caps, and `op`/`own` to write an entry.
 import type {AGENT_PERMISSIONS} from '../../../lib/schemas/agents.js'
 import type {Permission} from '../../principal.js'
 
@@ -39,6 +39,28 @@ export interface Delegation {
  */
 export type WalletSignature = 'signed-retry' | 'wallet-source' | 'wallet-contact'
 
+/**
+ * Idempotency-Key handling the server applies around the handler: the same key with the same body
+ * replays the first successful answer (idempotency.ts). `scope` names what the key is for,
+ * with `{param}` replaced by the path's value (a key executes one quote, not every quote).
+ * `required`: the contract demands the header (the stablecoin POSTs that create something).
+ */
+export interface Idempotency {
+  scope: string
+  required?: true
+}
+
+/** Documents are at most 10 MB (spec); a multipart envelope adds a little. Operations that take uploads declare it. */
+export const UPLOAD_MAX_BODY = 12 * 1024 * 1024
+/** Every other API request body: JSON far larger than any the contract describes. */
+export const DEFAULT_MAX_BODY = 1024 * 1024
+/** Operations anyone may call without credentials (hosted pages, device-code redemption) read at most this much. */
+export const PUBLIC_MAX_BODY = 64 * 1024
+
+/**
+ * One operation of the sandbox: what it is (method, path, operationId), who may call it, and how the
+ * server runs it. Its handler is bound to it by key (routes/*.ts, `Router.handle`); nothing else routes.
+ */
 export interface AuthzEntry {
   method: string
   /** OpenAPI path template (`/customers/{customerId}`), under the API version prefix. */
@@ -50,7 +72,22 @@ export interface AuthzEntry {
   delegation?: Delegation
   /** Why, where the contract does not say it in the operation's own text. */
   note?: string
+  idempotency?: Idempotency
+  /** The largest body the operation reads (default DEFAULT_MAX_BODY; PUBLIC_MAX_BODY for public callers). */
+  maxBody?: number
+  /**
+   * false: the handler runs outside a database unit, for one that writes nothing and waits on the
+   * network (a webhook test delivery) or commits step by step (a clock advance), so it cannot hold up
+   * every other request.
+   */
+  unit?: false
 }
+
+/** An operation's table entry: the one declaration (the name the rest of the sandbox uses). */
+export type Operation = AuthzEntry
+
+/** The key a handler is bound by: the operationId, or `METHOD /path` for the sandbox's own routes. */
+export const keyOf = (e: AuthzEntry): string => e.operationId ?? `${e.method} ${e.path}`
 
 /**
  * Reads: every permission includes viewing. VIEW is "view all data"; a token that may send payments
@@ -75,7 +112,7 @@ const platform = (anyOf: readonly Permission[]): Who => ({kind: 'platform', anyO
 export const agent = (needs?: AgentPermission): Who => ({kind: 'agent', ...(needs ? {needs} : {})})
 export const PUBLIC: Who = {kind: 'public'}
 
-type Extra = Pick<AuthzEntry, 'walletSignature' | 'delegation' | 'note'>
+type Extra = Pick<AuthzEntry, 'walletSignature' | 'delegation' | 'note' | 'idempotency' | 'maxBody' | 'unit'>
 export const op = (
   method: string,
   path: string,
@@ -83,9 +120,10 @@ export const op = (
   who: Who | readonly Permission[],
   extra: Extra = {},
 ): AuthzEntry => ({method, path, operationId, who: Array.isArray(who) ? platform(who) : (who as Who), ...extra})
-export const own = (method: string, path: string, who: Who | readonly Permission[], note: string): AuthzEntry => ({
-  method,
-  path,
-  who: Array.isArray(who) ? platform(who) : (who as Who),
-  note,
-})
+export const own = (
+  method: string,
+  path: string,
+  who: Who | readonly Permission[],
+  note: string,
+  extra: Omit<Extra, 'note'> = {},
+): AuthzEntry => ({method, path, who: Array.isArray(who) ? platform(who) : (who as Who), note, ...extra})

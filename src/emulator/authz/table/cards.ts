@@ -1,6 +1,7 @@
 import {type AuthzEntry, READ, TRANSACT, MANAGE, op, own} from './build.js'
 
-const CARD_SIMULATORS = [
+/** The simulators the contract names, an operation each; the sandbox's own route serves the rest. */
+export const CONTRACT_CARD_SIMULATORS = [
   'authorization',
   'clearing',
   'return',
@@ -17,13 +18,17 @@ const camel = (s: string) => s.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c
 /** Cards */
 export const CARDS: readonly AuthzEntry[] = [
   op('GET', '/cards', 'listCards', READ),
-  op('POST', '/cards', 'createCard', MANAGE, {note: 'Issuing a card to a customer is managing the customer.'}),
+  op('POST', '/cards', 'createCard', MANAGE, {
+    note: 'Issuing a card to a customer is managing the customer.',
+    // A retried issue replays the first answer, never a second card.
+    idempotency: {scope: 'cards'},
+  }),
   op('GET', '/cards/{id}', 'getCardById', READ),
   op('PATCH', '/cards/{id}', 'updateCardById', MANAGE),
   op('POST', '/cards/{id}/reveal', 'revealCard', MANAGE, {
     note: 'A bearer URL to the full PAN and CVV: more than "view", so not for a read-only token.',
   }),
-  ...CARD_SIMULATORS.map((kind) =>
+  ...CONTRACT_CARD_SIMULATORS.map((kind) =>
     op('POST', `/sandbox/cards/{id}/simulate/${kind}`, `sandboxSimulateCard${camel(kind)}`, TRANSACT),
   ),
   own(

@@ -2,13 +2,16 @@ import {type AuthzEntry, READ, TRANSACT, op} from './build.js'
 
 /** Payments */
 export const PAYMENTS: readonly AuthzEntry[] = [
-  op('POST', '/transfer-in', 'createTransferIn', TRANSACT),
-  op('POST', '/transfer-out', 'createTransferOut', TRANSACT),
+  op('POST', '/transfer-in', 'createTransferIn', TRANSACT, {idempotency: {scope: 'transfer-in'}}),
+  op('POST', '/transfer-out', 'createTransferOut', TRANSACT, {idempotency: {scope: 'transfer-out'}}),
   op('GET', '/receiver/uma/{receiverUmaAddress}', 'lookupUma', READ),
   op('GET', '/receiver/external-account/{accountId}', 'lookupExternalAccount', READ),
   op('GET', '/quotes/{quoteId}', 'getQuoteById', READ),
-  op('POST', '/quotes', 'createQuote', TRANSACT, {walletSignature: 'wallet-source'}),
-  op('POST', '/quotes/{quoteId}/execute', 'executeQuote', TRANSACT, {walletSignature: 'wallet-source'}),
+  op('POST', '/quotes', 'createQuote', TRANSACT, {walletSignature: 'wallet-source', idempotency: {scope: 'quotes'}}),
+  op('POST', '/quotes/{quoteId}/execute', 'executeQuote', TRANSACT, {
+    walletSignature: 'wallet-source',
+    idempotency: {scope: 'execute|{quoteId}'},
+  }),
   op('POST', '/quotes/{quoteId}/authorize', 'authorizeQuote', TRANSACT),
   op('POST', '/quotes/{quoteId}/authorize/resend', 'resendQuoteScaCode', TRANSACT),
   op('GET', '/transactions', 'listTransactions', READ),

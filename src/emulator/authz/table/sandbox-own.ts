@@ -12,7 +12,10 @@ export const SANDBOX_OWN: readonly AuthzEntry[] = [
   own('GET', '/sandbox/events', READ, 'The webhook event log.'),
   // The sandbox clock moves every expiry and delay of the whole sandbox: platform config, as the settings are.
   own('GET', '/sandbox/clock', MANAGE, 'The sandbox clock: its mode and time.'),
-  own('POST', '/sandbox/clock/advance', MANAGE, 'Moves the sandbox clock on, running the jobs due on the way.'),
+  own('POST', '/sandbox/clock/advance', MANAGE, 'Moves the sandbox clock on, running the jobs due on the way.', {
+    // Every job the advance runs is a unit of its own, committed before the next.
+    unit: false,
+  }),
   own('POST', '/sandbox/clock/freeze', MANAGE, 'Stops the sandbox clock.'),
   own('POST', '/sandbox/clock/unfreeze', MANAGE, 'Lets the sandbox clock tick again from where it stands.'),
   own('POST', '/sandbox/clock/reset', MANAGE, "Puts the sandbox clock back on the machine's time."),
@@ -22,7 +25,10 @@ export const SANDBOX_OWN: readonly AuthzEntry[] = [
     MANAGE,
     'Points the webhook endpoint at a local listener: platform config.',
   ),
-  own('POST', '/sandbox/events/{eventId}/replay', MANAGE, 'Re-sends a webhook: webhook delivery is platform config.'),
+  own('POST', '/sandbox/events/{eventId}/replay', MANAGE, 'Re-sends a webhook: webhook delivery is platform config.', {
+    // Waits on the network: outside a unit, so it holds up no other request.
+    unit: false,
+  }),
   own(
     'POST',
     '/sandbox/quotes/{quoteId}/execute-as-agent',

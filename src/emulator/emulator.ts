@@ -1,5 +1,5 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {appendFileSync, existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import type {Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
@@ -18,6 +18,7 @@ import {registerIncomingJobs} from './domain/incoming-uma.js'
 import {onCustomerCreated, registerKycJobs} from './domain/kyc-decisions.js'
 import {registerOwnershipJobs} from './domain/ownership.js'
 import {registerQuoteJobs} from './domain/quotes.js'
+import {DEFAULT_RETENTION, registerRetentionJobs, type Retention} from './domain/retention.js'
 import {registerScaQuoteJobs, scaGate} from './domain/sca-quotes.js'
 import {requireScaSession} from './domain/sca.js'
 import {registerScaResetJobs} from './domain/sca-reset.js'
@@ -34,6 +35,7 @@ import {Scheduler} from './scheduler.js'
 import {lockDataDir} from './serve-lock.js'
 import {defaultConfig, effectiveSettings, type PlatformConfig, type SandboxSettings} from './settings.js'
 import {createListener, schemeOf, type TlsIdentity} from './listener.js'
+import {LogFile, type LogLimit} from './log-file.js'
 import {handleHttp, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
 import {DB_FILE, Db} from './store/db.js'
 import {loadWebhookKey} from './webhook-key.js'
@@ -63,6 +65,10 @@ export interface EmulatorOptions {
   tls?: TlsIdentity
   /** The caller already holds this data dir's serve.lock (the multi server holds its root's, which is the default sandbox's dir). */
   dirLocked?: boolean
+  /** How long records that only matter for a while are kept (domain/retention.ts); defaults for what is not given. */
+  retention?: Partial<Retention>
+  /** When emulator.log is rotated, and how many old files are kept (log-file.ts). */
+  logLimit?: LogLimit
 }
 
 /**
@@ -90,6 +96,9 @@ export class Emulator implements SandboxContext, ServerHost {
   onResponse?: (request: ObservedRequest, response: EmuResponse) => void
   private server?: Server
   private readonly logSink?: (line: string) => void
+  private logFile?: LogFile
+  /** This run's retention (`svc sandbox serve --idempotency-retention`, `--event-retention`). */
+  readonly retention: Retention
   private readonly sockets = new Set<import('node:net').Socket>()
 
   private readonly dirLock: ReturnType<typeof lockDataDir>
@@ -100,6 +109,8 @@ export class Emulator implements SandboxContext, ServerHost {
     try {
       this.dataDir = opts.dataDir
       this.logSink = opts.log
+      this.logFile = new LogFile(join(opts.dataDir, 'emulator.log'), opts.logLimit)
+      this.retention = {...DEFAULT_RETENTION, ...opts.retention}
       const hadCredentials = existsSync(join(opts.dataDir, 'credentials.json'))
       this.credentials = loadCredentials(opts.dataDir)
       if (hadCredentials) checkDatabaseNotLost(opts.dataDir, DB_FILE)
@@ -145,6 +156,7 @@ export class Emulator implements SandboxContext, ServerHost {
         registerScaResetJobs,
         registerStablecoinSettler,
         registerSettler,
+        (ctx: SandboxContext) => registerRetentionJobs(ctx, this.retention),
       ])
         registerJobs(this)
       // Routes: every operation, one register call per resource (routes/index.ts).
@@ -231,11 +243,7 @@ export class Emulator implements SandboxContext, ServerHost {
   readonly log = (line: string): void => {
     const stamped = `${this.iso()} ${line}`
     this.logSink?.(stamped)
-    try {
-      appendFileSync(join(this.opts.dataDir, 'emulator.log'), stamped + '\n', {mode: 0o600})
-    } catch {
-      // the log is a convenience; never fail a request over it
-    }
+    this.logFile?.append(stamped)
   }
 
   /**
@@ -243,6 +251,8 @@ export class Emulator implements SandboxContext, ServerHost {
    * key with a different body is 409 DUPLICATE_PAY_REQUEST. Only successful answers are stored.
    * Keys belong to the caller (token or agent), as payment APIs scope them per account: another
    * principal's use of the same key is a request of its own, never a replay of someone else's answer.
+   * A stored answer is kept for the idempotency retention (`at`: when it was stored), then pruned:
+   * the key is new again.
    */
   readonly idempotent = async (
     req: EmuRequest,
@@ -263,7 +273,7 @@ export class Emulator implements SandboxContext, ServerHost {
       return seen.response
     }
     const response = await run()
-    if (response.status < 400) this.db.put('idempotency', id, {hash, response})
+    if (response.status < 400) this.db.put('idempotency', id, {hash, response, at: this.now()})
     return response
   }
 

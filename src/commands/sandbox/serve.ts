@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {sandboxDataDir} from '../../lib/paths.js'
-import {clearRunning, recordRunning, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
+import {currentEnv} from '../../lib/io.js'
+import {clearRunning, DETACHED_ENV, recordRunning, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 import {
   checkServeFlags,
   detachedArgs,
@@ -87,7 +88,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       renderDetached(this.out, await startDetached(detachedArgs(f, dataDir), dataDir), this.jsonEnabled())
       return undefined
     }
-    const log = (line: string) => process.stderr.write(this.out.dim(line) + '\n')
+    // Started by --detach, stderr is sandbox.out, which nothing rotates: log lines go to emulator.log alone.
+    const log = currentEnv()[DETACHED_ENV]
+      ? () => {}
+      : (line: string) => process.stderr.write(this.out.dim(line) + '\n')
     const {serveSandbox} = await import('../../emulator/serve-sandbox.js')
     const options = {dataDir, port: f.port, log, settings: newDirSettings(f), multi: f.multi, tls: f.tls, ...checked}
     const served = await serveSandbox(options).catch((e: unknown) => {

@@ -100,6 +100,8 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
       let requests = 0
       let errors = 0
       const samples = []
+      // Each client's request pair, halved: whether pruning batches make requests wait (they run between them).
+      const latencies = []
       const sample = () =>
         read((q) => {
           const [retained, all] = q(RETAINED_SQL)
@@ -128,6 +130,7 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
         for (let i = 0; performance.now() < end; i++) {
           await gate
           try {
+            const t = performance.now()
             const cu = await call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: `Soak ${c}-${i}`})
             await call(
               'POST',
@@ -136,6 +139,7 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
               {'idempotency-key': `k-${c}-${i}`},
             )
             requests += 2
+            latencies.push((performance.now() - t) / 2)
           } catch {
             errors++
           }
@@ -164,6 +168,9 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
         // Rows under retention at the start and the end of the measured window: flat once it is in steady state.
         retainedRows: [mid.rows, last.rows],
         bytesPerEvent: events ? eventBytes / events : 0,
+        latencyMs: [0.5, 0.99, 1].map(
+          (p) => latencies.sort((a, b) => a - b)[Math.min(latencies.length - 1, Math.floor(p * latencies.length))],
+        ),
         eventsPerRequest: (customers * 2) / requests,
       }
     } finally {
@@ -175,7 +182,7 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
 }
 
 function summary(r) {
-  return `${r.rate.toFixed(0)} req/s here, ${r.errors} errors, ${r.days} sandbox days; at the end ${r.rows.customers} customers, ${r.rows.events} events, ${r.rows.keys} idempotency records, ${r.mb.toFixed(1)} MB of files; events + idempotency rows ${r.retainedRows[0]} -> ${r.retainedRows[1]} over the measured window; per request ${(r.retainedPerRequest / 1000).toFixed(2)} KB retained records + ${(r.livePerRequest / 1000).toFixed(2)} KB live objects`
+  return `${r.rate.toFixed(0)} req/s here (latency p50/p99/max ${r.latencyMs.map((x) => x.toFixed(0)).join('/')} ms), ${r.errors} errors, ${r.days} sandbox days; at the end ${r.rows.customers} customers, ${r.rows.events} events, ${r.rows.keys} idempotency records, ${r.mb.toFixed(1)} MB of files; events + idempotency rows ${r.retainedRows[0]} -> ${r.retainedRows[1]} over the measured window; per request ${(r.retainedPerRequest / 1000).toFixed(2)} KB retained records + ${(r.livePerRequest / 1000).toFixed(2)} KB live objects`
 }
 
 function startReceiver() {

@@ -3,7 +3,7 @@
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {errorOf} from '../helpers/cli.js'
+import {errorOf, svc} from '../helpers/cli.js'
 import {svcInProcess} from '../helpers/run-command.js'
 import {client, serve, started} from '../helpers/process-sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
@@ -55,6 +55,27 @@ describe('svc sandbox serve retention flags', () => {
       s.child.kill('SIGTERM')
     }
   })
+
+  it('--detach passes the flags on; its log lines go to emulator.log (rotated), not to sandbox.out (never rotated)', async () => {
+    const home = tempDir('svc-ret-detach-')
+    const dataDir = join(home, 'd')
+    const env = {HOME: home, SVC_CONFIG_DIR: join(home, 'c'), SVC_SANDBOX_DIR: dataDir, SVC_NO_INPUT: '1'}
+    const r = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--log-max-size', '1KB', '--json'], {env})
+    expect(r.code, r.stderr).toBe(0)
+    const api = client(r.json())
+    try {
+      // Each endpoint change sends a TEST event: a `webhook TEST ...` log line (~100 bytes).
+      for (let i = 0; i < 15; i++)
+        expect((await api.call('PATCH', '/config', {webhookEndpoint: `http://127.0.0.1:9/h${i}`})).status).toBe(200)
+    } finally {
+      await api.close()
+      expect((await svc(['sandbox', 'stop'], {env})).code).toBe(0)
+    }
+    const log = join(dataDir, 'emulator.log')
+    expect(readFileSync(`${log}.1`, 'utf8')).toMatch(/ webhook TEST /)
+    expect(statSync(log).size).toBeLessThanOrEqual(1024)
+    expect(readFileSync(join(dataDir, 'sandbox.out'), 'utf8')).not.toMatch(/webhook TEST/)
+  }, 30_000)
 
   it('bad values are refused before anything starts, each named', async () => {
     const dataDir = join(tempDir('svc-ret-serve-'), 'data')

@@ -149,6 +149,13 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
       clearInterval(sampler)
       sample()
       const elapsed = (performance.now() - t0) / 1000
+      // Past their retention at the end (the sandbox clock's now): what pruning left behind, if it fell behind.
+      const now = Date.parse((await call('GET', '/sandbox/clock')).now)
+      const [expiredEvents, expiredKeys] = read((q) =>
+        q(
+          `SELECT (SELECT count(*) FROM events WHERE settled_at < ${now - 30 * 86_400_000}), (SELECT count(*) FROM idempotency WHERE stored_at < ${now - 86_400_000})`,
+        ),
+      )
       const [events, keys, customers, eventBytes] = read((q) => [
         ...['events', 'idempotency', 'customers'].map((t) => q(`SELECT count(*) FROM "${t}"`)[0]),
         q(
@@ -162,6 +169,7 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
         rate: requests / elapsed,
         errors,
         rows: {customers, events, keys},
+        expired: {events: expiredEvents, keys: expiredKeys},
         mb: last.files / 1e6,
         retainedPerRequest: perRequest('retained'),
         livePerRequest: perRequest('live'),
@@ -182,7 +190,7 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
 }
 
 function summary(r) {
-  return `${r.rate.toFixed(0)} req/s here (latency p50/p99/max ${r.latencyMs.map((x) => x.toFixed(0)).join('/')} ms), ${r.errors} errors, ${r.days} sandbox days; at the end ${r.rows.customers} customers, ${r.rows.events} events, ${r.rows.keys} idempotency records, ${r.mb.toFixed(1)} MB of files; events + idempotency rows ${r.retainedRows[0]} -> ${r.retainedRows[1]} over the measured window; per request ${(r.retainedPerRequest / 1000).toFixed(2)} KB retained records + ${(r.livePerRequest / 1000).toFixed(2)} KB live objects`
+  return `${r.rate.toFixed(0)} req/s here (latency p50/p99/max ${r.latencyMs.map((x) => x.toFixed(0)).join('/')} ms), ${r.errors} errors, ${r.days} sandbox days; at the end ${r.rows.customers} customers, ${r.rows.events} events, ${r.rows.keys} idempotency records (${r.expired.events} events and ${r.expired.keys} records past 30 days / 24 h), ${r.mb.toFixed(1)} MB of files; events + idempotency rows ${r.retainedRows[0]} -> ${r.retainedRows[1]} over the measured window; per request ${(r.retainedPerRequest / 1000).toFixed(2)} KB retained records + ${(r.livePerRequest / 1000).toFixed(2)} KB live objects`
 }
 
 function startReceiver() {

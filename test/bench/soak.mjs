@@ -2,7 +2,7 @@
 // with it. Called by `npm run bench -- --only soak`; alone: node test/bench/soak.mjs [--soak-seconds 60].
 //
 // Two sandboxes (`svc sandbox serve` children), one after the other, get the same load for
-// --soak-seconds each: --soak-concurrency clients in a loop, each creating a customer (its KYC
+// --soak-seconds each: --soak-concurrency clients sharing a steady pace (--soak-pace, 24 req/s), in a loop, each creating a customer (its KYC
 // decision lands at once: two webhook events, delivered to a local receiver) and asking a KYC link
 // with a fresh Idempotency-Key (a stored answer). The sandbox clock is frozen and advanced one day
 // per second of the run (the clients pause while it moves), so a 60 s run spans 60 sandbox days and
@@ -40,6 +40,9 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
   const seconds = arg('soak-seconds', 60)
   const concurrency = arg('soak-concurrency', 8)
   const rate = arg('soak-rate', 78)
+  // The load's own pace (requests a second, 2 per client iteration): steady, so what is retained (the last 30
+  // days' requests) is flat once retention is reached, whatever else the machine does meanwhile.
+  const pace = arg('soak-pace', 24)
   const receiver = await startReceiver()
   const work = mkdtempSync(join(tmpdir(), 'svc-bench-soak-'))
   try {
@@ -48,7 +51,7 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
     const hour = (perRequest) => (perRequest * rate * 3600) / 1e6
     const events30d = (after.bytesPerEvent * after.eventsPerRequest * rate * 30 * 86_400) / 1e9
     return {
-      load: `${concurrency} clients, ${seconds} s a run, the sandbox clock +1 day a second; growth extrapolated to ${rate} req/s`,
+      load: `${concurrency} clients paced at ${pace} req/s, ${seconds} s a run, the sandbox clock +1 day a second; growth extrapolated to ${rate} req/s`,
       before: summary(before),
       after: summary(after),
       retainedGrowthPerHour: `${hour(before.retainedPerRequest).toFixed(1)} MB -> ${hour(after.retainedPerRequest).toFixed(1)} MB (events and idempotency records, indexes included)`,
@@ -126,8 +129,11 @@ export async function benchSoak({bin = join(root, 'bin', 'run.js'), env = proces
           open()
         }
       }
+      let slot = 0
       const client = async (c) => {
         for (let i = 0; performance.now() < end; i++) {
+          const at = t0 + (slot++ * 2 * 1000) / pace
+          await new Promise((r) => setTimeout(r, Math.max(0, at - performance.now())))
           await gate
           try {
             const t = performance.now()

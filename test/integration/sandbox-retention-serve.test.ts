@@ -13,48 +13,50 @@ afterAll(() => {
 })
 
 describe('svc sandbox serve retention flags', () => {
-  it('--idempotency-retention, --log-max-size and --log-keep apply to the served sandbox', async () => {
-    const home = tempDir('svc-ret-serve-')
-    const dataDir = join(home, 'data')
-    const s = await serve(home, dataDir, [
-      '--decision-delay',
-      '0',
-      '--idempotency-retention',
-      '1h',
-      '--log-max-size',
-      '1KB',
-      '--log-keep',
-      '1',
-    ])
-    const api = client(s.ready)
-    try {
-      expect((await api.call('POST', '/sandbox/clock/freeze')).status).toBe(200)
-      expect((await api.call('PATCH', '/config', {sandbox: {skipVerificationPaperwork: true}})).status).toBe(200)
-      // Each customer's KYC decision emits two events, each a log line (`webhook <type> <id>`).
-      for (let i = 0; i < 12; i++)
-        expect((await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: `Log ${i}`})).status).toBe(
-          201,
-        )
-      const holder = (await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Key'})).body.id
-      const link = (key: string) =>
-        api.call('POST', `/customers/${encodeURIComponent(holder)}/kyc-link`, {}, {'idempotency-key': key})
-      const first = (await link('K')).body.kycUrl
-      expect((await link('K')).body.kycUrl).toBe(first)
-      expect((await api.call('POST', '/sandbox/clock/advance', {by: '59m'})).status).toBe(200)
-      expect((await link('K')).body.kycUrl).toBe(first) // within the hour: a replay
-      expect((await api.call('POST', '/sandbox/clock/advance', {by: '2m'})).status).toBe(200)
-      expect((await link('K')).body.kycUrl).not.toBe(first) // past it: a fresh link
+  for (const mode of ['one sandbox', 'a --multi server'])
+    it(`--idempotency-retention, --log-max-size and --log-keep apply to the served sandbox (${mode})`, async () => {
+      const home = tempDir('svc-ret-serve-')
+      const dataDir = join(home, 'data')
+      const s = await serve(home, dataDir, [
+        ...(mode === 'one sandbox' ? [] : ['--multi']),
+        '--decision-delay',
+        '0',
+        '--idempotency-retention',
+        '1h',
+        '--log-max-size',
+        '1KB',
+        '--log-keep',
+        '1',
+      ])
+      const api = client(s.ready)
+      try {
+        expect((await api.call('POST', '/sandbox/clock/freeze')).status).toBe(200)
+        expect((await api.call('PATCH', '/config', {sandbox: {skipVerificationPaperwork: true}})).status).toBe(200)
+        // Each customer's KYC decision emits two events, each a log line (`webhook <type> <id>`).
+        for (let i = 0; i < 12; i++)
+          expect(
+            (await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: `Log ${i}`})).status,
+          ).toBe(201)
+        const holder = (await api.call('POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Key'})).body.id
+        const link = (key: string) =>
+          api.call('POST', `/customers/${encodeURIComponent(holder)}/kyc-link`, {}, {'idempotency-key': key})
+        const first = (await link('K')).body.kycUrl
+        expect((await link('K')).body.kycUrl).toBe(first)
+        expect((await api.call('POST', '/sandbox/clock/advance', {by: '59m'})).status).toBe(200)
+        expect((await link('K')).body.kycUrl).toBe(first) // within the hour: a replay
+        expect((await api.call('POST', '/sandbox/clock/advance', {by: '2m'})).status).toBe(200)
+        expect((await link('K')).body.kycUrl).not.toBe(first) // past it: a fresh link
 
-      const log = join(dataDir, 'emulator.log')
-      expect(existsSync(`${log}.1`)).toBe(true)
-      expect(existsSync(`${log}.2`)).toBe(false)
-      for (const f of [log, `${log}.1`]) expect(statSync(f).size).toBeLessThanOrEqual(1024)
-      expect(readFileSync(`${log}.1`, 'utf8')).toMatch(/ webhook CUSTOMER\.KYC_/)
-    } finally {
-      await api.close()
-      s.child.kill('SIGTERM')
-    }
-  })
+        const log = join(dataDir, 'emulator.log')
+        expect(existsSync(`${log}.1`)).toBe(true)
+        expect(existsSync(`${log}.2`)).toBe(false)
+        for (const f of [log, `${log}.1`]) expect(statSync(f).size).toBeLessThanOrEqual(1024)
+        expect(readFileSync(`${log}.1`, 'utf8')).toMatch(/ webhook CUSTOMER\.KYC_/)
+      } finally {
+        await api.close()
+        s.child.kill('SIGTERM')
+      }
+    })
 
   it('--detach passes the flags on; its log lines go to emulator.log (rotated), not to sandbox.out (never rotated)', async () => {
     const home = tempDir('svc-ret-detach-')

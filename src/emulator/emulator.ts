@@ -1,5 +1,5 @@
 import {randomBytes} from 'node:crypto'
-import {appendFileSync, existsSync, readFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import type {Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
@@ -17,6 +17,7 @@ import {registerIncomingJobs} from './domain/incoming-uma.js'
 import {onCustomerCreated, registerKycJobs} from './domain/kyc-decisions.js'
 import {registerOwnershipJobs} from './domain/ownership.js'
 import {registerQuoteJobs} from './domain/quotes.js'
+import {DEFAULT_RETENTION, registerRetentionJobs, type Retention} from './domain/retention.js'
 import {registerScaQuoteJobs, scaGate} from './domain/sca-quotes.js'
 import {requireScaSession} from './domain/sca.js'
 import {registerScaResetJobs} from './domain/sca-reset.js'
@@ -33,6 +34,7 @@ import {Scheduler} from './scheduler.js'
 import {lockDataDir} from './serve-lock.js'
 import {defaultConfig, effectiveSettings, type PlatformConfig, type SandboxSettings} from './settings.js'
 import {createListener, schemeOf, type TlsIdentity} from './listener.js'
+import {LogFile, type LogLimit} from './log-file.js'
 import {handleHttp, type Credentials, type ObservedRequest, type ServerHost} from './server.js'
 import {DB_FILE, Db} from './store/db.js'
 import {loadWebhookKey} from './webhook-key.js'
@@ -62,6 +64,10 @@ export interface EmulatorOptions {
   tls?: TlsIdentity
   /** The caller already holds this data dir's serve.lock (the multi server holds its root's, which is the default sandbox's dir). */
   dirLocked?: boolean
+  /** How long records that only matter for a while are kept (domain/retention.ts); defaults for what is not given. */
+  retention?: Partial<Retention>
+  /** When emulator.log is rotated, and how many old files are kept (log-file.ts). */
+  logLimit?: LogLimit
 }
 
 /**
@@ -89,6 +95,9 @@ export class Emulator implements SandboxContext, ServerHost {
   onResponse?: (request: ObservedRequest, response: EmuResponse) => void
   private server?: Server
   private readonly logSink?: (line: string) => void
+  private logFile?: LogFile
+  /** This run's retention (`svc sandbox serve --idempotency-retention`, `--event-retention`). */
+  readonly retention: Retention
   private readonly sockets = new Set<import('node:net').Socket>()
 
   private readonly dirLock: ReturnType<typeof lockDataDir>
@@ -99,6 +108,8 @@ export class Emulator implements SandboxContext, ServerHost {
     try {
       this.dataDir = opts.dataDir
       this.logSink = opts.log
+      this.logFile = new LogFile(join(opts.dataDir, 'emulator.log'), opts.logLimit)
+      this.retention = {...DEFAULT_RETENTION, ...opts.retention}
       const hadCredentials = existsSync(join(opts.dataDir, 'credentials.json'))
       this.credentials = loadCredentials(opts.dataDir)
       if (hadCredentials) checkDatabaseNotLost(opts.dataDir, DB_FILE)
@@ -144,6 +155,7 @@ export class Emulator implements SandboxContext, ServerHost {
         registerScaResetJobs,
         registerStablecoinSettler,
         registerSettler,
+        (ctx: SandboxContext) => registerRetentionJobs(ctx, this.retention),
       ])
         registerJobs(this)
       this.scheduler.complete()
@@ -233,11 +245,7 @@ export class Emulator implements SandboxContext, ServerHost {
   readonly log = (line: string): void => {
     const stamped = `${this.iso()} ${line}`
     this.logSink?.(stamped)
-    try {
-      appendFileSync(join(this.opts.dataDir, 'emulator.log'), stamped + '\n', {mode: 0o600})
-    } catch {
-      // the log is a convenience; never fail a request over it
-    }
+    this.logFile?.append(stamped)
   }
 
   /** A consistent copy of the database in `file`, taken while serving. */

@@ -18,7 +18,7 @@ export function invoke(m: Matched, req: EmuRequest, ctx: SandboxContext): EmuRes
       errors: [{field: 'Idempotency-Key', message: 'header is required on this endpoint'}],
     })
   const scope = idempotency.scope.replace(/\{(\w+)\}/g, (_, name: string) => m.params[name])
-  return replayOrRun(ctx.db, req, scope, () => m.handler(req, ctx))
+  return replayOrRun(ctx.db, req, scope, () => m.handler(req, ctx), ctx.now())
 }
 
 /**
@@ -26,12 +26,15 @@ export function invoke(m: Matched, req: EmuRequest, ctx: SandboxContext): EmuRes
  * key with a different body is 409 DUPLICATE_PAY_REQUEST. Only successful answers are stored.
  * Keys belong to the caller (token or agent), as payment APIs scope them per account: another
  * principal's use of the same key is a request of its own, never a replay of someone else's answer.
+ * A stored answer is kept for the idempotency retention (`at`: when it was stored, on the sandbox
+ * clock), then pruned: the key is new again.
  */
 async function replayOrRun(
   db: Db,
   req: EmuRequest,
   scope: string,
   run: () => EmuResponse | Promise<EmuResponse>,
+  now: number,
 ): Promise<EmuResponse> {
   const key = req.headers['idempotency-key']
   if (typeof key !== 'string' || !key) return run()
@@ -44,6 +47,6 @@ async function replayOrRun(
     return seen.response
   }
   const response = await run()
-  if (response.status < 400) db.put('idempotency', id, {hash, response})
+  if (response.status < 400) db.put('idempotency', id, {hash, response, at: now})
   return response
 }

@@ -29,6 +29,7 @@ export const JOB_KINDS = {
   'sca.reset-liveness': job<{resetId: string}>(),
   'stablecoin.settle': job<{operationId: string}>(),
   'wallet.settle': job<{requestId: string}>(),
+  'retention.prune': job<Record<string, never>>(),
 }
 
 export type JobKind = keyof typeof JOB_KINDS

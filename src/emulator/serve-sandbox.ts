@@ -1,6 +1,8 @@
 import type {ReadyLine} from '../lib/sandbox-process.js'
 import type {FaultSettings} from '../lib/schemas/faults.js'
+import type {Retention} from './domain/retention.js'
 import type {Emulator} from './emulator.js'
+import type {LogLimit} from './log-file.js'
 import type {SandboxSettings} from './settings.js'
 
 /**
@@ -23,8 +25,11 @@ export async function serveSandbox(opts: {
   idleMs?: number
   /** Serve HTTPS with the data dir's own CA (tls/local-ca.ts). */
   tls?: boolean
+  /** This run's retention and log rotation (every sandbox of a multi server alike); defaults for what is not given. */
+  retention?: Partial<Retention>
+  logLimit?: LogLimit
 }): Promise<{ready: ReadyLine; close(): Promise<void>}> {
-  const {dataDir, port, log, settings} = opts
+  const {dataDir, port, log, settings, retention, logLimit} = opts
   const identity = opts.tls ? (await import('./tls/local-ca.js')).sandboxTls(dataDir) : undefined
   const tls = identity && {cert: identity.cert, key: identity.key}
   let emu: Emulator
@@ -32,11 +37,11 @@ export async function serveSandbox(opts: {
   let adminSecret: string | undefined
   if (opts.multi) {
     const {MultiServer} = await import('./multi/server.js')
-    const multi = await MultiServer.start({dataDir, port, log, settings, idleMs: opts.idleMs, tls})
+    const multi = await MultiServer.start({dataDir, port, log, settings, idleMs: opts.idleMs, tls, retention, logLimit})
     ;[server, emu, adminSecret] = [multi, await multi.defaultSandbox(), multi.admin.clientSecret]
   } else {
     const {Emulator} = await (await import('./load.js')).loadEmulator()
-    server = emu = await Emulator.start({dataDir, port, log, settings, tls})
+    server = emu = await Emulator.start({dataDir, port, log, settings, tls, retention, logLimit})
   }
   // Unlike the other settings (new data dirs only), faults are for this run: set (or cleared) at every start.
   if (JSON.stringify(emu.settings().faults ?? opts.noFaults) !== JSON.stringify(opts.faults))

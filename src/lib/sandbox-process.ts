@@ -4,6 +4,7 @@ import {fileURLToPath} from 'node:url'
 import {SvcError} from './errors.js'
 import {ExitCode, type ExitCodeValue} from './exit-codes.js'
 import {ensurePrivateDir, writePrivateFileAtomic} from './fs-safe.js'
+import {currentEnv} from './io.js'
 
 export interface ReadyLine {
   url: string
@@ -53,6 +54,9 @@ export function clearRunning(dataDir: string): void {
   rmSync(readyFile(dataDir), {force: true})
 }
 
+/** Set in the environment of the `svc sandbox serve` that `--detach` starts. */
+export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
+
 /** Starts `svc sandbox serve --json` in the background and resolves with its ready line. */
 export async function startDetached(
   args: string[],
@@ -69,6 +73,9 @@ export async function startDetached(
     .spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], {
       detached: true,
       stdio: ['ignore', 'pipe', logFd],
+      // sandbox.out keeps what the child says before it is ready (why it could not start); its log
+      // lines go to emulator.log only, which is rotated by size, where sandbox.out would grow for ever.
+      env: {...currentEnv(), [DETACHED_ENV]: '1'},
     })
   closeSync(logFd)
   return new Promise((resolve, reject) => {

@@ -8,13 +8,19 @@ import {renderKeyValue} from './output/render.js'
 import {NO_FAULTS, faultSettings, faultSpecToObject, type FaultSettings} from './schemas/faults.js'
 import {fieldErrors} from './schemas/field-errors.js'
 import {readyFile, runningPid, type ReadyLine} from './sandbox-process.js'
+import {
+  parseRetentionFlags,
+  RETENTION_FLAG_NAMES,
+  type RetentionFlags,
+  type RetentionSettings,
+} from './serve-retention.js'
 import {asSandboxDataError} from './sandbox-store.js'
 import {currentEnv, io} from './io.js'
 import {sandboxDataDir} from './paths.js'
 import {shellQuote} from './history/command-line.js'
 
 /** `svc sandbox serve`'s flags, as the command parsed them. */
-export interface ServeFlags {
+export interface ServeFlags extends RetentionFlags {
   port: number
   detach?: boolean
   multi?: boolean
@@ -27,15 +33,18 @@ export interface ServeFlags {
 }
 
 /**
- * The flags oclif cannot check alone, checked before anything starts: --faults and --idle-close.
- * `faults` is this run's (none: NO_FAULTS, which `noFaults` also names for the sandbox side).
+ * The flags oclif cannot check alone, checked before anything starts: --faults, --idle-close and
+ * the retention flags. `faults` is this run's (none: NO_FAULTS, which `noFaults` also names for the sandbox side).
  */
-export function checkServeFlags(f: ServeFlags): {faults: FaultSettings; noFaults: FaultSettings; idleMs?: number} {
+export function checkServeFlags(
+  f: ServeFlags,
+): {faults: FaultSettings; noFaults: FaultSettings; idleMs?: number} & RetentionSettings {
+  const kept = parseRetentionFlags(f)
   const faults = f.faults === undefined ? NO_FAULTS : parseFaultsFlag(f.faults, f['faults-seed'])
   const idleMs = f['idle-close'] === undefined ? undefined : parseDuration(f['idle-close'])
   if (f['idle-close'] !== undefined && idleMs === undefined)
     throw usageError(`--idle-close: "${f['idle-close']}" is not a duration (e.g. 500ms, 30s, 5m)`)
-  return {faults, noFaults: NO_FAULTS, idleMs}
+  return {faults, noFaults: NO_FAULTS, idleMs, ...kept}
 }
 
 function parseFaultsFlag(spec: string, seed: number | undefined): FaultSettings {
@@ -62,6 +71,7 @@ export function detachedArgs(f: ServeFlags, dataDir: string): string[] {
   const args = ['--port', String(f.port), '--data-dir', dataDir]
   for (const name of ['decision-delay', 'webhook-retry-base'] as const)
     if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
+  for (const name of RETENTION_FLAG_NAMES) if (f[name] !== undefined) args.push(`--${name}`, String(f[name]))
   if (f.tls) args.push('--tls')
   if (f.multi) args.push('--multi', ...(f['idle-close'] ? ['--idle-close', f['idle-close']] : []))
   if (f.faults !== undefined)

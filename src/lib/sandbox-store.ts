@@ -88,6 +88,8 @@ export function removeStateFiles(dataDir: string): void {
     'journal.ndjson',
     'journal.ndjson.compact',
     'emulator.log',
+    // Rotated logs (--log-keep, at most 9).
+    ...Array.from({length: 9}, (_, i) => `emulator.log.${i + 1}`),
     'sandbox.out',
   ])
     rmSync(join(dataDir, name), {force: true})

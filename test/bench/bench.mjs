@@ -1,7 +1,7 @@
 // npm run bench: start-up, throughput and memory, measured side by side in one run.
 //
 //   node test/bench/bench.mjs [--runs 21] [--topic-runs 11] [--seconds 3] [--concurrency 32]
-//                             [--only startup|scale|multi]
+//                             [--only startup|scale|multi|soak] [--soak-seconds 60]
 //                             [--customers 1000000]
 //                             [--baseline <built checkout of an earlier commit>]
 //
@@ -17,6 +17,8 @@
 //    --customers (100,000 by default; 1,000,000 for issue 20's targets), every list filter at each.
 // 6. test/bench/multi.mjs: team sandboxes (`serve --multi`): branch time for a 10 MB snapshot, RSS
 //    with 200 sandboxes of which 10 are busy, one busy sandbox's rate alone and with 10 others busy.
+// 7. test/bench/soak.mjs (`--only soak`): database growth per hour under steady requests, without and
+//    with retention, the sandbox clock advanced a day a second.
 // Exit code 1 when a target is missed, so CI can run it as a check.
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -68,6 +70,11 @@ try {
     // `--only multi`: team sandboxes (test/bench/multi.mjs), nothing else.
     if (ONLY === 'multi') {
       await otherBenches([['multi.mjs', 'benchMulti']], {...process.env, HOME: work})
+      break sections
+    }
+    // `--only soak`: database growth per hour without and with retention (test/bench/soak.mjs; --soak-seconds 60).
+    if (ONLY === 'soak') {
+      await otherBenches([['soak.mjs', 'benchSoak']], {...process.env, HOME: work})
       break sections
     }
     const auth = 'Basic ' + Buffer.from(`${sandbox.ready.tokenId}:${sandbox.ready.clientSecret}`).toString('base64')

@@ -1,7 +1,8 @@
 import {Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {sandboxDataDir} from '../../lib/paths.js'
-import {clearRunning, recordRunning, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
+import {currentEnv} from '../../lib/io.js'
+import {clearRunning, DETACHED_ENV, recordRunning, startDetached, type ReadyLine} from '../../lib/sandbox-process.js'
 import {
   checkServeFlags,
   detachedArgs,
@@ -21,7 +22,8 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
     'With --json it prints exactly one line when ready: {"url","tokenId","clientSecret","webhookPublicKey"} (plus "pid" with --detach, "caFile" with --tls). ' +
     'With --tls it serves HTTPS with a certificate from its own CA, made on first start in --data-dir/tls (0600); the local profile trusts that CA by itself, anything else is given it with --ca-file, SVC_CA_FILE or NODE_EXTRA_CA_CERTS. ' +
     'In the foreground it keeps serving and stdout stays open, so read the line from a file, not `$(...)`; with --detach the command prints the line and ends. ' +
-    'The running sandbox records its URL in --data-dir: the `local` profile follows it, whatever --port picked.'
+    'The running sandbox records its URL in --data-dir: the `local` profile follows it, whatever --port picked. ' +
+    'Retention, on the sandbox clock (docs/sandbox.md "Retention"): Idempotency-Key answers are kept --idempotency-retention (24h), delivered, dead and never-addressed webhook events with their attempts --event-retention (30d) after their last attempt, then pruned in small batches; pending events and live objects (customers, accounts, transactions ...) are never pruned. emulator.log is rotated past --log-max-size (10MB), keeping --log-keep (2) old files. These apply to this run.'
   static override examples = [
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --detach --port 0',
@@ -53,6 +55,22 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       description: 'with --multi: close a sandbox that has served nothing this long (it reopens on its next request)',
       dependsOn: ['multi'],
     }),
+    'idempotency-retention': Flags.string({
+      description:
+        'how long an Idempotency-Key replays its first answer, on the sandbox clock; after it the key is new again (default 24h; e.g. 1h, 7d)',
+    }),
+    'event-retention': Flags.string({
+      description:
+        'how long a delivered, dead or never-addressed webhook event and its attempts are kept after its last attempt, on the sandbox clock (default 30d); pending events are never pruned',
+    }),
+    'log-max-size': Flags.string({
+      description: 'rotate emulator.log when it would pass this size (default 10MB; e.g. 500KB, 1GB)',
+    }),
+    'log-keep': Flags.integer({
+      description: 'rotated emulator.log files kept beside it: emulator.log.1 the newest (default 2)',
+      min: 0,
+      max: 9,
+    }),
     'faults-seed': Flags.integer({
       description: 'seed of the fault PRNG, so a run is repeatable',
       min: 0,
@@ -70,7 +88,10 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       renderDetached(this.out, await startDetached(detachedArgs(f, dataDir), dataDir), this.jsonEnabled(), dataDir)
       return undefined
     }
-    const log = (line: string) => process.stderr.write(this.out.dim(line) + '\n')
+    // Started by --detach, stderr is sandbox.out, which nothing rotates: log lines go to emulator.log alone.
+    const log = currentEnv()[DETACHED_ENV]
+      ? () => {}
+      : (line: string) => process.stderr.write(this.out.dim(line) + '\n')
     const {serveSandbox} = await import('../../emulator/serve-sandbox.js')
     const options = {dataDir, port: f.port, log, settings: newDirSettings(f), multi: f.multi, tls: f.tls, ...checked}
     const served = await serveSandbox(options).catch((e: unknown) => {

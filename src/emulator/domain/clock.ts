@@ -6,11 +6,12 @@ import {AdvanceStopped} from '../scheduler.js'
 import {isTransient, storeFaultOf} from '../store/errors.js'
 import {eventsAfter} from '../store/events.js'
 import {countJobs, jobsScheduledAfter, nextDueAt} from '../store/jobs.js'
+import {HOUSEKEEPING_JOBS} from './retention.js'
 
 /** The clock as GET /sandbox/clock shows it. */
 export function clockView(ctx: SandboxContext): ClockView {
   const s = ctx.clock.state()
-  const next = nextDueAt(ctx.db)
+  const next = nextDueAt(ctx.db, HOUSEKEEPING_JOBS)
   const machine = ctx.clock.machine()
   const now = ctx.now()
   return {
@@ -19,7 +20,8 @@ export function clockView(ctx: SandboxContext): ClockView {
     machineTime: ctx.iso(machine),
     // Read once each: two readings of a ticking machine clock would show real time off by a millisecond.
     offsetMs: s.mode === 'real' ? 0 : now - machine,
-    pendingJobs: countJobs(ctx.db),
+    // Housekeeping (retention) is left out: what is pending here is work that moves objects on.
+    pendingJobs: countJobs(ctx.db, HOUSEKEEPING_JOBS),
     nextJobAt: next === undefined ? null : ctx.iso(next),
   }
 }
@@ -128,7 +130,7 @@ function advanceStoppedError(ctx: SandboxContext, e: AdvanceStopped, from: numbe
       reached: ctx.iso(e.reached),
       target: ctx.iso(target),
       jobsRun: ran,
-      pendingJobs: countJobs(ctx.db),
+      pendingJobs: countJobs(ctx.db, HOUSEKEEPING_JOBS),
     },
     {'retry-after': full ? '30' : '1'},
   )
@@ -153,7 +155,7 @@ export function unfreezeClock(ctx: SandboxContext): ClockView {
  */
 export function resetClock(ctx: SandboxContext, force = false): ClockView {
   const machine = ctx.clock.machine()
-  const later = jobsScheduledAfter(ctx.db, machine)
+  const later = jobsScheduledAfter(ctx.db, machine, HOUSEKEEPING_JOBS)
   if (later.length && !force)
     throw conflict(
       'CLOCK_JOBS_PENDING',

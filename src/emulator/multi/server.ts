@@ -3,7 +3,7 @@ import type {AddressInfo, Socket} from 'node:net'
 import {join} from 'node:path'
 import {ensurePrivateDir} from '../../lib/fs-safe.js'
 import {API_VERSION} from '../../lib/paths.js'
-import type {Emulator} from '../emulator.js'
+import type {Emulator, EmulatorOptions} from '../emulator.js'
 import type {EmuResponse} from '../context.js'
 import {HttpError, errorBody} from '../http-error.js'
 import {lockDataDir} from '../serve-lock.js'
@@ -28,6 +28,9 @@ export interface MultiOptions {
   now?: () => number
   /** Serve HTTPS with this certificate (`svc sandbox serve --multi --tls`). */
   tls?: TlsIdentity
+  /** Retention and emulator.log rotation, for every sandbox alike. */
+  retention?: EmulatorOptions['retention']
+  logLimit?: EmulatorOptions['logLimit']
 }
 
 const PREFIX = `/${API_VERSION}`
@@ -63,6 +66,8 @@ export class MultiServer {
         settings: opts.settings,
         recordRequests: opts.recordRequests,
         now: opts.now,
+        retention: opts.retention,
+        logLimit: opts.logLimit,
       })
     } catch (e) {
       this.dirLock.release()

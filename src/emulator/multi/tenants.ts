@@ -50,6 +50,8 @@ export interface TenantsOptions {
   settings?: Partial<SandboxSettings>
   recordRequests?: boolean
   now?: () => number
+  retention?: EmulatorOptions['retention']
+  logLimit?: EmulatorOptions['logLimit']
 }
 
 /**
@@ -132,6 +134,8 @@ export class Tenants {
       settings: this.opts.settings,
       recordRequests: this.opts.recordRequests,
       now: this.opts.now,
+      retention: this.opts.retention,
+      logLimit: this.opts.logLimit,
     }
     t.emu = Emulator.open(opts)
     if (!t.credentials) {

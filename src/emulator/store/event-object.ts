@@ -8,3 +8,20 @@ export function objectOfEvent(event: {id?: string; data?: unknown}): string {
   const id = data && typeof data === 'object' ? (data.id ?? data.transactionId ?? data.operationId) : undefined
   return typeof id === 'string' && id ? id : String(event.id ?? '')
 }
+
+/**
+ * When an event's delivery settled, the time its retention runs from: its last attempt (delivered,
+ * dead, or replayed since), or when it happened if it was never addressed (`none`). A pending event
+ * has not settled (null): it is never pruned, however old.
+ */
+export function settledAtOfEvent(stored: {
+  delivery?: string
+  delivered?: boolean
+  event?: {timestamp?: string}
+  attempts?: Array<{at?: string}>
+}): number | null {
+  if (stored.delivery === 'pending') return null
+  const last = stored.attempts?.at(-1)?.at ?? stored.event?.timestamp
+  const ms = last ? Date.parse(last) : NaN
+  return Number.isFinite(ms) ? ms : null
+}

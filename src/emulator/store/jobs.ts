@@ -7,16 +7,19 @@ export function dueJobs(db: Db, now: number, limit: number): string[] {
     .map((r) => r[0] as string)
 }
 
-/** When the earliest job is due, if any. */
-export function nextDueAt(db: Db): number | undefined {
-  const row = db.sql.row('SELECT due_at FROM jobs ORDER BY due_at LIMIT 1')
+/** When the earliest job is due, if any; `except`: leaving out jobs of these kinds. */
+export function nextDueAt(db: Db, except: readonly string[] = []): number | undefined {
+  const row = db.sql.row(`SELECT due_at FROM jobs${notIn(except)} ORDER BY due_at LIMIT 1`, ...except)
   return row ? Number(row[0]) : undefined
 }
 
-/** Jobs scheduled after `at` (the sandbox clock ran ahead of the machine's when they were). */
-export function jobsScheduledAfter(db: Db, at: number): Job[] {
-  return db.all<Job>('jobs').filter((j) => (j.scheduledAt ?? 0) > at)
+/** Jobs scheduled after `at` (the sandbox clock ran ahead of the machine's when they were), but for those of the `except` kinds. */
+export function jobsScheduledAfter(db: Db, at: number, except: readonly string[] = []): Job[] {
+  return db.all<Job>('jobs').filter((j) => (j.scheduledAt ?? 0) > at && !except.includes(j.kind))
 }
+
+const notIn = (kinds: readonly string[]) =>
+  kinds.length ? ` WHERE kind NOT IN (${kinds.map(() => '?').join(', ')})` : ''
 
 export function jobsOfKind(db: Db, kind: string): Job[] {
   return db.docs<Job>(db.sql.rows('SELECT doc FROM jobs WHERE kind = ? ORDER BY due_at, id', kind))
@@ -34,6 +37,6 @@ export interface Job {
   failures?: number
 }
 
-export function countJobs(db: Db): number {
-  return Number(db.sql.row('SELECT count(*) FROM jobs')?.[0] ?? 0)
+export function countJobs(db: Db, except: readonly string[] = []): number {
+  return Number(db.sql.row(`SELECT count(*) FROM jobs${notIn(except)}`, ...except)?.[0] ?? 0)
 }

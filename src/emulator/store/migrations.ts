@@ -13,8 +13,10 @@ import {COUNTS_TABLE_SQL, TABLES, createTableSql, indexName, upsertOf, type Tabl
  * Version 4 (issue 20): created_at buckets per month/day/hour/minute (`timeCounts`) for date-range
  * totals, and the (customerType, region) index and counters.
  * Version 5 (issue 31): the events' `object` column and its indexes (delivery in order per object).
+ * Version 6 (issue 31): the events' `settled_at` and the idempotency records' `stored_at`, indexed,
+ * which retention prunes by (store/retention.ts).
  */
-export const SCHEMA_VERSION = Math.max(5, ...TABLES.map((t) => t.since ?? 1))
+export const SCHEMA_VERSION = Math.max(6, ...TABLES.map((t) => t.since ?? 1))
 
 /**
  * Applies forward migrations from `PRAGMA user_version` up to SCHEMA_VERSION, all in one

@@ -1,6 +1,6 @@
 /** KYC/KYB records: beneficial owners, documents, verifications. */
 
-import {text, createdAt, keyOnly, type TableDef} from '../schema.js'
+import {text, int, createdAt, keyOnly, type TableDef} from '../schema.js'
 
 export const KYC_TABLES: TableDef[] = [
   {
@@ -20,7 +20,8 @@ export const KYC_TABLES: TableDef[] = [
   },
   keyOnly('kycLinks'),
   keyOnly('contactCodes'),
-  keyOnly('idempotency'),
+  // A replayable answer by `<principal>|<scope>|<key>`; stored_at: when, for its retention (store/retention.ts).
+  {name: 'idempotency', columns: [int('stored_at', (d) => d.at)], indexes: [{columns: ['stored_at']}]},
   keyOnly('dailyVolume'),
   keyOnly('ledger'),
 ]

@@ -1,7 +1,7 @@
 /** The sandbox's own machinery: the rate cache, the event log (webhooks), the deferred jobs. */
 
 import {text, int, type TableDef} from '../schema.js'
-import {objectOfEvent} from '../event-object.js'
+import {objectOfEvent, settledAtOfEvent} from '../event-object.js'
 
 export const SYSTEM_TABLES: TableDef[] = [
   {name: 'rates', columns: [], indexes: [], cached: true},
@@ -14,6 +14,8 @@ export const SYSTEM_TABLES: TableDef[] = [
       text('endpoint', 'endpoint'),
       // The object an event is about (its data.id): delivery keeps order per object (webhook-deliverer.ts).
       text('object', (d) => objectOfEvent(d.event ?? {})),
+      // When its delivery settled (null while pending): retention runs from it (store/retention.ts).
+      int('settled_at', (d) => settledAtOfEvent(d)),
     ],
     indexes: [
       {columns: ['seq'], unique: true},
@@ -21,6 +23,7 @@ export const SYSTEM_TABLES: TableDef[] = [
       {columns: ['delivery', 'endpoint', 'object', 'seq']},
       {columns: ['object', 'seq']},
       {columns: ['type', 'seq']},
+      {columns: ['settled_at']},
     ],
   },
   {

@@ -8,7 +8,7 @@ import {jobsOfKind} from '../store/jobs.js'
  * for ever; emulator.log is rotated by size (log-file.ts), not here.
  */
 export interface Retention {
-  /** An Idempotency-Key's stored answer replays this long after it was stored (Stripe keeps keys 24 h; the spec names no lifetime). */
+  /** A stored answer to an idempotent request replays this long after it was stored (Stripe keeps keys 24 h; the spec names no lifetime). */
   idempotencyMs: number
   /** A delivered, dead or never-addressed webhook event, its attempts inside it, is kept this long after its last attempt. */
   eventsMs: number

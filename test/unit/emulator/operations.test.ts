@@ -154,7 +154,7 @@ describe('the job kinds', () => {
     const emu = await Emulator.start({dataDir: dir, port: 0})
     try {
       const kinds = Object.keys(JOB_KINDS) as JobKind[]
-      expect(kinds).toHaveLength(16)
+      expect(kinds).toHaveLength(17)
       expect(() => emu.scheduler.complete()).not.toThrow()
       for (const kind of kinds) expect(thrown(() => emu.scheduler.on(kind, () => {}))).toMatch(/has two handlers/)
     } finally {

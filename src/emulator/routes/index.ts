@@ -23,6 +23,7 @@ import {registerAgentMe} from './agents-me.js'
 import {registerAgents} from './agents.js'
 import {registerCards} from './cards.js'
 import {registerClock} from './clock.js'
+import {registerSandboxTrigger} from './sandbox-trigger.js'
 
 /** Every resource module registers its routes here (one line each). */
 export function registerRoutes(router: Router): void {
@@ -52,4 +53,5 @@ export function registerRoutes(router: Router): void {
   registerAgents(router)
   registerCards(router)
   registerClock(router)
+  registerSandboxTrigger(router)
 }

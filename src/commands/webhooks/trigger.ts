@@ -22,8 +22,8 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     '<%= config.bin %> webhooks trigger --list',
     '<%= config.bin %> webhooks trigger OUTGOING_PAYMENT.COMPLETED --json',
     '<%= config.bin %> webhooks trigger CARD_TRANSACTION.SETTLED --url http://127.0.0.1:4020/webhooks',
-    '<%= config.bin %> webhooks trigger INCOMING_PAYMENT.COMPLETED --object Transaction:019542f5-b3e7-1d02-0000-000000000001',
-    '<%= config.bin %> webhooks trigger CARD_TRANSACTION.PARTIALLY_SETTLED --object CardTransaction:019542f5-b3e7-1d02-0000-000000000002 --set amount=5.00',
+    '<%= config.bin %> webhooks trigger OUTGOING_PAYMENT.COMPLETED --object Transaction:…',
+    '<%= config.bin %> webhooks trigger CARD_TRANSACTION.PARTIALLY_SETTLED --object CardTransaction:… --set amount=5.00',
   ]
   static override baseFlags = withTimeout('2m')
   static override args = {

@@ -99,8 +99,8 @@ async function outgoingProcessing(): Promise<{id: string; account: string}> {
   return {id, account}
 }
 
-async function card(suffix: '001' | '100'): Promise<string> {
-  const c = await approvedCustomer(sbx, ['USD'])
+async function card(suffix: '001' | '100', holder?: Awaited<ReturnType<typeof approvedCustomer>>): Promise<string> {
+  const c = holder ?? (await approvedCustomer(sbx, ['USD']))
   await api(sbx, 'POST', `/sandbox/internal-accounts/${encodeURIComponent(c.account('USD'))}/fund`, {amount: 10_000})
   const r = await api(sbx, 'POST', '/cards', {
     cardholderId: c.id,
@@ -257,6 +257,30 @@ const CASES: Record<string, () => Promise<void>> = {
     const out = await trigger('CARD.STATE_CHANGE', id, 'state=FROZEN')
     expect(out.event.data.state).toBe('FROZEN')
     expect(stored('cards', id).state).toBe('FROZEN')
+  },
+  'CARD.FUNDING_SOURCE_CHANGE': async () => {
+    const c = await approvedCustomer(sbx, ['USD'])
+    const first = c.account('USD')
+    const id = await card('001', c)
+    await trigger('CARD.STATE_CHANGE', id)
+    const other = await approvedCustomer(sbx, ['USD'])
+    // Another customer's account is refused by the sandbox (the card's funding rule), and nothing changes.
+    const refused = await sbx.run([
+      'webhooks',
+      'trigger',
+      'CARD.FUNDING_SOURCE_CHANGE',
+      '--object',
+      id,
+      '--set',
+      `fundingSources=${other.account('USD')}`,
+    ])
+    expect(refused.code, refused.stderr).toBe(1) // the sandbox's 400
+    expect(refused.stderr).toContain('is not an internal account of the cardholder')
+    expect(stored('cards', id).fundingSources).toEqual([first])
+    const sources = [first]
+    const out = await trigger('CARD.FUNDING_SOURCE_CHANGE', id, `fundingSources=${sources.join(',')}`)
+    expect(out.event.data.fundingSources).toEqual(sources)
+    expect(stored('cards', id).fundingSources).toEqual(sources)
   },
   'CARD_TRANSACTION.PARTIALLY_SETTLED': async () => {
     const id = await authorization()

@@ -4,7 +4,6 @@ import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {usageError} from '../../lib/errors.js'
 import {dryRunFlag} from '../../lib/flags.js'
 import {TRIGGERABLE, triggerInput} from '../../lib/webhook-trigger/catalogue.js'
-import {objectFormOf} from '../../lib/webhook-trigger/object-forms.js'
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
   static override summary = 'Make the sandbox emit a real, signed event of a type (default TEST) and show its delivery'
@@ -96,28 +95,8 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
   }
 
   private async list() {
-    const data = TRIGGERABLE.map(({type, how, spec, localOnly}) => ({
-      type,
-      spec,
-      localOnly: Boolean(localOnly),
-      how,
-      ...objectFormOf(type),
-    }))
-    if (!this.jsonEnabled()) {
-      const {renderTable} = await import('../../lib/output/render.js')
-      await renderTable(
-        this.out,
-        ['type', 'spec §6', 'local only', 'what the sandbox is made to do', '--object'],
-        data.map((t) => [
-          t.type,
-          t.spec ? 'yes' : '',
-          t.localOnly ? 'yes' : '',
-          t.how,
-          t.object ? `${t.object.needs}${t.object.params.length ? ` (--set ${t.object.params.join(', ')})` : ''}` : '',
-        ]),
-      )
-    }
-    return {data}
+    const {renderTriggerList} = await import('../../lib/webhook-trigger/render.js')
+    return renderTriggerList(this.out, this.jsonEnabled())
   }
 
   private async test() {

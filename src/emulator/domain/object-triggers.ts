@@ -3,6 +3,7 @@ import {
   OBJECT_FORMS,
   amountOf,
   checkSets,
+  idList,
   kindOfId,
   objectForm,
   type ObjectForm,
@@ -156,6 +157,11 @@ const onExternalAccount: Apply = (ctx, form, id) => {
 
 const onCard: Apply = (ctx, form, id, set) => {
   const card = getCard(ctx, id)
+  if (form.type === 'CARD.FUNDING_SOURCE_CHANGE') {
+    if (card.state !== 'ACTIVE' && card.state !== 'FROZEN') throw wrongState(form, id, card.state)
+    const fundingSources = set.fundingSources ? idList(set.fundingSources, 'InternalAccount')! : card.fundingSources
+    return publicCard(updateCard(ctx, card, {fundingSources}))
+  }
   const wanted = set.state
   if (card.state === 'PROCESSING') {
     if (wanted === 'FROZEN')

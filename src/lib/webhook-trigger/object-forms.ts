@@ -10,7 +10,9 @@ import {MoneyError, toMinor} from '../money.js'
 export type ObjectKind = 'Transaction' | 'Customer' | 'CardTransaction' | 'Card' | 'ExternalAccount'
 
 export type TriggerParam =
-  {kind: 'amount'; description: string} | {kind: 'enum'; values: readonly string[]; description: string}
+  | {kind: 'amount'; description: string}
+  | {kind: 'enum'; values: readonly string[]; description: string}
+  | {kind: 'ids'; prefix: string; description: string}
 
 export interface ObjectForm {
   type: string
@@ -183,6 +185,19 @@ export const OBJECT_FORMS: readonly ObjectForm[] = [
     },
   },
   {
+    type: 'CARD.FUNDING_SOURCE_CHANGE',
+    object: 'Card',
+    needs: 'a card in ACTIVE or FROZEN',
+    how: "its funding accounts are set (the cardholder's, in the card's currency)",
+    params: {
+      fundingSources: {
+        kind: 'ids',
+        prefix: 'InternalAccount',
+        description: 'the funding accounts, comma-separated, in priority order (default: the ones it has)',
+      },
+    },
+  },
+  {
     type: 'CARD_TRANSACTION.PARTIALLY_SETTLED',
     object: 'CardTransaction',
     needs: OPEN_CARD,
@@ -236,8 +251,18 @@ export function checkSets(form: ObjectForm, set: Readonly<Record<string, string>
       errors.push({field: `set.${name}`, message: `"${value}" must be one of ${p.values.join(', ')}`})
     else if (p.kind === 'amount' && !/^\d+(\.\d+)?$/.test(value))
       errors.push({field: `set.${name}`, message: `"${value}" must be a positive decimal amount (e.g. 5.00)`})
+    else if (p.kind === 'ids' && !idList(value, p.prefix))
+      errors.push({field: `set.${name}`, message: `"${value}" must be ${p.prefix}:... ids, comma-separated (1 to 10)`})
   }
   return errors
+}
+
+/** The ids of a comma-separated list, when each has the prefix (1 to 10 of them); else undefined. */
+export function idList(value: string, prefix: string): string[] | undefined {
+  const ids = value.split(',').map((v) => v.trim())
+  return ids.length <= 10 && ids.every((id) => id.startsWith(`${prefix}:`) && id.length > prefix.length + 1)
+    ? ids
+    : undefined
 }
 
 /** `field=value` pairs as given to `--set`, or the errors of the malformed ones. */

@@ -1,6 +1,8 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, inject, it} from 'vitest'
 import {SANDBOX_UMA_DOMAIN} from '../../src/lib/schemas/uma.js'
 import {OBJECT_FORMS} from '../../src/lib/webhook-trigger/object-forms.js'
+import {Contract} from '../helpers/contract.js'
+import {checkWebhookBody} from '../helpers/contract-webhooks.js'
 import {api, approvedCustomer, balanceOf, fundedPayer, imbalance} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {startReceiver, type TestReceiver} from '../helpers/webhook-receiver.js'
@@ -10,12 +12,15 @@ import {eventually} from '../helpers/wait.js'
  * `svc webhooks trigger TYPE --object ID [--set k=v]` for every type with an object form: an object
  * made beforehand waits in the state the transition starts from (every delay of the sandbox is an
  * hour, so nothing moves by itself); the command makes the sandbox move it; the sandbox's store
- * shows the new state and the receiver (the configured endpoint) gets the event.
+ * shows the new state and the receiver (the configured endpoint) gets the event, its body valid by the
+ * contract's webhook schema.
  */
 const HOUR = 3_600_000
 let sbx: TestSandbox
 let receiver: TestReceiver
+let contract: Contract
 beforeAll(async () => {
+  contract = await Contract.load(undefined, inject('contractJson') || undefined)
   sbx = await startSandbox({
     decisionDelayMs: HOUR,
     paymentCompletionDelayMs: HOUR,
@@ -56,6 +61,8 @@ async function trigger(type: string, objectId: string, ...set: string[]) {
   await eventually(() => receiver.got.some((d) => d.id === out.event.id))
   const body = JSON.parse(receiver.got.find((d) => d.id === out.event.id)!.body)
   expect(body).toEqual(out.event)
+  const check = checkWebhookBody(contract, body)
+  expect(check.errors, `${type} against the contract (${check.operation ?? 'no operation'})`).toEqual([])
   return out
 }
 
@@ -320,6 +327,17 @@ describe('svc webhooks trigger TYPE --object ID', () => {
     },
     90_000,
   )
+
+  it('for people: what the sandbox did on stderr, the event, the object and its new state on stdout', async () => {
+    const {id} = await outgoingProcessing()
+    const r = await sbx.run(['webhooks', 'trigger', 'OUTGOING_PAYMENT.COMPLETED', '--object', id])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toContain(`${id} is now COMPLETED; the sandbox emitted OUTGOING_PAYMENT.COMPLETED`)
+    expect(r.stderr).toContain('OUTGOING_PAYMENT.COMPLETED happened and was delivered')
+    expect(r.stdout).toMatch(new RegExp(`object\\s+${id}`))
+    expect(r.stdout).toMatch(/now\s+COMPLETED/)
+    expect(r.stdout).toMatch(/delivery\s+delivered \(endpoint answered HTTP 200\)/)
+  })
 
   it('money stayed balanced through all of it', async () => {
     expect(Object.values(await imbalance(sbx)).every((v) => v === 0)).toBe(true)

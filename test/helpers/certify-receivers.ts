@@ -1,9 +1,10 @@
 // Receivers for `svc webhooks certify`: one that does everything right, and buggy ones with one bug each.
 import {generateKeyPairSync} from 'node:crypto'
-import {writeFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {readFileSync, writeFileSync} from 'node:fs'
+import {join, resolve} from 'node:path'
 import {verifyWebhookSignature} from '../../src/lib/webhook-signature.js'
 import {SPEC_EVENTS} from '../../src/lib/webhook-certify/spec-events.js'
+import {REPO_ROOT} from './contract.js'
 import {tempDir} from './temp-dirs.js'
 import {startReceiver, type Answer, type Received, type TestReceiver} from './webhook-receiver.js'
 
@@ -14,6 +15,8 @@ export type ReceiverBug =
   | '500s on unknown types'
   | 'times out'
   | 'answers 202 and never calls back'
+  | 'processes duplicates twice'
+  | 'regresses on out-of-order events'
 
 /** Where an asynchronous receiver approves a payment it answered 202 to: the sandbox, with its credentials. */
 export interface CallBack {
@@ -22,7 +25,18 @@ export interface CallBack {
   clientSecret: string
 }
 
-const KNOWN = new Set(SPEC_EVENTS.map((e) => e.type))
+/** The contract's webhook types (openapi.yaml WebhookType): what a receiver written against it knows. */
+const KNOWN = new Set([...SPEC_EVENTS.map((e) => e.type), ...contractWebhookTypes()])
+
+function contractWebhookTypes(): string[] {
+  const yaml = readFileSync(resolve(REPO_ROOT, '../shared/spec/openapi.yaml'), 'utf8')
+  const block = /\n {4}WebhookType:\n {6}type: string\n {6}enum:\n((?: {8}- .+\n)+)/.exec(yaml)
+  if (!block) throw new Error('openapi.yaml has no WebhookType enum')
+  return block[1]
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replace(/^ {8}- /, '').trim())
+}
 
 /** A P-256 key pair on disk: certify signs with the private file, the receivers trust the public PEM. */
 export function signingKeyPair(): {privateKeyFile: string; publicKeyPem: string} {
@@ -34,8 +48,11 @@ export function signingKeyPair(): {privateKeyFile: string; publicKeyPem: string}
 
 /**
  * The reference receiver (no bug): verifies the signature (401), dedupes by event id (a duplicate is
- * answered 200 and not processed again), acknowledges unknown types, approves pending payments up to
- * $10,000 and rejects larger ones with an Error body (a bank-rail one is only acknowledged).
+ * answered 200 and not processed again), acknowledges unknown types, keeps each payment's and
+ * customer's latest state (a PENDING never overwrites a decided one), acknowledges a late PENDING of
+ * a payment it knows decided, rejects payments to customers it knows are not APPROVED, approves
+ * pending payments up to $10,000 and rejects larger ones with an Error body (a bank-rail one is
+ * only acknowledged).
  */
 export function startCertifyReceiver(
   publicKeyPem: string,
@@ -43,10 +60,11 @@ export function startCertifyReceiver(
   callBack?: CallBack,
 ): Promise<TestReceiver> {
   const processed = new Set<string>()
+  const state = new Map<string, string>()
   return startReceiver((r: Received): Answer => {
     if (bug !== 'accepts bad signatures' && !verifyWebhookSignature(r.body, header(r), publicKeyPem))
       return {status: 401, body: {code: 'INVALID_SIGNATURE', message: 'signature does not verify'}}
-    if (processed.has(r.id)) {
+    if (processed.has(r.id) && bug !== 'processes duplicates twice') {
       if (bug === 'refuses a legitimate redelivery')
         return {status: 401, body: {code: 'REPLAY', message: 'event already seen: replay attack?'}}
       return {status: 200}
@@ -54,9 +72,27 @@ export function startCertifyReceiver(
     processed.add(r.id)
     if (!KNOWN.has(r.type) && bug === '500s on unknown types') return {status: 500}
     if (r.type === 'OUTGOING_PAYMENT.COMPLETED' && bug === 'times out') return {status: 200, delayMs: 5_500}
-    if (r.type === 'INCOMING_PAYMENT.PENDING') return decide(r, bug, callBack)
-    return {status: 200}
+    const data = (JSON.parse(r.body) as {data?: Record<string, unknown>}).data ?? {}
+    const now = statusOf(r.type, data)
+    if (typeof data.id === 'string' && now) {
+      const before = state.get(data.id)
+      if (!before || now !== 'PENDING' || before === 'PENDING' || bug === 'regresses on out-of-order events')
+        state.set(data.id, now)
+    }
+    if (r.type !== 'INCOMING_PAYMENT.PENDING') return {status: 200}
+    if (state.get(String(data.id)) !== 'PENDING') return {status: 200} // decided already: a late copy
+    const customer = state.get(String(data.customerId))
+    if (customer && customer !== 'APPROVED')
+      return {status: 403, body: {code: 'CUSTOMER_NOT_VERIFIED', message: `the customer is ${customer}`}}
+    return decide(r, bug, callBack)
   })
+}
+
+/** The state an event tells of its object: a payment's status, a customer's KYC/KYB status. */
+function statusOf(type: string, data: Record<string, unknown>): string | undefined {
+  if (type.startsWith('CUSTOMER.')) return String(data.kycStatus ?? data.kybStatus ?? '') || undefined
+  if (type.startsWith('INCOMING_PAYMENT.')) return typeof data.status === 'string' ? data.status : undefined
+  return undefined
 }
 
 const header = (r: Received) => {

@@ -238,6 +238,7 @@ const LOCAL_HELPERS = [
   /^\/sandbox\/quorum-public-key$/,
   /^\/sandbox\/events$/,
   /^\/sandbox\/webhooks\/listener$/,
+  /^\/sandbox\/webhooks\/trigger$/,
   /^\/sandbox\/events\/[^/]+\/replay$/,
   /^\/sandbox\/stablecoins\/[^/]+\/enablement$/,
   /^\/sandbox\/stablecoin-provider-accounts\/[^/]+\/status$/,

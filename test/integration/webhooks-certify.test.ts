@@ -49,10 +49,10 @@ describe('svc webhooks certify', () => {
       'signature: a missing header is refused',
       'signature: a malformed header is refused',
     ])
-    expect(report.cases).toHaveLength(15)
+    expect(report.cases).toHaveLength(17)
     const xml = readFileSync(junit, 'utf8')
-    expect(xml).toContain('tests="15" failures="0"')
-    expect(xml.match(/<testcase /g)).toHaveLength(15)
+    expect(xml).toContain('tests="17" failures="0"')
+    expect(xml.match(/<testcase /g)).toHaveLength(17)
   })
 
   it('delivers every webhook type of the contract, and an unknown one, signed', () => {
@@ -60,7 +60,8 @@ describe('svc webhooks certify', () => {
     for (const t of ['TEST', 'INCOMING_PAYMENT.PENDING', 'CARD_TRANSACTION.EXCEPTION', 'AGENT_ACTION.PENDING_APPROVAL'])
       expect(types.has(t)).toBe(true)
     expect(types.has('SVC_CERTIFY.UNKNOWN_TYPE')).toBe(true)
-    expect(types.size).toBe(27) // the 26 types with an example in the contract, and the unknown one
+    // The 26 types with an example in the contract, the order case's CUSTOMER.KYC_PENDING, and the unknown one.
+    expect(types.size).toBe(28)
     for (const g of reference.receiver.got.filter((x) => x.type === 'TEST'))
       expect(g.headers['x-service-signature']).toMatch(/^[A-Za-z0-9+/]+=*$/)
   })
@@ -95,6 +96,13 @@ describe('svc webhooks certify', () => {
     ['answers 403 without an Error body', ['approval: a large pending payment gets a decision by the contract']],
     ['500s on unknown types', ['coverage: an unknown event type is tolerated']],
     ['times out', ["retries: every answer within the Service's 5 s timeout"]],
+    [
+      'regresses on out-of-order events',
+      [
+        'order: a payment COMPLETED before its PENDING stays COMPLETED',
+        'order: KYC APPROVED before its PENDING stays APPROVED',
+      ],
+    ],
   ]
   it.each(bugs)(
     'fails the receiver that %s on that case only (exit 1)',
@@ -114,7 +122,7 @@ describe('svc webhooks certify', () => {
     expect(r.stdout).toContain('✓ signature: a valid signature is accepted')
     expect(r.stdout).toContain('✗ coverage: an unknown event type is tolerated')
     expect(r.stdout).toContain('expected 2xx; observed HTTP 500')
-    expect(r.stdout).toContain('14/15 cases passed')
+    expect(r.stdout).toContain('16/17 cases passed')
   })
 
   it('refuses a bad --url or an unreadable --key before sending anything', async () => {
@@ -171,6 +179,7 @@ describe('svc webhooks certify', () => {
       return {r, report: JSON.parse(r.stdout) as Report}
     }
     const ASYNC = 'approval: a 202 is followed by approve or reject within 5 s (seen by the sandbox)'
+    const ONCE = 'idempotency: one pending payment delivered 3x concurrently is decided once (seen by the sandbox)'
 
     it('passes a receiver that answers 202 and approves through the API: the sandbox holds the payment COMPLETED or approved', async () => {
       const {r, report} = await certifyAsync()
@@ -182,6 +191,21 @@ describe('svc webhooks certify', () => {
       const t = (await api(sbx, 'GET', `/transactions/${id}`)).body as {status: string}
       expect(t.status).not.toBe('PENDING')
     })
+
+    it('fails the receiver that processes duplicates twice on that case only: three decisions of one payment', async () => {
+      const {r, report} = await certifyAsync('processes duplicates twice')
+      expect(r.code).toBe(1)
+      expect(failedOf(report)).toEqual([ONCE])
+      const c = report.cases.find((x) => x.name === ONCE)!
+      expect(c.observed).toMatch(
+        /^HTTP 202, HTTP 202, HTTP 202: 3 decisions; the sandbox holds Transaction:\S+ COMPLETED$/,
+      )
+      // Without --sandbox its second processing cannot be seen: every answer is one the contract allows.
+      expect((await certify('processes duplicates twice')).r.code).toBe(0)
+      const ok = (await certifyAsync()).report.cases.find((x) => x.name === ONCE)!
+      expect(ok.passed).toBe(true)
+      expect(ok.observed).toMatch(/: 1 decision; the sandbox holds Transaction:\S+ COMPLETED$/)
+    }, 60_000)
 
     it('fails the receiver that answers 202 and never calls back on that case only; the payment stays PENDING', async () => {
       const {r, report} = await certifyAsync('answers 202 and never calls back')

@@ -29,7 +29,7 @@ export default class WebhooksCertify extends BaseCommand<typeof WebhooksCertify>
     key: Flags.string({description: "PEM P-256 private key to sign with (default: the local sandbox's webhook key)"}),
     sandbox: Flags.boolean({
       description:
-        "also the cases the sandbox observes: a real PENDING payment is made there (the profile's credentials) and a 202 must be followed by the receiver's approve or reject within 5 s",
+        "also the cases the sandbox observes: real PENDING payments are made there (the profile's credentials); a 202 must be followed by the receiver's approve or reject within 5 s, and copies of one payment's event decided once",
     }),
   }
 

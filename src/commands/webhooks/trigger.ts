@@ -12,13 +12,17 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     'With a type: a short recipe of real API calls makes the sandbox do the thing (a throwaway customer is onboarded, an account funded, a payout executed, a card simulator run ...); ' +
       "the command then waits, up to --timeout, for that event about the object it made in the sandbox's event log and prints its id and delivery. " +
       'Against a sandbox without the local event log, it says what it did: the event goes to the configured endpoint.',
-    'See `svc webhooks trigger --list` for the types and what each recipe does.',
+    'With --object: no recipe; the sandbox takes that existing object through the transition that emits the type (a PENDING incoming payment to COMPLETED, a PENDING customer to APPROVED, an open card transaction to SETTLED ...), ' +
+      'when its state allows (exit 6 naming its state and the states needed otherwise). --set gives the parameters the transition has (amount, failureReason, state).',
+    'See `svc webhooks trigger --list` for the types, what each recipe does, and which take --object.',
   ].join('\n\n')
   static override examples = [
     '<%= config.bin %> webhooks trigger',
     '<%= config.bin %> webhooks trigger --list',
     '<%= config.bin %> webhooks trigger OUTGOING_PAYMENT.COMPLETED --json',
     '<%= config.bin %> webhooks trigger CARD_TRANSACTION.SETTLED --url http://127.0.0.1:4020/webhooks',
+    '<%= config.bin %> webhooks trigger OUTGOING_PAYMENT.COMPLETED --object Transaction:…',
+    '<%= config.bin %> webhooks trigger CARD_TRANSACTION.PARTIALLY_SETTLED --object CardTransaction:… --set amount=5.00',
   ]
   static override baseFlags = withTimeout('2m')
   static override args = {
@@ -33,6 +37,15 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
         "local sandbox only: deliver TEST here instead of the configured endpoint; another type's event is also re-delivered here once it happened",
     }),
     list: Flags.boolean({description: 'list the event types this command can produce and how'}),
+    object: Flags.string({
+      description:
+        'an existing object (Transaction:..., Customer:..., CardTransaction:..., Card:..., ExternalAccount:...) to take through the transition that emits the type, instead of a recipe',
+    }),
+    set: Flags.string({
+      description: 'with --object: a parameter of the transition as field=value (repeatable), e.g. amount=5.00',
+      multiple: true,
+      dependsOn: ['object'],
+    }),
     'dry-run': dryRunFlag,
   }
 
@@ -46,7 +59,8 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
         'Use the local profile (`svc sandbox serve`), or see `svc webhooks trigger --list`.',
       )
     }
-    if (type === 'TEST') return this.test()
+    if (type === 'TEST' && this.flags.object === undefined) return this.test()
+    if (this.flags.object !== undefined) return this.onObject(type)
     if (this.flags['dry-run'])
       throw usageError(
         `--dry-run shows one request; ${type} is made by a recipe of several, each depending on the answer before`,
@@ -62,17 +76,27 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     return r
   }
 
-  private async list() {
-    const data = TRIGGERABLE.map(({type, how, spec, localOnly}) => ({type, spec, localOnly: Boolean(localOnly), how}))
-    if (!this.jsonEnabled()) {
-      const {renderTable} = await import('../../lib/output/render.js')
-      await renderTable(
-        this.out,
-        ['type', 'spec §6', 'local only', 'what the sandbox is made to do'],
-        data.map((t) => [t.type, t.spec ? 'yes' : '', t.localOnly ? 'yes' : '', t.how]),
+  /** `--object`: one request (so --dry-run shows it); the transition is the sandbox's, the event its own. */
+  private async onObject(type: string) {
+    const {objectTriggerInput, objectTriggerRequest, triggerOnObject} =
+      await import('../../lib/webhook-trigger/on-object.js')
+    const input = objectTriggerInput(type, this.flags.object!, this.flags.set)
+    if (this.ctx.profile.environment !== 'local')
+      throw usageError(
+        '--object can be used only against the local sandbox: it uses a local-sandbox helper',
+        'Use the local profile (`svc sandbox serve`).',
       )
-    }
-    return {data}
+    if (this.flags['dry-run']) return this.dryRun(this.ctx.describe(objectTriggerRequest(input)))
+    this.ctx.banner(`webhooks trigger ${type} --object ${input.objectId}`)
+    const {renderTriggerResult} = await import('../../lib/webhook-trigger/render.js')
+    const r = await triggerOnObject(this.ctx, input, {url: this.flags.url})
+    renderTriggerResult(this.out, r, this.jsonEnabled())
+    return r
+  }
+
+  private async list() {
+    const {renderTriggerList} = await import('../../lib/webhook-trigger/render.js')
+    return renderTriggerList(this.out, this.jsonEnabled())
   }
 
   private async test() {

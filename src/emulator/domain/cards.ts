@@ -205,12 +205,13 @@ export function revealPage(
 export function registerCardJobs(ctx: SandboxContext): void {
   ctx.scheduler.on('card.provisioned', (p) => {
     const card = ctx.db.get<StoredCard>('cards', String(p.cardId))
-    if (!card || card.state !== 'PROCESSING') return
-    const saved = saveCard(
-      ctx,
-      card,
-      p.rejected ? {state: 'CLOSED', stateReason: 'ISSUER_REJECTED'} : {state: 'ACTIVE'},
-    )
-    ctx.webhooks.emit('CARD.STATE_CHANGE', publicCard(saved))
+    if (card?.state === 'PROCESSING') finishProvisioning(ctx, card, Boolean(p.rejected))
   })
+}
+
+/** A PROCESSING card's provisioning ends: ACTIVE, or CLOSED when the issuer rejected it. */
+export function finishProvisioning(ctx: SandboxContext, card: StoredCard, rejected: boolean): StoredCard {
+  const saved = saveCard(ctx, card, rejected ? {state: 'CLOSED', stateReason: 'ISSUER_REJECTED'} : {state: 'ACTIVE'})
+  ctx.webhooks.emit('CARD.STATE_CHANGE', publicCard(saved))
+  return saved
 }

@@ -151,9 +151,13 @@ export function isAwaitingDecision(t: StoredTransaction): boolean {
 
 /** No decision from the platform in time: a `$fail.compliance` payment fails, any other is accepted (the sandbox's stand-in for a 200 reply). */
 export function decideByDefault(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
-  if (t._?.umaSender === 'fail')
-    return saveIncoming(ctx, t, {status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED'}, 'INCOMING_PAYMENT.FAILED')
+  if (t._?.umaSender === 'fail') return failIncoming(ctx, t, 'COMPLIANCE_REJECTED')
   return acceptIncoming(ctx, t)
+}
+
+/** The payment fails for `reason` before any money moved (compliance, or a reason a trigger names). */
+export function failIncoming(ctx: SandboxContext, t: StoredTransaction, reason: string): StoredTransaction {
+  return saveIncoming(ctx, t, {status: 'FAILED', failureReason: reason}, 'INCOMING_PAYMENT.FAILED')
 }
 
 /**
@@ -162,7 +166,7 @@ export function decideByDefault(ctx: SandboxContext, t: StoredTransaction): Stor
  * `paymentCompletionDelayMs` later, like a payment. Nothing was credited, and the refund leaves from
  * the sender's side, outside the platform's ledger: no balance here moves at any step.
  */
-function failCrediting(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
+export function failCrediting(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
   const refund = {
     reference: `RF-${t.id.slice(-8)}`,
     initiatedAt: ctx.iso(),
@@ -180,9 +184,15 @@ function failCrediting(ctx: SandboxContext, t: StoredTransaction): StoredTransac
   return failed
 }
 
-/** The refund of a failed incoming payment settles: `$refund` senders get their money back, `$refund.fail` ones do not. */
-function settleIncomingRefund(ctx: SandboxContext, t: StoredTransaction): StoredTransaction {
-  const ok = t._?.umaSender !== 'refund_fail'
+/**
+ * The refund of a failed incoming payment settles: `$refund` senders get their money back, `$refund.fail`
+ * ones do not, unless `ok` (a trigger) says which.
+ */
+export function settleIncomingRefund(
+  ctx: SandboxContext,
+  t: StoredTransaction,
+  ok = t._?.umaSender !== 'refund_fail',
+): StoredTransaction {
   const refund = {...t.refund!, status: ok ? 'COMPLETED' : 'FAILED', ...(ok ? {settledAt: ctx.iso()} : {})}
   return saveIncoming(ctx, t, {refund}, ok ? 'INCOMING_PAYMENT.REFUND_COMPLETED' : 'INCOMING_PAYMENT.REFUND_FAILED')
 }

@@ -23,6 +23,7 @@ import {registerAgentMe} from './agents-me.js'
 import {registerAgents} from './agents.js'
 import {registerCards} from './cards.js'
 import {registerClock} from './clock.js'
+import {registerSandboxTrigger} from './sandbox-trigger.js'
 
 /**
  * Every resource module binds its handlers to the operation table here (one line each). The order
@@ -53,4 +54,5 @@ export function registerRoutes(router: Router): void {
   registerAgents(router)
   registerCards(router)
   registerClock(router)
+  registerSandboxTrigger(router)
 }

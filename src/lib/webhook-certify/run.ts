@@ -8,6 +8,7 @@ import {approvalCases} from './approval.js'
 import {callbackCases, type SandboxProbe} from './callback.js'
 import {coverageCases} from './coverage.js'
 import {idempotencyCases} from './idempotency.js'
+import {orderCases} from './order.js'
 import {makeKit, type CaseResult} from './kit.js'
 import {retryCases, timelinessCase} from './retries.js'
 import {signatureCases} from './signature.js'
@@ -57,7 +58,7 @@ export async function certify(opts: {
 }): Promise<CertifyResult> {
   const kit = makeKit(opts)
   const cases: CaseResult[] = []
-  for (const family of [signatureCases, idempotencyCases, retryCases, approvalCases, coverageCases])
+  for (const family of [signatureCases, idempotencyCases, retryCases, approvalCases, orderCases, coverageCases])
     cases.push(...(await family(kit)))
   if (opts.sandbox) cases.push(...(await callbackCases(kit, opts.sandbox)))
   cases.push(timelinessCase(kit))

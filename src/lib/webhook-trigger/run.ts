@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import {sandboxEvents} from '../api/cards.js'
+import {sandboxEvents, type EventFilter} from '../api/sandbox-events.js'
 import type {Context} from '../context.js'
 import {ApiError, SvcError} from '../errors.js'
 import {ExitCode} from '../exit-codes.js'
@@ -21,7 +21,7 @@ const loggedEvent = z.looseObject({
     })
     .optional(),
 })
-type LoggedEvent = z.infer<typeof loggedEvent>
+export type LoggedEvent = z.infer<typeof loggedEvent>
 
 /** The result document of `svc webhooks trigger <TYPE> --json`. */
 export interface TriggerResult {
@@ -35,6 +35,8 @@ export interface TriggerResult {
   /** `held` says why a pending event is not out yet (the sandbox's reason, e.g. the endpoint is unreachable). */
   delivery?: {state: string; endpointStatus?: number; attempts: number; held?: string}
   replay?: {url: string; status: number | null}
+  /** The `--object` form: the object as the transition left it. */
+  object?: Record<string, unknown>
 }
 
 async function recipeFor(type: string): Promise<Recipe> {
@@ -71,12 +73,26 @@ export async function triggerEvent(ctx: Context, type: string, opts: {url?: stri
       ctx.out.warn(`--url ${opts.url} is not used: without the local event log there is no stored event to re-deliver`)
     return {type, objectId: made.objectId, steps: kit.steps, eventLog: false}
   }
+  return finish(kit, type, made.objectId, logged, opts.url)
+}
+
+/**
+ * The result once the event is in the log: its delivery given a moment to settle, the answer the
+ * endpoint gave, and a re-delivery to `url` if asked. Shared with the `--object` form (on-object.ts).
+ */
+export async function finish(
+  kit: Kit,
+  type: string,
+  objectId: string,
+  logged: LoggedEvent,
+  url: string | undefined,
+): Promise<TriggerResult> {
   const settled = await settledDelivery(kit, logged)
   const {delivery, ...event} = settled
   const last = delivery?.attempts.at(-1)
   const result: TriggerResult = {
     type,
-    objectId: typeof event.data?.id === 'string' ? event.data.id : made.objectId,
+    objectId: typeof event.data?.id === 'string' ? event.data.id : objectId,
     steps: kit.steps,
     eventLog: true,
     event: {id: event.id, type: event.type, timestamp: event.timestamp, ...(event.data ? {data: event.data} : {})},
@@ -87,13 +103,13 @@ export async function triggerEvent(ctx: Context, type: string, opts: {url?: stri
       ...(delivery?.held ? {held: delivery.held} : {}),
     },
   }
-  if (opts.url) result.replay = await replayTo(kit, event.id, opts.url)
+  if (url) result.replay = await replayTo(kit, event.id, url)
   return result
 }
 
-async function eventLog(kit: Kit, type: string): Promise<LoggedEvent[] | undefined> {
+export async function eventLog(kit: Kit, filter: string | EventFilter): Promise<LoggedEvent[] | undefined> {
   try {
-    return z.array(loggedEvent).parse(await sandboxEvents(kit.client, type))
+    return z.array(loggedEvent).parse(await sandboxEvents(kit.client, filter))
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return undefined // a remote sandbox has no event log
     throw e
@@ -129,6 +145,9 @@ async function waitForEvent(kit: Kit, type: string, made: Made): Promise<LoggedE
   return found
 }
 
+/** The event's object (its data's id), to read only that object's events. */
+const objectOf = (e: LoggedEvent) => (typeof e.data?.id === 'string' ? e.data.id : undefined)
+
 /** Gives the outbox a moment to deliver (or give up on) the event, so the answer shows the endpoint's status. */
 async function settledDelivery(kit: Kit, e: LoggedEvent): Promise<LoggedEvent> {
   if (e.delivery?.state !== 'pending') return e
@@ -137,7 +156,9 @@ async function settledDelivery(kit: Kit, e: LoggedEvent): Promise<LoggedEvent> {
   // A held event (the endpoint unreachable, none set, an older event of its object first) will not go out in moments: said at once.
   while (current.delivery?.state === 'pending' && !current.delivery.held && kit.ctx.now() < end) {
     await kit.ctx.sleep(100)
-    current = (await eventLog(kit, e.type))?.find((x) => x.id === e.id) ?? current
+    current =
+      (await eventLog(kit, objectOf(e) ? {type: e.type, object: objectOf(e)} : e.type))?.find((x) => x.id === e.id) ??
+      current
   }
   return current
 }

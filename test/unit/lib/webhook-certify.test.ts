@@ -1,10 +1,11 @@
 // The bodies certify delivers are the contract's own examples (no drift), and its JUnit is well-formed.
+import {execFileSync} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import {parse} from 'yaml'
 import {describe, expect, it} from 'vitest'
 import {SPEC_EVENTS} from '../../../src/lib/webhook-certify/spec-events.js'
 import {junitXml} from '../../../src/lib/webhook-certify/run.js'
-import {CONTRACT_PATH} from '../../helpers/contract.js'
+import {CONTRACT_PATH, REPO_ROOT} from '../../helpers/contract.js'
 
 type Webhooks = Record<
   string,
@@ -25,6 +26,15 @@ describe('webhook certify', () => {
     expect(SPEC_EVENTS.map((e) => e.type)).toEqual([...first.keys()])
     for (const e of SPEC_EVENTS) expect(e.data, e.type).toEqual(first.get(e.type))
   })
+
+  it('spec-events.ts is exactly what `npm run spec-events` makes from the contract (not a hand copy that drifted)', () => {
+    const check = () =>
+      execFileSync(process.execPath, ['build/spec-events.mjs', '--check', '--contract', CONTRACT_PATH], {
+        cwd: REPO_ROOT,
+        stdio: 'pipe',
+      })
+    expect(check).not.toThrow()
+  }, 30_000)
 
   it('writes JUnit with one testcase per case and the failure escaped', () => {
     const xml = junitXml({

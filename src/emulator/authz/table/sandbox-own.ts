@@ -31,6 +31,12 @@ export const SANDBOX_OWN: readonly AuthzEntry[] = [
   }),
   own(
     'POST',
+    '/sandbox/webhooks/trigger',
+    TRANSACT,
+    "Takes an existing object through a transition (a test helper), as the sandbox's simulators do: money moves.",
+  ),
+  own(
+    'POST',
     '/sandbox/quotes/{quoteId}/execute-as-agent',
     TRANSACT,
     'Executes a quote as an agent would (a test helper): a payment.',

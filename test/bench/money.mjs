@@ -1,6 +1,6 @@
 // The seeded model tests of money (issue 29) at bench size: more seeds and more steps than `npm test`.
 //
-//   node test/bench/money.mjs [--seeds 20] [--steps 1000] [--agent-steps 400]
+//   node test/bench/money.mjs [--seeds 10] [--steps 1000] [--agent-steps 400]
 //   npm run bench -- --only money
 //
 // Runs test/unit/money/ledger-property.test.ts (domain level: funds, quotes, payments, cards,
@@ -14,7 +14,7 @@ import {fileURLToPath} from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /** Runs both model tests; returns the steps run and the seconds each took (throws on a broken invariant). */
-export async function benchMoney({seeds = 20, steps = 1000, agentSteps = 400} = {}) {
+export async function benchMoney({seeds = 10, steps = 1000, agentSteps = 400} = {}) {
   const out = {}
   for (const [file, perSeed] of [
     ['test/unit/money/ledger-property.test.ts', steps],
@@ -40,7 +40,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     return i > 0 ? Number(process.argv[i + 1]) : dflt
   }
   const out = await benchMoney({
-    seeds: arg('seeds', 20),
+    seeds: arg('seeds', 10),
     steps: arg('steps', 1000),
     agentSteps: arg('agent-steps', 400),
   })

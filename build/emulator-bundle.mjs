@@ -44,11 +44,40 @@ try {
   renameSync(tmp, outfile)
   rmSync(outfile + '.cache', {force: true}) // where builds before the user cache dir kept its cache
   console.log('esbuild: dist/emulator.cjs')
+  await bundleSnapshotWorker()
 } catch (error) {
   rmSync(outfile, {force: true})
   rmSync(outfile + '.cache', {force: true})
+  rmSync(join(root, 'dist', 'snapshot-worker.cjs'), {force: true}) // a branch then imports on the server's thread, sliced
   console.error(
     `esbuild: bundling the sandbox failed (${error?.message ?? error}); it loads from dist/emulator/ instead.`,
   )
   process.exit(dev ? 0 : 1)
+}
+
+/**
+ * The snapshot import's worker thread (src/emulator/store/snapshot-offload.ts) beside the bundle, as
+ * dist/snapshot-worker.cjs: the bundle finds it by its own place, and the TypeScript sources (tests)
+ * use it too, since a worker cannot load .ts.
+ */
+async function bundleSnapshotWorker() {
+  const workerFile = join(root, 'dist', 'snapshot-worker.cjs')
+  const result = await build({
+    entryPoints: [join(root, 'src', 'emulator', 'store', 'snapshot-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    minifySyntax: true,
+    legalComments: 'none',
+    external: ['libsql'],
+    define: {'import.meta.url': '__svcBundleUrl'},
+    banner: {js: "const __svcBundleUrl = require('node:url').pathToFileURL(__filename).href;"},
+    logLevel: 'warning',
+  })
+  const tmp = `${workerFile}.${process.pid}.tmp`
+  writeFileSync(tmp, result.outputFiles[0].text)
+  renameSync(tmp, workerFile)
+  console.log('esbuild: dist/snapshot-worker.cjs')
 }

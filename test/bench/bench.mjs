@@ -1,7 +1,7 @@
 // npm run bench: start-up, throughput and memory, measured side by side in one run.
 //
 //   node test/bench/bench.mjs [--runs 21] [--topic-runs 11] [--seconds 3] [--concurrency 32]
-//                             [--only startup|scale|multi|soak] [--soak-seconds 60]
+//                             [--only startup|scale|multi|soak|money] [--soak-seconds 60]
 //                             [--customers 1000000]
 //                             [--baseline <built checkout of an earlier commit>]
 //
@@ -19,6 +19,7 @@
 //    with 200 sandboxes of which 10 are busy, one busy sandbox's rate alone and with 10 others busy.
 // 7. test/bench/soak.mjs (`--only soak`): database growth per hour under steady requests, without and
 //    with retention, the sandbox clock advanced a day a second.
+// 8. `--only money`: test/bench/money.mjs, the seeded model tests of money with more seeds and steps.
 // Exit code 1 when a target is missed, so CI can run it as a check.
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
@@ -65,6 +66,11 @@ try {
     // `--only scale`: the sandbox at 1k, 100k and --customers (test/bench/scale.mjs), nothing else.
     if (ONLY === 'scale') {
       await otherBenches([['scale.mjs', 'benchScale']], {...process.env, HOME: work})
+      break sections
+    }
+    // `--only money`: the seeded model tests of money at bench size (test/bench/money.mjs), nothing else.
+    if (ONLY === 'money') {
+      await otherBenches([['money.mjs', 'benchMoney']], {...process.env, HOME: work})
       break sections
     }
     // `--only multi`: team sandboxes (test/bench/multi.mjs), nothing else.

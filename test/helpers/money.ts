@@ -174,6 +174,32 @@ export const balanceOf = (sbx: TestSandbox, accountId: string) =>
 export const storedAccount = (sbx: TestSandbox, accountId: string) =>
   sbx.emu.db.get<{balance: {amount: number}; totalBalance: {amount: number}}>('internalAccounts', accountId)!
 
+/**
+ * Fills an internal account until only `room` smallest units are left below 2^53 - 1, as money that
+ * came in (the ledger's fundedIn grows with it, so money stays conserved). The API's fund caps each
+ * call far below that, so the store is written directly: setup, not the behaviour under test.
+ */
+export function nearTheTop(sbx: TestSandbox, accountId: string, room: number): void {
+  const db = sbx.emu.db
+  const a = db.get<{balance: {amount: number; currency: {code: string}}; totalBalance: {amount: number}}>(
+    'internalAccounts',
+    accountId,
+  )!
+  const delta = Number.MAX_SAFE_INTEGER - room - a.totalBalance.amount
+  const code = a.balance.currency.code
+  const t = db.get<{fundedIn: number; paidOut: number; inTransit: number}>('ledger', code) ?? {
+    fundedIn: 0,
+    paidOut: 0,
+    inTransit: 0,
+  }
+  db.put('ledger', code, {...t, currency: code, fundedIn: t.fundedIn + delta})
+  db.put('internalAccounts', accountId, {
+    ...a,
+    balance: {...a.balance, amount: a.balance.amount + delta},
+    totalBalance: {...a.totalBalance, amount: a.totalBalance.amount + delta},
+  })
+}
+
 /** The webhooks of one type the sandbox has emitted, oldest first. */
 export const webhookEvents = (sbx: TestSandbox, type: string) => sbx.emu.webhooks.list().filter((e) => e.type === type)
 

@@ -21,7 +21,8 @@ import {
   voidAuthorization,
   type StoredCardTransaction,
 } from './card-transactions.js'
-import {credit, hold} from './ledger.js'
+import {checkCreditFits} from './credit-fits.js'
+import {credit, getInternalAccount, hold} from './ledger.js'
 
 type Merchant = StoredCardTransaction['merchant']
 type AuthInput = CardAuthorization
@@ -54,6 +55,8 @@ export function simulate(
         : (input as unknown as AuthInput)
     if (auth.currency.code !== card.currency)
       throw invalid([{field: 'currency.code', message: `must be the card's currency ${card.currency}`}])
+    // A refund credits the first funding source, now or at its clearing: it must fit (issue 29 F18).
+    if (CREDITS.has(kind)) checkCreditFits(ctx, getInternalAccount(ctx, card.fundingSources[0]), auth.amount, 'amount')
     // Descriptor suffix 005: the funding pull is delayed (~30 s), then the authorization goes through.
     if (auth.merchant.descriptor.slice(-3) === '005' && kind !== 'balance_inquiry')
       ctx.scheduler.after(ctx.settings().cardSlowDelayMs, 'card.authorize', {cardId, kind, auth, token})
@@ -70,12 +73,19 @@ export function simulate(
     case 'clearing':
       if (!open) throw state('; a clearing needs AUTHORIZED or PARTIALLY_SETTLED')
       if (amount === 0) return expireLater(ctx, t, token, state)
+      // A credit's open part is already counted as on its way to the account; only a clearing past it adds.
+      if (t.direction === 'CREDIT') {
+        const open = t.authorizedAmount.amount - t.settledAmount.amount
+        checkCreditFits(ctx, getInternalAccount(ctx, t.accountId), Math.max(0, amount! - open), 'amount')
+      }
       clear(ctx, t, amount!)
       break
     case 'authorization_expiry':
       return expireLater(ctx, t, token, state)
     case 'authorization_advice':
       if (!open) throw state('; an advice needs AUTHORIZED or PARTIALLY_SETTLED')
+      if (t.direction === 'CREDIT' && amount! > t.authorizedAmount.amount)
+        checkCreditFits(ctx, getInternalAccount(ctx, t.accountId), amount! - t.authorizedAmount.amount, 'amount')
       resize(ctx, t, amount!)
       break
     case 'return': {
@@ -83,6 +93,7 @@ export function simulate(
       if (t.direction !== 'DEBIT' || t.settledAmount.amount === 0)
         throw state(' with nothing settled; a return needs at least one settled clearing of a purchase')
       if (amount! > net) throw invalid([{field: 'amount', message: `must be at most the net settled amount ${net}`}])
+      checkCreditFits(ctx, getInternalAccount(ctx, t.accountId), amount!, 'amount')
       postReturn(ctx, t, amount!)
       break
     }

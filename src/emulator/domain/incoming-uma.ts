@@ -5,6 +5,7 @@ import {newId} from '../ids.js'
 import {internalAccounts} from '../store/accounts.js'
 import {activeByUmaAddress} from '../store/customers.js'
 import {getCustomer, type StoredCustomer} from './customers.js'
+import {checkCreditFits} from './credit-fits.js'
 import {credit} from './ledger.js'
 import {currencyObject} from './internal-accounts.js'
 import {convertUp, rateFor, rateNumber} from './rates.js'
@@ -75,6 +76,8 @@ export function receiveUmaPayment(ctx: SandboxContext, input: SandboxUmaReceiveR
       customerId: customer.id,
       currency: code,
     })
+  // Credited when the payment completes (a job): refused now if it would not fit then (issue 29 F18).
+  checkCreditFits(ctx, account, input.receivingCurrencyAmount, 'receivingCurrencyAmount')
   const rate = rateFor(ctx, sender.currency, code)
   const now = ctx.iso()
   const t: StoredTransaction = {

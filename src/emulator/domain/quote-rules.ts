@@ -2,9 +2,7 @@ import type {SandboxContext} from '../context.js'
 import {HttpError, badRequest, conflict, invalid} from '../http-error.js'
 import {getCustomer, type StoredCustomer} from './customers.js'
 import {railsOf, validationPending, type StoredExternalAccount} from './external-accounts.js'
-import type {InternalAccount} from './internal-accounts.js'
 import {toUsdCents} from './rates.js'
-import type {StoredTransaction} from './transactions.js'
 
 /** NACHA per-entry limit for same-day ACH: $1,000,000 (in US cents). */
 export const NACHA_SAME_DAY_LIMIT_CENTS = 100_000_000
@@ -118,29 +116,4 @@ export function checkDailyVolume(ctx: SandboxContext, code: string, amount: numb
 
 export function addDailyVolume(ctx: SandboxContext, cents: number): void {
   ctx.db.put('dailyVolume', today(ctx), (ctx.db.get<number>('dailyVolume', today(ctx)) ?? 0) + cents)
-}
-
-const IN_FLIGHT = ['PENDING', 'PROCESSING', 'PENDING_AUTHORIZATION']
-
-/**
- * A credit of `amount` to an internal account, counted with the credits already in flight to it, must
- * keep its balance an exact integer: refused up front (400 naming `field`), never a payment that is
- * accepted and then fails at settlement (issue 29 F18).
- */
-export function checkCreditFits(ctx: SandboxContext, account: InternalAccount, amount: number, field: string): void {
-  let pending = 0
-  const rows = ctx.db.sql.rows(
-    `SELECT doc FROM transactions WHERE destination_account_id = ? AND status IN (${IN_FLIGHT.map(() => '?').join(', ')})`,
-    account.id,
-    ...IN_FLIGHT,
-  )
-  for (const t of ctx.db.docs<StoredTransaction>(rows))
-    if (t._?.destinationInternal === account.id) pending += t.receivedAmount?.amount ?? 0
-  if (!Number.isSafeInteger(account.totalBalance.amount + pending + amount))
-    throw invalid([
-      {
-        field,
-        message: `would take ${account.id} (${account.totalBalance.amount} held, ${pending} on its way) past the largest balance held exactly (${Number.MAX_SAFE_INTEGER} smallest units)`,
-      },
-    ])
 }

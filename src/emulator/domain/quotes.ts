@@ -10,7 +10,8 @@ import {checkCustomerDebit, type DebitSite} from './customer-debit.js'
 import {feesFor} from './fees.js'
 import {currencyObject, fundingInstructionsFor, type InternalAccount} from './internal-accounts.js'
 import {getInternalAccount, insufficientFunds} from './ledger.js'
-import {checkCreditFits, checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
+import {checkCreditFits} from './credit-fits.js'
+import {checkCustomerReady, checkDestination, checkSize, pickRail} from './quote-rules.js'
 import {checkUmaAmount, umaDestination} from './quote-uma.js'
 import {convertDown, convertUp, rateFor, rateNumber} from './rates.js'
 import {quoteWalletPayload} from './wallet/quote-signing.js'
@@ -149,6 +150,9 @@ export function createQuote(
   if (uma) checkUmaAmount(uma, receiving)
   if (destExt) checkDestination(ctx, destExt, {code: to, amount: receiving})
   if (destInt) checkCreditFits(ctx, destInt, receiving, 'lockedCurrencyAmount')
+  // A UMA receiver of this sandbox is credited when the payment completes: it must fit now.
+  if (uma?.receiver.accountId)
+    checkCreditFits(ctx, getInternalAccount(ctx, uma.receiver.accountId), receiving, 'lockedCurrencyAmount')
   if (src.kind === 'INTERNAL' && (src.account as InternalAccount).balance.amount < sending)
     throw insufficientFunds(src.account as InternalAccount, sending)
 

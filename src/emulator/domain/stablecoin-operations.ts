@@ -5,6 +5,7 @@ import {HttpError, badRequest, notFound, validate} from '../http-error.js'
 import {newId} from '../ids.js'
 import type {EmuRequest} from '../router.js'
 import type {StoredExternalAccount} from './external-accounts.js'
+import {checkCreditFits} from './credit-fits.js'
 import {credit, getInternalAccount, hold, settleHeld} from './ledger.js'
 import {
   type StoredStablecoin,
@@ -154,9 +155,12 @@ export function mint(req: EmuRequest, stablecoinId: string) {
   const ledger: NonNullable<StoredOperation['_ledger']> = {}
   // Checks first (nothing changes until every one passed), then the holds.
   const dest = input.destination.accountId
-  if (dest.startsWith('InternalAccount:'))
-    ledger.creditOnSettle = {accountId: platformCoinAccount(ctx, coin, dest, 'destination.accountId').id, amount}
-  else if (externalAccount(ctx, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
+  if (dest.startsWith('InternalAccount:')) {
+    const coins = platformCoinAccount(ctx, coin, dest, 'destination.accountId')
+    // Credited at settlement (a job): refused now if it would not fit then (issue 29 F18).
+    checkCreditFits(ctx, coins, amount, 'amount')
+    ledger.creditOnSettle = {accountId: coins.id, amount}
+  } else if (externalAccount(ctx, dest, 'destination.accountId').accountInfo.accountType !== 'L2_WALLET') {
     throw badRequest(
       'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED',
       `${dest} is not an L2 wallet; minted ${coin.symbol} goes to an L2_WALLET external account or the platform's ${coin.symbol} account`,

@@ -5,6 +5,7 @@ import {DB_FILE} from './db.js'
 import {SCHEMA_VERSION, migrate} from './migrations.js'
 import {openConnection, StoreDamagedError} from './sqlite.js'
 import {importSnapshot, type ImportResult} from './snapshot-import.js'
+import {importOffThread} from './snapshot-offload.js'
 import {InvalidSnapshotError, inspectSnapshotSchema} from './snapshot-schema.js'
 
 /** The database file and what SQLite keeps beside it. */
@@ -140,8 +141,9 @@ export function freshDatabase(dataDir: string): void {
  * A new sandbox's database, branched from `source` (another sandbox's database, serving or not, or
  * a snapshot file): the source's documents imported, in one read transaction (one committed state
  * of a serving source, however it is written meanwhile), into <targetDir>/sandbox.db made by the
- * current code (snapshot-import.ts). Its API and agent tokens are left behind. `pause` lets a
- * shared server serve other sandboxes while a large source is copied.
+ * current code (snapshot-import.ts), on a worker thread (snapshot-offload.ts) so a shared server
+ * serves its other sandboxes meanwhile. Its API and agent tokens are left behind. `pause` slices
+ * the copy instead where no worker entry was built.
  */
 export async function branchDatabase(
   source: string,
@@ -149,5 +151,5 @@ export async function branchDatabase(
   opts: {pause?: () => Promise<void>} = {},
 ): Promise<ImportResult> {
   mkdirSync(targetDir, {recursive: true, mode: 0o700})
-  return importSnapshot(source, join(targetDir, DB_FILE), {pause: opts.pause})
+  return importOffThread(source, join(targetDir, DB_FILE), {pause: opts.pause})
 }

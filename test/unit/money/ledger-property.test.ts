@@ -32,6 +32,7 @@ import {
 import type {EmuRequest} from '../../../src/emulator/router.js'
 import {clabeEnding, usdBankAccount} from '../../helpers/money.js'
 import {prng} from '../../helpers/prng.js'
+import {modelRuns, replayNote, TransitionWatch} from '../../helpers/money-watch.js'
 
 let emu: Emulator
 let dir: string
@@ -116,17 +117,25 @@ function drainHolds(customerIds: string[]): void {
   }
 }
 
-/** Across all seeds: how often each kind of step really happened. */
+/** Across all seeds: how often each kind of step really happened, and each state move. */
 const seen: Record<string, number> = {}
+const moves: Record<string, number> = {}
+// 7 seeds x 320 steps = 2,240 steps in npm test (issue 29); test/bench/money.mjs runs more.
+const RUNS = modelRuns(7, 320)
 
 describe('money is conserved', () => {
-  it.each([1, 2, 3, 4, 5, 6, 7])(
-    // 7 seeds x 320 steps = 2,240 steps in npm test (issue 29)
+  it.each(RUNS.seeds)(
     'random fund/quote/execute/send/expire/settle/fail/return/cancel and card hold/settle/expire/return/reversal/credit sequence (seed %i)',
     (seed) => {
       const rand = prng(seed)
       const pick = <T>(xs: T[]): T | undefined => (xs.length ? xs[Math.floor(rand() * xs.length)] : undefined)
       const people = [customer(seed * 10 + 1), customer(seed * 10 + 2)]
+      // Legal moves only, one event per move, for every transaction, quote and card transaction of theirs.
+      const watch = new TransitionWatch(
+        emu.db,
+        people.map((x) => x.id),
+      )
+      const log: string[] = []
       const mine = (status: string, type = 'OUTGOING') =>
         emu.db
           .all<StoredTransaction>('transactions')
@@ -143,9 +152,10 @@ describe('money is conserved', () => {
         did[what] = (did[what] ?? 0) + 1
         seen[what] = (seen[what] ?? 0) + 1
       }
-      for (let step = 0; step < 320; step++) {
+      for (let step = 0; step < RUNS.steps; step++) {
         const p = pick(people)!
         const op = Math.floor(rand() * 15)
+        log.push(`op ${op} by ${p.id}`)
         const cardTxs = (f: (t: StoredCardTransaction) => boolean) =>
           emu.db.all<StoredCardTransaction>('cardTransactions').filter((t) => t.customerId === p.id && f(t))
         try {
@@ -277,10 +287,12 @@ describe('money is conserved', () => {
         } catch (e) {
           if (!(e instanceof HttpError)) throw e
           tally(`refused ${e.code}`)
+          log[step] += ` refused ${e.code}`
           refused++ // a refused operation must leave the ledger exactly as it was (checked below)
         }
         const off = Object.entries(imbalance(emu)).filter(([, v]) => v !== 0)
-        expect(off, `seed ${seed} step ${step} op ${op}`).toEqual([])
+        const problems = [...watch.look(), ...off.map(([k, v]) => `ledger ${k} off by ${v}`)]
+        if (problems.length) expect.fail(replayNote('test/unit/money/ledger-property.test.ts', seed, log, problems))
         for (const a of emu.db.all<InternalAccount>('internalAccounts')) {
           expect(a.balance.amount).toBeGreaterThanOrEqual(0)
           expect(a.totalBalance.amount).toBeGreaterThanOrEqual(a.balance.amount)
@@ -294,6 +306,11 @@ describe('money is conserved', () => {
       }
       // ... and taking those ways ends every hold: nothing stays held once payments settle and cards resolve.
       drainHolds(people.map((x) => x.id))
+      const drained = watch.look()
+      if (drained.length)
+        expect.fail(replayNote('test/unit/money/ledger-property.test.ts', seed, [...log, 'drain'], drained))
+      for (const [k, v] of Object.entries(watch.moves)) moves[k] = (moves[k] ?? 0) + v
+      expect(watch.events).toBeGreaterThanOrEqual(RUNS.steps / 8)
       for (const a of emu.db.all<InternalAccount>('internalAccounts'))
         if (people.some((x) => x.id === a.customerId))
           expect(a.totalBalance.amount, `seed ${seed}: ${a.id} still holds funds`).toBe(a.balance.amount)
@@ -308,7 +325,7 @@ describe('money is conserved', () => {
         expect(did[kind] ?? 0, `seed ${seed}: ${kind} never happened (${JSON.stringify(did)})`).toBeGreaterThan(0)
       expect(quotes('EXPIRED').length).toBeGreaterThan(0) // quotes really expired on the clock
     },
-    90_000,
+    90_000 * Math.max(1, RUNS.steps / 320),
   ) // 320 steps, each checked against the whole ledger: slow on a loaded machine, never flaky
 
   it('the random sequences together covered every kind of movement and refusal', () => {
@@ -343,6 +360,25 @@ describe('money is conserved', () => {
     for (const kind of [...kinds, ...cards]) {
       expect(seen[kind] ?? 0, `${kind} never happened (${JSON.stringify(seen)})`).toBeGreaterThan(2)
     }
+    // ... and every state move the machines allow for these objects (legal, one event each: money-watch.ts).
+    for (const move of [
+      'quotes PENDING->PROCESSING',
+      'quotes PENDING->EXPIRED',
+      'quotes PROCESSING->COMPLETED',
+      'quotes PROCESSING->FAILED',
+      'transactions PROCESSING->COMPLETED',
+      'transactions PROCESSING->FAILED',
+      'transactions COMPLETED->FAILED',
+      'cardTransactions AUTHORIZED->PARTIALLY_SETTLED',
+      'cardTransactions AUTHORIZED->SETTLED',
+      'cardTransactions AUTHORIZED->VOIDED',
+      'cardTransactions AUTHORIZED->EXCEPTION',
+      'cardTransactions PARTIALLY_SETTLED->SETTLED',
+      'cardTransactions SETTLED->EXCEPTION',
+      'cardTransactions EXCEPTION->SETTLED',
+      'cardTransactions EXCEPTION->VOIDED',
+    ])
+      expect(moves[move] ?? 0, `${move} never seen (${JSON.stringify(moves)})`).toBeGreaterThan(0)
   })
 
   it('a quote executes once: a second execute neither debits nor creates a transaction', () => {

@@ -67,6 +67,8 @@ export const ENVIRONMENT: EnvironmentVariable[] = [
   {name: 'SVC_ONE_BUNDLE', group: 'internal', description: 'load the one big bundle, not per-topic ones (benchmarks)'},
   {name: 'SVC_PLANNED_REQUESTS', group: 'internal', description: '`svc mcp`: the requests a confirmed plan may send'},
   {name: 'SVC_PLAN_IDEMPOTENCY_KEY', group: 'internal', description: '`svc mcp`: the key a confirmed plan reuses'},
+  {name: 'SVC_COUNT_STARTS', group: 'internal', description: 'tests: a file each start of svc appends a line to'},
+  {name: 'SVC_COUNT_TEST', group: 'internal', description: 'tests: the test file named on that line'},
   {
     name: 'SVC_TEST_CLOCK_OFFSET_MS',
     group: 'internal',

@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {loginArgs, svc, type CliResult} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 // The built manifest lists every command, including ones added after this test was written.
@@ -93,9 +94,17 @@ describe('the client secret never reaches any output', () => {
       const base = [...id.split(':'), '--debug', '--json', '--timeout', '3s']
       return 'dry-run' in MANIFEST.commands[id].flags ? [base, [...base, '--dry-run']] : [base]
     })
-    await inBatches(runs, 6, async (args) => {
+    // In-process, one after another (run-command.ts): the same parsing, client and output as the
+    // binary's, written to captured streams. Every BINARY_EVERY-th run goes through the built binary,
+    // so what only a whole process prints (oclif's own warnings, a crash on the way out) is swept too.
+    const BINARY_EVERY = 12
+    const binary = runs.filter((_, i) => i % BINARY_EVERY === 0)
+    for (const args of runs.filter((_, i) => i % BINARY_EVERY !== 0))
+      expectNoLeak(await svcInProcess(args, {env: env()}), args.join(' '))
+    await inBatches(binary, 6, async (args) => {
       const r = await svc(args, {env: env(), timeoutMs: 15_000})
       expectNoLeak(r, args.join(' '))
     })
+    expect(binary.length).toBeGreaterThanOrEqual(Math.floor(runs.length / BINARY_EVERY))
   }, 180_000)
 })

@@ -424,6 +424,8 @@ try {
   )
   await bundleLibrary('yaml', join(root, 'node_modules', 'yaml', 'dist', 'index.js'))
   await bundleLibrary('mcp-sdk', join(root, 'src', 'lib', 'mcp', 'sdk.ts'))
+  // What `svc mcp` loads first, to answer `initialize` before anything else (bin/run.js).
+  await bundleLibrary('mcp-front', join(root, 'src', 'lib', 'mcp', 'front.ts'))
 } catch (error) {
   for (const f of readdirSync(join(root, 'dist'))) if (/^svc(-.*)?\.cjs$/.test(f)) rmSync(join(root, 'dist', f))
   rmSync(cacheDir, {recursive: true, force: true})

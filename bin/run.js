@@ -45,6 +45,8 @@ async function main() {
     )
     return
   }
+  // `svc mcp` answers the client's `initialize` before anything else loads (src/lib/mcp/front.ts).
+  if (argv[0] === 'mcp' && !wantsHelp(argv)) await answerInitializeFirst()
   // undici parses HTTP with a WebAssembly module; V8 tiers it up with an optimising compile on a
   // background thread, and Node waits for that thread before it exits, long after the
   // command is done. The baseline compiler alone is plenty for one CLI's worth of responses.
@@ -98,6 +100,22 @@ async function main() {
   // still holds is left to drain the usual way. Commands that serve (sandbox serve, webhooks listen)
   // return only when they are stopped.
   if (!process.stdout.writableLength && !process.stderr.writableLength) process.exit()
+}
+
+/**
+ * An MCP client waits for the answer to `initialize` before anything else, and the answer is the
+ * same whatever the flags: dist/mcp-front.cjs (a few KB) reads the first message and answers it
+ * when it is `initialize`; oclif, the command and the SDK load after that, and the SDK's Server
+ * takes over the streams (src/lib/mcp/server.ts). Without a current build: the Server answers.
+ */
+async function answerInitializeFirst() {
+  const buildId = buildIdOf(join(root, 'dist'))
+  if (!buildId || process.env.SVC_NO_BUNDLE) return
+  const pick = bundleAt('mcp-front', cacheDirFor(buildId))
+  const front = loadBundle(pick.file, {...pick, buildId, ascii: true})
+  if (!front) return
+  globalThis.__svcMcpFront = front.startFront(pjson.version, process.stdin, process.stdout)
+  await globalThis.__svcMcpFront.firstMessage
 }
 
 /**

@@ -132,6 +132,9 @@ async function runOptions(bundle, args) {
     bundle.setLogger(options) // before the plugin below logs anything
   }
   const index = bundle.COMMAND_INDEX
+  // `svc mcp` runs the commands of its tools in its own process (src/lib/mcp/runner.ts): oclif
+  // reads the whole manifest, so every command can be found.
+  if (args[0] === 'mcp') return options
   const id = index && !wantsHelp(args) ? commandNamed(args, index) : undefined
   // The root help lists topics and root commands only: the bundle's small index of them, with the
   // core plugins' commands in it, instead of the manifest, every command and the plugins' own.

@@ -1,5 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import type {Config} from '@oclif/core'
 import {callTool} from './calls.js'
 import {deriveTools, matchesAny, type ManifestCommand, type Tool} from './catalogue.js'
 import {pageOf} from './pages.js'
@@ -8,12 +9,14 @@ import {PROMPTS, promptMessages} from './prompts.js'
 import type {McpFront} from './front.js'
 import {CAPABILITIES, INSTRUCTIONS, SERVER_NAME} from './identity.js'
 import {guideResources, readGuide} from './resources.js'
-import {cliRunner} from './runner.js'
+import {cliRunner, inProcessRunner} from './runner.js'
 
 export interface McpOptions {
   /** The installation's root: bin/run.js, oclif.manifest.json, docs/. */
   root: string
   version: string
+  /** The running oclif config: tools run their commands in this process through it (runner.ts). */
+  config: Config
   env: NodeJS.ProcessEnv
   /** --profile and --base-url as given, passed on to every command the server runs. */
   globalFlags: string[]
@@ -46,7 +49,12 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     return {tools, byName}
   }
   const deps = {
-    runner: cliRunner(join(opts.root, 'bin', 'run.js'), opts.env, opts.globalFlags),
+    runner: inProcessRunner(
+      opts.config,
+      opts.env,
+      opts.globalFlags,
+      cliRunner(join(opts.root, 'bin', 'run.js'), opts.env, opts.globalFlags),
+    ),
     plans: new PlanStore(Date.now, undefined, opts.planTtlMs),
     writesRefused: opts.writesRefused,
     audit: (line: string) => opts.log(`svc mcp: ${line}`),

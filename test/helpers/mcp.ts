@@ -21,7 +21,7 @@ export interface McpSession {
 
 /** `svc mcp …args` spawned by the SDK's own client over stdio, pointed at the sandbox (its env, laid over with `env`). */
 export async function mcpSession(
-  sbx: TestSandbox,
+  sbx: Pick<TestSandbox, 'env'>,
   args: string[] = [],
   env: Record<string, string> = {},
 ): Promise<McpSession> {

@@ -1,7 +1,7 @@
 import {redact} from '../secret.js'
 import type {ClientOptions, RequestOptions} from './client-options.js'
 import {hideCredential, requestHeaders} from './headers.js'
-import type {ApiRequest, Method} from './request.js'
+import type {Method} from './request.js'
 import {requestUrl} from './url.js'
 
 /** What --dry-run prints: the request as it would leave, credentials and secret fields redacted. */

@@ -158,12 +158,16 @@ export const COMMAND_INDEX = ${JSON.stringify({
 export const ROOT_HELP_INDEX = ${rootHelp ? JSON.stringify(rootHelpIndex()) : 'null'}
 const lazy = (load) => {
   const stub = {
-    async run(argv, config) {
+    // The command's class, for who runs it in-process (svc mcp: src/lib/mcp/runner.ts).
+    async commandClass() {
       const mod = await load()
       const C = mod.default ?? Object.values(mod).find((v) => v && typeof v.run === 'function')
       C.id = stub.id
       C.plugin = stub.plugin
-      return C.run(argv, config)
+      return C
+    },
+    async run(argv, config) {
+      return (await stub.commandClass()).run(argv, config)
     },
   }
   return stub
@@ -191,6 +195,8 @@ function bundleEntries() {
   const aliasesOf = (commandIndexOnce ??= commandIndex()).aliases
   for (const c of commands) {
     const names = [c.id, ...Object.keys(aliasesOf).filter((a) => aliasesOf[a] === c.id)]
+    // `svc mcp` runs every command in its own process (src/lib/mcp/runner.ts): it runs from the full bundle.
+    if (c.id === 'mcp') continue
     for (const w of new Set(names.map((x) => x.split(':')[0]))) add(`svc-${w}`, c)
     const parts = c.id.split(':')
     for (let n = 2; n < parts.length; n++) add(`svc-${parts.slice(0, n).join('.')}`, c)
@@ -424,6 +430,8 @@ try {
   )
   await bundleLibrary('yaml', join(root, 'node_modules', 'yaml', 'dist', 'index.js'))
   await bundleLibrary('mcp-sdk', join(root, 'src', 'lib', 'mcp', 'sdk.ts'))
+  // What `svc mcp` loads first, to answer `initialize` before anything else (bin/run.js).
+  await bundleLibrary('mcp-front', join(root, 'src', 'lib', 'mcp', 'front.ts'))
 } catch (error) {
   for (const f of readdirSync(join(root, 'dist'))) if (/^svc(-.*)?\.cjs$/.test(f)) rmSync(join(root, 'dist', f))
   rmSync(cacheDir, {recursive: true, force: true})

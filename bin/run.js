@@ -47,6 +47,8 @@ async function main() {
     )
     return
   }
+  // `svc mcp` answers the client's `initialize` before anything else loads (src/lib/mcp/front.ts).
+  if (argv[0] === 'mcp' && !wantsHelp(argv)) await answerInitializeFirst()
   // undici parses HTTP with a WebAssembly module; V8 tiers it up with an optimising compile on a
   // background thread, and Node waits for that thread before it exits, long after the
   // command is done. The baseline compiler alone is plenty for one CLI's worth of responses.
@@ -103,6 +105,22 @@ async function main() {
 }
 
 /**
+ * An MCP client waits for the answer to `initialize` before anything else, and the answer is the
+ * same whatever the flags: dist/mcp-front.cjs (a few KB) reads the first message and answers it
+ * when it is `initialize`; oclif, the command and the SDK load after that, and the SDK's Server
+ * takes over the streams (src/lib/mcp/server.ts). Without a current build: the Server answers.
+ */
+async function answerInitializeFirst() {
+  const buildId = buildIdOf(join(root, 'dist'))
+  if (!buildId || process.env.SVC_NO_BUNDLE) return
+  const pick = bundleAt('mcp-front', cacheDirFor(buildId))
+  const front = loadBundle(pick.file, {...pick, buildId, ascii: true})
+  if (!front) return
+  globalThis.__svcMcpFront = front.startFront(pjson.version, process.stdin, process.stdout)
+  await globalThis.__svcMcpFront.firstMessage
+}
+
+/**
  * oclif's load options for this command line. A command line that names a command and asks for no
  * help gets a root plugin holding that one command, from the index built into the bundle: oclif
  * neither reads the 0.5 MB manifest nor builds the table of all commands and topics. Anything else
@@ -116,6 +134,9 @@ async function runOptions(bundle, args) {
     bundle.setLogger(options) // before the plugin below logs anything
   }
   const index = bundle.COMMAND_INDEX
+  // `svc mcp` runs the commands of its tools in its own process (src/lib/mcp/runner.ts): oclif
+  // reads the whole manifest, so every command can be found.
+  if (args[0] === 'mcp') return options
   const id = index && !wantsHelp(args) ? commandNamed(args, index) : undefined
   // The root help lists topics and root commands only: the bundle's small index of them, with the
   // core plugins' commands in it, instead of the manifest, every command and the plugins' own.

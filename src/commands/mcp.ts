@@ -45,6 +45,7 @@ export default class Mcp extends BaseCommand<typeof Mcp> {
     await serveMcp({
       root: this.config.root,
       version: this.config.version,
+      config: this.config,
       env: process.env,
       globalFlags: [
         ...(f.profile ? [`--profile=${f.profile}`] : []),

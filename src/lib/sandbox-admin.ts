@@ -68,9 +68,10 @@ function adminBaseUrl(opts: {baseUrl?: string; dataDir?: string; env: NodeJS.Pro
 /** The client of a team server; without a secret (a dry run, which sends nothing) it only describes requests. */
 export function adminClient(
   t: Pick<AdminTarget, 'baseUrl'> & {secret?: Secret},
-  opts: {version: string; timeoutMs: number; network?: NetworkOptions},
+  opts: {version: string; timeoutMs: number; network?: NetworkOptions; planned?: string[]},
 ): ApiClient {
   return new ApiClient({
+    planned: opts.planned,
     network: opts.network,
     baseUrl: t.baseUrl,
     tokenId: 'admin',
@@ -97,15 +98,22 @@ export function adminClientFrom(
   // A team server served with --tls on this machine is trusted by its own CA, as the local profile trusts its sandbox's.
   const server = {baseUrl, environment: 'local' as const, name: 'team server'}
   const network = {env: ctx.env, ca: trustedCa(flags['ca-file'], server, ctx.env, flags['data-dir'])}
-  // A dry run needs no admin secret (and reads none from stdin): it shows the request, credentials aside.
-  if (opts.dryRun) return adminClient({baseUrl}, {version, timeoutMs: ctx.remainingMs(), network})
+  // `svc mcp` confirming a plan: admin writes are held to it as the profile's client's are (context.ts).
+  const planned = ctx.env.SVC_PLANNED_REQUESTS?.split(',').filter(Boolean)
+  // A dry run needs no admin secret (and reads none from stdin): it shows the request with its
+  // credential redacted, as the real one carries it (a plan of `svc mcp` is bound to that description).
+  if (opts.dryRun)
+    return adminClient(
+      {baseUrl, secret: new Secret('not-sent')},
+      {version, timeoutMs: ctx.remainingMs(), network, planned},
+    )
   const target = adminTarget({
     baseUrl: flags['base-url'],
     dataDir: flags['data-dir'],
     secretStdin: flags['admin-secret-stdin'],
     env: ctx.env,
   })
-  return adminClient(target, {version, timeoutMs: ctx.remainingMs(), network})
+  return adminClient(target, {version, timeoutMs: ctx.remainingMs(), network, planned})
 }
 
 /** A sandbox name checked before anything is sent, naming the argument. */

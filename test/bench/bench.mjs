@@ -1,7 +1,7 @@
 // npm run bench: start-up, throughput and memory, measured side by side in one run.
 //
 //   node test/bench/bench.mjs [--runs 21] [--topic-runs 11] [--seconds 3] [--concurrency 32]
-//                             [--only startup|scale|multi|soak|money] [--soak-seconds 60]
+//                             [--only startup|scale|multi|soak|money|mcp-initialize] [--soak-seconds 60]
 //                             [--customers 1000000]
 //                             [--baseline <built checkout of an earlier commit>]
 //
@@ -49,7 +49,16 @@ const ONLY = str('only')
 const CUSTOMERS = opt('customers', opt('scale-customers', 100_000))
 const BASELINE = str('baseline')
 // Issue 14: --version <= 1.2x node -e 0, customers get <= 1.5x the one-GET floor, CLI RSS <= 70 MB.
-const TARGETS = {version: 1.2, get: 2.5, getVsGetFloor: 1.5, cliRssMb: 70, getPerSec: 2000, postPerSec: 500}
+// Issue 34: `svc mcp` answers initialize within 1.5x `svc --version`.
+const TARGETS = {
+  mcpInitialize: 1.5,
+  version: 1.2,
+  get: 2.5,
+  getVsGetFloor: 1.5,
+  cliRssMb: 70,
+  getPerSec: 2000,
+  postPerSec: 500,
+}
 
 const work = mkdtempSync(join(tmpdir(), 'svc-bench-'))
 const results = []
@@ -81,6 +90,21 @@ try {
     // `--only soak`: database growth per hour without and with retention (test/bench/soak.mjs; --soak-seconds 60).
     if (ONLY === 'soak') {
       await otherBenches([['soak.mjs', 'benchSoak']], {...process.env, HOME: work})
+      break sections
+    }
+    // `--only mcp-initialize`: `svc mcp` answering `initialize` vs `svc --version` (test/bench/mcp-startup.mjs).
+    if (ONLY === 'mcp-initialize') {
+      const {benchMcpStartup} = await import(pathToFileURL(join(root, 'test', 'bench', 'mcp-startup.mjs')).href)
+      const r = await benchMcpStartup({bin, runs: RUNS})
+      console.log(`\nsvc mcp start-up (median of ${RUNS} runs each, interleaved)`)
+      console.log(`  svc --version                    ${fmt(r.version, 'ms')}`)
+      console.log(
+        `  svc version (through oclif)      ${fmt(r.versionCommand, 'ms')}  ${(r.versionCommand / r.version).toFixed(2)}x`,
+      )
+      console.log(
+        `  svc mcp: initialize answered     ${fmt(r.initialize, 'ms')}  ${r.ratio.toFixed(2)}x  target <= ${TARGETS.mcpInitialize.toFixed(1)}x  ${check('mcp initialize', r.ratio <= TARGETS.mcpInitialize)}`,
+      )
+      results.push({metric: 'svc mcp initialize vs --version', ms: round(r.initialize), ratio: round(r.ratio)})
       break sections
     }
     const auth = 'Basic ' + Buffer.from(`${sandbox.ready.tokenId}:${sandbox.ready.clientSecret}`).toString('base64')

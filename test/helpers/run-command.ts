@@ -1,8 +1,7 @@
 import {readFileSync} from 'node:fs'
-import {Writable} from 'node:stream'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {Config, Errors, type Command} from '@oclif/core'
-import {withIo, type Io} from '../../src/lib/io.js'
+import {Config} from '@oclif/core'
+import {runInProcess, type CommandClass} from '../../src/lib/in-process.js'
 import {svc, type CliResult} from './cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -20,8 +19,6 @@ export interface RunDeps {
   sleep?: (ms: number) => Promise<void>
   dispatcher?: import('undici').Dispatcher
 }
-
-type CommandClass = typeof Command & {id?: string}
 
 let config: Promise<Config> | undefined
 let running = false
@@ -43,51 +40,11 @@ export async function runCommand(Cmd: CommandClass, argv: string[], deps: RunDep
 }
 
 async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps): Promise<CliResult> {
-  let stdout = ''
-  let stderr = ''
-  const sink = (write: (s: string) => void, isTTY: boolean) =>
-    Object.assign(
-      new Writable({
-        write(chunk: Buffer | string, _enc, cb) {
-          write(chunk.toString())
-          cb()
-        },
-      }),
-      {isTTY, columns: isTTY ? (deps.columns ?? 80) : undefined},
-    )
-  let exited: number | undefined
   // No pager unless the test sets one: the pager's output would go to the test runner's terminal.
   const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, SVC_PAGER: '', ...deps.env}
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
-  const input = deps.input ?? ''
-  const io: Io = {
-    env,
-    stdout: sink((s) => (stdout += s), Boolean(deps.stdoutIsTTY)),
-    stderr: sink((s) => (stderr += s), Boolean(deps.stderrIsTTY)),
-    stdinIsTTY: Boolean(deps.stdinIsTTY),
-    readStdin: () => Buffer.from(input),
-    now: deps.now ?? Date.now,
-    sleep: deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
-    dispatcher: deps.dispatcher,
-    onSignal: () => () => {},
-    exit: (code) => (exited ??= code),
-  }
-  let code: number
-  try {
-    await withIo(io, async () => {
-      const cmd = new (Cmd as unknown as new (argv: string[], config: Config) => Command)(argv, await loadConfig())
-      await (cmd as unknown as {_run(): Promise<unknown>})._run()
-    })
-    code = exited ?? 0
-  } catch (error) {
-    const oclif = (error as {oclif?: {exit?: number}}).oclif
-    if (error instanceof Errors.ExitError || typeof oclif?.exit === 'number') code = oclif?.exit ?? 1
-    else {
-      stderr += `${(error as Error).stack ?? error}\n`
-      code = 1
-    }
-  }
-  return result(code, stdout, stderr)
+  const r = await runInProcess(Cmd, argv, await loadConfig(), {...deps, env})
+  return result(r.code, r.stdout, r.stderr)
 }
 
 function result(code: number, stdout: string, stderr: string): CliResult {

@@ -110,7 +110,10 @@ describe('svc customers import', () => {
       method: 'POST',
       url: expect.stringMatching(/\/customers\/bulk\/csv$/),
       headers: {'content-type': 'multipart/form-data'},
-      body: {file: 'dry.csv (text/csv, 49 bytes)'},
+      // The file's SHA-256: a plan (svc mcp) is bound to the bytes, not only to the name and size.
+      body: {
+        file: 'dry.csv (text/csv, 49 bytes, sha256 1a23bd47d030c2c221e6f0f2b8608a24c3231fadae21cea0961d2bcf838c1feb)',
+      },
     })
     expect(sbx.requestCount()).toBe(before)
   })

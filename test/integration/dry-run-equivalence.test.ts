@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto'
 import {readFileSync} from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -212,7 +213,7 @@ function expectMultipart(req: ObservedRequest, shown: Record<string, string>): v
     const filename = /filename="([^"]+)"/.exec(head)?.[1]
     const type = /content-type: (.+)/i.exec(head)?.[1]
     fields[name] = filename
-      ? `${filename} (${type}, ${Buffer.byteLength(value, 'latin1')} bytes)`
+      ? `${filename} (${type}, ${Buffer.byteLength(value, 'latin1')} bytes, sha256 ${createHash('sha256').update(Buffer.from(value, 'latin1')).digest('hex')})`
       : Buffer.from(value, 'latin1').toString('utf8')
   }
   expect(fields).toEqual(shown)

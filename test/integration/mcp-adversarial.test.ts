@@ -142,7 +142,7 @@ describe.each(NAMES)('%s', (tool) => {
   it('--read-only has no such tool, and a call to it is refused', async () => {
     const args = await TOOLS[tool].args()
     await nothingMoves(async () => {
-      const {tools} = await readOnly.client.listTools()
+      const tools = await readOnly.tools()
       expect(tools.map((t) => t.name)).not.toContain(tool)
       await refused(readOnly, tool, args, 'UNKNOWN_TOOL')
     })
@@ -166,14 +166,14 @@ describe('whole-server rules', () => {
   })
 
   it('--read-only lists reads only', async () => {
-    const {tools} = await readOnly.client.listTools()
+    const tools = await readOnly.tools()
     expect(tools.length).toBeGreaterThan(50)
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([])
     expect(tools.some((t) => 'confirm' in (t.inputSchema.properties ?? {}))).toBe(false)
   })
 
   it('--tools offers only the matching tools', async () => {
-    const {tools} = await allowed.client.listTools()
+    const tools = await allowed.tools()
     expect(tools.map((t) => t.name).sort()).toEqual([
       'accounts_internal_get',
       'quote_authorize',

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe('svc mcp: tools', () => {
   it('lists the commands as tools with object input schemas, leaving out the local-only ones', async () => {
-    const {tools} = await mcp.client.listTools()
+    const tools = await mcp.tools()
     const names = tools.map((t) => t.name)
     expect(names).toEqual(expect.arrayContaining(['customers_list', 'quote_execute', 'sandbox_fund', 'sandbox_clock']))
     for (const omitted of ['login', 'wallet_export', 'webhooks_listen', 'tokens_create', 'mcp', 'flow_run'])

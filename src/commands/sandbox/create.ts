@@ -65,14 +65,11 @@ export default class SandboxCreate extends BaseCommand<typeof SandboxCreate> {
     }
   }
 
-  /** The create request; a snapshot's bytes are its body, shown by file name and size. */
-  private describe(name: string, from?: string, snapshot?: {path: string; size: number}) {
+  /** The create request; a snapshot's bytes are its body, shown by size and SHA-256, beside the file's name. */
+  private describe(name: string, from?: string, snapshot?: {path: string; bytes: Uint8Array; size: number}) {
     checkNoProfile(name, this.ctx.env)
     const client = adminClientFrom(this.flags, this.ctx, this.config.version, {dryRun: true})
-    const request = client.describe(createTeamSandboxRequest({name, from, snapshot}))
-    return {
-      dryRun: true as const,
-      request: snapshot ? {...request, body: `${snapshot.path} (${snapshot.size} bytes)`} : request,
-    }
+    const request = client.describe({...createTeamSandboxRequest({name, from, snapshot}), rawBody: snapshot?.bytes})
+    return {dryRun: true as const, ...(snapshot ? {snapshot: snapshot.path} : {}), request}
   }
 }

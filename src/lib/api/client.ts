@@ -59,7 +59,7 @@ export class ApiClient {
   }
 
   /** --dry-run: the request exactly as `request` would send it, with credentials and secret fields redacted. */
-  describe(req: ApiRequest): DescribedRequest {
+  describe(req: RequestOptions): DescribedRequest {
     return describeRequest(this.opts, req, this.keyOf(req))
   }
 

@@ -124,7 +124,7 @@ function fromRun(run: {code: number; doc: unknown; stderr: string}): ToolResult 
         doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>) : {data: doc ?? null},
     }
   if (doc && typeof doc === 'object' && 'error' in doc) return {ok: false, doc: doc as Record<string, unknown>}
-  // No --json document (a crash): the last line of stderr says what happened.
-  const line = run.stderr.trim().split('\n').pop() ?? ''
+  // No --json document (a crash): the first line of stderr says what happened (a stack follows it).
+  const line = run.stderr.trim().split('\n')[0] ?? ''
   return {ok: false, doc: {error: {code: 'FAILED', message: line || `exit ${run.code}`, exitCode: run.code}}}
 }

@@ -82,8 +82,10 @@ export const OMITTED: Record<string, string> = {
   'sandbox:stop': 'stops the local sandbox process',
   'sandbox:backup': 'local files of the sandbox’s data dir',
   'sandbox:restore': 'local files of the sandbox’s data dir',
-  'sandbox:snapshot:save': 'writes a local file (no --dry-run to plan it)',
-  'sandbox:snapshot:load': 'replaces the whole sandbox state from a local file (no --dry-run to plan it)',
+  // A snapshot over the wire is sandbox_create with from-snapshot, a planned write (docs/mcp.md, Snapshots).
+  'sandbox:snapshot:save': 'sends no request: copies the sandbox database to a local file',
+  'sandbox:snapshot:load':
+    'sends no request: replaces the whole sandbox database from a local file, with no dry run to plan it',
   'sandbox:passkey:create': 'a software authenticator writing a local key file',
   'sandbox:passkey:sign': 'signs with a local authenticator key',
   'flow:run': 'runs a file of arbitrary commands, which would bypass the plan of each write',

@@ -1,4 +1,6 @@
 import {spawn} from 'node:child_process'
+import type {Command, Config} from '@oclif/core'
+import {runInProcess, type CommandClass} from '../in-process.js'
 
 export interface CliRun {
   code: number
@@ -23,7 +25,7 @@ export function cliRunner(bin: string, baseEnv: NodeJS.ProcessEnv, globalFlags: 
       new Promise((resolve, reject) => {
         const args = [bin, ...argv, ...globalFlags, '--json']
         const child = spawn(process.execPath, args, {
-          env: {...baseEnv, ...env, SVC_NO_INPUT: '1', NO_COLOR: '1'},
+          env: toolEnv(baseEnv, env),
           stdio: ['ignore', 'pipe', 'pipe'],
         })
         const out: Buffer[] = []
@@ -32,15 +34,80 @@ export function cliRunner(bin: string, baseEnv: NodeJS.ProcessEnv, globalFlags: 
         child.stderr.on('data', (c: Buffer) => err.push(c))
         child.on('error', reject)
         child.on('close', (code) => {
-          const stdout = Buffer.concat(out).toString('utf8').trim()
-          let doc: unknown
-          try {
-            doc = stdout ? JSON.parse(stdout) : undefined
-          } catch {
-            doc = {output: stdout}
-          }
+          const doc = documentOf(Buffer.concat(out).toString('utf8'))
           resolve({code: code ?? 1, doc, stderr: Buffer.concat(err).toString('utf8')})
         })
       }),
+  }
+}
+
+/**
+ * Runs a command in the server's own process (in-process.ts) with exactly what the child would
+ * get: the same argv (with the server's --profile/--base-url and --json), the same environment,
+ * no stdin, no terminal. The command is the one oclif would run for that command line (this
+ * process's config holds every command: bin/run.js loads the full bundle for `svc mcp`), so its
+ * checks, authorization answers, history and exit codes are the CLI's. Only one command runs in
+ * the process at a time (the Io is per process): a call that comes while one runs gets a child
+ * process (`fallback`), so a long `--wait` never holds up another tool.
+ */
+export function inProcessRunner(
+  config: Config,
+  baseEnv: NodeJS.ProcessEnv,
+  globalFlags: string[],
+  fallback: Runner,
+): Runner {
+  let busy = false
+  return {
+    async run(argv, env = {}) {
+      const found = busy ? undefined : commandOf(config, argv)
+      if (!found) return fallback.run(argv, env)
+      busy = true // before the first await: a concurrent call sees it
+      try {
+        const Cmd = await commandClass(found.command)
+        const run = await runInProcess(Cmd, [...found.rest, ...globalFlags, '--json'], config, {
+          env: toolEnv(baseEnv, env),
+        })
+        return {code: run.code, doc: documentOf(run.stdout), stderr: run.stderr}
+      } finally {
+        busy = false
+      }
+    },
+  }
+}
+
+/** The command the leading words of `argv` name (longest first) and the rest of the argv. */
+function commandOf(config: Config, argv: string[]) {
+  let words = 0
+  while (words < argv.length && words < 4 && !argv[words].startsWith('-')) words++
+  for (let n = words; n > 0; n--) {
+    const command = config.findCommand(argv.slice(0, n).join(':'))
+    if (command) return {command, rest: argv.slice(n)}
+  }
+  return undefined
+}
+
+/**
+ * The class of a command oclif found. From the bundle, oclif's explicit strategy gives a lazy stub
+ * (esbuild.config.mjs entryFor) that loads the command's module on use and hands its class over.
+ */
+async function commandClass(command: Command.Loadable): Promise<CommandClass> {
+  const loaded = (await command.load()) as CommandClass & {commandClass?: () => Promise<CommandClass>}
+  const Cmd = loaded.commandClass ? await loaded.commandClass() : loaded
+  Cmd.id ??= command.id
+  return Cmd
+}
+
+/** A tool's command runs on the server's environment and the call's, never prompting, without colour. */
+function toolEnv(baseEnv: NodeJS.ProcessEnv, env: Record<string, string>): NodeJS.ProcessEnv {
+  return {...baseEnv, ...env, SVC_NO_INPUT: '1', NO_COLOR: '1'}
+}
+
+/** stdout parsed: the --json document (undefined when none was printed; the text when it is not JSON). */
+function documentOf(stdout: string): unknown {
+  const text = stdout.trim()
+  try {
+    return text ? JSON.parse(text) : undefined
+  } catch {
+    return {output: text}
   }
 }

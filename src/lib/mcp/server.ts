@@ -1,16 +1,22 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
+import type {Config} from '@oclif/core'
 import {callTool} from './calls.js'
 import {deriveTools, matchesAny, type ManifestCommand, type Tool} from './catalogue.js'
+import {pageOf} from './pages.js'
 import {PlanStore} from './plans.js'
 import {PROMPTS, promptMessages} from './prompts.js'
+import type {McpFront} from './front.js'
+import {CAPABILITIES, INSTRUCTIONS, SERVER_NAME} from './identity.js'
 import {guideResources, readGuide} from './resources.js'
-import {cliRunner} from './runner.js'
+import {cliRunner, inProcessRunner} from './runner.js'
 
 export interface McpOptions {
   /** The installation's root: bin/run.js, oclif.manifest.json, docs/. */
   root: string
   version: string
+  /** The running oclif config: tools run their commands in this process through it (runner.ts). */
+  config: Config
   env: NodeJS.ProcessEnv
   /** --profile and --base-url as given, passed on to every command the server runs. */
   globalFlags: string[]
@@ -43,7 +49,12 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     return {tools, byName}
   }
   const deps = {
-    runner: cliRunner(join(opts.root, 'bin', 'run.js'), opts.env, opts.globalFlags),
+    runner: inProcessRunner(
+      opts.config,
+      opts.env,
+      opts.globalFlags,
+      cliRunner(join(opts.root, 'bin', 'run.js'), opts.env, opts.globalFlags),
+    ),
     plans: new PlanStore(Date.now, undefined, opts.planTtlMs),
     writesRefused: opts.writesRefused,
     audit: (line: string) => opts.log(`svc mcp: ${line}`),
@@ -60,27 +71,13 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
     ReadResourceRequestSchema,
   } = await import('./sdk.js')
   const server = new Server(
-    {name: 'svc', version: opts.version},
-    {
-      capabilities: {tools: {}, resources: {}, prompts: {}},
-      instructions:
-        'Tools run svc commands against the profile the server was started with (by default the local sandbox). ' +
-        'Reads answer directly. Every write answers a plan first and sends nothing; show the plan to the person ' +
-        'and call the tool again with `confirm` only if they agree.',
-    },
+    {name: SERVER_NAME, version: opts.version},
+    {capabilities: CAPABILITIES, instructions: INSTRUCTIONS},
   )
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: catalogue().tools.map((t) => ({
-      name: t.name,
-      title: `svc ${t.command.id.replaceAll(':', ' ')}`,
-      description: t.description,
-      inputSchema: t.inputSchema,
-      annotations:
-        t.kind === 'read'
-          ? {readOnlyHint: true, openWorldHint: false}
-          : {readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false},
-    })),
-  }))
+  server.setRequestHandler(ListToolsRequestSchema, (req) => {
+    const page = pageOf(catalogue().tools, req.params?.cursor)
+    return {tools: page.items.map(listedTool), ...(page.nextCursor ? {nextCursor: page.nextCursor} : {})}
+  })
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const tool = catalogue().byName.get(req.params.name)
     if (!tool) {
@@ -99,8 +96,25 @@ export async function serveMcp(opts: McpOptions): Promise<void> {
   server.setRequestHandler(ListPromptsRequestSchema, () => ({prompts: PROMPTS}))
   server.setRequestHandler(GetPromptRequestSchema, (req) => promptMessages(req.params.name, req.params.arguments))
   const closed = new Promise<void>((resolve) => (server.onclose = resolve))
-  await server.connect(new StdioServerTransport())
+  // bin/run.js may have answered `initialize` already (front.ts): the Server reads what it read.
+  const front = (globalThis as {__svcMcpFront?: McpFront}).__svcMcpFront
+  const streams = front?.handOver((why) => opts.log(`svc mcp: ${why}`))
+  await server.connect(new StdioServerTransport(streams?.input, streams?.output))
   await closed
+}
+
+/** A tool as tools/list shows it. */
+function listedTool(t: Tool) {
+  return {
+    name: t.name,
+    title: `svc ${t.command.id.replaceAll(':', ' ')}`,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    annotations:
+      t.kind === 'read'
+        ? {readOnlyHint: true, openWorldHint: false}
+        : {readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false},
+  }
 }
 
 function errorResult(error: {code: string; message: string}) {

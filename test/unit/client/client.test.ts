@@ -315,7 +315,10 @@ describe('A request is data: ApiClient.describe shows what ApiClient.call sends'
       },
     })
     expect(shown.headers['content-type']).toBe('multipart/form-data')
-    expect(shown.body).toEqual({documentType: 'OTHER', file: 'a.pdf (application/pdf, 5 bytes)'})
+    expect(shown.body).toEqual({
+      documentType: 'OTHER',
+      file: 'a.pdf (application/pdf, 5 bytes, sha256 8855508aade16ec573d21e6a485dfd0a7624085c1a14b5ecdd6485de0c6839a4)',
+    })
   })
 })
 

@@ -69,7 +69,14 @@ describe('bundles', () => {
     const dist = new URL('dist/', root)
     if (!existsSync(new URL('mcp-sdk.cjs', dist))) throw new Error('run `npm run build` first')
     expect(readFileSync(new URL('mcp-sdk.cjs', dist), 'latin1')).toContain('notifications/cancelled')
-    for (const bundle of ['svc.cjs', 'svc-mcp.cjs'])
-      expect(readFileSync(new URL(bundle, dist), 'latin1')).not.toContain('notifications/cancelled')
+    expect(readFileSync(new URL('svc.cjs', dist), 'latin1')).not.toContain('notifications/cancelled')
+  })
+
+  it('`svc mcp` runs from the full bundle (its tools run every command in its process), and answers initialize from its own small one', () => {
+    const dist = new URL('dist/', root)
+    expect(existsSync(new URL('svc-mcp.cjs', dist))).toBe(false)
+    const front = readFileSync(new URL('mcp-front.cjs', dist), 'latin1')
+    expect(front.length).toBeLessThan(8_000)
+    expect(front).not.toContain('notifications/cancelled')
   })
 })

@@ -102,6 +102,30 @@ describe('every operation, from the contract', () => {
     expect(off).toEqual([])
   })
 
+  it('naming a customer that does not exist (path, query or body): 404 USER_NOT_FOUND, nothing changed', async () => {
+    // The contract documents these 404s as "Customer not found" (USER_NOT_FOUND), the spec's code too (§7).
+    const unknown = 'Customer:00000000-0000-4000-8000-00000000a404'
+    const takesCustomer = (op: Operation) =>
+      op.template.includes('{customerId}') ||
+      parameters(contract, op).some((p) => p.in === 'query' && p.name === 'customerId' && p.required) ||
+      Boolean((validBody(contract, op) as {customerId?: unknown} | undefined)?.customerId)
+    const ops = contract.operations.filter((op) => documents(op, '404') && !isAgentOperation(op) && takesCustomer(op))
+    expect(ops.length).toBeGreaterThan(15)
+    const off: string[] = []
+    for (const op of ops) {
+      const body = validBody(contract, op) as Record<string, unknown> | undefined
+      const r = await refusal(
+        op,
+        platformAuth,
+        body?.customerId ? {...body, customerId: unknown} : body,
+        neededQuery(contract, op, unknown),
+      )
+      if (r.status !== 404 || r.body?.code !== 'USER_NOT_FOUND' || !r.unchanged)
+        off.push(`${op.key} -> ${r.status} ${r.body?.code} ${JSON.stringify(r.body?.details ?? {}).slice(0, 300)}`)
+    }
+    expect(off).toEqual([])
+  })
+
   it('a body broken in one field: 400 naming that field, nothing changed', async () => {
     const ops = contract.operations.filter((op) => !hasPathParameter(op) && documents(op, '400'))
     const off: string[] = []

@@ -1,9 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {ed25519} from '@noble/curves/ed25519.js'
-import {secp256k1} from '@noble/curves/secp256k1.js'
-import {keccak_256} from '@noble/hashes/sha3.js'
-import {base58, hex} from '@scure/base'
+import {base58} from '@scure/base'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {
@@ -12,6 +10,7 @@ import {
   CHASE_USD_FLAGS,
   clabeAccountArgs,
   clabeEnding,
+  evmWallet,
   externalAddArgs,
   quoteArgs,
 } from '../helpers/money.js'
@@ -23,20 +22,6 @@ beforeAll(async () => {
 afterAll(async () => sbx.stop())
 
 const utf8 = (s: string) => new TextEncoder().encode(s)
-
-/** A real EVM key: its address and an EIP-191 personal_sign over a message (r||s||v hex, v = 27/28). */
-function evmWallet() {
-  const sk = secp256k1.utils.randomSecretKey()
-  const pub = secp256k1.getPublicKey(sk, false)
-  const address = '0x' + hex.encode(keccak_256(pub.slice(1)).slice(12))
-  const sign = (message: string) => {
-    const m = utf8(message)
-    const digest = keccak_256(new Uint8Array([...utf8(`\x19Ethereum Signed Message:\n${m.length}`), ...m]))
-    const sig = secp256k1.sign(digest, sk, {prehash: false, format: 'recovered'})
-    return '0x' + hex.encode(new Uint8Array([...sig.slice(1), sig[0] + 27]))
-  }
-  return {address, sign}
-}
 
 const statusEvents = (id: string) =>
   sbx.emu.webhooks

@@ -10,7 +10,9 @@ import {
   storeFingerprint,
   validBody,
 } from '../helpers/contract-sweep.js'
-import {approvedCustomer, evmWallet, until, usdBankAccount} from '../helpers/money.js'
+import {SANDBOX_SCA_CODE} from '../../src/emulator/domain/sca.js'
+import {api, approveInStore, approvedCustomer, evmWallet, until, usdBankAccount} from '../helpers/money.js'
+import {pdf} from '../helpers/kyc.js'
 import {actionTransaction} from '../helpers/delegation.js'
 import {agentWith, call} from '../helpers/principals.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -75,17 +77,18 @@ describe('from the contract', () => {
     const off: string[] = []
     let checked = 0
     for (const op of contract.operations.filter((o) => documents(o, '400') && !o.template.startsWith('/agents/me'))) {
-      if (op.template.includes('{')) continue
       for (const p of parameters(contract, op).filter((x) => x.in === 'query')) {
         const q = new URLSearchParams(neededQuery(contract, op, c.id))
-        const example = String(p.example ?? p.schema?.example ?? '')
+        const schema = contract.deref(p.schema ?? {})
+        const example = String(p.example ?? schema.example ?? '')
         if (p.required) q.delete(p.name)
-        else if (p.schema?.enum) q.set(p.name, 'NOT_A_VALUE')
-        else if (p.schema?.type === 'integer') q.set(p.name, 'not-a-number')
+        else if (schema.enum) q.set(p.name, 'NOT_A_VALUE')
+        else if (schema.type === 'integer') q.set(p.name, 'not-a-number')
         else if (/^[A-Z][A-Za-z]+:[0-9a-f-]{8,}$/.test(example)) q.set(p.name, 'not-an-id')
         else continue
         checked++
-        const path = (op.template === '/customers/internal-accounts' ? '/internal-account' : op.template) + `?${q}`
+        // A path naming nothing: the query is checked before anything is looked up.
+        const path = absentPath(contract, op) + `?${q}`
         const r = await refused(() =>
           platform(op.method.toUpperCase(), path, validBody(contract, op), neededHeaders(contract, op)),
         )
@@ -96,6 +99,19 @@ describe('from the contract', () => {
     }
     expect(checked).toBeGreaterThan(25)
     expect(off).toEqual([])
+  })
+})
+
+describe('refusals the sweeps cannot build from the contract alone', () => {
+  it('a receiver lookup naming no sender, discoveries for a country that is no code: 400 naming the field', async () => {
+    const lookup = await refused(() =>
+      platform('GET', '/receiver/external-account/ExternalAccount:00000000-0000-4000-8000-00000000a404'),
+    )
+    expect(lookup).toMatchObject({status: 400, code: 'INVALID_INPUT', unchanged: true})
+    expect(lookup.body.details.errors.map((e: {field: string}) => e.field)).toEqual(['customerId'])
+    const discoveries = await refused(() => platform('GET', '/discoveries?country=Philippines'))
+    expect(discoveries).toMatchObject({status: 400, code: 'INVALID_INPUT', unchanged: true})
+    expect(discoveries.body.details.errors.map((e: {field: string}) => e.field)).toEqual(['country'])
   })
 })
 
@@ -225,5 +241,112 @@ describe('stablecoin provider accounts', () => {
       ),
     )
     expect(bad).toMatchObject({status: 400, code: 'INVALID_INPUT', unchanged: true})
+  })
+})
+
+describe('KYC records', () => {
+  it('a document is read back and deleted; once its holder is decided it cannot be (409); a replace may not move it (400); a verification is read back', async () => {
+    const c = await platform('POST', '/customers', {
+      customerType: 'INDIVIDUAL',
+      fullName: 'Grace Hopper',
+      currencies: ['USD'],
+    })
+    const upload = (documentType: string) => {
+      const form = new FormData()
+      form.set('documentHolder', c.body.id)
+      form.set('documentType', documentType)
+      form.set('country', 'US')
+      form.set('file', new Blob([pdf()], {type: 'application/pdf'}), 'doc.pdf')
+      return fetch(`${sbx.url}/documents`, {method: 'POST', headers: {authorization: platformAuth}, body: form}).then(
+        async (r) => ({status: r.status, body: await r.json()}),
+      )
+    }
+    const doc = await upload('PROOF_OF_ADDRESS')
+    expect(doc.status, JSON.stringify(doc.body)).toBe(201)
+    expect(await platform('GET', `/documents/${doc.body.id}`)).toMatchObject({status: 200, body: {id: doc.body.id}})
+    const moved = await refused(() => {
+      const form = new FormData()
+      form.set('documentHolder', 'Customer:00000000-0000-4000-8000-000000000001')
+      form.set('file', new Blob([pdf()], {type: 'application/pdf'}), 'doc.pdf')
+      return fetch(`${sbx.url}/documents/${doc.body.id}`, {
+        method: 'PUT',
+        headers: {authorization: platformAuth},
+        body: form,
+      }).then(async (r) => ({status: r.status, body: await r.json()}))
+    })
+    expect(moved).toMatchObject({status: 400, code: 'INVALID_INPUT', unchanged: true})
+    expect((await platform('DELETE', `/documents/${doc.body.id}`)).status).toBe(204)
+
+    const verification = await platform('POST', '/verifications', {customerId: c.body.id})
+    expect(verification.status, JSON.stringify(verification.body)).toBe(200)
+    expect(await platform('GET', `/verifications/${verification.body.id}`)).toMatchObject({
+      status: 200,
+      body: {id: verification.body.id},
+    })
+
+    const kept = await upload('PROOF_OF_ADDRESS')
+    approveInStore(sbx, c.body.id)
+    const decided = await refused(() => platform('DELETE', `/documents/${kept.body.id}`))
+    expect(decided).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION', unchanged: true})
+  })
+})
+
+describe('strong customer authentication: the lock, the resend, the reset limit', () => {
+  let scaSbx: TestSandbox
+  beforeAll(async () => {
+    scaSbx = await startSandbox({scaRequired: true, scaMaxFailedAttempts: 3, paymentCompletionDelayMs: 20})
+  })
+  afterAll(async () => scaSbx.stop())
+  const sca = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    api(scaSbx, method, path, body, headers)
+
+  it('a held payment: its code re-sent (204); three failed logins lock the customer: record-event and authorize answer 423', async () => {
+    const c = await approvedCustomer(scaSbx, ['USD'])
+    const usd = c.account('USD')
+    await sca('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000})
+    const ext = await sca('POST', '/customers/external-accounts', usdBankAccount(c.id))
+    const started = await sca('POST', `/sca/login/start?customerId=${c.id}`, {factor: 'SMS_OTP'})
+    expect(started.status, JSON.stringify(started.body)).toBe(200)
+    const done = await sca('POST', `/sca/login/complete?customerId=${c.id}`, {
+      factor: 'SMS_OTP',
+      endUserIpAddress: '203.0.113.7',
+      challengeId: started.body.challengeId,
+      code: SANDBOX_SCA_CODE,
+    })
+    expect(done.status, JSON.stringify(done.body)).toBe(200)
+    const quote = await sca('POST', '/quotes', {
+      source: {sourceType: 'ACCOUNT', accountId: usd},
+      destination: {destinationType: 'ACCOUNT', accountId: ext.body.id},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+    })
+    const held = await sca('POST', `/quotes/${quote.body.id}/execute`, undefined, {'idempotency-key': randomUUID()})
+    expect(held.body, JSON.stringify(held.body)).toMatchObject({status: 'PENDING_AUTHORIZATION'})
+    expect((await sca('POST', `/quotes/${quote.body.id}/authorize/resend`)).status).toBe(204)
+
+    for (let i = 0; i < 3; i++)
+      await sca('POST', `/sca/record-event?customerId=${c.id}`, {eventType: 'FAILED_LOGIN_ATTEMPT'})
+    const before = storeFingerprint(scaSbx)
+    const event = await sca('POST', `/sca/record-event?customerId=${c.id}`, {eventType: 'FAILED_LOGIN_ATTEMPT'})
+    expect(event).toMatchObject({status: 423, body: {code: 'ACCOUNT_LOCKED'}})
+    const authorize = await sca('POST', `/quotes/${quote.body.id}/authorize`, {code: SANDBOX_SCA_CODE})
+    expect(authorize).toMatchObject({status: 423, body: {code: 'ACCOUNT_LOCKED'}})
+    expect(storeFingerprint(scaSbx)).toBe(before)
+  })
+
+  it('factor resets: completing one before liveness passed is 400; the sixth start in a day is 429 RATE_LIMITED', async () => {
+    const c = await approvedCustomer(scaSbx, ['USD'])
+    const first = await sca('POST', `/sca/factors/reset?customerId=${c.id}`, {factor: 'SMS_OTP'})
+    expect(first.status, JSON.stringify(first.body)).toBe(201)
+    const early = await sca('POST', `/sca/factors/reset/${first.body.resetId}/complete?customerId=${c.id}`, {
+      mobile: '+14155550123',
+    })
+    expect(early).toMatchObject({status: 400, body: {code: 'INVALID_INPUT'}})
+    for (let i = 0; i < 4; i++)
+      expect((await sca('POST', `/sca/factors/reset?customerId=${c.id}`, {factor: 'SMS_OTP'})).status).toBe(201)
+    const before = storeFingerprint(scaSbx)
+    const sixth = await sca('POST', `/sca/factors/reset?customerId=${c.id}`, {factor: 'SMS_OTP'})
+    expect(sixth).toMatchObject({status: 429, body: {code: 'RATE_LIMITED'}})
+    expect(storeFingerprint(scaSbx)).toBe(before)
   })
 })

@@ -178,6 +178,38 @@ describe('every operation, from the contract', () => {
       (t) => t.body.status === 'COMPLETED',
     )
     const agent = await agentWith(sbx, c.id, ['VIEW_TRANSACTIONS'])
+    const card = await call(sbx, platformAuth, 'POST', '/cards', {
+      cardholderId: c.id,
+      platformCardId: 'sweep-card',
+      form: 'VIRTUAL',
+      fundingSources: [usd],
+    })
+    // Issued first: an issuance completing in the background would change the store during a refusal.
+    await until(
+      () => call(sbx, platformAuth, 'GET', `/cards/${card.body.id}`),
+      (x) => x.body.state === 'ACTIVE',
+    )
+    const link = await call(
+      sbx,
+      platformAuth,
+      'POST',
+      '/stablecoin-provider-accounts',
+      {provider: 'BRALE', apiClientId: 'sweep', apiClientSecret: 'sweep-secret'},
+      {'idempotency-key': 'sweep-link'},
+    )
+    const coin = await call(
+      sbx,
+      platformAuth,
+      'POST',
+      '/stablecoins',
+      {
+        providerTokenIdentifier: 'SWEEP',
+        networkTokenIdentifier: 'btkn1qw508d6qejxtdg4y5r3zarvary0c5xw7k',
+        network: 'L2',
+        stablecoinProviderAccountId: link.body.id,
+      },
+      {'idempotency-key': 'sweep-coin'},
+    )
     const ids: Record<string, string> = {
       customerId: c.id,
       externalAccountId: ext.body.id,
@@ -187,6 +219,9 @@ describe('every operation, from the contract', () => {
       accountId: usd,
       'internal-accounts:id': usd,
       agentId: agent.id,
+      'cards:id': card.body.id,
+      'sandbox:id': card.body.id,
+      stablecoinId: coin.body.id,
     }
     expect(
       Object.values(ids).every((id) => /^[A-Za-z]+:/.test(id)),

@@ -72,6 +72,43 @@ describe('from the contract', () => {
     expect(off).toEqual([])
   })
 
+  it('a body naming things that do not exist (every id in it absent): 404, nothing changed', async () => {
+    const c = await approvedCustomer(sbx, ['USD'])
+    const absent = (v: unknown): unknown => {
+      if (typeof v === 'string') {
+        const m = /^([A-Z][A-Za-z]+):[0-9a-f-]{8,}$/.exec(v)
+        return m ? `${m[1]}:00000000-0000-4000-8000-00000000a404` : v
+      }
+      if (Array.isArray(v)) return v.map(absent)
+      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, absent(x)]))
+      return v
+    }
+    const off: string[] = []
+    let checked = 0
+    for (const op of contract.operations.filter((o) => documents(o, '404') && !o.template.includes('{'))) {
+      const body = validBody(contract, op)
+      if (!body || JSON.stringify(absent(body)) === JSON.stringify(body)) continue
+      checked++
+      const auth = op.template.startsWith('/agents/me')
+        ? (await agentWith(sbx, c.id, [...AGENT_PERMISSIONS])).auth
+        : platformAuth
+      const r = await refused(() =>
+        call(
+          sbx,
+          auth,
+          op.method.toUpperCase(),
+          op.template + neededQuery(contract, op, c.id),
+          absent(body),
+          neededHeaders(contract, op),
+        ),
+      )
+      if (r.status !== 404 || !r.unchanged)
+        off.push(`${op.key} -> ${r.status} ${r.code} ${JSON.stringify(r.body?.details ?? {}).slice(0, 200)}`)
+    }
+    expect(checked).toBeGreaterThan(5)
+    expect(off).toEqual([])
+  })
+
   it('every query parameter broken alone (missing when required, off its enum, not an integer, not an id): 400 naming it', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const off: string[] = []
@@ -103,6 +140,21 @@ describe('from the contract', () => {
 })
 
 describe('refusals the sweeps cannot build from the contract alone', () => {
+  it('trust and untrust (and their confirms) where SCA does not apply: 409 CONFLICT, nothing trusted', async () => {
+    const c = await approvedCustomer(sbx, ['USD'])
+    const ext = await platform('POST', '/customers/external-accounts', usdBankAccount(c.id))
+    for (const step of ['trust', 'trust/confirm', 'untrust', 'untrust/confirm']) {
+      const r = await refused(() =>
+        platform(
+          'POST',
+          `/customers/external-accounts/${ext.body.id}/${step}`,
+          step.endsWith('confirm') ? {code: SANDBOX_SCA_CODE} : undefined,
+        ),
+      )
+      expect(r, step).toMatchObject({status: 409, code: 'CONFLICT', unchanged: true})
+    }
+  })
+
   it('a receiver lookup naming no sender, discoveries for a country that is no code: 400 naming the field', async () => {
     const lookup = await refused(() =>
       platform('GET', '/receiver/external-account/ExternalAccount:00000000-0000-4000-8000-00000000a404'),
@@ -244,6 +296,48 @@ describe('stablecoin provider accounts', () => {
   })
 })
 
+describe('money limits', () => {
+  it("past the platform's daily volume, a quote's execution and a transfer-out are 429 DAILY_VOLUME_LIMIT_EXCEEDED, nothing changed", async () => {
+    const c = await approvedCustomer(sbx, ['USD'])
+    const usd = c.account('USD')
+    await platform('POST', `/sandbox/internal-accounts/${usd}/fund`, {amount: 100_000})
+    const ext = await platform('POST', '/customers/external-accounts', {
+      ...usdBankAccount(c.id),
+      accountInfo: {...usdBankAccount(c.id).accountInfo, accountNumber: '44332211'},
+    })
+    // A customer's bank account has no ownership to prove either (the platform's is above).
+    const verifyBank = await refused(() =>
+      platform('POST', `/customers/external-accounts/${ext.body.id}/verify`, {signature: '0x00'}),
+    )
+    expect(verifyBank).toMatchObject({status: 409, code: 'INVALID_STATE_TRANSITION', unchanged: true})
+    const quote = await platform('POST', '/quotes', {
+      source: {sourceType: 'ACCOUNT', accountId: usd},
+      destination: {destinationType: 'ACCOUNT', accountId: ext.body.id},
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 1_000,
+    })
+    expect(quote.status, JSON.stringify(quote.body)).toBe(201)
+    await platform('PATCH', '/config', {sandbox: {dailyVolumeLimitUsdCents: 1}})
+    try {
+      const execute = await refused(() =>
+        platform('POST', `/quotes/${quote.body.id}/execute`, undefined, {'idempotency-key': randomUUID()}),
+      )
+      expect(execute).toMatchObject({status: 429, code: 'DAILY_VOLUME_LIMIT_EXCEEDED', unchanged: true})
+      const transfer = await refused(() =>
+        platform(
+          'POST',
+          '/transfer-out',
+          {source: {accountId: usd}, destination: {accountId: ext.body.id}, amount: 1_000},
+          {'idempotency-key': randomUUID()},
+        ),
+      )
+      expect(transfer).toMatchObject({status: 429, code: 'DAILY_VOLUME_LIMIT_EXCEEDED', unchanged: true})
+    } finally {
+      await platform('PATCH', '/config', {sandbox: {dailyVolumeLimitUsdCents: 5_000_000_000}})
+    }
+  })
+})
+
 describe('KYC records', () => {
   it('a document is read back and deleted; once its holder is decided it cannot be (409); a replace may not move it (400); a verification is read back', async () => {
     const c = await platform('POST', '/customers', {
@@ -256,7 +350,7 @@ describe('KYC records', () => {
       form.set('documentHolder', c.body.id)
       form.set('documentType', documentType)
       form.set('country', 'US')
-      form.set('file', new Blob([pdf()], {type: 'application/pdf'}), 'doc.pdf')
+      form.set('file', new Blob([new Uint8Array(pdf())], {type: 'application/pdf'}), 'doc.pdf')
       return fetch(`${sbx.url}/documents`, {method: 'POST', headers: {authorization: platformAuth}, body: form}).then(
         async (r) => ({status: r.status, body: await r.json()}),
       )
@@ -267,7 +361,7 @@ describe('KYC records', () => {
     const moved = await refused(() => {
       const form = new FormData()
       form.set('documentHolder', 'Customer:00000000-0000-4000-8000-000000000001')
-      form.set('file', new Blob([pdf()], {type: 'application/pdf'}), 'doc.pdf')
+      form.set('file', new Blob([new Uint8Array(pdf())], {type: 'application/pdf'}), 'doc.pdf')
       return fetch(`${sbx.url}/documents/${doc.body.id}`, {
         method: 'PUT',
         headers: {authorization: platformAuth},
@@ -332,6 +426,29 @@ describe('strong customer authentication: the lock, the resend, the reset limit'
     const authorize = await sca('POST', `/quotes/${quote.body.id}/authorize`, {code: SANDBOX_SCA_CODE})
     expect(authorize).toMatchObject({status: 423, body: {code: 'ACCOUNT_LOCKED'}})
     expect(storeFingerprint(scaSbx)).toBe(before)
+  })
+
+  it('trusting a beneficiary is an SCA step: start (challenge), a wrong code 400, the right one 200; untrust the same way', async () => {
+    const c = await approvedCustomer(scaSbx, ['USD'])
+    const ext = await sca('POST', '/customers/external-accounts', usdBankAccount(c.id))
+    const path = `/customers/external-accounts/${ext.body.id}`
+    const start = await sca('POST', `${path}/trust`)
+    expect(start).toMatchObject({status: 200, body: {scaChallenge: {factor: 'SMS_OTP'}}})
+    const challengeId = start.body.scaChallenge.id
+    const wrong = await sca('POST', `${path}/trust/confirm`, {challengeId, code: '000000'})
+    expect(wrong).toMatchObject({status: 400, body: {code: 'INVALID_INPUT'}})
+    expect(wrong.body.details.errors.map((e: {field: string}) => e.field)).toEqual(['code'])
+    const trusted = await sca('POST', `${path}/trust/confirm`, {challengeId, code: SANDBOX_SCA_CODE})
+    expect(trusted).toMatchObject({status: 200, body: {trusted: true}})
+    expect(scaSbx.emu.db.get<{trusted: boolean}>('externalAccounts', ext.body.id)!.trusted).toBe(true)
+    // A confirm with nothing started is refused; the beneficiary stays trusted.
+    const early = await sca('POST', `${path}/untrust/confirm`, {code: SANDBOX_SCA_CODE})
+    expect(early).toMatchObject({status: 400, body: {code: 'INVALID_INPUT'}})
+    const untrust = await sca('POST', `${path}/untrust`)
+    expect(untrust.status).toBe(200)
+    expect(
+      await sca('POST', `${path}/untrust/confirm`, {challengeId: untrust.body.scaChallenge.id, code: SANDBOX_SCA_CODE}),
+    ).toMatchObject({status: 200, body: {trusted: false}})
   })
 
   it('factor resets: completing one before liveness passed is 400; the sixth start in a day is 429 RATE_LIMITED', async () => {

@@ -139,16 +139,35 @@ describe('external accounts', () => {
     expect(again.json().error.hint).toMatch(/banking days/)
   })
 
-  it('delete is refused while trusted (409 BENEFICIARY_TRUSTED explained), works after untrust', async () => {
+  it('delete is refused while trusted (409 BENEFICIARY_TRUSTED explained), works after untrust with the SCA code', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const id = (await sbx.run(clabeAccountArgs(c.id, clabeEnding('321'), 'Maria Garcia', '--json'))).json().id
-    await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)
-    const refused = await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])
-    expect(refused.code).toBe(6)
-    expect(refused.json().error).toMatchObject({code: 'BENEFICIARY_TRUSTED'})
-    expect(refused.json().error.hint).toMatch(/untrust/)
-    const untrust = await sbx.run(['accounts', 'external', 'untrust', id, '--json'])
-    expect(untrust.json()).toEqual({id, trusted: false})
+    // Trust is an SCA step: without SCA it is refused (409) and nothing is trusted.
+    expect(await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)).toMatchObject({
+      status: 409,
+      body: {code: 'CONFLICT'},
+    })
+    await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: true}})
+    try {
+      const start = await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)
+      expect(start.body.scaChallenge).toMatchObject({factor: 'SMS_OTP'})
+      const confirmed = await api(sbx, 'POST', `/customers/external-accounts/${id}/trust/confirm`, {
+        challengeId: start.body.scaChallenge.id,
+        code: '123456',
+      })
+      expect(confirmed).toMatchObject({status: 200, body: {trusted: true}})
+      const refused = await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])
+      expect(refused.code).toBe(6)
+      expect(refused.json().error).toMatchObject({code: 'BENEFICIARY_TRUSTED'})
+      expect(refused.json().error.hint).toMatch(/untrust/)
+      const noCode = await sbx.run(['accounts', 'external', 'untrust', id, '--yes', '--json'])
+      expect(noCode.code).toBe(2)
+      expect(noCode.json().error).toMatchObject({code: 'SCA_CODE_REQUIRED'})
+      const untrust = await sbx.run(['accounts', 'external', 'untrust', id, '--code', '123456', '--yes', '--json'])
+      expect(untrust.json()).toEqual({id, trusted: false})
+    } finally {
+      await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: false}})
+    }
     expect((await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])).code).toBe(0)
     expect((await sbx.run(['accounts', 'external', 'get', id, '--json'])).code).toBe(5)
   })

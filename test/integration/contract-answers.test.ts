@@ -215,6 +215,16 @@ describe('agents', () => {
     const twice = await refused(() => platform('POST', `/agents/${agent.id}/actions/${action.body.id}/reject`, {}))
     expect(twice).toMatchObject({status: 409, code: 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', unchanged: true})
 
+    // The same beneficiary added twice by the agent: 409 (the spec's DUPLICATE_EXTERNAL_ACCOUNT, §7).
+    const payee = {
+      ...usdBankAccount(c.id),
+      accountInfo: {...usdBankAccount(c.id).accountInfo, accountNumber: '66778899'},
+    }
+    const {customerId: _own, ...asAgent} = payee
+    expect((await call(sbx, agent.auth, 'POST', '/agents/me/external-accounts', asAgent)).status).toBe(201)
+    const twiceAdded = await refused(() => call(sbx, agent.auth, 'POST', '/agents/me/external-accounts', asAgent))
+    expect(twiceAdded).toMatchObject({status: 409, unchanged: true})
+
     // An agent whose payments go without approval: its transfer-in, then that transaction read back.
     const auto = await agentWith(sbx, c.id, [...AGENT_PERMISSIONS])
     const pull = await call(sbx, auto.auth, 'POST', '/agents/me/transfer-in', {

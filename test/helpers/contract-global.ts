@@ -14,9 +14,9 @@ const SUMMARY = join(REPO_ROOT, '.tmp', 'contract-coverage.json')
  * up what the files exercised: prints "contract: N/153 operations exercised" and "N of M documented
  * answers (5xx aside)" once and writes the detail to .tmp/contract-coverage.json. A complete run (every
  * test file, no name filter, nothing failed) also compares docs/fidelity.md with what it produced: a
- * difference fails the run (exit code 1), as a failing test would. Every answer the doc lists is asked
- * for deterministically (test/integration/contract-answers.test.ts: no race decides a 409 or a 429),
- * so the same code gives the same doc. `npm run fidelity` rewrites it from the run's JSON, and so
+ * difference fails the run (exit code 1), as a failing test would. Answers no journey reaches on its
+ * own (conflicts, limits, locks) are asked for on purpose (test/integration/contract-answers*.test.ts),
+ * so no race decides a 409 or a 429 and the same code gives the same doc. `npm run fidelity` rewrites it from the run's JSON, and so
  * does `vitest run -u`.
  */
 export default async function setup(project: TestProject) {

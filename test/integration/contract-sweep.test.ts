@@ -10,6 +10,7 @@ import {
   neededQuery,
   parameters,
   realPath,
+  UNBROKEN,
   storeFingerprint,
   validBody,
 } from '../helpers/contract-sweep.js'
@@ -48,33 +49,6 @@ afterAll(async () => sbx.stop())
 
 /** The operations a negative check above broke one input of (a body field or a query parameter). */
 const brokenOps = new Set<string>()
-/** Operations taking input that no check above breaks, and why. */
-const NO_400 = 'The contract documents no 400 for it: a broken query would be an undocumented answer.'
-const UNBROKEN: Record<string, string> = {
-  'GET /sca/factors': NO_400,
-  'DELETE /sca/factors/{credentialId}': NO_400,
-  'GET /sca/factors/reset/{resetId}': NO_400,
-  'GET /uma-providers': NO_400,
-  'GET /agents/me/actions': NO_400,
-  'GET /agents/me/internal-accounts': NO_400,
-  'GET /stablecoins/{stablecoinId}/operations': NO_400,
-  'POST /customers/external-accounts/{externalAccountId}/trust/confirm':
-    'An SCA step: its body is read only where SCA applies (409 first here); contract-answers.test.ts sends a wrong code (400 naming code).',
-  'POST /customers/external-accounts/{externalAccountId}/untrust/confirm':
-    'An SCA step: its body is read only where SCA applies (409 first here); contract-answers.test.ts confirms with nothing started (400).',
-  'POST /agents/{agentId}/actions/{actionId}/reject':
-    'Needs a pending agent action; contract-answers.test.ts sends a reason that is no string (400).',
-  'PATCH /beneficial-owners/{beneficialOwnerId}':
-    "Needs a business customer's owner, which this sweep does not build (not yet).",
-  'POST /auth/credentials':
-    'A signed retry of an embedded wallet (a live session stamps it): not built from the contract alone (not yet).',
-  'POST /auth/credentials/{id}/verify':
-    'A signed retry of an embedded wallet (a live session stamps it): not built from the contract alone (not yet).',
-  'POST /auth/credentials/{id}/challenge':
-    'Needs an embedded wallet credential, which this sweep does not build (not yet).',
-  'POST /auth/sessions/{id}/refresh':
-    'A signed retry of an embedded wallet (a live session stamps it): not built from the contract alone (not yet).',
-}
 
 const documents = (op: Operation, status: string) =>
   status in ((contract.operation(op).responses ?? {}) as Record<string, unknown>)

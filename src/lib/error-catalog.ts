@@ -84,7 +84,7 @@ export const ERROR_HINTS: Readonly<Record<string, string>> = {
   // 404
   TRANSACTION_NOT_FOUND: 'Check the Transaction id (`svc transactions list`).',
   INVITATION_NOT_FOUND: 'Check the invitation code.',
-  USER_NOT_FOUND: 'Check the customer or user id.',
+  USER_NOT_FOUND: 'Check the Customer id (`svc customers list`).',
   QUOTE_NOT_FOUND: 'Check the Quote id; quotes are looked up by id only.',
   LOOKUP_REQUEST_NOT_FOUND: 'The receiver lookup expired or never existed; look up again.',
   TOKEN_NOT_FOUND: 'Check the API token id.',

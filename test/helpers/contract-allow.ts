@@ -79,7 +79,7 @@ export const ALLOWANCES: Allowance[] = [
   {
     id: 'spec-error-codes',
     decidedBy: 'service-api.md §7 (api-gaps §10.3 #31, #32, #34-#37)',
-    why: 'The spec names error codes (and statuses) the contract does not list for that status or operation, e.g. 404 CUSTOMER_NOT_FOUND, 409 DUPLICATE_PAY_REQUEST, 409 DOCUMENT_ALREADY_EXISTS, 400 QUOTE_EXPIRED / INSUFFICIENT_FUNDS, 429 on challenge re-issue. Excused only when §7 lists that code under that status.',
+    why: 'The spec names error codes (and statuses) the contract does not list for that status or operation, e.g. 404 ACCOUNT_NOT_FOUND, 409 DUPLICATE_PAY_REQUEST, 409 DOCUMENT_ALREADY_EXISTS, 400 QUOTE_EXPIRED / INSUFFICIENT_FUNDS, 429 on challenge re-issue. Excused only when §7 lists that code under that status.',
     excuses: ({kind, exchange, line}) =>
       kind === 'response' &&
       specCodes(exchange.status).has(String(code(exchange))) &&

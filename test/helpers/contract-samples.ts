@@ -81,6 +81,8 @@ class Sampler {
       : (schema.type as string | undefined)
     if (type === 'object' || (!type && schema.properties)) return this.objectPart(schema, depth) ?? {}
     if (type === 'array') {
+      // An empty list may be what the contract allows but not what a request means (an owner with no role).
+      if (Array.isArray(schema.example) && schema.example.length) return schema.example
       const n = this.full || Number(schema.minItems ?? 0) > 0 ? Math.max(1, Number(schema.minItems ?? 1)) : 0
       return Array.from({length: n}, () => this.of(schema.items as Json, depth + 1))
     }

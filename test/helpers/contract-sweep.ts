@@ -146,3 +146,43 @@ export function storeFingerprint(sbx: TestSandbox): string {
   }
   return hash.digest('hex')
 }
+
+/** A request expected to be refused: its status, code and body, and whether the store is unchanged. */
+export async function refusedIn(sbx: TestSandbox, request: () => Promise<{status: number; body: any}>) {
+  const before = storeFingerprint(sbx)
+  const r = await request()
+  return {
+    status: r.status,
+    code: r.body?.code as string | undefined,
+    body: r.body,
+    unchanged: storeFingerprint(sbx) === before,
+  }
+}
+
+/** Operations taking input that the sweep (test/integration/contract-sweep.test.ts) does not break, and why. */
+const NO_400 = 'The contract documents no 400 for it: a broken query would be an undocumented answer.'
+export const UNBROKEN: Record<string, string> = {
+  'GET /sca/factors': NO_400,
+  'DELETE /sca/factors/{credentialId}': NO_400,
+  'GET /sca/factors/reset/{resetId}': NO_400,
+  'GET /uma-providers': NO_400,
+  'GET /agents/me/actions': NO_400,
+  'GET /agents/me/internal-accounts': NO_400,
+  'GET /stablecoins/{stablecoinId}/operations': NO_400,
+  'POST /customers/external-accounts/{externalAccountId}/trust/confirm':
+    'An SCA step: its body is read only where SCA applies (409 first here); contract-answers-kyc-sca.test.ts sends a wrong code (400 naming code).',
+  'POST /customers/external-accounts/{externalAccountId}/untrust/confirm':
+    'An SCA step: its body is read only where SCA applies (409 first here); contract-answers-kyc-sca.test.ts confirms with nothing started (400).',
+  'POST /agents/{agentId}/actions/{actionId}/reject':
+    'Needs a pending agent action; contract-answers.test.ts sends a reason that is no string (400).',
+  'PATCH /beneficial-owners/{beneficialOwnerId}':
+    "Needs a business customer's owner, which this sweep does not build (not yet).",
+  'POST /auth/credentials':
+    'A signed retry of an embedded wallet (a live session stamps it): not built from the contract alone (not yet).',
+  'POST /auth/credentials/{id}/verify':
+    'A signed retry of an embedded wallet (a live session stamps it): not built from the contract alone (not yet).',
+  'POST /auth/credentials/{id}/challenge':
+    'Needs an embedded wallet credential, which this sweep does not build (not yet).',
+  'POST /auth/sessions/{id}/refresh':
+    'A signed retry of an embedded wallet (a live session stamps it): not built from the contract alone (not yet).',
+}

@@ -212,7 +212,11 @@ export function dryRunFixtures(sbx: TestSandbox): Fixtures {
       // Not the wallet's key: the Service reads the request and refuses the signature (exit 4).
       return {args: [id, '--signature', '0x' + '11'.repeat(65)], code: 4}
     },
-    'accounts:external:untrust': async () => ({args: [await clabe((await approvedCustomer(sbx, ['MXN'])).id)]}),
+    // SCA is off here: the sandbox answers the untrust 409 (it is an SCA step), after the request is compared.
+    'accounts:external:untrust': async () => ({
+      args: [await clabe((await approvedCustomer(sbx, ['MXN'])).id)],
+      code: 6,
+    }),
     'accounts:external:verify-ownership': async () => ({
       args: [await evmAccount((await approvedCustomer(sbx, ['USD'])).id), '--method', 'WALLET_SIGNATURE'],
     }),

@@ -1,3 +1,6 @@
+import {secp256k1} from '@noble/curves/secp256k1.js'
+import {keccak_256} from '@noble/hashes/sha3.js'
+import {hex} from '@scure/base'
 import {expect} from 'vitest'
 import {clabeCheckDigit} from '../../src/lib/account-checks.js'
 import type {TestSandbox} from './sandbox.js'
@@ -299,4 +302,19 @@ export async function httpPayer(
   })
   expect(ext.status).toBe(201)
   return {id: made.body.id, usd, clabe: ext.body.id}
+}
+
+/** A real EVM key: its address and an EIP-191 personal_sign over a message (r||s||v hex, v = 27/28). */
+export function evmWallet() {
+  const utf8 = (s: string) => new TextEncoder().encode(s)
+  const sk = secp256k1.utils.randomSecretKey()
+  const pub = secp256k1.getPublicKey(sk, false)
+  const address = '0x' + hex.encode(keccak_256(pub.slice(1)).slice(12))
+  const sign = (message: string) => {
+    const m = utf8(message)
+    const digest = keccak_256(new Uint8Array([...utf8(`\x19Ethereum Signed Message:\n${m.length}`), ...m]))
+    const sig = secp256k1.sign(digest, sk, {prehash: false, format: 'recovered'})
+    return '0x' + hex.encode(new Uint8Array([...sig.slice(1), sig[0] + 27]))
+  }
+  return {address, sign}
 }

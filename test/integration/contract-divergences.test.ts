@@ -280,7 +280,7 @@ describe('D5 and error bodies', () => {
     const r = await sbx.run(['customers', 'get', 'Customer:nope', '--json'])
     expect(r.code).not.toBe(0)
     const err = r.json().error
-    expect(err).toMatchObject({code: 'CUSTOMER_NOT_FOUND', status: 404, reason: 'Customer Customer:nope not found'})
+    expect(err).toMatchObject({code: 'USER_NOT_FOUND', status: 404, reason: 'Customer Customer:nope not found'})
     expect(err.message).toBeUndefined()
   })
 })

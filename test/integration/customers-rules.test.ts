@@ -51,9 +51,9 @@ describe('--json error document', () => {
     const missing = await sbx.run(['customers', 'get', 'Customer:does-not-exist', '--json'])
     expect(missing.code).toBe(5)
     const api = errorDoc(missing)
-    expect(api).toMatchObject({status: 404, code: 'CUSTOMER_NOT_FOUND', details: {}})
+    expect(api).toMatchObject({status: 404, code: 'USER_NOT_FOUND', details: {}})
     expect(api.hint).toMatch(/\w/)
-    expect(missing.stderr).toBe(`Error: ${api.reason} (CUSTOMER_NOT_FOUND, HTTP 404)\n`)
+    expect(missing.stderr).toBe(`Error: ${api.reason} (USER_NOT_FOUND, HTTP 404)\n`)
   })
 })
 

@@ -397,7 +397,7 @@ describe('other onboarding input is refused before any request', () => {
   it('the sandbox answers 404 for an unknown customer and 400 listing fields for a bad submission body', async () => {
     const gone = await svc.run(['kyc', 'submit', 'Customer:doesnotexist', '--json'])
     expect(gone.code).toBe(5)
-    expect(gone.json().error.code).toBe('CUSTOMER_NOT_FOUND')
+    expect(gone.json().error.code).toBe('USER_NOT_FOUND')
     const count = sbx.emu.db.count('verifications')
     const bad = await svc.run([
       'api',

@@ -1,9 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {ed25519} from '@noble/curves/ed25519.js'
-import {secp256k1} from '@noble/curves/secp256k1.js'
-import {keccak_256} from '@noble/hashes/sha3.js'
-import {base58, hex} from '@scure/base'
+import {base58} from '@scure/base'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {
@@ -12,6 +10,7 @@ import {
   CHASE_USD_FLAGS,
   clabeAccountArgs,
   clabeEnding,
+  evmWallet,
   externalAddArgs,
   quoteArgs,
 } from '../helpers/money.js'
@@ -23,20 +22,6 @@ beforeAll(async () => {
 afterAll(async () => sbx.stop())
 
 const utf8 = (s: string) => new TextEncoder().encode(s)
-
-/** A real EVM key: its address and an EIP-191 personal_sign over a message (r||s||v hex, v = 27/28). */
-function evmWallet() {
-  const sk = secp256k1.utils.randomSecretKey()
-  const pub = secp256k1.getPublicKey(sk, false)
-  const address = '0x' + hex.encode(keccak_256(pub.slice(1)).slice(12))
-  const sign = (message: string) => {
-    const m = utf8(message)
-    const digest = keccak_256(new Uint8Array([...utf8(`\x19Ethereum Signed Message:\n${m.length}`), ...m]))
-    const sig = secp256k1.sign(digest, sk, {prehash: false, format: 'recovered'})
-    return '0x' + hex.encode(new Uint8Array([...sig.slice(1), sig[0] + 27]))
-  }
-  return {address, sign}
-}
 
 const statusEvents = (id: string) =>
   sbx.emu.webhooks
@@ -154,16 +139,35 @@ describe('external accounts', () => {
     expect(again.json().error.hint).toMatch(/banking days/)
   })
 
-  it('delete is refused while trusted (409 BENEFICIARY_TRUSTED explained), works after untrust', async () => {
+  it('delete is refused while trusted (409 BENEFICIARY_TRUSTED explained), works after untrust with the SCA code', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     const id = (await sbx.run(clabeAccountArgs(c.id, clabeEnding('321'), 'Maria Garcia', '--json'))).json().id
-    await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)
-    const refused = await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])
-    expect(refused.code).toBe(6)
-    expect(refused.json().error).toMatchObject({code: 'BENEFICIARY_TRUSTED'})
-    expect(refused.json().error.hint).toMatch(/untrust/)
-    const untrust = await sbx.run(['accounts', 'external', 'untrust', id, '--json'])
-    expect(untrust.json()).toEqual({id, trusted: false})
+    // Trust is an SCA step: without SCA it is refused (409) and nothing is trusted.
+    expect(await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)).toMatchObject({
+      status: 409,
+      body: {code: 'CONFLICT'},
+    })
+    await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: true}})
+    try {
+      const start = await api(sbx, 'POST', `/customers/external-accounts/${id}/trust`)
+      expect(start.body.scaChallenge).toMatchObject({factor: 'SMS_OTP'})
+      const confirmed = await api(sbx, 'POST', `/customers/external-accounts/${id}/trust/confirm`, {
+        challengeId: start.body.scaChallenge.id,
+        code: '123456',
+      })
+      expect(confirmed).toMatchObject({status: 200, body: {trusted: true}})
+      const refused = await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])
+      expect(refused.code).toBe(6)
+      expect(refused.json().error).toMatchObject({code: 'BENEFICIARY_TRUSTED'})
+      expect(refused.json().error.hint).toMatch(/untrust/)
+      const noCode = await sbx.run(['accounts', 'external', 'untrust', id, '--yes', '--json'])
+      expect(noCode.code).toBe(2)
+      expect(noCode.json().error).toMatchObject({code: 'SCA_CODE_REQUIRED'})
+      const untrust = await sbx.run(['accounts', 'external', 'untrust', id, '--code', '123456', '--yes', '--json'])
+      expect(untrust.json()).toEqual({id, trusted: false})
+    } finally {
+      await api(sbx, 'PATCH', '/config', {sandbox: {scaRequired: false}})
+    }
     expect((await sbx.run(['accounts', 'external', 'delete', id, '--yes', '--json'])).code).toBe(0)
     expect((await sbx.run(['accounts', 'external', 'get', id, '--json'])).code).toBe(5)
   })

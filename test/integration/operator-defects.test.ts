@@ -138,8 +138,8 @@ describe('2. a --json failure keeps its document on stdout and says it on stderr
   it('an API refusal under --json: the same document, the same one line', async () => {
     const r = await svc(['customers', 'get', 'Customer:00000000-0000-4000-8000-000000000000', '--json'], {env: sbx.env})
     expect(r.code).toBe(5)
-    expect(r.json().error).toMatchObject({status: 404, code: 'CUSTOMER_NOT_FOUND'})
-    expect(r.stderr).toBe(`Error: ${r.json().error.reason} (CUSTOMER_NOT_FOUND, HTTP 404)\n`)
+    expect(r.json().error).toMatchObject({status: 404, code: 'USER_NOT_FOUND'})
+    expect(r.stderr).toBe(`Error: ${r.json().error.reason} (USER_NOT_FOUND, HTTP 404)\n`)
   })
 })
 

@@ -28,7 +28,7 @@ export function isSelfCustodyWallet(a: Pick<StoredExternalAccount, 'accountInfo'
 }
 
 export function publicExternalAccount(a: StoredExternalAccount): Record<string, unknown> {
-  const {challenge: _c, challengeLog: _l, isDeleted: _d, ...rest} = a
+  const {challenge: _c, challengeLog: _l, trustChallenge: _t, isDeleted: _d, ...rest} = a
   const rails = railsOf(a)
   return {
     ...rest,

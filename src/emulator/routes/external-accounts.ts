@@ -4,12 +4,14 @@ import {
   ownershipChallengeRequest,
   ownershipVerifyRequest,
 } from '../../lib/schemas/accounts.js'
+import {trustConfirmRequest} from '../../lib/schemas/sca.js'
 import {
   createExternalAccount,
   deleteExternalAccount,
   getExternalAccount,
   publicExternalAccount,
 } from '../domain/external-accounts.js'
+import {confirmTrustChange, startTrustChange} from '../domain/beneficiary-trust.js'
 import {issueChallenge, verifySignature} from '../domain/ownership.js'
 import {invalid, validate} from '../http-error.js'
 import {pageFrom, pagingErrors, pagingOf} from '../paging.js'
@@ -62,20 +64,23 @@ export function registerExternalAccounts(router: Router): void {
     })
   }
 
-  // Trusted beneficiaries: the sandbox needs no SCA step, so trust and untrust apply at once and
-  // answer without `scaChallenge`; the /confirm endpoints report the resulting state.
+  // Trusted beneficiaries: an SCA step (start, then confirm with the code); 409 where SCA does not apply.
   for (const [verb, trusted] of [
     ['trust', true],
     ['untrust', false],
   ] as const) {
-    router.handle(`POST /customers/external-accounts/{externalAccountId}/${verb}`, (req, ctx) => {
-      const a = getExternalAccount(ctx, req.params.externalAccountId)
-      ctx.db.put('externalAccounts', a.id, {...a, trusted, updatedAt: ctx.iso()})
-      return {status: 200, body: {}}
-    })
+    router.handle(`POST /customers/external-accounts/{externalAccountId}/${verb}`, (req, ctx) => ({
+      status: 200,
+      body: startTrustChange(ctx, req.params.externalAccountId, trusted),
+    }))
     router.handle(`POST /customers/external-accounts/{externalAccountId}/${verb}/confirm`, (req, ctx) => ({
       status: 200,
-      body: {trusted: getExternalAccount(ctx, req.params.externalAccountId).trusted},
+      body: confirmTrustChange(
+        ctx,
+        req.params.externalAccountId,
+        trusted,
+        validate(trustConfirmRequest, req.body ?? {}),
+      ),
     }))
   }
 }

@@ -92,6 +92,8 @@ export interface StoredExternalAccount {
   challenge?: StoredChallenge
   /** When recent challenges were issued (re-issue rate limit). */
   challengeLog?: number[]
+  /** A trust or untrust started and waiting for its SCA code (domain/beneficiary-trust.ts). */
+  trustChallenge?: {id: string; expiresAt: string; trusted: boolean}
   createdAt: string
   updatedAt: string
 }

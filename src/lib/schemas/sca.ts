@@ -52,6 +52,11 @@ export const scaAuthorization = z.strictObject({
   endUserIpAddress: z.union([z.ipv4(), z.ipv6()], {message: 'must be an IPv4 or IPv6 address'}).nullable().optional(),
 })
 
+/** POST /customers/external-accounts/{id}/trust/confirm (and untrust): the SCA proof, with the start's challenge. */
+export const trustConfirmRequest = scaAuthorization.extend({
+  challengeId: z.string().min(1).max(200).nullable().optional(),
+})
+
 // Answers (loose: the client tolerates fields it does not know).
 export const scaFactorView = z.looseObject({
   factor: scaFactor,

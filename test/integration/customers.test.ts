@@ -150,7 +150,16 @@ describe('customers, end to end against the local sandbox', () => {
   })
 
   it('409 CONFLICT on a platformCustomerId collision, with a hint', async () => {
-    const r = await sbx.run(['customers', 'create', '--type', 'individual', '--platform-id', 'ada-1'])
+    const r = await sbx.run([
+      'customers',
+      'create',
+      '--type',
+      'individual',
+      '--full-name',
+      'Ada Again',
+      '--platform-id',
+      'ada-1',
+    ])
     expect(r.code).toBe(6)
     expect(r.stderr).toContain('CONFLICT')
     expect(r.stderr).toMatch(/Hint: /)
@@ -177,7 +186,9 @@ describe('customers, end to end against the local sandbox', () => {
   })
 
   it('shows the end-user terms and records acceptance; an unknown version is refused by the sandbox', async () => {
-    const created = (await sbx.run(['customers', 'create', '--type', 'individual', '--json'])).json()
+    const created = (
+      await sbx.run(['customers', 'create', '--type', 'individual', '--full-name', 'Terms Tess', '--json'])
+    ).json()
     const terms = (await sbx.run(['customers', 'terms', '--json'])).json()
     expect(terms.version).toBe('2025-10-01')
     const accepted = await sbx.run(['customers', 'terms', created.id, '--accept', '--ip', '203.0.113.7', '--json'])

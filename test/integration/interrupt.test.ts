@@ -86,7 +86,7 @@ describe.skipIf(!hasTmux)('Ctrl-C on a real terminal (tmux)', () => {
       await t.waitFor(/Send USD 10\.00/)
       t.keys('C-c')
       expect(await t.exitCode()).toBe(130)
-      expect(t.screen()).toMatch(/Interrupted at the prompt; nothing was sent/)
+      expect(t.screen()).toMatch(/Interrupted at the prompt; only look-ups were sent \(1 GET\); nothing was changed/)
       // Only the GET of the quote was sent; the quote was not executed.
       expect(sbx.emu.requests.slice(before).map((r) => r.method)).toEqual(['GET'])
       expect(sbx.emu.db.get<{status: string}>('quotes', quoteId)!.status).toBe('PENDING')

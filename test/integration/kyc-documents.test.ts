@@ -145,7 +145,7 @@ describe('kyc documents upload: checked locally before any upload', () => {
       body: {
         documentHolder: person.id,
         documentType: 'OTHER',
-        file: expect.stringMatching(/^o\.pdf \(application\/pdf, \d+ bytes\)$/),
+        file: expect.stringMatching(/^o\.pdf \(application\/pdf, \d+ bytes, sha256 [0-9a-f]{64}\)$/),
       },
     })
     expect(sbx.requestCount()).toBe(before)

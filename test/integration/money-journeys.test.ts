@@ -127,10 +127,10 @@ describe('money movement journeys through the CLI', () => {
     const quoted = await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '250.00'))
     const quoteId = quoted.stderr.match(/svc quote execute (Quote:[\w-]+)/)![1]
 
-    // Declining sends nothing.
+    // Declining changes nothing (the quote's GET was the only request).
     const no = await confirming(['quote', 'execute', quoteId], /Send USD 250\.00 → MXN 4,290\.93 to/, 'n\r')
     expect(no.prompts).toBe(1)
-    expect(no.out).toMatch(/nothing was sent/i)
+    expect(no.out).toMatch(/only look-ups were sent \(1 GET\); nothing was changed/i)
     expect(sbx.emu.db.get<{status: string}>('quotes', quoteId)!.status).toBe('PENDING')
     expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(100_000)
 

@@ -269,7 +269,8 @@ describe('the event log of a long-lived sandbox', () => {
       }
     })
     await db.close()
-    const {ready} = await serve(home, dataDir)
+    // The events are dated 2023: kept past the default 30-day retention, which would prune them as the test pages.
+    const {ready} = await serve(home, dataDir, ['--event-retention', '36500d'])
     let cursor: string | undefined
     let seen = 0
     let last = 0

@@ -6,7 +6,7 @@ export default class FlowInit extends BaseCommand<typeof FlowInit> {
   static override description =
     'Writes the flows svc ships, with the sample documents their KYC steps upload, so a first flow starts from a working one. ' +
     'Run one with `svc flow run <dir>/onboarding-individual.yaml --local`. See docs/flows.md.'
-  static override examples = ['<%= config.bin %> flow init', '<%= config.bin %> flow init ci/flows --force']
+  static override examples = ['<%= config.bin %> flow init my-flows', '<%= config.bin %> flow init ci/flows --force']
   static override args = {
     dir: Args.string({description: 'folder to write into (created if missing)', default: 'flows'}),
   }

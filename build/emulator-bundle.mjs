@@ -14,24 +14,28 @@ import {buildIdFor, stampOf} from './build-id.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const outfile = join(root, 'dist', 'emulator.cjs')
 const dev = process.argv.includes('--dev')
+/** What the sandbox bundle and its snapshot worker share: Node 20 CommonJS, libsql left to node_modules. */
+const nodeBundle = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  write: false,
+  minifySyntax: true,
+  legalComments: 'none',
+  // A native addon: required from node_modules at run time.
+  external: ['libsql'],
+  // The one use, `createRequire(import.meta.url)('libsql')`, resolves from the bundle's own place.
+  define: {'import.meta.url': '__svcBundleUrl'},
+  banner: {js: "const __svcBundleUrl = require('node:url').pathToFileURL(__filename).href;"},
+  logLevel: 'warning',
+}
 
 try {
   const result = await build({
+    ...nodeBundle,
     entryPoints: [join(root, 'src', 'emulator', 'emulator.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    write: false,
-    minifySyntax: true,
     minifyWhitespace: true,
-    legalComments: 'none',
-    // A native addon: required from node_modules at run time.
-    external: ['libsql'],
-    // The one use, `createRequire(import.meta.url)('libsql')`, resolves from the bundle's own place.
-    define: {'import.meta.url': '__svcBundleUrl'},
-    banner: {js: "const __svcBundleUrl = require('node:url').pathToFileURL(__filename).href;"},
-    logLevel: 'warning',
   })
   const tmp = `${outfile}.${process.pid}.tmp`
   // Inside CommonJS's module wrapper, so the loader compiles the file's text as read.
@@ -63,18 +67,8 @@ try {
 async function bundleSnapshotWorker() {
   const workerFile = join(root, 'dist', 'snapshot-worker.cjs')
   const result = await build({
+    ...nodeBundle,
     entryPoints: [join(root, 'src', 'emulator', 'store', 'snapshot-worker.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    write: false,
-    minifySyntax: true,
-    legalComments: 'none',
-    external: ['libsql'],
-    define: {'import.meta.url': '__svcBundleUrl'},
-    banner: {js: "const __svcBundleUrl = require('node:url').pathToFileURL(__filename).href;"},
-    logLevel: 'warning',
   })
   const tmp = `${workerFile}.${process.pid}.tmp`
   writeFileSync(tmp, result.outputFiles[0].text)

@@ -1,8 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../lib/base-command.js'
-import {usageError} from '../lib/errors.js'
-import {dryRunFlag, idempotencyKeyFlag, readJsonInput} from '../lib/flags.js'
-import type {ApiRequest, Method} from '../lib/api/client.js'
+import {rawRequest} from '../lib/api/raw-request.js'
+import {dryRunFlag, idempotencyKeyFlag} from '../lib/flags.js'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
@@ -57,39 +56,7 @@ export default class Api extends BaseCommand<typeof Api> {
 
   async run() {
     const f = this.flags
-    const method = this.args.method.toUpperCase() as Method
-    if (!this.args.path.startsWith('/')) throw usageError(`PATH must start with / (got "${this.args.path}")`)
-    const path = this.args.path.split('?')[0].split('/').filter(Boolean).map(decodeURIComponent)
-    const query = Object.fromEntries(
-      (f.param ?? []).map((kv) => {
-        const i = kv.indexOf('=')
-        if (i < 1) throw usageError(`--param "${kv}" must be key=value`)
-        return [kv.slice(0, i), kv.slice(i + 1)]
-      }),
-    )
-    const headers = Object.fromEntries(
-      (f.header ?? []).map((h) => {
-        const i = h.indexOf(':')
-        if (i < 1) throw usageError(`--header "${h}" must be "Name: value"`)
-        return [h.slice(0, i).trim().toLowerCase(), h.slice(i + 1).trim()]
-      }),
-    )
-    if (f.paginate && method !== 'GET') throw usageError(`--paginate follows the pages of a GET list, not ${method}`)
-    if (f.output === 'ndjson' && !f.paginate) throw usageError('--output ndjson goes with --paginate')
-    if (f.output === 'ndjson' && f.query !== undefined)
-      throw usageError('--query selects from one JSON document; drop --output ndjson to use it')
-    if (f.paginate && f.sign) throw usageError('--paginate and --sign cannot go together: lists are not signed')
-    const body = f.data === undefined ? undefined : readJsonInput(f.data)
-    // A raw request sends a key only when one is given (the endpoint may not take one).
-    const req: ApiRequest = {
-      method,
-      path,
-      query,
-      body,
-      headers,
-      ...(f['idempotency-key'] ? {idempotency: {}} : {}),
-      ...(f.sign ? {walletSignature: {accountId: f.account}} : {}),
-    }
+    const req = rawRequest(this.args, f)
     if (f['dry-run']) return this.dryRun(this.ctx.describe(req))
     if (f.paginate) {
       const {paginate} = await import('../lib/workflows/api-paginate.js')

@@ -1,24 +1,13 @@
 import {readFileSync} from 'node:fs'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {Config} from '@oclif/core'
-import {runInProcess, type CommandClass} from '../../src/lib/in-process.js'
+import {runInProcess, type CommandClass, type InProcessDeps} from '../../src/lib/in-process.js'
 import {svc, type CliResult} from './cli.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-/** What an in-process run takes instead of the process's own: the same knobs as the child-process `svc()`. */
-export interface RunDeps {
-  env?: Record<string, string | undefined>
-  /** Standard input (a piped secret, `--data -`). */
-  input?: string | Uint8Array
-  stdoutIsTTY?: boolean
-  stderrIsTTY?: boolean
-  stdinIsTTY?: boolean
-  columns?: number
-  now?: () => number
-  sleep?: (ms: number) => Promise<void>
-  dispatcher?: import('undici').Dispatcher
-}
+/** What an in-process run takes instead of the process's own: the same knobs as the child-process `svc()` (env may unset a variable). */
+export type RunDeps = Omit<InProcessDeps, 'env'> & {env?: Record<string, string | undefined>}
 
 let config: Promise<Config> | undefined
 let running = false

@@ -123,8 +123,8 @@ function sandboxRunning(dataDir: string, pid: number, url?: string): SvcError {
   return new SvcError({
     code: 'SANDBOX_RUNNING',
     exitCode: ExitCode.CONFLICT,
-    message: `A sandbox is already serving ${dataDir} (pid ${pid}${url ? `, ${url}` : ''})`,
-    details: {dataDir, pid, ...(url ? {url} : {})},
+    message: `A sandbox is already serving ${dataDir}${pid ? ` (pid ${pid}${url ? `, ${url}` : ''})` : ' (it is still starting)'}`,
+    details: {dataDir, ...(pid ? {pid} : {}), ...(url ? {url} : {})},
     hint: 'Use it as it is, stop it with `svc sandbox stop`, or serve another directory with --data-dir.',
   })
 }

@@ -88,7 +88,7 @@ describe('the data dir lock (serve.lock)', () => {
     }
   }, 60_000)
 
-  it("a dead holder's lock (kill -9) is taken over by exactly one of several servers started together", async () => {
+  it("a dead holder's name left in serve.lock is ignored: exactly one of several servers started together takes the dir", async () => {
     for (let round = 0; round < 4; round++) {
       const dir = newDir()
       writeFileSync(join(dir, 'serve.lock'), JSON.stringify({pid: 2 ** 22 + 12345, url: 'http://127.0.0.1:9/'}))
@@ -99,5 +99,31 @@ describe('the data dir lock (serve.lock)', () => {
       expect(held.url).toBe(`http://127.0.0.1:1/pid-${held.pid}`)
       await finish(children)
     }
+  }, 60_000)
+
+  it('a holder killed with -9 while holding leaves nothing to take over: the next servers race fairly at once', async () => {
+    const dir = newDir()
+    for (let round = 0; round < 3; round++) {
+      const first = await race(dir, 1)
+      expect(first.answers).toEqual(['won'])
+      first.children[0].kill('SIGKILL')
+      await new Promise((done) => first.children[0].once('exit', done))
+      // its name is still there, naming a dead pid
+      expect(JSON.parse(readFileSync(join(dir, 'serve.lock'), 'utf8')).pid).toBe(first.children[0].pid)
+      const {children, answers} = await race(dir, 5)
+      expect(answers.filter((a) => a === 'won')).toHaveLength(1)
+      const winnerPid = children[answers.indexOf('won')].pid
+      for (const a of answers.filter((x) => x !== 'won')) expect(a).toBe(`refused ${winnerPid}`)
+      await finish(children)
+    }
+  }, 60_000)
+
+  it('a damaged lock database (not SQLite) is emptied in place and the dir is taken', async () => {
+    const dir = newDir()
+    writeFileSync(join(dir, 'serve.lock.db'), 'this is not a database, it was damaged '.repeat(40))
+    const {children, answers} = await race(dir, 3)
+    expect(answers.filter((a) => a === 'won')).toHaveLength(1)
+    expect(answers.filter((a) => a.startsWith('error'))).toEqual([])
+    await finish(children)
   }, 60_000)
 })

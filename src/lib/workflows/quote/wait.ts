@@ -41,7 +41,12 @@ async function poll(ctx: Context, quoteId: string, onProgress: (status: string) 
     const status = tx ? `transaction ${tx.status}` : `quote ${quote.status}`
     if (status !== last) onProgress(status)
     last = status
-    if (tx && TERMINAL_TRANSACTION_STATUSES.has(tx.status)) return finish({...quote, transaction: tx})
+    if (tx && TERMINAL_TRANSACTION_STATUSES.has(tx.status)) {
+      // The transaction was read after the quote: when it ended in between, the quote read is older
+      // than it, so read the quote again for one picture of the end (not PROCESSING beside COMPLETED).
+      const ended = quote.status === 'PROCESSING' ? await ctx.client.call(getQuote(quoteId)) : quote
+      return finish({...ended, transaction: tx})
+    }
     if (quote.status === 'EXPIRED' || quote.status === 'FAILED')
       return finish({...quote, ...(tx ? {transaction: tx} : {})})
     if (ctx.remainingMs() <= 0) {

@@ -1,5 +1,5 @@
-// Bundles the CLI into dist/svc.cjs for fast start-up (see bin/run.js). Run after `tsc` and
-// `oclif manifest`: the manifest (help, flags) still comes from the tsc output in dist/commands,
+// Bundles the CLI into dist/svc.cjs for fast start-up (see bin/run.js). Run after build/emit.mjs and
+// `oclif manifest`: the manifest (help, flags) still comes from the per-file output (build/emit.mjs) in dist/commands,
 // while commands execute from this bundle.
 //
 // - The command map is GENERATED from src/commands/**/*.ts (same id rules as oclif's pattern
@@ -8,11 +8,11 @@
 //   only when that command runs. oclif's explicit strategy reads the map (identifier COMMANDS).
 // - CommonJS output so bin/run.js can compile it through vm.Script with a V8 code cache
 //   (Node 20 has no module.enableCompileCache).
-// - `import.meta.url` in a source file is rewritten to the URL of that file's tsc output, so
+// - `import.meta.url` in a source file is rewritten to the URL of that file's per-file output, so
 //   relative paths (e.g. ../../bin/run.js) mean the same in both builds.
 //
 // Usage: node esbuild.config.mjs [--dev]   (--dev: a failed bundle warns and exits 0; bin/run.js
-// then falls back to the unbundled tsc output, so parallel work in progress never breaks the CLI)
+// then falls back to the unbundled per-file output, so parallel work in progress never breaks the CLI)
 import {
   copyFileSync,
   existsSync,
@@ -233,11 +233,11 @@ const distUrl = (distRel) =>
   `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(distRel)})).href`
 
 /**
- * - import.meta.url -> URL of the file's tsc output (dist/<same path>.js).
+ * - import.meta.url -> URL of the file's per-file output (dist/<same path>.js).
  * - `await import('conf')` and `await import('undici')` go through bin/run.js's import() too and
  *   load from node_modules: ~0.7 MB of the bundle that every start read for a few commands.
  * - A dynamic import of the local sandbox (src/emulator/**, only `svc sandbox serve` needs it)
- *   loads its tsc output instead of being bundled: the emulator and what only it uses stay out of
+ *   loads its per-file output instead of being bundled: the emulator and what only it uses stay out of
  *   the file every command reads and evaluates at start (a long-running server does not need a
  *   fast start). Static imports of emulator code stay bundled (a CommonJS bundle cannot require ESM).
  */

@@ -5,8 +5,8 @@
 //
 // Freshness is a build id, never an mtime: npm stamps every file of an installed package with its
 // extraction time (in no useful order), so an mtime test sent every install to the slow unbundled
-// tree. The build (build/build-id.mjs) writes one id into the tsc output dist/lib/build-id.js and
-// into the first line of every bundle; a `tsc` alone rewrites dist/lib/build-id.js with no id, and
+// tree. The build (build/build-id.mjs) writes one id into the per-file output (build/emit.mjs) dist/lib/build-id.js and
+// into the first line of every bundle; an emit alone (build/emit.mjs) rewrites dist/lib/build-id.js with no id, and
 // the bundles then give way to the unbundled tree: never stale code.
 //
 // Code caches are written to the user's cache dir (cacheDirFor), never into the package: an install
@@ -21,7 +21,7 @@ const vm = require('node:vm')
 
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) {'
 
-/** The id the last full build stamped into dist/lib/build-id.js, or '' (none: only tsc ran). */
+/** The id the last full build stamped into dist/lib/build-id.js, or '' (none: only the emit ran). */
 function buildIdOf(distDir) {
   try {
     return /BUILD_ID = '([^']*)'/.exec(readFileSync(join(distDir, 'lib', 'build-id.js'), 'latin1'))?.[1] ?? ''
@@ -45,7 +45,7 @@ function cacheDirFor(buildId, env = process.env) {
 
 /**
  * The exports of the build `file` (written by the build inside CommonJS's module wrapper), or
- * undefined when it is missing or is not of build `buildId` (someone ran only tsc, or the build
+ * undefined when it is missing or is not of build `buildId` (someone ran only the emit, or the build
  * was interrupted: the caller falls back to the unbundled output, never to stale code). Without
  * `buildId` any build is run (tests that load each bundle).
  *

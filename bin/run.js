@@ -11,9 +11,9 @@
 //     that one command from the index built into the bundle (ids, aliases, argument names) instead
 //     of reading and walking the 0.5 MB oclif.manifest.json that help and topics need; the root
 //     help gets one with just what it lists (root commands, the ids topics come from).
-//  5. If the bundle is missing or not of the build the tsc output belongs to (someone ran only tsc:
+//  5. If the bundle is missing or not of the build the per-file output (build/emit.mjs) belongs to (someone ran only build/emit.mjs:
 //     bin/load-bundle.js compares build ids, never mtimes, which an npm install rewrites), the
-//     unbundled tsc output is used the same way (same error handling): slower, never broken.
+//     unbundled per-file output is used the same way (same error handling): slower, never broken.
 'use strict'
 const {existsSync, readFileSync} = require('node:fs')
 const {basename, join} = require('node:path')

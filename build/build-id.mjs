@@ -1,5 +1,5 @@
-// The build id shared by the tsc output and every one-file bundle (bin/load-bundle.js says why).
-// The first bundling step of a build makes one and writes it into dist/lib/build-id.js (tsc just
+// The build id shared by the per-file output (build/emit.mjs) and every one-file bundle (bin/load-bundle.js says why).
+// The first bundling step of a build makes one and writes it into dist/lib/build-id.js (the emit just
 // wrote it empty); the later steps of the same build read it back.
 import {randomBytes} from 'node:crypto'
 import {renameSync, writeFileSync} from 'node:fs'

@@ -1,3 +1,4 @@
+import {Flags} from '@oclif/core'
 import {InputError, type FieldError} from './errors.js'
 import {parseSpan} from './duration.js'
 
@@ -15,7 +16,27 @@ export interface RetentionSettings {
   logLimit?: {maxBytes: number; keep: number}
 }
 
-export const RETENTION_FLAG_NAMES = ['idempotency-retention', 'event-retention', 'log-max-size', 'log-keep'] as const
+/** The flags themselves: retention and log rotation, on the sandbox clock, for this run. */
+export const retentionFlags = {
+  'idempotency-retention': Flags.string({
+    description:
+      'how long an Idempotency-Key replays its first answer, on the sandbox clock; after it the key is new again (default 24h; e.g. 1h, 7d)',
+  }),
+  'event-retention': Flags.string({
+    description:
+      'how long a delivered, dead or never-addressed webhook event and its attempts are kept after its last attempt, on the sandbox clock (default 30d); pending events are never pruned',
+  }),
+  'log-max-size': Flags.string({
+    description: 'rotate emulator.log when it would pass this size (default 10MB; e.g. 500KB, 1GB)',
+  }),
+  'log-keep': Flags.integer({
+    description: 'rotated emulator.log files kept beside it: emulator.log.1 the newest (default 2)',
+    min: 0,
+    max: 9,
+  }),
+}
+
+export const RETENTION_FLAG_NAMES = Object.keys(retentionFlags) as Array<keyof RetentionFlags>
 
 const LOG_MAX_SIZE_DEFAULT = 10 * 1024 * 1024
 const LOG_KEEP_DEFAULT = 2

@@ -2,9 +2,11 @@ import {Args, Flags} from '@oclif/core'
 import {BaseCommand} from '../../lib/base-command.js'
 import {dryRunFlag, idArg, idFlag} from '../../lib/flags.js'
 import {
+  cardEventSummary,
   seenCardEvents,
   simulateCard,
   simulationBody,
+  simulationInputOf,
   waitForCardEvent,
   withCardCurrency,
 } from '../../lib/workflows/cards.js'
@@ -64,16 +66,7 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
     const f = this.flags
     const kind = this.args.simulator as CardSimulator
     const cardId = this.args.cardId
-    const input = {
-      amount: f.amount,
-      amountMinor: f['amount-minor'],
-      currency: f.currency,
-      descriptor: f.descriptor,
-      mcc: f.mcc,
-      country: f.country,
-      transaction: f.transaction,
-      resolution: f.resolution,
-    }
+    const input = simulationInputOf(f)
     const simulated = simulationBody(kind, input)
     let body = simulated.body
     this.ctx.refuseInProduction(`sandbox card ${kind}`)
@@ -95,10 +88,7 @@ export default class SandboxCard extends BaseCommand<typeof SandboxCard> {
       token: sim.issuerTransactionToken,
       cardTransactionId: f.transaction,
     })
-    const data = (event.data ?? {}) as {id?: string; status?: string; declineReason?: string}
-    this.out.success(
-      `${event.type}${data.id ? ` ${data.id}` : ''}${data.status ? ` ${data.status}` : ''}${data.declineReason ? ` (${data.declineReason})` : ''}`,
-    )
+    this.out.success(cardEventSummary(event))
     if (!this.jsonEnabled()) this.out.print(JSON.stringify(event, null, 2))
     return {issuerTransactionToken: sim.issuerTransactionToken, event}
   }

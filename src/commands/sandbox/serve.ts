@@ -13,6 +13,7 @@ import {
   renderReady,
   untilStopped,
 } from '../../lib/sandbox-serve.js'
+import {retentionFlags} from '../../lib/serve-retention.js'
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static override handlesInterrupt = true
@@ -55,22 +56,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
       description: 'with --multi: close a sandbox that has served nothing this long (it reopens on its next request)',
       dependsOn: ['multi'],
     }),
-    'idempotency-retention': Flags.string({
-      description:
-        'how long an Idempotency-Key replays its first answer, on the sandbox clock; after it the key is new again (default 24h; e.g. 1h, 7d)',
-    }),
-    'event-retention': Flags.string({
-      description:
-        'how long a delivered, dead or never-addressed webhook event and its attempts are kept after its last attempt, on the sandbox clock (default 30d); pending events are never pruned',
-    }),
-    'log-max-size': Flags.string({
-      description: 'rotate emulator.log when it would pass this size (default 10MB; e.g. 500KB, 1GB)',
-    }),
-    'log-keep': Flags.integer({
-      description: 'rotated emulator.log files kept beside it: emulator.log.1 the newest (default 2)',
-      min: 0,
-      max: 9,
-    }),
+    ...retentionFlags,
     'faults-seed': Flags.integer({
       description: 'seed of the fault PRNG, so a run is repeatable',
       min: 0,

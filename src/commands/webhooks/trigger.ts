@@ -3,7 +3,7 @@ import {sendTestEvent} from '../../lib/api/sandbox-events.js'
 import {BaseCommand, withTimeout} from '../../lib/base-command.js'
 import {usageError} from '../../lib/errors.js'
 import {dryRunFlag} from '../../lib/flags.js'
-import {TRIGGERABLE, triggerInput} from '../../lib/webhook-trigger/catalogue.js'
+import {refuseRecipe, triggerInput} from '../../lib/webhook-trigger/catalogue.js'
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
   static override summary = 'Make the sandbox emit a real, signed event of a type (default TEST) and show its delivery'
@@ -53,19 +53,9 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
     if (this.flags.list) return this.list()
     const type = triggerInput(this.args.type, this.flags.url)
     this.ctx.refuseInProduction('webhooks trigger')
-    if (TRIGGERABLE.find((t) => t.type === type)?.localOnly && this.ctx.profile.environment !== 'local') {
-      throw usageError(
-        `${type} can be triggered only against the local sandbox: its recipe uses a local-sandbox helper`,
-        'Use the local profile (`svc sandbox serve`), or see `svc webhooks trigger --list`.',
-      )
-    }
-    if (type === 'TEST' && this.flags.object === undefined) return this.test()
     if (this.flags.object !== undefined) return this.onObject(type)
-    if (this.flags['dry-run'])
-      throw usageError(
-        `--dry-run shows one request; ${type} is made by a recipe of several, each depending on the answer before`,
-        'See `svc webhooks trigger --list` for what it does; --dry-run describes TEST.',
-      )
+    refuseRecipe(type, {local: this.ctx.profile.environment === 'local', dryRun: Boolean(this.flags['dry-run'])})
+    if (type === 'TEST') return this.test()
     this.ctx.banner(`webhooks trigger ${type}`)
     const [{triggerEvent}, {renderTriggerResult}] = await Promise.all([
       import('../../lib/webhook-trigger/run.js'),

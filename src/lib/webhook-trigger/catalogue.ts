@@ -1,4 +1,4 @@
-import {InputError, type FieldError} from '../errors.js'
+import {InputError, usageError, type FieldError} from '../errors.js'
 import {webhookUrl} from '../schemas/webhooks.js'
 import {editDistance} from '../suggest.js'
 
@@ -170,4 +170,22 @@ export function triggerInput(given: string | undefined, url: string | undefined)
   if (errors.length || !type)
     throw new InputError(errors, undefined, 'See `svc webhooks trigger --list`; nothing was sent.')
   return type
+}
+
+/**
+ * What a recipe (a type without --object) needs besides a known type: a local sandbox when the
+ * recipe uses a local-only helper, and no --dry-run (a recipe is several requests, each built on
+ * the answer before, so there is no one request to show).
+ */
+export function refuseRecipe(type: string, o: {local: boolean; dryRun: boolean}): void {
+  if (TRIGGERABLE.find((t) => t.type === type)?.localOnly && !o.local)
+    throw usageError(
+      `${type} can be triggered only against the local sandbox: its recipe uses a local-sandbox helper`,
+      'Use the local profile (`svc sandbox serve`), or see `svc webhooks trigger --list`.',
+    )
+  if (o.dryRun && type !== 'TEST')
+    throw usageError(
+      `--dry-run shows one request; ${type} is made by a recipe of several, each depending on the answer before`,
+      'See `svc webhooks trigger --list` for what it does; --dry-run describes TEST.',
+    )
 }

@@ -76,6 +76,20 @@ export interface SimulationInput extends AmountInput {
   resolution?: string
 }
 
+/** `svc sandbox card`'s flags as a simulation's input. */
+export function simulationInputOf(
+  f: Omit<SimulationInput, 'amountMinor'> & {'amount-minor'?: string},
+): SimulationInput {
+  const {amount, currency, descriptor, mcc, country, transaction, resolution} = f
+  return {amount, amountMinor: f['amount-minor'], currency, descriptor, mcc, country, transaction, resolution}
+}
+
+/** The line that says what a simulation's webhook carried: type, transaction, status and decline reason. */
+export function cardEventSummary(event: SandboxEvent): string {
+  const d = (event.data ?? {}) as {id?: string; status?: string; declineReason?: string}
+  return [event.type, d.id, d.status, d.declineReason && `(${d.declineReason})`].filter(Boolean).join(' ')
+}
+
 const NEEDS_MERCHANT = new Set<CardSimulator>([
   'authorization',
   'balance_inquiry',

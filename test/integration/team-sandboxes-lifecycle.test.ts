@@ -208,10 +208,10 @@ describe('backward compatible', () => {
 })
 
 /**
- * A CI job's KYC onboarding, as flows/onboarding-individual.yaml does it (that flow runs in the examples
- * tests) but with one svc step instead of four: each svc step is a process of its own, and one per job
- * is enough to show a step picks the job's profile. The hosted KYC page stands in for terms, passport and
- * submission; the decision's 2 s pass on the job's own sandbox clock.
+ * A CI job's KYC onboarding, as flows/onboarding-individual.yaml does it (that flow runs in flow-run.test.ts
+ * and first-day.test.ts) but with one svc step instead of four: each svc step is a process of its own, and
+ * one per job is enough to show a step picks the job's profile. The hosted KYC page stands in for terms,
+ * passport and submission; the decision's 2 s pass on the job's own sandbox clock.
  */
 const CI_FLOW = `name: CI onboarding
 sandbox:

@@ -319,7 +319,7 @@ describe('damage and misuse are refused at start or before anything is written, 
   // The commands run in this process: what they refuse is decided before any server listens.
   const cli = (args: string[]) =>
     svcInProcess(args, {env: {HOME: home, SVC_CONFIG_DIR: join(home, 'config'), NO_COLOR: '1'}})
-  /** A sandbox (in this process) on a fresh data dir, with its HTTP client. */
+  /** A sandbox in this process on a data dir (a fresh one by default), with the `ready` that `call` takes. */
   async function served(dataDir = newDir()) {
     const sbx = await startSandbox({}, dataDir)
     const ready = {url: sbx.url, tokenId: sbx.emu.credentials.tokenId, clientSecret: sbx.emu.credentials.clientSecret}

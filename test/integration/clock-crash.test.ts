@@ -49,8 +49,10 @@ describe('the clock under kill -9 and SIGTERM mid-advance', () => {
   for (const signal of ['SIGKILL', 'SIGTERM'] as const)
     it(`${signal}: after restart the clock is at or past the newest committed event; a repeated advance finishes`, async () => {
       const dataDir = join(home, signal)
-      // A receiver taking 150 ms per event: each decision's webhook holds its step, so the advance takes seconds.
-      const receiver = await startReceiver(() => ({status: 200, delayMs: 150}))
+      // A receiver taking 150 ms per event during the advance: each decision's webhook holds its step, so the
+      // advance takes seconds. Before it (the set-up's events) and after the kill nothing needs it slow.
+      let delayMs = 0
+      const receiver = await startReceiver(() => ({status: 200, delayMs}))
       let s = await serve(home, dataDir, ['--decision-delay', '60000'])
       let api = client(s.ready)
       try {
@@ -59,6 +61,7 @@ describe('the clock under kill -9 and SIGTERM mid-advance', () => {
         const ids = await pendingDecisions(api.call)
         const target = new Date(Date.parse((await api.call('GET', '/sandbox/clock')).body.now) + 120_000).toISOString()
         expect(receiver.got.filter((g) => g.type === 'CUSTOMER.KYC_APPROVED')).toHaveLength(0)
+        delayMs = 150
         const advance = api.call('POST', '/sandbox/clock/advance', {to: target}).catch(() => undefined)
         // Killed once some decisions committed and others have not.
         await eventually(() => receiver.got.filter((g) => g.type === 'CUSTOMER.KYC_APPROVED').length >= 5, 30_000)
@@ -67,6 +70,7 @@ describe('the clock under kill -9 and SIGTERM mid-advance', () => {
         await exited
         await advance
         await api.close()
+        delayMs = 0
 
         s = await serve(home, dataDir)
         api = client(s.ready)

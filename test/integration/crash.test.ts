@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {imbalance} from '../../src/emulator/domain/ledger.js'
-import type {Emulator} from '../../src/emulator/emulator.js'
+import {Emulator} from '../../src/emulator/emulator.js'
 import {Db} from '../../src/emulator/store/db.js'
 import {httpPayer, payOwnClabe} from '../helpers/money.js'
 import {client, kill9, serve, started, type Api} from '../helpers/process-sandbox.js'
@@ -132,11 +132,12 @@ function verifyAfterKill(book: Ledger, payerId: string): void {
 
 describe('durability: kill -9 at random moments during bursts of multi-write requests', () => {
   it('after each of 20 kills, every acknowledged request is wholly there, nothing is half-written, and money is conserved', async () => {
-    const first = await run()
-    const api0 = client(first.ready)
+    // The payer is set up by a sandbox in this process, on the settings `run()` gives a new data dir.
+    const first = await Emulator.start({dataDir, port: 0, settings: {decisionDelayMs: 150}})
+    const api0 = client({url: first.url, ...first.credentials})
     const payer = await httpPayer(api0.call, 'Payer', 100_000_000)
     await api0.close()
-    await kill9(first.child)
+    await first.close()
 
     const book: Ledger = {
       createsAcked: new Set(),

@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {faultCounts} from '../../src/emulator/faults.js'
+import {fakeTime} from '../helpers/fake-time.js'
 import {svcInProcess as svc} from '../helpers/run-command.js'
 import {api, approvedCustomer, clabeEnding, imbalance, quoteArgs} from '../helpers/money.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -107,10 +108,11 @@ describe('fault injection', () => {
         '--idempotency-key',
         key,
       )
-      // A CI job re-runs a failed step with the same key (here: retries ran out under the faults).
-      let r = await svc(args, {env: sbx.env, timeoutMs: 60_000})
-      for (let again = 0; r.code !== 0 && again < 5; again++, reruns++)
-        r = await svc(args, {env: sbx.env, timeoutMs: 60_000})
+      // A CI job re-runs a failed step with the same key (here: retries ran out under the faults). The
+      // waits before retries (Retry-After: 1 s) pass on fake time: the requests and their order are the same.
+      const run = () => svc(args, {env: sbx.env, timeoutMs: 60_000, ...fakeTime()})
+      let r = await run()
+      for (let again = 0; r.code !== 0 && again < 5; again++, reruns++) r = await run()
       expect(r.code, r.stdout + r.stderr).toBe(0)
       paid.set(key, r.json().transactionId)
     }

@@ -45,6 +45,7 @@ describe('svc sandbox serve --detach / stop / reset', () => {
   let customerId = ''
 
   it('--detach starts it in the background with a pid file and returns once it is ready', async () => {
+    // The binary: the server it starts must outlive it (the commands after this one run in this process).
     const r = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
     expect(r.code).toBe(0)
     expect(r.stdout.trim().split('\n')).toHaveLength(1) // one line, as the foreground --json ready line
@@ -61,12 +62,15 @@ describe('svc sandbox serve --detach / stop / reset', () => {
   })
 
   it('the local profile finds it with no credentials configured', async () => {
-    const r = await svc(['customers', 'create', '--type', 'individual', '--full-name', 'Detached Dora', '--json'], {
-      env: {...env, SVC_BASE_URL: url},
-    })
+    const r = await svcInProcess(
+      ['customers', 'create', '--type', 'individual', '--full-name', 'Detached Dora', '--json'],
+      {
+        env: {...env, SVC_BASE_URL: url},
+      },
+    )
     expect(r.code).toBe(0)
     customerId = r.json().id
-    const who = await svc(['whoami', '--json'], {env: {...env, SVC_BASE_URL: url}})
+    const who = await svcInProcess(['whoami', '--json'], {env: {...env, SVC_BASE_URL: url}})
     expect(who.json()).toMatchObject({
       profile: 'local',
       environment: 'local',
@@ -97,54 +101,64 @@ describe('svc sandbox serve --detach / stop / reset', () => {
   })
 
   it('refuses a second sandbox on the same data dir (exit 6, conflict, naming the running one), and a reset under a running one (exit 6)', async () => {
-    const again = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
+    const again = await svcInProcess(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {
+      env,
+    })
     expect(again.code).toBe(6)
     expect(again.stderr).toContain(`Error: A sandbox is already serving ${dataDir} (pid ${pid}, ${url})`)
     expect(again.json().error.code).toBe('SANDBOX_RUNNING')
     expect(again.json().error.reason).toContain(`pid ${pid}`)
     expect(again.json().error.reason).toContain(url)
-    const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
+    const reset = await svcInProcess(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
     expect(reset.code).toBe(6)
     expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true)
   })
 
   it('stop ends the process and removes the pid file; stopping again is a no-op', async () => {
-    const r = await svc(['sandbox', 'stop', '--data-dir', dataDir, '--json'], {env})
+    const r = await svcInProcess(['sandbox', 'stop', '--data-dir', dataDir, '--json'], {env})
     expect(r.code).toBe(0)
     expect(r.json()).toEqual({stopped: true, pid})
     expect(alive(pid!)).toBe(false)
     expect(existsSync(join(dataDir, 'sandbox.pid'))).toBe(false)
-    const again = await svc(['sandbox', 'stop', '--data-dir', dataDir, '--json'], {env})
+    const again = await svcInProcess(['sandbox', 'stop', '--data-dir', dataDir, '--json'], {env})
     expect(again.code).toBe(0)
     expect(again.json()).toEqual({stopped: false})
   })
 
   it('with nothing listening, a local command says which one command to run (exit 9)', async () => {
-    const r = await svc(['customers', 'get', customerId, '--json'], {env: {...env, SVC_BASE_URL: url}})
+    const r = await svcInProcess(['customers', 'get', customerId, '--json'], {env: {...env, SVC_BASE_URL: url}})
     expect(r.code).toBe(9)
     expect(r.json().error.hint).toContain('svc sandbox serve --detach')
   })
 
   it('state survives a restart; reset wipes it but keeps the credentials', async () => {
-    const up = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
+    const up = await svcInProcess(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {
+      env,
+    })
     pid = up.json().pid
     const e = {...env, SVC_BASE_URL: up.json().url}
-    expect((await svc(['customers', 'get', customerId, '--json'], {env: e})).json().fullName).toBe('Detached Dora')
+    expect((await svcInProcess(['customers', 'get', customerId, '--json'], {env: e})).json().fullName).toBe(
+      'Detached Dora',
+    )
     const tokenBefore = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).tokenId
-    expect((await svc(['sandbox', 'stop', '--data-dir', dataDir], {env})).code).toBe(0)
+    expect((await svcInProcess(['sandbox', 'stop', '--data-dir', dataDir], {env})).code).toBe(0)
 
-    const reset = await svc(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
+    const reset = await svcInProcess(['sandbox', 'reset', '--yes', '--data-dir', dataDir, '--json'], {env})
     expect(reset.code).toBe(0)
     expect(reset.json()).toEqual({reset: true, dataDir})
     // A fresh database is left beside the kept credentials, which is how a start tells a reset from a lost file.
     expect(existsSync(join(dataDir, 'sandbox.db'))).toBe(true)
 
-    const fresh = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {env})
+    const fresh = await svcInProcess(['sandbox', 'serve', '--detach', '--port', '0', '--data-dir', dataDir, '--json'], {
+      env,
+    })
     pid = fresh.json().pid
     expect(fresh.json().tokenId).toBe(tokenBefore)
-    const gone = await svc(['customers', 'get', customerId, '--json'], {env: {...env, SVC_BASE_URL: fresh.json().url}})
+    const gone = await svcInProcess(['customers', 'get', customerId, '--json'], {
+      env: {...env, SVC_BASE_URL: fresh.json().url},
+    })
     expect(gone.code).toBe(5)
-    expect((await svc(['sandbox', 'stop', '--data-dir', dataDir], {env})).code).toBe(0)
+    expect((await svcInProcess(['sandbox', 'stop', '--data-dir', dataDir], {env})).code).toBe(0)
     pid = undefined
   })
 })
@@ -152,14 +166,18 @@ describe('svc sandbox serve --detach / stop / reset', () => {
 describe('serve --multi --detach from another data dir', () => {
   it('prints a stop command that names that dir, and the command as printed stops it', async () => {
     const teamDir = join(home, 'team server')
-    const r = await svc(['sandbox', 'serve', '--multi', '--detach', '--port', '0', '--data-dir', teamDir], {env})
+    const r = await svcInProcess(['sandbox', 'serve', '--multi', '--detach', '--port', '0', '--data-dir', teamDir], {
+      env,
+    })
     expect(r.code, r.stderr).toBe(0)
     const printed = /Stop it with `(svc sandbox stop[^`]*)` \(every sandbox it serves\)\.\n/.exec(r.stderr)?.[1]
     expect(printed).toBe(`svc sandbox stop --data-dir '${teamDir}'`)
     expect(r.stdout).toMatch(/^url +http:\/\/127\.0\.0\.1:\d+\/2025-10-13\n/)
     const teamPid = Number(readFileSync(join(teamDir, 'sandbox.pid'), 'utf8'))
     expect(alive(teamPid)).toBe(true)
-    const stop = await svc([...printed!.split(' --data-dir ')[0].split(' ').slice(1), '--data-dir', teamDir], {env})
+    const stop = await svcInProcess([...printed!.split(' --data-dir ')[0].split(' ').slice(1), '--data-dir', teamDir], {
+      env,
+    })
     expect([stop.code, stop.stdout, stop.stderr]).toEqual([0, '', `✓ Stopped the local sandbox (pid ${teamPid})\n`])
     expect(alive(teamPid)).toBe(false)
   })

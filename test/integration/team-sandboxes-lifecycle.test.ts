@@ -1,8 +1,9 @@
-import {existsSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {as, http, removeDir, startMulti, type Creds} from '../helpers/multi-sandbox.js'
 import {kill9, serve, started} from '../helpers/process-sandbox.js'
 import {eventually} from '../helpers/wait.js'
@@ -175,29 +176,75 @@ describe('backward compatible', () => {
     }
     // Nothing listens on this URL: a request would fail as a network error (exit 9), not a usage error.
     const nowhere = ['--base-url', 'http://127.0.0.1:9/2025-10-13', '--json']
-    const bad = await svc(['sandbox', 'create', '../x', ...nowhere], {env})
+    const bad = await svcInProcess(['sandbox', 'create', '../x', ...nowhere], {env})
     expect(bad.code).toBe(2)
     expect(bad.json().error.details.errors).toEqual([
       {field: 'NAME', message: 'must be letters, digits, - and _, starting with a letter or digit (up to 63)'},
     ])
-    const from = await svc(['sandbox', 'create', 'ok', '--from', 'a/b', ...nowhere], {env})
+    const from = await svcInProcess(['sandbox', 'create', 'ok', '--from', 'a/b', ...nowhere], {env})
     expect(from.code).toBe(2)
     expect(from.json().error.details.errors[0].field).toBe('--from')
-    const missing = await svc(['sandbox', 'create', 'ok', '--from-snapshot', join(home, 'none.db'), ...nowhere], {env})
+    const missing = await svcInProcess(
+      ['sandbox', 'create', 'ok', '--from-snapshot', join(home, 'none.db'), ...nowhere],
+      {env},
+    )
     expect(missing.code).toBe(2)
     expect(missing.json().error.details.errors[0].field).toBe('--from-snapshot')
-    const both = await svc(['sandbox', 'create', 'ok', '--from', 'a', '--from-snapshot', 'f.db', ...nowhere], {env})
+    const both = await svcInProcess(['sandbox', 'create', 'ok', '--from', 'a', '--from-snapshot', 'f.db', ...nowhere], {
+      env,
+    })
     expect(both.code).toBe(2)
-    const noSecret = await svc(['sandbox', 'list', ...nowhere], {env: {...env, SVC_SANDBOX_ADMIN_SECRET: undefined}})
+    const noSecret = await svcInProcess(['sandbox', 'list', ...nowhere], {
+      env: {...env, SVC_SANDBOX_ADMIN_SECRET: undefined},
+    })
     expect(noSecret.code).toBe(2)
     expect(noSecret.json().error.hint).toContain('SVC_SANDBOX_ADMIN_SECRET')
-    const onArgv = await svc(['sandbox', 'list', '--admin-secret', 'sk_admin_x', ...nowhere], {env})
+    const onArgv = await svcInProcess(['sandbox', 'list', '--admin-secret', 'sk_admin_x', ...nowhere], {env})
     expect(onArgv.code).toBe(2)
     expect(onArgv.stdout + onArgv.stderr).not.toContain('sk_admin_x')
-    const net = await svc(['sandbox', 'list', ...nowhere], {env})
+    const net = await svcInProcess(['sandbox', 'list', ...nowhere], {env})
     expect(net.code).toBe(9) // the same command with good input does send
   }, 60_000)
 })
+
+/**
+ * A CI job's KYC onboarding, as flows/onboarding-individual.yaml does it (that flow runs in flow-run.test.ts
+ * and first-day.test.ts) but with one svc step instead of four: each svc step is a process of its own, and
+ * one per job is enough to show a step picks the job's profile. The hosted KYC page stands in for terms,
+ * passport and submission; the decision's 2 s pass on the job's own sandbox clock.
+ */
+const CI_FLOW = `name: CI onboarding
+sandbox:
+  realDelays: true
+steps:
+  - name: create the customer
+    svc: customers create --type individual --full-name "Ci \${run.id}" --email ci-\${run.id}@example.com
+    capture: {customer: $}
+    expect:
+      equals: {customerType: INDIVIDUAL, kycStatus: UNVERIFIED}
+  - name: a KYC link
+    api: {method: POST, path: "/customers/\${customer.id}/kyc-link", body: {}}
+    capture: {token: token}
+  - name: the end user completes the hosted verification
+    api: {method: POST, path: "/sandbox/hosted/kyc/\${token}"}
+    expect:
+      equals: {kycStatus: PENDING}
+  - name: the decision's 2 s pass on the sandbox clock
+    clock: {advance: 2s}
+    expect:
+      matches: {summary.events: '"CUSTOMER.KYC_APPROVED":1'}
+  - name: the approval webhook arrives
+    webhook:
+      type: CUSTOMER.KYC_APPROVED
+      where: {data.id: "\${customer.id}"}
+    timeout: 30s
+    expect:
+      equals: {data.kycStatus: APPROVED}
+  - name: the customer reads APPROVED
+    api: {method: GET, path: "/customers/\${customer.id}"}
+    expect:
+      equals: {kycStatus: APPROVED}
+`
 
 describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox delete', () => {
   it('10 flows in parallel against 10 sandboxes of one server all pass, each in its own sandbox', async () => {
@@ -213,7 +260,10 @@ describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox de
       NO_COLOR: '1',
     }
     const names = Array.from({length: 10}, (_, i) => `ci-${i}`)
+    const ciFlow = join(home, 'ci-onboarding.yaml')
+    writeFileSync(ciFlow, CI_FLOW)
     // All at once, as 10 CI jobs on one runner would: every job's profile must survive the others' writes.
+    // Ten processes, as ten jobs are: the commands run one after another below run in this process.
     const creates = await Promise.all(
       names.map((name) =>
         svc(['sandbox', 'create', name, '--base-url', server.ready.url, '--json'], {env, timeoutMs: 60_000}),
@@ -234,10 +284,10 @@ describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox de
 
     // The flow moves each sandbox's own clock past the KYC decision; frozen, none lands early on a loaded machine.
     for (const name of names)
-      expect((await svc(['sandbox', 'clock', 'freeze', '--profile', name, '--json'], {env})).code).toBe(0)
+      expect((await svcInProcess(['sandbox', 'clock', 'freeze', '--profile', name, '--json'], {env})).code).toBe(0)
     const runs = await Promise.all(
       names.map((name) =>
-        svc(['flow', 'run', join(process.cwd(), 'flows', 'onboarding-individual.yaml'), '--profile', name, '--json'], {
+        svc(['flow', 'run', ciFlow, '--profile', name, '--json'], {
           env,
           timeoutMs: 240_000,
         }),
@@ -250,32 +300,39 @@ describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox de
     }
     // Each sandbox holds exactly the one customer its own flow made, approved.
     for (const name of names) {
-      const r = await svc(['customers', 'list', '--profile', name, '--json'], {env})
+      const r = await svcInProcess(['customers', 'list', '--profile', name, '--json'], {env})
       expect(r.code, r.stderr).toBe(0)
       expect(r.json().data.map((c: {kycStatus: string}) => c.kycStatus)).toEqual(['APPROVED'])
     }
     expect(
       (
-        await svc(['customers', 'list', '--base-url', server.ready.url, '--json'], {
+        await svcInProcess(['customers', 'list', '--base-url', server.ready.url, '--json'], {
           env: {...env, SVC_TOKEN_ID: server.ready.tokenId, SVC_CLIENT_SECRET: server.ready.clientSecret},
         })
       ).json().data,
     ).toEqual([])
 
-    const list = await svc(['sandbox', 'list', '--base-url', server.ready.url, '--json'], {env})
+    const list = await svcInProcess(['sandbox', 'list', '--base-url', server.ready.url, '--json'], {env})
     expect(list.json().map((s: {name: string}) => s.name)).toEqual(['default', ...names])
-    const del = await svc(['sandbox', 'delete', 'ci-0', '--base-url', server.ready.url, '--yes', '--json'], {env})
+    const del = await svcInProcess(['sandbox', 'delete', 'ci-0', '--base-url', server.ready.url, '--yes', '--json'], {
+      env,
+    })
     expect(del.code, del.stderr).toBe(0)
     expect(del.json()).toEqual({name: 'ci-0', deleted: true, profileRemoved: true})
     expect(readdirSync(join(dataDir, 'sandboxes'))).not.toContain('ci-0')
-    const gone = await svc(['customers', 'list', '--profile', 'ci-0', '--json'], {env})
+    const gone = await svcInProcess(['customers', 'list', '--profile', 'ci-0', '--json'], {env})
     expect(gone.code).toBe(2) // the profile is gone with it
-    const reset = await svc(['sandbox', 'reset', '--name', 'ci-1', '--base-url', server.ready.url, '--yes', '--json'], {
-      env,
-    })
+    const reset = await svcInProcess(
+      ['sandbox', 'reset', '--name', 'ci-1', '--base-url', server.ready.url, '--yes', '--json'],
+      {
+        env,
+      },
+    )
     expect(reset.json()).toEqual({reset: true, name: 'ci-1'})
-    expect((await svc(['customers', 'list', '--profile', 'ci-1', '--json'], {env})).json().data).toEqual([])
-    expect((await svc(['customers', 'list', '--profile', 'ci-2', '--json'], {env})).json().data).toHaveLength(1)
+    expect((await svcInProcess(['customers', 'list', '--profile', 'ci-1', '--json'], {env})).json().data).toEqual([])
+    expect((await svcInProcess(['customers', 'list', '--profile', 'ci-2', '--json'], {env})).json().data).toHaveLength(
+      1,
+    )
     server.child.kill('SIGTERM')
     await new Promise((r) => server.child.once('exit', r))
   }, 300_000)

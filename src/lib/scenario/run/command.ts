@@ -1,6 +1,6 @@
 import {existsSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
-import {Errors} from '@oclif/core'
+import {Errors, type Config} from '@oclif/core'
 import {ApiClient} from '../../api/client.js'
 import type {Context} from '../../context.js'
 import {SvcError, usageError} from '../../errors.js'
@@ -12,6 +12,7 @@ import {runFlow, type FlowResult} from './run.js'
 import type {StepTarget} from './steps.js'
 import type {StartThrowawaySandbox, ThrowawaySandbox} from './local.js'
 import {io} from '../../io.js'
+import {configCommands} from '../../command-lookup.js'
 
 export interface FlowRunOptions {
   file: string
@@ -21,6 +22,8 @@ export interface FlowRunOptions {
   json: boolean
   profile?: string
   baseUrl?: string
+  /** The process's oclif config: `svc:` steps run in this process, on its commands (svc-step.ts). */
+  config?: Config
   /** Starts the throwaway sandbox for --local (the command passes the sandbox's entry module in). */
   startSandbox?: StartThrowawaySandbox
 }
@@ -87,6 +90,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
       seenEvents: new Set(),
       signal: abort.signal,
       sleep: ctx.sleep,
+      inProcess: opts.config && {config: opts.config, commands: io().commands ?? configCommands(opts.config)},
     }
     out.info(`${out.bold(flow.name)} · ${flow.steps.length} step${flow.steps.length === 1 ? '' : 's'}`)
     // --timeout bounds the whole run, not each step (each step keeps its own, shorter, timeout).

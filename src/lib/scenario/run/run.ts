@@ -9,11 +9,11 @@ import {
   listEvents,
   runApi,
   runClock,
-  runSvc,
   waitWebhook,
   type StepOutcome,
   type StepTarget,
 } from './steps.js'
+import {runSvc} from './svc-step.js'
 
 export type StepStatus = 'passed' | 'failed' | 'skipped'
 

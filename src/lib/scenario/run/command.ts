@@ -3,7 +3,7 @@ import {dirname, resolve} from 'node:path'
 import {Errors, type Config} from '@oclif/core'
 import {ApiClient} from '../../api/client.js'
 import type {Context} from '../../context.js'
-import {SvcError, usageError} from '../../errors.js'
+import {SvcError, usageError, type ErrorDocument} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
 import {Secret} from '../../secret.js'
 import {loadFlow} from './load.js'
@@ -116,6 +116,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
         code: 'INTERRUPTED',
         exitCode: ExitCode.INTERRUPTED,
         message: `Interrupted at step ${failed.index} "${failed.name}"`,
+        ...interruptedStep(failed),
       })
     : new SvcError({
         code: 'FLOW_STEP_FAILED',
@@ -146,4 +147,17 @@ export function ignoredSandboxSettings(settings: Record<string, unknown>, baseUr
     .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
     .join(', ')
   return `The flow's sandbox: settings (${named}) apply to --local runs only and are ignored against ${baseUrl}; steps that rely on them may wait until their timeout. Run with --local to use them.`
+}
+
+/**
+ * What the interrupted step's command said on Ctrl-C (what goes on at the Service without svc, and
+ * the command that resumes it): its own error document, whose words become the flow's hint.
+ */
+function interruptedStep(step: FlowResult['steps'][number]): {details?: Record<string, unknown>; hint?: string} {
+  const said = (step.failure?.actual as {output?: {error?: ErrorDocument}} | null)?.output?.error
+  if (said?.code !== 'INTERRUPTED') return {}
+  return {
+    details: {step: step.name, index: step.index, ...said.details},
+    hint: [`${said.reason}.`, said.hint].filter(Boolean).join(' '),
+  }
 }

@@ -78,7 +78,7 @@ async function runHere(
     const killed = end.stoppedBy === 'timeout' ? `killed after ${timeoutMs} ms` : ''
     if (end.run) return {doc: documentOf(end.run.stdout), exit: end.run.code, stderr: lines(killed, end.run.stderr)}
     // Given up on: a child would have died of the signal (143) or exited as its SIGINT handler asked (130).
-    const abandoned = '(it could not be stopped in svc\'s process: svc stopped waiting; a request it sent may still complete)'
+    const abandoned = '(it runs inside `svc flow run`, which stopped waiting for it; a request it had sent may still complete)'
     return {
       doc: documentOf(sofar.stdout),
       exit: sofar.exited ?? (end.stoppedBy === 'timeout' ? 128 + 15 : 128 + 2),

@@ -57,7 +57,12 @@ export async function runInProcess(
 }
 
 /** `runInProcess` for a caller that may stop waiting for it (a flow step at its timeout or on Ctrl-C). */
-export function startInProcess(Cmd: CommandClass, argv: string[], config: Config, deps: InProcessDeps): InProcessHandle {
+export function startInProcess(
+  Cmd: CommandClass,
+  argv: string[],
+  config: Config,
+  deps: InProcessDeps,
+): InProcessHandle {
   let stdout = ''
   let stderr = ''
   const sink = (write: (s: string) => void, isTTY: boolean) =>

@@ -4,15 +4,7 @@ import {ExitCode} from '../../exit-codes.js'
 import {redact} from '../../secret.js'
 import {parseDuration} from '../../duration.js'
 import {getPath, hasPath, interpolate, UnknownVariable} from './paths.js'
-import {
-  deepEqual,
-  listEvents,
-  runApi,
-  runClock,
-  waitWebhook,
-  type StepOutcome,
-  type StepTarget,
-} from './steps.js'
+import {deepEqual, listEvents, runApi, runClock, waitWebhook, type StepOutcome, type StepTarget} from './steps.js'
 import {runSvc} from './svc-step.js'
 
 export type StepStatus = 'passed' | 'failed' | 'skipped'

@@ -78,7 +78,8 @@ async function runHere(
     const killed = end.stoppedBy === 'timeout' ? `killed after ${timeoutMs} ms` : ''
     if (end.run) return {doc: documentOf(end.run.stdout), exit: end.run.code, stderr: lines(killed, end.run.stderr)}
     // Given up on: a child would have died of the signal (143) or exited as its SIGINT handler asked (130).
-    const abandoned = '(it runs inside `svc flow run`, which stopped waiting for it; a request it had sent may still complete)'
+    const abandoned =
+      '(it runs inside `svc flow run`, which stopped waiting for it; a request it had sent may still complete)'
     return {
       doc: documentOf(sofar.stdout),
       exit: sofar.exited ?? (end.stoppedBy === 'timeout' ? 128 + 15 : 128 + 2),
@@ -129,7 +130,12 @@ function settle(run: InProcessHandle, target: StepTarget, timeoutMs: number): Pr
 }
 
 /** As a child process started in the flow file's folder, for the commands that need a process of their own. */
-function runChild(args: string[], input: string | undefined, target: StepTarget, timeoutMs: number): Promise<StepOutcome> {
+function runChild(
+  args: string[],
+  input: string | undefined,
+  target: StepTarget,
+  timeoutMs: number,
+): Promise<StepOutcome> {
   return new Promise((resolve, reject) => {
     // node:child_process on use: a flow whose steps all run in-process never loads it.
     const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, [BIN, ...args], {
@@ -170,4 +176,5 @@ function documentOf(stdout: string): unknown {
 }
 
 /** The note of why the step was stopped (if it was), then the last lines of its stderr. */
-const lines = (note: string, stderr: string) => (note ? `${note}\n` : '') + stderr.trim().split('\n').slice(-5).join('\n')
+const lines = (note: string, stderr: string) =>
+  (note ? `${note}\n` : '') + stderr.trim().split('\n').slice(-5).join('\n')

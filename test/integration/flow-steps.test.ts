@@ -1,8 +1,8 @@
-import {spawn} from 'node:child_process'
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {interruptWhen} from '../helpers/cli.js'
 import {svcInProcess as svc} from '../helpers/run-command.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
@@ -133,20 +133,15 @@ describe('svc flow run: svc steps in the flow’s own process', () => {
       '  - name: wait',
       '    svc: kyc wait ${customer.id} --timeout 20s',
     ])
-    const child = spawn(process.execPath, [join(process.cwd(), 'bin/run.js'), 'flow', 'run', file, '--json'], {
-      env: {PATH: process.env.PATH, ...sbx.env},
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c))
-    child.stderr.on('data', (c: Buffer) => (stderr += c))
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-    const until = Date.now() + 20_000
-    while (!stderr.includes('ok   [1/2] create') && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
-    await new Promise((r) => setTimeout(r, 300)) // kyc wait is polling
-    child.kill('SIGINT')
-    expect(await exited).toBe(130)
-    const doc = JSON.parse(stdout)
+    // kyc wait is polling once the first step is done: Ctrl-C then.
+    const r = await interruptWhen(
+      ['flow', 'run', file, '--json'],
+      sbx.env,
+      /ok {3}\[1\/2\] create/,
+      () => new Promise((res) => setTimeout(res, 300)),
+    )
+    expect(r.code).toBe(130)
+    const doc = JSON.parse(r.stdout)
     expect(doc.steps.map((s: {status: string}) => s.status)).toEqual(['passed', 'failed'])
     expect(doc.error).toMatchObject({
       code: 'INTERRUPTED',

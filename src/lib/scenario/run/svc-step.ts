@@ -56,7 +56,9 @@ async function commandHere(args: string[], target: StepTarget): Promise<FoundCom
  * a child started there. The process's working directory is changed for the step, not carried in
  * the Io: every path a command resolves follows it, not just those that know of an Io, and the
  * flow's own paths (the file, --junit, the --local sandbox's dir) were made absolute before any
- * step runs, and steps run one at a time, so nothing else reads it meanwhile.
+ * step runs, and steps run one at a time, so nothing else reads it meanwhile. (A command given up
+ * on at its timeout is the exception: it goes on after the folder was put back. The flow has failed
+ * by then and runs no other step.) A worker thread cannot chdir: commandHere sends it a child.
  */
 async function runHere(
   found: FoundCommand,

@@ -1,5 +1,6 @@
 import type {Command, Config} from '@oclif/core'
-import type {CommandClass} from './in-process.js'
+
+export type CommandClass = typeof Command & {id?: string}
 
 /** The command an svc command line names, loaded, and the argv that follows its words. */
 export interface FoundCommand {

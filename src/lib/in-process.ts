@@ -1,6 +1,6 @@
 import {Writable} from 'node:stream'
 import {Errors, type Command, type Config} from '@oclif/core'
-import type {CommandFinder} from './command-lookup.js'
+import type {CommandClass, CommandFinder} from './command-lookup.js'
 import {withIo, type Io} from './io.js'
 
 /** What an in-process run takes instead of the process's own (defaults: no terminal, empty stdin, real time). */
@@ -26,7 +26,7 @@ export interface InProcessRun {
   stderr: string
 }
 
-export type CommandClass = typeof Command & {id?: string}
+export type {CommandClass} from './command-lookup.js'
 
 /** A command running in this process: its result once it ends, and the process-level events it may get. */
 export interface InProcessHandle {

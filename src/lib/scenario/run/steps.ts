@@ -1,10 +1,11 @@
 import {sandboxEvents} from '../../api/cards.js'
 import {advanceClock, setClock} from '../../api/clock.js'
+import type {Config} from '@oclif/core'
 import type {ApiClient} from '../../api/client.js'
+import type {CommandFinder} from '../../command-lookup.js'
 import {ApiError} from '../../errors.js'
 import type {FlowStep} from '../../schemas/flow.js'
 import {getPath} from './paths.js'
-import type {InProcessCommands} from './svc-step.js'
 
 /** What a step produced: the JSON its expectations and captures read, and the exit code or status. */
 export interface StepOutcome {
@@ -15,6 +16,12 @@ export interface StepOutcome {
   stderr?: string
   /** A webhook step whose event did not come in time: what did arrive instead. */
   timedOut?: {afterMs: number; otherEvents: string[]}
+}
+
+/** The flow's own process, for running its `svc:` steps in it: the oclif config and the commands it finds. */
+export interface InProcessCommands {
+  config: Config
+  commands: CommandFinder
 }
 
 export interface StepTarget {

@@ -1,16 +1,9 @@
 import {fileURLToPath} from 'node:url'
 import {isMainThread} from 'node:worker_threads'
-import type {Config} from '@oclif/core'
-import type {CommandFinder, FoundCommand} from '../../command-lookup.js'
+import type {FoundCommand} from '../../command-lookup.js'
 import {startInProcess, type InProcessHandle, type InProcessRun} from '../../in-process.js'
 import {splitArgs} from './paths.js'
-import type {StepOutcome, StepTarget} from './steps.js'
-
-/** The flow's own process, for running its `svc:` steps in it: the oclif config and the commands it finds. */
-export interface InProcessCommands {
-  config: Config
-  commands: CommandFinder
-}
+import type {InProcessCommands, StepOutcome, StepTarget} from './steps.js'
 
 const BIN = fileURLToPath(new URL('../../../../bin/run.js', import.meta.url))
 /** A step stopped at its timeout or by Ctrl-C that handles the signal itself gets this long to end. */

@@ -24,6 +24,9 @@ const CREATE =
   '--birth-date 1990-01-15 --nationality US --address-line1 "1 Main St" --address-city Springfield ' +
   '--address-postal-code 94105 --address-country US'
 
+/** A step that creates an individual customer (not submitted for KYC) as `${customer}`. */
+const CREATE_STEP = ['  - name: create', `    svc: ${CREATE}`, '    capture: {customer: $}']
+
 /** A flow file in a folder of its own (its relative paths resolve there); returns its path. */
 function flowFile(name: string, lines: string[], files: Record<string, string> = {}): string {
   const dir = join(work, name)
@@ -83,9 +86,7 @@ describe('svc flow run: svc steps in the flow’s own process', () => {
 
   it('a step that cannot be stopped fails at its timeout (exit 143, said so) and the flow goes no further', async () => {
     const file = flowFile('unstoppable', [
-      '  - name: create',
-      `    svc: ${CREATE}`,
-      '    capture: {customer: $}',
+      ...CREATE_STEP,
       // Nothing was submitted: kyc wait polls until its own --timeout, and has no SIGTERM handler.
       '  - name: wait for a decision that is not coming',
       '    svc: kyc wait ${customer.id} --timeout 3s',
@@ -127,9 +128,7 @@ describe('svc flow run: svc steps in the flow’s own process', () => {
   it('Ctrl-C during an svc step: exit 130, what the step left running and how to resume; one process in all', async () => {
     const started = starts().length
     const file = flowFile('interrupted', [
-      '  - name: create',
-      `    svc: ${CREATE}`,
-      '    capture: {customer: $}',
+      ...CREATE_STEP,
       '  - name: wait',
       '    svc: kyc wait ${customer.id} --timeout 20s',
     ])
@@ -138,7 +137,7 @@ describe('svc flow run: svc steps in the flow’s own process', () => {
       ['flow', 'run', file, '--json'],
       sbx.env,
       /ok {3}\[1\/2\] create/,
-      () => new Promise((res) => setTimeout(res, 300)),
+      () => new Promise((res) => setTimeout(res, 500)),
     )
     expect(r.code).toBe(130)
     const doc = JSON.parse(r.stdout)

@@ -138,6 +138,9 @@ async function runOptions(bundle, args) {
   // reads the whole manifest, so every command can be found.
   if (args[0] === 'mcp') return options
   const id = index && !wantsHelp(args) ? commandNamed(args, index) : undefined
+  // `svc flow run` runs its steps' commands in its own process (src/lib/scenario/run/svc-step.ts):
+  // it gets every command of the full bundle's index (oclif finds them; their modules load on use).
+  if (id === 'flow:run') return withPlugin(bundle, options, {version: index.version, commands: index.commands})
   // The root help lists topics and root commands only: the bundle's small index of them, with the
   // core plugins' commands in it, instead of the manifest, every command and the plugins' own.
   const manifest = id
@@ -145,7 +148,12 @@ async function runOptions(bundle, args) {
     : isRootHelp(args)
       ? bundle.ROOT_HELP_INDEX
       : undefined
-  if (!manifest || typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
+  return manifest ? withPlugin(bundle, options, manifest) : options
+}
+
+/** oclif's load options with a root plugin whose manifest is `manifest` (from the bundle's index). */
+async function withPlugin(bundle, options, manifest) {
+  if (typeof bundle.Plugin?.prototype?._manifest !== 'function') return options
   class IndexPlugin extends bundle.Plugin {
     async _manifest() {
       this.hasManifest = true
@@ -269,7 +277,7 @@ async function notFound(error) {
  */
 function bundleFor(args, cacheDir) {
   const full = bundleAt('svc', cacheDir)
-  if (process.env.SVC_ONE_BUNDLE || (wantsHelp(args) && !isRootHelp(args))) return full
+  if (process.env.SVC_ONE_BUNDLE || (wantsHelp(args) && !isRootHelp(args)) || runsCommands(args)) return full
   const words = []
   for (const a of isRootHelp(args) ? ['help'] : args) {
     if (!/^[a-z][a-z0-9-]*$/.test(a) || words.length === 3) break
@@ -281,6 +289,11 @@ function bundleFor(args, cacheDir) {
     return existsSync(bundle.cacheFile) || existsSync(bundle.shippedCache) || canWriteIn(cacheDir) ? bundle : full
   }
   return full
+}
+
+/** `svc flow run` runs the commands of its steps in its own process: from the bundle that holds them all. */
+function runsCommands(args) {
+  return args[0] === 'flow' && args[1] === 'run'
 }
 
 /** The bundle dist/<name>.cjs, its code cache in the user's cache dir, and the one the build primed. */

@@ -1,4 +1,6 @@
+import {AsyncLocalStorage} from 'node:async_hooks'
 import {readFileSync} from 'node:fs'
+import type {CommandFinder} from './command-lookup.js'
 
 type Stream = NodeJS.WritableStream & {isTTY?: boolean; columns?: number}
 
@@ -24,6 +26,11 @@ export interface Io {
   onSignal(signal: 'SIGINT' | 'SIGTERM', fn: (signal: string) => void): () => void
   /** Ends the run with this code once the streams are written (the process itself, for the binary). */
   exit(code: number): void
+  /**
+   * The commands of this process, for running one of them in it (a flow's `svc:` step): undefined
+   * in the binary (oclif's config finds them); a test's own, from src/ (test/helpers/run-command.ts).
+   */
+  commands?: CommandFinder
 }
 
 export function processIo(): Io {
@@ -47,12 +54,17 @@ export function processIo(): Io {
   }
 }
 
-let current: Io | undefined
+/**
+ * The Io of each in-process run, per asynchronous context rather than per process: a flow step's
+ * command that is abandoned at its timeout (scenario/run/svc-step.ts) keeps its own Io while the
+ * flow that gave up on it goes on with the flow's.
+ */
+const running = new AsyncLocalStorage<Io>()
+let processDefault: Io | undefined
 
 /** The Io of the command running now: the process's, unless a test runs one in-process. */
 export function io(): Io {
-  current ??= processIo()
-  return current
+  return running.getStore() ?? (processDefault ??= processIo())
 }
 
 /** The environment of the command running now (the default of every `env = ...` parameter in src/lib). */
@@ -65,16 +77,7 @@ export function readStdinText(): string {
   return io().readStdin().toString('utf8')
 }
 
-/**
- * Runs `fn` with `next` as the current Io, then puts back the one before. In-process runs are one
- * at a time per process (a test's runs are awaited in turn; test/helpers/run-command.ts queues them).
- */
-export async function withIo<T>(next: Io, fn: () => Promise<T>): Promise<T> {
-  const before = current
-  current = next
-  try {
-    return await fn()
-  } finally {
-    current = before
-  }
+/** Runs `fn` with `next` as the current Io (for `fn` and everything it starts). */
+export function withIo<T>(next: Io, fn: () => T): T {
+  return running.run(next, fn)
 }

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {Config} from '@oclif/core'
+import type {FoundCommand} from '../../src/lib/command-lookup.js'
 import {runInProcess, type CommandClass, type InProcessDeps} from '../../src/lib/in-process.js'
 import {svc, type CliResult} from './cli.js'
 
@@ -32,7 +33,7 @@ async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps): Promise
   // No pager unless the test sets one: the pager's output would go to the test runner's terminal.
   const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, SVC_PAGER: '', ...deps.env}
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
-  const r = await runInProcess(Cmd, argv, await loadConfig(), {...deps, env})
+  const r = await runInProcess(Cmd, argv, await loadConfig(), {...deps, env, commands: srcCommands})
   return result(r.code, r.stdout, r.stderr)
 }
 
@@ -98,6 +99,18 @@ export function commandOf(args: string[]): {file: string; id: string; argv: stri
 }
 
 /**
+ * The command class an svc command line names, from its module in src/ (so it shares src/lib with the
+ * test), and the argv after its words: also how a command run here runs another (a flow's svc: step).
+ */
+async function srcCommands(args: string[]): Promise<FoundCommand | undefined> {
+  const found = commandOf(args)
+  if (!found) return undefined
+  const Cmd = ((await import(pathToFileURL(found.file).href)) as {default: CommandClass}).default
+  Cmd.id = found.id
+  return {Cmd, rest: found.argv}
+}
+
+/**
  * An svc command line run in-process when it names a command (the command's module from src/, so
  * it shares src/lib with the test), else through the built binary (help, typos, plugins, or a command
  * started while another runs): the drop-in in-process `svc()`. A `cwd` is the test process's working
@@ -115,8 +128,7 @@ export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: 
     })
   running = true // taken before the first await, so a concurrent call sees it
   try {
-    const Cmd = ((await import(pathToFileURL(found.file).href)) as {default: CommandClass}).default
-    Cmd.id = found.id
+    const {Cmd} = (await srcCommands(args))!
     const home = process.cwd()
     if (deps.cwd) process.chdir(deps.cwd)
     try {

@@ -43,6 +43,7 @@ export default class FlowRun extends BaseCommand<typeof FlowRun> {
       json: this.jsonEnabled(),
       profile: this.flags.profile,
       baseUrl: this.flags['base-url'],
+      config: this.config,
       startSandbox,
     })
   }

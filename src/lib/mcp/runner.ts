@@ -1,6 +1,7 @@
 import {spawn} from 'node:child_process'
-import type {Command, Config} from '@oclif/core'
-import {runInProcess, type CommandClass} from '../in-process.js'
+import type {Config} from '@oclif/core'
+import {configCommands} from '../command-lookup.js'
+import {runInProcess} from '../in-process.js'
 
 export interface CliRun {
   code: number
@@ -57,14 +58,20 @@ export function inProcessRunner(
   fallback: Runner,
 ): Runner {
   let busy = false
+  const commands = configCommands(config)
   return {
     async run(argv, env = {}) {
-      const found = busy ? undefined : commandOf(config, argv)
-      if (!found) return fallback.run(argv, env)
+      if (busy) return fallback.run(argv, env)
       busy = true // before the first await: a concurrent call sees it
+      let found
       try {
-        const Cmd = await commandClass(found.command)
-        const run = await runInProcess(Cmd, [...found.rest, ...globalFlags, '--json'], config, {
+        found = await commands(argv)
+      } finally {
+        if (!found) busy = false
+      }
+      if (!found) return fallback.run(argv, env)
+      try {
+        const run = await runInProcess(found.Cmd, [...found.rest, ...globalFlags, '--json'], config, {
           env: toolEnv(baseEnv, env),
         })
         return {code: run.code, doc: documentOf(run.stdout), stderr: run.stderr}
@@ -73,28 +80,6 @@ export function inProcessRunner(
       }
     },
   }
-}
-
-/** The command the leading words of `argv` name (longest first) and the rest of the argv. */
-function commandOf(config: Config, argv: string[]) {
-  let words = 0
-  while (words < argv.length && words < 4 && !argv[words].startsWith('-')) words++
-  for (let n = words; n > 0; n--) {
-    const command = config.findCommand(argv.slice(0, n).join(':'))
-    if (command) return {command, rest: argv.slice(n)}
-  }
-  return undefined
-}
-
-/**
- * The class of a command oclif found. From the bundle, oclif's explicit strategy gives a lazy stub
- * (esbuild.config.mjs entryFor) that loads the command's module on use and hands its class over.
- */
-async function commandClass(command: Command.Loadable): Promise<CommandClass> {
-  const loaded = (await command.load()) as CommandClass & {commandClass?: () => Promise<CommandClass>}
-  const Cmd = loaded.commandClass ? await loaded.commandClass() : loaded
-  Cmd.id ??= command.id
-  return Cmd
 }
 
 /** A tool's command runs on the server's environment and the call's, never prompting, without colour. */

@@ -1,9 +1,9 @@
 import {existsSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, resolve} from 'node:path'
-import {Errors} from '@oclif/core'
+import {Errors, type Config} from '@oclif/core'
 import {ApiClient} from '../../api/client.js'
 import type {Context} from '../../context.js'
-import {SvcError, usageError} from '../../errors.js'
+import {SvcError, usageError, type ErrorDocument} from '../../errors.js'
 import {ExitCode} from '../../exit-codes.js'
 import {Secret} from '../../secret.js'
 import {loadFlow} from './load.js'
@@ -12,6 +12,7 @@ import {runFlow, type FlowResult} from './run.js'
 import type {StepTarget} from './steps.js'
 import type {StartThrowawaySandbox, ThrowawaySandbox} from './local.js'
 import {io} from '../../io.js'
+import {configCommands} from '../../command-lookup.js'
 
 export interface FlowRunOptions {
   file: string
@@ -21,6 +22,8 @@ export interface FlowRunOptions {
   json: boolean
   profile?: string
   baseUrl?: string
+  /** The process's oclif config: `svc:` steps run in this process, on its commands (svc-step.ts). */
+  config?: Config
   /** Starts the throwaway sandbox for --local (the command passes the sandbox's entry module in). */
   startSandbox?: StartThrowawaySandbox
 }
@@ -87,6 +90,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
       seenEvents: new Set(),
       signal: abort.signal,
       sleep: ctx.sleep,
+      inProcess: opts.config && {config: opts.config, commands: io().commands ?? configCommands(opts.config)},
     }
     out.info(`${out.bold(flow.name)} · ${flow.steps.length} step${flow.steps.length === 1 ? '' : 's'}`)
     // --timeout bounds the whole run, not each step (each step keeps its own, shorter, timeout).
@@ -112,6 +116,7 @@ export async function runFlowCommand(ctx: Context, opts: FlowRunOptions): Promis
         code: 'INTERRUPTED',
         exitCode: ExitCode.INTERRUPTED,
         message: `Interrupted at step ${failed.index} "${failed.name}"`,
+        ...interruptedStep(failed),
       })
     : new SvcError({
         code: 'FLOW_STEP_FAILED',
@@ -142,4 +147,17 @@ export function ignoredSandboxSettings(settings: Record<string, unknown>, baseUr
     .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
     .join(', ')
   return `The flow's sandbox: settings (${named}) apply to --local runs only and are ignored against ${baseUrl}; steps that rely on them may wait until their timeout. Run with --local to use them.`
+}
+
+/**
+ * What the interrupted step's command said on Ctrl-C (what goes on at the Service without svc, and
+ * the command that resumes it): its own error document, whose words become the flow's hint.
+ */
+function interruptedStep(step: FlowResult['steps'][number]): {details?: Record<string, unknown>; hint?: string} {
+  const said = (step.failure?.actual as {output?: {error?: ErrorDocument}} | null)?.output?.error
+  if (said?.code !== 'INTERRUPTED') return {}
+  return {
+    details: {step: step.name, index: step.index, ...said.details},
+    hint: [`${said.reason}.`, said.hint].filter(Boolean).join(' '),
+  }
 }

@@ -4,16 +4,8 @@ import {ExitCode} from '../../exit-codes.js'
 import {redact} from '../../secret.js'
 import {parseDuration} from '../../duration.js'
 import {getPath, hasPath, interpolate, UnknownVariable} from './paths.js'
-import {
-  deepEqual,
-  listEvents,
-  runApi,
-  runClock,
-  runSvc,
-  waitWebhook,
-  type StepOutcome,
-  type StepTarget,
-} from './steps.js'
+import {deepEqual, listEvents, runApi, runClock, waitWebhook, type StepOutcome, type StepTarget} from './steps.js'
+import {runSvc} from './svc-step.js'
 
 export type StepStatus = 'passed' | 'failed' | 'skipped'
 
@@ -85,10 +77,11 @@ export async function runFlow(
     opts.progress.start(index + 1, flow.steps.length, step.name)
     const t0 = Date.now()
     let failure: StepFailure | undefined
+    let outcome: StepOutcome | undefined
     const leftMs = opts.deadline === undefined ? Infinity : opts.deadline - Date.now()
     try {
       if (leftMs <= 0) throw new FlowDeadline()
-      const outcome = await execute(step, vars, opts.target, leftMs)
+      outcome = await execute(step, vars, opts.target, leftMs)
       failure = check(step, outcome, vars)
       // A step cut short by the run's deadline (not by its own timeout) fails for that reason.
       const cut = outcome.timedOut || outcome.stderr?.startsWith('killed after')
@@ -118,8 +111,13 @@ export async function runFlow(
         actual: null,
       }
     }
+    // An svc step says what it left running and how to resume it (its Ctrl-C error document).
     if (opts.target.signal.aborted)
-      failure = {message: 'interrupted (SIGINT/SIGTERM)', expected: 'the step to finish', actual: 'interrupted'}
+      failure = {
+        message: 'interrupted (SIGINT/SIGTERM)',
+        expected: 'the step to finish',
+        actual: outcome?.exit !== undefined ? {exit: outcome.exit, output: redact(outcome.doc)} : 'interrupted',
+      }
     const result: StepResult = {
       ...base,
       status: failure ? 'failed' : 'passed',

@@ -1,10 +1,11 @@
-import {fileURLToPath} from 'node:url'
 import {sandboxEvents} from '../../api/cards.js'
 import {advanceClock, setClock} from '../../api/clock.js'
+import type {Config} from '@oclif/core'
 import type {ApiClient} from '../../api/client.js'
+import type {CommandFinder} from '../../command-lookup.js'
 import {ApiError} from '../../errors.js'
 import type {FlowStep} from '../../schemas/flow.js'
-import {getPath, splitArgs} from './paths.js'
+import {getPath} from './paths.js'
 
 /** What a step produced: the JSON its expectations and captures read, and the exit code or status. */
 export interface StepOutcome {
@@ -17,6 +18,12 @@ export interface StepOutcome {
   timedOut?: {afterMs: number; otherEvents: string[]}
 }
 
+/** The flow's own process, for running its `svc:` steps in it: the oclif config and the commands it finds. */
+export interface InProcessCommands {
+  config: Config
+  commands: CommandFinder
+}
+
 export interface StepTarget {
   client: ApiClient
   /** Environment of the svc commands the flow runs. */
@@ -27,53 +34,8 @@ export interface StepTarget {
   seenEvents: Set<string>
   signal: AbortSignal
   sleep: (ms: number) => Promise<void>
-}
-
-const BIN = fileURLToPath(new URL('../../../../bin/run.js', import.meta.url))
-
-/** Runs `svc <argv> --json` as a child process, the way a script would. */
-export function runSvc(
-  argv: string[] | string,
-  input: string | undefined,
-  target: StepTarget,
-  timeoutMs: number,
-): Promise<StepOutcome> {
-  const args = typeof argv === 'string' ? splitArgs(argv) : argv
-  if (!args.includes('--json')) args.push('--json')
-  return new Promise((resolve, reject) => {
-    // node:child_process on use: a flow of API steps only never spawns.
-    const child = process.getBuiltinModule('node:child_process').spawn(process.execPath, [BIN, ...args], {
-      env: target.env,
-      cwd: target.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')))
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
-    const kill = () => child.kill('SIGTERM')
-    const timer = setTimeout(kill, timeoutMs)
-    target.signal.addEventListener('abort', kill, {once: true})
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      target.signal.removeEventListener('abort', kill)
-      const text = stdout.trim()
-      let doc: unknown = text
-      try {
-        doc = text ? JSON.parse(text) : null
-      } catch {
-        // NDJSON or plain text: kept as a string for `matches`
-      }
-      const timedOut = signal !== null && !target.signal.aborted
-      resolve({
-        doc,
-        exit: code ?? 128 + 15,
-        stderr: (timedOut ? `killed after ${timeoutMs} ms\n` : '') + stderr.trim().split('\n').slice(-5).join('\n'),
-      })
-    })
-    child.stdin.end(input ?? '')
-  })
+  /** Runs `svc:` steps in the flow's own process (svc-step.ts); without it each is a child process. */
+  inProcess?: InProcessCommands
 }
 
 /** One API call; an error answer is an outcome too (its body is {code, reason, details}). */

@@ -1,4 +1,4 @@
-import {existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
@@ -207,45 +207,6 @@ describe('backward compatible', () => {
   }, 60_000)
 })
 
-/**
- * A CI job's KYC onboarding, as flows/onboarding-individual.yaml does it (that flow runs in flow-run.test.ts
- * and first-day.test.ts) but with one svc step instead of four: each svc step is a process of its own, and
- * one per job is enough to show a step picks the job's profile. The hosted KYC page stands in for terms,
- * passport and submission; the decision's 2 s pass on the job's own sandbox clock.
- */
-const CI_FLOW = `name: CI onboarding
-sandbox:
-  realDelays: true
-steps:
-  - name: create the customer
-    svc: customers create --type individual --full-name "Ci \${run.id}" --email ci-\${run.id}@example.com
-    capture: {customer: $}
-    expect:
-      equals: {customerType: INDIVIDUAL, kycStatus: UNVERIFIED}
-  - name: a KYC link
-    api: {method: POST, path: "/customers/\${customer.id}/kyc-link", body: {}}
-    capture: {token: token}
-  - name: the end user completes the hosted verification
-    api: {method: POST, path: "/sandbox/hosted/kyc/\${token}"}
-    expect:
-      equals: {kycStatus: PENDING}
-  - name: the decision's 2 s pass on the sandbox clock
-    clock: {advance: 2s}
-    expect:
-      matches: {summary.events: '"CUSTOMER.KYC_APPROVED":1'}
-  - name: the approval webhook arrives
-    webhook:
-      type: CUSTOMER.KYC_APPROVED
-      where: {data.id: "\${customer.id}"}
-    timeout: 30s
-    expect:
-      equals: {data.kycStatus: APPROVED}
-  - name: the customer reads APPROVED
-    api: {method: GET, path: "/customers/\${customer.id}"}
-    expect:
-      equals: {kycStatus: APPROVED}
-`
-
 describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox delete', () => {
   it('10 flows in parallel against 10 sandboxes of one server all pass, each in its own sandbox', async () => {
     const dataDir = join(home, 'ci')
@@ -260,8 +221,8 @@ describe('CI use: svc sandbox create, 10 parallel `svc flow run`, svc sandbox de
       NO_COLOR: '1',
     }
     const names = Array.from({length: 10}, (_, i) => `ci-${i}`)
-    const ciFlow = join(home, 'ci-onboarding.yaml')
-    writeFileSync(ciFlow, CI_FLOW)
+    // The example onboarding flow, as a team's CI would run it: its svc steps run inside each flow run's process.
+    const ciFlow = join(process.cwd(), 'flows', 'onboarding-individual.yaml')
     // All at once, as 10 CI jobs on one runner would: every job's profile must survive the others' writes.
     // Ten processes, as ten jobs are: the commands run one after another below run in this process.
     const creates = await Promise.all(

@@ -40,8 +40,8 @@ export interface TestSandbox {
   restart(): Promise<TestSandbox>
 }
 
-/** What a test may set of the emulator itself besides its settings (a shorter wait for another process's lock). */
-export type SandboxOptions = Pick<EmulatorOptions, 'lockWaitMs'>
+/** What a test may set of the emulator itself besides its settings (a shorter wait for another process's lock, retention). */
+export type SandboxOptions = Pick<EmulatorOptions, 'lockWaitMs' | 'retention'>
 
 /** Starts the real emulator in-process on an ephemeral loopback port with a fresh data dir (removed after the test file). */
 export async function startSandbox(

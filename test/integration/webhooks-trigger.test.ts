@@ -3,7 +3,7 @@ import {createServer, request, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, inject, it} from 'vitest'
 import {TRIGGERABLE, TRIGGERABLE_TYPES} from '../../src/lib/webhook-trigger/catalogue.js'
-import {fakeTime} from '../helpers/fake-time.js'
+import {fakeTime, sandboxTime} from '../helpers/fake-time.js'
 import {svcInProcess as svc} from '../helpers/run-command.js'
 import {Contract} from '../helpers/contract.js'
 import {checkWebhookBody} from '../helpers/contract-webhooks.js'
@@ -154,7 +154,9 @@ describe('svc webhooks trigger <TYPE>', () => {
   it.each(TRIGGERABLE_TYPES.filter((t) => t !== 'TEST'))(
     '%s: made for real, delivered signed, contract-valid, and visible in the sandbox',
     async (type) => {
-      const r = await sbx.run(['webhooks', 'trigger', type, '--json'], {timeoutMs: 90_000})
+      // On the sandbox clock: each poll's sleep moves it on, so the job the recipe waits for (a decision, a
+      // payment, a card) runs then and its webhook is delivered, with no real time spent between polls.
+      const r = await sbx.run(['webhooks', 'trigger', type, '--json'], {timeoutMs: 90_000, ...sandboxTime(sbx)})
       expect(r.code, r.stderr).toBe(0)
       const out = r.json()
       expect(out).toMatchObject({

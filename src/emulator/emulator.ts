@@ -68,6 +68,8 @@ export interface EmulatorOptions {
   retention?: Partial<Retention>
   /** When emulator.log is rotated, and how many old files are kept (log-file.ts). */
   logLimit?: LogLimit
+  /** How long a write waits for another process's lock before it is refused as busy (default 5 s; tests shorten it). */
+  lockWaitMs?: number
 }
 
 /**
@@ -115,7 +117,7 @@ export class Emulator implements SandboxContext, ServerHost {
       if (hadCredentials) checkDatabaseNotLost(opts.dataDir, DB_FILE)
       const key = loadWebhookKey(opts.dataDir)
       this.webhookPublicKeyPem = key.publicKeyPem
-      this.db = Db.open(opts.dataDir, (line) => this.log(line))
+      this.db = Db.open(opts.dataDir, (line) => this.log(line), {lockWaitMs: opts.lockWaitMs})
       this.clock = new Clock(this.db, opts.now)
       this.clock.ensureStored()
       const openDir = dataDirWarning(opts.dataDir)

@@ -18,6 +18,9 @@ export type ReceiverBug =
   | 'processes duplicates twice'
   | 'regresses on out-of-order events'
 
+/** How long the receiver that times out takes to answer: past the Service's 5 s. */
+const SLOW_ANSWER_MS = 5_500
+
 /** Where an asynchronous receiver approves a payment it answered 202 to: the sandbox, with its credentials. */
 export interface CallBack {
   baseUrl: string
@@ -58,10 +61,12 @@ export function startCertifyReceiver(
   publicKeyPem: string,
   bug?: ReceiverBug,
   callBack?: CallBack,
+  /** The clock a slow answer waits on (test/helpers/fake-time.ts, shared with the certify run); real time by default. */
+  clock?: {sleep(ms: number): Promise<void>},
 ): Promise<TestReceiver> {
   const processed = new Set<string>()
   const state = new Map<string, string>()
-  return startReceiver((r: Received): Answer => {
+  return startReceiver((r: Received): Answer | Promise<Answer> => {
     if (bug !== 'accepts bad signatures' && !verifyWebhookSignature(r.body, header(r), publicKeyPem))
       return {status: 401, body: {code: 'INVALID_SIGNATURE', message: 'signature does not verify'}}
     if (processed.has(r.id) && bug !== 'processes duplicates twice') {
@@ -71,7 +76,8 @@ export function startCertifyReceiver(
     }
     processed.add(r.id)
     if (!KNOWN.has(r.type) && bug === '500s on unknown types') return {status: 500}
-    if (r.type === 'OUTGOING_PAYMENT.COMPLETED' && bug === 'times out') return {status: 200, delayMs: 5_500}
+    if (r.type === 'OUTGOING_PAYMENT.COMPLETED' && bug === 'times out')
+      return clock ? clock.sleep(SLOW_ANSWER_MS).then(() => ({status: 200})) : {status: 200, delayMs: SLOW_ANSWER_MS}
     const data = (JSON.parse(r.body) as {data?: Record<string, unknown>}).data ?? {}
     const now = statusOf(r.type, data)
     if (typeof data.id === 'string' && now) {

@@ -1,6 +1,6 @@
 import {rmSync} from 'node:fs'
 import {join} from 'node:path'
-import {Emulator} from '../../src/emulator/emulator.js'
+import {Emulator, type EmulatorOptions} from '../../src/emulator/emulator.js'
 import type {SandboxSettings} from '../../src/emulator/settings.js'
 import type {CliResult} from './cli.js'
 import {svcInProcess} from './run-command.js'
@@ -40,10 +40,18 @@ export interface TestSandbox {
   restart(): Promise<TestSandbox>
 }
 
+/** What a test may set of the emulator itself besides its settings (a shorter wait for another process's lock, retention). */
+export type SandboxOptions = Pick<EmulatorOptions, 'lockWaitMs' | 'retention'>
+
 /** Starts the real emulator in-process on an ephemeral loopback port with a fresh data dir (removed after the test file). */
-export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?: string): Promise<TestSandbox> {
+export async function startSandbox(
+  settings: Partial<SandboxSettings> = {},
+  dir?: string,
+  options: SandboxOptions = {},
+): Promise<TestSandbox> {
   const dataDir = dir ?? tempDir('svc-sbx-')
   const emu = await Emulator.start({
+    ...options,
     dataDir,
     port: 0,
     recordRequests: true,
@@ -73,7 +81,7 @@ export async function startSandbox(settings: Partial<SandboxSettings> = {}, dir?
     stop,
     restart: async () => {
       await stop()
-      return startSandbox(settings, dataDir)
+      return startSandbox(settings, dataDir, options)
     },
   }
   return sandbox

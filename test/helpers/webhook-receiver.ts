@@ -14,6 +14,8 @@ export interface Received {
 
 /** What a test receiver answers to one delivery: a status (and a JSON body), after a delay (ms). */
 export type Answer = {status: number; delayMs?: number; body?: unknown}
+/** An answer now, or once the promise settles (a delay slept on a test's fake clock). */
+export type AnswerFn = (r: Received) => Answer | Promise<Answer>
 
 export interface TestReceiver {
   server: Server
@@ -26,12 +28,12 @@ export interface TestReceiver {
  * A webhook receiver on 127.0.0.1:0 that records every delivery and answers what `answer` says
  * (200 at once by default): the one receiver of the webhook tests.
  */
-export function startReceiver(answer: (r: Received) => Answer = () => ({status: 200})): Promise<TestReceiver> {
+export function startReceiver(answer: AnswerFn = () => ({status: 200})): Promise<TestReceiver> {
   const got: Received[] = []
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString('utf8')))
-    req.on('end', () => {
+    req.on('end', async () => {
       let event: {id?: string; type?: string; data?: unknown} = {}
       try {
         event = JSON.parse(body || '{}') as typeof event
@@ -45,7 +47,7 @@ export function startReceiver(answer: (r: Received) => Answer = () => ({status: 
         headers: req.headers,
       }
       got.push(r)
-      const a = answer(r)
+      const a = await answer(r)
       const reply = () =>
         a.body === undefined
           ? res.writeHead(a.status).end()

@@ -14,6 +14,13 @@ afterAll(async () => sbx.stop())
 
 const clock = async (on = sbx) => (await api(on, 'GET', '/sandbox/clock')).body
 
+/**
+ * Sandboxes whose clock these tests move years ahead keep records a year: with nothing to prune, the
+ * housekeeping prune runs once a retention (a day by default), so an advance of five years would run it
+ * about 2,000 times, 5 s of every such test spent on a job these tests are not about.
+ */
+const LONG_RETENTION = {retention: {idempotencyMs: 365 * 86_400_000, eventsMs: 365 * 86_400_000}}
+
 describe('svc sandbox clock', () => {
   it('shows the clock on real time: human and --json', async () => {
     const r = await sbx.run(['sandbox', 'clock', '--json'])
@@ -96,7 +103,7 @@ describe('svc sandbox clock', () => {
 
 describe('the clock is durable', () => {
   it('survives a restart; snapshot save/load carries it; svc sandbox reset puts it back on real time', async () => {
-    const own = await startSandbox()
+    const own = await startSandbox({}, undefined, LONG_RETENTION)
     let restarted: TestSandbox | undefined
     let loaded: TestSandbox | undefined
     const copyDir = mkdtempSync(join(tmpdir(), 'svc-clk-'))
@@ -114,7 +121,7 @@ describe('the clock is durable', () => {
       const target = join(copyDir, 'other')
       const load = await own.run(['sandbox', 'snapshot', 'load', snap, '--data-dir', target, '--yes', '--json'])
       expect(load.code, load.stderr).toBe(0)
-      loaded = await startSandbox({}, target)
+      loaded = await startSandbox({}, target, LONG_RETENTION)
       expect(await clock(loaded)).toMatchObject({mode: 'frozen', now: to})
       await loaded.stop()
       const wiped = await own.run(['sandbox', 'reset', '--data-dir', target, '--yes', '--json'])
@@ -132,7 +139,7 @@ describe('the clock is durable', () => {
 describe('determinism', () => {
   /** The same journey on a fresh sandbox frozen at the same instant: every timestamp it produces. */
   async function journey(): Promise<string[]> {
-    const s = await startSandbox({realDelays: true, skipVerificationPaperwork: true})
+    const s = await startSandbox({realDelays: true, skipVerificationPaperwork: true}, undefined, LONG_RETENTION)
     try {
       await api(s, 'POST', '/sandbox/clock/freeze', {})
       await api(s, 'POST', '/sandbox/clock/advance', {to: '2032-02-29T08:00:00Z'})

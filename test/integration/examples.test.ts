@@ -9,6 +9,7 @@ import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {fakeTime} from '../helpers/fake-time.js'
 import {svcInProcess} from '../helpers/run-command.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {CHASE_USD_FLAGS, clabeAccountArgs, externalAddArgs, quoteArgs, realtimeQuoteArgs} from '../helpers/money.js'
@@ -102,7 +103,15 @@ const ids: Record<string, string> = {}
 const workDir = mkdtempSync(join(tmpdir(), 'svc-examples-'))
 symlinkSync(fileURLToPath(new URL('../../flows', import.meta.url)), join(workDir, 'flows'))
 beforeAll(async () => {
-  sbx = await startSandbox({skipVerificationPaperwork: true, decisionDelayMs: 0})
+  // The Service's delays, short: an example that waits (`quote send --wait`, `sandbox uma-receive --wait`,
+  // `--wait-for-event`) sees the same end without sitting out a 2 s approval or a 500 ms payment.
+  sbx = await startSandbox({
+    skipVerificationPaperwork: true,
+    decisionDelayMs: 0,
+    incomingApprovalDelayMs: 50,
+    paymentCompletionDelayMs: 50,
+    cardProcessingDelayMs: 20,
+  })
   const runJson = (args: string[]) => sbx.run(args).then((r) => r.json())
   ids.Customer = (
     await runJson(
@@ -270,8 +279,12 @@ describe('command examples against the local sandbox', () => {
       if (!argv) continue
       ran++
       // In this process (run-command.ts), but `svc mcp`, a server on the process's own stdin, in its own.
-      const run = argv[0] === 'mcp' ? svc : svcInProcess
-      const r = await run([...argv], {env: sbx.env, timeoutMs: 30_000, cwd: workDir})
+      // A --follow goes on until Ctrl-C or --timeout (30 s): it follows on a fake clock, polling the
+      // sandbox as it would and stopping at the same deadline, in milliseconds.
+      const r =
+        argv[0] === 'mcp'
+          ? await svc(argv, {env: sbx.env, timeoutMs: 30_000, cwd: workDir})
+          : await svcInProcess(argv, {env: sbx.env, cwd: workDir, ...(argv.includes('--follow') ? fakeTime() : {})})
       if (r.code === 2 || /INTERNAL_CLI_ERROR|Unexpected error/.test(r.stdout + r.stderr))
         failures.push(`${example}\n  -> exit ${r.code}: ${(r.stderr || r.stdout).split('\n').slice(0, 3).join(' | ')}`)
     }

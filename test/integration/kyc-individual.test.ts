@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {fakeTime} from '../helpers/fake-time.js'
+import {fakeTime, sandboxTime} from '../helpers/fake-time.js'
 import {
   documentUploadArgs,
   fixture,
@@ -19,6 +19,18 @@ const fx = kycSandbox()
 
 const stored = (id: string) => fx.sbx.emu.db.get<Record<string, any>>('customers', id)!
 
+/**
+ * `svc kyc wait` on the sandbox's own clock: each poll's sleep moves the clock on, so the decision job
+ * runs when its delay has passed there, without the test waiting the delay out in real time.
+ */
+const kycWait = (on: TestSandbox, id: string, ...flags: string[]) =>
+  on.run(['kyc', 'wait', id, ...flags], sandboxTime(on))
+const kycWaitJson = async (on: TestSandbox, id: string) => {
+  const r = await kycWait(on, id, '--json')
+  if (r.code !== 0) throw new Error(`svc kyc wait ${id} exited ${r.code}\n${r.stdout}\n${r.stderr}`)
+  return r.json()
+}
+
 describe('KYC of individuals, end to end', () => {
   it('a complete individual is approved at its first submission, with PENDING then APPROVED webhooks', async () => {
     const events = await listenForWebhooks(fx.sbx, 2)
@@ -37,7 +49,7 @@ describe('KYC of individuals, end to end', () => {
     expect(v).toMatchObject({customerId: c.id, verificationStatus: 'IN_PROGRESS', errors: []})
     expect(stored(c.id).kycStatus).toBe('PENDING')
 
-    const approved = await fx.svc.run(['kyc', 'wait', c.id, '--json'])
+    const approved = await kycWait(fx.sbx, c.id, '--json')
     expect(approved.code).toBe(0)
     expect(approved.json()).toMatchObject({id: c.id, kycStatus: 'APPROVED'})
     const got = await events()
@@ -141,7 +153,7 @@ describe('KYC of individuals, end to end', () => {
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'grace-passport.pdf', Buffer.from('%PDF-1.7\n%%EOF\n'))))
     const third = await fx.svc.submit(c.id)
     expect(third.verificationStatus).toBe('IN_PROGRESS')
-    const approved = await fx.svc.json(['kyc', 'wait', c.id])
+    const approved = await kycWaitJson(fx.sbx, c.id)
     expect(approved.kycStatus).toBe('APPROVED')
     expect((await events()).map((e) => `${e.type} ${e.data.id}`)).toEqual([
       `CUSTOMER.KYC_PENDING ${c.id}`,
@@ -168,7 +180,7 @@ describe('KYC of individuals, end to end', () => {
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'eve.png', png(900, 600))))
     expect((await fx.svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
-    const rejected = await fx.svc.run(['kyc', 'wait', c.id, '--json'])
+    const rejected = await kycWait(fx.sbx, c.id, '--json')
     expect(rejected.code).toBe(1)
     expect(rejected.json().error).toMatchObject({code: 'KYC_REJECTED', details: {customerId: c.id, status: 'REJECTED'}})
     expect((await events()).map((e) => e.type)).toEqual(['CUSTOMER.KYC_PENDING', 'CUSTOMER.KYC_REJECTED'])
@@ -194,7 +206,7 @@ describe('KYC of individuals, end to end', () => {
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'ann.jpg', jpeg(800, 600))))
     await fx.svc.submit(c.id)
-    expect((await fx.svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+    expect((await kycWaitJson(fx.sbx, c.id)).kycStatus).toBe('APPROVED')
     const eventsBefore = fx.sbx.emu.webhooks.list().length
     const renamed = await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Ann Settled 002'])
     expect(renamed).toMatchObject({fullName: 'Ann Settled 002', kycStatus: 'APPROVED'})
@@ -203,11 +215,11 @@ describe('KYC of individuals, end to end', () => {
     expect(again.code).toBe(6)
     expect(again.json().error).toMatchObject({status: 400, code: 'INVALID_INPUT', details: {status: 'APPROVED'}})
     expect(again.json().error.hint).toContain(`svc kyc status ${c.id}`)
-    await new Promise((r) => setTimeout(r, 200)) // longer than the decision delay: nothing is scheduled
+    await sandboxTime(fx.sbx).sleep(1_000) // longer than the decision delay (500 ms): nothing is scheduled
     expect(stored(c.id).kycStatus).toBe('APPROVED')
     expect(fx.sbx.emu.db.count('verifications')).toBe(verifications)
     expect(fx.sbx.emu.webhooks.list().length).toBe(eventsBefore)
-    expect((await fx.svc.run(['kyc', 'wait', c.id])).code).toBe(0)
+    expect((await kycWait(fx.sbx, c.id)).code).toBe(0)
   })
 
   it('END_USER_TERMS_VERSION_NOT_FOUND for an unknown terms version: nothing is recorded, the gap stays on the checklist', async () => {
@@ -239,8 +251,7 @@ describe('KYC of individuals, end to end', () => {
     await fx.svc.json(['customers', 'terms', c.id, '--accept'])
     await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'hal.jpg', jpeg(640, 480))))
     await fx.svc.submit(c.id)
-    const deadline = Date.now() + 5000
-    while (stored(c.id).kycStatus !== 'HOLD' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    await sandboxTime(fx.sbx).sleep(1_000) // past the decision delay (500 ms) on the sandbox clock
     expect(stored(c.id).kycStatus).toBe('HOLD')
     const clock = fakeTime()
     const waiting = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '10m', '--json'], clock)
@@ -250,7 +261,7 @@ describe('KYC of individuals, end to end', () => {
     expect(waiting.stderr).toContain('on HOLD')
     await fx.svc.json(['customers', 'update', c.id, '--full-name', 'Hal Jordan'])
     expect((await fx.svc.submit(c.id)).verificationStatus).toBe('IN_PROGRESS')
-    expect((await fx.svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
+    expect((await kycWaitJson(fx.sbx, c.id)).kycStatus).toBe('APPROVED')
   })
 
   it('suffix 001 stays PENDING for manual review: no decision arrives', async () => {
@@ -277,6 +288,7 @@ describe('decisions are durable and the platform type matters', () => {
       expect(box.emu.scheduler.pending('kyc.decide')).toHaveLength(1)
       box = await box.restart()
       expect(box.emu.db.get<any>('customers', c.id).kycStatus).toBe('PENDING')
+      // On real time: the restart itself takes about the delay, so the decision is due while the sandbox is down.
       expect((await journey(box).json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
       expect(
         box.emu.webhooks
@@ -295,13 +307,15 @@ describe('decisions are durable and the platform type matters', () => {
       const c = await fx.svc.json(individualFlags('Pat Ience'))
       await fx.svc.json(['customers', 'terms', c.id, '--accept'])
       await fx.svc.json(passportArgs(c.id, fixture(fx.sbx.dir, 'pat.jpg', jpeg(800, 600))))
-      const submitted = Date.now()
+      // Time passes on the sandbox clock (kycWait): the 1.5 s are the sandbox's, not the test's.
+      const submitted = fx.sbx.emu.now()
       await fx.svc.submit(c.id)
       expect((await fx.svc.json(['kyc', 'status', c.id])).customer.kycStatus).toBe('PENDING')
-      const early = await fx.svc.run(['kyc', 'wait', c.id, '--timeout', '200ms'])
+      const early = await kycWait(fx.sbx, c.id, '--timeout', '200ms')
       expect(early.code).toBe(8)
-      expect((await fx.svc.json(['kyc', 'wait', c.id])).kycStatus).toBe('APPROVED')
-      expect(Date.now() - submitted).toBeGreaterThanOrEqual(1500)
+      expect((await kycWaitJson(fx.sbx, c.id)).kycStatus).toBe('APPROVED')
+      expect(fx.sbx.emu.now() - submitted).toBeGreaterThanOrEqual(1500)
+      expect(Date.parse(stored(c.id).updatedAt) - submitted).toBeGreaterThanOrEqual(1500) // decided 1.5 s after
     } finally {
       await fx.svc.json(['api', 'PATCH', '/config', '--data', JSON.stringify({sandbox: {decisionDelayMs: 500}})])
     }
@@ -320,7 +334,7 @@ describe('decisions are durable and the platform type matters', () => {
     await fx.svc.json(passportArgs(d.id, fixture(fx.sbx.dir, 'una.jpg', jpeg(800, 600))))
     const v = await fx.svc.submit(d.id)
     expect(v.errors.map((e: any) => e.field)).toEqual(['endUserTermsConsent'])
-    await fx.svc.json(['kyc', 'wait', c.id])
+    await kycWaitJson(fx.sbx, c.id)
   })
 })
 
@@ -339,8 +353,8 @@ describe('the skip-paperwork sandbox option', () => {
     const ok = await s.json(individualArgs('Quick Approve'))
     expect(ok.kycStatus).toBe('PENDING')
     const no = await s.json(individualArgs('Quick Reject 002'))
-    expect((await s.json(['kyc', 'wait', ok.id])).kycStatus).toBe('APPROVED')
-    expect((await s.run(['kyc', 'wait', no.id])).code).toBe(1)
+    expect((await kycWaitJson(skip, ok.id)).kycStatus).toBe('APPROVED')
+    expect((await kycWait(skip, no.id)).code).toBe(1)
     const got = await events()
     expect(got.filter((e) => e.data.id === ok.id).map((e) => e.type)).toEqual([
       'CUSTOMER.KYC_PENDING',
@@ -354,7 +368,7 @@ describe('the skip-paperwork sandbox option', () => {
     // Settled by the option at create; renaming does not reopen or flip it.
     await s.json(['customers', 'update', ok.id, '--full-name', 'Quick Approve 002'])
     await s.json(['customers', 'update', no.id, '--full-name', 'Quick Reject'])
-    await new Promise((r) => setTimeout(r, 200))
+    await sandboxTime(skip).sleep(1_000) // past any decision delay (50 ms) on the sandbox clock
     expect(skip.emu.db.get<any>('customers', ok.id).kycStatus).toBe('APPROVED')
     expect(skip.emu.db.get<any>('customers', no.id).kycStatus).toBe('REJECTED')
 

@@ -1,4 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {fakeTime, sandboxTime} from '../helpers/fake-time.js'
 import {onTerminal} from '../helpers/pty.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {
@@ -11,7 +12,6 @@ import {
   quoteArgs,
   realtimeQuoteArgs,
   storedAccount,
-  until,
   webhookEvents,
 } from '../helpers/money.js'
 
@@ -205,7 +205,7 @@ describe('money movement journeys through the CLI', () => {
     expect((await sbx.run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":300}}'])).code).toBe(0)
     const quote = (await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '10', '--json'))).json()
     await sbx.run(['api', 'PATCH', '/config', '--data', '{"sandbox":{"quoteTtlMs":120000}}'])
-    await new Promise((r) => setTimeout(r, 400))
+    await sandboxTime(sbx).sleep(400) // past its 300 ms, on the sandbox clock
     const ex = await sbx.run(['quote', 'execute', quote.id, '--yes', '--json'])
     expect(ex.code).toBe(6)
     expect(ex.json().error).toMatchObject({code: 'QUOTE_EXPIRED'})
@@ -221,7 +221,7 @@ describe('money movement journeys through the CLI', () => {
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 300}})
     const old = (await sbx.run(quoteArgs(c.account('USD'), dest, '--send', '20.00', '--json'))).json()
     await api(sbx, 'PATCH', '/config', {sandbox: {quoteTtlMs: 120_000}})
-    await new Promise((r) => setTimeout(r, 400))
+    await sandboxTime(sbx).sleep(400) // past its 300 ms, on the sandbox clock
     const t = await confirming(
       ['quote', 'execute', old.id],
       /Create a new quote with the same terms|Send USD 20\.00/,
@@ -341,21 +341,21 @@ describe('money movement journeys through the CLI', () => {
     const c = await approvedCustomer(sbx, ['USD', 'MXN'])
     await api(sbx, 'POST', `/sandbox/internal-accounts/${c.account('USD')}/fund`, {amount: 30_000})
     const dest = await clabeBeneficiary(sbx, c.id, '003')
+    // The waits run out their --timeout on a fake clock (the payment takes a minute: no race with it).
     const r = await sbx.run(
       quoteArgs(c.account('USD'), dest, '--send', '100', '--execute', '--wait', '--yes', '--timeout', '1s', '--json'),
+      fakeTime(),
     )
     expect(r.code).toBe(8)
     expect(r.json().error.code).toBe('TIMEOUT')
     expect(r.json().error.hint).toMatch(/svc quote wait Quote:/)
-    const again = await sbx.run([
-      'quote',
-      'wait',
-      r.json().error.hint.match(/Quote:[\w-]+/)[0],
-      '--timeout',
-      '1s',
-      '--json',
-    ])
+    const clock = fakeTime()
+    const again = await sbx.run(
+      ['quote', 'wait', r.json().error.hint.match(/Quote:[\w-]+/)[0], '--timeout', '1s', '--json'],
+      clock,
+    )
     expect(again.code).toBe(8)
+    expect(clock.slept()).toBe(1_000)
     expect(storedAccount(sbx, c.account('USD'))).toMatchObject({
       balance: {amount: 20_000},
       totalBalance: {amount: 30_000},
@@ -372,10 +372,9 @@ describe('money movement journeys through the CLI', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(20_000)
     const txId = r.json().transaction.id
-    const t = await until(
-      () => api(sbx, 'GET', `/transactions/${txId}`),
-      (x) => x.body.status === 'FAILED',
-    )
+    // The return comes 1.5 s later: that time passes on the sandbox clock.
+    await sandboxTime(sbx).sleep(1_500)
+    const t = await api(sbx, 'GET', `/transactions/${txId}`)
     expect(t.body).toMatchObject({status: 'FAILED', failureReason: 'PAYOUT_RETURNED', refund: {status: 'COMPLETED'}})
     expect(storedAccount(sbx, c.account('USD')).balance.amount).toBe(30_000)
     await expectConserved(sbx)

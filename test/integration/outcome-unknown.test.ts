@@ -1,6 +1,7 @@
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 import {faultCounts} from '../../src/emulator/faults.js'
 import {errorOf} from '../helpers/cli.js'
+import {fakeTime} from '../helpers/fake-time.js'
 import {api, approvedCustomer, balanceOf, expectConserved, fundedPayer, quoteArgs} from '../helpers/money.js'
 import {argvOf, outgoingOf, setFaults} from '../helpers/outcome.js'
 import {hasScript, onTerminal} from '../helpers/pty.js'
@@ -16,6 +17,12 @@ afterEach(async () => {
   await setFaults(sbx, null)
 })
 
+/**
+ * The clock of a run whose answers are lost (lostReply): the client's retry backoffs (about 0.25, 0.5
+ * and 1 s) pass on a fake clock, since a lost answer comes back at once and the sandbox needs no time.
+ */
+const retrying = () => fakeTime()
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** `svc history --json` of this sandbox's CLI home. */
@@ -27,7 +34,7 @@ describe('a write whose reply is lost after the commit (lostReply)', () => {
     const usd = payer.account('USD')
     await setFaults(sbx, 'lostReply=1')
     const args = ['quote', 'send', '--from', usd, '--to', payer.dest, '--send', '10.00', '--yes', '--json']
-    const r = await sbx.run(args)
+    const r = await sbx.run(args, retrying())
     expect(r.code, r.stderr).toBe(10)
     const error = errorOf(r)
     expect(error).toMatchObject({code: 'OUTCOME_UNKNOWN', status: null})
@@ -62,7 +69,7 @@ describe('a write whose reply is lost after the commit (lostReply)', () => {
   it('a card issue ends OUTCOME_UNKNOWN; `svc history finish` (after --dry-run) completes it: exactly one card', async () => {
     const c = await approvedCustomer(sbx, ['USD'])
     await setFaults(sbx, 'lostReply=1')
-    const r = await sbx.run(['cards', 'issue', '--customer', c.id, '--account', c.account('USD'), '--json'])
+    const r = await sbx.run(['cards', 'issue', '--customer', c.id, '--account', c.account('USD'), '--json'], retrying())
     expect(r.code, r.stderr).toBe(10)
     const error = errorOf(r)
     const n = error.details.history as number
@@ -109,7 +116,7 @@ describe('a write whose reply is lost after the commit (lostReply)', () => {
     // The answer is lost, the quote's status says it was executed: the real outcome, not a guess.
     const q1 = await quote()
     await setFaults(sbx, 'lostReply=1')
-    const settled = await sbx.run(['quote', 'execute', q1, '--yes', '--json'])
+    const settled = await sbx.run(['quote', 'execute', q1, '--yes', '--json'], retrying())
     expect(settled.code, settled.stderr).toBe(0)
     expect(settled.json()).toMatchObject({id: q1, status: expect.stringMatching(/PROCESSING|COMPLETED/)})
     expect(settled.stderr).toMatch(new RegExp(`No answer came to POST .*/execute .*read back: ${q1} is`))
@@ -122,7 +129,7 @@ describe('a write whose reply is lost after the commit (lostReply)', () => {
     sbx.emu.onResponse = (req) => {
       if (req.path.endsWith('/execute')) void setFaults(sbx, 'reset=1')
     }
-    const r = await sbx.run(['quote', 'execute', q2, '--yes', '--json'])
+    const r = await sbx.run(['quote', 'execute', q2, '--yes', '--json'], retrying())
     expect(r.code, r.stderr).toBe(10)
     const error = errorOf(r)
     expect(error.details).toMatchObject({
@@ -152,17 +159,20 @@ describe('a write whose reply is lost after the commit (lostReply)', () => {
 
   it('customer create carries no key: its OUTCOME_UNKNOWN says how to check, and history finish refuses it', async () => {
     await setFaults(sbx, 'lostReply=1')
-    const r = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'INDIVIDUAL',
-      '--full-name',
-      'Ada Lost',
-      '--platform-id',
-      'ada-lost-1',
-      '--json',
-    ])
+    const r = await sbx.run(
+      [
+        'customers',
+        'create',
+        '--type',
+        'INDIVIDUAL',
+        '--full-name',
+        'Ada Lost',
+        '--platform-id',
+        'ada-lost-1',
+        '--json',
+      ],
+      retrying(),
+    )
     expect(r.code, r.stderr).toBe(10)
     const error = errorOf(r)
     expect(error.details).toMatchObject({idempotencyKey: null, method: 'POST', path: '/customers'})

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {generateP256KeyPair, bytesToHex, verifyStamp} from '../../src/lib/wallet/index.js'
+import {sandboxTime} from '../helpers/fake-time.js'
 import {walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox({walletProcessingDelayMs: 150})
@@ -53,13 +54,18 @@ describe('sessions and credentials', () => {
     const w = await fx.cliWallet()
     await fx.api.setSandbox({challengeMinIntervalMs: 1500})
     try {
-      const first = await fx.run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'])
+      // svc's waits pass on the sandbox clock, which measures the interval: both see the Retry-After go by.
+      // (The first challenge may wait too: the login's own challenge was just sent.)
+      const time = sandboxTime(fx.sbx)
+      const first = await fx.sbx.run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'], time)
       expect(first.code, first.stderr).toBe(0)
-      const started = Date.now()
-      const second = await fx.run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'])
+      const started = time.now()
+      const sleptBefore = time.slept()
+      const second = await fx.sbx.run(['wallet', 'credentials', 'challenge', w.credentialId, '--json'], time)
       expect(second.code, second.stderr).toBe(0)
       expect(second.stderr).toMatch(/Rate limited; waiting \d s \(Retry-After\)/)
-      expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+      expect(time.slept() - sleptBefore).toBeGreaterThanOrEqual(900)
+      expect(time.now() - started).toBeGreaterThanOrEqual(900)
       const impatient = await fx.run([
         'wallet',
         'credentials',
@@ -79,13 +85,18 @@ describe('sessions and credentials', () => {
     const w = await fx.cliWallet()
     await fx.api.setSandbox({signedChallengeTtlSeconds: 1, walletProcessingCount: 1, walletProcessingDelayMs: 2000})
     try {
-      const r = await fx.run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'])
+      // On the sandbox clock: svc's re-sends pass the challenge's 1 s TTL there, and then the 2 s of processing.
+      const time = sandboxTime(fx.sbx)
+      const r = await fx.sbx.run(['wallet', 'privacy', w.accountId, '--enabled', 'true', '--json'], time)
       expect(r.code).toBe(8)
       expect(r.json().error).toMatchObject({
         code: 'SIGNED_CHALLENGE_EXPIRED',
         hint: expect.stringContaining('reconciles'),
       })
-      await new Promise((resolve) => setTimeout(resolve, 2500))
+      expect(fx.sbx.emu.db.get<{privateEnabled?: boolean}>('internalAccounts', w.accountId)?.privateEnabled).not.toBe(
+        true,
+      )
+      await time.sleep(2500)
       expect(fx.sbx.emu.db.get<{privateEnabled: boolean}>('internalAccounts', w.accountId)?.privateEnabled).toBe(true)
     } finally {
       await fx.api.setSandbox({signedChallengeTtlSeconds: 300, walletProcessingDelayMs: 150})

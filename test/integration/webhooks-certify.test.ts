@@ -4,6 +4,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {signingKeyPair, startCertifyReceiver, type ReceiverBug} from '../helpers/certify-receivers.js'
+import {fakeTime} from '../helpers/fake-time.js'
 import {svcInProcess as svc} from '../helpers/run-command.js'
 import {api} from '../helpers/money.js'
 import {startSandbox} from '../helpers/sandbox.js'
@@ -22,9 +23,15 @@ type Report = {
 }
 
 async function certify(bug?: ReceiverBug, ...flags: string[]) {
-  const receiver = await startCertifyReceiver(keys.publicKeyPem, bug)
+  // The receiver that times out answers after 5.5 s of a fake clock the run shares: certify times each
+  // answer on the command's clock, so it sees 5.5 s pass without the test waiting for them.
+  const clock = bug === 'times out' ? fakeTime() : undefined
+  const receiver = await startCertifyReceiver(keys.publicKeyPem, bug, undefined, clock)
   receivers.push(receiver)
-  const r = await svc(['webhooks', 'certify', '--url', receiver.url, '--key', keys.privateKeyFile, ...flags], {env})
+  const r = await svc(['webhooks', 'certify', '--url', receiver.url, '--key', keys.privateKeyFile, ...flags], {
+    env,
+    ...clock,
+  })
   return {r, receiver}
 }
 const failedOf = (report: Report) => report.cases.filter((c) => !c.passed).map((c) => c.name)
@@ -158,24 +165,21 @@ describe('svc webhooks certify', () => {
   describe('--sandbox: the asynchronous approval, watched by the sandbox', () => {
     let sbx: Awaited<ReturnType<typeof startSandbox>>
     beforeAll(async () => {
-      sbx = await startSandbox()
+      // KYC decided at once: the customers each pending payment needs are approved by the next poll, so a
+      // run on a fake clock spends its --timeout on the receiver, not racing a decision in real time.
+      sbx = await startSandbox({decisionDelayMs: 0})
     })
     afterAll(() => sbx.stop())
 
-    async function certifyAsync(bug?: ReceiverBug) {
+    /** `clock`: the run's (a fake one lets certify wait out its 5 s for a call back that never comes at once). */
+    async function certifyAsync(bug?: ReceiverBug, clock?: ReturnType<typeof fakeTime>) {
       const {tokenId, clientSecret} = sbx.emu.credentials
       const receiver = await startCertifyReceiver(keys.publicKeyPem, bug, {baseUrl: sbx.url, tokenId, clientSecret})
       receivers.push(receiver)
-      const r = await sbx.run([
-        'webhooks',
-        'certify',
-        '--url',
-        receiver.url,
-        '--key',
-        keys.privateKeyFile,
-        '--sandbox',
-        '--json',
-      ])
+      const r = await sbx.run(
+        ['webhooks', 'certify', '--url', receiver.url, '--key', keys.privateKeyFile, '--sandbox', '--json'],
+        clock,
+      )
       return {r, report: JSON.parse(r.stdout) as Report}
     }
     const ASYNC = 'approval: a 202 is followed by approve or reject within 5 s (seen by the sandbox)'
@@ -208,11 +212,15 @@ describe('svc webhooks certify', () => {
     }, 60_000)
 
     it('fails the receiver that answers 202 and never calls back on that case only; the payment stays PENDING', async () => {
-      const {r, report} = await certifyAsync('answers 202 and never calls back')
+      const clock = fakeTime()
+      const {r, report} = await certifyAsync('answers 202 and never calls back', clock)
       expect(r.code).toBe(1)
       expect(failedOf(report)).toEqual([ASYNC])
       const c = report.cases.find((x) => x.name === ASYNC)!
       expect(c.observed).toMatch(/^HTTP 202, then no approve or reject: Transaction:\S+ still PENDING after \d+ ms$/)
+      // It waited the 5 s out (on the fake clock), for this case and for the copies' case.
+      expect(Number(/after (\d+) ms$/.exec(c.observed)![1])).toBeGreaterThanOrEqual(5_000)
+      expect(clock.slept()).toBeGreaterThanOrEqual(10_000)
       const id = /(Transaction:[0-9a-f-]+)/.exec(c.observed)![1]!
       expect(((await api(sbx, 'GET', `/transactions/${id}`)).body as {status: string}).status).toBe('PENDING')
     }, 30_000)

@@ -6,6 +6,7 @@ import {join} from 'node:path'
 import {svcLive} from '../helpers/cli.js'
 import {holdWriteLock} from '../helpers/faults.js'
 import {api} from '../helpers/money.js'
+import {fakeTime} from '../helpers/fake-time.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {eventually} from '../helpers/wait.js'
 import {deadUrl, startReceiver} from '../helpers/webhook-receiver.js'
@@ -124,21 +125,24 @@ describe('webhook delivery that cannot jam', () => {
 
 describe('the outbox under an outside lock', () => {
   it('an attempt that could not be recorded (a lock) is made again by itself once the lock is gone, with no other request', async () => {
-    const r = await startReceiver(() => ({status: 200, delayMs: 1_000}))
+    // A sandbox that waits 500 ms for another process's lock (5 s by default): the same story, a tenth as long.
+    const own = await startSandbox({webhookRetryBaseMs: 3_600_000}, undefined, {lockWaitMs: 500})
+    const r = await startReceiver(() => ({status: 200, delayMs: 200}))
+    const ownRow = (id: string) => own.emu.db.get<Row>('events', id)!
     try {
-      await sbx.emu.db.unit(() => setEndpoint(r.url))
-      const [id] = (await emitFor(['Op:locked'], 1)).get('Op:locked')!
-      // The receiver answers in 1 s; meanwhile another process takes the write lock for 7 s (past the 5 s wait).
-      const lock = holdWriteLock(join(sbx.dir, 'sandbox.db'))
-      await new Promise((done) => setTimeout(done, 7_000))
+      await own.emu.db.unit(() => own.emu.saveConfig({...own.emu.config(), webhookEndpoint: r.url}))
+      const [id] = (await emitForOn(own, ['Op:locked'], 1)).get('Op:locked')!
+      // The receiver answers in 200 ms; meanwhile another process takes the write lock for 1.5 s (past the 500 ms wait).
+      const lock = holdWriteLock(join(own.dir, 'sandbox.db'))
+      await new Promise((done) => setTimeout(done, 1_500))
       lock.release()
-      const requests = sbx.requestCount()
-      await eventually(() => row(id).delivery === 'delivered', 20_000)
-      expect(sbx.requestCount()).toBe(requests) // no request woke it
+      const requests = own.requestCount()
+      await eventually(() => ownRow(id).delivery === 'delivered', 20_000)
+      expect(own.requestCount()).toBe(requests) // no request woke it
       expect(r.got.filter((g) => g.id === id).length).toBeGreaterThanOrEqual(2) // sent again: at least once
-      expect(row(id).attempts.at(-1)).toMatchObject({url: r.url, status: 200})
+      expect(ownRow(id).attempts.at(-1)).toMatchObject({url: r.url, status: 200})
     } finally {
-      await sbx.emu.db.unit(() => setEndpoint(null))
+      await own.stop()
       await r.close()
     }
   }, 60_000)
@@ -221,26 +225,33 @@ describe('what a user sees of a held delivery', () => {
   }, 60_000)
 
   it('events list --follow prints each new event as it is recorded', async () => {
-    const live = svcLive(['webhooks', 'events', 'list', '--object', 'Op:follow', '--follow', '--json'], sbx.env)
-    try {
-      await new Promise((r) => setTimeout(r, 2_500)) // started and polling
-      const e1 = sbx.emu.webhooks.emit('wallet_operation.completed', {operationId: 'Op:follow', status: 'completed'})
-      sbx.emu.webhooks.emit('wallet_operation.completed', {operationId: 'Op:other', status: 'completed'})
-      const e2 = sbx.emu.webhooks.emit('wallet_operation.completed', {operationId: 'Op:follow', status: 'completed'})
-      const lines = () =>
-        live
-          .stdout()
-          .trim()
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l).id as string)
-      await eventually(() => lines().length >= 2, 10_000)
-      expect(lines()).toEqual([e1.id, e2.id])
-    } finally {
-      live.child.kill('SIGINT')
-      await live.exited
+    // On a fake clock: the events are recorded while the follow sleeps after its first poll (started and
+    // polling), and it follows on until its --timeout, which passes in milliseconds.
+    const clock = fakeTime()
+    let emitted: string[] = []
+    const sleep = async (ms: number) => {
+      if (!emitted.length)
+        emitted = ['Op:follow', 'Op:other', 'Op:follow'].map(
+          (operationId) => sbx.emu.webhooks.emit('wallet_operation.completed', {operationId, status: 'completed'}).id,
+        )
+      await clock.sleep(ms)
     }
-  }, 30_000)
+    const r = await sbx.run(
+      ['webhooks', 'events', 'list', '--object', 'Op:follow', '--follow', '--timeout', '10s', '--json'],
+      {
+        now: clock.now,
+        sleep,
+      },
+    )
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l).id as string)
+    expect(lines).toEqual([emitted[0], emitted[2]])
+    expect(clock.slept()).toBe(10_000) // followed to the end of its --timeout
+  })
 })
 
 describe("a listener's registration ends with the listener", () => {

@@ -3,6 +3,7 @@ import {createServer, request, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterAll, beforeAll, describe, expect, inject, it} from 'vitest'
 import {TRIGGERABLE, TRIGGERABLE_TYPES} from '../../src/lib/webhook-trigger/catalogue.js'
+import {fakeTime, sandboxTime} from '../helpers/fake-time.js'
 import {svcInProcess as svc} from '../helpers/run-command.js'
 import {Contract} from '../helpers/contract.js'
 import {checkWebhookBody} from '../helpers/contract-webhooks.js'
@@ -22,7 +23,7 @@ let app: {server: Server; url: string; got: Array<{body: string; signature: stri
 beforeAll(async () => {
   sbx = await startSandbox({
     decisionDelayMs: 50,
-    incomingApprovalDelayMs: 400,
+    incomingApprovalDelayMs: 50,
     paymentCompletionDelayMs: 50,
     cardProcessingDelayMs: 30,
     walletProcessingDelayMs: 50,
@@ -153,7 +154,9 @@ describe('svc webhooks trigger <TYPE>', () => {
   it.each(TRIGGERABLE_TYPES.filter((t) => t !== 'TEST'))(
     '%s: made for real, delivered signed, contract-valid, and visible in the sandbox',
     async (type) => {
-      const r = await sbx.run(['webhooks', 'trigger', type, '--json'], {timeoutMs: 90_000})
+      // On the sandbox clock: each poll's sleep moves it on, so the job the recipe waits for (a decision, a
+      // payment, a card) runs then and its webhook is delivered, with no real time spent between polls.
+      const r = await sbx.run(['webhooks', 'trigger', type, '--json'], {timeoutMs: 90_000, ...sandboxTime(sbx)})
       expect(r.code, r.stderr).toBe(0)
       const out = r.json()
       expect(out).toMatchObject({
@@ -231,10 +234,12 @@ describe('svc webhooks trigger: waiting, output, re-delivery, remote sandboxes',
     const config = sbx.emu.config()
     sbx.emu.saveConfig({...config, sandbox: {...config.sandbox, decisionDelayMs: 600_000}})
     try {
-      const r = await sbx.run(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--timeout', '6s', '--json'], {
-        timeoutMs: 90_000,
-      })
+      // On a fake clock: the 6 s pass as the command polls, in milliseconds; it stops where a real run would.
+      const clock = fakeTime()
+      const r = await sbx.run(['webhooks', 'trigger', 'CUSTOMER.KYC_APPROVED', '--timeout', '6s', '--json'], clock)
       expect(r.code).toBe(8)
+      expect(clock.slept()).toBeGreaterThanOrEqual(5_000)
+      expect(clock.slept()).toBeLessThanOrEqual(6_000)
       const e = r.json().error
       expect(e.code).toBe('TIMEOUT')
       expect(e.reason).toMatch(

@@ -2,6 +2,7 @@
 import {createECDH, createHash, createPrivateKey, sign, type KeyObject} from 'node:crypto'
 import {request as httpRequest} from 'node:http'
 import {request as httpsRequest} from 'node:https'
+import {io} from '../io.js'
 
 /** The Service gives up on an attempt after this long (and retries later): a slower 2xx is flagged. */
 export const SERVICE_TIMEOUT_MS = 5_000
@@ -100,14 +101,16 @@ export function makeKit(opts: {url: string; key: KeyObject; seed: number; startM
 }
 
 function postOnce(url: string, body: string, headers: Record<string, string>, dropAfterMs?: number): Promise<Delivery> {
-  const started = Date.now()
+  // Timed on the command's clock (io.ts), as every wait of svc is: a test measures a slow receiver on a fake one.
+  const {now} = io()
+  const started = now()
   return new Promise((resolve) => {
     let settled = false
     const finish = (d: Omit<Delivery, 'ms'>) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      resolve({...d, ms: Date.now() - started})
+      resolve({...d, ms: now() - started})
     }
     const u = new URL(url)
     const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(

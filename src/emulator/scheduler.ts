@@ -6,46 +6,14 @@ import {isTransient} from './store/errors.js'
 import {dueJobs, jobsOfKind, nextDueAt, type Job} from './store/jobs.js'
 
 export type {Job}
+export {AdvanceStopped, type AdvanceHooks} from './advance.js'
+import {AdvanceStopped, type AdvanceHooks} from './advance.js'
 
 /** What the scheduler needs of the sandbox clock. */
 export interface SchedulerClock {
   now(): number
   /** False while the clock stands still (frozen, or held by an advance): only jobs already due are run by timer. */
   ticking(): boolean
-}
-
-/** What an advance does between jobs: hold the clock, and let the webhook outbox catch up. */
-export interface AdvanceHooks {
-  /** Sets the virtual time the next step runs at. */
-  at(t: number): void
-  /**
-   * Resolves once the webhook deliveries of this step are done: after a job, those of the events
-   * it emitted; after a step for a webhook retry, whatever delivery is due then.
-   */
-  settle(afterJob: boolean): Promise<void>
-  /** When the next such thing is due (the next webhook attempt), if any. */
-  nextOther(): number | undefined
-  /**
-   * Runs inside each job's unit, before the job: the advance records the clock at the job's time
-   * there, so a crash after the job committed never leaves the clock behind what it did.
-   */
-  record(at: number): void
-}
-
-/**
- * An advance stopped at a job that could not run for a passing reason (a full disk, another
- * process's lock): the clock stands where the last committed job left it.
- */
-export class AdvanceStopped extends Error {
-  override readonly name = 'AdvanceStopped'
-  constructor(
-    override readonly cause: unknown,
-    readonly runs: JobRun[],
-    /** The virtual time the advance reached: the last job that committed, or where it started. */
-    readonly reached: number,
-  ) {
-    super(`advance stopped: ${(cause as Error)?.message ?? String(cause)}`)
-  }
 }
 
 /** An advance that keeps finding work past this many steps is a job rescheduling itself forever. */
@@ -196,8 +164,8 @@ export class Scheduler {
       for (let step = 0; ; step++) {
         if (step > MAX_ADVANCE_STEPS)
           throw new Error(`advance stopped after ${MAX_ADVANCE_STEPS} steps: a job keeps scheduling work`)
-        const job = this.nextJob(target)
         const other = hooks.nextOther()
+        const job = this.deferred(this.nextJob(target), target, other, hooks.deferrable)
         const next = Math.min(job?.at ?? Infinity, other !== undefined && other <= target ? other : Infinity)
         if (next === Infinity) break
         at = Math.max(at, next)
@@ -222,6 +190,18 @@ export class Scheduler {
       if (!this.stopped) this.rearm()
     }
     return {runs, end: at}
+  }
+
+  /** A deferrable job runs at the next other job or webhook attempt (up to `target`), if that is later than its own time. */
+  private deferred(
+    job: {id: string; at: number} | undefined,
+    target: number,
+    other: number | undefined,
+    kinds: readonly string[] = [],
+  ): {id: string; at: number} | undefined {
+    if (!job || !kinds.length || !kinds.includes(this.db.get<Job>('jobs', job.id)?.kind ?? '')) return job
+    const nextOther = Math.min(target, nextDueAt(this.db, kinds) ?? Infinity, other ?? Infinity)
+    return {id: job.id, at: Math.max(job.at, nextOther)}
   }
 
   /** The job to run next up to `target`, and when: its due time, or the end of its backoff after a failed run. */

@@ -164,4 +164,27 @@ describe('retention on the sandbox clock', () => {
       await own.stop()
     }
   })
+
+  it('a long advance prunes when other work happens and at its end, not on each day: five idle years are a few prunes', async () => {
+    const own = await startSandbox()
+    try {
+      const c = await api(own, 'POST', '/customers', {customerType: 'INDIVIDUAL', fullName: 'Five Years'})
+      expect(c.status).toBe(201)
+      const made = await own.run(['kyc', 'link', c.body.id, '--idempotency-key', 'k-five-years', '--json'])
+      expect(made.code, made.stderr).toBe(0)
+      const keys = () => own.emu.db.sql.rows('SELECT id FROM idempotency').map((r) => String(r[0]))
+      expect(keys().some((k) => k.endsWith('|k-five-years'))).toBe(true)
+      const r = await own.run(['sandbox', 'clock', 'advance', '1825d', '--json'])
+      expect(r.code, r.stderr).toBe(0)
+      const prunes = (r.json().jobs as Array<{kind: string}>).filter((j) => j.kind === 'retention.prune')
+      // Once a day would be 1,825: it runs beside the customer's own jobs and once at the end.
+      expect(prunes.length).toBeGreaterThan(0)
+      expect(prunes.length).toBeLessThan(10)
+      // and it pruned what expired on the way, as the daily runs would have
+      expect(keys().some((k) => k.endsWith('|k-five-years'))).toBe(false)
+      expect(own.emu.scheduler.pending('retention.prune')).toHaveLength(1)
+    } finally {
+      await own.stop()
+    }
+  })
 })

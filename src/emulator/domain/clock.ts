@@ -53,6 +53,7 @@ export async function advanceClock(ctx: SandboxContext, req: ClockAdvanceRequest
       nextOther: () => (waits.spent() ? undefined : ctx.webhooks.nextAttemptAt()),
       // In the job's own unit: the clock is durable at every job's time, never behind what a job committed.
       record: (t) => ctx.clock.settleAt(t),
+      deferrable: HOUSEKEEPING_JOBS,
     })
     await ctx.db
       .unit(() => ctx.clock.settleAt(result.end))

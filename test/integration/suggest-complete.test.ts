@@ -72,7 +72,7 @@ describe('did you mean', () => {
 
   it('suggests the closest flag for a mistyped one and names the real command in the hint', async () => {
     const before = sbx.requestCount()
-    const r = await svc(['customers', 'list', '--include-delted', '--json'], {env: sbx.env})
+    const r = await sbx.run(['customers', 'list', '--include-delted', '--json'])
     expect(r.code).toBe(2)
     const {error} = r.json()
     expect(error.reason).toContain('--include-delted')

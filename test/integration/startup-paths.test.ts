@@ -25,20 +25,28 @@ const env = {
   NO_COLOR: '1',
 }
 
-const lines: Array<[string, string[]]> = [
-  ['a command that runs (one-command index)', ['customers', 'get', 'Customer:abc', '--json']],
+/**
+ * Each line through the bundle it would take (its topic's, or the full one for help) and through plain
+ * oclif on the unbundled build. `full` marks the lines also run through the full bundle alone
+ * (SVC_ONE_BUNDLE=1, the fallback when a topic's cache cannot be written): one of each kind the
+ * full bundle resolves differently (a command from its index, a refusal, a topic, a mistyped
+ * command, the root help). Help of a command or topic already runs from the full bundle, and the
+ * other lines of a kind go through the same index look-up in either bundle.
+ */
+const lines: Array<[string, string[], {full?: true}?]> = [
+  ['a command that runs (one-command index)', ['customers', 'get', 'Customer:abc', '--json'], {full: true}],
   ['a nested command that runs', ['accounts', 'internal', 'list', '--customer', 'Customer:abc']],
   ['a command from a subtopic bundle', ['wallet', 'keys', 'list', '--json']],
-  ['a command missing its argument', ['customers', 'get']],
+  ['a command missing its argument', ['customers', 'get'], {full: true}],
   ['a bad argument', ['customers', 'get', 'Quote:abc']],
   ['an unknown flag', ['customers', 'list', '--nope']],
-  ['a topic', ['customers']],
+  ['a topic', ['customers'], {full: true}],
   ['a nested topic', ['wallet', 'credentials']],
   ['command help', ['customers', 'get', '--help']],
   ['help for a topic', ['help', 'kyc']],
-  ['a mistyped command', ['customers', 'gett', 'x']],
+  ['a mistyped command', ['customers', 'gett', 'x'], {full: true}],
   // The root help is drawn from the bundle's root-help index, not the manifest.
-  ['the root help (no arguments)', []],
+  ['the root help (no arguments)', [], {full: true}],
   ['the root help (help)', ['help']],
   ['the root help (--help)', ['--help']],
   ['the root help (-h)', ['-h']],
@@ -46,15 +54,15 @@ const lines: Array<[string, string[]]> = [
 ]
 
 describe('the bundle start-up paths show what plain oclif shows', () => {
-  it.each(lines)('%s', async (_what, argv) => {
-    const [topic, full, plain] = await Promise.all([
+  it.each(lines)('%s', async (_what, argv, paths = {}) => {
+    const [topic, plain, full] = await Promise.all([
       svc(argv, {env}),
-      svc(argv, {env: {...env, SVC_ONE_BUNDLE: '1'}}),
       svc(argv, {env: {...env, SVC_NO_BUNDLE: '1'}}),
+      paths.full ? svc(argv, {env: {...env, SVC_ONE_BUNDLE: '1'}}) : undefined,
     ])
     const seen = (r: typeof plain) => ({code: r.code, stdout: r.stdout, stderr: r.stderr})
     expect(seen(topic)).toEqual(seen(plain))
-    expect(seen(full)).toEqual(seen(plain))
+    if (full) expect(seen(full)).toEqual(seen(plain))
     expect(topic.stdout + topic.stderr).not.toBe('')
   })
 })

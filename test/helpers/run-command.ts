@@ -28,11 +28,11 @@ export async function runCommand(Cmd: CommandClass, argv: string[], deps: RunDep
   }
 }
 
-async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps): Promise<CliResult> {
+async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps, config?: Config): Promise<CliResult> {
   // No pager unless the test sets one: the pager's output would go to the test runner's terminal.
   const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, SVC_PAGER: '', ...deps.env}
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
-  const r = await runInProcess(Cmd, argv, await loadConfig(), {...deps, env})
+  const r = await runInProcess(Cmd, argv, config ?? (await loadConfig()), {...deps, env})
   return result(r.code, r.stdout, r.stderr)
 }
 
@@ -76,14 +76,25 @@ function commandTable(): Map<string, ManifestEntry> {
   return commands
 }
 
-const HELP = new Set(['--help', '-h', 'help', '--version'])
+/** The help flags (package.json oclif.additionalHelpFlags), and --version, which bin/run.js answers itself. */
+const HELP_FLAGS = new Set(['--help', '-h'])
+
+/** A help flag before any `--`: oclif shows help instead of running anything (its main.ts helpAddition). */
+export function asksForHelp(args: string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false
+    if (HELP_FLAGS.has(a)) return true
+  }
+  return false
+}
 
 /**
  * The command an svc command line names and the rest of its argv, when it names one of svc's own
- * commands and asks for no help; undefined otherwise (help, topics, typos and plugins go to the binary).
+ * commands (`svc help ...` included) and asks for no help; undefined otherwise (help flags, topics,
+ * typos, --version and plugins: see svcInProcess).
  */
 export function commandOf(args: string[]): {file: string; id: string; argv: string[]} | undefined {
-  if (args.some((a) => HELP.has(a)) && !args.includes('--')) return undefined
+  if (asksForHelp(args) || (args.includes('--version') && !args.includes('--'))) return undefined
   const table = commandTable()
   let words = 0
   while (words < args.length && !args[words].startsWith('-')) words++
@@ -106,6 +117,10 @@ export function commandOf(args: string[]): {file: string; id: string; argv: stri
 export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: number; cwd?: string} = {}) {
   // A command started while another still runs (a test racing two operators) gets its own process.
   const found = running ? undefined : commandOf(args)
+  if (!found && !running && asksForHelp(args)) {
+    const shown = await helpInProcess(args, deps)
+    if (shown) return shown
+  }
   if (!found)
     return svc(args, {
       env: deps.env,
@@ -120,10 +135,44 @@ export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: 
     const home = process.cwd()
     if (deps.cwd) process.chdir(deps.cwd)
     try {
-      return await runNow(Cmd, found.argv, deps)
+      // `svc help ...` shows help, which writes into the config's commands: a config of its own (helpInProcess).
+      return await runNow(Cmd, found.argv, deps, found.id === 'help' ? await Config.load({root: ROOT}) : undefined)
     } finally {
       if (deps.cwd) process.chdir(home)
     }
+  } finally {
+    running = false
+  }
+}
+
+/**
+ * `--help`/`-h` on a command or topic, shown in-process the way oclif's main shows it: the package's
+ * help class (src/lib/help.ts, writing through io()) with its helpOptions. Undefined when the line
+ * names no command or topic: what a mistyped line prints is bin/run.js's, so the binary shows it.
+ */
+async function helpInProcess(args: string[], deps: RunDeps & {cwd?: string}): Promise<CliResult | undefined> {
+  // A config of its own: oclif's help writes into the commands it shows (their ids as displayed),
+  // which a process never sees twice but the shared config of the in-process commands would.
+  const config = await Config.load({root: ROOT})
+  const words = args.filter((a) => !a.startsWith('-'))
+  const id = words.join(':')
+  if (words.length > 0 && !config.findCommand(id) && !config.findTopic(id)) {
+    // An argument after the command (`customers get X --help`): the longest leading words that name one.
+    let n = words.length - 1
+    while (n > 0 && !config.findCommand(words.slice(0, n).join(':'))) n--
+    if (n === 0) return undefined
+  }
+  const {default: SvcHelp} = await import('../../src/lib/help.js')
+  const {Command} = await import('@oclif/core')
+  class ShowHelp extends Command {
+    static override strict = false
+    async run() {
+      await new SvcHelp(this.config, this.config.pjson.oclif.helpOptions).showHelp(this.argv)
+    }
+  }
+  running = true
+  try {
+    return await runNow(ShowHelp as unknown as CommandClass, args, deps, config)
   } finally {
     running = false
   }

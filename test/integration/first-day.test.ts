@@ -5,7 +5,7 @@ import {createServer, type Server} from 'node:net'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc} from '../helpers/cli.js'
+import {errorOf} from '../helpers/cli.js'
 import {svcInProcess} from '../helpers/run-command.js'
 import {call} from '../helpers/principals.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -125,7 +125,7 @@ describe('P6: a repeatable flag before the id', () => {
 describe('P7: -h everywhere, and gh short flags', () => {
   it('-h prints help, exit 0, at the root, on a topic and on a command', async () => {
     for (const args of [['-h'], ['customers', '-h'], ['customers', 'list', '-h'], ['sandbox', 'serve', '-h']]) {
-      const r = await svc(args, {env: {HOME: tempDir('svc-p7-'), NO_COLOR: '1'}})
+      const r = await svcInProcess(args, {env: {HOME: tempDir('svc-p7-'), NO_COLOR: '1'}})
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0)
       expect(r.stdout).toContain('USAGE')
       expect(r.stderr).toBe('')

@@ -9,6 +9,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {svc} from '../helpers/cli.js'
+import {asksForHelp, commandOf, svcInProcess} from '../helpers/run-command.js'
 
 const home = mkdtempSync(join(tmpdir(), 'svc-paths-'))
 afterAll(() => rmSync(home, {recursive: true, force: true}))
@@ -63,6 +64,9 @@ describe('the bundle start-up paths show what plain oclif shows', () => {
     const seen = (r: typeof plain) => ({code: r.code, stdout: r.stdout, stderr: r.stderr})
     expect(seen(topic)).toEqual(seen(plain))
     if (full) expect(seen(full)).toEqual(seen(plain))
+    // The integration tests' in-process runner (run-command.ts) shows the same, for the lines it runs
+    // itself: commands, `svc help ...`, and --help/-h (topics and typos go to the binary).
+    if (commandOf(argv) || asksForHelp(argv)) expect(seen(await svcInProcess(argv, {env}))).toEqual(seen(plain))
     expect(topic.stdout + topic.stderr).not.toBe('')
   })
 })

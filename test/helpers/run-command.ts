@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {Config} from '@oclif/core'
+import {Command, Config} from '@oclif/core'
 import {runInProcess, type CommandClass, type InProcessDeps} from '../../src/lib/in-process.js'
 import {svc, type CliResult} from './cli.js'
 
@@ -28,11 +28,11 @@ export async function runCommand(Cmd: CommandClass, argv: string[], deps: RunDep
   }
 }
 
-async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps, config?: Config): Promise<CliResult> {
+async function runNow(Cmd: CommandClass, argv: string[], deps: RunDeps): Promise<CliResult> {
   // No pager unless the test sets one: the pager's output would go to the test runner's terminal.
   const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, SVC_PAGER: '', ...deps.env}
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k]
-  const r = await runInProcess(Cmd, argv, config ?? (await loadConfig()), {...deps, env})
+  const r = await runInProcess(Cmd, argv, await loadConfig(), {...deps, env})
   return result(r.code, r.stdout, r.stderr)
 }
 
@@ -49,6 +49,14 @@ function result(code: number, stdout: string, stderr: string): CliResult {
       }
     },
   }
+}
+
+/**
+ * After help was shown: oclif's help writes into the commands it shows (their ids as displayed),
+ * which a process never sees twice but the in-process runs that share this config would.
+ */
+function forgetConfig(): void {
+  config = undefined
 }
 
 function loadConfig(): Promise<Config> {
@@ -135,13 +143,13 @@ export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: 
     const home = process.cwd()
     if (deps.cwd) process.chdir(deps.cwd)
     try {
-      // `svc help ...` shows help, which writes into the config's commands: a config of its own (helpInProcess).
-      return await runNow(Cmd, found.argv, deps, found.id === 'help' ? await Config.load({root: ROOT}) : undefined)
+      return await runNow(Cmd, found.argv, deps)
     } finally {
       if (deps.cwd) process.chdir(home)
     }
   } finally {
     running = false
+    if (found.id === 'help') forgetConfig()
   }
 }
 
@@ -151,28 +159,28 @@ export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: 
  * names no command or topic: what a mistyped line prints is bin/run.js's, so the binary shows it.
  */
 async function helpInProcess(args: string[], deps: RunDeps & {cwd?: string}): Promise<CliResult | undefined> {
-  // A config of its own: oclif's help writes into the commands it shows (their ids as displayed),
-  // which a process never sees twice but the shared config of the in-process commands would.
-  const config = await Config.load({root: ROOT})
-  const words = args.filter((a) => !a.startsWith('-'))
-  const id = words.join(':')
-  if (words.length > 0 && !config.findCommand(id) && !config.findTopic(id)) {
-    // An argument after the command (`customers get X --help`): the longest leading words that name one.
-    let n = words.length - 1
-    while (n > 0 && !config.findCommand(words.slice(0, n).join(':'))) n--
-    if (n === 0) return undefined
-  }
-  const {default: SvcHelp} = await import('../../src/lib/help.js')
-  const {Command} = await import('@oclif/core')
-  class ShowHelp extends Command {
-    static override strict = false
-    async run() {
-      await new SvcHelp(this.config, this.config.pjson.oclif.helpOptions).showHelp(this.argv)
-    }
-  }
-  running = true
+  running = true // taken before the first await, so a concurrent call sees it
   try {
-    return await runNow(ShowHelp as unknown as CommandClass, args, deps, config)
+    const config = await loadConfig()
+    const words = args.filter((a) => !a.startsWith('-'))
+    if (words.length > 0 && !config.findCommand(words.join(':')) && !config.findTopic(words.join(':'))) {
+      // An argument after the command (`customers get X --help`): the longest leading words that name one.
+      let n = words.length - 1
+      while (n > 0 && !config.findCommand(words.slice(0, n).join(':'))) n--
+      if (n === 0) return undefined
+    }
+    const {default: SvcHelp} = await import('../../src/lib/help.js')
+    class ShowHelp extends Command {
+      static override strict = false
+      async run() {
+        await new SvcHelp(this.config, this.config.pjson.oclif.helpOptions).showHelp(this.argv)
+      }
+    }
+    try {
+      return await runNow(ShowHelp as unknown as CommandClass, args, deps)
+    } finally {
+      forgetConfig()
+    }
   } finally {
     running = false
   }

@@ -84,7 +84,7 @@ function commandTable(): Map<string, ManifestEntry> {
   return commands
 }
 
-/** The help flags (package.json oclif.additionalHelpFlags), and --version, which bin/run.js answers itself. */
+/** The help flags (`--help`, and package.json oclif.additionalHelpFlags). */
 const HELP_FLAGS = new Set(['--help', '-h'])
 
 /** A help flag before any `--`: oclif shows help instead of running anything (its main.ts helpAddition). */
@@ -102,7 +102,9 @@ export function asksForHelp(args: string[]): boolean {
  * typos, --version and plugins: see svcInProcess).
  */
 export function commandOf(args: string[]): {file: string; id: string; argv: string[]} | undefined {
-  if (asksForHelp(args) || (args.includes('--version') && !args.includes('--'))) return undefined
+  // --version first is bin/run.js's own answer (oclif's versionAddition looks there too); later it is a
+  // command's flag (`customers terms --version 2025-10-01`).
+  if (asksForHelp(args) || args[0] === '--version') return undefined
   const table = commandTable()
   let words = 0
   while (words < args.length && !args[words].startsWith('-')) words++

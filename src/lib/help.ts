@@ -1,3 +1,4 @@
+import {format} from 'node:util'
 import {CommandHelp, Help} from '@oclif/core'
 import {io} from './io.js'
 import {wrapLine, wrapText} from './output/wrap.js'
@@ -47,10 +48,11 @@ export default class SvcHelp extends Help {
     await pager.done()
   }
 
+  /** oclif's log (console.log of the formatted lines), through io(): the process's streams, or an in-process run's. */
   protected override log(...args: string[]): void {
     const wrapped = args.map((a) => wrapHelp(a, this.opts.maxWidth ?? 80))
     if (this.paged) this.paged.push(...wrapped)
-    else super.log(...wrapped)
+    else (this.opts.sendToStderr ? io().stderr : io().stdout).write(format(...wrapped) + '\n')
   }
 }
 

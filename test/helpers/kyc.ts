@@ -1,8 +1,10 @@
 import {writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {crc32} from 'node:zlib'
-import {svc, type CliResult} from './cli.js'
+import type {CliResult} from './cli.js'
 import {afterAll, beforeAll} from 'vitest'
+import {listen} from '../../src/lib/webhook-listener.js'
+import {api} from './money.js'
 import {startSandbox, type RunOptions, type TestSandbox} from './sandbox.js'
 
 /** Document fixtures built in code: just enough of a real header for the type and quality checks. */
@@ -78,29 +80,56 @@ export function journey(sbx: TestSandbox): Journey {
 }
 
 /**
- * `svc webhooks listen --register --json --max-events N` as a child process; resolves with the
- * event types it printed (after the TEST event sent on registration) once N events arrived.
+ * What `svc webhooks listen --register --json --max-events N` prints, received in this process: the
+ * command's own verifying receiver (src/lib/webhook-listener.ts: signature checked, duplicates
+ * refused) registered the way --register does it (POST /sandbox/webhooks/listener, the endpoint put
+ * back afterwards). Resolves with the verified events' types and data (after the TEST event the
+ * registration sends) once N events arrived. The command itself, as a process, is tested by the
+ * webhooks-listen tests; here it was only the ears of the KYC tests.
  */
 export async function listenForWebhooks(
   sbx: TestSandbox,
   maxEvents: number,
 ): Promise<() => Promise<Array<{type: string; data?: any}>>> {
-  const child = svc(
-    ['webhooks', 'listen', '--port', '0', '--register', '--json', '--max-events', String(maxEvents + 1)],
-    {env: sbx.env, timeoutMs: 25_000},
-  )
-  const deadline = Date.now() + 10_000
-  while (!sbx.emu.config().webhookEndpoint) {
-    if (Date.now() > deadline) throw new Error('the listener never registered')
-    await new Promise((r) => setTimeout(r, 20))
+  const events: Array<{type: string; data?: any}> = []
+  const rejected: string[] = []
+  let arrived: () => void = () => {}
+  const all = new Promise<void>((resolve) => (arrived = resolve))
+  const publicKeyPem = await (await fetch(`${sbx.url}/sandbox/webhook-public-key`)).text()
+  const {server, url} = await listen({
+    port: 0,
+    publicKeyPem,
+    onEvent: ({event}) => {
+      events.push(event)
+      if (events.length === maxEvents + 1) arrived()
+    },
+    onRejected: (reason) => rejected.push(reason),
+  })
+  const registered = await api(sbx, 'POST', '/sandbox/webhooks/listener', {url, pid: process.pid})
+  if (registered.status !== 200 && registered.status !== 201) {
+    server.close()
+    throw new Error(`the listener was not registered: ${registered.status} ${JSON.stringify(registered.body)}`)
   }
+  const previous: string = registered.body?.previous ?? ''
   return async () => {
-    const r = await child
-    if (r.code !== 0) throw new Error(`webhooks listen exited ${r.code}: ${r.stderr}`)
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
+    let timer: NodeJS.Timeout | undefined
+    try {
+      await Promise.race([
+        all,
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`${events.length - 1} of ${maxEvents} webhook events arrived in 25 s`)),
+            25_000,
+          )
+        }),
+      ])
+    } finally {
+      clearTimeout(timer)
+      if ((await api(sbx, 'GET', '/config')).body?.webhookEndpoint === url)
+        await api(sbx, 'PATCH', '/config', {webhookEndpoint: previous})
+      server.close()
+    }
+    if (rejected.length) throw new Error(`the listener refused deliveries: ${rejected.join('; ')}`)
     if (events[0]?.type !== 'TEST') throw new Error(`expected the TEST event first, got ${events[0]?.type}`)
     return events.slice(1)
   }

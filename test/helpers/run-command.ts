@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs'
 import {fileURLToPath, pathToFileURL} from 'node:url'
-import {Config} from '@oclif/core'
+import {Command, Config} from '@oclif/core'
 import type {FoundCommand} from '../../src/lib/command-lookup.js'
 import {runInProcess, type CommandClass, type InProcessDeps} from '../../src/lib/in-process.js'
 import {svc, type CliResult} from './cli.js'
@@ -52,6 +52,14 @@ function result(code: number, stdout: string, stderr: string): CliResult {
   }
 }
 
+/**
+ * After help was shown: oclif's help writes into the commands it shows (their ids as displayed),
+ * which a process never sees twice but the in-process runs that share this config would.
+ */
+function forgetConfig(): void {
+  config = undefined
+}
+
 function loadConfig(): Promise<Config> {
   config ??= Config.load({root: ROOT})
   return config
@@ -77,14 +85,27 @@ function commandTable(): Map<string, ManifestEntry> {
   return commands
 }
 
-const HELP = new Set(['--help', '-h', 'help', '--version'])
+/** The help flags (`--help`, and package.json oclif.additionalHelpFlags). */
+const HELP_FLAGS = new Set(['--help', '-h'])
+
+/** A help flag before any `--`: oclif shows help instead of running anything (its main.ts helpAddition). */
+export function asksForHelp(args: string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false
+    if (HELP_FLAGS.has(a)) return true
+  }
+  return false
+}
 
 /**
  * The command an svc command line names and the rest of its argv, when it names one of svc's own
- * commands and asks for no help; undefined otherwise (help, topics, typos and plugins go to the binary).
+ * commands (`svc help ...` included) and asks for no help; undefined otherwise (help flags, topics,
+ * typos, --version and plugins: see svcInProcess).
  */
 export function commandOf(args: string[]): {file: string; id: string; argv: string[]} | undefined {
-  if (args.some((a) => HELP.has(a)) && !args.includes('--')) return undefined
+  // --version first is bin/run.js's own answer (oclif's versionAddition looks there too); later it is a
+  // command's flag (`customers terms --version 2025-10-01`).
+  if (asksForHelp(args) || args[0] === '--version') return undefined
   const table = commandTable()
   let words = 0
   while (words < args.length && !args[words].startsWith('-')) words++
@@ -119,6 +140,10 @@ async function srcCommands(args: string[]): Promise<FoundCommand | undefined> {
 export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: number; cwd?: string} = {}) {
   // A command started while another still runs (a test racing two operators) gets its own process.
   const found = running ? undefined : commandOf(args)
+  if (!found && !running && asksForHelp(args)) {
+    const shown = await helpInProcess(args, deps)
+    if (shown) return shown
+  }
   if (!found)
     return svc(args, {
       env: deps.env,
@@ -135,6 +160,40 @@ export async function svcInProcess(args: string[], deps: RunDeps & {timeoutMs?: 
       return await runNow(Cmd, found.argv, deps)
     } finally {
       if (deps.cwd) process.chdir(home)
+    }
+  } finally {
+    running = false
+    if (found.id === 'help') forgetConfig()
+  }
+}
+
+/**
+ * `--help`/`-h` on a command or topic, shown in-process the way oclif's main shows it: the package's
+ * help class (src/lib/help.ts, writing through io()) with its helpOptions. Undefined when the line
+ * names no command or topic: what a mistyped line prints is bin/run.js's, so the binary shows it.
+ */
+async function helpInProcess(args: string[], deps: RunDeps & {cwd?: string}): Promise<CliResult | undefined> {
+  running = true // taken before the first await, so a concurrent call sees it
+  try {
+    const config = await loadConfig()
+    const words = args.filter((a) => !a.startsWith('-'))
+    if (words.length > 0 && !config.findCommand(words.join(':')) && !config.findTopic(words.join(':'))) {
+      // An argument after the command (`customers get X --help`): the longest leading words that name one.
+      let n = words.length - 1
+      while (n > 0 && !config.findCommand(words.slice(0, n).join(':'))) n--
+      if (n === 0) return undefined
+    }
+    const {default: SvcHelp} = await import('../../src/lib/help.js')
+    class ShowHelp extends Command {
+      static override strict = false
+      async run() {
+        await new SvcHelp(this.config, this.config.pjson.oclif.helpOptions).showHelp(this.argv)
+      }
+    }
+    try {
+      return await runNow(ShowHelp as unknown as CommandClass, args, deps)
+    } finally {
+      forgetConfig()
     }
   } finally {
     running = false

@@ -18,6 +18,9 @@ export interface RunOptions {
   sleep?: (ms: number) => Promise<void>
   /** A terminal of this many columns on stdout (in-process runs only): tables fitted as a person sees them. */
   stdoutIsTTY?: boolean
+  /** stderr and stdin on a terminal too (in-process runs only): what a person at a terminal has. */
+  stderrIsTTY?: boolean
+  stdinIsTTY?: boolean
   columns?: number
 }
 

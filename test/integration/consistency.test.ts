@@ -1,7 +1,6 @@
 import {cpSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {clabeAccountArgs, quoteArgs} from '../helpers/money.js'
 import {individualArgs} from '../helpers/kyc.js'
@@ -96,7 +95,7 @@ describe('one name per concept, old spellings kept', () => {
     expect(help.stdout).not.toMatch(/individual\|business/)
     const exp = await sbx.run(['wallet', 'export', '--help'])
     expect(exp.stdout).not.toContain('| ]')
-    const reset = await svc(['sandbox', 'reset', '-y', '--data-dir', sbx.dir + '-other', '--json'], {env: sbx.env})
+    const reset = await sbx.run(['sandbox', 'reset', '-y', '--data-dir', sbx.dir + '-other', '--json'])
     expect(reset.code, reset.stderr).toBe(0)
   })
 })

@@ -1,5 +1,5 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc as run} from '../helpers/cli.js'
+import {svcInProcess as run} from '../helpers/run-command.js'
 import {fixture, individualFlags, journey, passportArgs, pdf, type Journey} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 

@@ -1,5 +1,4 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
 
@@ -18,10 +17,10 @@ const posts = (from: number) => sbx.emu.requests.slice(from).filter((r) => r.met
 describe('customers create off a terminal', () => {
   it('missing fields are refused, naming each, before any request (exit 2)', async () => {
     const before = sbx.requestCount()
-    const noType = await svc(['customers', 'create', '--json'], {env: sbx.env})
+    const noType = await sbx.run(['customers', 'create', '--json'])
     expect(noType.code).toBe(2)
     expect(noType.json().error.reason).toBe('Missing flag: --type')
-    const biz = await svc(['customers', 'create', '--type', 'business', '--json'], {env: sbx.env})
+    const biz = await sbx.run(['customers', 'create', '--type', 'business', '--json'])
     expect(biz.code).toBe(2)
     // issue 21 item 3: named by flag, every one at once
     expect(biz.json().error.reason).toBe('Missing flags: --legal-name, --country, --incorporated-on, --tax-id')

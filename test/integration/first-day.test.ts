@@ -5,7 +5,8 @@ import {createServer, type Server} from 'node:net'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc} from '../helpers/cli.js'
+import {errorOf} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {call} from '../helpers/principals.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
@@ -31,12 +32,13 @@ describe('P3: `sandbox serve --detach` on a taken port', () => {
   it('says the port is in use, with the hint, and exits 2 (usage) as a foreground serve does', async () => {
     const home = tempDir('svc-p3-')
     const args = ['sandbox', 'serve', '--detach', '--port', String(port), '--data-dir', `${home}/sandbox`]
-    const r = await svc(args, {env: {HOME: home, SVC_NO_INPUT: '1', NO_COLOR: '1'}})
+    // In-process: the command that reports is the parent; the server it starts is a process of its own.
+    const r = await svcInProcess(args, {env: {HOME: home, SVC_NO_INPUT: '1', NO_COLOR: '1'}})
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(`Port ${port} is in use`)
     expect(r.stderr).toContain('pick another --port')
     expect(r.stderr).not.toContain('unexpected ready line')
-    const json = await svc([...args, '--json'], {env: {HOME: home, SVC_NO_INPUT: '1'}})
+    const json = await svcInProcess([...args, '--json'], {env: {HOME: home, SVC_NO_INPUT: '1'}})
     expect(json.code).toBe(2)
     expect(errorOf(json)).toMatchObject({code: 'USAGE', hint: expect.stringContaining('--port')})
   })
@@ -123,7 +125,7 @@ describe('P6: a repeatable flag before the id', () => {
 describe('P7: -h everywhere, and gh short flags', () => {
   it('-h prints help, exit 0, at the root, on a topic and on a command', async () => {
     for (const args of [['-h'], ['customers', '-h'], ['customers', 'list', '-h'], ['sandbox', 'serve', '-h']]) {
-      const r = await svc(args, {env: {HOME: tempDir('svc-p7-'), NO_COLOR: '1'}})
+      const r = await svcInProcess(args, {env: {HOME: tempDir('svc-p7-'), NO_COLOR: '1'}})
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0)
       expect(r.stdout).toContain('USAGE')
       expect(r.stderr).toBe('')

@@ -4,7 +4,7 @@ import {existsSync, readFileSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {errorOf, svc} from '../helpers/cli.js'
+import {errorOf} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {svcInProcess} from '../helpers/run-command.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
@@ -168,7 +168,7 @@ describe('the pager', () => {
     const tty = await onTerminal(['customers', 'create', '--help'], {env})
     expect(tty.code).toBe(0)
     expect(tty.out).toContain('PAGED: USAGE')
-    const piped = await svc(['customers', 'create', '--help'], {env})
+    const piped = await svcInProcess(['customers', 'create', '--help'], {env})
     expect(piped.stdout).toContain('USAGE')
     expect(piped.stdout).not.toContain('PAGED:')
   })
@@ -176,11 +176,11 @@ describe('the pager', () => {
 
 describe('svc help environment', () => {
   it('lists every variable svc reads, as a table and as JSON', async () => {
-    const r = await svc(['help', 'environment'], {env: {...sbx.env, COLUMNS: '120'}})
+    const r = await svcInProcess(['help', 'environment'], {env: {...sbx.env, COLUMNS: '120'}})
     expect(r.code).toBe(0)
     for (const name of ['SVC_PROFILE', 'SVC_CLIENT_SECRET', 'SVC_PAGER', 'HTTPS_PROXY', 'NO_COLOR'])
       expect(r.stdout).toContain(name)
-    const json = await svc(['help', 'environment', '--json'], {env: sbx.env})
+    const json = await svcInProcess(['help', 'environment', '--json'], {env: sbx.env})
     const names = JSON.parse(json.stdout).variables.map((v: {name: string}) => v.name)
     expect(names).toContain('SVC_CA_FILE')
   })

@@ -128,6 +128,7 @@ describe('the installed package', () => {
     const bins: Record<string, string> = {installed: installedBin, clone: cloneBin}
     // Each with a cache dir of its own, warmed by the first round (not counted).
     const caches = {installed: tempDir('svc-cache-'), clone: tempDir('svc-cache-')}
+    // Eleven counted rounds of each, interleaved: with six, a busy machine moved the median past the bound.
     for (let round = 0; round < 12; round++)
       for (const which of ['installed', 'clone'] as const) {
         const start = performance.now()

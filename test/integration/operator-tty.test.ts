@@ -3,7 +3,7 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {svc} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {NO_TMUX, TmuxSession, hasTmux} from '../helpers/tmux.js'
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
   sbx = await startSandbox()
 })
 afterAll(async () => {
-  await svc(['sandbox', 'stop'], {env: userEnv})
+  await svcInProcess(['sandbox', 'stop'], {env: userEnv})
   const pid = join(home, 'data', 'sandbox', 'sandbox.pid')
   if (existsSync(pid)) {
     try {
@@ -46,7 +46,8 @@ async function onTerminal(
 
 describe.skipIf(!hasTmux)('on a terminal (tmux)', () => {
   it('item 1: after `sandbox serve --detach --port 0`, `svc whoami` checks the sandbox on its real port', async () => {
-    const started = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--json'], {env: userEnv})
+    // Off the terminal, in-process: only the server it starts is a process of its own.
+    const started = await svcInProcess(['sandbox', 'serve', '--detach', '--port', '0', '--json'], {env: userEnv})
     expect(started.code, started.stderr).toBe(0)
     const url: string = started.json().url
     const {screen, code} = await onTerminal(['whoami'], userEnv, /verified/)
@@ -77,7 +78,7 @@ describe.skipIf(!hasTmux)('on a terminal (tmux)', () => {
     } finally {
       t.kill()
     }
-    const ci = await svc(['customers', 'create', '--type', 'business'], {env: {...sbx.env, CI: 'true'}})
+    const ci = await sbx.run(['customers', 'create', '--type', 'business'], {env: {CI: 'true'}})
     expect(ci.code).toBe(2)
     expect(ci.stderr).toContain(
       'Error: Missing flags: --legal-name, --country, --incorporated-on, --tax-id (INVALID_INPUT)',

@@ -2,8 +2,8 @@ import {spawn, spawnSync, type ChildProcess} from 'node:child_process'
 import {existsSync, mkdirSync, utimesSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {errorOf} from '../helpers/cli.js'
-import {svcInProcess as svc} from '../helpers/run-command.js'
+import {errorOf, svc} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {startSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
 
@@ -85,10 +85,11 @@ describe('a serve.lock naming a live pid that is not a sandbox does not block se
       writeFileSync(join(dir, name), body, {mode: 0o600})
       if (writtenAt) utimesSync(join(dir, name), writtenAt, writtenAt)
     }
-    const r = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--json'], {
+    // The command that reports and stops runs in-process; the server it starts is a process of its own.
+    const r = await svcInProcess(['sandbox', 'serve', '--detach', '--port', '0', '--json'], {
       env: {...env, SVC_SANDBOX_DIR: dir},
     })
-    const stop = () => svc(['sandbox', 'stop'], {env: {...env, SVC_SANDBOX_DIR: dir}})
+    const stop = () => svcInProcess(['sandbox', 'stop'], {env: {...env, SVC_SANDBOX_DIR: dir}})
     return {r, dir, stop}
   }
 
@@ -108,13 +109,14 @@ describe('a serve.lock naming a live pid that is not a sandbox does not block se
 
   it('a sandbox that does serve the dir still refuses a second one, naming it', async () => {
     const dir = tempDir('svc-lock-')
-    const first = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--json'], {
+    const first = await svcInProcess(['sandbox', 'serve', '--detach', '--port', '0', '--json'], {
       env: {...env, SVC_SANDBOX_DIR: dir},
     })
     expect(first.code, first.stderr).toBe(0)
+    // A foreground serve, as a process: were it not refused, it would serve until stopped.
     const second = await svc(['sandbox', 'serve', '--port', '0', '--json'], {env: {...env, SVC_SANDBOX_DIR: dir}})
     expect(second.code).toBe(6)
     expect(errorOf(second)).toMatchObject({code: 'SANDBOX_RUNNING', details: {pid: first.json().pid}})
-    expect((await svc(['sandbox', 'stop'], {env: {...env, SVC_SANDBOX_DIR: dir}})).code).toBe(0)
+    expect((await svcInProcess(['sandbox', 'stop'], {env: {...env, SVC_SANDBOX_DIR: dir}})).code).toBe(0)
   })
 })

@@ -3,7 +3,7 @@
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {errorOf, svc} from '../helpers/cli.js'
+import {errorOf} from '../helpers/cli.js'
 import {svcInProcess} from '../helpers/run-command.js'
 import {client, serve, started} from '../helpers/process-sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
@@ -62,7 +62,10 @@ describe('svc sandbox serve retention flags', () => {
     const home = tempDir('svc-ret-detach-')
     const dataDir = join(home, 'd')
     const env = {HOME: home, SVC_CONFIG_DIR: join(home, 'c'), SVC_SANDBOX_DIR: dataDir, SVC_NO_INPUT: '1'}
-    const r = await svc(['sandbox', 'serve', '--detach', '--port', '0', '--log-max-size', '1KB', '--json'], {env})
+    // In-process: the server --detach starts is the process under test.
+    const r = await svcInProcess(['sandbox', 'serve', '--detach', '--port', '0', '--log-max-size', '1KB', '--json'], {
+      env,
+    })
     expect(r.code, r.stderr).toBe(0)
     const api = client(r.json())
     try {
@@ -71,7 +74,7 @@ describe('svc sandbox serve retention flags', () => {
         expect((await api.call('PATCH', '/config', {webhookEndpoint: `http://127.0.0.1:9/h${i}`})).status).toBe(200)
     } finally {
       await api.close()
-      expect((await svc(['sandbox', 'stop'], {env})).code).toBe(0)
+      expect((await svcInProcess(['sandbox', 'stop'], {env})).code).toBe(0)
     }
     const log = join(dataDir, 'emulator.log')
     expect(readFileSync(`${log}.1`, 'utf8')).toMatch(/ webhook TEST /)

@@ -31,13 +31,9 @@ describe('did you mean', () => {
     expect(error.hint).toContain('Did you mean `svc customers list`?')
   })
 
-  it('across topics: `svc snapshot` -> `svc sandbox snapshot`; `svc capture Customer:x` keeps the id whole', async () => {
-    const snap = await svc(['snapshot'], {env: sbx.env})
-    expect([snap.code, snap.stdout]).toEqual([2, ''])
-    expect(snap.stderr).toBe(
-      'Error: "snapshot" is not an svc command\n' +
-        'Hint: Did you mean `svc sandbox snapshot`? Run `svc help` for the command list.\n',
-    )
+  // Which command is offered is src/lib/suggest.ts's (test/unit/lib/suggest.test.ts: `snapshot`, `list`,
+  // `frobnicate` ...); the binary shows how bin/run.js words it, the typed words kept as typed.
+  it('across topics: `svc capture Customer:x` -> `svc flow capture`, keeping the id whole', async () => {
     const before = sbx.requestCount()
     const capture = await svc(['capture', 'Customer:x'], {env: sbx.env})
     expect([capture.code, capture.stdout]).toEqual([2, ''])
@@ -46,8 +42,6 @@ describe('did you mean', () => {
         'Hint: Did you mean `svc flow capture`? Run `svc help` for the command list.\n',
     )
     expect(sbx.requestCount()).toBe(before)
-    // a word in every topic points nowhere in particular: no guess
-    expect((await svc(['list'], {env: sbx.env})).stderr).not.toContain('Did you mean')
   })
 
   it('`svc help capture`: exit 2 with the same did-you-mean, not oclif\'s "Command capture not found"', async () => {
@@ -72,7 +66,7 @@ describe('did you mean', () => {
 
   it('suggests the closest flag for a mistyped one and names the real command in the hint', async () => {
     const before = sbx.requestCount()
-    const r = await svc(['customers', 'list', '--include-delted', '--json'], {env: sbx.env})
+    const r = await sbx.run(['customers', 'list', '--include-delted', '--json'])
     expect(r.code).toBe(2)
     const {error} = r.json()
     expect(error.reason).toContain('--include-delted')

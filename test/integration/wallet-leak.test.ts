@@ -4,19 +4,23 @@ import {describe, expect, it} from 'vitest'
 import {walletSeed} from '../../src/emulator/domain/wallet/state.js'
 import {mintOidcToken} from '../helpers/authenticator.js'
 import {svc, type CliResult} from '../helpers/cli.js'
+import {svcInProcess} from '../helpers/run-command.js'
 import {passkeyAddArgs, passkeySignArgs, walletSandbox} from '../helpers/wallet-sandbox.js'
 
 const fx = walletSandbox({walletProcessingDelayMs: 100})
 
 /**
  * Every wallet command runs with --debug (HTTP traces on stderr); afterwards no private key, OTP,
- * OIDC token or mnemonic may appear in anything svc printed, nor in the sandbox's own log.
+ * OIDC token or mnemonic may appear in anything svc printed, nor in the sandbox's own log. The
+ * commands run in-process (run-command.ts: the same code and output as the binary's); the one that
+ * writes the mnemonic (`wallet export --out`) runs through the built binary as well, so the shipped
+ * bundle's output is searched too (leak.test.ts sweeps every command through both).
  */
 describe('secrets never leak', () => {
   it('across all wallet commands with --debug', async () => {
     const outputs: CliResult[] = []
-    const run = async (args: string[], input?: string, expectCode = 0) => {
-      const r = await svc([...args, '--debug'], {env: fx.sbx.env, input})
+    const run = async (args: string[], input?: string, expectCode = 0, binary = false) => {
+      const r = await (binary ? svc : svcInProcess)([...args, '--debug'], {env: fx.sbx.env, input})
       expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(expectCode)
       outputs.push(r)
       return r
@@ -39,7 +43,7 @@ describe('secrets never leak', () => {
     await fx.api.setSandbox({walletProcessingCount: 1})
     await json(['api', 'PATCH', `/internal-accounts/${w.accountId}`, '--data', '{"privateEnabled":false}', '--sign'])
     const seedFile = join(fx.sbx.env.HOME, 'leak-seed.txt')
-    await json(['wallet', 'export', w.accountId, '--out', seedFile])
+    await run(['wallet', 'export', w.accountId, '--out', seedFile, '--json'], undefined, 0, true)
     await json(['wallet', 'export', w.accountId, '--verify-only'])
 
     const now = Math.floor(Date.now() / 1000)

@@ -49,6 +49,14 @@ export function recordedWebhooks(): EmittedWebhook[] {
   return webhooks
 }
 
+/**
+ * This file's exchanges and webhooks, taken: the records are emptied, so the next file in the same
+ * worker (integration files share their modules: isolate false) is checked on its own records only.
+ */
+export function takeRecords(): {exchanges: Exchange[]; webhooks: EmittedWebhook[]} {
+  return {exchanges: exchanges.splice(0), webhooks: webhooks.splice(0)}
+}
+
 function toExchange(req: ObservedRequest, res: EmuResponse): Exchange {
   const requestContentType = String(req.headers['content-type'] ?? '')
   const responseContentType = String(

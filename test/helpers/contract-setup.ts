@@ -1,5 +1,5 @@
 import {afterAll, expect, inject} from 'vitest'
-import {recordedExchanges, recordedWebhooks, writeFileCoverage} from './contract-recorder.js'
+import {takeRecords, writeFileCoverage} from './contract-recorder.js'
 
 /**
  * After each test file: every answer the in-process sandbox gave, and every request the CLI sent
@@ -8,7 +8,7 @@ import {recordedExchanges, recordedWebhooks, writeFileCoverage} from './contract
  * (test/helpers/contract-allow.ts) fails the file.
  */
 afterAll(async () => {
-  const exchanges = recordedExchanges()
+  const {exchanges, webhooks} = takeRecords()
   if (!exchanges.length) return
   const [{Contract}, {checkExchanges}, {formatFindings}, {webhookFindings}] = await Promise.all([
     import('./contract.js'),
@@ -18,7 +18,7 @@ afterAll(async () => {
   ])
   const contract = await Contract.load(undefined, inject('contractJson') || undefined)
   const result = checkExchanges(contract, exchanges)
-  const hooks = webhookFindings(contract, recordedWebhooks())
+  const hooks = webhookFindings(contract, webhooks)
   const report = [
     result.findings.length ? formatFindings(result.findings) : '',
     hooks.length ? `Webhook bodies that differ from the contract:\n${hooks.join('\n')}` : '',

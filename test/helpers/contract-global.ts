@@ -86,7 +86,7 @@ async function startRun() {
 }
 
 /** Every test file ran, unfiltered by name, and none failed: only such a run says which answers the suite produces. */
-async function completeRun(project: TestProject): Promise<boolean> {
+export async function completeRun(project: TestProject): Promise<boolean> {
   const testFiles = (await Promise.all(project.vitest.projects.map((p) => p.globTestFiles()))).flatMap(
     (g) => g.testFiles,
   )

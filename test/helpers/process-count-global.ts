@@ -3,6 +3,10 @@ import {tmpdir} from 'node:os'
 import {join, relative} from 'node:path'
 import type {TestProject} from 'vitest/node'
 import {REPO_ROOT} from './contract.js'
+import {completeRun} from './contract-global.js'
+
+/** Issue 35: the whole run starts at most this many `svc` processes (a complete, passing run fails past it). */
+const MAX_SVC_PROCESSES = 300
 
 const SUMMARY = join(REPO_ROOT, '.tmp', 'svc-processes.json')
 
@@ -16,7 +20,7 @@ export default async function setup(project: TestProject) {
   const shared = ((globalThis as {svcProcessCount?: Shared}).svcProcessCount ??= {users: 0, dir: startRun()})
   shared.users++
   project.provide('svcCountFile', join(shared.dir, 'starts.log'))
-  return () => {
+  return async () => {
     if (--shared.users > 0) return
     delete (globalThis as {svcProcessCount?: Shared}).svcProcessCount
     let lines: string[] = []
@@ -44,6 +48,14 @@ export default async function setup(project: TestProject) {
     console.log(
       `svc processes started: ${lines.length}${top.length ? ` (most: ${top.map(([f, n]) => `${f} ${n}`).join(', ')})` : ''}; detail in ${relative(REPO_ROOT, SUMMARY)}`,
     )
+    if (lines.length > MAX_SVC_PROCESSES && (await completeRun(project))) {
+      // Fails the run like a failing test (as a stale docs/fidelity.md does).
+      process.exitCode = 1
+      console.error(
+        `FAIL ${lines.length} svc processes started, more than ${MAX_SVC_PROCESSES}: run a command in the test's process ` +
+          '(svcInProcess, test/helpers/run-command.ts) unless the line is about the process itself',
+      )
+    }
   }
 }
 

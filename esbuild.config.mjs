@@ -195,9 +195,10 @@ function bundleEntries() {
   const aliasesOf = (commandIndexOnce ??= commandIndex()).aliases
   for (const c of commands) {
     const names = [c.id, ...Object.keys(aliasesOf).filter((a) => aliasesOf[a] === c.id)]
-    // `svc mcp` and `svc flow run` run other commands in their own process (src/lib/mcp/runner.ts,
-    // src/lib/scenario/run/svc-step.ts): they run from the full bundle.
-    if (c.id === 'mcp' || c.id === 'flow:run') continue
+    // `svc mcp` runs every command in its own process (src/lib/mcp/runner.ts): it runs from the full
+    // bundle. `svc flow run` is in the flow bundle too: bin/run.js starts it from the full one only
+    // for a file with svc steps (src/lib/scenario/run/svc-step.ts runs them in its process).
+    if (c.id === 'mcp') continue
     for (const w of new Set(names.map((x) => x.split(':')[0]))) add(`svc-${w}`, c)
     const parts = c.id.split(':')
     for (let n = 2; n < parts.length; n++) add(`svc-${parts.slice(0, n).join('.')}`, c)

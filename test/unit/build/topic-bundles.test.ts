@@ -10,9 +10,9 @@ import {describe, expect, it} from 'vitest'
 const dist = resolve('dist')
 const manifest = JSON.parse(readFileSync(resolve('oclif.manifest.json'), 'utf8')) as {commands: Record<string, unknown>}
 const ids = Object.keys(manifest.commands)
-// `svc mcp` has no topic bundle, nor is `svc flow run` in svc-flow.cjs: their tools and steps run
-// every command in their process, from the full bundle.
-const FULL_BUNDLE_ONLY = ['mcp', 'flow:run']
+// `svc mcp` has no topic bundle: its tools run every command in its process, from the full bundle.
+// (`svc flow run` is in svc-flow.cjs; bin/run.js picks the full bundle for a file with svc steps.)
+const FULL_BUNDLE_ONLY = ['mcp']
 const words = [...new Set(ids.map((id) => id.split(':')[0]))].filter((w) => w !== 'mcp')
 const bundles = readdirSync(dist).filter((f) => /^svc-.*\.cjs$/.test(f))
 // Every bundle loaded the way bin/run.js loads one, in a process of its own (each evaluates its own

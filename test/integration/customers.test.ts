@@ -150,16 +150,7 @@ describe('customers, end to end against the local sandbox', () => {
   })
 
   it('409 CONFLICT on a platformCustomerId collision, with a hint', async () => {
-    const r = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Ada Again',
-      '--platform-id',
-      'ada-1',
-    ])
+    const r = await sbx.run(individualArgs('Ada Again', '--platform-id', 'ada-1'))
     expect(r.code).toBe(6)
     expect(r.stderr).toContain('CONFLICT')
     expect(r.stderr).toMatch(/Hint: /)

@@ -8,6 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf} from '../helpers/cli.js'
 import {svcInProcess} from '../helpers/run-command.js'
 import {call} from '../helpers/principals.js'
+import {individualArgs} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
 
@@ -47,19 +48,7 @@ describe('P3: `sandbox serve --detach` on a taken port', () => {
 describe('P4: a currency that does not exist', () => {
   it('is refused by the CLI before any request, naming the flag value and the known codes', async () => {
     const before = sbx.requestCount()
-    const r = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Ada',
-      '--email',
-      'ada@example.com',
-      '--currency',
-      'XYZ',
-      '--json',
-    ])
+    const r = await sbx.run(individualArgs('Ada', '--email', 'ada@example.com', '--currency', 'XYZ', '--json'))
     expect(r.code).toBe(2)
     const error = errorOf(r)
     expect(JSON.stringify(error.details)).toContain('unknown currency')
@@ -99,18 +88,7 @@ describe('P5: the `svc login` line `tokens create` prints', () => {
 
 describe('P6: a repeatable flag before the id', () => {
   it('takes one value per use: `customers update --currency EUR --currency MXN <id>` updates that customer', async () => {
-    const made = await sbx.json([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Six Flags',
-      '--email',
-      'six@example.com',
-      '--currency',
-      'USD',
-    ])
+    const made = await sbx.json(individualArgs('Six Flags', '--email', 'six@example.com', '--currency', 'USD'))
     const r = await sbx.run(['customers', 'update', '--currency', 'EUR', '--currency', 'MXN', made.id, '--json'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).not.toMatch(/Missing \d required arg/)
@@ -169,16 +147,7 @@ describe('P8: flow run --timeout', () => {
 
 describe('P9: a wait on a frozen sandbox clock', () => {
   it('says the clock is frozen and how to move it; an unfrozen clock is not mentioned', async () => {
-    const made = await sbx.json([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Nine Frozen',
-      '--email',
-      'nine@example.com',
-    ])
+    const made = await sbx.json(individualArgs('Nine Frozen', '--email', 'nine@example.com'))
     const running = await sbx.run(['kyc', 'wait', made.id, '--timeout', '1s', '--json'])
     expect(running.code).toBe(8)
     expect(errorOf(running).hint).not.toContain('frozen')
@@ -235,16 +204,7 @@ describe('P10: the CI fixture the README names (fixtures/onboarded.db)', () => {
 
 describe('P11: missing flags off a terminal', () => {
   it('are named as CLI flags (--clabe), not body paths, before any request', async () => {
-    const made = await sbx.json([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Eleven',
-      '--email',
-      'e@example.com',
-    ])
+    const made = await sbx.json(individualArgs('Eleven', '--email', 'e@example.com'))
     const before = sbx.requestCount()
     const r = await sbx.run([
       'accounts',

@@ -7,6 +7,7 @@ import {beforeAll, describe, expect, it} from 'vitest'
 import {errorOf} from '../helpers/cli.js'
 import {onTerminal} from '../helpers/pty.js'
 import {svcInProcess} from '../helpers/run-command.js'
+import {individualArgs} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 import {tempDir} from '../helpers/temp-dirs.js'
 
@@ -17,16 +18,7 @@ const ids: string[] = []
 beforeAll(async () => {
   sbx = await startSandbox()
   for (const name of ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov']) {
-    const c = await sbx.json([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      name,
-      '--email',
-      `${name.split(' ')[0].toLowerCase()}@example.com`,
-    ])
+    const c = await sbx.json(individualArgs(name, '--email', `${name.split(' ')[0].toLowerCase()}@example.com`))
     ids.push(c.id)
   }
 })
@@ -71,18 +63,7 @@ describe('--query / -q (JMESPath over the JSON document)', () => {
   })
 
   it('after a write, a misspelt field keeps the whole answer and warns: the outcome is not lost', async () => {
-    const r = await sbx.run([
-      'customers',
-      'create',
-      '--type',
-      'individual',
-      '--full-name',
-      'Katherine Johnson',
-      '--email',
-      'kj@example.com',
-      '-q',
-      'idd',
-    ])
+    const r = await sbx.run(individualArgs('Katherine Johnson', '--email', 'kj@example.com', '-q', 'idd'))
     expect(r.code).toBe(0)
     const doc = JSON.parse(r.stdout)
     expect(doc.id).toMatch(/^Customer:/)

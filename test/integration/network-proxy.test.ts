@@ -1,6 +1,7 @@
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {errorOf} from '../helpers/cli.js'
 import {startProxy, type TestProxy} from '../helpers/proxy.js'
+import {individualArgs} from '../helpers/kyc.js'
 import {startSandbox, type TestSandbox} from '../helpers/sandbox.js'
 
 // A real forward proxy (test/helpers/proxy.ts) in front of a real sandbox: what goes through it,
@@ -19,18 +20,7 @@ afterAll(async () => {
   await sbx.stop()
 })
 
-const customer = (name: string) => [
-  'customers',
-  'create',
-  '--type',
-  'individual',
-  '--full-name',
-  name,
-  '--email',
-  'ada@example.com',
-  '--currency',
-  'USD',
-]
+const customer = (name: string) => individualArgs(name, '--email', 'ada@example.com', '--currency', 'USD')
 
 describe('HTTP_PROXY / HTTPS_PROXY / NO_PROXY, as curl reads them', () => {
   it('HTTP_PROXY: every request goes through the proxy (a CONNECT to the sandbox), and the answers come back', async () => {

@@ -1,30 +1,22 @@
 import {MockAgent} from 'undici'
 import {z} from 'zod'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {ApiClient} from '../../../src/lib/api/client.js'
+import {unitClient, UNIT_BASE, UNIT_ORIGIN} from '../../helpers/unit-client.js'
 import {ApiError, SvcError} from '../../../src/lib/errors.js'
 import {ExitCode} from '../../../src/lib/exit-codes.js'
-import {Secret} from '../../../src/lib/secret.js'
 
-const ORIGIN = 'http://api.test'
-const BASE = `${ORIGIN}/2025-10-13`
+const ORIGIN = UNIT_ORIGIN
+const BASE = UNIT_BASE
 
 let agent: MockAgent
 let sleeps: number[]
 let seen: Array<{method: string; path: string; headers: Record<string, string>}>
 
-function client(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
-  return new ApiClient({
-    baseUrl: BASE,
-    tokenId: 'tok_1',
-    secret: new Secret('sk_unit_secret'),
-    timeoutMs: 2000,
-    userAgent: 'svc-test',
-    dispatcher: agent,
+function client(extra: Parameters<typeof unitClient>[1] = {}) {
+  return unitClient(agent, {
     sleep: async (ms) => {
       sleeps.push(ms)
     },
-    random: () => 0.5,
     ...extra,
   })
 }

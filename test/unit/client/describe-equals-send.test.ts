@@ -6,14 +6,12 @@
 // The per-command half (argv -> this request) is test/unit/docs/argv-request.test.ts.
 import {MockAgent} from 'undici'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {ApiClient} from '../../../src/lib/api/client.js'
+import {unitClient, UNIT_ORIGIN} from '../../helpers/unit-client.js'
 import type {ApiRequest, Method, Query} from '../../../src/lib/api/request.js'
 import {redact} from '../../../src/lib/secret.js'
-import {Secret} from '../../../src/lib/secret.js'
 import {prng} from '../../helpers/prng.js'
 
-const ORIGIN = 'http://api.test'
-const BASE = `${ORIGIN}/2025-10-13`
+const ORIGIN = UNIT_ORIGIN
 const AUTH = new Set(['authorization'])
 
 interface Wire {
@@ -98,16 +96,7 @@ function requests(seed: number, n: number): ApiRequest[] {
 
 describe('the transport describes exactly what it sends', () => {
   it.each([1, 2, 3, 4])('seed %i: 50 random requests, dry run == wire', async (seed) => {
-    const client = new ApiClient({
-      baseUrl: BASE,
-      tokenId: 'tok_1',
-      secret: new Secret('sk_unit_secret'),
-      timeoutMs: 2000,
-      userAgent: 'svc-test',
-      dispatcher: agent,
-      idempotencyKey: seed % 2 ? 'pinned-key' : undefined,
-      sleep: async () => {},
-    })
+    const client = unitClient(agent, {idempotencyKey: seed % 2 ? 'pinned-key' : undefined})
     let step = 0
     for (const req of requests(seed, 50)) {
       const at = `seed ${seed} step ${++step}`

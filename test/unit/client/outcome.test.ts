@@ -1,14 +1,12 @@
 import {MockAgent} from 'undici'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
-import {ApiClient} from '../../../src/lib/api/client.js'
+import {unitClient, UNIT_ORIGIN} from '../../helpers/unit-client.js'
 import {maybeSent} from '../../../src/lib/api/outcome.js'
 import {ApiError, SvcError} from '../../../src/lib/errors.js'
 import {ExitCode} from '../../../src/lib/exit-codes.js'
 import {commandLine, redactArgv, withIdempotencyKey} from '../../../src/lib/history/command-line.js'
-import {Secret} from '../../../src/lib/secret.js'
 
-const ORIGIN = 'http://api.test'
-const BASE = `${ORIGIN}/2025-10-13`
+const ORIGIN = UNIT_ORIGIN
 
 let agent: MockAgent
 let notices: string[]
@@ -16,15 +14,7 @@ let warnings: string[]
 let keys: string[]
 
 function client() {
-  return new ApiClient({
-    baseUrl: BASE,
-    tokenId: 'tok_1',
-    secret: new Secret('sk_unit_secret'),
-    timeoutMs: 2000,
-    userAgent: 'svc-test',
-    dispatcher: agent,
-    sleep: async () => {},
-    random: () => 0.5,
+  return unitClient(agent, {
     notice: (l) => notices.push(l),
     warn: (l) => warnings.push(l),
   })
